@@ -1,0 +1,33 @@
+"""Pure game rules. No discord, no aiosqlite, no I/O, no clock, no global random.
+
+``GAMES`` lists the registered games; ``get_engine(name)`` returns its (stateless) engine.
+"""
+from __future__ import annotations
+
+from functools import cache
+from importlib import import_module
+
+from .base import Action, Engine, Event, GameState, Result
+from .errors import BadAction, BadOptions, EngineError, IllegalAction, NotYourTurn
+
+# name -> "module:EngineClass"; a game is listed here once its engine is complete.
+_REGISTRY: dict[str, str] = {
+    "akuma": "engines.akuma:AkumaEngine",
+}
+GAMES: tuple[str, ...] = tuple(_REGISTRY)
+
+
+@cache
+def get_engine(name: str) -> Engine:
+    try:
+        target = _REGISTRY[name]
+    except KeyError:
+        raise BadOptions("unknown_game", game=name) from None
+    module_name, cls_name = target.split(":")
+    return getattr(import_module(module_name), cls_name)()
+
+
+__all__ = [
+    "GAMES", "get_engine", "Action", "Engine", "Event", "GameState", "Result",
+    "EngineError", "BadAction", "BadOptions", "IllegalAction", "NotYourTurn",
+]

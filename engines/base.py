@@ -1,0 +1,131 @@
+"""The engine contract every game follows (see design.md, "Engine contract").
+
+A game is a state model, a discriminated union of actions, a pure transition and a
+per-player view. Subclasses implement the ``_``-prefixed hooks; the public methods here
+add what is the same for every game: turn checks, copying (so ``apply`` never mutates
+its input), JSON dump/load and action parsing.
+"""
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Any, ClassVar
+
+from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
+
+from .errors import BadAction, BadOptions, IllegalAction, NotYourTurn
+from .rng import Rng
+
+
+class Action(BaseModel):
+    """Base of every action; each game's actions add a ``type: Literal[...]`` field."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Event(BaseModel):
+    """Something that happened. ``visible_to=None`` is public; otherwise only those players see it.
+
+    ``type`` is stable (renderers key their text on ``<game>.<type>``); ``data`` is JSON-safe.
+    """
+
+    type: str
+    visible_to: list[str] | None = None
+    data: dict[str, Any] = {}
+
+
+class Result(BaseModel):
+    ranking: list[list[str]]  # places in order; players sharing a place are tied
+    scores: dict[str, int | float] = {}
+
+
+class GameState(BaseModel):
+    """Fields every game state has. ``rng`` is secret: never put it in a view."""
+
+    game: str
+    players: list[str]
+    seed: int
+    options: dict[str, Any] = {}
+    rng: Rng
+
+
+class Engine(ABC):
+    name: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    state_model: ClassVar[type[GameState]]
+    action_model: ClassVar[Any]  # the Annotated discriminated union of this game's actions
+    options_model: ClassVar[type[BaseModel]]
+
+    def __init__(self) -> None:
+        self._action_adapter: TypeAdapter[Any] = TypeAdapter(self.action_model)
+
+    # ---- what subclasses implement -------------------------------------------------
+    @abstractmethod
+    def _new_game(self, players: list[str], rng: Rng, options: BaseModel, seed: int) -> GameState: ...
+
+    @abstractmethod
+    def to_act(self, state: Any) -> list[str]: ...
+
+    @abstractmethod
+    def legal_actions(self, state: Any, player: str) -> list[Action]: ...
+
+    @abstractmethod
+    def _apply(self, state: Any, player: str, action: Any) -> list[Event]:
+        """Mutate ``state`` (already a private copy) or raise IllegalAction; return events."""
+
+    @abstractmethod
+    def view(self, state: Any, viewer: str | None) -> dict[str, Any]: ...
+
+    @abstractmethod
+    def result(self, state: Any) -> Result | None: ...
+
+    # ---- the same for every game ------------------------------------------------
+    def parse_options(self, options: dict[str, Any] | None) -> BaseModel:
+        try:
+            return self.options_model.model_validate(options or {})
+        except ValidationError as exc:
+            err = exc.errors()[0]
+            raise BadOptions(option=".".join(str(p) for p in err["loc"]) or "?", reason=err["msg"]) from None
+
+    def new_game(self, players: list[str], seed: int, options: dict[str, Any] | None = None) -> Any:
+        if len(set(players)) != len(players):
+            raise BadOptions(option="players", reason="duplicate player")
+        if not self.min_players <= len(players) <= self.max_players:
+            raise BadOptions(
+                "bad_player_count", count=len(players), min=self.min_players, max=self.max_players
+            )
+        opts = self.parse_options(options)
+        return self._new_game(list(players), Rng.from_seed(seed), opts, seed)
+
+    def apply(self, state: Any, player: str, action: Action | dict[str, Any]) -> tuple[Any, list[Event]]:
+        if isinstance(action, dict):
+            action = self.parse_action(action)
+        if player not in self.to_act(state):
+            if player not in state.players:
+                raise NotYourTurn("not_seated")
+            if self.result(state) is not None:
+                raise NotYourTurn("game_over")
+            raise NotYourTurn()
+        new_state = state.model_copy(deep=True)
+        events = self._apply(new_state, player, action)
+        return new_state, events
+
+    def dump(self, state: Any) -> str:
+        return state.model_dump_json()
+
+    def load(self, text: str | bytes) -> Any:
+        return self.state_model.model_validate_json(text)
+
+    def parse_action(self, data: dict[str, Any]) -> Action:
+        try:
+            return self._action_adapter.validate_python(data)
+        except ValidationError:
+            raise BadAction() from None
+
+    def is_legal(self, state: Any, player: str, action: Action) -> bool:
+        """True when ``apply`` would accept the action (used by UIs; never mutates)."""
+        try:
+            self.apply(state, player, action)
+        except (IllegalAction, NotYourTurn):
+            return False
+        return True

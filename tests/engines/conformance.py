@@ -1,0 +1,155 @@
+"""Checks every engine must pass (design.md, Tests 1). Plain functions taking an engine,
+so a game under construction can run them before it is registered in ``GAMES``."""
+from __future__ import annotations
+
+import json
+import random
+from typing import Any, Iterator
+
+from engines import Engine, EngineError, Event
+from engines.errors import BadAction
+
+MAX_STEPS = 5000
+
+
+def string_leaves(obj: Any) -> Iterator[str]:
+    if isinstance(obj, str):
+        yield obj
+    elif isinstance(obj, dict):
+        for k, v in obj.items():
+            yield str(k)
+            yield from string_leaves(v)
+    elif isinstance(obj, (list, tuple)):
+        for v in obj:
+            yield from string_leaves(v)
+
+
+def all_keys(obj: Any) -> Iterator[str]:
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            yield k
+            yield from all_keys(v)
+    elif isinstance(obj, (list, tuple)):
+        for v in obj:
+            yield from all_keys(v)
+
+
+def secret_cards(engine: Engine, state: Any) -> dict[str, set[str]]:
+    """Each seated player's secret cards, as their own view reports them."""
+    return {p: set(engine.view(state, p).get("hand", [])) for p in state.players}
+
+
+def check_views(engine: Engine, state: Any) -> None:
+    secrets = secret_cards(engine, state)
+    for viewer in [None, *state.players]:
+        view = engine.view(state, viewer)
+        json.dumps(view)  # JSON-safe
+        for key in ("game", "players", "to_act"):
+            assert key in view, f"view lacks {key!r}"
+        assert view["players"] == state.players
+        assert view["to_act"] == engine.to_act(state)
+        assert "rng" not in set(all_keys(view)), "the RNG state leaked into a view"
+        if viewer is not None:
+            assert "hand" in view
+        leaves = set(string_leaves(view))
+        for owner, cards in secrets.items():
+            if owner != viewer:
+                leaked = leaves & cards
+                assert not leaked, f"{viewer!r} sees {owner!r}'s secret cards {leaked}"
+
+
+def check_events(engine: Engine, state_after: Any, events: list[Event]) -> None:
+    secrets = secret_cards(engine, state_after)
+    for ev in events:
+        json.dumps(ev.model_dump(mode="json"))
+        leaves = set(string_leaves(ev.data))
+        for owner, cards in secrets.items():
+            if ev.visible_to is not None and owner in ev.visible_to:
+                continue
+            leaked = leaves & cards
+            assert not leaked, f"event {ev.type} shows {owner!r}'s secret cards {leaked} to {ev.visible_to}"
+
+
+def random_playthrough(engine: Engine, seed: int, n_players: int, options: dict | None = None,
+                       check: bool = True) -> tuple[list[tuple[str, dict]], list[str], Any]:
+    """Plays a seeded random game to the end. Returns (actions, dumps after each step, final state)."""
+    rnd = random.Random(seed)
+    players = [f"p{i}" for i in range(n_players)]
+    state = engine.new_game(players, seed=seed, options=options)
+    log: list[tuple[str, dict]] = []
+    dumps = [engine.dump(state)]
+    prev_legal: list[Any] = []
+    for _ in range(MAX_STEPS):
+        actors = engine.to_act(state)
+        if not actors:
+            break
+        if check:
+            check_views(engine, state)
+            check_illegal_refused(engine, state, prev_legal, rnd)
+        player = rnd.choice(actors)
+        legal = engine.legal_actions(state, player)
+        assert legal, f"{player} must act but has no legal action"
+        for a in legal:
+            assert engine.parse_action(a.model_dump(mode="json")) == a
+        action = rnd.choice(legal)
+        before = engine.dump(state)
+        state, events = engine.apply(state, player, action)
+        assert engine.dump(engine.load(before)) == before  # input untouched
+        assert engine.load(engine.dump(state)) == state
+        if check:
+            check_events(engine, state, events)
+        log.append((player, action.model_dump(mode="json")))
+        dumps.append(engine.dump(state))
+        prev_legal = legal
+    else:
+        raise AssertionError(f"game did not end within {MAX_STEPS} steps")
+    assert engine.result(state) is not None, "to_act is empty but there is no result"
+    if check:
+        check_views(engine, state)
+    return log, dumps, state
+
+
+def check_illegal_refused(engine: Engine, state: Any, candidates: list[Any], rnd: random.Random) -> None:
+    """Actions not in the current legal list, and players who may not act, are refused; state unchanged."""
+    before = engine.dump(state)
+    actors = engine.to_act(state)
+    for player in state.players:
+        if player in actors:
+            legal = engine.legal_actions(state, player)
+            stale = [a for a in candidates if a not in legal]
+            for a in rnd.sample(stale, min(3, len(stale))):
+                try:
+                    engine.apply(state, player, a)
+                except EngineError:
+                    pass
+                else:
+                    raise AssertionError(f"{a} was applied but is not in legal_actions")
+        elif candidates:
+            try:
+                engine.apply(state, player, candidates[0])
+            except EngineError:
+                pass
+            else:
+                raise AssertionError(f"{player} acted out of turn")
+    try:
+        engine.apply(state, "nobody", candidates[0] if candidates else {"type": "?"})
+    except EngineError:
+        pass
+    else:
+        raise AssertionError("a player who is not seated acted")
+    try:
+        engine.parse_action({"type": "no-such-action", "x": 1})
+    except BadAction:
+        pass
+    else:
+        raise AssertionError("garbage action data was parsed")
+    assert engine.dump(state) == before
+
+
+def check_replay(engine: Engine, seed: int, n_players: int, options: dict | None = None) -> None:
+    log, dumps, _ = random_playthrough(engine, seed, n_players, options, check=False)
+    state = engine.new_game([f"p{i}" for i in range(n_players)], seed=seed, options=options)
+    assert engine.dump(state) == dumps[0]
+    for i, (player, data) in enumerate(log, start=1):
+        state, _ = engine.apply(state, player, engine.parse_action(data))
+        assert engine.dump(state) == dumps[i], f"replay diverged at step {i}"

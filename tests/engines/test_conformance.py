@@ -1,0 +1,67 @@
+"""One conformance suite over every registered game (design.md, Tests 1)."""
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+from engines import GAMES, BadOptions, get_engine
+
+from .conformance import check_replay, random_playthrough
+
+
+def player_counts(name: str) -> list[int]:
+    eng = get_engine(name)
+    return list(range(eng.min_players, eng.max_players + 1))
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_random_playthroughs_end_and_never_leak(name: str) -> None:
+    eng = get_engine(name)
+    for n in player_counts(name):
+        for seed in range(3):
+            random_playthrough(eng, seed * 1000 + n, n)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_replay_is_deterministic(name: str) -> None:
+    eng = get_engine(name)
+    check_replay(eng, 7, eng.min_players)
+    check_replay(eng, 8, eng.max_players)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_player_count_and_options_checked(name: str) -> None:
+    eng = get_engine(name)
+    with pytest.raises(BadOptions):
+        eng.new_game([f"p{i}" for i in range(eng.max_players + 1)], seed=1)
+    with pytest.raises(BadOptions):
+        eng.new_game([f"p{i}" for i in range(eng.min_players - 1)], seed=1)
+    with pytest.raises(BadOptions):
+        eng.new_game([f"p{i}" for i in range(eng.min_players)], seed=1, options={"no_such_option": 1})
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_contract_attributes(name: str) -> None:
+    eng = get_engine(name)
+    assert eng.name == name
+    assert 1 <= eng.min_players <= eng.max_players
+
+
+def test_engines_import_no_io_layers() -> None:
+    """engines/ must not import discord, aiosqlite, bot or cogs (design.md, Layers)."""
+    import ast
+    import pathlib
+
+    forbidden = {"discord", "aiosqlite", "bot", "cogs", "random", "time", "datetime", "asyncio", "logging"}
+    root = pathlib.Path(__file__).resolve().parents[2] / "engines"
+    for path in root.rglob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names = [node.module]
+            for n in names:
+                assert n.split(".")[0] not in forbidden, f"{path.name} imports {n}"

@@ -1,0 +1,38 @@
+"""Bot seats: how a bot chooses its move.
+
+A policy sees only what its seat may see — the player's own ``view`` — and the list of
+legal actions, so bots play fair. ``choose_action`` picks the game's heuristic when one
+exists, else a random legal action.
+"""
+from __future__ import annotations
+
+import random
+from importlib import import_module
+from typing import Any, Callable, Protocol
+
+from engines import Action, Engine
+
+
+class Policy(Protocol):
+    def __call__(self, view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action: ...
+
+
+def random_policy(view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
+    return rng.choice(legal)
+
+
+_HEURISTICS: dict[str, Callable[..., Action]] = {}
+
+
+def heuristic_for(game: str) -> Policy:
+    if game not in _HEURISTICS:
+        try:
+            _HEURISTICS[game] = import_module(f"bot.policies.{game}").choose
+        except ModuleNotFoundError:
+            _HEURISTICS[game] = random_policy
+    return _HEURISTICS[game]
+
+
+def choose_action(engine: Engine, state: Any, player: str, rng: random.Random) -> Action:
+    legal = engine.legal_actions(state, player)
+    return heuristic_for(engine.name)(engine.view(state, player), legal, rng)

@@ -1,0 +1,63 @@
+"""Akuma Trick's options, state and actions (pydantic models)."""
+from __future__ import annotations
+
+from typing import Annotated, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from engines.base import Action, GameState
+
+Direction = Literal["cw", "ccw"]
+"""``cw``: seat order increasing (the starting direction); ``ccw``: decreasing."""
+
+
+class AkumaOptions(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    start_player: int | None = None
+    """Seat index (0..n-1) of the start player; None draws one from the game's RNG."""
+
+
+class RowPlay(BaseModel):
+    """One play lying in the row of the current trick (cards low to high)."""
+
+    player: str
+    cards: list[str]
+    kind: Literal["single", "set", "run"]
+
+
+class AkumaState(GameState):
+    game: str = "akuma"
+    colours: list[str]
+    hands: dict[str, list[str]]  # secret; each kept sorted by rank, then colour
+    row: list[RowPlay] = []
+    direction: Direction = "cw"
+    lock: list[str] | None = None
+    current: str  # the player to act
+    trick_starter: str
+    start_player: str
+    steals_left: int = 0  # > 0 while ``current`` decides on steals after a play with 2s
+    discarded: list[str] = []  # every card that left the game (released rows and discards); public
+    over: bool = False
+
+
+class Play(Action):
+    type: Literal["play"] = "play"
+    cards: list[str]
+
+
+class Release(Action):
+    type: Literal["release"] = "release"
+    cards: list[str]
+
+
+class Steal(Action):
+    type: Literal["steal"] = "steal"
+    victim: str
+
+
+class StopStealing(Action):
+    type: Literal["stop_stealing"] = "stop_stealing"
+
+
+AkumaAction = Annotated[Union[Play, Release, Steal, StopStealing], Field(discriminator="type")]

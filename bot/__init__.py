@@ -1,0 +1,1 @@
+"""The game host: settings, storage, game service, scheduler, rendering, i18n and CLI."""

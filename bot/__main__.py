@@ -1,0 +1,66 @@
+"""Command line: ``python -m bot`` runs the Discord bot; ``python -m bot demo GAME`` plays a
+bot-only game in the terminal (no token needed)."""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sys
+
+from engines import GAMES
+
+from .i18n import LANGUAGES, t
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m bot", description=t("cli.description"))
+    sub = parser.add_subparsers(dest="command")
+    sub.add_parser("run", help=t("cli.run_help"))
+    demo = sub.add_parser("demo", help=t("cli.demo_help"))
+    demo.add_argument("game", choices=GAMES)
+    demo.add_argument("--players", type=int, default=None, help=t("cli.players_help"))
+    demo.add_argument("--seed", type=int, default=1, help=t("cli.seed_help"))
+    demo.add_argument("--lang", choices=LANGUAGES, default="en", help=t("cli.lang_help"))
+    return parser.parse_args(argv)
+
+
+def run_bot() -> int:
+    from .settings import Settings
+
+    settings = Settings()
+    logging.basicConfig(level=settings.log_level.upper(),
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    if settings.discord_token is None or not settings.discord_token.get_secret_value().strip():
+        print(t("cli.no_token", games=", ".join(GAMES)), file=sys.stderr)
+        return 2
+    from .client import GameHostBot
+
+    bot = GameHostBot(settings)
+    bot.run(settings.discord_token.get_secret_value(), log_handler=None)
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    if args.command == "demo":
+        from engines import BadOptions, get_engine
+
+        from .demo import run_demo
+
+        engine = get_engine(args.game)
+        players = args.players or engine.min_players
+        if not engine.min_players <= players <= engine.max_players:
+            print(t("error.bad_player_count", args.lang, count=players, min=engine.min_players,
+                    max=engine.max_players), file=sys.stderr)
+            return 2
+        try:
+            asyncio.run(run_demo(args.game, players, args.seed, args.lang))
+        except BadOptions as exc:
+            print(exc, file=sys.stderr)
+            return 2
+        return 0
+    return run_bot()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,75 @@
+"""``python -m bot demo GAME``: a whole game with bot seats in the terminal, through the real
+service and storage (a temporary SQLite file), printing what the public channel would show
+and, marked as private, what each seat's hand view would show."""
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+from typing import Callable
+
+from engines import get_engine
+
+from . import render
+from .i18n import t
+from .scheduler import BotScheduler
+from .service import GameService
+from .storage import Storage
+from .table import Table, Update
+
+PRIVATE = "🔒"
+
+
+def names_of(table: Table) -> render.Names:
+    return render.Names(table.names())
+
+
+class TerminalChannel:
+    """A listener that prints updates the way the Discord channel and hand views would show them."""
+
+    def __init__(self, lang: str, out: Callable[[str], None]) -> None:
+        self.lang = lang
+        self.out = out
+
+    async def __call__(self, update: Update) -> None:
+        table, lang = update.table, self.lang
+        names = names_of(table)
+        game = table.row.game
+        if update.kind == "started":
+            self.out(t("demo.started", lang, game=render.game_title(game, lang),
+                       players=", ".join(names(p) for p in table.view(None)["players"])))
+        for ev in update.events:
+            line = render.event_line(game, ev, names, lang)
+            if line is None:
+                continue
+            if ev.visible_to is None:
+                self.out(f"# {line}")
+            else:
+                who = ", ".join(names(p) for p in ev.visible_to)
+                self.out(f"  {PRIVATE} {t('demo.private_to', lang, players=who)}: {line}")
+        if update.public_view is None:
+            return
+        if update.kind in ("started", "ended"):
+            self.out(render.board(game, update.public_view, names, lang).text())
+        if update.kind != "ended" and update.table.version == update.version:
+            for player in table.to_act():
+                view = table.view(player)
+                self.out(f"  {PRIVATE} {t('demo.hand_view', lang, player=names(player))}: "
+                         + render.hand(game, view, names, lang).replace("\n", " / "))
+
+
+async def run_demo(game: str, players: int | None, seed: int, lang: str = "en",
+                   out: Callable[[str], None] = print) -> Table:
+    engine = get_engine(game)
+    count = players or engine.min_players
+    with tempfile.TemporaryDirectory() as folder:
+        storage = await Storage.open(Path(folder) / "demo.db")
+        try:
+            service = GameService(storage)
+            scheduler = BotScheduler(service, delay=0)
+            service.subscribe(TerminalChannel(lang, out))
+            table = await service.create_bot_table(game=game, players=count, seed=seed, channel_id=0)
+            await scheduler.idle()
+            await scheduler.close()
+        finally:
+            await storage.close()
+    return table

@@ -1,0 +1,43 @@
+"""Host-level domain errors. Like engine errors they carry a stable ``code`` and fields;
+``user_message`` turns either kind into the text a player sees (the one place that does)."""
+from __future__ import annotations
+
+from typing import Any
+
+from engines import EngineError
+
+from .i18n import has_key, t
+
+
+class HostError(Exception):
+    def __init__(self, code: str, /, **fields: Any) -> None:
+        self.code = code
+        self.fields = fields
+        super().__init__(code)
+
+
+def user_message(error: BaseException, locale: object | None) -> str:
+    if isinstance(error, (HostError, EngineError)):
+        key = f"error.{error.code}"
+        if has_key(key):
+            return t(key, locale, **_readable(error.code, error.fields, locale))
+        return t("error.generic_rule", locale, code=error.code)
+    return t("error.unexpected", locale)
+
+
+def _readable(code: str, fields: dict[str, Any], locale: object | None) -> dict[str, Any]:
+    """Card ids become the game's card marks; lists become comma lists."""
+    game = code.split(".", 1)[0] if "." in code else None
+    fmt = None
+    if game:
+        from .render import game_module
+
+        fmt = getattr(game_module(game), "error_field", None)
+    out = {}
+    for key, value in fields.items():
+        if fmt is not None:
+            value = fmt(key, value, locale)
+        if isinstance(value, (list, tuple)):
+            value = ", ".join(map(str, value))
+        out[key] = value
+    return out

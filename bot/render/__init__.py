@@ -1,0 +1,82 @@
+"""Rendering: text from views only (never from raw state), through i18n.
+
+Each game has a module ``bot.render.<game>`` with ``board``, ``hand``, ``event`` and
+``describe_action``; this package dispatches to it and adds what every game shares.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from importlib import import_module
+from types import ModuleType
+from typing import Any
+
+from engines import Event
+
+from ..i18n import t
+
+
+@dataclass
+class Names:
+    """Display names of the seats, and how to mention a human seat."""
+
+    display: dict[str, str]
+    user_ids: dict[str, int] = field(default_factory=dict)
+
+    def __call__(self, player: str | None) -> str:
+        if player is None:
+            return "?"
+        return self.display.get(player, player)
+
+    def mention(self, player: str) -> str:
+        uid = self.user_ids.get(player)
+        return f"<@{uid}>" if uid is not None else f"**{self(player)}**"
+
+
+@dataclass
+class Board:
+    """A public board: a title, body lines and a footer; the cog makes an embed of it, the demo prints it."""
+
+    title: str
+    lines: list[str]
+    footer: str = ""
+
+    def text(self) -> str:
+        parts = [f"== {self.title} ==", *self.lines]
+        if self.footer:
+            parts.append(self.footer)
+        return "\n".join(parts)
+
+
+def game_module(game: str) -> ModuleType:
+    return import_module(f"bot.render.{game}")
+
+
+def game_title(game: str, locale: object | None) -> str:
+    return t(f"game.{game}.name", locale)
+
+
+def board(game: str, view: dict[str, Any], names: Names, locale: object | None) -> Board:
+    return game_module(game).board(view, names, locale)
+
+
+def hand(game: str, view: dict[str, Any], names: Names, locale: object | None) -> str:
+    return game_module(game).hand(view, names, locale)
+
+
+def event_line(game: str, event: Event | dict[str, Any], names: Names, locale: object | None) -> str | None:
+    ev = event if isinstance(event, Event) else Event.model_validate(event)
+    return game_module(game).event(ev, names, locale)
+
+
+def ranking_lines(ranking: list[list[str]], scores: dict[str, Any], names: Names, locale: object | None) -> list[str]:
+    medals = ["🥇", "🥈", "🥉"]
+    lines = []
+    place = 1
+    for group in ranking:
+        mark = medals[place - 1] if place <= len(medals) else f"{place}."
+        who = ", ".join(names(p) for p in group)
+        score = scores.get(group[0])
+        lines.append(t("common.ranking_line", locale, mark=mark, place=place, players=who,
+                       score="" if score is None else t("common.score_suffix", locale, score=score)))
+        place += len(group)
+    return lines

@@ -1,0 +1,124 @@
+"""Akuma Trick as text: cards as coloured marks with their rank, the row, the release number."""
+from __future__ import annotations
+
+from typing import Any
+
+from engines import Event
+
+from ..i18n import t
+from . import Board, Names, ranking_lines
+
+COLOUR_MARKS = {"Y": "🟡", "P": "🩷", "G": "🟢", "V": "🟣", "B": "🔵", "W": "⚪"}
+
+
+def card(card_id: str) -> str:
+    return f"{COLOUR_MARKS.get(card_id[0], card_id[0])}{card_id[1:]}"
+
+
+def cards(ids: list[str]) -> str:
+    return " ".join(card(c) for c in ids) or "—"
+
+
+def colour_name(colour: str, locale: object | None) -> str:
+    return f"{COLOUR_MARKS[colour]} {t(f'akuma.colour.{colour}', locale)}"
+
+
+def direction(value: str, locale: object | None) -> str:
+    return t(f"akuma.direction.{value}", locale)
+
+
+def lock_text(lock: list[str] | None, locale: object | None) -> str:
+    if not lock:
+        return t("akuma.no_lock", locale)
+    return t("common.list_or", locale).join(colour_name(c, locale) for c in lock)
+
+
+def board(view: dict[str, Any], names: Names, locale: object | None) -> Board:
+    lines: list[str] = []
+    row = view.get("row") or []
+    if row:
+        plays = " │ ".join(cards(p["cards"]) for p in row)
+        lines.append(t("akuma.board.row", locale, row=plays))
+        lines.append(t("akuma.board.release_number", locale, number=view.get("release_number")))
+    else:
+        lines.append(t("akuma.board.row_empty", locale))
+    lines.append(t("akuma.board.direction_lock", locale, direction=direction(view["direction"], locale),
+                   lock=lock_text(view.get("lock"), locale)))
+    sizes = view.get("hand_sizes", {})
+    lines.append(t("akuma.board.hands", locale,
+                   hands=" · ".join(t("akuma.board.hand_size", locale, player=names(p), count=sizes.get(p, 0))
+                                    for p in view["players"])))
+    result = view.get("ranking")
+    if result:
+        lines.append(t("common.final_ranking", locale))
+        lines.extend(ranking_lines(result, view.get("scores", {}), names, locale))
+        footer = t("common.game_over", locale)
+    elif view["to_act"]:
+        actor = view["to_act"][0]
+        key = "akuma.board.to_steal" if view.get("steals_left") else "akuma.board.to_play"
+        footer = t(key, locale, player=names(actor), count=view.get("steals_left") or 0)
+    else:
+        footer = ""
+    return Board(t("game.akuma.name", locale), lines, footer)
+
+
+def hand(view: dict[str, Any], names: Names, locale: object | None) -> str:
+    lines = [t("akuma.hand.cards", locale, cards=cards(view.get("hand", [])), count=len(view.get("hand", [])))]
+    row = view.get("row") or []
+    if row:
+        last = row[-1]
+        lines.append(t("akuma.hand.beat", locale, cards=cards(last["cards"]), player=names(last["player"])))
+        lines.append(t("akuma.hand.release_cost", locale, number=view.get("release_number")))
+    if view.get("lock"):
+        lines.append(t("akuma.hand.locked", locale, lock=lock_text(view["lock"], locale)))
+    forced = view.get("release_forced")
+    if forced is not None and row:
+        lines.append(t("akuma.hand.release_forced", locale, cards=cards(forced)))
+    return "\n".join(lines)
+
+
+def event(ev: Event, names: Names, locale: object | None) -> str | None:
+    d = ev.data
+    match ev.type:
+        case "game_started":
+            return t("akuma.event.game_started", locale, player=names(d.get("start_player")),
+                     colours=" ".join(COLOUR_MARKS[c] for c in d.get("colours", [])))
+        case "played":
+            text = t("akuma.event.played", locale, player=names(d["player"]), cards=cards(d["cards"]))
+            extras = []
+            if d.get("reversed"):
+                extras.append(t("akuma.event.reversed", locale, direction=direction(d.get("direction", "cw"), locale)))
+            if d.get("lock"):
+                extras.append(t("akuma.event.locked", locale, lock=lock_text(d["lock"], locale)))
+            if d.get("steals"):
+                extras.append(t("akuma.event.may_steal", locale, count=d["steals"]))
+            return " ".join([text, *extras])
+        case "steal":
+            return t("akuma.event.steal", locale, thief=names(d["thief"]), victim=names(d["victim"]))
+        case "stolen_card":
+            return t("akuma.event.stolen_card", locale, thief=names(d["thief"]), victim=names(d["victim"]),
+                     card=card(d["card"]))
+        case "released":
+            return t("akuma.event.released", locale, player=names(d["player"]), cards=cards(d["cards"]),
+                     number=d.get("release_number"))
+        case "steals_stopped":
+            return t("akuma.event.steals_stopped", locale, player=names(d["player"]))
+        case "trick_started":
+            return t("akuma.event.trick_started", locale, player=names(d["first_player"]),
+                     direction=direction(d.get("direction", "cw"), locale))
+        case "game_over":
+            lines = [t("akuma.event.game_over", locale)]
+            lines += ranking_lines(d.get("ranking", []), d.get("scores", {}), names, locale)
+            return "\n".join(lines)
+    return None
+
+
+def error_field(key: str, value: Any, locale: object | None) -> Any:
+    """Readable error placeholders: cards as marks, colours by name."""
+    if key in ("card",) and isinstance(value, str):
+        return card(value)
+    if key in ("cards", "missing") and isinstance(value, list):
+        return cards(value)
+    if key == "lock" and isinstance(value, list):
+        return lock_text(value, locale)
+    return value

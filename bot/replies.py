@@ -1,0 +1,43 @@
+"""Ephemeral replies, and the one place a domain error becomes the user's message."""
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+
+from engines import EngineError
+
+from .errors import HostError, user_message
+from .i18n import t
+
+log = logging.getLogger(__name__)
+NO_MENTIONS = discord.AllowedMentions.none()
+
+
+async def reply(interaction: discord.Interaction, content: str | None = None, *,
+                embed: discord.Embed | None = None, view: discord.ui.View | None = None) -> None:
+    """Answer ephemerally, whether or not the interaction was already answered or deferred."""
+    kwargs: dict[str, Any] = {"content": content, "ephemeral": True, "allowed_mentions": NO_MENTIONS}
+    if embed is not None:
+        kwargs["embed"] = embed
+    if view is not None:
+        kwargs["view"] = view
+    if interaction.response.is_done():
+        await interaction.followup.send(**kwargs)
+    else:
+        await interaction.response.send_message(**kwargs)
+
+
+async def reply_error(interaction: discord.Interaction, error: BaseException) -> None:
+    """Domain errors carry their message; anything else is logged and gets a generic apology."""
+    if not isinstance(error, (HostError, EngineError)):
+        log.error("unexpected error handling interaction %s", interaction.id, exc_info=error)
+    try:
+        await reply(interaction, "⚠️ " + user_message(error, interaction.locale))
+    except discord.HTTPException:
+        log.warning("could not send an error reply for interaction %s", interaction.id)
+
+
+async def reply_unknown_control(interaction: discord.Interaction) -> None:
+    await reply(interaction, "⚠️ " + t("error.unknown_control", interaction.locale))

@@ -1,0 +1,82 @@
+"""Bot seats: after every change, a table whose next decision belongs to a bot gets a task
+that waits ``delay`` seconds (so people can follow) and plays the bot's move through the
+service, like any player. On start-up ``resume`` kicks every running table again."""
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+
+from bot.policies import choose_action
+
+from .errors import HostError
+from .service import GameService
+from .table import Update
+
+log = logging.getLogger(__name__)
+
+
+class BotScheduler:
+    def __init__(self, service: GameService, delay: float = 1.5) -> None:
+        self.service = service
+        self.delay = delay
+        self._tasks: dict[int, asyncio.Task[None]] = {}
+        service.subscribe(self.on_update)
+
+    async def on_update(self, update: Update) -> None:
+        if update.table.status == "running":
+            self.kick(update.table.id)
+
+    def kick(self, game_id: int) -> None:
+        task = self._tasks.get(game_id)
+        if task is None or task.done():
+            self._tasks[game_id] = asyncio.create_task(self._play_bots(game_id))
+
+    async def resume(self) -> int:
+        ids = await self.service.running_table_ids()
+        for game_id in ids:
+            self.kick(game_id)
+        return len(ids)
+
+    async def _play_bots(self, game_id: int) -> None:
+        while True:
+            table = await self.service.table(game_id)
+            if table.status != "running":
+                return
+            bots = [p for p in table.to_act() if table.is_bot(p)]
+            if not bots:
+                return
+            version = table.version
+            if self.delay:
+                await asyncio.sleep(self.delay)
+            if table.version != version:
+                continue
+            player = bots[0]
+            # Seeded by table, version and seat, so a replayed demo makes the same choices.
+            rng = random.Random(f"{table.row.seed}:{version}:{player}")
+            action = choose_action(table.engine, table.state, player, rng)
+            try:
+                await self.service.act_as(game_id, player, action, expected_version=version)
+            except HostError as exc:
+                if exc.code not in ("stale", "game_not_running"):
+                    raise
+            except Exception:
+                log.exception("bot %s failed to move at table %s", player, game_id)
+                return
+
+    async def idle(self) -> None:
+        """Wait until no bot has a move pending and every update is delivered (tests, demo)."""
+        while True:
+            await self.service.drain()
+            pending = [t for t in self._tasks.values() if not t.done()]
+            if not pending:
+                await self.service.drain()
+                if not any(not t.done() for t in self._tasks.values()):
+                    return
+                continue
+            await asyncio.wait(pending)
+
+    async def close(self) -> None:
+        for task in self._tasks.values():
+            task.cancel()
+        await asyncio.gather(*self._tasks.values(), return_exceptions=True)

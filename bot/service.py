@@ -1,0 +1,283 @@
+"""The game service: the only door to games.
+
+Every change runs under the table's lock, is checked (seat, turn, version), applied by the
+engine, committed in one SQLite transaction, and only then published to listeners and
+acknowledged to the caller. A failed check or commit leaves memory and database unchanged.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import secrets
+from typing import Any, Awaitable, Callable
+
+from engines import Action, EngineError, get_engine
+
+from .errors import HostError
+from .storage import SeatRow, Storage, VersionConflict
+from .table import Table, Update, human_player
+
+log = logging.getLogger(__name__)
+Listener = Callable[[Update], Awaitable[None]]
+ACTIVE = ("lobby", "running")
+
+
+class GameService:
+    def __init__(self, storage: Storage) -> None:
+        self.storage = storage
+        self._tables: dict[int, Table] = {}
+        self._loading: dict[int, asyncio.Lock] = {}
+        self._listeners: list[Listener] = []
+        self._publishing: dict[int, asyncio.Task[None]] = {}
+
+    # ---- listeners -----------------------------------------------------------------
+    def subscribe(self, listener: Listener) -> None:
+        self._listeners.append(listener)
+
+    def _publish(self, update: Update) -> None:
+        """Deliver updates to listeners in commit order per table, without holding the table lock."""
+        previous = self._publishing.get(update.table.id)
+
+        async def deliver() -> None:
+            if previous is not None:
+                await asyncio.wait([previous])
+            for listener in list(self._listeners):
+                try:
+                    await listener(update)
+                except Exception:
+                    log.exception("listener failed on table %s update %s", update.table.id, update.kind)
+
+        task = asyncio.create_task(deliver())
+        self._publishing[update.table.id] = task
+        task.add_done_callback(lambda t, gid=update.table.id: self._publishing.get(gid) is t
+                               and self._publishing.pop(gid))
+
+    async def drain(self) -> None:
+        """Wait until every published update has been delivered (tests, demo, shutdown)."""
+        while self._publishing:
+            await asyncio.wait(list(self._publishing.values()))
+
+    def _changed(self, table: Table, kind: str, events: list | None = None, actor: str | None = None) -> Update:
+        public = table.view(None) if table.state is not None else None
+        update = Update(table, kind, table.version, list(events or []), actor, public)
+        self._publish(update)
+        return update
+
+    # ---- loading -------------------------------------------------------------------
+    async def table(self, game_id: int) -> Table:
+        table = self._tables.get(game_id)
+        if table is not None:
+            return table
+        lock = self._loading.setdefault(game_id, asyncio.Lock())
+        async with lock:
+            if game_id not in self._tables:
+                row = await self.storage.get_game(game_id)
+                if row is None:
+                    raise HostError("no_such_game", game_id=game_id)
+                state = get_engine(row.game).load(row.state) if row.state else None
+                self._tables[game_id] = Table(row, state)
+        return self._tables[game_id]
+
+    async def tables_in_channel(self, channel_id: int) -> list[Table]:
+        ids = await self.storage.game_ids(status=ACTIVE, channel_id=channel_id)
+        return [await self.table(i) for i in ids]
+
+    async def running_table_ids(self) -> list[int]:
+        return await self.storage.game_ids(status=("running",))
+
+    def forget(self, game_id: int) -> None:
+        """Drop a finished table from memory (its rows stay in the database)."""
+        self._tables.pop(game_id, None)
+        self._loading.pop(game_id, None)
+
+    # ---- lobby ---------------------------------------------------------------------
+    async def create_lobby(self, *, game: str, guild_id: int | None, channel_id: int, user_id: int, name: str,
+                           options: dict[str, Any] | None = None, locale: str = "en",
+                           seed: int | None = None) -> Table:
+        engine = get_engine(game)
+        parsed = engine.parse_options(options)
+        await self._refuse_if_seated(channel_id, user_id)
+        seat = SeatRow(0, human_player(user_id), name, user_id, False)
+        game_id = await self.storage.create_game(
+            guild_id=guild_id, channel_id=channel_id, game=game,
+            options=parsed.model_dump(mode="json", exclude_defaults=True),
+            seed=secrets.randbits(62) if seed is None else seed, host_id=user_id, locale=locale, seats=[seat],
+        )
+        table = await self.table(game_id)
+        self._changed(table, "lobby")
+        return table
+
+    async def _refuse_if_seated(self, channel_id: int, user_id: int, *, except_game: int | None = None) -> None:
+        for other in await self.tables_in_channel(channel_id):
+            if other.id != except_game and other.seat_of_user(user_id) is not None:
+                raise HostError("already_seated", game_id=other.id)
+
+    async def _edit_lobby(self, table: Table, seats: list[SeatRow], host_id: int | None = None) -> Update:
+        seats = [SeatRow(i, s.player, s.name, s.user_id, s.is_bot) for i, s in enumerate(seats)]
+        host_id = table.row.host_id if host_id is None else host_id
+        await self.storage.replace_seats(table.id, seats, expected_version=table.version, host_id=host_id)
+        table.row.seats = seats
+        table.row.host_id = host_id
+        table.row.version += 1
+        return self._changed(table, "lobby")
+
+    def _lobby(self, table: Table) -> None:
+        if table.status != "lobby":
+            raise HostError("not_in_lobby")
+
+    async def join(self, game_id: int, user_id: int, name: str) -> Update:
+        table = await self.table(game_id)
+        async with table.lock:
+            self._lobby(table)
+            if table.seat_of_user(user_id):
+                raise HostError("already_joined")
+            if len(table.seats) >= table.engine.max_players:
+                raise HostError("table_full", max=table.engine.max_players)
+            await self._refuse_if_seated(table.row.channel_id, user_id, except_game=game_id)
+            return await self._edit_lobby(table, [*table.seats, SeatRow(0, human_player(user_id), name, user_id)])
+
+    async def leave_lobby(self, game_id: int, user_id: int) -> Update:
+        """Leave a lobby. When the host leaves, the next human hosts; with no human left the lobby closes."""
+        table = await self.table(game_id)
+        async with table.lock:
+            self._lobby(table)
+            if not table.seat_of_user(user_id):
+                raise HostError("not_seated")
+            seats = [s for s in table.seats if s.user_id != user_id or s.is_bot]
+            humans = [s for s in seats if not s.is_bot]
+            if not humans:
+                return await self._finish(table, "cancelled")
+            host_id = humans[0].user_id if table.row.host_id == user_id else table.row.host_id
+            return await self._edit_lobby(table, seats, host_id=host_id)
+
+    async def add_bot(self, game_id: int, user_id: int) -> Update:
+        table = await self.table(game_id)
+        async with table.lock:
+            self._lobby(table)
+            if user_id != table.row.host_id:
+                raise HostError("host_only")
+            if len(table.seats) >= table.engine.max_players:
+                raise HostError("table_full", max=table.engine.max_players)
+            taken = {s.player for s in table.seats}
+            number = next(n for n in range(1, 100) if f"bot{n}" not in taken)
+            return await self._edit_lobby(table, [*table.seats, SeatRow(0, f"bot{number}", f"Bot {number}",
+                                                                        None, True)])
+
+    async def start(self, game_id: int, user_id: int) -> Update:
+        table = await self.table(game_id)
+        async with table.lock:
+            self._lobby(table)
+            if user_id != table.row.host_id:
+                raise HostError("host_only")
+            if len(table.seats) < table.engine.min_players:
+                raise HostError("not_enough_players", min=table.engine.min_players, count=len(table.seats))
+            return await self._begin(table)
+
+    async def _begin(self, table: Table) -> Update:
+        """Deal the game for the seated players; the table is running once this commits."""
+        engine = table.engine
+        state = engine.new_game([s.player for s in table.seats], seed=table.row.seed, options=table.row.options)
+        await self.storage.start_game(table.id, state=engine.dump(state), expected_version=table.version)
+        table.state = state
+        table.row.status = "running"
+        table.row.version += 1
+        # Optional engine hook (not in design.md's contract): public events announcing the deal.
+        start_events = getattr(engine, "start_events", None)
+        return self._changed(table, "started", start_events(state) if start_events else [])
+
+    async def create_bot_table(self, *, game: str, players: int, seed: int, channel_id: int,
+                               guild_id: int | None = None, options: dict[str, Any] | None = None) -> Table:
+        """A table of bot seats only, started at once (the terminal demo, benchmarks)."""
+        engine = get_engine(game)
+        parsed = engine.parse_options(options)
+        seats = [SeatRow(i, f"bot{i + 1}", f"Bot {i + 1}", None, True) for i in range(players)]
+        game_id = await self.storage.create_game(
+            guild_id=guild_id, channel_id=channel_id, game=game,
+            options=parsed.model_dump(mode="json", exclude_defaults=True), seed=seed, host_id=0,
+            locale="en", seats=seats)
+        table = await self.table(game_id)
+        async with table.lock:
+            await self._begin(table)
+        return table
+
+    # ---- playing -------------------------------------------------------------------
+    async def act(self, game_id: int, user_id: int, action: Action | dict[str, Any],
+                  expected_version: int | None) -> Update:
+        """A human's move. ``expected_version`` comes from the control clicked (None: no check)."""
+        table = await self.table(game_id)
+        seat = table.seat_of_user(user_id)
+        if seat is None:
+            raise HostError("not_seated")
+        return await self.act_as(game_id, seat.player, action, expected_version)
+
+    async def act_as(self, game_id: int, player: str, action: Action | dict[str, Any],
+                     expected_version: int | None) -> Update:
+        table = await self.table(game_id)
+        async with table.lock:
+            if table.status != "running":
+                raise HostError("game_not_running")
+            if expected_version is not None and expected_version != table.version:
+                raise HostError("stale")
+            engine = table.engine
+            state, events = engine.apply(table.state, player, action)
+            action_model = action if isinstance(action, Action) else engine.parse_action(action)
+            over = engine.result(state) is not None
+            notices = [(p, ev.model_dump_json()) for ev in events if ev.visible_to for p in ev.visible_to]
+            try:
+                await self.storage.commit_action(
+                    game_id, expected_version=table.version, player=player,
+                    action=action_model.model_dump(mode="json"), state=engine.dump(state),
+                    status="finished" if over else "running", notices=notices)
+            except VersionConflict:
+                raise HostError("stale") from None
+            table.state = state
+            table.row.version += 1
+            if over:
+                table.row.status = "finished"
+            return self._changed(table, "ended" if over else "action", events, player)
+
+    async def hand_to_bot(self, game_id: int, user_id: int) -> Update:
+        """``/game leave`` at a running table: the seat stays in the game, played by a bot."""
+        table = await self.table(game_id)
+        async with table.lock:
+            if table.status == "lobby":
+                raise HostError("use_leave_button")
+            if table.status != "running":
+                raise HostError("game_not_running")
+            seat = table.seat_of_user(user_id)
+            if seat is None:
+                raise HostError("not_seated")
+            seats = [SeatRow(s.seat, s.player, s.name, s.user_id, True) if s is seat else s for s in table.seats]
+            await self.storage.replace_seats(table.id, seats, expected_version=table.version)
+            table.row.seats = seats
+            table.row.version += 1
+            return self._changed(table, "seats", actor=seat.player)
+
+    async def end(self, game_id: int, user_id: int, *, is_admin: bool) -> Update:
+        """``/game end``: the host or a server manager stops a lobby or a running table."""
+        table = await self.table(game_id)
+        async with table.lock:
+            if table.status not in ACTIVE:
+                raise HostError("game_not_running")
+            if user_id != table.row.host_id and not is_admin:
+                raise HostError("host_or_admin_only")
+            return await self._finish(table, "cancelled")
+
+    async def _finish(self, table: Table, status: str) -> Update:
+        await self.storage.update_game(table.id, status=status, version=table.version + 1)
+        table.row.status = status
+        table.row.version += 1
+        return self._changed(table, "ended")
+
+    async def take_notices(self, table: Table, player: str) -> list[dict[str, Any]]:
+        return [json.loads(n) for n in await self.storage.take_notices(table.id, player)]
+
+    async def set_message(self, table: Table, **ids: int) -> None:
+        """Remember the lobby/board message ids (so a restarted bot edits the same messages)."""
+        await self.storage.update_game(table.id, **ids)
+        for key, value in ids.items():
+            setattr(table.row, key, value)
+
+
+__all__ = ["GameService", "EngineError", "HostError"]

@@ -1,0 +1,218 @@
+"""SQLite storage through aiosqlite: games, seats, the append-only action log, notices.
+
+One connection in WAL mode; every write is one explicit transaction under a lock, so an
+action, its new state and its version bump land together or not at all.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any, AsyncIterator
+
+import aiosqlite
+
+
+class VersionConflict(Exception):
+    """The game's stored version is not the one the writer expected."""
+
+
+@dataclass
+class SeatRow:
+    seat: int
+    player: str
+    name: str
+    user_id: int | None = None
+    is_bot: bool = False
+
+
+@dataclass
+class GameRow:
+    id: int
+    guild_id: int | None
+    channel_id: int
+    game: str
+    options: dict[str, Any]
+    seed: int
+    status: str
+    host_id: int
+    locale: str = "en"
+    version: int = 0
+    state: str | None = None
+    lobby_message_id: int | None = None
+    board_message_id: int | None = None
+    seats: list[SeatRow] = field(default_factory=list)
+
+
+_GAME_COLUMNS = ("id, guild_id, channel_id, game, options, seed, status, host_id, locale, version, state, "
+                 "lobby_message_id, board_message_id")
+_UPDATABLE = {"status", "version", "state", "lobby_message_id", "board_message_id", "locale"}
+
+
+def _migrations() -> list[tuple[int, str]]:
+    files = resources.files("bot") / "migrations"
+    found = []
+    for entry in files.iterdir():
+        if entry.name.endswith(".sql"):
+            found.append((int(entry.name.split("_", 1)[0]), entry.read_text(encoding="utf-8")))
+    return sorted(found)
+
+
+class Storage:
+    def __init__(self, db: aiosqlite.Connection) -> None:
+        self.db = db
+        self._write_lock = asyncio.Lock()
+
+    @classmethod
+    async def open(cls, path: str | Path) -> "Storage":
+        if str(path) != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        db = await aiosqlite.connect(str(path), isolation_level=None)
+        db.row_factory = aiosqlite.Row
+        await db.execute("PRAGMA journal_mode=WAL")
+        await db.execute("PRAGMA synchronous=FULL")
+        await db.execute("PRAGMA foreign_keys=ON")
+        storage = cls(db)
+        await storage.migrate()
+        return storage
+
+    async def close(self) -> None:
+        await self.db.close()
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        async with self._write_lock:
+            await self.db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self.db
+            except BaseException:
+                await self.db.execute("ROLLBACK")
+                raise
+            await self.db.execute("COMMIT")
+
+    async def migrate(self) -> int:
+        """Apply, in order, every migration newer than the database; returns the new version."""
+        async with self.db.execute("PRAGMA user_version") as cur:
+            (current,) = await cur.fetchone()
+        for number, sql in _migrations():
+            if number <= current:
+                continue
+            async with self.transaction() as db:
+                for statement in filter(str.strip, sql.split(";")):
+                    await db.execute(statement)
+                await db.execute(f"PRAGMA user_version = {number}")
+            current = number
+        return current
+
+    # ---- games and seats -----------------------------------------------------------
+    async def create_game(self, *, guild_id: int | None, channel_id: int, game: str, options: dict[str, Any],
+                          seed: int, host_id: int, locale: str, seats: list[SeatRow]) -> int:
+        now = time.time()
+        async with self.transaction() as db:
+            cur = await db.execute(
+                "INSERT INTO games (guild_id, channel_id, game, options, seed, status, host_id, locale, "
+                "created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?)",
+                (guild_id, channel_id, game, json.dumps(options), seed, host_id, locale, now, now),
+            )
+            game_id = cur.lastrowid
+            await self._write_seats(db, game_id, seats)
+        assert game_id is not None
+        return game_id
+
+    @staticmethod
+    async def _write_seats(db: aiosqlite.Connection, game_id: int, seats: list[SeatRow]) -> None:
+        await db.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
+        await db.executemany(
+            "INSERT INTO seats (game_id, seat, player, user_id, is_bot, name) VALUES (?, ?, ?, ?, ?, ?)",
+            [(game_id, s.seat, s.player, s.user_id, int(s.is_bot), s.name) for s in seats],
+        )
+
+    async def replace_seats(self, game_id: int, seats: list[SeatRow], *, expected_version: int,
+                            host_id: int | None = None) -> None:
+        """Rewrite a table's seats (lobby changes, a player handing a seat to a bot); bumps the version."""
+        extra = {} if host_id is None else {"host_id": host_id}
+        async with self.transaction() as db:
+            await self._bump_version(db, game_id, expected_version, **extra)
+            await self._write_seats(db, game_id, seats)
+
+    async def update_game(self, game_id: int, **fields: Any) -> None:
+        unknown = set(fields) - _UPDATABLE
+        if unknown:
+            raise ValueError(f"not updatable: {unknown}")
+        sets = ", ".join(f"{k} = ?" for k in fields)
+        async with self.transaction() as db:
+            await db.execute(f"UPDATE games SET {sets}, updated_at = ? WHERE id = ?",
+                             (*fields.values(), time.time(), game_id))
+
+    @staticmethod
+    async def _bump_version(db: aiosqlite.Connection, game_id: int, expected: int, **fields: Any) -> None:
+        sets = "".join(f", {k} = ?" for k in fields)
+        cur = await db.execute(
+            f"UPDATE games SET version = version + 1, updated_at = ?{sets} WHERE id = ? AND version = ?",
+            (time.time(), *fields.values(), game_id, expected),
+        )
+        if cur.rowcount != 1:
+            raise VersionConflict(game_id)
+
+    async def get_game(self, game_id: int) -> GameRow | None:
+        async with self.db.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)) as cur:
+            row = await cur.fetchone()
+        if row is None:
+            return None
+        game = GameRow(**{k: row[k] for k in row.keys()} | {"options": json.loads(row["options"])})
+        async with self.db.execute(
+            "SELECT seat, player, name, user_id, is_bot FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
+        ) as cur:
+            game.seats = [SeatRow(r["seat"], r["player"], r["name"], r["user_id"], bool(r["is_bot"]))
+                          for r in await cur.fetchall()]
+        return game
+
+    async def game_ids(self, *, status: tuple[str, ...], channel_id: int | None = None) -> list[int]:
+        marks = ", ".join("?" * len(status))
+        sql = f"SELECT id FROM games WHERE status IN ({marks})"
+        params: list[Any] = list(status)
+        if channel_id is not None:
+            sql += " AND channel_id = ?"
+            params.append(channel_id)
+        async with self.db.execute(sql + " ORDER BY id", params) as cur:
+            return [r[0] for r in await cur.fetchall()]
+
+    # ---- the action log --------------------------------------------------------------
+    async def start_game(self, game_id: int, *, state: str, expected_version: int) -> None:
+        async with self.transaction() as db:
+            await self._bump_version(db, game_id, expected_version, status="running", state=state)
+
+    async def commit_action(self, game_id: int, *, expected_version: int, player: str, action: dict[str, Any],
+                            state: str, status: str, notices: list[tuple[str, str]]) -> None:
+        """Append the action, write the state and bump the version, in one transaction."""
+        async with self.transaction() as db:
+            await self._bump_version(db, game_id, expected_version, state=state, status=status)
+            await db.execute(
+                "INSERT INTO actions (game_id, seq, player, action, created_at) VALUES "
+                "(?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM actions WHERE game_id = ?), ?, ?, ?)",
+                (game_id, game_id, player, json.dumps(action), time.time()),
+            )
+            if notices:
+                await db.executemany("INSERT INTO notices (game_id, player, event) VALUES (?, ?, ?)",
+                                     [(game_id, p, e) for p, e in notices])
+
+    async def actions(self, game_id: int) -> list[tuple[str, dict[str, Any]]]:
+        async with self.db.execute(
+            "SELECT player, action FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)
+        ) as cur:
+            return [(r[0], json.loads(r[1])) for r in await cur.fetchall()]
+
+    async def take_notices(self, game_id: int, player: str) -> list[str]:
+        """Pending private events for a player, oldest first; they are removed once taken."""
+        async with self.transaction() as db:
+            async with db.execute("SELECT id, event FROM notices WHERE game_id = ? AND player = ? ORDER BY id",
+                                  (game_id, player)) as cur:
+                rows = await cur.fetchall()
+            if rows:
+                await db.execute(f"DELETE FROM notices WHERE id IN ({', '.join('?' * len(rows))})",
+                                 [r[0] for r in rows])
+        return [r[1] for r in rows]

@@ -1,0 +1,86 @@
+"""A table: one running (or waiting) game as a live object, separate from any cog."""
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from typing import Any
+
+from engines import Engine, Event, Result, get_engine
+
+from .storage import GameRow, SeatRow
+
+
+def human_player(user_id: int) -> str:
+    return f"u{user_id}"
+
+
+@dataclass
+class Table:
+    row: GameRow
+    state: Any | None = None
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    @property
+    def id(self) -> int:
+        return self.row.id
+
+    @property
+    def engine(self) -> Engine:
+        return get_engine(self.row.game)
+
+    @property
+    def version(self) -> int:
+        return self.row.version
+
+    @property
+    def status(self) -> str:
+        return self.row.status
+
+    @property
+    def seats(self) -> list[SeatRow]:
+        return self.row.seats
+
+    def seat_of_user(self, user_id: int) -> SeatRow | None:
+        return next((s for s in self.row.seats if s.user_id == user_id and not s.is_bot), None)
+
+    def seat_of(self, player: str) -> SeatRow | None:
+        return next((s for s in self.row.seats if s.player == player), None)
+
+    def names(self) -> dict[str, str]:
+        return {s.player: s.name for s in self.row.seats}
+
+    def is_bot(self, player: str) -> bool:
+        seat = self.seat_of(player)
+        return seat is not None and seat.is_bot
+
+    def to_act(self) -> list[str]:
+        return self.engine.to_act(self.state) if self.state is not None else []
+
+    def view(self, viewer: str | None) -> dict[str, Any]:
+        return self.engine.view(self.state, viewer)
+
+    def result(self) -> Result | None:
+        return self.engine.result(self.state) if self.state is not None else None
+
+    def user_ids_to_act(self) -> list[int]:
+        ids = []
+        for player in self.to_act():
+            seat = self.seat_of(player)
+            if seat and not seat.is_bot and seat.user_id is not None:
+                ids.append(seat.user_id)
+        return ids
+
+
+@dataclass
+class Update:
+    """What listeners (the Discord cog, the terminal demo, the scheduler) hear after each committed change.
+
+    kind: "lobby" (seats changed), "started", "action", "seats" (running table's seats changed), "ended".
+    """
+
+    table: Table
+    kind: str
+    version: int
+    events: list[Event] = field(default_factory=list)
+    actor: str | None = None
+    public_view: dict[str, Any] | None = None  # the spectator view right after this change

@@ -1,0 +1,1 @@
+"""Discord surface: slash commands, buttons, selects. Thin: parse → service → render."""

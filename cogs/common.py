@@ -1,0 +1,55 @@
+"""What every cog shares: the one place errors become ephemeral replies, and the base of
+every persistent control (a ``DynamicItem`` whose ``custom_id`` holds the game id and version)."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot import render
+from bot.i18n import t
+from bot.replies import NO_MENTIONS, reply, reply_error
+from bot.table import Table
+
+if TYPE_CHECKING:
+    from bot.client import GameHostBot
+
+__all__ = ["NO_MENTIONS", "reply", "reply_error", "host", "GameItem", "names_for", "board_embed", "is_admin"]
+
+
+def host(interaction: discord.Interaction) -> "GameHostBot":
+    return interaction.client  # type: ignore[return-value]
+
+
+class GameItem(discord.ui.DynamicItem[discord.ui.Item], template=r"gh:never"):
+    """Base of persistent controls: ``run`` does the work; every error is answered ephemerally."""
+
+    async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
+        try:
+            await self.run(interaction)
+        except Exception as error:  # noqa: BLE001 - the single error boundary for controls
+            await reply_error(interaction, error)
+
+    async def run(self, interaction: discord.Interaction) -> None:
+        raise NotImplementedError
+
+
+def names_for(table: Table) -> render.Names:
+    return render.Names(table.names(), {s.player: s.user_id for s in table.seats
+                                        if s.user_id is not None and not s.is_bot})
+
+
+def board_embed(table: Table, locale: object | None) -> discord.Embed:
+    """The public board: rendered from the spectator view only."""
+    board = render.board(table.row.game, table.view(None), names_for(table), locale)
+    embed = discord.Embed(title=board.title, description="\n".join(board.lines), colour=0x8E44AD)
+    if board.footer:
+        embed.set_footer(text=board.footer)
+    embed.set_author(name=t("common.table_number", locale, id=table.id, version=table.version))
+    return embed
+
+
+def is_admin(interaction: discord.Interaction) -> bool:
+    perms = getattr(interaction, "permissions", None)
+    return bool(perms and (perms.manage_guild or perms.administrator))
+

@@ -1,0 +1,169 @@
+"""Hand views: the ephemeral message with a player's secret hand and controls for their legal moves.
+
+Generic persistent controls live here: ``ActButton`` (``gh:do:<game>:<version>:<code>``) plays the
+action that the game's hand module decodes from ``code``; ``PickSelect`` (``gh:pick:<game>:<version>``)
+only changes what is selected and redraws the hand. Each game has ``cogs.hands.<game>`` with
+``controls(...)`` and ``decode(...)``.
+"""
+from __future__ import annotations
+
+from importlib import import_module
+from types import ModuleType
+from typing import Any
+
+import discord
+
+from bot import render
+from bot.errors import HostError
+from bot.i18n import t
+from bot.table import Table
+
+from ..common import GameItem, host, names_for
+
+VERSIONED = r"(?P<gid>\d+):(?P<ver>\d+)"
+
+
+def hand_module(game: str) -> ModuleType:
+    return import_module(f"cogs.hands.{game}")
+
+
+async def hand_message(interaction: discord.Interaction, table: Table, *, selection: list[str] | None = None,
+                       note: str | None = None) -> tuple[str, discord.ui.View]:
+    """The text and controls of the clicking user's hand view (their own view only)."""
+    seat = table.seat_of_user(interaction.user.id)
+    if seat is None:
+        raise HostError("not_seated")
+    locale = interaction.locale
+    names = names_for(table)
+    view = table.view(seat.player)
+    notices = await host(interaction).service.take_notices(table, seat.player)
+    lines = [note] if note else []
+    lines.append(t("hand.header", locale, game=t(f"game.{table.row.game}.name", locale), id=table.id))
+    lines += ["🔒 " + line for n in notices if (line := render.event_line(table.row.game, n, names, locale))]
+    lines.append(render.hand(table.row.game, view, names, locale))
+    ui = discord.ui.View(timeout=None)
+    if table.status == "running" and seat.player in table.to_act():
+        module = hand_module(table.row.game)
+        lines += module.selection_notes(table, seat.player, view, selection or [], locale)
+        for item in module.controls(table, seat.player, view, selection or [], locale):
+            ui.add_item(item)
+    elif table.status == "running":
+        lines.append(t("hand.waiting", locale))
+    ui.add_item(RefreshButton(table.id, locale))
+    return "\n".join(lines), ui
+
+
+async def show_hand(interaction: discord.Interaction, table: Table, *, note: str | None = None) -> None:
+    content, view = await hand_message(interaction, table, note=note)
+    await interaction.response.send_message(content, view=view, ephemeral=True)
+
+
+class ActButton(GameItem, template=rf"gh:do:{VERSIONED}:(?P<code>[^\s]+)"):
+    def __init__(self, game_id: int, version: int, code: str, label: str,
+                 style: discord.ButtonStyle = discord.ButtonStyle.primary, disabled: bool = False,
+                 row: int | None = None) -> None:
+        custom_id = f"gh:do:{game_id}:{version}:{code}"
+        if len(custom_id) > 100:  # Discord's limit; such a choice cannot be sent from a button
+            custom_id, disabled = f"gh:do:{game_id}:{version}:!", True
+        super().__init__(discord.ui.Button(label=label[:80], style=style, custom_id=custom_id, disabled=disabled,
+                                           row=row))
+        self.game_id, self.version, self.code = game_id, version, code
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: Any, match: Any) -> "ActButton":
+        return cls(int(match["gid"]), int(match["ver"]), match["code"], getattr(item, "label", None) or "?")
+
+    async def run(self, interaction: discord.Interaction) -> None:
+        service = host(interaction).service
+        table = await service.table(self.game_id)
+        seat = table.seat_of_user(interaction.user.id)
+        if seat is None:
+            raise HostError("not_seated")
+        if table.status == "running" and self.version != table.version:
+            await show_hand(interaction, table, note="⚠️ " + t("error.stale", interaction.locale))
+            return
+        action = hand_module(table.row.game).decode(self.code, table, seat.player)
+        await service.act(self.game_id, interaction.user.id, action, self.version)
+        content, view = await hand_message(interaction, table)
+        await interaction.response.edit_message(content=content, view=view)
+
+
+class PickSelect(GameItem, template=rf"gh:pick:{VERSIONED}:(?P<part>\d):(?P<carry>[^\s]*)"):
+    """A multi-select of cards; choosing only redraws the hand with that selection.
+
+    A hand longer than one select's 25 options is split over several selects (``part``); each
+    carries in its ``custom_id`` what is selected in the others, so no selection is lost.
+    """
+
+    def __init__(self, game_id: int, version: int, options: list[discord.SelectOption] | None = None,
+                 placeholder: str | None = None, part: int = 0, carry: list[str] | None = None,
+                 row: int | None = None) -> None:
+        options = (options or [discord.SelectOption(label="?", value="?")])[:25]
+        custom_id = f"gh:pick:{game_id}:{version}:{part}:{'.'.join(carry or [])}"[:100]
+        super().__init__(discord.ui.Select(custom_id=custom_id, options=options, min_values=0,
+                                           max_values=len(options), placeholder=placeholder, row=row))
+        self.game_id, self.version, self.carry = game_id, version, list(carry or [])
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: Any, match: Any) -> "PickSelect":
+        carry = [c for c in match["carry"].split(".") if c]
+        return cls(int(match["gid"]), int(match["ver"]), list(getattr(item, "options", [])) or None,
+                   getattr(item, "placeholder", None), int(match["part"]), carry)
+
+    async def run(self, interaction: discord.Interaction) -> None:
+        table = await host(interaction).service.table(self.game_id)
+        if table.status == "running" and self.version != table.version:
+            await show_hand(interaction, table, note="⚠️ " + t("error.stale", interaction.locale))
+            return
+        values = [str(v) for v in (interaction.data or {}).get("values", [])]  # type: ignore[union-attr]
+        content, view = await hand_message(interaction, table, selection=self.carry + values)
+        await interaction.response.edit_message(content=content, view=view)
+
+
+def card_selects(game_id: int, version: int, hand: list[str], selection: list[str], label: Any,
+                 placeholder: str) -> list[PickSelect]:
+    """One select per 25 cards of the hand, the current selection marked as default."""
+    parts = [hand[i:i + 25] for i in range(0, len(hand), 25)] or [[]]
+    selects = []
+    for number, cards in enumerate(parts[:3]):
+        options = [discord.SelectOption(label=label(c), value=c, default=c in selection) for c in cards]
+        carry = [c for c in selection if c not in cards]
+        selects.append(PickSelect(game_id, version, options, placeholder, number, carry, row=number))
+    return selects
+
+
+class HandButton(GameItem, template=r"gh:hand:(?P<gid>\d+)"):
+    """The public **My hand** button: answers with the clicking player's own hand, ephemerally."""
+
+    def __init__(self, game_id: int, locale: object | None = None) -> None:
+        super().__init__(discord.ui.Button(label=t("board.my_hand", locale), emoji="🂠",
+                                           style=discord.ButtonStyle.primary, custom_id=f"gh:hand:{game_id}"))
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: Any, match: Any) -> "HandButton":
+        return cls(int(match["gid"]), interaction.locale)
+
+    async def run(self, interaction: discord.Interaction) -> None:
+        table = await host(interaction).service.table(self.game_id)
+        await show_hand(interaction, table)
+
+
+class RefreshButton(GameItem, template=r"gh:refresh:(?P<gid>\d+)"):
+    def __init__(self, game_id: int, locale: object | None = None) -> None:
+        super().__init__(discord.ui.Button(label=t("hand.refresh", locale), emoji="🔄",
+                                           style=discord.ButtonStyle.secondary, custom_id=f"gh:refresh:{game_id}",
+                                           row=4))
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: Any, match: Any) -> "RefreshButton":
+        return cls(int(match["gid"]), interaction.locale)
+
+    async def run(self, interaction: discord.Interaction) -> None:
+        table = await host(interaction).service.table(self.game_id)
+        content, view = await hand_message(interaction, table)
+        await interaction.response.edit_message(content=content, view=view)
+
+
+PERSISTENT_ITEMS = (ActButton, PickSelect, HandButton, RefreshButton)

@@ -1,0 +1,106 @@
+"""``/play <game>`` opens a lobby: Join, Leave, Add bot, Start (host)."""
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.i18n import language, t
+from bot.table import Table
+
+from .common import NO_MENTIONS, GameItem, host
+
+LOBBY_OPS = ("join", "leave", "bot", "start")
+OP_STYLES = {"join": discord.ButtonStyle.success, "leave": discord.ButtonStyle.secondary,
+             "bot": discord.ButtonStyle.secondary, "start": discord.ButtonStyle.primary}
+
+
+def lobby_embed(table: Table, locale: object | None) -> discord.Embed:
+    engine = table.engine
+    seats = "\n".join(
+        t("lobby.seat_line", locale, number=s.seat + 1, name=s.name,
+          tags=(" 🤖" if s.is_bot else "") + (" 👑" if s.user_id == table.row.host_id and not s.is_bot else ""))
+        for s in table.seats)
+    embed = discord.Embed(title=t("lobby.title", locale, game=t(f"game.{table.row.game}.name", locale)),
+                          description=seats, colour=0x2ECC71)
+    embed.set_footer(text=t("lobby.footer", locale, min=engine.min_players, max=engine.max_players,
+                            count=len(table.seats)))
+    return embed
+
+
+def lobby_view(table: Table, locale: object | None) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    for op in LOBBY_OPS:
+        view.add_item(LobbyButton(table.id, op, locale))
+    return view
+
+
+class LobbyButton(GameItem, template=r"gh:lobby:(?P<gid>\d+):(?P<op>join|leave|bot|start)"):
+    def __init__(self, game_id: int, op: str, locale: object | None = None) -> None:
+        super().__init__(discord.ui.Button(label=t(f"lobby.button.{op}", locale), style=OP_STYLES[op],
+                                           custom_id=f"gh:lobby:{game_id}:{op}"))
+        self.game_id, self.op = game_id, op
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item,
+                             match: Any) -> "LobbyButton":
+        return cls(int(match["gid"]), match["op"], interaction.locale)
+
+    async def run(self, interaction: discord.Interaction) -> None:
+        service = host(interaction).service
+        user = interaction.user
+        if self.op == "join":
+            await service.join(self.game_id, user.id, user.display_name)
+        elif self.op == "leave":
+            await service.leave_lobby(self.game_id, user.id)
+        elif self.op == "bot":
+            await service.add_bot(self.game_id, user.id)
+        else:
+            await service.start(self.game_id, user.id)
+        # The lobby message itself is redrawn by the table cog's listener; acknowledge quietly.
+        if not interaction.response.is_done():
+            await interaction.response.defer()
+
+
+class PlayCog(commands.Cog):
+    """Start a table of one of the games."""
+
+    play = app_commands.Group(name="play", description="Start a table of a card game", guild_only=True)
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    async def open_lobby(self, interaction: discord.Interaction, game: str, options: dict[str, Any],
+                         bots: int) -> None:
+        service = host(interaction).service
+        assert interaction.channel_id is not None
+        table = await service.create_lobby(
+            game=game, guild_id=interaction.guild_id, channel_id=interaction.channel_id,
+            user_id=interaction.user.id, name=interaction.user.display_name, options=options,
+            locale=language(interaction.guild_locale or interaction.locale))
+        for _ in range(bots):
+            try:
+                await service.add_bot(table.id, interaction.user.id)
+            except Exception:
+                break  # table full: the lobby shows what fits
+        locale = table.row.locale
+        await interaction.response.send_message(embed=lobby_embed(table, locale), view=lobby_view(table, locale),
+                                                allowed_mentions=NO_MENTIONS)
+        message = await interaction.original_response()
+        await service.set_message(table, lobby_message_id=message.id)
+
+    @play.command(name="akuma")
+    @app_commands.describe(bots="Bot seats to add at once (0–5)", start="Who plays first")
+    @app_commands.choices(start=[app_commands.Choice(name="random", value="random"),
+                                 app_commands.Choice(name="host", value="host")])
+    async def play_akuma(self, interaction: discord.Interaction, bots: app_commands.Range[int, 0, 5] = 0,
+                         start: str = "random") -> None:
+        """Akuma Trick (3–6 players): shed your devils, but never all of them."""
+        await self.open_lobby(interaction, "akuma", {"start_player": 0} if start == "host" else {}, bots)
+
+
+async def setup(bot: commands.Bot) -> None:
+    bot.add_dynamic_items(LobbyButton)
+    await bot.add_cog(PlayCog(bot))

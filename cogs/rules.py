@@ -1,0 +1,49 @@
+"""``/rules <game>``: the rules as this bot plays them, decisions marked, only to you."""
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.i18n import rules_text, t
+from engines import GAMES
+
+EMBED_LIMIT = 4000
+
+
+def chunks(text: str, limit: int = EMBED_LIMIT) -> list[str]:
+    """Split on paragraph boundaries so each piece fits an embed description."""
+    pieces: list[str] = []
+    current = ""
+    for paragraph in text.split("\n\n"):
+        candidate = f"{current}\n\n{paragraph}" if current else paragraph
+        if len(candidate) <= limit:
+            current = candidate
+            continue
+        if current:
+            pieces.append(current)
+        while len(paragraph) > limit:
+            pieces.append(paragraph[:limit])
+            paragraph = paragraph[limit:]
+        current = paragraph
+    if current:
+        pieces.append(current)
+    return pieces
+
+
+class RulesCog(commands.Cog):
+    """Rules of every game."""
+
+    @app_commands.command(name="rules")
+    @app_commands.describe(game="Which game")
+    @app_commands.choices(game=[app_commands.Choice(name=g, value=g) for g in GAMES])
+    async def rules(self, interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:
+        """Read the rules of a game as this bot plays them (decisions marked)."""
+        title = t(f"game.{game.value}.name", interaction.locale)
+        embeds = [discord.Embed(title=title if i == 0 else None, description=part, colour=0x3498DB)
+                  for i, part in enumerate(chunks(rules_text(game.value, interaction.locale)))]
+        await interaction.response.send_message(embeds=embeds[:10], ephemeral=True)
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(RulesCog())

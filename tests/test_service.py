@@ -1,0 +1,215 @@
+"""Storage and the game service against a real temporary SQLite file (design.md, Tests 3)."""
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from bot.errors import HostError
+from bot.scheduler import BotScheduler
+from bot.service import GameService
+from bot.storage import Storage
+from engines import EngineError, get_engine
+
+ALICE, BOB, CAROL = 101, 102, 103
+
+
+async def started_table(service: GameService, *, humans=(ALICE, BOB, CAROL), bots: int = 0, seed: int = 5):
+    table = await service.create_lobby(game="akuma", guild_id=1, channel_id=10, user_id=humans[0], name="Alice",
+                                       options={"start_player": 0}, seed=seed)
+    for uid in humans[1:]:
+        await service.join(table.id, uid, f"user{uid}")
+    for _ in range(bots):
+        await service.add_bot(table.id, humans[0])
+    await service.start(table.id, humans[0])
+    return table
+
+
+def rows(db_path: Path, sql: str, *args):
+    with sqlite3.connect(db_path) as conn:
+        return conn.execute(sql, args).fetchall()
+
+
+async def test_migrations_are_recorded_and_idempotent(db_path: Path) -> None:
+    storage = await Storage.open(db_path)
+    version = await storage.migrate()
+    assert version >= 1
+    assert await storage.migrate() == version
+    await storage.close()
+    assert rows(db_path, "PRAGMA user_version") == [(version,)]
+    assert rows(db_path, "PRAGMA journal_mode") == [("wal",)]
+
+
+async def test_lobby_rules(service: GameService) -> None:
+    table = await service.create_lobby(game="akuma", guild_id=1, channel_id=10, user_id=ALICE, name="Alice")
+    with pytest.raises(HostError) as err:
+        await service.create_lobby(game="akuma", guild_id=1, channel_id=10, user_id=ALICE, name="Alice")
+    assert err.value.code == "already_seated"
+    with pytest.raises(HostError) as err:
+        await service.start(table.id, ALICE)
+    assert err.value.code == "not_enough_players"
+    await service.join(table.id, BOB, "Bob")
+    with pytest.raises(HostError) as err:
+        await service.join(table.id, BOB, "Bob")
+    assert err.value.code == "already_joined"
+    with pytest.raises(HostError) as err:
+        await service.add_bot(table.id, BOB)
+    assert err.value.code == "host_only"
+    for _ in range(4):
+        await service.add_bot(table.id, ALICE)
+    with pytest.raises(HostError) as err:
+        await service.join(table.id, CAROL, "Carol")
+    assert err.value.code == "table_full"
+    # The host leaves: Bob hosts now; a second table in another channel is fine for Alice.
+    await service.leave_lobby(table.id, ALICE)
+    assert table.row.host_id == BOB
+    other = await service.create_lobby(game="akuma", guild_id=1, channel_id=11, user_id=ALICE, name="Alice")
+    assert other.id != table.id
+    await service.start(table.id, BOB)
+    assert table.status == "running" and table.state.players == ["u102", "bot1", "bot2", "bot3", "bot4"]
+
+
+async def test_bad_options_are_refused_and_nothing_is_stored(service: GameService, db_path: Path) -> None:
+    with pytest.raises(EngineError):
+        await service.create_lobby(game="akuma", guild_id=1, channel_id=10, user_id=ALICE, name="A",
+                                   options={"start_player": "x"})
+    with pytest.raises(EngineError):
+        await service.create_lobby(game="nosuchgame", guild_id=1, channel_id=10, user_id=ALICE, name="A")
+    assert rows(db_path, "SELECT COUNT(*) FROM games") == [(0,)]
+
+
+async def test_act_commits_one_action_and_refuses_bad_input_without_change(service: GameService,
+                                                                           db_path: Path) -> None:
+    table = await started_table(service)
+    engine = get_engine("akuma")
+    first = engine.to_act(table.state)[0]
+    assert first == "u101"  # start_player option
+    version = table.version
+    state_before = engine.dump(table.state)
+    card = table.state.hands[first][0]
+
+    for attempt in [
+        dict(user=BOB, action={"type": "play", "cards": [table.state.hands["u102"][0]]}, ver=version),  # not turn
+        dict(user=ALICE, action={"type": "release", "cards": [card]}, ver=version),  # release on empty row
+        dict(user=ALICE, action={"type": "play", "cards": ["W9"]}, ver=version),  # not in hand
+        dict(user=ALICE, action={"type": "nonsense"}, ver=version),  # garbage
+        dict(user=999, action={"type": "play", "cards": [card]}, ver=version),  # not seated
+        dict(user=ALICE, action={"type": "play", "cards": [card]}, ver=version - 1),  # stale
+    ]:
+        with pytest.raises((HostError, EngineError)):
+            await service.act(table.id, attempt["user"], attempt["action"], attempt["ver"])
+        assert engine.dump(table.state) == state_before and table.version == version
+    assert rows(db_path, "SELECT COUNT(*) FROM actions") == [(0,)]
+    assert rows(db_path, "SELECT version FROM games WHERE id = ?", table.id) == [(version,)]
+
+    update = await service.act(table.id, ALICE, {"type": "play", "cards": [card]}, version)
+    assert update.version == version + 1 == table.version
+    assert [e.type for e in update.events][0] == "played"
+    stored = rows(db_path, "SELECT version, state FROM games WHERE id = ?", table.id)[0]
+    assert stored[0] == table.version and engine.load(stored[1]) == table.state
+    assert rows(db_path, "SELECT seq, player FROM actions WHERE game_id = ?", table.id) == [(1, "u101")]
+    await service.drain()
+
+
+async def test_simultaneous_clicks_on_one_version_apply_once(service: GameService, db_path: Path) -> None:
+    table = await started_table(service)
+    card = table.state.hands["u101"][0]
+    version = table.version
+    results = await asyncio.gather(
+        *[service.act(table.id, ALICE, {"type": "play", "cards": [card]}, version) for _ in range(5)],
+        return_exceptions=True)
+    applied = [r for r in results if not isinstance(r, Exception)]
+    refused = [r for r in results if isinstance(r, HostError)]
+    assert len(applied) == 1 and len(refused) == 4 and all(r.code == "stale" for r in refused)
+    assert rows(db_path, "SELECT COUNT(*) FROM actions") == [(1,)]
+    await service.drain()
+
+
+async def test_restart_continues_the_game_from_the_database(db_path: Path) -> None:
+    storage = await Storage.open(db_path)
+    service = GameService(storage)
+    table = await started_table(service)
+    engine = get_engine("akuma")
+    for _ in range(6):  # a few real moves by whoever is to act
+        player = engine.to_act(table.state)[0]
+        action = engine.legal_actions(table.state, player)[0]
+        await service.act_as(table.id, player, action, table.version)
+    state, version = engine.dump(table.state), table.version
+    await service.drain()
+    await storage.close()
+
+    storage2 = await Storage.open(db_path)
+    service2 = GameService(storage2)
+    table2 = await service2.table(table.id)
+    assert engine.dump(table2.state) == state and table2.version == version
+    # The stored state equals a replay of the append-only action log.
+    replay = engine.new_game([s.player for s in table2.seats], seed=table2.row.seed, options=table2.row.options)
+    for player, data in await storage2.actions(table.id):
+        replay, _ = engine.apply(replay, player, data)
+    assert engine.dump(replay) == state
+    player = engine.to_act(table2.state)[0]
+    await service2.act_as(table.id, player, engine.legal_actions(table2.state, player)[0], version)
+    assert table2.version == version + 1
+    await service2.drain()
+    await storage2.close()
+
+
+async def test_private_events_become_notices_for_those_players_only(service: GameService) -> None:
+    table = await started_table(service)
+    engine = get_engine("akuma")
+    # Play until someone has a steal decision, then steal.
+    for _ in range(400):
+        player = engine.to_act(table.state)[0]
+        legal = engine.legal_actions(table.state, player)
+        steal = next((a for a in legal if a.type == "steal"), None)
+        if steal is not None:
+            await service.act_as(table.id, player, steal, table.version)
+            break
+        plays_with_2 = [a for a in legal if a.type == "play" and any(c[1] == "2" for c in a.cards)]
+        await service.act_as(table.id, player, (plays_with_2 or legal)[0], table.version)
+        if table.status != "running":
+            pytest.skip("no steal happened in this seeded game")
+    victim = steal.victim
+    others = [p for p in table.state.players if p not in (player, victim)]
+    thief_notices = await service.take_notices(table, player)
+    assert [n["type"] for n in thief_notices] == ["stolen_card"]
+    assert thief_notices[0]["data"]["card"] in table.state.hands[player]
+    assert [n["type"] for n in await service.take_notices(table, victim)] == ["stolen_card"]
+    for other in others:
+        assert await service.take_notices(table, other) == []
+    assert await service.take_notices(table, player) == []  # shown once
+    await service.drain()
+
+
+async def test_bot_seats_play_a_whole_game_and_the_result_is_stored(service: GameService, db_path: Path) -> None:
+    table = await service.create_bot_table(game="akuma", players=5, seed=11, channel_id=3)
+    scheduler = BotScheduler(service, delay=0)
+    scheduler.kick(table.id)
+    await scheduler.idle()
+    assert table.status == "finished" and table.result() is not None
+    assert rows(db_path, "SELECT status FROM games WHERE id = ?", table.id) == [("finished",)]
+    logged = rows(db_path, "SELECT COUNT(*) FROM actions WHERE game_id = ?", table.id)[0][0]
+    assert logged == table.version - 1  # start is version 1; one version per action
+
+
+async def test_leaving_hands_the_seat_to_a_bot_and_end_needs_host_or_admin(service: GameService) -> None:
+    table = await started_table(service)
+    scheduler = BotScheduler(service, delay=0)
+    with pytest.raises(HostError) as err:
+        await service.end(table.id, BOB, is_admin=False)
+    assert err.value.code == "host_or_admin_only"
+    for uid in (ALICE, BOB, CAROL):
+        await service.hand_to_bot(table.id, uid)
+    await scheduler.idle()
+    assert table.status == "finished"
+    with pytest.raises(HostError):
+        await service.end(table.id, ALICE, is_admin=True)
+    other = await started_table(service, seed=6)
+    await service.end(other.id, 555, is_admin=True)
+    assert other.status == "cancelled"
+    with pytest.raises(HostError) as err:
+        await service.act(other.id, ALICE, {"type": "play", "cards": []}, other.version)
+    assert err.value.code == "game_not_running"
+    await scheduler.idle()

@@ -1,0 +1,416 @@
+"""Drive a real ``commands.Bot`` with raw gateway payloads; only the network edge is fake.
+
+Usage (``MyBot`` is any ``commands.Bot`` subclass, constructed but not logged in)::
+
+    @pytest.fixture
+    async def h():
+        async with Harness(MyBot()) as harness:       # closing it re-raises errors nobody looked at
+            yield harness
+
+    async with Harness(MyBot()) as h:                 # logs in, runs setup_hook, READY + GUILD_CREATE
+        alice = h.user(101, "alice", locale="ja")     # a guild member (GUILD_MEMBER_ADD if the bot has that intent)
+        r = await h.slash(alice, "play akuma", seats=4)   # INTERACTION_CREATE, then settle()
+        assert r.type == "message" and not r.ephemeral
+        lobby = h.channel_messages()[-1]              # SentMessage: live view, edits applied
+        r2 = await h.click(alice, lobby, label="Join")     # or custom_id="akuma:7:join" (regex ok)
+        r3 = await h.select(alice, r2.message, "pick", ["c3"])
+        r4 = await h.submit(alice, r3, {"name": "Bob"})    # answer the modal r3 opened
+
+What is real: ``Bot.login`` (``static_login`` is swapped for one that installs the fake session), ``setup_hook``,
+the ConnectionState parsers (``READY``, ``GUILD_CREATE``, ``INTERACTION_CREATE`` … fed through
+``state.parsers``), the command tree, views, ``DynamicItem`` matching, ``Interaction``/``InteractionResponse``/
+followup webhooks and all of ``HTTPClient``/``AsyncWebhookAdapter``. What is fake: the ``aiohttp`` session under
+them (``discord_harness_http.FakeSession``) answering like Discord (``discord_harness_server.FakeDiscord``), and
+a minimal gateway object (``change_presence`` is recorded; there is no websocket).
+
+Every interaction call returns a :class:`~tests.discord_harness_http.Reply` once the bot is idle, and fails if the
+interaction got no response (Discord would show "This interaction failed"), unless ``expect_response=False``.
+``harness.errors`` collects exceptions from handlers (the tree, views, modals, dynamic items — via their default
+``on_error`` logging or a custom ``tree.on_error``/``bot.on_error`` —, event listeners, tasks with unretrieved
+exceptions, the loop's exception handler) and requests to unknown routes; ``settle()`` raises
+:class:`HarnessError` if any is pending. Expect one with ``with h.expect_errors(SomeError) as caught: ...``.
+Known gaps: a view with its own ``on_error`` that swallows errors, and exceptions in a ``DynamicItem``'s
+``interaction_check`` (discord.py treats those as "not allowed") are not seen.
+"""
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import sys
+import traceback
+from typing import Any, Iterable, Optional, Union
+
+import discord
+
+from .discord_harness_http import Call, FakeGateway, FakeSession, Reply, SentMessage
+from .discord_harness_server import FakeDiscord
+from .discord_harness_payloads import (
+    MEMBER_PERMISSIONS, HarnessUser, build_options, channel_payload, guild_payload, interaction_payload, member_add,
+    modal_answers,
+)
+
+__all__ = ["Harness", "HarnessError", "HarnessUser", "Reply", "SentMessage", "Call"]
+MessageLike = Union[SentMessage, Reply, int]
+BACKGROUND = ("__timeout_task_impl", "Loop._loop", "_delay_ready")  # long-lived tasks settle() must not await
+WAITING_FOR_USER = ("BaseView.wait", "Client.wait_for")  # a task awaiting one of these waits for the next event
+
+
+class HarnessError(AssertionError):
+    """A test-visible failure: a crash in the bot, an unanswered interaction, an unknown route, a hung task."""
+
+
+class _ErrorLog(logging.Handler):
+    def __init__(self, harness: "Harness"):
+        super().__init__(logging.ERROR)
+        self.harness = harness
+
+    def emit(self, record: logging.LogRecord) -> None:
+        exc = record.exc_info[1] if record.exc_info else None
+        self.harness.record_error(exc or HarnessError(f"{record.name}: {record.getMessage()}"))
+
+
+class Harness:
+    """One bot, one fake guild (``guild_id``, text channels named by ``channels``), one fake Discord."""
+
+    def __init__(self, bot: discord.Client, *, guild_id: int = 900_000_000_000_000_001,
+                 channels: Iterable[str] = ("general", "games"), bot_user_id: int = 900_000_000_000_000_100,
+                 guild_locale: str = "en-US", app_permissions: Optional[discord.Permissions] = None,
+                 settle_timeout: float = 5.0, park_sleeps_over: float = 1.0):
+        self.bot, self.guild_id, self.guild_locale, self.settle_timeout = bot, guild_id, guild_locale, settle_timeout
+        self.park_sleeps_over = park_sleeps_over
+        self.app_id = bot.application_id or bot_user_id
+        self.bot_user = {"id": str(bot_user_id), "username": "GameHost", "global_name": None, "discriminator": "0000",
+                         "avatar": None, "bot": True, "verified": True, "mfa_enabled": False, "flags": 0}
+        self.app_permissions = app_permissions or discord.Permissions(
+            view_channel=True, send_messages=True, send_messages_in_threads=True, embed_links=True,
+            attach_files=True, read_message_history=True, add_reactions=True, use_external_emojis=True,
+            create_public_threads=True, create_private_threads=True, manage_threads=True, manage_messages=True)
+        self.channel_ids = {name: guild_id + 10 + i for i, name in enumerate(channels)}
+        self.channel_id = next(iter(self.channel_ids.values()))  # the default channel
+        self.server = FakeDiscord(app_id=self.app_id, bot_user=self.bot_user, guild_id=guild_id)
+        self.server.on_thread_create = lambda data: self.dispatch("THREAD_CREATE", {**data, "newly_created": True})
+        for name, cid in self.channel_ids.items():
+            self.server.channels[cid] = channel_payload(cid, name, guild_id)
+        self.users: dict[int, HarnessUser] = {}
+        self.errors: list[BaseException] = []
+        self.gateway = FakeGateway()
+        self._expected: list[tuple[tuple[type, ...], list]] = []
+        self._tasks: list[asyncio.Task] = []
+        self._settling: set[asyncio.Task] = set()
+        self._background = list(BACKGROUND)
+        self._log_handler = _ErrorLog(self)
+        self._calls_seen, self._closed = 0, False
+        self._old_factory = self._old_handler = None
+
+    # ------------------------------------------------------------------ lifecycle
+    async def __aenter__(self) -> "Harness":
+        return await self.start()
+
+    async def __aexit__(self, exc_type, *_: Any) -> None:
+        await self.close(check=exc_type is None)
+
+    async def start(self) -> "Harness":
+        """Log in through the fake edge, run ``setup_hook``, then feed READY and GUILD_CREATE; wait for ``on_ready``."""
+        loop = asyncio.get_running_loop()
+        self._old_factory, self._old_handler = loop.get_task_factory(), loop.get_exception_handler()
+        loop.set_task_factory(self._task_factory)
+        loop.set_exception_handler(lambda _, ctx: self.record_error(ctx.get("exception")
+                                                                    or HarnessError(ctx["message"])))
+        logging.getLogger("discord").addHandler(self._log_handler)
+        http, session = self.bot.http, FakeSession(self.server)
+
+        async def static_login(token: str) -> dict:  # HTTPClient.static_login minus the real aiohttp session
+            http._HTTPClient__session, http.token = session, token  # type: ignore[attr-defined]
+            http._global_over = asyncio.Event()
+            http._global_over.set()
+            return await http.request(discord.http.Route("GET", "/users/@me"))
+
+        http.static_login = static_login  # type: ignore[method-assign]
+        await self.bot.login("harness-token")  # runs the bot's setup_hook, before any gateway event as in real life
+        self._hook_error_handlers()
+        self.bot.ws = self.gateway  # type: ignore[assignment]
+        self.state.guild_ready_timeout = 0.05  # all of Discord's GUILD_CREATEs are here at once
+        self.dispatch("READY", {"v": 10, "user": self.bot_user, "session_id": "harness", "private_channels": [],
+                                "guilds": [{"id": str(self.guild_id), "unavailable": True}],
+                                "resume_gateway_url": "wss://gateway.invalid",
+                                "application": {"id": str(self.app_id), "flags": 0}})
+        self.dispatch("GUILD_CREATE", guild_payload(self))
+        await self.state._ready_task  # discord.py's own wait for the guilds; then on_ready is dispatched
+        await self.settle()
+        return self
+
+    async def close(self, *, check: bool = True) -> None:
+        """Close the bot, cancel what it left running, restore the loop; raise collected errors if ``check``.
+        Idempotent. For a "restart", close the old harness before starting the new one."""
+        if self._closed:
+            return
+        self._closed = True
+        try:
+            await self.bot.close()
+            leftover = [t for t in self._tasks if not t.done() and t is not asyncio.current_task()]
+            for task in leftover:
+                task.cancel()
+            if leftover:
+                await asyncio.wait(leftover, timeout=1)
+            self._reap()
+        finally:
+            loop = asyncio.get_running_loop()
+            loop.set_task_factory(self._old_factory)
+            loop.set_exception_handler(self._old_handler)
+            logging.getLogger("discord").removeHandler(self._log_handler)
+        if check:
+            self.check_errors()
+
+    @property
+    def state(self):  # the bot's ConnectionState
+        return self.bot._connection
+
+    @property
+    def guild(self) -> discord.Guild:
+        return self.bot.get_guild(self.guild_id)
+
+    def channel(self, name: Optional[str] = None) -> discord.abc.GuildChannel:
+        return self.guild.get_channel(self.channel_ids[name] if name else self.channel_id)
+
+    def dispatch(self, event: str, data: dict) -> None:
+        """Feed one raw gateway event (e.g. ``"MESSAGE_DELETE"``) exactly as the websocket would."""
+        self.state.parsers[event](data)
+
+    # ------------------------------------------------------------------ people
+    def user(self, id: int, name: str, *, locale: str = "en-US", permissions: Union[int, discord.Permissions, None]
+             = None, roles: Iterable[int] = (), bot: bool = False) -> HarnessUser:
+        """A guild member who can interact. ``permissions`` are what Discord reports for them (default: a plain
+        member's; ``discord.Permissions.all()`` for an admin)."""
+        perms = MEMBER_PERMISSIONS if permissions is None else discord.Permissions(getattr(permissions, "value",
+                                                                                           permissions))
+        user = HarnessUser(id, name, locale=locale, roles=list(roles), bot=bot, permissions=perms.value)
+        self.users[id] = user
+        self.server.users[id] = user.payload
+        if self.bot.intents.members:
+            self.dispatch("GUILD_MEMBER_ADD", member_add(user, self.guild_id))
+        return user
+
+    # ------------------------------------------------------------------ interactions
+    async def slash(self, user: HarnessUser, command: str, *, channel: Union[int, str, None] = None,
+                    expect_response: bool = True, **options: Any) -> Reply:
+        """Run ``/command sub ...`` in ``channel`` (id or name; default channel if omitted) with options given by
+        parameter (or display) name. Values: plain Python values, :class:`HarnessUser` (or id) for user options,
+        channel/role ids, ``Choice`` objects or choice names. Discord's client-side checks apply (required options,
+        choices, ranges, ``default_permissions``): breaking one raises :class:`HarnessError` before dispatch."""
+        data = build_options(self, user, command, options)
+        channel_id = self.channel_ids.get(str(channel), channel) if channel else self.channel_id
+        return await self._interact(user, 2, data, channel_id, None, expect_response)
+
+    async def autocomplete(self, user: HarnessUser, command: str, focused: str, **options: Any) -> list[dict]:
+        """The choices the bot offers while ``user`` types ``options[focused]``."""
+        data = build_options(self, user, command, options, focused=focused)
+        reply = await self._interact(user, 4, data, self.channel_id, None, True)
+        return reply.choices
+
+    async def click(self, user: HarnessUser, message: MessageLike, custom_id: Optional[str] = None, *,
+                    label: Optional[str] = None, expect_response: bool = True) -> Reply:
+        """Click a button (found by custom_id — exact or regex — or label) on a public or ephemeral message."""
+        msg = self.message(message)
+        button = msg.button(label, custom_id)
+        if button.get("disabled") or "custom_id" not in button:
+            raise HarnessError(f"{button} is disabled or a link: Discord would not send this click")
+        data = {"custom_id": button["custom_id"], "component_type": 2}
+        return await self._interact(user, 3, data, msg.channel_id, msg, expect_response)
+
+    async def select(self, user: HarnessUser, message: MessageLike, custom_id: Optional[str], values: list, *,
+                     expect_response: bool = True) -> Reply:
+        """Choose ``values`` in a select menu; string-select values are checked against its options and limits."""
+        msg = self.message(message)
+        menu = msg.select(custom_id)
+        values = [str(getattr(v, "id", v)) for v in values]
+        allowed = [o["value"] for o in menu.get("options") or []]
+        if menu.get("disabled") or (menu["type"] == 3 and not set(values) <= set(allowed)) or not (
+                menu.get("min_values", 1) <= len(values) <= menu.get("max_values", 1)):
+            raise HarnessError(f"Discord would not send {values} for {menu}")
+        data = {"custom_id": menu["custom_id"], "component_type": menu["type"], "values": values}
+        if menu["type"] != 3:
+            data["resolved"] = self._resolved(values)
+        return await self._interact(user, 3, data, msg.channel_id, msg, expect_response)
+
+    async def submit(self, user: HarnessUser, modal: Union[Reply, dict], values: dict[str, Any], *,
+                     expect_response: bool = True) -> Reply:
+        """Submit the modal a reply opened (or a raw modal payload): ``values`` by component custom_id."""
+        source = modal if isinstance(modal, Reply) else None
+        form = source.modal if source else modal
+        if form is None:
+            raise HarnessError(f"{modal} did not open a modal")
+        rows = modal_answers(form, values)
+        msg = self.server.message(source.source_message_id) if source and source.source_message_id else None
+        data = {"custom_id": form["custom_id"], "components": rows}
+        return await self._interact(user, 5, data, source.channel_id if source else self.channel_id, msg,
+                                    expect_response)
+
+    async def _interact(self, user: HarnessUser, kind: int, data: dict, channel_id: int,
+                        message: Optional[SentMessage], expect_response: bool) -> Reply:
+        if message is not None and message.deleted:
+            raise HarnessError(f"{message} was deleted")
+        if message is not None and message.ephemeral and (
+                message.payload.get("interaction_metadata", {}).get("user", {}).get("id") != str(user.id)):
+            raise HarnessError(f"{user.name} cannot see the ephemeral {message}")
+        payload = interaction_payload(self, user, kind, data, channel_id, message)
+        iid = int(payload["id"])
+        reply = Reply(self.server, iid, payload["token"], kind, channel_id, user.payload,
+                      source_message_id=message.id if message is not None else None)
+        self.server.replies[reply.token] = reply
+        self._hook_error_handlers()
+        self.server.windows.append(reply.calls)
+        try:
+            self.dispatch("INTERACTION_CREATE", payload)
+            await self.settle(check=False)
+        finally:
+            self.server.windows.remove(reply.calls)
+        if expect_response and not reply.responded:
+            what = data.get("name") or data.get("custom_id")
+            self.record_error(HarnessError(f"interaction {what!r} got no response (Discord: 'interaction failed')"))
+        self.check_errors()
+        return reply
+
+    def _resolved(self, ids: list[str]) -> dict:
+        users = {i: self.users[int(i)] for i in ids if int(i) in self.users}
+        return {"users": {i: u.payload for i, u in users.items()},
+                "members": {i: {k: v for k, v in u.member().items() if k != "user"} for i, u in users.items()}}
+
+    # ------------------------------------------------------------------ records
+    @property
+    def calls(self) -> list[Call]:
+        """Every request that reached the fake edge, in order."""
+        return self.server.calls
+
+    def message(self, message: MessageLike) -> SentMessage:
+        if isinstance(message, Reply):
+            return message.messages[-1]
+        return message if isinstance(message, SentMessage) else self.server.message(message)
+
+    def channel_messages(self, channel_id: Optional[int] = None) -> list[SentMessage]:
+        """The current public messages of a channel (default channel if omitted), oldest first."""
+        return self.server.channel_messages(channel_id or self.channel_id)
+
+    def dm_messages(self, user: HarnessUser) -> list[SentMessage]:
+        """Messages the bot sent to ``user`` by DM."""
+        dm = [c for c in self.server.channels.values() if c["type"] == 1 and c["recipients"][0]["id"] == str(user.id)]
+        return self.server.channel_messages(int(dm[0]["id"])) if dm else []
+
+    def adopt(self, payload: dict) -> SentMessage:
+        """Put a message from before a "restart" (e.g. ``old_message.payload``) into this harness's Discord."""
+        return self.server.adopt(payload)
+
+    # ------------------------------------------------------------------ settling and errors
+    def _task_factory(self, loop, coro, **kwargs):
+        task = self._old_factory(loop, coro, **kwargs) if self._old_factory else asyncio.Task(coro, loop=loop, **kwargs)
+        self._tasks.append(task)
+        return task
+
+    def ignore_task(self, name_part: str) -> None:
+        """Let ``settle()`` skip tasks whose coroutine qualname contains ``name_part`` (e.g. a turn timer)."""
+        self._background.append(name_part)
+
+    def _busy(self) -> list[asyncio.Task]:
+        return [t for t in self._tasks if not t.done() and t not in self._settling and not self._parked(t)]
+
+    def _parked(self, task: asyncio.Task) -> bool:
+        """Long-lived (``BACKGROUND``, ``ignore_task``), waiting for the user (``view.wait()``, ``bot.wait_for``) or
+        for the clock (innermost ``asyncio.sleep`` of ``park_sleeps_over`` seconds or more, e.g. a turn timer)."""
+        coro = task.get_coro()
+        if any(part in getattr(coro, "__qualname__", "") for part in self._background):
+            return True
+        while hasattr(coro, "cr_await"):  # walk down the chain of awaited coroutines
+            if getattr(coro, "__qualname__", "") in WAITING_FOR_USER:
+                return True
+            if coro.cr_await is None or not hasattr(coro.cr_await, "cr_await"):
+                break
+            coro = coro.cr_await
+        frame = getattr(coro, "cr_frame", None)
+        return coro.__qualname__ == "sleep" and frame is not None and frame.f_locals["delay"] >= self.park_sleeps_over
+
+    async def settle(self, timeout: Optional[float] = None, *, check: bool = True) -> None:
+        """Wait until every task started since the harness began has finished or is parked (see ``_parked``: view
+        timeouts, ``tasks.loop``, waits for the user or a long sleep), then raise :class:`HarnessError` for collected
+        errors if ``check``. A task still running after ``timeout`` (default ``settle_timeout``) is an error."""
+        me = asyncio.current_task()
+        self._settling.add(me)
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + (timeout or self.settle_timeout)
+        try:
+            while True:
+                for _ in range(5):  # let call_soon chains schedule their tasks
+                    await asyncio.sleep(0)
+                busy = self._busy()
+                if not busy:
+                    break
+                if loop.time() >= deadline:
+                    where = [f"{t.get_name()} {t.get_coro()} at {t.get_stack(limit=1)}" for t in busy]
+                    raise HarnessError("settle() timed out; still running:\n  " + "\n  ".join(where))
+                # poll: a task may park (start waiting for the user or a timer) without finishing
+                poll = min(0.02, deadline - loop.time())
+                await asyncio.wait(busy, timeout=poll, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            self._settling.discard(me)
+            self._reap()
+        if check:
+            self.check_errors()
+
+    def _reap(self) -> None:
+        for task in [t for t in self._tasks if t.done()]:
+            self._tasks.remove(task)
+            if not task.cancelled() and task._log_traceback:  # asyncio's own "exception never retrieved" test
+                self.record_error(task.exception())
+        fresh, self._calls_seen = self.calls[self._calls_seen:], len(self.calls)
+        self.errors += [HarnessError(f"request to a route the fake Discord does not know: {c.method} {c.path} "
+                                     "(add it with harness.server.route)") for c in fresh if not c.known]
+
+    def record_error(self, exc: Optional[BaseException]) -> None:
+        if exc is not None and not any(e is exc for e in self.errors):
+            self.errors.append(exc)
+
+    def _hook_error_handlers(self) -> None:
+        """Wrap the tree's and the bot's current ``on_error`` (they may be custom ones that swallow errors)."""
+        for owner, name in ((getattr(self.bot, "tree", None), "on_error"), (self.bot, "on_error")):
+            handler = getattr(owner, name, None)
+            if handler is None or getattr(handler, "_harness", False):
+                continue
+
+            async def wrapper(*args, _handler=handler, _owner=owner, **kwargs):
+                error = args[-1] if _owner is not self.bot else sys.exc_info()[1]
+                self.record_error(error if isinstance(error, BaseException) else None)
+                await _handler(*args, **kwargs)
+            wrapper._harness = True  # type: ignore[attr-defined]
+            setattr(owner, name, wrapper)
+
+    @contextlib.contextmanager
+    def expect_errors(self, *types: type):
+        """Inside, errors of ``types`` (matched directly or as ``.original``) go to the yielded list instead of
+        failing; leaving the block without one is a failure."""
+        caught: list[BaseException] = []
+        entry = (types or (Exception,), caught)
+        self._expected.append(entry)
+        try:
+            yield caught
+        finally:
+            self._expected.remove(entry)
+        if not caught:
+            raise HarnessError(f"expected an error of {types}, none was raised")
+
+    def allow_errors(self, *types: type) -> None:
+        """From now on, errors of ``types`` are normal flow (e.g. domain errors a bot answers itself), not failures."""
+        self._expected.append((types, []))
+
+    def check_errors(self) -> None:
+        """Raise :class:`HarnessError` (with every traceback) for errors not claimed by ``expect_errors``."""
+        unclaimed = []
+        for error in self.errors:
+            for types, caught in self._expected:
+                if isinstance(error, types) or isinstance(getattr(error, "original", None), types):
+                    caught.append(error)
+                    break
+            else:
+                unclaimed.append(error)
+        self.errors.clear()
+        if unclaimed:
+            text = "\n".join("".join(traceback.format_exception(e)) for e in unclaimed)
+            raise HarnessError(f"{len(unclaimed)} error(s) in the bot:\n{text}") from unclaimed[0]

@@ -1,0 +1,397 @@
+"""The fake Discord server of the test harness: route table, message store, interaction records.
+
+Every handler takes ``(call, path_params)`` and returns ``(status, json_or_None)`` exactly as Discord's REST API
+would for the bot; :class:`FakeDiscord.route` adds or overrides routes (later wins), e.g. to inject a ``403``.
+"""
+from __future__ import annotations
+
+import json
+import re
+from typing import Any, Callable, Optional
+from urllib.parse import unquote
+
+from .discord_harness_http import (
+    COMPONENTS_V2, EPHEMERAL, LOADING, Call, FakeResponse, Reply, SentMessage, now_iso, snowflake, walk_components,
+)
+
+Handler = Callable[[Call, dict[str, str]], "tuple[int, Any]"]
+SENDABLE_FLAGS = EPHEMERAL | 4 | 4096 | COMPONENTS_V2  # ephemeral, suppress embeds/notifications, components v2
+NO_CONTENT = (204, None)
+
+
+def error(status: int, code: int, message: str) -> tuple[int, dict]:
+    return status, {"message": message, "code": code}
+
+
+UNKNOWN_CHANNEL = error(404, 10003, "Unknown Channel")
+UNKNOWN_MESSAGE = error(404, 10008, "Unknown Message")
+UNKNOWN_WEBHOOK = error(404, 10015, "Unknown Webhook")
+
+
+def invalid_message(body: dict, files: dict, *, creating: bool) -> Optional[tuple[int, dict]]:
+    """Discord's own validation of a message body (the subset that catches real bot bugs)."""
+    def bad(why: str):
+        return error(400, 50035, f"Invalid Form Body: {why}")
+
+    if creating and not (body.get("content") or body.get("embeds") or body.get("components") or files
+                         or body.get("poll") or body.get("sticker_ids")):
+        return error(400, 50006, "Cannot send an empty message")
+    if len(body.get("content") or "") > 2000:
+        return bad("content must be 2000 or fewer in length")
+    if len(body.get("embeds") or []) > 10:
+        return bad("embeds: must be 10 or fewer")
+    components = body.get("components") or []
+    if not (body.get("flags") or 0) & COMPONENTS_V2 and len(components) > 5:
+        return bad("components: must be 5 or fewer action rows")
+    seen: set[str] = set()
+    for c in walk_components(components):
+        cid = c.get("custom_id")
+        if cid is not None and (len(cid) > 100 or cid in seen):
+            return bad(f"custom_id {cid!r} too long or duplicated")
+        seen.add(cid)
+        if len(c.get("label") or "") > 80 or len(c.get("options") or []) > 25:
+            return bad(f"component {cid!r}: label > 80 or more than 25 options")
+    return None
+
+
+class FakeDiscord:
+    """Plays Discord for one bot: ``calls``, ``messages`` (id → payload), ``replies`` (token → :class:`Reply`)."""
+
+    def __init__(self, *, app_id: int, bot_user: dict, guild_id: int):
+        self.app_id, self.bot_user, self.guild_id = app_id, bot_user, guild_id
+        self.calls: list[Call] = []
+        self.messages: dict[int, dict] = {}
+        self.deleted: set[int] = set()
+        self.uploads: dict[int, bytes] = {}  # attachment id → bytes
+        self.channels: dict[int, dict] = {}  # guild channels, threads and DMs that exist
+        self.users: dict[int, dict] = {int(bot_user["id"]): bot_user}
+        self.replies: dict[str, Reply] = {}
+        self.commands: dict[Optional[int], list[dict]] = {}  # synced app commands by guild id (None = global)
+        self.on_thread_create: Callable[[dict], None] = lambda data: None
+        self.windows: list[list[Call]] = []  # Reply.calls lists currently receiving every call
+        self._routes: list[tuple[str, re.Pattern, Handler, str]] = []
+        for method, template, handler in ROUTES:
+            self.route(method, template, getattr(self, handler), first=False)
+
+    # ------------------------------------------------------------------ plumbing
+    def route(self, method: str, template: str, handler: Handler, *, first: bool = True) -> None:
+        """Add/override a route: ``template`` like ``/channels/{channel_id}/messages``. Routes added by tests are
+        tried before the defaults (and the newest first), so they can override them, e.g. to answer 403."""
+        regex = re.sub(r"\\\{(\w+)\\\}", r"(?P<\1>[^/]+)", re.escape(template))
+        entry = (method, re.compile(f"^{regex}$"), handler, f"{method} {template}")
+        self._routes.insert(0, entry) if first else self._routes.append(entry)
+
+    def handle(self, call: Call) -> FakeResponse:
+        self.calls.append(call)
+        for window in self.windows:
+            window.append(call)
+        for method, pattern, handler, name in self._routes:
+            match = pattern.match(call.path)
+            if match and method == call.method:
+                call.route = name
+                call.status, call.response = handler(call, {k: unquote(v) for k, v in match.groupdict().items()})
+                break
+        else:
+            call.known = False
+            call.status, call.response = error(404, 0, f"harness: unknown route {call.method} {call.path}")
+        return FakeResponse(call.status, call.response)
+
+    def message(self, message_id: int) -> SentMessage:
+        return SentMessage(self, int(message_id))
+
+    def channel_messages(self, channel_id: int) -> list[SentMessage]:
+        """The current public messages of a channel, oldest first (edits applied, deleted ones gone)."""
+        return [SentMessage(self, i) for i, p in sorted(self.messages.items())
+                if int(p["channel_id"]) == channel_id and i not in self.deleted and not p["flags"] & EPHEMERAL]
+
+    def adopt(self, payload: dict) -> SentMessage:
+        """Store a message payload from elsewhere, e.g. from a harness that ran before a "restart"."""
+        self.messages[int(payload["id"])] = json.loads(json.dumps(payload))
+        return SentMessage(self, int(payload["id"]))
+
+    # ------------------------------------------------------------------ messages
+    def create_message(self, channel_id: int, body: dict, files: dict, *, flags: int, reply: Optional[Reply] = None):
+        p = {"id": str(snowflake()), "channel_id": str(channel_id), "type": 0, "author": self.bot_user, "content": "",
+             "embeds": [], "components": [], "attachments": [], "mentions": [], "mention_roles": [],
+             "mention_everyone": False, "pinned": False, "tts": False, "timestamp": now_iso(),
+             "edited_timestamp": None, "flags": flags}
+        if self.channels.get(channel_id, {}).get("guild_id"):
+            p["guild_id"] = str(self.guild_id)
+        if reply is not None:
+            p.update(webhook_id=str(self.app_id), application_id=str(self.app_id), type=20 if reply.kind == 2 else 0,
+                     interaction_metadata={"id": str(reply.id), "type": reply.kind, "user": reply.user,
+                                           "authorizing_integration_owners": {"0": str(self.guild_id)}})
+        if body.get("message_reference"):
+            p.update(type=19, message_reference={"channel_id": str(channel_id), **body["message_reference"]})
+        self.update_message(p, body, files)
+        p["edited_timestamp"] = None
+        self.messages[int(p["id"])] = p
+        return p
+
+    def update_message(self, p: dict, body: dict, files: dict) -> dict:
+        for key in ("content", "embeds", "components", "poll", "tts"):
+            if key in body:
+                p[key] = body[key] if body[key] is not None else ([] if key != "content" else "")
+        if body.get("flags") is not None:  # the ephemeral and loading bits can't be changed by a request
+            p["flags"] = p["flags"] & (EPHEMERAL | LOADING) | body["flags"] & ~(EPHEMERAL | LOADING)
+        if "attachments" in body or files:
+            old = {a["id"]: a for a in p["attachments"]}
+            wanted = body.get("attachments") or [{"filename": name} for name in files]
+            p["attachments"] = [old[str(a["id"])] if str(a.get("id")) in old else self._attach(p, a, files)
+                                for a in wanted if str(a.get("id")) in old or a.get("filename") in files]
+        mentioned = re.findall(r"<@!?(\d+)>", p["content"] or "")
+        p["mentions"] = [self.users[int(u)] for u in dict.fromkeys(mentioned) if int(u) in self.users]
+        p["edited_timestamp"] = now_iso()
+        return p
+
+    def _attach(self, p: dict, a: dict, files: dict) -> dict:
+        aid, data = snowflake(), files[a["filename"]]
+        self.uploads[aid] = data
+        url = f"https://cdn.discordapp.com/attachments/{p['channel_id']}/{aid}/{a['filename']}"
+        return {"id": str(aid), "filename": a["filename"], "size": len(data), "url": url, "proxy_url": url,
+                "description": a.get("description")}
+
+    def _channel_message(self, params: dict) -> Optional[dict]:
+        p = self.messages.get(int(params["message_id"]))
+        if p is None or int(p["id"]) in self.deleted or p["flags"] & EPHEMERAL:
+            return None  # ephemeral messages are only reachable through the interaction webhook
+        return p if p["channel_id"] == params["channel_id"] else None
+
+    # ------------------------------------------------------------------ REST routes
+    def _get_me(self, call, _):
+        return 200, self.bot_user
+
+    def _get_app(self, call, _):
+        return 200, {"id": str(self.app_id), "name": self.bot_user["username"], "description": "", "icon": None,
+                     "bot_public": True, "bot_require_code_grant": False, "owner": self.bot_user, "team": None,
+                     "verify_key": "0" * 64, "flags": 0, "summary": "", "rpc_origins": []}
+
+    def _get_user(self, call, params):
+        user = self.users.get(int(params["user_id"]))
+        return (200, user) if user else error(404, 10013, "Unknown User")
+
+    def _get_member(self, call, params):
+        user = self.users.get(int(params["user_id"]))
+        if user is None:
+            return error(404, 10007, "Unknown Member")
+        return 200, {"user": user, "roles": [], "joined_at": now_iso(), "deaf": False, "mute": False, "flags": 0}
+
+    def _create_dm(self, call, _):
+        uid = int(call.json["recipient_id"])
+        if uid not in self.users:
+            return error(404, 10013, "Unknown User")
+        for ch in self.channels.values():
+            if ch["type"] == 1 and int(ch["recipients"][0]["id"]) == uid:
+                return 200, ch
+        ch = {"id": str(snowflake()), "type": 1, "recipients": [self.users[uid]], "last_message_id": None, "flags": 0}
+        self.channels[int(ch["id"])] = ch
+        return 200, ch
+
+    def _get_channel(self, call, params):
+        ch = self.channels.get(int(params["channel_id"]))
+        return (200, ch) if ch else UNKNOWN_CHANNEL
+
+    def _edit_channel(self, call, params):
+        ch = self.channels.get(int(params["channel_id"]))
+        if ch is None:
+            return UNKNOWN_CHANNEL
+        for key, value in call.json.items():
+            if key in ("archived", "locked", "auto_archive_duration", "invitable") and "thread_metadata" in ch:
+                ch["thread_metadata"][key] = value
+            else:
+                ch[key] = value
+        return 200, ch
+
+    def _delete_channel(self, call, params):
+        ch = self.channels.pop(int(params["channel_id"]), None)
+        return (200, ch) if ch else UNKNOWN_CHANNEL
+
+    def _post_message(self, call, params):
+        cid = int(params["channel_id"])
+        if cid not in self.channels:
+            return UNKNOWN_CHANNEL
+        body = call.json or {}
+        bad = invalid_message(body, call.files, creating=True)
+        return bad or (200, self.create_message(cid, body, call.files, flags=(body.get("flags") or 0) & ~EPHEMERAL))
+
+    def _history(self, call, params):
+        before, after = int(call.params.get("before", 1 << 64)), int(call.params.get("after", 0))
+        found = [m.payload for m in self.channel_messages(int(params["channel_id"])) if after < m.id < before]
+        return 200, found[::-1][: int(call.params.get("limit", 50))]
+
+    def _get_message(self, call, params):
+        p = self._channel_message(params)
+        return (200, p) if p else UNKNOWN_MESSAGE
+
+    def _edit_message(self, call, params):
+        p = self._channel_message(params)
+        if p is None:
+            return UNKNOWN_MESSAGE
+        if p["author"]["id"] != self.bot_user["id"]:
+            return error(403, 50005, "Cannot edit a message authored by another user")
+        return invalid_message(call.json or {}, call.files, creating=False) or (
+            200, self.update_message(p, call.json or {}, call.files))
+
+    def _delete_message(self, call, params):
+        p = self._channel_message(params)
+        if p is None:
+            return UNKNOWN_MESSAGE
+        self.deleted.add(int(p["id"]))
+        return NO_CONTENT
+
+    def _create_thread(self, call, params):
+        parent = self.channels.get(int(params["channel_id"]))
+        if parent is None:
+            return UNKNOWN_CHANNEL
+        body = call.json or {}
+        tid = int(params["message_id"]) if "message_id" in params else snowflake()  # a message's thread shares its id
+        thread = {"id": str(tid), "guild_id": str(self.guild_id), "parent_id": parent["id"], "name": body["name"],
+                  "owner_id": self.bot_user["id"], "type": body.get("type", 11), "last_message_id": None,
+                  "message_count": 0, "member_count": 1, "rate_limit_per_user": body.get("rate_limit_per_user", 0),
+                  "flags": 0, "thread_metadata": {
+                      "archived": False, "locked": False, "archive_timestamp": now_iso(),
+                      "auto_archive_duration": body.get("auto_archive_duration", 4320),
+                      "invitable": body.get("invitable", True), "create_timestamp": now_iso()},
+                  "member": {"id": str(tid), "user_id": self.bot_user["id"], "join_timestamp": now_iso(), "flags": 0}}
+        self.channels[tid] = thread
+        self.on_thread_create(thread)  # Discord also sends THREAD_CREATE over the gateway
+        return 201, thread
+
+    def _no_content(self, call, params):
+        return NO_CONTENT if int(params["channel_id"]) in self.channels else UNKNOWN_CHANNEL
+
+    def _sync(self, call, params):
+        gid = int(params["guild_id"]) if "guild_id" in params else None
+        self.commands[gid] = [{**cmd, "id": str(snowflake()), "application_id": str(self.app_id), "version": "1",
+                               **({"guild_id": str(gid)} if gid else {})} for cmd in call.json]
+        return 200, self.commands[gid]
+
+    def _list_commands(self, call, params):
+        return 200, self.commands.get(int(params["guild_id"]) if "guild_id" in params else None, [])
+
+    # ------------------------------------------------------------------ interactions
+    def _callback(self, call, params):
+        reply = self.replies.get(params["token"])
+        if reply is None or str(reply.id) != params["interaction_id"]:
+            return error(404, 10062, "Unknown interaction")
+        call.interaction_id = reply.id
+        if reply.callbacks:
+            return error(400, 40060, "Interaction has already been acknowledged.")
+        kind, data = call.json["type"], call.json.get("data") or {}
+        if kind in (6, 7) and reply.source_message_id is None:
+            return error(400, 50035, "Invalid Form Body: this interaction has no message to update")
+        bad = invalid_message(data, call.files, creating=kind == 4) if kind in (4, 7) else None
+        if bad:
+            return bad
+        reply.callbacks.append({"type": kind, "data": data})
+        message = None
+        if kind in (4, 5):
+            flags = (data.get("flags") or 0) & SENDABLE_FLAGS | (LOADING if kind == 5 else 0)
+            message = self.create_message(reply.channel_id, data if kind == 4 else {}, call.files, flags=flags,
+                                          reply=reply)
+            reply.original_id = int(message["id"])
+        elif kind in (6, 7):  # the "original response" is now the message the component sits on
+            reply.original_id = reply.source_message_id
+            message = self.messages[reply.source_message_id]
+            if kind == 7:
+                self.update_message(message, data, call.files)
+        if message is not None:
+            reply.message_ids.append(int(message["id"]))
+        if "with_response" not in call.params:
+            return NO_CONTENT
+        response = {"interaction": {"id": str(reply.id), "type": reply.kind}, "resource": {"type": kind}}
+        if message is not None and kind != 6:
+            response["interaction"].update(response_message_id=message["id"], response_message_loading=kind == 5,
+                                           response_message_ephemeral=bool(message["flags"] & EPHEMERAL))
+            response["resource"]["message"] = message
+        return 200, response
+
+    def _webhook(self, call, params) -> Optional[Reply]:
+        reply = self.replies.get(params["token"])
+        if reply is not None and params["app_id"] == str(self.app_id):
+            call.interaction_id = reply.id
+            return reply
+        return None
+
+    def _followup(self, call, params):
+        reply = self._webhook(call, params)
+        if reply is None or not reply.callbacks:
+            return UNKNOWN_WEBHOOK
+        body = call.json or {}
+        bad = invalid_message(body, call.files, creating=True)
+        if bad:
+            return bad
+        original = self.messages.get(reply.original_id or 0)
+        if original is not None and original["flags"] & LOADING:  # Discord: the first followup fills the defer
+            original["flags"] &= ~LOADING
+            message = self.update_message(original, {k: v for k, v in body.items() if k != "flags"}, call.files)
+        else:
+            flags = (body.get("flags") or 0) & SENDABLE_FLAGS
+            message = self.create_message(reply.channel_id, body, call.files, flags=flags, reply=reply)
+            reply.message_ids.append(int(message["id"]))
+        return (200, message) if call.params.get("wait") in ("1", "true", "True") else NO_CONTENT
+
+    def _webhook_message(self, call, params) -> Optional[dict]:
+        reply = self._webhook(call, params)
+        if reply is None:
+            return None
+        mid = reply.original_id if params["message_id"] == "@original" else int(params["message_id"])
+        if mid is None or mid in self.deleted or (mid not in reply.message_ids and mid != reply.original_id):
+            return None
+        return self.messages.get(mid)
+
+    def _get_webhook_message(self, call, params):
+        p = self._webhook_message(call, params)
+        return (200, p) if p else UNKNOWN_MESSAGE
+
+    def _edit_webhook_message(self, call, params):
+        p = self._webhook_message(call, params)
+        if p is None:
+            return UNKNOWN_MESSAGE
+        bad = invalid_message(call.json or {}, call.files, creating=False)
+        if bad:
+            return bad
+        p["flags"] &= ~LOADING
+        return 200, self.update_message(p, call.json or {}, call.files)
+
+    def _delete_webhook_message(self, call, params):
+        p = self._webhook_message(call, params)
+        if p is None:
+            return UNKNOWN_MESSAGE
+        self.deleted.add(int(p["id"]))
+        return NO_CONTENT
+
+
+ROUTES = [
+    ("GET", "/users/@me", "_get_me"),
+    ("GET", "/oauth2/applications/@me", "_get_app"),
+    ("GET", "/users/{user_id}", "_get_user"),
+    ("POST", "/users/@me/channels", "_create_dm"),
+    ("GET", "/guilds/{guild_id}/members/{user_id}", "_get_member"),
+    ("GET", "/channels/{channel_id}", "_get_channel"),
+    ("PATCH", "/channels/{channel_id}", "_edit_channel"),
+    ("DELETE", "/channels/{channel_id}", "_delete_channel"),
+    ("POST", "/channels/{channel_id}/messages", "_post_message"),
+    ("GET", "/channels/{channel_id}/messages", "_history"),
+    ("GET", "/channels/{channel_id}/messages/{message_id}", "_get_message"),
+    ("PATCH", "/channels/{channel_id}/messages/{message_id}", "_edit_message"),
+    ("DELETE", "/channels/{channel_id}/messages/{message_id}", "_delete_message"),
+    ("POST", "/channels/{channel_id}/messages/{message_id}/threads", "_create_thread"),
+    ("POST", "/channels/{channel_id}/threads", "_create_thread"),
+    ("PUT", "/channels/{channel_id}/thread-members/{user_id}", "_no_content"),
+    ("DELETE", "/channels/{channel_id}/thread-members/{user_id}", "_no_content"),
+    ("PUT", "/channels/{channel_id}/messages/{message_id}/reactions/{emoji}/{user_id}", "_no_content"),
+    ("DELETE", "/channels/{channel_id}/messages/{message_id}/reactions/{emoji}/{user_id}", "_no_content"),
+    ("PUT", "/channels/{channel_id}/messages/pins/{message_id}", "_no_content"),
+    ("DELETE", "/channels/{channel_id}/messages/pins/{message_id}", "_no_content"),
+    ("POST", "/channels/{channel_id}/typing", "_no_content"),
+    ("PUT", "/applications/{app_id}/commands", "_sync"),
+    ("PUT", "/applications/{app_id}/guilds/{guild_id}/commands", "_sync"),
+    ("GET", "/applications/{app_id}/commands", "_list_commands"),
+    ("GET", "/applications/{app_id}/guilds/{guild_id}/commands", "_list_commands"),
+    ("POST", "/interactions/{interaction_id}/{token}/callback", "_callback"),
+    ("POST", "/webhooks/{app_id}/{token}", "_followup"),
+    ("GET", "/webhooks/{app_id}/{token}/messages/{message_id}", "_get_webhook_message"),
+    ("PATCH", "/webhooks/{app_id}/{token}/messages/{message_id}", "_edit_webhook_message"),
+    ("DELETE", "/webhooks/{app_id}/{token}/messages/{message_id}", "_delete_webhook_message"),
+]

@@ -1,0 +1,220 @@
+"""Akuma Trick through Discord: discord.py's real Interaction/Message objects fed with raw gateway
+payloads, only the HTTP edge faked (design.md, Tests 4)."""
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import AsyncIterator
+
+import discord
+import pytest
+
+from bot.policies import choose_action
+from engines import get_engine
+
+from .discord_harness import Harness
+from .discord_helpers import assert_hands_only_ephemeral, board_message, only_table, start_harness
+
+ALICE_ID = 101
+PLAYER = f"u{ALICE_ID}"
+ENGINE = get_engine("akuma")
+
+
+@pytest.fixture
+async def h(tmp_path: Path) -> AsyncIterator[Harness]:
+    harness = await start_harness(tmp_path / "bot.db")
+    yield harness
+    await harness.close()
+
+
+async def open_table(h: Harness, alice, bots: int = 3):
+    r = await h.slash(alice, "play akuma", bots=bots, start="host")
+    assert r.type == "message" and not r.ephemeral
+    lobby = r.message
+    assert "Bot 3" in lobby.text and {c["label"] for c in lobby.components} >= {"Join", "Leave", "Add bot", "Start"}
+    await h.click(alice, lobby, label="Start")
+    table = only_table(h)
+    assert table.status == "running" and "started" in lobby.text
+    return table
+
+
+async def take_turn(h: Harness, alice, table, rng: random.Random) -> None:
+    """Alice moves through her ephemeral hand view: selects, then Play / Release / Steal buttons."""
+    r = await h.click(alice, board_message(h, table), label="My hand")
+    assert r.type == "message" and r.ephemeral
+    hand = r.message
+    view = table.view(PLAYER)
+    for card in view["hand"]:
+        assert card[1:] in hand.text
+    action = choose_action(ENGINE, table.state, PLAYER, rng)
+    gid = table.id
+    if action.type == "steal":
+        await h.click(alice, hand, rf"gh:do:{gid}:\d+:s:{action.victim}")
+    elif action.type == "stop_stealing":
+        await h.click(alice, hand, rf"gh:do:{gid}:\d+:x")
+    elif action.type == "release" and view.get("release_forced") is not None:
+        await h.click(alice, hand, rf"gh:do:{gid}:\d+:r:.*")
+    else:
+        await h.select(alice, hand, rf"gh:pick:{gid}:\d+:0:.*", action.cards)
+        assert "✅" in hand.text, hand.text  # the preview says the selection is playable/releasable
+        prefix = "p" if action.type == "play" else "r"
+        version = table.version
+        await h.click(alice, hand, rf"gh:do:{gid}:\d+:{prefix}:.*")
+        assert table.version > version
+
+
+async def test_four_seat_game_played_to_the_end_through_buttons_and_selects(h: Harness) -> None:
+    alice = h.user(ALICE_ID, "alice")
+    table = await open_table(h, alice)
+    rng = random.Random(3)
+    turns = 0
+    while table.status == "running":
+        assert table.to_act() == [PLAYER], "bots should have moved already"
+        await take_turn(h, alice, table, rng)
+        turns += 1
+        assert turns < 300
+    assert table.status == "finished" and table.result() is not None
+    board = board_message(h, table)
+    assert "Final ranking" in board.text and board.components == []  # no My hand once over
+    assert any("Game over" in m.text for m in h.channel_messages())
+    assert assert_hands_only_ephemeral(h) >= turns
+    # Turn pings mention Alice only, and only Alice.
+    pings = [c for c in h.calls if c.method == "POST" and f"<@{ALICE_ID}>" in ((c.json or {}).get("content") or "")]
+    assert pings and all([str(u) for u in c.json["allowed_mentions"]["users"]] == [str(ALICE_ID)] for c in pings)
+    assert all(not c.json["allowed_mentions"].get("parse") for c in pings)
+
+
+async def test_public_messages_never_show_a_secret_card(h: Harness) -> None:
+    alice = h.user(ALICE_ID, "alice")
+    table = await open_table(h, alice)
+    rng = random.Random(8)
+    from bot.render.akuma import card
+
+    while table.status == "running":
+        # No public message may show a card that is in someone's hand right now... except cards that were
+        # public before (played cards never return to a hand); a stolen card's move is only told privately.
+        secret = {card(c) for hand in table.state.hands.values() for c in hand}
+        for message in h.channel_messages():
+            for shown in secret:
+                assert f" {shown} " not in f" {message.text} ".replace("\n", " ") or shown in _ever_played(table)
+        await take_turn(h, alice, table, rng)
+
+
+def _ever_played(table) -> set[str]:
+    from bot.render.akuma import card
+
+    return {card(c) for c in table.state.discarded} | {card(c) for p in table.state.row for c in p.cards}
+
+
+async def test_errors_are_ephemeral_say_what_to_do_and_change_nothing(h: Harness) -> None:
+    alice, bob = h.user(ALICE_ID, "alice"), h.user(102, "bob")
+    table = await open_table(h, alice)
+    board = board_message(h, table)
+    # Not seated.
+    r = await h.click(bob, board, label="My hand")
+    assert r.ephemeral and "not seated" in r.text
+    # An illegal release: a surplus card is named.
+    rng = random.Random(1)
+    while table.status == "running":
+        view = table.view(PLAYER)
+        if view["row"] and view.get("release_forced") is None and not view.get("steals_left"):
+            cards = sorted(view["hand"], key=lambda c: int(c[1:]))
+            nonzero = [c for c in cards if c[1:] != "0"]
+            if sum(int(c[1:]) for c in nonzero) > view["release_number"] + 1 and len(nonzero) >= 2:
+                break
+        await take_turn(h, alice, table, rng)
+    else:
+        pytest.skip("no suitable release situation in this seeded game")
+    state_before, version = ENGINE.dump(table.state), table.version
+    r = await h.click(alice, board, label="My hand")
+    hand = r.message
+    await h.select(alice, hand, rf"gh:pick:{table.id}:\d+:0:.*", nonzero)  # everything: surplus
+    assert "Not a valid release" in hand.text and "surplus" in hand.text
+    r = await h.click(alice, hand, rf"gh:do:{table.id}:\d+:r:.*")
+    assert r.ephemeral and "surplus" in r.text and "Leave it out" in r.text
+    assert ENGINE.dump(table.state) == state_before and table.version == version
+    # An out-of-date button: act once, then click the old hand's button again.
+    stale_hand = (await h.click(alice, board, label="My hand")).message
+    await take_turn(h, alice, table, rng)
+    if table.status == "running":
+        old = [c for c in stale_hand.components if c.get("custom_id", "").startswith("gh:do:") and not c.get("disabled")]
+        if old:
+            version = table.version
+            r = await h.click(alice, stale_hand, old[0]["custom_id"])
+            assert r.ephemeral and "moved on" in r.text and "Your hand" in r.text
+            assert table.version == version
+    # Forged or unknown custom ids get a clear answer too.
+    assert table.version >= 0
+
+
+async def test_game_commands_and_rules(h: Harness) -> None:
+    alice, bob = h.user(ALICE_ID, "alice"), h.user(102, "bob")
+    mod = h.user(103, "mod", permissions=discord.Permissions(manage_guild=True))
+    r = await h.slash(alice, "rules", game="akuma")
+    assert r.ephemeral and "Decision" in r.text and "release" in r.text.lower()
+    r = await h.slash(alice, "game status")
+    assert r.ephemeral and "no table" in r.text.lower()
+    table = await open_table(h, alice)
+    r = await h.slash(bob, "game status")
+    assert r.ephemeral and "Akuma Trick" in r.text
+    r = await h.slash(bob, "game end")
+    assert r.ephemeral and "host" in r.text.lower() and table.status == "running"
+    r = await h.slash(bob, "play akuma")  # a second lobby in the channel is fine for someone not seated
+    assert not r.ephemeral
+    r = await h.slash(alice, "play akuma")
+    assert r.ephemeral and "already sit" in r.text
+    # Alice leaves: a bot takes her seat and the bots finish the game.
+    r = await h.slash(alice, "game leave", channel=None)
+    assert r.ephemeral
+    assert table.status == "finished" and table.seat_of_user(ALICE_ID) is None
+    assert any("a bot plays their seat" in m.text for m in h.channel_messages())
+    # A moderator (Manage Server) can end any table.
+    other = next(t for t in h.bot.service._tables.values() if t.status == "lobby")
+    r = await h.slash(mod, "game end", table=other.id)
+    assert r.ephemeral and other.status == "cancelled"
+
+
+async def test_restart_keeps_the_board_buttons_and_the_game(tmp_path: Path) -> None:
+    db = tmp_path / "bot.db"
+    h1 = await start_harness(db)
+    alice = h1.user(ALICE_ID, "alice")
+    table = await open_table(h1, alice)
+    await take_turn(h1, alice, table, random.Random(2))
+    board_payload = board_message(h1, table).payload
+    state, version = ENGINE.dump(table.state), table.version
+    await h1.close()
+
+    h2 = await start_harness(db)
+    try:
+        alice = h2.user(ALICE_ID, "alice")
+        board = h2.adopt(board_payload)
+        r = await h2.click(alice, board, label="My hand")  # an old button, handled by the new process
+        assert r.ephemeral and "Your hand" in r.text
+        table2 = await h2.bot.service.table(table.id)
+        assert ENGINE.dump(table2.state) == state and table2.version == version
+        await take_turn(h2, alice, table2, random.Random(5))
+        assert table2.version > version
+    finally:
+        await h2.close()
+
+
+async def test_forged_and_unknown_controls_get_a_clear_answer(h: Harness) -> None:
+    alice = h.user(ALICE_ID, "alice")
+    table = await open_table(h, alice)
+    payload = dict(board_message(h, table).payload)
+    forged = {
+        "gh:hand:99999": "no table #99999",
+        "not-ours-at-all": "not valid any more",
+        f"gh:do:{table.id}:{table.version}:p:W9.W8": "not in your hand",
+        f"gh:do:{table.id}:{table.version}:zz": "does not make sense",
+        f"gh:do:{table.id}:0:p:W9": "moved on",
+    }
+    payload["id"] = str(int(payload["id"]) + 1)
+    payload["components"] = [{"type": 1, "components": [
+        {"type": 2, "style": 1, "label": str(i), "custom_id": cid}]} for i, cid in enumerate(forged)]
+    message = h.adopt(payload)
+    state, version = ENGINE.dump(table.state), table.version
+    for cid, expected in forged.items():
+        r = await h.click(alice, message, cid)
+        assert r.ephemeral and expected in r.text, (cid, r.text)
+    assert ENGINE.dump(table.state) == state and table.version == version

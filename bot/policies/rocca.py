@@ -1,0 +1,92 @@
+"""Rocca bot: sheds cards fast, keeps jokers for last, and always passes chains on when it can.
+
+It sees only its own view (hand, public tower, hand sizes, the pending decision) and the legal actions.
+"""
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+from engines import Action
+
+SPECIAL_BONUS = {"A": 4.0, "K": 4.0, "J": 3.0, "Q": 3.0, "0": 1.0}
+JOKER_PENALTY = 8.0
+
+
+def _rank(card: str) -> str | None:
+    return None if card.startswith("X") else card[:-1]
+
+
+def _suit(card: str) -> str | None:
+    return None if card.startswith("X") else card[-1]
+
+
+def _keep_value(card: str, hand: list[str]) -> float:
+    """How much a card is worth keeping: jokers fit anywhere, specials act, suits we hold many of follow well."""
+    if card.startswith("X"):
+        return 10.0
+    rank = _rank(card) or ""
+    suits = Counter(_suit(c) for c in hand)
+    return SPECIAL_BONUS.get(rank, 0.0) + suits[_suit(card)]
+
+
+def _next_player(view: dict[str, Any], me: str) -> str:
+    players, out = view["players"], set(view.get("out", []))
+    i, n = players.index(me), len(players)
+    for step in range(1, n + 1):
+        p = players[(i + step * view["direction"]) % n]
+        if p not in out:
+            return p
+    return me
+
+
+def _place_score(view: dict[str, Any], action: Any, hand: list[str]) -> float:
+    card = action.card
+    rest = [c for c in hand if c != card]
+    score = 10.0
+    if card.startswith("X"):
+        if len(hand) > 2:
+            score -= JOKER_PENALTY
+        named = action.suit
+        score += 0.5 * sum(1 for c in rest if _suit(c) == named)
+        return score
+    rank = _rank(card) or ""
+    bonus = SPECIAL_BONUS.get(rank, 0.0)
+    if rank in ("J", "K"):
+        threat = view["hand_sizes"].get(_next_player(view, view["me"]), 5)
+        bonus += 3.0 if threat <= 2 else 0.0
+    if rank == "A" and not rest:
+        bonus = 0.0
+    score += bonus
+    # the placed card becomes an active card: make it one we can follow next time
+    score += 0.5 * sum(1 for c in rest if _suit(c) == _suit(card))
+    score += 0.5 * sum(1 for c in rest if _rank(c) == rank)
+    score -= 0.2 * _keep_value(card, hand)
+    return score
+
+
+def choose(view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
+    by_type: dict[str, list[Any]] = {}
+    for a in legal:
+        by_type.setdefault(a.type, []).append(a)
+    if "declare_one" in by_type:
+        return by_type["declare_one"][0]
+    hand: list[str] = view.get("hand", [])
+    pending = view.get("pending")
+    if pending and pending.get("player") == view.get("me") and pending["kind"] in ("draw_chain", "q_answer"):
+        # passing a chain on (or giving more back) always beats taking it
+        return by_type["place"][0] if "place" in by_type else by_type["accept"][0]
+    if "give" in by_type:
+        gives = by_type["give"]
+        sizes = view["hand_sizes"]
+        return min(gives, key=lambda g: (_keep_value(g.card, hand), sizes.get(g.to, 99), g.card, g.to))
+    if "bon" in by_type:
+        return max(by_type["bon"], key=lambda b: (len(b.cards), -sum(_keep_value(c, hand) for c in b.cards)))
+    if "place" in by_type:
+        places = by_type["place"]
+        best = max(_place_score(view, p, hand) for p in places)
+        return rng.choice([p for p in places if _place_score(view, p, hand) >= best - 1e-9])
+    if "draw" in by_type:
+        return by_type["draw"][0]
+    return rng.choice(legal)

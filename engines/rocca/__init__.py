@@ -1,0 +1,5 @@
+"""Rocca Card Tower (ロッカ): hexagonal cards built into a tower on a triangular lattice."""
+from .engine import RoccaEngine
+from .models import Accept, Bon, DeclareOne, Draw, Give, Place, RoccaOptions, RoccaState
+
+__all__ = ["RoccaEngine", "RoccaOptions", "RoccaState", "Accept", "Bon", "DeclareOne", "Draw", "Give", "Place"]

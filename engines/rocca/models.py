@@ -1,0 +1,126 @@
+"""Rocca's options, state and actions (pydantic models)."""
+from __future__ import annotations
+
+from typing import Annotated, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from engines.base import Action, GameState
+
+Side = Literal["head", "face", "profile"]
+Suit = Literal["S", "H", "D", "C"]
+Bend = Literal["left", "right"]
+
+
+class RoccaOptions(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    bon: bool = False
+    """Optional rule "Bon": out-of-turn chains of 2–3 cards of an active card's letter or number."""
+    start_player: int | None = Field(default=None, ge=0)
+    """Seat index of the first player (the host's pick, or the worst player of the last game); None = random."""
+
+
+class TowerCard(BaseModel):
+    """One card of the tower, in placement order (later cards lie on top of earlier ones)."""
+
+    card: str
+    centre: tuple[int, int]
+    orientation: int  # 0..5, 0 = upright
+    column: int
+    height: int  # 1-based position in its column
+    placer: str | None = None  # None for the start card
+    on: str | None = None  # the card it was placed on
+    side: Side | None = None  # the side of ``on`` it covers
+    suit: Suit | None = None  # the suit a joker named
+    bend: Bend | None = None  # how a joker bent the tower
+
+
+class Column(BaseModel):
+    """A chain of head placements; its last card is an active card."""
+
+    cards: list[str]
+    parent: str | None = None  # the card whose face or profile started it (None for the first column)
+
+
+class Pending(BaseModel):
+    """A decision someone must take before play goes on.
+
+    - ``draw_chain``: ``player`` draws ``count`` (J/K chain) or places a ``rank`` card on the face of ``card``.
+    - ``q_give``: ``player`` gives ``count`` cards to ``partner`` (None: the first pass, the giver picks whom);
+      ``given`` so far.
+    - ``q_answer``: ``player`` accepts, or places a Q on the face of ``card`` and gives ``count`` cards back to
+      ``partner`` (who placed the last Q).
+    """
+
+    kind: Literal["draw_chain", "q_give", "q_answer"]
+    player: str
+    rank: str
+    count: int
+    card: str
+    partner: str | None = None
+    given: int = 0
+
+
+class RoccaState(GameState):
+    game: str = "rocca"
+    hands: dict[str, list[str]]
+    deck: list[str]  # secret; the top is the end of the list
+    tower: list[TowerCard]
+    columns: list[Column]
+    restricted: list[int] | None = None  # columns allowed since the last joker (None: all)
+    joker: str | None = None  # the joker that set the restriction
+    turn: str
+    direction: Literal[1, -1] = 1
+    start_player: str
+    pending: Pending | None = None
+    one_declared: list[str] = []
+    out: list[str] = []  # players who went out when the pile ran dry, in order
+    winner: str | None = None
+    over: bool = False
+
+
+class Place(Action):
+    """Place ``card`` from hand on ``side`` of the active card ``on``; a joker also names ``suit`` and ``bend``."""
+
+    type: Literal["place"] = "place"
+    card: str
+    on: str
+    side: Side
+    suit: Suit | None = None
+    bend: Bend | None = None
+
+
+class Draw(Action):
+    """Draw one card instead of placing; the turn ends."""
+
+    type: Literal["draw"] = "draw"
+
+
+class Accept(Action):
+    """Take the pending J/K draws (and lose the turn), or let a Q pass stand."""
+
+    type: Literal["accept"] = "accept"
+
+
+class Give(Action):
+    """Give one card to ``to`` during a Q pass (the first pass picks the receiver; give-backs go to the giver)."""
+
+    type: Literal["give"] = "give"
+    card: str
+    to: str
+
+
+class DeclareOne(Action):
+    type: Literal["declare_one"] = "declare_one"
+
+
+class Bon(Action):
+    """Optional rule: place ``cards`` (2–3 of one rank, in suit order) in a chain from the active card ``on``."""
+
+    type: Literal["bon"] = "bon"
+    on: str
+    cards: tuple[str, ...]
+
+
+RoccaAction = Annotated[Union[Place, Draw, Accept, Give, DeclareOne, Bon], Field(discriminator="type")]

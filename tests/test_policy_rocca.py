@@ -1,0 +1,82 @@
+"""The Rocca bot: always legal, takes the obvious good decisions, and clearly beats random seats."""
+from __future__ import annotations
+
+import random
+
+from bot.policies import heuristic_for, random_policy
+from bot.policies.rocca import choose
+from engines.rocca import RoccaEngine
+
+from .engines.test_rocca_support import act, make
+
+ENG = RoccaEngine()
+
+
+def play(seed: int, n: int, hero_seat: int, bon: bool = False) -> tuple[bool, int]:
+    """One game with the heuristic in ``hero_seat`` and random players elsewhere. (hero won, steps)."""
+    players = [f"p{i}" for i in range(n)]
+    state = ENG.new_game(players, seed=seed, options={"bon": bon})
+    rng = random.Random(seed)
+    hero, steps = players[hero_seat], 0
+    while actors := ENG.to_act(state):
+        player = rng.choice(actors)
+        legal = ENG.legal_actions(state, player)
+        policy = choose if player == hero else random_policy
+        action = policy(ENG.view(state, player), legal, rng)
+        assert action in legal
+        state, _ = ENG.apply(state, player, action)
+        steps += 1
+    return hero in ENG.result(state).ranking[0], steps
+
+
+def win_share(games: int, n: int, bon: bool = False) -> float:
+    return sum(play(seed, n, seed % n, bon)[0] for seed in range(games)) / games
+
+
+def test_registered_as_the_rocca_heuristic() -> None:
+    assert heuristic_for("rocca") is choose
+
+
+def test_beats_random_heads_up() -> None:
+    share = win_share(150, 2)
+    assert share > 0.65, share  # random would be 0.5; larger runs give about 0.9
+
+
+def test_beats_random_at_a_four_player_table_with_bon() -> None:
+    share = win_share(100, 4, bon=True)
+    assert share > 0.4, share  # random would be 0.25; larger runs give about 0.73
+
+
+def view_and_legal(state, player):
+    return ENG.view(state, player), ENG.legal_actions(state, player)
+
+
+def test_declares_one_and_passes_chains_on() -> None:
+    rng = random.Random(1)
+    state = make({"p0": ["7S"], "p1": ["2D"]})
+    assert choose(*view_and_legal(state, "p0"), rng).type == "declare_one"
+    state = make({"p0": ["JS", "9D"], "p1": ["JH", "2D"], "p2": ["3D"]})
+    state, _ = act(state, "p0", type="place", card="JS", on="5S", side="head")
+    action = choose(*view_and_legal(state, "p1"), rng)
+    assert action.type == "place" and action.card == "JH"
+
+
+def test_counters_a_queen_and_gives_away_its_worst_card_to_the_leader() -> None:
+    rng = random.Random(2)
+    state = make({"p0": ["QS", "X1", "2H", "3H"], "p1": ["2D", "4D", "6D"], "p2": ["8D"]})
+    state, _ = act(state, "p0", type="place", card="QS", on="5S", side="head")
+    give = choose(*view_and_legal(state, "p0"), rng)
+    assert give.type == "give" and give.card != "X1" and give.to == "p2"
+    state = make({"p0": ["QS", "7H", "8H"], "p1": ["2D"], "p2": ["QD", "4C", "6C"]})
+    state, _ = act(state, "p0", type="place", card="QS", on="5S", side="head")
+    state, _ = act(state, "p0", type="give", card="7H", to="p2")
+    assert choose(*view_and_legal(state, "p2"), rng).type == "place"
+
+
+def test_places_rather_than_draws_and_keeps_the_joker() -> None:
+    rng = random.Random(3)
+    state = make({"p0": ["X1", "7S", "9D"], "p1": ["2D"]})
+    action = choose(*view_and_legal(state, "p0"), rng)
+    assert action.type == "place" and action.card == "7S"
+    state = make({"p0": ["9D", "8D"], "p1": ["2D"]})
+    assert choose(*view_and_legal(state, "p0"), rng).type == "draw"

@@ -1,14 +1,18 @@
-"""``/play <game>`` opens a lobby: Join, Leave, Add bot, Start (host)."""
+"""``/play <game>`` opens a lobby: Join, Leave, Add bot, Start (host). Each game's subcommand lives in
+``cogs.games.<game>`` as ``play`` and calls ``open_lobby``."""
 from __future__ import annotations
 
+from importlib import import_module
 from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.errors import HostError
 from bot.i18n import language, t
 from bot.table import Table
+from engines import GAMES
 
 from .common import NO_MENTIONS, GameItem, host
 
@@ -37,6 +41,23 @@ def lobby_view(table: Table, locale: object | None) -> discord.ui.View:
     return view
 
 
+async def open_lobby(interaction: discord.Interaction, game: str, options: dict[str, Any], bots: int) -> None:
+    """Create the table, add ``bots`` bot seats (as many as fit) and post the lobby message."""
+    service = host(interaction).service
+    assert interaction.channel_id is not None
+    table = await service.create_lobby(
+        game=game, guild_id=interaction.guild_id, channel_id=interaction.channel_id,
+        user_id=interaction.user.id, name=interaction.user.display_name, options=options,
+        locale=language(interaction.guild_locale or interaction.locale))
+    for _ in range(min(bots, table.engine.max_players - 1)):
+        await service.add_bot(table.id, interaction.user.id)
+    locale = table.row.locale
+    await interaction.response.send_message(embed=lobby_embed(table, locale), view=lobby_view(table, locale),
+                                            allowed_mentions=NO_MENTIONS)
+    message = await interaction.original_response()
+    await service.set_message(table, lobby_message_id=message.id)
+
+
 class LobbyButton(GameItem, template=r"gh:lobby:(?P<gid>\d+):(?P<op>join|leave|bot|start)"):
     def __init__(self, game_id: int, op: str, locale: object | None = None) -> None:
         super().__init__(discord.ui.Button(label=t(f"lobby.button.{op}", locale), style=OP_STYLES[op],
@@ -60,47 +81,20 @@ class LobbyButton(GameItem, template=r"gh:lobby:(?P<gid>\d+):(?P<op>join|leave|b
         else:
             await service.start(self.game_id, user.id)
         # The lobby message itself is redrawn by the table cog's listener; acknowledge quietly.
-        if not interaction.response.is_done():
-            await interaction.response.defer()
+        await interaction.response.defer()
 
 
-class PlayCog(commands.Cog):
-    """Start a table of one of the games."""
-
-    play = app_commands.Group(name="play", description="Start a table of a card game", guild_only=True)
-
-    def __init__(self, bot: commands.Bot) -> None:
-        self.bot = bot
-
-    async def open_lobby(self, interaction: discord.Interaction, game: str, options: dict[str, Any],
-                         bots: int) -> None:
-        service = host(interaction).service
-        assert interaction.channel_id is not None
-        table = await service.create_lobby(
-            game=game, guild_id=interaction.guild_id, channel_id=interaction.channel_id,
-            user_id=interaction.user.id, name=interaction.user.display_name, options=options,
-            locale=language(interaction.guild_locale or interaction.locale))
-        for _ in range(bots):
-            try:
-                await service.add_bot(table.id, interaction.user.id)
-            except Exception:
-                break  # table full: the lobby shows what fits
-        locale = table.row.locale
-        await interaction.response.send_message(embed=lobby_embed(table, locale), view=lobby_view(table, locale),
-                                                allowed_mentions=NO_MENTIONS)
-        message = await interaction.original_response()
-        await service.set_message(table, lobby_message_id=message.id)
-
-    @play.command(name="akuma")
-    @app_commands.describe(bots="Bot seats to add at once (0–5)", start="Who plays first")
-    @app_commands.choices(start=[app_commands.Choice(name="random", value="random"),
-                                 app_commands.Choice(name="host", value="host")])
-    async def play_akuma(self, interaction: discord.Interaction, bots: app_commands.Range[int, 0, 5] = 0,
-                         start: str = "random") -> None:
-        """Akuma Trick (3–6 players): shed your devils, but never all of them."""
-        await self.open_lobby(interaction, "akuma", {"start_player": 0} if start == "host" else {}, bots)
+def play_group() -> app_commands.Group:
+    """``/play`` with one subcommand per registered game."""
+    group = app_commands.Group(name="play", description="Start a table of a card game", guild_only=True)
+    for game in GAMES:
+        group.add_command(import_module(f"cogs.games.{game}").play)
+    return group
 
 
 async def setup(bot: commands.Bot) -> None:
     bot.add_dynamic_items(LobbyButton)
-    await bot.add_cog(PlayCog(bot))
+    bot.tree.add_command(play_group())
+
+
+__all__ = ["open_lobby", "lobby_embed", "lobby_view", "HostError"]

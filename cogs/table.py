@@ -2,7 +2,10 @@
 and ``/game status|leave|end``."""
 from __future__ import annotations
 
+import asyncio
+import io
 import logging
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -14,18 +17,42 @@ from bot.i18n import t
 from bot.table import Table, Update
 
 from .common import NO_MENTIONS, board_embed, host, is_admin, names_for, reply
-from .hands import HandButton, PERSISTENT_ITEMS
+from .controls import PERSISTENT_ITEMS, HandButton, game_module
 from .lobby import lobby_embed, lobby_view
 
 log = logging.getLogger(__name__)
 
 
-def board_view(table: Table, locale: object | None) -> discord.ui.View | None:
+def board_view(table: Table, locale: object | None, *, public_controls: bool = False) -> discord.ui.View | None:
+    """My hand, plus (on turn messages) the game's public buttons such as a dice roll."""
     if table.status != "running":
         return None
     view = discord.ui.View(timeout=None)
     view.add_item(HandButton(table.id, locale))
+    extra = getattr(game_module(table.row.game), "public_controls", None)
+    if public_controls and extra is not None:
+        for item in extra(table, locale):
+            view.add_item(item)
     return view
+
+
+async def board_image(table: Table, locale: object | None) -> discord.File | None:
+    """The board picture for games that have one, rendered in a worker thread (never on the event loop)."""
+    draw = getattr(render.game_module(table.row.game), "image", None)
+    if draw is None:
+        return None
+    png = await asyncio.to_thread(draw, table.view(None), names_for(table), locale)
+    return discord.File(io.BytesIO(png), filename="board.png", description=t("board.image_alt", locale))
+
+
+async def board_message_kwargs(table: Table, locale: object | None) -> dict[str, Any]:
+    embed = board_embed(table, locale)
+    kwargs: dict[str, Any] = {"embed": embed, "view": board_view(table, locale)}
+    image = await board_image(table, locale)
+    if image is not None:
+        embed.set_image(url="attachment://board.png")
+        kwargs["attachments"] = [image]
+    return kwargs
 
 
 class TableCog(commands.Cog):
@@ -52,12 +79,13 @@ class TableCog(commands.Cog):
             if table.row.lobby_message_id:
                 await channel.get_partial_message(table.row.lobby_message_id).edit(
                     content=t("lobby.started", locale), embed=lobby_embed(table, locale), view=None)
-            message = await channel.send(embed=board_embed(table, locale), view=board_view(table, locale),
-                                         allowed_mentions=NO_MENTIONS)
+            kwargs = await board_message_kwargs(table, locale)
+            files = kwargs.pop("attachments", [])
+            message = await channel.send(**kwargs, files=files, allowed_mentions=NO_MENTIONS)
             await self.bot.service.set_message(table, board_message_id=message.id)  # type: ignore[attr-defined]
         elif table.row.board_message_id and update.version == table.version:
             await channel.get_partial_message(table.row.board_message_id).edit(
-                embed=board_embed(table, locale), view=board_view(table, locale))
+                **await board_message_kwargs(table, locale))
         await self.post_events(channel, table, update, locale)
 
     async def post_events(self, channel: discord.PartialMessageable, table: Table, update: Update,
@@ -75,7 +103,7 @@ class TableCog(commands.Cog):
             mention_ids = table.user_ids_to_act()
             if mention_ids:
                 lines.append(t("table.your_turn", locale, players=" ".join(f"<@{u}>" for u in mention_ids)))
-                view = board_view(table, locale)
+                view = board_view(table, locale, public_controls=True)
         if not lines:
             return
         await channel.send("\n".join(lines)[:2000], view=view,

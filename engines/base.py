@@ -97,10 +97,17 @@ class Engine(ABC):
         opts = self.parse_options(options)
         return self._new_game(list(players), Rng.from_seed(seed), opts, seed)
 
+    def out_of_turn_actions(self, state: Any, player: str) -> list[Action]:
+        """Actions a seated player may take while not named by ``to_act`` (Rocca's Bon can be called by anyone
+        at any time). They are kept out of ``to_act`` because listing who could take them would reveal who holds
+        the cards for them. Most games have none."""
+        return []
+
     def apply(self, state: Any, player: str, action: Action | dict[str, Any]) -> tuple[Any, list[Event]]:
         if isinstance(action, dict):
             action = self.parse_action(action)
-        if player not in self.to_act(state):
+        if player not in self.to_act(state) and not (
+                player in state.players and action in self.out_of_turn_actions(state, player)):
             if player not in state.players:
                 raise NotYourTurn("not_seated")
             if self.result(state) is not None:

@@ -86,7 +86,11 @@ def random_playthrough(engine: Engine, seed: int, n_players: int, options: dict 
         if check:
             check_views(engine, state)
             check_illegal_refused(engine, state, prev_legal, rnd)
-        player = rnd.choice(actors)
+        interjecting = [p for p in state.players if p not in actors and engine.out_of_turn_actions(state, p)]
+        if interjecting and rnd.random() < 0.1:
+            player = rnd.choice(interjecting)
+        else:
+            player = rnd.choice(actors)
         legal = engine.legal_actions(state, player)
         assert legal, f"{player} must act but has no legal action"
         for a in legal:
@@ -124,7 +128,7 @@ def check_illegal_refused(engine: Engine, state: Any, candidates: list[Any], rnd
                     pass
                 else:
                     raise AssertionError(f"{a} was applied but is not in legal_actions")
-        elif candidates:
+        elif candidates and candidates[0] not in engine.out_of_turn_actions(state, player):
             try:
                 engine.apply(state, player, candidates[0])
             except EngineError:

@@ -1,9 +1,10 @@
-"""Hand views: the ephemeral message with a player's secret hand and controls for their legal moves.
+"""Persistent controls and the hand view (the ephemeral message with a player's secret hand).
 
-Generic persistent controls live here: ``ActButton`` (``gh:do:<game>:<version>:<code>``) plays the
-action that the game's hand module decodes from ``code``; ``PickSelect`` (``gh:pick:<game>:<version>``)
-only changes what is selected and redraws the hand. Each game has ``cogs.hands.<game>`` with
-``controls(...)`` and ``decode(...)``.
+``ActButton`` (``gh:do:<table>:<version>:<code>``) plays the action that the game's module decodes from
+``code``; ``PickSelect`` (``gh:pick:<table>:<version>:<part>:<carry>``) only changes what is selected and
+redraws the hand. Each game has ``cogs.games.<game>`` with ``play`` (its ``/play`` subcommand),
+``controls``, ``decode`` and ``selection_notes``; optionally ``public_controls`` for buttons that belong on
+the public turn message (a dice roll everyone should see).
 """
 from __future__ import annotations
 
@@ -18,13 +19,13 @@ from bot.errors import HostError
 from bot.i18n import t
 from bot.table import Table
 
-from ..common import GameItem, host, names_for
+from .common import GameItem, host, names_for
 
 VERSIONED = r"(?P<gid>\d+):(?P<ver>\d+)"
 
 
-def hand_module(game: str) -> ModuleType:
-    return import_module(f"cogs.hands.{game}")
+def game_module(game: str) -> ModuleType:
+    return import_module(f"cogs.games.{game}")
 
 
 async def hand_message(interaction: discord.Interaction, table: Table, *, selection: list[str] | None = None,
@@ -43,7 +44,7 @@ async def hand_message(interaction: discord.Interaction, table: Table, *, select
     lines.append(render.hand(table.row.game, view, names, locale))
     ui = discord.ui.View(timeout=None)
     if table.status == "running" and seat.player in table.to_act():
-        module = hand_module(table.row.game)
+        module = game_module(table.row.game)
         lines += module.selection_notes(table, seat.player, view, selection or [], locale)
         for item in module.controls(table, seat.player, view, selection or [], locale):
             ui.add_item(item)
@@ -82,10 +83,13 @@ class ActButton(GameItem, template=rf"gh:do:{VERSIONED}:(?P<code>[^\s]+)"):
         if table.status == "running" and self.version != table.version:
             await show_hand(interaction, table, note="⚠️ " + t("error.stale", interaction.locale))
             return
-        action = hand_module(table.row.game).decode(self.code, table, seat.player)
+        action = game_module(table.row.game).decode(self.code, table, seat.player)
         await service.act(self.game_id, interaction.user.id, action, self.version)
-        content, view = await hand_message(interaction, table)
-        await interaction.response.edit_message(content=content, view=view)
+        if interaction.message is not None and interaction.message.flags.ephemeral:
+            content, view = await hand_message(interaction, table)
+            await interaction.response.edit_message(content=content, view=view)
+        else:  # a public button (e.g. a dice roll): the channel shows the outcome through the table's listener
+            await interaction.response.defer()
 
 
 class PickSelect(GameItem, template=rf"gh:pick:{VERSIONED}:(?P<part>\d):(?P<carry>[^\s]*)"):

@@ -1,9 +1,11 @@
-"""Akuma Trick hand controls: pick cards, then Play or Release; steal targets after playing 2s."""
+"""Akuma Trick in Discord: ``/play akuma`` and the hand controls (pick cards, then Play or Release;
+steal targets after playing 2s)."""
 from __future__ import annotations
 
 from typing import Any
 
 import discord
+from discord import app_commands
 
 from bot.errors import user_message
 from bot.i18n import t
@@ -12,7 +14,18 @@ from bot.table import Table
 from engines import EngineError
 from engines.akuma.models import Steal
 
-from . import ActButton, card_selects
+from ..controls import ActButton, card_selects
+from ..lobby import open_lobby
+
+
+@app_commands.command(name="akuma")
+@app_commands.describe(bots="Bot seats to add at once (0–5)", start="Who plays first")
+@app_commands.choices(start=[app_commands.Choice(name="random", value="random"),
+                             app_commands.Choice(name="host", value="host")])
+async def play(interaction: discord.Interaction, bots: app_commands.Range[int, 0, 5] = 0,
+               start: str = "random") -> None:
+    """Akuma Trick (3–6 players): shed your devils, but never all of them."""
+    await open_lobby(interaction, "akuma", {"start_player": 0} if start == "host" else {}, bots)
 
 
 def decode(code: str, table: Table, player: str) -> dict[str, Any]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import signal
 import sys
 
 from engines import GAMES
@@ -53,6 +54,8 @@ def main(argv: list[str] | None = None) -> int:
             print(t("error.bad_player_count", args.lang, count=players, min=engine.min_players,
                     max=engine.max_players), file=sys.stderr)
             return 2
+        if hasattr(signal, "SIGPIPE"):  # `python -m bot demo akuma | head` ends quietly
+            signal.signal(signal.SIGPIPE, signal.SIG_DFL)
         try:
             asyncio.run(run_demo(args.game, players, args.seed, args.lang))
         except BadOptions as exc:

@@ -1,6 +1,7 @@
 """Every user-facing string goes through ``t(key, locale, **fields)``.
 
-Catalogs live in ``bot/locales/<lang>.json`` (flat ``key -> text`` with ``{field}`` placeholders).
+Catalogs live in ``bot/locales/<lang>/*.json`` — ``common.json`` plus one file per game — each a flat
+``key -> text`` map with ``{field}`` placeholders, merged per language (a key defined twice is an error).
 A Discord locale such as ``ja`` or ``en-US`` picks the catalog; anything else falls back to English.
 """
 from __future__ import annotations
@@ -17,7 +18,14 @@ _DIR = Path(__file__).with_name("locales")
 
 @cache
 def catalog(lang: str) -> dict[str, str]:
-    return json.loads((_DIR / f"{lang}.json").read_text(encoding="utf-8"))
+    merged: dict[str, str] = {}
+    for path in sorted((_DIR / lang).glob("*.json")):
+        part = json.loads(path.read_text(encoding="utf-8"))
+        clash = merged.keys() & part.keys()
+        if clash:
+            raise ValueError(f"{path.name} redefines {sorted(clash)}")
+        merged.update(part)
+    return merged
 
 
 def language(locale: object | None) -> str:

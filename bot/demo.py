@@ -50,11 +50,22 @@ class TerminalChannel:
             return
         if update.kind in ("started", "ended"):
             self.out(render.board(game, update.public_view, names, lang).text())
+            self.write_image(table, update, names)
         if update.kind != "ended" and update.table.version == update.version:
             for player in table.to_act():
                 view = table.view(player)
                 self.out(f"  {PRIVATE} {t('demo.hand_view', lang, player=names(player))}: "
                          + render.hand(game, view, names, lang).replace("\n", " / "))
+
+
+    def write_image(self, table: Table, update: Update, names: render.Names) -> None:
+        """Games with a board picture: write it next to the system's temp files and say where."""
+        draw = getattr(render.game_module(table.row.game), "image", None)
+        if draw is None or update.public_view is None:
+            return
+        path = Path(tempfile.gettempdir()) / f"gamehost-demo-{table.row.game}-{table.row.seed}-{update.kind}.png"
+        path.write_bytes(draw(update.public_view, names, self.lang))
+        self.out(t("demo.image_written", self.lang, path=str(path)))
 
 
 async def run_demo(game: str, players: int | None, seed: int, lang: str = "en",

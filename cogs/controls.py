@@ -43,7 +43,9 @@ async def hand_message(interaction: discord.Interaction, table: Table, *, select
     lines += ["🔒 " + line for n in notices if (line := render.event_line(table.row.game, n, names, locale))]
     lines.append(render.hand(table.row.game, view, names, locale))
     ui = discord.ui.View(timeout=None)
-    if table.status == "running" and seat.player in table.to_act():
+    may_act = table.status == "running" and (
+        seat.player in table.to_act() or table.engine.out_of_turn_actions(table.state, seat.player))
+    if may_act:
         module = game_module(table.row.game)
         lines += module.selection_notes(table, seat.player, view, selection or [], locale)
         for item in module.controls(table, seat.player, view, selection or [], locale):

@@ -218,3 +218,10 @@ async def test_forged_and_unknown_controls_get_a_clear_answer(h: Harness) -> Non
         r = await h.click(alice, message, cid)
         assert r.ephemeral and expected in r.text, (cid, r.text)
     assert ENGINE.dump(table.state) == state and table.version == version
+
+
+async def test_every_registered_game_has_a_play_subcommand(h: Harness) -> None:
+    from engines import GAMES
+
+    play = h.bot.tree.get_command("play")
+    assert play is not None and sorted(c.name for c in play.commands) == sorted(GAMES)

@@ -33,7 +33,8 @@ class BotScheduler:
             self._tasks[game_id] = asyncio.create_task(self._play_bots(game_id))
 
     async def resume(self) -> int:
-        ids = await self.service.running_table_ids()
+        """After a restart: wake the tables where a bot must move (the others load lazily when touched)."""
+        ids = await self.service.tables_waiting_on_bots()
         for game_id in ids:
             self.kick(game_id)
         return len(ids)

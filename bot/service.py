@@ -83,8 +83,8 @@ class GameService:
         ids = await self.storage.game_ids(status=ACTIVE, channel_id=channel_id)
         return [await self.table(i) for i in ids]
 
-    async def running_table_ids(self) -> list[int]:
-        return await self.storage.game_ids(status=("running",))
+    async def tables_waiting_on_bots(self) -> list[int]:
+        return await self.storage.waiting_on_bots()
 
     def forget(self, game_id: int) -> None:
         """Drop a finished table from memory (its rows stay in the database)."""
@@ -178,7 +178,8 @@ class GameService:
         """Deal the game for the seated players; the table is running once this commits."""
         engine = table.engine
         state = engine.new_game([s.player for s in table.seats], seed=table.row.seed, options=table.row.options)
-        await self.storage.start_game(table.id, state=engine.dump(state), expected_version=table.version)
+        await self.storage.start_game(table.id, state=engine.dump(state), expected_version=table.version,
+                                      bot_to_act=any(table.is_bot(p) for p in engine.to_act(state)))
         table.state = state
         table.row.status = "running"
         table.row.version += 1
@@ -196,6 +197,23 @@ class GameService:
             guild_id=guild_id, channel_id=channel_id, game=game,
             options=parsed.model_dump(mode="json", exclude_defaults=True), seed=seed, host_id=0,
             locale="en", seats=seats)
+        table = await self.table(game_id)
+        async with table.lock:
+            await self._begin(table)
+        return table
+
+    async def create_seated_table(self, *, game: str, guild_id: int | None, channel_id: int,
+                                  seats: list[SeatRow], host_id: int, seed: int,
+                                  options: dict[str, Any] | None = None, locale: str = "en") -> Table:
+        """A table with the given seats (people and bots) started at once in ``channel_id`` — a thread, for a
+        tournament table. No lobby, and no check that the people sit elsewhere (a tournament seats them)."""
+        engine = get_engine(game)
+        parsed = engine.parse_options(options)
+        seats = [SeatRow(i, s.player, s.name, s.user_id, s.is_bot) for i, s in enumerate(seats)]
+        game_id = await self.storage.create_game(
+            guild_id=guild_id, channel_id=channel_id, game=game,
+            options=parsed.model_dump(mode="json", exclude_defaults=True), seed=seed, host_id=host_id,
+            locale=locale, seats=seats)
         table = await self.table(game_id)
         async with table.lock:
             await self._begin(table)
@@ -222,20 +240,25 @@ class GameService:
             engine = table.engine
             state, events = engine.apply(table.state, player, action)
             action_model = action if isinstance(action, Action) else engine.parse_action(action)
-            over = engine.result(state) is not None
-            notices = [(p, ev.model_dump_json()) for ev in events if ev.visible_to for p in ev.visible_to]
-            try:
-                await self.storage.commit_action(
-                    game_id, expected_version=table.version, player=player,
-                    action=action_model.model_dump(mode="json"), state=engine.dump(state),
-                    status="finished" if over else "running", notices=notices)
-            except VersionConflict:
-                raise HostError("stale") from None
-            table.state = state
-            table.row.version += 1
-            if over:
-                table.row.status = "finished"
-            return self._changed(table, "ended" if over else "action", events, player)
+            # Shielded: once the write is on its way, memory follows the database even if the caller goes away.
+            return await asyncio.shield(self._commit(table, player, action_model, state, events))
+
+    async def _commit(self, table: Table, player: str, action: Action, state: Any, events: list) -> Update:
+        engine = table.engine
+        over = engine.result(state) is not None
+        notices = [(p, ev.model_dump_json()) for ev in events if ev.visible_to for p in ev.visible_to]
+        try:
+            await self.storage.commit_action(
+                table.id, expected_version=table.version, player=player, action=action.model_dump(mode="json"),
+                state=engine.dump(state), status="finished" if over else "running", notices=notices,
+                bot_to_act=any(table.is_bot(p) for p in engine.to_act(state)))
+        except VersionConflict:
+            raise HostError("stale") from None
+        table.state = state
+        table.row.version += 1
+        if over:
+            table.row.status = "finished"
+        return self._changed(table, "ended" if over else "action", events, player)
 
     async def hand_to_bot(self, game_id: int, user_id: int) -> Update:
         """``/game leave`` at a running table: the seat stays in the game, played by a bot."""
@@ -249,7 +272,8 @@ class GameService:
             if seat is None:
                 raise HostError("not_seated")
             seats = [SeatRow(s.seat, s.player, s.name, s.user_id, True) if s is seat else s for s in table.seats]
-            await self.storage.replace_seats(table.id, seats, expected_version=table.version)
+            bot_to_act = any(s.is_bot and s.player in table.to_act() for s in seats)
+            await self.storage.replace_seats(table.id, seats, expected_version=table.version, bot_to_act=bot_to_act)
             table.row.seats = seats
             table.row.version += 1
             return self._changed(table, "seats", actor=seat.player)

@@ -54,18 +54,36 @@ _UPDATABLE = {"status", "version", "state", "lobby_message_id", "board_message_i
 
 
 def _migrations() -> list[tuple[int, str]]:
+    """``bot/migrations/NNNN_name.sql`` in order; numbers must run 1, 2, 3 … without gaps or repeats,
+    because a database records only the highest number it has applied."""
     files = resources.files("bot") / "migrations"
-    found = []
-    for entry in files.iterdir():
-        if entry.name.endswith(".sql"):
-            found.append((int(entry.name.split("_", 1)[0]), entry.read_text(encoding="utf-8")))
-    return sorted(found)
+    found = sorted((int(e.name.split("_", 1)[0]), e.name, e.read_text(encoding="utf-8"))
+                   for e in files.iterdir() if e.name.endswith(".sql"))
+    numbers = [n for n, _, _ in found]
+    if numbers != list(range(1, len(found) + 1)):
+        raise RuntimeError(f"migrations must be numbered 1..n without gaps or repeats: {[f for _, f, _ in found]}")
+    return [(n, sql) for n, _, sql in found]
+
+
+@dataclass
+class _PendingAction:
+    game_id: int
+    expected_version: int
+    player: str
+    action: str
+    state: str
+    status: str
+    bot_to_act: bool
+    notices: list[tuple[str, str]]
+    done: asyncio.Future[None]
 
 
 class Storage:
     def __init__(self, db: aiosqlite.Connection) -> None:
         self.db = db
         self._write_lock = asyncio.Lock()
+        self._pending: list[_PendingAction] = []
+        self._flusher: asyncio.Task[None] | None = None
 
     @classmethod
     async def open(cls, path: str | Path) -> "Storage":
@@ -132,9 +150,11 @@ class Storage:
         )
 
     async def replace_seats(self, game_id: int, seats: list[SeatRow], *, expected_version: int,
-                            host_id: int | None = None) -> None:
+                            host_id: int | None = None, bot_to_act: bool | None = None) -> None:
         """Rewrite a table's seats (lobby changes, a player handing a seat to a bot); bumps the version."""
-        extra = {} if host_id is None else {"host_id": host_id}
+        extra: dict[str, Any] = {} if host_id is None else {"host_id": host_id}
+        if bot_to_act is not None:
+            extra["bot_to_act"] = int(bot_to_act)
         async with self.transaction() as db:
             await self._bump_version(db, game_id, expected_version, **extra)
             await self._write_seats(db, game_id, seats)
@@ -182,23 +202,69 @@ class Storage:
             return [r[0] for r in await cur.fetchall()]
 
     # ---- the action log --------------------------------------------------------------
-    async def start_game(self, game_id: int, *, state: str, expected_version: int) -> None:
+    async def start_game(self, game_id: int, *, state: str, expected_version: int, bot_to_act: bool) -> None:
         async with self.transaction() as db:
-            await self._bump_version(db, game_id, expected_version, status="running", state=state)
+            await self._bump_version(db, game_id, expected_version, status="running", state=state,
+                                     bot_to_act=int(bot_to_act))
 
     async def commit_action(self, game_id: int, *, expected_version: int, player: str, action: dict[str, Any],
-                            state: str, status: str, notices: list[tuple[str, str]]) -> None:
-        """Append the action, write the state and bump the version, in one transaction."""
+                            state: str, status: str, notices: list[tuple[str, str]],
+                            bot_to_act: bool = False) -> None:
+        """Append the action, write the state and bump the version atomically; returns once committed.
+
+        Group commit: actions of different tables that arrive while a commit is under way are written
+        together in the next transaction, so many busy tables share one fsync instead of queueing behind
+        each other. Each action is still all-or-nothing and is only acknowledged after its commit.
+        """
+        done = asyncio.get_running_loop().create_future()
+        self._pending.append(_PendingAction(game_id, expected_version, player, json.dumps(action), state, status,
+                                            bot_to_act, notices, done))
+        if self._flusher is None or self._flusher.done():
+            self._flusher = asyncio.create_task(self._flush_pending())
+        await done
+
+    async def _flush_pending(self) -> None:
+        while self._pending:
+            batch, self._pending = self._pending, []
+            try:
+                await self._write_actions(batch)
+            except Exception as error:
+                if len(batch) == 1:
+                    batch[0].done.set_exception(error)
+                    continue
+                for item in batch:  # find the one that failed: the others still commit, one by one
+                    try:
+                        await self._write_actions([item])
+                    except Exception as single:
+                        item.done.set_exception(single)
+                    else:
+                        item.done.set_result(None)
+                continue
+            for item in batch:
+                item.done.set_result(None)
+
+    async def _write_actions(self, batch: list[_PendingAction]) -> None:
+        now = time.time()
         async with self.transaction() as db:
-            await self._bump_version(db, game_id, expected_version, state=state, status=status)
-            await db.execute(
+            cur = await db.executemany(
+                "UPDATE games SET version = version + 1, updated_at = ?, state = ?, status = ?, bot_to_act = ? "
+                "WHERE id = ? AND version = ?",
+                [(now, a.state, a.status, int(a.bot_to_act), a.game_id, a.expected_version) for a in batch])
+            if cur.rowcount != len(batch):
+                raise VersionConflict([a.game_id for a in batch])
+            await db.executemany(
                 "INSERT INTO actions (game_id, seq, player, action, created_at) VALUES "
                 "(?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM actions WHERE game_id = ?), ?, ?, ?)",
-                (game_id, game_id, player, json.dumps(action), time.time()),
-            )
+                [(a.game_id, a.game_id, a.player, a.action, now) for a in batch])
+            notices = [(a.game_id, p, e) for a in batch for p, e in a.notices]
             if notices:
-                await db.executemany("INSERT INTO notices (game_id, player, event) VALUES (?, ?, ?)",
-                                     [(game_id, p, e) for p, e in notices])
+                await db.executemany("INSERT INTO notices (game_id, player, event) VALUES (?, ?, ?)", notices)
+
+    async def waiting_on_bots(self) -> list[int]:
+        """Running tables whose next decision belongs to a bot seat (what a restart must wake)."""
+        async with self.db.execute(
+                "SELECT id FROM games WHERE status = 'running' AND bot_to_act = 1 ORDER BY id") as cur:
+            return [r[0] for r in await cur.fetchall()]
 
     async def actions(self, game_id: int) -> list[tuple[str, dict[str, Any]]]:
         async with self.db.execute(

@@ -213,3 +213,45 @@ async def test_leaving_hands_the_seat_to_a_bot_and_end_needs_host_or_admin(servi
         await service.act(other.id, ALICE, {"type": "play", "cards": []}, other.version)
     assert err.value.code == "game_not_running"
     await scheduler.idle()
+
+
+async def test_concurrent_actions_of_many_tables_commit_together_and_all_survive(db_path: Path) -> None:
+    storage = await Storage.open(db_path)
+    service = GameService(storage)
+    engine = get_engine("akuma")
+    tables = [await service.create_bot_table(game="akuma", players=3, seed=s, channel_id=s) for s in range(30)]
+    moves = []
+    for table in tables:
+        player = table.to_act()[0]
+        moves.append(service.act_as(table.id, player, engine.legal_actions(table.state, player)[0], table.version))
+    # One table's row is changed behind the service's back: its write must fail alone.
+    await storage.db.execute("UPDATE games SET version = version + 100 WHERE id = ?", (tables[7].id,))
+    results = await asyncio.gather(*moves, return_exceptions=True)
+    failed = [i for i, r in enumerate(results) if isinstance(r, Exception)]
+    assert failed == [7] and isinstance(results[7], HostError) and results[7].code == "stale"
+    assert tables[7].version == 1  # memory unchanged for the refused one
+    await service.drain()
+    await storage.close()
+    assert rows(db_path, "SELECT COUNT(*) FROM actions") == [(29,)]
+    stored = dict(rows(db_path, "SELECT id, version FROM games"))
+    assert all(stored[t.id] == 2 for i, t in enumerate(tables) if i != 7)
+
+
+async def test_restart_wakes_only_tables_waiting_on_a_bot(db_path: Path) -> None:
+    storage = await Storage.open(db_path)
+    service = GameService(storage)
+    humans = await started_table(service)  # Alice (a human) is to act
+    bots = await service.create_bot_table(game="akuma", players=3, seed=3, channel_id=77)
+    await service.drain()
+    await storage.close()
+    assert rows(db_path, "SELECT id, bot_to_act FROM games ORDER BY id") == [(humans.id, 0), (bots.id, 1)]
+
+    storage2 = await Storage.open(db_path)
+    service2 = GameService(storage2)
+    scheduler = BotScheduler(service2, delay=0)
+    assert await scheduler.resume() == 1
+    await scheduler.idle()
+    assert (await service2.table(bots.id)).status == "finished"
+    assert humans.id not in [t for t in service2._tables if service2._tables[t].status == "finished"]
+    assert rows(db_path, "SELECT bot_to_act FROM games WHERE id = ?", bots.id) == [(0,)]
+    await storage2.close()

@@ -1,0 +1,29 @@
+"""``python -m bench [--quick]``: prints every figure of the benchmark suite as tables."""
+from __future__ import annotations
+
+import argparse
+import platform
+import os
+
+from . import cold_start, engine_speed, images, service_load
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench")
+    parser.add_argument("--quick", action="store_true", help="short runs (seconds, not minutes)")
+    parser.add_argument("--only", choices=["engines", "load", "cold", "images"], help="run one section")
+    args = parser.parse_args()
+    print(f"# Benchmarks ({'quick' if args.quick else 'full'}) — Python {platform.python_version()}, "
+          f"{os.cpu_count()} CPUs")
+    if args.only in (None, "engines"):
+        engine_speed.run(args.quick)
+    if args.only in (None, "load"):
+        service_load.run(args.quick)
+    if args.only in (None, "cold"):
+        cold_start.run(args.quick)
+    if args.only in (None, "images"):
+        images.run(args.quick)
+
+
+if __name__ == "__main__":
+    main()

@@ -14,6 +14,7 @@ from .scheduler import BotScheduler
 from .service import GameService
 from .settings import Settings
 from .storage import Storage
+from .timers import TurnTimers
 
 log = logging.getLogger(__name__)
 EXTENSIONS = ("cogs.lobby", "cogs.table", "cogs.rules")
@@ -23,6 +24,7 @@ class GameHostBot(commands.Bot):
     storage: Storage
     service: GameService
     scheduler: BotScheduler
+    timers: TurnTimers
 
     def __init__(self, settings: Settings, *, sync_commands: bool = True, **kwargs: Any) -> None:
         intents = discord.Intents.none()
@@ -36,12 +38,14 @@ class GameHostBot(commands.Bot):
         self.storage = await Storage.open(self.settings.database_path)
         self.service = GameService(self.storage)
         self.scheduler = BotScheduler(self.service, self.settings.bot_move_delay)
+        self.timers = TurnTimers(self.service)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         if self.sync_commands:
             await self.sync_app_commands()
-        resumed = await self.scheduler.resume()
-        log.info("resumed %d running tables", resumed)
+        bots = await self.scheduler.resume()
+        timed = await self.timers.resume()
+        log.info("resumed %d tables waiting on a bot and %d turn timers", bots, timed)
 
     async def sync_app_commands(self) -> None:
         if self.settings.dev_guild_id:
@@ -67,6 +71,7 @@ class GameHostBot(commands.Bot):
 
     async def close(self) -> None:
         if hasattr(self, "scheduler"):
+            await self.timers.close()
             await self.scheduler.close()
             await self.service.drain()
             await self.storage.close()

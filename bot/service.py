@@ -9,12 +9,16 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import random
 import secrets
+import time
+from dataclasses import replace
 from typing import Any, Awaitable, Callable
 
 from engines import Action, EngineError, get_engine
 
 from .errors import HostError
+from .policies import choose_action
 from .storage import SeatRow, Storage, VersionConflict
 from .table import Table, Update, human_player
 
@@ -23,9 +27,13 @@ Listener = Callable[[Update], Awaitable[None]]
 ACTIVE = ("lobby", "running")
 
 
+TIMEOUTS_BEFORE_AWAY = 3  # decisions in a row that run out of time before a bot takes the seat
+
+
 class GameService:
-    def __init__(self, storage: Storage) -> None:
+    def __init__(self, storage: Storage, *, clock: Callable[[], float] = time.time) -> None:
         self.storage = storage
+        self.clock = clock
         self._tables: dict[int, Table] = {}
         self._loading: dict[int, asyncio.Lock] = {}
         self._listeners: list[Listener] = []
@@ -94,7 +102,7 @@ class GameService:
     # ---- lobby ---------------------------------------------------------------------
     async def create_lobby(self, *, game: str, guild_id: int | None, channel_id: int, user_id: int, name: str,
                            options: dict[str, Any] | None = None, locale: str = "en",
-                           seed: int | None = None) -> Table:
+                           seed: int | None = None, turn_seconds: int = 120) -> Table:
         engine = get_engine(game)
         parsed = engine.parse_options(options)
         await self._refuse_if_seated(channel_id, user_id)
@@ -103,6 +111,7 @@ class GameService:
             guild_id=guild_id, channel_id=channel_id, game=game,
             options=parsed.model_dump(mode="json", exclude_defaults=True),
             seed=secrets.randbits(62) if seed is None else seed, host_id=user_id, locale=locale, seats=[seat],
+            turn_seconds=turn_seconds,
         )
         table = await self.table(game_id)
         self._changed(table, "lobby")
@@ -174,12 +183,28 @@ class GameService:
                 raise HostError("not_enough_players", min=table.engine.min_players, count=len(table.seats))
             return await self._begin(table)
 
+    def _deadline(self, table: Table, state: Any, seats: list[SeatRow] | None = None) -> float | None:
+        """When the decision now due runs out: only while a person (not a bot) must decide."""
+        if table.row.turn_seconds <= 0 or table.engine.result(state) is not None:
+            return None
+        bots = {s.player for s in (seats or table.seats) if s.is_bot}
+        if all(p in bots for p in table.engine.to_act(state)):
+            return None
+        return self.clock() + table.row.turn_seconds
+
+    @staticmethod
+    def _bot_to_act(table: Table, state: Any, seats: list[SeatRow] | None = None) -> bool:
+        bots = {s.player for s in (seats or table.seats) if s.is_bot}
+        return any(p in bots for p in table.engine.to_act(state))
+
     async def _begin(self, table: Table) -> Update:
         """Deal the game for the seated players; the table is running once this commits."""
         engine = table.engine
         state = engine.new_game([s.player for s in table.seats], seed=table.row.seed, options=table.row.options)
+        deadline = self._deadline(table, state)
         await self.storage.start_game(table.id, state=engine.dump(state), expected_version=table.version,
-                                      bot_to_act=any(table.is_bot(p) for p in engine.to_act(state)))
+                                      bot_to_act=self._bot_to_act(table, state), deadline=deadline)
+        table.row.deadline = deadline
         table.state = state
         table.row.status = "running"
         table.row.version += 1
@@ -240,25 +265,89 @@ class GameService:
             engine = table.engine
             state, events = engine.apply(table.state, player, action)
             action_model = action if isinstance(action, Action) else engine.parse_action(action)
+            seat = table.seat_of(player)
+            # A person's own move clears their run of timeouts.
+            reset = replace(seat, timeouts=0) if seat and not seat.is_bot and seat.timeouts else None
             # Shielded: once the write is on its way, memory follows the database even if the caller goes away.
-            return await asyncio.shield(self._commit(table, player, action_model, state, events))
+            return await asyncio.shield(self._commit(table, player, action_model, state, events, reset))
 
-    async def _commit(self, table: Table, player: str, action: Action, state: Any, events: list) -> Update:
+    async def _commit(self, table: Table, player: str, action: Action, state: Any, events: list,
+                      seat: SeatRow | None = None, kind: str = "action") -> Update:
         engine = table.engine
         over = engine.result(state) is not None
         notices = [(p, ev.model_dump_json()) for ev in events if ev.visible_to for p in ev.visible_to]
+        seats = [seat if seat is not None and s.seat == seat.seat else s for s in table.seats]
+        deadline = self._deadline(table, state, seats)
         try:
             await self.storage.commit_action(
                 table.id, expected_version=table.version, player=player, action=action.model_dump(mode="json"),
                 state=engine.dump(state), status="finished" if over else "running", notices=notices,
-                bot_to_act=any(table.is_bot(p) for p in engine.to_act(state)))
+                bot_to_act=self._bot_to_act(table, state, seats), deadline=deadline, seat=seat)
         except VersionConflict:
             raise HostError("stale") from None
         table.state = state
+        table.row.seats = seats
+        table.row.deadline = deadline
         table.row.version += 1
         if over:
             table.row.status = "finished"
-        return self._changed(table, "ended" if over else "action", events, player)
+        return self._changed(table, "ended" if over else kind, events, player)
+
+    # ---- turn timers -----------------------------------------------------------------
+    def warn(self, table: Table) -> None:
+        """Tell listeners that the decision now due is about to run out (nothing is stored)."""
+        self._changed(table, "warning")
+
+    async def expire(self, game_id: int, expected_version: int) -> list[Update]:
+        """The decision due at ``expected_version`` ran out: a bot moves for each person who had to decide.
+        After ``TIMEOUTS_BEFORE_AWAY`` in a row the seat goes to a bot until its player comes back."""
+        table = await self.table(game_id)
+        updates: list[Update] = []
+        async with table.lock:
+            if table.status != "running" or table.version != expected_version or table.row.deadline is None:
+                return updates
+            late = [p for p in table.to_act() if not table.is_bot(p)]
+            for player in late:
+                if player not in table.to_act() or table.status != "running":
+                    continue
+                seat = table.seat_of(player)
+                assert seat is not None
+                timeouts = seat.timeouts + 1
+                away = timeouts >= TIMEOUTS_BEFORE_AWAY
+                rng = random.Random(f"{table.row.seed}:{table.version}:{player}:timeout")
+                action = choose_action(table.engine, table.state, player, rng)
+                state, events = table.engine.apply(table.state, player, action)
+                changed = replace(seat, timeouts=timeouts, is_bot=away or seat.is_bot, away=away)
+                updates.append(await asyncio.shield(
+                    self._commit(table, player, action, state, events, changed, kind="timeout")))
+        return updates
+
+    async def come_back(self, game_id: int, user_id: int) -> Update:
+        """A player whose seat a bot was playing (absence or ``/game leave``) takes it back."""
+        table = await self.table(game_id)
+        async with table.lock:
+            if table.status != "running":
+                raise HostError("game_not_running")
+            seat = next((s for s in table.seats if s.user_id == user_id), None)
+            if seat is None:
+                raise HostError("not_seated")
+            if not seat.is_bot:
+                raise HostError("already_playing")
+            await self._refuse_if_seated(table.row.channel_id, user_id, except_game=game_id)
+            seats = [replace(s, is_bot=False, away=False, timeouts=0) if s is seat else s for s in table.seats]
+            return await self._replace_running_seats(table, seats, seat.player)
+
+    async def _replace_running_seats(self, table: Table, seats: list[SeatRow], actor: str) -> Update:
+        deadline = self._deadline(table, table.state, seats)
+        await self.storage.replace_seats(table.id, seats, expected_version=table.version,
+                                         bot_to_act=self._bot_to_act(table, table.state, seats), deadline=deadline)
+        table.row.seats = seats
+        table.row.deadline = deadline
+        table.row.version += 1
+        return self._changed(table, "seats", actor=actor)
+
+    async def tables_with_deadlines(self) -> list[int]:
+        return await self.storage.with_deadlines()
 
     async def hand_to_bot(self, game_id: int, user_id: int) -> Update:
         """``/game leave`` at a running table: the seat stays in the game, played by a bot."""
@@ -271,12 +360,8 @@ class GameService:
             seat = table.seat_of_user(user_id)
             if seat is None:
                 raise HostError("not_seated")
-            seats = [SeatRow(s.seat, s.player, s.name, s.user_id, True) if s is seat else s for s in table.seats]
-            bot_to_act = any(s.is_bot and s.player in table.to_act() for s in seats)
-            await self.storage.replace_seats(table.id, seats, expected_version=table.version, bot_to_act=bot_to_act)
-            table.row.seats = seats
-            table.row.version += 1
-            return self._changed(table, "seats", actor=seat.player)
+            seats = [replace(s, is_bot=True) if s is seat else s for s in table.seats]
+            return await self._replace_running_seats(table, seats, seat.player)
 
     async def end(self, game_id: int, user_id: int, *, is_admin: bool) -> Update:
         """``/game end``: the host or a server manager stops a lobby or a running table."""

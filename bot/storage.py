@@ -28,6 +28,8 @@ class SeatRow:
     name: str
     user_id: int | None = None
     is_bot: bool = False
+    timeouts: int = 0  # decisions in a row that ran out of time
+    away: bool = False  # handed to a bot after too many timeouts, until the player comes back
 
 
 @dataclass
@@ -45,12 +47,14 @@ class GameRow:
     state: str | None = None
     lobby_message_id: int | None = None
     board_message_id: int | None = None
+    turn_seconds: int = 120
+    deadline: float | None = None
     seats: list[SeatRow] = field(default_factory=list)
 
 
 _GAME_COLUMNS = ("id, guild_id, channel_id, game, options, seed, status, host_id, locale, version, state, "
-                 "lobby_message_id, board_message_id")
-_UPDATABLE = {"status", "version", "state", "lobby_message_id", "board_message_id", "locale"}
+                 "lobby_message_id, board_message_id, turn_seconds, deadline")
+_UPDATABLE = {"status", "version", "state", "lobby_message_id", "board_message_id", "locale", "deadline"}
 
 
 def _migrations() -> list[tuple[int, str]]:
@@ -74,6 +78,8 @@ class _PendingAction:
     state: str
     status: str
     bot_to_act: bool
+    deadline: float | None
+    seat: SeatRow | None  # a seat whose timeout count (or bot flag) changes with this action
     notices: list[tuple[str, str]]
     done: asyncio.Future[None]
 
@@ -128,13 +134,13 @@ class Storage:
 
     # ---- games and seats -----------------------------------------------------------
     async def create_game(self, *, guild_id: int | None, channel_id: int, game: str, options: dict[str, Any],
-                          seed: int, host_id: int, locale: str, seats: list[SeatRow]) -> int:
+                          seed: int, host_id: int, locale: str, seats: list[SeatRow], turn_seconds: int = 120) -> int:
         now = time.time()
         async with self.transaction() as db:
             cur = await db.execute(
                 "INSERT INTO games (guild_id, channel_id, game, options, seed, status, host_id, locale, "
-                "created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?)",
-                (guild_id, channel_id, game, json.dumps(options), seed, host_id, locale, now, now),
+                "turn_seconds, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?)",
+                (guild_id, channel_id, game, json.dumps(options), seed, host_id, locale, turn_seconds, now, now),
             )
             game_id = cur.lastrowid
             await self._write_seats(db, game_id, seats)
@@ -145,16 +151,21 @@ class Storage:
     async def _write_seats(db: aiosqlite.Connection, game_id: int, seats: list[SeatRow]) -> None:
         await db.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
         await db.executemany(
-            "INSERT INTO seats (game_id, seat, player, user_id, is_bot, name) VALUES (?, ?, ?, ?, ?, ?)",
-            [(game_id, s.seat, s.player, s.user_id, int(s.is_bot), s.name) for s in seats],
+            "INSERT INTO seats (game_id, seat, player, user_id, is_bot, name, timeouts, away) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [(game_id, s.seat, s.player, s.user_id, int(s.is_bot), s.name, s.timeouts, int(s.away)) for s in seats],
         )
 
     async def replace_seats(self, game_id: int, seats: list[SeatRow], *, expected_version: int,
-                            host_id: int | None = None, bot_to_act: bool | None = None) -> None:
-        """Rewrite a table's seats (lobby changes, a player handing a seat to a bot); bumps the version."""
+                            host_id: int | None = None, bot_to_act: bool | None = None,
+                            deadline: float | None | bool = False) -> None:
+        """Rewrite a table's seats (lobby changes, a seat handed to a bot or back); bumps the version.
+        ``deadline=False`` leaves the stored deadline as it is."""
         extra: dict[str, Any] = {} if host_id is None else {"host_id": host_id}
         if bot_to_act is not None:
             extra["bot_to_act"] = int(bot_to_act)
+        if deadline is not False:
+            extra["deadline"] = deadline
         async with self.transaction() as db:
             await self._bump_version(db, game_id, expected_version, **extra)
             await self._write_seats(db, game_id, seats)
@@ -185,10 +196,11 @@ class Storage:
             return None
         game = GameRow(**{k: row[k] for k in row.keys()} | {"options": json.loads(row["options"])})
         async with self.db.execute(
-            "SELECT seat, player, name, user_id, is_bot FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
+            "SELECT seat, player, name, user_id, is_bot, timeouts, away FROM seats WHERE game_id = ? ORDER BY seat",
+            (game_id,)
         ) as cur:
-            game.seats = [SeatRow(r["seat"], r["player"], r["name"], r["user_id"], bool(r["is_bot"]))
-                          for r in await cur.fetchall()]
+            game.seats = [SeatRow(r["seat"], r["player"], r["name"], r["user_id"], bool(r["is_bot"]), r["timeouts"],
+                                  bool(r["away"])) for r in await cur.fetchall()]
         return game
 
     async def game_ids(self, *, status: tuple[str, ...], channel_id: int | None = None) -> list[int]:
@@ -202,14 +214,15 @@ class Storage:
             return [r[0] for r in await cur.fetchall()]
 
     # ---- the action log --------------------------------------------------------------
-    async def start_game(self, game_id: int, *, state: str, expected_version: int, bot_to_act: bool) -> None:
+    async def start_game(self, game_id: int, *, state: str, expected_version: int, bot_to_act: bool,
+                         deadline: float | None) -> None:
         async with self.transaction() as db:
             await self._bump_version(db, game_id, expected_version, status="running", state=state,
-                                     bot_to_act=int(bot_to_act))
+                                     bot_to_act=int(bot_to_act), deadline=deadline)
 
     async def commit_action(self, game_id: int, *, expected_version: int, player: str, action: dict[str, Any],
-                            state: str, status: str, notices: list[tuple[str, str]],
-                            bot_to_act: bool = False) -> None:
+                            state: str, status: str, notices: list[tuple[str, str]], bot_to_act: bool = False,
+                            deadline: float | None = None, seat: SeatRow | None = None) -> None:
         """Append the action, write the state and bump the version atomically; returns once committed.
 
         Group commit: actions of different tables that arrive while a commit is under way are written
@@ -218,7 +231,7 @@ class Storage:
         """
         done = asyncio.get_running_loop().create_future()
         self._pending.append(_PendingAction(game_id, expected_version, player, json.dumps(action), state, status,
-                                            bot_to_act, notices, done))
+                                            bot_to_act, deadline, seat, notices, done))
         if self._flusher is None or self._flusher.done():
             self._flusher = asyncio.create_task(self._flush_pending())
         await done
@@ -247,18 +260,30 @@ class Storage:
         now = time.time()
         async with self.transaction() as db:
             cur = await db.executemany(
-                "UPDATE games SET version = version + 1, updated_at = ?, state = ?, status = ?, bot_to_act = ? "
-                "WHERE id = ? AND version = ?",
-                [(now, a.state, a.status, int(a.bot_to_act), a.game_id, a.expected_version) for a in batch])
+                "UPDATE games SET version = version + 1, updated_at = ?, state = ?, status = ?, bot_to_act = ?, "
+                "deadline = ? WHERE id = ? AND version = ?",
+                [(now, a.state, a.status, int(a.bot_to_act), a.deadline, a.game_id, a.expected_version)
+                 for a in batch])
             if cur.rowcount != len(batch):
                 raise VersionConflict([a.game_id for a in batch])
             await db.executemany(
                 "INSERT INTO actions (game_id, seq, player, action, created_at) VALUES "
                 "(?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM actions WHERE game_id = ?), ?, ?, ?)",
                 [(a.game_id, a.game_id, a.player, a.action, now) for a in batch])
+            seats = [(a.seat.timeouts, int(a.seat.is_bot), int(a.seat.away), a.game_id, a.seat.seat)
+                     for a in batch if a.seat is not None]
+            if seats:
+                await db.executemany("UPDATE seats SET timeouts = ?, is_bot = ?, away = ? WHERE game_id = ? AND seat = ?",
+                                     seats)
             notices = [(a.game_id, p, e) for a in batch for p, e in a.notices]
             if notices:
                 await db.executemany("INSERT INTO notices (game_id, player, event) VALUES (?, ?, ?)", notices)
+
+    async def with_deadlines(self) -> list[int]:
+        """Running tables waiting on a person's decision under a turn timer (what a restart must time again)."""
+        async with self.db.execute(
+                "SELECT id FROM games WHERE status = 'running' AND deadline IS NOT NULL ORDER BY deadline") as cur:
+            return [r[0] for r in await cur.fetchall()]
 
     async def waiting_on_bots(self) -> list[int]:
         """Running tables whose next decision belongs to a bot seat (what a restart must wake)."""

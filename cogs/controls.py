@@ -172,4 +172,22 @@ class RefreshButton(GameItem, template=r"gh:refresh:(?P<gid>\d+)"):
         await interaction.response.edit_message(content=content, view=view)
 
 
-PERSISTENT_ITEMS = (ActButton, PickSelect, HandButton, RefreshButton)
+class BackButton(GameItem, template=r"gh:back:(?P<gid>\d+)"):
+    """**I'm back**: a player whose seat a bot was playing takes it back."""
+
+    def __init__(self, game_id: int, locale: object | None = None) -> None:
+        super().__init__(discord.ui.Button(label=t("table.im_back", locale), emoji="👋",
+                                           style=discord.ButtonStyle.success, custom_id=f"gh:back:{game_id}"))
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: Any, match: Any) -> "BackButton":
+        return cls(int(match["gid"]), interaction.locale)
+
+    async def run(self, interaction: discord.Interaction) -> None:
+        service = host(interaction).service
+        await service.come_back(self.game_id, interaction.user.id)
+        await show_hand(interaction, await service.table(self.game_id))
+
+
+PERSISTENT_ITEMS = (ActButton, PickSelect, HandButton, RefreshButton, BackButton)

@@ -18,6 +18,8 @@ from engines import GAMES
 from .common import NO_MENTIONS, GameItem, host
 
 log = logging.getLogger(__name__)
+DEFAULT_TIMER = 120
+TimerOption = app_commands.Range[int, 0, 3600]
 LOBBY_OPS = ("join", "leave", "bot", "start")
 OP_STYLES = {"join": discord.ButtonStyle.success, "leave": discord.ButtonStyle.secondary,
              "bot": discord.ButtonStyle.secondary, "start": discord.ButtonStyle.primary}
@@ -43,14 +45,16 @@ def lobby_view(table: Table, locale: object | None) -> discord.ui.View:
     return view
 
 
-async def open_lobby(interaction: discord.Interaction, game: str, options: dict[str, Any], bots: int) -> None:
-    """Create the table, add ``bots`` bot seats (as many as fit) and post the lobby message."""
+async def open_lobby(interaction: discord.Interaction, game: str, options: dict[str, Any], bots: int,
+                     timer: int = DEFAULT_TIMER) -> None:
+    """Create the table, add ``bots`` bot seats (as many as fit) and post the lobby message.
+    ``timer``: seconds per decision before a bot moves for an absent player (0 = no timer)."""
     service = host(interaction).service
     assert interaction.channel_id is not None
     table = await service.create_lobby(
         game=game, guild_id=interaction.guild_id, channel_id=interaction.channel_id,
         user_id=interaction.user.id, name=interaction.user.display_name, options=options,
-        locale=language(interaction.guild_locale or interaction.locale))
+        locale=language(interaction.guild_locale or interaction.locale), turn_seconds=timer)
     for _ in range(min(bots, table.engine.max_players - 1)):
         await service.add_bot(table.id, interaction.user.id)
     locale = table.row.locale
@@ -106,4 +110,4 @@ async def setup(bot: commands.Bot) -> None:
     bot.tree.add_command(play_group())
 
 
-__all__ = ["open_lobby", "lobby_embed", "lobby_view", "HostError"]
+__all__ = ["open_lobby", "lobby_embed", "lobby_view", "HostError", "DEFAULT_TIMER", "TimerOption"]

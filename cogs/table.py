@@ -17,7 +17,7 @@ from bot.i18n import t
 from bot.table import Table, Update
 
 from .common import NO_MENTIONS, board_embed, host, is_admin, names_for, reply
-from .controls import PERSISTENT_ITEMS, HandButton, game_module
+from .controls import PERSISTENT_ITEMS, BackButton, HandButton, game_module
 from .lobby import lobby_embed, lobby_view
 
 log = logging.getLogger(__name__)
@@ -75,6 +75,9 @@ class TableCog(commands.Cog):
                 await channel.get_partial_message(table.row.lobby_message_id).edit(
                     embed=lobby_embed(table, locale), view=lobby_view(table, locale))
             return
+        if update.kind == "warning":
+            await self.post_warning(channel, table, update, locale)
+            return
         if update.kind == "started":
             if table.row.lobby_message_id:
                 await channel.get_partial_message(table.row.lobby_message_id).edit(
@@ -93,13 +96,24 @@ class TableCog(commands.Cog):
         names = names_for(table)
         lines = [line for ev in update.events if ev.visible_to is None
                  and (line := render.event_line(table.row.game, ev, names, locale))]
-        if update.kind == "seats" and update.actor:
-            lines.append(t("table.seat_to_bot", locale, player=names(update.actor)))
+        view = None
+        seat = table.seat_of(update.actor) if update.actor else None
+        if update.kind == "timeout" and seat is not None:
+            lines.insert(0, t("table.timed_out", locale, player=names(update.actor)))
+            if seat.away:
+                lines.append(t("table.seat_away", locale, player=names(update.actor)))
+                view = discord.ui.View(timeout=None)
+                view.add_item(BackButton(table.id, locale))
+        if update.kind == "seats" and seat is not None:
+            lines.append(t("table.seat_to_bot" if seat.is_bot else "table.seat_back", locale,
+                           player=names(update.actor)))
+            if seat.is_bot and table.status == "running":
+                view = discord.ui.View(timeout=None)
+                view.add_item(BackButton(table.id, locale))
         if update.kind == "ended" and table.status == "cancelled":
             lines.append(t("table.cancelled", locale, id=table.id))
         mention_ids: list[int] = []
-        view = None
-        if table.status == "running" and update.version == table.version and update.kind != "seats":
+        if table.status == "running" and update.version == table.version and view is None:
             mention_ids = table.user_ids_to_act()
             if mention_ids:
                 lines.append(t("table.your_turn", locale, players=" ".join(f"<@{u}>" for u in mention_ids)))
@@ -108,6 +122,19 @@ class TableCog(commands.Cog):
             return
         await channel.send("\n".join(lines)[:2000], view=view,
                            allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in mention_ids],
+                                                                    everyone=False, roles=False))
+
+    async def post_warning(self, channel: discord.PartialMessageable, table: Table, update: Update,
+                           locale: str) -> None:
+        if update.version != table.version or table.row.deadline is None:
+            return
+        users = table.user_ids_to_act()
+        if not users:
+            return
+        seconds = max(0, round(table.row.deadline - self.bot.service.clock()))  # type: ignore[attr-defined]
+        await channel.send(t("table.time_warning", locale, players=" ".join(f"<@{u}>" for u in users),
+                             seconds=seconds), view=board_view(table, locale),
+                           allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in users],
                                                                     everyone=False, roles=False))
 
     # ---- /game ------------------------------------------------------------------------

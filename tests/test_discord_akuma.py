@@ -225,3 +225,20 @@ async def test_every_registered_game_has_a_play_subcommand(h: Harness) -> None:
 
     play = h.bot.tree.get_command("play")
     assert play is not None and sorted(c.name for c in play.commands) == sorted(GAMES)
+
+
+async def test_a_player_who_left_comes_back_with_the_button(h: Harness) -> None:
+    alice, bob = h.user(ALICE_ID, "alice"), h.user(102, "bob")
+    r = await h.slash(alice, "play akuma", bots=2, start="host")
+    await h.click(bob, r.message, label="Join")
+    await h.click(alice, r.message, label="Start")
+    table = only_table(h)
+    await h.slash(alice, "game leave")
+    notice = next(m for m in h.channel_messages() if "a bot plays their seat" in m.text)
+    assert table.seat_of(PLAYER).is_bot and table.status == "running"  # Bob still has to play
+    r = await h.click(bob, notice, label="I'm back")
+    assert r.ephemeral and "already playing" in r.text  # Bob never left
+    r = await h.click(alice, notice, label="I'm back")
+    assert r.ephemeral and "Your hand" in r.text
+    assert not table.seat_of(PLAYER).is_bot
+    assert any("is back" in m.text for m in h.channel_messages())

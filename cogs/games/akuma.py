@@ -15,17 +15,18 @@ from engines import EngineError
 from engines.akuma.models import Steal
 
 from ..controls import ActButton, card_selects
-from ..lobby import open_lobby
+from ..lobby import DEFAULT_TIMER, TimerOption, open_lobby
 
 
 @app_commands.command(name="akuma")
-@app_commands.describe(bots="Bot seats to add at once (0–5)", start="Who plays first")
+@app_commands.describe(bots="Bot seats to add at once (0–5)", start="Who plays first",
+                       timer="Seconds per decision before a bot moves for an absent player (0 = no timer)")
 @app_commands.choices(start=[app_commands.Choice(name="random", value="random"),
                              app_commands.Choice(name="host", value="host")])
 async def play(interaction: discord.Interaction, bots: app_commands.Range[int, 0, 5] = 0,
-               start: str = "random") -> None:
+               start: str = "random", timer: TimerOption = DEFAULT_TIMER) -> None:
     """Akuma Trick (3–6 players): shed your devils, but never all of them."""
-    await open_lobby(interaction, "akuma", {"start_player": 0} if start == "host" else {}, bots)
+    await open_lobby(interaction, "akuma", {"start_player": 0} if start == "host" else {}, bots, timer)
 
 
 def decode(code: str, table: Table, player: str) -> dict[str, Any]:

@@ -1,0 +1,72 @@
+"""Turn timers: a decision a person must make has a stored deadline; a warning goes out shortly before,
+and when it passes a bot moves for them (``GameService.expire``). Deadlines live in the database, so a
+restarted bot times the same decisions again (``resume``)."""
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from typing import Awaitable, Callable
+
+from .service import GameService
+from .table import Update
+
+log = logging.getLogger(__name__)
+WARN_BEFORE = 30.0  # seconds left when the player is warned
+
+
+class TurnTimers:
+    def __init__(self, service: GameService, *, warn_before: float = WARN_BEFORE,
+                 clock: Callable[[], float] = time.time,
+                 sleep: Callable[[float], Awaitable[None]] = asyncio.sleep) -> None:
+        self.service = service
+        self.warn_before = warn_before
+        self.clock = clock
+        self.sleep = sleep
+        self._tasks: dict[int, asyncio.Task[None]] = {}
+        service.subscribe(self.on_update)
+
+    async def on_update(self, update: Update) -> None:
+        if update.kind != "warning" and update.version == update.table.version:
+            self.schedule(update.table.id)
+
+    def schedule(self, game_id: int) -> None:
+        """(Re)arm the timer of a table for the deadline it has now; a table with none is left untimed."""
+        old = self._tasks.pop(game_id, None)
+        if old is not None and old is not asyncio.current_task():
+            old.cancel()
+        table = self.service._tables.get(game_id)
+        if table is None or table.status != "running" or table.row.deadline is None:
+            return
+        self._tasks[game_id] = asyncio.create_task(self._run(game_id, table.version, table.row.deadline))
+
+    async def resume(self) -> int:
+        ids = await self.service.tables_with_deadlines()
+        for game_id in ids:
+            await self.service.table(game_id)
+            self.schedule(game_id)
+        return len(ids)
+
+    async def _run(self, game_id: int, version: int, deadline: float) -> None:
+        try:
+            table = await self.service.table(game_id)
+            warn_at = deadline - self.warn_before
+            if self.clock() < warn_at:
+                await self.sleep(warn_at - self.clock())
+                if table.version != version:
+                    return
+                self.service.warn(table)
+            if self.clock() < deadline:
+                await self.sleep(deadline - self.clock())
+            # Shielded: re-arming the timer for the next decision must not cut a running expiry short.
+            await asyncio.shield(self.service.expire(game_id, version))
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("turn timer of table %s failed", game_id)
+
+    async def close(self) -> None:
+        for task in self._tasks.values():
+            task.cancel()
+        await asyncio.gather(*self._tasks.values(), return_exceptions=True)
+        self._tasks.clear()

@@ -45,6 +45,9 @@ class BotScheduler:
             if table.status != "running":
                 return
             bots = [p for p in table.to_act() if table.is_bot(p)]
+            # A bot may also take an out-of-turn action (Rocca's Bon) while others decide.
+            bots += [s.player for s in table.seats if s.is_bot and s.player not in bots
+                     and table.engine.out_of_turn_actions(table.state, s.player)]
             if not bots:
                 return
             version = table.version

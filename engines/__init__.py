@@ -13,6 +13,7 @@ from .errors import BadAction, BadOptions, EngineError, IllegalAction, NotYourTu
 # name -> "module:EngineClass"; a game is listed here once its engine is complete.
 _REGISTRY: dict[str, str] = {
     "akuma": "engines.akuma:AkumaEngine",
+    "rocca": "engines.rocca:RoccaEngine",
 }
 GAMES: tuple[str, ...] = tuple(_REGISTRY)
 

@@ -63,15 +63,20 @@ class RoccaEngine(Engine):
             return []
         if state.pending is not None:
             return [state.pending.player]
-        actors = [state.turn]
-        if state.options.get("bon"):
-            ix = TowerIndex(state)
-            actors += [p for p in state.players if p != state.turn and M.bon_options(state, ix, p)]
-        return actors
+        return [state.turn]
+
+    def out_of_turn_actions(self, state: RoccaState, player: str) -> list[Action]:
+        """Bon (option ``bon``): any seated player other than the one deciding may call it when it fits.
+
+        Kept out of ``to_act`` on purpose: listing who could call Bon would tell everyone who holds the cards.
+        """
+        if state.over or player in self.to_act(state) or player not in state.hands:
+            return []
+        return list(M.bon_options(state, TowerIndex(state), player))
 
     def legal_actions(self, state: RoccaState, player: str) -> list[Action]:
         if player not in self.to_act(state):
-            return []
+            return self.out_of_turn_actions(state, player)
         ix = TowerIndex(state)
         pending = state.pending
         out: list[Action] = []

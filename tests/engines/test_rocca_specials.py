@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from engines.errors import IllegalAction
+from engines.errors import IllegalAction, NotYourTurn
 from engines.rocca import geometry as G
 from engines.rocca.models import Column, TowerCard
 
@@ -199,7 +199,9 @@ def test_no_bon_without_the_option() -> None:
 
 def test_bon_out_of_turn_places_a_chain_and_play_goes_on_after_the_caller() -> None:
     state = bon_state()
-    assert ENG.to_act(state) == ["p0", "p2"]
+    assert ENG.to_act(state) == ["p0"]  # Bon callers are not named: that would tell who holds the cards
+    assert ENG.out_of_turn_actions(state, "p1") == [] and ENG.out_of_turn_actions(state, "p0") == []
+    assert [a.model_dump(mode="json") for a in ENG.out_of_turn_actions(state, "p2")] == legal_dicts(state, "p2")
     bons = legal_dicts(state, "p2")
     assert {tuple(b["cards"]) for b in bons} == {("5H", "5D"), ("5H", "5C"), ("5D", "5C"), ("5H", "5D", "5C")}
     assert all(b["type"] == "bon" and b["on"] == "5S" for b in bons)
@@ -212,12 +214,17 @@ def test_bon_out_of_turn_places_a_chain_and_play_goes_on_after_the_caller() -> N
 
 def test_bon_refuses_other_orders_and_other_cards() -> None:
     state = bon_state()
-    with pytest.raises(IllegalAction):
+    # Out of turn only the listed Bon actions are accepted (base.apply refuses the rest as not your turn).
+    with pytest.raises(NotYourTurn):
         act(state, "p2", type="bon", on="5S", cards=["5D", "5H"])  # not in suit order
-    with pytest.raises(IllegalAction):
+    with pytest.raises(NotYourTurn):
         act(state, "p2", type="bon", on="5S", cards=["5H", "8C"])
-    with pytest.raises(IllegalAction):  # out of turn, only Bon
+    with pytest.raises(NotYourTurn):  # out of turn, only Bon
         act(state, "p2", type="place", card="5H", on="5S", side="profile")
+    # The turn player's own Bon goes through the engine's check.
+    state = make({"p0": ["5H", "5D", "9C"], "p1": ["2D"], "p2": ["3D"]}, bon=True)
+    with pytest.raises(IllegalAction):
+        act(state, "p0", type="bon", on="5S", cards=["5D", "5H"])
 
 
 def test_bon_special_cards_count_once() -> None:
@@ -241,10 +248,10 @@ def test_bon_ace_gives_the_caller_another_turn_and_zero_reverses_once() -> None:
 def test_no_bon_on_a_card_the_caller_just_placed() -> None:
     state = make({"p0": ["7S", "7H", "7D", "9S"], "p1": ["2D"], "p2": ["3D"]}, bon=True)
     state, _ = act(state, "p0", type="place", card="7S", on="5S", side="head")
-    assert ENG.to_act(state) == ["p1"]  # p0 may not Bon on its own 7S
+    assert ENG.to_act(state) == ["p1"] and ENG.out_of_turn_actions(state, "p0") == []  # not on its own 7S
     state = make({"p0": ["7S", "9S"], "p1": ["2D"], "p2": ["7H", "7D", "3D"]}, bon=True)
     state, _ = act(state, "p0", type="place", card="7S", on="5S", side="head")
-    assert ENG.to_act(state) == ["p1", "p2"]  # another player may
+    assert ENG.to_act(state) == ["p1"] and ENG.out_of_turn_actions(state, "p2")  # another player may
 
 
 def test_bon_that_empties_the_hand_wins_without_one() -> None:
@@ -256,14 +263,31 @@ def test_bon_that_empties_the_hand_wins_without_one() -> None:
 def test_no_bon_during_a_chain_or_on_a_frozen_column() -> None:
     state = make({"p0": ["JS", "9D"], "p1": ["2D"], "p2": ["5H", "5D"]}, bon=True)
     state, _ = act(state, "p0", type="place", card="JS", on="5S", side="head")
-    assert ENG.to_act(state) == ["p1"]
+    assert ENG.to_act(state) == ["p1"] and ENG.out_of_turn_actions(state, "p2") == []
     state = make({"p0": ["X1", "9D"], "p1": ["2D"], "p2": ["5H", "5D"]}, bon=True)
     state = build(state, ("6S", "5S", "profile"))
     state.columns[0].cards.append("5S")  # keep 5S active in column a
     state, _ = act(state, "p0", type="place", card="X1", on="6S", side="head", suit="S", bend="left")
-    assert "p2" not in ENG.to_act(state)
+    assert "p2" not in ENG.to_act(state) and ENG.out_of_turn_actions(state, "p2") == []
 
 
 def test_the_turn_player_may_bon_too() -> None:
     state = make({"p0": ["5H", "5D", "9C"], "p1": ["2D"], "p2": ["3D"]}, bon=True)
     assert {"type": "bon", "on": "5S", "cards": ["5H", "5D"]} in legal_dicts(state, "p0")
+
+
+def test_bon_out_of_turn_is_accepted_from_a_player_not_in_to_act_and_nobody_else() -> None:
+    state = bon_state()
+    assert "p2" not in ENG.to_act(state)
+    with pytest.raises(NotYourTurn):  # p1 holds no pair: nothing out of turn
+        act(state, "p1", type="bon", on="5S", cards=["2D", "3D"])
+    with pytest.raises(NotYourTurn):  # only Bon out of turn, even for a player who could call one
+        act(state, "p2", type="draw")
+    state2, ev = act(state, "p2", type="bon", on="5S", cards=["5H", "5D"])
+    assert ev[0].type == "bon" and state2.turn == "p0"
+
+
+def test_the_view_never_names_bon_callers() -> None:
+    state = bon_state()
+    for viewer in (None, "p0", "p1"):
+        assert ENG.view(state, viewer)["to_act"] == ["p0"]

@@ -1,0 +1,279 @@
+"""Rocca Card Tower as text: card marks (``7♠``, ``10♦``, ``🃏``), tower labels (``b3`` = column b, 3rd card)
+shared with the board picture and the hand view's choices, and a tower summary for screen readers.
+
+The picture itself is drawn by ``rocca_image`` (``image`` below); everything here is text from views only.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from engines import Event
+
+from ..i18n import t
+from . import Board, Names, ranking_lines
+
+SUIT_MARKS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+JOKER_MARK = "🃏"
+SIDES = ("head", "face", "profile")
+MAX_ACTIVE_LISTED = 24
+"""Active cards listed one by one on the board; more are counted (the embed must stay readable)."""
+
+
+# ---- cards, sides, labels ------------------------------------------------------------------------------------------
+def card(card_id: str, suit: str | None = None) -> str:
+    """``7S`` → ``7♠``; a joker is ``🃏``, or ``🃏♠`` once it named a suit on the tower."""
+    if card_id.startswith("X"):
+        return JOKER_MARK + (SUIT_MARKS.get(suit, "") if suit else "")
+    return card_id[:-1] + SUIT_MARKS.get(card_id[-1], card_id[-1])
+
+
+def cards(ids: list[str]) -> str:
+    return " ".join(card(c) for c in ids) or "—"
+
+
+def suit_mark(suit: str | None) -> str:
+    return SUIT_MARKS.get(suit or "", "?")
+
+
+def side_name(side: str, locale: object | None) -> str:
+    return t(f"rocca.side.{side}", locale)
+
+
+def bend_name(bend: str, locale: object | None) -> str:
+    return t(f"rocca.bend.{bend}", locale)
+
+
+def tower_card(view: dict[str, Any], card_id: str | None) -> dict[str, Any] | None:
+    return next((tc for tc in view.get("tower", []) if tc["card"] == card_id), None)
+
+
+def label_of(view: dict[str, Any], card_id: str | None) -> str:
+    tc = tower_card(view, card_id)
+    return tc["label"] if tc else "?"
+
+
+def tower_mark(tc: dict[str, Any]) -> str:
+    """How a tower card is named in text: its label and its mark, ``b3 7♠``."""
+    return f"{tc['label']} {card(tc['card'], tc.get('suit'))}"
+
+
+def placement(view: dict[str, Any], card_id: str, on: str, side: str, locale: object | None) -> str:
+    """``7♠ → profile of b3``: a move as the hand view offers it (the label is on the board picture)."""
+    return t("rocca.move.place", locale, card=card(card_id), side=side_name(side, locale), label=label_of(view, on))
+
+
+def bon_move(view: dict[str, Any], on: str, ids: list[str], locale: object | None) -> str:
+    return t("rocca.move.bon", locale, cards=cards(ids), label=label_of(view, on))
+
+
+def direction(value: int, locale: object | None) -> str:
+    return t("rocca.direction.cw" if value == 1 else "rocca.direction.ccw", locale)
+
+
+# ---- the tower as text ---------------------------------------------------------------------------------------------
+def active_line(tc: dict[str, Any], locale: object | None) -> str:
+    sides = [side_name(s, locale) for s in tc.get("open_sides", [])]
+    if not tc.get("playable"):
+        state = t("rocca.board.frozen", locale)
+    elif sides:
+        state = t("rocca.board.open_sides", locale, sides=", ".join(sides))
+    else:
+        state = t("rocca.board.no_open_side", locale)
+    return f"{tower_mark(tc)} ({state})"
+
+
+def tower_summary(view: dict[str, Any], names: Names, locale: object | None) -> list[str]:
+    """The tower in words (screen readers; and anyone without the picture): size, last card, active cards."""
+    tower = view.get("tower", [])
+    lines = [t("rocca.board.tower", locale, count=len(tower), columns=len(view.get("columns", [])))]
+    last = tower[-1] if tower else None
+    if last is not None and last.get("on"):
+        lines.append(t("rocca.board.last", locale, card=tower_mark(last), player=names(last.get("placer")),
+                       side=side_name(last["on_side"], locale), on=label_of(view, last["on"])))
+    active = [tc for tc in tower if tc.get("active")]
+    active.sort(key=lambda tc: (not tc.get("playable"), not tc.get("open_sides"), tc["order"]))
+    listed = active[:MAX_ACTIVE_LISTED]
+    text = " · ".join(active_line(tc, locale) for tc in listed)
+    if len(active) > len(listed):
+        text += " · " + t("rocca.board.more_active", locale, count=len(active) - len(listed))
+    lines.append(t("rocca.board.active", locale, cards=text))
+    restriction = view.get("restriction")
+    if restriction:
+        joker = tower_card(view, restriction.get("joker"))
+        lines.append(t("rocca.board.bent", locale, joker=tower_mark(joker) if joker else JOKER_MARK,
+                       bend=bend_name(joker.get("bend") or "left", locale) if joker else "?",
+                       columns=", ".join(restriction.get("columns", []))))
+    return lines
+
+
+def pending_line(view: dict[str, Any], names: Names, locale: object | None) -> str | None:
+    p = view.get("pending")
+    if not p:
+        return None
+    on = label_of(view, p.get("card"))
+    if p["kind"] == "draw_chain":
+        return t("rocca.pending.draw_chain", locale, player=names(p["player"]), count=p["count"],
+                 rank=p["rank"], label=on)
+    if p["kind"] == "q_give":
+        if p.get("receiver") is None or (p["count"] == 1 and p.get("given", 0) == 0):
+            return t("rocca.pending.q_give_first", locale, player=names(p["player"]))
+        return t("rocca.pending.q_give_back", locale, player=names(p["player"]), receiver=names(p.get("receiver")),
+                 count=p["count"] - p.get("given", 0))
+    return t("rocca.pending.q_answer", locale, player=names(p["player"]), giver=names(p.get("giver")),
+             count=p["count"], label=on)
+
+
+def hands_line(view: dict[str, Any], names: Names, locale: object | None) -> str:
+    sizes, out, one = view.get("hand_sizes", {}), set(view.get("out", [])), set(view.get("one_declared", []))
+    parts = []
+    for p in view["players"]:
+        if p in out:
+            parts.append(t("rocca.board.hand_out", locale, player=names(p), count=sizes.get(p, 0)))
+        else:
+            parts.append(t("rocca.board.hand_size", locale, player=names(p), count=sizes.get(p, 0))
+                         + (" " + t("rocca.board.one_mark", locale) if p in one else ""))
+    return t("rocca.board.hands", locale, hands=" · ".join(parts))
+
+
+def board(view: dict[str, Any], names: Names, locale: object | None) -> Board:
+    lines = tower_summary(view, names, locale)
+    pending = pending_line(view, names, locale)
+    if pending and not view.get("over"):
+        lines.append(pending)
+    lines.append(t("rocca.board.table", locale, direction=direction(view.get("direction", 1), locale),
+                   pile=view.get("deck_size", 0),
+                   bon=t("rocca.board.bon_on" if view.get("options", {}).get("bon") else "rocca.board.bon_off",
+                         locale)))
+    lines.append(hands_line(view, names, locale))
+    result = view.get("result")
+    if result:
+        lines.append(t("common.final_ranking", locale))
+        lines.extend(ranking_lines(result["ranking"], {}, names, locale))
+        footer = t("common.game_over", locale)
+    elif view.get("pending"):
+        footer = t("rocca.board.to_decide", locale, player=names(view["pending"]["player"]))
+    elif view.get("turn"):
+        footer = t("rocca.board.to_play", locale, player=names(view["turn"]))
+    else:
+        footer = ""
+    return Board(t("game.rocca.name", locale), lines, footer)
+
+
+# ---- the hand view's text ------------------------------------------------------------------------------------------
+def hand(view: dict[str, Any], names: Names, locale: object | None) -> str:
+    mine = view.get("hand", [])
+    me = view.get("me")
+    lines = [t("rocca.hand.cards", locale, cards=cards(mine), count=len(mine))]
+    if view.get("over"):
+        return "\n".join(lines)
+    pending = view.get("pending")
+    if pending and pending["player"] == me:
+        on = label_of(view, pending.get("card"))
+        holds_rank = any(c[:-1] == pending["rank"] for c in mine if not c.startswith("X"))
+        if pending["kind"] == "draw_chain":
+            key = "rocca.hand.draw_chain" if holds_rank else "rocca.hand.draw_chain_take"
+            lines.append(t(key, locale, count=pending["count"], rank=pending["rank"], label=on,
+                           player=names(pending.get("by"))))
+        elif pending["kind"] == "q_answer":
+            key = "rocca.hand.q_answer" if holds_rank else "rocca.hand.q_take"
+            lines.append(t(key, locale, giver=names(pending.get("giver")), label=on, count=pending["count"]))
+        elif pending.get("receiver") is None:
+            lines.append(t("rocca.hand.q_give_first", locale))
+        else:
+            lines.append(t("rocca.hand.q_give_back", locale, receiver=names(pending.get("receiver")),
+                           count=pending["count"] - pending.get("given", 0), total=pending["count"]))
+    elif pending:
+        lines.append(pending_line(view, names, locale) or "")
+    elif view.get("turn") == me:
+        lines.append(t("rocca.hand.your_turn", locale))
+        playable = [tc for tc in view.get("tower", []) if tc.get("playable") and tc.get("open_sides")]
+        if playable:
+            lines.append(t("rocca.hand.open", locale, cards=" · ".join(active_line(tc, locale) for tc in playable)))
+    else:
+        lines.append(t("rocca.board.to_play", locale, player=names(view.get("turn"))))
+    if len(mine) == 1 and me not in view.get("one_declared", []):
+        lines.append(t("rocca.hand.one_hint", locale))
+    return "\n".join(lines)
+
+
+# ---- events --------------------------------------------------------------------------------------------------------
+def event(ev: Event, names: Names, locale: object | None) -> str | None:
+    d = ev.data
+    match ev.type:
+        case "game_started":
+            return t("rocca.event.game_started", locale, player=names(d.get("start_player")),
+                     card=card(d["start_card"]),
+                     bon=t("rocca.board.bon_on" if d.get("bon") else "rocca.board.bon_off", locale))
+        case "placed":
+            if d.get("bend"):
+                return t("rocca.event.placed_joker", locale, player=names(d["player"]), card=card(d["card"]),
+                         suit=suit_mark(d.get("suit")), bend=bend_name(d["bend"], locale),
+                         side=side_name(d["side"], locale), on=d["on_label"], label=d["label"],
+                         left=d.get("cards_left", 0))
+            return t("rocca.event.placed", locale, player=names(d["player"]), card=card(d["card"]),
+                     side=side_name(d["side"], locale), on=d["on_label"], label=d["label"],
+                     left=d.get("cards_left", 0))
+        case "tower_bent":
+            return t("rocca.event.tower_bent", locale)
+        case "bon":
+            return t("rocca.event.bon", locale, player=names(d["player"]), cards=cards(d["cards"]),
+                     labels=", ".join(d.get("labels", [])), left=d.get("cards_left", 0))
+        case "one_declared":
+            return t("rocca.event.one_declared", locale, player=names(d["player"]))
+        case "reversed":
+            return t("rocca.event.reversed", locale, direction=direction(d.get("direction", 1), locale))
+        case "again":
+            return t("rocca.event.again", locale, player=names(d["player"]))
+        case "draw_chain":
+            return t("rocca.event.draw_chain", locale, player=names(d["target"]), count=d["count"], rank=d["rank"])
+        case "q_countered":
+            return t("rocca.event.q_countered", locale, player=names(d["player"]), to=names(d.get("to")),
+                     count=d["count"])
+        case "q_pass":
+            return t("rocca.event.q_pass", locale, giver=names(d["giver"]), receiver=names(d["receiver"]),
+                     count=d["count"])
+        case "card_passed":  # private: giver and receiver only
+            return t("rocca.event.card_passed", locale, giver=names(d["giver"]), receiver=names(d["receiver"]),
+                     card=card(d["card"]))
+        case "q_accepted":
+            return t("rocca.event.q_accepted", locale, player=names(d["player"]))
+        case "drew":
+            if d.get("count", 0) < d.get("wanted", 0):
+                return t("rocca.event.drew_short", locale, player=names(d["player"]), count=d["count"],
+                         wanted=d["wanted"], pile=d.get("pile", 0))
+            return t("rocca.event.drew", locale, player=names(d["player"]), count=d["count"], pile=d.get("pile", 0))
+        case "drew_cards":  # private: the drawer only
+            return t("rocca.event.drew_cards", locale, cards=cards(d.get("cards", [])))
+        case "turn_lost":
+            return t("rocca.event.turn_lost", locale, player=names(d["player"]))
+        case "one_missing":
+            return t("rocca.event.one_missing", locale, player=names(d["player"]), penalty=d.get("penalty", 3))
+        case "went_out":
+            return t("rocca.event.went_out", locale, player=names(d["player"]))
+        case "player_out":
+            return t("rocca.event.player_out", locale, player=names(d["player"]), count=d.get("cards_left", 0))
+        case "game_over":
+            lines = [t("rocca.event.game_over", locale)]
+            lines += ranking_lines(d.get("ranking", []), {}, names, locale)
+            return "\n".join(lines)
+    return None
+
+
+def error_field(key: str, value: Any, locale: object | None) -> Any:
+    """Readable error placeholders: card ids as marks, sides and side states by name."""
+    if key in ("card", "on", "joker") and isinstance(value, str) and value:
+        return card(value)
+    if key == "cards" and isinstance(value, (list, tuple)):
+        return cards(list(value))
+    if key == "side" and value in SIDES:
+        return side_name(value, locale)
+    if key == "state" and value in ("half", "blocked", "free"):
+        return t(f"rocca.side_state.{value}", locale)
+    return value
+
+
+def image(view: dict[str, Any], names: Names, locale: object | None) -> bytes:
+    """The board picture (PNG): the tower as isometric cubes, labels as in the text. Called off the event loop."""
+    from .rocca_image import render_png
+
+    return render_png(view)

@@ -1,0 +1,282 @@
+"""The Rocca tower as a picture (Pillow): every card an isometric cube seen from above, drawn from the spectator view.
+
+A card is the hexagon of six lattice triangles around its centre; its head (suit), face (letter or number) and
+profile (pips) are rhombi of two triangles each, turned by the card's orientation. Cards are painted in placement
+order, so every triangle shows the card placed on it last — exactly the rules' visibility. On top: the labels of
+active cards (``b3``, the names the hand view's moves use), green outlines on free sides, a gold ring on the last
+card, jokers ringed in purple with an arrow for their bend, and columns frozen by a joker greyed out.
+
+No words are drawn (the board embed has the text); suits are drawn as shapes (the default font has no ♠♥♦♣).
+"""
+from __future__ import annotations
+
+import io
+import math
+from functools import lru_cache
+from typing import Any
+
+from PIL import Image, ImageDraw, ImageFont
+
+Point = tuple[float, float]
+RGB = tuple[int, int, int]
+
+UNIT_MAX = 58.0  # pixels per lattice step (a card's circumradius) for small towers
+UNIT_MIN = 26.0  # never smaller: a larger canvas instead (labels stay readable)
+CANVAS_MAX = 1500  # preferred largest side in pixels
+PAD_UNITS = 0.6
+BACKGROUND: RGB = (246, 243, 236)
+OUTLINE: RGB = (45, 45, 50)
+SUIT_BASE: dict[str, RGB] = {"S": (84, 104, 140), "H": (196, 64, 64), "D": (222, 136, 38), "C": (62, 146, 88)}
+SUIT_INK: dict[str, RGB] = {"S": (25, 25, 35), "H": (175, 20, 30), "D": (190, 40, 20), "C": (25, 25, 35)}
+JOKER_BASE: RGB = (128, 84, 176)
+FREE_SIDE: RGB = (24, 200, 90)
+LAST_RING: RGB = (250, 200, 30)
+JOKER_RING: RGB = (150, 60, 210)
+BADGE_PLAYABLE: RGB = (20, 60, 140)
+BADGE_IDLE: RGB = (95, 95, 105)
+SIDES = ("head", "face", "profile")
+ANGLES = [math.radians(30 + 60 * m) for m in range(6)]
+STEPS: list[Point] = [(math.cos(a), math.sin(a)) for a in ANGLES]  # D[m] in drawing units (y up)
+
+
+@lru_cache(maxsize=64)
+def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    return ImageFont.load_default(size=max(8, size))
+
+
+def mix(a: RGB, b: RGB, share: float) -> RGB:
+    return tuple(round(x + (y - x) * share) for x, y in zip(a, b))  # type: ignore[return-value]
+
+
+def side_colours(base: RGB) -> dict[str, RGB]:
+    """Light head, middle face, dark profile: the cube's three lit faces."""
+    return {"head": mix(base, (255, 255, 255), 0.62), "face": mix(base, (255, 255, 255), 0.3),
+            "profile": mix(base, (0, 0, 0), 0.12)}
+
+
+def card_suit(tc: dict[str, Any]) -> str | None:
+    return tc.get("suit") if tc["card"].startswith("X") else tc["card"][-1]
+
+
+def card_rank(tc: dict[str, Any]) -> str:
+    return "" if tc["card"].startswith("X") else tc["card"][:-1]
+
+
+class Canvas:
+    """Lattice drawing coordinates (y up) → pixels, scaled so the whole tower fits."""
+
+    def __init__(self, tower: list[dict[str, Any]]) -> None:
+        xs = [tc["x"] for tc in tower] or [0.0]
+        ys = [tc["y"] for tc in tower] or [0.0]
+        self.min_x, self.max_y = min(xs) - 1 - PAD_UNITS, max(ys) + 1 + PAD_UNITS
+        width_units = max(xs) - min(xs) + 2 + 2 * PAD_UNITS
+        height_units = max(ys) - min(ys) + 2 + 2 * PAD_UNITS
+        fit = min(CANVAS_MAX / width_units, CANVAS_MAX / height_units)
+        self.unit = max(UNIT_MIN, min(UNIT_MAX, fit))
+        self.size = (math.ceil(width_units * self.unit), math.ceil(height_units * self.unit))
+
+    def px(self, x: float, y: float) -> Point:
+        return (x - self.min_x) * self.unit, (self.max_y - y) * self.unit
+
+
+def rhombus(c: Point, start: int) -> list[Point]:
+    """The side made of triangles ``start`` and ``start+1``: corners c, c+D[s], c+D[s+1], c+D[s+2] (units)."""
+    return [c] + [(c[0] + STEPS[(start + i) % 6][0], c[1] + STEPS[(start + i) % 6][1]) for i in range(3)]
+
+
+def side_start(orientation: int, side: str) -> int:
+    return (orientation + 2 * SIDES.index(side)) % 6
+
+
+def side_point(c: Point, start: int, s: float, t: float) -> Point:
+    """A point inside the rhombus: c + s·D[start] + t·D[start+2] (s, t in 0..1)."""
+    a, b = STEPS[start % 6], STEPS[(start + 2) % 6]
+    return c[0] + s * a[0] + t * b[0], c[1] + s * a[1] + t * b[1]
+
+
+# ---- shapes ------------------------------------------------------------------------------------------------------
+def draw_suit(draw: ImageDraw.ImageDraw, suit: str, x: float, y: float, r: float, fill: RGB) -> None:
+    """♠♥♦♣ as polygons and circles in a box of half-size ``r`` (pixels, y down)."""
+    def disc(cx: float, cy: float, rad: float) -> None:
+        draw.ellipse((cx - rad, cy - rad, cx + rad, cy + rad), fill=fill)
+
+    if suit == "D":
+        draw.polygon([(x, y - r), (x + 0.72 * r, y), (x, y + r), (x - 0.72 * r, y)], fill=fill)
+    elif suit == "H":
+        disc(x - 0.46 * r, y - 0.3 * r, 0.52 * r)
+        disc(x + 0.46 * r, y - 0.3 * r, 0.52 * r)
+        draw.polygon([(x - 0.96 * r, y - 0.12 * r), (x + 0.96 * r, y - 0.12 * r), (x, y + r)], fill=fill)
+    elif suit == "S":
+        disc(x - 0.46 * r, y + 0.18 * r, 0.5 * r)
+        disc(x + 0.46 * r, y + 0.18 * r, 0.5 * r)
+        draw.polygon([(x - 0.94 * r, y + 0.05 * r), (x + 0.94 * r, y + 0.05 * r), (x, y - r)], fill=fill)
+        draw.polygon([(x, y + 0.2 * r), (x - 0.34 * r, y + r), (x + 0.34 * r, y + r)], fill=fill)
+    elif suit == "C":
+        disc(x, y - 0.45 * r, 0.4 * r)
+        disc(x - 0.46 * r, y + 0.14 * r, 0.4 * r)
+        disc(x + 0.46 * r, y + 0.14 * r, 0.4 * r)
+        draw.polygon([(x, y - 0.1 * r), (x - 0.34 * r, y + r), (x + 0.34 * r, y + r)], fill=fill)
+
+
+def draw_star(draw: ImageDraw.ImageDraw, x: float, y: float, r: float, fill: RGB) -> None:
+    points = []
+    for i in range(10):
+        rad = r if i % 2 == 0 else r * 0.45
+        a = math.radians(-90 + 36 * i)
+        points.append((x + rad * math.cos(a), y + rad * math.sin(a)))
+    draw.polygon(points, fill=fill)
+
+
+def pip_layout(n: int) -> list[tuple[float, float]]:
+    """Positions (s, t) in the rhombus for ``n`` pips: a small grid, centred."""
+    if n <= 0:
+        return []
+    cols = math.ceil(math.sqrt(n))
+    rows = math.ceil(n / cols)
+    spots = []
+    for i in range(n):
+        r, c = divmod(i, cols)
+        in_row = min(cols, n - r * cols)
+        s = (c + 1) / (in_row + 1)
+        t = (r + 1) / (rows + 1)
+        spots.append((0.14 + 0.72 * s, 0.14 + 0.72 * t))
+    return spots
+
+
+# ---- one card ----------------------------------------------------------------------------------------------------
+def draw_card(draw: ImageDraw.ImageDraw, cv: Canvas, tc: dict[str, Any], dimmed: bool) -> None:
+    c = (tc["x"], tc["y"])
+    k = tc["orientation"]
+    suit = card_suit(tc)
+    joker = tc["card"].startswith("X")
+    colours = side_colours(JOKER_BASE if joker else SUIT_BASE.get(suit or "S", JOKER_BASE))
+    if joker and suit:
+        colours["head"] = side_colours(SUIT_BASE[suit])["head"]
+    if dimmed:
+        colours = {s: mix(col, (200, 200, 200), 0.65) for s, col in colours.items()}
+    ink = SUIT_INK.get(suit or "", (30, 30, 30))
+    if dimmed:
+        ink = mix(ink, (200, 200, 200), 0.55)
+    u = cv.unit
+    width = max(1, round(u / 28))
+    for side in SIDES:
+        corners = [cv.px(*p) for p in rhombus(c, side_start(k, side))]
+        draw.polygon(corners, fill=colours[side])
+        draw.line([*corners, corners[0]], fill=OUTLINE, width=width)
+    # head: the suit
+    hs = side_start(k, "head")
+    hx, hy = cv.px(*side_point(c, hs, 0.5, 0.5))
+    if suit:
+        draw_suit(draw, suit, hx, hy, 0.26 * u, ink)
+    # face: letter or number (a star for a joker)
+    fs = side_start(k, "face")
+    fx, fy = cv.px(*side_point(c, fs, 0.5, 0.5))
+    if joker:
+        draw_star(draw, fx, fy, 0.3 * u, ink if not dimmed else ink)
+    else:
+        draw.text((fx, fy), card_rank(tc), font=font(round(0.46 * u)), fill=ink, anchor="mm")
+    # profile: pips for numbers (a ring for 0), the rank's initial for letters
+    ps = side_start(k, "profile")
+    rank = card_rank(tc)
+    pip = (255, 255, 255) if not dimmed else (235, 235, 235)
+    if rank.isdigit():
+        n = int(rank)
+        if n == 0:
+            px, py = cv.px(*side_point(c, ps, 0.5, 0.5))
+            rr = 0.16 * u
+            draw.ellipse((px - rr, py - rr, px + rr, py + rr), outline=pip, width=max(2, round(u / 14)))
+        else:
+            rr = (0.075 if n <= 4 else 0.06 if n <= 6 else 0.05) * u
+            for s, t in pip_layout(n):
+                px, py = cv.px(*side_point(c, ps, s, t))
+                draw.ellipse((px - rr, py - rr, px + rr, py + rr), fill=pip)
+    elif rank:
+        px, py = cv.px(*side_point(c, ps, 0.5, 0.5))
+        draw_suit(draw, suit or "S", px, py, 0.18 * u, pip)
+    else:  # joker
+        px, py = cv.px(*side_point(c, ps, 0.5, 0.5))
+        draw_star(draw, px, py, 0.2 * u, pip)
+
+
+# ---- overlays ----------------------------------------------------------------------------------------------------
+def hexagon_px(cv: Canvas, tc: dict[str, Any], scale: float = 1.0) -> list[Point]:
+    return [cv.px(tc["x"] + scale * dx, tc["y"] + scale * dy) for dx, dy in STEPS]
+
+
+def outline_side(draw: ImageDraw.ImageDraw, cv: Canvas, tc: dict[str, Any], side: str) -> None:
+    """A free side: its rhombus outlined in green, slightly inset so neighbours' edges stay visible."""
+    c = (tc["x"], tc["y"])
+    corners = rhombus(c, side_start(tc["orientation"], side))
+    mx = sum(p[0] for p in corners) / 4
+    my = sum(p[1] for p in corners) / 4
+    inset = [cv.px(mx + (p[0] - mx) * 0.84, my + (p[1] - my) * 0.84) for p in corners]
+    draw.line(inset + [inset[0]], fill=FREE_SIDE, width=max(2, round(cv.unit / 11)), joint="curve")
+
+
+def ring_line(draw: ImageDraw.ImageDraw, points: list[Point], colour: RGB, width: int) -> None:
+    """A closed outline (``polygon(outline=, width=)`` builds a full-size mask each time: far slower)."""
+    draw.line([*points, points[0]], fill=colour, width=width, joint="curve")
+
+
+def draw_bend_arrow(draw: ImageDraw.ImageDraw, cv: Canvas, tc: dict[str, Any]) -> None:
+    """A curved arrow around the joker's centre, turning the way it bent the tower (left = counter-clockwise)."""
+    x, y = cv.px(tc["x"], tc["y"])
+    r = 1.12 * cv.unit
+    start = -90 - 60 * tc["orientation"]  # screen angles grow clockwise; the head points up at orientation 0
+    left = tc.get("bend") == "left"
+    a0, a1 = (start - 70, start - 10) if left else (start + 10, start + 70)
+    w = max(3, round(cv.unit / 9))
+    draw.arc((x - r, y - r, x + r, y + r), a0, a1, fill=JOKER_RING, width=w)
+    tip = math.radians(a0 if left else a1)
+    tx, ty = x + r * math.cos(tip), y + r * math.sin(tip)
+    direction = -1 if left else 1  # tangent direction of travel (clockwise positive on screen)
+    tangent = (-math.sin(tip) * direction, math.cos(tip) * direction)
+    normal = (math.cos(tip), math.sin(tip))
+    h = 0.28 * cv.unit
+    draw.polygon([(tx + tangent[0] * h, ty + tangent[1] * h),
+                  (tx + normal[0] * h * 0.6, ty + normal[1] * h * 0.6),
+                  (tx - normal[0] * h * 0.6, ty - normal[1] * h * 0.6)], fill=JOKER_RING)
+
+
+def draw_badge(draw: ImageDraw.ImageDraw, cv: Canvas, tc: dict[str, Any]) -> None:
+    """The card's label (``b3``) on its centre: blue when it can be built on now, grey otherwise."""
+    x, y = cv.px(tc["x"], tc["y"])
+    open_now = bool(tc.get("playable") and tc.get("open_sides"))
+    f = font(round((0.34 if open_now else 0.27) * cv.unit))
+    left, top, right, bottom = draw.textbbox((x, y), tc["label"], font=f, anchor="mm")
+    pad = 0.07 * cv.unit
+    colour = BADGE_PLAYABLE if open_now else BADGE_IDLE
+    draw.rounded_rectangle((left - 2 * pad, top - pad, right + 2 * pad, bottom + pad), radius=round(2 * pad),
+                           fill=colour, outline=(255, 255, 255), width=max(1, round(cv.unit / 30)))
+    draw.text((x, y), tc["label"], font=f, fill=(255, 255, 255), anchor="mm")
+
+
+def render(view: dict[str, Any]) -> Image.Image:
+    tower = view.get("tower", [])
+    cv = Canvas(tower)
+    # Palette mode: every colour here is one of a few dozen, and a palette PNG encodes ~10× faster than RGB.
+    img = Image.new("P", cv.size, BACKGROUND)
+    draw = ImageDraw.Draw(img)
+    frozen = {col["label"] for col in view.get("columns", []) if col.get("frozen")}
+    for tc in tower:
+        draw_card(draw, cv, tc, dimmed=tc["column"] in frozen)
+    ring = max(2, round(cv.unit / 12))
+    for tc in tower:
+        if tc["card"].startswith("X") and tc.get("bend"):
+            ring_line(draw, hexagon_px(cv, tc, 0.96), JOKER_RING, ring)
+            draw_bend_arrow(draw, cv, tc)
+    if tower and len(tower) > 1:
+        ring_line(draw, hexagon_px(cv, tower[-1], 0.96), LAST_RING, ring)
+    for tc in tower:
+        for side in tc.get("open_sides", []):
+            outline_side(draw, cv, tc, side)
+    for tc in tower:
+        if tc.get("active"):
+            draw_badge(draw, cv, tc)
+    return img
+
+
+def render_png(view: dict[str, Any]) -> bytes:
+    out = io.BytesIO()
+    render(view).save(out, format="PNG", compress_level=1)
+    return out.getvalue()

@@ -1,0 +1,283 @@
+"""Rocca Card Tower in Discord: ``/play rocca`` and the hand controls.
+
+A turn is one choice from a list of moves (``7♠ → profile of b3``, labels as on the board picture), then a
+button; a joker also asks for a suit (a second select) and a bend (two buttons). Chains are buttons: pass a J/K
+on or draw; counter a Queen or accept; give cards one at a time. **One!** and Draw are buttons whenever legal,
+and Bon (option ``bon``) is offered in the hand view of any seated player out of turn.
+
+Everything chosen so far lives in the select values / custom ids (stateless, so it survives a restart):
+moves are ``P-<card>-<on>-<h|f|p>`` and ``B-<on>-<c1>_<c2>[_<c3>]``, a joker's suit ``s<S|H|D|C>``, a card to
+give its id. Button codes: ``p:<card>:<on>:<side>[:<suit>:<l|r>]``, ``b:<on>:<c1>.<c2>``, ``g:<card>:<to>``,
+``d`` draw, ``a`` accept, ``o`` One!.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.errors import user_message
+from bot.i18n import t
+from bot.render import rocca as text
+from bot.table import Table
+from engines import EngineError
+from engines.rocca.models import Accept, Bon, DeclareOne, Draw, Give, Place
+
+from ..controls import ActButton, PickSelect, card_selects
+from ..lobby import open_lobby
+
+SIDE_CODES = {"h": "head", "f": "face", "p": "profile"}
+BEND_CODES = {"l": "left", "r": "right"}
+SUITS = ("S", "H", "D", "C")
+SUIT_PART = 5  # the PickSelect part number of the joker's suit select (moves use parts 0–2)
+MAX_MOVE_SELECTS = 3
+
+
+@app_commands.command(name="rocca")
+@app_commands.describe(bots="Bot seats to add at once (0–5)",
+                       bon="Optional rule Bon: anyone may place 2–3 matching cards out of turn",
+                       start="Who plays first")
+@app_commands.choices(start=[app_commands.Choice(name="random", value="random"),
+                             app_commands.Choice(name="host", value="host")])
+async def play(interaction: discord.Interaction, bots: app_commands.Range[int, 0, 5] = 0, bon: bool = False,
+               start: str = "random") -> None:
+    """Rocca Card Tower (2–6 players): build the hexagonal tower and empty your hand first."""
+    options: dict[str, Any] = {}
+    if bon:
+        options["bon"] = True
+    if start == "host":
+        options["start_player"] = 0
+    await open_lobby(interaction, "rocca", options, bots)
+
+
+# ---- codes ------------------------------------------------------------------------------------------------------
+def decode(code: str, table: Table, player: str) -> dict[str, Any]:
+    kind, *parts = code.split(":")
+    if kind == "p" and len(parts) in (3, 5):
+        data: dict[str, Any] = {"type": "place", "card": parts[0], "on": parts[1],
+                                "side": SIDE_CODES.get(parts[2], "?")}
+        if len(parts) == 5:
+            data.update(suit=parts[3], bend=BEND_CODES.get(parts[4], "?"))
+        return data
+    if kind == "b" and len(parts) == 2:
+        return {"type": "bon", "on": parts[0], "cards": [c for c in parts[1].split(".") if c]}
+    if kind == "g" and len(parts) == 2:
+        return {"type": "give", "card": parts[0], "to": parts[1]}
+    simple = {"d": "draw", "a": "accept", "o": "declare_one"}
+    if kind in simple and not parts:
+        return {"type": simple[kind]}
+    return {"type": "?"}
+
+
+def place_code(action: Place) -> str:
+    code = f"p:{action.card}:{action.on}:{action.side[0]}"
+    if action.suit is not None and action.bend is not None:
+        code += f":{action.suit}:{action.bend[0]}"
+    return code
+
+
+@dataclass(frozen=True)
+class Move:
+    """One entry of the moves select: a placement (a joker's suit and bend still open) or a Bon."""
+
+    value: str
+    card: str
+    on: str
+    side: str = ""
+    cards: tuple[str, ...] = ()
+
+    @property
+    def is_bon(self) -> bool:
+        return bool(self.cards)
+
+    @property
+    def is_joker(self) -> bool:
+        return self.card.startswith("X")
+
+    def label(self, view: dict[str, Any], locale: object | None) -> str:
+        if self.is_bon:
+            return text.bon_move(view, self.on, list(self.cards), locale)
+        return text.placement(view, self.card, self.on, self.side, locale)
+
+
+def moves(legal: list[Any]) -> list[Move]:
+    """The moves select's entries: every placement and Bon, a joker once per target (suit and bend come later)."""
+    out: dict[str, Move] = {}
+    jokers = sorted({a.card for a in legal if isinstance(a, Place) and a.card.startswith("X")})
+    for a in legal:
+        if isinstance(a, Place):
+            if a.card.startswith("X") and a.card != jokers[0]:
+                continue  # jokers are interchangeable: offer the first one only
+            value = f"P-{a.card}-{a.on}-{a.side[0]}"
+            out.setdefault(value, Move(value, a.card, a.on, a.side))
+        elif isinstance(a, Bon):
+            value = f"B-{a.on}-{'_'.join(a.cards)}"
+            out.setdefault(value, Move(value, a.cards[0], a.on, cards=tuple(a.cards)))
+    return list(out.values())
+
+
+def chosen_move(selection: list[str], options: list[Move]) -> Move | None:
+    by_value = {m.value: m for m in options}
+    return next((by_value[v] for v in selection if v in by_value), None)
+
+
+def chosen_suit(selection: list[str]) -> str | None:
+    return next((v[1] for v in selection if len(v) == 2 and v[0] == "s" and v[1] in SUITS), None)
+
+
+def preview(table: Table, player: str, action: dict[str, Any], locale: object | None) -> str | None:
+    """Why the action would be refused, or None when it is legal (tried on the pure engine; nothing changes)."""
+    try:
+        table.engine.apply(table.state, player, action)
+    except EngineError as error:
+        return user_message(error, locale)
+    return None
+
+
+def single(select: PickSelect) -> PickSelect:
+    """A PickSelect that takes one value (a move, a suit, a card to give)."""
+    select.item.max_values = 1  # type: ignore[attr-defined]
+    return select
+
+
+# ---- controls ----------------------------------------------------------------------------------------------------
+def controls(table: Table, player: str, view: dict[str, Any], selection: list[str],
+             locale: object | None) -> list[discord.ui.Item]:
+    legal = table.engine.legal_actions(table.state, player)
+    gid, ver = table.id, table.version
+    pending = view.get("pending")
+    items: list[discord.ui.Item] = []
+    if pending and pending["player"] == player:
+        if pending["kind"] == "q_give":
+            items += give_controls(table, view, selection, legal, locale)
+        else:
+            items += chain_controls(table, view, legal, locale)
+    else:
+        items += move_controls(table, view, selection, legal, locale)
+    if any(isinstance(a, DeclareOne) for a in legal):
+        items.append(ActButton(gid, ver, "o", t("rocca.button.one", locale), discord.ButtonStyle.danger))
+    return items
+
+
+def move_controls(table: Table, view: dict[str, Any], selection: list[str], legal: list[Any],
+                  locale: object | None) -> list[discord.ui.Item]:
+    """A turn (placements, Bon, Draw) or, out of turn, the Bon calls."""
+    gid, ver = table.id, table.version
+    options = moves(legal)
+    move = chosen_move(selection, options)
+    items: list[discord.ui.Item] = []
+    parts = [options[i:i + 25] for i in range(0, len(options), 25)][:MAX_MOVE_SELECTS]
+    for number, part in enumerate(parts):
+        values = {m.value for m in part}
+        select_options = [discord.SelectOption(label=m.label(view, locale)[:100], value=m.value,
+                                               default=move is not None and m.value == move.value) for m in part]
+        carry = [v for v in selection if v not in values]
+        items.append(single(PickSelect(gid, ver, select_options, t("rocca.select.move", locale), number, carry,
+                                       row=number)))
+    if move is not None and move.is_joker:
+        suit = chosen_suit(selection)
+        suit_options = [discord.SelectOption(label=t("rocca.select.suit_option", locale, suit=text.suit_mark(s),
+                                                     name=t(f"rocca.suit.{s}", locale)),
+                                             value=f"s{s}", default=s == suit) for s in SUITS]
+        items.append(single(PickSelect(gid, ver, suit_options, t("rocca.select.suit", locale), SUIT_PART,
+                                       [move.value], row=len(parts))))
+        for bend in ("left", "right"):
+            code = f"p:{move.card}:{move.on}:h:{suit}:{bend[0]}" if suit else f"p{bend[0]}"  # disabled until a suit
+            label = t("rocca.button.place_joker", locale, suit=text.suit_mark(suit) if suit else "?",
+                      bend=text.bend_name(bend, locale), label=text.label_of(view, move.on))
+            items.append(ActButton(gid, ver, code, label, discord.ButtonStyle.success, disabled=suit is None))
+    elif move is not None and move.is_bon:
+        items.append(ActButton(gid, ver, f"b:{move.on}:{'.'.join(move.cards)}",
+                               t("rocca.button.bon", locale, move=move.label(view, locale)),
+                               discord.ButtonStyle.success))
+    elif move is not None:
+        items.append(ActButton(gid, ver, f"p:{move.card}:{move.on}:{move.side[0]}",
+                               t("rocca.button.place", locale, move=move.label(view, locale)),
+                               discord.ButtonStyle.success))
+    elif options:
+        items.append(ActButton(gid, ver, "p", t("rocca.button.place_empty", locale), discord.ButtonStyle.success,
+                               disabled=True))
+    if any(isinstance(a, Draw) for a in legal):
+        items.append(ActButton(gid, ver, "d", t("rocca.button.draw", locale), discord.ButtonStyle.secondary))
+    return items
+
+
+def chain_controls(table: Table, view: dict[str, Any], legal: list[Any],
+                   locale: object | None) -> list[discord.ui.Item]:
+    """A J/K draw chain (pass it on or draw) or a Queen to answer (counter or accept)."""
+    gid, ver = table.id, table.version
+    pending = view["pending"]
+    items: list[discord.ui.Item] = []
+    on = text.label_of(view, pending["card"])
+    for a in legal:
+        if not isinstance(a, Place):
+            continue
+        if pending["kind"] == "draw_chain":
+            per = 1 if pending["rank"] == "J" else 2
+            label = t("rocca.button.pass_chain", locale, card=text.card(a.card), label=on,
+                      count=pending["count"] + per)
+        else:
+            label = t("rocca.button.counter_q", locale, card=text.card(a.card), label=on, count=pending["count"])
+        items.append(ActButton(gid, ver, place_code(a), label, discord.ButtonStyle.success))
+    if any(isinstance(a, Accept) for a in legal):
+        label = (t("rocca.button.take_draws", locale, count=pending["count"]) if pending["kind"] == "draw_chain"
+                 else t("rocca.button.accept_q", locale))
+        items.append(ActButton(gid, ver, "a", label, discord.ButtonStyle.danger))
+    return items
+
+
+def give_controls(table: Table, view: dict[str, Any], selection: list[str], legal: list[Any],
+                  locale: object | None) -> list[discord.ui.Item]:
+    """A Queen pass: one card at a time; the first pass also chooses the receiver."""
+    gid, ver = table.id, table.version
+    hand = view.get("hand", [])
+    chosen = next((c for c in selection if c in hand), None)
+    items: list[discord.ui.Item] = [
+        single(s) for s in card_selects(gid, ver, hand, [chosen] if chosen else [], text.card,
+                                        t("rocca.select.give", locale))]
+    names = table.names()
+    receivers = list(dict.fromkeys(a.to for a in legal if isinstance(a, Give)))
+    pending = view["pending"]
+    step = {"number": pending.get("given", 0) + 1, "total": pending["count"]}
+    for to in receivers:
+        if chosen:
+            label = t("rocca.button.give", locale, card=text.card(chosen), player=names.get(to, to), **step)
+            items.append(ActButton(gid, ver, f"g:{chosen}:{to}", label, discord.ButtonStyle.success))
+        else:
+            label = t("rocca.button.give_empty", locale, player=names.get(to, to), **step)
+            items.append(ActButton(gid, ver, f"g:{to}", label, discord.ButtonStyle.success, disabled=True))
+    return items
+
+
+def selection_notes(table: Table, player: str, view: dict[str, Any], selection: list[str],
+                    locale: object | None) -> list[str]:
+    """What the chosen move would do, or why it is refused; and what is still to choose."""
+    notes: list[str] = []
+    legal = table.engine.legal_actions(table.state, player)
+    if player not in table.to_act():
+        notes.append(t("rocca.note.bon_out_of_turn", locale))
+    pending = view.get("pending")
+    if pending and pending["player"] == player:
+        return notes
+    options = moves(legal)
+    move = chosen_move(selection, options)
+    if move is None:
+        if not options and any(isinstance(a, Draw) for a in legal):
+            notes.append(t("rocca.note.nothing_fits", locale))
+        return notes
+    if move.is_joker:
+        suit = chosen_suit(selection)
+        if suit is None:
+            return [*notes, t("rocca.note.joker_suit", locale, move=move.label(view, locale))]
+        action: dict[str, Any] = {"type": "place", "card": move.card, "on": move.on, "side": move.side,
+                                  "suit": suit, "bend": "left"}
+    elif move.is_bon:
+        action = {"type": "bon", "on": move.on, "cards": list(move.cards)}
+    else:
+        action = {"type": "place", "card": move.card, "on": move.on, "side": move.side}
+    problem = preview(table, player, action, locale)
+    notes.append(t("rocca.note.ok", locale, move=move.label(view, locale)) if problem is None
+                 else t("rocca.note.refused", locale, move=move.label(view, locale), reason=problem))
+    return notes

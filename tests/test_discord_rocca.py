@@ -1,0 +1,272 @@
+"""Rocca Card Tower through Discord: discord.py's real objects fed raw gateway payloads, only HTTP faked.
+
+A whole game driven only by slash commands, buttons and selects (bots in the other seats), and the special flows
+the issue names — a Queen counter-chain, a J chain, a joker's suit and bend, One!, Bon out of turn — on states
+set up directly on the running table (the same service, storage and cogs as a real game).
+"""
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+from typing import AsyncIterator
+
+import pytest
+
+from bot.policies import choose_action
+from bot.render.rocca import card as mark
+from engines import get_engine
+
+from .discord_harness import Harness
+from .discord_helpers import assert_hands_only_ephemeral, board_message, only_table, start_harness
+from .engines.test_rocca_support import build, make
+
+ALICE_ID, BOB_ID = 101, 102
+ALICE, BOB = f"u{ALICE_ID}", f"u{BOB_ID}"
+ENGINE = get_engine("rocca")
+
+
+@pytest.fixture
+async def h(tmp_path: Path) -> AsyncIterator[Harness]:
+    harness = await start_harness(tmp_path / "bot.db")
+    yield harness
+    await harness.close()
+
+
+async def open_table(h: Harness, alice, bots: int = 2, **options):
+    r = await h.slash(alice, "play rocca", bots=bots, start="host", **options)
+    assert r.type == "message" and not r.ephemeral
+    await h.click(alice, r.message, label="Start")
+    table = only_table(h)
+    assert table.status == "running"
+    return table
+
+
+def set_state(table, state) -> None:
+    """Put a prepared position on the running table (players must be the table's seats)."""
+    assert state.players == [s.player for s in table.seats]
+    table.state = state
+
+
+async def my_hand(h: Harness, user, table):
+    r = await h.click(user, board_message(h, table), label="My hand")
+    assert r.type == "message" and r.ephemeral and "Your hand" in r.text
+    return r.message
+
+
+def select_with(hand, value: str) -> str:
+    """The custom id of the select offering ``value``."""
+    for c in hand.components:
+        if c.get("type") == 3 and value in [o["value"] for o in c.get("options", [])]:
+            return re.escape(c["custom_id"])
+    raise AssertionError(f"no select offers {value}: {hand}")
+
+
+async def do_action(h: Harness, user, table, action) -> None:
+    """Play ``action`` the way a person would: through the hand view's selects and buttons only."""
+    gid = table.id
+    hand = await my_hand(h, user, table)
+    view = table.view(f"u{user.id}")
+    for c in view["hand"]:
+        assert mark(c) in hand.text
+    version = table.version
+    pending = view.get("pending")
+    if action.type == "declare_one":
+        await h.click(user, hand, rf"gh:do:{gid}:\d+:o")
+    elif action.type == "draw":
+        await h.click(user, hand, rf"gh:do:{gid}:\d+:d")
+    elif action.type == "accept":
+        await h.click(user, hand, rf"gh:do:{gid}:\d+:a")
+    elif action.type == "give":
+        await h.select(user, hand, select_with(hand, action.card), [action.card])
+        await h.click(user, hand, rf"gh:do:{gid}:\d+:g:{action.card}:{action.to}")
+    elif action.type == "place" and pending and pending["player"] == view["me"]:
+        await h.click(user, hand, rf"gh:do:{gid}:\d+:p:{action.card}:{action.on}:f")
+    elif action.type == "place" and action.card.startswith("X"):
+        value = next(o["value"] for c in hand.components for o in c.get("options", [])
+                     if re.fullmatch(rf"P-X\d-{action.on}-h", o["value"]))
+        await h.select(user, hand, select_with(hand, value), [value])
+        assert "name the suit" in hand.text
+        await h.select(user, hand, select_with(hand, f"s{action.suit}"), [f"s{action.suit}"])
+        assert "✅" in hand.text, hand.text
+        await h.click(user, hand, rf"gh:do:{gid}:\d+:p:X\d:{action.on}:h:{action.suit}:{action.bend[0]}")
+    elif action.type == "place":
+        value = f"P-{action.card}-{action.on}-{action.side[0]}"
+        await h.select(user, hand, select_with(hand, value), [value])
+        assert "✅" in hand.text, hand.text  # the preview says the move is allowed
+        await h.click(user, hand, rf"gh:do:{gid}:\d+:p:{action.card}:{action.on}:{action.side[0]}")
+    elif action.type == "bon":
+        value = f"B-{action.on}-{'_'.join(action.cards)}"
+        await h.select(user, hand, select_with(hand, value), [value])
+        await h.click(user, hand, rf"gh:do:{gid}:\d+:b:{action.on}:.*")
+    else:
+        raise AssertionError(action)
+    assert table.version > version, f"{action} was not played"
+
+
+async def test_a_whole_game_with_bots_through_buttons_and_selects(h: Harness) -> None:
+    alice = h.user(ALICE_ID, "alice")
+    table = await open_table(h, alice, bots=2, bon=True)
+    board = board_message(h, table)
+    assert "board.png" in board.files and board.files["board.png"].startswith(b"\x89PNG")
+    assert "Active cards" in board.text and "a1" in board.text  # the text summary for screen readers
+    rng = random.Random(5)
+    turns = 0
+    while table.status == "running":
+        assert table.to_act() == [ALICE], "bots should have moved already"
+        await do_action(h, alice, table, choose_action(ENGINE, table.state, ALICE, rng))
+        turns += 1
+        assert turns < 400
+    assert table.status == "finished" and table.result() is not None
+    board = board_message(h, table)
+    assert "Final ranking" in board.text and board.components == []
+    assert board.files["board.png"].startswith(b"\x89PNG")  # the picture follows the tower to the end
+    assert any("Game over" in m.text for m in h.channel_messages())
+    assert assert_hands_only_ephemeral(h) >= turns
+    pings = [c for c in h.calls if c.method == "POST" and f"<@{ALICE_ID}>" in ((c.json or {}).get("content") or "")]
+    assert pings and all([str(u) for u in c.json["allowed_mentions"]["users"]] == [str(ALICE_ID)] for c in pings)
+
+
+async def test_queen_counter_chain_shows_counts_publicly_and_cards_only_to_the_two(h: Harness) -> None:
+    alice = h.user(ALICE_ID, "alice")
+    table = await open_table(h, alice, bots=2)
+    # Alice: two queens. Bot 1 (next) holds a queen and counters; Bot 2 has none.
+    set_state(table, make({ALICE: ["QS", "QC", "7H", "8H", "9C", "2C"], "bot1": ["QD", "4C", "6C", "10H"],
+                           "bot2": ["3D", "4D"]}, turn=ALICE))
+    await do_action(h, alice, table, ENGINE.parse_action({"type": "place", "card": "QS", "on": "5S",
+                                                          "side": "head"}))
+    hand = await my_hand(h, alice, table)
+    assert "give one card" in hand.text
+    assert {c["label"] for c in hand.components if c.get("type") == 2} >= {
+        "Give to Bot 1 (choose a card first)", "Give to Bot 2 (choose a card first)"}
+    before = len(h.channel_messages())
+    await h.select(alice, hand, select_with(hand, "7H"), ["7H"])
+    await h.click(alice, hand, rf"gh:do:{table.id}:\d+:g:7H:bot1")
+    # Bot 1 counters with QD and gives 2 back; now Alice may counter (QC on QD) or accept.
+    public = "\n".join(m.text for m in h.channel_messages()[before:])
+    assert "alice passed 1 card(s) to Bot 1" in public
+    assert "Bot 1 answers with a Queen and gives 2 cards back to alice" in public
+    assert "Bot 1 passed 2 card(s) to alice" in public
+    assert mark("7H") not in public  # the card itself is never shown in the channel
+    pending = table.state.pending
+    assert pending.kind == "q_answer" and pending.player == ALICE and pending.count == 3
+    hand = await my_hand(h, alice, table)
+    assert "passed you cards with a Queen" in hand.text and "🔒" in hand.text  # the cards received, privately
+    received = [c for c in table.state.hands[ALICE] if c not in ("QC", "8H", "9C", "2C")]
+    assert len(received) == 2 and all(mark(c) in hand.text for c in received)
+    labels = {c["label"] for c in hand.components if c.get("type") == 2}
+    assert "Accept" in labels and any(label.startswith("Place Q♣ on the face of") for label in labels)
+    await h.click(alice, hand, rf"gh:do:{table.id}:\d+:p:QC:QD:f")
+    for n in range(3):  # give 3 back, one at a time
+        hand = await my_hand(h, alice, table)
+        assert f"Give {3 - n} more card(s) back to Bot 1" in hand.text
+        give = table.state.hands[ALICE][0]
+        await h.select(alice, hand, select_with(hand, give), [give])
+        assert f"Give {mark(give)} to Bot 1 ({n + 1} of 3)" in hand.text
+        await h.click(alice, hand, rf"gh:do:{table.id}:\d+:g:{give}:bot1")
+    public = "\n".join(m.text for m in h.channel_messages()[before:])
+    assert "alice passed 3 card(s) to Bot 1" in public and "Bot 1 accepts the Queen pass" in public
+    secrets = {c for hand_ in table.state.hands.values() for c in hand_}
+    for message in h.channel_messages()[before:]:  # since the prepared position: no card in a hand is shown
+        words = set(message.text.replace("\n", " ").replace(".", " ").split())
+        assert not words & {mark(c) for c in secrets}, message.text
+    assert assert_hands_only_ephemeral(h) > 0
+
+
+async def test_j_chain_passes_on_and_the_last_player_draws(h: Harness) -> None:
+    alice = h.user(ALICE_ID, "alice")
+    table = await open_table(h, alice, bots=1)
+    set_state(table, make({ALICE: ["JS", "JC", "9D", "2H"], "bot1": ["JH", "3D", "4D"]}, turn=ALICE))
+    before = len(h.channel_messages())
+    await do_action(h, alice, table, ENGINE.parse_action({"type": "place", "card": "JS", "on": "5S",
+                                                          "side": "head"}))
+    public = "\n".join(m.text for m in h.channel_messages()[before:])
+    assert "Bot 1 must draw 1 (J chain)" in public and "alice must draw 2 (J chain)" in public
+    board = board_message(h, table)
+    assert "alice must draw 2" in board.text and "alice decides" in board.text
+    hand = await my_hand(h, alice, table)
+    assert "made you draw 2" in hand.text
+    labels = {c["label"] for c in hand.components if c.get("type") == 2}
+    assert "Draw 2 and lose the turn" in labels
+    assert any(label.startswith("Place J♣ on the face of") and label.endswith("next draws 3") for label in labels)
+    await h.click(alice, hand, rf"gh:do:{table.id}:\d+:p:JC:JH:f")
+    public = "\n".join(m.text for m in h.channel_messages()[before:])
+    assert "Bot 1 must draw 3 (J chain)" in public and "Bot 1 draws 3" in public and "Bot 1 loses the turn" in public
+    assert table.state.turn == ALICE and len(table.state.hands["bot1"]) == 5
+
+
+async def test_joker_suit_and_bend_then_one_and_going_out(h: Harness) -> None:
+    alice = h.user(ALICE_ID, "alice")
+    table = await open_table(h, alice, bots=1)
+    set_state(table, make({ALICE: ["X1", "7H", "2C"], "bot1": ["3D", "4D", "8C"]}, turn=ALICE))
+    await do_action(h, alice, table, ENGINE.parse_action({"type": "place", "card": "X1", "on": "5S", "side": "head",
+                                                          "suit": "H", "bend": "left"}))
+    assert any("bending the tower ↶ left" in m.text for m in h.channel_messages())
+    assert "**Bent** by the joker" in board_message(h, table).text
+    # Bot 1 could not follow the hearts joker and drew; Alice plays 7H on it and holds one card.
+    assert table.state.turn == ALICE
+    await do_action(h, alice, table, ENGINE.parse_action({"type": "place", "card": "7H", "on": "X1",
+                                                          "side": "head"}))
+    hand = await my_hand(h, alice, table)
+    assert "press **One!**" in hand.text
+    await h.click(alice, hand, rf"gh:do:{table.id}:\d+:o")
+    assert ALICE in table.state.one_declared
+    assert any("alice: **One!**" in m.text for m in h.channel_messages())
+
+
+async def test_bon_is_offered_out_of_turn_without_telling_anyone(h: Harness) -> None:
+    alice, bob = h.user(ALICE_ID, "alice"), h.user(BOB_ID, "bob")
+    r = await h.slash(alice, "play rocca", bon=True, start="host")
+    await h.click(bob, r.message, label="Join")
+    await h.click(alice, r.message, label="Start")
+    table = only_table(h)
+    set_state(table, make({ALICE: ["9D", "2H"], BOB: ["5H", "5D", "8C"]}, turn=ALICE, bon=True))
+    assert table.to_act() == [ALICE]  # Bob's Bon is not announced
+    hand = await my_hand(h, bob, table)
+    assert "you may call **Bon!**" in hand.text
+    value = "B-5S-5H_5D"
+    await h.select(bob, hand, select_with(hand, value), [value])
+    assert "✅ Bon! 5♥ 5♦ → a1 is allowed" in hand.text
+    await h.click(bob, hand, rf"gh:do:{table.id}:\d+:b:5S:5H\.5D")
+    assert any("**Bon!** bob places 5♥ 5♦ out of turn" in m.text for m in h.channel_messages())
+    assert table.state.turn == ALICE and table.state.hands[BOB] == ["8C"]
+
+
+async def test_errors_are_ephemeral_and_change_nothing(h: Harness) -> None:
+    alice, bob = h.user(ALICE_ID, "alice"), h.user(BOB_ID, "bob")
+    table = await open_table(h, alice, bots=1)
+    set_state(table, make({ALICE: ["7S", "9D"], "bot1": ["3D"]}, turn=ALICE))
+    board = board_message(h, table)
+    r = await h.click(bob, board, label="My hand")
+    assert r.ephemeral and "not seated" in r.text
+    payload = dict(board.payload)
+    payload["id"] = str(int(payload["id"]) + 1)
+    forged = {
+        f"gh:do:{table.id}:{table.version}:p:9D:5S:h": "does not fit the head of 5♠",
+        f"gh:do:{table.id}:{table.version}:p:8D:5S:h": "8♦ is not in your hand",
+        f"gh:do:{table.id}:{table.version}:p:7S:5S:x": "does not make sense",
+        f"gh:do:{table.id}:{table.version}:a": "not possible at this point",
+        f"gh:do:{table.id}:{table.version}:o": "exactly one card",
+        f"gh:do:{table.id}:0:d": "moved on",
+    }
+    buttons = [{"type": 2, "style": 1, "label": str(i), "custom_id": cid} for i, cid in enumerate(forged)]
+    payload["components"] = [{"type": 1, "components": buttons[i:i + 5]} for i in range(0, len(buttons), 5)]
+    message = h.adopt(payload)
+    state, version = ENGINE.dump(table.state), table.version
+    for cid, expected in forged.items():
+        r = await h.click(alice, message, cid)
+        assert r.ephemeral and expected in r.text, (cid, r.text)
+    assert ENGINE.dump(table.state) == state and table.version == version
+    # The hand view's preview explains a refused move before it is sent.
+    hand = await my_hand(h, alice, table)
+    await h.select(alice, hand, select_with(hand, "P-7S-5S-h"), ["P-7S-5S-h"])
+    assert "✅ 7♠ → head of a1 is allowed" in hand.text
+
+
+async def test_rules_in_both_languages(h: Harness) -> None:
+    alice = h.user(ALICE_ID, "alice")
+    r = await h.slash(alice, "rules", game="rocca")
+    assert r.ephemeral and "Decision" in r.text and "profile" in r.text
+    hiro = h.user(103, "hiro", locale="ja")
+    r = await h.slash(hiro, "rules", game="rocca")
+    assert r.ephemeral and "決定" in r.text and "横顔" in r.text

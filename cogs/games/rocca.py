@@ -26,7 +26,7 @@ from engines import EngineError
 from engines.rocca.models import Accept, Bon, DeclareOne, Draw, Give, Place
 
 from ..controls import ActButton, PickSelect, card_selects
-from ..lobby import open_lobby
+from ..lobby import DEFAULT_TIMER, TimerOption, open_lobby
 
 SIDE_CODES = {"h": "head", "f": "face", "p": "profile"}
 BEND_CODES = {"l": "left", "r": "right"}
@@ -38,18 +38,19 @@ MAX_MOVE_SELECTS = 3
 @app_commands.command(name="rocca")
 @app_commands.describe(bots="Bot seats to add at once (0–5)",
                        bon="Optional rule Bon: anyone may place 2–3 matching cards out of turn",
-                       start="Who plays first")
+                       start="Who plays first",
+                       timer="Seconds per decision before a bot moves for an absent player (0 = no timer)")
 @app_commands.choices(start=[app_commands.Choice(name="random", value="random"),
                              app_commands.Choice(name="host", value="host")])
 async def play(interaction: discord.Interaction, bots: app_commands.Range[int, 0, 5] = 0, bon: bool = False,
-               start: str = "random") -> None:
+               start: str = "random", timer: TimerOption = DEFAULT_TIMER) -> None:
     """Rocca Card Tower (2–6 players): build the hexagonal tower and empty your hand first."""
     options: dict[str, Any] = {}
     if bon:
         options["bon"] = True
     if start == "host":
         options["start_player"] = 0
-    await open_lobby(interaction, "rocca", options, bots)
+    await open_lobby(interaction, "rocca", options, bots, timer)
 
 
 # ---- codes ------------------------------------------------------------------------------------------------------

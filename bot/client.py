@@ -33,6 +33,7 @@ class GameHostBot(commands.Bot):
         self.settings = settings
         self.sync_commands = sync_commands
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
+        self.tree.interaction_check = self.on_app_command_check  # type: ignore[method-assign]
 
     async def setup_hook(self) -> None:
         self.storage = await Storage.open(self.settings.database_path)
@@ -57,12 +58,17 @@ class GameHostBot(commands.Bot):
 
     async def on_app_command_error(self, interaction: discord.Interaction,
                                    error: app_commands.AppCommandError) -> None:
+        if isinstance(error, app_commands.CheckFailure) and interaction.user.bot:
+            return  # other bots are ignored, silently
         original = getattr(error, "original", error)
         await reply_error(interaction, original)
 
+    async def on_app_command_check(self, interaction: discord.Interaction) -> bool:
+        return not interaction.user.bot  # bots do not play or run commands
+
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """A component whose custom_id no control of ours recognises (forged, or from an old release)."""
-        if interaction.type is not discord.InteractionType.component:
+        if interaction.type is not discord.InteractionType.component or interaction.user.bot:
             return
         custom_id = str((interaction.data or {}).get("custom_id", ""))  # type: ignore[union-attr]
         if any(pattern.fullmatch(custom_id) for pattern in self._connection._view_store._dynamic_items):

@@ -320,6 +320,8 @@ class GameService:
                 changed = replace(seat, timeouts=timeouts, is_bot=away or seat.is_bot, away=away)
                 updates.append(await asyncio.shield(
                     self._commit(table, player, action, state, events, changed, kind="timeout")))
+            if table.status == "running" and self._abandoned(table.seats):
+                updates.append(await self._finish(table, "cancelled", reason="abandoned"))
         return updates
 
     async def come_back(self, game_id: int, user_id: int) -> Update:
@@ -338,6 +340,11 @@ class GameService:
             return await self._replace_running_seats(table, seats, seat.player)
 
     async def _replace_running_seats(self, table: Table, seats: list[SeatRow], actor: str) -> Update:
+        if self._abandoned(seats):
+            table.row.seats = seats
+            await self.storage.replace_seats(table.id, seats, expected_version=table.version, deadline=None)
+            table.row.version += 1
+            return await self._finish(table, "cancelled", reason="abandoned", actor=actor)
         deadline = self._deadline(table, table.state, seats)
         await self.storage.replace_seats(table.id, seats, expected_version=table.version,
                                          bot_to_act=self._bot_to_act(table, table.state, seats), deadline=deadline)
@@ -345,6 +352,36 @@ class GameService:
         table.row.deadline = deadline
         table.row.version += 1
         return self._changed(table, "seats", actor=actor)
+
+    async def kick(self, game_id: int, by_user: int, user_id: int, *, is_admin: bool) -> Update:
+        """The host (or a server manager) removes a player: a lobby seat is freed; at a running table a bot
+        takes the seat for good (the player cannot come back to it)."""
+        table = await self.table(game_id)
+        async with table.lock:
+            if by_user != table.row.host_id and not is_admin:
+                raise HostError("host_or_admin_only")
+            seat = next((s for s in table.seats if s.user_id == user_id), None)
+            if seat is None:
+                raise HostError("not_seated_other")
+            if table.status == "lobby":
+                if user_id == table.row.host_id:
+                    raise HostError("cannot_kick_host")
+                return await self._edit_lobby(table, [s for s in table.seats if s is not seat])
+            if table.status != "running":
+                raise HostError("game_not_running")
+            seats = [replace(s, user_id=None, is_bot=True, away=False) if s is seat else s for s in table.seats]
+            return await self._replace_running_seats(table, seats, seat.player)
+
+    async def set_turn_seconds(self, game_id: int, by_user: int, seconds: int, *, is_admin: bool) -> None:
+        """Change a table's time per decision (the host or a server manager); applies from the next decision."""
+        table = await self.table(game_id)
+        async with table.lock:
+            if by_user != table.row.host_id and not is_admin:
+                raise HostError("host_or_admin_only")
+            if table.status not in ACTIVE:
+                raise HostError("game_not_running")
+            await self.storage.update_game(table.id, turn_seconds=seconds)
+            table.row.turn_seconds = seconds
 
     async def tables_with_deadlines(self) -> list[int]:
         return await self.storage.with_deadlines()
@@ -373,11 +410,21 @@ class GameService:
                 raise HostError("host_or_admin_only")
             return await self._finish(table, "cancelled")
 
-    async def _finish(self, table: Table, status: str) -> Update:
-        await self.storage.update_game(table.id, status=status, version=table.version + 1)
+    @staticmethod
+    def _abandoned(seats: list[SeatRow]) -> bool:
+        """Every person who sat at the table has left (or is away): nobody is left to play for."""
+        people = [s for s in seats if s.user_id is not None]
+        return bool(people) and all(s.is_bot for s in people)
+
+    async def _finish(self, table: Table, status: str, *, reason: str | None = None,
+                      actor: str | None = None) -> Update:
+        await self.storage.update_game(table.id, status=status, version=table.version + 1, deadline=None)
         table.row.status = status
+        table.row.deadline = None
         table.row.version += 1
-        return self._changed(table, "ended")
+        update = self._changed(table, "ended", actor=actor)
+        update.reason = reason
+        return update
 
     async def take_notices(self, table: Table, player: str) -> list[dict[str, Any]]:
         return [json.loads(n) for n in await self.storage.take_notices(table.id, player)]

@@ -54,7 +54,8 @@ class GameRow:
 
 _GAME_COLUMNS = ("id, guild_id, channel_id, game, options, seed, status, host_id, locale, version, state, "
                  "lobby_message_id, board_message_id, turn_seconds, deadline")
-_UPDATABLE = {"status", "version", "state", "lobby_message_id", "board_message_id", "locale", "deadline"}
+_UPDATABLE = {"status", "version", "state", "lobby_message_id", "board_message_id", "locale", "deadline",
+              "turn_seconds"}
 
 
 def _migrations() -> list[tuple[int, str]]:

@@ -84,3 +84,4 @@ class Update:
     events: list[Event] = field(default_factory=list)
     actor: str | None = None
     public_view: dict[str, Any] | None = None  # the spectator view right after this change
+    reason: str | None = None  # why a table ended early ("abandoned"), when it did

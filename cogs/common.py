@@ -30,6 +30,10 @@ class GameItem(discord.ui.DynamicItem[discord.ui.Item], template=r"gh:never"):
         except Exception as error:  # noqa: BLE001 - the single error boundary for controls
             await reply_error(interaction, error)
 
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:  # type: ignore[override]
+        """Other bots' clicks are ignored; every other check (seat, turn, version) answers with a message."""
+        return not interaction.user.bot
+
     async def run(self, interaction: discord.Interaction) -> None:
         raise NotImplementedError
 

@@ -111,7 +111,8 @@ class TableCog(commands.Cog):
                 view = discord.ui.View(timeout=None)
                 view.add_item(BackButton(table.id, locale))
         if update.kind == "ended" and table.status == "cancelled":
-            lines.append(t("table.cancelled", locale, id=table.id))
+            lines.append(t("table.abandoned" if update.reason == "abandoned" else "table.cancelled", locale,
+                           id=table.id))
         mention_ids: list[int] = []
         if table.status == "running" and update.version == table.version and view is None:
             mention_ids = table.user_ids_to_act()
@@ -177,6 +178,26 @@ class TableCog(commands.Cog):
         else:
             await service.hand_to_bot(tb.id, interaction.user.id)
         await reply(interaction, t("table.left", interaction.locale, id=tb.id))
+
+    @game.command(name="kick")
+    @app_commands.describe(player="The player to remove",
+                           table="Table number (only needed when the channel has several)")
+    async def kick(self, interaction: discord.Interaction, player: discord.User, table: int | None = None) -> None:
+        """Remove a player from the table here (its host, or Manage Server); a bot takes a running seat."""
+        tb = await self.table_here(interaction, table)
+        await host(interaction).service.kick(tb.id, interaction.user.id, player.id, is_admin=is_admin(interaction))
+        await reply(interaction, t("table.kicked", interaction.locale, player=player.display_name, id=tb.id))
+
+    @game.command(name="timer")
+    @app_commands.describe(seconds="Seconds per decision before a bot moves for an absent player (0 = no timer)",
+                           table="Table number (only needed when the channel has several)")
+    async def timer(self, interaction: discord.Interaction, seconds: app_commands.Range[int, 0, 3600],
+                    table: int | None = None) -> None:
+        """Change the time per decision at the table here (its host, or Manage Server)."""
+        tb = await self.table_here(interaction, table)
+        await host(interaction).service.set_turn_seconds(tb.id, interaction.user.id, seconds,
+                                                         is_admin=is_admin(interaction))
+        await reply(interaction, t("table.timer_set", interaction.locale, seconds=seconds, id=tb.id))
 
     @game.command(name="end")
     @app_commands.describe(table="Table number (only needed when the channel has several)")

@@ -271,6 +271,37 @@ class Harness:
         self.check_errors()
         return reply
 
+    async def burst(self, user: HarnessUser, message: MessageLike, custom_id: str, times: int, *,
+                    wait: bool = True) -> list[Reply]:
+        """Click the same button ``times`` times at once (a double click, a laggy client): every interaction is
+        dispatched before the bot gets to run any of them; returns their replies once all are handled
+        (``wait=False``: at once, still being handled — a later interaction's settle finishes them)."""
+        msg = self.message(message)
+        button = msg.button(None, custom_id)
+        replies = []
+        self._hook_error_handlers()
+        for _ in range(times):
+            payload = interaction_payload(self, user, 3, {"custom_id": button["custom_id"], "component_type": 2},
+                                          msg.channel_id, msg)
+            reply = Reply(self.server, int(payload["id"]), payload["token"], 3, msg.channel_id, user.payload,
+                          source_message_id=msg.id)
+            self.server.replies[reply.token] = reply
+            self.server.windows.append(reply.calls)
+            replies.append(reply)
+            self.dispatch("INTERACTION_CREATE", payload)
+        if not wait:
+            return replies
+        try:
+            await self.settle(check=False)
+        finally:
+            for reply in replies:
+                self.server.windows.remove(reply.calls)
+        for reply in replies:
+            if not reply.responded:
+                self.record_error(HarnessError(f"burst click {custom_id!r} got no response"))
+        self.check_errors()
+        return replies
+
     def _resolved(self, ids: list[str]) -> dict:
         users = {i: self.users[int(i)] for i in ids if int(i) in self.users}
         return {"users": {i: u.payload for i, u in users.items()},

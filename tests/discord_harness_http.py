@@ -16,6 +16,7 @@ import email.policy
 import itertools
 import json
 import re
+import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, Optional
@@ -56,6 +57,7 @@ class Call:
     status: int = 0
     response: Any = None
     interaction_id: Optional[int] = None
+    at: float = field(default_factory=time.monotonic)  # when the request reached the edge
 
 
 class SentMessage:

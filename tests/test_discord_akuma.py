@@ -163,11 +163,11 @@ async def test_game_commands_and_rules(h: Harness) -> None:
     assert not r.ephemeral
     r = await h.slash(alice, "play akuma")
     assert r.ephemeral and "already sit" in r.text
-    # Alice leaves: a bot takes her seat and the bots finish the game.
+    # Alice, the only person at the table, leaves: nobody is left to play for, so the table closes.
     r = await h.slash(alice, "game leave", channel=None)
     assert r.ephemeral
-    assert table.status == "finished" and table.seat_of_user(ALICE_ID) is None
-    assert any("a bot plays their seat" in m.text for m in h.channel_messages())
+    assert table.status == "cancelled" and table.seat_of_user(ALICE_ID) is None
+    assert any("Everyone has left" in m.text for m in h.channel_messages())
     # A moderator (Manage Server) can end any table.
     other = next(t for t in h.bot.service._tables.values() if t.status == "lobby")
     r = await h.slash(mod, "game end", table=other.id)

@@ -194,16 +194,22 @@ async def test_bot_seats_play_a_whole_game_and_the_result_is_stored(service: Gam
     assert logged == table.version - 1  # start is version 1; one version per action
 
 
-async def test_leaving_hands_the_seat_to_a_bot_and_end_needs_host_or_admin(service: GameService) -> None:
+async def test_leaving_hands_the_seat_to_a_bot_and_end_needs_host_or_admin(service: GameService,
+                                                                             db_path: Path) -> None:
     table = await started_table(service)
     scheduler = BotScheduler(service, delay=0)
     with pytest.raises(HostError) as err:
         await service.end(table.id, BOB, is_admin=False)
     assert err.value.code == "host_or_admin_only"
-    for uid in (ALICE, BOB, CAROL):
+    for uid in (ALICE, BOB):
         await service.hand_to_bot(table.id, uid)
     await scheduler.idle()
-    assert table.status == "finished"
+    if table.status == "running":  # the bots play Alice's and Bob's seats; Carol is still there
+        assert table.seat_of("u101").is_bot and table.seat_of("u102").is_bot
+        update = await service.hand_to_bot(table.id, CAROL)  # the last person leaves: the table closes
+        assert update.kind == "ended" and update.reason == "abandoned"
+    assert table.status in ("cancelled", "finished")
+    assert rows(db_path, "SELECT status FROM games WHERE id = ?", table.id) == [(table.status,)]
     with pytest.raises(HostError):
         await service.end(table.id, ALICE, is_admin=True)
     other = await started_table(service, seed=6)

@@ -1,0 +1,106 @@
+"""Host-level table controls through Discord: kick and timer (host or Manage Server only), other bots
+ignored, simultaneous clicks applied once, one slow table not delaying another's answer."""
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import AsyncIterator
+
+import discord
+import pytest
+
+from .discord_harness import Harness
+from .discord_helpers import board_message, start_harness
+from .test_discord_akuma import ALICE_ID, PLAYER, open_table
+
+
+@pytest.fixture
+async def h(tmp_path: Path) -> AsyncIterator[Harness]:
+    harness = await start_harness(tmp_path / "bot.db")
+    yield harness
+    await harness.close()
+
+
+def tables(h: Harness):
+    return list(h.bot.service._tables.values())  # type: ignore[attr-defined]
+
+
+async def test_kick_and_timer_need_the_host_or_manage_server(h: Harness) -> None:
+    alice, bob, carol = h.user(ALICE_ID, "alice"), h.user(102, "bob"), h.user(103, "carol")
+    mod = h.user(104, "mod", permissions=discord.Permissions(manage_guild=True))
+    r = await h.slash(alice, "play akuma", bots=1, start="host")
+    lobby = r.message
+    await h.click(bob, lobby, label="Join")
+    await h.click(carol, lobby, label="Join")
+    table = tables(h)[0]
+    r = await h.slash(bob, "game kick", player=carol)
+    assert r.ephemeral and "host" in r.text.lower() and table.seat_of_user(103) is not None
+    r = await h.slash(alice, "game kick", player=carol)
+    assert r.ephemeral and "removed" in r.text and table.seat_of_user(103) is None
+    assert "carol" not in lobby.text
+    r = await h.slash(bob, "game timer", seconds=30)
+    assert r.ephemeral and "host" in r.text.lower() and table.row.turn_seconds == 120
+    r = await h.slash(mod, "game timer", seconds=45, table=table.id)
+    assert r.ephemeral and table.row.turn_seconds == 45
+    await h.click(alice, lobby, label="Start")
+    assert table.status == "running" and table.row.deadline is not None
+    # At a running table a kicked player's seat goes to a bot for good: no coming back.
+    r = await h.slash(mod, "game kick", player=bob, table=table.id)
+    assert r.ephemeral and table.seat_of("u102").is_bot and table.seat_of("u102").user_id is None
+    r = await h.slash(bob, "game status")
+    assert r.ephemeral  # Bob can still look at the table
+    assert (await h.bot.storage.get_game(table.id)).turn_seconds == 45
+
+
+async def test_other_bots_are_ignored(h: Harness) -> None:
+    alice = h.user(ALICE_ID, "alice")
+    robot = h.user(555, "robot", bot=True)
+    table = await open_table(h, alice)
+    version = table.version
+    r = await h.slash(robot, "game status", expect_response=False)
+    assert not r.responded
+    r = await h.click(robot, board_message(h, table), label="My hand", expect_response=False)
+    assert not r.responded and table.version == version
+
+
+async def test_simultaneous_clicks_on_one_button_apply_once(h: Harness) -> None:
+    alice = h.user(ALICE_ID, "alice")
+    table = await open_table(h, alice)
+    hand = (await h.click(alice, board_message(h, table), label="My hand")).message
+    card = table.view(PLAYER)["hand"][0]
+    await h.select(alice, hand, rf"gh:pick:{table.id}:\d+:0:.*", [card])
+    play = hand.button(custom_id=rf"gh:do:{table.id}:\d+:p:.*")["custom_id"]
+    version = table.version
+    actions_before = len(await h.bot.storage.actions(table.id))
+    replies = await h.burst(alice, hand, play, 4)
+    assert all(r.responded for r in replies)
+    moved_on = [r for r in replies if "moved on" in r.text]
+    assert len(moved_on) == 3 and all(r.ephemeral for r in moved_on)
+    assert len(await h.bot.storage.actions(table.id)) >= actions_before + 1
+    first_move = (await h.bot.storage.actions(table.id))[actions_before]
+    assert first_move == (PLAYER, {"type": "play", "cards": [card]})
+    assert table.version > version
+
+
+async def test_a_slow_board_picture_does_not_delay_another_tables_answer(h: Harness, monkeypatch) -> None:
+    """Table A's board is drawn slowly (in its worker thread); table B's clicks are answered meanwhile."""
+    from bot.render import akuma as akuma_render
+
+    def slow_image(view, names, locale) -> bytes:
+        time.sleep(2.5)
+        return b"\x89PNG\r\n\x1a\n"
+
+    alice, bob = h.user(ALICE_ID, "alice"), h.user(102, "bob")
+    r = await h.slash(alice, "play akuma", bots=2, start="host", channel="general")
+    await h.click(alice, r.message, label="Start")
+    table_a = tables(h)[0]
+    r = await h.slash(bob, "play akuma", bots=2, start="host", channel="games")
+    monkeypatch.setattr(akuma_render, "image", slow_image, raising=False)
+    start_b = r.message.button(label="Start")["custom_id"]
+    started = time.monotonic()
+    await h.burst(bob, r.message, start_b, 1, wait=False)  # table B starts; its board takes 2.5 s to draw
+    reply = await h.click(alice, board_message(h, table_a), label="My hand")  # meanwhile, at table A
+    answered_at = min(c.at for c in reply.calls if "/callback" in c.path)
+    table_b = next(t for t in tables(h) if t is not table_a)
+    assert reply.ephemeral and answered_at - started < 1.0, answered_at - started
+    assert table_b.status == "running" and time.monotonic() - started >= 2.5  # B's picture really was slow

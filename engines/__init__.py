@@ -14,6 +14,7 @@ from .errors import BadAction, BadOptions, EngineError, IllegalAction, NotYourTu
 _REGISTRY: dict[str, str] = {
     "akuma": "engines.akuma:AkumaEngine",
     "rocca": "engines.rocca:RoccaEngine",
+    "pileup": "engines.pileup:PileupEngine",
 }
 GAMES: tuple[str, ...] = tuple(_REGISTRY)
 

@@ -1,0 +1,300 @@
+"""Pile up as text: cards as colour squares with their number (``🟥3``, ``⬜5`` white, ``⬛2`` black), dice as
+faces (``⚂``), the six columns one line each with their layers (``🟦3×2`` is two blue 3s stacked exactly, one
+layer), traps and the dump in progress, every seat's hand size and minus cards.
+
+Everything here is text from views only (the spectator view for the board, the player's own view for the hand).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from engines import Event
+
+from ..i18n import t
+from . import Board, Names, ranking_lines
+
+COLOUR_MARKS = {"R": "🟥", "B": "🟦", "G": "🟩", "Y": "🟨", "W": "⬜", "K": "⬛"}
+COLOURS = tuple(COLOUR_MARKS)
+DIE_FACES = "⚀⚁⚂⚃⚄⚅"
+COLUMN_MARKS = ("1️⃣", "2️⃣", "3️⃣", "4️⃣", "5️⃣", "6️⃣")
+ACTIONS = ("roll", "play", "penalty", "give", "dump", "keep_column")
+PHASES = ("roll", "play", "penalty", "give", "dump", "deflect", "over")
+
+
+# ---- cards, dice, layers ------------------------------------------------------------------------------------------
+def card(card_id: str) -> str:
+    """``R3a`` → ``🟥3`` (identical copies look the same: they are interchangeable)."""
+    if len(card_id) < 2:
+        return card_id
+    return f"{COLOUR_MARKS.get(card_id[0], card_id[0])}{card_id[1]}"
+
+
+def cards(ids: list[str]) -> str:
+    """Cards in the order given (a play, a taken column)."""
+    return " ".join(card(c) for c in ids) or "—"
+
+
+def sorted_cards(ids: list[str]) -> str:
+    """A hand or a set of minus cards: by colour (red, blue, green, yellow, white, black), then number."""
+    return cards(sorted(ids, key=lambda c: (COLOURS.index(c[0]) if c[:1] in COLOURS else 9, c[1:])))
+
+
+def die(value: int) -> str:
+    return DIE_FACES[value - 1] if 1 <= value <= 6 else "?"
+
+
+def dice(values: list[int]) -> str:
+    """``[3, 5, 6]`` → ``⚂ ⚄ ⚅ (3 5 6)``: faces, with the numbers for small screens."""
+    if not values:
+        return "—"
+    return f"{' '.join(die(v) for v in values)} ({' '.join(str(v) for v in values)})"
+
+
+def layer(layer_cards: list[str]) -> str:
+    """One layer: ``🟥3``, or ``🟥3×2`` for cards stacked exactly."""
+    if not layer_cards:
+        return "?"
+    return card(layer_cards[0]) + (f"×{len(layer_cards)}" if len(layer_cards) > 1 else "")
+
+
+def play_layers(play_cards: list[str], stacked: list[bool]) -> str:
+    """The cards of a play as they land: ``＋🟥3`` stacked onto the column's top layer, ``🟦3×2`` stacked onto each
+    other, layers separated by ``▸``."""
+    groups: list[list[str]] = []
+    onto_top = False
+    for i, (c, stack) in enumerate(zip(play_cards, stacked)):
+        if stack and groups:
+            groups[-1].append(c)
+        else:
+            groups.append([c])
+            onto_top = onto_top or (stack and i == 0)
+    text = " ▸ ".join(layer(g) for g in groups)
+    return ("＋" + text) if onto_top else text
+
+
+def column_mark(number: int) -> str:
+    return COLUMN_MARKS[number - 1] if 1 <= number <= 6 else str(number)
+
+
+# ---- the board ----------------------------------------------------------------------------------------------------
+def column_line(col: dict[str, Any], names: Names, locale: object | None) -> str:
+    number = col["number"]
+    if not col["layers"]:
+        return t("pileup.board.column_empty", locale, mark=column_mark(number))
+    text = t("pileup.board.column", locale, mark=column_mark(number),
+             layers=" ▸ ".join(layer(lay["cards"]) for lay in col["layers"]),
+             count=col["layer_count"], cards=col["card_count"])
+    if col.get("being_dumped"):
+        text += " " + t("pileup.board.being_dumped", locale)
+    elif col.get("trapped"):
+        text += " " + t("pileup.board.trapped", locale, player=names(col.get("trapped_by")))
+    elif col["layer_count"] >= 2:
+        text += " " + t("pileup.board.next_takes", locale)
+    return text
+
+
+def chain_text(chain: list[dict[str, Any]], column: int, names: Names, locale: object | None) -> str:
+    parts = [names(chain[0]["source"])] if chain else []
+    for link in chain:
+        step = names(link["target"])
+        if link.get("die") is not None:
+            key = "pileup.chain.deflected" if link["die"] == column else "pileup.chain.missed"
+            step += " " + t(key, locale, die=die(link["die"]))
+        parts.append(step)
+    return " → ".join(parts)
+
+
+def pending_line(view: dict[str, Any], names: Names, locale: object | None) -> str | None:
+    p = view.get("pending")
+    if not p:
+        return None
+    who = names(p["player"])
+    kind = p["kind"]
+    if kind == "roll":
+        return t("pileup.pending.roll_minus" if p.get("minus_turn") else "pileup.pending.roll", locale, player=who)
+    if kind == "play":
+        key = "pileup.pending.play_minus" if p.get("minus_turn") else "pileup.pending.play"
+        return t(key, locale, player=who, dice=dice(p.get("dice", [])))
+    if kind == "penalty":
+        return t("pileup.pending.penalty", locale, player=who, dice=dice(p.get("dice", [])))
+    if kind == "give":
+        return t("pileup.pending.give", locale, player=who, count=p["remaining"], to=names(p.get("to")))
+    if kind == "dump_target":
+        return t("pileup.pending.dump_target", locale, player=who, column=p["column"], cards=p["cards"])
+    return t("pileup.pending.deflect", locale, player=who, column=p["column"], cards=p["cards"],
+             face=die(p["needs"]))
+
+
+def seat_line(seat: dict[str, Any], view: dict[str, Any], names: Names, locale: object | None) -> str:
+    me = seat["player"]
+    mark = "▶ " if view.get("phase") != "over" and me in view.get("to_act", []) else ""
+    if seat.get("out"):
+        return mark + t("pileup.board.seat_out", locale, player=names(me))
+    text = t("pileup.board.seat", locale, player=names(me), hand=seat["hand_size"], count=seat["minus_count"],
+             minus=sorted_cards(seat["minus"]))
+    if seat.get("revealed"):
+        text += " " + t("pileup.board.revealed", locale, cards=sorted_cards(seat["revealed"]))
+    return mark + text
+
+
+def final_lines(result: dict[str, Any], names: Names, locale: object | None) -> list[str]:
+    """``🥇 alice — 2 minus cards``: the common ranking lines with each place's minus-card count."""
+    ranking = result.get("ranking", [])
+    scores = result.get("scores", result.get("minus", {}))
+    lines = ranking_lines(ranking, {}, names, locale)
+    return [line + t("pileup.ranking_minus", locale, count=scores.get(group[0], 0)) if group else line
+            for line, group in zip(lines, ranking)]
+
+
+def board(view: dict[str, Any], names: Names, locale: object | None) -> Board:
+    lines = [t("pileup.board.columns", locale)]
+    lines += [column_line(col, names, locale) for col in view["columns"]]
+    pending = view.get("pending")
+    if view.get("dice") and (pending or {}).get("kind") not in ("play", "penalty"):  # else the pending line has them
+        lines.append(t("pileup.board.dice", locale, player=names(view.get("turn_player")), dice=dice(view["dice"])))
+    if pending and pending["kind"] in ("dump_target", "deflect_roll") and pending.get("chain"):
+        lines.append(t("pileup.board.chain", locale, column=pending["column"],
+                       chain=chain_text(pending["chain"], pending["column"], names, locale)))
+    line = pending_line(view, names, locale)
+    if line:
+        lines.append(line)
+    lines.append(t("pileup.board.pile", locale, count=view.get("draw_pile", 0), turn=view.get("turn", 1)))
+    lines.append(t("pileup.board.players", locale))
+    lines += [seat_line(seat, view, names, locale) for seat in view["seats"]]
+    if not view.get("result"):
+        lines.append(t("pileup.board.legend", locale))
+    result = view.get("result")
+    if result:
+        lines.append(t("common.final_ranking", locale))
+        lines += final_lines(result, names, locale)
+        footer = t("common.game_over", locale)
+    elif view.get("to_act"):
+        footer = t("pileup.board.to_act", locale, player=names(view["to_act"][0]))
+    else:
+        footer = ""
+    return Board(t("game.pileup.name", locale), lines, footer)
+
+
+# ---- the hand view ------------------------------------------------------------------------------------------------
+def my_seat(view: dict[str, Any]) -> dict[str, Any]:
+    me = view.get("viewer")
+    return next((s for s in view["seats"] if s["player"] == me), {"minus": [], "revealed": []})
+
+
+def hand(view: dict[str, Any], names: Names, locale: object | None) -> str:
+    mine = view.get("hand_all", view.get("hand", []))
+    seat = my_seat(view)
+    lines = [t("pileup.hand.cards", locale, cards=sorted_cards(mine), count=len(mine))]
+    if seat.get("revealed"):
+        lines.append(t("pileup.hand.revealed", locale, cards=sorted_cards(seat["revealed"])))
+    lines.append(t("pileup.hand.minus", locale, cards=sorted_cards(seat.get("minus", [])),
+                   count=len(seat.get("minus", []))))
+    p = view.get("pending")
+    me = view.get("viewer")
+    if view.get("result"):
+        lines.append(t("common.game_over", locale))
+        return "\n".join(lines)
+    if not p or p["player"] != me:
+        if p:
+            lines.append(pending_line(view, names, locale) or "")
+        return "\n".join(lines)
+    kind = p["kind"]
+    if kind == "roll":
+        key = "pileup.hand.roll_minus" if p.get("minus_turn") else "pileup.hand.roll"
+        lines.append(t(key, locale))
+    elif kind == "play":
+        values = view.get("playable_values", [])
+        key = "pileup.hand.play_minus" if p.get("minus_turn") else "pileup.hand.play"
+        lines.append(t(key, locale, dice=dice(p.get("dice", [])),
+                       values=", ".join(f"{die(v)} {v}" for v in values) or "—"))
+    elif kind == "penalty":
+        lines.append(t("pileup.hand.penalty", locale, dice=dice(p.get("dice", []))))
+    elif kind == "give":
+        lines.append(t("pileup.hand.give", locale, count=p["remaining"], to=names(p.get("to"))))
+    elif kind == "dump_target":
+        key = "pileup.hand.dump_again" if p.get("chain") else "pileup.hand.dump_target"
+        lines.append(t(key, locale, column=p["column"], cards=p["cards"]))
+    else:
+        chain = p.get("chain") or [{}]
+        lines.append(t("pileup.hand.deflect", locale, player=names(chain[-1].get("source")), column=p["column"],
+                       cards=p["cards"], face=die(p["needs"])))
+    return "\n".join(lines)
+
+
+# ---- events ---------------------------------------------------------------------------------------------------------
+def take_reason(reason: str, locale: object | None) -> str:
+    key = reason if reason in ("take", "take_trap", "spring", "dump", "kept") else "take"
+    return t(f"pileup.reason.{key}", locale)
+
+
+def event(ev: Event, names: Names, locale: object | None) -> str | None:
+    d = ev.data
+    who = names(d.get("player"))
+    match ev.type:
+        case "rolled":
+            key = "pileup.event.rolled_minus" if d.get("minus_turn") else "pileup.event.rolled"
+            return t(key, locale, player=who, dice=dice(d.get("dice", [])))
+        case "triple":
+            if not d.get("gives"):
+                return t("pileup.event.triple_none", locale, player=who, sum=d.get("sum", 0))
+            return t("pileup.event.triple", locale, player=who, sum=d.get("sum", 0), count=d["gives"])
+        case "minus_given":
+            return t("pileup.event.minus_given", locale, player=who, to=names(d.get("to")), card=card(d["card"]),
+                     left=d.get("left", 0))
+        case "reroll":
+            return t("pileup.event.reroll", locale, player=who)
+        case "hand_revealed":
+            return t("pileup.event.hand_revealed", locale, player=who, cards=sorted_cards(d.get("cards", [])))
+        case "penalty_taken":
+            return t("pileup.event.penalty_taken", locale, player=who, card=card(d["card"]))
+        case "played":
+            key = "pileup.event.played_minus" if d.get("from_minus") else "pileup.event.played"
+            return t(key, locale, player=who, column=d["column"], mark=column_mark(d["column"]),
+                     cards=play_layers(d.get("cards", []), d.get("stacked", [])), layers=d.get("layers", 0))
+        case "dump_started":
+            return t("pileup.event.dump_started", locale, player=who, column=d["column"], cards=d.get("cards", 0))
+        case "dumped":
+            return t("pileup.event.dumped", locale, player=who, to=names(d.get("to")), column=d["column"],
+                     cards=d.get("cards", 0), face=die(d["column"]))
+        case "deflect_rolled":
+            key = "pileup.event.deflected" if d.get("deflected") else "pileup.event.not_deflected"
+            return t(key, locale, player=who, die=dice([d["die"]]), column=d["column"])
+        case "column_taken":
+            return t("pileup.event.column_taken", locale, player=who, column=d["column"],
+                     mark=column_mark(d["column"]), cards=cards(d.get("cards", [])), count=len(d.get("cards", [])),
+                     reason=take_reason(d.get("reason", "take"), locale), total=d.get("minus_count", 0))
+        case "column_trapped":
+            return t("pileup.event.column_trapped", locale, player=who, column=d["column"])
+        case "refilled":
+            if not d.get("count"):
+                return None
+            return t("pileup.event.refilled", locale, player=who, count=d["count"], pile=d.get("draw_pile", 0))
+        case "drew":  # private: the drawer only
+            return t("pileup.event.drew", locale, cards=sorted_cards(d.get("cards", [])))
+        case "turn_started":
+            parts = []
+            if d.get("skipped"):
+                parts.append(t("pileup.event.skipped", locale, players=", ".join(names(p) for p in d["skipped"])))
+            key = "pileup.event.turn_minus" if d.get("minus_turn") else "pileup.event.turn"
+            parts.append(t(key, locale, player=who, turn=d.get("turn", 0)))
+            return " ".join(parts)
+        case "game_over":
+            lines = [t("pileup.event.game_over", locale)]
+            lines += final_lines({"ranking": d.get("ranking", []), "scores": d.get("minus", {})}, names, locale)
+            return "\n".join(lines)
+    return None
+
+
+def error_field(key: str, value: Any, locale: object | None) -> Any:
+    """Readable error placeholders: card ids as marks, dice as faces, phases and actions by name."""
+    if key == "card" and isinstance(value, str) and value:
+        return card(value)
+    if key == "cards" and isinstance(value, (list, tuple)):
+        return cards(list(value))
+    if key == "dice" and isinstance(value, (list, tuple)):
+        return dice(list(value))
+    if key == "phase" and value in PHASES:
+        return t(f"pileup.phase.{value}", locale)
+    if key == "action" and value in ACTIONS:
+        return t(f"pileup.action.{value}", locale)
+    return value

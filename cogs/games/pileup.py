@@ -1,0 +1,310 @@
+"""Pile up in Discord: ``/play pileup`` and the hand controls.
+
+A turn: **Roll** (a public button on the turn message, and in the hand view); then, in the hand view, choose one
+rolled value (a select, only when more than one fits), then add the cards one at a time in the order they are
+played — each choice says whether the card starts a new layer or is stacked exactly on the layer below — and press
+**Play**; the preview says what the play leads to (safe, take, trap, dump) before it is sent. Nothing to play: one
+button per hand card to make it a minus card. A triple: choose minus cards to hand out one at a time. A dump: one
+button per target (and **Keep** after a successful deflect); the target gets a public **Roll to deflect** button.
+
+Everything chosen so far lives in the select values / custom ids (stateless, so it survives a restart): the value
+is ``v<n>``, each step ``<card>-`` (new layer) or ``<card>+`` (stacked exactly), a card to give its id. Button
+codes: ``r`` roll, ``p:<value>:<steps>`` play (``p:3:R3a-B3a+``), ``n:<card>`` penalty, ``g:<card>`` give,
+``d:<player>`` dump on, ``k`` keep the column.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.errors import user_message
+from bot.i18n import t
+from bot.render import pileup as text
+from bot.table import Table
+from engines import BadOptions, EngineError
+from engines.pileup import DumpOn, Give, KeepColumn, Penalty, Play, preview as outcome_of
+from engines.pileup.cards import DEFAULT_DECK, HAND_SIZE, build_deck, deck_spec, parse_deck
+
+from ..controls import ActButton, PickSelect, card_selects
+from ..lobby import DEFAULT_TIMER, TimerOption, open_lobby
+
+VALUE_PART = 5  # the PickSelect part number of the value select (cards to give use parts 0–2)
+STEP_PART = 6  # ... and of the next-card select
+STEP = re.compile(r"([RBGYWK][1-6][a-i])([+-])")
+VALUE = re.compile(r"v([1-6])")
+MIN_PLAYERS = 2
+
+
+@app_commands.command(name="pileup")
+@app_commands.describe(bots="Bot seats to add at once (0–4)",
+                       deck="Copies of each number 1–6 per colour, e.g. R2B2G2Y2W1K1 (the default, 60 cards)",
+                       timer="Seconds per decision before a bot moves for an absent player (0 = no timer)")
+async def play(interaction: discord.Interaction, bots: app_commands.Range[int, 0, 4] = 0, deck: str | None = None,
+               timer: TimerOption = DEFAULT_TIMER) -> None:
+    """Pile up (2–5 players): roll three dice, stack cards on six columns, collect the fewest minus cards."""
+    await open_lobby(interaction, "pileup", deck_option(deck), bots, timer)
+
+
+def deck_option(deck: str | None) -> dict[str, Any]:
+    """The table options for ``deck`` (none for the default); a deck that cannot be read or cannot deal two hands
+    is refused here, before a lobby opens."""
+    if deck is None or not deck.strip():
+        return {}
+    try:
+        counts = parse_deck(deck)
+    except ValueError:
+        raise BadOptions("pileup.bad_deck", deck=deck.strip()[:40], example=DEFAULT_DECK) from None
+    size = len(build_deck(counts))
+    if size < HAND_SIZE * MIN_PLAYERS:
+        raise BadOptions("pileup.deck_too_small", option="deck", cards=size, needed=HAND_SIZE * MIN_PLAYERS)
+    spec = deck_spec(counts)
+    return {} if spec == DEFAULT_DECK else {"deck": spec}
+
+
+# ---- codes ------------------------------------------------------------------------------------------------------
+def steps_of(play: Play) -> list[str]:
+    return [f"{c}{'+' if s else '-'}" for c, s in zip(play.cards, play.stacked)]
+
+
+def play_code(play: Play) -> str:
+    return f"p:{play.value}:{''.join(steps_of(play))}"
+
+
+def decode(code: str, table: Table, player: str) -> dict[str, Any]:
+    kind, _, rest = code.partition(":")
+    if kind == "r" and not rest:
+        return {"type": "roll"}
+    if kind == "k" and not rest:
+        return {"type": "keep_column"}
+    if kind == "n" and rest:
+        return {"type": "penalty", "card": rest}
+    if kind == "g" and rest:
+        return {"type": "give", "card": rest}
+    if kind == "d" and rest:
+        return {"type": "dump", "target": rest}
+    if kind == "p":
+        value, _, steps = rest.partition(":")
+        found = STEP.findall(steps)
+        if value.isdigit() and found and "".join(c + s for c, s in found) == steps:
+            return {"type": "play", "value": int(value), "cards": [c for c, _ in found],
+                    "stacked": [s == "+" for _, s in found]}
+    return {"type": "?"}
+
+
+# ---- what is chosen so far ----------------------------------------------------------------------------------------
+def legal_plays(table: Table, player: str) -> list[Play]:
+    return [a for a in table.engine.legal_actions(table.state, player) if isinstance(a, Play)]
+
+
+def chosen_value(selection: list[str], values: list[int]) -> int | None:
+    """The rolled value chosen (the only one when just one fits)."""
+    if len(values) == 1:
+        return values[0]
+    for item in selection:
+        m = VALUE.fullmatch(item)
+        if m and int(m.group(1)) in values:
+            return int(m.group(1))
+    return None
+
+
+def chosen_steps(selection: list[str], plays: list[Play]) -> list[str]:
+    """The cards added so far, in order: the longest prefix of the selection that starts some legal play."""
+    steps = [s for s in selection if STEP.fullmatch(s)]
+    all_steps = [steps_of(p) for p in plays]
+    while steps and not any(s[:len(steps)] == steps for s in all_steps):
+        steps.pop()
+    return steps
+
+
+def next_steps(steps: list[str], plays: list[Play]) -> list[str]:
+    out: list[str] = []
+    for p in plays:
+        s = steps_of(p)
+        if len(s) > len(steps) and s[:len(steps)] == steps and s[len(steps)] not in out:
+            out.append(s[len(steps)])
+    return out
+
+
+def play_of(value: int, steps: list[str]) -> Play:
+    found = [STEP.fullmatch(s) for s in steps]
+    return Play(value=value, cards=tuple(m.group(1) for m in found if m),
+                stacked=tuple(m.group(2) == "+" for m in found if m))
+
+
+def refusal(table: Table, player: str, action: dict[str, Any] | Play, locale: object | None) -> str | None:
+    """Why the action would be refused, or None when it is legal (tried on the pure engine; nothing changes)."""
+    try:
+        table.engine.apply(table.state, player, action)
+    except EngineError as error:
+        return user_message(error, locale)
+    return None
+
+
+def single(select: PickSelect) -> PickSelect:
+    select.item.max_values = 1  # type: ignore[attr-defined]
+    return select
+
+
+def outcome_text(view: dict[str, Any], play: Play, locale: object | None, *, short: bool = False) -> str:
+    """What a play leads to, from the engine's own preview: safe, take, trap, spring, dump."""
+    result = outcome_of(view, play)
+    kind = result["kind"]
+    key = f"pileup.outcome{'_short' if short else ''}.{kind}"
+    return t(key, locale, column=play.value, layers=result["layers"], cards=result["cards"])
+
+
+def step_label(view: dict[str, Any], value: int, steps: list[str], step: str, locale: object | None) -> str:
+    c, how = step[:-1], step[-1]
+    if how == "-":
+        return t("pileup.select.step_new", locale, card=text.card(c))
+    below = STEP.fullmatch(steps[-1]).group(1) if steps else None  # type: ignore[union-attr]
+    if below is None:
+        layers = view["columns"][value - 1]["layers"]
+        under = text.layer(layers[-1]["cards"]) if layers else "?"
+    else:
+        under = text.card(below)
+    return t("pileup.select.step_stack", locale, card=text.card(c), under=under)
+
+
+# ---- controls ----------------------------------------------------------------------------------------------------
+def controls(table: Table, player: str, view: dict[str, Any], selection: list[str],
+             locale: object | None) -> list[discord.ui.Item]:
+    pending = view.get("pending")
+    if not pending or pending["player"] != player:
+        return []
+    gid, ver = table.id, table.version
+    kind = pending["kind"]
+    names = table.names()
+    legal = table.engine.legal_actions(table.state, player)
+    items: list[discord.ui.Item] = []
+    if kind in ("roll", "deflect_roll"):
+        items.append(roll_button(table, pending, locale))
+    elif kind == "play":
+        items += play_controls(table, player, view, selection, locale)
+    elif kind == "penalty":
+        for a in legal:
+            if isinstance(a, Penalty):
+                items.append(ActButton(gid, ver, f"n:{a.card}", t("pileup.button.penalty", locale,
+                                                                    card=text.card(a.card)),
+                                       discord.ButtonStyle.danger))
+    elif kind == "give":
+        cards = [a.card for a in legal if isinstance(a, Give)]
+        chosen = next((c for c in reversed(selection) if c in cards), None)
+        selects = card_selects(gid, ver, cards, [chosen] if chosen else [], text.card,
+                               t("pileup.select.give", locale))
+        items += [single(s) for s in selects]
+        to = names.get(pending["to"], pending["to"])
+        if chosen:
+            items.append(ActButton(gid, ver, f"g:{chosen}", t("pileup.button.give", locale, card=text.card(chosen),
+                                                               player=to, count=pending["remaining"]),
+                                   discord.ButtonStyle.success, row=len(selects)))
+        else:
+            items.append(ActButton(gid, ver, "g", t("pileup.button.give_empty", locale, player=to,
+                                                     count=pending["remaining"]),
+                                   discord.ButtonStyle.success, disabled=True, row=len(selects)))
+    elif kind == "dump_target":
+        minus = {s["player"]: s["minus_count"] for s in view["seats"]}
+        for a in legal:
+            if isinstance(a, DumpOn):
+                items.append(ActButton(gid, ver, f"d:{a.target}", t("pileup.button.dump", locale,
+                                                                     player=names.get(a.target, a.target),
+                                                                     column=pending["column"],
+                                                                     count=minus.get(a.target, 0)),
+                                       discord.ButtonStyle.danger))
+        if any(isinstance(a, KeepColumn) for a in legal):
+            items.append(ActButton(gid, ver, "k", t("pileup.button.keep", locale, column=pending["column"],
+                                                     cards=pending["cards"]), discord.ButtonStyle.secondary))
+    return items
+
+
+def roll_button(table: Table, pending: dict[str, Any], locale: object | None, *,
+                public: bool = False) -> ActButton:
+    names = table.names()
+    who = names.get(pending["player"], pending["player"])
+    if pending["kind"] == "deflect_roll":
+        label = t("pileup.button.deflect_public" if public else "pileup.button.deflect", locale, player=who,
+                  column=pending["column"], face=text.die(pending["needs"]))
+        return ActButton(table.id, table.version, "r", label, discord.ButtonStyle.danger)
+    label = t("pileup.button.roll_public" if public else "pileup.button.roll", locale, player=who)
+    return ActButton(table.id, table.version, "r", label, discord.ButtonStyle.success)
+
+
+def play_controls(table: Table, player: str, view: dict[str, Any], selection: list[str],
+                  locale: object | None) -> list[discord.ui.Item]:
+    gid, ver = table.id, table.version
+    values = view.get("playable_values", [])
+    value = chosen_value(selection, values)
+    items: list[discord.ui.Item] = []
+    if len(values) > 1:
+        options = [discord.SelectOption(label=t("pileup.select.value_option", locale, face=text.die(v), value=v,
+                                                state=column_state(view, v, locale))[:100],
+                                        value=f"v{v}", default=v == value) for v in values]
+        items.append(single(PickSelect(gid, ver, options, t("pileup.select.value", locale), VALUE_PART, [],
+                                       row=0)))
+    if value is None:
+        items.append(ActButton(gid, ver, "p", t("pileup.button.play_no_value", locale), discord.ButtonStyle.success,
+                               disabled=True, row=2))
+        return items
+    plays = [p for p in legal_plays(table, player) if p.value == value]
+    steps = chosen_steps(selection, plays)
+    nexts = next_steps(steps, plays)
+    if nexts:
+        options = [discord.SelectOption(label=step_label(view, value, steps, s, locale)[:100], value=s)
+                   for s in nexts[:25]]
+        placeholder = t("pileup.select.first_card" if not steps else "pileup.select.next_card", locale,
+                        column=value, number=len(steps) + 1)
+        items.append(single(PickSelect(gid, ver, options, placeholder, STEP_PART, [f"v{value}", *steps], row=1)))
+    if steps:
+        chosen = play_of(value, steps)
+        label = t("pileup.button.play", locale, cards=text.play_layers(list(chosen.cards), list(chosen.stacked)),
+                  column=value, outcome=outcome_text(view, chosen, locale, short=True))
+        items.append(ActButton(gid, ver, play_code(chosen), label, discord.ButtonStyle.success, row=2))
+    else:
+        items.append(ActButton(gid, ver, "p", t("pileup.button.play_empty", locale, column=value),
+                               discord.ButtonStyle.success, disabled=True, row=2))
+    return items
+
+
+def column_state(view: dict[str, Any], value: int, locale: object | None) -> str:
+    col = view["columns"][value - 1]
+    if col["trapped"]:
+        return t("pileup.select.state_trapped", locale, count=col["layer_count"])
+    if not col["layer_count"]:
+        return t("pileup.select.state_empty", locale)
+    return t("pileup.select.state", locale, count=col["layer_count"])
+
+
+def public_controls(table: Table, locale: object | None) -> list[discord.ui.Item]:
+    """The turn message's **Roll** / **Roll to deflect**: every roll is made and seen in the channel."""
+    pending = table.view(None).get("pending")
+    if not pending or pending["kind"] not in ("roll", "deflect_roll"):
+        return []
+    return [roll_button(table, pending, locale, public=True)]
+
+
+def selection_notes(table: Table, player: str, view: dict[str, Any], selection: list[str],
+                    locale: object | None) -> list[str]:
+    """What the play built so far would do (the engine's preview), or why it is refused; what is still to choose."""
+    pending = view.get("pending")
+    if not pending or pending["player"] != player or pending["kind"] != "play":
+        return []
+    values = view.get("playable_values", [])
+    value = chosen_value(selection, values)
+    if value is None:
+        return [t("pileup.note.choose_value", locale)]
+    plays = [p for p in legal_plays(table, player) if p.value == value]
+    steps = chosen_steps(selection, plays)
+    if not steps:
+        return [t("pileup.note.first_card", locale, column=value)]
+    chosen = play_of(value, steps)
+    problem = refusal(table, player, chosen, locale)
+    shown = text.play_layers(list(chosen.cards), list(chosen.stacked))
+    if problem is not None:
+        return [t("pileup.note.refused", locale, cards=shown, column=value, reason=problem)]
+    notes = [t("pileup.note.play", locale, cards=shown, column=value, outcome=outcome_text(view, chosen, locale))]
+    if next_steps(steps, plays):
+        notes.append(t("pileup.note.more", locale))
+    return notes

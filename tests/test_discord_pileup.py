@@ -1,0 +1,328 @@
+"""Pile up through Discord: discord.py's real objects fed raw gateway payloads, only HTTP faked.
+
+A whole game driven only by slash commands, buttons and selects (bots in the other seats), and the special flows
+the issue names — a dump with a deflect chain, a triple handing out minus cards, a revealed hand, exact stacking
+with the consequence preview, a trap — on states set up directly on the running table (the same service, storage
+and cogs as a real game).
+"""
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+from typing import AsyncIterator
+
+import pytest
+
+from bot.policies import choose_action
+from bot.render.pileup import card as mark
+from cogs.games.pileup import steps_of
+from engines import get_engine
+
+from .discord_harness import Harness
+from .discord_helpers import assert_hands_only_ephemeral, board_message, only_table, start_harness
+from .engines.test_pileup_support import col, table as build
+
+ALICE_ID, BOB_ID = 101, 102
+ALICE, BOB = f"u{ALICE_ID}", f"u{BOB_ID}"
+ENGINE = get_engine("pileup")
+SEATS = [ALICE, "bot1", "bot2"]
+
+
+@pytest.fixture
+async def h(tmp_path: Path) -> AsyncIterator[Harness]:
+    harness = await start_harness(tmp_path / "bot.db")
+    yield harness
+    await harness.close()
+
+
+async def open_table(h: Harness, alice, bots: int = 2, **options):
+    r = await h.slash(alice, "play pileup", bots=bots, **options)
+    assert r.type == "message" and not r.ephemeral
+    await h.click(alice, r.message, label="Start")
+    table = only_table(h)
+    assert table.status == "running"
+    return table
+
+
+def set_state(table, state) -> None:
+    """Put a prepared position on the running table (players must be the table's seats)."""
+    assert state.players == [s.player for s in table.seats]
+    table.state = state
+
+
+async def my_hand(h: Harness, user, table):
+    r = await h.click(user, board_message(h, table), label="My hand")
+    assert r.type == "message" and r.ephemeral and "Your hand" in r.text
+    return r.message
+
+
+def select_with(hand, value: str) -> str:
+    """The custom id of the select offering ``value``."""
+    for c in hand.components:
+        if c.get("type") == 3 and value in [o["value"] for o in c.get("options", [])]:
+            return re.escape(c["custom_id"])
+    raise AssertionError(f"no select offers {value}: {hand.components}")
+
+
+def public_roll_message(h: Harness, table):
+    """The latest public message carrying the roll button (the turn ping)."""
+    for message in reversed(h.channel_messages()):
+        if any(re.fullmatch(rf"gh:do:{table.id}:{table.version}:r", c.get("custom_id", ""))
+               for c in message.components):
+            return message
+    raise AssertionError("no public roll button for the current version")
+
+
+async def roll_publicly(h: Harness, user, table) -> None:
+    version = table.version
+    message = public_roll_message(h, table)
+    await h.click(user, message, rf"gh:do:{table.id}:{version}:r")  # acknowledged quietly; the roll is posted
+    assert table.version > version
+
+
+async def build_play(h: Harness, user, table, action):
+    """Choose the value (when several fit) and the cards one at a time in the hand view; returns the hand."""
+    hand = await my_hand(h, user, table)
+    view = table.view(f"u{user.id}")
+    for c in view["hand_all"]:
+        assert mark(c) in hand.text
+    if len(view.get("playable_values", [])) > 1:
+        await h.select(user, hand, select_with(hand, f"v{action.value}"), [f"v{action.value}"])
+    for step in steps_of(action):
+        await h.select(user, hand, select_with(hand, step), [step])
+    assert "Your play:" in hand.text, hand.text
+    return hand
+
+
+async def do_action(h: Harness, user, table, action) -> None:
+    """Play ``action`` the way a person would: public roll buttons, the hand view's selects and buttons."""
+    gid = table.id
+    version = table.version
+    if action.type == "roll":
+        await roll_publicly(h, user, table)
+        return
+    if action.type == "play":
+        hand = await build_play(h, user, table, action)
+        steps = "".join(steps_of(action))
+        await h.click(user, hand, rf"gh:do:{gid}:\d+:p:{action.value}:{re.escape(steps)}")
+    else:
+        hand = await my_hand(h, user, table)
+        if action.type == "penalty":
+            await h.click(user, hand, rf"gh:do:{gid}:\d+:n:{action.card}")
+        elif action.type == "give":
+            await h.select(user, hand, select_with(hand, action.card), [action.card])
+            await h.click(user, hand, rf"gh:do:{gid}:\d+:g:{action.card}")
+        elif action.type == "dump":
+            await h.click(user, hand, rf"gh:do:{gid}:\d+:d:{action.target}")
+        elif action.type == "keep_column":
+            await h.click(user, hand, rf"gh:do:{gid}:\d+:k")
+        else:
+            raise AssertionError(action)
+    assert table.version > version, f"{action} was not played"
+
+
+def public_text(h: Harness, since: int = 0) -> str:
+    return "\n".join(m.text for m in h.channel_messages()[since:])
+
+
+async def test_a_whole_game_with_bots_through_buttons_and_selects(h: Harness) -> None:
+    alice = h.user(ALICE_ID, "alice")
+    table = await open_table(h, alice, bots=2)
+    board = board_message(h, table)
+    assert "Columns" in board.text and "Draw pile:** 42" in board.text and "alice — ✋ 6 · ➖ 0" in board.text
+    rng = random.Random(3)
+    kinds: set[str] = set()
+    steps = 0
+    while table.status == "running":
+        assert table.to_act() == [ALICE], "bots should have moved already"
+        action = choose_action(ENGINE, table.state, ALICE, rng)
+        kinds.add(action.type)
+        await do_action(h, alice, table, action)
+        steps += 1
+        assert steps < 600
+    assert table.status == "finished" and table.result() is not None
+    assert {"roll", "play"} <= kinds
+    board = board_message(h, table)
+    assert "Final ranking" in board.text and "minus card(s)" in board.text and board.components == []
+    public = public_text(h)
+    assert "Game over" in public and "🥇" in public
+    assert re.search(r"🎲 alice rolls [⚀⚁⚂⚃⚄⚅] [⚀⚁⚂⚃⚄⚅] [⚀⚁⚂⚃⚄⚅] \(\d \d \d\)", public)  # faces, publicly
+    assert re.search(r"🎲 Bot 1 rolls [⚀⚁⚂⚃⚄⚅] ", public)
+    assert "alice's turn" in public and "empty hand, plays one minus card" in public  # the empty-hand phase
+    assert "💥" in public and "takes column" in public
+    assert assert_hands_only_ephemeral(h) > 0
+    pings = [c for c in h.calls if c.method == "POST" and f"<@{ALICE_ID}>" in ((c.json or {}).get("content") or "")]
+    assert pings and all([str(u) for u in c.json["allowed_mentions"]["users"]] == [str(ALICE_ID)] for c in pings)
+
+
+async def test_dump_with_a_deflect_chain_in_the_channel(h: Harness) -> None:
+    alice = h.user(ALICE_ID, "alice")
+    table = await open_table(h, alice, bots=2)
+    # Alice plays red 4 then white 4 onto column 4 (two layers): white last, she dumps the column (4 cards).
+    # Bot 1 rolls a 4 and deflects onto Alice (the fewest minus cards); Alice rolls a 4 through the public
+    # button and dumps it on Bot 2, who rolls a 2 and takes it.
+    state = build(SEATS, hands={ALICE: ["R4a", "W4a", "B1a"], "bot1": ["G2a", "Y3a"], "bot2": ["G5a"]},
+                  minus={"bot1": ["R1a"], "bot2": ["B6a", "B6b"]}, columns={4: col("G4a", "Y4a")},
+                  pile=["R5a", "R5b", "Y5a", "Y5b"], phase="play", dice=[4, 2, 1], rolls=(4, 4, 2))
+    set_state(table, state)
+    before = len(h.channel_messages())
+    play = ENGINE.parse_action({"type": "play", "value": 4, "cards": ["R4a", "W4a"], "stacked": [False, False]})
+    hand = await build_play(h, alice, table, play)
+    assert "dump column 4 (4 card(s)) on a player of your choice" in hand.text, hand.text
+    await h.click(alice, hand, rf"gh:do:{table.id}:\d+:p:4:R4a-W4a-")
+    hand = await my_hand(h, alice, table)
+    assert "choose who gets it" in hand.text
+    labels = {c["label"] for c in hand.components if c.get("type") == 2}
+    assert {"Dump column 4 on Bot 1 (➖1)", "Dump column 4 on Bot 2 (➖2)"} <= labels
+    assert not any(label.startswith("Keep") for label in labels)  # the dumper must dump
+    await h.click(alice, hand, rf"gh:do:{table.id}:\d+:d:bot1")
+    # Bot 1 deflected and dumped it back on Alice: she now has the public "Roll to deflect" button.
+    assert table.to_act() == [ALICE] and table.state.phase == "deflect"
+    message = public_roll_message(h, table)
+    assert "Roll to deflect (alice, needs ⚃)" in message.text
+    bob = h.user(BOB_ID, "bob")
+    r = await h.click(bob, message, rf"gh:do:{table.id}:\d+:r")
+    assert r.ephemeral and "not seated" in r.text  # someone else cannot roll for her
+    board = board_message(h, table)
+    assert "Dump of column 4:** alice → Bot 1 (rolled ⚃: deflected) → alice" in board.text
+    assert "being dumped" in board.text
+    await roll_publicly(h, alice, table)
+    hand = await my_hand(h, alice, table)
+    assert "You deflected column 4 (4 card(s)): dump it on anyone" in hand.text
+    labels = {c["label"] for c in hand.components if c.get("type") == 2}
+    assert "Keep column 4 (4 cards)" in labels
+    await h.click(alice, hand, rf"gh:do:{table.id}:\d+:d:bot2")
+    public = public_text(h, before)
+    for line in ("alice plays 🟥4 ▸ ⬜4 on column 4️⃣ (4 layer(s) now)",
+                 "**White!** alice dumps column 4 (4 card(s)) on someone",
+                 "alice dumps column 4 (4 card(s)) on Bot 1: Bot 1 rolls to deflect",
+                 "Bot 1 rolls ⚃ (4): **deflected!**",
+                 "Bot 1 dumps column 4 (4 card(s)) on alice",
+                 "alice rolls ⚃ (4): **deflected!**",
+                 "alice dumps column 4 (4 card(s)) on Bot 2",
+                 "Bot 2 rolls ⚁ (2): no luck.",
+                 "Bot 2 takes column 4️⃣ (the deflect roll missed): 🟩4 🟨4 🟥4 ⬜4"):
+        assert line in public, (line, public)
+    assert sorted(table.state.minus["bot2"]) == ["B6a", "B6b", "G4a", "R4a", "W4a", "Y4a"]
+    assert table.state.columns[3].layers == []
+    assert "4️⃣ —" in board_message(h, table).text
+    assert assert_hands_only_ephemeral(h) > 0
+
+
+async def test_triple_hands_out_minus_cards_one_at_a_time(h: Harness) -> None:
+    alice = h.user(ALICE_ID, "alice")
+    table = await open_table(h, alice, bots=2)
+    set_state(table, build(SEATS, hands={ALICE: ["R1a"], "bot1": ["G2a"], "bot2": ["G5a"]},
+                           minus={ALICE: ["B3a", "K2a", "Y6a"]}, pile=["R5a"], rolls=(1, 1, 1)))
+    before = len(h.channel_messages())
+    await roll_publicly(h, alice, table)
+    assert "**Triple!** alice hands out 3 minus card(s) (dice sum 3), clockwise." in public_text(h, before)
+    for to, give in (("Bot 1", "B3a"), ("Bot 2", "Y6a"), ("Bot 1", "K2a")):
+        hand = await my_hand(h, alice, table)
+        assert f"the next one goes to {to}" in hand.text
+        await h.select(alice, hand, select_with(hand, give), [give])
+        assert f"Give {mark(give)} to {to}" in hand.text
+        await h.click(alice, hand, rf"gh:do:{table.id}:\d+:g:{give}")
+    public = public_text(h, before)
+    assert "alice gives 🟦3 to Bot 1 as a minus card (2 left)" in public
+    assert "alice gives ⬛2 to Bot 1 as a minus card (0 left)" in public
+    assert table.state.minus[ALICE] == [] and table.state.minus["bot1"][:2] == ["B3a", "K2a"]
+
+
+async def test_nothing_to_play_reveals_the_hand_publicly(h: Harness) -> None:
+    alice = h.user(ALICE_ID, "alice")
+    table = await open_table(h, alice, bots=2)
+    set_state(table, build(SEATS, hands={ALICE: ["R5a", "B6a"], "bot1": ["G2a"], "bot2": ["G5a"]},
+                           pile=["Y1a", "Y2a"], rolls=(1, 2, 3)))
+    before = len(h.channel_messages())
+    await roll_publicly(h, alice, table)
+    assert "👁 alice cannot play anything: hand shown — 🟥5 🟦6" in public_text(h, before)
+    assert "👁 shown: 🟥5 🟦6" in board_message(h, table).text
+    hand = await my_hand(h, alice, table)
+    assert "no card fits: your hand is shown to everyone" in hand.text
+    labels = {c["label"] for c in hand.components if c.get("type") == 2}
+    assert {"🟥5 → minus card", "🟦6 → minus card"} <= labels
+    await h.click(alice, hand, rf"gh:do:{table.id}:\d+:n:R5a")
+    assert "alice takes 🟥5 from the hand as a minus card." in public_text(h, before)
+    assert table.state.minus[ALICE] == ["R5a"] and ALICE not in table.state.draw_pile
+
+
+async def test_exact_stacking_choices_preview_and_a_trap(h: Harness) -> None:
+    alice = h.user(ALICE_ID, "alice")
+    table = await open_table(h, alice, bots=2)
+    set_state(table, build(SEATS, hands={ALICE: ["R3b", "B3a", "K3a", "Y5a"], "bot1": ["G2a"], "bot2": ["G6a"]},
+                           columns={3: col("G3a", "R3a")}, pile=["Y1a", "Y2a"], phase="play",
+                           dice=[3, 5, 1]))
+    hand = await my_hand(h, alice, table)
+    assert "Which rolled value do you use?" in hand.text
+    await h.select(alice, hand, select_with(hand, "v3"), ["v3"])
+    options = {o["label"] for c in hand.components if c.get("type") == 3 for o in c.get("options", [])}
+    assert {"🟥3 as a new layer", "🟥3 stacked exactly on 🟥3 (same layer)", "🟦3 as a new layer",
+            "⬛3 as a new layer"} <= options
+    await h.select(alice, hand, select_with(hand, "R3b-"), ["R3b-"])
+    assert "you take column 3 (3 card(s))" in hand.text  # a new layer would be the 3rd
+    await h.click(alice, hand, label="Refresh")  # start over
+    await h.select(alice, hand, select_with(hand, "v3"), ["v3"])
+    await h.select(alice, hand, select_with(hand, "R3b+"), ["R3b+"])
+    assert "✅ safe: column 3 then has 2 layer(s)" in hand.text
+    await h.select(alice, hand, select_with(hand, "K3a-"), ["K3a-"])
+    assert "column 3 is trapped for the next player" in hand.text
+    before = len(h.channel_messages())
+    await h.click(alice, hand, rf"gh:do:{table.id}:\d+:p:3:R3b\+K3a-")
+    public = public_text(h, before)
+    assert "alice plays ＋🟥3 ▸ ⬛3 on column 3️⃣ (3 layer(s) now)" in public
+    assert "**Black!** alice traps column 3" in public
+    assert table.state.columns[2].layers == [["G3a"], ["R3a", "R3b"], ["K3a"]]
+
+
+async def test_errors_are_ephemeral_and_change_nothing(h: Harness) -> None:
+    alice, bob = h.user(ALICE_ID, "alice"), h.user(BOB_ID, "bob")
+    table = await open_table(h, alice, bots=1)
+    set_state(table, build([ALICE, "bot1"], hands={ALICE: ["R3a", "W3a", "B5a"], "bot1": ["G2a"]},
+                           columns={3: col("G3a")}, pile=["Y1a"], phase="play", dice=[3, 5, 1]))
+    board = board_message(h, table)
+    r = await h.click(bob, board, label="My hand")
+    assert r.ephemeral and "not seated" in r.text
+    payload = dict(board.payload)
+    payload["id"] = str(int(payload["id"]) + 1)
+    v = table.version
+    forged = {
+        f"gh:do:{table.id}:{v}:r": "cannot roll now: the table is waiting for a play",
+        f"gh:do:{table.id}:{v}:p:4:R4a-": "4 was not rolled (⚂ ⚄ ⚀ (3 5 1))",
+        f"gh:do:{table.id}:{v}:p:3:Y3a-": "You do not hold that card",
+        f"gh:do:{table.id}:{v}:p:3:B5a-": "must have the chosen value (3)",
+        f"gh:do:{table.id}:{v}:p:3:W3a+": "only be stacked exactly on a layer of its own colour",
+        f"gh:do:{table.id}:{v}:d:bot1": "cannot dump the column now",
+        f"gh:do:{table.id}:{v}:p:3:zz": "does not make sense",
+        f"gh:do:{table.id}:0:r": "moved on",
+    }
+    buttons = [{"type": 2, "style": 1, "label": str(i), "custom_id": cid} for i, cid in enumerate(forged)]
+    payload["components"] = [{"type": 1, "components": buttons[i:i + 5]} for i in range(0, len(buttons), 5)]
+    message = h.adopt(payload)
+    state, version = ENGINE.dump(table.state), table.version
+    for cid, expected in forged.items():
+        r = await h.click(alice, message, cid)
+        assert r.ephemeral and expected in r.text, (cid, r.text)
+    assert ENGINE.dump(table.state) == state and table.version == version
+
+
+async def test_bad_deck_is_refused_and_a_custom_deck_is_used(h: Harness) -> None:
+    alice = h.user(ALICE_ID, "alice")
+    r = await h.slash(alice, "play pileup", deck="R2Q3")
+    assert r.ephemeral and "cannot be read" in r.text and "R2B2G2Y2W1K1" in r.text
+    r = await h.slash(alice, "play pileup", deck="W1")
+    assert r.ephemeral and "has 6 cards" in r.text
+    assert not h.bot.service._tables or all(t.status != "lobby" for t in h.bot.service._tables.values())
+    table = await open_table(h, alice, bots=1, deck="R1 B1 G1 Y1 W1 K1")
+    assert table.state.options["deck"] == "R1B1G1Y1W1K1"
+    assert "Draw pile:** 24" in board_message(h, table).text
+
+
+async def test_japanese_table_and_rules_in_both_languages(h: Harness) -> None:
+    alice = h.user(ALICE_ID, "alice")
+    r = await h.slash(alice, "rules", game="pileup")
+    assert r.ephemeral and "Decision" in r.text and "dump" in r.text
+    hiro = h.user(103, "hiro", locale="ja")
+    r = await h.slash(hiro, "rules", game="pileup")
+    assert r.ephemeral and "決定" in r.text and "擦り付け" in r.text

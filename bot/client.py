@@ -9,15 +9,23 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from engines import BadOptions
+
 from .replies import reply_error, reply_unknown_control
 from .scheduler import BotScheduler
 from .service import GameService
 from .settings import Settings
 from .storage import Storage
 from .timers import TurnTimers
+from .translator import CatalogTranslator
+from .tournaments import RatingService, TournamentService
 
 log = logging.getLogger(__name__)
-EXTENSIONS = ("cogs.lobby", "cogs.table", "cogs.rules")
+# Loggers that write whole payloads at DEBUG: SQL parameters (a game's state: every hand, the RNG), HTTP bodies
+# (ephemeral hand views), gateway events (the hand message a button sits on). Never below INFO, whatever the
+# configured level, so logs hold no hand and no secret.
+PAYLOAD_LOGGERS = ("aiosqlite", "discord.http", "discord.webhook.async_", "discord.gateway", "discord.state")
+EXTENSIONS = ("cogs.lobby", "cogs.table", "cogs.rules", "cogs.tournament", "cogs.stats")
 
 
 class GameHostBot(commands.Bot):
@@ -25,12 +33,17 @@ class GameHostBot(commands.Bot):
     service: GameService
     scheduler: BotScheduler
     timers: TurnTimers
+    ratings: RatingService
+    tournaments: TournamentService
 
     def __init__(self, settings: Settings, *, sync_commands: bool = True, **kwargs: Any) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None, **kwargs)
         self.settings = settings
+        for name in PAYLOAD_LOGGERS:
+            logger = logging.getLogger(name)
+            logger.setLevel(max(logger.level, logging.INFO))
         self.sync_commands = sync_commands
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
         self.tree.interaction_check = self.on_app_command_check  # type: ignore[method-assign]
@@ -40,6 +53,10 @@ class GameHostBot(commands.Bot):
         self.service = GameService(self.storage)
         self.scheduler = BotScheduler(self.service, self.settings.bot_move_delay)
         self.timers = TurnTimers(self.service)
+        self.ratings = RatingService(self.storage)
+        self.service.subscribe(self.ratings.on_update)
+        self.tournaments = TournamentService(self.storage, self.service, self.ratings)
+        await self.tree.set_translator(CatalogTranslator())
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         if self.sync_commands:
@@ -47,6 +64,9 @@ class GameHostBot(commands.Bot):
         bots = await self.scheduler.resume()
         timed = await self.timers.resume()
         log.info("resumed %d tables waiting on a bot and %d turn timers", bots, timed)
+        recorded = await self.ratings.catch_up(self.service)
+        running = await self.tournaments.resume()
+        log.info("recorded %d finished games; %d tournaments running", recorded, running)
 
     async def sync_app_commands(self) -> None:
         if self.settings.dev_guild_id:
@@ -60,18 +80,37 @@ class GameHostBot(commands.Bot):
                                    error: app_commands.AppCommandError) -> None:
         if isinstance(error, app_commands.CheckFailure) and interaction.user.bot:
             return  # other bots are ignored, silently
+        if isinstance(error, app_commands.CommandNotFound):  # a command this release no longer has
+            await reply_unknown_control(interaction)
+            return
         original = getattr(error, "original", error)
         await reply_error(interaction, original)
 
     async def on_app_command_check(self, interaction: discord.Interaction) -> bool:
-        return not interaction.user.bot  # bots do not play or run commands
+        if interaction.user.bot:
+            return False  # bots do not play or run commands
+        problem = _bad_option(self.tree, interaction)
+        if problem is not None:
+            await reply_error(interaction, problem)
+            return False
+        return True
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
-        """A component whose custom_id no control of ours recognises (forged, or from an old release)."""
-        if interaction.type is not discord.InteractionType.component or interaction.user.bot:
+        """A component or modal that none of ours will answer: a custom_id no control recognises (forged, or from
+        an old release), one its message does not have (discord.py drops those silently), an unknown modal."""
+        if interaction.user.bot:
             return
-        custom_id = str((interaction.data or {}).get("custom_id", ""))  # type: ignore[union-attr]
-        if any(pattern.fullmatch(custom_id) for pattern in self._connection._view_store._dynamic_items):
+        data: Any = interaction.data or {}
+        custom_id = str(data.get("custom_id", ""))
+        store = self._connection._view_store
+        if interaction.type is discord.InteractionType.modal_submit:
+            if custom_id not in store._modals:
+                await reply_unknown_control(interaction)
+            return
+        if interaction.type is not discord.InteractionType.component:
+            return
+        if any(pattern.fullmatch(custom_id) for pattern in store._dynamic_items) and (
+                (data.get("component_type"), custom_id) in _components_of(interaction.message)):
             return
         await reply_unknown_control(interaction)
 
@@ -82,3 +121,39 @@ class GameHostBot(commands.Bot):
             await self.service.drain()
             await self.storage.close()
         await super().close()
+
+
+def _components_of(message: discord.Message | None) -> set[tuple[int, str]]:
+    """(type, custom_id) of every component on a message, rows and containers walked."""
+    found: set[tuple[int, str]] = set()
+    stack: list[Any] = list(getattr(message, "components", None) or [])
+    while stack:
+        item = stack.pop()
+        if getattr(item, "custom_id", None):
+            found.add((item.type.value, item.custom_id))
+        stack += list(getattr(item, "children", None) or [])
+    return found
+
+
+def _bad_option(tree: app_commands.CommandTree, interaction: discord.Interaction) -> BadOptions | None:
+    """An option outside its command's choices or range. Discord's client enforces both; a forged request need
+    not, and the commands trust them, so every command is checked here once."""
+    if interaction.type is not discord.InteractionType.application_command:
+        return None
+    try:
+        command, options = tree._get_app_command_options(interaction.data)  # type: ignore[arg-type]
+    except app_commands.AppCommandError:
+        return None  # the tree answers an unknown command itself
+    given = {o.get("name"): o.get("value") for o in options}
+    for param in getattr(command, "parameters", []):
+        if param.display_name not in given:
+            continue
+        value = given[param.display_name]
+        if param.choices and value not in [c.value for c in param.choices]:
+            return BadOptions(option=param.display_name, reason=", ".join(str(c.value) for c in param.choices))
+        low, high = param.min_value, param.max_value
+        if isinstance(value, str):
+            value = len(value)
+        if isinstance(value, (int, float)) and ((low is not None and value < low) or (high is not None and value > high)):
+            return BadOptions(option=param.display_name, reason=f"{'' if low is None else low}–{'' if high is None else high}")
+    return None

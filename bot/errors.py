@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engines import EngineError
+from engines import GAMES, EngineError
 
 from .i18n import has_key, t
 
@@ -29,7 +29,7 @@ def _readable(code: str, fields: dict[str, Any], locale: object | None) -> dict[
     """Card ids become the game's card marks; lists become comma lists."""
     game = code.split(".", 1)[0] if "." in code else None
     fmt = None
-    if game:
+    if game in GAMES:  # game codes (akuma.*) may format card ids; host codes (tournament.*) have no renderer
         from .render import game_module
 
         fmt = getattr(game_module(game), "error_field", None)

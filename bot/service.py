@@ -77,6 +77,8 @@ class GameService:
         table = self._tables.get(game_id)
         if table is not None:
             return table
+        if not 0 < game_id < 2 ** 63:  # a forged id SQLite cannot even hold
+            raise HostError("no_such_game", game_id=game_id)
         lock = self._loading.setdefault(game_id, asyncio.Lock())
         async with lock:
             if game_id not in self._tables:
@@ -215,17 +217,9 @@ class GameService:
     async def create_bot_table(self, *, game: str, players: int, seed: int, channel_id: int,
                                guild_id: int | None = None, options: dict[str, Any] | None = None) -> Table:
         """A table of bot seats only, started at once (the terminal demo, benchmarks)."""
-        engine = get_engine(game)
-        parsed = engine.parse_options(options)
         seats = [SeatRow(i, f"bot{i + 1}", f"Bot {i + 1}", None, True) for i in range(players)]
-        game_id = await self.storage.create_game(
-            guild_id=guild_id, channel_id=channel_id, game=game,
-            options=parsed.model_dump(mode="json", exclude_defaults=True), seed=seed, host_id=0,
-            locale="en", seats=seats)
-        table = await self.table(game_id)
-        async with table.lock:
-            await self._begin(table)
-        return table
+        return await self.create_seated_table(game=game, guild_id=guild_id, channel_id=channel_id, seats=seats,
+                                              host_id=0, seed=seed, options=options)
 
     async def create_seated_table(self, *, game: str, guild_id: int | None, channel_id: int,
                                   seats: list[SeatRow], host_id: int, seed: int,

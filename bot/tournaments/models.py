@@ -1,0 +1,140 @@
+"""Tournament records (plain dataclasses mirroring ``0004_tournaments.sql``) and the points table.
+
+Entrants are keyed by Discord user id; bot entrants (organisers fill a field with them, tests play whole
+tournaments with them) get negative ids. A tournament table lists its entrants in seat order, so seat ``i``
+of the hosted game belongs to ``players[i]``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.storage import SeatRow
+from bot.table import human_player
+
+FORMATS = ("swiss", "roundrobin")
+FIRST_ROUND = ("random", "rating")
+# signup -> (checkin) -> running -> finished | cancelled
+OPEN_STATES = ("signup", "checkin")
+ACTIVE_STATES = ("signup", "checkin", "running")
+WINNER_POINTS = 3.0
+BYE_POINTS = WINNER_POINTS / 2  # a bye scores the middle of the scale: neither a win nor a loss
+ROUND_ROBIN_MAX = 16            # "round robin for small fields"
+DONE_TABLE_STATES = ("finished", "cancelled", "void", "bye")  # a round is over once none is pending/running
+
+
+def place_points(size: int, place: int) -> float:
+    """Points for finishing ``place`` (1-based) at a table of ``size``: linear from 3 (first) to 0 (last),
+    so tables of different sizes are worth the same: 3/2/1/0 at four seats, 3/1.5/0 at three, 3/0 at two."""
+    if size <= 1:
+        return BYE_POINTS
+    return round(WINNER_POINTS * (size - place) / (size - 1), 4)
+
+
+def ranking_points(ranking: list[list[int]]) -> dict[int, tuple[int, float]]:
+    """``{entrant: (place, points)}`` for a ranking of places; entrants sharing a place share the points of the
+    places they cover (a tie for 2nd at four seats: both get (2 + 1) / 2 = 1.5)."""
+    size = sum(len(group) for group in ranking)
+    out: dict[int, tuple[int, float]] = {}
+    place = 1
+    for group in ranking:
+        covered = [place_points(size, p) for p in range(place, place + len(group))]
+        share = round(sum(covered) / len(covered), 4)
+        for entrant in group:
+            out[entrant] = (place, share)
+        place += len(group)
+    return out
+
+
+@dataclass
+class Entrant:
+    user_id: int
+    name: str
+    is_bot: bool = False
+    status: str = "entered"   # entered | checked_in | dropped
+    seq: int = 0              # sign-up order (the last tie-breaker)
+
+    @property
+    def player(self) -> str:
+        """The engine's player id for this entrant's seat."""
+        return f"bot{-self.user_id}" if self.is_bot else human_player(self.user_id)
+
+    @property
+    def mention(self) -> str:
+        return self.name if self.is_bot else f"<@{self.user_id}>"
+
+    def seat(self, number: int) -> SeatRow:
+        return SeatRow(number, self.player, self.name, None if self.is_bot else self.user_id, self.is_bot)
+
+
+@dataclass
+class TournamentTable:
+    id: int
+    round: int
+    number: int
+    players: list[int]                 # entrant ids, seat order
+    status: str = "pending"            # pending | running | finished | cancelled | void | bye
+    game_id: int | None = None
+    channel_id: int | None = None      # the thread the table is played in
+    attempt: int = 0                   # replays of a voided table count up
+    results: dict[int, tuple[int, float]] = field(default_factory=dict)  # entrant -> (place, points)
+
+    @property
+    def done(self) -> bool:
+        return self.status in DONE_TABLE_STATES
+
+
+@dataclass
+class Tournament:
+    id: int
+    guild_id: int | None
+    channel_id: int
+    creator_id: int
+    game: str
+    format: str
+    rounds: int
+    seats_min: int
+    seats_max: int
+    seed: int
+    name: str = ""
+    options: dict[str, Any] = field(default_factory=dict)
+    final_table: bool = False
+    first_round: str = "random"
+    checkin: bool = False              # check-in window opened: only checked-in entrants are seated
+    status: str = "signup"
+    current_round: int = 0
+    locale: str = "en"
+    signup_message_id: int | None = None
+    standings_message_id: int | None = None
+    entrants: dict[int, Entrant] = field(default_factory=dict)
+    tables: list[TournamentTable] = field(default_factory=list)
+
+    @property
+    def total_rounds(self) -> int:
+        """Planned rounds, the final table included."""
+        return self.rounds + (1 if self.final_table else 0)
+
+    def active_entrants(self) -> list[Entrant]:
+        return sorted((e for e in self.entrants.values() if e.status != "dropped"), key=lambda e: e.seq)
+
+    def round_tables(self, number: int) -> list[TournamentTable]:
+        return [t for t in self.tables if t.round == number]
+
+    def table_of_game(self, game_id: int) -> TournamentTable | None:
+        return next((t for t in self.tables if t.game_id == game_id), None)
+
+    def live_table_of(self, user_id: int) -> TournamentTable | None:
+        return next((t for t in self.tables if t.status in ("pending", "running") and user_id in t.players), None)
+
+    def is_final_round(self, number: int) -> bool:
+        return self.final_table and number == self.rounds + 1
+
+
+@dataclass
+class TournamentUpdate:
+    """What tournament listeners (the Discord cog) hear: kind is signup | started | round | result | finished |
+    cancelled."""
+
+    tournament: Tournament
+    kind: str
+    round: int | None = None

@@ -1,0 +1,298 @@
+"""The tournament service: sign-up, check-in, start, and the organiser's tools. Like ``GameService`` for games,
+it is the only door to tournaments; every check happens before anything is written, so refused input
+(``HostError("tournament.<code>")``) changes nothing."""
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from bot.errors import HostError
+from engines import get_engine
+
+from . import seating
+from .models import (ACTIVE_STATES, FIRST_ROUND, FORMATS, OPEN_STATES, ROUND_ROBIN_MAX, Entrant, Tournament,
+                     TournamentTable, ranking_points)
+from .running import RoundRunner
+
+MAX_ROUNDS = 20
+MAX_BOTS = 64
+
+
+def default_seats(game: str) -> tuple[int, int]:
+    """Table size range a tournament of ``game`` uses unless the organiser says otherwise: the game's own
+    ``tournament_seats`` when it declares one, else from its minimum up to four seats (3–4 for Akuma Trick, 2 for a
+    two-player game)."""
+    engine = get_engine(game)
+    declared = getattr(engine, "tournament_seats", None)
+    if declared:
+        return tuple(declared)  # type: ignore[return-value]
+    return engine.min_players, min(engine.max_players, max(engine.min_players, 4))
+
+
+class TournamentService(RoundRunner):
+    # ---- creation and sign-up ---------------------------------------------------------
+    async def create(self, *, game: str, guild_id: int | None, channel_id: int, creator_id: int, name: str = "",
+                     format: str = "swiss", rounds: int | None = None, seats_min: int | None = None,
+                     seats_max: int | None = None, final_table: bool = False, first_round: str = "random",
+                     options: dict[str, Any] | None = None, locale: str = "en",
+                     seed: int | None = None) -> Tournament:
+        engine = get_engine(game)  # an unknown game is refused here (BadOptions)
+        parsed = engine.parse_options(options).model_dump(mode="json", exclude_defaults=True)
+        low, high = default_seats(game)
+        seats_min, seats_max = seats_min or low, seats_max or max(high, seats_min or low)
+        if not engine.min_players <= seats_min <= seats_max <= engine.max_players:
+            raise HostError("tournament.bad_seats", min=engine.min_players, max=engine.max_players)
+        if format not in FORMATS or first_round not in FIRST_ROUND:
+            raise HostError("tournament.bad_format")
+        if rounds is not None and not 1 <= rounds <= MAX_ROUNDS:
+            raise HostError("tournament.bad_rounds", max=MAX_ROUNDS)
+        tournament = Tournament(
+            0, guild_id, channel_id, creator_id, game, format, rounds or (0 if format == "roundrobin" else 3),
+            seats_min, seats_max, secrets.randbits(62) if seed is None else seed, name=name[:80], options=parsed,
+            final_table=final_table, first_round=first_round, locale=locale)
+        tournament.id = await self.store.create(tournament)
+        self._cache[tournament.id] = tournament
+        await self._emit(tournament, "signup")
+        return tournament
+
+    def _organiser(self, tournament: Tournament, actor: int, is_admin: bool) -> None:
+        if actor != tournament.creator_id and not is_admin:
+            raise HostError("tournament.organiser_only")
+
+    @staticmethod
+    def _state(tournament: Tournament, *allowed: str) -> None:
+        if tournament.status not in allowed:
+            raise HostError("tournament.wrong_state", status=tournament.status)
+
+    async def join(self, tournament_id: int, user_id: int, name: str) -> Tournament:
+        async with self.lock(tournament_id):
+            t = await self.get(tournament_id)
+            if t.status not in OPEN_STATES:
+                raise HostError("tournament.closed")
+            if user_id in t.entrants:
+                raise HostError("tournament.already_entered")
+            status = "checked_in" if t.status == "checkin" else "entered"
+            await self._enter(t, [Entrant(user_id, name[:32], False, status)])
+            return t
+
+    async def _enter(self, t: Tournament, entrants: list[Entrant]) -> None:
+        seq = max((e.seq for e in t.entrants.values()), default=0)
+        for i, entrant in enumerate(entrants, start=1):
+            entrant.seq = seq + i
+        await self.store.add_entrants(t.id, entrants)
+        t.entrants.update({e.user_id: e for e in entrants})
+        await self._emit(t, "signup")
+
+    async def leave(self, tournament_id: int, user_id: int) -> Tournament:
+        async with self.lock(tournament_id):
+            t = await self.get(tournament_id)
+            if t.status not in OPEN_STATES:
+                raise HostError("tournament.closed")
+            if user_id not in t.entrants:
+                raise HostError("tournament.not_entered")
+            await self.store.remove_entrant(t.id, user_id)
+            del t.entrants[user_id]
+            await self._emit(t, "signup")
+            return t
+
+    async def add_bots(self, tournament_id: int, actor: int, count: int, *, is_admin: bool = False) -> Tournament:
+        """Bot entrants (negative ids) to fill a field; their seats are played by the host's bots."""
+        async with self.lock(tournament_id):
+            t = await self.get(tournament_id)
+            self._organiser(t, actor, is_admin)
+            self._state(t, *OPEN_STATES)
+            taken = [-u for u in t.entrants if u < 0]
+            if not 1 <= count <= MAX_BOTS - len(taken):
+                raise HostError("tournament.too_many_bots", max=MAX_BOTS)
+            first = max(taken, default=0) + 1
+            status = "checked_in" if t.status == "checkin" else "entered"
+            await self._enter(t, [Entrant(-n, f"Bot {n}", True, status) for n in range(first, first + count)])
+            return t
+
+    async def open_checkin(self, tournament_id: int, actor: int, *, is_admin: bool = False) -> Tournament:
+        """From now on only entrants who check in are seated when the tournament starts (bots are checked in)."""
+        async with self.lock(tournament_id):
+            t = await self.get(tournament_id)
+            self._organiser(t, actor, is_admin)
+            self._state(t, "signup")
+            bots = [u for u, e in t.entrants.items() if e.is_bot]
+            await self.store.set_entrant_status(t.id, bots, "checked_in")
+            await self.store.update(t.id, status="checkin", checkin=1)
+            for uid in bots:
+                t.entrants[uid].status = "checked_in"
+            t.status, t.checkin = "checkin", True
+            await self._emit(t, "signup")
+            return t
+
+    async def check_in(self, tournament_id: int, user_id: int) -> Tournament:
+        async with self.lock(tournament_id):
+            t = await self.get(tournament_id)
+            if t.status != "checkin":
+                raise HostError("tournament.no_checkin")
+            entrant = t.entrants.get(user_id)
+            if entrant is None:
+                raise HostError("tournament.not_entered")
+            if entrant.status == "checked_in":
+                raise HostError("tournament.already_checked_in")
+            await self.store.set_entrant_status(t.id, [user_id], "checked_in")
+            entrant.status = "checked_in"
+            await self._emit(t, "signup")
+            return t
+
+    async def start(self, tournament_id: int, actor: int, *, is_admin: bool = False) -> Tournament:
+        async with self.lock(tournament_id):
+            t = await self.get(tournament_id)
+            self._organiser(t, actor, is_admin)
+            self._state(t, *OPEN_STATES)
+            absent = [u for u, e in t.entrants.items() if t.checkin and e.status != "checked_in"]
+            count = len(t.entrants) - len(absent)
+            if count < t.seats_min or (t.format == "roundrobin" and count < 2):
+                raise HostError("tournament.too_few_players", count=count, min=t.seats_min)
+            if t.format == "roundrobin" and count > ROUND_ROBIN_MAX:
+                raise HostError("tournament.round_robin_too_big", count=count, max=ROUND_ROBIN_MAX)
+            if absent:
+                await self.store.set_entrant_status(t.id, absent, "dropped")
+                for uid in absent:
+                    t.entrants[uid].status = "dropped"
+            if t.format == "roundrobin" and not t.rounds:
+                t.rounds = seating.round_robin_rounds(count, t.seats_max)
+                await self.store.update(t.id, rounds=t.rounds)
+            await self._start_round(t, 1)
+            return t
+
+    # ---- the organiser's tools ----------------------------------------------------------
+    async def drop(self, tournament_id: int, actor: int, user_id: int, *, is_admin: bool = False) -> Tournament:
+        """Take a player out of later rounds (a player may drop themselves). At a running table their seat is
+        played on by a bot; points already earned stay."""
+        async with self.lock(tournament_id):
+            t = await self.get(tournament_id)
+            if actor != user_id:
+                self._organiser(t, actor, is_admin)
+            self._state(t, *ACTIVE_STATES)
+            entrant = t.entrants.get(user_id)
+            if entrant is None:
+                raise HostError("tournament.not_entered")
+            if entrant.status == "dropped":
+                raise HostError("tournament.already_dropped")
+            if t.status in OPEN_STATES:  # before the start, dropping is leaving
+                await self.store.remove_entrant(t.id, user_id)
+                del t.entrants[user_id]
+                await self._emit(t, "signup")
+                return t
+            await self.store.set_entrant_status(t.id, [user_id], "dropped")
+            entrant.status = "dropped"
+            await self._seat_to_bot(t, user_id)
+            await self._emit(t, "result", t.current_round)
+            return t
+
+    async def _seat_to_bot(self, t: Tournament, user_id: int) -> bool:
+        table = t.live_table_of(user_id)
+        if table is None or table.game_id is None or t.entrants[user_id].is_bot:
+            return False
+        game = await self.games.table(table.game_id)
+        if game.status != "running" or game.seat_of_user(user_id) is None:
+            return False
+        await self.games.hand_to_bot(table.game_id, user_id)
+        return True
+
+    async def replace(self, tournament_id: int, actor: int, user_id: int, *, is_admin: bool = False) -> Tournament:
+        """A bot plays the rest of this player's current game (its placing still counts for the player, who stays
+        in the tournament)."""
+        async with self.lock(tournament_id):
+            t = await self.get(tournament_id)
+            self._organiser(t, actor, is_admin)
+            self._state(t, "running")
+            if user_id not in t.entrants:
+                raise HostError("tournament.not_entered")
+            if not await self._seat_to_bot(t, user_id):
+                raise HostError("tournament.not_playing")
+            return t
+
+    def _table(self, t: Tournament, game_id: int, *, current: bool = True) -> TournamentTable:
+        table = t.table_of_game(game_id)
+        if table is None:
+            raise HostError("tournament.unknown_table", table=game_id)
+        if current and table.round != t.current_round:
+            raise HostError("tournament.not_current_round", table=game_id)
+        if table.status in ("void", "bye"):
+            raise HostError("tournament.table_void", table=game_id)
+        return table
+
+    async def void(self, tournament_id: int, actor: int, game_id: int, *, is_admin: bool = False) -> Tournament:
+        """Void a table of the current round and replay it: same players, a new deal in a new thread."""
+        async with self.lock(tournament_id):
+            t = await self.get(tournament_id)
+            self._organiser(t, actor, is_admin)
+            self._state(t, "running")
+            table = self._table(t, game_id)
+            table.status, table.results = "void", {}
+            await self.store.set_table(table)
+            await self._end_game(table)
+            replay = TournamentTable(0, table.round, table.number, list(table.players), attempt=table.attempt + 1)
+            await self.store.add_table(t.id, replay)
+            t.tables.append(replay)
+            await self._launch(t, replay)
+            await self._emit(t, "result", t.current_round)
+            return t
+
+    async def _end_game(self, table: TournamentTable) -> None:
+        if table.game_id is not None and (await self.games.table(table.game_id)).status == "running":
+            await self.games.end(table.game_id, 0, is_admin=True)
+
+    async def set_result(self, tournament_id: int, actor: int, game_id: int, ranking: list[list[int]], *,
+                         is_admin: bool = False) -> Tournament:
+        """Set (or correct) a table's placings by hand; a running game there is stopped."""
+        async with self.lock(tournament_id):
+            t = await self.get(tournament_id)
+            self._organiser(t, actor, is_admin)
+            self._state(t, "running", "finished")
+            table = self._table(t, game_id, current=False)
+            flat = [u for group in ranking for u in group]
+            if sorted(flat) != sorted(table.players) or any(not group for group in ranking):
+                raise HostError("tournament.bad_ranking", count=len(table.players))
+            table.results, table.status = ranking_points(ranking), "finished"
+            await self.store.set_table(table)
+            await self._end_game(table)
+            await self._emit(t, "result", table.round)
+            await self._advance_if_round_done(t)
+            return t
+
+    async def next_round(self, tournament_id: int, actor: int, *, is_admin: bool = False) -> Tournament:
+        """Force the next round: tables still playing are stopped and score nothing."""
+        async with self.lock(tournament_id):
+            t = await self.get(tournament_id)
+            self._organiser(t, actor, is_admin)
+            self._state(t, "running")
+            await self._cancel_live_tables(t)
+            await self._next_round_or_finish(t)
+            return t
+
+    async def _cancel_live_tables(self, t: Tournament) -> None:
+        for table in [tb for tb in t.tables if tb.status in ("pending", "running")]:
+            table.status, table.results = "cancelled", {}
+            await self.store.set_table(table)
+            await self._end_game(table)
+
+    async def end(self, tournament_id: int, actor: int, *, is_admin: bool = False) -> Tournament:
+        """End now: running tables are stopped (no points), the standings so far are final. Before the start,
+        the tournament is cancelled."""
+        async with self.lock(tournament_id):
+            t = await self.get(tournament_id)
+            self._organiser(t, actor, is_admin)
+            self._state(t, *ACTIVE_STATES)
+            if t.status == "running":
+                await self._cancel_live_tables(t)
+                await self._finish(t, "finished")
+            else:
+                await self._finish(t, "cancelled")
+            return t
+
+    async def in_channel(self, channel_id: int) -> list[Tournament]:
+        """Tournaments of this channel still open or running, oldest first."""
+        return [await self.get(i) for i in await self.store.ids(statuses=ACTIVE_STATES, channel_id=channel_id)]
+
+    async def set_messages(self, tournament: Tournament, **ids: int) -> None:
+        """Remember the sign-up / standings message ids (a restarted bot edits the same messages)."""
+        await self.store.update(tournament.id, **ids)
+        for key, value in ids.items():
+            setattr(tournament, key, value)

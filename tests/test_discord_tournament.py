@@ -1,0 +1,142 @@
+"""Tournaments through Discord (the harness: discord.py's real objects, only HTTP faked): sign-up message with
+Join/Leave, check-in, start, a thread per table with the seated players mentioned, the standings message kept
+current, the organiser's tools, final standings posted; /leaderboard and /stats."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import AsyncIterator
+
+import pytest
+
+from .discord_harness import Harness
+from .discord_helpers import start_harness
+
+ALICE, BOB, CAROL, DAVE = 101, 102, 103, 104
+
+
+@pytest.fixture
+async def h(tmp_path: Path) -> AsyncIterator[Harness]:
+    harness = await start_harness(tmp_path / "bot.db")
+    yield harness
+    await harness.close()
+
+
+def threads(h: Harness) -> list[dict]:
+    return [c for c in h.server.channels.values() if c.get("parent_id") == str(h.channel_id)]
+
+
+async def finish_round(h: Harness, alice, people: dict[int, object]) -> None:
+    """Tables with people: the first gets its result set by hand, at the others a bot replaces the people."""
+    tn = next(iter(h.bot.tournaments._cache.values()))
+    live = [t for t in tn.round_tables(tn.current_round) if t.status == "running"]
+    with_people = [t for t in live if any(u > 0 for u in t.players)]
+    for i, table in enumerate(with_people):
+        if i == 0:
+            ranking = " > ".join(str(n) for n in range(1, len(table.players) + 1))
+            r = await h.slash(alice, "tournament set-result", table=table.game_id, ranking=ranking)
+            assert r.ephemeral and "is set" in r.messages[-1].text
+        else:
+            for uid in [u for u in table.players if u > 0]:
+                r = await h.slash(alice, "tournament replace", player=people[uid])
+                assert r.ephemeral and "bot plays on" in r.messages[-1].text
+    await h.settle()
+
+
+async def test_a_whole_tournament_from_discord(h: Harness) -> None:
+    alice, bob, carol = h.user(ALICE, "alice"), h.user(BOB, "bob"), h.user(CAROL, "carol")
+    people = {ALICE: alice, BOB: bob, CAROL: carol}
+    r = await h.slash(alice, "tournament create", game="akuma", rounds=2, bots=4, name="Spring Cup")
+    assert r.type == "message" and not r.ephemeral
+    signup = r.message
+    assert "Spring Cup" in signup.text and "Bot 4" in signup.text
+    assert {c["label"] for c in signup.components} == {"Join", "Leave"}
+
+    for user in (alice, bob, carol):
+        reply = await h.click(user, signup, label="Join")
+        assert reply.ephemeral and "You are in" in reply.messages[-1].text
+    assert all(f"<@{u}>" in signup.text for u in people)
+    again = await h.click(bob, signup, label="Join")
+    assert again.ephemeral and "already joined" in again.messages[-1].text
+    left = await h.click(carol, signup, label="Leave")
+    assert left.ephemeral and f"<@{CAROL}>" not in signup.text
+    await h.click(carol, signup, label="Join")
+
+    refused = await h.slash(bob, "tournament start")
+    assert refused.ephemeral and "Only the tournament's creator" in refused.messages[-1].text
+    assert not threads(h)
+
+    started = await h.slash(alice, "tournament start")
+    assert started.ephemeral and "has started" in started.messages[-1].text
+    assert "started" in signup.text and signup.components == []  # sign-up closed
+
+    # Round 1: 7 entrants -> a table of 4 and one of 3, each in its own thread with its people mentioned.
+    tn = next(iter(h.bot.tournaments._cache.values()))
+    round1 = tn.round_tables(1)
+    assert sorted(len(t.players) for t in round1) == [3, 4] and len(threads(h)) == 2
+    for table in round1:
+        messages = h.channel_messages(table.channel_id)
+        intro = messages[0]
+        assert all(f"<@{u}>" in intro.text for u in table.players if u > 0)
+        sent = next(c for c in h.calls if c.method == "POST" and c.path == f"/channels/{table.channel_id}/messages")
+        assert sorted(map(int, sent.json["allowed_mentions"]["users"])) == sorted(u for u in table.players if u > 0)
+        assert any(f"Table #{table.game_id}" in m.text for m in messages[1:])  # the board, in the thread
+    standings = h.message(tn.standings_message_id)
+    assert "standings after round 0 of 2" in standings.text
+    announcement = [m for m in h.channel_messages() if "Round 1 of 2" in m.text]
+    assert announcement and all(f"<#{t.channel_id}>" in announcement[0].text for t in round1)
+
+    await finish_round(h, alice, people)
+    assert tn.current_round == 2 and all(t.done for t in round1)
+    assert "standings after round 1 of 2" in standings.text and "pts" in standings.text
+    assert len(threads(h)) == 4
+
+    await finish_round(h, alice, people)
+    assert tn.status == "finished"
+    assert "final standings" in standings.text
+    final = [m for m in h.channel_messages() if "Spring Cup** is over" in m.text]
+    assert len(final) == 1 and not final[0].ephemeral and "1." in final[0].text
+
+    # Standings on demand, only to the asker; /stats counts the finished tables with people.
+    mine = await h.slash(bob, "tournament standings", tournament=tn.id)
+    assert mine.ephemeral and "final standings" in mine.messages[-1].text
+    stats = await h.slash(bob, "stats")
+    assert stats.ephemeral and "Statistics of bob" in stats.messages[-1].text
+    board = await h.slash(bob, "leaderboard", game="akuma")
+    assert not board.ephemeral and "No rated games yet" in board.messages[-1].text  # bots sat at every table
+
+
+async def test_check_in_drop_and_errors(h: Harness) -> None:
+    alice, bob, carol, dave = (h.user(ALICE, "alice"), h.user(BOB, "bob"), h.user(CAROL, "carol"),
+                               h.user(DAVE, "dave"))
+    r = await h.slash(alice, "tournament create", game="akuma", bots=2)
+    signup = r.message
+    for user in (bob, carol, dave):
+        await h.click(user, signup, label="Join")
+    nothing = await h.slash(bob, "tournament checkin")
+    assert nothing.ephemeral and "Only the tournament's creator" in nothing.messages[-1].text
+    opened = await h.slash(alice, "tournament checkin")
+    assert opened.ephemeral and "Check in" in {c["label"] for c in signup.components}
+    for user in (bob, carol):
+        reply = await h.click(user, signup, label="Check in")
+        assert reply.ephemeral and "checked in" in reply.messages[-1].text
+    twice = await h.click(bob, signup, label="Check in")
+    assert "already checked in" in twice.messages[-1].text
+    await h.slash(alice, "tournament start")
+    tn = next(iter(h.bot.tournaments._cache.values()))
+    assert tn.entrants[DAVE].status == "dropped"  # did not check in
+    assert sum(len(t.players) for t in tn.round_tables(1)) == 4  # bob, carol and the two bots
+
+    bad = await h.slash(alice, "tournament drop", player=dave)
+    assert bad.ephemeral and "already dropped" in bad.messages[-1].text
+    dropped = await h.slash(bob, "tournament drop", player=bob)  # players may drop themselves
+    assert dropped.ephemeral and tn.entrants[BOB].status == "dropped"
+    wrong = await h.slash(alice, "tournament void", table=99999)
+    assert wrong.ephemeral and "not part of this tournament" in wrong.messages[-1].text
+    table = tn.round_tables(1)[0]
+    badrank = await h.slash(alice, "tournament set-result", table=table.game_id, ranking="1 > banana")
+    assert badrank.ephemeral and "Give all" in badrank.messages[-1].text
+    ended = await h.slash(alice, "tournament end")
+    assert ended.ephemeral and tn.status == "finished"
+    assert any("is over" in m.text for m in h.channel_messages())
+    none = await h.slash(alice, "tournament standings")
+    assert none.ephemeral and "no open or running tournament" in none.messages[-1].text

@@ -1,0 +1,131 @@
+"""Ratings: OpenSkill Plackett–Luce after every finished game without bot seats (checked against the openskill
+library), idempotent over restarts, nothing for cancelled tables or tables with bots; leaderboard and stats."""
+from __future__ import annotations
+
+import random
+import sqlite3
+from pathlib import Path
+
+import pytest
+from openskill.models import PlackettLuce
+
+from bot.policies import choose_action
+from bot.service import GameService
+from bot.storage import GameRow, SeatRow, Storage
+from bot.table import Table
+from bot.tournaments import RatingService
+from bot.tournaments.ratings import places
+from engines import Result
+
+GUILD = 5
+PEOPLE = (101, 102, 103)
+
+
+def rows(db_path: Path, sql: str, *args):
+    with sqlite3.connect(db_path) as conn:
+        return conn.execute(sql, args).fetchall()
+
+
+async def play_out(games: GameService, table: Table, seed: int) -> None:
+    """Every seat (people too) plays the bot policy through the service until the game is over."""
+    rng = random.Random(seed)
+    while table.status == "running":
+        player = table.to_act()[0]
+        await games.act_as(table.id, player, choose_action(table.engine, table.state, player, rng), table.version)
+    await games.drain()
+
+
+async def people_table(games: GameService, seed: int, people=PEOPLE, bots: int = 0) -> Table:
+    seats = [SeatRow(0, f"u{u}", f"P{u}", u, False) for u in people]
+    seats += [SeatRow(0, f"bot{i}", f"Bot {i}", None, True) for i in range(1, bots + 1)]
+    return await games.create_seated_table(game="akuma", guild_id=GUILD, channel_id=9, seats=seats, host_id=1,
+                                           seed=seed)
+
+
+@pytest.fixture
+async def host(db_path: Path):
+    storage = await Storage.open(db_path)
+    games = GameService(storage)
+    ratings = RatingService(storage)
+    games.subscribe(ratings.on_update)
+    yield games, ratings
+    await games.drain()
+    await storage.close()
+
+
+async def test_ratings_follow_openskill_plackett_luce(host, db_path: Path) -> None:
+    games, ratings = host
+    model = PlackettLuce()
+    expected = {u: model.rating() for u in PEOPLE}
+    for seed in (1, 2, 3):
+        table = await people_table(games, seed)
+        await play_out(games, table, seed)
+        place = {int(p[1:]): pl for p, pl in places(table.result().ranking).items()}
+        new = model.rate([[expected[u]] for u in PEOPLE], ranks=[place[u] for u in PEOPLE])
+        expected = {u: team[0] for u, team in zip(PEOPLE, new)}
+    stored = await ratings.ratings(GUILD, "akuma", list(PEOPLE))
+    for u in PEOPLE:
+        assert stored[u].mu == pytest.approx(expected[u].mu) and stored[u].sigma == pytest.approx(expected[u].sigma)
+        assert stored[u].games == 3
+    assert sum(stored[u].wins for u in PEOPLE) >= 3  # a shared first place is a win for each
+    board = await ratings.leaderboard(GUILD, "akuma")
+    assert [r.user_id for r in board] == sorted(PEOPLE, key=lambda u: -(expected[u].mu - 3 * expected[u].sigma))
+    assert await ratings.leaderboard(GUILD + 1, "akuma") == []  # per server
+
+
+async def test_ties_share_a_rank(host, db_path: Path) -> None:
+    games, ratings = host
+    table = await people_table(games, 4)
+    await play_out(games, table, 4)
+    # A recorded game with a tie, fed by hand: two players share first.
+    game_id = await games.storage.create_game(guild_id=GUILD, channel_id=9, game="akuma", options={}, seed=1,
+                                              host_id=1, locale="en", seats=[])
+    tied = Table(GameRow(game_id, GUILD, 9, "akuma", {}, 1, "finished", 1,
+                         seats=[SeatRow(i, f"u{u}", "x", u) for i, u in enumerate(PEOPLE)]))
+    tied.result = lambda: Result(ranking=[["u101", "u102"], ["u103"]])  # type: ignore[method-assign]
+    before = await ratings.ratings(GUILD, "akuma", list(PEOPLE))
+    assert await ratings.record_game(tied)
+    model = PlackettLuce()
+    new = model.rate([[model.rating(mu=before[u].mu, sigma=before[u].sigma)] for u in PEOPLE], ranks=[1, 1, 3])
+    after = await ratings.ratings(GUILD, "akuma", list(PEOPLE))
+    for u, team in zip(PEOPLE, new):
+        assert after[u].mu == pytest.approx(team[0].mu)
+        assert after[u].sigma == pytest.approx(team[0].sigma)
+
+
+async def test_idempotent_cancelled_and_bot_tables_change_nothing(host, db_path: Path) -> None:
+    games, ratings = host
+    table = await people_table(games, 5)
+    await play_out(games, table, 5)
+    snapshot = rows(db_path, "SELECT * FROM ratings ORDER BY user_id")
+    assert len(snapshot) == 3
+    assert not await ratings.record_game(table)  # the same game again: nothing
+    assert await ratings.catch_up(games) == 0
+    assert rows(db_path, "SELECT * FROM ratings ORDER BY user_id") == snapshot
+
+    cancelled = await people_table(games, 6)
+    await games.end(cancelled.id, 1, is_admin=True)
+    await games.drain()
+    with_bot = await people_table(games, 7, people=PEOPLE[:2], bots=1)
+    await play_out(games, with_bot, 7)
+    assert rows(db_path, "SELECT * FROM ratings ORDER BY user_id") == snapshot
+    assert rows(db_path, "SELECT COUNT(*) FROM game_results WHERE game_id = ?", cancelled.id) == [(0,)]
+    assert rows(db_path, "SELECT user_id, rated FROM game_results WHERE game_id = ? ORDER BY user_id",
+                with_bot.id) == [(101, 0), (102, 0)]  # counted in stats, unrated
+
+
+async def test_catch_up_after_a_restart_records_missed_games_once(db_path: Path) -> None:
+    storage = await Storage.open(db_path)
+    games = GameService(storage)  # no rating listener: the bot "stopped" before the update was delivered
+    table = await people_table(games, 8)
+    await play_out(games, table, 8)
+    await storage.close()
+    storage = await Storage.open(db_path)
+    games, ratings = GameService(storage), RatingService(storage)
+    assert await ratings.catch_up(games) == 1
+    assert await ratings.catch_up(games) == 0
+    assert rows(db_path, "SELECT COUNT(*), SUM(games) FROM ratings") == [(3, 3)]
+    stats = await ratings.stats(GUILD, PEOPLE[0])
+    assert stats.games == 1 and sum(stats.placings.values()) == 1 and "akuma" in stats.ratings
+    assert stats.recent[0].game_id == table.id and stats.recent[0].rated and stats.recent[0].change is not None
+    await storage.close()

@@ -1,0 +1,154 @@
+"""Seating properties: sizes within range and balanced, byes minimal and spread, no repeat opponents while
+avoidable, similar standings grouped, round robin meeting everyone once, the final table."""
+from __future__ import annotations
+
+import random
+from collections import Counter
+from itertools import combinations
+
+import pytest
+
+from bot.tournaments import seating
+
+
+def seatable(count: int, low: int, high: int) -> bool:
+    return any(k * low <= count <= k * high for k in range(1, count + 1))
+
+
+@pytest.mark.parametrize("low,high", [(2, 2), (2, 4), (3, 4), (3, 6), (4, 4), (4, 5)])
+def test_table_sizes_are_in_range_balanced_and_use_the_fewest_byes(low: int, high: int) -> None:
+    for count in range(low, 60):
+        sizes, byes = seating.table_sizes(count, low, high)
+        assert sum(sizes) + byes == count
+        assert all(low <= s <= high for s in sizes)
+        assert max(sizes) - min(sizes) <= 1, (count, sizes)
+        assert seatable(count - byes, low, high)
+        assert not any(seatable(count - b, low, high) for b in range(byes)), (count, byes)
+
+
+def test_examples_of_sizes_and_byes() -> None:
+    assert seating.table_sizes(13, 3, 4) == ([4, 3, 3, 3], 0)
+    assert seating.table_sizes(7, 3, 4) == ([4, 3], 0)
+    assert seating.table_sizes(5, 3, 4) == ([4], 1)       # five cannot be split into tables of 3-4
+    assert seating.table_sizes(11, 2, 2) == ([2] * 5, 1)
+    assert seating.table_sizes(10, 3, 6) == ([5, 5], 0)
+    with pytest.raises(seating.SeatingError):
+        seating.table_sizes(2, 3, 4)
+
+
+def play_swiss(count: int, low: int, high: int, rounds: int, seed: int) -> tuple[list[list[list[int]]], Counter]:
+    """Seat ``rounds`` Swiss rounds with random standings in between; returns the rounds' tables and byes."""
+    rng = random.Random(seed)
+    history: list[list[int]] = []
+    byes: Counter[int] = Counter()
+    played = []
+    order = list(range(count))
+    for _ in range(rounds):
+        tables, bye = seating.swiss_round(order, low, high, history, byes, random.Random(seed))
+        seated = sorted(p for t in tables for p in t) + bye
+        assert sorted(seated) == list(range(count))  # everyone seated once or on a bye
+        history += tables
+        byes.update(bye)
+        played.append(tables)
+        rng.shuffle(order)  # the next round's standings
+    return played, byes
+
+
+@pytest.mark.parametrize("count,low,high,rounds", [(13, 3, 4, 3), (9, 3, 3, 3), (16, 4, 4, 3), (12, 2, 2, 5),
+                                                   (24, 3, 3, 4), (14, 3, 4, 3)])
+def test_no_repeat_opponents_when_avoidable(count: int, low: int, high: int, rounds: int) -> None:
+    for seed in range(5):
+        played, _ = play_swiss(count, low, high, rounds, seed)
+        met = seating.pairs_met(t for r in played for t in r)
+        assert max(met.values()) == 1, (seed, [p for p, n in met.items() if n > 1])
+
+
+def test_unavoidable_repeats_still_seat_everyone() -> None:
+    played, _ = play_swiss(4, 4, 4, 3, 0)
+    assert all(r == [[0, 1, 2, 3]] or sorted(r[0]) == [0, 1, 2, 3] for r in played)
+
+
+def test_byes_go_round_before_anyone_gets_a_second() -> None:
+    played, byes = play_swiss(5, 3, 4, 5, 1)
+    assert all(len(r) == 1 and len(r[0]) == 4 for r in played)
+    assert byes == Counter({p: 1 for p in range(5)})
+
+
+def test_byes_go_to_the_bottom_of_the_standings() -> None:
+    tables, byes = seating.swiss_round(list(range(9)), 4, 4, [], Counter(), random.Random(0))
+    assert byes == [8]
+    assert tables == [[0, 1, 2, 3], [4, 5, 6, 7]]
+
+
+def test_similar_standings_are_grouped() -> None:
+    tables, _ = seating.swiss_round(list(range(12)), 3, 4, [], Counter(), random.Random(0))
+    assert tables == [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9, 10, 11]]
+    # 0 and 1 have met: the leader takes the next two players instead, 1 heads the second table.
+    tables, _ = seating.swiss_round(list(range(6)), 3, 3, [[0, 1]], Counter(), random.Random(0))
+    assert tables == [[0, 2, 3], [1, 4, 5]]
+
+
+def repeats(history: list[list[int]], tables: list[list[int]]) -> int:
+    met = seating.pairs_met(history)
+    return sum(met[p] for p in seating.pairs_met(tables))
+
+
+def fewest_repeats(players: list[int], sizes: list[int], history: list[list[int]]) -> int:
+    """Brute force over every seating (small fields only)."""
+    if not sizes:
+        return 0
+    first, rest = players[0], players[1:]
+    best = None
+    for others in combinations(rest, sizes[0] - 1):
+        table = [first, *others]
+        left = [p for p in rest if p not in others]
+        cost = repeats(history, [table]) + fewest_repeats(left, sizes[1:], history)
+        best = cost if best is None else min(best, cost)
+    return best or 0
+
+
+@pytest.mark.parametrize("count,low,high", [(7, 3, 4), (8, 3, 4), (9, 3, 3), (8, 2, 2), (6, 3, 3), (10, 3, 4)])
+def test_repeats_are_the_fewest_possible(count: int, low: int, high: int) -> None:
+    """Against a brute-force optimum, after random earlier rounds (where repeats are often unavoidable)."""
+    for seed in range(4):
+        rng = random.Random(seed)
+        history: list[list[int]] = []
+        for _ in range(3):
+            order = list(range(count))
+            rng.shuffle(order)
+            tables, byes = seating.swiss_round(order, low, high, history, Counter(), random.Random(seed))
+            sizes = [len(t) for t in tables]
+            seated = [p for p in order if p not in byes]
+            assert repeats(history, tables) == fewest_repeats(seated, sizes, history), (seed, history, tables)
+            history += tables
+
+
+def test_two_seat_round_robin_meets_everyone_exactly_once() -> None:
+    for count in (4, 5, 6, 7, 8):
+        rounds = seating.round_robin_rounds(count, 2)
+        met: Counter = Counter()
+        byes: Counter = Counter()
+        for r in range(rounds):
+            tables, bye = seating.round_robin_pairs(list(range(count)), r)
+            met.update(seating.pairs_met(tables))
+            byes.update(bye)
+        assert set(met) == {frozenset(p) for p in combinations(range(count), 2)}
+        assert set(met.values()) == {1}
+        assert byes == (Counter({p: 1 for p in range(count)}) if count % 2 else Counter())
+
+
+def test_multi_seat_round_robin_avoids_repeats() -> None:
+    history: list[list[int]] = []
+    for r in range(seating.round_robin_rounds(9, 3)):  # 4 rounds of three tables of 3
+        tables, byes = seating.round_robin_round(list(range(9)), r, 3, 3, history, Counter(), random.Random(r))
+        assert not byes and sorted(len(t) for t in tables) == [3, 3, 3]
+        history += tables
+    met = seating.pairs_met(history)
+    assert len(met) >= 30 and max(met.values()) <= 2  # 36 pairs exist; a perfect schedule meets all once
+
+
+def test_final_table_is_the_top_of_the_standings() -> None:
+    assert seating.final_table([5, 2, 9, 1, 7], 3, 4) == [5, 2, 9, 1]
+    assert seating.final_table([5, 2, 9], 3, 4) == [5, 2, 9]
+    with pytest.raises(seating.SeatingError):
+        seating.final_table([5, 2], 3, 4)

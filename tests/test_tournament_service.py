@@ -1,0 +1,258 @@
+"""A whole 13-player Akuma Trick Swiss tournament through the real services and SQLite: bot-driven tables
+(the scheduler, delay 0), a restart in the middle of round 2, a dropped player, a voided table; the organiser's
+checks; a final table."""
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from bot.errors import HostError
+from bot.scheduler import BotScheduler
+from bot.service import GameService
+from bot.storage import Storage
+from bot.tournaments import RatingService, Tournament, TournamentService, compute_standings, ranking_points
+from bot.tournaments.ratings import places
+from bot.tournaments.seating import pairs_met
+from engines import GAMES
+
+from .test_tournament_seating import fewest_repeats, repeats
+
+ORGANISER, ALICE, BOB = 1, 101, 102
+
+
+class Host:
+    """Storage, game service, ratings, tournaments and a bot scheduler on one SQLite file (one "process")."""
+
+    def __init__(self, storage: Storage, allow=lambda game_id: True) -> None:
+        self.storage = storage
+        self.games = GameService(storage)
+        self.ratings = RatingService(storage)
+        self.games.subscribe(self.ratings.on_update)
+        self.tournaments = TournamentService(storage, self.games, self.ratings)
+        self.allow = allow
+        host = self
+
+        class GatedScheduler(BotScheduler):  # lets a test hold some tables still (a "crash" mid-round)
+            def kick(self, game_id: int) -> None:
+                if host.allow(game_id):
+                    super().kick(game_id)
+
+        self.scheduler = GatedScheduler(self.games, delay=0)
+
+    @classmethod
+    async def open(cls, path: Path, **kwargs) -> "Host":
+        return cls(await Storage.open(path), **kwargs)
+
+    async def idle(self) -> None:
+        for _ in range(3):
+            await self.scheduler.idle()
+            await asyncio.sleep(0)
+
+    async def close(self) -> None:
+        await self.scheduler.close()
+        await self.games.drain()
+        await self.storage.close()
+
+
+def rows(db_path: Path, sql: str, *args):
+    with sqlite3.connect(db_path) as conn:
+        return conn.execute(sql, args).fetchall()
+
+
+async def bot_tournament(host: Host, count: int, **options) -> Tournament:
+    tn = await host.tournaments.create(game="akuma", guild_id=5, channel_id=50, creator_id=ORGANISER, seed=11,
+                                       **options)
+    await host.tournaments.add_bots(tn.id, ORGANISER, count)
+    return tn
+
+
+async def test_thirteen_player_swiss_with_restart_drop_and_void(db_path: Path) -> None:
+    hold_round = {"from": 2}
+
+    def allow(game_id: int) -> bool:
+        tn = first.tournaments._cache.get(1)
+        table = tn.table_of_game(game_id) if tn else None
+        return table is None or table.round < hold_round["from"] or game_id in released
+
+    released: set[int] = set()
+    first = await Host.open(db_path, allow=allow)
+    tn = await bot_tournament(first, 13)
+    assert (tn.seats_min, tn.seats_max, tn.rounds) == (3, 4, 3)  # Akuma's defaults: tables of 3-4, 3 rounds
+    await first.tournaments.start(tn.id, ORGANISER)
+    await first.idle()
+
+    # Round 1 played out; round 2 is seated (4 + 3 + 3 + 3, no bye) and held still.
+    assert tn.current_round == 2 and tn.status == "running"
+    assert all(t.status == "finished" for t in tn.round_tables(1))
+    round2 = tn.round_tables(2)
+    assert sorted(len(t.players) for t in round2) == [3, 3, 3, 4] and all(t.status == "running" for t in round2)
+    assert not pairs_met(t.players for t in tn.round_tables(1)) & pairs_met(t.players for t in round2)
+
+    # One table of round 2 is played, one is voided (replayed with a new deal), one player drops.
+    done, voided, other = round2[0], round2[1], round2[2]
+    released.add(done.game_id)
+    first.scheduler.kick(done.game_id)
+    await first.idle()
+    assert done.status == "finished"
+    kept_results = dict(done.results)
+    old_game = voided.game_id
+    await first.tournaments.void(tn.id, ORGANISER, old_game)
+    replay = tn.round_tables(2)[-1]
+    assert voided.status == "void" and replay.players == voided.players and replay.attempt == 1
+    assert (await first.games.table(old_game)).status == "cancelled" and replay.game_id != old_game
+    dropper = other.players[0]
+    await first.tournaments.drop(tn.id, ORGANISER, dropper)
+    assert tn.entrants[dropper].status == "dropped"
+    await first.games.drain()
+
+    # "Crash": the process stops with three tables of round 2 still running.
+    running = [t.game_id for t in tn.round_tables(2) if t.status == "running"]
+    assert len(running) == 3
+    await first.close()
+
+    second = await Host.open(db_path)
+    assert await second.tournaments.resume() == 1
+    await second.scheduler.resume()
+    await second.idle()
+    tn = await second.tournaments.get(tn.id)
+    assert tn.status == "finished" and tn.current_round == 3
+
+    played = [t for t in tn.tables if t.status == "finished"]
+    assert [t.round for t in tn.tables if t.status == "void"] == [2]
+    assert not [t for t in tn.tables if t.status in ("pending", "running", "cancelled", "bye")]
+    assert tn.round_tables(2)[0].results == kept_results  # nothing lost or re-scored over the restart
+    assert all(3 <= len(t.players) <= 4 for t in played)
+    round3 = [p for t in tn.round_tables(3) for p in t.players]
+    assert dropper not in round3 and sorted(round3 + [dropper]) == sorted(tn.entrants)
+    assert sorted(len(t.players) for t in tn.round_tables(3)) == [4, 4, 4]  # 12 left: three full tables
+    for number in (2, 3):  # repeat opponents only where no seating of the round avoids them (brute force)
+        history = [t.players for t in played if t.round < number]
+        tables = [t.players for t in played if t.round == number]
+        seated = [p for t in tables for p in t]
+        assert repeats(history, tables) == fewest_repeats(seated, [len(t) for t in tables], history)
+    assert not pairs_met(t.players for t in tn.round_tables(1)) & pairs_met(t.players for t in tn.round_tables(2)
+                                                                           if t.status == "finished")
+
+    # Every table's placings are the engine's result, scored 3..0 with ties sharing.
+    for table in played:
+        game = await second.games.table(table.game_id)
+        entrant_of = {tn.entrants[u].player: u for u in table.players}
+        ranking = [[entrant_of[p] for p in group] for group in game.result().ranking]
+        assert table.results == ranking_points(ranking)
+        assert {u: pl for u, (pl, _) in table.results.items()} == {entrant_of[p]: pl for p, pl in
+                                                                   places(game.result().ranking).items()}
+
+    # Standings against a computation by hand from the stored rows.
+    points: Counter = Counter()
+    for table_id, user_id, pts in rows(db_path, "SELECT r.table_id, r.user_id, r.points FROM tournament_results r "
+                                                "JOIN tournament_tables t ON t.id = r.table_id WHERE t.status = "
+                                                "'finished'"):
+        points[user_id] += pts
+    opponents = {u: [o for t in played for o in t.players if u in t.players and o != u] for u in tn.entrants}
+    opp = {u: sum(points[o] for o in opponents[u]) / len(opponents[u]) for u in tn.entrants}
+    expected = sorted(tn.entrants, key=lambda u: (-round(points[u], 4), -round(opp[u], 4), tn.entrants[u].seq))
+    standings = await second.tournaments.standings(tn)
+    assert [r.user_id for r in standings] == expected
+    assert all(r.points == pytest.approx(points[r.user_id]) and r.opp_points == pytest.approx(opp[r.user_id])
+               for r in standings)
+    assert sum(r.games for r in standings) == sum(len(t.players) for t in played)
+    assert rows(db_path, "SELECT status, current_round FROM tournaments") == [("finished", 3)]
+    # Bot-only tables are never rated.
+    assert rows(db_path, "SELECT COUNT(*) FROM ratings") == [(0,)]
+    await second.close()
+
+
+async def test_final_table_after_the_swiss_rounds(db_path: Path) -> None:
+    host = await Host.open(db_path)
+    tn = await bot_tournament(host, 7, rounds=2, final_table=True)
+    await host.tournaments.start(tn.id, ORGANISER)
+    await host.idle()
+    assert tn.status == "finished" and tn.current_round == 3
+    final = tn.round_tables(3)
+    swiss = [r.user_id for r in compute_standings(tn, through_round=2)]
+    assert len(final) == 1 and final[0].players == swiss[:4]
+    standings = await host.tournaments.standings(tn)
+    winner = next(u for u, (place, _) in final[0].results.items() if place == 1)
+    assert standings[0].user_id == winner and {r.user_id for r in standings[:4]} == set(final[0].players)
+    await host.close()
+
+
+async def test_round_robin_of_two_seat_tables_meets_everyone(db_path: Path) -> None:
+    host = await Host.open(db_path)
+    tn = await host.tournaments.create(game="rocca", guild_id=5, channel_id=50, creator_id=ORGANISER, seed=3,
+                                       format="roundrobin", seats_min=2, seats_max=2)
+    await host.tournaments.add_bots(tn.id, ORGANISER, 5)
+    await host.tournaments.start(tn.id, ORGANISER)
+    await host.idle()
+    assert tn.status == "finished" and tn.rounds == 5
+    met = pairs_met(t.players for t in tn.tables if t.status == "finished")
+    assert len(met) == 10 and set(met.values()) == {1}
+    assert Counter(u for t in tn.tables if t.status == "bye" for u in t.players) == Counter(
+        {u: 1 for u in tn.entrants})
+    await host.close()
+
+
+async def test_bad_input_is_refused_and_changes_nothing(db_path: Path) -> None:
+    host = await Host.open(db_path)
+    ts = host.tournaments
+
+    async def refused(code: str, call) -> None:
+        before = rows(db_path, "SELECT * FROM tournaments") + rows(db_path, "SELECT * FROM tournament_entrants")
+        with pytest.raises(HostError) as err:
+            await call
+        assert err.value.code == f"tournament.{code}"
+        assert rows(db_path, "SELECT * FROM tournaments") + rows(db_path, "SELECT * FROM tournament_entrants") \
+            == before
+
+    await refused("bad_seats", ts.create(game="akuma", guild_id=5, channel_id=50, creator_id=ORGANISER,
+                                         seats_min=2, seats_max=4))
+    tn = await ts.create(game="akuma", guild_id=5, channel_id=50, creator_id=ORGANISER)
+    await ts.join(tn.id, ALICE, "Alice")
+    await refused("unknown", ts.join(999, ALICE, "Alice"))
+    await refused("already_entered", ts.join(tn.id, ALICE, "Alice"))
+    await refused("not_entered", ts.leave(tn.id, BOB))
+    await refused("organiser_only", ts.start(tn.id, ALICE))
+    await refused("too_few_players", ts.start(tn.id, ORGANISER))
+    await refused("wrong_state", ts.next_round(tn.id, ORGANISER))
+    await refused("no_checkin", ts.check_in(tn.id, ALICE))
+    await ts.add_bots(tn.id, ORGANISER, 3)
+    await ts.open_checkin(tn.id, ORGANISER)
+    await ts.join(tn.id, BOB, "Bob")  # joining during check-in checks in
+    await ts.start(tn.id, 999, is_admin=True)  # Manage Server may start it
+    assert tn.entrants[ALICE].status == "dropped" and tn.entrants[BOB].status == "checked_in"
+    await refused("closed", ts.join(tn.id, 103, "Carol"))
+    await refused("not_entered", ts.drop(tn.id, ORGANISER, 103))
+    await refused("organiser_only", ts.drop(tn.id, BOB, -1))
+    await refused("already_dropped", ts.drop(tn.id, ORGANISER, ALICE))
+    await refused("unknown_table", ts.void(tn.id, ORGANISER, 12345))
+    table = tn.round_tables(1)[0]
+    await refused("bad_ranking", ts.set_result(tn.id, ORGANISER, table.game_id, [[table.players[0]]]))
+    # Bob's seat goes to a bot on replace; he stays in the tournament.
+    await ts.replace(tn.id, ORGANISER, BOB)
+    await refused("not_playing", ts.replace(tn.id, ORGANISER, BOB))
+    assert tn.entrants[BOB].status == "checked_in"
+    await ts.set_result(tn.id, ORGANISER, table.game_id, [list(reversed(table.players))])
+    assert set(table.results.values()) == {(1, 1.5)} and table.status == "finished"
+    await ts.end(tn.id, ORGANISER)
+    assert tn.status == "finished"
+    await host.idle()
+    await host.close()
+
+
+@pytest.mark.parametrize("game", GAMES)
+async def test_every_registered_game_runs_a_tournament(db_path: Path, game: str) -> None:
+    host = await Host.open(db_path)
+    tn = await host.tournaments.create(game=game, guild_id=5, channel_id=50, creator_id=ORGANISER, seed=2,
+                                       rounds=2)
+    await host.tournaments.add_bots(tn.id, ORGANISER, 2 * tn.seats_max + 1)
+    await host.tournaments.start(tn.id, ORGANISER)
+    await host.idle()
+    assert tn.status == "finished" and tn.current_round == 2
+    played = [t for t in tn.tables if t.status == "finished"]
+    assert played and all(tn.seats_min <= len(t.players) <= tn.seats_max for t in played)
+    assert all(t.status in ("finished", "bye") for t in tn.tables)
+    await host.close()

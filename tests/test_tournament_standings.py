@@ -1,0 +1,67 @@
+"""Points by placing (ties share), standings and tie-breakers against hand-computed numbers."""
+from __future__ import annotations
+
+from bot.tournaments import Entrant, Tournament, TournamentTable, compute_standings, place_points, ranking_points
+
+
+def test_points_by_placing_are_the_same_scale_at_every_table_size() -> None:
+    assert [place_points(4, p) for p in (1, 2, 3, 4)] == [3, 2, 1, 0]
+    assert [place_points(3, p) for p in (1, 2, 3)] == [3, 1.5, 0]
+    assert [place_points(2, p) for p in (1, 2)] == [3, 0]
+
+
+def test_tied_players_share_the_points_of_the_places_they_cover() -> None:
+    assert ranking_points([[1], [2, 3], [4]]) == {1: (1, 3), 2: (2, 1.5), 3: (2, 1.5), 4: (4, 0)}
+    assert ranking_points([[1, 2], [3]]) == {1: (1, 2.25), 2: (1, 2.25), 3: (3, 0)}
+    assert ranking_points([[1, 2, 3]]) == {1: (1, 1.5), 2: (1, 1.5), 3: (1, 1.5)}
+
+
+def table(round_: int, number: int, ranking: list[list[int]], status: str = "finished") -> TournamentTable:
+    players = [p for group in ranking for p in group]
+    return TournamentTable(0, round_, number, players, status, results=ranking_points(ranking))
+
+
+def test_standings_with_ties_and_tie_breakers() -> None:
+    tn = Tournament(1, 1, 10, 99, "akuma", "swiss", 2, 2, 3, seed=0)
+    for uid in range(1, 9):
+        tn.entrants[uid] = Entrant(uid, f"P{uid}", seq=uid)
+    tn.tables = [
+        table(1, 1, [[1], [2], [3]]),          # 1: 3, 2: 1.5, 3: 0
+        table(1, 2, [[5], [4]]),               # 5: 3, 4: 0
+        TournamentTable(0, 1, 3, [6], "bye", results={6: (1, 1.5)}),
+        TournamentTable(0, 1, 4, [7], "bye", results={7: (1, 1.5)}),
+        TournamentTable(0, 1, 5, [8], "bye", results={8: (1, 1.5)}),
+        table(2, 1, [[4], [1, 5]]),            # 4: 3; 1 and 5 tie for 2nd: (1.5 + 0) / 2 each
+        table(2, 2, [[2, 3]]),                 # a tie for first at two seats: 1.5 each
+        table(2, 3, [[6], [7]], status="void"),  # a voided table counts for nothing
+    ]
+    ratings = {6: 10.0, 7: 5.0, 8: 5.0}
+    rows = compute_standings(tn, ratings)
+    by_id = {r.user_id: r for r in rows}
+    # Points: 1 = 3 + .75, 5 = 3 + .75, 4 = 0 + 3, 2 = 1.5 + 1.5, 3 = 0 + 1.5, byes 1.5.
+    assert {u: by_id[u].points for u in by_id} == {1: 3.75, 2: 3.0, 3: 1.5, 4: 3.0, 5: 3.75, 6: 1.5, 7: 1.5,
+                                                     8: 1.5}
+    # Opponents' points: mean over opponents met. 1 met 2, 3, 4, 5 -> (3 + 1.5 + 3 + 3.75) / 4.
+    assert by_id[1].opp_points == 11.25 / 4
+    assert by_id[5].opp_points == (3 + 3.75 + 3) / 3     # met 4, then 1 and 4
+    assert by_id[4].opp_points == 3.75                   # met 5, then 1 and 5
+    assert by_id[2].opp_points == (3.75 + 1.5 + 1.5) / 3  # met 1 and 3, then 3
+    assert by_id[3].opp_points == (3.75 + 3 + 3) / 3
+    assert by_id[6].opp_points == 0 and by_id[6].byes == 1 and by_id[6].games == 0
+    # 5 and 1 tie on points: opponents' points decide; 4 and 2 likewise; 6/7/8 tie on both: rating decides,
+    # 7 and 8 are equal on everything and share a place.
+    assert [r.user_id for r in rows] == [5, 1, 4, 2, 3, 6, 7, 8]
+    assert [r.place for r in rows] == [1, 2, 3, 4, 5, 6, 7, 7]
+    assert by_id[1].wins == 1 and by_id[1].games == 2
+
+
+def test_final_table_decides_the_top_places() -> None:
+    tn = Tournament(1, 1, 10, 99, "akuma", "swiss", 1, 3, 3, seed=0, final_table=True)
+    for uid in range(1, 7):
+        tn.entrants[uid] = Entrant(uid, f"P{uid}", seq=uid)
+    tn.tables = [table(1, 1, [[1], [2], [3]]), table(1, 2, [[4], [5], [6]]),
+                 table(2, 1, [[2], [4, 1]])]      # the final: 2 wins, 4 and 1 share second
+    rows = compute_standings(tn)
+    assert [r.user_id for r in rows[:3]] == [2, 1, 4]  # 1 before 4 on the Swiss standings (seq)
+    assert [r.place for r in rows] == [1, 2, 2, 4, 5, 5] or [r.place for r in rows][:3] == [1, 2, 2]
+    assert {r.user_id for r in rows[3:]} == {3, 5, 6}

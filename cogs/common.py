@@ -5,16 +5,23 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import discord
+from discord import app_commands
 
 from bot import render
 from bot.i18n import t
 from bot.replies import NO_MENTIONS, reply, reply_error
 from bot.table import Table
+from engines import GAMES
 
 if TYPE_CHECKING:
     from bot.client import GameHostBot
 
-__all__ = ["NO_MENTIONS", "reply", "reply_error", "host", "GameItem", "names_for", "board_embed", "is_admin"]
+__all__ = ["game_choices", "NO_MENTIONS", "reply", "reply_error", "host", "GameItem", "names_for", "board_embed", "is_admin"]
+
+
+def game_choices() -> list[app_commands.Choice[str]]:
+    """Every registered game as a slash-command choice, labelled with its name (localised by the Translator)."""
+    return [app_commands.Choice(name=t(f"game.{g}.name", "en"), value=g) for g in GAMES]
 
 
 def host(interaction: discord.Interaction) -> "GameHostBot":

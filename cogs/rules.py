@@ -6,7 +6,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.i18n import rules_text, t
-from engines import GAMES
+
+from .common import game_choices
 
 EMBED_LIMIT = 4000
 
@@ -36,7 +37,7 @@ class RulesCog(commands.Cog):
 
     @app_commands.command(name="rules")
     @app_commands.describe(game="Which game")
-    @app_commands.choices(game=[app_commands.Choice(name=g, value=g) for g in GAMES])
+    @app_commands.choices(game=game_choices())
     async def rules(self, interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:
         """Read the rules of a game as this bot plays them (decisions marked)."""
         title = t(f"game.{game.value}.name", interaction.locale)

@@ -7,9 +7,8 @@ from discord.ext import commands
 
 from bot.i18n import t
 from bot.tournaments import text as tx
-from engines import GAMES
 
-from .common import NO_MENTIONS, host, reply
+from .common import NO_MENTIONS, game_choices, host, reply
 
 LEADERBOARD_SIZE = 15
 
@@ -23,7 +22,7 @@ class StatsCog(commands.Cog):
     @app_commands.command(name="leaderboard")
     @app_commands.guild_only()
     @app_commands.describe(game="Which game's ratings")
-    @app_commands.choices(game=[app_commands.Choice(name=g, value=g) for g in GAMES])
+    @app_commands.choices(game=game_choices())
     async def leaderboard(self, interaction: discord.Interaction, game: str) -> None:
         """The server's best rated players of a game (rated games: no bot seats)."""
         rows = await host(interaction).ratings.leaderboard(interaction.guild_id, game, LEADERBOARD_SIZE)

@@ -14,9 +14,8 @@ from bot.errors import HostError
 from bot.i18n import language, t
 from bot.tournaments import Tournament, TournamentService, TournamentTable, TournamentUpdate
 from bot.tournaments import text as tx
-from engines import GAMES
 
-from .common import NO_MENTIONS, GameItem, host, is_admin, reply
+from .common import NO_MENTIONS, GameItem, game_choices, host, is_admin, reply
 
 SIGNUP_OPS = ("join", "leave", "checkin")
 OP_STYLES = {"join": discord.ButtonStyle.success, "leave": discord.ButtonStyle.secondary,
@@ -170,7 +169,7 @@ class TournamentCog(commands.Cog):
                            final_table="A final table for the top players after the rounds",
                            first_round="Round 1 seating: random, or by rating",
                            bots="Bot entrants to fill the field", name="A name for the tournament")
-    @app_commands.choices(game=[app_commands.Choice(name=g, value=g) for g in GAMES],
+    @app_commands.choices(game=game_choices(),
                           format=[app_commands.Choice(name="Swiss", value="swiss"),
                                   app_commands.Choice(name="Round robin", value="roundrobin")],
                           first_round=[app_commands.Choice(name="random", value="random"),

@@ -19,8 +19,8 @@ from .table import Table, Update
 PRIVATE = "🔒"
 
 
-def names_of(table: Table) -> render.Names:
-    return render.Names(table.names())
+def names_of(table: Table, lang: str) -> render.Names:
+    return render.seat_names(table.seats, lang)
 
 
 class TerminalChannel:
@@ -32,7 +32,7 @@ class TerminalChannel:
 
     async def __call__(self, update: Update) -> None:
         table, lang = update.table, self.lang
-        names = names_of(table)
+        names = names_of(table, lang)
         game = table.row.game
         if update.kind == "started":
             self.out(t("demo.started", lang, game=render.game_title(game, lang),

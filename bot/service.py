@@ -34,6 +34,7 @@ class GameService:
     def __init__(self, storage: Storage, *, clock: Callable[[], float] = time.time) -> None:
         self.storage = storage
         self.clock = clock
+        self.new_seed: Callable[[], int] = lambda: secrets.randbits(62)  # tests make deals reproducible
         self._tables: dict[int, Table] = {}
         self._loading: dict[int, asyncio.Lock] = {}
         self._listeners: list[Listener] = []
@@ -112,7 +113,7 @@ class GameService:
         game_id = await self.storage.create_game(
             guild_id=guild_id, channel_id=channel_id, game=game,
             options=parsed.model_dump(mode="json", exclude_defaults=True),
-            seed=secrets.randbits(62) if seed is None else seed, host_id=user_id, locale=locale, seats=[seat],
+            seed=self.new_seed() if seed is None else seed, host_id=user_id, locale=locale, seats=[seat],
             turn_seconds=turn_seconds,
         )
         table = await self.table(game_id)

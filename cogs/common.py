@@ -45,14 +45,13 @@ class GameItem(discord.ui.DynamicItem[discord.ui.Item], template=r"gh:never"):
         raise NotImplementedError
 
 
-def names_for(table: Table) -> render.Names:
-    return render.Names(table.names(), {s.player: s.user_id for s in table.seats
-                                        if s.user_id is not None and not s.is_bot})
+def names_for(table: Table, locale: object | None = None) -> render.Names:
+    return render.seat_names(table.seats, table.row.locale if locale is None else locale)
 
 
 def board_embed(table: Table, locale: object | None) -> discord.Embed:
     """The public board: rendered from the spectator view only."""
-    board = render.board(table.row.game, table.view(None), names_for(table), locale)
+    board = render.board(table.row.game, table.view(None), names_for(table, locale), locale)
     embed = discord.Embed(title=board.title, description="\n".join(board.lines), colour=0x8E44AD)
     if board.footer:
         embed.set_footer(text=board.footer)

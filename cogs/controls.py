@@ -34,8 +34,10 @@ async def hand_message(interaction: discord.Interaction, table: Table, *, select
     seat = table.seat_of_user(interaction.user.id)
     if seat is None:
         raise HostError("not_seated")
+    if table.state is None:  # a lobby (a forged My hand or hand control): nothing dealt yet
+        raise HostError("not_started")
     locale = interaction.locale
-    names = names_for(table)
+    names = names_for(table, locale)
     view = table.view(seat.player)
     notices = await host(interaction).service.take_notices(table, seat.player)
     lines = [note] if note else []
@@ -53,7 +55,16 @@ async def hand_message(interaction: discord.Interaction, table: Table, *, select
     elif table.status == "running":
         lines.append(t("hand.waiting", locale))
     ui.add_item(RefreshButton(table.id, locale))
-    return "\n".join(lines), ui
+    return "\n".join(lines)[:2000], ui
+
+
+async def redraw_hand(interaction: discord.Interaction, content: str, view: discord.ui.View) -> None:
+    """Redraw the clicker's own ephemeral hand view; a hand control anywhere else (forged onto a public message)
+    answers with a new ephemeral message, so a hand never replaces a public message."""
+    if interaction.message is not None and interaction.message.flags.ephemeral:
+        await interaction.response.edit_message(content=content, view=view)
+    else:
+        await interaction.response.send_message(content, view=view, ephemeral=True)
 
 
 async def show_hand(interaction: discord.Interaction, table: Table, *, note: str | None = None) -> None:
@@ -121,9 +132,11 @@ class PickSelect(GameItem, template=rf"gh:pick:{VERSIONED}:(?P<part>\d):(?P<carr
         if table.status == "running" and self.version != table.version:
             await show_hand(interaction, table, note="⚠️ " + t("error.stale", interaction.locale))
             return
-        values = [str(v) for v in (interaction.data or {}).get("values", [])]  # type: ignore[union-attr]
+        offered = {option.value for option in self.item.options}  # type: ignore[attr-defined]
+        values = [str(v) for v in (interaction.data or {}).get("values", [])  # type: ignore[union-attr]
+                  if str(v) in offered]  # never trust the client: only values this select offers
         content, view = await hand_message(interaction, table, selection=self.carry + values)
-        await interaction.response.edit_message(content=content, view=view)
+        await redraw_hand(interaction, content, view)
 
 
 def card_selects(game_id: int, version: int, hand: list[str], selection: list[str], label: Any,
@@ -169,7 +182,7 @@ class RefreshButton(GameItem, template=r"gh:refresh:(?P<gid>\d+)"):
     async def run(self, interaction: discord.Interaction) -> None:
         table = await host(interaction).service.table(self.game_id)
         content, view = await hand_message(interaction, table)
-        await interaction.response.edit_message(content=content, view=view)
+        await redraw_hand(interaction, content, view)
 
 
 class BackButton(GameItem, template=r"gh:back:(?P<gid>\d+)"):

@@ -13,13 +13,14 @@ from discord.ext import commands
 from bot.errors import HostError
 from bot.i18n import language, t
 from bot.table import Table
-from engines import GAMES
+from engines import GAMES, BadOptions, get_engine
 
-from .common import NO_MENTIONS, GameItem, host
+from .common import NO_MENTIONS, GameItem, host, names_for
 
 log = logging.getLogger(__name__)
 DEFAULT_TIMER = 120
-TimerOption = app_commands.Range[int, 0, 3600]
+MAX_TIMER = 3600
+TimerOption = app_commands.Range[int, 0, MAX_TIMER]
 LOBBY_OPS = ("join", "leave", "bot", "start")
 OP_STYLES = {"join": discord.ButtonStyle.success, "leave": discord.ButtonStyle.secondary,
              "bot": discord.ButtonStyle.secondary, "start": discord.ButtonStyle.primary}
@@ -27,8 +28,9 @@ OP_STYLES = {"join": discord.ButtonStyle.success, "leave": discord.ButtonStyle.s
 
 def lobby_embed(table: Table, locale: object | None) -> discord.Embed:
     engine = table.engine
+    names = names_for(table, locale)
     seats = "\n".join(
-        t("lobby.seat_line", locale, number=s.seat + 1, name=s.name,
+        t("lobby.seat_line", locale, number=s.seat + 1, name=names(s.player),
           tags=(" 🤖" if s.is_bot else "") + (" 👑" if s.user_id == table.row.host_id and not s.is_bot else ""))
         for s in table.seats)
     embed = discord.Embed(title=t("lobby.title", locale, game=t(f"game.{table.row.game}.name", locale)),
@@ -51,6 +53,11 @@ async def open_lobby(interaction: discord.Interaction, game: str, options: dict[
     ``timer``: seconds per decision before a bot moves for an absent player (0 = no timer)."""
     service = host(interaction).service
     assert interaction.channel_id is not None
+    # Discord's client enforces the options' ranges; a forged request does not, so check them here too.
+    if not 0 <= timer <= MAX_TIMER:
+        raise BadOptions(option="timer", reason=f"0–{MAX_TIMER}")
+    if not 0 <= bots < get_engine(game).max_players:
+        raise BadOptions(option="bots", reason=f"0–{get_engine(game).max_players - 1}")
     table = await service.create_lobby(
         game=game, guild_id=interaction.guild_id, channel_id=interaction.channel_id,
         user_id=interaction.user.id, name=interaction.user.display_name, options=options,

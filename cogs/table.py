@@ -41,7 +41,7 @@ async def board_image(table: Table, locale: object | None) -> discord.File | Non
     draw = getattr(render.game_module(table.row.game), "image", None)
     if draw is None:
         return None
-    png = await asyncio.to_thread(draw, table.view(None), names_for(table), locale)
+    png = await asyncio.to_thread(draw, table.view(None), names_for(table, locale), locale)
     return discord.File(io.BytesIO(png), filename="board.png", description=t("board.image_alt", locale))
 
 
@@ -93,7 +93,7 @@ class TableCog(commands.Cog):
 
     async def post_events(self, channel: discord.PartialMessageable, table: Table, update: Update,
                           locale: str) -> None:
-        names = names_for(table)
+        names = names_for(table, locale)
         lines = [line for ev in update.events if ev.visible_to is None
                  and (line := render.event_line(table.row.game, ev, names, locale))]
         view = None

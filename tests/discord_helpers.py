@@ -2,6 +2,7 @@
 driven through the harness (discord.py's real objects; only the HTTP edge is faked)."""
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 from bot.client import GameHostBot
@@ -20,9 +21,11 @@ def make_bot(db_path: Path) -> GameHostBot:
     return GameHostBot(settings, sync_commands=False)
 
 
-async def start_harness(db_path: Path) -> Harness:
+async def start_harness(db_path: Path, seed: int = 1) -> Harness:
     harness = await Harness(make_bot(db_path)).start()
     harness.allow_errors(HostError, EngineError)  # answered ephemerally by the bot's one error handler
+    seeds = itertools.count(seed)
+    harness.bot.service.new_seed = lambda: next(seeds)  # reproducible deals, table after table
     return harness
 
 

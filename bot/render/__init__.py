@@ -5,6 +5,7 @@ Each game has a module ``bot.render.<game>`` with ``board``, ``hand``, ``event``
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from importlib import import_module
 from types import ModuleType
@@ -30,6 +31,20 @@ class Names:
     def mention(self, player: str) -> str:
         uid = self.user_ids.get(player)
         return f"<@{uid}>" if uid is not None else f"**{self(player)}**"
+
+
+_BOT_SEAT = re.compile(r"bot(\d+)")
+
+
+def seat_names(seats: Any, locale: object | None) -> Names:
+    """Names of a table's seats: people by their display name, the host's bots as "Bot 1" in the reader's
+    language, and mentions for people."""
+    display = {}
+    for seat in seats:
+        bot_number = _BOT_SEAT.fullmatch(seat.player)
+        display[seat.player] = (t("common.bot_name", locale, number=bot_number.group(1))
+                                if seat.is_bot and seat.user_id is None and bot_number else seat.name)
+    return Names(display, {s.player: s.user_id for s in seats if s.user_id is not None and not s.is_bot})
 
 
 @dataclass

@@ -9,7 +9,7 @@ from typing import Any, Iterator
 from engines import Engine, EngineError, Event
 from engines.errors import BadAction
 
-MAX_STEPS = 5000
+MAX_STEPS = 20_000  # a 6-seat Twin Pyramid match (12 deals) takes up to ~4,600 random steps
 
 
 def string_leaves(obj: Any) -> Iterator[str]:

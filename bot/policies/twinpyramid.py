@@ -1,0 +1,157 @@
+"""Twin Pyramid bot: builds its field pyramid deliberately and keeps its hand small.
+
+It sees only its own view. Cards are valued by what they do for the pyramid: a stone for an
+empty slot is worth keeping, a J/Q/K is worth playing as soon as it can place stones, and
+stones whose slot is already filled are junk to shed (special cards first, to hurt the next
+player). It draws while its hand is small and sheds when the hand grows towards ten.
+"""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from engines import Action
+
+STONES = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10")
+BUILD = {"J": 1, "Q": 2, "K": 3}
+SUPPORTS = {"4": ("7", "8"), "5": ("8", "9"), "6": ("9", "10"), "2": ("4", "5"), "3": ("5", "6"), "A": ("2", "3")}
+SHED_FIRST = {"2": 3, "10": 3, "7": 2, "9": 1, "8": 1, "3": 0}  # nuisance value when shed
+DRAW_UNTIL = 7  # draw (rather than play a useful card) while the hand is below this
+
+
+def rank(card: str) -> str | None:
+    return None if card.startswith("X") else card[:-1]
+
+
+def suit(card: str) -> str | None:
+    return None if card.startswith("X") else card[-1]
+
+
+class Table:
+    """The parts of the view the policy reasons about."""
+
+    def __init__(self, view: dict[str, Any]) -> None:
+        me = view["me"]
+        seat = next(s for s in view["table"] if s["player"] == me)
+        self.view = view
+        self.held: list[str] = list(view["hand"])
+        self.shown: list[str] = list(seat["shown"])
+        self.hand = self.held + self.shown
+        self.stones = {slot for slot, card in seat["stones"].items() if card}
+        order = view["players"]
+        step = 1 if view["direction"] == "clockwise" else -1
+        self.next_player = order[(order.index(me) + step) % len(order)]
+        nxt = next(s for s in view["table"] if s["player"] == self.next_player)
+        self.next_has_stones = nxt["stone_count"] > 0
+
+    def can_place(self, card: str, stones: set[str], hand: list[str]) -> bool:
+        r = rank(card)
+        if r not in STONES or r in stones or not all(s in stones for s in SUPPORTS.get(r, ())):
+            return False
+        if r == "A":
+            return not any(rank(c) in STONES or rank(c) is None for c in hand if c != card)
+        return True
+
+    def placeable_count(self, hand: list[str], limit: int) -> int:
+        """How many stones a build of ``limit`` could place from ``hand`` (greedy, bottom up)."""
+        stones, hand, placed = set(self.stones), list(hand), 0
+        while placed < limit:
+            options = [c for c in hand if self.can_place(c, stones, hand)]
+            if not options:
+                break
+            card = max(options, key=lambda c: STONES.index(rank(c)))  # type: ignore[arg-type]
+            stones.add(rank(card))  # type: ignore[arg-type]
+            hand.remove(card)
+            placed += 1
+        return placed
+
+    def value(self, card: str) -> float:
+        r = rank(card)
+        if r is None:
+            return 2.0
+        if r in BUILD:
+            return 5.0 if any(rank(c) in STONES and rank(c) not in self.stones for c in self.hand) else 3.0
+        if r in self.stones:
+            return 0.0
+        copies = 1 + sum(1 for c in self.hand if rank(c) == r and c != card)
+        base = 4.0 if r == "A" else 6.0
+        return base if copies == 1 else base - 4.0  # a second copy of a needed stone is spare
+
+
+def _by_type(legal: list[Action], kind: str) -> list[Action]:
+    return [a for a in legal if a.type == kind]
+
+
+def choose(view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
+    if len(legal) == 1:
+        return legal[0]
+    kinds = {a.type for a in legal}
+    table = Table(view)
+    if "place" in kinds:
+        places = _by_type(legal, "place")
+        return max(places, key=lambda a: (rank(a.card) == "A", STONES.index(rank(a.card))))  # type: ignore[attr-defined]
+    if "end_build" in kinds:
+        return _by_type(legal, "end_build")[0]
+    if "name_suit" in kinds:
+        counts = {s: sum(1 for c in table.hand if suit(c) == s) for s in "SHDC"}
+        best = max(counts, key=lambda s: counts[s])
+        return next(a for a in legal if a.suit == best)  # type: ignore[attr-defined]
+    if "pass_two" in kinds:
+        return _by_type(legal, "pass_two")[0]
+    if "order_three" in kinds:
+        return _order_three(view, table, legal)
+    if "forced_draw" in kinds:
+        return _by_type(legal, "forced_draw")[0]
+    if "play" in kinds or "draw" in kinds or "change" in kinds:
+        return _turn(table, legal, rng)
+    return rng.choice([a for a in legal if a.type != "rearrange"] or legal)
+
+
+def _order_three(view: dict[str, Any], table: Table, legal: list[Action]) -> Action:
+    mine = len(view["players"]) - 1  # the others draw first, one each; the player last
+    def score(action: Action) -> float:
+        order = action.order  # type: ignore[attr-defined]
+        return table.value(order[mine]) if mine < len(order) else 0.0
+    return max(legal, key=score)
+
+
+def _turn(table: Table, legal: list[Action], rng: random.Random) -> Action:
+    plays = _by_type(legal, "play")
+    hand_size = len(table.hand)
+    # 1. Build: a J/Q/K that places stones, the most stones first.
+    builds = []
+    for a in plays:
+        limit = BUILD.get(rank(a.card) or "")  # type: ignore[attr-defined]
+        if limit:
+            rest = [c for c in table.hand if c != a.card]  # type: ignore[attr-defined]
+            n = table.placeable_count(rest, limit)
+            if n:
+                builds.append((n, -limit, a))
+    if builds:
+        return max(builds, key=lambda t: (t[0], t[1]))[2]
+    # 2. Take a needed card with a change (the A/joker given away is worth less).
+    best_change, gain = None, 0.5
+    for a in _by_type(legal, "change"):
+        taken = table.value(a.target) - table.value(a.card)  # type: ignore[attr-defined]
+        if a.card.startswith("X") and a.owner is None:  # type: ignore[attr-defined]
+            taken += 1.0  # a wild change also names a suit
+        if taken > gain:
+            best_change, gain = a, taken
+    if best_change is not None:
+        return best_change
+    # 3. Shed junk, nuisance specials first.
+    def shed_key(a: Action) -> tuple[float, float]:
+        r = rank(a.card) or ""  # type: ignore[attr-defined]
+        nuisance = SHED_FIRST.get(r, 0) if not (r == "10" and not table.next_has_stones) else 0
+        return (-table.value(a.card), nuisance)  # type: ignore[attr-defined]
+    junk = [a for a in plays if table.value(a.card) <= 1.0]  # type: ignore[attr-defined]
+    if junk:
+        return max(junk, key=shed_key)
+    draws = _by_type(legal, "draw")
+    if draws and hand_size < DRAW_UNTIL:
+        return draws[0]
+    if plays:
+        return max(plays, key=shed_key)
+    if draws:
+        return draws[0]
+    return rng.choice([a for a in legal if a.type != "rearrange"] or legal)

@@ -1,0 +1,104 @@
+"""State and options models of Twin Pyramid."""
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..base import GameState
+
+# How many rearrangement steps one decision (a turn, or a forced draw) allows. The rules
+# say "any number"; a finite bound keeps every game finite. It is generous: any target
+# split of held/shown cards needs at most 4 steps, plus a few same-rank stone swaps.
+REARRANGE_LIMIT = 8
+
+
+class TwinPyramidOptions(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    jokers: int = Field(default=2, ge=0, le=2, strict=True)
+    rounds: int = Field(default=2, ge=1, le=10, strict=True)
+
+
+class Seat(BaseModel):
+    """One player's zones. ``held`` is secret; everything else is public."""
+
+    held: list[str] = []
+    shown: list[str] = []
+    stones: dict[str, str] = {}  # slot rank -> card id
+    points: int = 0
+    revealed: bool = False  # the hand was shown to everyone (A placed or burst)
+
+    @property
+    def hand(self) -> list[str]:
+        return self.held + self.shown
+
+
+class Wild(BaseModel):
+    """A suit named with an 8 or a joker, restricting the other players."""
+
+    owner: str
+    suit: str
+    fresh: bool = True  # still inside the turn it was named in
+
+
+PendingKind = Literal["build", "name_suit", "two_choice", "order_three", "forced_draw", "deal_over"]
+
+
+class Pending(BaseModel):
+    """A decision the game waits for other than a plain turn action.
+
+    ``player`` decides. ``count``: stones left to place (build) or cards to draw (forced_draw).
+    ``cause``: the card rank that caused a forced draw (``"2"`` or ``"3"``).
+    """
+
+    kind: PendingKind
+    player: str
+    count: int = 0
+    cause: str | None = None
+    rearranged: int = 0
+
+
+class DealOutcome(BaseModel):
+    number: int
+    reason: Literal["complete", "burst", "stalled"]
+    player: str | None = None
+    revealed: list[str] = []
+    payments: dict[str, int] = {}
+
+
+class TwinPyramidState(GameState):
+    seats: dict[str, Seat]
+    deal: int = 0  # 0-based number of the current deal
+    deals_total: int
+    start: int = 0  # seat index of this deal's start player
+    current: int = 0  # seat index of the player whose turn it is
+    direction: int = 1  # +1 clockwise (seat order), -1 after an odd number of 9s
+    draw: list[str] = []  # draw pile; its top is the last element
+    discard: list[str] = []  # discard pile; its top is the last element
+    top_suit: str | None = None  # suit named for the current top card (8 or joker)
+    wild: Wild | None = None
+    rearranged: int = 0  # rearrangement steps taken in the current turn
+    arranging: bool = False  # ``rearrange`` was chosen: the next action is one step
+    passes: int = 0  # consecutive turns ended by pass (no action possible)
+    turns: int = 0  # turns completed in this deal
+    idle_turns: int = 0  # consecutive turns that drew, played and placed nothing (pass or change)
+    pending: Pending | None = None
+    three_player: str | None = None  # who played the 3 whose draws are under way
+    three_queue: list[str] = []  # players still to draw for that 3 (the 3's player last)
+    peek: list[str] = []  # cards seen with the 3 and still on the draw pile, top first
+    last_deal: DealOutcome | None = None
+    over: bool = False
+
+    def player_at(self, index: int) -> str:
+        return self.players[index % len(self.players)]
+
+    def seat_of(self, player: str) -> int:
+        return self.players.index(player)
+
+    def next_index(self, steps: int = 1) -> int:
+        return (self.current + self.direction * steps) % len(self.players)
+
+    def top(self) -> str:
+        return self.discard[-1]
+

@@ -1,0 +1,230 @@
+"""Twin Pyramid: contract, options, setup, deals and scoring, views, and the conformance
+checks run on the engine instance (rules/twinpyramid.md, "Cards and players", "Setup",
+"End of a deal and scoring", "Hidden information")."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from engines import BadOptions, IllegalAction
+from engines.twinpyramid import TwinPyramidEngine
+from engines.twinpyramid.cards import START_RANKS, full_deck, rank_of
+
+from .conformance import check_replay, random_playthrough
+from .test_twinpyramid_support import ENG, act, assert_conserved, event, legal, make, pending, types
+
+
+def players(n: int) -> list[str]:
+    return [f"p{i}" for i in range(n)]
+
+
+# ---- contract and options -------------------------------------------------------------------
+
+
+def test_contract_attributes():
+    assert (ENG.name, ENG.min_players, ENG.max_players) == ("twinpyramid", 2, 6)
+
+
+@pytest.mark.parametrize("bad", [
+    {"jokers": 3}, {"jokers": -1}, {"jokers": "2"}, {"rounds": 0}, {"rounds": 1.5}, {"colour": 1},
+])
+def test_bad_options_refused(bad):
+    with pytest.raises(BadOptions):
+        ENG.new_game(players(3), seed=1, options=bad)
+
+
+@pytest.mark.parametrize("n", [1, 7])
+def test_player_count_checked(n):
+    with pytest.raises(BadOptions):
+        ENG.new_game(players(n), seed=1)
+
+
+@pytest.mark.parametrize("jokers", [0, 1, 2])
+def test_deck_has_52_cards_plus_the_chosen_jokers(jokers):
+    s = ENG.new_game(players(3), seed=5, options={"jokers": jokers})
+    assert len(full_deck(jokers)) == 52 + jokers
+    assert_conserved(s)
+    assert {"AS", "10H", "QC"} <= set(full_deck(jokers))
+    assert [c for c in full_deck(jokers) if c.startswith("X")] == ["X1", "X2"][:jokers]
+
+
+def test_defaults_two_jokers_two_rounds():
+    s = ENG.new_game(players(3), seed=5)
+    assert s.options == {"jokers": 2, "rounds": 2} and s.deals_total == 6
+
+
+# ---- setup ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_setup_deals_four_and_flips_until_a_start_card(seed):
+    s = ENG.new_game(players(4), seed=seed)
+    assert all(len(seat.held) == 4 and not seat.shown and not seat.stones for seat in s.seats.values())
+    assert rank_of(s.top()) in START_RANKS
+    assert all(rank_of(c) not in START_RANKS for c in s.discard[:-1])  # the flipped-over cards
+    assert ENG.to_act(s) == ["p0"] and s.direction == 1
+
+
+def test_flipped_cards_are_public_in_the_deal_event():
+    flips = []
+    for seed in range(30):
+        s = pending(ENG.new_game(players(2), seed=seed), "deal_over", "p1")
+        s2, ev = act(s, "p1", {"type": "next_deal"})
+        started = event(ev, "deal_started").data
+        assert started["flipped"] == s2.discard and started["top"] == s2.top() == s2.discard[-1]
+        assert started["start_player"] == "p1" and s2.current == 1
+        flips.append(len(started["flipped"]))
+    assert max(flips) > 1  # some deals needed more than one flip
+
+
+# ---- deals, rotation, scoring, the match --------------------------------------------------------
+
+
+def burst_now(state, player):
+    """Make ``player`` (whose turn it is) burst with one draw."""
+    nine = ["4S", "6S", "8S", "QS", "3D", "4D", "6D", "8D", "9D"]
+    for seat in state.seats.values():
+        seat.held, seat.shown, seat.stones = [], [], {}
+    state.discard = ["KC"]
+    state.seats[player].held, state.seats[player].shown = nine[:4], nine[4:]
+    state.draw = [c for c in full_deck(state.options["jokers"]) if c not in nine + ["KC"]]
+    return act(state, player, {"type": "draw"})
+
+
+def test_start_player_rotates_and_rounds_end_the_match_ranked_by_points():
+    s = ENG.new_game(players(3), seed=3, options={"rounds": 1})
+    starts = []
+    for deal in range(3):
+        starts.append(s.player_at(s.current))
+        assert s.deal == deal and s.direction == 1
+        s, ev = burst_now(s, s.player_at(s.current))
+        if deal < 2:
+            assert ENG.to_act(s) == [players(3)[deal + 1]] and legal(s, ENG.to_act(s)[0]) == [{"type": "next_deal"}]
+            assert ENG.result(s) is None
+            s, ev = act(s, ENG.to_act(s)[0], {"type": "next_deal"})
+            assert not any(seat.revealed for seat in s.seats.values())
+    assert starts == ["p0", "p1", "p2"]
+    assert ENG.to_act(s) == [] and "match_over" in types(ev)
+    result = ENG.result(s)
+    assert result.scores == {"p0": 0, "p1": 0, "p2": 0}  # each burst once: -20 + 10 + 10
+    assert result.ranking == [["p0", "p1", "p2"]]
+
+
+def test_ranking_by_total_points_highest_first_with_ties_sharing():
+    s = make(n=3, hands={"p0": {"held": ["KH", "AS"], "stones": ["7C", "8C", "9C", "10C", "4C", "5C", "6C",
+                                                                    "2C", "3C"]}}, top="6H", options={"rounds": 1})
+    s.deal = s.deals_total - 1
+    s.seats["p1"].points = 5
+    s, _ = act(s, "p0", {"type": "play", "card": "KH"})
+    s, ev = act(s, "p0", {"type": "place", "card": "AS"})
+    assert ENG.result(s).ranking == [["p0"], ["p1"], ["p2"]]
+    assert ENG.result(s).scores == {"p0": 40, "p1": -15, "p2": -20}
+    assert event(ev, "match_over").data["ranking"] == [["p0"], ["p1"], ["p2"]]
+    assert ENG.legal_actions(s, "p0") == []
+
+
+@pytest.mark.parametrize("n", range(2, 7))
+def test_payments_are_zero_sum(n):
+    s = ENG.new_game(players(n), seed=n)
+    s, ev = burst_now(s, "p0")
+    pay = event(ev, "deal_ended").data["payments"]
+    assert pay["p0"] == -10 * (n - 1) and all(pay[p] == 10 for p in players(n)[1:]) and sum(pay.values()) == 0
+
+
+def test_endless_changes_end_the_deal_unpaid():
+    nine_a = ["AS", "4S", "6S", "8S", "QS", "3S", "JS", "KS", "9S"]
+    nine_b = ["AH", "4H", "6H", "8H", "QH", "3H", "JH", "KH", "9H"]
+    s = make(n=2, hands={"p0": {"held": nine_a[1:5], "shown": [nine_a[0]] + nine_a[5:]},
+                         "p1": {"held": nine_b[1:5], "shown": [nine_b[0]] + nine_b[5:]}}, top="5D")
+    for turn in range(6):
+        p = s.player_at(s.current)
+        options = legal(s, p)
+        assert {a["type"] for a in options} == {"change", "rearrange"}  # no play; the 10th card is barred
+        s, ev = act(s, p, next(a for a in options if a["type"] == "change"))
+    assert event(ev, "deal_ended").data["reason"] == "stalled" and s.seats["p0"].points == 0
+
+
+def test_a_deal_still_running_after_fifty_turns_per_player_ends_unpaid():
+    s = ENG.new_game(players(2), seed=1)
+    s.turns = 98
+    s, ev = act(s, "p0", {"type": "draw"})
+    assert s.turns == 99 and "deal_ended" not in types(ev)
+    s, ev = act(s, "p1", {"type": "draw"})
+    ended = event(ev, "deal_ended").data
+    assert ended["reason"] == "stalled" and ended["payments"] == {"p0": 0, "p1": 0}
+    assert ENG.to_act(s) == ["p1"] and s.pending.kind == "deal_over"
+
+
+# ---- views and hidden information ------------------------------------------------------------
+
+
+def test_views_show_the_board_and_hide_held_cards():
+    s = make(n=3, hands={"p0": {"held": ["4D", "KC"], "shown": ["9S"], "stones": ["7C"]},
+                         "p1": {"held": ["QH"], "shown": ["2D"]}}, top="5H")
+    v0, v1, spectator = ENG.view(s, "p0"), ENG.view(s, "p1"), ENG.view(s, None)
+    json.dumps(spectator)
+    assert v0["hand"] == ["4D", "KC"] and v1["hand"] == ["QH"] and "hand" not in spectator
+    for view in (v1, spectator):
+        assert "4D" not in json.dumps(view) and "KC" not in json.dumps(view)
+    seat0 = spectator["table"][0]
+    assert seat0["held_count"] == 2 and seat0["shown"] == ["9S"] and seat0["hand_count"] == 3
+    assert seat0["stones"]["7"] == "7C" and seat0["stones"]["A"] is None and seat0["stone_count"] == 1
+    assert spectator["top"] == "5H" and spectator["phase"] == "turn" and spectator["current"] == "p0"
+    assert spectator["geometry"]["rows"] == [["7", "8", "9", "10"], ["4", "5", "6"], ["2", "3"], ["A"]]
+    assert spectator["geometry"]["supports"]["A"] == ["2", "3"]
+    assert spectator["draw_count"] == len(s.draw) and "draw" not in spectator
+    assert v0["rearranges_left"] > 0 and "rearranges_left" not in v1
+
+
+def test_view_names_who_decides_a_pending_forced_draw():
+    s = make(n=3, hands={"p0": {"held": ["2H"]}}, top="5H")
+    s, _ = act(s, "p0", {"type": "play", "card": "2H"})
+    s, _ = act(s, "p0", {"type": "pass_two"})
+    v = ENG.view(s, None)
+    assert v["to_act"] == ["p1"] and v["phase"] == "forced_draw" and v["current"] == "p0"
+    assert v["pending"] == {"kind": "forced_draw", "player": "p1", "count": 2, "cause": "2"}
+
+
+def test_revealed_hand_is_public_until_the_next_deal():
+    s = ENG.new_game(players(2), seed=4)
+    s, _ = burst_now(s, "p0")
+    assert ENG.view(s, "p0")["hand"] == []  # no longer secret
+    assert sorted(ENG.view(s, "p1")["table"][0]["revealed"]) == sorted(s.seats["p0"].held)
+    assert ENG.view(s, None)["last_deal"]["revealed"]
+    s, _ = act(s, "p1", {"type": "next_deal"})
+    assert "revealed" not in ENG.view(s, None)["last_deal"] and ENG.view(s, "p0")["hand"]
+
+
+def test_not_your_turn_and_illegal_actions_leave_state_unchanged():
+    s = ENG.new_game(players(3), seed=9)
+    before = ENG.dump(s)
+    with pytest.raises(Exception):
+        ENG.apply(s, "p1", {"type": "draw"})
+    with pytest.raises(IllegalAction):
+        ENG.apply(s, "p0", {"type": "next_deal"})
+    assert ENG.dump(s) == before
+
+
+# ---- conformance on this engine instance -----------------------------------------------------------
+
+
+@pytest.mark.parametrize("n", range(2, 7))
+def test_random_playthroughs_at_every_player_count(n):
+    for seed in range(2 if n <= 4 else 1):
+        random_playthrough(ENG, seed * 1000 + n, n, {"rounds": 1})
+
+
+@pytest.mark.parametrize("jokers", [0, 1, 2])
+@pytest.mark.parametrize("rounds", [1, 2])
+def test_random_playthroughs_with_each_option(jokers, rounds):
+    random_playthrough(ENG, 50 + jokers + 3 * rounds, 3, {"jokers": jokers, "rounds": rounds})
+
+
+def test_random_playthrough_defaults_at_six_players():
+    random_playthrough(TwinPyramidEngine(), 6, 6)
+
+
+@pytest.mark.parametrize("n", [2, 4, 6])
+def test_replay_is_deterministic(n):
+    check_replay(ENG, 7 + n, n, {"rounds": 1})

@@ -25,7 +25,7 @@ log = logging.getLogger(__name__)
 # (ephemeral hand views), gateway events (the hand message a button sits on). Never below INFO, whatever the
 # configured level, so logs hold no hand and no secret.
 PAYLOAD_LOGGERS = ("aiosqlite", "discord.http", "discord.webhook.async_", "discord.gateway", "discord.state")
-EXTENSIONS = ("cogs.lobby", "cogs.table", "cogs.rules", "cogs.tournament", "cogs.stats")
+EXTENSIONS = ("cogs.lobby", "cogs.table", "cogs.rules", "cogs.tournament", "cogs.stats", "cogs.config")
 
 
 class GameHostBot(commands.Bot):

@@ -214,6 +214,17 @@ class Storage:
         async with self.db.execute(sql + " ORDER BY id", params) as cur:
             return [r[0] for r in await cur.fetchall()]
 
+    # ---- server settings -------------------------------------------------------------
+    async def guild_language(self, guild_id: int) -> str | None:
+        async with self.db.execute("SELECT language FROM guild_settings WHERE guild_id = ?", (guild_id,)) as cur:
+            row = await cur.fetchone()
+        return row[0] if row else None
+
+    async def set_guild_language(self, guild_id: int, language: str | None) -> None:
+        async with self.transaction() as db:
+            await db.execute("INSERT INTO guild_settings (guild_id, language) VALUES (?, ?) "
+                             "ON CONFLICT (guild_id) DO UPDATE SET language = excluded.language", (guild_id, language))
+
     # ---- the action log --------------------------------------------------------------
     async def start_game(self, game_id: int, *, state: str, expected_version: int, bot_to_act: bool,
                          deadline: float | None) -> None:

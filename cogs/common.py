@@ -8,7 +8,7 @@ import discord
 from discord import app_commands
 
 from bot import render
-from bot.i18n import t
+from bot.i18n import language, t
 from bot.replies import NO_MENTIONS, reply, reply_error
 from bot.table import Table
 from engines import GAMES
@@ -16,7 +16,7 @@ from engines import GAMES
 if TYPE_CHECKING:
     from bot.client import GameHostBot
 
-__all__ = ["game_choices", "NO_MENTIONS", "reply", "reply_error", "host", "GameItem", "names_for", "board_embed", "is_admin"]
+__all__ = ["public_language", "game_choices", "NO_MENTIONS", "reply", "reply_error", "host", "GameItem", "names_for", "board_embed", "is_admin"]
 
 
 def game_choices() -> list[app_commands.Choice[str]]:
@@ -26,6 +26,15 @@ def game_choices() -> list[app_commands.Choice[str]]:
 
 def host(interaction: discord.Interaction) -> "GameHostBot":
     return interaction.client  # type: ignore[return-value]
+
+
+async def public_language(interaction: discord.Interaction) -> str:
+    """The language of a server's public messages: set with /config language, else the server's own locale."""
+    if interaction.guild_id is not None:
+        chosen = await host(interaction).storage.guild_language(interaction.guild_id)
+        if chosen:
+            return chosen
+    return language(interaction.guild_locale or interaction.locale)
 
 
 class GameItem(discord.ui.DynamicItem[discord.ui.Item], template=r"gh:never"):

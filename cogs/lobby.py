@@ -11,11 +11,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import HostError
-from bot.i18n import language, t
+from bot.i18n import t
 from bot.table import Table
 from engines import GAMES, BadOptions, get_engine
 
-from .common import NO_MENTIONS, GameItem, host, names_for
+from .common import NO_MENTIONS, GameItem, host, names_for, public_language
 
 log = logging.getLogger(__name__)
 DEFAULT_TIMER = 120
@@ -61,7 +61,7 @@ async def open_lobby(interaction: discord.Interaction, game: str, options: dict[
     table = await service.create_lobby(
         game=game, guild_id=interaction.guild_id, channel_id=interaction.channel_id,
         user_id=interaction.user.id, name=interaction.user.display_name, options=options,
-        locale=language(interaction.guild_locale or interaction.locale), turn_seconds=timer)
+        locale=await public_language(interaction), turn_seconds=timer)
     for _ in range(min(bots, table.engine.max_players - 1)):
         await service.add_bot(table.id, interaction.user.id)
     locale = table.row.locale

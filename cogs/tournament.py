@@ -15,7 +15,7 @@ from bot.i18n import language, t
 from bot.tournaments import Tournament, TournamentService, TournamentTable, TournamentUpdate
 from bot.tournaments import text as tx
 
-from .common import NO_MENTIONS, GameItem, game_choices, host, is_admin, reply
+from .common import NO_MENTIONS, GameItem, game_choices, host, is_admin, public_language, reply
 
 SIGNUP_OPS = ("join", "leave", "checkin")
 OP_STYLES = {"join": discord.ButtonStyle.success, "leave": discord.ButtonStyle.secondary,
@@ -187,7 +187,7 @@ class TournamentCog(commands.Cog):
             game=game, guild_id=interaction.guild_id, channel_id=interaction.channel_id,
             creator_id=interaction.user.id, name=name or "", format=format, rounds=rounds, seats_min=min_seats,
             seats_max=max_seats, final_table=final_table, first_round=first_round,
-            locale=language(interaction.guild_locale or interaction.locale))
+            locale=await public_language(interaction))
         if bots:
             await service.add_bots(tn.id, interaction.user.id, bots)
         await interaction.response.send_message(embed=signup_embed(tn, tn.locale), view=signup_view(tn, tn.locale),

@@ -104,3 +104,26 @@ async def test_a_slow_board_picture_does_not_delay_another_tables_answer(h: Harn
     table_b = next(t for t in tables(h) if t is not table_a)
     assert reply.ephemeral and answered_at - started < 1.0, answered_at - started
     assert table_b.status == "running" and time.monotonic() - started >= 2.5  # B's picture really was slow
+
+
+async def test_config_language_sets_the_public_language_of_new_tables(h: Harness) -> None:
+    mod = h.user(104, "mod", permissions=discord.Permissions(manage_guild=True))
+    alice = h.user(ALICE_ID, "alice")  # an English client
+    r = await h.slash(mod, "config language", language="ja")
+    assert r.ephemeral and "日本語" in r.text
+    r = await h.slash(alice, "play akuma", bots=2)
+    assert not r.ephemeral and "アクマトリック" in r.text and "参加" in r.text  # public: the server's language
+    r = await h.slash(alice, "game status")
+    assert r.ephemeral and "Akuma Trick" in r.text  # her own view: her language
+    await h.slash(alice, "game end")
+    r = await h.slash(mod, "config language", language="auto")
+    r = await h.slash(alice, "play akuma")
+    assert "Akuma Trick" in r.text and "Join" in r.text  # the server's own locale (en-US) again
+
+
+async def test_config_needs_manage_server(h: Harness) -> None:
+    from .discord_harness import HarnessError
+
+    alice = h.user(ALICE_ID, "alice")
+    with pytest.raises(HarnessError):  # Discord itself hides the command from people without Manage Server
+        await h.slash(alice, "config language", language="ja")

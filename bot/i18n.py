@@ -30,7 +30,12 @@ def catalog(lang: str) -> dict[str, str]:
 
 def language(locale: object | None) -> str:
     """Map a Discord locale (``discord.Locale`` or str) to one of LANGUAGES."""
-    value = str(getattr(locale, "value", locale) or "").lower()
+    return _language_of(str(getattr(locale, "value", locale) or ""))
+
+
+@cache
+def _language_of(value: str) -> str:
+    value = value.lower()
     if value.startswith("ja"):
         return "ja"
     return value if value in LANGUAGES else DEFAULT

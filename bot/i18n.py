@@ -61,4 +61,8 @@ def rules_text(game: str, locale: object | None = None) -> str:
     path = folder / f"{game}.{language(locale)}.md"
     if not path.exists():
         path = folder / f"{game}.{DEFAULT}.md"
-    return path.read_text(encoding="utf-8")
+    text = path.read_text(encoding="utf-8")
+    from importlib import import_module  # a game may fill parts of its rules from its engine's data
+
+    fill = getattr(import_module(f"bot.render.{game}"), "rules_fields", None)
+    return text.format(**fill(locale)) if fill is not None else text

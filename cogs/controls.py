@@ -8,6 +8,8 @@ the public turn message (a dice roll everyone should see).
 """
 from __future__ import annotations
 
+import asyncio
+import io
 from importlib import import_module
 from types import ModuleType
 from typing import Any
@@ -55,21 +57,32 @@ async def hand_message(interaction: discord.Interaction, table: Table, *, select
     elif table.status == "running":
         lines.append(t("hand.waiting", locale))
     ui.add_item(RefreshButton(table.id, locale))
+    draw = getattr(game_module(table.row.game), "hand_image", None)  # optional: a picture of the hand / a preview
+    if draw is not None and table.status == "running":
+        png = await asyncio.to_thread(draw, table, seat.player, view, selection or [], locale)
+        ui.hand_files = [discord.File(io.BytesIO(png), filename="hand.png")] if png else []  # type: ignore[attr-defined]
     return "\n".join(lines)[:2000], ui
+
+
+def _files(view: discord.ui.View, key: str) -> dict[str, Any]:
+    """The hand picture of games that draw one (``hand_image``), as send (``files``) or edit (``attachments``)
+    arguments; nothing for other games."""
+    files = getattr(view, "hand_files", None)
+    return {} if files is None else {key: files}
 
 
 async def redraw_hand(interaction: discord.Interaction, content: str, view: discord.ui.View) -> None:
     """Redraw the clicker's own ephemeral hand view; a hand control anywhere else (forged onto a public message)
     answers with a new ephemeral message, so a hand never replaces a public message."""
     if interaction.message is not None and interaction.message.flags.ephemeral:
-        await interaction.response.edit_message(content=content, view=view)
+        await interaction.response.edit_message(content=content, view=view, **_files(view, "attachments"))
     else:
-        await interaction.response.send_message(content, view=view, ephemeral=True)
+        await interaction.response.send_message(content, view=view, ephemeral=True, **_files(view, "files"))
 
 
 async def show_hand(interaction: discord.Interaction, table: Table, *, note: str | None = None) -> None:
     content, view = await hand_message(interaction, table, note=note)
-    await interaction.response.send_message(content, view=view, ephemeral=True)
+    await interaction.response.send_message(content, view=view, ephemeral=True, **_files(view, "files"))
 
 
 class ActButton(GameItem, template=rf"gh:do:{VERSIONED}:(?P<code>[^\s]+)"):
@@ -100,7 +113,7 @@ class ActButton(GameItem, template=rf"gh:do:{VERSIONED}:(?P<code>[^\s]+)"):
         await service.act(self.game_id, interaction.user.id, action, self.version)
         if interaction.message is not None and interaction.message.flags.ephemeral:
             content, view = await hand_message(interaction, table)
-            await interaction.response.edit_message(content=content, view=view)
+            await interaction.response.edit_message(content=content, view=view, **_files(view, "attachments"))
         else:  # a public button (e.g. a dice roll): the channel shows the outcome through the table's listener
             await interaction.response.defer()
 

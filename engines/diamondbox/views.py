@@ -70,6 +70,7 @@ def build_view(engine: "DiamondBoxEngine", state: "DiamondBoxState", viewer: str
     }
     if viewer is not None and viewer in state.hands:
         hand = list(state.hands[viewer])
+        view["me"] = viewer
         view["hand"] = hand
         view["hand_faces"] = [card_face(c) for c in hand]
     return view

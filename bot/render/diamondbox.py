@@ -1,0 +1,304 @@
+"""Diamond Box (rule 2) as text: card marks (``🟥R04``), card faces (``◇·/··/··``: white ◇, black ◆, blank ·),
+placements (``🟥R04 ↻180° at (0, -3)``), the centre as a small grid, and the summary under the board picture.
+
+Coordinates are the engine's: x to the right, y downwards, a placement named by the top-left square of the
+turned card — the same numbers the board picture prints on its edges. Everything here is text from views only;
+the pictures are drawn by ``diamondbox_image``.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from engines import Event
+from engines.diamondbox.cards import COLOURS, TABLE, TURNS_ALL, TURNS_HALF, cells_of
+
+from ..i18n import t
+from . import Board, Names, ranking_lines
+
+COLOUR_MARKS = {"R": "🟥", "Y": "🟨", "G": "🟩", "B": "🟦", "P": "🟪"}
+DIAMOND_MARKS = {"w": "◇", "b": "◆", ".": "·"}
+MAX_GRID_ROWS = 30
+"""Rows of the centre printed as text; a taller centre shows the rows around the last placement."""
+
+
+# ---- cards and placements --------------------------------------------------------------------------------------
+def colour_mark(colour: str | None) -> str:
+    return COLOUR_MARKS.get(colour or "", "⬜")
+
+
+def colour_name(colour: str | None, locale: object | None) -> str:
+    if colour not in COLOUR_MARKS:
+        return t("diamondbox.colour.none", locale)
+    return f"{COLOUR_MARKS[colour]} {t(f'diamondbox.colour.{colour}', locale)}"
+
+
+def colours(values: list[str], locale: object | None) -> str:
+    return ", ".join(colour_name(c, locale) for c in values) or "—"
+
+
+def card(card_id: str) -> str:
+    """``R04`` → ``🟥R04``."""
+    return f"{colour_mark(card_id[:1])}{card_id}"
+
+
+def face(rows: list[str] | str) -> str:
+    """A card's squares row by row, ``◇·/··/··``."""
+    if isinstance(rows, str):
+        rows = rows.split("/")
+    return "/".join("".join(DIAMOND_MARKS.get(ch, "?") for ch in row) for row in rows)
+
+
+def face_of(card_id: str) -> str:
+    pattern = TABLE.patterns.get(card_id[1:])
+    return face(pattern) if pattern else "?"
+
+
+def turn_mark(turn: int) -> str:
+    return f"↻{turn}°"
+
+
+def placement(card_id: str, turn: int, x: int, y: int, locale: object | None) -> str:
+    return t("diamondbox.move.place", locale, card=card(card_id), turn=turn_mark(turn), x=x, y=y)
+
+
+def placement_option(card_id: str, turn: int, x: int, y: int, covered: int, locale: object | None) -> str:
+    """A line of the hand view's placement select: where, turned how, and how many squares it covers."""
+    key = "diamondbox.move.option_bonus" if covered == 6 else "diamondbox.move.option"
+    return t(key, locale, turn=turn_mark(turn), x=x, y=y, covered=covered,
+             face=face([r for r in turned_rows(card_id, turn)]))
+
+
+def turned_rows(card_id: str, turn: int) -> list[str]:
+    """The card's rows as they lie on the table at this turn."""
+    cells = cells_of(card_id, turn)
+    width = max(dx for dx, _, _ in cells) + 1
+    height = max(dy for _, dy, _ in cells) + 1
+    grid = [["."] * width for _ in range(height)]
+    for dx, dy, diamond in cells:
+        grid[dy][dx] = diamond
+    return ["".join(row) for row in grid]
+
+
+# ---- the centre as text ---------------------------------------------------------------------------------------
+def grid_lines(view: dict[str, Any], locale: object | None, *, around: int | None = None) -> list[str]:
+    """The visible centre, one text row per grid row: a colour letter and the diamond of each square.
+    Too tall a centre shows the rows nearest the last placement (``around``)."""
+    squares = {(sq["x"], sq["y"]): (sq["colour"], sq["diamond"]) for sq in view.get("centre", [])}
+    if not squares:
+        return []
+    b = view["bounds"]
+    ys = list(range(b["min_y"], b["max_y"] + 1))
+    if len(ys) > MAX_GRID_ROWS:
+        middle = around if around is not None else ys[len(ys) // 2]
+        start = max(b["min_y"], min(middle - MAX_GRID_ROWS // 2, b["max_y"] - MAX_GRID_ROWS + 1))
+        ys = list(range(start, start + MAX_GRID_ROWS))
+    return _grid(squares, range(b["min_x"], b["max_x"] + 1), ys, set(), locale)
+
+
+def preview_grid(centre: dict[tuple[int, int], Any], new: set[tuple[int, int]], locale: object | None) -> list[str]:
+    """The centre after a placement, the rows around it; the new card's squares marked ``>``."""
+    xs = [x for x, _ in centre]
+    ys = [y for _, y in new]
+    rows = range(max(min(ys) - 2, min(y for _, y in centre)), min(max(ys) + 2, max(y for _, y in centre)) + 1)
+    squares = {pos: (sq[0], sq[1]) for pos, sq in centre.items()}
+    return _grid(squares, range(min(xs), max(xs) + 1), rows, new, locale)
+
+
+def _grid(squares: dict[tuple[int, int], tuple[str, str]], xs: range, ys: Any, marked: set[tuple[int, int]],
+          locale: object | None) -> list[str]:
+    letters = {c: t(f"diamondbox.colour_letter.{c}", locale) for c in COLOURS}
+    wide = any(ord(v[0]) > 0x2E80 for v in letters.values())  # kanji letters take two columns
+    blank = "   " if wide else "  "
+    lines = ["    " + "".join(f"{x:>4}" if wide else f"{x:>3}" for x in xs)]
+    for y in ys:
+        cells = []
+        for x in xs:
+            sq = squares.get((x, y))
+            cell = blank if sq is None else letters[sq[0]] + DIAMOND_MARKS.get(sq[1], "?")
+            cells.append((">" if (x, y) in marked else " ") + cell)
+        lines.append(f"{y:>3} " + "".join(cells).rstrip())
+    return lines
+
+
+def last_line(view: dict[str, Any], names: Names, locale: object | None) -> str | None:
+    index = view.get("last_placement")
+    if index is None:
+        return None
+    p = view["placements"][index]
+    return t("diamondbox.board.last", locale, player=names(p["player"]),
+             move=placement(p["card"], p["turn"], p["x"], p["y"], locale), covered=p["covered"])
+
+
+def colour_counts(view: dict[str, Any], locale: object | None) -> str:
+    counts: dict[str, int] = {}
+    for sq in view.get("centre", []):
+        counts[sq["colour"]] = counts.get(sq["colour"], 0) + 1
+    return " · ".join(f"{colour_mark(c)} {counts[c]}" for c in COLOURS if c in counts)
+
+
+def cards_line(view: dict[str, Any], names: Names, locale: object | None) -> str:
+    parts = [t("diamondbox.board.player_cards", locale, player=names(p), hand=view["hand_sizes"].get(p, 0),
+               pile=view["pile_sizes"].get(p, 0)) for p in view["order"]]
+    return t("diamondbox.board.cards", locale, players=" · ".join(parts))
+
+
+def choice_line(view: dict[str, Any], names: Names, locale: object | None) -> str | None:
+    choice = view.get("colour_choice")
+    if not choice:
+        return None
+    key = "diamondbox.pending.bonus" if choice.get("bonus") else "diamondbox.pending.choice"
+    return t(key, locale, chooser=names(choice["chooser"]), reason=reason_text(choice["reason"], locale),
+             choices=colours(choice.get("choices", []), locale), then=names(choice["then"]))
+
+
+def reason_text(reason: str, locale: object | None) -> str:
+    return t(f"diamondbox.reason.{reason}", locale)
+
+
+def turns_text(view: dict[str, Any], locale: object | None) -> str:
+    turns = tuple(view.get("allowed_turns", TURNS_HALF))
+    return t("diamondbox.turns.all" if turns == TURNS_ALL else "diamondbox.turns.half", locale)
+
+
+def result_lines(view: dict[str, Any], names: Names, locale: object | None) -> list[str]:
+    lines = []
+    if view.get("draw_reason"):
+        lines.append(t(f"diamondbox.draw.{view['draw_reason']}", locale))
+    lines.append(t("common.final_ranking", locale))
+    lines += ranking_lines(view.get("ranking") or [], {}, names, locale)
+    left = view.get("cards_left") or {}
+    lines.append(t("diamondbox.board.cards_left", locale, players=" · ".join(
+        t("diamondbox.board.player_left", locale, player=names(p), count=left.get(p, 0)) for p in view["order"])))
+    return lines
+
+
+def board(view: dict[str, Any], names: Names, locale: object | None) -> Board:
+    lines = [t("diamondbox.board.designated", locale, colour=colour_name(view.get("designated"), locale))]
+    last = last_line(view, names, locale)
+    if last:
+        lines.append(last)
+    lines.append(t("diamondbox.board.visible", locale, counts=colour_counts(view, locale),
+                   count=len(view.get("centre", [])), cards=len(view.get("placements", []))))
+    lines.append(cards_line(view, names, locale))
+    if view.get("passes_in_row"):
+        lines.append(t("diamondbox.board.passes", locale, count=view["passes_in_row"], players=len(view["order"]),
+                       rounds=view.get("pass_rounds", 0)))
+    lines.append(t("diamondbox.board.options", locale, turns=turns_text(view, locale)))
+    index = view.get("last_placement")
+    around = None
+    if index is not None:
+        p = view["placements"][index]
+        around = p["y"] + p["height"] // 2
+    grid = grid_lines(view, locale, around=around)
+    if grid:
+        lines.append("```\n" + "\n".join(grid) + "\n```")
+    if view.get("phase") == "over":
+        lines += result_lines(view, names, locale)
+        footer = t("common.game_over", locale)
+    elif view.get("colour_choice"):
+        lines.append(choice_line(view, names, locale) or "")
+        footer = t("diamondbox.board.to_choose", locale, player=names(view["colour_choice"]["chooser"]))
+    elif view.get("turn"):
+        key = "diamondbox.board.to_play_bonus" if view.get("bonus_turn") else "diamondbox.board.to_play"
+        footer = t(key, locale, player=names(view["turn"]))
+    else:
+        footer = ""
+    return Board(t("game.diamondbox.name", locale), lines, footer)
+
+
+# ---- the hand view's text -------------------------------------------------------------------------------------
+def hand(view: dict[str, Any], names: Names, locale: object | None) -> str:
+    faces = view.get("hand_faces", [])
+    me = view.get("me")
+    lines = [t("diamondbox.hand.cards", locale, count=len(faces),
+               cards="  ".join(f"{card(f['card'])} `{face(f['rows'])}`" for f in faces) or "—")]
+    lines.append(t("diamondbox.board.designated", locale, colour=colour_name(view.get("designated"), locale)))
+    if view.get("phase") == "over":
+        return "\n".join(lines)
+    choice = view.get("colour_choice")
+    mine = me is not None and me in view.get("to_act", [])
+    if choice and mine:
+        key = "diamondbox.hand.choose_bonus" if choice.get("bonus") else "diamondbox.hand.choose"
+        lines.append(t(key, locale, reason=reason_text(choice["reason"], locale),
+                       choices=colours(choice.get("choices", []), locale), then=names(choice["then"])))
+    elif choice:
+        lines.append(choice_line(view, names, locale) or "")
+    elif mine:
+        lines.append(t("diamondbox.hand.your_bonus_turn" if view.get("bonus_turn") else "diamondbox.hand.your_turn",
+                       locale, colour=colour_name(view.get("designated"), locale)))
+    elif view.get("turn"):
+        lines.append(t("diamondbox.board.to_play", locale, player=names(view["turn"])))
+    return "\n".join(lines)
+
+
+# ---- events ---------------------------------------------------------------------------------------------------
+def event(ev: Event, names: Names, locale: object | None) -> str | None:
+    d = ev.data
+    match ev.type:
+        case "colour_chosen":
+            key = "diamondbox.event.colour_first" if d.get("previous") is None else "diamondbox.event.colour_changed"
+            line = t(key, locale, player=names(d["player"]), colour=colour_name(d["colour"], locale),
+                     previous=colour_name(d.get("previous"), locale))
+            follow = "diamondbox.event.then_bonus" if d.get("bonus") else "diamondbox.event.then"
+            return line + " " + t(follow, locale, player=names(d.get("next")))
+        case "card_placed":
+            return t("diamondbox.event.placed", locale, player=names(d["player"]),
+                     move=placement(d["card"], d["turn"], d["x"], d["y"], locale), covered=d["covered"],
+                     face=face(turned_rows(d["card"], d["turn"])))
+        case "drew_card":  # private: the drawer only
+            return t("diamondbox.event.drew_card", locale, card=card(d["card"]), face=face_of(d["card"]))
+        case "card_drawn":
+            return None  # the hand and pile sizes are on the board; the channel line would only add noise
+        case "bonus_turn":
+            return t("diamondbox.event.bonus_turn", locale, player=names(d["player"]))
+        case "colour_choice_due":
+            key = "diamondbox.event.choice_bonus" if d.get("bonus") else "diamondbox.event.choice"
+            return t(key, locale, chooser=names(d["chooser"]), reason=reason_text(d["reason"], locale),
+                     choices=colours(d.get("choices", []), locale), then=names(d.get("then")),
+                     previous=colour_name(d.get("previous"), locale))
+        case "passed":
+            return t("diamondbox.event.passed", locale, player=names(d["player"]), count=d.get("passes_in_row", 1))
+        case "all_passed":
+            return t("diamondbox.event.all_passed", locale, round=d.get("round", 1),
+                     first=names(d.get("first_passer")))
+        case "game_won":
+            lines = [t("diamondbox.event.won", locale, player=names(d.get("winner")))]
+            lines += ranking_lines(d.get("ranking", []), {}, names, locale)
+            return "\n".join(lines)
+        case "game_drawn":
+            lines = [t(f"diamondbox.draw.{d.get('reason')}", locale)]
+            lines += ranking_lines(d.get("ranking", []), {}, names, locale)
+            return "\n".join(lines)
+    return None
+
+
+def error_field(key: str, value: Any, locale: object | None) -> Any:
+    """Readable error placeholders: card ids as marks, colours by name, turns in degrees."""
+    if key == "card" and isinstance(value, str) and len(value) == 3:
+        return card(value)
+    if key in ("designated", "colour") and isinstance(value, str):
+        return colour_name(value, locale)
+    if key == "choices" and isinstance(value, (list, tuple)):
+        return colours(list(value), locale)
+    if key == "turn" and isinstance(value, int):
+        return turn_mark(value)
+    if key == "turns" and isinstance(value, (list, tuple)):
+        return ", ".join(turn_mark(v) for v in value)
+    return value
+
+
+def image(view: dict[str, Any], names: Names, locale: object | None) -> bytes:
+    """The board picture (PNG): the centre square by square. Called off the event loop."""
+    from .diamondbox_image import render_png
+
+    return render_png(view)
+
+
+def rules_fields(locale: object | None) -> dict[str, str]:
+    """``{card_table}`` of the rules text: the patterns actually in play, read from the engine's card data."""
+    lines = [t("diamondbox.rules.table_head", locale, colours=" ".join(COLOUR_MARKS[c] for c in TABLE.colours))]
+    for number in sorted(TABLE.patterns):
+        rows = TABLE.patterns[number].split("/")
+        lines.append(t("diamondbox.rules.table_row", locale, number=number, face=face(rows),
+                       rows="/".join(rows)))
+    return {"card_table": "\n".join(lines)}

@@ -1,0 +1,218 @@
+"""Diamond Box (rule 2) in Discord: ``/play diamondbox`` and the hand controls.
+
+A turn is: choose a card (a select listing each card's number of legal places), then one of its legal placements
+(a second select, best first — most squares covered — paged by 24 with "more"/"back" entries when longer), then
+**Place**; **Pass** is always there. The hand view previews the chosen placement (what it covers, whether the
+designated colour changes, and the centre around it). A pending colour choice shows colour buttons to the player
+the rules name (the table pings them).
+
+Everything chosen so far lives in the select values / custom ids (stateless, survives a restart): a card is its
+id (``R04``), a placement ``@<card>_<turn>_<x>_<y>``, a page ``pg<n>``. Button codes: ``p:<card>:<turn>:<x>:<y>``
+place, ``n`` pass, ``c:<colour>`` choose the designated colour.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.errors import user_message
+from bot.i18n import t
+from bot.render import diamondbox as text
+from bot.table import Table
+from engines import EngineError
+from engines.diamondbox.geometry import Placement, centre_from_view, place, visible_colours
+
+from ..controls import ActButton, PickSelect
+from ..lobby import DEFAULT_TIMER, TimerOption, open_lobby
+
+PAGE = 23  # placements per page of the select; with "more"/"back" entries a page stays within 25 options
+CARD_PART, PLACE_PART = 0, 1
+
+
+@app_commands.command(name="diamondbox")
+@app_commands.describe(bots="Bot seats to add at once (0–3)",
+                       turns="half: cards turn 0° or 180° (default); all: also 90° and 270°",
+                       timer="Seconds per decision before a bot moves for an absent player (0 = no timer)")
+@app_commands.choices(turns=[app_commands.Choice(name="half", value="half"),
+                             app_commands.Choice(name="all", value="all")])
+async def play(interaction: discord.Interaction, bots: app_commands.Range[int, 0, 3] = 0, turns: str = "half",
+               timer: TimerOption = DEFAULT_TIMER) -> None:
+    """Diamond Box (2–4 players): overlap diamond cards on a shared grid and empty your hand first."""
+    await open_lobby(interaction, "diamondbox", {"turns": turns} if turns != "half" else {}, bots, timer)
+
+
+# ---- codes ------------------------------------------------------------------------------------------------------
+def decode(code: str, table: Table, player: str) -> dict[str, Any]:
+    kind, *parts = code.split(":")
+    if kind == "p" and len(parts) == 4:
+        try:
+            turn, x, y = int(parts[1]), int(parts[2]), int(parts[3])
+        except ValueError:
+            return {"type": "?"}
+        return {"type": "place", "card": parts[0], "turn": turn, "x": x, "y": y}
+    if kind == "n" and not parts:
+        return {"type": "pass"}
+    if kind == "c" and len(parts) == 1:
+        return {"type": "choose_colour", "colour": parts[0]}
+    return {"type": "?"}
+
+
+def value_of(p: Placement) -> str:
+    return f"@{p.card}_{p.turn}_{p.x}_{p.y}"
+
+
+def place_code(p: Placement) -> str:
+    return f"p:{p.card}:{p.turn}:{p.x}:{p.y}"
+
+
+def preview(table: Table, player: str, action: dict[str, Any], locale: object | None) -> str | None:
+    """Why the action would be refused, or None when it is legal (tried on the pure engine; nothing changes)."""
+    try:
+        table.engine.apply(table.state, player, action)
+    except EngineError as error:
+        return user_message(error, locale)
+    return None
+
+
+def single(select: PickSelect) -> PickSelect:
+    select.item.max_values = 1  # type: ignore[attr-defined]
+    return select
+
+
+class Choice:
+    """What the selection says: the card, the page of its places, the placement (each may be missing)."""
+
+    def __init__(self, hand: list[str], found: list[Placement], selection: list[str]) -> None:
+        self.card = next((v for v in reversed(selection) if v in hand), None)
+        self.places = [p for p in found if p.card == self.card]
+        by_value = {value_of(p): p for p in self.places}
+        self.placement = next((by_value[v] for v in selection if v in by_value), None)
+        pages = max(1, -(-len(self.places) // PAGE))
+        page = next((int(v[2:]) for v in selection if v.startswith("pg") and v[2:].isdigit()), None)
+        if page is None and self.placement is not None:
+            page = self.places.index(self.placement) // PAGE
+        self.pages = pages
+        self.page = min(max(page or 0, 0), pages - 1)
+
+
+def placements(table: Table, player: str) -> list[Placement]:
+    return table.engine.placements(table.state, player)  # type: ignore[attr-defined]
+
+
+# ---- controls ----------------------------------------------------------------------------------------------------
+def controls(table: Table, player: str, view: dict[str, Any], selection: list[str],
+             locale: object | None) -> list[discord.ui.Item]:
+    gid, ver = table.id, table.version
+    choice = view.get("colour_choice")
+    if choice:
+        if choice["chooser"] != player:
+            return []
+        return [ActButton(gid, ver, f"c:{c}", t("diamondbox.button.colour", locale, colour=text.colour_name(c, locale)),
+                          discord.ButtonStyle.primary, row=0) for c in choice.get("choices", [])]
+    if view.get("turn") != player:
+        return []
+    hand = view.get("hand", [])
+    found = placements(table, player)
+    chosen = Choice(hand, found, selection)
+    counts = {c: sum(1 for p in found if p.card == c) for c in hand}
+    card_options = []
+    for c in hand:
+        key = "diamondbox.select.card_option" if counts[c] else "diamondbox.select.card_none"
+        card_options.append(discord.SelectOption(
+            label=t(key, locale, card=text.card(c), face=text.face_of(c), count=counts[c])[:100], value=c,
+            default=c == chosen.card))
+    items: list[discord.ui.Item] = [single(PickSelect(gid, ver, card_options, t("diamondbox.select.card", locale),
+                                                      CARD_PART, [], row=0))]
+    if chosen.card is not None and chosen.places:
+        items.append(place_select(table, chosen, locale))
+    if chosen.placement is not None:
+        move = text.placement(chosen.placement.card, chosen.placement.turn, chosen.placement.x, chosen.placement.y,
+                              locale)
+        items.append(ActButton(gid, ver, place_code(chosen.placement), t("diamondbox.button.place", locale, move=move),
+                               discord.ButtonStyle.success, row=2))
+    else:
+        items.append(ActButton(gid, ver, "p", t("diamondbox.button.place_empty", locale), discord.ButtonStyle.success,
+                               disabled=True, row=2))
+    items.append(ActButton(gid, ver, "n", t("diamondbox.button.pass", locale), discord.ButtonStyle.secondary, row=2))
+    return items
+
+
+def place_select(table: Table, chosen: Choice, locale: object | None) -> PickSelect:
+    """The chosen card's legal places, best first; a page of ``PAGE`` with entries to the next/previous page."""
+    assert chosen.card is not None
+    start = chosen.page * PAGE
+    part = chosen.places[start:start + PAGE]
+    options = []
+    if chosen.page > 0:
+        options.append(discord.SelectOption(label=t("diamondbox.select.page_previous", locale, page=chosen.page),
+                                            value=f"pg{chosen.page - 1}"))
+    for p in part:
+        options.append(discord.SelectOption(
+            label=text.placement_option(p.card, p.turn, p.x, p.y, p.covered, locale)[:100], value=value_of(p),
+            default=p == chosen.placement))
+    if chosen.page + 1 < chosen.pages:
+        options.append(discord.SelectOption(label=t("diamondbox.select.page_next", locale, page=chosen.page + 2),
+                                            value=f"pg{chosen.page + 1}"))
+    if chosen.pages > 1:
+        placeholder = t("diamondbox.select.placement_page", locale, card=text.card(chosen.card), page=chosen.page + 1,
+                        pages=chosen.pages)
+    else:
+        placeholder = t("diamondbox.select.placement", locale, card=text.card(chosen.card), count=len(chosen.places))
+    return single(PickSelect(table.id, table.version, options, placeholder[:150], PLACE_PART, [chosen.card], row=1))
+
+
+def selection_notes(table: Table, player: str, view: dict[str, Any], selection: list[str],
+                    locale: object | None) -> list[str]:
+    """What the chosen placement would do (squares covered, bonus turn, colour change, the centre around it),
+    or why it is refused; and what is still to choose."""
+    if view.get("colour_choice") or view.get("turn") != player:
+        return []
+    found = placements(table, player)
+    chosen = Choice(view.get("hand", []), found, selection)
+    if not found:
+        return [t("diamondbox.note.no_placement", locale)]
+    if chosen.card is None:
+        return [t("diamondbox.note.choose_card", locale)]
+    if not chosen.places:
+        return [t("diamondbox.note.card_nowhere", locale, card=text.card(chosen.card))]
+    p = chosen.placement
+    if p is None:
+        return [t("diamondbox.note.choose_place", locale, card=text.card(chosen.card))]
+    move = text.placement(p.card, p.turn, p.x, p.y, locale)
+    problem = preview(table, player, {"type": "place", "card": p.card, "turn": p.turn, "x": p.x, "y": p.y}, locale)
+    if problem is not None:
+        return [t("diamondbox.note.refused", locale, move=move, reason=problem)]
+    notes = [t("diamondbox.note.ok_bonus" if p.covered == 6 else "diamondbox.note.ok", locale, move=move,
+               covered=p.covered)]
+    centre = centre_from_view(view)
+    new = set(place(centre, p.card, p.turn, p.x, p.y, len(view["placements"])))
+    designated = view.get("designated")
+    if designated not in visible_colours(centre):
+        order = view["order"]
+        at = order.index(player)
+        chooser = order[(at - 1) % len(order)] if p.covered == 6 else player
+        notes.append(t("diamondbox.note.gone", locale, colour=text.colour_name(designated, locale),
+                       chooser=table.names().get(chooser, chooser)))
+    grid = text.preview_grid(centre, new, locale)
+    notes.append(t("diamondbox.note.preview", locale, grid="```\n" + "\n".join(grid) + "\n```"))
+    return notes
+
+
+def hand_image(table: Table, player: str, view: dict[str, Any], selection: list[str],
+               locale: object | None) -> bytes | None:
+    """The hand view's picture (called by ``hand_message`` in a worker thread): the preview of the chosen
+    placement — the centre with that card placed and framed in gold — or else the player's cards."""
+    from bot.render import diamondbox_image as image
+    from engines.diamondbox.cards import cells_of, size_at
+
+    hand = view.get("hand")
+    if not hand:
+        return None
+    if view.get("turn") == player and not view.get("colour_choice"):
+        p = Choice(hand, placements(table, player), selection).placement
+        if p is not None:
+            width, height = size_at(p.turn)
+            return image.preview_png(view, cells_of(p.card, p.turn), p.card, p.x, p.y, width, height)
+    return image.hand_png(view.get("hand_faces", []))

@@ -1,0 +1,251 @@
+"""Diamond Box through Discord: discord.py's real objects fed raw gateway payloads, only HTTP faked.
+
+A whole game driven only by slash commands, buttons and selects (bots in the other seats), and the special flows
+the issue names — a colour change chosen in the player's own hand view, a 6-square cover whose colour change goes
+to the player before and then a bonus turn, paging through a long list of places — on states set up directly on
+the running table (the same service, storage and cogs as a real game).
+"""
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+from typing import AsyncIterator
+
+import pytest
+
+from bot.policies import choose_action
+from bot.render.diamondbox import card as mark
+from engines import get_engine
+from engines.diamondbox.state import DiamondBoxState, Placed
+from engines.rng import Rng
+
+from .discord_harness import Harness
+from .discord_helpers import assert_hands_only_ephemeral, board_message, only_table, start_harness
+
+ALICE_ID, BOB_ID = 101, 102
+ALICE = f"u{ALICE_ID}"
+ENGINE = get_engine("diamondbox")
+
+
+@pytest.fixture
+async def h(tmp_path: Path) -> AsyncIterator[Harness]:
+    harness = await start_harness(tmp_path / "bot.db")
+    yield harness
+    await harness.close()
+
+
+async def open_table(h: Harness, alice, bots: int = 2, **options):
+    r = await h.slash(alice, "play diamondbox", bots=bots, **options)
+    assert r.type == "message" and not r.ephemeral
+    await h.click(alice, r.message, label="Start")
+    table = only_table(h)
+    assert table.status == "running"
+    return table
+
+
+def make(table, hands: dict[str, list[str]], placed: list[tuple[str, int, int]], *, designated: str = "R",
+         current: str = ALICE, piles: dict[str, list[str]] | None = None, turns: str = "half") -> DiamondBoxState:
+    """A position on the running table: Alice first in turn order, then the bots; cards ``(card, x, y)`` at 0°."""
+    players = [s.player for s in table.seats]
+    order = [ALICE] + [p for p in players if p != ALICE]
+    state = DiamondBoxState(
+        game="diamondbox", players=players, seed=0, options={"turns": turns}, rng=Rng.from_seed(0), order=order,
+        hands={p: hands.get(p, []) for p in order}, piles={p: (piles or {}).get(p, []) for p in order},
+        placed=[Placed(card=c, turn=0, x=x, y=y) for c, x, y in placed], designated=designated, current=current)
+    table.state = state
+    return state
+
+
+async def my_hand(h: Harness, user, table):
+    r = await h.click(user, board_message(h, table), label="My hand")
+    assert r.type == "message" and r.ephemeral and "Your hand" in r.text
+    assert r.message.files["hand.png"].startswith(b"\x89PNG")  # the cards as a picture
+    return r.message
+
+
+def select_with(hand, value: str) -> str:
+    for c in hand.components:
+        if c.get("type") == 3 and value in [o["value"] for o in c.get("options", [])]:
+            return re.escape(c["custom_id"])
+    raise AssertionError(f"no select offers {value}: {hand}")
+
+
+def offered(hand) -> list[str]:
+    return [o["value"] for c in hand.components if c.get("type") == 3 for o in c.get("options", [])]
+
+
+async def choose_place(h: Harness, user, hand, table, action) -> None:
+    """Choose the card, then its place (paging through the list when needed), as a person would."""
+    gid = table.id
+    await h.select(user, hand, rf"gh:pick:{gid}:\d+:0:.*", [action.card])
+    value = f"@{action.card}_{action.turn}_{action.x}_{action.y}"
+    pages = 0
+    while value not in offered(hand):
+        nxt = [v for v in offered(hand) if v.startswith("pg") and int(v[2:]) > pages]
+        assert nxt, f"{value} is not offered: {offered(hand)}"
+        pages = int(nxt[0][2:])
+        await h.select(user, hand, select_with(hand, nxt[0]), [nxt[0]])
+    await h.select(user, hand, select_with(hand, value), [value])
+    assert "✅" in hand.text, hand.text  # the preview says the placement is allowed
+    assert "Preview" in hand.text
+
+
+async def do_action(h: Harness, user, table, action) -> None:
+    """Play ``action`` through the hand view's selects and buttons only."""
+    gid = table.id
+    hand = await my_hand(h, user, table)
+    view = table.view(f"u{user.id}")
+    for c in view["hand"]:
+        assert mark(c) in hand.text
+    version = table.version
+    if action.type == "choose_colour":
+        await h.click(user, hand, rf"gh:do:{gid}:\d+:c:{action.colour}")
+    elif action.type == "pass":
+        await h.click(user, hand, rf"gh:do:{gid}:\d+:n")
+    elif action.type == "place":
+        await choose_place(h, user, hand, table, action)
+        await h.click(user, hand, rf"gh:do:{gid}:\d+:p:{action.card}:{action.turn}:{action.x}:{action.y}")
+    else:
+        raise AssertionError(action)
+    assert table.version > version, f"{action} was not played"
+
+
+@pytest.mark.parametrize("turns", ["half", "all"])
+async def test_a_whole_game_with_bots_through_buttons_and_selects(h: Harness, turns: str) -> None:
+    alice = h.user(ALICE_ID, "alice")
+    table = await open_table(h, alice, bots=2, turns=turns)
+    assert table.state.options["turns"] == turns
+    board = board_message(h, table)
+    assert "board.png" in board.files and board.files["board.png"].startswith(b"\x89PNG")
+    assert "Designated colour" in board.text and "```" in board.text  # the text summary and grid
+    rng = random.Random(5)
+    turns_played = 0
+    while table.status == "running":
+        assert table.to_act() == [ALICE], "bots should have moved already"
+        await do_action(h, alice, table, choose_action(ENGINE, table.state, ALICE, rng))
+        turns_played += 1
+        assert turns_played < 300
+    assert table.status == "finished" and table.result() is not None
+    board = board_message(h, table)
+    assert "Final ranking" in board.text and board.components == []
+    assert board.files["board.png"].startswith(b"\x89PNG")
+    assert any("🥇" in m.text for m in h.channel_messages())
+    assert assert_hands_only_ephemeral(h) >= turns_played
+    pings = [c for c in h.calls if c.method == "POST" and f"<@{ALICE_ID}>" in ((c.json or {}).get("content") or "")]
+    assert pings and all([str(u) for u in c.json["allowed_mentions"]["users"]] == [str(ALICE_ID)] for c in pings)
+
+
+async def test_colour_gone_after_four_squares_the_placer_chooses_in_the_hand_view(h: Harness) -> None:
+    alice = h.user(ALICE_ID, "alice")
+    table = await open_table(h, alice, bots=1)
+    # Red shows on row 0 only; green on rows 1-3. Y10 at (0,-1) covers the red row and one green row: 4 squares.
+    make(table, {ALICE: ["Y10", "B10", "P10"], "bot1": ["G10", "B10"]}, [("R10", 0, 0), ("G10", 0, 1)],
+         designated="R")
+    before = len(h.channel_messages())
+    await do_action(h, alice, table, ENGINE.parse_action({"type": "place", "card": "Y10", "turn": 0, "x": 0, "y": -1}))
+    public = "\n".join(m.text for m in h.channel_messages()[before:])
+    assert "alice places 🟨Y10 ↻0° at (0, -1)" in public and "covering 4 squares" in public
+    assert "alice chooses from" in public
+    assert f"<@{ALICE_ID}>" in public  # the chooser is pinged
+    assert table.state.choice is not None and table.state.choice.chooser == ALICE
+    hand = await my_hand(h, alice, table)
+    assert "Choose the designated colour" in hand.text
+    labels = {c["label"] for c in hand.components if c.get("type") == 2}
+    assert {"🟨 yellow", "🟩 green"} <= labels and "🟥 red" not in labels
+    await h.click(alice, hand, rf"gh:do:{table.id}:\d+:c:G")
+    public = "\n".join(m.text for m in h.channel_messages()[before:])
+    assert "alice changes the designated colour from 🟥 red to 🟩 green" in public
+    assert table.state.designated == "G"
+    assert "🟩 green" in board_message(h, table).text
+
+
+async def test_six_square_cover_colour_gone_previous_player_chooses_then_bonus_turn(h: Harness) -> None:
+    alice = h.user(ALICE_ID, "alice")
+    table = await open_table(h, alice, bots=1)
+    # Y10 on (0,0) covers the 2 red squares and 4 green ones: all 6. Red disappears: Bot 1 (the player before
+    # Alice) chooses, then Alice plays a bonus turn.
+    make(table, {ALICE: ["Y10", "B10", "P10"], "bot1": ["G10", "B10"]}, [("R10", 0, 0), ("G10", 0, 1)],
+         designated="R", piles={ALICE: ["R10"]})
+    before = len(h.channel_messages())
+    hand = await my_hand(h, alice, table)
+    await choose_place(h, alice, hand, table,
+                       ENGINE.parse_action({"type": "place", "card": "Y10", "turn": 0, "x": 0, "y": 0}))
+    assert "bonus turn" in hand.text and "Bot 1 chooses" in hand.text  # the preview tells what will happen
+    preview = hand.files["hand.png"]  # and shows it: the centre with the card placed
+    assert preview.startswith(b"\x89PNG")
+    await h.click(alice, hand, rf"gh:do:{table.id}:\d+:p:Y10:0:0:0")
+    assert "🔒" in hand.text and f"You drew {mark('R10')}" in hand.text  # the redrawn hand view, privately
+    public = "\n".join(m.text for m in h.channel_messages()[before:])
+    assert "Bot 1 (the player before) chooses" in public
+    assert "Bot 1 changes the designated colour from 🟥 red" in public and "alice plays the bonus turn" in public
+    assert mark("R10") not in public  # the card Alice drew is private
+    assert table.to_act() == [ALICE] and table.state.bonus
+    hand = await my_hand(h, alice, table)
+    assert "Your bonus turn" in hand.text and mark("R10") in hand.text
+    assert "bonus turn" in board_message(h, table).text
+    assert assert_hands_only_ephemeral(h) > 0
+
+
+async def test_long_place_lists_are_paged_best_first(h: Harness) -> None:
+    alice = h.user(ALICE_ID, "alice")
+    table = await open_table(h, alice, bots=1, turns="all")
+    # A wide blank red field: a blank card fits in many places and turns.
+    field = [("R10", x, y) for x in range(0, 12, 2) for y in range(0, 9, 3)]
+    make(table, {ALICE: ["Y10", "B10"], "bot1": ["G10"]}, field, designated="R", turns="all")
+    legal = ENGINE.placements(table.state, ALICE)
+    y10 = [p for p in legal if p.card == "Y10"]
+    assert len(y10) > 25
+    hand = await my_hand(h, alice, table)
+    await h.select(alice, hand, rf"gh:pick:{table.id}:\d+:0:.*", ["Y10"])
+    first = [v for v in offered(hand) if v.startswith("@")]
+    assert len(first) <= 23 and "pg1" in offered(hand)
+    assert first[0] == f"@Y10_{y10[0].turn}_{y10[0].x}_{y10[0].y}" and y10[0].covered == 6  # best first
+    last = y10[-1]
+    await do_action(h, alice, table, ENGINE.parse_action({"type": "place", "card": "Y10", "turn": last.turn,
+                                                          "x": last.x, "y": last.y}))
+
+
+async def test_errors_are_ephemeral_and_change_nothing(h: Harness) -> None:
+    alice, bob = h.user(ALICE_ID, "alice"), h.user(BOB_ID, "bob")
+    table = await open_table(h, alice, bots=1)
+    make(table, {ALICE: ["Y10", "Y01", "G10"], "bot1": ["G10"]}, [("R10", 0, 0), ("G10", 0, 1)], designated="R")
+    board = board_message(h, table)
+    r = await h.click(bob, board, label="My hand")
+    assert r.ephemeral and "not seated" in r.text
+    payload = dict(board.payload)
+    payload["id"] = str(int(payload["id"]) + 1)
+    v = table.version
+    forged = {
+        f"gh:do:{table.id}:{v}:p:Y10:0:0:3": "covers only 2 squares",
+        f"gh:do:{table.id}:{v}:p:Y01:0:0:0": "white on white",
+        f"gh:do:{table.id}:{v}:p:G10:0:0:0": "its own frame colour",
+        f"gh:do:{table.id}:{v}:p:B10:0:0:0": "not in your hand",
+        f"gh:do:{table.id}:{v}:p:Y10:90:0:0": "only allows the turns",
+        f"gh:do:{table.id}:{v}:p:Y10:0:0:1": "designated colour 🟥 red",
+        f"gh:do:{table.id}:{v}:p:Y10:x:0:0": "does not make sense",
+        f"gh:do:{table.id}:{v}:c:G": "No colour change is due",
+        f"gh:do:{table.id}:0:n": "moved on",
+    }
+    buttons = [{"type": 2, "style": 1, "label": str(i), "custom_id": cid} for i, cid in enumerate(forged)]
+    payload["components"] = [{"type": 1, "components": buttons[i:i + 5]} for i in range(0, len(buttons), 5)]
+    message = h.adopt(payload)
+    state = ENGINE.dump(table.state)
+    for cid, expected in forged.items():
+        r = await h.click(alice, message, cid)
+        assert r.ephemeral and expected in r.text, (cid, r.text)
+    assert ENGINE.dump(table.state) == state and table.version == v
+
+
+async def test_rules_in_both_languages_show_the_card_table_in_play(h: Harness) -> None:
+    from engines.diamondbox.cards import TABLE
+    from bot.render.diamondbox import face
+
+    alice = h.user(ALICE_ID, "alice")
+    r = await h.slash(alice, "rules", game="diamondbox")
+    assert r.ephemeral and "Decision" in r.text and "3.0% / 5.0% / 4.2%" in r.text
+    for number, rows in TABLE.patterns.items():
+        assert f"`{number}` `{face(rows)}`" in r.text
+    hiro = h.user(103, "hiro", locale="ja")
+    r = await h.slash(hiro, "rules", game="diamondbox")
+    assert r.ephemeral and "決定" in r.text and "指定色" in r.text

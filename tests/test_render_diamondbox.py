@@ -1,0 +1,110 @@
+"""Diamond Box text and pictures for many seeded states in both languages: boards, hand views, events, error
+messages, the rules' card table, the board / preview / hand pictures."""
+from __future__ import annotations
+
+import io
+import random
+import re
+
+import pytest
+from PIL import Image
+
+from bot import render
+from bot.errors import user_message
+from bot.i18n import LANGUAGES, catalog, rules_text
+from bot.policies import choose_action
+from bot.render import diamondbox as text
+from bot.render import diamondbox_image as image
+from engines import IllegalAction, get_engine
+from engines.diamondbox.cards import TABLE, cells_of
+
+ENGINE = get_engine("diamondbox")
+UNFILLED = re.compile(r"\{[a-z_]+\}")
+NAMES = render.Names({"a": "Ann", "b": "Ben", "c": "Cy", "d": "Di"})
+
+
+def games(count: int = 6):
+    """(state, events) after every step of seeded bot games, 2–4 players, both turn options."""
+    for seed in range(count):
+        players = ["a", "b", "c", "d"][:2 + seed % 3]
+        options = {"turns": "all"} if seed % 2 else {}
+        state = ENGINE.new_game(players, seed=seed, options=options)
+        rng = random.Random(seed)
+        while actors := ENGINE.to_act(state):
+            state, events = ENGINE.apply(state, actors[0], choose_action(ENGINE, state, actors[0], rng))
+            yield state, events
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_boards_hands_and_events_render_for_many_states(lang: str) -> None:
+    kinds = set()
+    for state, events in games():
+        board = render.board("diamondbox", ENGINE.view(state, None), NAMES, lang)
+        body = board.text()
+        assert not UNFILLED.search(body) and len(body) < 4096
+        for p in state.order:
+            hand = render.hand("diamondbox", ENGINE.view(state, p), NAMES, lang)
+            assert not UNFILLED.search(hand)
+            for c in state.hands[p]:
+                assert text.card(c) in hand  # own cards in the own hand view only
+            for q in state.order:
+                if q != p:
+                    assert all(text.card(c) not in hand for c in state.hands[q] if c not in state.hands[p])
+        for ev in events:
+            line = render.event_line("diamondbox", ev, NAMES, lang)
+            if line is not None:
+                assert not UNFILLED.search(line)
+                kinds.add(ev.type)
+    assert {"card_placed", "colour_chosen", "colour_choice_due", "passed", "bonus_turn", "drew_card"} <= kinds
+    assert kinds & {"game_won", "game_drawn"}
+
+
+def test_the_board_names_the_designated_colour_the_last_card_and_the_turn() -> None:
+    state, _ = next((s, e) for s, e in games(1) if s.current and len(s.placed) > 3)
+    view = ENGINE.view(state, None)
+    board = render.board("diamondbox", view, NAMES, "en")
+    assert text.colour_name(state.designated, "en") in board.lines[0]
+    last = state.placed[-1]
+    assert f"{text.card(last.card)} ↻{last.turn}° at ({last.x}, {last.y})" in board.text()
+    assert NAMES(state.current) in board.footer
+
+
+def test_every_engine_error_has_a_message_in_both_languages() -> None:
+    codes = {"card_not_in_hand", "colour_choice_pending", "colour_not_allowed", "no_colour_choice",
+             "same_as_other_turn", "turn_not_allowed", "unknown_action", "too_little_overlap", "diamonds_differ",
+             "frame_colour_covered", "designated_colour_not_covered"}
+    fields = {"card": "R04", "chooser": "a", "colour": "G", "choices": ["R", "Y"], "turn": 90, "turns": [0, 180],
+              "covered": 3, "designated": "B"}
+    for code in codes:
+        for lang in LANGUAGES:
+            assert f"error.diamondbox.{code}" in catalog(lang)
+            message = user_message(IllegalAction(f"diamondbox.{code}", **fields), lang)
+            assert not UNFILLED.search(message) and "diamondbox." not in message
+    assert "🟦 blue" in user_message(IllegalAction("diamondbox.designated_colour_not_covered", designated="B"), "en")
+    assert "🟥R04" in user_message(IllegalAction("diamondbox.card_not_in_hand", card="R04"), "en")
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_rules_show_the_card_table_in_play(lang: str) -> None:
+    rules = rules_text("diamondbox", lang)
+    assert "{" not in rules
+    for number, rows in TABLE.patterns.items():
+        assert f"`{number}` `{text.face(rows)}`" in rules
+    assert "3.0%" in rules and ("Decision" in rules or "決定" in rules)
+
+
+def test_pictures_are_pngs_of_the_right_size() -> None:
+    for n, (state, _) in enumerate(games(4)):
+        if n % 7:
+            continue
+        view = ENGINE.view(state, None)
+        png = image.render_png(view)
+        img = Image.open(io.BytesIO(png))
+        b = view["bounds"]
+        cols, rows = b["max_x"] - b["min_x"] + 1, b["max_y"] - b["min_y"] + 1
+        assert img.width > cols * 16 and img.height > rows * 16
+        own = ENGINE.view(state, state.order[0])
+        if own["hand_faces"]:
+            assert Image.open(io.BytesIO(image.hand_png(own["hand_faces"]))).width > 40
+    view = ENGINE.view(ENGINE.new_game(["a", "b"], seed=1), None)
+    assert image.preview_png(view, cells_of("Y10", 0), "Y10", 0, 0, 2, 3).startswith(b"\x89PNG")

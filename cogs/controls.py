@@ -17,13 +17,29 @@ from typing import Any
 import discord
 
 from bot import render
-from bot.errors import HostError
+from bot.errors import HostError, user_message
 from bot.i18n import t
 from bot.table import Table
+from engines import EngineError
 
 from .common import GameItem, host, names_for
 
 VERSIONED = r"(?P<gid>\d+):(?P<ver>\d+)"
+
+
+def refusal(table: Table, player: str, action: Any, locale: object | None) -> str | None:
+    """Why the action would be refused, or None when it is legal (tried on the pure engine; nothing changes)."""
+    try:
+        table.engine.apply(table.state, player, action)
+    except EngineError as error:
+        return user_message(error, locale)
+    return None
+
+
+def single(select: "PickSelect") -> "PickSelect":
+    """A PickSelect that takes one value (a move, a suit, a card to give)."""
+    select.item.max_values = 1  # type: ignore[attr-defined]
+    return select
 
 
 def game_module(game: str) -> ModuleType:

@@ -7,14 +7,12 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.errors import user_message
 from bot.i18n import t
 from bot.render import akuma as akuma_text
 from bot.table import Table
-from engines import EngineError
 from engines.akuma.models import Steal
 
-from ..controls import ActButton, card_selects
+from ..controls import ActButton, card_selects, refusal
 from ..lobby import DEFAULT_TIMER, TimerOption, open_lobby
 
 
@@ -44,13 +42,6 @@ def decode(code: str, table: Table, player: str) -> dict[str, Any]:
     return {"type": "?"}
 
 
-def preview(table: Table, player: str, action: dict[str, Any], locale: object | None) -> str | None:
-    """Why the action would be refused, or None when it is legal (tried on a copy; nothing changes)."""
-    try:
-        table.engine.apply(table.state, player, action)
-    except EngineError as error:
-        return user_message(error, locale)
-    return None
 
 
 def controls(table: Table, player: str, view: dict[str, Any], selection: list[str],
@@ -74,7 +65,7 @@ def controls(table: Table, player: str, view: dict[str, Any], selection: list[st
                                                      t("akuma.select.placeholder", locale)))
     buttons_row = len(items)
     chosen = ".".join(selection)
-    play_problem = preview(table, player, {"type": "play", "cards": selection}, locale) if selection else None
+    play_problem = refusal(table, player, {"type": "play", "cards": selection}, locale) if selection else None
     items.append(ActButton(gid, ver, f"p:{chosen}", t("akuma.button.play", locale, cards=akuma_text.cards(selection))
                            if selection else t("akuma.button.play_empty", locale),
                            discord.ButtonStyle.success, disabled=not selection or play_problem is not None,
@@ -98,11 +89,11 @@ def selection_notes(table: Table, player: str, view: dict[str, Any], selection: 
     if not selection:
         return []
     notes = []
-    problem = preview(table, player, {"type": "play", "cards": selection}, locale)
+    problem = refusal(table, player, {"type": "play", "cards": selection}, locale)
     notes.append(t("akuma.hand.can_play", locale) if problem is None else t("akuma.hand.cannot_play", locale,
                                                                              reason=problem))
     if view.get("row") and view.get("release_forced") is None:
-        problem = preview(table, player, {"type": "release", "cards": selection}, locale)
+        problem = refusal(table, player, {"type": "release", "cards": selection}, locale)
         notes.append(t("akuma.hand.can_release", locale) if problem is None
                      else t("akuma.hand.cannot_release", locale, reason=problem))
     return notes

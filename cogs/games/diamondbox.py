@@ -17,14 +17,12 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.errors import user_message
 from bot.i18n import t
 from bot.render import diamondbox as text
 from bot.table import Table
-from engines import EngineError
 from engines.diamondbox.geometry import Placement, centre_from_view, place, visible_colours
 
-from ..controls import ActButton, PickSelect
+from ..controls import ActButton, PickSelect, refusal, single
 from ..lobby import DEFAULT_TIMER, TimerOption, open_lobby
 
 PAGE = 23  # placements per page of the select; with "more"/"back" entries a page stays within 25 options
@@ -67,18 +65,8 @@ def place_code(p: Placement) -> str:
     return f"p:{p.card}:{p.turn}:{p.x}:{p.y}"
 
 
-def preview(table: Table, player: str, action: dict[str, Any], locale: object | None) -> str | None:
-    """Why the action would be refused, or None when it is legal (tried on the pure engine; nothing changes)."""
-    try:
-        table.engine.apply(table.state, player, action)
-    except EngineError as error:
-        return user_message(error, locale)
-    return None
 
 
-def single(select: PickSelect) -> PickSelect:
-    select.item.max_values = 1  # type: ignore[attr-defined]
-    return select
 
 
 class Choice:
@@ -181,7 +169,7 @@ def selection_notes(table: Table, player: str, view: dict[str, Any], selection: 
     if p is None:
         return [t("diamondbox.note.choose_place", locale, card=text.card(chosen.card))]
     move = text.placement(p.card, p.turn, p.x, p.y, locale)
-    problem = preview(table, player, {"type": "place", "card": p.card, "turn": p.turn, "x": p.x, "y": p.y}, locale)
+    problem = refusal(table, player, {"type": "place", "card": p.card, "turn": p.turn, "x": p.x, "y": p.y}, locale)
     if problem is not None:
         return [t("diamondbox.note.refused", locale, move=move, reason=problem)]
     notes = [t("diamondbox.note.ok_bonus" if p.covered == 6 else "diamondbox.note.ok", locale, move=move,

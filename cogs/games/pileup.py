@@ -20,15 +20,14 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.errors import user_message
 from bot.i18n import t
 from bot.render import pileup as text
 from bot.table import Table
-from engines import BadOptions, EngineError
+from engines import BadOptions
 from engines.pileup import DumpOn, Give, KeepColumn, Penalty, Play, preview as outcome_of
 from engines.pileup.cards import DEFAULT_DECK, HAND_SIZE, build_deck, deck_spec, parse_deck
 
-from ..controls import ActButton, PickSelect, card_selects
+from ..controls import ActButton, PickSelect, card_selects, refusal, single
 from ..lobby import DEFAULT_TIMER, TimerOption, open_lobby
 
 VALUE_PART = 5  # the PickSelect part number of the value select (cards to give use parts 0–2)
@@ -134,18 +133,8 @@ def play_of(value: int, steps: list[str]) -> Play:
                 stacked=tuple(m.group(2) == "+" for m in found if m))
 
 
-def refusal(table: Table, player: str, action: dict[str, Any] | Play, locale: object | None) -> str | None:
-    """Why the action would be refused, or None when it is legal (tried on the pure engine; nothing changes)."""
-    try:
-        table.engine.apply(table.state, player, action)
-    except EngineError as error:
-        return user_message(error, locale)
-    return None
 
 
-def single(select: PickSelect) -> PickSelect:
-    select.item.max_values = 1  # type: ignore[attr-defined]
-    return select
 
 
 def outcome_text(view: dict[str, Any], play: Play, locale: object | None, *, short: bool = False) -> str:

@@ -18,14 +18,12 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.errors import user_message
 from bot.i18n import t
 from bot.render import rocca as text
 from bot.table import Table
-from engines import EngineError
 from engines.rocca.models import Accept, Bon, DeclareOne, Draw, Give, Place
 
-from ..controls import ActButton, PickSelect, card_selects
+from ..controls import ActButton, PickSelect, card_selects, refusal, single
 from ..lobby import DEFAULT_TIMER, TimerOption, open_lobby
 
 SIDE_CODES = {"h": "head", "f": "face", "p": "profile"}
@@ -128,19 +126,8 @@ def chosen_suit(selection: list[str]) -> str | None:
     return next((v[1] for v in selection if len(v) == 2 and v[0] == "s" and v[1] in SUITS), None)
 
 
-def preview(table: Table, player: str, action: dict[str, Any], locale: object | None) -> str | None:
-    """Why the action would be refused, or None when it is legal (tried on the pure engine; nothing changes)."""
-    try:
-        table.engine.apply(table.state, player, action)
-    except EngineError as error:
-        return user_message(error, locale)
-    return None
 
 
-def single(select: PickSelect) -> PickSelect:
-    """A PickSelect that takes one value (a move, a suit, a card to give)."""
-    select.item.max_values = 1  # type: ignore[attr-defined]
-    return select
 
 
 # ---- controls ----------------------------------------------------------------------------------------------------
@@ -278,7 +265,7 @@ def selection_notes(table: Table, player: str, view: dict[str, Any], selection: 
         action = {"type": "bon", "on": move.on, "cards": list(move.cards)}
     else:
         action = {"type": "place", "card": move.card, "on": move.on, "side": move.side}
-    problem = preview(table, player, action, locale)
+    problem = refusal(table, player, action, locale)
     notes.append(t("rocca.note.ok", locale, move=move.label(view, locale)) if problem is None
                  else t("rocca.note.refused", locale, move=move.label(view, locale), reason=problem))
     return notes

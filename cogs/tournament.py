@@ -11,7 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import HostError
-from bot.i18n import language, t
+from bot.i18n import t
 from bot.tournaments import Tournament, TournamentService, TournamentTable, TournamentUpdate
 from bot.tournaments import text as tx
 

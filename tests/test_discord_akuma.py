@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
-from typing import AsyncIterator
 
 import discord
 import pytest
@@ -18,13 +17,6 @@ from .discord_helpers import assert_hands_only_ephemeral, board_message, only_ta
 ALICE_ID = 101
 PLAYER = f"u{ALICE_ID}"
 ENGINE = get_engine("akuma")
-
-
-@pytest.fixture
-async def h(tmp_path: Path) -> AsyncIterator[Harness]:
-    harness = await start_harness(tmp_path / "bot.db")
-    yield harness
-    await harness.close()
 
 
 async def open_table(h: Harness, alice, bots: int = 3):

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import random
 import re
-from pathlib import Path
-from typing import AsyncIterator
 
 import pytest
 
@@ -21,18 +19,11 @@ from engines.diamondbox.state import DiamondBoxState, Placed
 from engines.rng import Rng
 
 from .discord_harness import Harness
-from .discord_helpers import assert_hands_only_ephemeral, board_message, only_table, start_harness
+from .discord_helpers import assert_hands_only_ephemeral, board_message, only_table
 
 ALICE_ID, BOB_ID = 101, 102
 ALICE = f"u{ALICE_ID}"
 ENGINE = get_engine("diamondbox")
-
-
-@pytest.fixture
-async def h(tmp_path: Path) -> AsyncIterator[Harness]:
-    harness = await start_harness(tmp_path / "bot.db")
-    yield harness
-    await harness.close()
 
 
 async def open_table(h: Harness, alice, bots: int = 2, **options):

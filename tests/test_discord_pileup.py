@@ -9,10 +9,7 @@ from __future__ import annotations
 
 import random
 import re
-from pathlib import Path
-from typing import AsyncIterator
 
-import pytest
 
 from bot.policies import choose_action
 from bot.render.pileup import card as mark
@@ -20,20 +17,13 @@ from cogs.games.pileup import steps_of
 from engines import get_engine
 
 from .discord_harness import Harness
-from .discord_helpers import assert_hands_only_ephemeral, board_message, only_table, start_harness
+from .discord_helpers import assert_hands_only_ephemeral, board_message, only_table
 from .engines.test_pileup_support import col, table as build
 
 ALICE_ID, BOB_ID = 101, 102
 ALICE, BOB = f"u{ALICE_ID}", f"u{BOB_ID}"
 ENGINE = get_engine("pileup")
 SEATS = [ALICE, "bot1", "bot2"]
-
-
-@pytest.fixture
-async def h(tmp_path: Path) -> AsyncIterator[Harness]:
-    harness = await start_harness(tmp_path / "bot.db")
-    yield harness
-    await harness.close()
 
 
 async def open_table(h: Harness, alice, bots: int = 2, **options):

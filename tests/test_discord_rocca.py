@@ -8,29 +8,19 @@ from __future__ import annotations
 
 import random
 import re
-from pathlib import Path
-from typing import AsyncIterator
 
-import pytest
 
 from bot.policies import choose_action
 from bot.render.rocca import card as mark
 from engines import get_engine
 
 from .discord_harness import Harness
-from .discord_helpers import assert_hands_only_ephemeral, board_message, only_table, start_harness
-from .engines.test_rocca_support import build, make
+from .discord_helpers import assert_hands_only_ephemeral, board_message, only_table
+from .engines.test_rocca_support import make
 
 ALICE_ID, BOB_ID = 101, 102
 ALICE, BOB = f"u{ALICE_ID}", f"u{BOB_ID}"
 ENGINE = get_engine("rocca")
-
-
-@pytest.fixture
-async def h(tmp_path: Path) -> AsyncIterator[Harness]:
-    harness = await start_harness(tmp_path / "bot.db")
-    yield harness
-    await harness.close()
 
 
 async def open_table(h: Harness, alice, bots: int = 2, **options):

@@ -3,22 +3,13 @@ ignored, simultaneous clicks applied once, one slow table not delaying another's
 from __future__ import annotations
 
 import time
-from pathlib import Path
-from typing import AsyncIterator
 
 import discord
 import pytest
 
 from .discord_harness import Harness
-from .discord_helpers import board_message, start_harness
+from .discord_helpers import board_message
 from .test_discord_akuma import ALICE_ID, PLAYER, open_table
-
-
-@pytest.fixture
-async def h(tmp_path: Path) -> AsyncIterator[Harness]:
-    harness = await start_harness(tmp_path / "bot.db")
-    yield harness
-    await harness.close()
 
 
 def tables(h: Harness):

@@ -3,22 +3,11 @@ Join/Leave, check-in, start, a thread per table with the seated players mentione
 current, the organiser's tools, final standings posted; /leaderboard and /stats."""
 from __future__ import annotations
 
-from pathlib import Path
-from typing import AsyncIterator
 
-import pytest
 
 from .discord_harness import Harness
-from .discord_helpers import start_harness
 
 ALICE, BOB, CAROL, DAVE = 101, 102, 103, 104
-
-
-@pytest.fixture
-async def h(tmp_path: Path) -> AsyncIterator[Harness]:
-    harness = await start_harness(tmp_path / "bot.db")
-    yield harness
-    await harness.close()
 
 
 def threads(h: Harness) -> list[dict]:

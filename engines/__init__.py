@@ -15,6 +15,7 @@ _REGISTRY: dict[str, str] = {
     "akuma": "engines.akuma:AkumaEngine",
     "rocca": "engines.rocca:RoccaEngine",
     "pileup": "engines.pileup:PileupEngine",
+    "twinpyramid": "engines.twinpyramid:TwinPyramidEngine",
     "diamondbox": "engines.diamondbox:DiamondBoxEngine",
 }
 GAMES: tuple[str, ...] = tuple(_REGISTRY)

@@ -16,7 +16,8 @@ STONES = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10")
 BUILD = {"J": 1, "Q": 2, "K": 3}
 SUPPORTS = {"4": ("7", "8"), "5": ("8", "9"), "6": ("9", "10"), "2": ("4", "5"), "3": ("5", "6"), "A": ("2", "3")}
 SHED_FIRST = {"2": 3, "10": 3, "7": 2, "9": 1, "8": 1, "3": 0}  # nuisance value when shed
-DRAW_UNTIL = 7  # draw (rather than play a useful card) while the hand is below this
+DRAW_UNTIL = 7
+CHANGE_GAIN = 1.5  # a change must gain this much card value: small gains only pass cards back and forth  # draw (rather than play a useful card) while the hand is below this
 
 
 def rank(card: str) -> str | None:
@@ -130,8 +131,13 @@ def _turn(table: Table, legal: list[Action], rng: random.Random) -> Action:
     if builds:
         return max(builds, key=lambda t: (t[0], t[1]))[2]
     # 2. Take a needed card with a change (the A/joker given away is worth less).
-    best_change, gain = None, 0.5
+    best_change, gain = None, CHANGE_GAIN
+    has_builder = any(rank(c) in BUILD for c in table.hand)
     for a in _by_type(legal, "change"):
+        if rank(a.target) in BUILD and (has_builder or a.owner is not None):  # type: ignore[attr-defined]
+            # A second building card is no progress; and one taken from a player's shown cards with an A can be
+            # taken straight back with that A (it has the card's suit): two bots would trade it for ever.
+            continue
         taken = table.value(a.target) - table.value(a.card)  # type: ignore[attr-defined]
         if a.card.startswith("X") and a.owner is None:  # type: ignore[attr-defined]
             taken += 1.0  # a wild change also names a suit

@@ -4,7 +4,8 @@ Rearrangements may come any number of times (up to ``REARRANGE_LIMIT``) before a
 one action or a forced draw: each is ``rearrange`` followed by one step (``swap_shown``,
 ``to_shown`` or ``swap_stone``). The turn's one
 action is ``play``, ``draw``, ``change`` or, when none of them is possible, ``pass``. The
-remaining kinds answer pending decisions.
+remaining kinds answer pending decisions. ``rearrange_step`` is ``rearrange`` and its step in
+one action (for user interfaces; never listed by ``legal_actions``).
 """
 from __future__ import annotations
 
@@ -48,6 +49,17 @@ class SwapStone(Action):
     type: Literal["swap_stone"] = "swap_stone"
     card: str
     stone: str
+
+
+class RearrangeStep(Action):
+    """``rearrange`` and its one step as a single action (a user interface's one click per step).
+
+    Accepted exactly when ``rearrange`` followed by ``step`` would be; ``legal_actions`` lists only
+    the two-action form, so menus stay short (see ``Rearrange``).
+    """
+
+    type: Literal["rearrange_step"] = "rearrange_step"
+    step: Annotated[Union[SwapShown, ToShown, SwapStone], Field(discriminator="type")]
 
 
 # ---- the turn's one action ------------------------------------------------------------
@@ -137,7 +149,7 @@ REARRANGE_TYPES = frozenset(("swap_shown", "to_shown", "swap_stone"))
 
 TwinPyramidAction = Annotated[
     Union[
-        Rearrange, SwapShown, ToShown, SwapStone, Play, Draw, Change, Pass, Place, EndBuild, NameSuit,
+        Rearrange, SwapShown, ToShown, SwapStone, RearrangeStep, Play, Draw, Change, Pass, Place, EndBuild, NameSuit,
         TakeTwo, PassTwo, OrderThree, ForcedDraw, NextDeal,
     ],
     Field(discriminator="type"),

@@ -12,7 +12,7 @@ from ..rng import Rng
 from . import rules
 from .actions import (
     REARRANGE_TYPES, Change, Draw, EndBuild, ForcedDraw, NameSuit, NextDeal, OrderThree, Pass,
-    PassTwo, Place, Play, Rearrange, TakeTwo, TwinPyramidAction,
+    PassTwo, Place, Play, Rearrange, RearrangeStep, TakeTwo, TwinPyramidAction,
 )
 from .cards import BUILD_LIMIT, HELD_LIMIT, SLOTS, START_RANKS, SUITS, full_deck, rank_of, stone_value
 from .state import DealOutcome, Pending, Seat, TwinPyramidOptions, TwinPyramidState, Wild
@@ -87,6 +87,13 @@ class TwinPyramidEngine(Engine):
         }))
         return events
 
+    def start_events(self, state: TwinPyramidState) -> list[Event]:
+        """The public event announcing the first deal (``new_game`` itself returns only the state)."""
+        return [Event(type="deal_started", data={
+            "deal": state.deal + 1, "deals_total": state.deals_total, "start_player": state.player_at(state.start),
+            "flipped": list(state.discard), "top": state.top(),
+        })]
+
     # ---- contract -----------------------------------------------------------------
     def to_act(self, state: TwinPyramidState) -> list[str]:
         if state.over:
@@ -134,11 +141,17 @@ class TwinPyramidEngine(Engine):
 
     # ---- transitions ----------------------------------------------------------------
     def _apply(self, state: TwinPyramidState, player: str, action: Any) -> list[Event]:
+        if isinstance(action, RearrangeStep):  # ``rearrange`` then its step, both checked as usual
+            if state.arranging:
+                raise IllegalAction("twinpyramid.rearrange_not_allowed", action=action.type)
+            events = self._apply(state, player, Rearrange())
+            return events + self._apply(state, player, action.step)
         legal = self.legal_actions(state, player)
         if action not in legal:
             phase = "arranging" if state.arranging else (state.pending.kind if state.pending else "turn")
             reason = _REFUSAL.get(action.type, "not_now") if action.type in _PHASE_KINDS[phase] else "not_now"
-            raise IllegalAction(f"twinpyramid.{reason}", action=action.type)
+            fields = {"card": action.card} if isinstance(getattr(action, "card", None), str) else {}
+            raise IllegalAction(f"twinpyramid.{reason}", action=action.type, **fields)
         events: list[Event] = []
         if isinstance(action, Rearrange):
             state.arranging = True

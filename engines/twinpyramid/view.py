@@ -76,6 +76,7 @@ def build_view(state: TwinPyramidState, viewer: str | None, to_act: list[str]) -
         if viewer in to_act:
             used = pending.rearranged if pending else state.rearranged
             view["rearranges_left"] = max(0, REARRANGE_LIMIT - used)
+            view["arranging"] = state.arranging
         if viewer == state.three_player and state.peek:
             view["peek"] = list(state.peek)  # top of the draw pile first
     if state.over:

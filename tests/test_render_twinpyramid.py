@@ -1,0 +1,281 @@
+"""Twin Pyramid rendering: board, hand and event text in both languages for many seeded states, the field
+pyramids drawn as pyramids, no secret card on a public text, the hand view's controls within Discord's limits and
+reaching every legal action (a rearrangement step in one click), and a message for every engine error."""
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+
+import discord
+import pytest
+
+from bot.errors import user_message
+from bot.i18n import has_key
+from bot.policies import choose_action
+from bot.render import Names, twinpyramid as R
+from bot.storage import GameRow, SeatRow
+from bot.table import Table
+from cogs.controls import RefreshButton
+from cogs.games import twinpyramid as cog
+from engines import Event, IllegalAction
+from engines.twinpyramid import TwinPyramidEngine
+
+from .engines.test_twinpyramid_support import make, pending
+
+ENG = TwinPyramidEngine()
+ROOT = Path(__file__).resolve().parents[1]
+LOCALES = ("en", "ja")
+STEP_TYPES = ("swap_shown", "to_shown", "swap_stone")
+
+
+def names_for(players: list[str]) -> Names:
+    return Names({p: f"Player {p}" for p in players})
+
+
+def seeded_states(seed: int, n: int, every: int = 1, random_share: float = 0.3):
+    """(state, events of the move that led to it) along a game of bots and random moves (which rearrange)."""
+    state = ENG.new_game([f"p{i}" for i in range(n)], seed=seed, options={"rounds": 1})
+    rng = random.Random(seed)
+    events = ENG.start_events(state)
+    step = 0
+    while True:
+        if step % every == 0 or not ENG.to_act(state):
+            yield state, events
+        actors = ENG.to_act(state)
+        if not actors:
+            return
+        player = actors[0]
+        if rng.random() < random_share:
+            action = rng.choice(ENG.legal_actions(state, player))
+        else:
+            action = choose_action(ENG, state, player, rng)
+        state, events = ENG.apply(state, player, action)
+        step += 1
+
+
+def table_for(state) -> Table:
+    row = GameRow(id=7, guild_id=1, channel_id=2, game="twinpyramid", options=dict(state.options), seed=state.seed,
+                  status="running", host_id=0, version=3,
+                  seats=[SeatRow(i, p, f"Player {p}", None, True) for i, p in enumerate(state.players)])
+    return Table(row, state)
+
+
+def secret_marks(state, reader: str | None) -> set[str]:
+    """Marks of cards held secretly by players other than ``reader`` (every card, jokers too, has its own mark)."""
+    return {R.card(c) for p, seat in state.seats.items() if p != reader and not seat.revealed for c in seat.held}
+
+
+def words(text: str) -> set[str]:
+    return set(re.split(r"[\s,.:;()|/→·`*]+", text))
+
+
+GAMES = [(seed, 2 + seed % 5) for seed in range(10)]
+
+
+@pytest.mark.parametrize("seed,n", GAMES)
+def test_board_hand_and_events_render_in_both_languages(seed: int, n: int) -> None:
+    names = names_for([f"p{i}" for i in range(n)])
+    seen_types: set[str] = set()
+    for state, events in seeded_states(seed, n):
+        for lang in LOCALES:
+            board = R.board(ENG.view(state, None), names, lang)
+            assert board.title and len("\n".join(board.lines)) <= 4096 and len(board.footer) <= 2048
+            assert "{" not in board.text()
+            for player in state.players:
+                view = ENG.view(state, player)
+                text = R.hand(view, names, lang)
+                assert len(text) < 1500 and "{" not in text
+                for c in view["hand"]:
+                    assert R.card(c) in text
+            for ev in events:
+                line = R.event(ev, names, lang)
+                seen_types.add(ev.type)
+                if ev.visible_to is None and ev.type not in ():
+                    assert line, ev.type
+                if line is not None:
+                    assert "{" not in line and len(line) < 2000
+        # Public texts never show a card held in secret; a hand view never shows another player's held cards.
+        public = R.board(ENG.view(state, None), names, "en").text()
+        public += "\n".join(R.event(ev, names, "en") or "" for ev in events if ev.visible_to is None)
+        assert not words(public) & secret_marks(state, None)
+        for player in state.players:
+            assert not words(R.hand(ENG.view(state, player), names, "en")) & secret_marks(state, player)
+    assert {"deal_started", "played", "drew", "turn", "deal_ended", "match_over"} <= seen_types
+
+
+def test_pyramids_are_drawn_as_pyramids() -> None:
+    state = make(2, hands={"p0": {"held": ["KH"], "stones": ["7S", "8D", "10H", "4C"]}})
+    names = names_for(state.players)
+    board = R.board(ENG.view(state, None), names, "en").text()
+    block = board.split("```")[1].strip("\n").split("\n")
+    assert block == ["      ·A·", "    ·2· ·3·", "  4♣  ·5· ·6·", "7♠  8♦  ·9· 10♥"]
+    assert R.pyramid_inline(ENG.view(state, "p0")["table"][0]["stones"]).startswith("7♠ 8♦ ·9· 10♥ │ 4♣")
+    hand = R.hand(ENG.view(state, "p0"), names, "ja")
+    assert "あなたの場札のピラミッド" in hand and "  4♣  ·5· ·6·" in hand
+
+
+def test_every_engine_event_type_has_a_line() -> None:
+    source = "\n".join(p.read_text() for p in (ROOT / "engines" / "twinpyramid").glob("*.py"))
+    types = set(re.findall(r'Event\(\s*type="([a-z_]+)"', source))
+    assert len(types) >= 25
+    names = names_for(["p0", "p1"])
+    sample = {"player": "p0", "card": "7S", "target": "9S", "owner": "p1", "mode": "change", "kind": "swap_shown",
+              "to_shown": "7S", "held": "7S", "shown": "9S", "type": "swap_shown", "slot": "7", "stone": "7H",
+              "suit": "S", "direction": -1, "to": "p1", "zone": "held", "from": "held", "cards": ["7S", "8S"],
+              "deal": 1, "deals_total": 4, "start_player": "p0", "flipped": ["9C", "5S"], "top": "5S",
+              "draw_count": 12, "number": 1, "reason": "complete", "revealed": ["KH"], "payments": {"p0": 20},
+              "points": {"p0": 20, "p1": -20}, "ranking": [["p0"], ["p1"]], "scores": {"p0": 20, "p1": -20}}
+    for kind in types:
+        for lang in LOCALES:
+            line = R.event(Event(type=kind, data=sample), names, lang)
+            assert line and "{" not in line, kind
+
+
+def test_every_engine_error_has_a_message_in_both_languages() -> None:
+    source = "\n".join(p.read_text() for p in (ROOT / "engines" / "twinpyramid").glob("*.py"))
+    codes = {f"twinpyramid.{c}" for c in re.findall(r': "([a-z_]+)"', source.split("_REFUSAL = {")[1].split("}")[0])}
+    codes |= {"twinpyramid.not_now", "twinpyramid.rearrange_not_allowed"}
+    assert len(codes) >= 8
+    for code in codes:
+        assert has_key(f"error.{code}"), code
+        for lang in LOCALES:
+            text = user_message(IllegalAction(code, action="play", card="7S"), lang)
+            assert "{" not in text and "7S" not in text  # card ids become marks
+    assert "7♠ can't be played now" in user_message(IllegalAction("twinpyramid.card_not_playable", action="play",
+                                                                 card="7S"), "en")
+
+
+def check_limits(items: list[discord.ui.Item]) -> None:
+    view = discord.ui.View(timeout=None)
+    for item in [*items, RefreshButton(7)]:
+        view.add_item(item)
+    rows = view.to_components()
+    assert len(rows) <= 5
+    for row in rows:
+        assert len(row["components"]) <= 5
+        for c in row["components"]:
+            assert len(c.get("custom_id", "")) <= 100
+            assert len(c.get("label") or "") <= 80
+            assert len(c.get("options", [])) <= 25
+            for option in c.get("options", []):
+                assert len(option["label"]) <= 100 and len(option["value"]) <= 100
+    ids = [c.get("custom_id") for row in rows for c in row["components"]]
+    assert len(ids) == len(set(ids)), ids
+
+
+def offered(items: list[discord.ui.Item]) -> tuple[set[str], set[str]]:
+    """(enabled button codes, select values) of the controls."""
+    codes, values = set(), set()
+    for item in items:
+        inner = getattr(item, "item", item)
+        if isinstance(inner, discord.ui.Button) and not inner.disabled:
+            codes.add(inner.custom_id.split(":", 4)[4])
+        if isinstance(inner, discord.ui.Select):
+            values |= {o.value for o in inner.options}
+    return codes, values
+
+
+@pytest.mark.parametrize("seed,n", GAMES[:6])
+def test_controls_fit_discord_and_reach_every_legal_action(seed: int, n: int) -> None:
+    steps_checked = 0
+    for state, _ in seeded_states(seed, n, every=3, random_share=0.5):
+        table = table_for(state)
+        for player in ENG.to_act(state):
+            legal = ENG.legal_actions(state, player)
+            view = ENG.view(state, player)
+            items = cog.controls(table, player, view, [], "en")
+            check_limits(items)
+            codes, values = offered(items)
+            if any(a.type == "rearrange" for a in legal):
+                opened, _ = ENG.apply(state, player, {"type": "rearrange"})
+                legal = [a for a in legal if a.type != "rearrange"] + ENG.legal_actions(opened, player)
+            for action in legal:
+                code = cog.code_of(action)
+                if action.type in ("play", "change"):
+                    if action.card.startswith("X"):  # jokers are interchangeable: the first one is offered
+                        mine = view["hand"] + R.seat_of(view, player)["shown"]
+                        code = code.replace(action.card, min(c for c in mine if c.startswith("X")), 1)
+                    assert code in values, (code, values)
+                    follow = cog.controls(table, player, view, [code], "en")
+                    check_limits(follow)
+                    assert code in offered(follow)[0]
+                    notes = cog.selection_notes(table, player, view, [code], "en")
+                    assert any(n.startswith("✅") for n in notes), notes
+                elif action.type in STEP_TYPES:
+                    c = action.held if action.type == "swap_shown" else action.card
+                    assert f"r:{c}" in values
+                    follow = cog.controls(table, player, view, [f"r:{c}"], "en")
+                    check_limits(follow)
+                    follow_codes = offered(follow)[0]
+                    if code not in follow_codes:  # more than ten steps for one card: reachable from the other card
+                        other = cog.controls(table, player, view, [f"r:{action.shown}"], "en")
+                        follow_codes = offered(other)[0]
+                    assert code in follow_codes
+                    data = cog.decode(code, table, player)
+                    if not state.arranging:
+                        assert data["type"] == "rearrange_step"
+                        after, _ = ENG.apply(state, player, data)  # both actions in one: the step is done
+                        assert not after.arranging and ENG.to_act(after) == [player]
+                    else:
+                        assert ENG.parse_action(data) == action
+                    steps_checked += 1
+                else:
+                    assert code in codes, (action, codes)
+                    assert ENG.parse_action(cog.decode(code, table, player)) == action
+    assert steps_checked > 0
+
+
+def test_a_rearrange_step_is_one_action_refused_when_the_step_is() -> None:
+    state = make(2, hands={"p0": {"held": ["5S", "9C"], "shown": ["7H"], "stones": ["7S"]}})
+    table = table_for(state)
+    data = cog.decode("t:7H:7S", table, "p0")
+    assert data == {"type": "rearrange_step", "step": {"type": "swap_stone", "card": "7H", "stone": "7S"}}
+    after, events = ENG.apply(state, "p0", data)
+    assert after.seats["p0"].stones["7"] == "7H" and after.rearranged == 1 and not after.arranging
+    assert [e.type for e in events] == ["rearranged", "rearranged_detail"]
+    with pytest.raises(IllegalAction) as err:
+        ENG.apply(state, "p0", cog.decode("t:9C:7S", table, "p0"))
+    assert err.value.code == "twinpyramid.rearrange_not_allowed"
+    # Not in a build: the step is refused as out of place.
+    built = pending(make(2, hands={"p0": {"held": ["5S", "9C"]}}), "build", "p0", count=1)
+    with pytest.raises(IllegalAction) as err:
+        ENG.apply(built, "p0", {"type": "rearrange_step", "step": {"type": "to_shown", "card": "5S"}})
+    assert err.value.code == "twinpyramid.not_now"
+    # With the menu already open (a bot or an old client sent ``rearrange``), the button sends the plain step.
+    opened, _ = ENG.apply(state, "p0", {"type": "rearrange"})
+    assert cog.decode("h:9C", table_for(opened), "p0") == {"type": "to_shown", "card": "9C"}
+    assert all(a.type != "rearrange_step" for a in ENG.legal_actions(state, "p0"))
+
+
+def test_garbage_codes_are_refused() -> None:
+    state = make(2, hands={"p0": {"held": ["5S", "9C"]}})
+    table = table_for(state)
+    for garbage in ("", "p", "p:", "zz", "c:5S", "o:", "s:5S", "t:5S", "u:Z", "b:9C", "x", "2p", "f"):
+        data = cog.decode(garbage, table, "p0")
+        with pytest.raises(Exception):
+            ENG.apply(state, "p0", data)
+
+
+def test_hand_view_sub_choices_and_notes() -> None:
+    names = names_for(["p0", "p1", "p2"])
+    state = pending(make(3, hands={"p0": {"held": ["9C"]}}, draw=["4C", "8D", "QS"]), "order_three", "p0")
+    state.peek, state.three_player = ["4C", "8D", "QS"], "p0"
+    table = table_for(state)
+    view = ENG.view(state, "p0")
+    hand = R.hand(view, names, "en")
+    assert "the top three cards are 4♣ 8♦ Q♠" in hand
+    labels = {getattr(i, "item").label for i in cog.controls(table, "p0", view, [], "en")}
+    assert "4♣→Player p1 · 8♦→Player p2 · Q♠→you" in labels and len(labels) == 6
+    assert "4♣" not in R.hand(ENG.view(state, "p1"), names, "en")
+    # Drawing the 10th card is barred while a play is possible: the note says so, no Draw button.
+    state = make(2, hands={"p0": {"held": ["5S", "9C", "KC", "QS"], "shown": ["2C", "3C", "4C", "6C", "8C"]}})
+    table = table_for(state)
+    view = ENG.view(state, "p0")
+    notes = cog.selection_notes(table, "p0", view, [], "en")
+    assert any("10th card" in n for n in notes)
+    assert "d" not in offered(cog.controls(table, "p0", view, [], "en"))[0]
+    refused = cog.selection_notes(table, "p0", view, ["p:9C"], "en")
+    assert refused[0].startswith("✖ Play 9♣ is not allowed: 9♣ can't be played now"), refused
+    ok = cog.selection_notes(table, "p0", view, ["p:5S"], "ja")
+    assert ok and ok[0].startswith("✅")

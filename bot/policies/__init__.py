@@ -36,3 +36,8 @@ def heuristic_for(game: str) -> Policy:
 def choose_action(engine: Engine, state: Any, player: str, rng: random.Random) -> Action:
     legal = engine.legal_actions(state, player)
     return heuristic_for(engine.name)(engine.view(state, player), legal, rng)
+
+
+def choose_for_seat(game: str, view: dict[str, Any], legal: list[Action], seed: str) -> Action:
+    """The bot's move from what its seat sees; a plain top-level function so a worker process can run it."""
+    return heuristic_for(game)(view, legal, random.Random(seed))

@@ -49,7 +49,7 @@ async def new_table(service: GameService, slot: int, seed: int) -> Table:
 
 
 async def drive(service: GameService, table: Table, think: float, until: float, latencies: list[float],
-                sizes: list[int]) -> None:
+                sizes: list[int], heuristic: bool = True) -> None:
     slot = table.row.channel_id
     rng = random.Random(slot)
     loop = asyncio.get_running_loop()
@@ -59,7 +59,10 @@ async def drive(service: GameService, table: Table, think: float, until: float, 
             table = await new_table(service, slot, rng.randrange(1 << 30))
             continue
         player = table.to_act()[0]
-        action = choose_action(table.engine, table.state, player, rng)  # the bot's thinking is not the action
+        if heuristic:  # the bot's thinking is not part of the action, but it shares the event loop
+            action = choose_action(table.engine, table.state, player, rng)
+        else:
+            action = rng.choice(table.engine.legal_actions(table.state, player))
         start = time.perf_counter()
         update = await service.act_as(table.id, player, action, table.version)
         render_text(table, update)
@@ -68,8 +71,8 @@ async def drive(service: GameService, table: Table, think: float, until: float, 
             sizes.append(len(table.engine.dump(table.state)) + len(json.dumps(action.model_dump(mode="json"))))
 
 
-async def load_run(tables: int, seconds: float, folder: Path) -> dict:
-    storage = await Storage.open(folder / f"load-{tables}.db")
+async def load_run(tables: int, seconds: float, folder: Path, heuristic: bool = True) -> dict:
+    storage = await Storage.open(folder / f"load-{tables}-{heuristic}.db")
     service = GameService(storage)
     latencies: list[float] = []
     sizes: list[int] = []
@@ -80,7 +83,7 @@ async def load_run(tables: int, seconds: float, folder: Path) -> dict:
     # One table alone is measured unloaded (short pauses, many samples); many tables at a realistic pace.
     think = 0.005 if tables == 1 else THINK_MEAN
     until = asyncio.get_running_loop().time() + seconds
-    await asyncio.gather(*(drive(service, table, think, until, latencies, sizes) for table in running))
+    await asyncio.gather(*(drive(service, table, think, until, latencies, sizes, heuristic) for table in running))
     await service.drain()
     row = int(sum(sizes) / max(len(sizes), 1))
     floor_times = await floor(storage, row, 100 if seconds < 5 else 300)
@@ -90,7 +93,8 @@ async def load_run(tables: int, seconds: float, folder: Path) -> dict:
     return {"tables": tables, "actions": len(latencies), "p50": percentile(latencies, 50),
             "p99": percentile(latencies, 99), "floor50": percentile(floor_times, 50),
             "floor99": percentile(floor_times, 99), "row": row, "rss_per_table": (rss_after - rss_before) / tables,
-            "rss": rss_after, "db_per_action": db_bytes / max(actions, 1), "seconds": seconds}
+            "rss": rss_after, "db_per_action": db_bytes / max(actions, 1), "seconds": seconds,
+            "label": f"{tables:,}" + ("" if heuristic else " (random movers)")}
 
 
 async def database_bytes(storage: Storage) -> int:
@@ -114,8 +118,10 @@ def run(quick: bool) -> list[dict]:
         for tables in (1, 100, 1000):
             seconds = (4.0 if tables > 1 else 3.0) if quick else (20.0 if tables > 1 else 10.0)
             results.append(asyncio.run(load_run(tables, seconds, Path(folder))))
-    rows = [[r["tables"], r["actions"], f"{r['actions'] / r['seconds']:.0f}", ms(r["p50"]), ms(r["p99"]),
-             ms(r["floor50"]), ms(r["floor99"]), f"{r['p99'] / r['floor99']:.2f}×", r["row"]] for r in results]
+        # The same load with seats that pick random legal moves: what the host costs without bots' thinking.
+        light = asyncio.run(load_run(1000, 4.0 if quick else 20.0, Path(folder), heuristic=False))
+    rows = [[r["label"], r["actions"], f"{r['actions'] / r['seconds']:.0f}", ms(r["p50"]), ms(r["p99"]),
+             ms(r["floor50"]), ms(r["floor99"]), f"{r['p99'] / r['floor99']:.2f}×", r["row"]] for r in [*results, light]]
     print_table(f"Action latency (1 table: back to back; more: each table acts every ~{THINK_MEAN:.0f} s; "
                 "action = load, validate, apply, commit, text render)",
                 ["tables", "actions", "actions/s", "p50", "p99", "floor p50", "floor p99", "p99 / floor p99",

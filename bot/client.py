@@ -154,6 +154,8 @@ def _bad_option(tree: app_commands.CommandTree, interaction: discord.Interaction
         low, high = param.min_value, param.max_value
         if isinstance(value, str):
             value = len(value)
-        if isinstance(value, (int, float)) and ((low is not None and value < low) or (high is not None and value > high)):
-            return BadOptions(option=param.display_name, reason=f"{'' if low is None else low}–{'' if high is None else high}")
+        if isinstance(value, (int, float)) and (
+                (low is not None and value < low) or (high is not None and value > high)):
+            bounds = f"{'' if low is None else low}–{'' if high is None else high}"
+            return BadOptions(option=param.display_name, reason=bounds)
     return None

@@ -163,8 +163,8 @@ class TableCog(commands.Cog):
         tb = await self.table_here(interaction, table)
         if tb.status == "lobby":
             await reply(interaction, embed=lobby_embed(tb, interaction.locale))
-        else:
-            await reply(interaction, embed=board_embed(tb, interaction.locale))
+        else:  # with My hand: a player reaches their hand even if the board message was lost or deleted
+            await reply(interaction, embed=board_embed(tb, interaction.locale), view=board_view(tb, interaction.locale))
 
     @game.command(name="leave")
     async def leave(self, interaction: discord.Interaction) -> None:

@@ -49,3 +49,19 @@ def assert_hands_only_ephemeral(h: Harness) -> int:
     for message in h.channel_messages():
         assert HAND_HEADER not in message.text
     return len(hands)
+
+
+async def assert_forged_clicks_refused(h: Harness, user, table: Table, forged: dict[str, str]) -> None:
+    """Buttons with forged custom_ids, put on a copy of the table's board: each click gets an ephemeral answer
+    containing the expected text, and neither the game state nor its version changes."""
+    payload = dict(board_message(h, table).payload)
+    payload["id"] = str(int(payload["id"]) + 1)
+    buttons = [{"type": 2, "style": 1, "label": str(i), "custom_id": cid} for i, cid in enumerate(forged)]
+    payload["components"] = [{"type": 1, "components": buttons[i:i + 5]} for i in range(0, len(buttons), 5)]
+    message = h.adopt(payload)
+    engine = table.engine
+    state, version = engine.dump(table.state), table.version
+    for cid, expected in forged.items():
+        r = await h.click(user, message, cid)
+        assert r.ephemeral and expected in r.text, (cid, r.text)
+    assert engine.dump(table.state) == state and table.version == version

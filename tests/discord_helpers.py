@@ -3,7 +3,10 @@ driven through the harness (discord.py's real objects; only the HTTP edge is fak
 from __future__ import annotations
 
 import itertools
+import re
 from pathlib import Path
+
+import discord
 
 from bot.client import GameHostBot
 from bot.errors import HostError
@@ -65,3 +68,58 @@ async def assert_forged_clicks_refused(h: Harness, user, table: Table, forged: d
         r = await h.click(user, message, cid)
         assert r.ephemeral and expected in r.text, (cid, r.text)
     assert engine.dump(table.state) == state and table.version == version
+
+
+def set_state(table: Table, state) -> None:
+    """Put a prepared position on the running table (players must be the table's seats)."""
+    assert state.players == [s.player for s in table.seats]
+    table.state = state
+
+
+async def my_hand(h: Harness, user, table: Table):
+    """Open ``user``'s hand view from the board; it must be ephemeral."""
+    r = await h.click(user, board_message(h, table), label="My hand")
+    assert r.type == "message" and r.ephemeral and HAND_HEADER in r.text
+    return r.message
+
+
+def select_with(hand, value: str) -> str:
+    """The custom id (as a regex) of the select in ``hand`` that offers ``value``."""
+    for c in hand.components:
+        if c.get("type") == 3 and value in [o["value"] for o in c.get("options", [])]:
+            return re.escape(c["custom_id"])
+    raise AssertionError(f"no select offers {value}: {hand.components}")
+
+
+def check_discord_limits(items: list[discord.ui.Item]) -> None:
+    """Hand controls, with the hand view's own Refresh button, fit Discord's limits: 5 rows of at most 5,
+    custom ids ≤ 100, labels ≤ 80, ≤ 25 options of ≤ 100 characters, no custom id twice."""
+    from cogs.controls import RefreshButton
+
+    view = discord.ui.View(timeout=None)
+    for item in [*items, RefreshButton(7)]:
+        view.add_item(item)
+    rows = view.to_components()
+    assert len(rows) <= 5
+    for row in rows:
+        assert len(row["components"]) <= 5
+        for c in row["components"]:
+            assert len(c.get("custom_id", "")) <= 100
+            assert len(c.get("label") or "") <= 80
+            assert len(c.get("options", [])) <= 25
+            for option in c.get("options", []):
+                assert len(option["label"]) <= 100 and len(option["value"]) <= 100
+    ids = [c.get("custom_id") for row in rows for c in row["components"]]
+    assert len(ids) == len(set(ids)), ids
+
+
+def offered_controls(items: list[discord.ui.Item]) -> tuple[set[str], set[str]]:
+    """(enabled button codes, select values) of hand controls."""
+    codes, values = set(), set()
+    for item in items:
+        inner = getattr(item, "item", item)
+        if isinstance(inner, discord.ui.Button) and not inner.disabled:
+            codes.add(inner.custom_id.split(":", 4)[4])
+        if isinstance(inner, discord.ui.Select):
+            values |= {o.value for o in inner.options}
+    return codes, values

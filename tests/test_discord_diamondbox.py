@@ -8,7 +8,6 @@ the running table (the same service, storage and cogs as a real game).
 from __future__ import annotations
 
 import random
-import re
 
 import pytest
 
@@ -19,7 +18,7 @@ from engines.diamondbox.state import DiamondBoxState, Placed
 from engines.rng import Rng
 
 from .discord_harness import Harness
-from .discord_helpers import assert_hands_only_ephemeral, board_message, only_table
+from .discord_helpers import assert_hands_only_ephemeral, board_message, my_hand, only_table, select_with
 
 ALICE_ID, BOB_ID = 101, 102
 ALICE = f"u{ALICE_ID}"
@@ -48,18 +47,8 @@ def make(table, hands: dict[str, list[str]], placed: list[tuple[str, int, int]],
     return state
 
 
-async def my_hand(h: Harness, user, table):
-    r = await h.click(user, board_message(h, table), label="My hand")
-    assert r.type == "message" and r.ephemeral and "Your hand" in r.text
-    assert r.message.files["hand.png"].startswith(b"\x89PNG")  # the cards as a picture
-    return r.message
 
 
-def select_with(hand, value: str) -> str:
-    for c in hand.components:
-        if c.get("type") == 3 and value in [o["value"] for o in c.get("options", [])]:
-            return re.escape(c["custom_id"])
-    raise AssertionError(f"no select offers {value}: {hand}")
 
 
 def offered(hand) -> list[str]:

@@ -17,7 +17,9 @@ from cogs.games.pileup import steps_of
 from engines import get_engine
 
 from .discord_harness import Harness
-from .discord_helpers import assert_forged_clicks_refused, assert_hands_only_ephemeral, board_message, only_table
+from .discord_helpers import (
+    assert_forged_clicks_refused, assert_hands_only_ephemeral, board_message, my_hand, only_table, select_with, set_state,
+)
 from .engines.test_pileup_support import col, table as build
 
 ALICE_ID, BOB_ID = 101, 102
@@ -35,24 +37,10 @@ async def open_table(h: Harness, alice, bots: int = 2, **options):
     return table
 
 
-def set_state(table, state) -> None:
-    """Put a prepared position on the running table (players must be the table's seats)."""
-    assert state.players == [s.player for s in table.seats]
-    table.state = state
 
 
-async def my_hand(h: Harness, user, table):
-    r = await h.click(user, board_message(h, table), label="My hand")
-    assert r.type == "message" and r.ephemeral and "Your hand" in r.text
-    return r.message
 
 
-def select_with(hand, value: str) -> str:
-    """The custom id of the select offering ``value``."""
-    for c in hand.components:
-        if c.get("type") == 3 and value in [o["value"] for o in c.get("options", [])]:
-            return re.escape(c["custom_id"])
-    raise AssertionError(f"no select offers {value}: {hand.components}")
 
 
 def public_roll_message(h: Harness, table):

@@ -21,7 +21,9 @@ from engines.twinpyramid.cards import full_deck, rank_of
 from engines.twinpyramid.state import Pending, Seat, Wild
 
 from .discord_harness import Harness
-from .discord_helpers import assert_forged_clicks_refused, assert_hands_only_ephemeral, board_message, only_table, start_harness
+from .discord_helpers import (
+    assert_forged_clicks_refused, assert_hands_only_ephemeral, board_message, my_hand, only_table, select_with, start_harness,
+)
 
 ALICE_ID, BOB_ID = 101, 102
 ALICE, BOB = f"u{ALICE_ID}", f"u{BOB_ID}"
@@ -70,18 +72,8 @@ def position(table, hands: dict[str, dict[str, list[str]]], *, top: str = "5H", 
     return state
 
 
-async def my_hand(h: Harness, user, table):
-    r = await h.click(user, board_message(h, table), label="My hand")
-    assert r.type == "message" and r.ephemeral and "Your hand" in r.text
-    return r.message
 
 
-def select_with(hand, value: str) -> str:
-    """The custom id of the select offering ``value``."""
-    for c in hand.components:
-        if c.get("type") == 3 and value in [o["value"] for o in c.get("options", [])]:
-            return re.escape(c["custom_id"])
-    raise AssertionError(f"no select offers {value}: {hand.components}")
 
 
 def button(hand, code: str) -> str:

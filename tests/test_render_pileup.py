@@ -7,7 +7,6 @@ import random
 import re
 from pathlib import Path
 
-import discord
 import pytest
 
 from bot.errors import user_message
@@ -25,6 +24,7 @@ from .engines.test_pileup_support import col, table as build
 ENG = PileupEngine()
 ROOT = Path(__file__).resolve().parents[1]
 LOCALES = ("en", "ja")
+from .discord_helpers import check_discord_limits, offered_controls
 
 
 def names_for(players: list[str]) -> Names:
@@ -171,50 +171,24 @@ def test_a_bad_deck_option_is_refused_with_a_clear_message() -> None:
 
 
 # ---- controls ------------------------------------------------------------------------------------------------------
-def check_limits(items: list[discord.ui.Item]) -> None:
-    view = discord.ui.View(timeout=None)
-    for item in items:
-        view.add_item(item)
-    rows = view.to_components()
-    assert len(rows) <= 4  # the hand view adds Refresh on row 5
-    for row in rows:
-        assert len(row["components"]) <= 5
-        for c in row["components"]:
-            assert len(c.get("custom_id", "")) <= 100
-            assert len(c.get("label") or "") <= 80
-            assert len(c.get("options", [])) <= 25
-            for option in c.get("options", []):
-                assert len(option["label"]) <= 100 and len(option["value"]) <= 100
-    ids = [c.get("custom_id") for row in rows for c in row["components"]]
-    assert len(ids) == len(set(ids)), ids
 
 
-def offered(items: list[discord.ui.Item]) -> tuple[set[str], set[str]]:
-    """(button codes, select values) of the controls."""
-    codes, values = set(), set()
-    for item in items:
-        inner = getattr(item, "item", item)
-        if isinstance(inner, discord.ui.Button) and not inner.disabled:
-            codes.add(inner.custom_id.split(":", 4)[4])
-        if isinstance(inner, discord.ui.Select):
-            values |= {o.value for o in inner.options}
-    return codes, values
 
 
 def reach_play(table: Table, player: str, view: dict, action: Play) -> None:
     """Build ``action`` through the selects step by step, then find its Play button."""
     selection: list[str] = []
     if len(view.get("playable_values", [])) > 1:
-        assert f"v{action.value}" in offered(cog.controls(table, player, view, [], "en"))[1]
+        assert f"v{action.value}" in offered_controls(cog.controls(table, player, view, [], "en"))[1]
         selection.append(f"v{action.value}")
     for step in cog.steps_of(action):
         items = cog.controls(table, player, view, selection, "en")
-        check_limits(items)
-        assert step in offered(items)[1], (action, selection)
+        check_discord_limits(items)
+        assert step in offered_controls(items)[1], (action, selection)
         selection.append(step)
     items = cog.controls(table, player, view, selection, "en")
     code = cog.play_code(action)
-    assert code in offered(items)[0]
+    assert code in offered_controls(items)[0]
     assert ENG.parse_action(cog.decode(code, table, player)) == action
     notes = cog.selection_notes(table, player, view, selection, "en")
     assert notes and notes[0].startswith("Your play:"), notes
@@ -229,20 +203,20 @@ def test_controls_fit_discord_and_reach_every_legal_action(seed: int, n: int) ->
             legal = ENG.legal_actions(state, player)
             view = ENG.view(state, player)
             items = cog.controls(table, player, view, [], "en")
-            check_limits(items)
-            codes, values = offered(items)
+            check_discord_limits(items)
+            codes, values = offered_controls(items)
             plays = [a for a in legal if isinstance(a, Play)]
             for action in pick.sample(plays, min(len(plays), 12)):
                 reach_play(table, player, view, action)
             for action in legal:
                 if action.type == "roll":
-                    assert "r" in codes and "r" in offered(cog.public_controls(table, "en"))[0]
+                    assert "r" in codes and "r" in offered_controls(cog.public_controls(table, "en"))[0]
                 elif action.type == "penalty":
                     assert f"n:{action.card}" in codes
                 elif action.type == "give":
                     assert action.card in values
                     follow = cog.controls(table, player, view, [action.card], "en")
-                    assert f"g:{action.card}" in offered(follow)[0]
+                    assert f"g:{action.card}" in offered_controls(follow)[0]
                 elif action.type == "dump":
                     assert f"d:{action.target}" in codes
                 elif action.type == "keep_column":
@@ -270,7 +244,7 @@ def test_deflect_and_dump_controls_and_public_roll() -> None:
                   columns={4: col("G4a")}, phase="play", dice=[4, 1, 1], rolls=(4,))
     state, _ = ENG.apply(state, "ann", Play(value=4, cards=("W4a",), stacked=(False,)))
     table = table_for(state)
-    codes = offered(cog.controls(table, "ann", ENG.view(state, "ann"), [], "en"))[0]
+    codes = offered_controls(cog.controls(table, "ann", ENG.view(state, "ann"), [], "en"))[0]
     assert codes == {"d:bob", "d:cat"}  # the dumper may not keep it
     state, _ = ENG.apply(state, "ann", ENG.parse_action(cog.decode("d:bob", table, "ann")))
     table = table_for(state)
@@ -281,7 +255,7 @@ def test_deflect_and_dump_controls_and_public_roll() -> None:
     state, events = ENG.apply(state, "bob", ENG.parse_action(cog.decode("r", table, "bob")))
     assert events[0].data["deflected"]
     table = table_for(state)
-    assert offered(cog.controls(table, "bob", ENG.view(state, "bob"), [], "en"))[0] == {"d:ann", "d:cat", "k"}
+    assert offered_controls(cog.controls(table, "bob", ENG.view(state, "bob"), [], "en"))[0] == {"d:ann", "d:cat", "k"}
     assert cog.public_controls(table, "en") == []
 
 

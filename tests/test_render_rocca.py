@@ -16,7 +16,7 @@ from bot.errors import user_message
 from bot.i18n import has_key
 from bot.policies import choose_action
 from bot.render import Names, rocca as R
-from bot.render.rocca_image import UNIT_MIN, render_png
+from bot.render.rocca_image import UNIT_MIN
 from bot.storage import GameRow, SeatRow
 from bot.table import Table
 from cogs.games import rocca as cog
@@ -31,6 +31,7 @@ from .engines.test_rocca_support import make
 ENG = RoccaEngine()
 ROOT = Path(__file__).resolve().parents[1]
 LOCALES = ("en", "ja")
+from .discord_helpers import check_discord_limits
 
 
 def names_for(players: list[str]) -> Names:
@@ -125,21 +126,6 @@ def test_every_engine_error_has_a_message_in_both_languages() -> None:
                                                         state="half"), "en")
 
 
-def check_limits(items: list[discord.ui.Item]) -> None:
-    view = discord.ui.View(timeout=None)
-    for item in items:
-        view.add_item(item)
-    rows = view.to_components()
-    assert len(rows) <= 5
-    for row in rows:
-        for c in row["components"]:
-            assert len(c.get("custom_id", "")) <= 100
-            assert len(c.get("label") or "") <= 80
-            assert len(c.get("options", [])) <= 25
-            for option in c.get("options", []):
-                assert len(option["label"]) <= 100 and len(option["value"]) <= 100
-    ids = [c.get("custom_id") for row in rows for c in row["components"]]
-    assert len(ids) == len(set(ids)), ids
 
 
 def offered(table: Table, player: str, items: list[discord.ui.Item]) -> tuple[set[str], set[str]]:
@@ -164,7 +150,7 @@ def test_controls_fit_discord_and_reach_every_legal_action(seed: int, n: int, bo
                 continue
             view = ENG.view(state, player)
             items = cog.controls(table, player, view, [], "en")
-            check_limits(items)
+            check_discord_limits(items)
             codes, values = offered(table, player, items)
             pending = state.pending is not None and state.pending.player == player
             for action in legal:
@@ -179,7 +165,7 @@ def test_controls_fit_discord_and_reach_every_legal_action(seed: int, n: int, bo
                 elif action.type == "place" and action.card.startswith("X"):
                     move = next(v for v in values if re.fullmatch(rf"P-X\d-{action.on}-h", v))
                     follow = cog.controls(table, player, view, [move, f"s{action.suit}"], "en")
-                    check_limits(follow)
+                    check_discord_limits(follow)
                     code = f"p:{move.split('-')[1]}:{action.on}:h:{action.suit}:{action.bend[0]}"
                     assert code in offered(table, player, follow)[0]
                     decoded = ENG.parse_action(cog.decode(code, table, player))

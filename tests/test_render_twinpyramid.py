@@ -7,7 +7,6 @@ import random
 import re
 from pathlib import Path
 
-import discord
 import pytest
 
 from bot.errors import user_message
@@ -16,7 +15,6 @@ from bot.policies import choose_action
 from bot.render import Names, twinpyramid as R
 from bot.storage import GameRow, SeatRow
 from bot.table import Table
-from cogs.controls import RefreshButton
 from cogs.games import twinpyramid as cog
 from engines import Event, IllegalAction
 from engines.twinpyramid import TwinPyramidEngine
@@ -27,6 +25,7 @@ ENG = TwinPyramidEngine()
 ROOT = Path(__file__).resolve().parents[1]
 LOCALES = ("en", "ja")
 STEP_TYPES = ("swap_shown", "to_shown", "swap_stone")
+from .discord_helpers import check_discord_limits, offered_controls
 
 
 def names_for(players: list[str]) -> Names:
@@ -146,34 +145,8 @@ def test_every_engine_error_has_a_message_in_both_languages() -> None:
                                                                  card="7S"), "en")
 
 
-def check_limits(items: list[discord.ui.Item]) -> None:
-    view = discord.ui.View(timeout=None)
-    for item in [*items, RefreshButton(7)]:
-        view.add_item(item)
-    rows = view.to_components()
-    assert len(rows) <= 5
-    for row in rows:
-        assert len(row["components"]) <= 5
-        for c in row["components"]:
-            assert len(c.get("custom_id", "")) <= 100
-            assert len(c.get("label") or "") <= 80
-            assert len(c.get("options", [])) <= 25
-            for option in c.get("options", []):
-                assert len(option["label"]) <= 100 and len(option["value"]) <= 100
-    ids = [c.get("custom_id") for row in rows for c in row["components"]]
-    assert len(ids) == len(set(ids)), ids
 
 
-def offered(items: list[discord.ui.Item]) -> tuple[set[str], set[str]]:
-    """(enabled button codes, select values) of the controls."""
-    codes, values = set(), set()
-    for item in items:
-        inner = getattr(item, "item", item)
-        if isinstance(inner, discord.ui.Button) and not inner.disabled:
-            codes.add(inner.custom_id.split(":", 4)[4])
-        if isinstance(inner, discord.ui.Select):
-            values |= {o.value for o in inner.options}
-    return codes, values
 
 
 @pytest.mark.parametrize("seed,n", GAMES[:6])
@@ -185,8 +158,8 @@ def test_controls_fit_discord_and_reach_every_legal_action(seed: int, n: int) ->
             legal = ENG.legal_actions(state, player)
             view = ENG.view(state, player)
             items = cog.controls(table, player, view, [], "en")
-            check_limits(items)
-            codes, values = offered(items)
+            check_discord_limits(items)
+            codes, values = offered_controls(items)
             if any(a.type == "rearrange" for a in legal):
                 opened, _ = ENG.apply(state, player, {"type": "rearrange"})
                 legal = [a for a in legal if a.type != "rearrange"] + ENG.legal_actions(opened, player)
@@ -198,19 +171,19 @@ def test_controls_fit_discord_and_reach_every_legal_action(seed: int, n: int) ->
                         code = code.replace(action.card, min(c for c in mine if c.startswith("X")), 1)
                     assert code in values, (code, values)
                     follow = cog.controls(table, player, view, [code], "en")
-                    check_limits(follow)
-                    assert code in offered(follow)[0]
+                    check_discord_limits(follow)
+                    assert code in offered_controls(follow)[0]
                     notes = cog.selection_notes(table, player, view, [code], "en")
                     assert any(n.startswith("✅") for n in notes), notes
                 elif action.type in STEP_TYPES:
                     c = action.held if action.type == "swap_shown" else action.card
                     assert f"r:{c}" in values
                     follow = cog.controls(table, player, view, [f"r:{c}"], "en")
-                    check_limits(follow)
-                    follow_codes = offered(follow)[0]
+                    check_discord_limits(follow)
+                    follow_codes = offered_controls(follow)[0]
                     if code not in follow_codes:  # more than ten steps for one card: reachable from the other card
                         other = cog.controls(table, player, view, [f"r:{action.shown}"], "en")
-                        follow_codes = offered(other)[0]
+                        follow_codes = offered_controls(other)[0]
                     assert code in follow_codes
                     data = cog.decode(code, table, player)
                     if not state.arranging:
@@ -274,7 +247,7 @@ def test_hand_view_sub_choices_and_notes() -> None:
     view = ENG.view(state, "p0")
     notes = cog.selection_notes(table, "p0", view, [], "en")
     assert any("10th card" in n for n in notes)
-    assert "d" not in offered(cog.controls(table, "p0", view, [], "en"))[0]
+    assert "d" not in offered_controls(cog.controls(table, "p0", view, [], "en"))[0]
     refused = cog.selection_notes(table, "p0", view, ["p:9C"], "en")
     assert refused[0].startswith("✖ Play 9♣ is not allowed: 9♣ can't be played now"), refused
     ok = cog.selection_notes(table, "p0", view, ["p:5S"], "ja")

@@ -45,14 +45,13 @@ async def make_database(path: Path, games: int) -> int:
     storage = await Storage.open(path)
     seats = [SeatRow(i, f"u{i + 1}", f"P{i + 1}", i + 1, False) for i in range(4)]
     last = 0
-    async with storage.transaction() as db:
+    async with storage.db.transaction() as db:
         for n in range(games):
             state = engine.new_game([s.player for s in seats], seed=n)
-            cur = await db.execute(
+            last = await db.fetchval(
                 "INSERT INTO games (guild_id, channel_id, game, options, seed, status, host_id, locale, version, "
-                "state, created_at, updated_at) VALUES (1, ?, 'akuma', '{}', ?, 'running', 1, 'en', 1, ?, ?, ?)",
-                (n, n, engine.dump(state), time.time(), time.time()))
-            last = cur.lastrowid
+                "state, created_at, updated_at) VALUES (1, ?, 'akuma', '{}', ?, 'running', 1, 'en', 1, ?, ?, ?) "
+                "RETURNING id", n, n, engine.dump(state), time.time(), time.time())
             await db.executemany(
                 "INSERT INTO seats (game_id, seat, player, user_id, is_bot, name) VALUES (?, ?, ?, ?, 0, ?)",
                 [(last, s.seat, s.player, s.user_id, s.name) for s in seats])

@@ -30,14 +30,14 @@ def render_text(table: Table, update) -> None:
 
 async def floor(storage: Storage, row_bytes: int, count: int) -> list[float]:
     """A bare insert + commit of a row of ``row_bytes`` on the same database settings, one at a time."""
-    await storage.db.execute("CREATE TABLE IF NOT EXISTS bench_floor (id INTEGER PRIMARY KEY, body TEXT)")
+    async with storage.db.transaction() as tx:
+        await tx.execute("CREATE TABLE IF NOT EXISTS bench_floor (id INTEGER PRIMARY KEY, body TEXT)")
     body = "x" * row_bytes
     times = []
-    for _ in range(count):
+    for n in range(count):
         start = time.perf_counter()
-        await storage.db.execute("BEGIN IMMEDIATE")
-        await storage.db.execute("INSERT INTO bench_floor (body) VALUES (?)", (body,))
-        await storage.db.execute("COMMIT")
+        async with storage.db.transaction() as tx:
+            await tx.execute("INSERT INTO bench_floor (id, body) VALUES (?, ?)", n + 1, body)
         times.append(time.perf_counter() - start)
     return times
 
@@ -98,18 +98,14 @@ async def load_run(tables: int, seconds: float, folder: Path, heuristic: bool = 
 
 
 async def database_bytes(storage: Storage) -> int:
-    await storage.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    async with storage.db.execute("PRAGMA page_count") as cur:
-        (pages,) = await cur.fetchone()
-    async with storage.db.execute("PRAGMA page_size") as cur:
-        (size,) = await cur.fetchone()
-    return pages * size
+    if storage.backend == "postgres":
+        return int(await storage.db.fetchval("SELECT pg_database_size(current_database())"))
+    await storage.db.fetch("PRAGMA wal_checkpoint(TRUNCATE)")
+    return await storage.db.fetchval("PRAGMA page_count") * await storage.db.fetchval("PRAGMA page_size")
 
 
 async def count_actions(storage: Storage) -> int:
-    async with storage.db.execute("SELECT COUNT(*) FROM actions") as cur:
-        (n,) = await cur.fetchone()
-    return n
+    return int(await storage.db.fetchval("SELECT COUNT(*) FROM actions"))
 
 
 def run(quick: bool) -> list[dict]:

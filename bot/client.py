@@ -24,7 +24,7 @@ log = logging.getLogger(__name__)
 # Loggers that write whole payloads at DEBUG: SQL parameters (a game's state: every hand, the RNG), HTTP bodies
 # (ephemeral hand views), gateway events (the hand message a button sits on). Never below INFO, whatever the
 # configured level, so logs hold no hand and no secret.
-PAYLOAD_LOGGERS = ("aiosqlite", "discord.http", "discord.webhook.async_", "discord.gateway", "discord.state")
+PAYLOAD_LOGGERS = ("aiosqlite", "asyncpg", "discord.http", "discord.webhook.async_", "discord.gateway", "discord.state")
 EXTENSIONS = ("cogs.lobby", "cogs.table", "cogs.rules", "cogs.tournament", "cogs.stats", "cogs.config")
 
 
@@ -49,7 +49,9 @@ class GameHostBot(commands.Bot):
         self.tree.interaction_check = self.on_app_command_check  # type: ignore[method-assign]
 
     async def setup_hook(self) -> None:
-        self.storage = await Storage.open(self.settings.database_path)
+        url = self.settings.database()
+        options = {"max_size": self.settings.database_pool_size} if url.startswith("postgres") else {}
+        self.storage = await Storage.open(url, **options)
         self.service = GameService(self.storage)
         self.scheduler = BotScheduler(self.service, self.settings.bot_move_delay)
         self.timers = TurnTimers(self.service)

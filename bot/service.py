@@ -1,7 +1,7 @@
 """The game service: the only door to games.
 
 Every change runs under the table's lock, is checked (seat, turn, version), applied by the
-engine, committed in one SQLite transaction, and only then published to listeners and
+engine, committed in one database transaction, and only then published to listeners and
 acknowledged to the caller. A failed check or commit leaves memory and database unchanged.
 """
 from __future__ import annotations
@@ -19,7 +19,7 @@ from engines import Action, EngineError, get_engine
 
 from .errors import HostError
 from .policies import choose_action
-from .storage import SeatRow, Storage, VersionConflict
+from .storage import SeatRow, ShardFilter, Storage, VersionConflict
 from .table import Table, Update, human_player
 
 log = logging.getLogger(__name__)
@@ -34,6 +34,7 @@ class GameService:
     def __init__(self, storage: Storage, *, clock: Callable[[], float] = time.time) -> None:
         self.storage = storage
         self.clock = clock
+        self.shards: ShardFilter | None = None  # restart work covers only these shards' tables (None: all)
         self.new_seed: Callable[[], int] = lambda: secrets.randbits(62)  # tests make deals reproducible
         self._tables: dict[int, Table] = {}
         self._loading: dict[int, asyncio.Lock] = {}
@@ -78,7 +79,7 @@ class GameService:
         table = self._tables.get(game_id)
         if table is not None:
             return table
-        if not 0 < game_id < 2 ** 63:  # a forged id SQLite cannot even hold
+        if not 0 < game_id < 2 ** 63:  # a forged id no BIGINT column can hold
             raise HostError("no_such_game", game_id=game_id)
         lock = self._loading.setdefault(game_id, asyncio.Lock())
         async with lock:
@@ -95,7 +96,7 @@ class GameService:
         return [await self.table(i) for i in ids]
 
     async def tables_waiting_on_bots(self) -> list[int]:
-        return await self.storage.waiting_on_bots()
+        return await self.storage.waiting_on_bots(self.shards)
 
     def forget(self, game_id: int) -> None:
         """Drop a finished table from memory (its rows stay in the database)."""
@@ -375,11 +376,14 @@ class GameService:
                 raise HostError("host_or_admin_only")
             if table.status not in ACTIVE:
                 raise HostError("game_not_running")
-            await self.storage.update_game(table.id, turn_seconds=seconds)
+            try:
+                await self.storage.update_game(table.id, expected_version=table.version, turn_seconds=seconds)
+            except VersionConflict:
+                raise HostError("stale") from None
             table.row.turn_seconds = seconds
 
     async def tables_with_deadlines(self) -> list[int]:
-        return await self.storage.with_deadlines()
+        return await self.storage.with_deadlines(self.shards)
 
     async def hand_to_bot(self, game_id: int, user_id: int) -> Update:
         """``/game leave`` at a running table: the seat stays in the game, played by a bot."""
@@ -413,7 +417,11 @@ class GameService:
 
     async def _finish(self, table: Table, status: str, *, reason: str | None = None,
                       actor: str | None = None) -> Update:
-        await self.storage.update_game(table.id, status=status, version=table.version + 1, deadline=None)
+        try:
+            await self.storage.update_game(table.id, expected_version=table.version, bump=True, status=status,
+                                           deadline=None)
+        except VersionConflict:
+            raise HostError("stale") from None
         table.row.status = status
         table.row.deadline = None
         table.row.version += 1
@@ -425,10 +433,15 @@ class GameService:
         return [json.loads(n) for n in await self.storage.take_notices(table.id, player)]
 
     async def set_message(self, table: Table, **ids: int) -> None:
-        """Remember the lobby/board message ids (so a restarted bot edits the same messages)."""
-        await self.storage.update_game(table.id, **ids)
-        for key, value in ids.items():
-            setattr(table.row, key, value)
+        """Remember the lobby/board message ids (so a restarted bot edits the same messages); under the table's
+        lock, checked against its version (another process changing the table makes this fail, not overwrite)."""
+        async with table.lock:
+            try:
+                await self.storage.update_game(table.id, expected_version=table.version, **ids)
+            except VersionConflict:
+                raise HostError("stale") from None
+            for key, value in ids.items():
+                setattr(table.row, key, value)
 
 
 __all__ = ["GameService", "EngineError", "HostError"]

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from openskill.models import PlackettLuce
 
 from bot.service import GameService
-from bot.storage import Storage
+from bot.storage import ShardFilter, Storage
 from bot.table import Table, Update
 
 log = logging.getLogger(__name__)
@@ -89,57 +89,33 @@ class RatingService:
         if table.status != "finished" or result is None or not humans:
             return False
         place_of = places(result.ranking)
+        places_by_user = {s.user_id: place_of[s.player] for s in humans}
         rated = len(humans) == len(table.seats) >= 2
-        guild, game, now = table.row.guild_id or 0, table.row.game, time.time()
-        async with self.storage.transaction() as db:
-            async with db.execute("SELECT 1 FROM game_results WHERE game_id = ? LIMIT 1", (table.id,)) as cur:
-                if await cur.fetchone() is not None:
-                    return False
-            before = await self._ratings(guild, game, [s.user_id for s in humans])  # type: ignore[misc]
-            after: dict[int, tuple[float, float]] = {}
-            if rated:
-                teams = [[self.model.rating(mu=before[s.user_id].mu, sigma=before[s.user_id].sigma)]
-                         for s in humans]  # type: ignore[index]
-                new = self.model.rate(teams, ranks=[place_of[s.player] for s in humans])
-                after = {s.user_id: (team[0].mu, team[0].sigma) for s, team in zip(humans, new)}  # type: ignore[misc]
-                await db.executemany(
-                    "INSERT INTO ratings (guild_id, game, user_id, mu, sigma, games, wins, updated_at) "
-                    "VALUES (?, ?, ?, ?, ?, 1, ?, ?) ON CONFLICT (guild_id, game, user_id) DO UPDATE SET "
-                    "mu = excluded.mu, sigma = excluded.sigma, games = games + 1, wins = wins + excluded.wins, "
-                    "updated_at = excluded.updated_at",
-                    [(guild, game, s.user_id, *after[s.user_id], int(place_of[s.player] == 1), now)  # type: ignore
-                     for s in humans])
-            await db.executemany(
-                "INSERT INTO game_results (game_id, user_id, guild_id, game, place, seats, rated, mu_before, "
-                "sigma_before, mu_after, sigma_after, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [(table.id, s.user_id, guild, game, place_of[s.player], len(table.seats), int(rated),
-                  before[s.user_id].mu if rated else None, before[s.user_id].sigma if rated else None,  # type: ignore
-                  *(after[s.user_id] if rated else (None, None)), now) for s in humans])  # type: ignore[index]
-        return True
 
-    async def catch_up(self, games: GameService) -> int:
+        def rate(before: dict[int, tuple[float, float]]) -> dict[int, tuple[float, float]]:
+            users = list(places_by_user)
+            teams = [[self.model.rating(mu=before[u][0], sigma=before[u][1])] for u in users]
+            new = self.model.rate(teams, ranks=[places_by_user[u] for u in users])
+            return {u: (team[0].mu, team[0].sigma) for u, team in zip(users, new)}
+
+        fresh = self.default(0)
+        return await self.storage.ratings.record_game(
+            table.id, guild_id=table.row.guild_id or 0, game=table.row.game, seats=len(table.seats),
+            places=places_by_user, rate=rate if rated else None, default=(fresh.mu, fresh.sigma), now=time.time())
+
+    async def catch_up(self, games: GameService, shards: ShardFilter | None = None) -> int:
         """Record finished games the bot had no chance to record (it stopped between a game's last commit and
-        the update reaching this listener)."""
-        async with self.storage.db.execute(
-            "SELECT g.id FROM games g WHERE g.status = 'finished' "
-            "AND EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.is_bot = 0 AND s.user_id IS NOT NULL) "
-            "AND NOT EXISTS (SELECT 1 FROM game_results r WHERE r.game_id = g.id) ORDER BY g.id") as cur:
-            ids = [r[0] for r in await cur.fetchall()]
+        the update reaching this listener) — of the owned shards' servers only, when ``shards`` is given."""
         done = 0
-        for game_id in ids:
+        for game_id in await self.storage.ratings.unrecorded_games(shards):
             done += await self.record_game(await games.table(game_id))
         return done
 
     # ---- queries ---------------------------------------------------------------------
     async def _ratings(self, guild_id: int, game: str, user_ids: list[int]) -> dict[int, RatingRow]:
         found = {uid: self.default(uid) for uid in user_ids}
-        if not user_ids:
-            return found
-        async with self.storage.db.execute(
-            f"SELECT user_id, mu, sigma, games, wins FROM ratings WHERE guild_id = ? AND game = ? "
-            f"AND user_id IN ({', '.join('?' * len(user_ids))})", (guild_id, game, *user_ids)) as cur:
-            for r in await cur.fetchall():
-                found[r[0]] = RatingRow(*r)
+        for row in await self.storage.ratings.ratings(guild_id, game, user_ids):
+            found[row[0]] = RatingRow(*row)
         return found
 
     async def ratings(self, guild_id: int | None, game: str, user_ids: list[int]) -> dict[int, RatingRow]:
@@ -147,25 +123,14 @@ class RatingService:
         return await self._ratings(guild_id or 0, game, [u for u in user_ids if u > 0])
 
     async def leaderboard(self, guild_id: int | None, game: str, limit: int = 10) -> list[RatingRow]:
-        async with self.storage.db.execute(
-            "SELECT user_id, mu, sigma, games, wins FROM ratings WHERE guild_id = ? AND game = ? "
-            "ORDER BY mu - 3 * sigma DESC, games DESC, user_id LIMIT ?", (guild_id or 0, game, limit)) as cur:
-            return [RatingRow(*r) for r in await cur.fetchall()]
+        return [RatingRow(*r) for r in await self.storage.ratings.leaderboard(guild_id or 0, game, limit)]
 
     async def stats(self, guild_id: int | None, user_id: int, recent: int = 5) -> PlayerStats:
         guild = guild_id or 0
-        db = self.storage.db
-        async with db.execute("SELECT place, COUNT(*) FROM game_results WHERE guild_id = ? AND user_id = ? "
-                              "GROUP BY place ORDER BY place", (guild, user_id)) as cur:
-            placings = {r[0]: r[1] for r in await cur.fetchall()}
-        async with db.execute("SELECT game, user_id, mu, sigma, games, wins FROM ratings WHERE guild_id = ? "
-                              "AND user_id = ? ORDER BY game", (guild, user_id)) as cur:
-            ratings = {r[0]: RatingRow(*r[1:]) for r in await cur.fetchall()}
-        async with db.execute(
-            "SELECT game_id, game, place, seats, rated, mu_before, sigma_before, mu_after, sigma_after "
-            "FROM game_results WHERE guild_id = ? AND user_id = ? ORDER BY created_at DESC, game_id DESC LIMIT ?",
-                (guild, user_id, recent)) as cur:
-            rows = await cur.fetchall()
+        store = self.storage.ratings
+        placings = await store.placings(guild, user_id)
+        ratings = {r[0]: RatingRow(*r[1:]) for r in await store.player_ratings(guild, user_id)}
         last = [RecentResult(r[0], r[1], r[2], r[3], bool(r[4]),
-                             ordinal(r[7], r[8]) - ordinal(r[5], r[6]) if r[4] else None) for r in rows]
+                             ordinal(r[7], r[8]) - ordinal(r[5], r[6]) if r[4] else None)
+                for r in await store.recent_results(guild, user_id, recent)]
         return PlayerStats(user_id, sum(placings.values()), placings.get(1, 0), placings, ratings, last)

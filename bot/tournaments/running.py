@@ -3,7 +3,7 @@ record results as tables end, start the next round when every table of the curre
 
 Everything for one tournament happens under its own lock; the game service's ``ended`` updates reach
 ``on_game_update`` and take the same lock, so results and round changes never interleave. All state is in
-SQLite before anything is announced; ``resume`` picks up a running tournament after a restart (tables that ended
+the database before anything is announced; ``resume`` picks up a running tournament after a restart (tables that ended
 while the bot was down are recorded, tables not yet opened are opened).
 """
 from __future__ import annotations
@@ -23,7 +23,6 @@ from . import seating
 from .models import BYE_POINTS, Tournament, TournamentTable, TournamentUpdate, ranking_points
 from .ratings import RatingService
 from .standings import Standing, compute_standings, pairing_order
-from .store import TournamentStore
 
 log = logging.getLogger(__name__)
 OpenTable = Callable[[Tournament, TournamentTable], Awaitable[int]]
@@ -32,7 +31,7 @@ TournamentListener = Callable[[TournamentUpdate], Awaitable[None]]
 
 class RoundRunner:
     def __init__(self, storage: Storage, games: GameService, ratings: RatingService) -> None:
-        self.store = TournamentStore(storage)
+        self.store = storage.tournaments
         self.games = games
         self.ratings = ratings
         self.open_table: OpenTable = self._same_channel  # the Discord cog installs one that opens a thread
@@ -185,8 +184,8 @@ class RoundRunner:
 
     async def resume(self) -> int:
         """After a restart: record tables that ended meanwhile, open tables not yet opened, move on where a round
-        is complete. Returns how many tournaments are running."""
-        ids = await self.store.ids(statuses=("running",))
+        is complete. Returns how many tournaments are running (of the owned shards' servers, with shards)."""
+        ids = await self.store.ids(statuses=("running",), shards=self.games.shards)
         for tournament_id in ids:
             async with self.lock(tournament_id):
                 tournament = await self.get(tournament_id)

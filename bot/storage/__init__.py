@@ -1,0 +1,53 @@
+"""The storage seam: everything the host stores — games, seats, actions, notices, timers, tournaments, ratings,
+server settings — goes through ``Storage``; nothing outside this package holds a connection or writes SQL.
+
+Two backends, chosen by the database URL: SQLite (``sqlite:///data/gamehost.db``, a bare path too) and PostgreSQL
+(``postgresql://…``, asyncpg with a pool). Both give the same guarantees: one atomic write per action,
+acknowledged only after its commit; optimistic version checks; group commit of concurrent tables; migrations
+applied once even when several processes start together.
+"""
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+from .backend import Database, open_database, parse_url
+from .games import GameStore
+from .ratings import RatingStore
+from .rows import GameRow, SeatRow, ShardFilter, VersionConflict
+from .tournaments import TournamentStore
+
+
+class Storage(GameStore):
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self.tournaments = TournamentStore(db)
+        self.ratings = RatingStore(db)
+        self._init_games()
+
+    @property
+    def backend(self) -> str:
+        return self.db.dialect
+
+    @classmethod
+    async def open(cls, target: str | Path, **options: Any) -> "Storage":
+        """Open (and migrate) the database at ``target``: a ``sqlite://`` or ``postgresql://`` URL, or a path."""
+        db = await open_database(target, **options)
+        try:
+            await db.migrate()
+        except BaseException:
+            await db.close()
+            raise
+        return cls(db)
+
+    async def migrate(self) -> int:
+        return await self.db.migrate()
+
+    async def close(self) -> None:
+        if self._flusher is not None:
+            await asyncio.gather(self._flusher, return_exceptions=True)
+        await self.db.close()
+
+
+__all__ = ["Storage", "GameRow", "SeatRow", "ShardFilter", "VersionConflict", "parse_url"]

@@ -1,0 +1,205 @@
+"""Games, seats, the append-only action log, notices, timers and server settings, on either backend.
+
+Every write is one transaction; an action, its new state and its version bump land together or not at all, and
+the caller is answered only after the commit. Writes that can race carry the version they expect."""
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from typing import Any
+
+from .backend import Database, Tx
+from .rows import GameRow, PendingAction, SeatRow, ShardFilter, VersionConflict
+
+_GAME_COLUMNS = ("id, guild_id, channel_id, game, options, seed, status, host_id, locale, version, state, "
+                 "lobby_message_id, board_message_id, turn_seconds, deadline")
+_UPDATABLE = {"status", "state", "lobby_message_id", "board_message_id", "locale", "deadline", "turn_seconds",
+              "host_id", "bot_to_act"}
+
+
+def _where_shards(sql: str, params: list[Any], shards: ShardFilter | None, column: str = "guild_id") -> str:
+    if shards is None:
+        return sql
+    fragment, values = shards.sql(column)
+    params.extend(values)
+    return f"{sql} AND {fragment}"
+
+
+class GameStore:
+    db: Database
+
+    def _init_games(self) -> None:
+        self._pending: list[PendingAction] = []
+        self._flusher: asyncio.Task[None] | None = None
+
+    # ---- games and seats -----------------------------------------------------------
+    async def create_game(self, *, guild_id: int | None, channel_id: int, game: str, options: dict[str, Any],
+                          seed: int, host_id: int, locale: str, seats: list[SeatRow], turn_seconds: int = 120) -> int:
+        now = time.time()
+        async with self.db.transaction() as tx:
+            game_id = await tx.fetchval(
+                "INSERT INTO games (guild_id, channel_id, game, options, seed, status, host_id, locale, "
+                "turn_seconds, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?) RETURNING id",
+                guild_id, channel_id, game, json.dumps(options), seed, host_id, locale, turn_seconds, now, now)
+            await self._write_seats(tx, game_id, seats)
+        return int(game_id)
+
+    @staticmethod
+    async def _write_seats(tx: Tx, game_id: int, seats: list[SeatRow]) -> None:
+        await tx.execute("DELETE FROM seats WHERE game_id = ?", game_id)
+        await tx.executemany(
+            "INSERT INTO seats (game_id, seat, player, user_id, is_bot, name, timeouts, away) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [(game_id, s.seat, s.player, s.user_id, int(s.is_bot), s.name, s.timeouts, int(s.away)) for s in seats],
+        )
+
+    async def replace_seats(self, game_id: int, seats: list[SeatRow], *, expected_version: int,
+                            host_id: int | None = None, bot_to_act: bool | None = None,
+                            deadline: float | None | bool = False) -> None:
+        """Rewrite a table's seats (lobby changes, a seat handed to a bot or back); bumps the version.
+        ``deadline=False`` leaves the stored deadline as it is."""
+        extra: dict[str, Any] = {} if host_id is None else {"host_id": host_id}
+        if bot_to_act is not None:
+            extra["bot_to_act"] = int(bot_to_act)
+        if deadline is not False:
+            extra["deadline"] = deadline
+        async with self.db.transaction() as tx:
+            await self._bump_version(tx, game_id, expected_version, **extra)
+            await self._write_seats(tx, game_id, seats)
+
+    async def update_game(self, game_id: int, *, expected_version: int, bump: bool = False, **fields: Any) -> None:
+        """Write some columns of a game whose stored version is ``expected_version`` (else ``VersionConflict``);
+        ``bump`` also advances the version (a change of the game, not just of its bookkeeping)."""
+        unknown = set(fields) - _UPDATABLE
+        if unknown:
+            raise ValueError(f"not updatable: {unknown}")
+        async with self.db.transaction() as tx:
+            if bump:
+                await self._bump_version(tx, game_id, expected_version, **fields)
+                return
+            sets = "".join(f"{k} = ?, " for k in fields)
+            if await tx.execute(f"UPDATE games SET {sets}updated_at = ? WHERE id = ? AND version = ?",
+                                *fields.values(), time.time(), game_id, expected_version) != 1:
+                raise VersionConflict(game_id)
+
+    @staticmethod
+    async def _bump_version(tx: Tx, game_id: int, expected: int, **fields: Any) -> None:
+        sets = "".join(f", {k} = ?" for k in fields)
+        changed = await tx.execute(
+            f"UPDATE games SET version = version + 1, updated_at = ?{sets} WHERE id = ? AND version = ?",
+            time.time(), *fields.values(), game_id, expected)
+        if changed != 1:
+            raise VersionConflict(game_id)
+
+    async def get_game(self, game_id: int) -> GameRow | None:
+        row = await self.db.fetchrow(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", game_id)
+        if row is None:
+            return None
+        game = GameRow(**{k: row[k] for k in row.keys()} | {"options": json.loads(row["options"])})
+        rows = await self.db.fetch("SELECT seat, player, name, user_id, is_bot, timeouts, away FROM seats "
+                                   "WHERE game_id = ? ORDER BY seat", game_id)
+        game.seats = [SeatRow(r["seat"], r["player"], r["name"], r["user_id"], bool(r["is_bot"]), r["timeouts"],
+                              bool(r["away"])) for r in rows]
+        return game
+
+    async def game_ids(self, *, status: tuple[str, ...], channel_id: int | None = None) -> list[int]:
+        marks = ", ".join("?" * len(status))
+        sql = f"SELECT id FROM games WHERE status IN ({marks})"
+        params: list[Any] = list(status)
+        if channel_id is not None:
+            sql += " AND channel_id = ?"
+            params.append(channel_id)
+        return [r[0] for r in await self.db.fetch(sql + " ORDER BY id", *params)]
+
+    # ---- server settings -------------------------------------------------------------
+    async def guild_language(self, guild_id: int) -> str | None:
+        return await self.db.fetchval("SELECT language FROM guild_settings WHERE guild_id = ?", guild_id)
+
+    async def set_guild_language(self, guild_id: int, language: str | None) -> None:
+        async with self.db.transaction() as tx:
+            await tx.execute("INSERT INTO guild_settings (guild_id, language) VALUES (?, ?) "
+                             "ON CONFLICT (guild_id) DO UPDATE SET language = excluded.language", guild_id, language)
+
+    # ---- the action log --------------------------------------------------------------
+    async def start_game(self, game_id: int, *, state: str, expected_version: int, bot_to_act: bool,
+                         deadline: float | None) -> None:
+        async with self.db.transaction() as tx:
+            await self._bump_version(tx, game_id, expected_version, status="running", state=state,
+                                     bot_to_act=int(bot_to_act), deadline=deadline)
+
+    async def commit_action(self, game_id: int, *, expected_version: int, player: str, action: dict[str, Any],
+                            state: str, status: str, notices: list[tuple[str, str]], bot_to_act: bool = False,
+                            deadline: float | None = None, seat: SeatRow | None = None) -> None:
+        """Append the action, write the state and bump the version atomically; returns once committed.
+
+        Group commit: actions of different tables that arrive while a commit is under way are written
+        together in the next transaction, so many busy tables share one commit instead of queueing behind
+        each other. Each action is still all-or-nothing, checked against its own version, and only
+        acknowledged after its commit.
+        """
+        done = asyncio.get_running_loop().create_future()
+        self._pending.append(PendingAction(game_id, expected_version, player, json.dumps(action), state, status,
+                                           bot_to_act, deadline, seat, notices, done))
+        if self._flusher is None or self._flusher.done():
+            self._flusher = asyncio.create_task(self._flush_pending())
+        await done
+
+    def _next_batch(self) -> list[PendingAction]:
+        """The pending actions of distinct tables (a second action of a table waits for the next batch)."""
+        batch, rest, seen = [], [], set()
+        for item in self._pending:
+            (rest if item.game_id in seen else batch).append(item)
+            seen.add(item.game_id)
+        self._pending = rest
+        return batch
+
+    async def _flush_pending(self) -> None:
+        while self._pending:
+            batch = self._next_batch()
+            try:
+                ok = await self.db.write_actions(batch, time.time())
+            except Exception as error:
+                if len(batch) == 1:
+                    batch[0].done.set_exception(error)
+                    continue
+                for item in batch:  # find the one that failed: the others still commit, one by one
+                    try:
+                        ok = await self.db.write_actions([item], time.time())
+                    except Exception as single:
+                        item.done.set_exception(single)
+                    else:
+                        self._settle([item], ok)
+                continue
+            self._settle(batch, ok)
+
+    @staticmethod
+    def _settle(batch: list[PendingAction], ok: set[int]) -> None:
+        for item in batch:
+            if item.game_id in ok:
+                item.done.set_result(None)
+            else:
+                item.done.set_exception(VersionConflict(item.game_id))
+
+    async def with_deadlines(self, shards: ShardFilter | None = None) -> list[int]:
+        """Running tables waiting on a person's decision under a turn timer (what a restart must time again)."""
+        params: list[Any] = []
+        sql = _where_shards("SELECT id FROM games WHERE status = 'running' AND deadline IS NOT NULL", params, shards)
+        return [r[0] for r in await self.db.fetch(sql + " ORDER BY deadline", *params)]
+
+    async def waiting_on_bots(self, shards: ShardFilter | None = None) -> list[int]:
+        """Running tables whose next decision belongs to a bot seat (what a restart must wake)."""
+        params: list[Any] = []
+        sql = _where_shards("SELECT id FROM games WHERE status = 'running' AND bot_to_act = 1", params, shards)
+        return [r[0] for r in await self.db.fetch(sql + " ORDER BY id", *params)]
+
+    async def actions(self, game_id: int) -> list[tuple[str, dict[str, Any]]]:
+        rows = await self.db.fetch("SELECT player, action FROM actions WHERE game_id = ? ORDER BY seq", game_id)
+        return [(r[0], json.loads(r[1])) for r in rows]
+
+    async def take_notices(self, game_id: int, player: str) -> list[str]:
+        """Pending private events for a player, oldest first; they are removed once taken (one statement)."""
+        async with self.db.transaction() as tx:
+            rows = await tx.fetch("DELETE FROM notices WHERE game_id = ? AND player = ? RETURNING id, event",
+                                  game_id, player)
+        return [r[1] for r in sorted(rows, key=lambda r: r[0])]

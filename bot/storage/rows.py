@@ -1,0 +1,72 @@
+"""What the storage seam hands out and takes in: plain rows, no connection."""
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from typing import Any
+
+
+class VersionConflict(Exception):
+    """The game's stored version is not the one the writer expected."""
+
+
+@dataclass
+class SeatRow:
+    seat: int
+    player: str
+    name: str
+    user_id: int | None = None
+    is_bot: bool = False
+    timeouts: int = 0  # decisions in a row that ran out of time
+    away: bool = False  # handed to a bot after too many timeouts, until the player comes back
+
+
+@dataclass
+class GameRow:
+    id: int
+    guild_id: int | None
+    channel_id: int
+    game: str
+    options: dict[str, Any]
+    seed: int
+    status: str
+    host_id: int
+    locale: str = "en"
+    version: int = 0
+    state: str | None = None
+    lobby_message_id: int | None = None
+    board_message_id: int | None = None
+    turn_seconds: int = 120
+    deadline: float | None = None
+    seats: list[SeatRow] = field(default_factory=list)
+
+
+@dataclass
+class PendingAction:
+    """One table's action waiting for the next group commit."""
+    game_id: int
+    expected_version: int
+    player: str
+    action: str
+    state: str
+    status: str
+    bot_to_act: bool
+    deadline: float | None
+    seat: SeatRow | None  # a seat whose timeout count (or bot flag) changes with this action
+    notices: list[tuple[str, str]]
+    done: asyncio.Future[None]
+
+
+@dataclass(frozen=True)
+class ShardFilter:
+    """The shards a process owns: a table belongs to shard ``(guild_id >> 22) % count`` (no guild: shard 0)."""
+    count: int
+    ids: tuple[int, ...]
+
+    def owns(self, guild_id: int | None) -> bool:
+        return ((guild_id or 0) >> 22) % self.count in self.ids
+
+    def sql(self, column: str = "guild_id") -> tuple[str, list[int]]:
+        """A WHERE fragment (same text on SQLite and PostgreSQL) and its parameters."""
+        marks = ", ".join("?" * len(self.ids))
+        return f"((COALESCE({column}, 0) >> 22) % ?) IN ({marks})", [self.count, *self.ids]

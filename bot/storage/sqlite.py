@@ -1,0 +1,103 @@
+"""The SQLite backend: one aiosqlite connection in WAL mode (``synchronous=FULL``); every write transaction is
+``BEGIN IMMEDIATE`` under a lock, so writers queue in the process and the file lock keeps other processes out."""
+from __future__ import annotations
+
+import asyncio
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any, AsyncIterator, Sequence
+
+import aiosqlite
+
+from .backend import Database, Row, Tx, migrations
+from .rows import PendingAction
+
+
+class SqliteTx(Tx):
+    def __init__(self, conn: aiosqlite.Connection) -> None:
+        self.conn = conn
+
+    async def fetch(self, sql: str, *args: Any) -> list[Row]:
+        async with self.conn.execute(sql, args) as cur:
+            return list(await cur.fetchall())
+
+    async def execute(self, sql: str, *args: Any) -> int:
+        cur = await self.conn.execute(sql, args)
+        count = cur.rowcount
+        await cur.close()
+        return count
+
+    async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        if rows:
+            await self.conn.executemany(sql, rows)
+
+
+class SqliteDatabase(SqliteTx, Database):
+    dialect = "sqlite"
+    for_update = ""
+
+    def __init__(self, conn: aiosqlite.Connection) -> None:
+        super().__init__(conn)
+        self._write_lock = asyncio.Lock()
+
+    @classmethod
+    async def open(cls, path: str | Path) -> "SqliteDatabase":
+        if str(path) != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        conn = await aiosqlite.connect(str(path), isolation_level=None)
+        conn.row_factory = aiosqlite.Row
+        await conn.execute("PRAGMA busy_timeout=30000")  # another process writing: wait instead of failing
+        await conn.execute("PRAGMA journal_mode=WAL")
+        await conn.execute("PRAGMA synchronous=FULL")
+        await conn.execute("PRAGMA foreign_keys=ON")
+        return cls(conn)
+
+    async def close(self) -> None:
+        await self.conn.close()
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[Tx]:
+        async with self._write_lock:
+            await self.conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield self
+            except BaseException:
+                await self.conn.execute("ROLLBACK")
+                raise
+            await self.conn.execute("COMMIT")
+
+    async def migrate(self) -> int:
+        """The applied number is ``PRAGMA user_version``, read inside the write transaction, so two processes
+        starting together apply each migration once."""
+        current = 0
+        for number, sql in migrations("sqlite"):
+            async with self.transaction():
+                current = await self.fetchval("PRAGMA user_version")
+                if number > current:
+                    for statement in filter(str.strip, sql.split(";")):
+                        await self.conn.execute(statement)
+                    await self.conn.execute(f"PRAGMA user_version = {number}")
+                    current = number
+        return current
+
+    async def write_actions(self, batch: list[PendingAction], now: float) -> set[int]:
+        ok: set[int] = set()
+        async with self.transaction():
+            for a in batch:
+                if await self.execute(
+                        "UPDATE games SET version = version + 1, updated_at = ?, state = ?, status = ?, "
+                        "bot_to_act = ?, deadline = ? WHERE id = ? AND version = ?",
+                        now, a.state, a.status, int(a.bot_to_act), a.deadline, a.game_id, a.expected_version):
+                    ok.add(a.game_id)
+            done = [a for a in batch if a.game_id in ok]
+            await self.executemany(
+                "INSERT INTO actions (game_id, seq, player, action, created_at) VALUES "
+                "(?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM actions WHERE game_id = ?), ?, ?, ?)",
+                [(a.game_id, a.game_id, a.player, a.action, now) for a in done])
+            await self.executemany(
+                "UPDATE seats SET timeouts = ?, is_bot = ?, away = ? WHERE game_id = ? AND seat = ?",
+                [(a.seat.timeouts, int(a.seat.is_bot), int(a.seat.away), a.game_id, a.seat.seat)
+                 for a in done if a.seat is not None])
+            await self.executemany("INSERT INTO notices (game_id, player, event) VALUES (?, ?, ?)",
+                                   [(a.game_id, p, e) for a in done for p, e in a.notices])
+        return ok

@@ -1,7 +1,10 @@
 from __future__ import annotations
 
+import os
+import re
+import sqlite3
 from pathlib import Path
-from typing import AsyncIterator
+from typing import AsyncIterator, Iterator
 
 import pytest
 
@@ -11,7 +14,12 @@ if TYPE_CHECKING:
     from .discord_harness import Harness
 
 from bot.service import GameService
-from bot.storage import Storage
+from bot.storage import Storage, parse_url
+
+from .pg_server import PgServer, execute, run_sync
+
+# Locally, GAMEHOST_SKIP_POSTGRES=1 skips the PostgreSQL runs; without it (CI) a server that cannot start FAILS them.
+SKIP_POSTGRES = os.environ.get("GAMEHOST_SKIP_POSTGRES") == "1"
 
 
 @pytest.fixture
@@ -19,9 +27,36 @@ def db_path(tmp_path: Path) -> Path:
     return tmp_path / "games.db"
 
 
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[PgServer]:
+    server = PgServer().start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A fresh database on each backend: a SQLite file, or a new database on the session's PostgreSQL server."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'games.db'}"
+    if SKIP_POSTGRES:
+        pytest.skip("GAMEHOST_SKIP_POSTGRES=1")
+    return request.getfixturevalue("pg_server").new_database()
+
+
+def rows(db_url: str | Path, sql: str, *args) -> list[tuple]:
+    """Read (or change) the database behind the service's back, on its own connection (``?`` placeholders)."""
+    backend, where = parse_url(db_url)
+    if backend == "sqlite":
+        with sqlite3.connect(where) as conn:
+            return conn.execute(sql, args).fetchall()
+    counter = iter(range(1, 1000))
+    return run_sync(execute(where, re.sub(r"\?", lambda _: f"${next(counter)}", sql), *args))
+
+
 @pytest.fixture
-async def service(db_path: Path) -> AsyncIterator[GameService]:
-    storage = await Storage.open(db_path)
+async def service(db_url: str) -> AsyncIterator[GameService]:
+    storage = await Storage.open(db_url)
     yield GameService(storage)
     await storage.close()
 

@@ -235,8 +235,8 @@ class Child:
         alice, bob = users[ALICE], users[BOB]
         tables = await bot.service.tables_in_channel(cid)
         if not tables:
-            done = await bot.storage.db.execute_fetchall(
-                "SELECT COUNT(*) FROM games WHERE game = ? AND status = 'finished'", (game,))
+            done = await bot.storage.db.fetch(
+                "SELECT COUNT(*) FROM games WHERE game = ? AND status = 'finished'", game)
             if finishing and done[0][0] >= 1:
                 return False
             engine = get_engine(game)

@@ -3,7 +3,6 @@ library), idempotent over restarts, nothing for cancelled tables or tables with 
 from __future__ import annotations
 
 import random
-import sqlite3
 from pathlib import Path
 
 import pytest
@@ -11,6 +10,7 @@ from openskill.models import PlackettLuce
 
 from bot.policies import choose_action
 from bot.service import GameService
+from .conftest import rows
 from bot.storage import GameRow, SeatRow, Storage
 from bot.table import Table
 from bot.tournaments import RatingService
@@ -20,10 +20,6 @@ from engines import Result
 GUILD = 5
 PEOPLE = (101, 102, 103)
 
-
-def rows(db_path: Path, sql: str, *args):
-    with sqlite3.connect(db_path) as conn:
-        return conn.execute(sql, args).fetchall()
 
 
 async def play_out(games: GameService, table: Table, seed: int) -> None:
@@ -43,8 +39,8 @@ async def people_table(games: GameService, seed: int, people=PEOPLE, bots: int =
 
 
 @pytest.fixture
-async def host(db_path: Path):
-    storage = await Storage.open(db_path)
+async def host(db_url: str):
+    storage = await Storage.open(db_url)
     games = GameService(storage)
     ratings = RatingService(storage)
     games.subscribe(ratings.on_update)
@@ -53,7 +49,7 @@ async def host(db_path: Path):
     await storage.close()
 
 
-async def test_ratings_follow_openskill_plackett_luce(host, db_path: Path) -> None:
+async def test_ratings_follow_openskill_plackett_luce(host, db_url: str) -> None:
     games, ratings = host
     model = PlackettLuce()
     expected = {u: model.rating() for u in PEOPLE}
@@ -73,7 +69,7 @@ async def test_ratings_follow_openskill_plackett_luce(host, db_path: Path) -> No
     assert await ratings.leaderboard(GUILD + 1, "akuma") == []  # per server
 
 
-async def test_ties_share_a_rank(host, db_path: Path) -> None:
+async def test_ties_share_a_rank(host, db_url: str) -> None:
     games, ratings = host
     table = await people_table(games, 4)
     await play_out(games, table, 4)
@@ -93,38 +89,38 @@ async def test_ties_share_a_rank(host, db_path: Path) -> None:
         assert after[u].sigma == pytest.approx(team[0].sigma)
 
 
-async def test_idempotent_cancelled_and_bot_tables_change_nothing(host, db_path: Path) -> None:
+async def test_idempotent_cancelled_and_bot_tables_change_nothing(host, db_url: str) -> None:
     games, ratings = host
     table = await people_table(games, 5)
     await play_out(games, table, 5)
-    snapshot = rows(db_path, "SELECT * FROM ratings ORDER BY user_id")
+    snapshot = rows(db_url, "SELECT * FROM ratings ORDER BY user_id")
     assert len(snapshot) == 3
     assert not await ratings.record_game(table)  # the same game again: nothing
     assert await ratings.catch_up(games) == 0
-    assert rows(db_path, "SELECT * FROM ratings ORDER BY user_id") == snapshot
+    assert rows(db_url, "SELECT * FROM ratings ORDER BY user_id") == snapshot
 
     cancelled = await people_table(games, 6)
     await games.end(cancelled.id, 1, is_admin=True)
     await games.drain()
     with_bot = await people_table(games, 7, people=PEOPLE[:2], bots=1)
     await play_out(games, with_bot, 7)
-    assert rows(db_path, "SELECT * FROM ratings ORDER BY user_id") == snapshot
-    assert rows(db_path, "SELECT COUNT(*) FROM game_results WHERE game_id = ?", cancelled.id) == [(0,)]
-    assert rows(db_path, "SELECT user_id, rated FROM game_results WHERE game_id = ? ORDER BY user_id",
+    assert rows(db_url, "SELECT * FROM ratings ORDER BY user_id") == snapshot
+    assert rows(db_url, "SELECT COUNT(*) FROM game_results WHERE game_id = ?", cancelled.id) == [(0,)]
+    assert rows(db_url, "SELECT user_id, rated FROM game_results WHERE game_id = ? ORDER BY user_id",
                 with_bot.id) == [(101, 0), (102, 0)]  # counted in stats, unrated
 
 
-async def test_catch_up_after_a_restart_records_missed_games_once(db_path: Path) -> None:
-    storage = await Storage.open(db_path)
+async def test_catch_up_after_a_restart_records_missed_games_once(db_url: str) -> None:
+    storage = await Storage.open(db_url)
     games = GameService(storage)  # no rating listener: the bot "stopped" before the update was delivered
     table = await people_table(games, 8)
     await play_out(games, table, 8)
     await storage.close()
-    storage = await Storage.open(db_path)
+    storage = await Storage.open(db_url)
     games, ratings = GameService(storage), RatingService(storage)
     assert await ratings.catch_up(games) == 1
     assert await ratings.catch_up(games) == 0
-    assert rows(db_path, "SELECT COUNT(*), SUM(games) FROM ratings") == [(3, 3)]
+    assert rows(db_url, "SELECT COUNT(*), SUM(games) FROM ratings") == [(3, 3)]
     stats = await ratings.stats(GUILD, PEOPLE[0])
     assert stats.games == 1 and sum(stats.placings.values()) == 1 and "akuma" in stats.ratings
     assert stats.recent[0].game_id == table.id and stats.recent[0].rated and stats.recent[0].change is not None

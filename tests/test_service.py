@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 from pathlib import Path
 
 import pytest
@@ -10,7 +9,8 @@ import pytest
 from bot.errors import HostError
 from bot.scheduler import BotScheduler
 from bot.service import GameService
-from bot.storage import Storage
+from .conftest import rows
+from bot.storage import SeatRow, Storage
 from engines import EngineError, get_engine
 
 ALICE, BOB, CAROL = 101, 102, 103
@@ -27,19 +27,47 @@ async def started_table(service: GameService, *, humans=(ALICE, BOB, CAROL), bot
     return table
 
 
-def rows(db_path: Path, sql: str, *args):
-    with sqlite3.connect(db_path) as conn:
-        return conn.execute(sql, args).fetchall()
 
-
-async def test_migrations_are_recorded_and_idempotent(db_path: Path) -> None:
-    storage = await Storage.open(db_path)
+async def test_migrations_are_recorded_and_idempotent(db_url: str) -> None:
+    storage = await Storage.open(db_url)
     version = await storage.migrate()
     assert version >= 1
     assert await storage.migrate() == version
+    backend = storage.backend
     await storage.close()
-    assert rows(db_path, "PRAGMA user_version") == [(version,)]
-    assert rows(db_path, "PRAGMA journal_mode") == [("wal",)]
+    if backend == "sqlite":
+        assert rows(db_url, "PRAGMA user_version") == [(version,)]
+        assert rows(db_url, "PRAGMA journal_mode") == [("wal",)]
+    else:
+        assert [v for (v,) in rows(db_url, "SELECT version FROM schema_migrations ORDER BY version")] == \
+            list(range(1, version + 1))
+
+
+async def test_migrations_run_once_when_processes_start_together(db_url: str) -> None:
+    """Several storages opening one fresh database at once: each migration is applied exactly once."""
+    if db_url.startswith("postgresql"):  # a blank database, not the migrated template
+        rows(db_url, "DROP SCHEMA public CASCADE")
+        rows(db_url, "CREATE SCHEMA public")
+    storages = await asyncio.gather(*[Storage.open(db_url) for _ in range(4)])
+    versions = {await s.migrate() for s in storages}
+    for storage in storages:
+        await storage.close()
+    assert len(versions) == 1
+    assert rows(db_url, "SELECT COUNT(*) FROM games") == [(0,)]
+
+
+async def test_times_and_snowflakes_keep_their_precision(service: GameService) -> None:
+    """A time.time() deadline and 64-bit ids come back exactly (REAL would lose seconds on PostgreSQL)."""
+    snowflake = 1_234_567_890_123_456_789
+    game_id = await service.storage.create_game(guild_id=snowflake, channel_id=snowflake + 1, game="akuma",
+                                                options={}, seed=2 ** 62 - 1, host_id=snowflake + 2, locale="en",
+                                                seats=[SeatRow(0, "u1", "A", snowflake + 3)])
+    deadline = 1_790_000_000.123456
+    await service.storage.start_game(game_id, state="{}", expected_version=0, bot_to_act=False, deadline=deadline)
+    row = await service.storage.get_game(game_id)
+    assert (row.guild_id, row.channel_id, row.host_id, row.seed) == (snowflake, snowflake + 1, snowflake + 2,
+                                                                    2 ** 62 - 1)
+    assert row.deadline == deadline and row.seats[0].user_id == snowflake + 3
 
 
 async def test_lobby_rules(service: GameService) -> None:
@@ -71,17 +99,17 @@ async def test_lobby_rules(service: GameService) -> None:
     assert table.status == "running" and table.state.players == ["u102", "bot1", "bot2", "bot3", "bot4"]
 
 
-async def test_bad_options_are_refused_and_nothing_is_stored(service: GameService, db_path: Path) -> None:
+async def test_bad_options_are_refused_and_nothing_is_stored(service: GameService, db_url: str) -> None:
     with pytest.raises(EngineError):
         await service.create_lobby(game="akuma", guild_id=1, channel_id=10, user_id=ALICE, name="A",
                                    options={"start_player": "x"})
     with pytest.raises(EngineError):
         await service.create_lobby(game="nosuchgame", guild_id=1, channel_id=10, user_id=ALICE, name="A")
-    assert rows(db_path, "SELECT COUNT(*) FROM games") == [(0,)]
+    assert rows(db_url, "SELECT COUNT(*) FROM games") == [(0,)]
 
 
 async def test_act_commits_one_action_and_refuses_bad_input_without_change(service: GameService,
-                                                                           db_path: Path) -> None:
+                                                                           db_url: str) -> None:
     table = await started_table(service)
     engine = get_engine("akuma")
     first = engine.to_act(table.state)[0]
@@ -101,19 +129,19 @@ async def test_act_commits_one_action_and_refuses_bad_input_without_change(servi
         with pytest.raises((HostError, EngineError)):
             await service.act(table.id, attempt["user"], attempt["action"], attempt["ver"])
         assert engine.dump(table.state) == state_before and table.version == version
-    assert rows(db_path, "SELECT COUNT(*) FROM actions") == [(0,)]
-    assert rows(db_path, "SELECT version FROM games WHERE id = ?", table.id) == [(version,)]
+    assert rows(db_url, "SELECT COUNT(*) FROM actions") == [(0,)]
+    assert rows(db_url, "SELECT version FROM games WHERE id = ?", table.id) == [(version,)]
 
     update = await service.act(table.id, ALICE, {"type": "play", "cards": [card]}, version)
     assert update.version == version + 1 == table.version
     assert [e.type for e in update.events][0] == "played"
-    stored = rows(db_path, "SELECT version, state FROM games WHERE id = ?", table.id)[0]
+    stored = rows(db_url, "SELECT version, state FROM games WHERE id = ?", table.id)[0]
     assert stored[0] == table.version and engine.load(stored[1]) == table.state
-    assert rows(db_path, "SELECT seq, player FROM actions WHERE game_id = ?", table.id) == [(1, "u101")]
+    assert rows(db_url, "SELECT seq, player FROM actions WHERE game_id = ?", table.id) == [(1, "u101")]
     await service.drain()
 
 
-async def test_simultaneous_clicks_on_one_version_apply_once(service: GameService, db_path: Path) -> None:
+async def test_simultaneous_clicks_on_one_version_apply_once(service: GameService, db_url: str) -> None:
     table = await started_table(service)
     card = table.state.hands["u101"][0]
     version = table.version
@@ -123,12 +151,12 @@ async def test_simultaneous_clicks_on_one_version_apply_once(service: GameServic
     applied = [r for r in results if not isinstance(r, Exception)]
     refused = [r for r in results if isinstance(r, HostError)]
     assert len(applied) == 1 and len(refused) == 4 and all(r.code == "stale" for r in refused)
-    assert rows(db_path, "SELECT COUNT(*) FROM actions") == [(1,)]
+    assert rows(db_url, "SELECT COUNT(*) FROM actions") == [(1,)]
     await service.drain()
 
 
-async def test_restart_continues_the_game_from_the_database(db_path: Path) -> None:
-    storage = await Storage.open(db_path)
+async def test_restart_continues_the_game_from_the_database(db_url: str) -> None:
+    storage = await Storage.open(db_url)
     service = GameService(storage)
     table = await started_table(service)
     engine = get_engine("akuma")
@@ -140,7 +168,7 @@ async def test_restart_continues_the_game_from_the_database(db_path: Path) -> No
     await service.drain()
     await storage.close()
 
-    storage2 = await Storage.open(db_path)
+    storage2 = await Storage.open(db_url)
     service2 = GameService(storage2)
     table2 = await service2.table(table.id)
     assert engine.dump(table2.state) == state and table2.version == version
@@ -183,19 +211,19 @@ async def test_private_events_become_notices_for_those_players_only(service: Gam
     await service.drain()
 
 
-async def test_bot_seats_play_a_whole_game_and_the_result_is_stored(service: GameService, db_path: Path) -> None:
+async def test_bot_seats_play_a_whole_game_and_the_result_is_stored(service: GameService, db_url: str) -> None:
     table = await service.create_bot_table(game="akuma", players=5, seed=11, channel_id=3)
     scheduler = BotScheduler(service, delay=0)
     scheduler.kick(table.id)
     await scheduler.idle()
     assert table.status == "finished" and table.result() is not None
-    assert rows(db_path, "SELECT status FROM games WHERE id = ?", table.id) == [("finished",)]
-    logged = rows(db_path, "SELECT COUNT(*) FROM actions WHERE game_id = ?", table.id)[0][0]
+    assert rows(db_url, "SELECT status FROM games WHERE id = ?", table.id) == [("finished",)]
+    logged = rows(db_url, "SELECT COUNT(*) FROM actions WHERE game_id = ?", table.id)[0][0]
     assert logged == table.version - 1  # start is version 1; one version per action
 
 
 async def test_leaving_hands_the_seat_to_a_bot_and_end_needs_host_or_admin(service: GameService,
-                                                                             db_path: Path) -> None:
+                                                                             db_url: str) -> None:
     table = await started_table(service)
     scheduler = BotScheduler(service, delay=0)
     with pytest.raises(HostError) as err:
@@ -209,7 +237,7 @@ async def test_leaving_hands_the_seat_to_a_bot_and_end_needs_host_or_admin(servi
         update = await service.hand_to_bot(table.id, CAROL)  # the last person leaves: the table closes
         assert update.kind == "ended" and update.reason == "abandoned"
     assert table.status in ("cancelled", "finished")
-    assert rows(db_path, "SELECT status FROM games WHERE id = ?", table.id) == [(table.status,)]
+    assert rows(db_url, "SELECT status FROM games WHERE id = ?", table.id) == [(table.status,)]
     with pytest.raises(HostError):
         await service.end(table.id, ALICE, is_admin=True)
     other = await started_table(service, seed=6)
@@ -221,8 +249,8 @@ async def test_leaving_hands_the_seat_to_a_bot_and_end_needs_host_or_admin(servi
     await scheduler.idle()
 
 
-async def test_concurrent_actions_of_many_tables_commit_together_and_all_survive(db_path: Path) -> None:
-    storage = await Storage.open(db_path)
+async def test_concurrent_actions_of_many_tables_commit_together_and_all_survive(db_url: str) -> None:
+    storage = await Storage.open(db_url)
     service = GameService(storage)
     engine = get_engine("akuma")
     tables = [await service.create_bot_table(game="akuma", players=3, seed=s, channel_id=s) for s in range(30)]
@@ -231,33 +259,33 @@ async def test_concurrent_actions_of_many_tables_commit_together_and_all_survive
         player = table.to_act()[0]
         moves.append(service.act_as(table.id, player, engine.legal_actions(table.state, player)[0], table.version))
     # One table's row is changed behind the service's back: its write must fail alone.
-    await storage.db.execute("UPDATE games SET version = version + 100 WHERE id = ?", (tables[7].id,))
+    rows(db_url, "UPDATE games SET version = version + 100 WHERE id = ?", tables[7].id)
     results = await asyncio.gather(*moves, return_exceptions=True)
     failed = [i for i, r in enumerate(results) if isinstance(r, Exception)]
     assert failed == [7] and isinstance(results[7], HostError) and results[7].code == "stale"
     assert tables[7].version == 1  # memory unchanged for the refused one
     await service.drain()
     await storage.close()
-    assert rows(db_path, "SELECT COUNT(*) FROM actions") == [(29,)]
-    stored = dict(rows(db_path, "SELECT id, version FROM games"))
+    assert rows(db_url, "SELECT COUNT(*) FROM actions") == [(29,)]
+    stored = dict(rows(db_url, "SELECT id, version FROM games"))
     assert all(stored[t.id] == 2 for i, t in enumerate(tables) if i != 7)
 
 
-async def test_restart_wakes_only_tables_waiting_on_a_bot(db_path: Path) -> None:
-    storage = await Storage.open(db_path)
+async def test_restart_wakes_only_tables_waiting_on_a_bot(db_url: str) -> None:
+    storage = await Storage.open(db_url)
     service = GameService(storage)
     humans = await started_table(service)  # Alice (a human) is to act
     bots = await service.create_bot_table(game="akuma", players=3, seed=3, channel_id=77)
     await service.drain()
     await storage.close()
-    assert rows(db_path, "SELECT id, bot_to_act FROM games ORDER BY id") == [(humans.id, 0), (bots.id, 1)]
+    assert rows(db_url, "SELECT id, bot_to_act FROM games ORDER BY id") == [(humans.id, 0), (bots.id, 1)]
 
-    storage2 = await Storage.open(db_path)
+    storage2 = await Storage.open(db_url)
     service2 = GameService(storage2)
     scheduler = BotScheduler(service2, delay=0)
     assert await scheduler.resume() == 1
     await scheduler.idle()
     assert (await service2.table(bots.id)).status == "finished"
     assert humans.id not in [t for t in service2._tables if service2._tables[t].status == "finished"]
-    assert rows(db_path, "SELECT bot_to_act FROM games WHERE id = ?", bots.id) == [(0,)]
+    assert rows(db_url, "SELECT bot_to_act FROM games WHERE id = ?", bots.id) == [(0,)]
     await storage2.close()

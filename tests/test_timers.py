@@ -66,9 +66,9 @@ async def alice_and_bots(service: GameService, turn_seconds: int = 120):
     return table
 
 
-async def test_deadline_is_stored_warned_and_a_bot_moves_for_the_late_player(db_path: Path) -> None:
+async def test_deadline_is_stored_warned_and_a_bot_moves_for_the_late_player(db_url: str) -> None:
     clock = FakeClock()
-    storage = await Storage.open(db_path)
+    storage = await Storage.open(db_url)
     host = Host(storage, clock)
     table = await alice_and_bots(host.service)
     assert table.row.deadline == pytest.approx(clock.now() + 120)
@@ -94,9 +94,9 @@ async def test_deadline_is_stored_warned_and_a_bot_moves_for_the_late_player(db_
     await storage.close()
 
 
-async def test_own_move_resets_the_count_and_coming_back_restores_the_seat(db_path: Path) -> None:
+async def test_own_move_resets_the_count_and_coming_back_restores_the_seat(db_url: str) -> None:
     clock = FakeClock()
-    storage = await Storage.open(db_path)
+    storage = await Storage.open(db_url)
     service = GameService(storage, clock=clock.now)
     table = await alice_and_bots(service)
     scheduler = BotScheduler(service, delay=0)  # no TurnTimers here: expiries are driven by hand
@@ -130,9 +130,9 @@ async def test_own_move_resets_the_count_and_coming_back_restores_the_seat(db_pa
     await storage.close()
 
 
-async def test_deadlines_survive_a_restart(db_path: Path) -> None:
+async def test_deadlines_survive_a_restart(db_url: str) -> None:
     clock = FakeClock()
-    storage = await Storage.open(db_path)
+    storage = await Storage.open(db_url)
     service = GameService(storage, clock=clock.now)
     table = await alice_and_bots(service)
     deadline, version = table.row.deadline, table.version
@@ -140,7 +140,7 @@ async def test_deadlines_survive_a_restart(db_path: Path) -> None:
     await storage.close()
 
     clock.now_value = deadline + 5  # the bot was down while the time ran out
-    storage2 = await Storage.open(db_path)
+    storage2 = await Storage.open(db_url)
     host = Host(storage2, clock)
     assert await host.timers.resume() == 1
     await host.idle()

@@ -4,7 +4,6 @@ checks; a final table."""
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 from collections import Counter
 from pathlib import Path
 
@@ -13,6 +12,7 @@ import pytest
 from bot.errors import HostError
 from bot.scheduler import BotScheduler
 from bot.service import GameService
+from .conftest import rows
 from bot.storage import Storage
 from bot.tournaments import RatingService, Tournament, TournamentService, compute_standings, ranking_points
 from bot.tournaments.ratings import places
@@ -58,10 +58,6 @@ class Host:
         await self.storage.close()
 
 
-def rows(db_path: Path, sql: str, *args):
-    with sqlite3.connect(db_path) as conn:
-        return conn.execute(sql, args).fetchall()
-
 
 async def bot_tournament(host: Host, count: int, **options) -> Tournament:
     tn = await host.tournaments.create(game="akuma", guild_id=5, channel_id=50, creator_id=ORGANISER, seed=11,
@@ -70,7 +66,7 @@ async def bot_tournament(host: Host, count: int, **options) -> Tournament:
     return tn
 
 
-async def test_thirteen_player_swiss_with_restart_drop_and_void(db_path: Path) -> None:
+async def test_thirteen_player_swiss_with_restart_drop_and_void(db_url: str) -> None:
     hold_round = {"from": 2}
 
     def allow(game_id: int) -> bool:
@@ -79,7 +75,7 @@ async def test_thirteen_player_swiss_with_restart_drop_and_void(db_path: Path) -
         return table is None or table.round < hold_round["from"] or game_id in released
 
     released: set[int] = set()
-    first = await Host.open(db_path, allow=allow)
+    first = await Host.open(db_url, allow=allow)
     tn = await bot_tournament(first, 13)
     assert (tn.seats_min, tn.seats_max, tn.rounds) == (3, 4, 3)  # Akuma's defaults: tables of 3-4, 3 rounds
     await first.tournaments.start(tn.id, ORGANISER)
@@ -114,7 +110,7 @@ async def test_thirteen_player_swiss_with_restart_drop_and_void(db_path: Path) -
     assert len(running) == 3
     await first.close()
 
-    second = await Host.open(db_path)
+    second = await Host.open(db_url)
     assert await second.tournaments.resume() == 1
     await second.scheduler.resume()
     await second.idle()
@@ -148,7 +144,7 @@ async def test_thirteen_player_swiss_with_restart_drop_and_void(db_path: Path) -
 
     # Standings against a computation by hand from the stored rows.
     points: Counter = Counter()
-    for table_id, user_id, pts in rows(db_path, "SELECT r.table_id, r.user_id, r.points FROM tournament_results r "
+    for table_id, user_id, pts in rows(db_url, "SELECT r.table_id, r.user_id, r.points FROM tournament_results r "
                                                 "JOIN tournament_tables t ON t.id = r.table_id WHERE t.status = "
                                                 "'finished'"):
         points[user_id] += pts
@@ -160,14 +156,14 @@ async def test_thirteen_player_swiss_with_restart_drop_and_void(db_path: Path) -
     assert all(r.points == pytest.approx(points[r.user_id]) and r.opp_points == pytest.approx(opp[r.user_id])
                for r in standings)
     assert sum(r.games for r in standings) == sum(len(t.players) for t in played)
-    assert rows(db_path, "SELECT status, current_round FROM tournaments") == [("finished", 3)]
+    assert rows(db_url, "SELECT status, current_round FROM tournaments") == [("finished", 3)]
     # Bot-only tables are never rated.
-    assert rows(db_path, "SELECT COUNT(*) FROM ratings") == [(0,)]
+    assert rows(db_url, "SELECT COUNT(*) FROM ratings") == [(0,)]
     await second.close()
 
 
-async def test_final_table_after_the_swiss_rounds(db_path: Path) -> None:
-    host = await Host.open(db_path)
+async def test_final_table_after_the_swiss_rounds(db_url: str) -> None:
+    host = await Host.open(db_url)
     tn = await bot_tournament(host, 7, rounds=2, final_table=True)
     await host.tournaments.start(tn.id, ORGANISER)
     await host.idle()
@@ -181,8 +177,8 @@ async def test_final_table_after_the_swiss_rounds(db_path: Path) -> None:
     await host.close()
 
 
-async def test_round_robin_of_two_seat_tables_meets_everyone(db_path: Path) -> None:
-    host = await Host.open(db_path)
+async def test_round_robin_of_two_seat_tables_meets_everyone(db_url: str) -> None:
+    host = await Host.open(db_url)
     tn = await host.tournaments.create(game="rocca", guild_id=5, channel_id=50, creator_id=ORGANISER, seed=3,
                                        format="roundrobin", seats_min=2, seats_max=2)
     await host.tournaments.add_bots(tn.id, ORGANISER, 5)
@@ -196,16 +192,16 @@ async def test_round_robin_of_two_seat_tables_meets_everyone(db_path: Path) -> N
     await host.close()
 
 
-async def test_bad_input_is_refused_and_changes_nothing(db_path: Path) -> None:
-    host = await Host.open(db_path)
+async def test_bad_input_is_refused_and_changes_nothing(db_url: str) -> None:
+    host = await Host.open(db_url)
     ts = host.tournaments
 
     async def refused(code: str, call) -> None:
-        before = rows(db_path, "SELECT * FROM tournaments") + rows(db_path, "SELECT * FROM tournament_entrants")
+        before = rows(db_url, "SELECT * FROM tournaments") + rows(db_url, "SELECT * FROM tournament_entrants")
         with pytest.raises(HostError) as err:
             await call
         assert err.value.code == f"tournament.{code}"
-        assert rows(db_path, "SELECT * FROM tournaments") + rows(db_path, "SELECT * FROM tournament_entrants") \
+        assert rows(db_url, "SELECT * FROM tournaments") + rows(db_url, "SELECT * FROM tournament_entrants") \
             == before
 
     await refused("bad_seats", ts.create(game="akuma", guild_id=5, channel_id=50, creator_id=ORGANISER,
@@ -244,8 +240,8 @@ async def test_bad_input_is_refused_and_changes_nothing(db_path: Path) -> None:
 
 
 @pytest.mark.parametrize("game", GAMES)
-async def test_every_registered_game_runs_a_tournament(db_path: Path, game: str) -> None:
-    host = await Host.open(db_path)
+async def test_every_registered_game_runs_a_tournament(db_url: str, game: str) -> None:
+    host = await Host.open(db_url)
     tn = await host.tournaments.create(game=game, guild_id=5, channel_id=50, creator_id=ORGANISER, seed=2,
                                        rounds=2)
     await host.tournaments.add_bots(tn.id, ORGANISER, 2 * tn.seats_max + 1)

@@ -17,6 +17,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m bot", description=t("cli.description"))
     sub = parser.add_subparsers(dest="command")
     sub.add_parser("run", help=t("cli.run_help"))
+    cluster = sub.add_parser("cluster", help="run the bot as N processes over SHARD_COUNT shards")
+    cluster.add_argument("--processes", type=int, required=True)
     demo = sub.add_parser("demo", help=t("cli.demo_help"))
     demo.add_argument("game", choices=GAMES)
     demo.add_argument("--players", type=int, default=None, help=t("cli.players_help"))
@@ -34,10 +36,15 @@ def run_bot() -> int:
     if settings.discord_token is None or not settings.discord_token.get_secret_value().strip():
         print(t("cli.no_token", games=", ".join(GAMES)), file=sys.stderr)
         return 2
-    from .client import GameHostBot
+    from .client import make_bot
+    from .storage import ShardsTaken
 
-    bot = GameHostBot(settings)
-    bot.run(settings.discord_token.get_secret_value(), log_handler=None)
+    bot = make_bot(settings)
+    try:
+        bot.run(settings.discord_token.get_secret_value(), log_handler=None)
+    except ShardsTaken as taken:
+        print(taken, file=sys.stderr)
+        return 3
     return 0
 
 
@@ -62,6 +69,10 @@ def main(argv: list[str] | None = None) -> int:
             print(exc, file=sys.stderr)
             return 2
         return 0
+    if args.command == "cluster":
+        from .cluster import run_cluster
+
+        return run_cluster(args.processes)
     return run_bot()
 
 

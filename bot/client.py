@@ -53,6 +53,7 @@ class GameHostBot(commands.Bot):
         options = {"max_size": self.settings.database_pool_size} if url.startswith("postgres") else {}
         self.storage = await Storage.open(url, **options)
         self.service = GameService(self.storage)
+        await self._claim_shards()
         self.scheduler = BotScheduler(self.service, self.settings.bot_move_delay)
         self.timers = TurnTimers(self.service)
         self.ratings = RatingService(self.storage)
@@ -61,14 +62,28 @@ class GameHostBot(commands.Bot):
         await self.tree.set_translator(CatalogTranslator())
         for extension in EXTENSIONS:
             await self.load_extension(extension)
-        if self.sync_commands:
-            await self.sync_app_commands()
+        if self.sync_commands and (self.service.shards is None or 0 in self.service.shards.ids):
+            await self.sync_app_commands()  # one process syncs: the one owning shard 0
         bots = await self.scheduler.resume()
         timed = await self.timers.resume()
         log.info("resumed %d tables waiting on a bot and %d turn timers", bots, timed)
-        recorded = await self.ratings.catch_up(self.service)
+        recorded = await self.ratings.catch_up(self.service, self.service.shards)
         running = await self.tournaments.resume()
         log.info("recorded %d finished games; %d tournaments running", recorded, running)
+
+    async def _claim_shards(self) -> None:
+        """With ``SHARD_COUNT``/``SHARD_IDS``: own those shards exclusively on the database (a second process
+        with an overlapping range stops here with ``ShardsTaken``), and restart work covers only their tables."""
+        self._shard_claim: Any = None
+        shards = self.settings.shards()
+        if shards is not None:
+            try:
+                self._shard_claim = await self.storage.claim_shards(shards)
+            except Exception:
+                await self.storage.close()
+                raise
+            self.service.shards = shards
+            log.info("owning shards %s of %d", list(shards.ids), shards.count)
 
     async def sync_app_commands(self) -> None:
         if self.settings.dev_guild_id:
@@ -121,8 +136,19 @@ class GameHostBot(commands.Bot):
             await self.timers.close()
             await self.scheduler.close()
             await self.service.drain()
+            if getattr(self, "_shard_claim", None) is not None:
+                await self._shard_claim.release()
             await self.storage.close()
         await super().close()
+
+
+def make_bot(settings: Settings, **kwargs: Any) -> GameHostBot:
+    """The bot for these settings: with ``SHARD_COUNT``, an ``AutoShardedBot`` on this process's shard range."""
+    shards = settings.shards()
+    if shards is None:
+        return GameHostBot(settings, **kwargs)
+    sharded = type("ShardedGameHostBot", (GameHostBot, commands.AutoShardedBot), {})
+    return sharded(settings, shard_count=shards.count, shard_ids=list(shards.ids), **kwargs)
 
 
 def _components_of(message: discord.Message | None) -> set[tuple[int, str]]:

@@ -2,9 +2,22 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pydantic import SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+if TYPE_CHECKING:
+    from .storage import ShardFilter
+
+
+def parse_shard_ids(text: str) -> tuple[int, ...]:
+    """``"0-7"`` or ``"0,2,4-5"`` as sorted shard ids."""
+    ids: set[int] = set()
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        low, _, high = part.partition("-")
+        ids.update(range(int(low), int(high or low) + 1))
+    return tuple(sorted(ids))
 
 
 class Settings(BaseSettings):
@@ -20,6 +33,21 @@ class Settings(BaseSettings):
     log_level: str = "INFO"
     bot_move_delay: float = 1.5
     default_locale: str = "en"
+    # Shards over several processes: the total count and this process's range ("0-7", "0,2,4-5"). Unset: one
+    # process, discord.py's single connection.
+    shard_count: int | None = None
+    shard_ids: str | None = None
+
+    def shards(self) -> "ShardFilter | None":
+        """The shards this process owns (all of them with only ``SHARD_COUNT``), or None when not sharded."""
+        from .storage import ShardFilter
+
+        if not self.shard_count:
+            return None
+        ids = parse_shard_ids(self.shard_ids) if self.shard_ids else tuple(range(self.shard_count))
+        if not ids or max(ids) >= self.shard_count:
+            raise ValueError(f"SHARD_IDS {self.shard_ids!r} must lie within 0..{self.shard_count - 1}")
+        return ShardFilter(self.shard_count, ids)
 
     def database(self) -> str:
         """The database to open: ``DATABASE_URL``, else the SQLite file at ``DATABASE_PATH``."""

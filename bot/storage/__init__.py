@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from .backend import Database, open_database, parse_url
+from .claims import ShardsTaken
 from .games import GameStore
 from .ratings import RatingStore
 from .rows import GameRow, SeatRow, ShardFilter, VersionConflict
@@ -41,6 +42,10 @@ class Storage(GameStore):
             raise
         return cls(db)
 
+    async def claim_shards(self, shards: ShardFilter) -> Any:
+        """Own ``shards`` exclusively (see ``claims``); returns the claim to ``release()``."""
+        return await self.db.claim_shards(shards.ids)
+
     async def migrate(self) -> int:
         return await self.db.migrate()
 
@@ -50,4 +55,4 @@ class Storage(GameStore):
         await self.db.close()
 
 
-__all__ = ["Storage", "GameRow", "SeatRow", "ShardFilter", "VersionConflict", "parse_url"]
+__all__ = ["Storage", "GameRow", "SeatRow", "ShardFilter", "ShardsTaken", "VersionConflict", "parse_url"]

@@ -55,6 +55,11 @@ class Database(Tx):
         of the games whose version matched (those actions are committed), the others changed nothing."""
 
     @abstractmethod
+    async def claim_shards(self, ids: tuple[int, ...]) -> Any:
+        """Own these shards exclusively until ``release()`` (or the process ends); ``ShardsTaken`` if another
+        process owns any of them."""
+
+    @abstractmethod
     async def close(self) -> None: ...
 
 

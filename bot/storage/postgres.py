@@ -14,6 +14,7 @@ from typing import Any, AsyncIterator, Sequence
 
 import asyncpg
 
+from .claims import PgClaim
 from .backend import Database, Row, Tx, migrations
 from .rows import PendingAction
 
@@ -92,17 +93,21 @@ class PostgresDatabase(PgTx, Database):
     dialect = "postgres"
     for_update = " FOR UPDATE"
 
-    def __init__(self, pool: Any) -> None:
+    def __init__(self, pool: Any, dsn: str = "") -> None:
         super().__init__(pool)
         self.pool = pool
+        self.dsn = dsn
 
     @classmethod
     async def open(cls, dsn: str, *, min_size: int = 1, max_size: int = 8) -> "PostgresDatabase":
         pool = await asyncpg.create_pool(dsn, min_size=min_size, max_size=max_size)
-        return cls(pool)
+        return cls(pool, dsn)
 
     async def close(self) -> None:
         await self.pool.close()
+
+    async def claim_shards(self, ids: tuple[int, ...]) -> PgClaim:
+        return await PgClaim.take(self.dsn, ids)
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Tx]:

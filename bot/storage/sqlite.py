@@ -9,6 +9,7 @@ from typing import Any, AsyncIterator, Sequence
 
 import aiosqlite
 
+from .claims import FileClaim
 from .backend import Database, Row, Tx, migrations
 from .rows import PendingAction
 
@@ -36,8 +37,9 @@ class SqliteDatabase(SqliteTx, Database):
     dialect = "sqlite"
     for_update = ""
 
-    def __init__(self, conn: aiosqlite.Connection) -> None:
+    def __init__(self, conn: aiosqlite.Connection, path: str = ":memory:") -> None:
         super().__init__(conn)
+        self.path = path
         self._write_lock = asyncio.Lock()
 
     @classmethod
@@ -50,10 +52,13 @@ class SqliteDatabase(SqliteTx, Database):
         await conn.execute("PRAGMA journal_mode=WAL")
         await conn.execute("PRAGMA synchronous=FULL")
         await conn.execute("PRAGMA foreign_keys=ON")
-        return cls(conn)
+        return cls(conn, str(path))
 
     async def close(self) -> None:
         await self.conn.close()
+
+    async def claim_shards(self, ids: tuple[int, ...]) -> FileClaim:
+        return await FileClaim.take(self.path, ids)
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Tx]:

@@ -125,3 +125,30 @@ async def test_catch_up_after_a_restart_records_missed_games_once(db_url: str) -
     assert stats.games == 1 and sum(stats.placings.values()) == 1 and "akuma" in stats.ratings
     assert stats.recent[0].game_id == table.id and stats.recent[0].rated and stats.recent[0].change is not None
     await storage.close()
+
+
+async def test_two_processes_recording_at_once_lose_no_update(db_url: str) -> None:
+    """Two storages (two processes) record games of the same players at the same time, and the same game twice:
+    every rated game counts once and no rating update is lost (row locks, not a read-modify-write race)."""
+    import asyncio
+
+    stores = [await Storage.open(db_url) for _ in range(2)]
+    games = [GameService(s) for s in stores]
+    services = [RatingService(s) for s in stores]
+    tables = []
+    for n in range(4):
+        table = await people_table(games[n % 2], seed=40 + n)
+        await play_out(games[n % 2], table, n)
+        tables.append(table)
+    recorded = await asyncio.gather(*[services[n % 2].record_game(t) for n, t in enumerate(tables)],
+                                    *[services[(n + 1) % 2].record_game(t) for n, t in enumerate(tables)])
+    assert sum(recorded) == 4  # each game once, whichever process got there first
+    assert rows(db_url, "SELECT user_id, games FROM ratings ORDER BY user_id") == [(u, 4) for u in PEOPLE]
+    # The updates chain: each game's 'before' is the previous game's 'after', the last 'after' is the rating.
+    chained = rows(db_url, "SELECT user_id, mu_before, mu_after FROM game_results ORDER BY user_id, created_at")
+    for user in PEOPLE:
+        mine = [(b, a) for u, b, a in chained if u == user]
+        assert all(prev[1] == pytest.approx(nxt[0]) for prev, nxt in zip(mine, mine[1:]))
+        assert rows(db_url, "SELECT mu FROM ratings WHERE user_id = ?", user)[0][0] == pytest.approx(mine[-1][1])
+    for store in stores:
+        await store.close()

@@ -5,13 +5,17 @@ import argparse
 import platform
 import os
 
-from . import cold_start, engine_speed, images, service_load
+from . import backends, cold_start, engine_speed, images, service_load
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m bench")
     parser.add_argument("--quick", action="store_true", help="short runs (seconds, not minutes)")
-    parser.add_argument("--only", choices=["engines", "load", "cold", "images"], help="run one section")
+    parser.add_argument("--only", choices=["engines", "load", "cold", "images", "backends"], help="run one section")
+    parser.add_argument("--backend", action="append", choices=["sqlite", "postgres"],
+                        help="run the backends section on these (repeat for side by side; default both)")
+    parser.add_argument("--processes", type=int, default=1, help="bot processes in the backends section")
+    parser.add_argument("--database-url", help="an existing PostgreSQL (default: a throwaway server)")
     args = parser.parse_args()
     print(f"# Benchmarks ({'quick' if args.quick else 'full'}) — Python {platform.python_version()}, "
           f"{os.cpu_count()} CPUs")
@@ -23,6 +27,8 @@ def main() -> None:
         cold_start.run(args.quick)
     if args.only in (None, "images"):
         images.run(args.quick)
+    if args.only == "backends" or args.backend:
+        backends.run(args.quick, args.backend or ["sqlite", "postgres"], args.processes, args.database_url)
 
 
 if __name__ == "__main__":

@@ -2,6 +2,7 @@
 cogs in ``setup_hook`` and turns every command error into an ephemeral reply in one place."""
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 
@@ -147,8 +148,27 @@ def make_bot(settings: Settings, **kwargs: Any) -> GameHostBot:
     shards = settings.shards()
     if shards is None:
         return GameHostBot(settings, **kwargs)
-    sharded = type("ShardedGameHostBot", (GameHostBot, commands.AutoShardedBot), {})
+    sharded = type("ShardedGameHostBot", (GameHostBot, commands.AutoShardedBot),
+                   {"before_identify_hook": _identify_in_turn})
     return sharded(settings, shard_count=shards.count, shard_ids=list(shards.ids), **kwargs)
+
+
+IDENTIFY_WINDOW = 5.5  # seconds Discord wants between two IDENTIFYs of one bucket
+
+
+async def _identify_in_turn(self: GameHostBot, shard_id: int | None, *, initial: bool = False) -> None:
+    """Before a shard identifies: take its bucket's slot, shared by every process on the database, and give it
+    back once the window has passed, so processes starting together never IDENTIFY in one bucket at once."""
+    slot = await self.storage.identify_slot((shard_id or 0) % max(self.settings.identify_concurrency, 1))
+
+    async def release_later() -> None:
+        await asyncio.sleep(IDENTIFY_WINDOW)
+        await slot.release()
+
+    pending = self.__dict__.setdefault("_identify_releases", set())  # held, so the tasks are not collected
+    task = asyncio.create_task(release_later())
+    pending.add(task)
+    task.add_done_callback(pending.discard)
 
 
 def _components_of(message: discord.Message | None) -> set[tuple[int, str]]:

@@ -37,6 +37,9 @@ class Settings(BaseSettings):
     # process, discord.py's single connection.
     shard_count: int | None = None
     shard_ids: str | None = None
+    # The gateway's session_start_limit.max_concurrency: shards of one bucket (shard_id % this) identify 5 s apart
+    # across all processes on the database.
+    identify_concurrency: int = 1
 
     def shards(self) -> "ShardFilter | None":
         """The shards this process owns (all of them with only ``SHARD_COUNT``), or None when not sharded."""

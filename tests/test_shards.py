@@ -115,3 +115,21 @@ async def test_restart_work_of_ratings_and_tournaments_is_filtered_by_shard(db_u
     assert await storage.ratings.unrecorded_games(ShardFilter(COUNT, (1,))) == []
     assert await storage.tournaments.ids(statuses=("running",), shards=ShardFilter(COUNT, (1,))) == []
     await storage.close()
+
+
+async def test_identify_slots_are_shared_between_processes(db_url: str) -> None:
+    """Two processes' shards of one IDENTIFY bucket take turns; another bucket does not wait."""
+    import asyncio
+
+    one, two = await Storage.open(db_url), await Storage.open(db_url)
+    slot = await one.identify_slot(0)
+    waiting = asyncio.create_task(two.identify_slot(0))
+    other = await asyncio.wait_for(two.identify_slot(1), 5)
+    await asyncio.sleep(0.3)
+    assert not waiting.done()
+    await slot.release()
+    second = await asyncio.wait_for(waiting, 5)
+    for held in (second, other):
+        await held.release()
+    await one.close()
+    await two.close()

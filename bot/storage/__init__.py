@@ -46,6 +46,11 @@ class Storage(GameStore):
         """Own ``shards`` exclusively (see ``claims``); returns the claim to ``release()``."""
         return await self.db.claim_shards(shards.ids)
 
+    async def identify_slot(self, bucket: int) -> Any:
+        """Wait until no other process on this database is identifying a shard of IDENTIFY ``bucket``
+        (shard_id % max_concurrency); returns the slot to ``release()`` once Discord's 5 s window is over."""
+        return await self.db.identify_slot(bucket)
+
     async def migrate(self) -> int:
         return await self.db.migrate()
 

@@ -60,6 +60,10 @@ class Database(Tx):
         process owns any of them."""
 
     @abstractmethod
+    async def identify_slot(self, bucket: int) -> Any:
+        """Wait for the cross-process IDENTIFY slot of ``bucket`` (held until ``release()``)."""
+
+    @abstractmethod
     async def close(self) -> None: ...
 
 

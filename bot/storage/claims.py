@@ -65,3 +65,23 @@ class FileClaim:
         for fd in self.fds:
             os.close(fd)  # closing the descriptor drops its flock
         self.fds = []
+
+
+IDENTIFY_LOCK_CLASS = 0x4944  # ("ID") second key: the IDENTIFY bucket, shard_id % max_concurrency
+
+
+async def pg_identify_slot(dsn: str, bucket: int) -> Any:
+    """Wait until no other process identifies a shard of ``bucket``; the slot is held until released."""
+    import asyncpg
+
+    conn = await asyncpg.connect(dsn)
+    await conn.execute("SELECT pg_advisory_lock($1, $2)", IDENTIFY_LOCK_CLASS, bucket)
+    return PgClaim(conn)
+
+
+async def file_identify_slot(database: str, bucket: int) -> Any:
+    import asyncio
+
+    fd = os.open(f"{Path(database)}.identify-{bucket}.lock", os.O_RDWR | os.O_CREAT, 0o644)
+    await asyncio.to_thread(fcntl.flock, fd, fcntl.LOCK_EX)
+    return FileClaim([fd])

@@ -14,7 +14,7 @@ from typing import Any, AsyncIterator, Sequence
 
 import asyncpg
 
-from .claims import PgClaim
+from .claims import PgClaim, pg_identify_slot
 from .backend import Database, Row, Tx, migrations
 from .rows import PendingAction
 
@@ -108,6 +108,9 @@ class PostgresDatabase(PgTx, Database):
 
     async def claim_shards(self, ids: tuple[int, ...]) -> PgClaim:
         return await PgClaim.take(self.dsn, ids)
+
+    async def identify_slot(self, bucket: int) -> PgClaim:
+        return await pg_identify_slot(self.dsn, bucket)
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Tx]:

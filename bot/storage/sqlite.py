@@ -9,7 +9,7 @@ from typing import Any, AsyncIterator, Sequence
 
 import aiosqlite
 
-from .claims import FileClaim
+from .claims import FileClaim, file_identify_slot
 from .backend import Database, Row, Tx, migrations
 from .rows import PendingAction
 
@@ -59,6 +59,9 @@ class SqliteDatabase(SqliteTx, Database):
 
     async def claim_shards(self, ids: tuple[int, ...]) -> FileClaim:
         return await FileClaim.take(self.path, ids)
+
+    async def identify_slot(self, bucket: int) -> FileClaim:
+        return await file_identify_slot(self.path, bucket)
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Tx]:

@@ -33,34 +33,48 @@ def postgres_cpu_seconds() -> float:
     return total / TICKS
 
 
-async def _load(url: str, tables: int, seconds: float) -> dict:
+async def _load(url: str, tables: int, seconds: float, queue, start, stop) -> None:
+    """One bot process: its tables are dealt, then (on ``start``) driven for ``seconds``; its result goes to
+    ``queue`` while its connections are still open, so their server processes are still there to be measured."""
     storage = await Storage.open(url)
     service = GameService(storage)
     latencies: list[float] = []
     running = [await service_load.new_table(service, slot, slot) for slot in range(tables)]
     await service.drain()
+    queue.put("ready")
+    await asyncio.to_thread(start.wait)
     until = asyncio.get_running_loop().time() + seconds
     await asyncio.gather(*(service_load.drive(service, table, service_load.THINK_MEAN, until, latencies, [])
                            for table in running))
     await service.drain()
+    queue.put({"actions": len(latencies), "p50": percentile(latencies, 50), "p99": percentile(latencies, 99)})
+    await asyncio.to_thread(stop.wait)
     await storage.close()
-    return {"actions": len(latencies), "p50": percentile(latencies, 50), "p99": percentile(latencies, 99)}
 
 
-def _child(args: tuple[str, int, float]) -> dict:
-    return asyncio.run(_load(*args))
+def _child(*args) -> None:
+    asyncio.run(_load(*args))
 
 
 def run_backend(url: str, processes: int, tables: int, seconds: float) -> list[dict]:
-    """``processes`` processes, each with ``tables`` busy tables on the database at ``url``."""
+    """``processes`` processes, each with ``tables`` busy tables on the database at ``url``; the server's CPU is
+    counted from the start of the driving to its end (dealing the tables excluded)."""
+    ctx = multiprocessing.get_context("spawn")
+    queue, start, stop = ctx.Queue(), ctx.Event(), ctx.Event()
+    children = [ctx.Process(target=_child, args=(url, tables, seconds, queue, start, stop)) for _ in range(processes)]
+    for child in children:
+        child.start()
+    assert [queue.get() for _ in children] == ["ready"] * processes
     cpu = postgres_cpu_seconds()
-    with multiprocessing.get_context("spawn").Pool(processes) as pool:
-        results = pool.map(_child, [(url, tables, seconds)] * processes)
+    start.set()
+    results = [queue.get() for _ in children]
     server = postgres_cpu_seconds() - cpu
+    stop.set()
+    for child in children:
+        child.join()
     actions = sum(r["actions"] for r in results)
     for r in results:
         r["server_cpu_per_action"] = server / max(actions, 1)
-        r["seconds"] = seconds
     return results
 
 

@@ -319,3 +319,15 @@ class Storage:
                 await db.execute(f"DELETE FROM notices WHERE id IN ({', '.join('?' * len(rows))})",
                                  [r[0] for r in rows])
         return [r[1] for r in rows]
+
+    async def peek_notices(self, game_id: int, player: str) -> list[tuple[int, str]]:
+        """Pending private events for a player, oldest first, with their ids; nothing is removed."""
+        async with self.db.execute("SELECT id, event FROM notices WHERE game_id = ? AND player = ? ORDER BY id",
+                                   (game_id, player)) as cur:
+            return [(int(r[0]), r[1]) for r in await cur.fetchall()]
+
+    async def drop_notices(self, game_id: int, player: str, up_to_id: int) -> None:
+        """Remove a player's notices up to ``up_to_id`` (once the message showing them was delivered)."""
+        async with self.transaction() as db:
+            await db.execute("DELETE FROM notices WHERE game_id = ? AND player = ? AND id <= ?",
+                             (game_id, player, up_to_id))

@@ -39,6 +39,9 @@ class GameHostBot(commands.Bot):
     def __init__(self, settings: Settings, *, sync_commands: bool = True, **kwargs: Any) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
+        # A 429 longer than this raises instead of sleeping inside the call: a table's writer retries it later
+        # (coalescing meanwhile) and nothing else waits behind it.
+        kwargs.setdefault("max_ratelimit_timeout", 30.0)
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None, **kwargs)
         self.settings = settings
         for name in PAYLOAD_LOGGERS:

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, Optional
 from urllib.parse import urlsplit
 
 from discord.utils import time_snowflake
+from multidict import CIMultiDict
 
 if TYPE_CHECKING:
     from .discord_harness_server import FakeDiscord
@@ -160,6 +161,7 @@ class Reply:
     original_id: Optional[int] = None
     message_ids: list[int] = field(default_factory=list)
     calls: list[Call] = field(default_factory=list, repr=False)  # every request made while it was handled
+    created: float = field(default_factory=time.monotonic)  # when Discord created the interaction
 
     responded = property(lambda self: bool(self.callbacks))
     type = property(lambda self: CALLBACK_NAMES.get(self.callbacks[0]["type"]) if self.callbacks else None,
@@ -221,7 +223,8 @@ class FakeResponse:
     def __init__(self, status: int, body: Any):
         self.status, self.reason = status, {200: "OK", 204: "No Content"}.get(status, "Error")
         self._text = "" if body is None else json.dumps(body)
-        self.headers = {"content-type": "application/json"} if body is not None else {}
+        # case-insensitive, as aiohttp's: discord.py reads "X-Ratelimit-…", Discord sends "X-RateLimit-…"
+        self.headers = CIMultiDict({"content-type": "application/json"} if body is not None else {})
 
     async def text(self, encoding: str = "utf-8") -> str:
         return self._text
@@ -260,7 +263,7 @@ class _Pending:
         body, files = await _decode_body(data)
         path = re.sub(r"^/api/v\d+", "", urlsplit(url).path)
         call = Call(method, path, {k: str(v) for k, v in (params or {}).items()}, body, files)
-        return server.handle(call)
+        return await server.respond(call)
 
     async def __aexit__(self, *exc) -> None:
         return None

@@ -10,6 +10,7 @@ import re
 from typing import Any, Callable, Optional
 from urllib.parse import unquote
 
+from .discord_faults import Faults
 from .discord_harness_http import (
     COMPONENTS_V2, EPHEMERAL, LOADING, Call, FakeResponse, Reply, SentMessage, now_iso, snowflake, walk_components,
 )
@@ -69,6 +70,7 @@ class FakeDiscord:
         self.commands: dict[Optional[int], list[dict]] = {}  # synced app commands by guild id (None = global)
         self.on_thread_create: Callable[[dict], None] = lambda data: None
         self.windows: list[list[Call]] = []  # Reply.calls lists currently receiving every call
+        self.faults = Faults()  # Discord's rate limits, deadlines and failures, as tests switch them on
         self._routes: list[tuple[str, re.Pattern, Handler, str]] = []
         for method, template, handler in ROUTES:
             self.route(method, template, getattr(self, handler), first=False)
@@ -81,10 +83,17 @@ class FakeDiscord:
         entry = (method, re.compile(f"^{regex}$"), handler, f"{method} {template}")
         self._routes.insert(0, entry) if first else self._routes.append(entry)
 
-    def handle(self, call: Call) -> FakeResponse:
+    async def respond(self, call: Call) -> FakeResponse:
+        """Every request: through the faults a test switched on (``faults``), then the routes."""
+        return await self.faults.respond(call, self)
+
+    def record(self, call: Call) -> None:
         self.calls.append(call)
         for window in self.windows:
             window.append(call)
+
+    def handle(self, call: Call) -> FakeResponse:
+        self.record(call)
         for method, pattern, handler, name in self._routes:
             match = pattern.match(call.path)
             if match and method == call.method:
@@ -275,6 +284,9 @@ class FakeDiscord:
         if reply is None or str(reply.id) != params["interaction_id"]:
             return error(404, 10062, "Unknown interaction")
         call.interaction_id = reply.id
+        late = self.faults.too_late(reply.created, callback=True)
+        if late:
+            return late
         if reply.callbacks:
             return error(400, 40060, "Interaction has already been acknowledged.")
         kind, data = call.json["type"], call.json.get("data") or {}

@@ -184,7 +184,7 @@ class HandButton(GameItem, template=r"gh:hand:(?P<gid>\d+)"):
     """The public **My hand** button: answers with the clicking player's own hand, ephemerally."""
 
     def __init__(self, game_id: int, locale: object | None = None) -> None:
-        super().__init__(discord.ui.Button(label=t("board.my_hand", locale), emoji="🂠",
+        super().__init__(discord.ui.Button(label=t("board.my_hand", locale), emoji="🃏",
                                            style=discord.ButtonStyle.primary, custom_id=f"gh:hand:{game_id}"))
         self.game_id = game_id
 

@@ -27,7 +27,8 @@ Every interaction call returns a :class:`~tests.discord_harness_http.Reply` once
 interaction got no response (Discord would show "This interaction failed"), unless ``expect_response=False``.
 ``harness.errors`` collects exceptions from handlers (the tree, views, modals, dynamic items — via their default
 ``on_error`` logging or a custom ``tree.on_error``/``bot.on_error`` —, event listeners, tasks with unretrieved
-exceptions, the loop's exception handler) and requests to unknown routes; ``settle()`` raises
+exceptions, the loop's exception handler), requests to unknown routes and requests the fake Discord refused
+(``DiscordRefused``: every body is validated with ``bot.discord_rules``, as Discord does); ``settle()`` raises
 :class:`HarnessError` if any is pending. Expect one with ``with h.expect_errors(SomeError) as caught: ...``.
 Known gaps: a view with its own ``on_error`` that swallows errors, and exceptions in a ``DynamicItem``'s
 ``interaction_check`` (discord.py treats those as "not allowed") are not seen.
@@ -43,6 +44,8 @@ from typing import Any, Iterable, Optional, Union
 
 import discord
 
+from bot.discord_rules.problems import error_lines
+
 from .discord_harness_http import Call, FakeGateway, FakeSession, Reply, SentMessage
 from .discord_harness_server import FakeDiscord
 from .discord_harness_payloads import (
@@ -50,7 +53,7 @@ from .discord_harness_payloads import (
     modal_answers,
 )
 
-__all__ = ["Harness", "HarnessError", "HarnessUser", "Reply", "SentMessage", "Call"]
+__all__ = ["Harness", "HarnessError", "DiscordRefused", "HarnessUser", "Reply", "SentMessage", "Call"]
 MessageLike = Union[SentMessage, Reply, int]
 BACKGROUND = ("__timeout_task_impl", "Loop._loop", "_delay_ready")  # long-lived tasks settle() must not await
 WAITING_FOR_USER = ("BaseView.wait", "Client.wait_for")  # a task awaiting one of these waits for the next event
@@ -58,6 +61,16 @@ WAITING_FOR_USER = ("BaseView.wait", "Client.wait_for")  # a task awaiting one o
 
 class HarnessError(AssertionError):
     """A test-visible failure: a crash in the bot, an unanswered interaction, an unknown route, a hung task."""
+
+
+class DiscordRefused(HarnessError):
+    """The fake Discord answered a request with 400 (its body breaks Discord's rules): a bug even when the bot
+    catches the ``HTTPException``. A test that sends such a request on purpose uses ``expect_errors(DiscordRefused)``."""
+
+    def __init__(self, call: Call):
+        self.call = call
+        detail = "\n  ".join(error_lines((call.status, call.response))) or str(call.response)
+        super().__init__(f"Discord refused {call.method} {call.path}:\n  {detail}")
 
 
 class _ErrorLog(logging.Handler):
@@ -394,6 +407,7 @@ class Harness:
         fresh, self._calls_seen = self.calls[self._calls_seen:], len(self.calls)
         self.errors += [HarnessError(f"request to a route the fake Discord does not know: {c.method} {c.path} "
                                      "(add it with harness.server.route)") for c in fresh if not c.known]
+        self.errors += [DiscordRefused(c) for c in fresh if c.refused]
 
     def record_error(self, exc: Optional[BaseException]) -> None:
         if exc is not None and not any(e is exc for e in self.errors):

@@ -46,7 +46,7 @@ import discord
 
 from bot.discord_rules.problems import error_lines
 
-from .discord_harness_http import Call, FakeGateway, FakeSession, Reply, SentMessage
+from .discord_harness_http import Call, FakeGateway, Reply, SentMessage, use_fake_session
 from .discord_harness_server import FakeDiscord
 from .discord_harness_payloads import (
     MEMBER_PERMISSIONS, HarnessUser, build_options, channel_payload, guild_payload, interaction_payload, member_add,
@@ -131,15 +131,7 @@ class Harness:
         loop.set_exception_handler(lambda _, ctx: self.record_error(ctx.get("exception")
                                                                     or HarnessError(ctx["message"])))
         logging.getLogger("discord").addHandler(self._log_handler)
-        http, session = self.bot.http, FakeSession(self.server)
-
-        async def static_login(token: str) -> dict:  # HTTPClient.static_login minus the real aiohttp session
-            http._HTTPClient__session, http.token = session, token  # type: ignore[attr-defined]
-            http._global_over = asyncio.Event()
-            http._global_over.set()
-            return await http.request(discord.http.Route("GET", "/users/@me"))
-
-        http.static_login = static_login  # type: ignore[method-assign]
+        use_fake_session(self.bot.http, self.server)
         await self.bot.login("harness-token")  # runs the bot's setup_hook, before any gateway event as in real life
         self._hook_error_handlers()
         self.bot.ws = self.gateway  # type: ignore[assignment]
@@ -148,7 +140,8 @@ class Harness:
                                 "guilds": [{"id": str(self.guild_id), "unavailable": True}],
                                 "resume_gateway_url": "wss://gateway.invalid",
                                 "application": {"id": str(self.app_id), "flags": 0}})
-        self.dispatch("GUILD_CREATE", guild_payload(self))
+        self.server.guild = guild_payload(self)
+        self.dispatch("GUILD_CREATE", self.server.guild)
         await self.state._ready_task  # discord.py's own wait for the guilds; then on_ready is dispatched
         await self.settle()
         return self

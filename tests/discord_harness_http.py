@@ -11,6 +11,7 @@ real; it hands each request, decoded into a :class:`Call`, to the fake server (`
 """
 from __future__ import annotations
 
+import asyncio
 import email.parser
 import email.policy
 import itertools
@@ -22,6 +23,8 @@ from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, Optional
 from urllib.parse import urlsplit
 
+from discord.errors import HTTPException, LoginFailure
+from discord.http import Route
 from discord.utils import time_snowflake
 
 if TYPE_CHECKING:
@@ -250,6 +253,25 @@ class FakeSession:
 
     async def close(self) -> None:
         self.closed = True
+
+
+def use_fake_session(http, server: "FakeDiscord") -> None:
+    """Make ``http`` (a client's ``HTTPClient``) log in on :class:`FakeSession` instead of a real aiohttp session:
+    ``HTTPClient.static_login`` minus the session it would create."""
+    session = FakeSession(server)
+
+    async def static_login(token: str) -> dict:
+        http._HTTPClient__session, http.token = session, token
+        http._global_over = asyncio.Event()
+        http._global_over.set()
+        try:
+            return await http.request(Route("GET", "/users/@me"))
+        except HTTPException as exc:
+            if exc.status == 401:  # as the real static_login
+                raise LoginFailure("Improper token has been passed.") from exc
+            raise
+
+    http.static_login = static_login
 
 
 class _Pending:

@@ -51,6 +51,7 @@ class FakeDiscord:
         self.deleted: set[int] = set()
         self.uploads: dict[int, bytes] = {}  # attachment id → bytes
         self.channels: dict[int, dict] = {}  # guild channels, threads and DMs that exist
+        self.guild: dict = {}  # the guild as GUILD_CREATE has it (roles, members); the harness fills it
         self.users: dict[int, dict] = {int(bot_user["id"]): bot_user}
         self.replies: dict[str, Reply] = {}
         self.commands: dict[Optional[int], list[dict]] = {}  # synced app commands by guild id (None = global)
@@ -162,7 +163,26 @@ class FakeDiscord:
         user = self.users.get(int(params["user_id"]))
         if user is None:
             return error(404, 10007, "Unknown Member")
-        return 200, {"user": user, "roles": [], "joined_at": now_iso(), "deaf": False, "mute": False, "flags": 0}
+        known = [m for m in self.guild.get("members", []) if m["user"]["id"] == params["user_id"]]
+        return 200, known[0] if known else {"user": user, "roles": [], "joined_at": now_iso(), "deaf": False,
+                                             "mute": False, "flags": 0}
+
+    def _my_guilds(self, call, _):
+        g = self.guild
+        return 200, [{"id": g["id"], "name": g["name"], "icon": None, "banner": None, "owner": False,
+                      "permissions": g["roles"][0]["permissions"], "features": g["features"]}] if g else []
+
+    def _get_guild(self, call, params):
+        if not self.guild or params["guild_id"] != self.guild["id"]:
+            return error(404, 10004, "Unknown Guild")
+        gateway_only = ("members", "channels", "threads", "voice_states", "presences", "stage_instances",
+                        "guild_scheduled_events", "soundboard_sounds", "joined_at", "large", "member_count",
+                        "unavailable")  # GET /guilds/{id} has none of GUILD_CREATE's extra fields
+        return 200, {k: v for k, v in self.guild.items() if k not in gateway_only}
+
+    def _get_roles(self, call, params):
+        found = self._get_guild(call, params)
+        return (200, found[1]["roles"]) if found[0] == 200 else found
 
     def _create_dm(self, call, _):
         uid = int(call.json["recipient_id"])
@@ -359,6 +379,9 @@ ROUTES = [
     ("GET", "/oauth2/applications/@me", "_get_app"),
     ("GET", "/users/{user_id}", "_get_user"),
     ("POST", "/users/@me/channels", "_create_dm"),
+    ("GET", "/users/@me/guilds", "_my_guilds"),
+    ("GET", "/guilds/{guild_id}", "_get_guild"),
+    ("GET", "/guilds/{guild_id}/roles", "_get_roles"),
     ("GET", "/guilds/{guild_id}/members/{user_id}", "_get_member"),
     ("GET", "/channels/{channel_id}", "_get_channel"),
     ("PATCH", "/channels/{channel_id}", "_edit_channel"),

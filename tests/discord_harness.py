@@ -44,9 +44,9 @@ from typing import Any, Iterable, Optional, Union
 
 import discord
 
-from bot.discord_rules.problems import error_lines
-
-from .discord_harness_http import Call, FakeGateway, Reply, SentMessage, use_fake_session
+from .discord_harness_http import (
+    Call, DiscordRefused, FakeGateway, HarnessError, Reply, SentMessage, use_fake_session,
+)
 from .discord_harness_server import FakeDiscord
 from .discord_harness_payloads import (
     MEMBER_PERMISSIONS, HarnessUser, build_options, channel_payload, guild_payload, interaction_payload, member_add,
@@ -57,20 +57,6 @@ __all__ = ["Harness", "HarnessError", "DiscordRefused", "HarnessUser", "Reply", 
 MessageLike = Union[SentMessage, Reply, int]
 BACKGROUND = ("__timeout_task_impl", "Loop._loop", "_delay_ready")  # long-lived tasks settle() must not await
 WAITING_FOR_USER = ("BaseView.wait", "Client.wait_for")  # a task awaiting one of these waits for the next event
-
-
-class HarnessError(AssertionError):
-    """A test-visible failure: a crash in the bot, an unanswered interaction, an unknown route, a hung task."""
-
-
-class DiscordRefused(HarnessError):
-    """The fake Discord answered a request with 400 (its body breaks Discord's rules): a bug even when the bot
-    catches the ``HTTPException``. A test that sends such a request on purpose uses ``expect_errors(DiscordRefused)``."""
-
-    def __init__(self, call: Call):
-        self.call = call
-        detail = "\n  ".join(error_lines((call.status, call.response))) or str(call.response)
-        super().__init__(f"Discord refused {call.method} {call.path}:\n  {detail}")
 
 
 class _ErrorLog(logging.Handler):

@@ -27,6 +27,8 @@ from discord.errors import HTTPException, LoginFailure
 from discord.http import Route
 from discord.utils import time_snowflake
 
+from bot.discord_rules.problems import error_lines
+
 if TYPE_CHECKING:
     from .discord_harness_server import FakeDiscord
 
@@ -42,6 +44,20 @@ def snowflake() -> int:
 
 def now_iso() -> str:
     return datetime.now(timezone.utc).isoformat()
+
+
+class HarnessError(AssertionError):
+    """A test-visible failure: a crash in the bot, an unanswered interaction, an unknown route, a hung task."""
+
+
+class DiscordRefused(HarnessError):
+    """The fake Discord answered a request with 400 (its body breaks Discord's rules): a bug even when the bot
+    catches the ``HTTPException``. A test that sends such a request on purpose uses ``expect_errors(DiscordRefused)``."""
+
+    def __init__(self, call: "Call"):
+        self.call = call
+        detail = "\n  ".join(error_lines((call.status, call.response))) or str(call.response)
+        super().__init__(f"Discord refused {call.method} {call.path}:\n  {detail}")
 
 
 @dataclass

@@ -19,6 +19,8 @@ from .discord_harness_http import (
 Handler = Callable[[Call, dict[str, str]], "tuple[int, Any]"]
 SENDABLE_FLAGS = EPHEMERAL | 4 | 4096 | COMPONENTS_V2  # ephemeral, suppress embeds/notifications, components v2
 NO_CONTENT = (204, None)
+GATEWAY_ONLY = ("members", "channels", "threads", "voice_states", "presences", "stage_instances",  # GUILD_CREATE's
+                "guild_scheduled_events", "soundboard_sounds", "joined_at", "large", "member_count", "unavailable")
 
 
 def error(status: int, code: int, message: str) -> tuple[int, dict]:
@@ -175,14 +177,7 @@ class FakeDiscord:
     def _get_guild(self, call, params):
         if not self.guild or params["guild_id"] != self.guild["id"]:
             return error(404, 10004, "Unknown Guild")
-        gateway_only = ("members", "channels", "threads", "voice_states", "presences", "stage_instances",
-                        "guild_scheduled_events", "soundboard_sounds", "joined_at", "large", "member_count",
-                        "unavailable")  # GET /guilds/{id} has none of GUILD_CREATE's extra fields
-        return 200, {k: v for k, v in self.guild.items() if k not in gateway_only}
-
-    def _get_roles(self, call, params):
-        found = self._get_guild(call, params)
-        return (200, found[1]["roles"]) if found[0] == 200 else found
+        return 200, {k: v for k, v in self.guild.items() if k not in GATEWAY_ONLY}
 
     def _create_dm(self, call, _):
         uid = int(call.json["recipient_id"])
@@ -381,7 +376,6 @@ ROUTES = [
     ("POST", "/users/@me/channels", "_create_dm"),
     ("GET", "/users/@me/guilds", "_my_guilds"),
     ("GET", "/guilds/{guild_id}", "_get_guild"),
-    ("GET", "/guilds/{guild_id}/roles", "_get_roles"),
     ("GET", "/guilds/{guild_id}/members/{user_id}", "_get_member"),
     ("GET", "/channels/{channel_id}", "_get_channel"),
     ("PATCH", "/channels/{channel_id}", "_edit_channel"),

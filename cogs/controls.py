@@ -12,7 +12,7 @@ import asyncio
 import io
 from importlib import import_module
 from types import ModuleType
-from typing import Any
+from typing import Any, Sequence
 
 import discord
 
@@ -54,30 +54,45 @@ async def hand_message(interaction: discord.Interaction, table: Table, *, select
         raise HostError("not_seated")
     if table.state is None:  # a lobby (a forged My hand or hand control): nothing dealt yet
         raise HostError("not_started")
-    locale = interaction.locale
-    names = names_for(table, locale)
-    view = table.view(seat.player)
     notices = await host(interaction).service.take_notices(table, seat.player)
+    content, ui = hand_content(table, seat.player, interaction.locale, notices=notices, selection=selection,
+                               note=note)
+    files = await asyncio.to_thread(hand_files, table, seat.player, selection or [], interaction.locale)
+    if files is not None:
+        ui.hand_files = files  # type: ignore[attr-defined]
+    return content, ui
+
+
+def hand_content(table: Table, player: str, locale: object | None, *, notices: Sequence[dict[str, Any]] = (),
+                 selection: list[str] | None = None, note: str | None = None) -> tuple[str, discord.ui.View]:
+    """The hand view's text and controls for ``player`` of a dealt table (no I/O)."""
+    names = names_for(table, locale)
+    view = table.view(player)
     lines = [note] if note else []
     lines.append(t("hand.header", locale, game=t(f"game.{table.row.game}.name", locale), id=table.id))
     lines += ["🔒 " + line for n in notices if (line := render.event_line(table.row.game, n, names, locale))]
     lines.append(render.hand(table.row.game, view, names, locale))
     ui = discord.ui.View(timeout=None)
     may_act = table.status == "running" and (
-        seat.player in table.to_act() or table.engine.out_of_turn_actions(table.state, seat.player))
+        player in table.to_act() or table.engine.out_of_turn_actions(table.state, player))
     if may_act:
         module = game_module(table.row.game)
-        lines += module.selection_notes(table, seat.player, view, selection or [], locale)
-        for item in module.controls(table, seat.player, view, selection or [], locale):
+        lines += module.selection_notes(table, player, view, selection or [], locale)
+        for item in module.controls(table, player, view, selection or [], locale):
             ui.add_item(item)
     elif table.status == "running":
         lines.append(t("hand.waiting", locale))
     ui.add_item(RefreshButton(table.id, locale))
-    draw = getattr(game_module(table.row.game), "hand_image", None)  # optional: a picture of the hand / a preview
-    if draw is not None and table.status == "running":
-        png = await asyncio.to_thread(draw, table, seat.player, view, selection or [], locale)
-        ui.hand_files = [discord.File(io.BytesIO(png), filename="hand.png")] if png else []  # type: ignore[attr-defined]
     return "\n".join(lines)[:2000], ui
+
+
+def hand_files(table: Table, player: str, selection: list[str], locale: object | None) -> list[discord.File] | None:
+    """The hand picture of games that draw one (``hand_image``: a picture of the hand / a preview), else None."""
+    draw = getattr(game_module(table.row.game), "hand_image", None)
+    if draw is None or table.status != "running":
+        return None
+    png = draw(table, player, table.view(player), selection, locale)
+    return [discord.File(io.BytesIO(png), filename="hand.png")] if png else []
 
 
 def _files(view: discord.ui.View, key: str) -> dict[str, Any]:
@@ -185,7 +200,7 @@ class HandButton(GameItem, template=r"gh:hand:(?P<gid>\d+)"):
     """The public **My hand** button: answers with the clicking player's own hand, ephemerally."""
 
     def __init__(self, game_id: int, locale: object | None = None) -> None:
-        super().__init__(discord.ui.Button(label=t("board.my_hand", locale), emoji="🂠",
+        super().__init__(discord.ui.Button(label=t("board.my_hand", locale), emoji="🃏",
                                            style=discord.ButtonStyle.primary, custom_id=f"gh:hand:{game_id}"))
         self.game_id = game_id
 

@@ -7,17 +7,13 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.errors import HostError
+from bot.permissions import TABLE_PERMISSIONS, TOURNAMENT_PERMISSIONS
+
+__all__ = ["TABLE_PERMISSIONS", "TOURNAMENT_PERMISSIONS", "missing", "missing_in_channel", "permission_names", "require"]
 from bot.i18n import t
 
 if TYPE_CHECKING:
     from discord.ext import commands
-
-# A table's channel: its board (embed + picture), event lines and the replies that link to them.
-TABLE_PERMISSIONS = ("view_channel", "send_messages", "embed_links", "attach_files", "read_message_history")
-# A tournament opens a public thread per table and writes in it (and unarchives it when Discord archived it).
-TOURNAMENT_PERMISSIONS = TABLE_PERMISSIONS + ("create_public_threads", "send_messages_in_threads",
-                                              "manage_threads")
-
 
 def needed_here(needed: tuple[str, ...], in_thread: bool) -> tuple[str, ...]:
     """In a thread, Discord asks for Send Messages in Threads instead of Send Messages."""

@@ -11,6 +11,7 @@ real; it hands each request, decoded into a :class:`Call`, to the fake server (`
 """
 from __future__ import annotations
 
+import asyncio
 import email.parser
 import email.policy
 import itertools
@@ -22,8 +23,12 @@ from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, Optional
 from urllib.parse import urlsplit
 
+from discord.errors import HTTPException, LoginFailure
+from discord.http import Route
 from discord.utils import time_snowflake
 from multidict import CIMultiDict
+
+from bot.discord_rules.problems import error_lines
 
 if TYPE_CHECKING:
     from .discord_harness_server import FakeDiscord
@@ -42,6 +47,20 @@ def now_iso() -> str:
     return datetime.now(timezone.utc).isoformat()
 
 
+class HarnessError(AssertionError):
+    """A test-visible failure: a crash in the bot, an unanswered interaction, an unknown route, a hung task."""
+
+
+class DiscordRefused(HarnessError):
+    """The fake Discord answered a request with 400 (its body breaks Discord's rules): a bug even when the bot
+    catches the ``HTTPException``. A test that sends such a request on purpose uses ``expect_errors(DiscordRefused)``."""
+
+    def __init__(self, call: "Call"):
+        self.call = call
+        detail = "\n  ".join(error_lines((call.status, call.response))) or str(call.response)
+        super().__init__(f"Discord refused {call.method} {call.path}:\n  {detail}")
+
+
 @dataclass
 class Call:
     """One request that reached the fake edge. ``json`` is the JSON body or the multipart ``payload_json``;
@@ -55,6 +74,7 @@ class Call:
     files: dict[str, bytes]
     route: str = "?"
     known: bool = True
+    refused: bool = False  # the fake Discord answered 400: the request breaks Discord's rules
     status: int = 0
     response: Any = None
     interaction_id: Optional[int] = None
@@ -252,6 +272,25 @@ class FakeSession:
 
     async def close(self) -> None:
         self.closed = True
+
+
+def use_fake_session(http, server: "FakeDiscord") -> None:
+    """Make ``http`` (a client's ``HTTPClient``) log in on :class:`FakeSession` instead of a real aiohttp session:
+    ``HTTPClient.static_login`` minus the session it would create."""
+    session = FakeSession(server)
+
+    async def static_login(token: str) -> dict:
+        http._HTTPClient__session, http.token = session, token
+        http._global_over = asyncio.Event()
+        http._global_over.set()
+        try:
+            return await http.request(Route("GET", "/users/@me"))
+        except HTTPException as exc:
+            if exc.status == 401:  # as the real static_login
+                raise LoginFailure("Improper token has been passed.") from exc
+            raise
+
+    http.static_login = static_login
 
 
 class _Pending:

@@ -95,7 +95,7 @@ def lobby_samples(game: str, lang: str) -> Iterator[Sample]:
 
 async def board_samples(table: Table, lang: str, *, first: bool) -> list[Sample]:
     from cogs.common import NO_MENTIONS, board_embed
-    from cogs.table import board_message_kwargs, board_view
+    from cogs.board import board_message_kwargs, board_view
 
     kwargs = await board_message_kwargs(table, lang)
     samples = [channel_message("board edited", edit=True, **kwargs)]

@@ -54,9 +54,10 @@ async def hand_message(interaction: discord.Interaction, table: Table, *, select
         raise HostError("not_seated")
     if table.state is None:  # a lobby (a forged My hand or hand control): nothing dealt yet
         raise HostError("not_started")
-    notices = await host(interaction).service.take_notices(table, seat.player)
+    notices, up_to = await host(interaction).service.peek_notices(table, seat.player)
     content, ui = hand_content(table, seat.player, interaction.locale, notices=notices, selection=selection,
                                note=note)
+    ui.notices_shown = (table, seat.player, up_to)  # type: ignore[attr-defined]  # acknowledged once delivered
     files = await asyncio.to_thread(hand_files, table, seat.player, selection or [], interaction.locale)
     if files is not None:
         ui.hand_files = files  # type: ignore[attr-defined]
@@ -109,11 +110,20 @@ async def redraw_hand(interaction: discord.Interaction, content: str, view: disc
         await interaction.response.edit_message(content=content, view=view, **_files(view, "attachments"))
     else:
         await interaction.response.send_message(content, view=view, ephemeral=True, **_files(view, "files"))
+    await _notices_delivered(interaction, view)
 
 
 async def show_hand(interaction: discord.Interaction, table: Table, *, note: str | None = None) -> None:
     content, view = await hand_message(interaction, table, note=note)
     await interaction.response.send_message(content, view=view, ephemeral=True, **_files(view, "files"))
+    await _notices_delivered(interaction, view)
+
+
+async def _notices_delivered(interaction: discord.Interaction, view: discord.ui.View) -> None:
+    """Private notes ("you drew …") are removed only once Discord took the message that shows them."""
+    shown = getattr(view, "notices_shown", None)
+    if shown is not None:
+        await host(interaction).service.ack_notices(*shown)
 
 
 class ActButton(GameItem, template=rf"gh:do:{VERSIONED}:(?P<code>[^\s]+)"):
@@ -145,7 +155,7 @@ class ActButton(GameItem, template=rf"gh:do:{VERSIONED}:(?P<code>[^\s]+)"):
         interaction.extras["committed"] = True  # from here on, a failed answer must not say "nothing changed"
         if interaction.message is not None and interaction.message.flags.ephemeral:
             content, view = await hand_message(interaction, table)
-            await interaction.response.edit_message(content=content, view=view, **_files(view, "attachments"))
+            await redraw_hand(interaction, content, view)
         else:  # a public button (e.g. a dice roll): the channel shows the outcome through the table's listener
             await interaction.response.defer()
 

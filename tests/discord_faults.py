@@ -105,8 +105,13 @@ class Faults:
     async def respond(self, call: "Call", server: "FakeDiscord") -> "FakeResponse":
         from .discord_harness_http import FakeResponse as make
 
-        if self.latency:
-            await asyncio.sleep(self.latency)
+        try:
+            return await self._respond(call, server, make)
+        finally:
+            if self.latency:  # the request reached Discord at once; its answer takes this long to come back
+                await asyncio.sleep(self.latency)
+
+    async def _respond(self, call: "Call", server: "FakeDiscord", make) -> "FakeResponse":
         limited = self._rate_limit(call, make) or self._expired(call, server, make)
         fault = None if limited else self._take_fault(call)
         if limited is not None or (fault is not None and not fault.after):

@@ -48,9 +48,8 @@ class Host:
         return cls(await Storage.open(path), **kwargs)
 
     async def idle(self) -> None:
-        for _ in range(6):
+        for _ in range(3):
             await self.scheduler.idle()
-            await self.tournaments.idle()
             await asyncio.sleep(0)
 
     async def close(self) -> None:

@@ -40,9 +40,6 @@ class RoundRunner:
         self._locks: dict[int, asyncio.Lock] = {}
         self._game_index: dict[int, int] = {}  # game id -> tournament id, set before any await after creation
         self._listeners: list[TournamentListener] = []
-        self._emitting: dict[int, asyncio.Task[None]] = {}
-        self._opening: dict[int, asyncio.Task[None]] = {}
-        self.open_retry = (1.0, 60.0)  # first and longest wait before a table whose thread failed is tried again
         games.subscribe(self.on_game_update)
 
     # ---- plumbing --------------------------------------------------------------------
@@ -50,28 +47,12 @@ class RoundRunner:
         self._listeners.append(listener)
 
     async def _emit(self, tournament: Tournament, kind: str, round_number: int | None = None) -> None:
-        """Hand the change to listeners in order, in the background: no lock is held across a Discord call."""
         update = TournamentUpdate(tournament, kind, round_number)
-        previous = self._emitting.get(tournament.id)
-
-        async def deliver() -> None:
-            if previous is not None:
-                await asyncio.wait([previous])
-            for listener in list(self._listeners):
-                try:
-                    await listener(update)
-                except Exception:
-                    log.exception("tournament listener failed on %s %s", tournament.id, kind)
-
-        task = asyncio.create_task(deliver())
-        self._emitting[tournament.id] = task
-        task.add_done_callback(lambda done, tid=tournament.id: self._emitting.get(tid) is done
-                               and self._emitting.pop(tid))
-
-    async def idle(self) -> None:
-        """Wait until every table being opened is open and every change was handed to listeners (tests)."""
-        while busy := [t for t in (*self._opening.values(), *self._emitting.values()) if not t.done()]:
-            await asyncio.wait(busy)
+        for listener in list(self._listeners):
+            try:
+                await listener(update)
+            except Exception:
+                log.exception("tournament listener failed on %s %s", tournament.id, kind)
 
     def lock(self, tournament_id: int) -> asyncio.Lock:
         return self._locks.setdefault(tournament_id, asyncio.Lock())
@@ -128,52 +109,21 @@ class RoundRunner:
         tournament.current_round, tournament.status = number, "running"
         if number == 1:
             await self._emit(tournament, "started")
-        await self._open_pending(tournament, announce=number)
+        await self._open_pending(tournament)
+        await self._emit(tournament, "round", number)
 
-    async def _open_pending(self, tournament: Tournament, announce: int | None = None) -> None:
-        """Open the round's tables in the background (a thread each is a Discord call: never under the lock);
-        a table whose thread could not be made is tried again until it opens."""
-        task = self._opening.get(tournament.id)
-        if task is None or task.done():
-            self._opening[tournament.id] = asyncio.create_task(self._open_all(tournament.id, announce))
-        elif announce is not None:  # a round started while the last one's tables were still opening
-            task.add_done_callback(lambda _: asyncio.ensure_future(self._open_pending(tournament, announce)))
-
-    async def _open_all(self, tournament_id: int, announce: int | None) -> None:
-        """Open every pending table, then announce the round (its lines link each table's thread)."""
-        wait = self.open_retry[0]
-        while True:
-            tournament = await self.get(tournament_id)
-            pending = [t for t in tournament.tables if t.status == "pending"]
-            if tournament.status != "running" or not pending:
-                if announce is not None and tournament.status == "running":
-                    await self._emit(tournament, "round", announce)
-                return
-            try:
-                for table in pending:
-                    await self._launch(tournament, table)
-            except Exception as error:  # noqa: BLE001 - Discord down, a lost permission: try again later
-                log.warning("tournament %s: opening a table failed (%s); trying again in %.0f s", tournament_id,
-                            error, wait)
-                await asyncio.sleep(wait)
-                wait = min(self.open_retry[1], wait * 2)
+    async def _open_pending(self, tournament: Tournament) -> None:
+        for table in [t for t in tournament.tables if t.status == "pending"]:
+            await self._launch(tournament, table)
 
     def _seed(self, tournament: Tournament, table: TournamentTable) -> int:
         return random.Random(f"{tournament.seed}:{table.round}:{table.number}:{table.attempt}").getrandbits(62)
 
     async def _launch(self, tournament: Tournament, table: TournamentTable) -> None:
-        """Open the table's thread (once, outside the lock) and start its game with the seated entrants."""
+        """Open the table's thread (once) and start its game with the seated entrants."""
         if table.channel_id is None:
-            channel_id = await self.open_table(tournament, table)
-            async with self.lock(tournament.id):
-                if table.channel_id is None and table.status == "pending":
-                    table.channel_id = channel_id
-                    await self.store.set_table(table)
-        async with self.lock(tournament.id):
-            if table.status == "pending":
-                await self._start_game(tournament, table)
-
-    async def _start_game(self, tournament: Tournament, table: TournamentTable) -> None:
+            table.channel_id = await self.open_table(tournament, table)
+            await self.store.set_table(table)
         game = None
         if table.channel_id != tournament.channel_id:  # a restart between the game's creation and its record
             game = next(iter(await self.games.tables_in_channel(table.channel_id)), None)

@@ -141,7 +141,7 @@ def play_seeded(game: str, seed: int, leaks: list[str]) -> int:
         state, events = engine.apply(state, player, choose_action(engine, state, player, rng))
         steps += 1
         check_step(game, state, events, leaks, f"{game} seed {seed} step {steps}")
-        assert steps < 5000
+        assert steps < 12000  # a 6-seat Twin Pyramid match may run deals to the announced turn limit
     return steps
 
 

@@ -1,6 +1,6 @@
 """Pile up cards and the ``deck`` table option.
 
-A card id is colour + number + copy letter (``R3a``, ``W5a``), as in rules/pileup.md.
+A card id is colour + number + copy letter (``R3a``, ``W5a``), as in docs/rules/pileup.md.
 Colours: red ``R``, blue ``B``, green ``G``, yellow ``Y``, white ``W``, black ``K``.
 The deck is described by how many copies of each number 1–6 every colour has, written
 ``R3B3G3Y3W1K1`` (the default, 84 cards: three of each number in red, blue, green and

@@ -116,7 +116,7 @@ def _walk(trapped: bool, cards: tuple[str, ...] | list[str], layers_after: int) 
 
 
 def outcome(layers: list[list[str]], trapped: bool, play: Play) -> dict:
-    """What a play leads to (rules/pileup.md, "Resolving a play on column v").
+    """What a play leads to (docs/rules/pileup.md, "Resolving a play on column v").
 
     ``kind``: ``dump`` (last white/black is white), ``spring`` (black onto a trapped column,
     Decision), ``trap`` (last card is black), ``take_trap`` (a plain card onto a trapped column,

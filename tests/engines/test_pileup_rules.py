@@ -1,5 +1,5 @@
 """Pile up rule scenarios: deck, deal, turn, stacking, 3-layer take, triples, no playable value,
-refill, the empty-hand phase, skipping, end and ranking (rules/pileup.md and the seed)."""
+refill, the empty-hand phase, skipping, end and ranking (docs/rules/pileup.md and the seed)."""
 from __future__ import annotations
 
 from collections import Counter

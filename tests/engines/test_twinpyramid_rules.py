@@ -1,5 +1,5 @@
 """Twin Pyramid rule scenarios: rearranging, playing, drawing, building and changes
-(rules/twinpyramid.md, "A turn", "Building", "A — Change")."""
+(docs/rules/twinpyramid.md, "A turn", "Building", "A — Change")."""
 from __future__ import annotations
 
 import pytest

@@ -1,5 +1,5 @@
 """Twin Pyramid special cards: 2, 3, 7, 8, 9, 10 and the joker's three modes
-(rules/twinpyramid.md, "Special cards")."""
+(docs/rules/twinpyramid.md, "Special cards")."""
 from __future__ import annotations
 
 import pytest

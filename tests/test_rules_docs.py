@@ -35,7 +35,8 @@ def test_every_decision_of_the_rules_doc_is_in_both_languages(game: str) -> None
 def test_the_contract_and_rules_live_in_the_repository() -> None:
     assert (ROOT / "docs" / "engine-contract.md").is_file()
     files = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
-    outside = re.compile(r"\.\./shared|/work/shared|\bshared/(rules|seeds|design)")
+    folder = "shar" + "ed"  # spelled in two parts so that this file does not match its own search
+    outside = re.compile(rf"\.\./{folder}|/work/{folder}|\b{folder}/(rules|seeds|design)")
     hits = [f for f in files if Path(ROOT / f).is_file() and f.endswith((".py", ".md", ".json", ".toml", ".txt"))
             and outside.search((ROOT / f).read_text(encoding="utf-8", errors="ignore"))]
     assert not hits, f"files pointing outside the repository: {hits}"

@@ -1,5 +1,6 @@
 """Command line: ``python -m bot`` runs the Discord bot; ``python -m bot demo GAME`` plays a
-bot-only game in the terminal (no token needed)."""
+bot-only game in the terminal (no token needed); ``python -m bot check`` says whether the bot is ready for
+Discord (``bot.check``)."""
 from __future__ import annotations
 
 import argparse
@@ -24,7 +25,20 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     demo.add_argument("--players", type=int, default=None, help=t("cli.players_help"))
     demo.add_argument("--seed", type=int, default=1, help=t("cli.seed_help"))
     demo.add_argument("--lang", choices=LANGUAGES, default="en", help=t("cli.lang_help"))
+    check = sub.add_parser("check", help=t("cli.check_help"))
+    check.add_argument("--channel", type=int, default=None, help=t("cli.channel_help"))
+    check.add_argument("--lang", choices=LANGUAGES, default="en", help=t("cli.lang_help"))
     return parser.parse_args(argv)
+
+
+def run_check(args: argparse.Namespace) -> int:
+    """``python -m bot check``: validates commands and messages; with DISCORD_TOKEN also the server set-up."""
+    from .check import run_check as check
+    from .settings import Settings
+
+    token = Settings().discord_token
+    secret = token.get_secret_value().strip() if token is not None else ""
+    return asyncio.run(check(args.lang, secret or None, args.channel))
 
 
 def run_bot() -> int:
@@ -50,6 +64,8 @@ def run_bot() -> int:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
+    if args.command == "check":
+        return run_check(args)
     if args.command == "demo":
         from engines import BadOptions, get_engine
 

@@ -29,6 +29,13 @@ PAYLOAD_LOGGERS = ("aiosqlite", "asyncpg", "discord.http", "discord.webhook.asyn
 EXTENSIONS = ("cogs.lobby", "cogs.table", "cogs.rules", "cogs.tournament", "cogs.stats", "cogs.config")
 
 
+def bot_intents() -> discord.Intents:
+    """Guilds only: everything else arrives with interactions, so no privileged intent is needed."""
+    intents = discord.Intents.none()
+    intents.guilds = True
+    return intents
+
+
 class GameHostBot(commands.Bot):
     storage: Storage
     service: GameService
@@ -38,9 +45,10 @@ class GameHostBot(commands.Bot):
     tournaments: TournamentService
 
     def __init__(self, settings: Settings, *, sync_commands: bool = True, **kwargs: Any) -> None:
-        intents = discord.Intents.none()
-        intents.guilds = True
-        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None, **kwargs)
+        # A 429 longer than this raises instead of sleeping inside the call: a table's writer retries it later
+        # (coalescing meanwhile) and nothing else waits behind it.
+        kwargs.setdefault("max_ratelimit_timeout", 30.0)
+        super().__init__(command_prefix=commands.when_mentioned, intents=bot_intents(), help_command=None, **kwargs)
         self.settings = settings
         for name in PAYLOAD_LOGGERS:
             logger = logging.getLogger(name)

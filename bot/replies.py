@@ -31,10 +31,16 @@ async def reply(interaction: discord.Interaction, content: str | None = None, *,
 
 async def reply_error(interaction: discord.Interaction, error: BaseException) -> None:
     """Domain errors carry their message; anything else is logged and gets a generic apology."""
-    if not isinstance(error, (HostError, EngineError)):
-        log.error("unexpected error handling interaction %s", interaction.id, exc_info=error)
+    committed = interaction.extras.get("committed", False)
+    if committed and isinstance(error, discord.HTTPException):  # the move stands; only its answer was lost
+        log.warning("interaction %s: the answer after a committed change failed (%s)", interaction.id, error)
+        text = t("error.after_commit", interaction.locale)
+    else:
+        if not isinstance(error, (HostError, EngineError)):
+            log.error("unexpected error handling interaction %s", interaction.id, exc_info=error)
+        text = user_message(error, interaction.locale)
     try:
-        await reply(interaction, "⚠️ " + user_message(error, interaction.locale))
+        await reply(interaction, "⚠️ " + text)
     except discord.HTTPException:
         log.warning("could not send an error reply for interaction %s", interaction.id)
 

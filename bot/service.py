@@ -189,7 +189,7 @@ class GameService:
 
     def _deadline(self, table: Table, state: Any, seats: list[SeatRow] | None = None) -> float | None:
         """When the decision now due runs out: only while a person (not a bot) must decide."""
-        if table.row.turn_seconds <= 0 or table.engine.result(state) is not None:
+        if table.row.turn_seconds <= 0 or table.clock_paused or table.engine.result(state) is not None:
             return None
         bots = {s.player for s in (seats or table.seats) if s.is_bot}
         if all(p in bots for p in table.engine.to_act(state)):
@@ -431,6 +431,44 @@ class GameService:
 
     async def take_notices(self, table: Table, player: str) -> list[dict[str, Any]]:
         return [json.loads(n) for n in await self.storage.take_notices(table.id, player)]
+
+    async def peek_notices(self, table: Table, player: str) -> tuple[list[dict[str, Any]], int | None]:
+        """A player's pending private events and the id to acknowledge once they were shown (``ack_notices``);
+        they stay stored until then, so a view that never reached the player loses nothing."""
+        rows = await self.storage.peek_notices(table.id, player)
+        return [json.loads(event) for _, event in rows], (rows[-1][0] if rows else None)
+
+    async def ack_notices(self, table: Table, player: str, up_to_id: int | None) -> None:
+        if up_to_id is not None:
+            await self.storage.drop_notices(table.id, player, up_to_id)
+
+    # ---- when the table's channel cannot be reached ----------------------------------------
+    async def pause_clock(self, game_id: int) -> None:
+        """Stop the table's turn clock: nobody is timed out by a table they cannot see. Bots still move."""
+        table = await self.table(game_id)
+        async with table.lock:
+            if table.clock_paused or table.status != "running":
+                return
+            table.clock_paused = True
+            if table.row.deadline is not None:
+                await self.storage.update_game(table.id, expected_version=table.version, deadline=None)
+                table.row.deadline = None
+            self._changed(table, "clock")
+
+    async def resume_clock(self, game_id: int) -> None:
+        """The channel is reachable again: the decision now due gets its full time afresh."""
+        table = await self.table(game_id)
+        async with table.lock:
+            if not table.clock_paused:
+                return
+            table.clock_paused = False
+            if table.status != "running":
+                return
+            deadline = self._deadline(table, table.state)
+            if deadline is not None:
+                await self.storage.update_game(table.id, expected_version=table.version, deadline=deadline)
+                table.row.deadline = deadline
+            self._changed(table, "clock")
 
     async def set_message(self, table: Table, **ids: int) -> None:
         """Remember the lobby/board message ids (so a restarted bot edits the same messages); under the table's

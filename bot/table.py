@@ -19,6 +19,7 @@ class Table:
     row: GameRow
     state: Any | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    clock_paused: bool = False  # the channel cannot be reached: no turn deadline until it can
 
     @property
     def id(self) -> int:
@@ -75,7 +76,8 @@ class Table:
 class Update:
     """What listeners (the Discord cog, the terminal demo, the scheduler) hear after each committed change.
 
-    kind: "lobby" (seats changed), "started", "action", "seats" (running table's seats changed), "ended".
+    kind: "lobby" (seats changed), "started", "action", "seats" (running table's seats changed), "ended",
+    "timeout", "warning" (a deadline is near), "clock" (the turn clock paused or resumed; nothing else changed).
     """
 
     table: Table

@@ -12,7 +12,7 @@ import asyncio
 import io
 from importlib import import_module
 from types import ModuleType
-from typing import Any
+from typing import Any, Sequence
 
 import discord
 
@@ -54,30 +54,46 @@ async def hand_message(interaction: discord.Interaction, table: Table, *, select
         raise HostError("not_seated")
     if table.state is None:  # a lobby (a forged My hand or hand control): nothing dealt yet
         raise HostError("not_started")
-    locale = interaction.locale
+    notices, up_to = await host(interaction).service.peek_notices(table, seat.player)
+    content, ui = hand_content(table, seat.player, interaction.locale, notices=notices, selection=selection,
+                               note=note)
+    ui.notices_shown = (table, seat.player, up_to)  # type: ignore[attr-defined]  # acknowledged once delivered
+    files = await asyncio.to_thread(hand_files, table, seat.player, selection or [], interaction.locale)
+    if files is not None:
+        ui.hand_files = files  # type: ignore[attr-defined]
+    return content, ui
+
+
+def hand_content(table: Table, player: str, locale: object | None, *, notices: Sequence[dict[str, Any]] = (),
+                 selection: list[str] | None = None, note: str | None = None) -> tuple[str, discord.ui.View]:
+    """The hand view's text and controls for ``player`` of a dealt table (no I/O)."""
     names = names_for(table, locale)
-    view = table.view(seat.player)
-    notices = await host(interaction).service.take_notices(table, seat.player)
+    view = table.view(player)
     lines = [note] if note else []
     lines.append(t("hand.header", locale, game=t(f"game.{table.row.game}.name", locale), id=table.id))
     lines += ["🔒 " + line for n in notices if (line := render.event_line(table.row.game, n, names, locale))]
     lines.append(render.hand(table.row.game, view, names, locale))
     ui = discord.ui.View(timeout=None)
     may_act = table.status == "running" and (
-        seat.player in table.to_act() or table.engine.out_of_turn_actions(table.state, seat.player))
+        player in table.to_act() or table.engine.out_of_turn_actions(table.state, player))
     if may_act:
         module = game_module(table.row.game)
-        lines += module.selection_notes(table, seat.player, view, selection or [], locale)
-        for item in module.controls(table, seat.player, view, selection or [], locale):
+        lines += module.selection_notes(table, player, view, selection or [], locale)
+        for item in module.controls(table, player, view, selection or [], locale):
             ui.add_item(item)
     elif table.status == "running":
         lines.append(t("hand.waiting", locale))
     ui.add_item(RefreshButton(table.id, locale))
-    draw = getattr(game_module(table.row.game), "hand_image", None)  # optional: a picture of the hand / a preview
-    if draw is not None and table.status == "running":
-        png = await asyncio.to_thread(draw, table, seat.player, view, selection or [], locale)
-        ui.hand_files = [discord.File(io.BytesIO(png), filename="hand.png")] if png else []  # type: ignore[attr-defined]
     return "\n".join(lines)[:2000], ui
+
+
+def hand_files(table: Table, player: str, selection: list[str], locale: object | None) -> list[discord.File] | None:
+    """The hand picture of games that draw one (``hand_image``: a picture of the hand / a preview), else None."""
+    draw = getattr(game_module(table.row.game), "hand_image", None)
+    if draw is None or table.status != "running":
+        return None
+    png = draw(table, player, table.view(player), selection, locale)
+    return [discord.File(io.BytesIO(png), filename="hand.png")] if png else []
 
 
 def _files(view: discord.ui.View, key: str) -> dict[str, Any]:
@@ -94,11 +110,20 @@ async def redraw_hand(interaction: discord.Interaction, content: str, view: disc
         await interaction.response.edit_message(content=content, view=view, **_files(view, "attachments"))
     else:
         await interaction.response.send_message(content, view=view, ephemeral=True, **_files(view, "files"))
+    await _notices_delivered(interaction, view)
 
 
 async def show_hand(interaction: discord.Interaction, table: Table, *, note: str | None = None) -> None:
     content, view = await hand_message(interaction, table, note=note)
     await interaction.response.send_message(content, view=view, ephemeral=True, **_files(view, "files"))
+    await _notices_delivered(interaction, view)
+
+
+async def _notices_delivered(interaction: discord.Interaction, view: discord.ui.View) -> None:
+    """Private notes ("you drew …") are removed only once Discord took the message that shows them."""
+    shown = getattr(view, "notices_shown", None)
+    if shown is not None:
+        await host(interaction).service.ack_notices(*shown)
 
 
 class ActButton(GameItem, template=rf"gh:do:{VERSIONED}:(?P<code>[^\s]+)"):
@@ -127,9 +152,10 @@ class ActButton(GameItem, template=rf"gh:do:{VERSIONED}:(?P<code>[^\s]+)"):
             return
         action = game_module(table.row.game).decode(self.code, table, seat.player)
         await service.act(self.game_id, interaction.user.id, action, self.version)
+        interaction.extras["committed"] = True  # from here on, a failed answer must not say "nothing changed"
         if interaction.message is not None and interaction.message.flags.ephemeral:
             content, view = await hand_message(interaction, table)
-            await interaction.response.edit_message(content=content, view=view, **_files(view, "attachments"))
+            await redraw_hand(interaction, content, view)
         else:  # a public button (e.g. a dice roll): the channel shows the outcome through the table's listener
             await interaction.response.defer()
 
@@ -184,7 +210,7 @@ class HandButton(GameItem, template=r"gh:hand:(?P<gid>\d+)"):
     """The public **My hand** button: answers with the clicking player's own hand, ephemerally."""
 
     def __init__(self, game_id: int, locale: object | None = None) -> None:
-        super().__init__(discord.ui.Button(label=t("board.my_hand", locale), emoji="🂠",
+        super().__init__(discord.ui.Button(label=t("board.my_hand", locale), emoji="🃏",
                                            style=discord.ButtonStyle.primary, custom_id=f"gh:hand:{game_id}"))
         self.game_id = game_id
 
@@ -229,6 +255,7 @@ class BackButton(GameItem, template=r"gh:back:(?P<gid>\d+)"):
     async def run(self, interaction: discord.Interaction) -> None:
         service = host(interaction).service
         await service.come_back(self.game_id, interaction.user.id)
+        interaction.extras["committed"] = True
         await show_hand(interaction, await service.table(self.game_id))
 
 

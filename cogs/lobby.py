@@ -16,6 +16,7 @@ from bot.table import Table
 from engines import GAMES, BadOptions, get_engine
 
 from .common import NO_MENTIONS, GameItem, host, names_for, public_language
+from .permissions import require
 
 log = logging.getLogger(__name__)
 DEFAULT_TIMER = 120
@@ -53,6 +54,7 @@ async def open_lobby(interaction: discord.Interaction, game: str, options: dict[
     ``timer``: seconds per decision before a bot moves for an absent player (0 = no timer)."""
     service = host(interaction).service
     assert interaction.channel_id is not None
+    require(interaction)
     # Discord's client enforces the options' ranges; a forged request does not, so check them here too.
     if not 0 <= timer <= MAX_TIMER:
         raise BadOptions(option="timer", reason=f"0–{MAX_TIMER}")
@@ -65,8 +67,12 @@ async def open_lobby(interaction: discord.Interaction, game: str, options: dict[
     for _ in range(min(bots, table.engine.max_players - 1)):
         await service.add_bot(table.id, interaction.user.id)
     locale = table.row.locale
-    await interaction.response.send_message(embed=lobby_embed(table, locale), view=lobby_view(table, locale),
-                                            allowed_mentions=NO_MENTIONS)
+    try:
+        await interaction.response.send_message(embed=lobby_embed(table, locale), view=lobby_view(table, locale),
+                                                allowed_mentions=NO_MENTIONS)
+    except discord.HTTPException:  # nobody can see this lobby: close it, so it blocks nobody's next /play
+        await service.end(table.id, interaction.user.id, is_admin=True)
+        raise HostError("lobby_not_shown") from None
     message = await interaction.original_response()
     await service.set_message(table, lobby_message_id=message.id)
 
@@ -92,7 +98,9 @@ class LobbyButton(GameItem, template=r"gh:lobby:(?P<gid>\d+):(?P<op>join|leave|b
         elif self.op == "bot":
             await service.add_bot(self.game_id, user.id)
         else:
+            require(interaction)
             await service.start(self.game_id, user.id)
+        interaction.extras["committed"] = True
         # The lobby message itself is redrawn by the table cog's listener; acknowledge quietly.
         await interaction.response.defer()
 

@@ -32,6 +32,14 @@ def chunks(text: str, limit: int = EMBED_LIMIT) -> list[str]:
     return pieces
 
 
+def rules_embeds(game: str, locale: object | None) -> list[discord.Embed]:
+    """The rules of ``game`` as the embeds of one message (the first one titled with the game's name)."""
+    title = t(f"game.{game}.name", locale)
+    embeds = [discord.Embed(title=title if i == 0 else None, description=part, colour=0x3498DB)
+              for i, part in enumerate(chunks(rules_text(game, locale)))]
+    return embeds[:10]
+
+
 class RulesCog(commands.Cog):
     """Rules of every game."""
 
@@ -40,10 +48,7 @@ class RulesCog(commands.Cog):
     @app_commands.choices(game=game_choices())
     async def rules(self, interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:
         """Read the rules of a game as this bot plays them (decisions marked)."""
-        title = t(f"game.{game.value}.name", interaction.locale)
-        embeds = [discord.Embed(title=title if i == 0 else None, description=part, colour=0x3498DB)
-                  for i, part in enumerate(chunks(rules_text(game.value, interaction.locale)))]
-        await interaction.response.send_message(embeds=embeds[:10], ephemeral=True)
+        await interaction.response.send_message(embeds=rules_embeds(game.value, interaction.locale), ephemeral=True)
 
 
 async def setup(bot: commands.Bot) -> None:

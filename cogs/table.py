@@ -2,57 +2,23 @@
 and ``/game status|leave|end``."""
 from __future__ import annotations
 
-import asyncio
-import io
 import logging
-from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import render
 from bot.errors import HostError
 from bot.i18n import t
 from bot.table import Table, Update
 
-from .common import NO_MENTIONS, board_embed, host, is_admin, names_for, reply
-from .controls import PERSISTENT_ITEMS, BackButton, HandButton, game_module
-from .lobby import lobby_embed, lobby_view
+from .common import board_embed, host, is_admin, reply
+from .board import board_view
+from .controls import PERSISTENT_ITEMS
+from .lobby import lobby_embed
+from .outbox import TableOutbox
 
 log = logging.getLogger(__name__)
-
-
-def board_view(table: Table, locale: object | None, *, public_controls: bool = False) -> discord.ui.View | None:
-    """My hand, plus (on turn messages) the game's public buttons such as a dice roll."""
-    if table.status != "running":
-        return None
-    view = discord.ui.View(timeout=None)
-    view.add_item(HandButton(table.id, locale))
-    extra = getattr(game_module(table.row.game), "public_controls", None)
-    if public_controls and extra is not None:
-        for item in extra(table, locale):
-            view.add_item(item)
-    return view
-
-
-async def board_image(table: Table, locale: object | None) -> discord.File | None:
-    """The board picture for games that have one, rendered in a worker thread (never on the event loop)."""
-    draw = getattr(render.game_module(table.row.game), "image", None)
-    if draw is None:
-        return None
-    png = await asyncio.to_thread(draw, table.view(None), names_for(table, locale), locale)
-    return discord.File(io.BytesIO(png), filename="board.png", description=t("board.image_alt", locale))
-
-
-async def board_message_kwargs(table: Table, locale: object | None) -> dict[str, Any]:
-    embed = board_embed(table, locale)
-    kwargs: dict[str, Any] = {"embed": embed, "view": board_view(table, locale)}
-    image = await board_image(table, locale)
-    if image is not None:
-        embed.set_image(url="attachment://board.png")
-        kwargs["attachments"] = [image]
-    return kwargs
 
 
 class TableCog(commands.Cog):
@@ -62,81 +28,20 @@ class TableCog(commands.Cog):
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
-        host_bot = bot  # the GameHostBot
-        host_bot.service.subscribe(self.on_update)  # type: ignore[attr-defined]
+        self.outboxes: dict[int, TableOutbox] = {}
+        bot.service.subscribe(self.on_update)  # type: ignore[attr-defined]
 
     # ---- the channel side of every update ------------------------------------------
     async def on_update(self, update: Update) -> None:
-        table = update.table
-        channel = self.bot.get_partial_messageable(table.row.channel_id, guild_id=table.row.guild_id)
-        locale = table.row.locale
-        if update.kind == "lobby":
-            if table.row.lobby_message_id:
-                await channel.get_partial_message(table.row.lobby_message_id).edit(
-                    embed=lobby_embed(table, locale), view=lobby_view(table, locale))
-            return
-        if update.kind == "warning":
-            await self.post_warning(channel, table, update, locale)
-            return
-        if update.kind == "started":
-            if table.row.lobby_message_id:
-                await channel.get_partial_message(table.row.lobby_message_id).edit(
-                    content=t("lobby.started", locale), embed=lobby_embed(table, locale), view=None)
-            kwargs = await board_message_kwargs(table, locale)
-            files = kwargs.pop("attachments", [])
-            message = await channel.send(**kwargs, files=files, allowed_mentions=NO_MENTIONS)
-            await self.bot.service.set_message(table, board_message_id=message.id)  # type: ignore[attr-defined]
-        elif table.row.board_message_id and update.version == table.version:
-            await channel.get_partial_message(table.row.board_message_id).edit(
-                **await board_message_kwargs(table, locale))
-        await self.post_events(channel, table, update, locale)
+        """Never waits for Discord: the table's own writer brings its channel up to date."""
+        if update.kind != "clock":
+            self.outbox(update.table.id).push(update)
 
-    async def post_events(self, channel: discord.PartialMessageable, table: Table, update: Update,
-                          locale: str) -> None:
-        names = names_for(table, locale)
-        lines = [line for ev in update.events if ev.visible_to is None
-                 and (line := render.event_line(table.row.game, ev, names, locale))]
-        view = None
-        seat = table.seat_of(update.actor) if update.actor else None
-        if update.kind == "timeout" and seat is not None:
-            lines.insert(0, t("table.timed_out", locale, player=names(update.actor)))
-            if seat.away:
-                lines.append(t("table.seat_away", locale, player=names(update.actor)))
-                view = discord.ui.View(timeout=None)
-                view.add_item(BackButton(table.id, locale))
-        if update.kind == "seats" and seat is not None:
-            lines.append(t("table.seat_to_bot" if seat.is_bot else "table.seat_back", locale,
-                           player=names(update.actor)))
-            if seat.is_bot and table.status == "running":
-                view = discord.ui.View(timeout=None)
-                view.add_item(BackButton(table.id, locale))
-        if update.kind == "ended" and table.status == "cancelled":
-            lines.append(t("table.abandoned" if update.reason == "abandoned" else "table.cancelled", locale,
-                           id=table.id))
-        mention_ids: list[int] = []
-        if table.status == "running" and update.version == table.version and view is None:
-            mention_ids = table.user_ids_to_act()
-            if mention_ids:
-                lines.append(t("table.your_turn", locale, players=" ".join(f"<@{u}>" for u in mention_ids)))
-                view = board_view(table, locale, public_controls=True)
-        if not lines:
-            return
-        await channel.send("\n".join(lines)[:2000], view=view,
-                           allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in mention_ids],
-                                                                    everyone=False, roles=False))
-
-    async def post_warning(self, channel: discord.PartialMessageable, table: Table, update: Update,
-                           locale: str) -> None:
-        if update.version != table.version or table.row.deadline is None:
-            return
-        users = table.user_ids_to_act()
-        if not users:
-            return
-        seconds = max(0, round(table.row.deadline - self.bot.service.clock()))  # type: ignore[attr-defined]
-        await channel.send(t("table.time_warning", locale, players=" ".join(f"<@{u}>" for u in users),
-                             seconds=seconds), view=board_view(table, locale),
-                           allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in users],
-                                                                    everyone=False, roles=False))
+    def outbox(self, game_id: int) -> TableOutbox:
+        box = self.outboxes.get(game_id)
+        if box is None:
+            box = self.outboxes[game_id] = TableOutbox(self.bot, game_id)  # type: ignore[arg-type]
+        return box
 
     # ---- /game ------------------------------------------------------------------------
     async def table_here(self, interaction: discord.Interaction, table_id: int | None) -> Table:

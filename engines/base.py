@@ -1,4 +1,4 @@
-"""The engine contract every game follows (see design.md, "Engine contract").
+"""The engine contract every game follows (see docs/engine-contract.md, "Engine contract").
 
 A game is a state model, a discriminated union of actions, a pure transition and a
 per-player view. Subclasses implement the ``_``-prefixed hooks; the public methods here

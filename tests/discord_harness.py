@@ -27,7 +27,8 @@ Every interaction call returns a :class:`~tests.discord_harness_http.Reply` once
 interaction got no response (Discord would show "This interaction failed"), unless ``expect_response=False``.
 ``harness.errors`` collects exceptions from handlers (the tree, views, modals, dynamic items — via their default
 ``on_error`` logging or a custom ``tree.on_error``/``bot.on_error`` —, event listeners, tasks with unretrieved
-exceptions, the loop's exception handler) and requests to unknown routes; ``settle()`` raises
+exceptions, the loop's exception handler), requests to unknown routes and requests the fake Discord refused
+(``DiscordRefused``: every body is validated with ``bot.discord_rules``, as Discord does); ``settle()`` raises
 :class:`HarnessError` if any is pending. Expect one with ``with h.expect_errors(SomeError) as caught: ...``.
 Known gaps: a view with its own ``on_error`` that swallows errors, and exceptions in a ``DynamicItem``'s
 ``interaction_check`` (discord.py treats those as "not allowed") are not seen.
@@ -43,21 +44,19 @@ from typing import Any, Iterable, Optional, Union
 
 import discord
 
-from .discord_harness_http import Call, FakeGateway, FakeSession, Reply, SentMessage
+from .discord_harness_http import (
+    Call, DiscordRefused, FakeGateway, HarnessError, Reply, SentMessage, use_fake_session,
+)
 from .discord_harness_server import FakeDiscord
 from .discord_harness_payloads import (
     MEMBER_PERMISSIONS, HarnessUser, build_options, channel_payload, guild_payload, interaction_payload, member_add,
     modal_answers,
 )
 
-__all__ = ["Harness", "HarnessError", "HarnessUser", "Reply", "SentMessage", "Call"]
+__all__ = ["Harness", "HarnessError", "DiscordRefused", "HarnessUser", "Reply", "SentMessage", "Call"]
 MessageLike = Union[SentMessage, Reply, int]
 BACKGROUND = ("__timeout_task_impl", "Loop._loop", "_delay_ready")  # long-lived tasks settle() must not await
 WAITING_FOR_USER = ("BaseView.wait", "Client.wait_for")  # a task awaiting one of these waits for the next event
-
-
-class HarnessError(AssertionError):
-    """A test-visible failure: a crash in the bot, an unanswered interaction, an unknown route, a hung task."""
 
 
 class _ErrorLog(logging.Handler):
@@ -118,15 +117,7 @@ class Harness:
         loop.set_exception_handler(lambda _, ctx: self.record_error(ctx.get("exception")
                                                                     or HarnessError(ctx["message"])))
         logging.getLogger("discord").addHandler(self._log_handler)
-        http, session = self.bot.http, FakeSession(self.server)
-
-        async def static_login(token: str) -> dict:  # HTTPClient.static_login minus the real aiohttp session
-            http._HTTPClient__session, http.token = session, token  # type: ignore[attr-defined]
-            http._global_over = asyncio.Event()
-            http._global_over.set()
-            return await http.request(discord.http.Route("GET", "/users/@me"))
-
-        http.static_login = static_login  # type: ignore[method-assign]
+        use_fake_session(self.bot.http, self.server)
         await self.bot.login("harness-token")  # runs the bot's setup_hook, before any gateway event as in real life
         self._hook_error_handlers()
         self.bot.ws = self.gateway  # type: ignore[assignment]
@@ -135,7 +126,8 @@ class Harness:
                                 "guilds": [{"id": str(self.guild_id), "unavailable": True}],
                                 "resume_gateway_url": "wss://gateway.invalid",
                                 "application": {"id": str(self.app_id), "flags": 0}})
-        self.dispatch("GUILD_CREATE", guild_payload(self))
+        self.server.guild = guild_payload(self)
+        self.dispatch("GUILD_CREATE", self.server.guild)
         await self.state._ready_task  # discord.py's own wait for the guilds; then on_ready is dispatched
         await self.settle()
         return self
@@ -394,6 +386,7 @@ class Harness:
         fresh, self._calls_seen = self.calls[self._calls_seen:], len(self.calls)
         self.errors += [HarnessError(f"request to a route the fake Discord does not know: {c.method} {c.path} "
                                      "(add it with harness.server.route)") for c in fresh if not c.known]
+        self.errors += [DiscordRefused(c) for c in fresh if c.refused]
 
     def record_error(self, exc: Optional[BaseException]) -> None:
         if exc is not None and not any(e is exc for e in self.errors):

@@ -11,6 +11,7 @@ real; it hands each request, decoded into a :class:`Call`, to the fake server (`
 """
 from __future__ import annotations
 
+import asyncio
 import email.parser
 import email.policy
 import itertools
@@ -22,7 +23,12 @@ from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, Optional
 from urllib.parse import urlsplit
 
+from discord.errors import HTTPException, LoginFailure
+from discord.http import Route
 from discord.utils import time_snowflake
+from multidict import CIMultiDict
+
+from bot.discord_rules.problems import error_lines
 
 if TYPE_CHECKING:
     from .discord_harness_server import FakeDiscord
@@ -41,6 +47,20 @@ def now_iso() -> str:
     return datetime.now(timezone.utc).isoformat()
 
 
+class HarnessError(AssertionError):
+    """A test-visible failure: a crash in the bot, an unanswered interaction, an unknown route, a hung task."""
+
+
+class DiscordRefused(HarnessError):
+    """The fake Discord answered a request with 400 (its body breaks Discord's rules): a bug even when the bot
+    catches the ``HTTPException``. A test that sends such a request on purpose uses ``expect_errors(DiscordRefused)``."""
+
+    def __init__(self, call: "Call"):
+        self.call = call
+        detail = "\n  ".join(error_lines((call.status, call.response))) or str(call.response)
+        super().__init__(f"Discord refused {call.method} {call.path}:\n  {detail}")
+
+
 @dataclass
 class Call:
     """One request that reached the fake edge. ``json`` is the JSON body or the multipart ``payload_json``;
@@ -54,6 +74,7 @@ class Call:
     files: dict[str, bytes]
     route: str = "?"
     known: bool = True
+    refused: bool = False  # the fake Discord answered 400: the request breaks Discord's rules
     status: int = 0
     response: Any = None
     interaction_id: Optional[int] = None
@@ -160,6 +181,7 @@ class Reply:
     original_id: Optional[int] = None
     message_ids: list[int] = field(default_factory=list)
     calls: list[Call] = field(default_factory=list, repr=False)  # every request made while it was handled
+    created: float = field(default_factory=time.monotonic)  # when Discord created the interaction
 
     responded = property(lambda self: bool(self.callbacks))
     type = property(lambda self: CALLBACK_NAMES.get(self.callbacks[0]["type"]) if self.callbacks else None,
@@ -221,7 +243,8 @@ class FakeResponse:
     def __init__(self, status: int, body: Any):
         self.status, self.reason = status, {200: "OK", 204: "No Content"}.get(status, "Error")
         self._text = "" if body is None else json.dumps(body)
-        self.headers = {"content-type": "application/json"} if body is not None else {}
+        # case-insensitive, as aiohttp's: discord.py reads "X-Ratelimit-…", Discord sends "X-RateLimit-…"
+        self.headers = CIMultiDict({"content-type": "application/json"} if body is not None else {})
 
     async def text(self, encoding: str = "utf-8") -> str:
         return self._text
@@ -251,6 +274,25 @@ class FakeSession:
         self.closed = True
 
 
+def use_fake_session(http, server: "FakeDiscord") -> None:
+    """Make ``http`` (a client's ``HTTPClient``) log in on :class:`FakeSession` instead of a real aiohttp session:
+    ``HTTPClient.static_login`` minus the session it would create."""
+    session = FakeSession(server)
+
+    async def static_login(token: str) -> dict:
+        http._HTTPClient__session, http.token = session, token
+        http._global_over = asyncio.Event()
+        http._global_over.set()
+        try:
+            return await http.request(Route("GET", "/users/@me"))
+        except HTTPException as exc:
+            if exc.status == 401:  # as the real static_login
+                raise LoginFailure("Improper token has been passed.") from exc
+            raise
+
+    http.static_login = static_login
+
+
 class _Pending:
     def __init__(self, server, method, url, data, params):
         self.args = server, method, url, data, params
@@ -260,7 +302,7 @@ class _Pending:
         body, files = await _decode_body(data)
         path = re.sub(r"^/api/v\d+", "", urlsplit(url).path)
         call = Call(method, path, {k: str(v) for k, v in (params or {}).items()}, body, files)
-        return server.handle(call)
+        return await server.respond(call)
 
     async def __aexit__(self, *exc) -> None:
         return None

@@ -10,13 +10,18 @@ import re
 from typing import Any, Callable, Optional
 from urllib.parse import unquote
 
+from bot.discord_rules import callback_errors, command_errors, message_errors
+
+from .discord_faults import Faults
 from .discord_harness_http import (
-    COMPONENTS_V2, EPHEMERAL, LOADING, Call, FakeResponse, Reply, SentMessage, now_iso, snowflake, walk_components,
+    COMPONENTS_V2, EPHEMERAL, LOADING, Call, FakeResponse, Reply, SentMessage, now_iso, snowflake,
 )
 
 Handler = Callable[[Call, dict[str, str]], "tuple[int, Any]"]
 SENDABLE_FLAGS = EPHEMERAL | 4 | 4096 | COMPONENTS_V2  # ephemeral, suppress embeds/notifications, components v2
 NO_CONTENT = (204, None)
+GATEWAY_ONLY = ("members", "channels", "threads", "voice_states", "presences", "stage_instances",  # GUILD_CREATE's
+                "guild_scheduled_events", "soundboard_sounds", "joined_at", "large", "member_count", "unavailable")
 
 
 def error(status: int, code: int, message: str) -> tuple[int, dict]:
@@ -28,30 +33,15 @@ UNKNOWN_MESSAGE = error(404, 10008, "Unknown Message")
 UNKNOWN_WEBHOOK = error(404, 10015, "Unknown Webhook")
 
 
-def invalid_message(body: dict, files: dict, *, creating: bool) -> Optional[tuple[int, dict]]:
-    """Discord's own validation of a message body (the subset that catches real bot bugs)."""
-    def bad(why: str):
-        return error(400, 50035, f"Invalid Form Body: {why}")
+def kept_attachments(message: Optional[dict]) -> dict[str, str]:
+    """Attachment id → file name of a stored message (the attachments an edit may keep)."""
+    return {a["id"]: a["filename"] for a in (message or {}).get("attachments", [])}
 
-    if creating and not (body.get("content") or body.get("embeds") or body.get("components") or files
-                         or body.get("poll") or body.get("sticker_ids")):
-        return error(400, 50006, "Cannot send an empty message")
-    if len(body.get("content") or "") > 2000:
-        return bad("content must be 2000 or fewer in length")
-    if len(body.get("embeds") or []) > 10:
-        return bad("embeds: must be 10 or fewer")
-    components = body.get("components") or []
-    if not (body.get("flags") or 0) & COMPONENTS_V2 and len(components) > 5:
-        return bad("components: must be 5 or fewer action rows")
-    seen: set[str] = set()
-    for c in walk_components(components):
-        cid = c.get("custom_id")
-        if cid is not None and (len(cid) > 100 or cid in seen):
-            return bad(f"custom_id {cid!r} too long or duplicated")
-        seen.add(cid)
-        if len(c.get("label") or "") > 80 or len(c.get("options") or []) > 25:
-            return bad(f"component {cid!r}: label > 80 or more than 25 options")
-    return None
+
+def invalid_message(body: Optional[dict], files: dict, *, creating: bool,
+                    existing: Optional[dict] = None) -> Optional[tuple[int, dict]]:
+    """Discord's own validation of a message body (``bot.discord_rules``); ``existing``: the edited message."""
+    return message_errors(body, list(files), creating=creating, existing=kept_attachments(existing))
 
 
 class FakeDiscord:
@@ -64,12 +54,14 @@ class FakeDiscord:
         self.deleted: set[int] = set()
         self.uploads: dict[int, bytes] = {}  # attachment id → bytes
         self.channels: dict[int, dict] = {}  # guild channels, threads and DMs that exist
+        self.guild: dict = {}  # the guild as GUILD_CREATE has it (roles, members); the harness fills it
         self.users: dict[int, dict] = {int(bot_user["id"]): bot_user}
         self.replies: dict[str, Reply] = {}
         self.commands: dict[Optional[int], list[dict]] = {}  # synced app commands by guild id (None = global)
         self.on_thread_create: Callable[[dict], None] = lambda data: None
         self.windows: list[list[Call]] = []  # Reply.calls lists currently receiving every call
-        self._routes: list[tuple[str, re.Pattern, Handler, str]] = []
+        self.faults = Faults()  # Discord's rate limits, deadlines and failures, as tests switch them on
+        self._routes: list[tuple[str, re.Pattern, Handler, str, bool]] = []
         for method, template, handler in ROUTES:
             self.route(method, template, getattr(self, handler), first=False)
 
@@ -78,18 +70,27 @@ class FakeDiscord:
         """Add/override a route: ``template`` like ``/channels/{channel_id}/messages``. Routes added by tests are
         tried before the defaults (and the newest first), so they can override them, e.g. to answer 403."""
         regex = re.sub(r"\\\{(\w+)\\\}", r"(?P<\1>[^/]+)", re.escape(template))
-        entry = (method, re.compile(f"^{regex}$"), handler, f"{method} {template}")
+        entry = (method, re.compile(f"^{regex}$"), handler, f"{method} {template}", not first)
         self._routes.insert(0, entry) if first else self._routes.append(entry)
 
-    def handle(self, call: Call) -> FakeResponse:
+    async def respond(self, call: Call) -> FakeResponse:
+        """Every request: through the faults a test switched on (``faults``), then the routes."""
+        return await self.faults.respond(call, self)
+
+    def record(self, call: Call) -> None:
         self.calls.append(call)
         for window in self.windows:
             window.append(call)
-        for method, pattern, handler, name in self._routes:
+
+    def handle(self, call: Call) -> FakeResponse:
+        self.record(call)
+        for method, pattern, handler, name, builtin in self._routes:
             match = pattern.match(call.path)
             if match and method == call.method:
                 call.route = name
                 call.status, call.response = handler(call, {k: unquote(v) for k, v in match.groupdict().items()})
+                call.refused = builtin and call.status == 400 and (call.response or {}).get("code") in (
+                    50035, 50006)  # Discord's validation said no (not a test's route, not a state such as 50083)
                 break
         else:
             call.known = False
@@ -174,7 +175,19 @@ class FakeDiscord:
         user = self.users.get(int(params["user_id"]))
         if user is None:
             return error(404, 10007, "Unknown Member")
-        return 200, {"user": user, "roles": [], "joined_at": now_iso(), "deaf": False, "mute": False, "flags": 0}
+        known = [m for m in self.guild.get("members", []) if m["user"]["id"] == params["user_id"]]
+        return 200, known[0] if known else {"user": user, "roles": [], "joined_at": now_iso(), "deaf": False,
+                                             "mute": False, "flags": 0}
+
+    def _my_guilds(self, call, _):
+        g = self.guild
+        return 200, [{"id": g["id"], "name": g["name"], "icon": None, "banner": None, "owner": False,
+                      "permissions": g["roles"][0]["permissions"], "features": g["features"]}] if g else []
+
+    def _get_guild(self, call, params):
+        if not self.guild or params["guild_id"] != self.guild["id"]:
+            return error(404, 10004, "Unknown Guild")
+        return 200, {k: v for k, v in self.guild.items() if k not in GATEWAY_ONLY}
 
     def _create_dm(self, call, _):
         uid = int(call.json["recipient_id"])
@@ -212,7 +225,23 @@ class FakeDiscord:
             return UNKNOWN_CHANNEL
         body = call.json or {}
         bad = invalid_message(body, call.files, creating=True)
-        return bad or (200, self.create_message(cid, body, call.files, flags=(body.get("flags") or 0) & ~EPHEMERAL))
+        if bad:
+            return bad
+        if body.get("enforce_nonce") and body.get("nonce"):  # Discord answers a repeat with the message it has
+            for p in self.messages.values():
+                if p["channel_id"] == str(cid) and p.get("nonce") == str(body["nonce"]):
+                    return 200, p
+        if archived := self._archived(cid):
+            return archived
+        message = self.create_message(cid, body, call.files, flags=(body.get("flags") or 0) & ~EPHEMERAL)
+        if body.get("nonce"):
+            message["nonce"] = str(body["nonce"])
+        return 200, message
+
+    def _archived(self, channel_id: int) -> Optional[tuple[int, dict]]:
+        """A message to an archived thread: Discord refuses it until the thread is unarchived."""
+        meta = self.channels.get(channel_id, {}).get("thread_metadata") or {}
+        return error(400, 50083, "Thread is archived") if meta.get("archived") else None
 
     def _history(self, call, params):
         before, after = int(call.params.get("before", 1 << 64)), int(call.params.get("after", 0))
@@ -229,7 +258,9 @@ class FakeDiscord:
             return UNKNOWN_MESSAGE
         if p["author"]["id"] != self.bot_user["id"]:
             return error(403, 50005, "Cannot edit a message authored by another user")
-        return invalid_message(call.json or {}, call.files, creating=False) or (
+        if archived := self._archived(int(params["channel_id"])):
+            return archived
+        return invalid_message(call.json or {}, call.files, creating=False, existing=p) or (
             200, self.update_message(p, call.json or {}, call.files))
 
     def _delete_message(self, call, params):
@@ -261,6 +292,9 @@ class FakeDiscord:
         return NO_CONTENT if int(params["channel_id"]) in self.channels else UNKNOWN_CHANNEL
 
     def _sync(self, call, params):
+        bad = command_errors(call.json)
+        if bad:
+            return bad
         gid = int(params["guild_id"]) if "guild_id" in params else None
         self.commands[gid] = [{**cmd, "id": str(snowflake()), "application_id": str(self.app_id), "version": "1",
                                **({"guild_id": str(gid)} if gid else {})} for cmd in call.json]
@@ -275,14 +309,18 @@ class FakeDiscord:
         if reply is None or str(reply.id) != params["interaction_id"]:
             return error(404, 10062, "Unknown interaction")
         call.interaction_id = reply.id
+        late = self.faults.too_late(reply.created, callback=True)
+        if late:
+            return late
         if reply.callbacks:
             return error(400, 40060, "Interaction has already been acknowledged.")
         kind, data = call.json["type"], call.json.get("data") or {}
-        if kind in (6, 7) and reply.source_message_id is None:
-            return error(400, 50035, "Invalid Form Body: this interaction has no message to update")
-        bad = invalid_message(data, call.files, creating=kind == 4) if kind in (4, 7) else None
+        source = self.messages.get(reply.source_message_id or 0)
+        bad = callback_errors(reply.kind, call.json, list(call.files), existing=kept_attachments(source))
         if bad:
             return bad
+        if kind in (6, 7) and reply.source_message_id is None:
+            return error(400, 50035, "Invalid Form Body: this interaction has no message to update")
         reply.callbacks.append({"type": kind, "data": data})
         message = None
         if kind in (4, 5):
@@ -348,7 +386,7 @@ class FakeDiscord:
         p = self._webhook_message(call, params)
         if p is None:
             return UNKNOWN_MESSAGE
-        bad = invalid_message(call.json or {}, call.files, creating=False)
+        bad = invalid_message(call.json or {}, call.files, creating=False, existing=p)
         if bad:
             return bad
         p["flags"] &= ~LOADING
@@ -367,6 +405,8 @@ ROUTES = [
     ("GET", "/oauth2/applications/@me", "_get_app"),
     ("GET", "/users/{user_id}", "_get_user"),
     ("POST", "/users/@me/channels", "_create_dm"),
+    ("GET", "/users/@me/guilds", "_my_guilds"),
+    ("GET", "/guilds/{guild_id}", "_get_guild"),
     ("GET", "/guilds/{guild_id}/members/{user_id}", "_get_member"),
     ("GET", "/channels/{channel_id}", "_get_channel"),
     ("PATCH", "/channels/{channel_id}", "_edit_channel"),

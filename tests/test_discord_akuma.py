@@ -1,5 +1,5 @@
 """Akuma Trick through Discord: discord.py's real Interaction/Message objects fed with raw gateway
-payloads, only the HTTP edge faked (design.md, Tests 4)."""
+payloads, only the HTTP edge faked (docs/engine-contract.md, Tests 4)."""
 from __future__ import annotations
 
 import random

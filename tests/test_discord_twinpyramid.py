@@ -258,14 +258,17 @@ async def test_joker_wild_change_then_change_from_a_shown_card(h: Harness) -> No
     assert "Name the suit" in hand.text
     await h.click(alice, hand, button(hand, "u:D"))
     public = "\n".join(m.text for m in h.channel_messages())
-    assert "Wild change: alice exchanges the joker for the top card 5♥" in public and "names ♦ diamonds" in public
-    assert "5H" in table.state.seats[ALICE].shown
+    # The card taken goes into held (it had room), so the public text no longer names it.
+    assert "Wild change: alice exchanges the joker for the top card and takes it into held" in public
+    assert "names ♦ diamonds" in public
+    assert "5H" in table.state.seats[ALICE].held
     # The other joker mode: take a card from another player's shown cards.
     position(table, {ALICE: {"held": ["X2", "9C"]}, "bot1": {"held": ["3S"], "shown": ["7D", "QC"]}}, top="5H")
     await do_action(h, alice, table, ENGINE.parse_action({"type": "change", "card": "X2", "target": "QC",
                                                           "owner": "bot1"}))
-    assert "QC" in table.state.seats[ALICE].shown  # (the bot may already have used the joker it received)
-    assert any("alice exchanges 🃏2 for Bot 1's shown Q♣" in m.text for m in h.channel_messages())
+    assert "QC" in table.state.seats[ALICE].held  # (the bot may already have used the joker it received)
+    assert any("alice exchanges 🃏2 for one of Bot 1's shown cards and takes it into held" in m.text
+               for m in h.channel_messages())
 
 
 async def test_a_on_top_reveals_the_hand_ends_the_deal_and_the_next_deal_starts(h: Harness) -> None:

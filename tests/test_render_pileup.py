@@ -161,12 +161,12 @@ def test_every_engine_error_has_a_message_in_both_languages() -> None:
 def test_a_bad_deck_option_is_refused_with_a_clear_message() -> None:
     with pytest.raises(BadOptions) as caught:
         cog.deck_option("R2 Q1")
-    assert "cannot be read" in user_message(caught.value, "en") and "R2B2G2Y2W1K1" in user_message(caught.value, "en")
+    assert "cannot be read" in user_message(caught.value, "en") and "R3B3G3Y3W1K1" in user_message(caught.value, "en")
     assert "読めません" in user_message(caught.value, "ja")
     with pytest.raises(BadOptions) as caught:
         cog.deck_option("K1")
     assert "has 6 cards" in user_message(caught.value, "en")
-    assert cog.deck_option(None) == {} and cog.deck_option("r2b2g2y2w1k1") == {}
+    assert cog.deck_option(None) == {} and cog.deck_option("r3b3g3y3w1k1") == {}
     assert cog.deck_option("R1,B1,G1,Y1,W1,K1") == {"deck": "R1B1G1Y1W1K1"}
 
 

@@ -24,7 +24,7 @@ from .engines.test_twinpyramid_support import make, pending
 ENG = TwinPyramidEngine()
 ROOT = Path(__file__).resolve().parents[1]
 LOCALES = ("en", "ja")
-STEP_TYPES = ("swap_shown", "to_shown", "swap_stone")
+STEP_TYPES = ("swap_shown", "to_shown", "to_held", "swap_stone")
 from .discord_helpers import check_discord_limits, offered_controls
 
 

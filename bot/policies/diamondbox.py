@@ -10,7 +10,7 @@ A 6-square cover comes first because the extra turn decides games: head to head 
 two-player games, this bot beat the same bot without that preference 127 to 16.
 
 ``python -m bot.policies.diamondbox --games 1000`` prints the playability report that
-rules/diamondbox.md asks for (stalemate rate and game length at 2, 3 and 4 players);
+docs/rules/diamondbox.md asks for (stalemate rate and game length at 2, 3 and 4 players);
 ``--patterns first_guess`` gives the figures before tuning, ``--versus-random`` the bot's
 win share against random seats.
 """
@@ -72,7 +72,7 @@ def choose(view: dict[str, Any], legal: list[Action], rng: random.Random) -> Act
     return max(scored, key=lambda s: (s[0], s[1]))[2]
 
 
-# ---- playability report (rules/diamondbox.md, "Playability") ----------------------------
+# ---- playability report (docs/rules/diamondbox.md, "Playability") ----------------------------
 def play_one(seed: int, n_players: int, options: dict[str, Any] | None = None,
              policies: list[Any] | None = None) -> dict[str, Any]:
     """One seeded game; every seat uses ``policies[i]`` (default: this bot). Returns a summary."""

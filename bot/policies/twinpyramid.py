@@ -66,10 +66,15 @@ class Table:
             placed += 1
         return placed
 
+    def lacks_stones(self) -> bool:
+        """True when the pyramid is nearly done and a slot could take a stone now but no hand card fits it."""
+        open_slots = [r for r in STONES if r not in self.stones and all(s in self.stones for s in SUPPORTS.get(r, ()))]
+        return len(self.stones) >= 7 and bool(open_slots) and not any(rank(c) in open_slots for c in self.hand)
+
     def value(self, card: str) -> float:
         r = rank(card)
         if r is None:
-            return 2.0
+            return 0.0 if len(self.stones) == 9 else 2.0  # a joker left in hand bars the A on top
         if r in BUILD:
             return 5.0 if any(rank(c) in STONES and rank(c) not in self.stones for c in self.hand) else 3.0
         if r in self.stones:
@@ -103,9 +108,60 @@ def choose(view: dict[str, Any], legal: list[Action], rng: random.Random) -> Act
         return _order_three(view, table, legal)
     if "forced_draw" in kinds:
         return _by_type(legal, "forced_draw")[0]
-    if "play" in kinds or "draw" in kinds or "change" in kinds:
+    if "swap_shown" in kinds or "to_held" in kinds:
+        return _arrange(table, legal)
+    if "play" in kinds or "draw" in kinds:
         return _turn(table, legal, rng)
+    if "change" in kinds:
+        return _forced_change(view, table, legal)
     return rng.choice([a for a in legal if a.type != "rearrange"] or legal)
+
+
+def _is_changer(card: str) -> bool:
+    return rank(card) in ("A", None)
+
+
+def _changer_to_hold(table: Table) -> str | None:
+    """An A or joker in shown to take into held before a change, so the card it takes lands in held (secret,
+    out of the owner's reach) instead of face up where it could be taken straight back. Only when held has room
+    or a card that is no A or joker to give up its place (else swapping would only shuffle the As around)."""
+    if len(table.held) >= 4 and all(_is_changer(c) for c in table.held):
+        return None
+    return next((c for c in table.shown if _is_changer(c)), None)
+
+
+def _arrange(table: Table, legal: list[Action]) -> Action:
+    """Inside the rearrangement menu (opened by ``_forced_change``): bring an A or joker from shown into held."""
+    changer = _changer_to_hold(table)
+    moves = [a for a in legal if (a.type == "to_held" and a.card == changer)  # type: ignore[attr-defined]
+             or (a.type == "swap_shown" and a.shown == changer and not _is_changer(a.held))]  # type: ignore[attr-defined]
+    if moves:
+        return min(moves, key=lambda a: table.value(getattr(a, "held", changer)))
+    return legal[0]
+
+
+def _forced_change(view: dict[str, Any], table: Table, legal: list[Action]) -> Action:
+    """Only changes are possible (no card to play, the 10th card barred). Prefer a change that lets play go on:
+    one with the discard's top card (the next player gets a new top), else one taking a card that can be played on
+    the top next turn; never one the owner can take straight back — move the A or joker into held first."""
+    changes = _by_type(legal, "change")
+    top = view["top"]
+    if any(_trade_back(table, a) for a in changes) and _changer_to_hold(table) and _by_type(legal, "rearrange"):
+        return _by_type(legal, "rearrange")[0]
+
+    def key(a: Action) -> tuple[bool, bool, bool, float]:
+        target = a.target  # type: ignore[attr-defined]
+        playable = suit(target) == suit(top) or (rank(target) == rank(top) and rank(target) != "2")
+        return (a.owner is None, not _trade_back(table, a), playable,  # type: ignore[attr-defined]
+                table.value(target) - table.value(a.card))  # type: ignore[attr-defined]
+    return max(changes, key=key)
+
+
+def _trade_back(table: Table, change: Action) -> bool:
+    """True when the owner could take the card straight back: it lands face up (held stays full: the A or joker
+    given came from shown) and the owner receives that A (same suit) or joker. Two bots would trade it back and
+    forth for ever."""
+    return change.owner is not None and change.card in table.shown and len(table.held) >= 4  # type: ignore[attr-defined]
 
 
 def _order_three(view: dict[str, Any], table: Table, legal: list[Action]) -> Action:
@@ -134,9 +190,9 @@ def _turn(table: Table, legal: list[Action], rng: random.Random) -> Action:
     best_change, gain = None, CHANGE_GAIN
     has_builder = any(rank(c) in BUILD for c in table.hand)
     for a in _by_type(legal, "change"):
-        if rank(a.target) in BUILD and (has_builder or a.owner is not None):  # type: ignore[attr-defined]
-            # A second building card is no progress; and one taken from a player's shown cards with an A can be
-            # taken straight back with that A (it has the card's suit): two bots would trade it for ever.
+        if rank(a.target) in BUILD and has_builder:  # type: ignore[attr-defined]
+            continue  # a second building card is no progress
+        if _trade_back(table, a):
             continue
         taken = table.value(a.target) - table.value(a.card)  # type: ignore[attr-defined]
         if a.card.startswith("X") and a.owner is None:  # type: ignore[attr-defined]
@@ -154,7 +210,7 @@ def _turn(table: Table, legal: list[Action], rng: random.Random) -> Action:
     if junk:
         return max(junk, key=shed_key)
     draws = _by_type(legal, "draw")
-    if draws and hand_size < DRAW_UNTIL:
+    if draws and hand_size < (DRAW_UNTIL + 1 if table.lacks_stones() else DRAW_UNTIL):
         return draws[0]
     if plays:
         return max(plays, key=shed_key)

@@ -33,6 +33,11 @@ def lock_text(lock: list[str] | None, locale: object | None) -> str:
     return t("common.list_or", locale).join(colour_name(c, locale) for c in lock)
 
 
+def emptied_lines(players: list[str], names: Names, locale: object | None) -> list[str]:
+    """Why the player who emptied their hand ranks last (docs/rules/akuma.md, Decision [D6])."""
+    return [t("akuma.result.emptied_last", locale, player=names(p)) for p in players]
+
+
 def board(view: dict[str, Any], names: Names, locale: object | None) -> Board:
     lines: list[str] = []
     row = view.get("row") or []
@@ -52,6 +57,7 @@ def board(view: dict[str, Any], names: Names, locale: object | None) -> Board:
     if result:
         lines.append(t("common.final_ranking", locale))
         lines.extend(ranking_lines(result, view.get("scores", {}), names, locale))
+        lines.extend(emptied_lines([p for p in view["players"] if not sizes.get(p)], names, locale))
         footer = t("common.game_over", locale)
     elif view["to_act"]:
         actor = view["to_act"][0]
@@ -109,6 +115,7 @@ def event(ev: Event, names: Names, locale: object | None) -> str | None:
         case "game_over":
             lines = [t("akuma.event.game_over", locale)]
             lines += ranking_lines(d.get("ranking", []), d.get("scores", {}), names, locale)
+            lines += emptied_lines([p for p, hand in d.get("hands", {}).items() if not hand], names, locale)
             return "\n".join(lines)
     return None
 

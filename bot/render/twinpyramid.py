@@ -19,7 +19,7 @@ JOKER = "🃏"
 ROWS = (("7", "8", "9", "10"), ("4", "5", "6"), ("2", "3"), ("A",))  # bottom row first (the view's geometry)
 RANK_ORDER = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 BUILD_LIMIT = {"J": 1, "Q": 2, "K": 3}
-ACTIONS = ("rearrange", "rearrange_step", "swap_shown", "to_shown", "swap_stone", "play", "draw", "change", "pass",
+ACTIONS = ("rearrange", "rearrange_step", "swap_shown", "to_shown", "to_held", "swap_stone", "play", "draw", "change", "pass",
            "place", "end_build", "name_suit", "take_two", "pass_two", "order_three", "forced_draw", "next_deal")
 CELL = 3  # characters per pyramid slot
 
@@ -165,9 +165,9 @@ def seat_lines(seat: dict[str, Any], view: dict[str, Any], names: Names, locale:
 def deal_result_lines(outcome: dict[str, Any], names: Names, locale: object | None) -> list[str]:
     reason = outcome.get("reason")
     who = names(outcome.get("player"))
-    key = {"complete": "twinpyramid.result.complete", "burst": "twinpyramid.result.burst"}.get(
-        reason or "", "twinpyramid.result.stalled")
-    lines = [t(key, locale, number=outcome.get("number", 0), player=who)]
+    key = {"complete": "twinpyramid.result.complete", "burst": "twinpyramid.result.burst",
+           "turn_limit": "twinpyramid.result.turn_limit"}.get(reason or "", "twinpyramid.result.stalled")
+    lines = [t(key, locale, number=outcome.get("number", 0), player=who, limit=outcome.get("turn_limit", 0))]
     if outcome.get("revealed"):
         lines.append(t("twinpyramid.result.revealed", locale, player=who, cards=sorted_cards(outcome["revealed"])))
     payments = outcome.get("payments") or {}
@@ -182,6 +182,8 @@ def board(view: dict[str, Any], names: Names, locale: object | None) -> Board:
     lines = [t("twinpyramid.board.deal", locale, deal=view.get("deal", 1), total=view.get("deals_total", 1),
                player=names(view.get("start_player")), direction=direction_text(view, locale))]
     lines.append(top_line(view, locale))
+    if "turn_limit" in view and view.get("phase") not in ("deal_over", "over"):
+        lines.append(t("twinpyramid.board.turns", locale, turn=view.get("turn", 0) + 1, limit=view["turn_limit"]))
     wild = wild_line(view, names, locale)
     if wild:
         lines.append(wild)
@@ -247,6 +249,8 @@ def hand(view: dict[str, Any], names: Names, locale: object | None) -> str:
     lines.append(t("twinpyramid.hand.pyramid", locale, count=seat.get("stone_count", 0)))
     lines.append(pyramid_block(seat.get("stones", {})))
     lines.append(top_line(view, locale))
+    if "turn_limit" in view and view.get("phase") not in ("deal_over", "over"):
+        lines.append(t("twinpyramid.board.turns", locale, turn=view.get("turn", 0) + 1, limit=view["turn_limit"]))
     wild = wild_line(view, names, locale)
     if wild:
         lines.append(wild)
@@ -321,6 +325,8 @@ def step_label(step: dict[str, Any], locale: object | None) -> str:
         return t("twinpyramid.step.swap_shown", locale, held=card(step["held"]), shown=card(step["shown"]))
     if kind == "to_shown":
         return t("twinpyramid.step.to_shown", locale, card=card(step["card"]))
+    if kind == "to_held":
+        return t("twinpyramid.step.to_held", locale, card=card(step["card"]))
     if kind == "swap_stone":
         return t("twinpyramid.step.swap_stone", locale, card=card(step["card"]), stone=card(step["stone"]))
     return "?"
@@ -345,6 +351,8 @@ def event(ev: Event, names: Names, locale: object | None) -> str | None:
             if kind == "swap_stone":
                 return t("twinpyramid.event.rearranged_stone", locale, player=who, slot=d.get("slot", "?"),
                          stone=card(d.get("stone", "")), card=card(d.get("to_shown", "")))
+            if kind == "to_held":
+                return t("twinpyramid.event.rearranged_to_held", locale, player=who)
             key = "twinpyramid.event.rearranged_swap" if kind == "swap_shown" else "twinpyramid.event.rearranged_move"
             return t(key, locale, player=who, card=card(d.get("to_shown", "")))
         case "rearranged_detail":
@@ -384,10 +392,13 @@ def event(ev: Event, names: Names, locale: object | None) -> str | None:
             mode = d.get("mode")
             fields = {"player": who, "card": card(d.get("card", "")), "target": card(d.get("target", "")),
                       "owner": names(d.get("owner"))}
+            held = "_held" if d.get("into") == "held" else ""
             if mode == "wild_change":
-                return t("twinpyramid.event.wild_change", locale, **fields)
+                return t("twinpyramid.event.wild_change" + held, locale, **fields)
             key = "twinpyramid.event.change_top" if d.get("owner") is None else "twinpyramid.event.change_shown"
-            return t(key, locale, **fields)
+            return t(key + held, locale, **fields)
+        case "changed_card":
+            return t("twinpyramid.event.changed_card", locale, card=card(d.get("card", "")))
         case "passed":
             return t("twinpyramid.event.passed", locale, player=who)
         case "stone_placed":

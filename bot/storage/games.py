@@ -203,3 +203,14 @@ class GameStore:
             rows = await tx.fetch("DELETE FROM notices WHERE game_id = ? AND player = ? RETURNING id, event",
                                   game_id, player)
         return [r[1] for r in sorted(rows, key=lambda r: r[0])]
+
+    async def peek_notices(self, game_id: int, player: str) -> list[tuple[int, str]]:
+        """Pending private events for a player, oldest first, with their ids; nothing is removed."""
+        rows = await self.db.fetch("SELECT id, event FROM notices WHERE game_id = ? AND player = ? ORDER BY id",
+                                   game_id, player)
+        return [(int(r[0]), r[1]) for r in rows]
+
+    async def drop_notices(self, game_id: int, player: str, up_to_id: int) -> None:
+        """Remove a player's notices up to ``up_to_id`` (once the message showing them was delivered)."""
+        await self.db.execute("DELETE FROM notices WHERE game_id = ? AND player = ? AND id <= ?",
+                              game_id, player, up_to_id)

@@ -31,14 +31,14 @@ CARD_PART, PLACE_PART = 0, 1
 
 @app_commands.command(name="diamondbox")
 @app_commands.describe(bots="Bot seats to add at once (0–3)",
-                       turns="half: cards turn 0° or 180° (default); all: also 90° and 270°",
+                       turns="all: cards turn 0°, 90°, 180° or 270° (default); half: only 0° or 180°",
                        timer="Seconds per decision before a bot moves for an absent player (0 = no timer)")
 @app_commands.choices(turns=[app_commands.Choice(name="half", value="half"),
                              app_commands.Choice(name="all", value="all")])
-async def play(interaction: discord.Interaction, bots: app_commands.Range[int, 0, 3] = 0, turns: str = "half",
+async def play(interaction: discord.Interaction, bots: app_commands.Range[int, 0, 3] = 0, turns: str = "all",
                timer: TimerOption = DEFAULT_TIMER) -> None:
     """Diamond Box (2–4 players): overlap diamond cards on a shared grid and empty your hand first."""
-    await open_lobby(interaction, "diamondbox", {"turns": turns} if turns != "half" else {}, bots, timer)
+    await open_lobby(interaction, "diamondbox", {"turns": turns} if turns != "all" else {}, bots, timer)
 
 
 # ---- codes ------------------------------------------------------------------------------------------------------

@@ -39,7 +39,7 @@ MIN_PLAYERS = 2
 
 @app_commands.command(name="pileup")
 @app_commands.describe(bots="Bot seats to add at once (0–4)",
-                       deck="Copies of each number 1–6 per colour, e.g. R2B2G2Y2W1K1 (the default, 60 cards)",
+                       deck="Copies of each number 1–6 per colour, e.g. R3B3G3Y3W1K1 (the default, 84 cards)",
                        timer="Seconds per decision before a bot moves for an absent player (0 = no timer)")
 async def play(interaction: discord.Interaction, bots: app_commands.Range[int, 0, 4] = 0, deck: str | None = None,
                timer: TimerOption = DEFAULT_TIMER) -> None:

@@ -28,6 +28,7 @@ from bot.render import Names
 from bot.render import twinpyramid as text
 from bot.table import Table
 from engines import EngineError
+from engines.twinpyramid.actions import REARRANGE_TYPES
 
 from ..common import names_for
 from ..controls import ActButton, PickSelect
@@ -77,6 +78,8 @@ def decode(code: str, table: Table, player: str) -> dict[str, Any]:
         return step_data(table, {"type": "swap_shown", "held": parts[0], "shown": parts[1]})
     if kind == "h" and len(parts) == 1:
         return step_data(table, {"type": "to_shown", "card": parts[0]})
+    if kind == "g" and len(parts) == 1:
+        return step_data(table, {"type": "to_held", "card": parts[0]})
     if kind == "t" and len(parts) == 2:
         return step_data(table, {"type": "swap_stone", "card": parts[0], "stone": parts[1]})
     return {"type": "?"}
@@ -99,6 +102,8 @@ def code_of(action: Any) -> str:
         return f"s:{action.held}:{action.shown}"
     if kind == "to_shown":
         return f"h:{action.card}"
+    if kind == "to_held":
+        return f"g:{action.card}"
     if kind == "swap_stone":
         return f"t:{action.card}:{action.stone}"
     return next((c for c, k in SIMPLE.items() if k == kind), "?")
@@ -121,8 +126,8 @@ def single(select: PickSelect) -> PickSelect:
 # ---- what may be chosen -------------------------------------------------------------------------------------------
 def steps_now(table: Table, player: str, legal: list[Any]) -> list[Any]:
     """Every rearrangement step open to the player now (opening the menu on a copy when it is closed)."""
-    if any(a.type in ("swap_shown", "to_shown", "swap_stone") for a in legal):
-        return [a for a in legal if a.type in ("swap_shown", "to_shown", "swap_stone")]
+    if any(a.type in REARRANGE_TYPES for a in legal):
+        return [a for a in legal if a.type in REARRANGE_TYPES]
     if not any(a.type == "rearrange" for a in legal):
         return []
     opened, _ = table.engine.apply(table.state, player, {"type": "rearrange"})
@@ -134,7 +139,7 @@ def steps_of_card(steps: list[Any], card: str) -> list[Any]:
     for a in steps:
         if a.type == "swap_shown" and card in (a.held, a.shown):
             out.append(a)
-        elif a.type in ("to_shown", "swap_stone") and a.card == card:
+        elif a.type in ("to_shown", "to_held", "swap_stone") and a.card == card:
             out.append(a)
     return out
 

@@ -1,4 +1,4 @@
-"""The Akuma Trick engine (rules: /work/shared/rules/akuma.md)."""
+"""The Akuma Trick engine (rules: docs/rules/akuma.md)."""
 from __future__ import annotations
 
 from typing import Any

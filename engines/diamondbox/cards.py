@@ -1,4 +1,4 @@
-"""The Diamond Box card table and card geometry (rules/diamondbox.md, "Cards").
+"""The Diamond Box card table and card geometry (docs/rules/diamondbox.md, "Cards").
 
 The printed card faces of the original are unknown, so the table is data: ``cards.json``
 next to this module holds the frame colours and the patterns. It is read once when the

@@ -1,4 +1,4 @@
-"""Diamond Box, rule 2: the rules engine (rules/diamondbox.md).
+"""Diamond Box, rule 2: the rules engine (docs/rules/diamondbox.md).
 
 Flow: a pending designated-colour choice (``state.choice``) or the current player's turn
 (``state.current``): place a card from the hand, or pass. The colour choice is an ordinary

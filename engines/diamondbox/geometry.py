@@ -1,4 +1,4 @@
-"""The centre and the four placement conditions (rules/diamondbox.md, "Placing a card").
+"""The centre and the four placement conditions (docs/rules/diamondbox.md, "Placing a card").
 
 Pure functions on a *centre*: ``{(x, y): Square}`` — for every grid square covered by some
 card, what is visible from above. They are shared by the engine, the bot policy and any
@@ -52,6 +52,17 @@ def build_centre(placements: Iterable[tuple[str, int, int, int]]) -> Centre:
     return centre
 
 
+# Reading of condition 1 (docs/rules/diamondbox.md, Decision [D5]): "strict" — every diamond of the new card that
+# lands on the centre must land on a diamond of its colour; "lenient" — where a diamond lands on a diamond, their
+# colours must match (a diamond may cover a blank square).
+DIAMONDS = "strict"
+
+
+def _diamond_rule(below: str) -> bool:
+    """Whether condition 1 refuses a diamond landing on a square showing ``below`` (not its own diamond)."""
+    return DIAMONDS == "strict" or (DIAMONDS == "lenient" and below != ".")
+
+
 def check(centre: Centre, cells: tuple[Cell, ...], frame: str, x: int, y: int,
           designated: str | None) -> tuple[str | None, int]:
     """Tests the four conditions for cells of a card with this frame colour at (x, y).
@@ -67,7 +78,7 @@ def check(centre: Centre, cells: tuple[Cell, ...], frame: str, x: int, y: int,
         if below is None:
             continue  # off the centre: free
         covered += 1
-        if diamond != "." and below.diamond != diamond:
+        if diamond != "." and below.diamond != diamond and _diamond_rule(below.diamond):
             diamonds_ok = False
         if below.colour == frame:
             frame_ok = False
@@ -94,7 +105,7 @@ def _fits(centre: Centre, cells: tuple[Cell, ...], frame: str, x: int, y: int, d
         if below is None:
             continue
         colour = below[0]
-        if colour == frame or (diamond != "." and below[1] != diamond):
+        if colour == frame or (diamond != "." and below[1] != diamond and _diamond_rule(below[1])):
             return 0
         covered += 1
         if colour == designated:

@@ -12,12 +12,12 @@ Turn = Literal[0, 90, 180, 270]
 
 
 class DiamondBoxOptions(BaseModel):
-    """Table options. ``turns``: ``half`` = cards may be turned 0° or 180° (the default),
+    """Table options. ``turns``: ``half`` = cards may be turned 0° or 180°,
     ``all`` = also 90° and 270° (the card lies 3 wide and 2 high)."""
 
     model_config = ConfigDict(extra="forbid")
 
-    turns: Literal["half", "all"] = "half"
+    turns: Literal["half", "all"] = "all"
 
 
 class PlaceCard(Action):

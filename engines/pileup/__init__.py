@@ -1,4 +1,4 @@
-"""Pile up (パイルアップ): the dice game of stacking cards onto six columns (rules/pileup.md)."""
+"""Pile up (パイルアップ): the dice game of stacking cards onto six columns (docs/rules/pileup.md)."""
 from __future__ import annotations
 
 from .actions import DumpOn, Give, KeepColumn, Penalty, PileupAction, Play, Roll

@@ -1,9 +1,10 @@
 """Pile up cards and the ``deck`` table option.
 
-A card id is colour + number + copy letter (``R3a``, ``W5a``), as in rules/pileup.md.
+A card id is colour + number + copy letter (``R3a``, ``W5a``), as in docs/rules/pileup.md.
 Colours: red ``R``, blue ``B``, green ``G``, yellow ``Y``, white ``W``, black ``K``.
 The deck is described by how many copies of each number 1–6 every colour has, written
-``R2B2G2Y2W1K1`` (the default, 60 cards).
+``R3B3G3Y3W1K1`` (the default, 84 cards: three of each number in red, blue, green and
+yellow, so the original's example with three red 3s can happen; one white and one black).
 """
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ SPECIAL = frozenset({WHITE, BLACK})
 NUMBERS: tuple[int, ...] = (1, 2, 3, 4, 5, 6)
 COPY_LETTERS = "abcdefghi"
 MAX_COPIES = len(COPY_LETTERS)
-DEFAULT_DECK = "R2B2G2Y2W1K1"
+DEFAULT_DECK = "R3B3G3Y3W1K1"
 HAND_SIZE = 6
 
 _SPEC_PART = re.compile(r"([A-Za-z])(\d+)")

@@ -1,4 +1,4 @@
-"""The Pile up engine (rules/pileup.md): turns, plays, triples, penalties, dumps and traps."""
+"""The Pile up engine (docs/rules/pileup.md): turns, plays, triples, penalties, dumps and traps."""
 from __future__ import annotations
 
 from typing import Any

@@ -99,26 +99,36 @@ def last_special(cards: tuple[str, ...] | list[str]) -> str | None:
     return None
 
 
+def _walk(trapped: bool, cards: tuple[str, ...] | list[str], layers_after: int) -> str:
+    """Resolve a play with no white last, card by card: a black's rule applies the moment it is
+    played (「黒のカードは出した瞬間にルールが適用され」), so any card laid on a trapped column —
+    even the same player's next card of this play — takes the column (「3枚目が黒のカードの場合、
+    次の4枚目に重ねた人がカードを取得する」)."""
+    kind = None
+    for card in cards:
+        if trapped:
+            kind = "spring" if colour_of(card) == BLACK else "take_trap"
+            break
+        trapped = colour_of(card) == BLACK
+    if kind is None:
+        kind = "trap" if trapped else ("take" if layers_after >= 3 else "safe")
+    return kind
+
+
 def outcome(layers: list[list[str]], trapped: bool, play: Play) -> dict:
-    """What a play leads to (rules/pileup.md, "Resolving a play on column v").
+    """What a play leads to (docs/rules/pileup.md, "Resolving a play on column v").
 
     ``kind``: ``dump`` (last white/black is white), ``spring`` (black onto a trapped column,
-    Decision), ``trap`` (last is black), ``take_trap`` (plain play onto a trapped column),
+    Decision), ``trap`` (last card is black), ``take_trap`` (a plain card onto a trapped column,
+    the trap set before this play or by a black earlier in it),
     ``take`` (3 or more layers), ``safe``. ``cards``: how many cards the column then holds;
     ``layers``: its layer count; ``takes``: the player must take the column.
     """
     after = place(layers, play)
-    special = last_special(play.cards)
-    if special == WHITE:
+    if last_special(play.cards) == WHITE:
         kind = "dump"
-    elif special == BLACK:
-        kind = "spring" if trapped else "trap"
-    elif trapped:
-        kind = "take_trap"
-    elif len(after) >= 3:
-        kind = "take"
     else:
-        kind = "safe"
+        kind = _walk(trapped, play.cards, len(after))
     return {
         "kind": kind,
         "column": play.value,

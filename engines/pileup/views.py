@@ -1,4 +1,4 @@
-"""What each viewer of a Pile up table may see (rules/pileup.md, "Hidden information").
+"""What each viewer of a Pile up table may see (docs/rules/pileup.md, "Hidden information").
 
 Public: every column with its layers and trap, the draw pile's size, every hand's size, every
 minus card, the dice, the pending decision and who makes it, and the hand cards revealed by a

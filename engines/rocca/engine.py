@@ -1,4 +1,4 @@
-"""The Rocca Card Tower engine (rules: /work/shared/rules/rocca.md)."""
+"""The Rocca Card Tower engine (rules: docs/rules/rocca.md)."""
 from __future__ import annotations
 
 from typing import Any

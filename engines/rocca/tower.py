@@ -20,17 +20,28 @@ class TowerIndex:
         self.position: dict[str, int] = {}
         self.top: dict[G.Triangle, int] = {}
         self.centres: set[G.Point] = set()
+        self._at: dict[G.Point, int] = {}  # centre -> index of the card placed there
         self._visible: dict[int, list[int]] = {}
         for i, tc in enumerate(state.tower):
             self.position[tc.card] = i
             self.centres.add(tc.centre)
+            self._at[tc.centre] = i
             for tri in G.hexagon(tc.centre):
                 self.top[tri] = i
         allowed = None if state.restricted is None else set(state.restricted)
-        self.active: list[int] = [self.position[col.cards[-1]] for col in state.columns]
+        # Only the top card of each column is active (図5), and not when a card placed from another column sits
+        # exactly on its head: cards underneath cannot be built on.
+        self.active: list[int] = [
+            i for i in (self.position[col.cards[-1]] for col in state.columns) if not self._head_covered(i)
+        ]
         self.playable: list[int] = [
             i for i in self.active if allowed is None or self.tower[i].column in allowed
         ]
+
+    def _head_covered(self, i: int) -> bool:
+        """True when a card placed later sits exactly on card ``i``'s head (one placed earlier lies underneath)."""
+        tc = self.tower[i]
+        return self._at.get(G.target_centre(tc.centre, tc.orientation, "head"), -1) > i
 
     def card(self, card_id: str) -> TowerCard | None:
         i = self.position.get(card_id)

@@ -2,7 +2,7 @@
 
 Rearrangements may come any number of times (up to ``REARRANGE_LIMIT``) before a turn's
 one action or a forced draw: each is ``rearrange`` followed by one step (``swap_shown``,
-``to_shown`` or ``swap_stone``). The turn's one
+``to_shown``, ``to_held`` or ``swap_stone``). The turn's one
 action is ``play``, ``draw``, ``change`` or, when none of them is possible, ``pass``. The
 remaining kinds answer pending decisions. ``rearrange_step`` is ``rearrange`` and its step in
 one action (for user interfaces; never listed by ``legal_actions``).
@@ -43,6 +43,14 @@ class ToShown(Action):
     card: str
 
 
+class ToHeld(Action):
+    """Take one of your shown cards back into held (when held has room): hand cards may be
+    rearranged freely (手札同士は自由に入れ替えることが出来ます)."""
+
+    type: Literal["to_held"] = "to_held"
+    card: str
+
+
 class SwapStone(Action):
     """Exchange a hand card with your own stone of the same rank."""
 
@@ -59,7 +67,7 @@ class RearrangeStep(Action):
     """
 
     type: Literal["rearrange_step"] = "rearrange_step"
-    step: Annotated[Union[SwapShown, ToShown, SwapStone], Field(discriminator="type")]
+    step: Annotated[Union[SwapShown, ToShown, ToHeld, SwapStone], Field(discriminator="type")]
 
 
 # ---- the turn's one action ------------------------------------------------------------
@@ -145,11 +153,11 @@ class NextDeal(Action):
     type: Literal["next_deal"] = "next_deal"
 
 
-REARRANGE_TYPES = frozenset(("swap_shown", "to_shown", "swap_stone"))
+REARRANGE_TYPES = frozenset(("swap_shown", "to_shown", "to_held", "swap_stone"))
 
 TwinPyramidAction = Annotated[
     Union[
-        Rearrange, SwapShown, ToShown, SwapStone, RearrangeStep, Play, Draw, Change, Pass, Place, EndBuild, NameSuit,
+        Rearrange, SwapShown, ToShown, ToHeld, SwapStone, RearrangeStep, Play, Draw, Change, Pass, Place, EndBuild, NameSuit,
         TakeTwo, PassTwo, OrderThree, ForcedDraw, NextDeal,
     ],
     Field(discriminator="type"),

@@ -15,7 +15,7 @@ from .actions import (
     PassTwo, Place, Play, Rearrange, RearrangeStep, TakeTwo, TwinPyramidAction,
 )
 from .cards import BUILD_LIMIT, HELD_LIMIT, SLOTS, START_RANKS, SUITS, full_deck, rank_of, stone_value
-from .state import DealOutcome, Pending, Seat, TwinPyramidOptions, TwinPyramidState, Wild
+from .state import TURNS_PER_PLAYER, DealOutcome, Pending, Seat, TwinPyramidOptions, TwinPyramidState, Wild
 from .view import build_view
 
 # Error codes when a well-formed action is refused, by action type.
@@ -33,13 +33,6 @@ _PHASE_KINDS = {
     "order_three": {"order_three"}, "deal_over": {"next_deal"},
 }
 SPECIAL_RANKS = frozenset(("2", "3", "7", "8", "9", "10"))
-# Turns in a row (in full cycles) with only changes and passes after which a deal ends
-# unpaid: A/joker changes keep every hand size, so at nine cards each (drawing barred)
-# players could otherwise change cards back and forth for ever.
-IDLE_CYCLES = 3
-# Turns per player after which a deal ends unpaid. With the cards locked in hands and
-# stones, plays and draws can cycle for ever; real deals end long before this.
-TURNS_PER_PLAYER = 50
 
 
 class TwinPyramidEngine(Engine):
@@ -68,7 +61,7 @@ class TwinPyramidEngine(Engine):
         state.draw, state.discard = deck, []
         state.top_suit = state.wild = state.pending = state.three_player = None
         state.three_queue, state.peek = [], []
-        state.rearranged = state.passes = state.idle_turns = state.turns = 0
+        state.rearranged = state.passes = state.turns = 0
         state.arranging = False
         events: list[Event] = []
         for i in range(len(state.players)):
@@ -116,7 +109,7 @@ class TwinPyramidEngine(Engine):
         if pending.kind == "name_suit":
             return [NameSuit(suit=s) for s in SUITS]  # type: ignore[arg-type]
         if pending.kind == "two_choice":
-            return [TakeTwo(), PassTwo()]
+            return ([TakeTwo()] if rules.may_take_two(state, player) else []) + [PassTwo()]
         if pending.kind == "order_three":
             return [OrderThree(order=list(p)) for p in permutations(state.peek)]
         if pending.kind == "forced_draw":
@@ -165,16 +158,18 @@ class TwinPyramidEngine(Engine):
         elif isinstance(action, Play):
             self._play(state, player, action.card, events)
         elif isinstance(action, Draw):
-            state.passes = state.idle_turns = 0
+            state.passes = 0
             rules.draw_one(state, player, events)
             self._after_draws(state, player, events) or self._end_turn(state, events)
         elif isinstance(action, Change):
             self._change(state, player, action, events)
         elif isinstance(action, Pass):
             state.passes += 1
-            state.idle_turns += 1
             events.append(Event(type="passed", data={"player": player}))
-            self._idle_turn(state, events)
+            if state.passes >= len(state.players):  # nobody could act for a full cycle
+                self._end_deal(state, "stalled", None, events)
+            else:
+                self._end_turn(state, events)
         elif isinstance(action, Place):
             self._place(state, player, action.card, events)
         elif isinstance(action, EndBuild):
@@ -212,16 +207,8 @@ class TwinPyramidEngine(Engine):
             events += self._start_deal(state, state.deal + 1)
         return events
 
-    def _idle_turn(self, state: TwinPyramidState, events: list[Event]) -> None:
-        """End a turn that changed no hand size; too many in a row end the deal unpaid."""
-        n = len(state.players)
-        if state.passes >= n or state.idle_turns >= IDLE_CYCLES * n:
-            self._end_deal(state, "stalled", None, events)
-        else:
-            self._end_turn(state, events)
-
     def _play(self, state: TwinPyramidState, player: str, card: str, events: list[Event]) -> None:
-        state.passes = state.idle_turns = 0
+        state.passes = 0
         effective = not rules.suppressed(state, player)
         zone = rules.remove_from_hand(state, player, card)
         rules.put_on_discard(state, card)
@@ -259,24 +246,27 @@ class TwinPyramidEngine(Engine):
 
     def _change(self, state: TwinPyramidState, player: str, action: Change, events: list[Event]) -> None:
         state.passes = 0
-        state.idle_turns += 1
-        rules.remove_from_hand(state, player, action.card)
+        zone = rules.remove_from_hand(state, player, action.card)
         if action.owner is None:
             state.discard.pop()
             rules.put_on_discard(state, action.card)
         else:
             shown = state.seats[action.owner].shown
             shown[shown.index(action.target)] = action.card
-        state.seats[player].shown.append(action.target)  # a card taken in public stays in view
+        into = rules.receive_changed(state, player, action.target, zone)
         joker = rank_of(action.card) is None
         mode = ("wild_change" if action.owner is None else "change") if joker else "a_change"
+        # A card taken into held is secret from now on: the public event does not name it.
+        public = {"target": action.target} if into == "shown" else {}
         events.append(Event(type="changed", data={
-            "player": player, "card": action.card, "target": action.target, "owner": action.owner, "mode": mode,
+            "player": player, "card": action.card, "owner": action.owner, "mode": mode, "into": into, **public,
         }))
+        if into == "held":
+            events.append(Event(type="changed_card", visible_to=[player], data={"player": player, "card": action.target}))
         if mode == "wild_change":
             state.pending = Pending(kind="name_suit", player=player)
         else:
-            self._idle_turn(state, events)
+            self._end_turn(state, events)
 
     def _place(self, state: TwinPyramidState, player: str, card: str, events: list[Event]) -> None:
         seat = state.seats[player]
@@ -369,7 +359,7 @@ class TwinPyramidEngine(Engine):
         state.rearranged = 0
         state.turns += 1
         if state.turns >= TURNS_PER_PLAYER * len(state.players):
-            self._end_deal(state, "stalled", None, events)
+            self._end_deal(state, "turn_limit", None, events)
         else:
             events.append(Event(type="turn", data={"player": state.player_at(state.current)}))
 
@@ -388,6 +378,7 @@ class TwinPyramidEngine(Engine):
             state.seats[p].points += amount
         state.last_deal = DealOutcome(
             number=state.deal + 1, reason=reason, player=player, revealed=revealed, payments=payments,  # type: ignore[arg-type]
+            turn_limit=TURNS_PER_PLAYER * n if reason == "turn_limit" else None,
         )
         state.pending = state.wild = state.three_player = None
         state.three_queue, state.peek = [], []

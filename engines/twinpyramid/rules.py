@@ -5,7 +5,7 @@ Pure helpers over a ``TwinPyramidState``; the flow of turns lives in ``engine.py
 from __future__ import annotations
 
 from ..base import Event
-from .actions import Action, Change, Draw, Place, Play, SwapShown, SwapStone, ToShown
+from .actions import Action, Change, Draw, Place, Play, SwapShown, SwapStone, ToHeld, ToShown
 from .cards import (
     BURST_SIZE, HELD_LIMIT, is_joker, is_stone, rank_of, slot_open, suit_of,
 )
@@ -91,6 +91,8 @@ def rearrange_actions(state: TwinPyramidState, player: str, steps_taken: int) ->
     seat = state.seats[player]
     actions: list[Action] = [SwapShown(held=h, shown=s) for h in seat.held for s in seat.shown]
     actions += [ToShown(card=h) for h in seat.held]
+    if len(seat.held) < HELD_LIMIT:
+        actions += [ToHeld(card=s) for s in seat.shown]
     for card in seat.hand:
         stone = seat.stones.get(rank_of(card) or "")
         if stone is not None:
@@ -109,6 +111,10 @@ def rearrange(state: TwinPyramidState, player: str, action: Action) -> list[Even
         seat.held.remove(action.card)
         seat.shown.append(action.card)
         public = {"kind": "to_shown", "to_shown": action.card}
+    elif isinstance(action, ToHeld):
+        seat.shown.remove(action.card)
+        seat.held.append(action.card)
+        public = {"kind": "to_held"}  # now secret: only the private detail names it
     else:
         assert isinstance(action, SwapStone)
         slot = rank_of(action.stone)
@@ -136,6 +142,32 @@ def placeable(state: TwinPyramidState, player: str) -> list[Action]:
             continue  # the A goes on top only when the rest of the hand is J/Q/K
         actions.append(Place(card=card))
     return actions
+
+
+# Where a card taken by a change goes: into held when it has room (the A or joker given for it
+# has just left the hand), else shown, as a drawn card does. Measured against "always shown" and
+# "where the A came from" in docs/rules/twinpyramid.md ("Where a changed card goes").
+CHANGED_CARD_ZONE = "held"
+
+
+def receive_changed(state: TwinPyramidState, player: str, card: str, given_from: str) -> str:
+    """Put ``card``, taken by a change, into the player's hand (see ``CHANGED_CARD_ZONE``); returns the zone."""
+    seat = state.seats[player]
+    if CHANGED_CARD_ZONE == "same":
+        to_held = given_from == "held"
+    else:
+        to_held = CHANGED_CARD_ZONE == "held" and len(seat.held) < HELD_LIMIT
+    (seat.held if to_held else seat.shown).append(card)
+    return "held" if to_held else "shown"
+
+
+def may_take_two(state: TwinPyramidState, player: str) -> bool:
+    """After your own 2: drawing the two cards is barred when it would reach the 10th hand card
+    while you hold a card you could play or change (the 10th-card rule applies to every
+    voluntary draw; passing the two is always possible)."""
+    if len(state.seats[player].hand) + 2 < BURST_SIZE:
+        return True
+    return not (play_actions(state, player) or change_actions(state, player))
 
 
 def remove_from_hand(state: TwinPyramidState, player: str, card: str) -> str:

@@ -12,6 +12,13 @@ from ..base import GameState
 # split of held/shown cards needs at most 4 steps, plus a few same-rank stone swaps.
 REARRANGE_LIMIT = 8
 
+# A deal ends when someone completes either pyramid (the original's only ending). As a
+# safeguard against a deal that could in principle run for ever (cards locked in hands and
+# stones, plays and draws cycling), a deal also ends unpaid after this many turns per player.
+# The limit is shown on the board from the first turn; with the project's bots in every seat
+# fewer than 1% of deals reach it (docs/rules/twinpyramid.md, "Turn limit").
+TURNS_PER_PLAYER = 150
+
 
 class TwinPyramidOptions(BaseModel):
     model_config = ConfigDict(extra="forbid")
@@ -61,10 +68,11 @@ class Pending(BaseModel):
 
 class DealOutcome(BaseModel):
     number: int
-    reason: Literal["complete", "burst", "stalled"]
+    reason: Literal["complete", "burst", "stalled", "turn_limit"]
     player: str | None = None
     revealed: list[str] = []
     payments: dict[str, int] = {}
+    turn_limit: int | None = None  # the limit reached, when that ended the deal
 
 
 class TwinPyramidState(GameState):
@@ -82,7 +90,6 @@ class TwinPyramidState(GameState):
     arranging: bool = False  # ``rearrange`` was chosen: the next action is one step
     passes: int = 0  # consecutive turns ended by pass (no action possible)
     turns: int = 0  # turns completed in this deal
-    idle_turns: int = 0  # consecutive turns that drew, played and placed nothing (pass or change)
     pending: Pending | None = None
     three_player: str | None = None  # who played the 3 whose draws are under way
     three_queue: list[str] = []  # players still to draw for that 3 (the 3's player last)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from .cards import BURST_SIZE, BUILD_LIMIT, HELD_LIMIT, PYRAMID_ROWS, SLOTS, SUPPORTS
-from .state import REARRANGE_LIMIT, TwinPyramidState
+from .state import REARRANGE_LIMIT, TURNS_PER_PLAYER, TwinPyramidState
 
 GEOMETRY: dict[str, Any] = {
     "rows": [list(row) for row in PYRAMID_ROWS],  # bottom row first, left to right
@@ -61,6 +61,8 @@ def build_view(state: TwinPyramidState, viewer: str | None, to_act: list[str]) -
         "top": state.top(),
         "named_suit": state.top_suit,
         "wild": {"owner": state.wild.owner, "suit": state.wild.suit} if state.wild else None,
+        "turn": state.turns,  # turns completed in this deal
+        "turn_limit": TURNS_PER_PLAYER * len(state.players),  # the deal ends unpaid when ``turn`` reaches it
         "draw_count": len(state.draw),
         "discard_count": len(state.discard),
         "pending": pending.model_dump(exclude={"rearranged"}) if pending else None,

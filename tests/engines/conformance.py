@@ -1,4 +1,4 @@
-"""Checks every engine must pass (design.md, Tests 1). Plain functions taking an engine,
+"""Checks every engine must pass (docs/engine-contract.md, Tests 1). Plain functions taking an engine,
 so a game under construction can run them before it is registered in ``GAMES``."""
 from __future__ import annotations
 

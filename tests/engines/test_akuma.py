@@ -1,4 +1,4 @@
-"""Akuma Trick: conformance, and one test per rule, worked example and Decision of rules/akuma.md."""
+"""Akuma Trick: conformance, and one test per rule, worked example and Decision of docs/rules/akuma.md."""
 from __future__ import annotations
 
 import itertools
@@ -412,3 +412,11 @@ def test_game_over_reveals_every_hand() -> None:
     v = ENG.view(s1, "p2")
     assert v["final_hands"] == {"p0": [], "p1": ["Y7", "Y8"], "p2": ["G1", "G3"]}
     assert v["hand"] == [] and v["to_act"] == [] and v["over"] is True  # nothing is secret any more
+
+
+def test_final_ranking_explains_that_the_player_who_emptied_their_hand_ranks_last() -> None:
+    """Decision [D6] (the original excludes the player who emptied their hand from winning): the final ranking
+    says so, in both languages, on the board and in the game-over event."""
+    from bot.render.akuma import emptied_lines
+    assert "cannot win and ranks last" in emptied_lines(["p1"], str, "en")[0]
+    assert "最下位" in emptied_lines(["p1"], str, "ja")[0]

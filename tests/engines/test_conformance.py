@@ -1,4 +1,4 @@
-"""One conformance suite over every registered game (design.md, Tests 1)."""
+"""One conformance suite over every registered game (docs/engine-contract.md, Tests 1)."""
 from __future__ import annotations
 
 import sys
@@ -49,7 +49,7 @@ def test_contract_attributes(name: str) -> None:
 
 
 def test_engines_import_no_io_layers() -> None:
-    """engines/ must not import discord, aiosqlite, bot or cogs (design.md, Layers)."""
+    """engines/ must not import discord, aiosqlite, bot or cogs (docs/engine-contract.md, Layers)."""
     import ast
     import pathlib
 

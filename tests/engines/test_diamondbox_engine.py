@@ -1,4 +1,4 @@
-"""Diamond Box: contract, conformance, setup, card table and views (rules/diamondbox.md)."""
+"""Diamond Box: contract, conformance, setup, card table and views (docs/rules/diamondbox.md)."""
 from __future__ import annotations
 
 import json
@@ -50,11 +50,13 @@ def test_bad_player_counts_refused(players: list[str]) -> None:
         ENG.new_game(players, seed=1)
 
 
-def test_default_option_is_half_turns() -> None:
+def test_default_option_is_all_turns() -> None:
+    """With only half turns the centre stays 2 squares wide and the original's ordinary 「4～5マス重ね」 cannot
+    happen; the default lets cards turn every way (docs/rules/diamondbox.md, Decision [D5])."""
     state = ENG.new_game(["a", "b"], seed=1)
-    assert state.options == {"turns": "half"}
-    assert ENG.view(state, None)["allowed_turns"] == [0, 180]
-    assert ENG.view(ENG.new_game(["a", "b"], seed=1, options={"turns": "all"}), None)["allowed_turns"] == [0, 90, 180, 270]
+    assert state.options == {"turns": "all"}
+    assert ENG.view(state, None)["allowed_turns"] == [0, 90, 180, 270]
+    assert ENG.view(ENG.new_game(["a", "b"], seed=1, options={"turns": "half"}), None)["allowed_turns"] == [0, 180]
 
 
 def test_actions_round_trip_and_garbage_refused() -> None:

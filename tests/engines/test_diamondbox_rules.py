@@ -1,4 +1,4 @@
-"""Diamond Box rule scenarios (rules/diamondbox.md): every rule and Decision, on states built
+"""Diamond Box rule scenarios (docs/rules/diamondbox.md): every rule and Decision, on states built
 directly. A fixed test card table is installed, so tuning the default patterns changes nothing
 here; pattern ``10`` is blank, so its cards cover anything and only the colours matter."""
 from __future__ import annotations

@@ -47,7 +47,7 @@ def test_every_card_is_somewhere_exactly_once_all_game() -> None:
         where = state.draw_pile + [c for p in state.players for c in state.hands[p] + state.minus[p]]
         where += [c for column in state.columns for c in column.cards()]
         assert sorted(where) == deck
-    assert sum(eng.result(state).scores.values()) == 60 - sum(len(c.cards()) for c in state.columns)
+    assert sum(eng.result(state).scores.values()) == 84 - sum(len(c.cards()) for c in state.columns)
 
 
 def test_views_hold_what_the_board_needs_and_no_secrets() -> None:

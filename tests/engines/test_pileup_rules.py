@@ -1,5 +1,5 @@
 """Pile up rule scenarios: deck, deal, turn, stacking, 3-layer take, triples, no playable value,
-refill, the empty-hand phase, skipping, end and ranking (rules/pileup.md and the seed)."""
+refill, the empty-hand phase, skipping, end and ranking (docs/rules/pileup.md and the seed)."""
 from __future__ import annotations
 
 from collections import Counter
@@ -13,21 +13,23 @@ from .test_pileup_support import ENG, P3, col, event, layers, play, table, types
 
 
 # ---- cards, deck option, deal ---------------------------------------------------------------
-def test_default_deck_is_60_cards_two_of_each_colour_one_white_one_black() -> None:
+def test_default_deck_is_84_cards_three_of_each_colour_one_white_one_black() -> None:
+    """The original's example needs three red 3s (「3の赤のカードが場に1枚出ている、手札に赤の3が2枚」): the
+    default deck has three of each number per plain colour (docs/rules/pileup.md, "Decision: default deck")."""
     state = ENG.new_game(P3, seed=5)
     cards = state.draw_pile + [c for h in state.hands.values() for c in h]
-    assert len(cards) == len(set(cards)) == 60
+    assert len(cards) == len(set(cards)) == 84
     per_colour = Counter(c[0] for c in cards)
-    assert per_colour == {"R": 12, "B": 12, "G": 12, "Y": 12, "W": 6, "K": 6}
-    assert {"R3a", "R3b", "W5a", "K1a"} <= set(cards) and "W5b" not in cards
-    assert state.options["deck"] == "R2B2G2Y2W1K1"
+    assert per_colour == {"R": 18, "B": 18, "G": 18, "Y": 18, "W": 6, "K": 6}
+    assert {"R3a", "R3b", "R3c", "W5a", "K1a"} <= set(cards) and "W5b" not in cards
+    assert state.options["deck"] == "R3B3G3Y3W1K1"
 
 
 @pytest.mark.parametrize("n", [2, 3, 4, 5])
 def test_deal_six_each_rest_is_the_draw_pile(n: int) -> None:
     state = ENG.new_game([f"p{i}" for i in range(n)], seed=n)
     assert all(len(h) == 6 for h in state.hands.values())
-    assert len(state.draw_pile) == 60 - 6 * n
+    assert len(state.draw_pile) == 84 - 6 * n
     assert len(state.columns) == 6 and all(not c.layers for c in state.columns)
     assert ENG.to_act(state) == ["p0"] and state.phase == "roll"
 

@@ -176,3 +176,24 @@ def test_black_stacked_exactly_onto_a_trapped_black_still_springs() -> None:
     assert move in ENG.legal_actions(state, "ann")
     state, _ = ENG.apply(state, "ann", move)
     assert len(state.minus["ann"]) == 3
+
+
+def test_seed_black_as_third_then_own_plain_fourth_in_the_same_play_takes_all_four() -> None:
+    """「3枚目が黒のカードの場合、次の4枚目に重ねた人がカードを取得する」 and 「黒のカードは出した瞬間にルールが
+    適用され」: the black's rule applies the moment it is played, so when the player's own next card of the
+    same play lands as the 4th, that player takes all four (no trap is left behind)."""
+    state = dump_table(("G2a", "R2a"), ["K2a", "Y2a"])
+    from engines.pileup.plays import outcome
+    assert outcome([["G2a"], ["R2a"]], False, play("K2a", "Y2a"))["kind"] == "take_trap"
+    state, events = ENG.apply(state, "ann", play("K2a", "Y2a"))
+    taken = event(events, "column_taken").data
+    assert taken["player"] == "ann" and taken["reason"] == "take_trap"
+    assert taken["cards"] == ["G2a", "R2a", "K2a", "Y2a"]
+    assert "column_trapped" not in types(events) and not state.columns[1].trapped and layers(state, 2) == []
+
+
+def test_plain_then_black_in_one_play_still_only_traps() -> None:
+    """「白と黒は場の枚数に関わらず、白と黒のルールが適用される」: a black laid last sets the trap whatever the count."""
+    state = dump_table(("G2a",), ["Y2a", "K2a"])
+    state, events = ENG.apply(state, "ann", play("Y2a", "K2a"))
+    assert "column_taken" not in types(events) and state.columns[1].trapped

@@ -1,5 +1,5 @@
 """Twin Pyramid rule scenarios: rearranging, playing, drawing, building and changes
-(rules/twinpyramid.md, "A turn", "Building", "A — Change")."""
+(docs/rules/twinpyramid.md, "A turn", "Building", "A — Change")."""
 from __future__ import annotations
 
 import pytest
@@ -59,7 +59,7 @@ def test_rearrange_steps_swap_move_and_same_rank_stone_swap():
     assert {"type": "to_shown", "card": "9S"} in steps
     assert {"type": "swap_stone", "card": "7H", "stone": "7C"} in steps
     assert not any(a["type"] == "swap_stone" and a["stone"] == "8D" for a in steps)  # no 8 in hand
-    assert all(a["type"] in ("swap_shown", "to_shown", "swap_stone") for a in steps)
+    assert all(a["type"] in ("swap_shown", "to_shown", "to_held", "swap_stone") for a in steps)
     s, ev = act(s, "p0", {"type": "swap_shown", "held": "4D", "shown": "KH"})
     assert s.seats["p0"].held == ["KH", "9S", "7H"] and s.seats["p0"].shown == ["4D"]
     public = event(ev, "rearranged")
@@ -271,7 +271,7 @@ def test_a_change_with_top_card_of_its_suit_or_an_a():
     s = make(hands={"p0": {"held": ["AH", "9S"]}}, top="5H")
     assert {"type": "change", "card": "AH", "target": "5H", "owner": None} in legal(s, "p0")
     s2, ev = act(s, "p0", {"type": "change", "card": "AH", "target": "5H", "owner": None})
-    assert s2.top() == "AH" and "5H" in s2.seats["p0"].shown and "AH" not in s2.seats["p0"].hand
+    assert s2.top() == "AH" and "5H" in s2.seats["p0"].held and "AH" not in s2.seats["p0"].hand  # held had room
     assert event(ev, "changed").data["mode"] == "a_change" and s2.current == 1
     s3 = make(hands={"p0": {"held": ["AS"]}}, top="AD", under=["4D"])
     assert {"type": "change", "card": "AS", "target": "AD", "owner": None} in legal(s3, "p0")
@@ -284,7 +284,7 @@ def test_a_change_with_another_players_shown_card():
     changes = [a for a in legal(s, "p0") if a["type"] == "change"]
     assert {(a["target"], a["owner"]) for a in changes} == {("9C", "p1"), ("AD", "p1")}  # never held KC
     s, _ = act(s, "p0", {"type": "change", "card": "AC", "target": "9C", "owner": "p1"})
-    assert s.seats["p1"].shown == ["AC", "4D", "AD"] and s.seats["p0"].shown == ["9C"]
+    assert s.seats["p1"].shown == ["AC", "4D", "AD"] and s.seats["p0"].held == ["9C"]  # into held: it had room
     assert s.top() == "5H"
     assert_conserved(s)
 

@@ -1,5 +1,5 @@
 """Twin Pyramid special cards: 2, 3, 7, 8, 9, 10 and the joker's three modes
-(rules/twinpyramid.md, "Special cards")."""
+(docs/rules/twinpyramid.md, "Special cards")."""
 from __future__ import annotations
 
 import pytest
@@ -215,7 +215,7 @@ def test_joker_change_takes_any_card_from_another_players_shown():
     assert not [a for a in changes if a["target"] == "X2"]
     s, ev = act(s, "p0", {"type": "change", "card": "X1", "target": "KD", "owner": "p1"})
     assert event(ev, "changed").data["mode"] == "change"
-    assert s.seats["p1"].shown == ["X1", "X2"] and s.seats["p0"].shown == ["KD"] and s.pending is None
+    assert s.seats["p1"].shown == ["X1", "X2"] and s.seats["p0"].held == ["4D", "KD"] and s.pending is None
     assert s.current == 1
 
 
@@ -231,7 +231,7 @@ def test_joker_wild_change_swaps_with_the_top_card_then_names_a_suit():
     s = make(n=3, hands={"p0": {"held": ["X1", "4D"]}}, top="5H")
     s, ev = act(s, "p0", {"type": "change", "card": "X1", "target": "5H", "owner": None})
     assert event(ev, "changed").data["mode"] == "wild_change"
-    assert s.top() == "X1" and "5H" in s.seats["p0"].shown and s.pending.kind == "name_suit"
+    assert s.top() == "X1" and "5H" in s.seats["p0"].held and s.pending.kind == "name_suit"
     s, _ = act(s, "p0", {"type": "name_suit", "suit": "D"})
     assert s.wild.suit == "D" and s.current == 1
 

@@ -1,0 +1,48 @@
+"""The public board message of a running table: its embed, its picture and its controls."""
+from __future__ import annotations
+
+import asyncio
+import io
+from typing import Any
+
+import discord
+
+from bot import render
+from bot.i18n import t
+from bot.table import Table
+
+from .common import board_embed, names_for
+from .controls import HandButton, game_module
+
+
+def board_view(table: Table, locale: object | None, *, public_controls: bool = False) -> discord.ui.View | None:
+    """My hand, plus (on turn messages) the game's public buttons such as a dice roll."""
+    if table.status != "running":
+        return None
+    view = discord.ui.View(timeout=None)
+    view.add_item(HandButton(table.id, locale))
+    extra = getattr(game_module(table.row.game), "public_controls", None)
+    if public_controls and extra is not None:
+        for item in extra(table, locale):
+            view.add_item(item)
+    return view
+
+
+async def board_image(table: Table, locale: object | None) -> discord.File | None:
+    """The board picture for games that have one, rendered in a worker thread (never on the event loop)."""
+    draw = getattr(render.game_module(table.row.game), "image", None)
+    if draw is None:
+        return None
+    png = await asyncio.to_thread(draw, table.view(None), names_for(table, locale), locale)
+    return discord.File(io.BytesIO(png), filename="board.png", description=t("board.image_alt", locale))
+
+
+async def board_message_kwargs(table: Table, locale: object | None) -> dict[str, Any]:
+    """Arguments of a board edit (``attachments``); a new board passes them on as ``files``."""
+    embed = board_embed(table, locale)
+    kwargs: dict[str, Any] = {"embed": embed, "view": board_view(table, locale)}
+    image = await board_image(table, locale)
+    if image is not None:
+        embed.set_image(url="attachment://board.png")
+        kwargs["attachments"] = [image]
+    return kwargs

@@ -1,0 +1,93 @@
+"""Twin Pyramid: how a deal ends, where changed cards go, taking shown cards back into held, and the
+10th-card rule on a voluntary take-two (docs/rules/twinpyramid.md). Each test quotes the line of the
+original (seed 001) it enforces."""
+from __future__ import annotations
+
+from engines.twinpyramid.state import TURNS_PER_PLAYER
+
+from bot.render.twinpyramid import board, deal_result_lines
+
+from .test_twinpyramid_support import ENG, act, assert_conserved, event, legal, make, pending, types
+
+NINE_A = ["AS", "4S", "6S", "8S", "QS", "3S", "JS", "KS", "9S"]
+NINE_B = ["AH", "4H", "6H", "8H", "QH", "3H", "JH", "KH", "9H"]
+
+
+def test_changes_never_end_a_deal():
+    """「プレイヤーの誰かがどちらかのピラミッドを完成させると勝負がつきます」: only a completed pyramid ends a
+    deal, so players who can only change keep changing (no "idle cycles" ending)."""
+    s = make(n=2, hands={"p0": {"held": NINE_A[1:5], "shown": [NINE_A[0]] + NINE_A[5:]},
+                         "p1": {"held": NINE_B[1:5], "shown": [NINE_B[0]] + NINE_B[5:]}}, top="5D")
+    for _ in range(12):
+        p = s.player_at(s.current)
+        options = legal(s, p)
+        assert {a["type"] for a in options} == {"change", "rearrange"}  # no play; the 10th card is barred
+        s, ev = act(s, p, next(a for a in options if a["type"] == "change"))
+        assert "deal_ended" not in types(ev)
+    assert_conserved(s)
+
+
+def test_the_turn_limit_is_announced_and_ends_the_deal_truthfully():
+    """The only ending besides 「どちらかのピラミッドを完成させると勝負がつきます」 is the safeguard: shown on the
+    board from the first turn, and the deal's result says the limit was reached."""
+    s = make(n=2, hands={"p0": {"held": ["4D"]}, "p1": {"held": ["9C"]}}, top="6H")
+    limit = TURNS_PER_PLAYER * 2
+    view = ENG.view(s, None)
+    assert (view["turn"], view["turn_limit"]) == (0, limit)
+    text = "\n".join(board(view, str, "en").lines)
+    assert f"of at most {limit}" in text
+    s.turns = limit - 2
+    s, ev = act(s, "p0", {"type": "draw"})
+    assert "deal_ended" not in types(ev)
+    s, ev = act(s, "p1", {"type": "draw"})
+    ended = event(ev, "deal_ended").data
+    assert ended["reason"] == "turn_limit" and ended["turn_limit"] == limit
+    assert ended["payments"] == {"p0": 0, "p1": 0}
+    line = deal_result_lines(ended, str, "en")[0]
+    assert "turn limit" in line and str(limit) in line and "nobody" not in line
+
+
+def test_a_shown_card_goes_back_into_held_when_there_is_room():
+    """「手札同士は自由に入れ替えることが出来ます」: a face-up hand card may return to held (at most four)."""
+    s = make(n=2, hands={"p0": {"held": ["4D", "KC"], "shown": ["9S", "QH"]}}, top="6H")
+    s, _ = act(s, "p0", {"type": "rearrange"})
+    steps = legal(s, "p0")
+    assert {"type": "to_held", "card": "9S"} in steps and {"type": "to_held", "card": "QH"} in steps
+    s, ev = act(s, "p0", {"type": "to_held", "card": "9S"})
+    assert s.seats["p0"].held == ["4D", "KC", "9S"] and s.seats["p0"].shown == ["QH"]
+    assert event(ev, "rearranged").data == {"player": "p0", "kind": "to_held"}  # 9S is secret now
+    full = make(n=2, hands={"p0": {"held": ["4D", "KC", "2S", "3S"], "shown": ["9S"]}}, top="6H")
+    full, _ = act(full, "p0", {"type": "rearrange"})
+    assert not any(a["type"] == "to_held" for a in legal(full, "p0"))
+
+
+def test_a_changed_card_goes_into_held_and_cannot_be_taken_straight_back():
+    """「そのカードとAのカードを交換することが出来ます」: the card taken goes into the hand like a drawn card — held
+    when it has room — so the player who lost it cannot take it straight back with the A of its suit."""
+    s = make(n=2, hands={"p0": {"held": ["AH", "4D", "KC", "2S"], "shown": ["9D"]},
+                         "p1": {"held": ["5C"], "shown": ["7H"]}}, top="6C")
+    s, _ = act(s, "p0", {"type": "change", "card": "AH", "target": "7H", "owner": "p1"})
+    assert "7H" in s.seats["p0"].held and s.seats["p1"].shown == ["AH"]
+    assert not any(a["type"] == "change" and a["target"] == "7H" for a in legal(s, "p1"))
+    # From shown with held full, the card lands face up (no room in held).
+    s2 = make(n=2, hands={"p0": {"held": ["4D", "KC", "2S", "3S"], "shown": ["AH"]},
+                          "p1": {"held": ["5C"], "shown": ["7H"]}}, top="6C")
+    s2, _ = act(s2, "p0", {"type": "change", "card": "AH", "target": "7H", "owner": "p1"})
+    assert s2.seats["p0"].shown == ["7H"]
+    assert_conserved(s2)
+
+
+def test_taking_your_own_two_may_not_draw_the_tenth_card_while_you_can_play():
+    """「場に出せるカードやチェンジできるカードが手札にある状態で最上段のカード(十枚目)を引くことは出来ません」:
+    drawing the two after your own 2 is a draw like any other, so at 8 cards with a playable card only
+    passing the two is open."""
+    hand = {"held": ["2H", "4D", "KC", "3S"], "shown": ["9S", "QC", "5C", "6C", "7H"]}
+    s = make(n=2, hands={"p0": hand}, top="5H")
+    s, _ = act(s, "p0", {"type": "play", "card": "2H"})
+    assert legal(s, "p0") == [{"type": "pass_two"}]  # 7H matches the 2's suit
+    ok = make(n=2, hands={"p0": {"held": ["2H", "4D"], "shown": ["9S"]}}, top="5H")
+    ok, _ = act(ok, "p0", {"type": "play", "card": "2H"})
+    assert {"type": "take_two"} in legal(ok, "p0")
+    stuck = pending(make(n=2, hands={"p0": {"held": ["4D", "KC", "3S", "9S"], "shown": ["QC", "5C", "6C", "JD"]}},
+                         top="2H"), "two_choice", "p0")
+    assert {"type": "take_two"} in legal(stuck, "p0")  # nothing to play or change: the draw is open

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, AsyncIterator, Sequence
@@ -33,6 +34,23 @@ class SqliteTx(Tx):
             await self.conn.executemany(sql, rows)
 
 
+async def _switch_to_wal(conn: aiosqlite.Connection, patience: float = 30.0) -> None:
+    """Switching a fresh file to WAL needs an exclusive lock and SQLite does not wait for it (busy_timeout is not
+    consulted), so processes opening one new database together retry here instead of failing at start."""
+    loop = asyncio.get_running_loop()
+    give_up = loop.time() + patience
+    delay = 0.01
+    while True:
+        try:
+            await conn.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or loop.time() > give_up:
+                raise
+        await asyncio.sleep(delay)
+        delay = min(delay * 2, 0.5)
+
+
 class SqliteDatabase(SqliteTx, Database):
     dialect = "sqlite"
     for_update = ""
@@ -49,7 +67,7 @@ class SqliteDatabase(SqliteTx, Database):
         conn = await aiosqlite.connect(str(path), isolation_level=None)
         conn.row_factory = aiosqlite.Row
         await conn.execute("PRAGMA busy_timeout=30000")  # another process writing: wait instead of failing
-        await conn.execute("PRAGMA journal_mode=WAL")
+        await _switch_to_wal(conn)
         await conn.execute("PRAGMA synchronous=FULL")
         await conn.execute("PRAGMA foreign_keys=ON")
         return cls(conn, str(path))

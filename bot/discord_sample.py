@@ -81,7 +81,7 @@ def seated_table(game: str, lang: str, players: int, status: str = "running", se
 def lobby_samples(game: str, lang: str) -> Iterator[Sample]:
     from cogs.common import NO_MENTIONS
     from cogs.lobby import lobby_embed, lobby_view
-    from cogs.rules import rules_embeds
+    from cogs.rules import rules_messages
 
     table = seated_table(game, lang, get_engine(game).max_players, status="lobby")
     embed, view = lobby_embed(table, lang), lobby_view(table, lang)
@@ -90,7 +90,8 @@ def lobby_samples(game: str, lang: str) -> Iterator[Sample]:
     yield channel_message("lobby redrawn", edit=True, embed=embed, view=view)
     yield callback("/game status (lobby)", APPLICATION_COMMAND, embed=embed, allowed_mentions=NO_MENTIONS)
     yield channel_message("lobby started", edit=True, content=t("lobby.started", lang), embed=embed, view=None)
-    yield callback("/rules", APPLICATION_COMMAND, embeds=rules_embeds(game, lang))
+    for embeds in rules_messages(game, lang):  # the first is the answer; any more are followups alike
+        yield callback("/rules", APPLICATION_COMMAND, embeds=embeds)
 
 
 async def board_samples(table: Table, lang: str, *, first: bool) -> list[Sample]:

@@ -10,6 +10,7 @@ from bot.i18n import rules_text, t
 from .common import game_choices
 
 EMBED_LIMIT = 4000
+MESSAGE_LIMIT = 6000  # Discord: characters across all embeds of one message
 
 
 def chunks(text: str, limit: int = EMBED_LIMIT) -> list[str]:
@@ -37,7 +38,18 @@ def rules_embeds(game: str, locale: object | None) -> list[discord.Embed]:
     title = t(f"game.{game}.name", locale)
     embeds = [discord.Embed(title=title if i == 0 else None, description=part, colour=0x3498DB)
               for i, part in enumerate(chunks(rules_text(game, locale)))]
-    return embeds[:10]
+    return embeds
+
+
+def rules_messages(game: str, locale: object | None) -> list[list[discord.Embed]]:
+    """The rules' embeds grouped into messages Discord accepts (≤ 10 embeds and ≤ 6,000 characters each)."""
+    messages: list[list[discord.Embed]] = [[]]
+    for embed in rules_embeds(game, locale):
+        group = messages[-1]
+        if group and (len(group) == 10 or sum(len(e) for e in group) + len(embed) > MESSAGE_LIMIT):
+            messages.append(group := [])
+        group.append(embed)
+    return messages
 
 
 class RulesCog(commands.Cog):
@@ -48,7 +60,10 @@ class RulesCog(commands.Cog):
     @app_commands.choices(game=game_choices())
     async def rules(self, interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:
         """Read the rules of a game as this bot plays them (decisions marked)."""
-        await interaction.response.send_message(embeds=rules_embeds(game.value, interaction.locale), ephemeral=True)
+        first, *rest = rules_messages(game.value, interaction.locale)
+        await interaction.response.send_message(embeds=first, ephemeral=True)
+        for embeds in rest:
+            await interaction.followup.send(embeds=embeds, ephemeral=True)
 
 
 async def setup(bot: commands.Bot) -> None:

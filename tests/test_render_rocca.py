@@ -244,3 +244,20 @@ def test_sixty_card_tower_keeps_cards_readable() -> None:
         assert len(state.tower) >= 60
         canvas = Canvas(ENG.view(state, None)["tower"])
         assert canvas.unit >= UNIT_MIN
+
+
+def test_picture_marks_only_sides_a_card_could_match(monkeypatch) -> None:
+    """A number's open face can never take a card, so it is not outlined; its head and profile are."""
+    from bot.render import rocca_image
+    from engines.rocca.models import RoccaState
+    from engines.rocca.tower import start_tower
+    from engines.rocca.view import tower_view
+    tower, columns = start_tower("5S")
+    state = RoccaState.model_construct(tower=tower, columns=columns, restricted=None)
+    view = {"tower": tower_view(state, TowerIndex(state)), "columns": []}
+    assert "face" in view["tower"][0]["open_sides"]
+    drawn: list[str] = []
+    monkeypatch.setattr(rocca_image, "outline_side", lambda draw, cv, tc, side: drawn.append(side))
+    rocca_image.render(view)
+    assert "face" not in drawn
+    assert "head" in drawn and "profile" in drawn

@@ -93,6 +93,11 @@ def matches(card: str, base: TowerCard, side: str) -> bool:
     return C.is_number(card) and C.rank(card) == C.rank(base.card)
 
 
+def could_match(base: TowerCard, side: str) -> bool:
+    """Whether any card of the deck ``matches`` this side (a number's face or a letter's profile never does)."""
+    return any(matches(card, base, side) for card in C.full_deck())
+
+
 def column_label(index: int) -> str:
     """a, b, …, z, aa, ab, … (spreadsheet style, lower case)."""
     label = ""

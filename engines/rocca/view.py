@@ -13,7 +13,7 @@ from engines.base import Result
 
 from . import geometry as G
 from .models import RoccaState
-from .tower import TowerIndex, card_label, column_label
+from .tower import TowerIndex, card_label, column_label, could_match
 
 
 def tower_view(state: RoccaState, ix: TowerIndex) -> list[dict[str, Any]]:
@@ -30,6 +30,7 @@ def tower_view(state: RoccaState, ix: TowerIndex) -> list[dict[str, Any]]:
             "visible": ix.visible(i), "sides": sides,
             "active": i in active, "playable": i in playable,
             "open_sides": [s for s in G.SIDES if i in playable and ix.open_for_building(i, s)],
+            "matchable_sides": [s for s in G.SIDES if could_match(tc, s)],
         })
     return out
 

@@ -6,6 +6,7 @@ queue, and the second sees the first's results and stops) and the players' ratin
 of the same players never lose an update."""
 from __future__ import annotations
 
+import time
 from typing import Any, Callable
 
 from .backend import Database, Tx
@@ -33,6 +34,8 @@ class RatingStore:
             after: dict[int, Skill] = {}
             if rate is not None:
                 before = await self._lock_ratings(tx, guild_id, game, users, default, now)
+                # Stamped under the players' row locks, so the results of one player read in commit order.
+                now = max(now, time.time())
                 after = rate(before)
                 await tx.executemany(
                     "UPDATE ratings SET mu = ?, sigma = ?, games = ratings.games + 1, wins = ratings.wins + ?, "

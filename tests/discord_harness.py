@@ -37,9 +37,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import logging
 import sys
 import traceback
+import weakref
 from typing import Any, Iterable, Optional, Union
 
 import discord
@@ -50,13 +52,17 @@ from .discord_harness_http import (
 from .discord_harness_server import FakeDiscord
 from .discord_harness_payloads import (
     MEMBER_PERMISSIONS, HarnessUser, build_options, channel_payload, guild_payload, interaction_payload, member_add,
-    modal_answers,
+    modal_answers, ready_payloads,
 )
 
 __all__ = ["Harness", "HarnessError", "DiscordRefused", "HarnessUser", "Reply", "SentMessage", "Call"]
 MessageLike = Union[SentMessage, Reply, int]
 BACKGROUND = ("__timeout_task_impl", "Loop._loop", "_delay_ready")  # long-lived tasks settle() must not await
 WAITING_FOR_USER = ("BaseView.wait", "Client.wait_for")  # a task awaiting one of these waits for the next event
+# The harness whose bot a task works for: set while a harness starts its bot or feeds it an event, inherited by
+# every task created from there. Several harnesses (bots) can share one event loop: each one's settle, errors and
+# close see only its own tasks (and those of nobody in particular, e.g. the test's own).
+_OWNER: contextvars.ContextVar[Optional["Harness"]] = contextvars.ContextVar("harness_owner", default=None)
 
 
 class _ErrorLog(logging.Handler):
@@ -65,6 +71,8 @@ class _ErrorLog(logging.Handler):
         self.harness = harness
 
     def emit(self, record: logging.LogRecord) -> None:
+        if _OWNER.get() not in (None, self.harness):
+            return  # another harness's bot
         exc = record.exc_info[1] if record.exc_info else None
         self.harness.record_error(exc or HarnessError(f"{record.name}: {record.getMessage()}"))
 
@@ -101,6 +109,9 @@ class Harness:
         self._log_handler = _ErrorLog(self)
         self._calls_seen, self._closed = 0, False
         self._old_factory = self._old_handler = None
+        self._passing = False  # the loop was given back: tasks are only passed through
+        self._own: "weakref.WeakSet[asyncio.Task]" = weakref.WeakSet()
+        self._handler = lambda _, ctx: self.record_error(ctx.get("exception") or HarnessError(ctx["message"]))
 
     # ------------------------------------------------------------------ lifecycle
     async def __aenter__(self) -> "Harness":
@@ -114,18 +125,19 @@ class Harness:
         loop = asyncio.get_running_loop()
         self._old_factory, self._old_handler = loop.get_task_factory(), loop.get_exception_handler()
         loop.set_task_factory(self._task_factory)
-        loop.set_exception_handler(lambda _, ctx: self.record_error(ctx.get("exception")
-                                                                    or HarnessError(ctx["message"])))
+        loop.set_exception_handler(self._handler)
         logging.getLogger("discord").addHandler(self._log_handler)
         use_fake_session(self.bot.http, self.server)
+        with self._owning():
+            return await self._start()
+
+    async def _start(self) -> "Harness":
         await self.bot.login("harness-token")  # runs the bot's setup_hook, before any gateway event as in real life
         self._hook_error_handlers()
         self.bot.ws = self.gateway  # type: ignore[assignment]
         self.state.guild_ready_timeout = 0.05  # all of Discord's GUILD_CREATEs are here at once
-        self.dispatch("READY", {"v": 10, "user": self.bot_user, "session_id": "harness", "private_channels": [],
-                                "guilds": [{"id": str(self.guild_id), "unavailable": True}],
-                                "resume_gateway_url": "wss://gateway.invalid",
-                                "application": {"id": str(self.app_id), "flags": 0}})
+        for ready in ready_payloads(self):
+            self.dispatch("READY", ready)
         self.server.guild = guild_payload(self)
         self.dispatch("GUILD_CREATE", self.server.guild)
         await self.state._ready_task  # discord.py's own wait for the guilds; then on_ready is dispatched
@@ -147,12 +159,43 @@ class Harness:
                 await asyncio.wait(leftover, timeout=1)
             self._reap()
         finally:
-            loop = asyncio.get_running_loop()
-            loop.set_task_factory(self._old_factory)
-            loop.set_exception_handler(self._old_handler)
-            logging.getLogger("discord").removeHandler(self._log_handler)
+            self._give_back_loop()
         if check:
             self.check_errors()
+
+    async def abandon(self) -> None:
+        """The bot's process dies: every task started for it is cancelled where it stands; nothing is closed,
+        flushed or answered (drop its connections yourself, as the kernel would). The harness is finished."""
+        if self._closed:
+            return
+        self._closed = True
+        mine = [t for t in self._own if not t.done() and t is not asyncio.current_task()]
+        for task in mine:
+            task.cancel()
+        if mine:
+            await asyncio.wait(mine, timeout=1)
+        self._tasks.clear()
+        self._give_back_loop()
+        self.errors.clear()
+
+    def _give_back_loop(self) -> None:
+        """Restore the loop's task factory and exception handler, unless another harness has since put its own
+        there (it still calls ours, which now only passes tasks through)."""
+        self._passing = True
+        loop = asyncio.get_running_loop()
+        if loop.get_task_factory() == self._task_factory:
+            loop.set_task_factory(self._old_factory)
+        if loop.get_exception_handler() is self._handler:
+            loop.set_exception_handler(self._old_handler)
+        logging.getLogger("discord").removeHandler(self._log_handler)
+
+    @contextlib.contextmanager
+    def _owning(self):
+        token = _OWNER.set(self)
+        try:
+            yield
+        finally:
+            _OWNER.reset(token)
 
     @property
     def state(self):  # the bot's ConnectionState
@@ -167,7 +210,8 @@ class Harness:
 
     def dispatch(self, event: str, data: dict) -> None:
         """Feed one raw gateway event (e.g. ``"MESSAGE_DELETE"``) exactly as the websocket would."""
-        self.state.parsers[event](data)
+        with self._owning():
+            self.state.parsers[event](data)
 
     # ------------------------------------------------------------------ people
     def user(self, id: int, name: str, *, locale: str = "en-US", permissions: Union[int, discord.Permissions, None]
@@ -326,7 +370,11 @@ class Harness:
     # ------------------------------------------------------------------ settling and errors
     def _task_factory(self, loop, coro, **kwargs):
         task = self._old_factory(loop, coro, **kwargs) if self._old_factory else asyncio.Task(coro, loop=loop, **kwargs)
-        self._tasks.append(task)
+        owner = _OWNER.get()
+        if not self._passing and owner in (None, self):
+            self._tasks.append(task)
+            if owner is self:
+                self._own.add(task)
         return task
 
     def ignore_task(self, name_part: str) -> None:

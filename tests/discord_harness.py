@@ -30,6 +30,9 @@ interaction got no response (Discord would show "This interaction failed"), unle
 exceptions, the loop's exception handler), requests to unknown routes and requests the fake Discord refused
 (``DiscordRefused``: every body is validated with ``bot.discord_rules``, as Discord does); ``settle()`` raises
 :class:`HarnessError` if any is pending. Expect one with ``with h.expect_errors(SomeError) as caught: ...``.
+Several harnesses may run bots on one event loop at once (e.g. two shard processes on one database): every task
+belongs to the harness that started it (``discord_harness_errors.OWNER``), and ``abandon()`` stops one bot the
+way its process would die. An ``AutoShardedClient`` gets one READY per shard it runs; the guild must be on one.
 Known gaps: a view with its own ``on_error`` that swallows errors, and exceptions in a ``DynamicItem``'s
 ``interaction_check`` (discord.py treats those as "not allowed") are not seen.
 """
@@ -37,10 +40,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import contextvars
 import logging
-import sys
-import traceback
 import weakref
 from typing import Any, Iterable, Optional, Union
 
@@ -49,6 +49,7 @@ import discord
 from .discord_harness_http import (
     Call, DiscordRefused, FakeGateway, HarnessError, Reply, SentMessage, use_fake_session,
 )
+from .discord_harness_errors import OWNER, ErrorLog, HarnessErrors
 from .discord_harness_server import FakeDiscord
 from .discord_harness_payloads import (
     MEMBER_PERMISSIONS, HarnessUser, build_options, channel_payload, guild_payload, interaction_payload, member_add,
@@ -59,25 +60,9 @@ __all__ = ["Harness", "HarnessError", "DiscordRefused", "HarnessUser", "Reply", 
 MessageLike = Union[SentMessage, Reply, int]
 BACKGROUND = ("__timeout_task_impl", "Loop._loop", "_delay_ready")  # long-lived tasks settle() must not await
 WAITING_FOR_USER = ("BaseView.wait", "Client.wait_for")  # a task awaiting one of these waits for the next event
-# The harness whose bot a task works for: set while a harness starts its bot or feeds it an event, inherited by
-# every task created from there. Several harnesses (bots) can share one event loop: each one's settle, errors and
-# close see only its own tasks (and those of nobody in particular, e.g. the test's own).
-_OWNER: contextvars.ContextVar[Optional["Harness"]] = contextvars.ContextVar("harness_owner", default=None)
 
 
-class _ErrorLog(logging.Handler):
-    def __init__(self, harness: "Harness"):
-        super().__init__(logging.ERROR)
-        self.harness = harness
-
-    def emit(self, record: logging.LogRecord) -> None:
-        if _OWNER.get() not in (None, self.harness):
-            return  # another harness's bot
-        exc = record.exc_info[1] if record.exc_info else None
-        self.harness.record_error(exc or HarnessError(f"{record.name}: {record.getMessage()}"))
-
-
-class Harness:
+class Harness(HarnessErrors):
     """One bot, one fake guild (``guild_id``, text channels named by ``channels``), one fake Discord."""
 
     def __init__(self, bot: discord.Client, *, guild_id: int = 900_000_000_000_000_001,
@@ -106,7 +91,7 @@ class Harness:
         self._tasks: list[asyncio.Task] = []
         self._settling: set[asyncio.Task] = set()
         self._background = list(BACKGROUND)
-        self._log_handler = _ErrorLog(self)
+        self._log_handler = ErrorLog(self)
         self._calls_seen, self._closed = 0, False
         self._old_factory = self._old_handler = None
         self._passing = False  # the loop was given back: tasks are only passed through
@@ -191,11 +176,11 @@ class Harness:
 
     @contextlib.contextmanager
     def _owning(self):
-        token = _OWNER.set(self)
+        token = OWNER.set(self)
         try:
             yield
         finally:
-            _OWNER.reset(token)
+            OWNER.reset(token)
 
     @property
     def state(self):  # the bot's ConnectionState
@@ -370,7 +355,7 @@ class Harness:
     # ------------------------------------------------------------------ settling and errors
     def _task_factory(self, loop, coro, **kwargs):
         task = self._old_factory(loop, coro, **kwargs) if self._old_factory else asyncio.Task(coro, loop=loop, **kwargs)
-        owner = _OWNER.get()
+        owner = OWNER.get()
         if not self._passing and owner in (None, self):
             self._tasks.append(task)
             if owner is self:
@@ -435,54 +420,3 @@ class Harness:
         self.errors += [HarnessError(f"request to a route the fake Discord does not know: {c.method} {c.path} "
                                      "(add it with harness.server.route)") for c in fresh if not c.known]
         self.errors += [DiscordRefused(c) for c in fresh if c.refused]
-
-    def record_error(self, exc: Optional[BaseException]) -> None:
-        if exc is not None and not any(e is exc for e in self.errors):
-            self.errors.append(exc)
-
-    def _hook_error_handlers(self) -> None:
-        """Wrap the tree's and the bot's current ``on_error`` (they may be custom ones that swallow errors)."""
-        for owner, name in ((getattr(self.bot, "tree", None), "on_error"), (self.bot, "on_error")):
-            handler = getattr(owner, name, None)
-            if handler is None or getattr(handler, "_harness", False):
-                continue
-
-            async def wrapper(*args, _handler=handler, _owner=owner, **kwargs):
-                error = args[-1] if _owner is not self.bot else sys.exc_info()[1]
-                self.record_error(error if isinstance(error, BaseException) else None)
-                await _handler(*args, **kwargs)
-            wrapper._harness = True  # type: ignore[attr-defined]
-            setattr(owner, name, wrapper)
-
-    @contextlib.contextmanager
-    def expect_errors(self, *types: type):
-        """Inside, errors of ``types`` (matched directly or as ``.original``) go to the yielded list instead of
-        failing; leaving the block without one is a failure."""
-        caught: list[BaseException] = []
-        entry = (types or (Exception,), caught)
-        self._expected.append(entry)
-        try:
-            yield caught
-        finally:
-            self._expected.remove(entry)
-        if not caught:
-            raise HarnessError(f"expected an error of {types}, none was raised")
-
-    def allow_errors(self, *types: type) -> None:
-        """From now on, errors of ``types`` are normal flow (e.g. domain errors a bot answers itself), not failures."""
-        self._expected.append((types, []))
-
-    def check_errors(self) -> None:
-        """Raise :class:`HarnessError` (with every traceback) for errors not claimed by ``expect_errors``."""
-        unclaimed = []
-        for error in self.errors:
-            for types, caught in self._expected:
-                if isinstance(error, types) or isinstance(getattr(error, "original", None), types):
-                    caught.append(error)
-                    break
-            else:
-                unclaimed.append(error)
-        self.errors.clear()
-        if unclaimed:
-            text = "\n".join("".join(traceback.format_exception(e)) for e in unclaimed)
-            raise HarnessError(f"{len(unclaimed)} error(s) in the bot:\n{text}") from unclaimed[0]

@@ -17,9 +17,12 @@ from .i18n import LANGUAGES, t
 def parse_args(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m bot", description=t("cli.description"))
     sub = parser.add_subparsers(dest="command")
-    sub.add_parser("run", help=t("cli.run_help"))
+    run = sub.add_parser("run", help=t("cli.run_help"))
     cluster = sub.add_parser("cluster", help="run the bot as N processes over SHARD_COUNT shards")
     cluster.add_argument("--processes", type=int, required=True)
+    for command in (run, cluster):
+        command.add_argument("--dry-run", action="store_true",
+                             help="only claim the shards on the database and say so; no Discord (bot.dry_run)")
     demo = sub.add_parser("demo", help=t("cli.demo_help"))
     demo.add_argument("game", choices=GAMES)
     demo.add_argument("--players", type=int, default=None, help=t("cli.players_help"))
@@ -41,16 +44,21 @@ def run_check(args: argparse.Namespace) -> int:
     return asyncio.run(check(args.lang, secret or None, args.channel))
 
 
-def run_bot() -> int:
+def run_bot(dry: bool = False) -> int:
     from .settings import Settings
 
     settings = Settings()
+    if dry:
+        from .dry_run import dry_run
+
+        return asyncio.run(dry_run(settings))
     logging.basicConfig(level=settings.log_level.upper(),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     if settings.discord_token is None or not settings.discord_token.get_secret_value().strip():
         print(t("cli.no_token", games=", ".join(GAMES)), file=sys.stderr)
         return 2
     from .client import make_bot
+    from .cluster import REFUSED
     from .storage import ShardsTaken
 
     bot = make_bot(settings)
@@ -58,7 +66,7 @@ def run_bot() -> int:
         bot.run(settings.discord_token.get_secret_value(), log_handler=None)
     except ShardsTaken as taken:
         print(taken, file=sys.stderr)
-        return 3
+        return REFUSED
     return 0
 
 
@@ -88,8 +96,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "cluster":
         from .cluster import run_cluster
 
-        return run_cluster(args.processes)
-    return run_bot()
+        return run_cluster(args.processes, dry_run=args.dry_run)
+    return run_bot(getattr(args, "dry_run", False))
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@ from discord.ext import commands
 
 from engines import BadOptions
 
+from .cluster import syncs_commands
 from .replies import reply_error, reply_unknown_control
 from .scheduler import BotScheduler
 from .service import GameService
@@ -71,7 +72,7 @@ class GameHostBot(commands.Bot):
         await self.tree.set_translator(CatalogTranslator())
         for extension in EXTENSIONS:
             await self.load_extension(extension)
-        if self.sync_commands and (self.service.shards is None or 0 in self.service.shards.ids):
+        if self.sync_commands and syncs_commands(self.service.shards):
             await self.sync_app_commands()  # one process syncs: the one owning shard 0
         bots = await self.scheduler.resume()
         timed = await self.timers.resume()

@@ -30,6 +30,9 @@ interaction got no response (Discord would show "This interaction failed"), unle
 exceptions, the loop's exception handler), requests to unknown routes and requests the fake Discord refused
 (``DiscordRefused``: every body is validated with ``bot.discord_rules``, as Discord does); ``settle()`` raises
 :class:`HarnessError` if any is pending. Expect one with ``with h.expect_errors(SomeError) as caught: ...``.
+Several harnesses may run bots on one event loop at once (e.g. two shard processes on one database): every task
+belongs to the harness that started it (``discord_harness_errors.OWNER``), and ``abandon()`` stops one bot the
+way its process would die. An ``AutoShardedClient`` gets one READY per shard it runs; the guild must be on one.
 Known gaps: a view with its own ``on_error`` that swallows errors, and exceptions in a ``DynamicItem``'s
 ``interaction_check`` (discord.py treats those as "not allowed") are not seen.
 """
@@ -38,8 +41,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import sys
-import traceback
+import weakref
 from typing import Any, Iterable, Optional, Union
 
 import discord
@@ -47,10 +49,11 @@ import discord
 from .discord_harness_http import (
     Call, DiscordRefused, FakeGateway, HarnessError, Reply, SentMessage, use_fake_session,
 )
+from .discord_harness_errors import OWNER, ErrorLog, HarnessErrors
 from .discord_harness_server import FakeDiscord
 from .discord_harness_payloads import (
     MEMBER_PERMISSIONS, HarnessUser, build_options, channel_payload, guild_payload, interaction_payload, member_add,
-    modal_answers,
+    modal_answers, ready_payloads,
 )
 
 __all__ = ["Harness", "HarnessError", "DiscordRefused", "HarnessUser", "Reply", "SentMessage", "Call"]
@@ -59,17 +62,7 @@ BACKGROUND = ("__timeout_task_impl", "Loop._loop", "_delay_ready")  # long-lived
 WAITING_FOR_USER = ("BaseView.wait", "Client.wait_for")  # a task awaiting one of these waits for the next event
 
 
-class _ErrorLog(logging.Handler):
-    def __init__(self, harness: "Harness"):
-        super().__init__(logging.ERROR)
-        self.harness = harness
-
-    def emit(self, record: logging.LogRecord) -> None:
-        exc = record.exc_info[1] if record.exc_info else None
-        self.harness.record_error(exc or HarnessError(f"{record.name}: {record.getMessage()}"))
-
-
-class Harness:
+class Harness(HarnessErrors):
     """One bot, one fake guild (``guild_id``, text channels named by ``channels``), one fake Discord."""
 
     def __init__(self, bot: discord.Client, *, guild_id: int = 900_000_000_000_000_001,
@@ -98,9 +91,12 @@ class Harness:
         self._tasks: list[asyncio.Task] = []
         self._settling: set[asyncio.Task] = set()
         self._background = list(BACKGROUND)
-        self._log_handler = _ErrorLog(self)
+        self._log_handler = ErrorLog(self)
         self._calls_seen, self._closed = 0, False
         self._old_factory = self._old_handler = None
+        self._passing = False  # the loop was given back: tasks are only passed through
+        self._own: "weakref.WeakSet[asyncio.Task]" = weakref.WeakSet()
+        self._handler = lambda _, ctx: self.record_error(ctx.get("exception") or HarnessError(ctx["message"]))
 
     # ------------------------------------------------------------------ lifecycle
     async def __aenter__(self) -> "Harness":
@@ -114,18 +110,19 @@ class Harness:
         loop = asyncio.get_running_loop()
         self._old_factory, self._old_handler = loop.get_task_factory(), loop.get_exception_handler()
         loop.set_task_factory(self._task_factory)
-        loop.set_exception_handler(lambda _, ctx: self.record_error(ctx.get("exception")
-                                                                    or HarnessError(ctx["message"])))
+        loop.set_exception_handler(self._handler)
         logging.getLogger("discord").addHandler(self._log_handler)
         use_fake_session(self.bot.http, self.server)
+        with self._owning():
+            return await self._start()
+
+    async def _start(self) -> "Harness":
         await self.bot.login("harness-token")  # runs the bot's setup_hook, before any gateway event as in real life
         self._hook_error_handlers()
         self.bot.ws = self.gateway  # type: ignore[assignment]
         self.state.guild_ready_timeout = 0.05  # all of Discord's GUILD_CREATEs are here at once
-        self.dispatch("READY", {"v": 10, "user": self.bot_user, "session_id": "harness", "private_channels": [],
-                                "guilds": [{"id": str(self.guild_id), "unavailable": True}],
-                                "resume_gateway_url": "wss://gateway.invalid",
-                                "application": {"id": str(self.app_id), "flags": 0}})
+        for ready in ready_payloads(self):
+            self.dispatch("READY", ready)
         self.server.guild = guild_payload(self)
         self.dispatch("GUILD_CREATE", self.server.guild)
         await self.state._ready_task  # discord.py's own wait for the guilds; then on_ready is dispatched
@@ -147,12 +144,43 @@ class Harness:
                 await asyncio.wait(leftover, timeout=1)
             self._reap()
         finally:
-            loop = asyncio.get_running_loop()
-            loop.set_task_factory(self._old_factory)
-            loop.set_exception_handler(self._old_handler)
-            logging.getLogger("discord").removeHandler(self._log_handler)
+            self._give_back_loop()
         if check:
             self.check_errors()
+
+    async def abandon(self) -> None:
+        """The bot's process dies: every task started for it is cancelled where it stands; nothing is closed,
+        flushed or answered (drop its connections yourself, as the kernel would). The harness is finished."""
+        if self._closed:
+            return
+        self._closed = True
+        mine = [t for t in self._own if not t.done() and t is not asyncio.current_task()]
+        for task in mine:
+            task.cancel()
+        if mine:
+            await asyncio.wait(mine, timeout=1)
+        self._tasks.clear()
+        self._give_back_loop()
+        self.errors.clear()
+
+    def _give_back_loop(self) -> None:
+        """Restore the loop's task factory and exception handler, unless another harness has since put its own
+        there (it still calls ours, which now only passes tasks through)."""
+        self._passing = True
+        loop = asyncio.get_running_loop()
+        if loop.get_task_factory() == self._task_factory:
+            loop.set_task_factory(self._old_factory)
+        if loop.get_exception_handler() is self._handler:
+            loop.set_exception_handler(self._old_handler)
+        logging.getLogger("discord").removeHandler(self._log_handler)
+
+    @contextlib.contextmanager
+    def _owning(self):
+        token = OWNER.set(self)
+        try:
+            yield
+        finally:
+            OWNER.reset(token)
 
     @property
     def state(self):  # the bot's ConnectionState
@@ -167,7 +195,8 @@ class Harness:
 
     def dispatch(self, event: str, data: dict) -> None:
         """Feed one raw gateway event (e.g. ``"MESSAGE_DELETE"``) exactly as the websocket would."""
-        self.state.parsers[event](data)
+        with self._owning():
+            self.state.parsers[event](data)
 
     # ------------------------------------------------------------------ people
     def user(self, id: int, name: str, *, locale: str = "en-US", permissions: Union[int, discord.Permissions, None]
@@ -326,7 +355,11 @@ class Harness:
     # ------------------------------------------------------------------ settling and errors
     def _task_factory(self, loop, coro, **kwargs):
         task = self._old_factory(loop, coro, **kwargs) if self._old_factory else asyncio.Task(coro, loop=loop, **kwargs)
-        self._tasks.append(task)
+        owner = OWNER.get()
+        if not self._passing and owner in (None, self):
+            self._tasks.append(task)
+            if owner is self:
+                self._own.add(task)
         return task
 
     def ignore_task(self, name_part: str) -> None:
@@ -387,54 +420,3 @@ class Harness:
         self.errors += [HarnessError(f"request to a route the fake Discord does not know: {c.method} {c.path} "
                                      "(add it with harness.server.route)") for c in fresh if not c.known]
         self.errors += [DiscordRefused(c) for c in fresh if c.refused]
-
-    def record_error(self, exc: Optional[BaseException]) -> None:
-        if exc is not None and not any(e is exc for e in self.errors):
-            self.errors.append(exc)
-
-    def _hook_error_handlers(self) -> None:
-        """Wrap the tree's and the bot's current ``on_error`` (they may be custom ones that swallow errors)."""
-        for owner, name in ((getattr(self.bot, "tree", None), "on_error"), (self.bot, "on_error")):
-            handler = getattr(owner, name, None)
-            if handler is None or getattr(handler, "_harness", False):
-                continue
-
-            async def wrapper(*args, _handler=handler, _owner=owner, **kwargs):
-                error = args[-1] if _owner is not self.bot else sys.exc_info()[1]
-                self.record_error(error if isinstance(error, BaseException) else None)
-                await _handler(*args, **kwargs)
-            wrapper._harness = True  # type: ignore[attr-defined]
-            setattr(owner, name, wrapper)
-
-    @contextlib.contextmanager
-    def expect_errors(self, *types: type):
-        """Inside, errors of ``types`` (matched directly or as ``.original``) go to the yielded list instead of
-        failing; leaving the block without one is a failure."""
-        caught: list[BaseException] = []
-        entry = (types or (Exception,), caught)
-        self._expected.append(entry)
-        try:
-            yield caught
-        finally:
-            self._expected.remove(entry)
-        if not caught:
-            raise HarnessError(f"expected an error of {types}, none was raised")
-
-    def allow_errors(self, *types: type) -> None:
-        """From now on, errors of ``types`` are normal flow (e.g. domain errors a bot answers itself), not failures."""
-        self._expected.append((types, []))
-
-    def check_errors(self) -> None:
-        """Raise :class:`HarnessError` (with every traceback) for errors not claimed by ``expect_errors``."""
-        unclaimed = []
-        for error in self.errors:
-            for types, caught in self._expected:
-                if isinstance(error, types) or isinstance(getattr(error, "original", None), types):
-                    caught.append(error)
-                    break
-            else:
-                unclaimed.append(error)
-        self.errors.clear()
-        if unclaimed:
-            text = "\n".join("".join(traceback.format_exception(e)) for e in unclaimed)
-            raise HarnessError(f"{len(unclaimed)} error(s) in the bot:\n{text}") from unclaimed[0]

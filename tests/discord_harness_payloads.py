@@ -59,6 +59,23 @@ def channel_payload(cid: int, name: str, guild_id: int, position: int = 0) -> di
             "rate_limit_per_user": 0, "flags": 0}
 
 
+def ready_payloads(h: "Harness") -> list[dict]:
+    """READY as the gateway sends it: once, or for an ``AutoShardedClient`` once per shard it runs (``shard: [id,
+    count]``), each listing the guilds of that shard (``(guild_id >> 22) % count``). Sets on the state what
+    ``launch_shards`` would before its websockets connect."""
+    ready = {"v": 10, "user": h.bot_user, "session_id": "harness", "private_channels": [],
+             "guilds": [{"id": str(h.guild_id), "unavailable": True}], "resume_gateway_url": "wss://gateway.invalid",
+             "application": {"id": str(h.app_id), "flags": 0}}
+    if not isinstance(h.bot, discord.AutoShardedClient):
+        return [ready]
+    count, ids = h.bot.shard_count, list(h.bot.shard_ids or range(h.bot.shard_count or 1))
+    if count is None or (h.guild_id >> 22) % count not in ids:
+        raise ValueError(f"guild {h.guild_id} is on none of the bot's shards {ids} of {count}")
+    h.state.shard_count, h.state.shard_ids = count, ids
+    return [{**ready, "session_id": f"harness-{i}", "shard": [i, count],
+             "guilds": [g for g in ready["guilds"] if (int(g["id"]) >> 22) % count == i]} for i in ids]
+
+
 def guild_payload(h: "Harness") -> dict:
     """GUILD_CREATE: @everyone, the bot's managed role (its app permissions), the text channels, the bot member."""
     bot_role = h.guild_id + 1

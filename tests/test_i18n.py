@@ -80,3 +80,18 @@ def test_one_and_many_read_right_in_both_languages() -> None:
     assert t("pileup.board.column", "en", mark="A", layers="", count=1, cards=3).endswith("1 layer, 3 cards")
     assert "1" in t("akuma.event.may_steal", "ja", count=1) and "card" not in t("akuma.event.may_steal", "ja", count=1)
     assert t("table.time_warning", "en", players="@A", seconds=1).startswith("⏰ @A, 1 second left")
+
+
+def test_controls_name_the_hosts_bots_as_the_board_does() -> None:
+    """Buttons and selects take seat names from Table.names(locale): 「ボット1」 in Japanese, as on the board."""
+    from bot.storage import GameRow, SeatRow
+    from bot.table import Table
+
+    seats = [SeatRow(0, "u7", "alice", 7), SeatRow(1, "bot1", "Bot 1", None, True)]
+    table = Table(GameRow(id=1, guild_id=1, channel_id=2, game="akuma", options={}, seed=1, status="running",
+                          host_id=7, seats=seats))
+    assert table.names("ja") == {"u7": "alice", "bot1": t("common.bot_name", "ja", number=1)}
+    assert table.names("ja")["bot1"] != "Bot 1" and table.names("en")["bot1"] == "Bot 1"
+    for game in GAMES:
+        source = (ROOT / "cogs" / "games" / f"{game}.py").read_text(encoding="utf-8")
+        assert "names()" not in source, f"cogs/games/{game}.py names seats without the reader's language"

@@ -95,3 +95,15 @@ def test_controls_name_the_hosts_bots_as_the_board_does() -> None:
     for game in GAMES:
         source = (ROOT / "cogs" / "games" / f"{game}.py").read_text(encoding="utf-8")
         assert "names()" not in source, f"cogs/games/{game}.py names seats without the reader's language"
+
+
+def test_japanese_text_uses_full_width_punctuation() -> None:
+    """One style in Japanese: ：（）！？ full width (placeholders, `code` and command names excepted), no abbreviations."""
+    protected = re.compile(r"\{[^{}]*\}|`[^`]*`|<[^<>]*>|https?://\S+")
+    for key, text in catalog("ja").items():
+        if key.startswith("app."):
+            continue
+        plain = protected.sub("", text)
+        if re.search(r"[\u3040-\u30ff\u3400-\u9fff]", plain):
+            assert not re.search(r"[:()!?]", plain), f"ja:{key} mixes half-width punctuation: {text}"
+    assert "SP" not in t("twinpyramid.board.start_mark", "ja")

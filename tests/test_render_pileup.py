@@ -119,7 +119,7 @@ def test_board_shows_columns_traps_pile_hands_and_minus_cards() -> None:
     assert "1️⃣ —" in text and "**Draw pile:** 2 cards" in text
     assert "▶ Ann — ✋ 2 · ➖ 0: —" in text and "Cat — ✋ 0 · ➖ 2: 🟥2 ⬜1" in text
     ja = R.board(ENG.view(state, None), names, "ja").text()
-    assert "**山札:** 2枚" in ja and "マイナスカード" in ja
+    assert "**山札：** 2枚" in ja and "マイナスカード" in ja
 
 
 def test_board_never_depends_on_secret_cards() -> None:

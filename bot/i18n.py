@@ -3,13 +3,20 @@
 Catalogs live in ``bot/locales/<lang>/*.json`` — ``common.json`` plus one file per game — each a flat
 ``key -> text`` map with ``{field}`` placeholders, merged per language (a key defined twice is an error).
 A Discord locale such as ``ja`` or ``en-US`` picks the catalog; anything else falls back to English.
+
+A number that a word must agree with carries its forms in the field's format spec, by CLDR plural category
+(Unicode's rules, from Babel): ``{count:one=# card|other=# cards}`` gives "1 card" and "3 cards"; ``#`` is the
+number. A category the language does not have is never chosen, so Japanese writes plain ``{count}枚``.
 """
 from __future__ import annotations
 
 import json
+import string
 from functools import cache
 from pathlib import Path
 from typing import Any
+
+from babel import Locale
 
 LANGUAGES = ("en", "ja")
 DEFAULT = "en"
@@ -45,14 +52,45 @@ def has_key(key: str) -> bool:
     return key in catalog(DEFAULT)
 
 
+def plural_forms(spec: str) -> dict[str, str] | None:
+    """``one=# card|other=# cards`` → {"one": "# card", "other": "# cards"}; None for an ordinary format spec."""
+    if "=" not in spec:
+        return None
+    return dict(part.split("=", 1) for part in spec.split("|"))
+
+
+class _PluralFormatter(string.Formatter):
+    def __init__(self, lang: str) -> None:
+        self.rule = Locale.parse(lang).plural_form
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        forms = plural_forms(format_spec)
+        if forms is None:
+            return super().format_field(value, format_spec)
+        chosen = forms.get(self._category(value), forms["other"])
+        return chosen.replace("#", str(value))
+
+
+    def _category(self, value: Any) -> str:
+        """A count may arrive as text ("3"); anything that is not a number reads as the general form."""
+        if isinstance(value, str) and value.lstrip("-").isdigit():
+            value = int(value)
+        return self.rule(value) if isinstance(value, (int, float)) else "other"
+
+
+@cache
+def _formatter(lang: str) -> _PluralFormatter:
+    return _PluralFormatter(lang)
+
+
 def t(key: str, locale: object | None = None, /, **fields: Any) -> str:
     lang = language(locale)
     text = catalog(lang).get(key)
     if text is None:
-        text = catalog(DEFAULT).get(key)
+        lang, text = DEFAULT, catalog(DEFAULT).get(key)
     if text is None:
         raise KeyError(f"missing i18n key {key!r}")
-    return text.format(**fields) if fields else text
+    return _formatter(lang).format(text, **fields) if fields else text
 
 
 def rules_text(game: str, locale: object | None = None) -> str:

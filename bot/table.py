@@ -7,6 +7,7 @@ from typing import Any
 
 from engines import Engine, Event, Result, get_engine
 
+from .render import seat_names
 from .storage import GameRow, SeatRow
 
 
@@ -47,8 +48,9 @@ class Table:
     def seat_of(self, player: str) -> SeatRow | None:
         return next((s for s in self.row.seats if s.player == player), None)
 
-    def names(self) -> dict[str, str]:
-        return {s.player: s.name for s in self.row.seats}
+    def names(self, locale: object | None = None) -> dict[str, str]:
+        """Seat names as the reader sees them on the board (the host's bots as "Bot 1" / 「ボット1」)."""
+        return seat_names(self.row.seats, locale).display
 
     def is_bot(self, player: str) -> bool:
         seat = self.seat_of(player)

@@ -40,7 +40,7 @@ async def test_a_message_or_command_discord_would_refuse_fails_the_check(monkeyp
     assert "components.0.components.0.label: BASE_TYPE_MAX_LENGTH" in "\n".join(f.fix for f in failed)
     assert "description_localizations.ja: BASE_TYPE_BAD_LENGTH" in failed[0].fix
     out: list[str] = []
-    assert report(findings, "en", out.append) == 1 and out[-1].endswith("check(s) failed.")
+    assert report(findings, "en", out.append) == 1 and out[-1].endswith("checks failed.")
 
 
 def fake_discord(intents: discord.Intents = bot_intents()) -> tuple[discord.Client, Harness]:
@@ -60,7 +60,7 @@ async def test_with_a_token_it_lists_servers_intents_and_permissions() -> None:
     findings = await server_findings("token", h.channel_ids["general"], "en", client=client)
     assert all(f.ok for f in findings), [f.line() for f in findings]
     texts = [f.text for f in findings]
-    assert texts[:3] == ["Logged in as GameHost#0000", f"In 1 server(s): Harness Guild ({h.guild_id})",
+    assert texts[:3] == ["Logged in as GameHost#0000", f"In 1 server: Harness Guild ({h.guild_id})",
                          "No privileged intent needed (the bot asks only for guilds)"]
     assert "Manage Threads in #general" in texts and "Attach Files in #general" in texts
     assert [c.route for c in h.calls] == [

@@ -122,7 +122,7 @@ async def test_a_whole_game_with_bots_through_buttons_and_selects(h: Harness) ->
     assert table.status == "finished" and table.result() is not None
     assert {"roll", "play"} <= kinds
     board = board_message(h, table)
-    assert "Final ranking" in board.text and "minus card(s)" in board.text and board.components == []
+    assert "Final ranking" in board.text and "minus card" in board.text and board.components == []
     public = public_text(h)
     assert "Game over" in public and "🥇" in public
     assert re.search(r"🎲 alice rolls [⚀⚁⚂⚃⚄⚅] [⚀⚁⚂⚃⚄⚅] [⚀⚁⚂⚃⚄⚅] \(\d \d \d\)", public)  # faces, publicly
@@ -147,7 +147,7 @@ async def test_dump_with_a_deflect_chain_in_the_channel(h: Harness) -> None:
     before = len(h.channel_messages())
     play = ENGINE.parse_action({"type": "play", "value": 4, "cards": ["R4a", "W4a"], "stacked": [False, False]})
     hand = await build_play(h, alice, table, play)
-    assert "dump column 4 (4 card(s)) on a player of your choice" in hand.text, hand.text
+    assert "dump column 4 (4 cards) on a player of your choice" in hand.text, hand.text
     await h.click(alice, hand, rf"gh:do:{table.id}:\d+:p:4:R4a-W4a-")
     hand = await my_hand(h, alice, table)
     assert "choose who gets it" in hand.text
@@ -167,18 +167,18 @@ async def test_dump_with_a_deflect_chain_in_the_channel(h: Harness) -> None:
     assert "being dumped" in board.text
     await roll_publicly(h, alice, table)
     hand = await my_hand(h, alice, table)
-    assert "You deflected column 4 (4 card(s)): dump it on anyone" in hand.text
+    assert "You deflected column 4 (4 cards): dump it on anyone" in hand.text
     labels = {c["label"] for c in hand.components if c.get("type") == 2}
     assert "Keep column 4 (4 cards)" in labels
     await h.click(alice, hand, rf"gh:do:{table.id}:\d+:d:bot2")
     public = public_text(h, before)
-    for line in ("alice plays 🟥4 ▸ ⬜4 on column 4️⃣ (4 layer(s) now)",
-                 "**White!** alice dumps column 4 (4 card(s)) on someone",
-                 "alice dumps column 4 (4 card(s)) on Bot 1: Bot 1 rolls to deflect",
+    for line in ("alice plays 🟥4 ▸ ⬜4 on column 4️⃣ (4 layers now)",
+                 "**White!** alice dumps column 4 (4 cards) on someone",
+                 "alice dumps column 4 (4 cards) on Bot 1: Bot 1 rolls to deflect",
                  "Bot 1 rolls ⚃ (4): **deflected!**",
-                 "Bot 1 dumps column 4 (4 card(s)) on alice",
+                 "Bot 1 dumps column 4 (4 cards) on alice",
                  "alice rolls ⚃ (4): **deflected!**",
-                 "alice dumps column 4 (4 card(s)) on Bot 2",
+                 "alice dumps column 4 (4 cards) on Bot 2",
                  "Bot 2 rolls ⚁ (2): no luck.",
                  "Bot 2 takes column 4️⃣ (the deflect roll missed): 🟩4 🟨4 🟥4 ⬜4"):
         assert line in public, (line, public)
@@ -195,7 +195,7 @@ async def test_triple_hands_out_minus_cards_one_at_a_time(h: Harness) -> None:
                            minus={ALICE: ["B3a", "K2a", "Y6a"]}, pile=["R5a"], rolls=(1, 1, 1)))
     before = len(h.channel_messages())
     await roll_publicly(h, alice, table)
-    assert "**Triple!** alice hands out 3 minus card(s) (dice sum 3), clockwise." in public_text(h, before)
+    assert "**Triple!** alice hands out 3 minus cards (dice sum 3), clockwise." in public_text(h, before)
     for to, give in (("Bot 1", "B3a"), ("Bot 2", "Y6a"), ("Bot 1", "K2a")):
         hand = await my_hand(h, alice, table)
         assert f"the next one goes to {to}" in hand.text
@@ -239,17 +239,17 @@ async def test_exact_stacking_choices_preview_and_a_trap(h: Harness) -> None:
     assert {"🟥3 as a new layer", "🟥3 stacked exactly on 🟥3 (same layer)", "🟦3 as a new layer",
             "⬛3 as a new layer"} <= options
     await h.select(alice, hand, select_with(hand, "R3b-"), ["R3b-"])
-    assert "you take column 3 (3 card(s))" in hand.text  # a new layer would be the 3rd
+    assert "you take column 3 (3 cards)" in hand.text  # a new layer would be the 3rd
     await h.click(alice, hand, label="Refresh")  # start over
     await h.select(alice, hand, select_with(hand, "v3"), ["v3"])
     await h.select(alice, hand, select_with(hand, "R3b+"), ["R3b+"])
-    assert "✅ safe: column 3 then has 2 layer(s)" in hand.text
+    assert "✅ safe: column 3 then has 2 layers" in hand.text
     await h.select(alice, hand, select_with(hand, "K3a-"), ["K3a-"])
     assert "column 3 is trapped for the next player" in hand.text
     before = len(h.channel_messages())
     await h.click(alice, hand, rf"gh:do:{table.id}:\d+:p:3:R3b\+K3a-")
     public = public_text(h, before)
-    assert "alice plays ＋🟥3 ▸ ⬛3 on column 3️⃣ (3 layer(s) now)" in public
+    assert "alice plays ＋🟥3 ▸ ⬛3 on column 3️⃣ (3 layers now)" in public
     assert "**Black!** alice traps column 3" in public
     assert table.state.columns[2].layers == [["G3a"], ["R3a", "R3b"], ["K3a"]]
 

@@ -122,9 +122,9 @@ async def test_queen_counter_chain_shows_counts_publicly_and_cards_only_to_the_t
     await h.click(alice, hand, rf"gh:do:{table.id}:\d+:g:7H:bot1")
     # Bot 1 counters with QD and gives 2 back; now Alice may counter (QC on QD) or accept.
     public = "\n".join(m.text for m in h.channel_messages()[before:])
-    assert "alice passed 1 card(s) to Bot 1" in public
+    assert "alice passed 1 card to Bot 1" in public
     assert "Bot 1 answers with a Queen and gives 2 cards back to alice" in public
-    assert "Bot 1 passed 2 card(s) to alice" in public
+    assert "Bot 1 passed 2 cards to alice" in public
     assert mark("7H") not in public  # the card itself is never shown in the channel
     pending = table.state.pending
     assert pending.kind == "q_answer" and pending.player == ALICE and pending.count == 3
@@ -137,13 +137,13 @@ async def test_queen_counter_chain_shows_counts_publicly_and_cards_only_to_the_t
     await h.click(alice, hand, rf"gh:do:{table.id}:\d+:p:QC:QD:f")
     for n in range(3):  # give 3 back, one at a time
         hand = await my_hand(h, alice, table)
-        assert f"Give {3 - n} more card(s) back to Bot 1" in hand.text
+        assert f"Give {3 - n} more card{'' if 3 - n == 1 else 's'} back to Bot 1" in hand.text
         give = table.state.hands[ALICE][0]
         await h.select(alice, hand, select_with(hand, give), [give])
         assert f"Give {mark(give)} to Bot 1 ({n + 1} of 3)" in hand.text
         await h.click(alice, hand, rf"gh:do:{table.id}:\d+:g:{give}:bot1")
     public = "\n".join(m.text for m in h.channel_messages()[before:])
-    assert "alice passed 3 card(s) to Bot 1" in public and "Bot 1 accepts the Queen pass" in public
+    assert "alice passed 3 cards to Bot 1" in public and "Bot 1 accepts the Queen pass" in public
     secrets = {c for hand_ in table.state.hands.values() for c in hand_}
     for message in h.channel_messages()[before:]:  # since the prepared position: no card in a hand is shown
         words = set(message.text.replace("\n", " ").replace(".", " ").split())

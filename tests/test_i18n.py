@@ -43,3 +43,67 @@ def test_every_game_has_rules_in_every_language() -> None:
     for game in GAMES:
         for lang in LANGUAGES:
             assert "Decision" in rules_text(game, lang) or "決定" in rules_text(game, lang)
+
+
+def _plural_specs(text: str) -> list[tuple[str, dict[str, str]]]:
+    from bot.i18n import plural_forms
+
+    found = []
+    for _, name, spec, _ in string.Formatter().parse(text):
+        forms = plural_forms(spec or "")
+        if name and forms is not None:
+            found.append((name, forms))
+    return found
+
+
+def test_plural_forms_follow_each_languages_cldr_categories() -> None:
+    """English has one/other, Japanese only other (CLDR); every spec has 'other' and only the language's categories."""
+    allowed = {"en": {"one", "other"}, "ja": {"other"}}
+    for lang in LANGUAGES:
+        for key, text in catalog(lang).items():
+            for name, forms in _plural_specs(text):
+                assert "other" in forms and set(forms) <= allowed[lang], f"{lang}:{key} {{{name}}} has {set(forms)}"
+                assert all("#" in form for form in forms.values()), f"{lang}:{key}: a form without its number"
+
+
+def test_no_english_plural_is_guessed() -> None:
+    """No "card(s)" and no "{n} cards" that would read "1 cards": a count before a plural noun carries its forms."""
+    for key, text in catalog("en").items():
+        assert "(s)" not in text, f"en:{key}: {text}"
+        bare = re.findall(r"\{(count|cards|layers|left|seconds|games|wins|rounds|covered|columns)\} (?:more )?(?:minus )?(?:card|layer|step|second|game|win|round|square|column|place|placement|stone|message|server|check)s\b", text)
+        assert not bare, f"en:{key}: {{{bare[0]}}} before a plural noun without plural forms: {text}"
+
+
+def test_one_and_many_read_right_in_both_languages() -> None:
+    assert t("akuma.event.may_steal", "en", count=1) == "They may steal 1 card."
+    assert t("akuma.event.may_steal", "en", count=2) == "They may steal 2 cards."
+    assert t("pileup.board.column", "en", mark="A", layers="", count=1, cards=3).endswith("1 layer, 3 cards")
+    assert "1" in t("akuma.event.may_steal", "ja", count=1) and "card" not in t("akuma.event.may_steal", "ja", count=1)
+    assert t("table.time_warning", "en", players="@A", seconds=1).startswith("⏰ @A, 1 second left")
+
+
+def test_controls_name_the_hosts_bots_as_the_board_does() -> None:
+    """Buttons and selects take seat names from Table.names(locale): 「ボット1」 in Japanese, as on the board."""
+    from bot.storage import GameRow, SeatRow
+    from bot.table import Table
+
+    seats = [SeatRow(0, "u7", "alice", 7), SeatRow(1, "bot1", "Bot 1", None, True)]
+    table = Table(GameRow(id=1, guild_id=1, channel_id=2, game="akuma", options={}, seed=1, status="running",
+                          host_id=7, seats=seats))
+    assert table.names("ja") == {"u7": "alice", "bot1": t("common.bot_name", "ja", number=1)}
+    assert table.names("ja")["bot1"] != "Bot 1" and table.names("en")["bot1"] == "Bot 1"
+    for game in GAMES:
+        source = (ROOT / "cogs" / "games" / f"{game}.py").read_text(encoding="utf-8")
+        assert "names()" not in source, f"cogs/games/{game}.py names seats without the reader's language"
+
+
+def test_japanese_text_uses_full_width_punctuation() -> None:
+    """One style in Japanese: ：（）！？ full width (placeholders, `code` and command names excepted), no abbreviations."""
+    protected = re.compile(r"\{[^{}]*\}|`[^`]*`|<[^<>]*>|https?://\S+")
+    for key, text in catalog("ja").items():
+        if key.startswith("app."):
+            continue
+        plain = protected.sub("", text)
+        if re.search(r"[\u3040-\u30ff\u3400-\u9fff]", plain):
+            assert not re.search(r"[:()!?]", plain), f"ja:{key} mixes half-width punctuation: {text}"
+    assert "SP" not in t("twinpyramid.board.start_mark", "ja")

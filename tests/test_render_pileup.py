@@ -114,12 +114,12 @@ def test_board_shows_columns_traps_pile_hands_and_minus_cards() -> None:
     state.columns[4].trapped, state.columns[4].trapped_by = True, "bob"
     names = Names({"ann": "Ann", "bob": "Bob", "cat": "Cat"})
     text = R.board(ENG.view(state, None), names, "en").text()
-    assert "3️⃣ 🟩3 ▸ 🟦3×2 · 2 layer(s), 3 card(s) ⚠️ a new layer takes it" in text
-    assert "5️⃣ 🟥5 ▸ ⬛5 · 2 layer(s), 2 card(s) ⬛ **trapped** by Bob" in text
-    assert "1️⃣ —" in text and "**Draw pile:** 2 card(s)" in text
+    assert "3️⃣ 🟩3 ▸ 🟦3×2 · 2 layers, 3 cards ⚠️ a new layer takes it" in text
+    assert "5️⃣ 🟥5 ▸ ⬛5 · 2 layers, 2 cards ⬛ **trapped** by Bob" in text
+    assert "1️⃣ —" in text and "**Draw pile:** 2 cards" in text
     assert "▶ Ann — ✋ 2 · ➖ 0: —" in text and "Cat — ✋ 0 · ➖ 2: 🟥2 ⬜1" in text
     ja = R.board(ENG.view(state, None), names, "ja").text()
-    assert "**山札:** 2枚" in ja and "マイナスカード" in ja
+    assert "**山札：** 2枚" in ja and "マイナスカード" in ja
 
 
 def test_board_never_depends_on_secret_cards() -> None:
@@ -251,7 +251,7 @@ def test_deflect_and_dump_controls_and_public_roll() -> None:
     public = cog.public_controls(table, "en")
     assert [getattr(i, "item").label for i in public] == ["Roll to deflect (Player bob, needs ⚃)"]
     hand = R.hand(ENG.view(state, "bob"), names_for(state.players), "en")
-    assert "Player ann dumped column 4 (2 card(s)) on you" in hand and "a ⚃ lets you dump it on again" in hand
+    assert "Player ann dumped column 4 (2 cards) on you" in hand and "a ⚃ lets you dump it on again" in hand
     state, events = ENG.apply(state, "bob", ENG.parse_action(cog.decode("r", table, "bob")))
     assert events[0].data["deflected"]
     table = table_for(state)

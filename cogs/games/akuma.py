@@ -47,7 +47,7 @@ def decode(code: str, table: Table, player: str) -> dict[str, Any]:
 def controls(table: Table, player: str, view: dict[str, Any], selection: list[str],
              locale: object | None) -> list[discord.ui.Item]:
     gid, ver = table.id, table.version
-    names = table.names()
+    names = table.names(locale)
     if view.get("steals_left"):
         # Only the steal decision is enumerated: listing every legal release can be large.
         steals = [a for a in table.engine.legal_actions(table.state, player) if isinstance(a, Steal)]

@@ -182,7 +182,7 @@ def selection_notes(table: Table, player: str, view: dict[str, Any], selection: 
         at = order.index(player)
         chooser = order[(at - 1) % len(order)] if p.covered == 6 else player
         notes.append(t("diamondbox.note.gone", locale, colour=text.colour_name(designated, locale),
-                       chooser=table.names().get(chooser, chooser)))
+                       chooser=table.names(locale).get(chooser, chooser)))
     grid = text.preview_grid(centre, new, locale)
     notes.append(t("diamondbox.note.preview", locale, grid="```\n" + "\n".join(grid) + "\n```"))
     return notes

@@ -166,7 +166,7 @@ def controls(table: Table, player: str, view: dict[str, Any], selection: list[st
         return []
     gid, ver = table.id, table.version
     kind = pending["kind"]
-    names = table.names()
+    names = table.names(locale)
     legal = table.engine.legal_actions(table.state, player)
     items: list[discord.ui.Item] = []
     if kind in ("roll", "deflect_roll"):
@@ -211,7 +211,7 @@ def controls(table: Table, player: str, view: dict[str, Any], selection: list[st
 
 def roll_button(table: Table, pending: dict[str, Any], locale: object | None, *,
                 public: bool = False) -> ActButton:
-    names = table.names()
+    names = table.names(locale)
     who = names.get(pending["player"], pending["player"])
     if pending["kind"] == "deflect_roll":
         label = t("pileup.button.deflect_public" if public else "pileup.button.deflect", locale, player=who,

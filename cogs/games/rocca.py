@@ -225,7 +225,7 @@ def give_controls(table: Table, view: dict[str, Any], selection: list[str], lega
     items: list[discord.ui.Item] = [
         single(s) for s in card_selects(gid, ver, hand, [chosen] if chosen else [], text.card,
                                         t("rocca.select.give", locale))]
-    names = table.names()
+    names = table.names(locale)
     receivers = list(dict.fromkeys(a.to for a in legal if isinstance(a, Give)))
     pending = view["pending"]
     step = {"number": pending.get("given", 0) + 1, "total": pending["count"]}

@@ -30,3 +30,15 @@ async def test_add_bot_lets_the_host_choose_the_level(h: Harness) -> None:
     labels = {c["label"] for c in lobby.components}
     assert {"Add bot: easy", "Add bot: normal", "Add bot: strong"} <= labels
 
+
+
+async def test_tournament_bot_entrants_play_at_the_chosen_level(h: Harness) -> None:
+    alice = h.user(ALICE_ID, "alice")
+    r = await h.slash(alice, "tournament create", game="akuma", bots=2, bot_level="easy")
+    service = h.bot.tournaments  # type: ignore[attr-defined]
+    (tn,) = service._cache.values()
+    assert tn.bot_level == "easy"
+    stored = await service.store.load(tn.id)
+    assert stored.bot_level == "easy"
+    bot = next(e for e in stored.entrants.values() if e.is_bot)
+    assert bot.seat(0, stored.bot_level).level == "easy"

@@ -12,6 +12,7 @@ import sys
 from engines import GAMES
 
 from .i18n import LANGUAGES, t
+from .policies import LEVELS
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
@@ -28,6 +29,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     demo.add_argument("--players", type=int, default=None, help=t("cli.players_help"))
     demo.add_argument("--seed", type=int, default=1, help=t("cli.seed_help"))
     demo.add_argument("--lang", choices=LANGUAGES, default="en", help=t("cli.lang_help"))
+    demo.add_argument("--level", choices=LEVELS, default="normal", help=t("cli.level_help"))
     check = sub.add_parser("check", help=t("cli.check_help"))
     check.add_argument("--channel", type=int, default=None, help=t("cli.channel_help"))
     check.add_argument("--lang", choices=LANGUAGES, default="en", help=t("cli.lang_help"))
@@ -88,7 +90,7 @@ def main(argv: list[str] | None = None) -> int:
         if hasattr(signal, "SIGPIPE"):  # `python -m bot demo akuma | head` ends quietly
             signal.signal(signal.SIGPIPE, signal.SIG_DFL)
         try:
-            asyncio.run(run_demo(args.game, players, args.seed, args.lang))
+            asyncio.run(run_demo(args.game, players, args.seed, args.lang, level=args.level))
         except BadOptions as exc:
             print(exc, file=sys.stderr)
             return 2

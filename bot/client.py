@@ -17,6 +17,7 @@ from .replies import reply_error, reply_unknown_control
 from .scheduler import BotScheduler
 from .service import GameService
 from .settings import Settings
+from .thinking import Thinker
 from .storage import Storage
 from .timers import TurnTimers
 from .translator import CatalogTranslator
@@ -41,6 +42,7 @@ class GameHostBot(commands.Bot):
     storage: Storage
     service: GameService
     scheduler: BotScheduler
+    thinker: Thinker
     timers: TurnTimers
     ratings: RatingService
     tournaments: TournamentService
@@ -64,7 +66,9 @@ class GameHostBot(commands.Bot):
         self.storage = await Storage.open(url, **options)
         self.service = GameService(self.storage)
         await self._claim_shards()
-        self.scheduler = BotScheduler(self.service, self.settings.bot_move_delay)
+        self.thinker = Thinker(self.settings.bot_think_workers or None)
+        self.thinker.start()  # strong bots think in these worker processes, off the event loop
+        self.scheduler = BotScheduler(self.service, self.settings.bot_move_delay, self.thinker)
         self.timers = TurnTimers(self.service)
         self.ratings = RatingService(self.storage)
         self.service.subscribe(self.ratings.on_update)
@@ -145,6 +149,7 @@ class GameHostBot(commands.Bot):
         if hasattr(self, "scheduler"):
             await self.timers.close()
             await self.scheduler.close()
+            await self.thinker.close()
             await self.service.drain()
             if getattr(self, "_shard_claim", None) is not None:
                 await self._shard_claim.release()

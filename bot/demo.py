@@ -69,7 +69,8 @@ class TerminalChannel:
 
 
 async def run_demo(game: str, players: int | None, seed: int, lang: str = "en",
-                   out: Callable[[str], None] = print) -> Table:
+                   out: Callable[[str], None] = print, level: str = "normal") -> Table:
+    """Bots of ``level`` play a whole game; they think on this loop (no worker pool), so a seed replays exactly."""
     engine = get_engine(game)
     count = players or engine.min_players
     with tempfile.TemporaryDirectory() as folder:
@@ -78,7 +79,8 @@ async def run_demo(game: str, players: int | None, seed: int, lang: str = "en",
             service = GameService(storage)
             scheduler = BotScheduler(service, delay=0)
             service.subscribe(TerminalChannel(lang, out))
-            table = await service.create_bot_table(game=game, players=count, seed=seed, channel_id=0)
+            table = await service.create_bot_table(game=game, players=count, seed=seed, channel_id=0,
+                                                     levels=[level])
             await scheduler.idle()
             await scheduler.close()
         finally:

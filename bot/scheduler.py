@@ -6,20 +6,27 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from bot.policies import choose_for_seat
 from engines import Action
 
 from .errors import HostError
 from .service import GameService
 from .table import Table, Update
+from .thinking import Thinker
 
 log = logging.getLogger(__name__)
 
 
+def seat_level(table: Table, player: str) -> str:
+    """A bot seat's level; a bot standing in for a person (absent, left, kicked) always plays ``normal``."""
+    seat = table.seat_of(player)
+    return "normal" if seat is None or seat.user_id is not None else seat.level
+
+
 class BotScheduler:
-    def __init__(self, service: GameService, delay: float = 1.5) -> None:
+    def __init__(self, service: GameService, delay: float = 1.5, thinker: Thinker | None = None) -> None:
         self.service = service
         self.delay = delay
+        self.thinker = thinker or Thinker()  # not started: everything is decided on the loop
         self._tasks: dict[int, asyncio.Task[None]] = {}
         service.subscribe(self.on_update)
 
@@ -56,7 +63,7 @@ class BotScheduler:
             if table.version != version:
                 continue
             player = bots[0]
-            action = self.think(table, player, version)
+            action = await self.think(table, player, version)
             if table.version != version:
                 continue
             try:
@@ -68,13 +75,15 @@ class BotScheduler:
                 log.exception("bot %s failed to move at table %s", player, game_id)
                 return
 
-    def think(self, table: Table, player: str, version: int) -> Action:
-        """The bot's move, seeded by table, version and seat so a replayed demo makes the same choices.
-        (Thinking in a worker process was measured: pickling views and legal lists cost the event loop more
-        than it saved — p99 72 ms instead of 38 ms at 1,000 tables on two cores.)"""
+    async def think(self, table: Table, player: str, version: int) -> Action:
+        """The bot's move at its seat's level, seeded by table, version and seat so a replayed demo makes the same
+        choices. ``strong`` thinks in a worker process; ``easy`` and ``normal`` here (thinking in a worker was
+        measured for the heuristics: pickling views and legal lists cost the event loop more than it saved —
+        p99 72 ms instead of 38 ms at 1,000 tables on two cores)."""
         engine = table.engine
         view, legal = engine.view(table.state, player), engine.legal_actions(table.state, player)
-        return choose_for_seat(engine.name, view, legal, f"{table.row.seed}:{version}:{player}")
+        seed = f"{table.row.seed}:{version}:{player}"
+        return await self.thinker.decide(engine.name, view, legal, seed, seat_level(table, player))
 
     async def idle(self) -> None:
         """Wait until no bot has a move pending and every update is delivered (tests, demo)."""

@@ -18,7 +18,7 @@ from typing import Any, Awaitable, Callable
 from engines import Action, EngineError, get_engine
 
 from .errors import HostError
-from .policies import choose_action
+from .policies import check_level, choose_action
 from .storage import SeatRow, ShardFilter, Storage, VersionConflict
 from .table import Table, Update, human_player
 
@@ -127,7 +127,7 @@ class GameService:
                 raise HostError("already_seated", game_id=other.id)
 
     async def _edit_lobby(self, table: Table, seats: list[SeatRow], host_id: int | None = None) -> Update:
-        seats = [SeatRow(i, s.player, s.name, s.user_id, s.is_bot) for i, s in enumerate(seats)]
+        seats = [SeatRow(i, s.player, s.name, s.user_id, s.is_bot, level=s.level) for i, s in enumerate(seats)]
         host_id = table.row.host_id if host_id is None else host_id
         await self.storage.replace_seats(table.id, seats, expected_version=table.version, host_id=host_id)
         table.row.seats = seats
@@ -164,7 +164,8 @@ class GameService:
             host_id = humans[0].user_id if table.row.host_id == user_id else table.row.host_id
             return await self._edit_lobby(table, seats, host_id=host_id)
 
-    async def add_bot(self, game_id: int, user_id: int) -> Update:
+    async def add_bot(self, game_id: int, user_id: int, level: str = "normal") -> Update:
+        check_level(level)
         table = await self.table(game_id)
         async with table.lock:
             self._lobby(table)
@@ -174,8 +175,8 @@ class GameService:
                 raise HostError("table_full", max=table.engine.max_players)
             taken = {s.player for s in table.seats}
             number = next(n for n in range(1, 100) if f"bot{n}" not in taken)
-            return await self._edit_lobby(table, [*table.seats, SeatRow(0, f"bot{number}", f"Bot {number}",
-                                                                        None, True)])
+            bot = SeatRow(0, f"bot{number}", f"Bot {number}", None, True, level=level)
+            return await self._edit_lobby(table, [*table.seats, bot])
 
     async def start(self, game_id: int, user_id: int) -> Update:
         table = await self.table(game_id)
@@ -217,9 +218,14 @@ class GameService:
         return self._changed(table, "started", start_events(state) if start_events else [])
 
     async def create_bot_table(self, *, game: str, players: int, seed: int, channel_id: int,
-                               guild_id: int | None = None, options: dict[str, Any] | None = None) -> Table:
-        """A table of bot seats only, started at once (the terminal demo, benchmarks)."""
-        seats = [SeatRow(i, f"bot{i + 1}", f"Bot {i + 1}", None, True) for i in range(players)]
+                               guild_id: int | None = None, options: dict[str, Any] | None = None,
+                               levels: list[str] | None = None) -> Table:
+        """A table of bot seats only, started at once (the terminal demo, benchmarks); ``levels`` per seat."""
+        levels = levels or ["normal"] * players
+        for level in levels:
+            check_level(level)
+        seats = [SeatRow(i, f"bot{i + 1}", f"Bot {i + 1}", None, True, level=levels[i % len(levels)])
+                 for i in range(players)]
         return await self.create_seated_table(game=game, guild_id=guild_id, channel_id=channel_id, seats=seats,
                                               host_id=0, seed=seed, options=options)
 
@@ -230,7 +236,7 @@ class GameService:
         tournament table. No lobby, and no check that the people sit elsewhere (a tournament seats them)."""
         engine = get_engine(game)
         parsed = engine.parse_options(options)
-        seats = [SeatRow(i, s.player, s.name, s.user_id, s.is_bot) for i, s in enumerate(seats)]
+        seats = [SeatRow(i, s.player, s.name, s.user_id, s.is_bot, level=s.level) for i, s in enumerate(seats)]
         game_id = await self.storage.create_game(
             guild_id=guild_id, channel_id=channel_id, game=game,
             options=parsed.model_dump(mode="json", exclude_defaults=True), seed=seed, host_id=host_id,

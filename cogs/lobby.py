@@ -12,6 +12,7 @@ from discord.ext import commands
 
 from bot.errors import HostError
 from bot.i18n import t
+from bot.policies import LEVELS
 from bot.table import Table
 from engines import GAMES, BadOptions, get_engine
 
@@ -22,7 +23,8 @@ log = logging.getLogger(__name__)
 DEFAULT_TIMER = 120
 MAX_TIMER = 3600
 TimerOption = app_commands.Range[int, 0, MAX_TIMER]
-LOBBY_OPS = ("join", "leave", "bot", "start")
+LOBBY_OPS = ("join", "leave", "start")
+LEVEL_CHOICES = [app_commands.Choice(name=level, value=level) for level in LEVELS]
 OP_STYLES = {"join": discord.ButtonStyle.success, "leave": discord.ButtonStyle.secondary,
              "bot": discord.ButtonStyle.secondary, "start": discord.ButtonStyle.primary}
 
@@ -32,7 +34,7 @@ def lobby_embed(table: Table, locale: object | None) -> discord.Embed:
     names = names_for(table, locale)
     seats = "\n".join(
         t("lobby.seat_line", locale, number=s.seat + 1, name=names(s.player),
-          tags=(" 🤖" if s.is_bot else "") + (" 👑" if s.user_id == table.row.host_id and not s.is_bot else ""))
+          tags=bot_tag(s, locale) + (" 👑" if s.user_id == table.row.host_id and not s.is_bot else ""))
         for s in table.seats)
     embed = discord.Embed(title=t("lobby.title", locale, game=t(f"game.{table.row.game}.name", locale)),
                           description=seats, colour=0x2ECC71)
@@ -41,17 +43,29 @@ def lobby_embed(table: Table, locale: object | None) -> discord.Embed:
     return embed
 
 
+def bot_tag(seat: Any, locale: object | None) -> str:
+    """🤖 and, for a bot added as such, its level (a person's stand-in plays normal and shows no level)."""
+    if not seat.is_bot:
+        return ""
+    if seat.user_id is not None:
+        return " 🤖"
+    return t("lobby.bot_tag", locale, level=t(f"bot.level.{seat.level}", locale))
+
+
 def lobby_view(table: Table, locale: object | None) -> discord.ui.View:
+    """Join, Leave, Start; below them one Add bot button per level (one click adds a bot of that level)."""
     view = discord.ui.View(timeout=None)
     for op in LOBBY_OPS:
         view.add_item(LobbyButton(table.id, op, locale))
+    for level in LEVELS:
+        view.add_item(LobbyButton(table.id, "bot", locale, level))
     return view
 
 
 async def open_lobby(interaction: discord.Interaction, game: str, options: dict[str, Any], bots: int,
-                     timer: int = DEFAULT_TIMER) -> None:
+                     timer: int = DEFAULT_TIMER, level: str = "normal") -> None:
     """Create the table, add ``bots`` bot seats (as many as fit) and post the lobby message.
-    ``timer``: seconds per decision before a bot moves for an absent player (0 = no timer)."""
+    ``timer``: seconds per decision before a bot moves for an absent player (0 = no timer); ``level``: the bots'."""
     service = host(interaction).service
     assert interaction.channel_id is not None
     require(interaction)
@@ -60,12 +74,14 @@ async def open_lobby(interaction: discord.Interaction, game: str, options: dict[
         raise BadOptions(option="timer", reason=f"0–{MAX_TIMER}")
     if not 0 <= bots < get_engine(game).max_players:
         raise BadOptions(option="bots", reason=f"0–{get_engine(game).max_players - 1}")
+    if level not in LEVELS:
+        raise BadOptions(option="level", reason=", ".join(LEVELS))
     table = await service.create_lobby(
         game=game, guild_id=interaction.guild_id, channel_id=interaction.channel_id,
         user_id=interaction.user.id, name=interaction.user.display_name, options=options,
         locale=await public_language(interaction), turn_seconds=timer)
     for _ in range(min(bots, table.engine.max_players - 1)):
-        await service.add_bot(table.id, interaction.user.id)
+        await service.add_bot(table.id, interaction.user.id, level)
     locale = table.row.locale
     try:
         await interaction.response.send_message(embed=lobby_embed(table, locale), view=lobby_view(table, locale),
@@ -77,16 +93,19 @@ async def open_lobby(interaction: discord.Interaction, game: str, options: dict[
     await service.set_message(table, lobby_message_id=message.id)
 
 
-class LobbyButton(GameItem, template=r"gh:lobby:(?P<gid>\d+):(?P<op>join|leave|bot|start)"):
-    def __init__(self, game_id: int, op: str, locale: object | None = None) -> None:
-        super().__init__(discord.ui.Button(label=t(f"lobby.button.{op}", locale), style=OP_STYLES[op],
-                                           custom_id=f"gh:lobby:{game_id}:{op}"))
-        self.game_id, self.op = game_id, op
+class LobbyButton(GameItem,
+                  template=r"gh:lobby:(?P<gid>\d+):(?P<op>join|leave|bot|start)(?::(?P<level>easy|normal|strong))?"):
+    def __init__(self, game_id: int, op: str, locale: object | None = None, level: str | None = None) -> None:
+        label = t(f"lobby.button.{op}", locale) if level is None else \
+            t("lobby.button.bot_level", locale, level=t(f"bot.level.{level}", locale))
+        super().__init__(discord.ui.Button(label=label, style=OP_STYLES[op], row=0 if level is None else 1,
+                                           custom_id=f"gh:lobby:{game_id}:{op}" + (f":{level}" if level else "")))
+        self.game_id, self.op, self.level = game_id, op, level
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item,
                              match: Any) -> "LobbyButton":
-        return cls(int(match["gid"]), match["op"], interaction.locale)
+        return cls(int(match["gid"]), match["op"], interaction.locale, match["level"])
 
     async def run(self, interaction: discord.Interaction) -> None:
         service = host(interaction).service
@@ -96,7 +115,7 @@ class LobbyButton(GameItem, template=r"gh:lobby:(?P<gid>\d+):(?P<op>join|leave|b
         elif self.op == "leave":
             await service.leave_lobby(self.game_id, user.id)
         elif self.op == "bot":
-            await service.add_bot(self.game_id, user.id)
+            await service.add_bot(self.game_id, user.id, self.level or "normal")
         else:
             require(interaction)
             await service.start(self.game_id, user.id)
@@ -125,4 +144,4 @@ async def setup(bot: commands.Bot) -> None:
     bot.tree.add_command(play_group())
 
 
-__all__ = ["open_lobby", "lobby_embed", "lobby_view", "HostError", "DEFAULT_TIMER", "TimerOption"]
+__all__ = ["open_lobby", "lobby_embed", "lobby_view", "HostError", "DEFAULT_TIMER", "TimerOption", "LEVEL_CHOICES"]

@@ -15,6 +15,7 @@ from bot.i18n import t
 from bot.tournaments import Tournament, TournamentService, TournamentTable, TournamentUpdate
 from bot.tournaments import text as tx
 
+from .lobby import LEVEL_CHOICES
 from .common import NO_MENTIONS, GameItem, game_choices, host, is_admin, public_language, reply
 
 SIGNUP_OPS = ("join", "leave", "checkin")
@@ -168,18 +169,20 @@ class TournamentCog(commands.Cog):
                            min_seats="Smallest table (default: the game's)", max_seats="Largest table",
                            final_table="A final table for the top players after the rounds",
                            first_round="Round 1 seating: random, or by rating",
-                           bots="Bot entrants to fill the field", name="A name for the tournament")
+                           bots="Bot entrants to fill the field", name="A name for the tournament",
+                           bot_level="The bot entrants' level: easy, normal or strong")
     @app_commands.choices(game=game_choices(),
                           format=[app_commands.Choice(name="Swiss", value="swiss"),
                                   app_commands.Choice(name="Round robin", value="roundrobin")],
                           first_round=[app_commands.Choice(name="random", value="random"),
-                                       app_commands.Choice(name="by rating", value="rating")])
+                                       app_commands.Choice(name="by rating", value="rating")],
+                          bot_level=LEVEL_CHOICES)
     async def create(self, interaction: discord.Interaction, game: str, format: str = "swiss",
                      rounds: app_commands.Range[int, 1, 20] | None = None,
                      min_seats: app_commands.Range[int, 2, 8] | None = None,
                      max_seats: app_commands.Range[int, 2, 8] | None = None, final_table: bool = False,
                      first_round: str = "random", bots: app_commands.Range[int, 0, 64] = 0,
-                     name: str | None = None) -> None:
+                     name: str | None = None, bot_level: str = "normal") -> None:
         """Create a tournament here and post its public sign-up message (Join / Leave)."""
         service = tournaments(interaction)
         assert interaction.channel_id is not None
@@ -187,7 +190,7 @@ class TournamentCog(commands.Cog):
             game=game, guild_id=interaction.guild_id, channel_id=interaction.channel_id,
             creator_id=interaction.user.id, name=name or "", format=format, rounds=rounds, seats_min=min_seats,
             seats_max=max_seats, final_table=final_table, first_round=first_round,
-            locale=await public_language(interaction))
+            locale=await public_language(interaction), bot_level=bot_level)
         if bots:
             await service.add_bots(tn.id, interaction.user.id, bots)
         await interaction.response.send_message(embed=signup_embed(tn, tn.locale), view=signup_view(tn, tn.locale),

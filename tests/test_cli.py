@@ -42,3 +42,10 @@ def test_demo_is_reproducible_and_checks_player_count() -> None:
     assert a.returncode == 0 and a.stdout == b.stdout
     bad = run("demo", "akuma", "--players", "9")
     assert bad.returncode != 0 and "3–6" in bad.stderr
+
+
+def test_demo_plays_at_each_level() -> None:
+    for level in ("easy", "strong"):
+        proc = run("demo", "pileup", "--seed", "3", "--level", level)
+        assert proc.returncode == 0, proc.stderr
+    assert run("demo", "pileup", "--level", "godlike").returncode != 0

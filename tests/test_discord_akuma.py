@@ -23,7 +23,7 @@ async def open_table(h: Harness, alice, bots: int = 3):
     r = await h.slash(alice, "play akuma", bots=bots, start="host")
     assert r.type == "message" and not r.ephemeral
     lobby = r.message
-    assert "Bot 3" in lobby.text and {c["label"] for c in lobby.components} >= {"Join", "Leave", "Add bot", "Start"}
+    assert "Bot 3" in lobby.text and {c["label"] for c in lobby.components} >= {"Join", "Leave", "Add bot: normal", "Start"}
     await h.click(alice, lobby, label="Start")
     table = only_table(h)
     assert table.status == "running" and "started" in lobby.text

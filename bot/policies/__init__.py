@@ -10,7 +10,7 @@ import random
 from importlib import import_module
 from typing import Any, Callable, Protocol
 
-from engines import Action, Engine
+from engines import Action, BadOptions, Engine
 
 
 class Policy(Protocol):
@@ -38,6 +38,26 @@ def choose_action(engine: Engine, state: Any, player: str, rng: random.Random) -
     return heuristic_for(engine.name)(engine.view(state, player), legal, rng)
 
 
-def choose_for_seat(game: str, view: dict[str, Any], legal: list[Action], seed: str) -> Action:
-    """The bot's move from what its seat sees; a plain top-level function so a worker process can run it."""
-    return heuristic_for(game)(view, legal, random.Random(seed))
+LEVELS = ("easy", "normal", "strong")
+STRONG_BUDGET_S = 0.3  # seconds of search per decision of a strong bot
+
+
+def check_level(level: str) -> str:
+    if level not in LEVELS:
+        raise BadOptions(option="level", reason=", ".join(LEVELS))
+    return level
+
+
+def choose_for_seat(game: str, view: dict[str, Any], legal: list[Action], seed: str,
+                    level: str = "normal") -> Action:
+    """The bot's move from what its seat sees, at its level; a plain top-level function so a worker process can
+    run it. ``easy``: the heuristic with frequent sensible slips; ``normal``: the heuristic; ``strong``: search."""
+    if level == "strong":
+        from .search import choose_strong
+        return choose_strong(game, view, legal, seed, STRONG_BUDGET_S)
+    heuristic = heuristic_for(game)
+    if level == "easy":
+        from .easy import choose_easy
+        return choose_easy(game, view, legal, random.Random(seed), heuristic)
+    check_level(level)
+    return heuristic(view, legal, random.Random(seed))

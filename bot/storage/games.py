@@ -49,9 +49,10 @@ class GameStore:
     async def _write_seats(tx: Tx, game_id: int, seats: list[SeatRow]) -> None:
         await tx.execute("DELETE FROM seats WHERE game_id = ?", game_id)
         await tx.executemany(
-            "INSERT INTO seats (game_id, seat, player, user_id, is_bot, name, timeouts, away) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            [(game_id, s.seat, s.player, s.user_id, int(s.is_bot), s.name, s.timeouts, int(s.away)) for s in seats],
+            "INSERT INTO seats (game_id, seat, player, user_id, is_bot, name, timeouts, away, level) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [(game_id, s.seat, s.player, s.user_id, int(s.is_bot), s.name, s.timeouts, int(s.away), s.level)
+             for s in seats],
         )
 
     async def replace_seats(self, game_id: int, seats: list[SeatRow], *, expected_version: int,
@@ -97,10 +98,10 @@ class GameStore:
         if row is None:
             return None
         game = GameRow(**{k: row[k] for k in row.keys()} | {"options": json.loads(row["options"])})
-        rows = await self.db.fetch("SELECT seat, player, name, user_id, is_bot, timeouts, away FROM seats "
+        rows = await self.db.fetch("SELECT seat, player, name, user_id, is_bot, timeouts, away, level FROM seats "
                                    "WHERE game_id = ? ORDER BY seat", game_id)
         game.seats = [SeatRow(r["seat"], r["player"], r["name"], r["user_id"], bool(r["is_bot"]), r["timeouts"],
-                              bool(r["away"])) for r in rows]
+                              bool(r["away"]), r["level"]) for r in rows]
         return game
 
     async def game_ids(self, *, status: tuple[str, ...], channel_id: int | None = None) -> list[int]:

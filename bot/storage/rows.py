@@ -19,6 +19,7 @@ class SeatRow:
     is_bot: bool = False
     timeouts: int = 0  # decisions in a row that ran out of time
     away: bool = False  # handed to a bot after too many timeouts, until the player comes back
+    level: str = "normal"  # a bot seat's level: easy, normal or strong (a person's stand-in always plays normal)
 
 
 @dataclass

@@ -14,7 +14,7 @@ if TYPE_CHECKING:  # the models import the storage package (SeatRow): load them 
 
 _TOURNAMENT_FIELDS = ("guild_id", "channel_id", "creator_id", "name", "game", "format", "rounds", "seats_min",
                       "seats_max", "final_table", "first_round", "checkin", "status", "current_round", "seed",
-                      "locale", "signup_message_id", "standings_message_id")
+                      "locale", "signup_message_id", "standings_message_id", "bot_level")
 _UPDATABLE = {"status", "current_round", "rounds", "checkin", "signup_message_id", "standings_message_id"}
 
 

@@ -63,8 +63,9 @@ class Entrant:
     def mention(self) -> str:
         return self.name if self.is_bot else f"<@{self.user_id}>"
 
-    def seat(self, number: int) -> SeatRow:
-        return SeatRow(number, self.player, self.name, None if self.is_bot else self.user_id, self.is_bot)
+    def seat(self, number: int, bot_level: str = "normal") -> SeatRow:
+        return SeatRow(number, self.player, self.name, None if self.is_bot else self.user_id, self.is_bot,
+                       level=bot_level if self.is_bot else "normal")
 
 
 @dataclass
@@ -106,6 +107,7 @@ class Tournament:
     locale: str = "en"
     signup_message_id: int | None = None
     standings_message_id: int | None = None
+    bot_level: str = "normal"          # the level every bot entrant plays at
     entrants: dict[int, Entrant] = field(default_factory=dict)
     tables: list[TournamentTable] = field(default_factory=list)
 

@@ -127,7 +127,7 @@ class RoundRunner:
         if table.channel_id != tournament.channel_id:  # a restart between the game's creation and its record
             game = next(iter(await self.games.tables_in_channel(table.channel_id)), None)
         if game is None:
-            seats = [tournament.entrants[uid].seat(i) for i, uid in enumerate(table.players)]
+            seats = [tournament.entrants[uid].seat(i, tournament.bot_level) for i, uid in enumerate(table.players)]
             game = await self.games.create_seated_table(
                 game=tournament.game, guild_id=tournament.guild_id, channel_id=table.channel_id, seats=seats,
                 host_id=tournament.creator_id, seed=self._seed(tournament, table), options=tournament.options,

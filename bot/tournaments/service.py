@@ -7,6 +7,7 @@ import secrets
 from typing import Any
 
 from bot.errors import HostError
+from bot.policies import check_level
 from engines import get_engine
 
 from . import seating
@@ -35,8 +36,9 @@ class TournamentService(RoundRunner):
                      format: str = "swiss", rounds: int | None = None, seats_min: int | None = None,
                      seats_max: int | None = None, final_table: bool = False, first_round: str = "random",
                      options: dict[str, Any] | None = None, locale: str = "en",
-                     seed: int | None = None) -> Tournament:
+                     seed: int | None = None, bot_level: str = "normal") -> Tournament:
         engine = get_engine(game)  # an unknown game is refused here (BadOptions)
+        check_level(bot_level)
         parsed = engine.parse_options(options).model_dump(mode="json", exclude_defaults=True)
         low, high = default_seats(game)
         seats_min, seats_max = seats_min or low, seats_max or max(high, seats_min or low)
@@ -49,7 +51,7 @@ class TournamentService(RoundRunner):
         tournament = Tournament(
             0, guild_id, channel_id, creator_id, game, format, rounds or (0 if format == "roundrobin" else 3),
             seats_min, seats_max, secrets.randbits(62) if seed is None else seed, name=name[:80], options=parsed,
-            final_table=final_table, first_round=first_round, locale=locale)
+            final_table=final_table, first_round=first_round, locale=locale, bot_level=bot_level)
         tournament.id = await self.store.create(tournament)
         self._cache[tournament.id] = tournament
         await self._emit(tournament, "signup")

@@ -13,7 +13,7 @@ from bot.table import Table
 from engines.akuma.models import Steal
 
 from ..controls import ActButton, card_selects, refusal
-from ..lobby import DEFAULT_TIMER, TimerOption, open_lobby
+from ..lobby import DEFAULT_TIMER, LEVEL_CHOICES, TimerOption, open_lobby
 
 
 @app_commands.command(name="akuma")
@@ -21,10 +21,12 @@ from ..lobby import DEFAULT_TIMER, TimerOption, open_lobby
                        timer="Seconds per decision before a bot moves for an absent player (0 = no timer)")
 @app_commands.choices(start=[app_commands.Choice(name="random", value="random"),
                              app_commands.Choice(name="host", value="host")])
+@app_commands.describe(level="Bot level: easy, normal or strong")
+@app_commands.choices(level=LEVEL_CHOICES)
 async def play(interaction: discord.Interaction, bots: app_commands.Range[int, 0, 5] = 0,
-               start: str = "random", timer: TimerOption = DEFAULT_TIMER) -> None:
+               start: str = "random", timer: TimerOption = DEFAULT_TIMER, level: str = "normal") -> None:
     """Akuma Trick (3–6 players): shed your devils, but never all of them."""
-    await open_lobby(interaction, "akuma", {"start_player": 0} if start == "host" else {}, bots, timer)
+    await open_lobby(interaction, "akuma", {"start_player": 0} if start == "host" else {}, bots, timer, level)
 
 
 def decode(code: str, table: Table, player: str) -> dict[str, Any]:

@@ -23,7 +23,7 @@ from bot.table import Table
 from engines.diamondbox.geometry import Placement, centre_from_view, place, visible_colours
 
 from ..controls import ActButton, PickSelect, refusal, single
-from ..lobby import DEFAULT_TIMER, TimerOption, open_lobby
+from ..lobby import DEFAULT_TIMER, LEVEL_CHOICES, TimerOption, open_lobby
 
 PAGE = 23  # placements per page of the select; with "more"/"back" entries a page stays within 25 options
 CARD_PART, PLACE_PART = 0, 1
@@ -35,10 +35,12 @@ CARD_PART, PLACE_PART = 0, 1
                        timer="Seconds per decision before a bot moves for an absent player (0 = no timer)")
 @app_commands.choices(turns=[app_commands.Choice(name="half", value="half"),
                              app_commands.Choice(name="all", value="all")])
+@app_commands.describe(level="Bot level: easy, normal or strong")
+@app_commands.choices(level=LEVEL_CHOICES)
 async def play(interaction: discord.Interaction, bots: app_commands.Range[int, 0, 3] = 0, turns: str = "all",
-               timer: TimerOption = DEFAULT_TIMER) -> None:
+               timer: TimerOption = DEFAULT_TIMER, level: str = "normal") -> None:
     """Diamond Box (2–4 players): overlap diamond cards on a shared grid and empty your hand first."""
-    await open_lobby(interaction, "diamondbox", {"turns": turns} if turns != "all" else {}, bots, timer)
+    await open_lobby(interaction, "diamondbox", {"turns": turns} if turns != "all" else {}, bots, timer, level)
 
 
 # ---- codes ------------------------------------------------------------------------------------------------------

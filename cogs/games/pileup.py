@@ -28,7 +28,7 @@ from engines.pileup import DumpOn, Give, KeepColumn, Penalty, Play, preview as o
 from engines.pileup.cards import DEFAULT_DECK, HAND_SIZE, build_deck, deck_spec, parse_deck
 
 from ..controls import ActButton, PickSelect, card_selects, refusal, single
-from ..lobby import DEFAULT_TIMER, TimerOption, open_lobby
+from ..lobby import DEFAULT_TIMER, LEVEL_CHOICES, TimerOption, open_lobby
 
 VALUE_PART = 5  # the PickSelect part number of the value select (cards to give use parts 0–2)
 STEP_PART = 6  # ... and of the next-card select
@@ -41,10 +41,12 @@ MIN_PLAYERS = 2
 @app_commands.describe(bots="Bot seats to add at once (0–4)",
                        deck="Copies of each number 1–6 per colour, e.g. R3B3G3Y3W1K1 (the default, 84 cards)",
                        timer="Seconds per decision before a bot moves for an absent player (0 = no timer)")
+@app_commands.describe(level="Bot level: easy, normal or strong")
+@app_commands.choices(level=LEVEL_CHOICES)
 async def play(interaction: discord.Interaction, bots: app_commands.Range[int, 0, 4] = 0, deck: str | None = None,
-               timer: TimerOption = DEFAULT_TIMER) -> None:
+               timer: TimerOption = DEFAULT_TIMER, level: str = "normal") -> None:
     """Pile up (2–5 players): roll three dice, stack cards on six columns, collect the fewest minus cards."""
-    await open_lobby(interaction, "pileup", deck_option(deck), bots, timer)
+    await open_lobby(interaction, "pileup", deck_option(deck), bots, timer, level)
 
 
 def deck_option(deck: str | None) -> dict[str, Any]:

@@ -24,7 +24,7 @@ from bot.table import Table
 from engines.rocca.models import Accept, Bon, DeclareOne, Draw, Give, Place
 
 from ..controls import ActButton, PickSelect, card_selects, refusal, single
-from ..lobby import DEFAULT_TIMER, TimerOption, open_lobby
+from ..lobby import DEFAULT_TIMER, LEVEL_CHOICES, TimerOption, open_lobby
 
 SIDE_CODES = {"h": "head", "f": "face", "p": "profile"}
 BEND_CODES = {"l": "left", "r": "right"}
@@ -40,15 +40,17 @@ MAX_MOVE_SELECTS = 3
                        timer="Seconds per decision before a bot moves for an absent player (0 = no timer)")
 @app_commands.choices(start=[app_commands.Choice(name="random", value="random"),
                              app_commands.Choice(name="host", value="host")])
+@app_commands.describe(level="Bot level: easy, normal or strong")
+@app_commands.choices(level=LEVEL_CHOICES)
 async def play(interaction: discord.Interaction, bots: app_commands.Range[int, 0, 5] = 0, bon: bool = False,
-               start: str = "random", timer: TimerOption = DEFAULT_TIMER) -> None:
+               start: str = "random", timer: TimerOption = DEFAULT_TIMER, level: str = "normal") -> None:
     """Rocca Card Tower (2–6 players): build the hexagonal tower and empty your hand first."""
     options: dict[str, Any] = {}
     if bon:
         options["bon"] = True
     if start == "host":
         options["start_player"] = 0
-    await open_lobby(interaction, "rocca", options, bots, timer)
+    await open_lobby(interaction, "rocca", options, bots, timer, level)
 
 
 # ---- codes ------------------------------------------------------------------------------------------------------

@@ -32,7 +32,7 @@ from engines.twinpyramid.actions import REARRANGE_TYPES
 
 from ..common import names_for
 from ..controls import ActButton, PickSelect
-from ..lobby import DEFAULT_TIMER, TimerOption, open_lobby
+from ..lobby import DEFAULT_TIMER, LEVEL_CHOICES, TimerOption, open_lobby
 
 ACTION_PARTS = (0, 2)  # PickSelect part numbers of the action selects (a second one only when over 25 choices)
 CARD_PART = 1  # ... and of the card-to-rearrange select
@@ -45,11 +45,13 @@ SIMPLE = {"d": "draw", "n": "pass", "e": "end_build", "2t": "take_two", "2p": "p
 @app_commands.describe(bots="Bot seats to add at once (0–5)", jokers="Jokers in the deck (0–2)",
                        rounds="Rounds: every player is start player once per round (1–10)",
                        timer="Seconds per decision before a bot moves for an absent player (0 = no timer)")
+@app_commands.describe(level="Bot level: easy, normal or strong")
+@app_commands.choices(level=LEVEL_CHOICES)
 async def play(interaction: discord.Interaction, bots: app_commands.Range[int, 0, 5] = 0,
                jokers: app_commands.Range[int, 0, 2] = 2, rounds: app_commands.Range[int, 1, 10] = 2,
-               timer: TimerOption = DEFAULT_TIMER) -> None:
+               timer: TimerOption = DEFAULT_TIMER, level: str = "normal") -> None:
     """Twin Pyramid (2–6 players): build your field pyramid of stones before your hand bursts."""
-    await open_lobby(interaction, "twinpyramid", {"jokers": jokers, "rounds": rounds}, bots, timer)
+    await open_lobby(interaction, "twinpyramid", {"jokers": jokers, "rounds": rounds}, bots, timer, level)
 
 
 # ---- codes ------------------------------------------------------------------------------------------------------

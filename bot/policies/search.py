@@ -35,6 +35,7 @@ from . import heuristic_for
 # game -> module under bot.policies.sampling that defines ``sample(view, rng) -> state``.
 _SAMPLERS: dict[str, str] = {
     "akuma": "akuma",
+    "pileup": "pileup",
 }
 
 UCB_C = 0.5
@@ -48,6 +49,16 @@ def sampler_for(game: str) -> Callable[[dict[str, Any], random.Random], Any] | N
     if name is None:
         return None
     return import_module(f"bot.policies.sampling.{name}").sample
+
+
+def rollout_limits(game: str) -> tuple[int, Callable[[Any, str], float] | None]:
+    """(playout steps, evaluation of an unfinished game) from the game's sampling module: a game whose
+    playouts are long stops them after ``ROLLOUT_STEPS`` and scores the position with ``evaluate``."""
+    name = _SAMPLERS.get(game)
+    if name is None:
+        return MAX_ROLLOUT_STEPS, None
+    module = import_module(f"bot.policies.sampling.{name}")
+    return getattr(module, "ROLLOUT_STEPS", MAX_ROLLOUT_STEPS), getattr(module, "evaluate", None)
 
 
 def reward(result: Any, me: str, players: int) -> float:
@@ -76,7 +87,8 @@ def playout(game: str, state: Any, me: str, action: Action, rng: random.Random) 
         engine._apply(state, me, action)
     except EngineError:
         return None
-    for _ in range(MAX_ROLLOUT_STEPS):
+    steps, evaluate = rollout_limits(game)
+    for _ in range(steps):
         actors = engine.to_act(state)
         if not actors:
             break
@@ -87,6 +99,8 @@ def playout(game: str, state: Any, me: str, action: Action, rng: random.Random) 
         engine._apply(state, player, policy(engine.view(state, player), legal, rng))
     result = engine.result(state)
     if result is None:
+        if evaluate is not None:
+            return evaluate(state, me)
         return 0.5 / len(state.players)  # unfinished (should not happen): a neutral score
     return reward(result, me, len(state.players))
 

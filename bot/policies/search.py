@@ -5,7 +5,7 @@ For each decision the bot repeatedly
 1. samples a full engine state consistent with its seat's ``view`` (a *determiniser*,
    ``bot/policies/sampling/<game>.py``: the unseen cards are dealt at random among the
    places they could be, the hidden RNG gets a fresh seed drawn from the bot's own seed),
-2. picks one of its legal actions by UCB1 over the results so far,
+2. for each candidate action (the ``normal`` choice and the next best few by the game's prior)
 3. applies it to the sampled state and plays the game out with the game's heuristic
    (``bot/policies/<game>.py``) for every seat, and
 4. scores the finished game for itself (a first place shared by k players counts 1/k,
@@ -22,7 +22,6 @@ falls back to the ``normal`` heuristic.
 """
 from __future__ import annotations
 
-import math
 import random
 import time
 from importlib import import_module
@@ -36,9 +35,10 @@ from . import heuristic_for
 _SAMPLERS: dict[str, str] = {
     "akuma": "akuma",
     "pileup": "pileup",
+    "rocca": "rocca",
 }
 
-UCB_C = 0.5
+MAX_CANDIDATES = 6
 WIN_WEIGHT = 0.75  # the rest of the reward is the place reached (1 first .. 0 last)
 MAX_ROLLOUT_STEPS = 2000
 
@@ -105,6 +105,21 @@ def playout(game: str, state: Any, me: str, action: Action, rng: random.Random) 
     return reward(result, me, len(state.players))
 
 
+def candidates(game: str, view: dict[str, Any], legal: list[Action], rng: random.Random) -> list[int]:
+    """Indices of the legal actions worth searching, best first: the ``normal`` choice, then the rest in the
+    order of the game's ``prior(view, action)`` (higher first) when its sampling module has one, else shuffled;
+    at most ``MAX_CANDIDATES``."""
+    normal = heuristic_for(game)(view, legal, random.Random(rng.getrandbits(64)))
+    first = legal.index(normal)
+    rest = [i for i in range(len(legal)) if i != first]
+    module = import_module(f"bot.policies.sampling.{_SAMPLERS[game]}")
+    prior = getattr(module, "prior", None)
+    rng.shuffle(rest)
+    if prior is not None:
+        rest.sort(key=lambda i: -prior(view, legal[i]))  # stable: ties stay shuffled
+    return [first, *rest][:MAX_CANDIDATES]
+
+
 def choose_strong(
     game: str,
     view: dict[str, Any],
@@ -115,46 +130,42 @@ def choose_strong(
 ) -> Action:
     """The strong bot's move: one element of ``legal``.
 
-    ``iterations`` caps the playouts and makes the choice deterministic for ``seed`` (the time
-    budget is then not looked at); otherwise playouts run until ``budget_s`` seconds have passed.
+    The search runs in rounds: each round samples one determinisation and plays every candidate action
+    from it with the same playout randomness (common random numbers, so the candidates are compared on
+    equal deals). ``iterations`` caps the playouts (rounds × candidates, at least one round) and makes the
+    choice deterministic for ``seed`` (the time budget is then not looked at); otherwise rounds run until
+    ``budget_s`` seconds have passed. An action must beat the ``normal`` choice's average to replace it.
     Games without a determiniser play the ``normal`` heuristic.
     """
     rng = random.Random(f"strong:{game}:{seed}")
     if len(legal) <= 1:
         return legal[0]
     sample = sampler_for(game)
-    me = view.get("viewer")
+    me = view.get("viewer") or view.get("me")
     if sample is None or me is None:
         return heuristic_for(game)(view, legal, rng)
-    visits = [0] * len(legal)
-    totals = [0.0] * len(legal)
-    dead = [False] * len(legal)  # illegal in a sample (cannot happen with a sound sampler)
+    cands = candidates(game, view, legal, rng)
+    totals = {i: 0.0 for i in cands}
+    visits = {i: 0 for i in cands}
+    rounds = None if iterations is None else max(1, iterations // len(cands))
     deadline = None if iterations is not None else time.perf_counter() + budget_s
     done = 0
     while True:
-        if iterations is not None and done >= iterations:
+        if rounds is not None and done >= rounds:
             break
         if deadline is not None and done >= 1 and time.perf_counter() >= deadline:
             break
         done += 1
-        live = [i for i in range(len(legal)) if not dead[i]]
-        if not live:
-            break
-        untried = [i for i in live if visits[i] == 0]
-        if untried:
-            i = untried[0]
-        else:
-            log_n = math.log(sum(visits[j] for j in live))
-            i = max(live, key=lambda j: (totals[j] / visits[j] + UCB_C * math.sqrt(log_n / visits[j]), -j))
-        state = sample(view, rng)
-        r = playout(game, state, me, legal[i], rng)
-        if r is None:
-            dead[i] = True
-            continue
-        visits[i] += 1
-        totals[i] += r
-    tried = [i for i in range(len(legal)) if visits[i] > 0]
+        deal_seed, play_seed = rng.getrandbits(64), rng.getrandbits(64)
+        for i in cands:
+            state = sample(view, random.Random(deal_seed))
+            r = playout(game, state, me, legal[i], random.Random(play_seed))
+            if r is None:  # not legal in this sample (cannot happen with a sound sampler)
+                continue
+            visits[i] += 1
+            totals[i] += r
+    tried = [i for i in cands if visits[i] > 0]
     if not tried:
-        return heuristic_for(game)(view, legal, rng)
-    best = max(tried, key=lambda i: (totals[i] / visits[i], visits[i], -i))
+        return legal[cands[0]]
+    best = max(tried, key=lambda i: (totals[i] / visits[i], i == cands[0], -cands.index(i)))
     return legal[best]

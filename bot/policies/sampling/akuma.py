@@ -43,3 +43,10 @@ def sample(view: dict[str, Any], rng: random.Random) -> AkumaState:
         start_player=view["start_player"], steals_left=view["steals_left"] or 0,
         discarded=list(view["discarded"]), over=view["over"],
     )
+
+
+def prior(view: dict[str, Any], action: Any) -> float:
+    """Which actions to search first: the heuristic's own judgement (lower hand value is better)."""
+    from bot.policies.akuma import action_value
+
+    return -action_value(view, action)

@@ -76,3 +76,11 @@ def evaluate(state: PileupState, me: str) -> float:
     mine = len(state.minus[me])
     best_rival = min(len(state.minus[p]) for p in state.players if p != me)
     return 0.5 + 0.5 * math.tanh((best_rival - mine) / 4.0)
+
+
+def prior(view: dict[str, Any], action: Any) -> float:
+    """Which actions to search first: plays by the heuristic's own score; other choices unordered."""
+    from bot.policies.pileup import _play_score
+    from engines.pileup import Play
+
+    return _play_score(view, action) if isinstance(action, Play) else 0.0

@@ -88,6 +88,8 @@ def playout(game: str, state: Any, me: str, action: Action, rng: random.Random) 
     except EngineError:
         return None
     steps, evaluate = rollout_limits(game)
+    module = import_module(f"bot.policies.sampling.{_SAMPLERS[game]}")
+    see = getattr(module, "rollout_view", None) or engine.view
     for _ in range(steps):
         actors = engine.to_act(state)
         if not actors:
@@ -96,7 +98,7 @@ def playout(game: str, state: Any, me: str, action: Action, rng: random.Random) 
         legal = engine.legal_actions(state, player)
         if not legal:
             break
-        engine._apply(state, player, policy(engine.view(state, player), legal, rng))
+        engine._apply(state, player, policy(see(state, player), legal, rng))
     result = engine.result(state)
     if result is None:
         if evaluate is not None:

@@ -69,8 +69,8 @@ def sample(view: dict[str, Any], rng: random.Random) -> RoccaState:
     )
 
 
-# A Rocca game is ~30 actions but each is costly (tower geometry); playouts stop after this many.
-ROLLOUT_STEPS = 12
+# A Rocca game is ~30 actions; playouts stop after this many and score the hands.
+ROLLOUT_STEPS = 40
 
 
 def evaluate(state: RoccaState, me: str) -> float:
@@ -87,3 +87,14 @@ def prior(view: dict[str, Any], action: Any) -> float:
     if getattr(action, "type", "") == "place":
         return _place_score(view, action, view.get("hand", []))
     return 0.0
+
+
+def rollout_view(state: RoccaState, player: str) -> dict[str, Any]:
+    """The part of the view the Rocca heuristic reads, for playouts (the full view's tower geometry costs ~3 ms)."""
+    from engines.rocca.view import pending_view
+
+    return {
+        "me": player, "players": list(state.players), "out": list(state.out), "direction": state.direction,
+        "hand": list(state.hands[player]), "hand_sizes": {p: len(h) for p, h in state.hands.items()},
+        "pending": pending_view(state), "to_act": [state.pending.player if state.pending else state.turn],
+    }

@@ -36,6 +36,7 @@ _SAMPLERS: dict[str, str] = {
     "akuma": "akuma",
     "pileup": "pileup",
     "rocca": "rocca",
+    "diamondbox": "diamondbox",
 }
 
 MAX_CANDIDATES = 6
@@ -90,6 +91,7 @@ def playout(game: str, state: Any, me: str, action: Action, rng: random.Random) 
     steps, evaluate = rollout_limits(game)
     module = import_module(f"bot.policies.sampling.{_SAMPLERS[game]}")
     see = getattr(module, "rollout_view", None) or engine.view
+    fast = getattr(module, "rollout_choose", None)  # a cheaper playout policy, given the state itself
     for _ in range(steps):
         actors = engine.to_act(state)
         if not actors:
@@ -98,7 +100,10 @@ def playout(game: str, state: Any, me: str, action: Action, rng: random.Random) 
         legal = engine.legal_actions(state, player)
         if not legal:
             break
-        engine._apply(state, player, policy(see(state, player), legal, rng))
+        if fast is not None:
+            engine._apply(state, player, fast(state, player, legal, rng))
+        else:
+            engine._apply(state, player, policy(see(state, player), legal, rng))
     result = engine.result(state)
     if result is None:
         if evaluate is not None:

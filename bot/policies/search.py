@@ -37,6 +37,7 @@ _SAMPLERS: dict[str, str] = {
     "pileup": "pileup",
     "rocca": "rocca",
     "diamondbox": "diamondbox",
+    "twinpyramid": "twinpyramid",
 }
 
 MAX_CANDIDATES = 6
@@ -92,9 +93,10 @@ def playout(game: str, state: Any, me: str, action: Action, rng: random.Random) 
     module = import_module(f"bot.policies.sampling.{_SAMPLERS[game]}")
     see = getattr(module, "rollout_view", None) or engine.view
     fast = getattr(module, "rollout_choose", None)  # a cheaper playout policy, given the state itself
+    done = getattr(module, "rollout_done", None)  # a point where the playout stops and ``evaluate`` scores
     for _ in range(steps):
         actors = engine.to_act(state)
-        if not actors:
+        if not actors or (done is not None and done(state)):
             break
         player = actors[0]
         legal = engine.legal_actions(state, player)

@@ -22,6 +22,7 @@ falls back to the ``normal`` heuristic.
 """
 from __future__ import annotations
 
+import math
 import random
 import time
 from importlib import import_module
@@ -41,6 +42,7 @@ _SAMPLERS: dict[str, str] = {
 }
 
 MAX_CANDIDATES = 6
+SWITCH_Z = 1.0
 WIN_WEIGHT = 0.75  # the rest of the reward is the place reached (1 first .. 0 last)
 MAX_ROLLOUT_STEPS = 2000
 
@@ -143,7 +145,8 @@ def choose_strong(
     from it with the same playout randomness (common random numbers, so the candidates are compared on
     equal deals). ``iterations`` caps the playouts (rounds × candidates, at least one round) and makes the
     choice deterministic for ``seed`` (the time budget is then not looked at); otherwise rounds run until
-    ``budget_s`` seconds have passed. An action must beat the ``normal`` choice's average to replace it.
+    ``budget_s`` seconds have passed. An action replaces the ``normal`` choice only when it beats it clearly
+    (see ``pick``).
     Games without a determiniser play the ``normal`` heuristic.
     """
     rng = random.Random(f"strong:{game}:{seed}")
@@ -154,8 +157,7 @@ def choose_strong(
     if sample is None or me is None:
         return heuristic_for(game)(view, legal, rng)
     cands = candidates(game, view, legal, rng)
-    totals = {i: 0.0 for i in cands}
-    visits = {i: 0 for i in cands}
+    scores: dict[int, list[float]] = {i: [] for i in cands}  # per round, None-free (paired by round)
     rounds = None if iterations is None else max(1, iterations // len(cands))
     deadline = None if iterations is not None else time.perf_counter() + budget_s
     done = 0
@@ -166,15 +168,31 @@ def choose_strong(
             break
         done += 1
         deal_seed, play_seed = rng.getrandbits(64), rng.getrandbits(64)
+        results = {}
         for i in cands:
             state = sample(view, random.Random(deal_seed))
-            r = playout(game, state, me, legal[i], random.Random(play_seed))
-            if r is None:  # not legal in this sample (cannot happen with a sound sampler)
-                continue
-            visits[i] += 1
-            totals[i] += r
-    tried = [i for i in cands if visits[i] > 0]
-    if not tried:
-        return legal[cands[0]]
-    best = max(tried, key=lambda i: (totals[i] / visits[i], i == cands[0], -cands.index(i)))
-    return legal[best]
+            results[i] = playout(game, state, me, legal[i], random.Random(play_seed))
+        if any(r is None for r in results.values()):  # not legal in this sample (cannot happen when sound)
+            continue
+        for i in cands:
+            scores[i].append(results[i])  # type: ignore[arg-type]
+    return legal[pick(cands, scores)]
+
+
+def pick(cands: list[int], scores: dict[int, list[float]]) -> int:
+    """The candidate to play: the ``normal`` choice (``cands[0]``) unless another beats it by more than
+    ``SWITCH_Z`` standard errors of the paired per-round differences (a plain best-average would mostly
+    pick the luckiest of a few noisy candidates)."""
+    base = cands[0]
+    n = len(scores[base])
+    if n == 0:
+        return base
+    best, best_edge = base, 0.0
+    for i in cands[1:]:
+        diffs = [a - b for a, b in zip(scores[i], scores[base])]
+        mean = sum(diffs) / n
+        var = sum((d - mean) ** 2 for d in diffs) / (n - 1) if n > 1 else 0.0
+        se = math.sqrt(var / n)
+        if mean > SWITCH_Z * se and mean > 0 and mean - SWITCH_Z * se > best_edge:
+            best, best_edge = i, mean - SWITCH_Z * se
+    return best

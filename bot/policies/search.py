@@ -1,13 +1,198 @@
-"""The ``strong`` level's search bot. Placeholder: plays the ``normal`` heuristic until the search-based
-policy (issue 18, part 2) replaces this file; the signature is the interface the scheduler relies on."""
+"""The ``strong`` bot: determinised search (PIMC) that sees only what its seat may see.
+
+For each decision the bot repeatedly
+
+1. samples a full engine state consistent with its seat's ``view`` (a *determiniser*,
+   ``bot/policies/sampling/<game>.py``: the unseen cards are dealt at random among the
+   places they could be, the hidden RNG gets a fresh seed drawn from the bot's own seed),
+2. for each candidate action (the ``normal`` choice and the next best few by the game's prior)
+3. applies it to the sampled state and plays the game out with the game's heuristic
+   (``bot/policies/<game>.py``) for every seat, and
+4. scores the finished game for itself (a first place shared by k players counts 1/k,
+   blended with the place reached).
+
+It returns the action with the best average score. The search never reads anything but
+the view: the true hidden cards and the true RNG never reach it, so two states that differ
+only in what this seat cannot see give the same decision for the same seed.
+
+Budget: ``iterations`` (a cap on determinised playouts) makes the choice reproducible for
+a seed; without it the search runs for ``budget_s`` seconds of wall time (then the number
+of playouts depends on the machine). A game without a determiniser (see ``_SAMPLERS``)
+falls back to the ``normal`` heuristic.
+"""
 from __future__ import annotations
 
+import math
 import random
+import time
+from importlib import import_module
+from typing import Any, Callable
 
-from engines import Action
+from engines import Action, EngineError, get_engine
+
+from . import heuristic_for
+
+# game -> module under bot.policies.sampling that defines ``sample(view, rng) -> state``.
+_SAMPLERS: dict[str, str] = {
+    "akuma": "akuma",
+    "pileup": "pileup",
+    "rocca": "rocca",
+    "diamondbox": "diamondbox",
+    "twinpyramid": "twinpyramid",
+}
+
+MAX_CANDIDATES = 6
+SWITCH_Z = 1.0
+WIN_WEIGHT = 0.75  # the rest of the reward is the place reached (1 first .. 0 last)
+MAX_ROLLOUT_STEPS = 2000
 
 
-def choose_strong(game: str, view: dict, legal: list, seed: str, budget_s: float = 0.3) -> Action:
-    from . import heuristic_for
+def sampler_for(game: str) -> Callable[[dict[str, Any], random.Random], Any] | None:
+    """The game's determiniser, or None when the game has none (the strong bot then plays ``normal``)."""
+    name = _SAMPLERS.get(game)
+    if name is None:
+        return None
+    return import_module(f"bot.policies.sampling.{name}").sample
 
-    return heuristic_for(game)(view, legal, random.Random(seed))
+
+def rollout_limits(game: str) -> tuple[int, Callable[[Any, str], float] | None]:
+    """(playout steps, evaluation of an unfinished game) from the game's sampling module: a game whose
+    playouts are long stops them after ``ROLLOUT_STEPS`` and scores the position with ``evaluate``."""
+    name = _SAMPLERS.get(game)
+    if name is None:
+        return MAX_ROLLOUT_STEPS, None
+    module = import_module(f"bot.policies.sampling.{name}")
+    return getattr(module, "ROLLOUT_STEPS", MAX_ROLLOUT_STEPS), getattr(module, "evaluate", None)
+
+
+def reward(result: Any, me: str, players: int) -> float:
+    """1 for a sole win, 1/k for a win shared by k, plus a little for a better place."""
+    place = 1
+    for group in result.ranking:
+        if me in group:
+            win = 1.0 / len(group) if place == 1 else 0.0
+            best, worst = place, place + len(group) - 1
+            mean_place = (best + worst) / 2
+            place_score = (players - mean_place) / (players - 1) if players > 1 else 1.0
+            return WIN_WEIGHT * win + (1 - WIN_WEIGHT) * place_score
+        place += len(group)
+    return 0.0
+
+
+def playout(game: str, state: Any, me: str, action: Action, rng: random.Random) -> float | None:
+    """Apply ``action`` for ``me`` to the (private, sampled) ``state`` and play on with the heuristics.
+
+    Mutates ``state`` in place (the engine's ``_apply`` on our own copy: no per-step copying).
+    Returns the reward for ``me``, or None when the action is not legal in this sample.
+    """
+    engine = get_engine(game)
+    policy = heuristic_for(game)
+    try:
+        engine._apply(state, me, action)
+    except EngineError:
+        return None
+    steps, evaluate = rollout_limits(game)
+    module = import_module(f"bot.policies.sampling.{_SAMPLERS[game]}")
+    see = getattr(module, "rollout_view", None) or engine.view
+    fast = getattr(module, "rollout_choose", None)  # a cheaper playout policy, given the state itself
+    done = getattr(module, "rollout_done", None)  # a point where the playout stops and ``evaluate`` scores
+    for _ in range(steps):
+        actors = engine.to_act(state)
+        if not actors or (done is not None and done(state)):
+            break
+        player = actors[0]
+        legal = engine.legal_actions(state, player)
+        if not legal:
+            break
+        if fast is not None:
+            engine._apply(state, player, fast(state, player, legal, rng))
+        else:
+            engine._apply(state, player, policy(see(state, player), legal, rng))
+    result = engine.result(state)
+    if result is None:
+        if evaluate is not None:
+            return evaluate(state, me)
+        return 0.5 / len(state.players)  # unfinished (should not happen): a neutral score
+    return reward(result, me, len(state.players))
+
+
+def candidates(game: str, view: dict[str, Any], legal: list[Action], rng: random.Random) -> list[int]:
+    """Indices of the legal actions worth searching, best first: the ``normal`` choice, then the rest in the
+    order of the game's ``prior(view, action)`` (higher first) when its sampling module has one, else shuffled;
+    at most ``MAX_CANDIDATES``."""
+    normal = heuristic_for(game)(view, legal, random.Random(rng.getrandbits(64)))
+    first = legal.index(normal)
+    rest = [i for i in range(len(legal)) if i != first]
+    module = import_module(f"bot.policies.sampling.{_SAMPLERS[game]}")
+    prior = getattr(module, "prior", None)
+    rng.shuffle(rest)
+    if prior is not None:
+        rest.sort(key=lambda i: -prior(view, legal[i]))  # stable: ties stay shuffled
+    return [first, *rest][:MAX_CANDIDATES]
+
+
+def choose_strong(
+    game: str,
+    view: dict[str, Any],
+    legal: list[Action],
+    seed: str,
+    budget_s: float = 0.3,
+    iterations: int | None = None,
+) -> Action:
+    """The strong bot's move: one element of ``legal``.
+
+    The search runs in rounds: each round samples one determinisation and plays every candidate action
+    from it with the same playout randomness (common random numbers, so the candidates are compared on
+    equal deals). ``iterations`` caps the playouts (rounds × candidates, at least one round) and makes the
+    choice deterministic for ``seed`` (the time budget is then not looked at); otherwise rounds run until
+    ``budget_s`` seconds have passed. An action replaces the ``normal`` choice only when it beats it clearly
+    (see ``pick``).
+    Games without a determiniser play the ``normal`` heuristic.
+    """
+    rng = random.Random(f"strong:{game}:{seed}")
+    if len(legal) <= 1:
+        return legal[0]
+    sample = sampler_for(game)
+    me = view.get("viewer") or view.get("me")
+    if sample is None or me is None:
+        return heuristic_for(game)(view, legal, rng)
+    cands = candidates(game, view, legal, rng)
+    scores: dict[int, list[float]] = {i: [] for i in cands}  # per round, None-free (paired by round)
+    rounds = None if iterations is None else max(1, iterations // len(cands))
+    deadline = None if iterations is not None else time.perf_counter() + budget_s
+    done = 0
+    while True:
+        if rounds is not None and done >= rounds:
+            break
+        if deadline is not None and done >= 1 and time.perf_counter() >= deadline:
+            break
+        done += 1
+        deal_seed, play_seed = rng.getrandbits(64), rng.getrandbits(64)
+        results = {}
+        for i in cands:
+            state = sample(view, random.Random(deal_seed))
+            results[i] = playout(game, state, me, legal[i], random.Random(play_seed))
+        if any(r is None for r in results.values()):  # not legal in this sample (cannot happen when sound)
+            continue
+        for i in cands:
+            scores[i].append(results[i])  # type: ignore[arg-type]
+    return legal[pick(cands, scores)]
+
+
+def pick(cands: list[int], scores: dict[int, list[float]]) -> int:
+    """The candidate to play: the ``normal`` choice (``cands[0]``) unless another beats it by more than
+    ``SWITCH_Z`` standard errors of the paired per-round differences (a plain best-average would mostly
+    pick the luckiest of a few noisy candidates)."""
+    base = cands[0]
+    n = len(scores[base])
+    if n == 0:
+        return base
+    best, best_edge = base, 0.0
+    for i in cands[1:]:
+        diffs = [a - b for a, b in zip(scores[i], scores[base])]
+        mean = sum(diffs) / n
+        var = sum((d - mean) ** 2 for d in diffs) / (n - 1) if n > 1 else 0.0
+        se = math.sqrt(var / n)
+        if mean > SWITCH_Z * se and mean > 0 and mean - SWITCH_Z * se > best_edge:
+            best, best_edge = i, mean - SWITCH_Z * se
+    return best

@@ -1,0 +1,128 @@
+"""Head-to-head: one ``strong`` seat (rotating through the seats) against ``normal`` seats.
+
+    python -m bench.bots --games 400 --iterations 40
+    python -m bench.bots --game akuma --players 3 --games 100 --iterations 24
+
+For each game and seat count prints the games played, the strong seat's win share (a first place
+shared by k players counts 1/k) with a 95% Wilson interval, the target (60% at 2 players, 1.5× the
+fair share at 3–4: 50% / 37.5%), and the strong bot's time per decision (p50/p99). Game i uses seed
+``seed + i`` and puts the strong seat in seat i mod players. One process, one core.
+"""
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import time
+from dataclasses import dataclass, field
+
+from bot.policies import heuristic_for
+from bot.policies.search import choose_strong
+from engines import GAMES, get_engine
+
+
+@dataclass
+class Cell:
+    game: str
+    players: int
+    games: int = 0
+    wins: float = 0.0
+    times: list[float] = field(default_factory=list)
+
+    @property
+    def share(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+    @property
+    def target(self) -> float:
+        return 0.6 if self.players == 2 else 1.5 / self.players
+
+
+def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    if n == 0:
+        return 0.0, 1.0
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def play_one(game: str, players: int, seed: int, hero_seat: int, iterations: int | None, budget_s: float,
+             times: list[float]) -> float:
+    engine = get_engine(game)
+    names = [f"s{i}" for i in range(players)]
+    hero = names[hero_seat]
+    normal = heuristic_for(game)
+    rng = random.Random(seed)
+    state = engine.new_game(names, seed=seed)
+    step = 0
+    while actors := engine.to_act(state):
+        player = actors[0]
+        legal = engine.legal_actions(state, player)
+        view = engine.view(state, player)
+        if player == hero:
+            t = time.perf_counter()
+            action = choose_strong(game, view, legal, f"{seed}:{step}", budget_s=budget_s, iterations=iterations)
+            times.append(time.perf_counter() - t)
+        else:
+            action = normal(view, legal, rng)
+        state, _ = engine.apply(state, player, action)
+        step += 1
+    result = engine.result(state)
+    assert result is not None
+    return 1.0 / len(result.ranking[0]) if hero in result.ranking[0] else 0.0
+
+
+def run_cell(game: str, players: int, games: int, seed: int, iterations: int | None, budget_s: float,
+             max_seconds: float | None = None) -> Cell:
+    cell = Cell(game, players)
+    start = time.perf_counter()
+    for i in range(games):
+        if max_seconds is not None and time.perf_counter() - start > max_seconds:
+            break
+        cell.wins += play_one(game, players, seed + i, i % players, iterations, budget_s, cell.times)
+        cell.games += 1
+    return cell
+
+
+def format_cell(cell: Cell) -> str:
+    lo, hi = wilson(cell.wins, cell.games)
+    ok = "meets" if lo >= cell.target else ("below" if hi < cell.target else "undecided")
+    return (f"{cell.game:<12} {cell.players}p  games {cell.games:>4}  strong win share {cell.share:.3f} "
+            f"[{lo:.3f}, {hi:.3f}]  target {cell.target:.3f} ({ok})  fair {1 / cell.players:.3f}  "
+            f"decision p50 {percentile(cell.times, 0.5) * 1000:.0f} ms p99 {percentile(cell.times, 0.99) * 1000:.0f} ms "
+            f"({len(cell.times)} decisions)")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench.bots", description=__doc__.splitlines()[0])
+    parser.add_argument("--game", action="append", choices=GAMES, help="repeatable; default every game")
+    parser.add_argument("--players", type=int, action="append", help="repeatable; default 2, 3, 4 (Akuma 3, 4)")
+    parser.add_argument("--games", type=int, default=400, help="games per cell")
+    parser.add_argument("--iterations", type=int, default=40,
+                        help="playouts per decision (reproducible); 0 = use --budget seconds instead")
+    parser.add_argument("--budget", type=float, default=0.3, help="seconds per decision when --iterations 0")
+    parser.add_argument("--seed", type=int, default=100_000)
+    parser.add_argument("--max-seconds", type=float, default=None, help="stop a cell early after this long")
+    args = parser.parse_args(argv)
+    iterations = args.iterations or None
+    print(f"# strong vs normal — iterations/decision: {iterations or 'time'}  budget: {args.budget}s")
+    for game in args.game or GAMES:
+        engine = get_engine(game)
+        for players in args.players or [2, 3, 4]:
+            if not engine.min_players <= players <= engine.max_players:
+                continue
+            cell = run_cell(game, players, args.games, args.seed, iterations, args.budget, args.max_seconds)
+            print(format_cell(cell), flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,52 @@
+"""Akuma Trick determiniser: every card not in our hand, the row or the discards is in a rival's hand.
+
+The deck is the colours in play × ranks 0–9 and is dealt out completely, so the unseen cards are
+exactly the rivals' hands; each rival gets a random set of the size the view shows.
+"""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from engines.akuma.cards import deck_for, sort_cards
+from engines.akuma.models import AkumaState, RowPlay
+from engines.rng import Rng
+
+
+def unseen_cards(view: dict[str, Any]) -> list[str]:
+    seen = set(view.get("hand", [])) | set(view["discarded"])
+    for play in view["row"]:
+        seen.update(play["cards"])
+    return [c for c in deck_for(view["colours_in_play"]) if c not in seen]
+
+
+def sample(view: dict[str, Any], rng: random.Random) -> AkumaState:
+    me = view["viewer"]
+    pool = unseen_cards(view)
+    rng.shuffle(pool)
+    hands: dict[str, list[str]] = {}
+    at = 0
+    for p in view["players"]:
+        if p == me:
+            hands[p] = sort_cards(view["hand"])
+            continue
+        n = view["hand_sizes"][p]
+        hands[p] = sort_cards(pool[at:at + n])
+        at += n
+    to_act = view["to_act"]
+    return AkumaState(
+        players=list(view["players"]), seed=0, options={"start_player": view["players"].index(view["start_player"])},
+        rng=Rng(state=rng.getrandbits(64)), colours=list(view["colours_in_play"]), hands=hands,
+        row=[RowPlay(player=r["player"], cards=list(r["cards"]), kind=r["kind"]) for r in view["row"]],
+        direction=view["direction"], lock=list(view["lock"]) if view["lock"] else None,
+        current=to_act[0] if to_act else view["trick_starter"], trick_starter=view["trick_starter"],
+        start_player=view["start_player"], steals_left=view["steals_left"] or 0,
+        discarded=list(view["discarded"]), over=view["over"],
+    )
+
+
+def prior(view: dict[str, Any], action: Any) -> float:
+    """Which actions to search first: the heuristic's own judgement (lower hand value is better)."""
+    from bot.policies.akuma import action_value
+
+    return -action_value(view, action)

@@ -1,0 +1,86 @@
+"""Pile up determiniser: the unseen cards (rivals' unrevealed hand cards and the draw pile) are dealt at random.
+
+Everything else is public: the columns, every minus card, the cards a failed roll revealed (they
+stay known while in hand), the hand sizes and the draw pile's size. The unseen pool is the deck
+(the ``deck`` option) minus all of those and our own hand.
+"""
+from __future__ import annotations
+
+import math
+import random
+from typing import Any
+
+from engines.pileup.cards import build_deck, parse_deck
+from engines.pileup.state import Column, Dump, DumpLink, PileupState
+from engines.rng import Rng
+
+
+def unseen_cards(view: dict[str, Any]) -> list[str]:
+    seen = set(view.get("hand_all", []))
+    for column in view["columns"]:
+        for layer in column["layers"]:
+            seen.update(layer["cards"])
+    for seat in view["seats"]:
+        seen.update(seat["minus"])
+        seen.update(seat["revealed"])
+    return [c for c in build_deck(parse_deck(view["deck"])) if c not in seen]
+
+
+def sample(view: dict[str, Any], rng: random.Random) -> PileupState:
+    me = view["viewer"]
+    pool = unseen_cards(view)
+    rng.shuffle(pool)
+    players = list(view["players"])
+    hands: dict[str, list[str]] = {}
+    revealed: dict[str, list[str]] = {}
+    minus: dict[str, list[str]] = {}
+    at = 0
+    for seat in view["seats"]:
+        p = seat["player"]
+        revealed[p] = list(seat["revealed"])
+        minus[p] = list(seat["minus"])
+        if p == me:
+            hands[p] = sorted(view["hand_all"])
+            continue
+        hidden = seat["hand_size"] - len(seat["revealed"])
+        hands[p] = sorted([*seat["revealed"], *pool[at:at + hidden]])
+        at += hidden
+    draw_pile = pool[at:]
+    columns = [
+        Column(layers=[list(layer["cards"]) for layer in c["layers"]], trapped=c["trapped"],
+               trapped_by=c["trapped_by"])
+        for c in view["columns"]
+    ]
+    pending = view["pending"] or {}
+    dump = None
+    if pending.get("kind") in ("dump_target", "deflect_roll"):
+        dump = Dump(column=pending["column"], dumper=pending["dumper"], holder=pending["player"],
+                    chain=[DumpLink(**link) for link in pending["chain"]])
+    give_left = pending.get("remaining", 0) if pending.get("kind") == "give" else 0
+    give_next = players.index(pending["to"]) if pending.get("kind") == "give" else 0
+    return PileupState(
+        players=players, seed=0, options={"deck": view["deck"]}, rng=Rng(state=rng.getrandbits(64)),
+        draw_pile=draw_pile, hands=hands, revealed=revealed, minus=minus, columns=columns,
+        turn=players.index(view["turn_player"]), turn_count=view["turn"], phase=view["phase"],
+        minus_turn=view["minus_turn"], dice=list(view["dice"]), give_left=give_left, give_next=give_next,
+        dump=dump,
+    )
+
+
+# A whole Pile up game is ~140 actions; playouts stop after this many and score the position.
+ROLLOUT_STEPS = 40
+
+
+def evaluate(state: PileupState, me: str) -> float:
+    """An unfinished playout's score in [0, 1]: how far our minus cards trail the best rival's (fewest wins)."""
+    mine = len(state.minus[me])
+    best_rival = min(len(state.minus[p]) for p in state.players if p != me)
+    return 0.5 + 0.5 * math.tanh((best_rival - mine) / 4.0)
+
+
+def prior(view: dict[str, Any], action: Any) -> float:
+    """Which actions to search first: plays by the heuristic's own score; other choices unordered."""
+    from bot.policies.pileup import _play_score
+    from engines.pileup import Play
+
+    return _play_score(view, action) if isinstance(action, Play) else 0.0

@@ -16,6 +16,7 @@ from bot.tournaments import Tournament, TournamentService, TournamentTable, Tour
 from bot.tournaments import text as tx
 
 from .common import NO_MENTIONS, GameItem, game_choices, host, is_admin, public_language, reply
+from .tournament_writer import TournamentWriter
 
 SIGNUP_OPS = ("join", "leave", "checkin")
 OP_STYLES = {"join": discord.ButtonStyle.success, "leave": discord.ButtonStyle.secondary,
@@ -103,7 +104,11 @@ class TournamentCog(commands.Cog):
         self.bot = bot
         service: TournamentService = bot.tournaments  # type: ignore[attr-defined]
         service.open_table = self.open_thread
-        service.subscribe(self.on_tournament)
+        self.writer = TournamentWriter(self.on_tournament)  # Discord calls outside the tournament's lock
+        service.subscribe(self._queue)
+
+    async def _queue(self, update: TournamentUpdate) -> None:
+        self.writer.push(update)
 
     # ---- the channel side ---------------------------------------------------------------
     async def open_thread(self, tournament: Tournament, table: TournamentTable) -> int:

@@ -1,0 +1,61 @@
+"""Tournaments when Discord is slow or failing, through the harness's strict edge (``server.faults``): sign-up
+clicks answered while the sign-up message is slow to edit, thread creation retried until the round opens, the bot's
+permissions checked before create / start, and slow work deferred within Discord's 3 s."""
+from __future__ import annotations
+
+import asyncio
+import time
+
+
+
+from .discord_harness import Harness
+from .discord_harness_http import Reply
+from .discord_harness_payloads import interaction_payload
+from .test_discord_tournament import ALICE, BOB, CAROL, DAVE
+
+THREADS = r"/channels/\d+/threads"
+
+
+async def until(h: Harness, done, timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not done():
+        assert time.monotonic() < deadline, "timed out"
+        await asyncio.sleep(0.05)
+    await h.settle()
+
+
+def together(h: Harness, people, message, label: str) -> list[Reply]:
+    """Each of ``people`` clicks ``label`` at the same moment (all dispatched before the bot runs any)."""
+    msg = h.message(message)
+    button = msg.button(label, None)
+    replies = []
+    for user in people:
+        payload = interaction_payload(h, user, 3, {"custom_id": button["custom_id"], "component_type": 2},
+                                      msg.channel_id, msg)
+        reply = Reply(h.server, int(payload["id"]), payload["token"], 3, msg.channel_id, user.payload,
+                      source_message_id=msg.id)
+        h.server.replies[reply.token] = reply
+        replies.append(reply)
+        h.dispatch("INTERACTION_CREATE", payload)
+    return replies
+
+
+def only_tournament(h: Harness):
+    return next(iter(h.bot.tournaments._cache.values()))
+
+
+async def test_signup_clicks_are_answered_while_discord_is_slow(h: Harness) -> None:
+    """Three people join at once while every Discord answer takes 2 s: each click is answered within 3 s (the
+    sign-up message is edited after the answers, outside the tournament's lock), and the message ends up listing
+    all three."""
+    alice = h.user(ALICE, "alice")
+    signup = (await h.slash(alice, "tournament create", game="akuma")).message
+    h.server.faults.deadlines = True
+    h.server.faults.latency = 2.0
+    people = [h.user(uid, name) for uid, name in ((BOB, "bob"), (CAROL, "carol"), (DAVE, "dave"))]
+    replies = together(h, people, signup, "Join")
+    await until(h, lambda: all(r.responded for r in replies))
+    await until(h, lambda: all(f"<@{p.id}>" in h.message(signup).text for p in people))
+    late = [c for c in h.calls if c.status == 404 and (c.response or {}).get("code") == 10062]
+    assert not late
+    assert all("You are in" in r.messages[-1].text for r in replies)

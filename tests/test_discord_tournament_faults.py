@@ -11,7 +11,7 @@ import time
 from .discord_harness import Harness
 from .discord_harness_http import Reply
 from .discord_harness_payloads import interaction_payload
-from .test_discord_tournament import ALICE, BOB, CAROL, DAVE
+from .test_discord_tournament import ALICE, BOB, CAROL, DAVE, threads
 
 THREADS = r"/channels/\d+/threads"
 
@@ -59,3 +59,21 @@ async def test_signup_clicks_are_answered_while_discord_is_slow(h: Harness) -> N
     late = [c for c in h.calls if c.status == 404 and (c.response or {}).get("code") == 10062]
     assert not late
     assert all("You are in" in r.messages[-1].text for r in replies)
+
+
+async def start_with_bots(h: Harness, alice) -> None:
+    await h.slash(alice, "tournament create", game="akuma", rounds=1, bots=7)
+
+
+async def test_a_failed_thread_creation_is_retried_and_the_round_opens(h: Harness) -> None:
+    alice = h.user(ALICE, "alice")
+    await start_with_bots(h, alice)
+    h.server.faults.fail("POST", THREADS, status=503, times=6)  # beyond the library's own retries
+    h.server.faults.fail("POST", THREADS, status=403, code=50013, times=1)
+    started = await h.slash(alice, "tournament start")
+    assert started.ephemeral and "has started" in started.messages[-1].text
+    tn = only_tournament(h)
+    await until(h, lambda: all(t.status == "running" for t in tn.round_tables(1)), timeout=60)
+    assert len(threads(h)) == 2 and all(t.game_id for t in tn.round_tables(1))
+    announcement = [m for m in h.channel_messages() if "Round 1 of 1" in m.text]
+    assert len(announcement) == 1 and all(f"<#{t.channel_id}>" in announcement[0].text for t in tn.round_tables(1))

@@ -15,6 +15,7 @@ from bot.i18n import t
 from bot.tournaments import Tournament, TournamentService, TournamentTable, TournamentUpdate
 from bot.tournaments import text as tx
 
+from .permissions import TOURNAMENT_PERMISSIONS, require
 from .common import NO_MENTIONS, GameItem, game_choices, host, is_admin, public_language, reply
 from .tournament_writer import TournamentWriter
 
@@ -188,6 +189,9 @@ class TournamentCog(commands.Cog):
         """Create a tournament here and post its public sign-up message (Join / Leave)."""
         service = tournaments(interaction)
         assert interaction.channel_id is not None
+        require(interaction, TOURNAMENT_PERMISSIONS, "tournament.missing_permissions")
+        service.check_create(game, format, rounds, min_seats, max_seats, first_round)
+        await interaction.response.defer(thinking=True)  # the database and up to 64 bot entrants come next
         tn = await service.create(
             game=game, guild_id=interaction.guild_id, channel_id=interaction.channel_id,
             creator_id=interaction.user.id, name=name or "", format=format, rounds=rounds, seats_min=min_seats,
@@ -195,9 +199,8 @@ class TournamentCog(commands.Cog):
             locale=await public_language(interaction))
         if bots:
             await service.add_bots(tn.id, interaction.user.id, bots)
-        await interaction.response.send_message(embed=signup_embed(tn, tn.locale), view=signup_view(tn, tn.locale),
-                                                allowed_mentions=NO_MENTIONS)
-        message = await interaction.original_response()
+        message = await interaction.followup.send(embed=signup_embed(tn, tn.locale), view=signup_view(tn, tn.locale),
+                                                  allowed_mentions=NO_MENTIONS, wait=True)
         await service.set_messages(tn, signup_message_id=message.id)
 
     @tournament.command(name="checkin")
@@ -212,6 +215,7 @@ class TournamentCog(commands.Cog):
     @app_commands.describe(tournament=WHICH)
     async def start(self, interaction: discord.Interaction, tournament: int | None = None) -> None:
         """Start the tournament (its creator, or Manage Server): round 1 is seated and its threads opened."""
+        require(interaction, TOURNAMENT_PERMISSIONS, "tournament.missing_permissions")
         tn = await self.resolve(interaction, tournament)
         await interaction.response.defer(ephemeral=True, thinking=True)
         await tournaments(interaction).start(tn.id, interaction.user.id, is_admin=is_admin(interaction))

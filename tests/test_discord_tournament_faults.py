@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import time
 
-
+import discord
 
 from .discord_harness import Harness
 from .discord_harness_http import Reply
@@ -77,3 +77,38 @@ async def test_a_failed_thread_creation_is_retried_and_the_round_opens(h: Harnes
     assert len(threads(h)) == 2 and all(t.game_id for t in tn.round_tables(1))
     announcement = [m for m in h.channel_messages() if "Round 1 of 1" in m.text]
     assert len(announcement) == 1 and all(f"<#{t.channel_id}>" in announcement[0].text for t in tn.round_tables(1))
+
+
+async def test_create_and_start_are_refused_without_thread_permissions(h: Harness) -> None:
+    alice = h.user(ALICE, "alice")
+    full = h.app_permissions
+    h.app_permissions = discord.Permissions(full.value & ~discord.Permissions(create_public_threads=True).value)
+    refused = await h.slash(alice, "tournament create", game="akuma", bots=4)
+    assert refused.ephemeral and "Create Public Threads" in refused.messages[-1].text
+    assert not h.bot.tournaments._cache
+    h.app_permissions = full
+    await h.slash(alice, "tournament create", game="akuma", bots=4)
+    h.app_permissions = discord.Permissions(full.value & ~discord.Permissions(manage_threads=True).value)
+    refused = await h.slash(alice, "tournament start")
+    assert refused.ephemeral and "Manage Threads" in refused.messages[-1].text
+    assert only_tournament(h).status == "signup" and not threads(h)
+
+
+async def test_create_with_64_bots_is_answered_within_three_seconds_on_a_slow_discord(h: Harness) -> None:
+    h.server.faults.deadlines = True
+    h.server.faults.latency = 2.0
+    alice = h.user(ALICE, "alice")
+    slow = h.bot.tournaments._enter
+
+    async def slow_enter(*args, **kwargs):  # a slow database: every entrant batch takes 3.5 s
+        await asyncio.sleep(3.5)
+        return await slow(*args, **kwargs)
+
+    h.bot.tournaments._enter = slow_enter
+    r = await h.slash(alice, "tournament create", game="akuma", bots=64, expect_response=False)
+    await until(h, lambda: r.message_ids and "64 entered" in h.message(r.message).text
+                and h.bot.tournaments._cache and only_tournament(h).signup_message_id, timeout=30)
+    late = [c for c in h.calls if c.status == 404 and (c.response or {}).get("code") == 10062]
+    assert not late and r.type == "deferred" and not r.ephemeral
+    signup = h.message(r.message)
+    assert signup.button("Join") and only_tournament(h).signup_message_id == signup.id

@@ -171,7 +171,7 @@ async def test_every_interaction_is_answered_within_three_seconds_when_discord_i
     h.server.faults.latency = 2.0  # each answer takes 2 s to come back; Discord's 3 s count from the click
     alice = h.user(ALICE_ID, "alice")
     r = await h.slash(alice, "play akuma", bots=3, start="host", expect_response=False)
-    await until(h, lambda: r.responded and r.message_ids)
+    await until(h, lambda: r.responded and r.message_ids and h.message(r.message).components)
     r = await h.click(alice, r.message, label="Start", expect_response=False)
     await until(h, lambda: r.responded)
     table = only_table(h)
@@ -279,3 +279,23 @@ async def test_sustained_rate_limits_two_tables_in_one_channel_catch_up(h: Harne
     for table in tables:
         author = board_message(h, table).embeds[0]["author"]["name"]
         assert str(table.version) in author
+
+
+async def test_play_with_bots_is_deferred_before_a_slow_database(h: Harness) -> None:
+    """Each bot seat takes 1.5 s to store and every Discord answer 2 s: /play answers (defers) at once, and the
+    lobby with its three bots appears when they are seated."""
+    h.server.faults.deadlines = True
+    h.server.faults.latency = 2.0
+    add_bot = h.bot.service.add_bot
+
+    async def slow_add_bot(*args, **kwargs):
+        await asyncio.sleep(1.5)
+        return await add_bot(*args, **kwargs)
+
+    h.bot.service.add_bot = slow_add_bot
+    alice = h.user(ALICE_ID, "alice")
+    r = await h.slash(alice, "play akuma", bots=3, expect_response=False)
+    await until(h, lambda: r.message_ids and h.message(r.message).components, timeout=30)
+    late = [c for c in h.calls if c.status == 404 and (c.response or {}).get("code") == 10062]
+    assert not late and r.type == "deferred" and not r.ephemeral
+    assert h.message(r.message).button("Join") and h.message(r.message).text.count("Bot") >= 3

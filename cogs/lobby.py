@@ -107,7 +107,7 @@ class LobbyButton(GameItem, template=r"gh:lobby:(?P<gid>\d+):(?P<op>join|leave|b
         else:
             require(interaction)
             await service.start(self.game_id, user.id)
-        interaction.extras["committed"] = True
+        interaction.extras["committed"] = "start" if self.op == "start" else "lobby"  # what a failed answer says
         # The lobby message itself is redrawn by the table cog's listener; acknowledge quietly.
         await interaction.response.defer()
 

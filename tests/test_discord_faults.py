@@ -110,10 +110,10 @@ async def test_lost_permission_pauses_the_clock_and_tells_the_host(h: Harness) -
                                  times=None)
     edits = h.server.faults.fail("PATCH", rf"/channels/{h.channel_id}/messages/\d+", status=403, code=50013,
                                  times=None)
-    await play_alice(h, table)
+    action = choose_action(table.engine, table.state, PLAYER, random.Random(3))  # Alice's first lead, no more
+    await h.bot.service.act_as(table.id, PLAYER, action, table.version)
     await h.settle()
-    if table.status != "running":
-        return  # the game ended on Alice's moves: nothing left to pause
+    assert table.status == "running"  # the seeded deal (seed 1) lasts well beyond its first trick
     await until(h, lambda: box.unreachable)
     assert table.clock_paused and table.row.deadline is None
     assert h.bot.timers._tasks.get(table.id) is None or h.bot.timers._tasks[table.id].done()
@@ -202,20 +202,20 @@ async def test_the_edge_refuses_late_callbacks_and_old_tokens(h: Harness) -> Non
 
 
 async def test_a_failed_answer_after_a_move_does_not_say_nothing_changed(h: Harness) -> None:
+    """A prepared position: seed 1, the host leads, so Alice picks her first card and plays it."""
     alice = h.user(ALICE_ID, "alice")
     table = await open_table(h, alice)
-    if PLAYER not in table.to_act():
-        return
+    assert PLAYER in table.to_act()
     hand = (await h.click(alice, board_message(h, table), label="My hand")).message
-    button = next((c for c in hand.components if c.get("type") == 2 and c.get("custom_id", "").startswith("gh:do")
-                   and not c.get("disabled")), None)
-    if button is None:
-        return
+    menu = hand.select(None)
+    picked = (await h.select(alice, hand, menu["custom_id"], [menu["options"][0]["value"]])).message
+    play = picked.button(None, r"gh:do:.*")
+    assert not play.get("disabled")
     version = table.version
-    h.server.faults.fail("POST", r"/interactions/\d+/[^/]+/callback", status=503, times=1)
-    r = await h.click(alice, hand, button["custom_id"])
-    if table.version == version:
-        return  # that button only changed the selection
+    # Discord refuses the updated hand (a 503 would be retried by the library and then succeed)
+    h.server.faults.fail("POST", r"/interactions/\d+/[^/]+/callback", status=400, times=1)
+    r = await h.click(alice, picked, play["custom_id"])
+    assert table.version > version  # the move was committed
     assert "nothing was changed" not in r.text and "move was made" in r.text
 
 

@@ -299,3 +299,12 @@ async def test_play_with_bots_is_deferred_before_a_slow_database(h: Harness) -> 
     late = [c for c in h.calls if c.status == 404 and (c.response or {}).get("code") == 10062]
     assert not late and r.type == "deferred" and not r.ephemeral
     assert h.message(r.message).button("Join") and h.message(r.message).text.count("Bot") >= 3
+
+
+async def test_a_failed_answer_after_start_says_the_game_started(h: Harness) -> None:
+    alice = h.user(ALICE_ID, "alice")
+    r = await h.slash(alice, "play akuma", bots=3, start="host")
+    h.server.faults.fail("POST", r"/interactions/\d+/[^/]+/callback", status=400, times=1)  # Start's answer refused
+    started = await h.click(alice, r.message, label="Start")
+    assert only_table(h).status == "running"
+    assert "game has started" in started.text and "move was made" not in started.text

@@ -34,7 +34,8 @@ async def reply_error(interaction: discord.Interaction, error: BaseException) ->
     committed = interaction.extras.get("committed", False)
     if committed and isinstance(error, discord.HTTPException):  # the move stands; only its answer was lost
         log.warning("interaction %s: the answer after a committed change failed (%s)", interaction.id, error)
-        text = t("error.after_commit", interaction.locale)
+        what = committed if committed in ("move", "back", "start", "lobby") else "move"
+        text = t(f"error.after_commit.{what}", interaction.locale)
     else:
         if not isinstance(error, (HostError, EngineError)):
             log.error("unexpected error handling interaction %s", interaction.id, exc_info=error)

@@ -435,9 +435,6 @@ class GameService:
         update.reason = reason
         return update
 
-    async def take_notices(self, table: Table, player: str) -> list[dict[str, Any]]:
-        return [json.loads(n) for n in await self.storage.take_notices(table.id, player)]
-
     async def peek_notices(self, table: Table, player: str) -> tuple[list[dict[str, Any]], int | None]:
         """A player's pending private events and the id to acknowledge once they were shown (``ack_notices``);
         they stay stored until then, so a view that never reached the player loses nothing."""

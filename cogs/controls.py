@@ -152,7 +152,7 @@ class ActButton(GameItem, template=rf"gh:do:{VERSIONED}:(?P<code>[^\s]+)"):
             return
         action = game_module(table.row.game).decode(self.code, table, seat.player)
         await service.act(self.game_id, interaction.user.id, action, self.version)
-        interaction.extras["committed"] = True  # from here on, a failed answer must not say "nothing changed"
+        interaction.extras["committed"] = "move"  # from here on, a failed answer must not say "nothing changed"
         if interaction.message is not None and interaction.message.flags.ephemeral:
             content, view = await hand_message(interaction, table)
             await redraw_hand(interaction, content, view)
@@ -255,7 +255,7 @@ class BackButton(GameItem, template=r"gh:back:(?P<gid>\d+)"):
     async def run(self, interaction: discord.Interaction) -> None:
         service = host(interaction).service
         await service.come_back(self.game_id, interaction.user.id)
-        interaction.extras["committed"] = True
+        interaction.extras["committed"] = "back"
         await show_hand(interaction, await service.table(self.game_id))
 
 

@@ -14,7 +14,7 @@ from bot.errors import HostError
 from bot.i18n import t
 from bot.policies import LEVELS
 from bot.table import Table
-from engines import GAMES, BadOptions, get_engine
+from engines import GAMES, BadOptions, EngineError, get_engine
 
 from .common import NO_MENTIONS, GameItem, host, names_for, public_language
 from .permissions import require
@@ -76,20 +76,27 @@ async def open_lobby(interaction: discord.Interaction, game: str, options: dict[
         raise BadOptions(option="bots", reason=f"0–{get_engine(game).max_players - 1}")
     if level not in LEVELS:
         raise BadOptions(option="level", reason=", ".join(LEVELS))
-    table = await service.create_lobby(
-        game=game, guild_id=interaction.guild_id, channel_id=interaction.channel_id,
-        user_id=interaction.user.id, name=interaction.user.display_name, options=options,
-        locale=await public_language(interaction), turn_seconds=timer)
+    try:
+        await interaction.response.defer(thinking=True)  # the database and the bot seats come before the lobby
+    except discord.HTTPException:  # Discord lost the interaction: nothing was created, nobody is blocked
+        raise HostError("lobby_not_shown") from None
+    try:
+        table = await service.create_lobby(
+            game=game, guild_id=interaction.guild_id, channel_id=interaction.channel_id,
+            user_id=interaction.user.id, name=interaction.user.display_name, options=options,
+            locale=await public_language(interaction), turn_seconds=timer)
+    except (HostError, EngineError):  # refused: the public "thinking…" goes, the refusal is shown only to them
+        await interaction.delete_original_response()
+        raise
     for _ in range(min(bots, table.engine.max_players - 1)):
         await service.add_bot(table.id, interaction.user.id, level)
     locale = table.row.locale
     try:
-        await interaction.response.send_message(embed=lobby_embed(table, locale), view=lobby_view(table, locale),
-                                                allowed_mentions=NO_MENTIONS)
+        message = await interaction.followup.send(embed=lobby_embed(table, locale), view=lobby_view(table, locale),
+                                                  allowed_mentions=NO_MENTIONS, wait=True)
     except discord.HTTPException:  # nobody can see this lobby: close it, so it blocks nobody's next /play
         await service.end(table.id, interaction.user.id, is_admin=True)
         raise HostError("lobby_not_shown") from None
-    message = await interaction.original_response()
     await service.set_message(table, lobby_message_id=message.id)
 
 
@@ -119,7 +126,7 @@ class LobbyButton(GameItem,
         else:
             require(interaction)
             await service.start(self.game_id, user.id)
-        interaction.extras["committed"] = True
+        interaction.extras["committed"] = "start" if self.op == "start" else "lobby"  # what a failed answer says
         # The lobby message itself is redrawn by the table cog's listener; acknowledge quietly.
         await interaction.response.defer()
 

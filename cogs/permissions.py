@@ -30,7 +30,8 @@ def permission_names(names: list[str], locale: object | None) -> str:
     return ", ".join(t(f"perm.{name}", locale) for name in names)
 
 
-def require(interaction: discord.Interaction, needed: tuple[str, ...] = TABLE_PERMISSIONS) -> None:
+def require(interaction: discord.Interaction, needed: tuple[str, ...] = TABLE_PERMISSIONS,
+            code: str = "missing_permissions") -> None:
     """Refuse the command when the bot lacks a permission it needs in this channel or thread. Discord sends the
     bot's own permissions there with every interaction (``app_permissions``)."""
     in_thread = isinstance(interaction.channel, discord.Thread) or (
@@ -38,7 +39,7 @@ def require(interaction: discord.Interaction, needed: tuple[str, ...] = TABLE_PE
                                                        discord.ChannelType.private_thread))
     lacking = missing(interaction.app_permissions, needed, in_thread=in_thread)
     if lacking:
-        raise HostError("missing_permissions", missing=permission_names(lacking, interaction.locale))
+        raise HostError(code, missing=permission_names(lacking, interaction.locale))
 
 
 def missing_in_channel(bot: "commands.Bot", guild_id: int | None, channel_id: int,

@@ -16,7 +16,9 @@ from bot.tournaments import Tournament, TournamentService, TournamentTable, Tour
 from bot.tournaments import text as tx
 
 from .lobby import LEVEL_CHOICES
+from .permissions import TOURNAMENT_PERMISSIONS, require
 from .common import NO_MENTIONS, GameItem, game_choices, host, is_admin, public_language, reply
+from .tournament_writer import TournamentWriter
 
 SIGNUP_OPS = ("join", "leave", "checkin")
 OP_STYLES = {"join": discord.ButtonStyle.success, "leave": discord.ButtonStyle.secondary,
@@ -104,7 +106,11 @@ class TournamentCog(commands.Cog):
         self.bot = bot
         service: TournamentService = bot.tournaments  # type: ignore[attr-defined]
         service.open_table = self.open_thread
-        service.subscribe(self.on_tournament)
+        self.writer = TournamentWriter(self.on_tournament)  # Discord calls outside the tournament's lock
+        service.subscribe(self._queue)
+
+    async def _queue(self, update: TournamentUpdate) -> None:
+        self.writer.push(update)
 
     # ---- the channel side ---------------------------------------------------------------
     async def open_thread(self, tournament: Tournament, table: TournamentTable) -> int:
@@ -186,6 +192,9 @@ class TournamentCog(commands.Cog):
         """Create a tournament here and post its public sign-up message (Join / Leave)."""
         service = tournaments(interaction)
         assert interaction.channel_id is not None
+        require(interaction, TOURNAMENT_PERMISSIONS, "tournament.missing_permissions")
+        service.check_create(game, format, rounds, min_seats, max_seats, first_round, bot_level=bot_level)
+        await interaction.response.defer(thinking=True)  # the database and up to 64 bot entrants come next
         tn = await service.create(
             game=game, guild_id=interaction.guild_id, channel_id=interaction.channel_id,
             creator_id=interaction.user.id, name=name or "", format=format, rounds=rounds, seats_min=min_seats,
@@ -193,9 +202,8 @@ class TournamentCog(commands.Cog):
             locale=await public_language(interaction), bot_level=bot_level)
         if bots:
             await service.add_bots(tn.id, interaction.user.id, bots)
-        await interaction.response.send_message(embed=signup_embed(tn, tn.locale), view=signup_view(tn, tn.locale),
-                                                allowed_mentions=NO_MENTIONS)
-        message = await interaction.original_response()
+        message = await interaction.followup.send(embed=signup_embed(tn, tn.locale), view=signup_view(tn, tn.locale),
+                                                  allowed_mentions=NO_MENTIONS, wait=True)
         await service.set_messages(tn, signup_message_id=message.id)
 
     @tournament.command(name="checkin")
@@ -210,6 +218,7 @@ class TournamentCog(commands.Cog):
     @app_commands.describe(tournament=WHICH)
     async def start(self, interaction: discord.Interaction, tournament: int | None = None) -> None:
         """Start the tournament (its creator, or Manage Server): round 1 is seated and its threads opened."""
+        require(interaction, TOURNAMENT_PERMISSIONS, "tournament.missing_permissions")
         tn = await self.resolve(interaction, tournament)
         await interaction.response.defer(ephemeral=True, thinking=True)
         await tournaments(interaction).start(tn.id, interaction.user.id, is_admin=is_admin(interaction))

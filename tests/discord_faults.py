@@ -47,7 +47,9 @@ class Fault:
     after: bool = False  # Discord processed the request before failing
     times: Optional[int] = 1  # None: until removed
     retry_after: float = 0.0  # for 429
+    every: int = 1  # fail only every n-th matching request (the others pass untouched)
     hits: int = 0
+    seen: int = 0
 
     def matches(self, call: "Call") -> bool:
         return self.method == call.method and bool(self.path.fullmatch(call.path))
@@ -86,8 +88,8 @@ class Faults:
 
     def fail(self, method: str, path: str, *, status: int = 503, code: Optional[int] = None,
              error: Optional[str] = None, after: bool = False, times: Optional[int] = 1,
-             retry_after: float = 0.0) -> Fault:
-        fault = Fault(method, re.compile(path), status, code, error, after, times, retry_after)
+             retry_after: float = 0.0, every: int = 1) -> Fault:
+        fault = Fault(method, re.compile(path), status, code, error, after, times, retry_after, every)
         self.faults.append(fault)
         return fault
 
@@ -97,6 +99,9 @@ class Faults:
     def _take_fault(self, call: "Call") -> Optional[Fault]:
         for fault in self.faults:
             if fault.matches(call) and (fault.times is None or fault.hits < fault.times):
+                fault.seen += 1
+                if fault.seen % fault.every:
+                    continue
                 fault.hits += 1
                 return fault
         return None

@@ -10,7 +10,7 @@ Usage (``MyBot`` is any ``commands.Bot`` subclass, constructed but not logged in
     async with Harness(MyBot()) as h:                 # logs in, runs setup_hook, READY + GUILD_CREATE
         alice = h.user(101, "alice", locale="ja")     # a guild member (GUILD_MEMBER_ADD if the bot has that intent)
         r = await h.slash(alice, "play akuma", seats=4)   # INTERACTION_CREATE, then settle()
-        assert r.type == "message" and not r.ephemeral
+        assert r.type == "deferred" and not r.ephemeral  # a lobby: deferred, then filled
         lobby = h.channel_messages()[-1]              # SentMessage: live view, edits applied
         r2 = await h.click(alice, lobby, label="Join")     # or custom_id="akuma:7:join" (regex ok)
         r3 = await h.select(alice, r2.message, "pick", ["c3"])

@@ -360,7 +360,8 @@ class FakeDiscord:
         if bad:
             return bad
         original = self.messages.get(reply.original_id or 0)
-        if original is not None and original["flags"] & LOADING:  # Discord: the first followup fills the defer
+        deleted = reply.original_id in self.deleted  # a deleted "thinking…" is not filled: a new message is sent
+        if original is not None and original["flags"] & LOADING and not deleted:  # the first followup fills it
             original["flags"] &= ~LOADING
             message = self.update_message(original, {k: v for k, v in body.items() if k != "flags"}, call.files)
         else:

@@ -13,8 +13,19 @@ def test_quick_benchmark_runs_and_prints_every_section() -> None:
                           timeout=900)
     assert proc.returncode == 0, proc.stderr[-3000:]
     out = proc.stdout
-    for heading in ("## Engines", "## Action latency", "## Memory and storage", "## Cold start", "## Board images"):
+    for heading in ("## Engines", "## Action latency", "## Memory and storage", "## Cold start", "## Board images",
+                    "## Discord path"):
         assert heading in out, f"missing {heading!r}"
     for figure in ("floor p99", "RSS with 1,000 active tables", "database bytes per action",
                    "first action answered", "rocca", "diamondbox"):
         assert figure in out
+
+
+def test_discord_section_runs_tiny() -> None:
+    """The Discord path through the strict edge: one table, with and without the 429s, every figure printed."""
+    from bench import discord_path
+
+    results = discord_path.run(True, [1])
+    assert [r["limited"] for r in results] == [False, True]
+    assert all(r["clicks"] == 3 and r["p50"] > 0 and r["floor50"] > 0 for r in results)
+    assert results[0]["lag_max"] == 0 and results[1]["caught_up"] < 60

@@ -21,7 +21,7 @@ ENGINE = get_engine("akuma")
 
 async def open_table(h: Harness, alice, bots: int = 3):
     r = await h.slash(alice, "play akuma", bots=bots, start="host")
-    assert r.type == "message" and not r.ephemeral
+    assert r.type == "deferred" and not r.ephemeral
     lobby = r.message
     assert "Bot 3" in lobby.text and {c["label"] for c in lobby.components} >= {"Join", "Leave", "Add bot: normal", "Start"}
     await h.click(alice, lobby, label="Start")
@@ -153,8 +153,8 @@ async def test_game_commands_and_rules(h: Harness) -> None:
     assert r.ephemeral and "host" in r.text.lower() and table.status == "running"
     r = await h.slash(bob, "play akuma")  # a second lobby in the channel is fine for someone not seated
     assert not r.ephemeral
-    r = await h.slash(alice, "play akuma")
-    assert r.ephemeral and "already sit" in r.text
+    r = await h.slash(alice, "play akuma")  # refused after the deferral: the public "thinking…" is deleted
+    assert r.message.deleted and r.messages[-1].ephemeral and "already sit" in r.messages[-1].text
     # Alice, the only person at the table, leaves: nobody is left to play for, so the table closes.
     r = await h.slash(alice, "game leave", channel=None)
     assert r.ephemeral

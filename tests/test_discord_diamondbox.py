@@ -27,7 +27,7 @@ ENGINE = get_engine("diamondbox")
 
 async def open_table(h: Harness, alice, bots: int = 2, **options):
     r = await h.slash(alice, "play diamondbox", bots=bots, **options)
-    assert r.type == "message" and not r.ephemeral
+    assert r.type == "deferred" and not r.ephemeral
     await h.click(alice, r.message, label="Start")
     table = only_table(h)
     assert table.status == "running"

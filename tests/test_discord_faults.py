@@ -110,10 +110,10 @@ async def test_lost_permission_pauses_the_clock_and_tells_the_host(h: Harness) -
                                  times=None)
     edits = h.server.faults.fail("PATCH", rf"/channels/{h.channel_id}/messages/\d+", status=403, code=50013,
                                  times=None)
-    await play_alice(h, table)
+    action = choose_action(table.engine, table.state, PLAYER, random.Random(3))  # Alice's first lead, no more
+    await h.bot.service.act_as(table.id, PLAYER, action, table.version)
     await h.settle()
-    if table.status != "running":
-        return  # the game ended on Alice's moves: nothing left to pause
+    assert table.status == "running"  # the seeded deal (seed 1) lasts well beyond its first trick
     await until(h, lambda: box.unreachable)
     assert table.clock_paused and table.row.deadline is None
     assert h.bot.timers._tasks.get(table.id) is None or h.bot.timers._tasks[table.id].done()
@@ -171,7 +171,7 @@ async def test_every_interaction_is_answered_within_three_seconds_when_discord_i
     h.server.faults.latency = 2.0  # each answer takes 2 s to come back; Discord's 3 s count from the click
     alice = h.user(ALICE_ID, "alice")
     r = await h.slash(alice, "play akuma", bots=3, start="host", expect_response=False)
-    await until(h, lambda: r.responded and r.message_ids)
+    await until(h, lambda: r.responded and r.message_ids and h.message(r.message).components)
     r = await h.click(alice, r.message, label="Start", expect_response=False)
     await until(h, lambda: r.responded)
     table = only_table(h)
@@ -202,20 +202,20 @@ async def test_the_edge_refuses_late_callbacks_and_old_tokens(h: Harness) -> Non
 
 
 async def test_a_failed_answer_after_a_move_does_not_say_nothing_changed(h: Harness) -> None:
+    """A prepared position: seed 1, the host leads, so Alice picks her first card and plays it."""
     alice = h.user(ALICE_ID, "alice")
     table = await open_table(h, alice)
-    if PLAYER not in table.to_act():
-        return
+    assert PLAYER in table.to_act()
     hand = (await h.click(alice, board_message(h, table), label="My hand")).message
-    button = next((c for c in hand.components if c.get("type") == 2 and c.get("custom_id", "").startswith("gh:do")
-                   and not c.get("disabled")), None)
-    if button is None:
-        return
+    menu = hand.select(None)
+    picked = (await h.select(alice, hand, menu["custom_id"], [menu["options"][0]["value"]])).message
+    play = picked.button(None, r"gh:do:.*")
+    assert not play.get("disabled")
     version = table.version
-    h.server.faults.fail("POST", r"/interactions/\d+/[^/]+/callback", status=503, times=1)
-    r = await h.click(alice, hand, button["custom_id"])
-    if table.version == version:
-        return  # that button only changed the selection
+    # Discord refuses the updated hand (a 503 would be retried by the library and then succeed)
+    h.server.faults.fail("POST", r"/interactions/\d+/[^/]+/callback", status=400, times=1)
+    r = await h.click(alice, picked, play["custom_id"])
+    assert table.version > version  # the move was committed
     assert "nothing was changed" not in r.text and "move was made" in r.text
 
 
@@ -279,3 +279,32 @@ async def test_sustained_rate_limits_two_tables_in_one_channel_catch_up(h: Harne
     for table in tables:
         author = board_message(h, table).embeds[0]["author"]["name"]
         assert str(table.version) in author
+
+
+async def test_play_with_bots_is_deferred_before_a_slow_database(h: Harness) -> None:
+    """Each bot seat takes 1.5 s to store and every Discord answer 2 s: /play answers (defers) at once, and the
+    lobby with its three bots appears when they are seated."""
+    h.server.faults.deadlines = True
+    h.server.faults.latency = 2.0
+    add_bot = h.bot.service.add_bot
+
+    async def slow_add_bot(*args, **kwargs):
+        await asyncio.sleep(1.5)
+        return await add_bot(*args, **kwargs)
+
+    h.bot.service.add_bot = slow_add_bot
+    alice = h.user(ALICE_ID, "alice")
+    r = await h.slash(alice, "play akuma", bots=3, expect_response=False)
+    await until(h, lambda: r.message_ids and h.message(r.message).components, timeout=30)
+    late = [c for c in h.calls if c.status == 404 and (c.response or {}).get("code") == 10062]
+    assert not late and r.type == "deferred" and not r.ephemeral
+    assert h.message(r.message).button("Join") and h.message(r.message).text.count("Bot") >= 3
+
+
+async def test_a_failed_answer_after_start_says_the_game_started(h: Harness) -> None:
+    alice = h.user(ALICE_ID, "alice")
+    r = await h.slash(alice, "play akuma", bots=3, start="host")
+    h.server.faults.fail("POST", r"/interactions/\d+/[^/]+/callback", status=400, times=1)  # Start's answer refused
+    started = await h.click(alice, r.message, label="Start")
+    assert only_table(h).status == "running"
+    assert "game has started" in started.text and "move was made" not in started.text

@@ -30,7 +30,7 @@ SEATS = [ALICE, "bot1", "bot2"]
 
 async def open_table(h: Harness, alice, bots: int = 2, **options):
     r = await h.slash(alice, "play pileup", bots=bots, **options)
-    assert r.type == "message" and not r.ephemeral
+    assert r.type == "deferred" and not r.ephemeral
     await h.click(alice, r.message, label="Start")
     table = only_table(h)
     assert table.status == "running"

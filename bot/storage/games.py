@@ -198,13 +198,6 @@ class GameStore:
         rows = await self.db.fetch("SELECT player, action FROM actions WHERE game_id = ? ORDER BY seq", game_id)
         return [(r[0], json.loads(r[1])) for r in rows]
 
-    async def take_notices(self, game_id: int, player: str) -> list[str]:
-        """Pending private events for a player, oldest first; they are removed once taken (one statement)."""
-        async with self.db.transaction() as tx:
-            rows = await tx.fetch("DELETE FROM notices WHERE game_id = ? AND player = ? RETURNING id, event",
-                                  game_id, player)
-        return [r[1] for r in sorted(rows, key=lambda r: r[0])]
-
     async def peek_notices(self, game_id: int, player: str) -> list[tuple[int, str]]:
         """Pending private events for a player, oldest first, with their ids; nothing is removed."""
         rows = await self.db.fetch("SELECT id, event FROM notices WHERE game_id = ? AND player = ? ORDER BY id",

@@ -25,6 +25,7 @@ from .ratings import RatingService
 from .standings import Standing, compute_standings, pairing_order
 
 log = logging.getLogger(__name__)
+OPEN_BACKOFF = (1.0, 2.0, 5.0, 10.0, 30.0, 60.0)  # seconds before each new try to open a table; then every minute
 OpenTable = Callable[[Tournament, TournamentTable], Awaitable[int]]
 TournamentListener = Callable[[TournamentUpdate], Awaitable[None]]
 
@@ -39,6 +40,7 @@ class RoundRunner:
         self._locks: dict[int, asyncio.Lock] = {}
         self._game_index: dict[int, int] = {}  # game id -> tournament id, set before any await after creation
         self._listeners: list[TournamentListener] = []
+        self._openers: dict[int, asyncio.Task] = {}  # tournament id -> the task retrying tables that did not open
         games.subscribe(self.on_game_update)
 
     # ---- plumbing --------------------------------------------------------------------
@@ -108,12 +110,55 @@ class RoundRunner:
         tournament.current_round, tournament.status = number, "running"
         if number == 1:
             await self._emit(tournament, "started")
-        await self._open_pending(tournament)
-        await self._emit(tournament, "round", number)
+        if await self._open_pending(tournament):
+            await self._emit(tournament, "round", number)  # else announced once the retries opened every table
 
-    async def _open_pending(self, tournament: Tournament) -> None:
+    async def _open_pending(self, tournament: Tournament) -> bool:
+        """Open the tables not yet opened; True when all are. A table that fails (Discord refused or failed to
+        create its thread) stays pending and is retried with backoff by a task of its own."""
+        opened = True
         for table in [t for t in tournament.tables if t.status == "pending"]:
-            await self._launch(tournament, table)
+            try:
+                await self._launch(tournament, table)
+            except Exception:
+                log.warning("tournament %s: table %s.%s did not open; retrying", tournament.id, table.round,
+                            table.number, exc_info=True)
+                opened = False
+        if not opened:
+            self._retry_later(tournament.id)
+        return opened
+
+    def _retry_later(self, tournament_id: int) -> None:
+        task = self._openers.get(tournament_id)
+        if task is None or task.done():
+            self._openers[tournament_id] = asyncio.create_task(self._keep_opening(tournament_id))
+
+    async def _keep_opening(self, tournament_id: int) -> None:
+        """Retry the pending tables with backoff: each thread is opened outside the tournament's lock, then the
+        lock is taken to record it and start its game; the round is announced once every table is open."""
+        for attempt in range(1_000_000):
+            await asyncio.sleep(OPEN_BACKOFF[min(attempt, len(OPEN_BACKOFF) - 1)])
+            tournament = await self.get(tournament_id)
+            for table in [t for t in tournament.tables if t.status == "pending" and t.channel_id is None]:
+                await self._open_channel(tournament, table)
+            async with self.lock(tournament_id):
+                if tournament.status != "running" or not any(t.status == "pending" for t in tournament.tables):
+                    return
+                if await self._open_pending(tournament):
+                    await self._emit(tournament, "round", tournament.current_round)
+                    return
+
+    async def _open_channel(self, tournament: Tournament, table: TournamentTable) -> None:
+        try:
+            channel_id = await self.open_table(tournament, table)
+        except Exception:
+            log.warning("tournament %s: table %s.%s still cannot open", tournament.id, table.round, table.number,
+                        exc_info=True)
+            return
+        async with self.lock(tournament.id):
+            if table.status == "pending" and table.channel_id is None:
+                table.channel_id = channel_id
+                await self.store.set_table(table)
 
     def _seed(self, tournament: Tournament, table: TournamentTable) -> int:
         return random.Random(f"{tournament.seed}:{table.round}:{table.number}:{table.attempt}").getrandbits(62)

@@ -37,6 +37,24 @@ class TournamentService(RoundRunner):
                      seats_max: int | None = None, final_table: bool = False, first_round: str = "random",
                      options: dict[str, Any] | None = None, locale: str = "en",
                      seed: int | None = None, bot_level: str = "normal") -> Tournament:
+        parsed, seats_min, seats_max = self.check_create(game, format, rounds, seats_min, seats_max, first_round,
+                                                         options, bot_level)
+        tournament = Tournament(
+            0, guild_id, channel_id, creator_id, game, format, rounds or (0 if format == "roundrobin" else 3),
+            seats_min, seats_max, secrets.randbits(62) if seed is None else seed, name=name[:80], options=parsed,
+            final_table=final_table, first_round=first_round, locale=locale, bot_level=bot_level)
+        tournament.id = await self.store.create(tournament)
+        self._cache[tournament.id] = tournament
+        await self._emit(tournament, "signup")
+        return tournament
+
+    @staticmethod
+    def check_create(game: str, format: str = "swiss", rounds: int | None = None, seats_min: int | None = None,
+                     seats_max: int | None = None, first_round: str = "random",
+                     options: dict[str, Any] | None = None,
+                     bot_level: str = "normal") -> tuple[dict[str, Any], int, int]:
+        """Refuse bad settings without touching the database (the cog checks before it defers); returns the
+        parsed options and the table sizes."""
         engine = get_engine(game)  # an unknown game is refused here (BadOptions)
         check_level(bot_level)
         parsed = engine.parse_options(options).model_dump(mode="json", exclude_defaults=True)
@@ -48,14 +66,7 @@ class TournamentService(RoundRunner):
             raise HostError("tournament.bad_format")
         if rounds is not None and not 1 <= rounds <= MAX_ROUNDS:
             raise HostError("tournament.bad_rounds", max=MAX_ROUNDS)
-        tournament = Tournament(
-            0, guild_id, channel_id, creator_id, game, format, rounds or (0 if format == "roundrobin" else 3),
-            seats_min, seats_max, secrets.randbits(62) if seed is None else seed, name=name[:80], options=parsed,
-            final_table=final_table, first_round=first_round, locale=locale, bot_level=bot_level)
-        tournament.id = await self.store.create(tournament)
-        self._cache[tournament.id] = tournament
-        await self._emit(tournament, "signup")
-        return tournament
+        return parsed, seats_min, seats_max
 
     def _organiser(self, tournament: Tournament, actor: int, is_admin: bool) -> None:
         if actor != tournament.creator_id and not is_admin:

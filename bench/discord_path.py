@@ -1,0 +1,130 @@
+"""The Discord path: click → first interaction answer through the test harness's strict edge (real discord.py
+objects, only HTTP faked), at 1, 100 (and on request 1,000) tables, beside a bare insert + commit; then the same
+with the edge answering every tenth channel write with a 2 s 429, and how far each game runs ahead of its board."""
+from __future__ import annotations
+
+import asyncio
+import re
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from bot.errors import HostError
+
+from .report import ms, percentile, print_table
+from .service_load import floor
+
+ROOT = Path(__file__).resolve().parents[1]
+VERSION = re.compile(r"move (\d+)")
+
+
+def _harness():
+    sys.path.insert(0, str(ROOT))
+    from bot.policies import choose_action
+    from tests.discord_harness_http import Reply
+    from tests.discord_harness_payloads import interaction_payload
+    from tests.discord_helpers import start_harness
+
+    return start_harness, Reply, interaction_payload, choose_action
+
+
+async def open_tables(h, count: int) -> list:
+    """One person and three bots per table, each table in its own thread of the harness's channel."""
+    tables = []
+    for n in range(count):
+        user = h.user(10_000 + n, f"p{n}")
+        thread = h.server._create_thread(type("C", (), {"json": {"name": f"t{n}", "type": 11}})(),
+                                         {"channel_id": str(h.channel_id)})[1]["id"]
+        r = await h.slash(user, "play akuma", channel=int(thread), bots=3, start="host")
+        await h.click(user, r.message, label="Start")
+        table = next(tb for tb in h.bot.service._tables.values() if tb.row.host_id == user.id)
+        tables.append((user, table))
+    return tables
+
+
+def shown(h, table) -> int:
+    message = h.server.messages.get(table.row.board_message_id or 0)
+    match = VERSION.search(((message or {}).get("embeds") or [{}])[0].get("author", {}).get("name", ""))
+    return int(match[1]) if match else 0
+
+
+async def click_all(h, tables, Reply, interaction_payload) -> list[float]:
+    """Every table's person clicks My hand at once; seconds from the click to Discord receiving the answer."""
+    started, replies = time.perf_counter(), []
+    for user, table in tables:
+        msg = h.message(table.row.board_message_id)
+        if table.status != "running" or not any(c.get("label") == "My hand" for c in msg.components):
+            continue  # that game is over (or its board not yet posted): nothing to click
+        button = msg.button("My hand", None)
+        payload = interaction_payload(h, user, 3, {"custom_id": button["custom_id"], "component_type": 2},
+                                      msg.channel_id, msg)
+        reply = Reply(h.server, int(payload["id"]), payload["token"], 3, msg.channel_id, user.payload,
+                      source_message_id=msg.id)
+        h.server.replies[reply.token] = reply
+        replies.append(reply)
+        h.dispatch("INTERACTION_CREATE", payload)
+    answered: dict[int, float] = {}
+    while len(answered) < len(replies) and time.perf_counter() - started < 60:
+        await asyncio.sleep(0.001)
+        now = time.perf_counter()
+        answered.update({i: now - started for i, r in enumerate(replies) if r.responded and i not in answered})
+    return list(answered.values())
+
+
+async def move_all(h, tables, rng, choose_action) -> None:
+    for user, table in tables:
+        player = next((p for p in table.to_act() if not table.is_bot(p)), None) if table.status == "running" else None
+        if player is not None:
+            action = choose_action(table.engine, table.state, player, rng)
+            try:
+                await h.bot.service.act_as(table.id, player, action, table.version)
+            except HostError:  # the turn timer moved for them meanwhile (long set-up at 1,000 tables)
+                pass
+
+
+async def measure(count: int, rounds: int, limited: bool) -> dict:
+    import random
+
+    start_harness, Reply, interaction_payload, choose_action = _harness()
+    with tempfile.TemporaryDirectory() as tmp:
+        h = await start_harness(Path(tmp) / "bot.db")
+        h.park_sleeps_over = 0.5
+        try:
+            tables = await open_tables(h, count)
+            if limited:
+                h.server.faults.fail("POST", r"/channels/\d+/messages", status=429, retry_after=2.0, times=None,
+                                     every=10)
+                h.server.faults.fail("PATCH", r"/channels/\d+/messages/\d+", status=429, retry_after=2.0,
+                                     times=None, every=10)
+            rng, latencies, lags = random.Random(1), [], []
+            for _ in range(rounds):
+                latencies += await click_all(h, tables, Reply, interaction_payload)
+                await move_all(h, tables, rng, choose_action)
+                await asyncio.sleep(0.05)
+                lags += [tb.version - shown(h, tb) for _, tb in tables]
+            behind = time.perf_counter()
+            while any(tb.version > shown(h, tb) for _, tb in tables) and time.perf_counter() - behind < 120:
+                await asyncio.sleep(0.05)
+            caught_up = time.perf_counter() - behind
+            floor_times = await floor(h.bot.storage, 2000, 100)
+        finally:
+            h.server.faults.clear()
+            await h.close(check=False)
+    return {"tables": count, "limited": limited, "clicks": len(latencies), "p50": percentile(latencies, 50),
+            "p99": percentile(latencies, 99), "floor50": percentile(floor_times, 50),
+            "floor99": percentile(floor_times, 99), "lag_max": max(lags, default=0),
+            "lag99": percentile(lags, 99), "caught_up": caught_up}
+
+
+def run(quick: bool, sizes: list[int] | None = None) -> list[dict]:
+    sizes = sizes or ([1, 10] if quick else [1, 100])
+    rounds = 3 if quick else 5
+    results = [asyncio.run(measure(n, rounds, limited)) for limited in (False, True) for n in sizes]
+    print_table("Discord path: click → first answer (strict edge)",
+                ["tables", "edge", "clicks", "answer p50", "answer p99", "commit floor p50", "commit floor p99",
+                 "board behind: max", "p99", "board caught up after"],
+                [[r["tables"], "every 10th write 429 (2 s)" if r["limited"] else "no faults", r["clicks"],
+                  ms(r["p50"]), ms(r["p99"]), ms(r["floor50"]), ms(r["floor99"]), f"{r['lag_max']} moves",
+                  f"{r['lag99']:.0f} moves", f"{r['caught_up']:.2f} s"] for r in results])
+    return results

@@ -1,0 +1,114 @@
+"""Tournaments when Discord is slow or failing, through the harness's strict edge (``server.faults``): sign-up
+clicks answered while the sign-up message is slow to edit, thread creation retried until the round opens, the bot's
+permissions checked before create / start, and slow work deferred within Discord's 3 s."""
+from __future__ import annotations
+
+import asyncio
+import time
+
+import discord
+
+from .discord_harness import Harness
+from .discord_harness_http import Reply
+from .discord_harness_payloads import interaction_payload
+from .test_discord_tournament import ALICE, BOB, CAROL, DAVE, threads
+
+THREADS = r"/channels/\d+/threads"
+
+
+async def until(h: Harness, done, timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not done():
+        assert time.monotonic() < deadline, "timed out"
+        await asyncio.sleep(0.05)
+    await h.settle()
+
+
+def together(h: Harness, people, message, label: str) -> list[Reply]:
+    """Each of ``people`` clicks ``label`` at the same moment (all dispatched before the bot runs any)."""
+    msg = h.message(message)
+    button = msg.button(label, None)
+    replies = []
+    for user in people:
+        payload = interaction_payload(h, user, 3, {"custom_id": button["custom_id"], "component_type": 2},
+                                      msg.channel_id, msg)
+        reply = Reply(h.server, int(payload["id"]), payload["token"], 3, msg.channel_id, user.payload,
+                      source_message_id=msg.id)
+        h.server.replies[reply.token] = reply
+        replies.append(reply)
+        h.dispatch("INTERACTION_CREATE", payload)
+    return replies
+
+
+def only_tournament(h: Harness):
+    return next(iter(h.bot.tournaments._cache.values()))
+
+
+async def test_signup_clicks_are_answered_while_discord_is_slow(h: Harness) -> None:
+    """Three people join at once while every Discord answer takes 2 s: each click is answered within 3 s (the
+    sign-up message is edited after the answers, outside the tournament's lock), and the message ends up listing
+    all three."""
+    alice = h.user(ALICE, "alice")
+    signup = (await h.slash(alice, "tournament create", game="akuma")).message
+    h.server.faults.deadlines = True
+    h.server.faults.latency = 2.0
+    people = [h.user(uid, name) for uid, name in ((BOB, "bob"), (CAROL, "carol"), (DAVE, "dave"))]
+    replies = together(h, people, signup, "Join")
+    await until(h, lambda: all(r.responded for r in replies))
+    await until(h, lambda: all(f"<@{p.id}>" in h.message(signup).text for p in people))
+    late = [c for c in h.calls if c.status == 404 and (c.response or {}).get("code") == 10062]
+    assert not late
+    assert all("You are in" in r.messages[-1].text for r in replies)
+
+
+async def start_with_bots(h: Harness, alice) -> None:
+    await h.slash(alice, "tournament create", game="akuma", rounds=1, bots=7)
+
+
+async def test_a_failed_thread_creation_is_retried_and_the_round_opens(h: Harness) -> None:
+    alice = h.user(ALICE, "alice")
+    await start_with_bots(h, alice)
+    h.server.faults.fail("POST", THREADS, status=503, times=6)  # beyond the library's own retries
+    h.server.faults.fail("POST", THREADS, status=403, code=50013, times=1)
+    started = await h.slash(alice, "tournament start")
+    assert started.ephemeral and "has started" in started.messages[-1].text
+    tn = only_tournament(h)
+    await until(h, lambda: all(t.status == "running" for t in tn.round_tables(1)), timeout=60)
+    assert len(threads(h)) == 2 and all(t.game_id for t in tn.round_tables(1))
+    announcement = [m for m in h.channel_messages() if "Round 1 of 1" in m.text]
+    assert len(announcement) == 1 and all(f"<#{t.channel_id}>" in announcement[0].text for t in tn.round_tables(1))
+
+
+async def test_create_and_start_are_refused_without_thread_permissions(h: Harness) -> None:
+    alice = h.user(ALICE, "alice")
+    full = h.app_permissions
+    h.app_permissions = discord.Permissions(full.value & ~discord.Permissions(create_public_threads=True).value)
+    refused = await h.slash(alice, "tournament create", game="akuma", bots=4)
+    assert refused.ephemeral and "Create Public Threads" in refused.messages[-1].text
+    assert not h.bot.tournaments._cache
+    h.app_permissions = full
+    await h.slash(alice, "tournament create", game="akuma", bots=4)
+    h.app_permissions = discord.Permissions(full.value & ~discord.Permissions(manage_threads=True).value)
+    refused = await h.slash(alice, "tournament start")
+    assert refused.ephemeral and "Manage Threads" in refused.messages[-1].text
+    assert only_tournament(h).status == "signup" and not threads(h)
+
+
+async def test_create_with_64_bots_is_answered_within_three_seconds_on_a_slow_discord(h: Harness) -> None:
+    h.server.faults.deadlines = True
+    h.server.faults.latency = 2.0
+    alice = h.user(ALICE, "alice")
+    slow = h.bot.tournaments._enter
+
+    async def slow_enter(*args, **kwargs):  # a slow database: every entrant batch takes 3.5 s
+        await asyncio.sleep(3.5)
+        return await slow(*args, **kwargs)
+
+    h.bot.tournaments._enter = slow_enter
+    r = await h.slash(alice, "tournament create", game="akuma", bots=64, expect_response=False)
+    await until(h, lambda: r.message_ids and "64 entered" in h.message(r.message).text
+                and h.bot.tournaments._cache and only_tournament(h).signup_message_id, timeout=30)
+    late = [c for c in h.calls if c.status == 404 and (c.response or {}).get("code") == 10062]
+    assert not late and r.type == "deferred" and not r.ephemeral
+    signup = h.message(r.message)
+    assert signup.button("Join") and only_tournament(h).signup_message_id == signup.id

@@ -3,6 +3,9 @@ picture, event and turn lines, every acting seat's hand view at each decision po
 Discord validates it (``bot.discord_rules``, the same check as the harness's edge and ``python -m bot check``)."""
 from __future__ import annotations
 
+import re
+from typing import Any, Iterator
+
 import pytest
 
 from bot.discord_rules.problems import error_lines
@@ -22,3 +25,33 @@ async def test_every_message_of_a_seeded_game_is_accepted_by_discord(game: str, 
             "/game status"} <= kinds, kinds
     refused = [f"{s.what}\n  " + "\n  ".join(error_lines(s.errors())) for s in samples if s.errors()]
     assert not refused, f"{len(refused)} of {len(samples)} messages refused, e.g.:\n" + "\n".join(refused[:5])
+
+
+PLURAL_NOUNS = ("cards|layers|steps|seconds|squares|stones|placements|places|games|wins|rounds|columns|checks"
+                "|messages|servers|points|turns|players|seats|bots|minutes")
+ONE_PLURAL = re.compile(rf"(?<![\d.,]){1} (?:more )?(?:minus )?(?:{PLURAL_NOUNS})\b")
+
+
+def _texts(node: Any) -> Iterator[str]:
+    """Every string a person reads in a request body (not ids, urls or custom ids)."""
+    if isinstance(node, str):
+        yield node
+    elif isinstance(node, list):
+        for item in node:
+            yield from _texts(item)
+    elif isinstance(node, dict):
+        for key, value in node.items():
+            if key not in ("custom_id", "url", "proxy_url", "nonce", "id", "value"):
+                yield from _texts(value)
+
+
+@pytest.mark.parametrize("game", GAMES)
+async def test_no_rendered_message_guesses_a_plural(game: str) -> None:
+    """No "(s)" in any language and no "1 cards" in English, in every message of seeded games (issue: words)."""
+    for lang in LANGUAGES:
+        for seed in (1, 2):
+            for sample in await game_samples(game, lang, seed=seed, max_steps=MAX_STEPS):
+                for text in _texts(sample.body):
+                    assert "(s)" not in text, f"{sample.what} ({lang}): {text}"
+                    if lang == "en":
+                        assert not ONE_PLURAL.search(text), f"{sample.what}: {ONE_PLURAL.search(text)[0]!r} in {text}"

@@ -12,6 +12,8 @@ from engines.akuma.cards import deck_for, sort_cards
 from engines.akuma.models import AkumaState, RowPlay
 from engines.rng import Rng
 
+from . import deal_hidden
+
 
 def unseen_cards(view: dict[str, Any]) -> list[str]:
     seen = set(view.get("hand", [])) | set(view["discarded"])
@@ -24,15 +26,7 @@ def sample(view: dict[str, Any], rng: random.Random) -> AkumaState:
     me = view["viewer"]
     pool = unseen_cards(view)
     rng.shuffle(pool)
-    hands: dict[str, list[str]] = {}
-    at = 0
-    for p in view["players"]:
-        if p == me:
-            hands[p] = sort_cards(view["hand"])
-            continue
-        n = view["hand_sizes"][p]
-        hands[p] = sort_cards(pool[at:at + n])
-        at += n
+    hands, _ = deal_hidden(view["players"], me, sort_cards(view["hand"]), view["hand_sizes"], pool, sort_cards)
     to_act = view["to_act"]
     return AkumaState(
         players=list(view["players"]), seed=0, options={"start_player": view["players"].index(view["start_player"])},

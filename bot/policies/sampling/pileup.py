@@ -6,13 +6,14 @@ stay known while in hand), the hand sizes and the draw pile's size. The unseen p
 """
 from __future__ import annotations
 
-import math
 import random
 from typing import Any
 
 from engines.pileup.cards import build_deck, parse_deck
 from engines.pileup.state import Column, Dump, DumpLink, PileupState
 from engines.rng import Rng
+
+from . import trailing_score
 
 
 def unseen_cards(view: dict[str, Any]) -> list[str]:
@@ -73,9 +74,7 @@ ROLLOUT_STEPS = 40
 
 def evaluate(state: PileupState, me: str) -> float:
     """An unfinished playout's score in [0, 1]: how far our minus cards trail the best rival's (fewest wins)."""
-    mine = len(state.minus[me])
-    best_rival = min(len(state.minus[p]) for p in state.players if p != me)
-    return 0.5 + 0.5 * math.tanh((best_rival - mine) / 4.0)
+    return trailing_score(len(state.minus[me]), [len(state.minus[p]) for p in state.players if p != me], 4.0)
 
 
 def prior(view: dict[str, Any], action: Any) -> float:

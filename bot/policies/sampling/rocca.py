@@ -7,13 +7,14 @@ sampler (which reads only the view) treats them as unseen like the rest.
 """
 from __future__ import annotations
 
-import math
 import random
 from typing import Any
 
 from engines.rng import Rng
 from engines.rocca.cards import full_deck, sort_cards
 from engines.rocca.models import Column, Pending, RoccaState, TowerCard
+
+from . import deal_hidden, trailing_score
 
 
 def column_index(label: str) -> int:
@@ -32,16 +33,7 @@ def sample(view: dict[str, Any], rng: random.Random) -> RoccaState:
     me = view["me"]
     pool = unseen_cards(view)
     rng.shuffle(pool)
-    hands: dict[str, list[str]] = {}
-    at = 0
-    for p in view["players"]:
-        if p == me:
-            hands[p] = list(view["hand"])
-            continue
-        n = view["hand_sizes"][p]
-        hands[p] = sort_cards(pool[at:at + n])
-        at += n
-    deck = pool[at:]
+    hands, deck = deal_hidden(view["players"], me, view["hand"], view["hand_sizes"], pool, sort_cards)
     tower = [
         TowerCard(card=t["card"], centre=tuple(t["centre"]), orientation=t["orientation"],
                   column=column_index(t["column"]), height=t["height"], placer=t["placer"], on=t["on"],
@@ -75,9 +67,7 @@ ROLLOUT_STEPS = 40
 
 def evaluate(state: RoccaState, me: str) -> float:
     """An unfinished playout's score in [0, 1]: how our hand compares with the smallest rival hand."""
-    mine = len(state.hands[me])
-    best_rival = min(len(state.hands[p]) for p in state.players if p != me)
-    return 0.5 + 0.5 * math.tanh((best_rival - mine) / 2.0)
+    return trailing_score(len(state.hands[me]), [len(state.hands[p]) for p in state.players if p != me], 2.0)
 
 
 def prior(view: dict[str, Any], action: Any) -> float:

@@ -102,12 +102,34 @@ async def test_idempotent_cancelled_and_bot_tables_change_nothing(host, db_url: 
     cancelled = await people_table(games, 6)
     await games.end(cancelled.id, 1, is_admin=True)
     await games.drain()
-    with_bot = await people_table(games, 7, people=PEOPLE[:2], bots=1)
-    await play_out(games, with_bot, 7)
+    alone_with_bots = await people_table(games, 7, people=PEOPLE[:1], bots=2)
+    await play_out(games, alone_with_bots, 7)
     assert rows(db_url, "SELECT * FROM ratings ORDER BY user_id") == snapshot
     assert rows(db_url, "SELECT COUNT(*) FROM game_results WHERE game_id = ?", cancelled.id) == [(0,)]
     assert rows(db_url, "SELECT user_id, rated FROM game_results WHERE game_id = ? ORDER BY user_id",
-                with_bot.id) == [(101, 0), (102, 0)]  # counted in stats, unrated
+                alone_with_bots.id) == [(101, 0)]  # counted in stats, unrated: nobody to be rated against
+
+
+async def test_people_at_a_table_with_bots_are_rated_by_their_order_among_themselves(host, db_url: str) -> None:
+    """Two people and a bot: both people are rated as a two-player game in their relative order, the bot ignored;
+    a person whose seat a bot took over (left the table) is still rated."""
+    games, ratings = host
+    table = await people_table(games, 8, people=PEOPLE[:2], bots=1)
+    await games.hand_to_bot(table.id, PEOPLE[1])  # a bot finishes the second person's game
+    await play_out(games, table, 8)
+    result = (await games.table(table.id)).result()
+    order = places(result.ranking)
+    mine = {u: order[f"u{u}"] for u in PEOPLE[:2]}
+    model = PlackettLuce()
+    fresh = model.rating()
+    expected = model.rate([[model.rating(mu=fresh.mu, sigma=fresh.sigma)] for _ in PEOPLE[:2]],
+                          ranks=[mine[u] for u in PEOPLE[:2]])
+    got = dict(rows(db_url, "SELECT user_id, mu FROM ratings ORDER BY user_id"))
+    assert set(got) == set(PEOPLE[:2])
+    for u, team in zip(PEOPLE[:2], expected):
+        assert got[u] == pytest.approx(team[0].mu)
+    assert rows(db_url, "SELECT user_id, rated FROM game_results WHERE game_id = ? ORDER BY user_id",
+                table.id) == [(u, 1) for u in PEOPLE[:2]]
 
 
 async def test_catch_up_after_a_restart_records_missed_games_once(db_url: str) -> None:

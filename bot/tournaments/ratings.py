@@ -1,7 +1,8 @@
 """Ratings per server and game: OpenSkill's Plackett–Luce model (built for free-for-all multiplayer, ties
-allowed), updated after every finished game without bot seats — tournament tables and casual tables alike.
+allowed), updated after every finished game with two or more people — tournament tables and casual tables alike.
+The people are rated by their order among themselves; the host's bots are ignored.
 
-Every human seat of every finished game is also recorded for ``/stats`` (games with bots count there, unrated).
+Every person of every finished game is also recorded for ``/stats`` (one person with bots counts there, unrated).
 Recording is idempotent (keyed by game id, checked inside the transaction), so a replayed update or the
 start-up ``catch_up`` never applies a result twice; a cancelled table changes nothing.
 """
@@ -83,14 +84,16 @@ class RatingService:
             await self.record_game(update.table)
 
     async def record_game(self, table: Table) -> bool:
-        """Record the human seats of a finished game and, when no seat is a bot, update their ratings."""
+        """Record the people of a finished game and, when there are two or more, rate them by their order among
+        themselves: the host's bots are ignored, and a person whose seat a bot finished (away, left) still
+        counts, so leaving a lost game does not dodge its rating."""
         result = table.result()
-        humans = [s for s in table.seats if not s.is_bot and s.user_id is not None]
+        humans = [s for s in table.seats if s.user_id is not None]
         if table.status != "finished" or result is None or not humans:
             return False
         place_of = places(result.ranking)
         places_by_user = {s.user_id: place_of[s.player] for s in humans}
-        rated = len(humans) == len(table.seats) >= 2
+        rated = len(humans) >= 2
 
         def rate(before: dict[int, tuple[float, float]]) -> dict[int, tuple[float, float]]:
             users = list(places_by_user)

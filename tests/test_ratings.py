@@ -1,5 +1,6 @@
-"""Ratings: OpenSkill Plackett–Luce after every finished game without bot seats (checked against the openskill
-library), idempotent over restarts, nothing for cancelled tables or tables with bots; leaderboard and stats."""
+"""Ratings: OpenSkill Plackett–Luce after every finished game with two or more people, by their order among
+themselves (checked against the openskill library), idempotent over restarts, nothing for cancelled tables or a
+lone person with bots; leaderboard and stats."""
 from __future__ import annotations
 
 import random

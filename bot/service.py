@@ -95,6 +95,10 @@ class GameService:
         ids = await self.storage.game_ids(status=ACTIVE, channel_id=channel_id)
         return [await self.table(i) for i in ids]
 
+    async def last_finished_in_channel(self, channel_id: int) -> Table | None:
+        ids = await self.storage.game_ids(status=("finished",), channel_id=channel_id)
+        return await self.table(ids[-1]) if ids else None
+
     async def tables_waiting_on_bots(self) -> list[int]:
         return await self.storage.waiting_on_bots(self.shards)
 

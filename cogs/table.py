@@ -64,8 +64,16 @@ class TableCog(commands.Cog):
     @game.command(name="status")
     @app_commands.describe(table="Table number (only needed when the channel has several)")
     async def status(self, interaction: discord.Interaction, table: int | None = None) -> None:
-        """Show the board of the table in this channel, only to you."""
-        tb = await self.table_here(interaction, table)
+        """Show the board of the table in this channel, only to you (after the end: the last result here)."""
+        try:
+            tb = await self.table_here(interaction, table)
+        except HostError as exc:
+            last = await host(interaction).service.last_finished_in_channel(interaction.channel_id or 0)
+            if exc.code != "no_table_here" or last is None:
+                raise
+            await reply(interaction, t("table.last_result", interaction.locale, id=last.id),
+                        embed=board_embed(last, interaction.locale))
+            return
         if tb.status == "lobby":
             await reply(interaction, embed=lobby_embed(tb, interaction.locale))
         else:  # with My hand: a player reaches their hand even if the board message was lost or deleted

@@ -70,6 +70,9 @@ async def test_four_seat_game_played_to_the_end_through_buttons_and_selects(h: H
     assert "Final ranking" in board.text and board.components == []  # no My hand once over
     assert any("Game over" in m.text for m in h.channel_messages())
     assert assert_hands_only_ephemeral(h) >= turns
+    status = await h.slash(alice, "game status")  # after the end: the last result here, not "no table"
+    assert status.ephemeral and f"table #{table.id}" in status.messages[-1].text
+    assert "Final ranking" in status.messages[-1].text and status.messages[-1].components == []
     # Turn pings mention Alice only, and only Alice.
     pings = [c for c in h.calls if c.method == "POST" and f"<@{ALICE_ID}>" in ((c.json or {}).get("content") or "")]
     assert pings and all([str(u) for u in c.json["allowed_mentions"]["users"]] == [str(ALICE_ID)] for c in pings)

@@ -64,8 +64,8 @@ class TableCog(commands.Cog):
     @game.command(name="status")
     @app_commands.describe(table="Table number (only needed when the channel has several)")
     async def status(self, interaction: discord.Interaction, table: int | None = None) -> None:
-        """Show the board of the table in this channel, only to you (after the end: the last result here)."""
-        try:
+        """Show the board of the table in this channel, only to you."""
+        try:  # after the end: the last result here rather than "no table"
             tb = await self.table_here(interaction, table)
         except HostError as exc:
             last = await host(interaction).service.last_finished_in_channel(interaction.channel_id or 0)

@@ -22,11 +22,9 @@ VERSION = re.compile(r"move (\d+)")
 def _harness():
     sys.path.insert(0, str(ROOT))
     from bot.policies import choose_action
-    from tests.discord_harness_http import Reply
-    from tests.discord_harness_payloads import interaction_payload
-    from tests.discord_helpers import start_harness
+    from tests.discord_helpers import dispatch_click, start_harness
 
-    return start_harness, Reply, interaction_payload, choose_action
+    return start_harness, dispatch_click, choose_action
 
 
 async def open_tables(h, count: int) -> list:
@@ -49,21 +47,14 @@ def shown(h, table) -> int:
     return int(match[1]) if match else 0
 
 
-async def click_all(h, tables, Reply, interaction_payload) -> list[float]:
+async def click_all(h, tables, dispatch_click) -> list[float]:
     """Every table's person clicks My hand at once; seconds from the click to Discord receiving the answer."""
     started, replies = time.perf_counter(), []
     for user, table in tables:
         msg = h.message(table.row.board_message_id)
         if table.status != "running" or not any(c.get("label") == "My hand" for c in msg.components):
             continue  # that game is over (or its board not yet posted): nothing to click
-        button = msg.button("My hand", None)
-        payload = interaction_payload(h, user, 3, {"custom_id": button["custom_id"], "component_type": 2},
-                                      msg.channel_id, msg)
-        reply = Reply(h.server, int(payload["id"]), payload["token"], 3, msg.channel_id, user.payload,
-                      source_message_id=msg.id)
-        h.server.replies[reply.token] = reply
-        replies.append(reply)
-        h.dispatch("INTERACTION_CREATE", payload)
+        replies.append(dispatch_click(h, user, msg, msg.button("My hand", None)))
     answered: dict[int, float] = {}
     while len(answered) < len(replies) and time.perf_counter() - started < 60:
         await asyncio.sleep(0.001)
@@ -86,7 +77,7 @@ async def move_all(h, tables, rng, choose_action) -> None:
 async def measure(count: int, rounds: int, limited: bool) -> dict:
     import random
 
-    start_harness, Reply, interaction_payload, choose_action = _harness()
+    start_harness, dispatch_click, choose_action = _harness()
     with tempfile.TemporaryDirectory() as tmp:
         h = await start_harness(Path(tmp) / "bot.db")
         h.park_sleeps_over = 0.5
@@ -99,7 +90,7 @@ async def measure(count: int, rounds: int, limited: bool) -> dict:
                                      times=None, every=10)
             rng, latencies, lags = random.Random(1), [], []
             for _ in range(rounds):
-                latencies += await click_all(h, tables, Reply, interaction_payload)
+                latencies += await click_all(h, tables, dispatch_click)
                 await move_all(h, tables, rng, choose_action)
                 await asyncio.sleep(0.05)
                 lags += [tb.version - shown(h, tb) for _, tb in tables]

@@ -123,3 +123,17 @@ def offered_controls(items: list[discord.ui.Item]) -> tuple[set[str], set[str]]:
         if isinstance(inner, discord.ui.Select):
             values |= {o.value for o in inner.options}
     return codes, values
+
+
+def dispatch_click(h, user, msg, button: dict):
+    """A click on ``button`` sent to the bot without waiting for it; returns the Reply that records the answer."""
+    from .discord_harness_http import Reply
+    from .discord_harness_payloads import interaction_payload
+
+    payload = interaction_payload(h, user, 3, {"custom_id": button["custom_id"], "component_type": 2},
+                                  msg.channel_id, msg)
+    reply = Reply(h.server, int(payload["id"]), payload["token"], 3, msg.channel_id, user.payload,
+                  source_message_id=msg.id)
+    h.server.replies[reply.token] = reply
+    h.dispatch("INTERACTION_CREATE", payload)
+    return reply

@@ -10,7 +10,7 @@ import discord
 
 from .discord_harness import Harness
 from .discord_harness_http import Reply
-from .discord_harness_payloads import interaction_payload
+from .discord_helpers import dispatch_click
 from .test_discord_tournament import ALICE, BOB, CAROL, DAVE, threads
 
 THREADS = r"/channels/\d+/threads"
@@ -28,16 +28,7 @@ def together(h: Harness, people, message, label: str) -> list[Reply]:
     """Each of ``people`` clicks ``label`` at the same moment (all dispatched before the bot runs any)."""
     msg = h.message(message)
     button = msg.button(label, None)
-    replies = []
-    for user in people:
-        payload = interaction_payload(h, user, 3, {"custom_id": button["custom_id"], "component_type": 2},
-                                      msg.channel_id, msg)
-        reply = Reply(h.server, int(payload["id"]), payload["token"], 3, msg.channel_id, user.payload,
-                      source_message_id=msg.id)
-        h.server.replies[reply.token] = reply
-        replies.append(reply)
-        h.dispatch("INTERACTION_CREATE", payload)
-    return replies
+    return [dispatch_click(h, user, msg, button) for user in people]
 
 
 def only_tournament(h: Harness):

@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 import argparse
-import platform
 import os
+import platform
 
 from . import backends, cold_start, discord_path, engine_speed, images, service_load
 

@@ -15,9 +15,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from statistics import median
 
-from engines import get_engine
-
 from bot.policies import heuristic_for
+from engines import get_engine
 
 
 @dataclass

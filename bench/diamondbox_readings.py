@@ -12,10 +12,9 @@ import argparse
 import random
 from statistics import mean
 
+from bot.policies import diamondbox as bot
 from engines.diamondbox import DiamondBoxEngine, geometry
 from engines.diamondbox.cards import FIRST_GUESS_PATTERNS, TABLE, install_patterns
-
-from bot.policies import diamondbox as bot
 
 TUNED = dict(TABLE.patterns)
 

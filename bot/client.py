@@ -17,11 +17,11 @@ from .replies import reply_error, reply_unknown_control
 from .scheduler import BotScheduler
 from .service import GameService
 from .settings import Settings
-from .thinking import Thinker
 from .storage import Storage
+from .thinking import Thinker
 from .timers import TurnTimers
-from .translator import CatalogTranslator
 from .tournaments import RatingService, TournamentService
+from .translator import CatalogTranslator
 
 log = logging.getLogger(__name__)
 # Loggers that write whole payloads at DEBUG: SQL parameters (a game's state: every hand, the RNG), HTTP bodies

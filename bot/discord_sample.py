@@ -95,8 +95,8 @@ def lobby_samples(game: str, lang: str) -> Iterator[Sample]:
 
 
 async def board_samples(table: Table, lang: str, *, first: bool) -> list[Sample]:
-    from cogs.common import NO_MENTIONS, board_embed
     from cogs.board import board_message_kwargs, board_view
+    from cogs.common import NO_MENTIONS, board_embed
 
     kwargs = await board_message_kwargs(table, lang)
     samples = [channel_message("board edited", edit=True, **kwargs)]

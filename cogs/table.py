@@ -12,8 +12,8 @@ from bot.errors import HostError
 from bot.i18n import t
 from bot.table import Table, Update
 
-from .common import board_embed, host, is_admin, reply
 from .board import board_view
+from .common import board_embed, host, is_admin, reply
 from .controls import PERSISTENT_ITEMS
 from .lobby import lobby_embed
 from .outbox import TableOutbox

@@ -15,9 +15,9 @@ from bot.i18n import t
 from bot.tournaments import Tournament, TournamentService, TournamentTable, TournamentUpdate
 from bot.tournaments import text as tx
 
+from .common import NO_MENTIONS, GameItem, game_choices, host, is_admin, public_language, reply
 from .lobby import LEVEL_CHOICES
 from .permissions import TOURNAMENT_PERMISSIONS, require
-from .common import NO_MENTIONS, GameItem, game_choices, host, is_admin, public_language, reply
 from .tournament_writer import TournamentWriter
 
 SIGNUP_OPS = ("join", "leave", "checkin")

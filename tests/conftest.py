@@ -4,11 +4,9 @@ import os
 import re
 import sqlite3
 from pathlib import Path
-from typing import AsyncIterator, Iterator
+from typing import TYPE_CHECKING, AsyncIterator, Iterator
 
 import pytest
-
-from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from .discord_harness import Harness

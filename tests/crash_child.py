@@ -36,8 +36,8 @@ from cogs.controls import game_module
 from engines import EngineError, get_engine
 
 from . import ui_driver
-from .ui_driver import playable_games
 from .discord_harness import Harness
+from .ui_driver import playable_games
 
 ALICE, BOB = 101, 102
 BOT_DELAY = 0.02  # > 0, so a kill can land while a bot "thinks"

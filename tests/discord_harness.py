@@ -46,15 +46,28 @@ from typing import Any, Iterable, Optional, Union
 
 import discord
 
-from .discord_harness_http import (
-    Call, DiscordRefused, FakeGateway, HarnessError, Reply, SentMessage, use_fake_session,
-)
 from .discord_harness_errors import OWNER, ErrorLog, HarnessErrors
-from .discord_harness_server import FakeDiscord
-from .discord_harness_payloads import (
-    MEMBER_PERMISSIONS, HarnessUser, build_options, channel_payload, guild_payload, interaction_payload, member_add,
-    modal_answers, ready_payloads,
+from .discord_harness_http import (
+    Call,
+    DiscordRefused,
+    FakeGateway,
+    HarnessError,
+    Reply,
+    SentMessage,
+    use_fake_session,
 )
+from .discord_harness_payloads import (
+    MEMBER_PERMISSIONS,
+    HarnessUser,
+    build_options,
+    channel_payload,
+    guild_payload,
+    interaction_payload,
+    member_add,
+    modal_answers,
+    ready_payloads,
+)
+from .discord_harness_server import FakeDiscord
 
 __all__ = ["Harness", "HarnessError", "DiscordRefused", "HarnessUser", "Reply", "SentMessage", "Call"]
 MessageLike = Union[SentMessage, Reply, int]

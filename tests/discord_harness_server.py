@@ -14,7 +14,15 @@ from bot.discord_rules import callback_errors, command_errors, message_errors
 
 from .discord_faults import Faults
 from .discord_harness_http import (
-    COMPONENTS_V2, EPHEMERAL, LOADING, Call, FakeResponse, Reply, SentMessage, now_iso, snowflake,
+    COMPONENTS_V2,
+    EPHEMERAL,
+    LOADING,
+    Call,
+    FakeResponse,
+    Reply,
+    SentMessage,
+    now_iso,
+    snowflake,
 )
 
 Handler = Callable[[Call, dict[str, str]], "tuple[int, Any]"]

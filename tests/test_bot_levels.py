@@ -2,13 +2,12 @@
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
 
-from bot.policies import LEVELS, choose_for_seat, heuristic_for
+from bot.policies import LEVELS, choose_for_seat
 from bot.policies.easy import sensible
-from bot.scheduler import BotScheduler, seat_level
+from bot.scheduler import seat_level
 from bot.service import GameService
 from bot.storage import Storage
 from engines import GAMES, BadOptions, get_engine

@@ -8,7 +8,6 @@ import sys
 from pathlib import Path
 
 import discord
-import pytest
 
 from bot.check import Finding, offline_findings, report
 from bot.check_server import server_findings

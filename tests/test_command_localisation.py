@@ -53,7 +53,7 @@ async def test_every_command_string_is_in_every_catalog(tmp_path: Path) -> None:
 
 async def test_translator_answers_japanese_only() -> None:
     translator = CatalogTranslator()
-    from discord.app_commands import TranslationContext, TranslationContextLocation, locale_str, Choice
+    from discord.app_commands import Choice, TranslationContext, TranslationContextLocation, locale_str
 
     choice = Choice(name="random", value="random")
     context = TranslationContext(TranslationContextLocation.choice_name, choice)

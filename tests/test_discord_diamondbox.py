@@ -218,8 +218,8 @@ async def test_errors_are_ephemeral_and_change_nothing(h: Harness) -> None:
 
 
 async def test_rules_in_both_languages_show_the_card_table_in_play(h: Harness) -> None:
-    from engines.diamondbox.cards import TABLE
     from bot.render.diamondbox import face
+    from engines.diamondbox.cards import TABLE
 
     alice = h.user(ALICE_ID, "alice")
     r = await h.slash(alice, "rules", game="diamondbox")

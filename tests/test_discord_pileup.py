@@ -10,7 +10,6 @@ from __future__ import annotations
 import random
 import re
 
-
 from bot.policies import choose_action
 from bot.render.pileup import card as mark
 from cogs.games.pileup import steps_of
@@ -18,9 +17,16 @@ from engines import get_engine
 
 from .discord_harness import Harness
 from .discord_helpers import (
-    assert_forged_clicks_refused, assert_hands_only_ephemeral, board_message, my_hand, only_table, select_with, set_state,
+    assert_forged_clicks_refused,
+    assert_hands_only_ephemeral,
+    board_message,
+    my_hand,
+    only_table,
+    select_with,
+    set_state,
 )
-from .engines.test_pileup_support import col, table as build
+from .engines.test_pileup_support import col
+from .engines.test_pileup_support import table as build
 
 ALICE_ID, BOB_ID = 101, 102
 ALICE, BOB = f"u{ALICE_ID}", f"u{BOB_ID}"

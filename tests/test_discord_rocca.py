@@ -9,14 +9,19 @@ from __future__ import annotations
 import random
 import re
 
-
 from bot.policies import choose_action
 from bot.render.rocca import card as mark
 from engines import get_engine
 
 from .discord_harness import Harness
 from .discord_helpers import (
-    assert_forged_clicks_refused, assert_hands_only_ephemeral, board_message, my_hand, only_table, select_with, set_state,
+    assert_forged_clicks_refused,
+    assert_hands_only_ephemeral,
+    board_message,
+    my_hand,
+    only_table,
+    select_with,
+    set_state,
 )
 from .engines.test_rocca_support import make
 

@@ -3,8 +3,6 @@ Join/Leave, check-in, start, a thread per table with the seated players mentione
 current, the organiser's tools, final standings posted; /leaderboard and /stats."""
 from __future__ import annotations
 
-
-
 from .discord_harness import Harness
 
 ALICE, BOB, CAROL, DAVE = 101, 102, 103, 104

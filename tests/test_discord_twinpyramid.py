@@ -22,7 +22,13 @@ from engines.twinpyramid.state import Pending, Seat, Wild
 
 from .discord_harness import Harness
 from .discord_helpers import (
-    assert_forged_clicks_refused, assert_hands_only_ephemeral, board_message, my_hand, only_table, select_with, start_harness,
+    assert_forged_clicks_refused,
+    assert_hands_only_ephemeral,
+    board_message,
+    my_hand,
+    only_table,
+    select_with,
+    start_harness,
 )
 
 ALICE_ID, BOB_ID = 101, 102
@@ -330,7 +336,7 @@ async def test_errors_are_ephemeral_and_change_nothing(h: Harness) -> None:
     # The hand view says why drawing is barred (9 cards and a play is possible) before anything is sent.
     hand = await my_hand(h, alice, table)
     assert "You may not draw your 10th card" in hand.text
-    assert not any(re.fullmatch(rf"gh:do:\d+:\d+:d", c.get("custom_id", "")) for c in hand.components)
+    assert not any(re.fullmatch(r"gh:do:\d+:\d+:d", c.get("custom_id", "")) for c in hand.components)
 
 
 async def test_japanese_hand_and_rules(h: Harness) -> None:

@@ -25,18 +25,18 @@ import sqlite3
 from collections import Counter
 from pathlib import Path
 
-from bot.i18n import t as text
-from cogs.controls import game_module
 from discord import app_commands
 
 from bot.errors import HostError
+from bot.i18n import t as text
+from cogs.controls import game_module
 from engines import EngineError
 
 from . import ui_driver
-from .ui_driver import playable_games as playable
 from .discord_harness import Harness, HarnessError, HarnessUser
 from .discord_helpers import make_bot
 from .fuzz_inputs import Generators, Input, Table, send_raw
+from .ui_driver import playable_games as playable
 
 FULL = os.environ.get("GAMEHOST_FULL") == "1"
 COUNT = int(os.environ.get("GAMEHOST_FUZZ_COUNT", 12_000 if FULL else 3_000))

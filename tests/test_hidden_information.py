@@ -37,9 +37,9 @@ from bot.settings import Settings
 from engines import GAMES, EngineError, get_engine
 
 from . import ui_driver
-from .ui_driver import playable_games as playable
 from .discord_harness import Harness
 from .engines.conformance import string_leaves
+from .ui_driver import playable_games as playable
 
 FULL = os.environ.get("GAMEHOST_FULL") == "1"
 ENGINE_GAMES = int(os.environ.get("GAMEHOST_HIDDEN_GAMES", 1000 if FULL else 20))

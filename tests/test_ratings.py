@@ -4,19 +4,19 @@ lone person with bots; leaderboard and stats."""
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
 from openskill.models import PlackettLuce
 
 from bot.policies import choose_action
 from bot.service import GameService
-from .conftest import rows
 from bot.storage import GameRow, SeatRow, Storage
 from bot.table import Table
 from bot.tournaments import RatingService
 from bot.tournaments.ratings import places
 from engines import Result
+
+from .conftest import rows
 
 GUILD = 5
 PEOPLE = (101, 102, 103)

@@ -12,14 +12,16 @@ import pytest
 from bot.errors import user_message
 from bot.i18n import has_key
 from bot.policies import choose_action
-from bot.render import Names, pileup as R
+from bot.render import Names
+from bot.render import pileup as R
 from bot.storage import GameRow, SeatRow
 from bot.table import Table
 from cogs.games import pileup as cog
 from engines import BadOptions, Event, IllegalAction
 from engines.pileup import PileupEngine, Play
 
-from .engines.test_pileup_support import col, table as build
+from .engines.test_pileup_support import col
+from .engines.test_pileup_support import table as build
 
 ENG = PileupEngine()
 ROOT = Path(__file__).resolve().parents[1]

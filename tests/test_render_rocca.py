@@ -15,15 +15,16 @@ from PIL import Image
 from bot.errors import user_message
 from bot.i18n import has_key
 from bot.policies import choose_action
-from bot.render import Names, rocca as R
+from bot.render import Names
+from bot.render import rocca as R
 from bot.render.rocca_image import UNIT_MIN
 from bot.storage import GameRow, SeatRow
 from bot.table import Table
 from cogs.games import rocca as cog
 from engines import IllegalAction
 from engines.rocca import RoccaEngine
-from engines.rocca.models import Place
 from engines.rocca.cards import full_deck
+from engines.rocca.models import Place
 from engines.rocca.tower import TowerIndex, put
 
 from .engines.test_rocca_support import make

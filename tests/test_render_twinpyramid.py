@@ -12,7 +12,8 @@ import pytest
 from bot.errors import user_message
 from bot.i18n import has_key
 from bot.policies import choose_action
-from bot.render import Names, twinpyramid as R
+from bot.render import Names
+from bot.render import twinpyramid as R
 from bot.storage import GameRow, SeatRow
 from bot.table import Table
 from cogs.games import twinpyramid as cog

@@ -2,16 +2,16 @@
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
 
 import pytest
 
 from bot.errors import HostError
 from bot.scheduler import BotScheduler
 from bot.service import GameService
-from .conftest import rows
 from bot.storage import SeatRow, Storage
 from engines import EngineError, get_engine
+
+from .conftest import rows
 
 ALICE, BOB, CAROL = 101, 102, 103
 

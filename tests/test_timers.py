@@ -3,7 +3,6 @@ the seat going to a bot after three timeouts in a row, coming back, and deadline
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
 
 import pytest
 
@@ -11,8 +10,8 @@ from bot.errors import HostError
 from bot.scheduler import BotScheduler
 from bot.service import GameService
 from bot.storage import Storage
-from bot.timers import TurnTimers
 from bot.table import Update
+from bot.timers import TurnTimers
 
 ALICE = 101
 

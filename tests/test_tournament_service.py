@@ -12,13 +12,13 @@ import pytest
 from bot.errors import HostError
 from bot.scheduler import BotScheduler
 from bot.service import GameService
-from .conftest import rows
 from bot.storage import Storage
 from bot.tournaments import RatingService, Tournament, TournamentService, compute_standings, ranking_points
 from bot.tournaments.ratings import places
 from bot.tournaments.seating import pairs_met
 from engines import GAMES
 
+from .conftest import rows
 from .test_tournament_seating import fewest_repeats, repeats
 
 ORGANISER, ALICE, BOB = 1, 101, 102

@@ -14,8 +14,8 @@ from typing import Any, AsyncIterator, Sequence
 
 import asyncpg
 
-from .claims import PgClaim, pg_identify_slot
 from .backend import Database, Row, Tx, migrations
+from .claims import PgClaim, pg_identify_slot
 from .rows import PendingAction
 
 MIGRATION_LOCK = 0x67616D65  # advisory lock key ("game") held while migrating

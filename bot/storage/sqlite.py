@@ -10,8 +10,8 @@ from typing import Any, AsyncIterator, Sequence
 
 import aiosqlite
 
-from .claims import FileClaim, file_identify_slot
 from .backend import Database, Row, Tx, migrations
+from .claims import FileClaim, file_identify_slot
 from .rows import PendingAction
 
 

@@ -11,8 +11,17 @@ from bot.policies import check_level
 from engines import get_engine
 
 from . import seating
-from .models import (ACTIVE_STATES, FIRST_ROUND, FORMATS, OPEN_STATES, ROUND_ROBIN_MAX, Entrant, Tournament,
-                     TournamentTable, ranking_points)
+from .models import (
+    ACTIVE_STATES,
+    FIRST_ROUND,
+    FORMATS,
+    OPEN_STATES,
+    ROUND_ROBIN_MAX,
+    Entrant,
+    Tournament,
+    TournamentTable,
+    ranking_points,
+)
 from .running import RoundRunner
 
 MAX_ROUNDS = 20

@@ -17,8 +17,14 @@ from ..rng import Rng
 from . import cards, geometry
 from .cards import CARD_IDS, COLOURS, TURNS_ALL, TURNS_HALF, distinct_turns, is_card, size_at
 from .state import (
-    ChooseColour, ColourChoice, DiamondBoxAction, DiamondBoxOptions, DiamondBoxState, Pass,
-    PlaceCard, Placed,
+    ChooseColour,
+    ColourChoice,
+    DiamondBoxAction,
+    DiamondBoxOptions,
+    DiamondBoxState,
+    Pass,
+    PlaceCard,
+    Placed,
 )
 from .views import build_view
 

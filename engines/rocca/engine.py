@@ -11,8 +11,7 @@ from engines.rng import Rng
 
 from . import cards as C
 from . import moves as M
-from .models import (Accept, Bon, DeclareOne, Draw, Give, Pending, Place, RoccaAction, RoccaOptions,
-                     RoccaState)
+from .models import Accept, Bon, DeclareOne, Draw, Give, Pending, Place, RoccaAction, RoccaOptions, RoccaState
 from .tower import TowerIndex, card_label, put, start_tower
 from .view import build_view
 

@@ -10,7 +10,6 @@ from . import geometry as G
 from .models import Column, RoccaState, TowerCard
 
 
-
 class TowerIndex:
     """Lookups over ``state.tower``: top card per triangle, taken centres, card positions, active cards."""
 

@@ -11,8 +11,22 @@ from ..errors import IllegalAction
 from ..rng import Rng
 from . import rules
 from .actions import (
-    REARRANGE_TYPES, Change, Draw, EndBuild, ForcedDraw, NameSuit, NextDeal, OrderThree, Pass,
-    PassTwo, Place, Play, Rearrange, RearrangeStep, TakeTwo, TwinPyramidAction,
+    REARRANGE_TYPES,
+    Change,
+    Draw,
+    EndBuild,
+    ForcedDraw,
+    NameSuit,
+    NextDeal,
+    OrderThree,
+    Pass,
+    PassTwo,
+    Place,
+    Play,
+    Rearrange,
+    RearrangeStep,
+    TakeTwo,
+    TwinPyramidAction,
 )
 from .cards import BUILD_LIMIT, HELD_LIMIT, SLOTS, START_RANKS, SUITS, full_deck, rank_of, stone_value
 from .state import TURNS_PER_PLAYER, DealOutcome, Pending, Seat, TwinPyramidOptions, TwinPyramidState, Wild

@@ -7,7 +7,13 @@ from __future__ import annotations
 from ..base import Event
 from .actions import Action, Change, Draw, Place, Play, SwapShown, SwapStone, ToHeld, ToShown
 from .cards import (
-    BURST_SIZE, HELD_LIMIT, is_joker, is_stone, rank_of, slot_open, suit_of,
+    BURST_SIZE,
+    HELD_LIMIT,
+    is_joker,
+    is_stone,
+    rank_of,
+    slot_open,
+    suit_of,
 )
 from .state import REARRANGE_LIMIT, TwinPyramidState
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .cards import BURST_SIZE, BUILD_LIMIT, HELD_LIMIT, PYRAMID_ROWS, SLOTS, SUPPORTS
+from .cards import BUILD_LIMIT, BURST_SIZE, HELD_LIMIT, PYRAMID_ROWS, SLOTS, SUPPORTS
 from .state import REARRANGE_LIMIT, TURNS_PER_PLAYER, TwinPyramidState
 
 GEOMETRY: dict[str, Any] = {

@@ -1,8 +1,6 @@
 """One conformance suite over every registered game (docs/engine-contract.md, Tests 1)."""
 from __future__ import annotations
 
-import sys
-
 import pytest
 
 from engines import GAMES, BadOptions, get_engine

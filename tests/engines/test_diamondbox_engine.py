@@ -8,8 +8,7 @@ import pytest
 from pydantic import ValidationError
 
 from engines import BadAction, BadOptions, IllegalAction, NotYourTurn
-from engines.diamondbox import DiamondBoxEngine
-from engines.diamondbox import cards
+from engines.diamondbox import DiamondBoxEngine, cards
 from engines.diamondbox.geometry import build_centre, centre_from_view
 from engines.diamondbox.state import ChooseColour, Pass, PlaceCard
 

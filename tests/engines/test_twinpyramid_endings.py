@@ -3,9 +3,8 @@
 original (seed 001) it enforces."""
 from __future__ import annotations
 
-from engines.twinpyramid.state import TURNS_PER_PLAYER
-
 from bot.render.twinpyramid import board, deal_result_lines
+from engines.twinpyramid.state import TURNS_PER_PLAYER
 
 from .test_twinpyramid_support import ENG, act, assert_conserved, event, legal, make, pending, types
 

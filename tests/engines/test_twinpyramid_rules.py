@@ -8,7 +8,14 @@ from engines import IllegalAction
 from engines.twinpyramid.state import REARRANGE_LIMIT
 
 from .test_twinpyramid_support import (
-    ENG, act, assert_conserved, event, legal, make, pending, plays, types,
+    ENG,
+    act,
+    assert_conserved,
+    event,
+    legal,
+    make,
+    plays,
+    types,
 )
 
 # ---- play by suit or rank, the 2 exception ------------------------------------------------

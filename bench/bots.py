@@ -1,24 +1,40 @@
-"""Head-to-head: one ``strong`` seat (rotating through the seats) against ``normal`` seats.
+"""Head-to-head: one ``strong`` seat (rotating through the seats) against ``normal`` seats, or any two levels.
 
     python -m bench.bots --games 400 --iterations 40
     python -m bench.bots --game akuma --players 3 --games 100 --iterations 24
+    python -m bench.bots --hero normal --field easy --games 400
 
-For each game and seat count prints the games played, the strong seat's win share (a first place
+For each game and seat count prints the games played, the hero seat's win share (a first place
 shared by k players counts 1/k) with a 95% Wilson interval, the target (60% at 2 players, 1.5× the
-fair share at 3–4: 50% / 37.5%), and the strong bot's time per decision (p50/p99). Game i uses seed
-``seed + i`` and puts the strong seat in seat i mod players. One process, one core.
+fair share at 3–4: 50% / 37.5%), and the hero's time per decision (p50/p99). Game i uses seed
+``seed + i`` and puts the hero in seat i mod players. One process, one core.
 """
 from __future__ import annotations
 
 import argparse
 import math
-import random
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
-from bot.policies import heuristic_for
+from bot.policies import LEVELS, choose_for_seat
 from bot.policies.search import choose_strong
-from engines import GAMES, get_engine
+from engines import GAMES, Action, get_engine
+
+
+@dataclass(frozen=True)
+class Matchup:
+    """Who plays: the ``hero`` level in one seat, the ``field`` level in all the others."""
+
+    hero: str = "strong"
+    field: str = "normal"
+    iterations: int | None = 40  # the strong search's playouts per decision; None: ``budget_s`` seconds
+    budget_s: float = 0.3
+
+    def choose(self, level: str, game: str, view: dict[str, Any], legal: list[Action], seed: str) -> Action:
+        if level == "strong":
+            return choose_strong(game, view, legal, seed, budget_s=self.budget_s, iterations=self.iterations)
+        return choose_for_seat(game, view, legal, seed, level)
 
 
 @dataclass
@@ -55,13 +71,10 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def play_one(game: str, players: int, seed: int, hero_seat: int, iterations: int | None, budget_s: float,
-             times: list[float]) -> float:
+def play_one(game: str, players: int, seed: int, hero_seat: int, matchup: Matchup, times: list[float]) -> float:
     engine = get_engine(game)
     names = [f"s{i}" for i in range(players)]
     hero = names[hero_seat]
-    normal = heuristic_for(game)
-    rng = random.Random(seed)
     state = engine.new_game(names, seed=seed)
     step = 0
     while actors := engine.to_act(state):
@@ -70,10 +83,10 @@ def play_one(game: str, players: int, seed: int, hero_seat: int, iterations: int
         view = engine.view(state, player)
         if player == hero:
             t = time.perf_counter()
-            action = choose_strong(game, view, legal, f"{seed}:{step}", budget_s=budget_s, iterations=iterations)
+            action = matchup.choose(matchup.hero, game, view, legal, f"{seed}:{step}")
             times.append(time.perf_counter() - t)
         else:
-            action = normal(view, legal, rng)
+            action = matchup.choose(matchup.field, game, view, legal, f"{seed}:{step}:{player}")
         state, _ = engine.apply(state, player, action)
         step += 1
     result = engine.result(state)
@@ -81,14 +94,14 @@ def play_one(game: str, players: int, seed: int, hero_seat: int, iterations: int
     return 1.0 / len(result.ranking[0]) if hero in result.ranking[0] else 0.0
 
 
-def run_cell(game: str, players: int, games: int, seed: int, iterations: int | None, budget_s: float,
+def run_cell(game: str, players: int, games: int, seed: int, matchup: Matchup,
              max_seconds: float | None = None) -> Cell:
     cell = Cell(game, players)
     start = time.perf_counter()
     for i in range(games):
         if max_seconds is not None and time.perf_counter() - start > max_seconds:
             break
-        cell.wins += play_one(game, players, seed + i, i % players, iterations, budget_s, cell.times)
+        cell.wins += play_one(game, players, seed + i, i % players, matchup, cell.times)
         cell.games += 1
     return cell
 
@@ -96,10 +109,10 @@ def run_cell(game: str, players: int, games: int, seed: int, iterations: int | N
 def format_cell(cell: Cell) -> str:
     lo, hi = wilson(cell.wins, cell.games)
     ok = "meets" if lo >= cell.target else ("below" if hi < cell.target else "undecided")
-    return (f"{cell.game:<12} {cell.players}p  games {cell.games:>4}  strong win share {cell.share:.3f} "
+    return (f"{cell.game:<12} {cell.players}p  games {cell.games:>4}  hero win share {cell.share:.3f} "
             f"[{lo:.3f}, {hi:.3f}]  target {cell.target:.3f} ({ok})  fair {1 / cell.players:.3f}  "
-            f"decision p50 {percentile(cell.times, 0.5) * 1000:.0f} ms p99 {percentile(cell.times, 0.99) * 1000:.0f} ms "
-            f"({len(cell.times)} decisions)")
+            f"decision p50 {percentile(cell.times, 0.5) * 1000:.1f} ms "
+            f"p99 {percentile(cell.times, 0.99) * 1000:.1f} ms ({len(cell.times)} decisions)")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -110,17 +123,20 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--iterations", type=int, default=40,
                         help="playouts per decision (reproducible); 0 = use --budget seconds instead")
     parser.add_argument("--budget", type=float, default=0.3, help="seconds per decision when --iterations 0")
+    parser.add_argument("--hero", choices=LEVELS, default="strong", help="the level of the one rotating seat")
+    parser.add_argument("--field", choices=LEVELS, default="normal", help="the level of every other seat")
     parser.add_argument("--seed", type=int, default=100_000)
     parser.add_argument("--max-seconds", type=float, default=None, help="stop a cell early after this long")
     args = parser.parse_args(argv)
-    iterations = args.iterations or None
-    print(f"# strong vs normal — iterations/decision: {iterations or 'time'}  budget: {args.budget}s")
+    matchup = Matchup(args.hero, args.field, args.iterations or None, args.budget)
+    print(f"# {matchup.hero} vs {matchup.field} — strong iterations/decision: {matchup.iterations or 'time'}  "
+          f"budget: {matchup.budget_s}s")
     for game in args.game or GAMES:
         engine = get_engine(game)
         for players in args.players or [2, 3, 4]:
             if not engine.min_players <= players <= engine.max_players:
                 continue
-            cell = run_cell(game, players, args.games, args.seed, iterations, args.budget, args.max_seconds)
+            cell = run_cell(game, players, args.games, args.seed, matchup, args.max_seconds)
             print(format_cell(cell), flush=True)
 
 

@@ -37,8 +37,8 @@ async def command_payloads() -> list[dict[str, Any]]:
     from .settings import Settings
 
     with tempfile.TemporaryDirectory() as folder:
-        settings = Settings(_env_file=None, discord_token=None, database_path=Path(folder) / "check.db",
-                            bot_move_delay=0)
+        settings = Settings(  # type: ignore[call-arg]  # _env_file is pydantic-settings' own init keyword
+            _env_file=None, discord_token=None, database_path=Path(folder) / "check.db", bot_move_delay=0)
         bot = GameHostBot(settings, sync_commands=False)
         try:
             await bot.setup_hook()

@@ -41,9 +41,9 @@ class CatalogTranslator(app_commands.Translator):
         return catalog(lang).get(key) if key else None
 
 
-def command_strings(tree: app_commands.CommandTree) -> Iterator[tuple[str, str]]:
+def command_strings(tree: app_commands.CommandTree) -> Iterator[tuple[str | None, str]]:
     """Every (key, English source text) of the commands in ``tree`` — what the catalogs must cover."""
-    def walk(command: Any) -> Iterator[tuple[str, str]]:
+    def walk(command: Any) -> Iterator[tuple[str | None, str]]:
         group = isinstance(command, app_commands.Group)
         yield command_key(Where.group_name if group else Where.command_name, command), command.name
         yield command_key(Where.group_description if group else Where.command_description,

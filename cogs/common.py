@@ -16,7 +16,8 @@ from engines import GAMES
 if TYPE_CHECKING:
     from bot.client import GameHostBot
 
-__all__ = ["public_language", "game_choices", "NO_MENTIONS", "reply", "reply_error", "host", "GameItem", "names_for", "board_embed", "is_admin"]
+__all__ = ["public_language", "game_choices", "NO_MENTIONS", "reply", "reply_error", "host", "GameItem", "names_for",
+           "board_embed", "is_admin"]
 
 
 def game_choices() -> list[app_commands.Choice[str]]:

@@ -269,7 +269,7 @@ class TableOutbox:
         if post is None:
             return False
         await self._channel(table).send(
-            post.content, view=post.view, nonce=post.nonce,
+            post.content, view=post.view or discord.utils.MISSING, nonce=post.nonce,
             allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in post.mentions],
                                                      everyone=False, roles=False))
         self._drop_post()

@@ -9,7 +9,8 @@ import discord
 from bot.errors import HostError
 from bot.permissions import TABLE_PERMISSIONS, TOURNAMENT_PERMISSIONS
 
-__all__ = ["TABLE_PERMISSIONS", "TOURNAMENT_PERMISSIONS", "missing", "missing_in_channel", "permission_names", "require"]
+__all__ = ["TABLE_PERMISSIONS", "TOURNAMENT_PERMISSIONS", "missing", "missing_in_channel", "permission_names",
+           "require"]
 from bot.i18n import t
 
 if TYPE_CHECKING:

@@ -63,7 +63,8 @@ def check_command(p: Problems, path: Path, command: dict) -> None:
             p.add((*path, "description"), "APPLICATION_COMMAND_DESCRIPTION_NOT_ALLOWED",
                   "Only chat input commands have a description")
         if command.get("options"):
-            p.add((*path, "options"), "APPLICATION_COMMAND_OPTIONS_NOT_ALLOWED", "Only chat input commands have options")
+            p.add((*path, "options"), "APPLICATION_COMMAND_OPTIONS_NOT_ALLOWED",
+                  "Only chat input commands have options")
 
 
 def check_named(p: Problems, path: Path, item: dict) -> None:

@@ -89,8 +89,10 @@ def play_one(seed: int, n_players: int, options: dict[str, Any] | None = None,
         action = seats[player](engine.view(state, player), engine.legal_actions(state, player), rng)
         state, _ = engine.apply(state, player, action)
         actions += 1
+    result = engine.result(state)
+    assert result is not None  # the loop above ran until nobody is to act: the game is over
     return {"winner": state.winner, "draw_reason": state.draw_reason, "actions": actions,
-            "placements": len(state.placed) - 2, "ranking": engine.result(state).ranking}
+            "placements": len(state.placed) - 2, "ranking": result.ranking}
 
 
 def _play_args(args: tuple[int, int, dict[str, Any] | None]) -> dict[str, Any]:

@@ -3,8 +3,9 @@
 A card is the hexagon of six lattice triangles around its centre; its head (suit), face (letter or number) and
 profile (pips) are rhombi of two triangles each, turned by the card's orientation. Cards are painted in placement
 order, so every triangle shows the card placed on it last — exactly the rules' visibility. On top: the labels of
-active cards (``b3``, the names the hand view's moves use), green outlines on free sides some card could be placed on, a gold ring on the last
-card, jokers ringed in purple with an arrow for their bend, and columns frozen by a joker greyed out.
+active cards (``b3``, the names the hand view's moves use), green outlines on free sides some card could be placed on,
+a gold ring on the last card, jokers ringed in purple with an arrow for their bend, and columns frozen by a joker
+greyed out.
 
 No words are drawn (the board embed has the text); suits are drawn as shapes (the default font has no ♠♥♦♣).
 """
@@ -252,7 +253,8 @@ def draw_badge(draw: ImageDraw.ImageDraw, cv: Canvas, tc: dict[str, Any]) -> Non
 
 
 def drawn_free_sides(tc: dict[str, Any]) -> list[str]:
-    """Open sides some card could match (the engine's ``matchable_sides``): never a number's face or a letter's profile."""
+    """Open sides some card could match (the engine's ``matchable_sides``): never a number's face or a letter's
+    profile."""
     matchable = tc.get("matchable_sides", SIDES)
     return [side for side in tc.get("open_sides", []) if side in matchable]
 

@@ -148,7 +148,9 @@ class GameStore:
 
     def _next_batch(self) -> list[PendingAction]:
         """The pending actions of distinct tables (a second action of a table waits for the next batch)."""
-        batch, rest, seen = [], [], set()
+        batch: list[PendingAction] = []
+        rest: list[PendingAction] = []
+        seen: set[int] = set()
         for item in self._pending:
             (rest if item.game_id in seen else batch).append(item)
             seen.add(item.game_id)

@@ -66,7 +66,8 @@ a AS (
     FROM b JOIN u ON u.id = b.id),
 s AS (
     UPDATE seats t SET timeouts = s.timeouts, is_bot = s.is_bot, away = s.away
-    FROM unnest($10::bigint[], $11::int[], $12::int[], $13::int[], $14::int[]) AS s(game_id, seat, timeouts, is_bot, away)
+    FROM unnest($10::bigint[], $11::int[], $12::int[], $13::int[], $14::int[])
+         AS s(game_id, seat, timeouts, is_bot, away)
     WHERE t.game_id = s.game_id AND t.seat = s.seat AND s.game_id IN (SELECT id FROM u)),
 n AS (
     INSERT INTO notices (game_id, player, event)

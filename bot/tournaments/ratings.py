@@ -92,7 +92,7 @@ class RatingService:
         if table.status != "finished" or result is None or not humans:
             return False
         place_of = places(result.ranking)
-        places_by_user = {s.user_id: place_of[s.player] for s in humans}
+        places_by_user = {s.user_id: place_of[s.player] for s in humans if s.user_id is not None}
         rated = len(humans) >= 2
 
         def rate(before: dict[int, tuple[float, float]]) -> dict[int, tuple[float, float]]:

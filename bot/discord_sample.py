@@ -17,11 +17,11 @@ import discord
 from discord.http import handle_message_parameters
 from discord.webhook.async_ import interaction_message_response_params
 
-from engines import GAMES, get_engine
+from engines import get_engine
 
 from .discord_rules import callback_errors, message_errors
 from .discord_rules.problems import Answer
-from .games import engine_hooks
+from .games import engine_hooks, games
 from .i18n import LANGUAGES, t
 from .storage import GameRow, SeatRow
 from .table import Table, human_player
@@ -189,7 +189,7 @@ def tagged(samples: Any, prefix: str) -> list[Sample]:
 async def all_samples(*, max_steps: Optional[int] = None) -> list[Sample]:
     """Every game in every language."""
     found: list[Sample] = []
-    for game in GAMES:
+    for game in games():
         for lang in LANGUAGES:
             found += await game_samples(game, lang, max_steps=max_steps)
     return found

@@ -207,7 +207,7 @@ _LOADERS = (engine_hooks, render_hooks, controls_hooks, policy, sampler_hooks)
 
 def catalog_files(lang: str) -> list[Path]:
     """The catalogs of games kept outside ``bot/locales`` (those inside are read with the rest of the folder)."""
-    return [p.catalog_file(lang) for p in PLUGINS.values() if p.locales != LOCALES]
+    return [path for p in PLUGINS.values() if p.locales != LOCALES and (path := p.catalog_file(lang)).is_file()]
 
 
 def check_plugin(game: str) -> None:
@@ -241,7 +241,7 @@ def check_plugins() -> None:
         check_plugin(game)
 
 
-def _forget() -> None:
+def forget_loaded() -> None:
     from .i18n import catalog
 
     for load in _LOADERS:
@@ -257,12 +257,12 @@ def register(declared: GamePlugin) -> Callable[[], None]:
         raise PluginError(declared.name, "plug-in", "registered twice")
     forget_engine = register_engine(declared.name, declared.engine)
     PLUGINS[declared.name] = declared
-    _forget()
+    forget_loaded()
 
     def unregister() -> None:
         PLUGINS.pop(declared.name, None)
         forget_engine()
-        _forget()
+        forget_loaded()
 
     return unregister
 

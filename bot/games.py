@@ -147,11 +147,11 @@ def _well_formed(name: str, value: Any) -> bool:
 
 PLUGINS: dict[str, GamePlugin] = {plugin.name: plugin for plugin in (
     GamePlugin("akuma", "engines.akuma:AkumaEngine"),
+    GamePlugin("rocca", "engines.rocca:RoccaEngine"),
     GamePlugin("pileup", "engines.pileup:PileupEngine"),
     GamePlugin("twinpyramid", "engines.twinpyramid:TwinPyramidEngine"),
-    GamePlugin("rocca", "engines.rocca:RoccaEngine"),
     GamePlugin("diamondbox", "engines.diamondbox:DiamondBoxEngine"),
-)}
+)}  # the order of the commands' choices and /play subcommands
 
 
 def games() -> tuple[str, ...]:
@@ -242,6 +242,7 @@ def check_plugins() -> None:
 
 
 def forget_loaded() -> None:
+    """Drop every loaded part and the merged catalogs (the registry changed: a game was added or swapped)."""
     from .i18n import catalog
 
     for load in _LOADERS:

@@ -18,7 +18,6 @@ from __future__ import annotations
 import dataclasses
 import random
 from dataclasses import dataclass
-from functools import cache
 from importlib import import_module
 from pathlib import Path
 from typing import Any, Callable, Iterator
@@ -173,33 +172,44 @@ def _module(game: str, part: str, name: str) -> Any:
         raise PluginError(game, part, f"module {name} does not import: {error!r}") from error
 
 
-@cache
+LOADED: dict[tuple[str, str], Any] = {}
+"""(part, game) -> the part's hooks once loaded; a test may put its own hooks here (``monkeypatch.setitem``)."""
+
+
+def _load(part: str, game: str, kind: type, name: str | None) -> Any:
+    """The ``kind`` hooks of the part (module ``name``; the engine: the registered engine), loaded once; None for
+    an optional part the plug-in does not declare."""
+    key = (part, game)
+    if key not in LOADED:
+        if name is None:
+            LOADED[key] = None
+        else:
+            source = get_engine(game) if part == "engine" else _module(game, part, name)
+            LOADED[key] = _hooks(kind, source, game, part)
+    return LOADED[key]
+
+
 def engine_hooks(game: str) -> EngineHooks:
-    return _hooks(EngineHooks, get_engine(plugin(game).name), game, "engine")
+    return _load("engine", game, EngineHooks, plugin(game).engine)
 
 
-@cache
 def render_hooks(game: str) -> RenderHooks:
-    return _hooks(RenderHooks, _module(game, "render", plugin(game).render), game, "render")
+    return _load("render", game, RenderHooks, plugin(game).render)
 
 
-@cache
 def controls_hooks(game: str) -> ControlsHooks:
-    return _hooks(ControlsHooks, _module(game, "controls", plugin(game).controls), game, "controls")
+    return _load("controls", game, ControlsHooks, plugin(game).controls)
 
 
-@cache
 def policy(game: str) -> Callable[..., Any] | None:
     """The game's heuristic ``choose``, or None when it declares none (bots then move at random)."""
-    name = plugin(game).policy
-    return None if name is None else _hooks(PolicyHooks, _module(game, "policy", name), game, "policy").choose
+    hooks = _load("policy", game, PolicyHooks, plugin(game).policy)
+    return None if hooks is None else hooks.choose
 
 
-@cache
 def sampler_hooks(game: str) -> SamplerHooks | None:
     """The strong bot's determiniser and playout hooks, or None when the game declares none."""
-    name = plugin(game).sampler
-    return None if name is None else _hooks(SamplerHooks, _module(game, "sampler", name), game, "sampler")
+    return _load("sampler", game, SamplerHooks, plugin(game).sampler)
 
 
 _LOADERS = (engine_hooks, render_hooks, controls_hooks, policy, sampler_hooks)
@@ -245,8 +255,7 @@ def forget_loaded() -> None:
     """Drop every loaded part and the merged catalogs (the registry changed: a game was added or swapped)."""
     from .i18n import catalog
 
-    for load in _LOADERS:
-        load.cache_clear()
+    LOADED.clear()
     get_engine.cache_clear()
     catalog.cache_clear()
 

@@ -5,6 +5,7 @@ import random
 import time
 
 from bot import render
+from bot.games import render_hooks
 from engines import GAMES, get_engine
 
 from .report import ms, percentile, print_table
@@ -27,7 +28,7 @@ def largest_boards(name: str, games: int) -> list[dict]:
 def run(quick: bool) -> None:
     rows = []
     for name in GAMES:
-        draw = getattr(render.game_module(name), "image", None)
+        draw = render_hooks(name).image
         if draw is None:
             continue
         views = largest_boards(name, 5 if quick else 20)

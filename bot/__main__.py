@@ -9,8 +9,7 @@ import logging
 import signal
 import sys
 
-from engines import GAMES
-
+from .games import PluginError, check_plugins, games
 from .i18n import LANGUAGES, t
 from .policies import LEVELS
 
@@ -25,7 +24,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         command.add_argument("--dry-run", action="store_true",
                              help="only claim the shards on the database and say so; no Discord (bot.dry_run)")
     demo = sub.add_parser("demo", help=t("cli.demo_help"))
-    demo.add_argument("game", choices=GAMES)
+    demo.add_argument("game", choices=games())
     demo.add_argument("--players", type=int, default=None, help=t("cli.players_help"))
     demo.add_argument("--seed", type=int, default=1, help=t("cli.seed_help"))
     demo.add_argument("--lang", choices=LANGUAGES, default="en", help=t("cli.lang_help"))
@@ -57,7 +56,7 @@ def run_bot(dry: bool = False) -> int:
     logging.basicConfig(level=settings.log_level.upper(),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     if settings.discord_token is None or not settings.discord_token.get_secret_value().strip():
-        print(t("cli.no_token", games=", ".join(GAMES)), file=sys.stderr)
+        print(t("cli.no_token", games=", ".join(games())), file=sys.stderr)
         return 2
     from .client import make_bot
     from .cluster import REFUSED
@@ -74,6 +73,11 @@ def run_bot(dry: bool = False) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
+    try:
+        check_plugins()  # every game's parts load and have their required hooks, or nothing starts
+    except PluginError as error:
+        print(t("cli.bad_plugin", error=str(error)), file=sys.stderr)
+        return 2
     if args.command == "check":
         return run_check(args)
     if args.command == "demo":

@@ -10,6 +10,7 @@ from typing import Callable
 from engines import get_engine
 
 from . import render
+from .games import render_hooks
 from .i18n import t
 from .scheduler import BotScheduler
 from .service import GameService
@@ -60,7 +61,7 @@ class TerminalChannel:
 
     def write_image(self, table: Table, update: Update, names: render.Names) -> None:
         """Games with a board picture: write it next to the system's temp files and say where."""
-        draw = getattr(render.game_module(table.row.game), "image", None)
+        draw = render_hooks(table.row.game).image
         if draw is None or update.public_view is None:
             return
         path = Path(tempfile.gettempdir()) / f"gamehost-demo-{table.row.game}-{table.row.seed}-{update.kind}.png"

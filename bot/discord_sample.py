@@ -17,10 +17,11 @@ import discord
 from discord.http import handle_message_parameters
 from discord.webhook.async_ import interaction_message_response_params
 
-from engines import GAMES, get_engine
+from engines import get_engine
 
 from .discord_rules import callback_errors, message_errors
 from .discord_rules.problems import Answer
+from .games import engine_hooks, games
 from .i18n import LANGUAGES, t
 from .storage import GameRow, SeatRow
 from .table import Table, human_player
@@ -160,7 +161,8 @@ async def game_samples(game: str, lang: str, *, seed: int = 1, players: Optional
     table = seated_table(game, lang, players or min(4, engine.max_players), seed=seed)
     rnd = random.Random(seed)
     samples = tagged(lobby_samples(game, lang), f"{game} {lang}")
-    events: list = list(getattr(engine, "start_events", lambda s: [])(table.state))
+    start_events = engine_hooks(game).start_events
+    events: list = list(start_events(table.state)) if start_events else []
     steps = 0
     while table.to_act() and (max_steps is None or steps < max_steps):
         batch = await board_samples(table, lang, first=steps == 0)
@@ -187,7 +189,7 @@ def tagged(samples: Any, prefix: str) -> list[Sample]:
 async def all_samples(*, max_steps: Optional[int] = None) -> list[Sample]:
     """Every game in every language."""
     found: list[Sample] = []
-    for game in GAMES:
+    for game in games():
         for lang in LANGUAGES:
             found += await game_samples(game, lang, max_steps=max_steps)
     return found

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from engines import GAMES, EngineError
+from engines import EngineError
 
+from .games import PLUGINS, render_hooks
 from .i18n import has_key, t
 
 
@@ -29,10 +30,8 @@ def _readable(code: str, fields: dict[str, Any], locale: object | None) -> dict[
     """Card ids become the game's card marks; lists become comma lists."""
     game = code.split(".", 1)[0] if "." in code else None
     fmt = None
-    if game in GAMES:  # game codes (akuma.*) may format card ids; host codes (tournament.*) have no renderer
-        from .render import game_module
-
-        fmt = getattr(game_module(game), "error_field", None)
+    if game in PLUGINS:  # game codes (akuma.*) may format card ids; host codes (tournament.*) have no renderer
+        fmt = render_hooks(game).error_field
     out = {}
     for key, value in fields.items():
         if fmt is not None:

@@ -1,7 +1,8 @@
 """Every user-facing string goes through ``t(key, locale, **fields)``.
 
 Catalogs live in ``bot/locales/<lang>/*.json`` — ``common.json`` plus one file per game — each a flat
-``key -> text`` map with ``{field}`` placeholders, merged per language (a key defined twice is an error).
+``key -> text`` map with ``{field}`` placeholders, merged per language (a key defined twice is an error); a game
+whose plug-in keeps its catalogs elsewhere (``bot.games``) adds its own file.
 A Discord locale such as ``ja`` or ``en-US`` picks the catalog; anything else falls back to English.
 
 A number that a word must agree with carries its forms in the field's format spec, by CLDR plural category
@@ -18,6 +19,8 @@ from typing import Any
 
 from babel import Locale
 
+from . import games
+
 LANGUAGES = ("en", "ja")
 DEFAULT = "en"
 _DIR = Path(__file__).with_name("locales")
@@ -26,7 +29,7 @@ _DIR = Path(__file__).with_name("locales")
 @cache
 def catalog(lang: str) -> dict[str, str]:
     merged: dict[str, str] = {}
-    for path in sorted((_DIR / lang).glob("*.json")):
+    for path in sorted((_DIR / lang).glob("*.json")) + games.catalog_files(lang):
         part = json.loads(path.read_text(encoding="utf-8"))
         clash = merged.keys() & part.keys()
         if clash:
@@ -95,12 +98,10 @@ def t(key: str, locale: object | None = None, /, **fields: Any) -> str:
 
 def rules_text(game: str, locale: object | None = None) -> str:
     """The full rules of a game, with its decisions marked, in the locale's language (``locales/rules/``)."""
-    folder = _DIR / "rules"
-    path = folder / f"{game}.{language(locale)}.md"
+    declared = games.plugin(game)
+    path = declared.rules_file(language(locale))
     if not path.exists():
-        path = folder / f"{game}.{DEFAULT}.md"
+        path = declared.rules_file(DEFAULT)
     text = path.read_text(encoding="utf-8")
-    from importlib import import_module  # a game may fill parts of its rules from its engine's data
-
-    fill = getattr(import_module(f"bot.render.{game}"), "rules_fields", None)
+    fill = games.render_hooks(game).rules_fields  # a game may fill parts of its rules from its engine's data
     return text.format(**fill(locale)) if fill is not None else text

@@ -18,6 +18,7 @@ from typing import Any, Awaitable, Callable
 from engines import Action, EngineError, get_engine
 
 from .errors import HostError
+from .games import engine_hooks
 from .policies import check_level, choose_action
 from .storage import SeatRow, ShardFilter, Storage, VersionConflict
 from .table import Table, Update, human_player
@@ -217,8 +218,7 @@ class GameService:
         table.state = state
         table.row.status = "running"
         table.row.version += 1
-        # Optional engine hook (not in design.md's contract): public events announcing the deal.
-        start_events = getattr(engine, "start_events", None)
+        start_events = engine_hooks(table.row.game).start_events  # public events announcing the deal
         return self._changed(table, "started", start_events(state) if start_events else [])
 
     async def create_bot_table(self, *, game: str, players: int, seed: int, channel_id: int,

@@ -7,12 +7,12 @@ from typing import Any
 
 import discord
 
-from bot import render
+from bot.games import controls_hooks, render_hooks
 from bot.i18n import t
 from bot.table import Table
 
 from .common import board_embed, names_for
-from .controls import HandButton, game_module
+from .controls import HandButton
 
 
 def board_view(table: Table, locale: object | None, *, public_controls: bool = False) -> discord.ui.View | None:
@@ -21,7 +21,7 @@ def board_view(table: Table, locale: object | None, *, public_controls: bool = F
         return None
     view = discord.ui.View(timeout=None)
     view.add_item(HandButton(table.id, locale))
-    extra = getattr(game_module(table.row.game), "public_controls", None)
+    extra = controls_hooks(table.row.game).public_controls
     if public_controls and extra is not None:
         for item in extra(table, locale):
             view.add_item(item)
@@ -30,7 +30,7 @@ def board_view(table: Table, locale: object | None, *, public_controls: bool = F
 
 async def board_image(table: Table, locale: object | None) -> discord.File | None:
     """The board picture for games that have one, rendered in a worker thread (never on the event loop)."""
-    draw = getattr(render.game_module(table.row.game), "image", None)
+    draw = render_hooks(table.row.game).image
     if draw is None:
         return None
     png = await asyncio.to_thread(draw, table.view(None), names_for(table, locale), locale)

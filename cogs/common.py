@@ -8,10 +8,10 @@ import discord
 from discord import app_commands
 
 from bot import render
+from bot.games import games
 from bot.i18n import language, t
 from bot.replies import NO_MENTIONS, reply, reply_error
 from bot.table import Table
-from engines import GAMES
 
 if TYPE_CHECKING:
     from bot.client import GameHostBot
@@ -22,7 +22,7 @@ __all__ = ["public_language", "game_choices", "NO_MENTIONS", "reply", "reply_err
 
 def game_choices() -> list[app_commands.Choice[str]]:
     """Every registered game as a slash-command choice, labelled with its name (localised by the Translator)."""
-    return [app_commands.Choice(name=t(f"game.{g}.name", "en"), value=g) for g in GAMES]
+    return [app_commands.Choice(name=t(f"game.{g}.name", "en"), value=g) for g in games()]
 
 
 def host(interaction: discord.Interaction) -> "GameHostBot":

@@ -2,22 +2,22 @@
 
 ``ActButton`` (``gh:do:<table>:<version>:<code>``) plays the action that the game's module decodes from
 ``code``; ``PickSelect`` (``gh:pick:<table>:<version>:<part>:<carry>``) only changes what is selected and
-redraws the hand. Each game has ``cogs.games.<game>`` with ``play`` (its ``/play`` subcommand),
-``controls``, ``decode`` and ``selection_notes``; optionally ``public_controls`` for buttons that belong on
-the public turn message (a dice roll everyone should see).
+redraws the hand. Each game has a controls module (its plug-in's ``controls``, ``cogs/games/<game>.py``) with the
+hooks of ``bot.games.ControlsHooks``: ``play`` (its ``/play`` subcommand), ``controls``, ``decode`` and
+``selection_notes``; optionally ``public_controls`` for buttons that belong on the public turn message (a dice
+roll everyone should see) and ``hand_image``.
 """
 from __future__ import annotations
 
 import asyncio
 import io
-from importlib import import_module
-from types import ModuleType
 from typing import Any, Sequence
 
 import discord
 
 from bot import render
 from bot.errors import HostError, user_message
+from bot.games import ControlsHooks, controls_hooks
 from bot.i18n import t
 from bot.table import Table
 from engines import EngineError
@@ -42,8 +42,9 @@ def single(select: "PickSelect") -> "PickSelect":
     return select
 
 
-def game_module(game: str) -> ModuleType:
-    return import_module(f"cogs.games.{game}")
+def game_module(game: str) -> ControlsHooks:
+    """The game's declared controls (``bot.games``)."""
+    return controls_hooks(game)
 
 
 async def hand_message(interaction: discord.Interaction, table: Table, *, selection: list[str] | None = None,
@@ -89,7 +90,7 @@ def hand_content(table: Table, player: str, locale: object | None, *, notices: S
 
 def hand_files(table: Table, player: str, selection: list[str], locale: object | None) -> list[discord.File] | None:
     """The hand picture of games that draw one (``hand_image``: a picture of the hand / a preview), else None."""
-    draw = getattr(game_module(table.row.game), "hand_image", None)
+    draw = game_module(table.row.game).hand_image
     if draw is None or table.status != "running":
         return None
     png = draw(table, player, table.view(player), selection, locale)

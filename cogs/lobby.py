@@ -2,8 +2,6 @@
 ``cogs.games.<game>`` as ``play`` and calls ``open_lobby``."""
 from __future__ import annotations
 
-import logging
-from importlib import import_module
 from typing import Any
 
 import discord
@@ -11,15 +9,15 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import HostError
+from bot.games import controls_hooks, games
 from bot.i18n import t
 from bot.policies import LEVELS
 from bot.table import Table
-from engines import GAMES, BadOptions, EngineError, get_engine
+from engines import BadOptions, EngineError, get_engine
 
 from .common import NO_MENTIONS, GameItem, host, names_for, public_language
 from .permissions import require
 
-log = logging.getLogger(__name__)
 DEFAULT_TIMER = 120
 MAX_TIMER = 3600
 TimerOption = app_commands.Range[int, 0, MAX_TIMER]
@@ -134,15 +132,8 @@ class LobbyButton(GameItem,
 def play_group() -> app_commands.Group:
     """``/play`` with one subcommand per registered game."""
     group = app_commands.Group(name="play", description="Start a table of a card game", guild_only=True)
-    for game in GAMES:
-        try:
-            module = import_module(f"cogs.games.{game}")
-        except ModuleNotFoundError as error:  # a game whose Discord table is still being built
-            if error.name != f"cogs.games.{game}":
-                raise
-            log.warning("game %s has no Discord module yet; /play %s is not offered", game, game)
-            continue
-        group.add_command(module.play)
+    for game in games():
+        group.add_command(controls_hooks(game).play)
     return group
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from functools import cache
 from importlib import import_module
+from typing import Callable
 
 from .base import Action, Engine, Event, GameState, Result
 from .errors import BadAction, BadOptions, EngineError, IllegalAction, NotYourTurn
@@ -31,7 +32,23 @@ def get_engine(name: str) -> Engine:
     return getattr(import_module(module_name), cls_name)()
 
 
+def register_engine(name: str, target: str) -> Callable[[], None]:
+    """Add an engine ("module:EngineClass") under ``name`` unless one is registered (the host's plug-ins do this
+    for a game defined elsewhere, e.g. a test's); returns the function that takes it out again. ``GAMES`` lists
+    the games of this package only."""
+    if name in _REGISTRY:
+        return lambda: None
+    _REGISTRY[name] = target
+    get_engine.cache_clear()
+
+    def unregister() -> None:
+        _REGISTRY.pop(name, None)
+        get_engine.cache_clear()
+
+    return unregister
+
+
 __all__ = [
-    "GAMES", "get_engine", "Action", "Engine", "Event", "GameState", "Result",
+    "GAMES", "get_engine", "register_engine", "Action", "Engine", "Event", "GameState", "Result",
     "EngineError", "BadAction", "BadOptions", "IllegalAction", "NotYourTurn",
 ]

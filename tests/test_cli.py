@@ -26,14 +26,18 @@ def test_without_token_it_explains_and_exits_non_zero(tmp_path: Path) -> None:
     assert "DISCORD_TOKEN" in proc.stderr and "demo" in proc.stderr
 
 
+def check_demo_output(out: str) -> None:
+    """What every game's demo prints: private hand views, public events and the final ranking."""
+    assert "🔒" in out, "no private hand view was printed"
+    assert "# " in out, "no public event was printed"
+    assert "🥇" in out, "no final ranking"
+
+
 def test_demo_plays_a_whole_game_and_prints_channel_and_private_views() -> None:
     for game in GAMES:
         proc = run("demo", game, "--seed", "4")
         assert proc.returncode == 0, proc.stderr
-        out = proc.stdout
-        assert "🔒" in out, "no private hand view was printed"
-        assert "# " in out, "no public event was printed"
-        assert "🥇" in out, "no final ranking"
+        check_demo_output(proc.stdout)
 
 
 def test_demo_is_reproducible_and_checks_player_count() -> None:

@@ -75,7 +75,9 @@ async def test_simultaneous_clicks_on_one_button_apply_once(h: Harness) -> None:
 
 async def test_a_slow_board_picture_does_not_delay_another_tables_answer(h: Harness, monkeypatch) -> None:
     """Table A's board is drawn slowly (in its worker thread); table B's clicks are answered meanwhile."""
-    from bot.render import akuma as akuma_render
+    from dataclasses import replace
+
+    from bot import games
 
     def slow_image(view, names, locale) -> bytes:
         time.sleep(2.5)
@@ -86,7 +88,7 @@ async def test_a_slow_board_picture_does_not_delay_another_tables_answer(h: Harn
     await h.click(alice, r.message, label="Start")
     table_a = tables(h)[0]
     r = await h.slash(bob, "play akuma", bots=2, start="host", channel="games")
-    monkeypatch.setattr(akuma_render, "image", slow_image, raising=False)
+    monkeypatch.setitem(games.LOADED, ("render", "akuma"), replace(games.render_hooks("akuma"), image=slow_image))
     start_b = r.message.button(label="Start")["custom_id"]
     started = time.monotonic()
     await h.burst(bob, r.message, start_b, 1, wait=False)  # table B starts; its board takes 2.5 s to draw

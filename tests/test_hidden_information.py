@@ -32,6 +32,7 @@ import pytest
 from bot import render
 from bot.client import GameHostBot
 from bot.errors import HostError
+from bot.games import engine_hooks, render_hooks
 from bot.policies import choose_action
 from bot.settings import Settings
 from engines import GAMES, EngineError, get_engine
@@ -62,7 +63,7 @@ def catalog_marks(game: str) -> frozenset[str]:
     """Marks the game's catalog writes itself (a legend's example such as ``🟦3×2``): no evidence of a leak."""
     import json
 
-    mark = render.game_module(game).card
+    mark = render_hooks(game).card
     folder = Path(render.__file__).resolve().parent.parent / "locales" / "en"
     texts = " ".join(str(v) for f in folder.glob("*.json") for v in json.loads(f.read_text("utf-8")).values())
     engine = get_engine(game)
@@ -78,7 +79,7 @@ class Secrets:
 
     def __init__(self, game: str, state: Any) -> None:
         engine = get_engine(game)
-        mark = render.game_module(game).card
+        mark = render_hooks(game).card
         self.game = game
         self.owners = {p: set(engine.view(state, p).get("hand", [])) for p in state.players}
         public = set(string_leaves(engine.view(state, None)))
@@ -103,7 +104,7 @@ class Secrets:
         """Secrets in ``text``; ``known``: cards the reader was told about privately (a card they passed on)."""
         ids, marks = self.hidden_from(reader, allowed)
         if known:
-            mark = render.game_module(self.game).card
+            mark = render_hooks(self.game).card
             ids, marks = ids - set(known), marks - {mark(c) for c in known}
         return (found(ids, text) if raw else set()) | found(marks, text) | {r for r in self.rng if r in text}
 
@@ -135,7 +136,7 @@ def play_seeded(game: str, seed: int, leaks: list[str]) -> int:
     count = engine.min_players + seed % (engine.max_players - engine.min_players + 1)
     state = engine.new_game([f"p{i}" for i in range(count)], seed=10 ** 12 + seed)
     rng = random.Random(seed)
-    start = getattr(engine, "start_events", None)
+    start = engine_hooks(game).start_events
     check_step(game, state, start(state) if start else [], leaks, f"{game} seed {seed} start")
     steps = 0
     while engine.to_act(state):

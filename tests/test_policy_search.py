@@ -83,9 +83,10 @@ def test_sampler_never_puts_a_seen_card_in_hiding() -> None:
 
 
 def test_game_without_a_determiniser_plays_normal(monkeypatch: pytest.MonkeyPatch) -> None:
-    import bot.policies.search as search
+    from bot import games
 
-    monkeypatch.setattr(search, "_SAMPLERS", {})
+    monkeypatch.setitem(games.LOADED, ("sampler", "akuma"), None)  # as if its plug-in declared sampler=None
+    assert sampler_for("akuma") is None
     engine = get_engine("akuma")
     state = engine.new_game(["a", "b", "c"], seed=2)
     player = engine.to_act(state)[0]

@@ -1,16 +1,17 @@
 """Bot seats: how a bot chooses its move.
 
 A policy sees only what its seat may see — the player's own ``view`` — and the list of
-legal actions, so bots play fair. ``choose_action`` picks the game's heuristic when one
-exists, else a random legal action.
+legal actions, so bots play fair. ``choose_action`` picks the game's heuristic when its
+plug-in declares one (``bot.games``), else a random legal action.
 """
 from __future__ import annotations
 
 import random
-from importlib import import_module
-from typing import Any, Callable, Protocol
+from typing import Any, Protocol
 
 from engines import Action, BadOptions, Engine
+
+from ..games import policy
 
 
 class Policy(Protocol):
@@ -21,16 +22,9 @@ def random_policy(view: dict[str, Any], legal: list[Action], rng: random.Random)
     return rng.choice(legal)
 
 
-_HEURISTICS: dict[str, Callable[..., Action]] = {}
-
-
 def heuristic_for(game: str) -> Policy:
-    if game not in _HEURISTICS:
-        try:
-            _HEURISTICS[game] = import_module(f"bot.policies.{game}").choose
-        except ModuleNotFoundError:
-            _HEURISTICS[game] = random_policy
-    return _HEURISTICS[game]
+    """The game's declared heuristic (its plug-in's ``policy``), else random legal moves."""
+    return policy(game) or random_policy
 
 
 def choose_action(engine: Engine, state: Any, player: str, rng: random.Random) -> Action:

@@ -2,8 +2,8 @@
 
 For each decision the bot repeatedly
 
-1. samples a full engine state consistent with its seat's ``view`` (a *determiniser*,
-   ``bot/policies/sampling/<game>.py``: the unseen cards are dealt at random among the
+1. samples a full engine state consistent with its seat's ``view`` (a *determiniser*, the
+   plug-in's ``sampler``, ``bot/policies/sampling/<game>.py``: the unseen cards are dealt at random among the
    places they could be, the hidden RNG gets a fresh seed drawn from the bot's own seed),
 2. for each candidate action (the ``normal`` choice and the next best few by the game's prior)
 3. applies it to the sampled state and plays the game out with the game's heuristic
@@ -17,52 +17,37 @@ only in what this seat cannot see give the same decision for the same seed.
 
 Budget: ``iterations`` (a cap on determinised playouts) makes the choice reproducible for
 a seed; without it the search runs for ``budget_s`` seconds of wall time (then the number
-of playouts depends on the machine). A game without a determiniser (see ``_SAMPLERS``)
-falls back to the ``normal`` heuristic.
+of playouts depends on the machine). A game without a determiniser (its plug-in's ``sampler``
+is None; ``bot.games.SamplerHooks`` lists the hooks and their defaults) falls back to the ``normal`` heuristic.
 """
 from __future__ import annotations
 
 import math
 import random
 import time
-from importlib import import_module
 from typing import Any, Callable
 
 from engines import Action, EngineError, get_engine
 
+from ..games import MAX_ROLLOUT_STEPS, sampler_hooks
 from . import heuristic_for
-
-# game -> module under bot.policies.sampling that defines ``sample(view, rng) -> state``.
-_SAMPLERS: dict[str, str] = {
-    "akuma": "akuma",
-    "pileup": "pileup",
-    "rocca": "rocca",
-    "diamondbox": "diamondbox",
-    "twinpyramid": "twinpyramid",
-}
 
 MAX_CANDIDATES = 6
 SWITCH_Z = 1.0
 WIN_WEIGHT = 0.75  # the rest of the reward is the place reached (1 first .. 0 last)
-MAX_ROLLOUT_STEPS = 2000
 
 
 def sampler_for(game: str) -> Callable[[dict[str, Any], random.Random], Any] | None:
     """The game's determiniser, or None when the game has none (the strong bot then plays ``normal``)."""
-    name = _SAMPLERS.get(game)
-    if name is None:
-        return None
-    return import_module(f"bot.policies.sampling.{name}").sample
+    hooks = sampler_hooks(game)
+    return None if hooks is None else hooks.sample
 
 
 def rollout_limits(game: str) -> tuple[int, Callable[[Any, str], float] | None]:
-    """(playout steps, evaluation of an unfinished game) from the game's sampling module: a game whose
+    """(playout steps, evaluation of an unfinished game) from the game's sampler: a game whose
     playouts are long stops them after ``ROLLOUT_STEPS`` and scores the position with ``evaluate``."""
-    name = _SAMPLERS.get(game)
-    if name is None:
-        return MAX_ROLLOUT_STEPS, None
-    module = import_module(f"bot.policies.sampling.{name}")
-    return getattr(module, "ROLLOUT_STEPS", MAX_ROLLOUT_STEPS), getattr(module, "evaluate", None)
+    hooks = sampler_hooks(game)
+    return (MAX_ROLLOUT_STEPS, None) if hooks is None else (hooks.ROLLOUT_STEPS, hooks.evaluate)
 
 
 def reward(result: Any, me: str, players: int) -> float:
@@ -92,10 +77,10 @@ def playout(game: str, state: Any, me: str, action: Action, rng: random.Random) 
     except EngineError:
         return None
     steps, evaluate = rollout_limits(game)
-    module = import_module(f"bot.policies.sampling.{_SAMPLERS[game]}")
-    see = getattr(module, "rollout_view", None) or engine.view
-    fast = getattr(module, "rollout_choose", None)  # a cheaper playout policy, given the state itself
-    done = getattr(module, "rollout_done", None)  # a point where the playout stops and ``evaluate`` scores
+    hooks = sampler_hooks(game)
+    see = hooks.rollout_view or engine.view
+    fast = hooks.rollout_choose  # a cheaper playout policy, given the state itself
+    done = hooks.rollout_done  # a point where the playout stops and ``evaluate`` scores
     for _ in range(steps):
         actors = engine.to_act(state)
         if not actors or (done is not None and done(state)):
@@ -123,8 +108,7 @@ def candidates(game: str, view: dict[str, Any], legal: list[Action], rng: random
     normal = heuristic_for(game)(view, legal, random.Random(rng.getrandbits(64)))
     first = legal.index(normal)
     rest = [i for i in range(len(legal)) if i != first]
-    module = import_module(f"bot.policies.sampling.{_SAMPLERS[game]}")
-    prior = getattr(module, "prior", None)
+    prior = sampler_hooks(game).prior
     rng.shuffle(rest)
     if prior is not None:
         rest.sort(key=lambda i: -prior(view, legal[i]))  # stable: ties stay shuffled

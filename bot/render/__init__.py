@@ -1,18 +1,17 @@
 """Rendering: text from views only (never from raw state), through i18n.
 
-Each game has a module ``bot.render.<game>`` with ``board``, ``hand``, ``event`` and
-``describe_action``; this package dispatches to it and adds what every game shares.
+Each game has a render module (its plug-in's ``render``, ``bot/render/<game>.py``) with the hooks of
+``bot.games.RenderHooks``; this package dispatches to it and adds what every game shares.
 """
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from importlib import import_module
-from types import ModuleType
 from typing import Any
 
 from engines import Event
 
+from ..games import render_hooks
 from ..i18n import t
 
 
@@ -62,25 +61,21 @@ class Board:
         return "\n".join(parts)
 
 
-def game_module(game: str) -> ModuleType:
-    return import_module(f"bot.render.{game}")
-
-
 def game_title(game: str, locale: object | None) -> str:
     return t(f"game.{game}.name", locale)
 
 
 def board(game: str, view: dict[str, Any], names: Names, locale: object | None) -> Board:
-    return game_module(game).board(view, names, locale)
+    return render_hooks(game).board(view, names, locale)
 
 
 def hand(game: str, view: dict[str, Any], names: Names, locale: object | None) -> str:
-    return game_module(game).hand(view, names, locale)
+    return render_hooks(game).hand(view, names, locale)
 
 
 def event_line(game: str, event: Event | dict[str, Any], names: Names, locale: object | None) -> str | None:
     ev = event if isinstance(event, Event) else Event.model_validate(event)
-    return game_module(game).event(ev, names, locale)
+    return render_hooks(game).event(ev, names, locale)
 
 
 def ranking_lines(ranking: list[list[str]], scores: dict[str, Any], names: Names, locale: object | None) -> list[str]:

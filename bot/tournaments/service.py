@@ -7,6 +7,7 @@ import secrets
 from typing import Any
 
 from bot.errors import HostError
+from bot.games import engine_hooks
 from bot.policies import check_level
 from engines import get_engine
 
@@ -33,9 +34,9 @@ def default_seats(game: str) -> tuple[int, int]:
     ``tournament_seats`` when it declares one, else from its minimum up to four seats (3–4 for Akuma Trick, 2 for a
     two-player game)."""
     engine = get_engine(game)
-    declared = getattr(engine, "tournament_seats", None)
+    declared = engine_hooks(game).tournament_seats
     if declared:
-        return tuple(declared)  # type: ignore[return-value]
+        return declared
     return engine.min_players, min(engine.max_players, max(engine.min_players, 4))
 
 

@@ -1,0 +1,286 @@
+"""One declared plug-in per game: every part a game brings, and every optional hook with its default, here.
+
+A game is its ``GamePlugin``: the engine class (also registered in ``engines``, which stays free of ``bot``),
+the text/picture renderer (``bot/render/<game>.py``), the Discord controls with the ``/play`` subcommand
+(``cogs/games/<game>.py``), the heuristic bot (``bot/policies/<game>.py``), the determiniser of the strong bot
+(``bot/policies/sampling/<game>.py``) and the catalogs: ``<locales>/{en,ja}/<game>.json`` and the rules
+``<locales>/rules/<game>.{en,ja}.md``. The hooks each part must or may define are the fields of the ``*Hooks``
+classes below: a field without a default is required, a field with one is optional and the default is what the
+host does without it. Everything else reads a game's parts through ``engine_hooks``, ``render_hooks``,
+``controls_hooks``, ``policy``, ``sampler_hooks`` — never by looking into the modules itself.
+
+Parts load lazily (a worker process searching moves never imports Discord); ``check_plugins`` loads them all
+and is run once when the bot, the demo or the check starts: a part that is missing or malformed stops it with a
+``PluginError`` naming the game and the part.
+"""
+from __future__ import annotations
+
+import dataclasses
+import random
+from dataclasses import dataclass
+from importlib import import_module
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+from engines import GAMES, Engine, EngineError, get_engine, register_engine
+
+LOCALES = Path(__file__).with_name("locales")
+CATALOG_LANGUAGES = ("en", "ja")
+MAX_ROLLOUT_STEPS = 2000
+
+
+class PluginError(RuntimeError):
+    """A game's plug-in is missing a part or a part is malformed; the message names the game and the part."""
+
+    def __init__(self, game: str, part: str, problem: str) -> None:
+        self.game, self.part = game, part
+        super().__init__(f"game {game!r}: {part}: {problem}")
+
+
+@dataclass(frozen=True)
+class GamePlugin:
+    """Where a game's parts live. Module names default to the conventional places; ``policy=None`` means bots
+    move at random, ``sampler=None`` that the strong bot plays the heuristic (no search)."""
+
+    name: str
+    engine: str  # "module:EngineClass", the same target as in engines' registry
+    render: str = ""  # default bot.render.<name>
+    controls: str = ""  # default cogs.games.<name>
+    policy: str | None = ""  # default bot.policies.<name>
+    sampler: str | None = ""  # default bot.policies.sampling.<name>
+    locales: Path = LOCALES
+
+    def __post_init__(self) -> None:
+        defaults = {"render": "bot.render.{}", "controls": "cogs.games.{}", "policy": "bot.policies.{}",
+                    "sampler": "bot.policies.sampling.{}"}
+        for field, pattern in defaults.items():
+            if getattr(self, field) == "":
+                object.__setattr__(self, field, pattern.format(self.name))
+
+    def catalog_file(self, lang: str) -> Path:
+        return self.locales / lang / f"{self.name}.json"
+
+    def rules_file(self, lang: str) -> Path:
+        return self.locales / "rules" / f"{self.name}.{lang}.md"
+
+
+# ---- the hooks of each part: no default = required; a default = optional, and what the host does without it ----
+
+@dataclass(frozen=True)
+class EngineHooks:
+    engine: Engine
+    start_events: Callable[[Any], list] | None = None  # public events announcing the deal
+    tournament_seats: tuple[int, int] | None = None  # table sizes a tournament uses; None = min..4
+
+
+@dataclass(frozen=True)
+class RenderHooks:
+    board: Callable[..., Any]  # (view, names, locale) -> render.Board
+    hand: Callable[..., str]  # (view, names, locale) -> text
+    event: Callable[..., str | None]  # (event, names, locale) -> a line, or None for nothing to say
+    card: Callable[[str], str]  # a card id as the players read it
+    image: Callable[..., bytes] | None = None  # (public view, names, locale) -> PNG of the board
+    error_field: Callable[..., Any] | None = None  # (key, value, locale) -> readable error field (card marks)
+    rules_fields: Callable[..., dict[str, str]] | None = None  # (locale) -> fields the rules text is formatted with
+
+
+@dataclass(frozen=True)
+class ControlsHooks:
+    play: Any  # the /play <game> subcommand (an app_commands.Command)
+    controls: Callable[..., list]  # (table, player, view, selection, locale) -> hand view items
+    decode: Callable[..., dict[str, Any]]  # (code, table, player) -> action data of an ActButton's code
+    selection_notes: Callable[..., list[str]]  # (table, player, view, selection, locale) -> lines under the hand
+    public_controls: Callable[..., list] | None = None  # (table, locale) -> buttons on the public turn message
+    hand_image: Callable[..., bytes | None] | None = None  # (table, player, view, selection, locale) -> PNG
+
+
+@dataclass(frozen=True)
+class PolicyHooks:
+    choose: Callable[..., Any]  # (view, legal, rng) -> one of legal
+
+
+@dataclass(frozen=True)
+class SamplerHooks:
+    sample: Callable[[dict[str, Any], random.Random], Any]  # (view, rng) -> a full state consistent with the view
+    ROLLOUT_STEPS: int = MAX_ROLLOUT_STEPS  # playout steps before ``evaluate`` scores an unfinished game
+    evaluate: Callable[[Any, str], float] | None = None  # (state, me) -> score of an unfinished playout
+    rollout_view: Callable[[Any, str], dict[str, Any]] | None = None  # cheaper view for playouts; None = engine's
+    rollout_choose: Callable[..., Any] | None = None  # (state, player, legal, rng) -> a cheaper playout move
+    rollout_done: Callable[[Any], bool] | None = None  # a point where the playout stops and ``evaluate`` scores
+    prior: Callable[[dict[str, Any], Any], float] | None = None  # (view, action) -> order of search candidates
+
+
+def _hooks(kind: type, source: Any, game: str, part: str) -> Any:
+    """The ``kind`` hooks read from ``source`` (a module or an engine): required ones must be there and callable
+    (or, for non-callable hooks, not None); optional ones fall back to the field's default."""
+    values = {}
+    for field in dataclasses.fields(kind):
+        if field.name == "engine":
+            values["engine"] = source
+            continue
+        required = field.default is dataclasses.MISSING
+        value = getattr(source, field.name, None)
+        if value is None and required:
+            raise PluginError(game, part, f"required hook {field.name!r} is missing")
+        if value is None:
+            continue
+        if not _well_formed(field.name, value):
+            raise PluginError(game, part, f"hook {field.name!r} is malformed: {value!r}")
+        values[field.name] = tuple(value) if field.name == "tournament_seats" else value
+    return kind(**values)
+
+
+def _well_formed(name: str, value: Any) -> bool:
+    """A hook is a callable, except the two that are numbers (``ROLLOUT_STEPS``, ``tournament_seats``) and the
+    slash command ``play``."""
+    if name == "play":
+        return callable(getattr(value, "callback", None))
+    if name == "ROLLOUT_STEPS":
+        return isinstance(value, int) and value > 0
+    if name == "tournament_seats":
+        return isinstance(value, (tuple, list)) and len(value) == 2 and all(isinstance(v, int) for v in value)
+    return callable(value)
+
+
+# ---- the registry ------------------------------------------------------------------------------------------------
+
+PLUGINS: dict[str, GamePlugin] = {plugin.name: plugin for plugin in (
+    GamePlugin("akuma", "engines.akuma:AkumaEngine"),
+    GamePlugin("rocca", "engines.rocca:RoccaEngine"),
+    GamePlugin("pileup", "engines.pileup:PileupEngine"),
+    GamePlugin("twinpyramid", "engines.twinpyramid:TwinPyramidEngine"),
+    GamePlugin("diamondbox", "engines.diamondbox:DiamondBoxEngine"),
+)}  # the order of the commands' choices and /play subcommands
+
+
+def games() -> tuple[str, ...]:
+    """The registered games, in registration order."""
+    return tuple(PLUGINS)
+
+
+def plugin(game: str) -> GamePlugin:
+    try:
+        return PLUGINS[game]
+    except KeyError:
+        raise PluginError(game, "plug-in", "no such game is registered (bot/games.py)") from None
+
+
+def _module(game: str, part: str, name: str) -> Any:
+    try:
+        return import_module(name)
+    except Exception as error:  # the module itself, or something it imports, does not load
+        raise PluginError(game, part, f"module {name} does not import: {error!r}") from error
+
+
+LOADED: dict[tuple[str, str], Any] = {}
+"""(part, game) -> the part's hooks once loaded; a test may put its own hooks here (``monkeypatch.setitem``)."""
+
+
+def _load(part: str, game: str, kind: type, name: str | None) -> Any:
+    """The ``kind`` hooks of the part (module ``name``; the engine: the registered engine), loaded once; None for
+    an optional part the plug-in does not declare."""
+    key = (part, game)
+    if key not in LOADED:
+        if name is None:
+            LOADED[key] = None
+        else:
+            source = get_engine(game) if part == "engine" else _module(game, part, name)
+            LOADED[key] = _hooks(kind, source, game, part)
+    return LOADED[key]
+
+
+def engine_hooks(game: str) -> EngineHooks:
+    return _load("engine", game, EngineHooks, plugin(game).engine)
+
+
+def render_hooks(game: str) -> RenderHooks:
+    return _load("render", game, RenderHooks, plugin(game).render)
+
+
+def controls_hooks(game: str) -> ControlsHooks:
+    return _load("controls", game, ControlsHooks, plugin(game).controls)
+
+
+def policy(game: str) -> Callable[..., Any] | None:
+    """The game's heuristic ``choose``, or None when it declares none (bots then move at random)."""
+    hooks = _load("policy", game, PolicyHooks, plugin(game).policy)
+    return None if hooks is None else hooks.choose
+
+
+def sampler_hooks(game: str) -> SamplerHooks | None:
+    """The strong bot's determiniser and playout hooks, or None when the game declares none."""
+    return _load("sampler", game, SamplerHooks, plugin(game).sampler)
+
+
+_LOADERS = (engine_hooks, render_hooks, controls_hooks, policy, sampler_hooks)
+
+
+def catalog_files(lang: str) -> list[Path]:
+    """The catalogs of games kept outside ``bot/locales`` (those inside are read with the rest of the folder)."""
+    return [path for p in PLUGINS.values() if p.locales != LOCALES and (path := p.catalog_file(lang)).is_file()]
+
+
+def check_plugin(game: str) -> None:
+    """Load every part of ``game``; a missing or malformed part raises ``PluginError``."""
+    declared = plugin(game)
+    module_name, _, cls_name = declared.engine.partition(":")
+    engine_cls = getattr(_module(game, "engine", module_name), cls_name, None)
+    if not isinstance(engine_cls, type) or not issubclass(engine_cls, Engine):
+        raise PluginError(game, "engine", f"{declared.engine} is not an engine class")
+    try:
+        registered_cls = type(get_engine(game))
+    except EngineError as error:
+        raise PluginError(game, "engine", "engines has no engine registered under this name") from error
+    if registered_cls is not engine_cls:
+        raise PluginError(game, "engine", f"engines registers {registered_cls.__name__}, "
+                                          f"the plug-in declares {declared.engine}")
+    for lang in CATALOG_LANGUAGES:
+        for kind, path in (("catalog", declared.catalog_file(lang)), ("rules", declared.rules_file(lang))):
+            if not path.is_file():
+                raise PluginError(game, f"{kind} ({lang})", f"file {path.name} is missing in {path.parent}")
+    for load in _LOADERS:
+        load(game)
+
+
+def check_plugins() -> None:
+    """Every registered game, and every engine has a plug-in; run once at start-up."""
+    for game in GAMES:
+        if game not in PLUGINS:
+            raise PluginError(game, "plug-in", "the engine is registered but the game has no plug-in (bot/games.py)")
+    for game in PLUGINS:
+        check_plugin(game)
+
+
+def forget_loaded() -> None:
+    """Drop every loaded part and the merged catalogs (the registry changed: a game was added or swapped)."""
+    from .i18n import catalog
+
+    LOADED.clear()
+    get_engine.cache_clear()
+    catalog.cache_clear()
+
+
+def register(declared: GamePlugin) -> Callable[[], None]:
+    """Add a game (its engine too, when engines does not know it yet); returns the function that removes it
+    again (a test's sixth game)."""
+    if declared.name in PLUGINS:
+        raise PluginError(declared.name, "plug-in", "registered twice")
+    forget_engine = register_engine(declared.name, declared.engine)
+    PLUGINS[declared.name] = declared
+    forget_loaded()
+
+    def unregister() -> None:
+        PLUGINS.pop(declared.name, None)
+        forget_engine()
+        forget_loaded()
+
+    return unregister
+
+
+def registered(declared: GamePlugin) -> Iterator[GamePlugin]:
+    """A generator for a fixture: the game is registered while it is suspended."""
+    unregister = register(declared)
+    try:
+        yield declared
+    finally:
+        unregister()

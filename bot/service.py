@@ -1,8 +1,8 @@
 """The game service: the only door to games.
 
 Every change runs under the table's lock, is checked (seat, turn, version), applied by the
-engine, committed in one database transaction, and only then published to listeners and
-acknowledged to the caller. A failed check or commit leaves memory and database unchanged.
+engine, committed in one database transaction, and only then copied into memory (``Table.committed``),
+published to listeners and acknowledged to the caller. A failed check or commit leaves memory and database unchanged.
 """
 from __future__ import annotations
 
@@ -134,9 +134,7 @@ class GameService:
         seats = [SeatRow(i, s.player, s.name, s.user_id, s.is_bot, level=s.level) for i, s in enumerate(seats)]
         host_id = table.row.host_id if host_id is None else host_id
         await self.storage.replace_seats(table.id, seats, expected_version=table.version, host_id=host_id)
-        table.row.seats = seats
-        table.row.host_id = host_id
-        table.row.version += 1
+        table.committed(bumped=True, seats=seats, host_id=host_id)
         return self._changed(table, "lobby")
 
     def _lobby(self, table: Table) -> None:
@@ -213,10 +211,7 @@ class GameService:
         deadline = self._deadline(table, state)
         await self.storage.start_game(table.id, state=engine.dump(state), expected_version=table.version,
                                       bot_to_act=self._bot_to_act(table, state), deadline=deadline)
-        table.row.deadline = deadline
-        table.state = state
-        table.row.status = "running"
-        table.row.version += 1
+        table.committed(bumped=True, state=state, status="running", deadline=deadline)
         # Optional engine hook (not in design.md's contract): public events announcing the deal.
         start_events = getattr(engine, "start_events", None)
         return self._changed(table, "started", start_events(state) if start_events else [])
@@ -291,12 +286,8 @@ class GameService:
                 bot_to_act=self._bot_to_act(table, state, seats), deadline=deadline, seat=seat)
         except VersionConflict:
             raise HostError("stale") from None
-        table.state = state
-        table.row.seats = seats
-        table.row.deadline = deadline
-        table.row.version += 1
-        if over:
-            table.row.status = "finished"
+        table.committed(bumped=True, state=state, seats=seats, deadline=deadline,
+                        status="finished" if over else table.status)
         return self._changed(table, "ended" if over else kind, events, player)
 
     # ---- turn timers -----------------------------------------------------------------
@@ -347,16 +338,13 @@ class GameService:
 
     async def _replace_running_seats(self, table: Table, seats: list[SeatRow], actor: str) -> Update:
         if self._abandoned(seats):
-            table.row.seats = seats
             await self.storage.replace_seats(table.id, seats, expected_version=table.version, deadline=None)
-            table.row.version += 1
+            table.committed(bumped=True, seats=seats, deadline=None)
             return await self._finish(table, "cancelled", reason="abandoned", actor=actor)
         deadline = self._deadline(table, table.state, seats)
         await self.storage.replace_seats(table.id, seats, expected_version=table.version,
                                          bot_to_act=self._bot_to_act(table, table.state, seats), deadline=deadline)
-        table.row.seats = seats
-        table.row.deadline = deadline
-        table.row.version += 1
+        table.committed(bumped=True, seats=seats, deadline=deadline)
         return self._changed(table, "seats", actor=actor)
 
     async def kick(self, game_id: int, by_user: int, user_id: int, *, is_admin: bool) -> Update:
@@ -390,7 +378,7 @@ class GameService:
                 await self.storage.update_game(table.id, expected_version=table.version, turn_seconds=seconds)
             except VersionConflict:
                 raise HostError("stale") from None
-            table.row.turn_seconds = seconds
+            table.committed(bumped=False, turn_seconds=seconds)
 
     async def tables_with_deadlines(self) -> list[int]:
         return await self.storage.with_deadlines(self.shards)
@@ -432,9 +420,7 @@ class GameService:
                                            deadline=None)
         except VersionConflict:
             raise HostError("stale") from None
-        table.row.status = status
-        table.row.deadline = None
-        table.row.version += 1
+        table.committed(bumped=True, status=status, deadline=None)
         update = self._changed(table, "ended", actor=actor)
         update.reason = reason
         return update
@@ -459,7 +445,7 @@ class GameService:
             table.clock_paused = True
             if table.row.deadline is not None:
                 await self.storage.update_game(table.id, expected_version=table.version, deadline=None)
-                table.row.deadline = None
+                table.committed(bumped=False, deadline=None)
             self._changed(table, "clock")
 
     async def resume_clock(self, game_id: int) -> None:
@@ -474,7 +460,7 @@ class GameService:
             deadline = self._deadline(table, table.state)
             if deadline is not None:
                 await self.storage.update_game(table.id, expected_version=table.version, deadline=deadline)
-                table.row.deadline = deadline
+                table.committed(bumped=False, deadline=deadline)
             self._changed(table, "clock")
 
     async def set_message(self, table: Table, **ids: int) -> None:
@@ -485,8 +471,7 @@ class GameService:
                 await self.storage.update_game(table.id, expected_version=table.version, **ids)
             except VersionConflict:
                 raise HostError("stale") from None
-            for key, value in ids.items():
-                setattr(table.row, key, value)
+            table.committed(bumped=False, **ids)
 
 
 __all__ = ["GameService", "EngineError", "HostError"]

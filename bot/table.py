@@ -10,6 +10,8 @@ from engines import Engine, Event, Result, get_engine
 from .render import seat_names
 from .storage import GameRow, SeatRow
 
+ACTIVE = ("lobby", "running")  # the statuses of a table still in play
+
 
 def human_player(user_id: int) -> str:
     return f"u{user_id}"

@@ -58,14 +58,15 @@ def button_actions(table: Table, player: str) -> list[Action]:
     return actions + extra(table, player, actions) if extra is not None else actions
 
 
-def action_of(table: Table, player: str, code: str) -> Action | None:
+def action_of(table: Table, player: str, code: str, actions: list[Action] | None = None) -> Action | None:
     """The action an ``ActButton`` code ``<seat>.<index>`` names for ``player`` at the table's current version: the
-    ``index``-th of ``button_actions`` when the code is for the player's own seat (None: no such action)."""
+    ``index``-th of ``button_actions`` (or of ``actions``, when already known) when the code is for the player's own
+    seat (None: no such action)."""
     seat = table.seat_of(player)
     owner, _, index = code.partition(".")
     if table.state is None or seat is None or owner != str(seat.seat) or not index.isdigit():
         return None
-    actions = button_actions(table, player)
+    actions = button_actions(table, player) if actions is None else actions
     return actions[int(index)] if int(index) < len(actions) else None
 
 

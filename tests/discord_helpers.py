@@ -129,13 +129,14 @@ def offered_controls(items: list[discord.ui.Item]) -> tuple[set[str], set[str]]:
 
 def offered_actions(items: list[discord.ui.Item], table: Table, player: str) -> list[Any]:
     """The actions the enabled buttons of hand controls send (read through ``cogs.controls.action_of``)."""
-    from cogs.controls import action_of
+    from cogs.controls import action_of, button_actions
 
+    actions = button_actions(table, player)
     out = []
     for item in items:
         inner = getattr(item, "item", item)
         if isinstance(inner, discord.ui.Button) and not inner.disabled and inner.custom_id.startswith("gh:do:"):
-            out.append(action_of(table, player, inner.custom_id.split(":", 4)[4]))
+            out.append(action_of(table, player, inner.custom_id.split(":", 4)[4], actions))
     return out
 
 

@@ -88,10 +88,10 @@ class RenderHooks:
 class ControlsHooks:
     play: Any  # the /play <game> subcommand (an app_commands.Command)
     controls: Callable[..., list]  # (table, player, view, selection, locale) -> hand view items
-    decode: Callable[..., dict[str, Any]]  # (code, table, player) -> action data of an ActButton's code
     selection_notes: Callable[..., list[str]]  # (table, player, view, selection, locale) -> lines under the hand
     public_controls: Callable[..., list] | None = None  # (table, locale) -> buttons on the public turn message
     hand_image: Callable[..., bytes | None] | None = None  # (table, player, view, selection, locale) -> PNG
+    click_actions: Callable[..., list] | None = None  # (table, player) -> one-click actions the engine does not list
 
 
 @dataclass(frozen=True)

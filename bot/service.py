@@ -1,8 +1,10 @@
 """The game service: the only door to games.
 
 Every change runs under the table's lock, is checked (seat, turn, version), applied by the
-engine, committed in one database transaction, and only then published to listeners and
-acknowledged to the caller. A failed check or commit leaves memory and database unchanged.
+engine, committed in one database transaction, and only then copied into memory (``Table.committed``),
+published to listeners and acknowledged to the caller. A failed check or commit leaves memory and
+database unchanged. Lobbies are ``service_lobby.LobbyOps``, seat changes of running tables
+``service_seats.SeatOps``; moves, timers, notices and loading are here.
 """
 from __future__ import annotations
 
@@ -19,19 +21,20 @@ from engines import Action, EngineError, get_engine
 
 from .errors import HostError
 from .games import engine_hooks
-from .policies import check_level, choose_action
+from .policies import choose_action
+from .service_lobby import LobbyOps
+from .service_seats import SeatOps
 from .storage import SeatRow, ShardFilter, Storage, VersionConflict
-from .table import Table, Update, human_player
+from .table import ACTIVE, Table, Update
 
 log = logging.getLogger(__name__)
 Listener = Callable[[Update], Awaitable[None]]
-ACTIVE = ("lobby", "running")
 
 
 TIMEOUTS_BEFORE_AWAY = 3  # decisions in a row that run out of time before a bot takes the seat
 
 
-class GameService:
+class GameService(LobbyOps, SeatOps):
     def __init__(self, storage: Storage, *, clock: Callable[[], float] = time.time) -> None:
         self.storage = storage
         self.clock = clock
@@ -108,91 +111,6 @@ class GameService:
         self._tables.pop(game_id, None)
         self._loading.pop(game_id, None)
 
-    # ---- lobby ---------------------------------------------------------------------
-    async def create_lobby(self, *, game: str, guild_id: int | None, channel_id: int, user_id: int, name: str,
-                           options: dict[str, Any] | None = None, locale: str = "en",
-                           seed: int | None = None, turn_seconds: int = 120) -> Table:
-        engine = get_engine(game)
-        parsed = engine.parse_options(options)
-        await self._refuse_if_seated(channel_id, user_id)
-        seat = SeatRow(0, human_player(user_id), name, user_id, False)
-        game_id = await self.storage.create_game(
-            guild_id=guild_id, channel_id=channel_id, game=game,
-            options=parsed.model_dump(mode="json", exclude_defaults=True),
-            seed=self.new_seed() if seed is None else seed, host_id=user_id, locale=locale, seats=[seat],
-            turn_seconds=turn_seconds,
-        )
-        table = await self.table(game_id)
-        self._changed(table, "lobby")
-        return table
-
-    async def _refuse_if_seated(self, channel_id: int, user_id: int, *, except_game: int | None = None) -> None:
-        for other in await self.tables_in_channel(channel_id):
-            if other.id != except_game and other.seat_of_user(user_id) is not None:
-                raise HostError("already_seated", game_id=other.id)
-
-    async def _edit_lobby(self, table: Table, seats: list[SeatRow], host_id: int | None = None) -> Update:
-        seats = [SeatRow(i, s.player, s.name, s.user_id, s.is_bot, level=s.level) for i, s in enumerate(seats)]
-        host_id = table.row.host_id if host_id is None else host_id
-        await self.storage.replace_seats(table.id, seats, expected_version=table.version, host_id=host_id)
-        table.row.seats = seats
-        table.row.host_id = host_id
-        table.row.version += 1
-        return self._changed(table, "lobby")
-
-    def _lobby(self, table: Table) -> None:
-        if table.status != "lobby":
-            raise HostError("not_in_lobby")
-
-    async def join(self, game_id: int, user_id: int, name: str) -> Update:
-        table = await self.table(game_id)
-        async with table.lock:
-            self._lobby(table)
-            if table.seat_of_user(user_id):
-                raise HostError("already_joined")
-            if len(table.seats) >= table.engine.max_players:
-                raise HostError("table_full", max=table.engine.max_players)
-            await self._refuse_if_seated(table.row.channel_id, user_id, except_game=game_id)
-            return await self._edit_lobby(table, [*table.seats, SeatRow(0, human_player(user_id), name, user_id)])
-
-    async def leave_lobby(self, game_id: int, user_id: int) -> Update:
-        """Leave a lobby. When the host leaves, the next human hosts; with no human left the lobby closes."""
-        table = await self.table(game_id)
-        async with table.lock:
-            self._lobby(table)
-            if not table.seat_of_user(user_id):
-                raise HostError("not_seated")
-            seats = [s for s in table.seats if s.user_id != user_id or s.is_bot]
-            humans = [s for s in seats if not s.is_bot]
-            if not humans:
-                return await self._finish(table, "cancelled")
-            host_id = humans[0].user_id if table.row.host_id == user_id else table.row.host_id
-            return await self._edit_lobby(table, seats, host_id=host_id)
-
-    async def add_bot(self, game_id: int, user_id: int, level: str = "normal") -> Update:
-        check_level(level)
-        table = await self.table(game_id)
-        async with table.lock:
-            self._lobby(table)
-            if user_id != table.row.host_id:
-                raise HostError("host_only")
-            if len(table.seats) >= table.engine.max_players:
-                raise HostError("table_full", max=table.engine.max_players)
-            taken = {s.player for s in table.seats}
-            number = next(n for n in range(1, 100) if f"bot{n}" not in taken)
-            bot = SeatRow(0, f"bot{number}", f"Bot {number}", None, True, level=level)
-            return await self._edit_lobby(table, [*table.seats, bot])
-
-    async def start(self, game_id: int, user_id: int) -> Update:
-        table = await self.table(game_id)
-        async with table.lock:
-            self._lobby(table)
-            if user_id != table.row.host_id:
-                raise HostError("host_only")
-            if len(table.seats) < table.engine.min_players:
-                raise HostError("not_enough_players", min=table.engine.min_players, count=len(table.seats))
-            return await self._begin(table)
-
     def _deadline(self, table: Table, state: Any, seats: list[SeatRow] | None = None) -> float | None:
         """When the decision now due runs out: only while a person (not a bot) must decide."""
         if table.row.turn_seconds <= 0 or table.clock_paused or table.engine.result(state) is not None:
@@ -214,41 +132,9 @@ class GameService:
         deadline = self._deadline(table, state)
         await self.storage.start_game(table.id, state=engine.dump(state), expected_version=table.version,
                                       bot_to_act=self._bot_to_act(table, state), deadline=deadline)
-        table.row.deadline = deadline
-        table.state = state
-        table.row.status = "running"
-        table.row.version += 1
+        table.committed(bumped=True, state=state, status="running", deadline=deadline)
         start_events = engine_hooks(table.row.game).start_events  # public events announcing the deal
         return self._changed(table, "started", start_events(state) if start_events else [])
-
-    async def create_bot_table(self, *, game: str, players: int, seed: int, channel_id: int,
-                               guild_id: int | None = None, options: dict[str, Any] | None = None,
-                               levels: list[str] | None = None) -> Table:
-        """A table of bot seats only, started at once (the terminal demo, benchmarks); ``levels`` per seat."""
-        levels = levels or ["normal"] * players
-        for level in levels:
-            check_level(level)
-        seats = [SeatRow(i, f"bot{i + 1}", f"Bot {i + 1}", None, True, level=levels[i % len(levels)])
-                 for i in range(players)]
-        return await self.create_seated_table(game=game, guild_id=guild_id, channel_id=channel_id, seats=seats,
-                                              host_id=0, seed=seed, options=options)
-
-    async def create_seated_table(self, *, game: str, guild_id: int | None, channel_id: int,
-                                  seats: list[SeatRow], host_id: int, seed: int,
-                                  options: dict[str, Any] | None = None, locale: str = "en") -> Table:
-        """A table with the given seats (people and bots) started at once in ``channel_id`` — a thread, for a
-        tournament table. No lobby, and no check that the people sit elsewhere (a tournament seats them)."""
-        engine = get_engine(game)
-        parsed = engine.parse_options(options)
-        seats = [SeatRow(i, s.player, s.name, s.user_id, s.is_bot, level=s.level) for i, s in enumerate(seats)]
-        game_id = await self.storage.create_game(
-            guild_id=guild_id, channel_id=channel_id, game=game,
-            options=parsed.model_dump(mode="json", exclude_defaults=True), seed=seed, host_id=host_id,
-            locale=locale, seats=seats)
-        table = await self.table(game_id)
-        async with table.lock:
-            await self._begin(table)
-        return table
 
     # ---- playing -------------------------------------------------------------------
     async def act(self, game_id: int, user_id: int, action: Action | dict[str, Any],
@@ -291,15 +177,11 @@ class GameService:
                 bot_to_act=self._bot_to_act(table, state, seats), deadline=deadline, seat=seat)
         except VersionConflict:
             raise HostError("stale") from None
-        table.state = state
-        table.row.seats = seats
-        table.row.deadline = deadline
-        table.row.version += 1
-        if over:
-            table.row.status = "finished"
+        table.committed(bumped=True, state=state, seats=seats, deadline=deadline,
+                        status="finished" if over else table.status)
         return self._changed(table, "ended" if over else kind, events, player)
 
-    # ---- turn timers -----------------------------------------------------------------
+    # ---- turn timers (seat changes of a running table: ``SeatOps``) ---------------------------------------
     def warn(self, table: Table) -> None:
         """Tell listeners that the decision now due is about to run out (nothing is stored)."""
         self._changed(table, "warning")
@@ -330,94 +212,8 @@ class GameService:
                 updates.append(await self._finish(table, "cancelled", reason="abandoned"))
         return updates
 
-    async def come_back(self, game_id: int, user_id: int) -> Update:
-        """A player whose seat a bot was playing (absence or ``/game leave``) takes it back."""
-        table = await self.table(game_id)
-        async with table.lock:
-            if table.status != "running":
-                raise HostError("game_not_running")
-            seat = next((s for s in table.seats if s.user_id == user_id), None)
-            if seat is None:
-                raise HostError("not_seated")
-            if not seat.is_bot:
-                raise HostError("already_playing")
-            await self._refuse_if_seated(table.row.channel_id, user_id, except_game=game_id)
-            seats = [replace(s, is_bot=False, away=False, timeouts=0) if s is seat else s for s in table.seats]
-            return await self._replace_running_seats(table, seats, seat.player)
-
-    async def _replace_running_seats(self, table: Table, seats: list[SeatRow], actor: str) -> Update:
-        if self._abandoned(seats):
-            table.row.seats = seats
-            await self.storage.replace_seats(table.id, seats, expected_version=table.version, deadline=None)
-            table.row.version += 1
-            return await self._finish(table, "cancelled", reason="abandoned", actor=actor)
-        deadline = self._deadline(table, table.state, seats)
-        await self.storage.replace_seats(table.id, seats, expected_version=table.version,
-                                         bot_to_act=self._bot_to_act(table, table.state, seats), deadline=deadline)
-        table.row.seats = seats
-        table.row.deadline = deadline
-        table.row.version += 1
-        return self._changed(table, "seats", actor=actor)
-
-    async def kick(self, game_id: int, by_user: int, user_id: int, *, is_admin: bool) -> Update:
-        """The host (or a server manager) removes a player: a lobby seat is freed; at a running table a bot
-        takes the seat for good (the player cannot come back to it)."""
-        table = await self.table(game_id)
-        async with table.lock:
-            if by_user != table.row.host_id and not is_admin:
-                raise HostError("host_or_admin_only")
-            seat = next((s for s in table.seats if s.user_id == user_id), None)
-            if seat is None:
-                raise HostError("not_seated_other")
-            if table.status == "lobby":
-                if user_id == table.row.host_id:
-                    raise HostError("cannot_kick_host")
-                return await self._edit_lobby(table, [s for s in table.seats if s is not seat])
-            if table.status != "running":
-                raise HostError("game_not_running")
-            seats = [replace(s, user_id=None, is_bot=True, away=False) if s is seat else s for s in table.seats]
-            return await self._replace_running_seats(table, seats, seat.player)
-
-    async def set_turn_seconds(self, game_id: int, by_user: int, seconds: int, *, is_admin: bool) -> None:
-        """Change a table's time per decision (the host or a server manager); applies from the next decision."""
-        table = await self.table(game_id)
-        async with table.lock:
-            if by_user != table.row.host_id and not is_admin:
-                raise HostError("host_or_admin_only")
-            if table.status not in ACTIVE:
-                raise HostError("game_not_running")
-            try:
-                await self.storage.update_game(table.id, expected_version=table.version, turn_seconds=seconds)
-            except VersionConflict:
-                raise HostError("stale") from None
-            table.row.turn_seconds = seconds
-
     async def tables_with_deadlines(self) -> list[int]:
         return await self.storage.with_deadlines(self.shards)
-
-    async def hand_to_bot(self, game_id: int, user_id: int) -> Update:
-        """``/game leave`` at a running table: the seat stays in the game, played by a bot."""
-        table = await self.table(game_id)
-        async with table.lock:
-            if table.status == "lobby":
-                raise HostError("use_leave_button")
-            if table.status != "running":
-                raise HostError("game_not_running")
-            seat = table.seat_of_user(user_id)
-            if seat is None:
-                raise HostError("not_seated")
-            seats = [replace(s, is_bot=True) if s is seat else s for s in table.seats]
-            return await self._replace_running_seats(table, seats, seat.player)
-
-    async def end(self, game_id: int, user_id: int, *, is_admin: bool) -> Update:
-        """``/game end``: the host or a server manager stops a lobby or a running table."""
-        table = await self.table(game_id)
-        async with table.lock:
-            if table.status not in ACTIVE:
-                raise HostError("game_not_running")
-            if user_id != table.row.host_id and not is_admin:
-                raise HostError("host_or_admin_only")
-            return await self._finish(table, "cancelled")
 
     @staticmethod
     def _abandoned(seats: list[SeatRow]) -> bool:
@@ -432,9 +228,7 @@ class GameService:
                                            deadline=None)
         except VersionConflict:
             raise HostError("stale") from None
-        table.row.status = status
-        table.row.deadline = None
-        table.row.version += 1
+        table.committed(bumped=True, status=status, deadline=None)
         update = self._changed(table, "ended", actor=actor)
         update.reason = reason
         return update
@@ -459,7 +253,7 @@ class GameService:
             table.clock_paused = True
             if table.row.deadline is not None:
                 await self.storage.update_game(table.id, expected_version=table.version, deadline=None)
-                table.row.deadline = None
+                table.committed(bumped=False, deadline=None)
             self._changed(table, "clock")
 
     async def resume_clock(self, game_id: int) -> None:
@@ -474,7 +268,7 @@ class GameService:
             deadline = self._deadline(table, table.state)
             if deadline is not None:
                 await self.storage.update_game(table.id, expected_version=table.version, deadline=deadline)
-                table.row.deadline = deadline
+                table.committed(bumped=False, deadline=deadline)
             self._changed(table, "clock")
 
     async def set_message(self, table: Table, **ids: int) -> None:
@@ -485,8 +279,7 @@ class GameService:
                 await self.storage.update_game(table.id, expected_version=table.version, **ids)
             except VersionConflict:
                 raise HostError("stale") from None
-            for key, value in ids.items():
-                setattr(table.row, key, value)
+            table.committed(bumped=False, **ids)
 
 
 __all__ = ["GameService", "EngineError", "HostError"]

@@ -10,6 +10,8 @@ from engines import Engine, Event, Result, get_engine
 from .render import seat_names
 from .storage import GameRow, SeatRow
 
+ACTIVE = ("lobby", "running")  # the statuses of a table still in play
+
 
 def human_player(user_id: int) -> str:
     return f"u{user_id}"
@@ -64,6 +66,20 @@ class Table:
 
     def result(self) -> Result | None:
         return self.engine.result(self.state) if self.state is not None else None
+
+    def committed(self, *, bumped: bool, state: Any = None, **row: Any) -> None:
+        """Bring this table in line with a write that has just committed — the one place memory follows the
+        database: the game row's columns it wrote (``seats``, ``status``, ``deadline``, ...), the new ``state`` (if
+        any) and, when the write advanced it, the version. Called only after the commit succeeded, so a failed
+        write leaves memory as it was."""
+        for key, value in row.items():
+            if not hasattr(self.row, key):
+                raise AttributeError(f"GameRow has no {key!r}")
+            setattr(self.row, key, value)
+        if state is not None:
+            self.state = state
+        if bumped:
+            self.row.version += 1
 
     def user_ids_to_act(self) -> list[int]:
         ids = []

@@ -1,17 +1,20 @@
 """Persistent controls and the hand view (the ephemeral message with a player's secret hand).
 
-``ActButton`` (``gh:do:<table>:<version>:<code>``) plays the action that the game's module decodes from
-``code``; ``PickSelect`` (``gh:pick:<table>:<version>:<part>:<carry>``) only changes what is selected and
-redraws the hand. Each game has a controls module (its plug-in's ``controls``, ``cogs/games/<game>.py``) with the
-hooks of ``bot.games.ControlsHooks``: ``play`` (its ``/play`` subcommand), ``controls``, ``decode`` and
-``selection_notes``; optionally ``public_controls`` for buttons that belong on the public turn message (a dice
-roll everyone should see) and ``hand_image``.
+``ActButton`` (``gh:do:<table>:<version>:<seat>.<index>``) plays the action at ``index`` in ``button_actions`` of
+the seat's player at that version (one encoding for every game: the version check makes a stale index harmless,
+and the list is the same for the same state; only that seat's player may click it). ``PickSelect``
+(``gh:pick:<table>:<version>:<part>:<carry>``) only changes what is selected and redraws the hand. Each game has a
+controls module (its plug-in's ``controls``, ``cogs/games/<game>.py``) with the hooks of
+``bot.games.ControlsHooks``: ``play`` (its ``/play`` subcommand), ``controls`` (buttons made by ``Actions``) and
+``selection_notes``; optionally ``public_controls`` for buttons that belong on the public turn message (a dice roll
+everyone should see), ``hand_image``, and ``click_actions`` (one-click actions the engine accepts but does not list,
+appended to ``button_actions``).
 """
 from __future__ import annotations
 
 import asyncio
 import io
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import discord
 
@@ -20,7 +23,7 @@ from bot.errors import HostError, user_message
 from bot.games import ControlsHooks, controls_hooks
 from bot.i18n import t
 from bot.table import Table
-from engines import EngineError
+from engines import Action, EngineError, NotYourTurn
 
 from .common import GameItem, host, names_for
 
@@ -45,6 +48,69 @@ def single(select: "PickSelect") -> "PickSelect":
 def game_module(game: str) -> ControlsHooks:
     """The game's declared controls (``bot.games``)."""
     return controls_hooks(game)
+
+
+def button_actions(table: Table, player: str) -> list[Action]:
+    """What an ``ActButton``'s index counts in: the player's legal actions now, then the game's one-click actions
+    (``click_actions``, e.g. Twin Pyramid's rearrangement steps while its menu is closed). The same state always
+    gives the same list, so a table version and an index name one action."""
+    actions = table.engine.legal_actions(table.state, player)
+    extra = game_module(table.row.game).click_actions
+    return actions + extra(table, player, actions) if extra is not None else actions
+
+
+def action_of(table: Table, player: str, code: str, actions: list[Action] | None = None) -> Action | None:
+    """The action an ``ActButton`` code ``<seat>.<index>`` names for ``player`` at the table's current version: the
+    ``index``-th of ``button_actions`` (or of ``actions``, when already known) when the code is for the player's own
+    seat (None: no such action)."""
+    seat = table.seat_of(player)
+    owner, _, index = code.partition(".")
+    if table.state is None or seat is None or owner != str(seat.seat) or not index.isdigit():
+        return None
+    actions = button_actions(table, player) if actions is None else actions
+    return actions[int(index)] if int(index) < len(actions) else None
+
+
+def for_another_seat(table: Table, player: str, code: str) -> bool:
+    """The code is an action of another seat (someone else's public **Roll**, or a forged click)."""
+    owner = code.split(".", 1)[0]
+    seat = table.seat_of(player)
+    return "." in code and owner.isdigit() and seat is not None and int(owner) != seat.seat
+
+
+class Actions:
+    """Makes a hand's action buttons: each carries its action's index in ``button_actions``."""
+
+    def __init__(self, table: Table, player: str) -> None:
+        self.table, self.player = table, player
+        self.all = button_actions(table, player)
+        seat = table.seat_of(player)
+        self.seat = seat.seat if seat is not None else -1
+        self._blanks = 0
+
+    def find(self, wanted: Callable[[Action], bool]) -> Action | None:
+        """The first of the actions that ``wanted`` accepts (e.g. a selection's cards in any order)."""
+        return next((a for a in self.all if wanted(a)), None)
+
+    def index(self, action: Action | dict[str, Any] | None) -> int | None:
+        if isinstance(action, dict):
+            try:
+                action = self.table.engine.parse_action(action)
+            except EngineError:
+                return None
+        return self.all.index(action) if action is not None and action in self.all else None
+
+    def button(self, action: Action | dict[str, Any] | None, label: str,
+               style: discord.ButtonStyle = discord.ButtonStyle.primary, *, disabled: bool = False,
+               row: int | None = None) -> "ActButton":
+        """A button sending ``action``; disabled when there is none (still to choose) or it is not legal now."""
+        index = self.index(action)
+        if index is None:
+            self._blanks += 1  # custom ids are unique within a message
+            code, disabled = f"-{self._blanks}", True
+        else:
+            code = f"{self.seat}.{index}"
+        return ActButton(self.table.id, self.table.version, code, label, style, disabled, row)
 
 
 async def hand_message(interaction: discord.Interaction, table: Table, *, selection: list[str] | None = None,
@@ -151,7 +217,11 @@ class ActButton(GameItem, template=rf"gh:do:{VERSIONED}:(?P<code>[^\s]+)"):
         if table.status == "running" and self.version != table.version:
             await show_hand(interaction, table, note="⚠️ " + t("error.stale", interaction.locale))
             return
-        action = game_module(table.row.game).decode(self.code, table, seat.player)
+        action = action_of(table, seat.player, self.code)
+        if action is None:
+            if table.status == "running" and for_another_seat(table, seat.player, self.code):
+                raise NotYourTurn()
+            action = {"type": "?"}  # a forged or unknown code: refused as an action that makes no sense
         await service.act(self.game_id, interaction.user.id, action, self.version)
         interaction.extras["committed"] = "move"  # from here on, a failed answer must not say "nothing changed"
         if interaction.message is not None and interaction.message.flags.ephemeral:

@@ -32,7 +32,7 @@ from typing import Any
 from bot.client import GameHostBot
 from bot.errors import HostError
 from bot.settings import Settings
-from cogs.controls import game_module
+from cogs.controls import action_of
 from engines import EngineError, get_engine
 
 from . import ui_driver
@@ -215,14 +215,14 @@ class Child:
                 button = next(c for c in hands[-1].components if str(c.get("custom_id", "")).startswith(
                     f"gh:do:{gid}:") and not c.get("disabled"))
                 version = table.version
+                m = ui_driver.DO.fullmatch(button["custom_id"])
+                action = action_of(table, f"u{uid}", m["code"])  # what it names now (it is played only if current)
                 r = await h.click(user, hands[-1], button["custom_id"])
                 assert r.responded and r.ephemeral, f"an old hand button got no ephemeral answer: {r}"
                 applied = r.callbacks[0]["type"] == 7 and table.version > version
                 assert applied or "moved on" in r.text or "⚠️" in r.text, r.text
                 if applied:
-                    m = ui_driver.DO.fullmatch(button["custom_id"])
-                    action = table.engine.parse_action(game_module(table.row.game).decode(m["code"], table,
-                                                                                          f"u{uid}"))
+                    assert action is not None
                     self.ack({"kind": "act", "gid": gid, "ver": int(m["ver"]), "player": f"u{uid}",
                               "action": action.model_dump(mode="json"), "old_button": True})
                 clicked += 1

@@ -5,8 +5,10 @@ from __future__ import annotations
 import itertools
 import re
 from pathlib import Path
+from typing import Any
 
 import discord
+from pydantic import BaseModel
 
 from bot.client import GameHostBot
 from bot.errors import HostError
@@ -123,6 +125,37 @@ def offered_controls(items: list[discord.ui.Item]) -> tuple[set[str], set[str]]:
         if isinstance(inner, discord.ui.Select):
             values |= {o.value for o in inner.options}
     return codes, values
+
+
+def offered_actions(items: list[discord.ui.Item], table: Table, player: str) -> list[Any]:
+    """The actions the enabled buttons of hand controls send (read through ``cogs.controls.action_of``)."""
+    from cogs.controls import action_of, button_actions
+
+    actions = button_actions(table, player)
+    out = []
+    for item in items:
+        inner = getattr(item, "item", item)
+        if isinstance(inner, discord.ui.Button) and not inner.disabled and inner.custom_id.startswith("gh:do:"):
+            out.append(action_of(table, player, inner.custom_id.split(":", 4)[4], actions))
+    return out
+
+
+def action_button(message, table: Table, player: str, wanted: Any) -> str:
+    """The custom id (as a regex) of the enabled button of ``message`` that sends ``wanted`` for ``player`` now:
+    an action, its dict, or a test on the action (read through ``cogs.controls.action_of``)."""
+    from cogs.controls import action_of
+
+    if isinstance(wanted, dict):
+        wanted = table.engine.parse_action(wanted)
+    test = wanted if callable(wanted) and not isinstance(wanted, BaseModel) else (lambda a: a == wanted)
+    for c in message.components:
+        m = re.fullmatch(r"gh:do:(\d+):(\d+):(\S+)", c.get("custom_id") or "")
+        if c.get("type") != 2 or c.get("disabled") or not m or (int(m[1]), int(m[2])) != (table.id, table.version):
+            continue
+        action = action_of(table, player, m[3])
+        if action is not None and test(action):
+            return re.escape(c["custom_id"])
+    raise AssertionError(f"no enabled button sends {wanted}: {[c.get('custom_id') for c in message.components]}")
 
 
 def dispatch_click(h, user, msg, button: dict):

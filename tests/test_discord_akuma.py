@@ -12,7 +12,7 @@ from bot.policies import choose_action
 from engines import get_engine
 
 from .discord_harness import Harness
-from .discord_helpers import assert_hands_only_ephemeral, board_message, only_table, start_harness
+from .discord_helpers import action_button, assert_hands_only_ephemeral, board_message, only_table, start_harness
 
 ALICE_ID = 101
 PLAYER = f"u{ALICE_ID}"
@@ -40,18 +40,16 @@ async def take_turn(h: Harness, alice, table, rng: random.Random) -> None:
         assert card[1:] in hand.text
     action = choose_action(ENGINE, table.state, PLAYER, rng)
     gid = table.id
-    if action.type == "steal":
-        await h.click(alice, hand, rf"gh:do:{gid}:\d+:s:{action.victim}")
-    elif action.type == "stop_stealing":
-        await h.click(alice, hand, rf"gh:do:{gid}:\d+:x")
+    if action.type in ("steal", "stop_stealing"):
+        await h.click(alice, hand, action_button(hand, table, PLAYER, action))
     elif action.type == "release" and view.get("release_forced") is not None:
-        await h.click(alice, hand, rf"gh:do:{gid}:\d+:r:.*")
+        await h.click(alice, hand, action_button(hand, table, PLAYER, lambda a: a.type == "release"))
     else:
         await h.select(alice, hand, rf"gh:pick:{gid}:\d+:0:.*", action.cards)
         assert "✅" in hand.text, hand.text  # the preview says the selection is playable/releasable
-        prefix = "p" if action.type == "play" else "r"
         version = table.version
-        await h.click(alice, hand, rf"gh:do:{gid}:\d+:{prefix}:.*")
+        await h.click(alice, hand, action_button(hand, table, PLAYER, lambda a: a.type == action.type
+                                                 and sorted(a.cards) == sorted(action.cards)))
         assert table.version > version
 
 
@@ -124,9 +122,9 @@ async def test_errors_are_ephemeral_say_what_to_do_and_change_nothing(h: Harness
     r = await h.click(alice, board, label="My hand")
     hand = r.message
     await h.select(alice, hand, rf"gh:pick:{table.id}:\d+:0:.*", nonzero)  # everything: surplus
-    assert "Not a valid release" in hand.text and "surplus" in hand.text
-    r = await h.click(alice, hand, rf"gh:do:{table.id}:\d+:r:.*")
-    assert r.ephemeral and "surplus" in r.text and "Leave it out" in r.text
+    assert "Not a valid release" in hand.text and "surplus" in hand.text and "Leave it out" in hand.text
+    release = hand.button(label=f"Akuma release (cost {view['release_number']})")
+    assert release.get("disabled")  # a release that would be refused cannot be sent (the note above says why)
     assert ENGINE.dump(table.state) == state_before and table.version == version
     # An out-of-date button: act once, then click the old hand's button again.
     stale_hand = (await h.click(alice, board, label="My hand")).message
@@ -200,9 +198,9 @@ async def test_forged_and_unknown_controls_get_a_clear_answer(h: Harness) -> Non
     forged = {
         "gh:hand:99999": "no table #99999",
         "not-ours-at-all": "not valid any more",
-        f"gh:do:{table.id}:{table.version}:p:W9.W8": "not in your hand",
+        f"gh:do:{table.id}:{table.version}:0.999": "does not make sense",
         f"gh:do:{table.id}:{table.version}:zz": "does not make sense",
-        f"gh:do:{table.id}:0:p:W9": "moved on",
+        f"gh:do:{table.id}:0:0.0": "moved on",
     }
     payload["id"] = str(int(payload["id"]) + 1)
     payload["components"] = [{"type": 1, "components": [

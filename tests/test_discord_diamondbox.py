@@ -18,7 +18,14 @@ from engines.diamondbox.state import DiamondBoxState, Placed
 from engines.rng import Rng
 
 from .discord_harness import Harness
-from .discord_helpers import assert_hands_only_ephemeral, board_message, my_hand, only_table, select_with
+from .discord_helpers import (
+    action_button,
+    assert_hands_only_ephemeral,
+    board_message,
+    my_hand,
+    only_table,
+    select_with,
+)
 
 ALICE_ID, BOB_ID = 101, 102
 ALICE = f"u{ALICE_ID}"
@@ -73,21 +80,17 @@ async def choose_place(h: Harness, user, hand, table, action) -> None:
 
 async def do_action(h: Harness, user, table, action) -> None:
     """Play ``action`` through the hand view's selects and buttons only."""
-    gid = table.id
     hand = await my_hand(h, user, table)
-    view = table.view(f"u{user.id}")
+    player = f"u{user.id}"
+    view = table.view(player)
     for c in view["hand"]:
         assert mark(c) in hand.text
     version = table.version
-    if action.type == "choose_colour":
-        await h.click(user, hand, rf"gh:do:{gid}:\d+:c:{action.colour}")
-    elif action.type == "pass":
-        await h.click(user, hand, rf"gh:do:{gid}:\d+:n")
-    elif action.type == "place":
+    if action.type == "place":
         await choose_place(h, user, hand, table, action)
-        await h.click(user, hand, rf"gh:do:{gid}:\d+:p:{action.card}:{action.turn}:{action.x}:{action.y}")
-    else:
+    elif action.type not in ("choose_colour", "pass"):
         raise AssertionError(action)
+    await h.click(user, hand, action_button(hand, table, player, action))
     assert table.version > version, f"{action} was not played"
 
 
@@ -133,7 +136,7 @@ async def test_colour_gone_after_four_squares_the_placer_chooses_in_the_hand_vie
     assert "Choose the designated colour" in hand.text
     labels = {c["label"] for c in hand.components if c.get("type") == 2}
     assert {"🟨 yellow", "🟩 green"} <= labels and "🟥 red" not in labels
-    await h.click(alice, hand, rf"gh:do:{table.id}:\d+:c:G")
+    await h.click(alice, hand, action_button(hand, table, ALICE, {"type": "choose_colour", "colour": "G"}))
     public = "\n".join(m.text for m in h.channel_messages()[before:])
     assert "alice changes the designated colour from 🟥 red to 🟩 green" in public
     assert table.state.designated == "G"
@@ -154,7 +157,8 @@ async def test_six_square_cover_colour_gone_previous_player_chooses_then_bonus_t
     assert "bonus turn" in hand.text and "Bot 1 chooses" in hand.text  # the preview tells what will happen
     preview = hand.files["hand.png"]  # and shows it: the centre with the card placed
     assert preview.startswith(b"\x89PNG")
-    await h.click(alice, hand, rf"gh:do:{table.id}:\d+:p:Y10:0:0:0")
+    await h.click(alice, hand, action_button(hand, table, ALICE, {"type": "place", "card": "Y10", "turn": 0, "x": 0,
+                                                                 "y": 0}))
     assert "🔒" in hand.text and f"You drew {mark('R10')}" in hand.text  # the redrawn hand view, privately
     public = "\n".join(m.text for m in h.channel_messages()[before:])
     assert "Bot 1 (the player before) chooses" in public
@@ -196,16 +200,11 @@ async def test_errors_are_ephemeral_and_change_nothing(h: Harness) -> None:
     payload = dict(board.payload)
     payload["id"] = str(int(payload["id"]) + 1)
     v = table.version
-    forged = {
-        f"gh:do:{table.id}:{v}:p:Y10:0:0:3": "covers only 2 squares",
-        f"gh:do:{table.id}:{v}:p:Y01:0:0:0": "white on white",
-        f"gh:do:{table.id}:{v}:p:G10:0:0:0": "its own frame colour",
-        f"gh:do:{table.id}:{v}:p:B10:0:0:0": "not in your hand",
-        f"gh:do:{table.id}:{v}:p:Y10:90:0:0": "only allows the turns",
-        f"gh:do:{table.id}:{v}:p:Y10:0:0:1": "designated colour 🟥 red",
+    forged = {  # a button names one of the seat's legal actions by its index: nothing else can be sent
+        f"gh:do:{table.id}:{v}:0.999": "does not make sense",
         f"gh:do:{table.id}:{v}:p:Y10:x:0:0": "does not make sense",
-        f"gh:do:{table.id}:{v}:c:G": "No colour change is due",
-        f"gh:do:{table.id}:0:n": "moved on",
+        f"gh:do:{table.id}:{v}:1.0": "It is not your turn",
+        f"gh:do:{table.id}:0:0.0": "moved on",
     }
     buttons = [{"type": 2, "style": 1, "label": str(i), "custom_id": cid} for i, cid in enumerate(forged)]
     payload["components"] = [{"type": 1, "components": buttons[i:i + 5]} for i in range(0, len(buttons), 5)]

@@ -14,9 +14,11 @@ from bot.policies import choose_action
 from bot.render.pileup import card as mark
 from cogs.games.pileup import steps_of
 from engines import get_engine
+from engines.pileup import Roll
 
 from .discord_harness import Harness
 from .discord_helpers import (
+    action_button,
     assert_forged_clicks_refused,
     assert_hands_only_ephemeral,
     board_message,
@@ -52,7 +54,7 @@ async def open_table(h: Harness, alice, bots: int = 2, **options):
 def public_roll_message(h: Harness, table):
     """The latest public message carrying the roll button (the turn ping)."""
     for message in reversed(h.channel_messages()):
-        if any(re.fullmatch(rf"gh:do:{table.id}:{table.version}:r", c.get("custom_id", ""))
+        if any(re.fullmatch(rf"gh:do:{table.id}:{table.version}:\d+\.\d+", c.get("custom_id", ""))
                for c in message.components):
             return message
     raise AssertionError("no public roll button for the current version")
@@ -61,7 +63,7 @@ def public_roll_message(h: Harness, table):
 async def roll_publicly(h: Harness, user, table) -> None:
     version = table.version
     message = public_roll_message(h, table)
-    await h.click(user, message, rf"gh:do:{table.id}:{version}:r")  # acknowledged quietly; the roll is posted
+    await h.click(user, message, action_button(message, table, f"u{user.id}", Roll()))  # quietly; the roll is posted
     assert table.version > version
 
 
@@ -81,28 +83,20 @@ async def build_play(h: Harness, user, table, action):
 
 async def do_action(h: Harness, user, table, action) -> None:
     """Play ``action`` the way a person would: public roll buttons, the hand view's selects and buttons."""
-    gid = table.id
     version = table.version
+    player = f"u{user.id}"
     if action.type == "roll":
         await roll_publicly(h, user, table)
         return
     if action.type == "play":
         hand = await build_play(h, user, table, action)
-        steps = "".join(steps_of(action))
-        await h.click(user, hand, rf"gh:do:{gid}:\d+:p:{action.value}:{re.escape(steps)}")
     else:
         hand = await my_hand(h, user, table)
-        if action.type == "penalty":
-            await h.click(user, hand, rf"gh:do:{gid}:\d+:n:{action.card}")
-        elif action.type == "give":
+        if action.type == "give":
             await h.select(user, hand, select_with(hand, action.card), [action.card])
-            await h.click(user, hand, rf"gh:do:{gid}:\d+:g:{action.card}")
-        elif action.type == "dump":
-            await h.click(user, hand, rf"gh:do:{gid}:\d+:d:{action.target}")
-        elif action.type == "keep_column":
-            await h.click(user, hand, rf"gh:do:{gid}:\d+:k")
-        else:
+        elif action.type not in ("penalty", "dump", "keep_column"):
             raise AssertionError(action)
+    await h.click(user, hand, action_button(hand, table, player, action))
     assert table.version > version, f"{action} was not played"
 
 
@@ -154,19 +148,19 @@ async def test_dump_with_a_deflect_chain_in_the_channel(h: Harness) -> None:
     play = ENGINE.parse_action({"type": "play", "value": 4, "cards": ["R4a", "W4a"], "stacked": [False, False]})
     hand = await build_play(h, alice, table, play)
     assert "dump column 4 (4 cards) on a player of your choice" in hand.text, hand.text
-    await h.click(alice, hand, rf"gh:do:{table.id}:\d+:p:4:R4a-W4a-")
+    await h.click(alice, hand, action_button(hand, table, ALICE, play))
     hand = await my_hand(h, alice, table)
     assert "choose who gets it" in hand.text
     labels = {c["label"] for c in hand.components if c.get("type") == 2}
     assert {"Dump column 4 on Bot 1 (➖1)", "Dump column 4 on Bot 2 (➖2)"} <= labels
     assert not any(label.startswith("Keep") for label in labels)  # the dumper must dump
-    await h.click(alice, hand, rf"gh:do:{table.id}:\d+:d:bot1")
+    await h.click(alice, hand, action_button(hand, table, ALICE, {"type": "dump", "target": "bot1"}))
     # Bot 1 deflected and dumped it back on Alice: she now has the public "Roll to deflect" button.
     assert table.to_act() == [ALICE] and table.state.phase == "deflect"
     message = public_roll_message(h, table)
     assert "Roll to deflect (alice, needs ⚃)" in message.text
     bob = h.user(BOB_ID, "bob")
-    r = await h.click(bob, message, rf"gh:do:{table.id}:\d+:r")
+    r = await h.click(bob, message, rf"gh:do:{table.id}:\d+:\S+")
     assert r.ephemeral and "not seated" in r.text  # someone else cannot roll for her
     board = board_message(h, table)
     assert "Dump of column 4:** alice → Bot 1 (rolled ⚃: deflected) → alice" in board.text
@@ -176,7 +170,7 @@ async def test_dump_with_a_deflect_chain_in_the_channel(h: Harness) -> None:
     assert "You deflected column 4 (4 cards): dump it on anyone" in hand.text
     labels = {c["label"] for c in hand.components if c.get("type") == 2}
     assert "Keep column 4 (4 cards)" in labels
-    await h.click(alice, hand, rf"gh:do:{table.id}:\d+:d:bot2")
+    await h.click(alice, hand, action_button(hand, table, ALICE, {"type": "dump", "target": "bot2"}))
     public = public_text(h, before)
     for line in ("alice plays 🟥4 ▸ ⬜4 on column 4️⃣ (4 layers now)",
                  "**White!** alice dumps column 4 (4 cards) on someone",
@@ -207,7 +201,7 @@ async def test_triple_hands_out_minus_cards_one_at_a_time(h: Harness) -> None:
         assert f"the next one goes to {to}" in hand.text
         await h.select(alice, hand, select_with(hand, give), [give])
         assert f"Give {mark(give)} to {to}" in hand.text
-        await h.click(alice, hand, rf"gh:do:{table.id}:\d+:g:{give}")
+        await h.click(alice, hand, action_button(hand, table, ALICE, {"type": "give", "card": give}))
     public = public_text(h, before)
     assert "alice gives 🟦3 to Bot 1 as a minus card (2 left)" in public
     assert "alice gives ⬛2 to Bot 1 as a minus card (0 left)" in public
@@ -227,7 +221,7 @@ async def test_nothing_to_play_reveals_the_hand_publicly(h: Harness) -> None:
     assert "no card fits: your hand is shown to everyone" in hand.text
     labels = {c["label"] for c in hand.components if c.get("type") == 2}
     assert {"🟥5 → minus card", "🟦6 → minus card"} <= labels
-    await h.click(alice, hand, rf"gh:do:{table.id}:\d+:n:R5a")
+    await h.click(alice, hand, action_button(hand, table, ALICE, {"type": "penalty", "card": "R5a"}))
     assert "alice takes 🟥5 from the hand as a minus card." in public_text(h, before)
     assert table.state.minus[ALICE] == ["R5a"] and ALICE not in table.state.draw_pile
 
@@ -253,7 +247,8 @@ async def test_exact_stacking_choices_preview_and_a_trap(h: Harness) -> None:
     await h.select(alice, hand, select_with(hand, "K3a-"), ["K3a-"])
     assert "column 3 is trapped for the next player" in hand.text
     before = len(h.channel_messages())
-    await h.click(alice, hand, rf"gh:do:{table.id}:\d+:p:3:R3b\+K3a-")
+    await h.click(alice, hand, action_button(hand, table, ALICE, {"type": "play", "value": 3, "cards": ["R3b", "K3a"],
+                                                                 "stacked": [True, False]}))
     public = public_text(h, before)
     assert "alice plays ＋🟥3 ▸ ⬛3 on column 3️⃣ (3 layers now)" in public
     assert "**Black!** alice traps column 3" in public
@@ -269,15 +264,11 @@ async def test_errors_are_ephemeral_and_change_nothing(h: Harness) -> None:
     r = await h.click(bob, board, label="My hand")
     assert r.ephemeral and "not seated" in r.text
     v = table.version
-    forged = {
-        f"gh:do:{table.id}:{v}:r": "cannot roll now: the table is waiting for a play",
-        f"gh:do:{table.id}:{v}:p:4:R4a-": "4 was not rolled (⚂ ⚄ ⚀ (3 5 1))",
-        f"gh:do:{table.id}:{v}:p:3:Y3a-": "You do not hold that card",
-        f"gh:do:{table.id}:{v}:p:3:B5a-": "must have the chosen value (3)",
-        f"gh:do:{table.id}:{v}:p:3:W3a+": "only be stacked exactly on a layer of its own colour",
-        f"gh:do:{table.id}:{v}:d:bot1": "cannot dump the column now",
+    forged = {  # a button names one of the seat's legal actions by its index: nothing else can be sent
+        f"gh:do:{table.id}:{v}:0.99": "does not make sense",
         f"gh:do:{table.id}:{v}:p:3:zz": "does not make sense",
-        f"gh:do:{table.id}:0:r": "moved on",
+        f"gh:do:{table.id}:{v}:1.0": "It is not your turn",  # another seat's button
+        f"gh:do:{table.id}:0:0.0": "moved on",
     }
     await assert_forged_clicks_refused(h, alice, table, forged)
 

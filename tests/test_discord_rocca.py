@@ -15,6 +15,7 @@ from engines import get_engine
 
 from .discord_harness import Harness
 from .discord_helpers import (
+    action_button,
     assert_forged_clicks_refused,
     assert_hands_only_ephemeral,
     board_message,
@@ -47,24 +48,20 @@ async def open_table(h: Harness, alice, bots: int = 2, **options):
 
 async def do_action(h: Harness, user, table, action) -> None:
     """Play ``action`` the way a person would: through the hand view's selects and buttons only."""
-    gid = table.id
     hand = await my_hand(h, user, table)
-    view = table.view(f"u{user.id}")
+    player = f"u{user.id}"
+    view = table.view(player)
     for c in view["hand"]:
         assert mark(c) in hand.text
     version = table.version
     pending = view.get("pending")
-    if action.type == "declare_one":
-        await h.click(user, hand, rf"gh:do:{gid}:\d+:o")
-    elif action.type == "draw":
-        await h.click(user, hand, rf"gh:do:{gid}:\d+:d")
-    elif action.type == "accept":
-        await h.click(user, hand, rf"gh:do:{gid}:\d+:a")
+    if action.type in ("declare_one", "draw", "accept"):
+        await h.click(user, hand, action_button(hand, table, player, action))
     elif action.type == "give":
         await h.select(user, hand, select_with(hand, action.card), [action.card])
-        await h.click(user, hand, rf"gh:do:{gid}:\d+:g:{action.card}:{action.to}")
+        await h.click(user, hand, action_button(hand, table, player, action))
     elif action.type == "place" and pending and pending["player"] == view["me"]:
-        await h.click(user, hand, rf"gh:do:{gid}:\d+:p:{action.card}:{action.on}:f")
+        await h.click(user, hand, action_button(hand, table, player, action))
     elif action.type == "place" and action.card.startswith("X"):
         value = next(o["value"] for c in hand.components for o in c.get("options", [])
                      if re.fullmatch(rf"P-X\d-{action.on}-h", o["value"]))
@@ -72,16 +69,17 @@ async def do_action(h: Harness, user, table, action) -> None:
         assert "name the suit" in hand.text
         await h.select(user, hand, select_with(hand, f"s{action.suit}"), [f"s{action.suit}"])
         assert "✅" in hand.text, hand.text
-        await h.click(user, hand, rf"gh:do:{gid}:\d+:p:X\d:{action.on}:h:{action.suit}:{action.bend[0]}")
+        await h.click(user, hand, action_button(hand, table, player, lambda a: a.type == "place" and a.card[0] == "X"
+                                                and (a.on, a.suit, a.bend) == (action.on, action.suit, action.bend)))
     elif action.type == "place":
         value = f"P-{action.card}-{action.on}-{action.side[0]}"
         await h.select(user, hand, select_with(hand, value), [value])
         assert "✅" in hand.text, hand.text  # the preview says the move is allowed
-        await h.click(user, hand, rf"gh:do:{gid}:\d+:p:{action.card}:{action.on}:{action.side[0]}")
+        await h.click(user, hand, action_button(hand, table, player, action))
     elif action.type == "bon":
         value = f"B-{action.on}-{'_'.join(action.cards)}"
         await h.select(user, hand, select_with(hand, value), [value])
-        await h.click(user, hand, rf"gh:do:{gid}:\d+:b:{action.on}:.*")
+        await h.click(user, hand, action_button(hand, table, player, lambda a: a.type == "bon" and a.on == action.on))
     else:
         raise AssertionError(action)
     assert table.version > version, f"{action} was not played"
@@ -124,7 +122,7 @@ async def test_queen_counter_chain_shows_counts_publicly_and_cards_only_to_the_t
         "Give to Bot 1 (choose a card first)", "Give to Bot 2 (choose a card first)"}
     before = len(h.channel_messages())
     await h.select(alice, hand, select_with(hand, "7H"), ["7H"])
-    await h.click(alice, hand, rf"gh:do:{table.id}:\d+:g:7H:bot1")
+    await h.click(alice, hand, action_button(hand, table, ALICE, {"type": "give", "card": "7H", "to": "bot1"}))
     # Bot 1 counters with QD and gives 2 back; now Alice may counter (QC on QD) or accept.
     public = "\n".join(m.text for m in h.channel_messages()[before:])
     assert "alice passed 1 card to Bot 1" in public
@@ -139,14 +137,15 @@ async def test_queen_counter_chain_shows_counts_publicly_and_cards_only_to_the_t
     assert len(received) == 2 and all(mark(c) in hand.text for c in received)
     labels = {c["label"] for c in hand.components if c.get("type") == 2}
     assert "Accept" in labels and any(label.startswith("Place Q♣ on the face of") for label in labels)
-    await h.click(alice, hand, rf"gh:do:{table.id}:\d+:p:QC:QD:f")
+    await h.click(alice, hand, action_button(hand, table, ALICE, {"type": "place", "card": "QC", "on": "QD",
+                                                                 "side": "face"}))
     for n in range(3):  # give 3 back, one at a time
         hand = await my_hand(h, alice, table)
         assert f"Give {3 - n} more card{'' if 3 - n == 1 else 's'} back to Bot 1" in hand.text
         give = table.state.hands[ALICE][0]
         await h.select(alice, hand, select_with(hand, give), [give])
         assert f"Give {mark(give)} to Bot 1 ({n + 1} of 3)" in hand.text
-        await h.click(alice, hand, rf"gh:do:{table.id}:\d+:g:{give}:bot1")
+        await h.click(alice, hand, action_button(hand, table, ALICE, {"type": "give", "card": give, "to": "bot1"}))
     public = "\n".join(m.text for m in h.channel_messages()[before:])
     assert "alice passed 3 cards to Bot 1" in public and "Bot 1 accepts the Queen pass" in public
     secrets = {c for hand_ in table.state.hands.values() for c in hand_}
@@ -172,7 +171,8 @@ async def test_j_chain_passes_on_and_the_last_player_draws(h: Harness) -> None:
     labels = {c["label"] for c in hand.components if c.get("type") == 2}
     assert "Draw 2 and lose the turn" in labels
     assert any(label.startswith("Place J♣ on the face of") and label.endswith("next draws 3") for label in labels)
-    await h.click(alice, hand, rf"gh:do:{table.id}:\d+:p:JC:JH:f")
+    await h.click(alice, hand, action_button(hand, table, ALICE, {"type": "place", "card": "JC", "on": "JH",
+                                                                 "side": "face"}))
     public = "\n".join(m.text for m in h.channel_messages()[before:])
     assert "Bot 1 must draw 3 (J chain)" in public and "Bot 1 draws 3" in public and "Bot 1 loses the turn" in public
     assert table.state.turn == ALICE and len(table.state.hands["bot1"]) == 5
@@ -192,7 +192,7 @@ async def test_joker_suit_and_bend_then_one_and_going_out(h: Harness) -> None:
                                                           "side": "head"}))
     hand = await my_hand(h, alice, table)
     assert "press **One!**" in hand.text
-    await h.click(alice, hand, rf"gh:do:{table.id}:\d+:o")
+    await h.click(alice, hand, action_button(hand, table, ALICE, {"type": "declare_one"}))
     assert ALICE in table.state.one_declared
     assert any("alice: **One!**" in m.text for m in h.channel_messages())
 
@@ -210,7 +210,7 @@ async def test_bon_is_offered_out_of_turn_without_telling_anyone(h: Harness) -> 
     value = "B-5S-5H_5D"
     await h.select(bob, hand, select_with(hand, value), [value])
     assert "✅ Bon! 5♥ 5♦ → a1 is allowed" in hand.text
-    await h.click(bob, hand, rf"gh:do:{table.id}:\d+:b:5S:5H\.5D")
+    await h.click(bob, hand, action_button(hand, table, BOB, {"type": "bon", "on": "5S", "cards": ["5H", "5D"]}))
     assert any("**Bon!** bob places 5♥ 5♦ out of turn" in m.text for m in h.channel_messages())
     assert table.state.turn == ALICE and table.state.hands[BOB] == ["8C"]
 
@@ -222,13 +222,11 @@ async def test_errors_are_ephemeral_and_change_nothing(h: Harness) -> None:
     board = board_message(h, table)
     r = await h.click(bob, board, label="My hand")
     assert r.ephemeral and "not seated" in r.text
-    forged = {
-        f"gh:do:{table.id}:{table.version}:p:9D:5S:h": "does not fit the head of 5♠",
-        f"gh:do:{table.id}:{table.version}:p:8D:5S:h": "8♦ is not in your hand",
+    forged = {  # a button names one of the seat's legal actions by its index: nothing else can be sent
+        f"gh:do:{table.id}:{table.version}:0.99": "does not make sense",
         f"gh:do:{table.id}:{table.version}:p:7S:5S:x": "does not make sense",
-        f"gh:do:{table.id}:{table.version}:a": "not possible at this point",
-        f"gh:do:{table.id}:{table.version}:o": "exactly one card",
-        f"gh:do:{table.id}:0:d": "moved on",
+        f"gh:do:{table.id}:{table.version}:1.0": "It is not your turn",
+        f"gh:do:{table.id}:0:0.0": "moved on",
     }
     await assert_forged_clicks_refused(h, alice, table, forged)
     # The hand view's preview explains a refused move before it is sent.

@@ -8,7 +8,7 @@ import discord
 import pytest
 
 from .discord_harness import Harness
-from .discord_helpers import board_message
+from .discord_helpers import action_button, board_message
 from .test_discord_akuma import ALICE_ID, PLAYER, open_table
 
 
@@ -60,7 +60,7 @@ async def test_simultaneous_clicks_on_one_button_apply_once(h: Harness) -> None:
     hand = (await h.click(alice, board_message(h, table), label="My hand")).message
     card = table.view(PLAYER)["hand"][0]
     await h.select(alice, hand, rf"gh:pick:{table.id}:\d+:0:.*", [card])
-    play = hand.button(custom_id=rf"gh:do:{table.id}:\d+:p:.*")["custom_id"]
+    play = action_button(hand, table, PLAYER, {"type": "play", "cards": [card]})
     version = table.version
     actions_before = len(await h.bot.storage.actions(table.id))
     replies = await h.burst(alice, hand, play, 4)

@@ -8,7 +8,6 @@ set up directly on the running table (the same service, storage and cogs as a re
 from __future__ import annotations
 
 import random
-import re
 from pathlib import Path
 from typing import Any, AsyncIterator
 
@@ -22,6 +21,7 @@ from engines.twinpyramid.state import Pending, Seat, Wild
 
 from .discord_harness import Harness
 from .discord_helpers import (
+    action_button,
     assert_forged_clicks_refused,
     assert_hands_only_ephemeral,
     board_message,
@@ -82,38 +82,29 @@ def position(table, hands: dict[str, dict[str, list[str]]], *, top: str = "5H", 
 
 
 
-def button(hand, code: str) -> str:
-    """The custom id of the enabled action button sending ``code``."""
-    for c in hand.components:
-        if c.get("type") == 2 and not c.get("disabled") and re.fullmatch(rf"gh:do:\d+:\d+:{re.escape(code)}",
-                                                                          c.get("custom_id", "")):
-            return re.escape(c["custom_id"])
-    raise AssertionError(f"no button sends {code}: {[c.get('custom_id') for c in hand.components]}")
+def button(hand, table, action: dict) -> str:
+    """The custom id of alice's enabled action button sending ``action``."""
+    return action_button(hand, table, ALICE, action)
 
 
 def labels(hand) -> list[str]:
     return [c["label"] for c in hand.components if c.get("type") == 2]
 
 
-def code_of(action) -> str:
-    from cogs.games.twinpyramid import code_of as code
-
-    return code(action.step if action.type == "rearrange_step" else action)
-
-
 async def do_action(h: Harness, user, table, action, hand=None) -> Any:
     """Play ``action`` the way a person would: through the hand view's selects and buttons only."""
     hand = hand or await my_hand(h, user, table)
     version = table.version
-    code = code_of(action)
+    player = f"u{user.id}"
+    step = action.step if action.type == "rearrange_step" else action
     if action.type in ("play", "change"):
-        await h.select(user, hand, select_with(hand, code), [code])
+        value = f"a{ENGINE.legal_actions(table.state, player).index(action)}"  # the choice's select value
+        await h.select(user, hand, select_with(hand, value), [value])
         assert "✅" in hand.text, hand.text  # the preview says it is allowed
-    elif action.type == "rearrange_step":
-        step = action.step
+    elif step.type in ("swap_shown", "to_shown", "to_held", "swap_stone"):
         card = step.held if step.type == "swap_shown" else step.card
         await h.select(user, hand, select_with(hand, f"r:{card}"), [f"r:{card}"])
-    r = await h.click(user, hand, button(hand, code))
+    r = await h.click(user, hand, action_button(hand, table, player, action))
     assert table.version > version, f"{action} was not played: {r.text}"
     return hand
 
@@ -156,13 +147,15 @@ async def test_rearranging_is_one_click_per_step_then_the_action(h: Harness) -> 
     await h.select(alice, hand, select_with(hand, "r:9C"), ["r:9C"])
     assert "Rearranging 9♣" in hand.text
     assert {"Swap held 9♣ ↔ shown 7♥", "Move held 9♣ to shown"} <= set(labels(hand))
-    await h.click(alice, hand, button(hand, "h:9C"))
+    await h.click(alice, hand, button(hand, table, {"type": "rearrange_step",
+                                                    "step": {"type": "to_shown", "card": "9C"}}))
     assert table.version == version + 1 and table.state.seats[ALICE].shown == ["7H", "9C"]
     assert not table.state.arranging and table.state.rearranged == 1
     assert "7 steps left" in hand.text  # the redrawn view
     # Swap the same-rank stone: 7♥ (shown) for the 7♠ stone.
     await h.select(alice, hand, select_with(hand, "r:7H"), ["r:7H"])
-    await h.click(alice, hand, button(hand, "t:7H:7S"))
+    await h.click(alice, hand, button(hand, table, {"type": "rearrange_step",
+                                                    "step": {"type": "swap_stone", "card": "7H", "stone": "7S"}}))
     assert table.state.seats[ALICE].stones["7"] == "7H" and "7S" in table.state.seats[ALICE].shown
     public = "\n".join(m.text for m in h.channel_messages())
     assert "alice moves 9♣ from held to shown" in public and "alice swaps the 7 stone: 7♥ goes in" in public
@@ -181,7 +174,7 @@ async def test_two_passed_on_posts_counts_only_and_the_drawer_rearranges_first(h
     hand = await do_action(h, alice, table, ENGINE.parse_action({"type": "play", "card": "2H"}))
     assert "draw two cards yourself, or pass them on" in hand.text
     assert {"Draw two myself", "Pass it on: Bot 1 draws two"} <= set(labels(hand))
-    await h.click(alice, hand, button(hand, "2p"))
+    await h.click(alice, hand, button(hand, table, {"type": "pass_two"}))
     public = "\n".join(m.text for m in h.channel_messages()[before:])
     assert "alice passes the 2 on: Bot 1 must draw two" in public
     assert public.count("Bot 1 draws a card (held)") == 2
@@ -203,7 +196,7 @@ async def test_two_passed_on_posts_counts_only_and_the_drawer_rearranges_first(h
     await do_action(h, alice, table, ENGINE.parse_action({"type": "rearrange_step",
                                                           "step": {"type": "to_shown", "card": "QH"}}), hand)
     assert table.state.pending.kind == "forced_draw" and table.state.seats[ALICE].shown == ["4S", "QH"]
-    r = await h.click(alice, hand, button(hand, "f"))
+    r = await h.click(alice, hand, button(hand, table, {"type": "forced_draw"}))
     seat = table.state.seats[ALICE]
     assert sorted(seat.held) == sorted(["9C", "KD", "JS", "AC"]) and seat.shown == ["4S", "QH", "AD"]
     assert "🔒 You drew A♣" in r.text  # the redrawn hand view tells what was drawn
@@ -220,7 +213,8 @@ async def test_three_reorder_then_everyone_draws_one_and_the_cards_stay_private(
     order = labels(hand)
     assert len(order) >= 6 and "4♣→Bot 1 · 8♦→Bot 2 · Q♠→you" in order
     assert not any("4♣" in m.text or "Q♠" in m.text for m in h.channel_messages()[before:])
-    await h.click(alice, hand, button(hand, "o:QS.8D.4C"))  # the queen to Bot 1, the 4 to alice
+    # The queen to Bot 1, the 4 to alice.
+    await h.click(alice, hand, button(hand, table, {"type": "order_three", "order": ["QS", "8D", "4C"]}))
     public = "\n".join(m.text for m in h.channel_messages()[before:])
     assert "alice put the three cards back in a chosen order" in public
     assert "Bot 1 draws a card (held)" in public and "Bot 2 draws a card (held)" in public
@@ -239,7 +233,7 @@ async def test_eight_names_a_wild_suit_that_binds_the_others(h: Harness) -> None
     position(table, {ALICE: {"held": ["8H", "9C", "KD"]}, "bot1": {"held": ["5S", "6C", "7D"]}}, top="5H")
     hand = await do_action(h, alice, table, ENGINE.parse_action({"type": "play", "card": "8H"}))
     assert "Name the suit" in hand.text and {"♠ spades", "♥ hearts", "♦ diamonds", "♣ clubs"} <= set(labels(hand))
-    await h.click(alice, hand, button(hand, "u:C"))
+    await h.click(alice, hand, button(hand, table, {"type": "name_suit", "suit": "C"}))
     board = board_message(h, table).text
     public = "\n".join(m.text for m in h.channel_messages())
     assert "Wild: alice names ♣ clubs" in public
@@ -262,7 +256,7 @@ async def test_joker_wild_change_then_change_from_a_shown_card(h: Harness) -> No
     assert "Change 🃏1 for Bot 1's shown 7♦" in options
     await do_action(h, alice, table, ENGINE.parse_action({"type": "change", "card": "X1", "target": "5H"}), hand)
     assert "Name the suit" in hand.text
-    await h.click(alice, hand, button(hand, "u:D"))
+    await h.click(alice, hand, button(hand, table, {"type": "name_suit", "suit": "D"}))
     public = "\n".join(m.text for m in h.channel_messages())
     # The card taken goes into held (it had room), so the public text no longer names it.
     assert "Wild change: alice exchanges the joker for the top card and takes it into held" in public
@@ -286,7 +280,7 @@ async def test_a_on_top_reveals_the_hand_ends_the_deal_and_the_next_deal_starts(
     hand = await do_action(h, alice, table, ENGINE.parse_action({"type": "play", "card": "KH"}))
     assert "Place A♠ (slot A)" in labels(hand)
     before = len(h.channel_messages())
-    await h.click(alice, hand, button(hand, "b:AS"))
+    await h.click(alice, hand, button(hand, table, {"type": "place", "card": "AS"}))
     public = "\n".join(m.text for m in h.channel_messages()[before:])
     assert "alice completes the field pyramid and wins the deal" in public
     assert "alice's hand is shown: Q♦" in public
@@ -298,7 +292,7 @@ async def test_a_on_top_reveals_the_hand_ends_the_deal_and_the_next_deal_starts(
     assert table.to_act() == [ALICE]
     hand = await my_hand(h, alice, table)
     assert "Start deal 4 of 6" in labels(hand)
-    await h.click(alice, hand, button(hand, "x"))
+    await h.click(alice, hand, button(hand, table, {"type": "next_deal"}))
     assert table.state.deal == 3 and table.state.player_at(table.state.start) == ALICE
     assert any("Deal 4 of 6:** alice starts" in m.text for m in h.channel_messages())
     assert "Deal 4 of 6" in board_message(h, table).text and "40 pts" in board_message(h, table).text
@@ -323,20 +317,17 @@ async def test_errors_are_ephemeral_and_change_nothing(h: Harness) -> None:
     r = await h.click(bob, board, label="My hand")
     assert r.ephemeral and "not seated" in r.text
     v = table.version
-    forged = {
-        f"gh:do:{table.id}:{v}:p:7S": "7♠ can't be played now",
-        f"gh:do:{table.id}:{v}:d": "your 10th card may not be drawn",
-        f"gh:do:{table.id}:{v}:b:9H": "not possible at this point",
-        f"gh:do:{table.id}:{v}:c:9H:5H": "That change is not possible",
-        f"gh:do:{table.id}:{v}:t:7S:7H": "That rearrangement is not possible",
+    forged = {  # a button names one of the seat's legal actions by its index: nothing else can be sent
+        f"gh:do:{table.id}:{v}:0.999": "does not make sense",
         f"gh:do:{table.id}:{v}:zz": "does not make sense",
-        f"gh:do:{table.id}:0:n": "moved on",
+        f"gh:do:{table.id}:{v}:1.0": "It is not your turn",
+        f"gh:do:{table.id}:0:0.0": "moved on",
     }
     await assert_forged_clicks_refused(h, alice, table, forged)
     # The hand view says why drawing is barred (9 cards and a play is possible) before anything is sent.
     hand = await my_hand(h, alice, table)
     assert "You may not draw your 10th card" in hand.text
-    assert not any(re.fullmatch(r"gh:do:\d+:\d+:d", c.get("custom_id", "")) for c in hand.components)
+    assert "Draw a card" not in labels(hand)
 
 
 async def test_japanese_hand_and_rules(h: Harness) -> None:

@@ -29,7 +29,7 @@ from discord import app_commands
 
 from bot.errors import HostError
 from bot.i18n import t as text
-from cogs.controls import game_module
+from cogs.controls import action_of
 from engines import EngineError
 
 from . import ui_driver
@@ -148,11 +148,8 @@ async def advance(h: Harness, gid: int, users: dict[int, HarnessUser], rng: rand
 def legal_code(h: Harness, tb: Table, code: str) -> bool:
     table = h.bot.service._tables[tb.id]  # type: ignore[attr-defined]
     player = f"u{tb.due.id}"
-    try:
-        action = table.engine.parse_action(game_module(table.row.game).decode(code, table, player))
-    except Exception:  # noqa: BLE001 - anything that does not decode is not legal
-        return False
-    return table.engine.is_legal(table.state, player, action)
+    action = action_of(table, player, code)
+    return action is not None and table.engine.is_legal(table.state, player, action)
 
 
 def check_answer(inp: Input, reply, h: Harness) -> str | None:

@@ -16,9 +16,10 @@ from bot.render import Names
 from bot.render import pileup as R
 from bot.storage import GameRow, SeatRow
 from bot.table import Table
+from cogs.controls import action_of
 from cogs.games import pileup as cog
 from engines import BadOptions, Event, IllegalAction
-from engines.pileup import PileupEngine, Play
+from engines.pileup import DumpOn, KeepColumn, PileupEngine, Play, Roll
 
 from .engines.test_pileup_support import col
 from .engines.test_pileup_support import table as build
@@ -26,7 +27,7 @@ from .engines.test_pileup_support import table as build
 ENG = PileupEngine()
 ROOT = Path(__file__).resolve().parents[1]
 LOCALES = ("en", "ja")
-from .discord_helpers import check_discord_limits, offered_controls
+from .discord_helpers import check_discord_limits, offered_actions, offered_controls
 
 
 def names_for(players: list[str]) -> Names:
@@ -189,9 +190,7 @@ def reach_play(table: Table, player: str, view: dict, action: Play) -> None:
         assert step in offered_controls(items)[1], (action, selection)
         selection.append(step)
     items = cog.controls(table, player, view, selection, "en")
-    code = cog.play_code(action)
-    assert code in offered_controls(items)[0]
-    assert ENG.parse_action(cog.decode(code, table, player)) == action
+    assert action in offered_actions(items, table, player)
     notes = cog.selection_notes(table, player, view, selection, "en")
     assert notes and notes[0].startswith("Your play:"), notes
 
@@ -206,25 +205,24 @@ def test_controls_fit_discord_and_reach_every_legal_action(seed: int, n: int) ->
             view = ENG.view(state, player)
             items = cog.controls(table, player, view, [], "en")
             check_discord_limits(items)
-            codes, values = offered_controls(items)
+            values = offered_controls(items)[1]
+            sent = offered_actions(items, table, player)
             plays = [a for a in legal if isinstance(a, Play)]
             for action in pick.sample(plays, min(len(plays), 12)):
                 reach_play(table, player, view, action)
             for action in legal:
                 if action.type == "roll":
-                    assert "r" in codes and "r" in offered_controls(cog.public_controls(table, "en"))[0]
-                elif action.type == "penalty":
-                    assert f"n:{action.card}" in codes
+                    public = cog.public_controls(table, "en")
+                    assert action in sent and action in offered_actions(public, table, player)
+                    # The public button's index tells nothing about the roller's cards: the roll is all they may do.
+                    assert legal == [action] and public[0].item.custom_id.endswith(".0")
                 elif action.type == "give":
                     assert action.card in values
                     follow = cog.controls(table, player, view, [action.card], "en")
-                    assert f"g:{action.card}" in offered_controls(follow)[0]
-                elif action.type == "dump":
-                    assert f"d:{action.target}" in codes
-                elif action.type == "keep_column":
-                    assert "k" in codes
-            for code in codes:
-                assert ENG.parse_action(cog.decode(code, table, player)) in legal
+                    assert action in offered_actions(follow, table, player)
+                elif action.type != "play":
+                    assert action in sent
+            assert all(a in legal for a in sent)
 
 
 def test_many_cards_of_one_value_stay_within_limits() -> None:
@@ -246,24 +244,27 @@ def test_deflect_and_dump_controls_and_public_roll() -> None:
                   columns={4: col("G4a")}, phase="play", dice=[4, 1, 1], rolls=(4,))
     state, _ = ENG.apply(state, "ann", Play(value=4, cards=("W4a",), stacked=(False,)))
     table = table_for(state)
-    codes = offered_controls(cog.controls(table, "ann", ENG.view(state, "ann"), [], "en"))[0]
-    assert codes == {"d:bob", "d:cat"}  # the dumper may not keep it
-    state, _ = ENG.apply(state, "ann", ENG.parse_action(cog.decode("d:bob", table, "ann")))
+    sent = offered_actions(cog.controls(table, "ann", ENG.view(state, "ann"), [], "en"), table, "ann")
+    assert sent == [DumpOn(target="bob"), DumpOn(target="cat")]  # the dumper may not keep it
+    state, _ = ENG.apply(state, "ann", sent[0])
     table = table_for(state)
     public = cog.public_controls(table, "en")
     assert [getattr(i, "item").label for i in public] == ["Roll to deflect (Player bob, needs ⚃)"]
     hand = R.hand(ENG.view(state, "bob"), names_for(state.players), "en")
     assert "Player ann dumped column 4 (2 cards) on you" in hand and "a ⚃ lets you dump it on again" in hand
-    state, events = ENG.apply(state, "bob", ENG.parse_action(cog.decode("r", table, "bob")))
+    roll = offered_actions(public, table, "bob")
+    assert roll == [Roll()]
+    state, events = ENG.apply(state, "bob", roll[0])
     assert events[0].data["deflected"]
     table = table_for(state)
-    assert offered_controls(cog.controls(table, "bob", ENG.view(state, "bob"), [], "en"))[0] == {"d:ann", "d:cat", "k"}
+    assert offered_actions(cog.controls(table, "bob", ENG.view(state, "bob"), [], "en"), table, "bob") == [
+        DumpOn(target="ann"), DumpOn(target="cat"), KeepColumn()]
     assert cog.public_controls(table, "en") == []
 
 
-def test_garbage_codes_are_refused() -> None:
+def test_unknown_codes_name_no_action() -> None:
     state = build(["ann", "bob"], hands={"ann": ["R3a"], "bob": ["R1a"]}, phase="play", dice=[3, 1, 2])
     table = table_for(state)
-    for garbage in ("", "p", "p:3", "p:3:R3a", "p:x:R3a-", "p:3:R3a-zz", "n", "g", "d", "k:x", "r:1", "zz"):
-        with pytest.raises(Exception):
-            ENG.apply(state, "ann", cog.decode(garbage, table, "ann"))
+    assert action_of(table, "ann", "0.0") == ENG.legal_actions(state, "ann")[0]
+    for garbage in ("", "p", "0", "0.", "0.99", "1.0", "0.-1", "x.0", "0.0.0", "zz"):
+        assert action_of(table, "ann", garbage) is None, garbage

@@ -16,6 +16,7 @@ from bot.render import Names
 from bot.render import twinpyramid as R
 from bot.storage import GameRow, SeatRow
 from bot.table import Table
+from cogs import controls as cog_controls
 from cogs.games import twinpyramid as cog
 from engines import Event, IllegalAction
 from engines.twinpyramid import TwinPyramidEngine
@@ -26,7 +27,7 @@ ENG = TwinPyramidEngine()
 ROOT = Path(__file__).resolve().parents[1]
 LOCALES = ("en", "ja")
 STEP_TYPES = ("swap_shown", "to_shown", "to_held", "swap_stone")
-from .discord_helpers import check_discord_limits, offered_controls
+from .discord_helpers import check_discord_limits, offered_actions, offered_controls
 
 
 def names_for(players: list[str]) -> Names:
@@ -160,56 +161,58 @@ def test_controls_fit_discord_and_reach_every_legal_action(seed: int, n: int) ->
             view = ENG.view(state, player)
             items = cog.controls(table, player, view, [], "en")
             check_discord_limits(items)
-            codes, values = offered_controls(items)
+            sent, values = offered_actions(items, table, player), offered_controls(items)[1]
+            steps = []
             if any(a.type == "rearrange" for a in legal):
                 opened, _ = ENG.apply(state, player, {"type": "rearrange"})
-                legal = [a for a in legal if a.type != "rearrange"] + ENG.legal_actions(opened, player)
-            for action in legal:
-                code = cog.code_of(action)
+                steps = ENG.legal_actions(opened, player)
+            for action in [*legal, *steps]:
+                if action.type == "rearrange":
+                    continue
                 if action.type in ("play", "change"):
                     if action.card.startswith("X"):  # jokers are interchangeable: the first one is offered
                         mine = view["hand"] + R.seat_of(view, player)["shown"]
-                        code = code.replace(action.card, min(c for c in mine if c.startswith("X")), 1)
-                    assert code in values, (code, values)
-                    follow = cog.controls(table, player, view, [code], "en")
+                        action = action.model_copy(update={"card": min(c for c in mine if c.startswith("X"))})
+                    value = f"a{legal.index(action)}"
+                    assert value in values, (action, values)
+                    follow = cog.controls(table, player, view, [value], "en")
                     check_discord_limits(follow)
-                    assert code in offered_controls(follow)[0]
-                    notes = cog.selection_notes(table, player, view, [code], "en")
+                    assert action in offered_actions(follow, table, player)
+                    notes = cog.selection_notes(table, player, view, [value], "en")
                     assert any(n.startswith("✅") for n in notes), notes
                 elif action.type in STEP_TYPES:
                     c = action.held if action.type == "swap_shown" else action.card
                     assert f"r:{c}" in values
                     follow = cog.controls(table, player, view, [f"r:{c}"], "en")
                     check_discord_limits(follow)
-                    follow_codes = offered_controls(follow)[0]
-                    if code not in follow_codes:  # more than ten steps for one card: reachable from the other card
-                        other = cog.controls(table, player, view, [f"r:{action.shown}"], "en")
-                        follow_codes = offered_controls(other)[0]
-                    assert code in follow_codes
-                    data = cog.decode(code, table, player)
+                    follow_actions = offered_actions(follow, table, player)
+                    sends = cog.step_action(table, action)  # with ``rearrange`` folded in while the menu is closed
+                    if sends not in follow_actions:  # more than ten steps for one card: reachable from the other card
+                        follow_actions = offered_actions(cog.controls(table, player, view, [f"r:{action.shown}"],
+                                                                      "en"), table, player)
+                    assert sends in follow_actions
                     if not state.arranging:
-                        assert data["type"] == "rearrange_step"
-                        after, _ = ENG.apply(state, player, data)  # both actions in one: the step is done
+                        assert sends.type == "rearrange_step"
+                        after, _ = ENG.apply(state, player, sends)  # both actions in one: the step is done
                         assert not after.arranging and ENG.to_act(after) == [player]
                     else:
-                        assert ENG.parse_action(data) == action
+                        assert sends == action
                     steps_checked += 1
                 else:
-                    assert code in codes, (action, codes)
-                    assert ENG.parse_action(cog.decode(code, table, player)) == action
+                    assert action in sent, (action, sent)
     assert steps_checked > 0
 
 
 def test_a_rearrange_step_is_one_action_refused_when_the_step_is() -> None:
     state = make(2, hands={"p0": {"held": ["5S", "9C"], "shown": ["7H"], "stones": ["7S"]}})
     table = table_for(state)
-    data = cog.decode("t:7H:7S", table, "p0")
-    assert data == {"type": "rearrange_step", "step": {"type": "swap_stone", "card": "7H", "stone": "7S"}}
+    data = {"type": "rearrange_step", "step": {"type": "swap_stone", "card": "7H", "stone": "7S"}}
+    assert ENG.parse_action(data) in cog.click_actions(table, "p0", ENG.legal_actions(state, "p0"))
     after, events = ENG.apply(state, "p0", data)
     assert after.seats["p0"].stones["7"] == "7H" and after.rearranged == 1 and not after.arranging
     assert [e.type for e in events] == ["rearranged", "rearranged_detail"]
     with pytest.raises(IllegalAction) as err:
-        ENG.apply(state, "p0", cog.decode("t:9C:7S", table, "p0"))
+        ENG.apply(state, "p0", {"type": "rearrange_step", "step": {"type": "swap_stone", "card": "9C", "stone": "7S"}})
     assert err.value.code == "twinpyramid.rearrange_not_allowed"
     # Not in a build: the step is refused as out of place.
     built = pending(make(2, hands={"p0": {"held": ["5S", "9C"]}}), "build", "p0", count=1)
@@ -218,17 +221,19 @@ def test_a_rearrange_step_is_one_action_refused_when_the_step_is() -> None:
     assert err.value.code == "twinpyramid.not_now"
     # With the menu already open (a bot or an old client sent ``rearrange``), the button sends the plain step.
     opened, _ = ENG.apply(state, "p0", {"type": "rearrange"})
-    assert cog.decode("h:9C", table_for(opened), "p0") == {"type": "to_shown", "card": "9C"}
+    step = ENG.parse_action({"type": "to_shown", "card": "9C"})
+    assert cog.step_action(table_for(opened), step) == step and step in ENG.legal_actions(opened, "p0")
+    assert cog.click_actions(table_for(opened), "p0", ENG.legal_actions(opened, "p0")) == []
     assert all(a.type != "rearrange_step" for a in ENG.legal_actions(state, "p0"))
 
 
-def test_garbage_codes_are_refused() -> None:
+def test_unknown_codes_name_no_action() -> None:
     state = make(2, hands={"p0": {"held": ["5S", "9C"]}})
     table = table_for(state)
-    for garbage in ("", "p", "p:", "zz", "c:5S", "o:", "s:5S", "t:5S", "u:Z", "b:9C", "x", "2p", "f"):
-        data = cog.decode(garbage, table, "p0")
-        with pytest.raises(Exception):
-            ENG.apply(state, "p0", data)
+    actions = cog_controls.button_actions(table, "p0")
+    assert [cog_controls.action_of(table, "p0", f"0.{i}") for i in range(len(actions))] == actions
+    for garbage in ("", "p", "p:", "zz", "c:5S", f"0.{len(actions)}", "1.0", "0.", ".0", "x"):
+        assert cog_controls.action_of(table, "p0", garbage) is None, garbage
 
 
 def test_hand_view_sub_choices_and_notes() -> None:
@@ -248,8 +253,11 @@ def test_hand_view_sub_choices_and_notes() -> None:
     view = ENG.view(state, "p0")
     notes = cog.selection_notes(table, "p0", view, [], "en")
     assert any("10th card" in n for n in notes)
-    assert "d" not in offered_controls(cog.controls(table, "p0", view, [], "en"))[0]
-    refused = cog.selection_notes(table, "p0", view, ["p:9C"], "en")
-    assert refused[0].startswith("✖ Play 9♣ is not allowed: 9♣ can't be played now"), refused
-    ok = cog.selection_notes(table, "p0", view, ["p:5S"], "ja")
+    items = cog.controls(table, "p0", view, [], "en")
+    assert all(a.type != "draw" for a in offered_actions(items, table, "p0"))
+    legal = ENG.legal_actions(state, "p0")
+    assert all(a.card != "9C" for a in legal if a.type == "play")  # 9♣ cannot be played now: it is not offered
+    assert f"a{len(legal)}" not in offered_controls(items)[1]
+    ok = cog.selection_notes(table, "p0", view, [f"a{legal.index(ENG.parse_action({'type': 'play', 'card': '5S'}))}"],
+                             "ja")
     assert ok and ok[0].startswith("✅")

@@ -253,6 +253,19 @@ async def test_leaving_hands_the_seat_to_a_bot_and_end_needs_host_or_admin(servi
     await scheduler.idle()
 
 
+async def test_a_refused_seat_write_leaves_memory_as_it_was(service: GameService) -> None:
+    """Memory follows the database only after a write committed: when the last person's leaving cannot be
+    written (another process changed the table), their seat stays theirs in memory too."""
+    table = await started_table(service, humans=(ALICE, BOB), bots=1)
+    await service.hand_to_bot(table.id, ALICE)
+    seats, version = [(s.player, s.is_bot) for s in table.seats], table.version
+    await service.storage.update_game(table.id, expected_version=table.version, bump=True)  # another process
+    with pytest.raises(Exception):
+        await service.hand_to_bot(table.id, BOB)  # would abandon the table
+    assert [(s.player, s.is_bot) for s in table.seats] == seats and table.version == version
+    assert table.status == "running"
+
+
 async def test_concurrent_actions_of_many_tables_commit_together_and_all_survive(db_url: str) -> None:
     storage = await Storage.open(db_url)
     service = GameService(storage)

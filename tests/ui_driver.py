@@ -2,8 +2,8 @@
 
 It knows no game: it asks the game's bot policy what it would like to do (the target action), then works the
 hand view the way a person would — choosing select options whose values mention the target's cards or places,
-and clicking the enabled action button whose ``custom_id`` the game's own ``decode`` turns into the target. When
-no button gives exactly the target, any enabled button that decodes to a legal action will do; when nothing is
+and clicking the enabled action button whose ``custom_id`` names the target (``cogs.controls.action_of``). When
+no button gives exactly the target, any enabled button that names a legal action will do; when nothing is
 enabled yet, it tries the offered select options one by one. Used by the crash-safety child and other tests.
 """
 from __future__ import annotations
@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from typing import Any, Iterator
 
 from bot.policies import choose_action
-from cogs.controls import game_module
-from engines import Action, EngineError
+from cogs.controls import action_of
+from engines import Action
 
 from .discord_harness import Harness, HarnessUser, Reply, SentMessage
 
@@ -84,7 +84,6 @@ def hand_entry(h: Harness, table: Any) -> SentMessage | None:
 
 def decoded_buttons(messages: list[SentMessage], table: Any, player: str) -> list[tuple[SentMessage, dict, Any]]:
     """Enabled action buttons of this table at its current version, with the action each one sends."""
-    engine, module = table.engine, game_module(table.row.game)
     out = []
     for message in messages:
         for c in message.components:
@@ -93,11 +92,7 @@ def decoded_buttons(messages: list[SentMessage], table: Any, player: str) -> lis
                 continue
             if int(m["gid"]) != table.id or int(m["ver"]) != table.version:
                 continue
-            try:
-                action = engine.parse_action(module.decode(m["code"], table, player))
-            except EngineError:
-                action = None
-            out.append((message, c, action))
+            out.append((message, c, action_of(table, player, m["code"])))
     return out
 
 

@@ -9,12 +9,12 @@ from __future__ import annotations
 from typing import Any
 
 from engines import Event
+from engines.pileup import COLOURS
 
 from ..i18n import t
 from . import Board, Names, ranking_lines
 
 COLOUR_MARKS = {"R": "🟥", "B": "🟦", "G": "🟩", "Y": "🟨", "W": "⬜", "K": "⬛"}
-COLOURS = tuple(COLOUR_MARKS)
 DIE_FACES = "⚀⚁⚂⚃⚄⚅"
 COLUMN_MARKS = ("1️⃣", "2️⃣", "3️⃣", "4️⃣", "5️⃣", "6️⃣")
 ACTIONS = ("roll", "play", "penalty", "give", "dump", "keep_column")

@@ -8,13 +8,13 @@ from __future__ import annotations
 from typing import Any
 
 from engines import Event
+from engines.rocca import SIDES
 
 from ..i18n import t
 from . import Board, Names, ranking_lines
 
 SUIT_MARKS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 JOKER_MARK = "🃏"
-SIDES = ("head", "face", "profile")
 MAX_ACTIVE_LISTED = 24
 """Active cards listed one by one on the board; more are counted (the embed must stay readable)."""
 

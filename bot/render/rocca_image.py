@@ -18,6 +18,8 @@ from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
+from engines.rocca import SIDES
+
 Point = tuple[float, float]
 RGB = tuple[int, int, int]
 
@@ -35,7 +37,6 @@ LAST_RING: RGB = (250, 200, 30)
 JOKER_RING: RGB = (150, 60, 210)
 BADGE_PLAYABLE: RGB = (20, 60, 140)
 BADGE_IDLE: RGB = (95, 95, 105)
-SIDES = ("head", "face", "profile")
 ANGLES = [math.radians(30 + 60 * m) for m in range(6)]
 STEPS: list[Point] = [(math.cos(a), math.sin(a)) for a in ANGLES]  # D[m] in drawing units (y up)
 

@@ -9,30 +9,20 @@ from __future__ import annotations
 from typing import Any
 
 from engines import Event
+from engines.twinpyramid import BUILD_LIMIT, RANKS, SUITS, rank_of
+from engines.twinpyramid import PYRAMID_ROWS as ROWS  # bottom row first (the view's geometry)
 
 from ..i18n import t
 from . import Board, Names, ranking_lines
 
 SUIT_MARKS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-SUITS = tuple(SUIT_MARKS)
 JOKER = "🃏"
-ROWS = (("7", "8", "9", "10"), ("4", "5", "6"), ("2", "3"), ("A",))  # bottom row first (the view's geometry)
-RANK_ORDER = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
-BUILD_LIMIT = {"J": 1, "Q": 2, "K": 3}
 ACTIONS = ("rearrange", "rearrange_step", "swap_shown", "to_shown", "to_held", "swap_stone", "play", "draw", "change", "pass",
            "place", "end_build", "name_suit", "take_two", "pass_two", "order_three", "forced_draw", "next_deal")
 CELL = 3  # characters per pyramid slot
 
 
 # ---- cards ------------------------------------------------------------------------------------------------------
-def rank_of(card_id: str) -> str | None:
-    return None if card_id.startswith("X") else card_id[:-1]
-
-
-def suit_of(card_id: str) -> str | None:
-    return None if card_id.startswith("X") else card_id[-1]
-
-
 def card(card_id: str) -> str:
     """``7S`` → ``7♠``, ``10H`` → ``10♥``, ``X1`` → ``🃏1`` (the two jokers told apart, so a public joker never
     looks like the one a player holds)."""
@@ -51,7 +41,7 @@ def sort_key(card_id: str) -> tuple[int, int]:
     r = rank_of(card_id)
     if r is None:
         return (99, 0)
-    return (RANK_ORDER.index(r) if r in RANK_ORDER else 50, SUITS.index(card_id[-1]) if card_id[-1] in SUITS else 9)
+    return (RANKS.index(r) if r in RANKS else 50, SUITS.index(card_id[-1]) if card_id[-1] in SUITS else 9)
 
 
 def sorted_cards(ids: list[str]) -> str:

@@ -10,9 +10,9 @@ from discord import app_commands
 from bot.i18n import t
 from bot.render import akuma as akuma_text
 from bot.table import Table
-from engines.akuma.models import Steal
+from engines.akuma import Play, Release, Steal, StopStealing
 
-from ..controls import ActButton, card_selects, refusal
+from ..controls import Actions, card_selects, refusal
 from ..lobby import DEFAULT_TIMER, LEVEL_CHOICES, TimerOption, open_lobby
 
 
@@ -29,59 +29,38 @@ async def play(interaction: discord.Interaction, bots: app_commands.Range[int, 0
     await open_lobby(interaction, "akuma", {"start_player": 0} if start == "host" else {}, bots, timer, level)
 
 
-def decode(code: str, table: Table, player: str) -> dict[str, Any]:
-    """``p:Y1.Y2`` play, ``r:Y1.Y2`` release, ``s:<player>`` steal from, ``x`` stop stealing."""
-    kind, _, rest = code.partition(":")
-    cards = [c for c in rest.split(".") if c]
-    if kind == "p":
-        return {"type": "play", "cards": cards}
-    if kind == "r":
-        return {"type": "release", "cards": cards}
-    if kind == "s":
-        return {"type": "steal", "victim": rest}
-    if kind == "x":
-        return {"type": "stop_stealing"}
-    return {"type": "?"}
-
-
-
-
 def controls(table: Table, player: str, view: dict[str, Any], selection: list[str],
              locale: object | None) -> list[discord.ui.Item]:
     gid, ver = table.id, table.version
     names = table.names(locale)
+    actions = Actions(table, player)
     if view.get("steals_left"):
-        # Only the steal decision is enumerated: listing every legal release can be large.
-        steals = [a for a in table.engine.legal_actions(table.state, player) if isinstance(a, Steal)]
         items: list[discord.ui.Item] = [
-            ActButton(gid, ver, f"s:{a.victim}", t("akuma.button.steal_from", locale,
-                                                    player=names.get(a.victim, a.victim),
-                                                    count=view["hand_sizes"].get(a.victim, 0)))
-            for a in steals]
-        items.append(ActButton(gid, ver, "x", t("akuma.button.stop_stealing", locale),
-                               discord.ButtonStyle.secondary))
+            actions.button(a, t("akuma.button.steal_from", locale, player=names.get(a.victim, a.victim),
+                                count=view["hand_sizes"].get(a.victim, 0)))
+            for a in actions.all if isinstance(a, Steal)]
+        items.append(actions.button(StopStealing(), t("akuma.button.stop_stealing", locale),
+                                    discord.ButtonStyle.secondary))
         return items
     hand = view.get("hand", [])
     selection = [c for c in selection if c in hand]
-    items: list[discord.ui.Item] = list(card_selects(gid, ver, hand, selection, akuma_text.card,
-                                                     t("akuma.select.placeholder", locale)))
+    items = list(card_selects(gid, ver, hand, selection, akuma_text.card, t("akuma.select.placeholder", locale)))
     buttons_row = len(items)
-    chosen = ".".join(selection)
-    play_problem = refusal(table, player, {"type": "play", "cards": selection}, locale) if selection else None
-    items.append(ActButton(gid, ver, f"p:{chosen}", t("akuma.button.play", locale, cards=akuma_text.cards(selection))
-                           if selection else t("akuma.button.play_empty", locale),
-                           discord.ButtonStyle.success, disabled=not selection or play_problem is not None,
-                           row=buttons_row))
+    play = actions.find(lambda a: isinstance(a, Play) and sorted(a.cards) == sorted(selection)) if selection else None
+    items.append(actions.button(play, t("akuma.button.play", locale, cards=akuma_text.cards(selection))
+                                if selection else t("akuma.button.play_empty", locale),
+                                discord.ButtonStyle.success, row=buttons_row))
     if view.get("row"):
         forced = view.get("release_forced")
         if forced is not None:
             label = t("akuma.button.release_forced", locale, cards=akuma_text.cards(forced))
-            items.append(ActButton(gid, ver, "r:" + ".".join(forced), label, discord.ButtonStyle.danger,
-                                   row=buttons_row))
+            items.append(actions.button(actions.find(lambda a: isinstance(a, Release)), label,
+                                        discord.ButtonStyle.danger, row=buttons_row))
         else:
-            items.append(ActButton(gid, ver, f"r:{chosen}", t("akuma.button.release", locale,
-                                                              number=view.get("release_number")),
-                                   discord.ButtonStyle.danger, disabled=not selection, row=buttons_row))
+            release = actions.find(lambda a: isinstance(a, Release) and sorted(a.cards) == sorted(selection))
+            items.append(actions.button(release if selection else None,
+                                        t("akuma.button.release", locale, number=view.get("release_number")),
+                                        discord.ButtonStyle.danger, row=buttons_row))
     return items
 
 

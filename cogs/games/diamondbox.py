@@ -7,8 +7,8 @@ designated colour changes, and the centre around it). A pending colour choice sh
 the rules name (the table pings them).
 
 Everything chosen so far lives in the select values / custom ids (stateless, survives a restart): a card is its
-id (``R04``), a placement ``@<card>_<turn>_<x>_<y>``, a page ``pg<n>``. Button codes: ``p:<card>:<turn>:<x>:<y>``
-place, ``n`` pass, ``c:<colour>`` choose the designated colour.
+id (``R04``), a placement ``@<card>_<turn>_<x>_<y>``, a page ``pg<n>``. Buttons carry their action's index among
+the legal actions (``cogs.controls.Actions``).
 """
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ from bot.render import diamondbox as text
 from bot.table import Table
 from engines.diamondbox.geometry import Placement, centre_from_view, place, visible_colours
 
-from ..controls import ActButton, PickSelect, refusal, single
+from ..controls import Actions, PickSelect, refusal, single
 from ..lobby import DEFAULT_TIMER, LEVEL_CHOICES, TimerOption, open_lobby
 
 PAGE = 23  # placements per page of the select; with "more"/"back" entries a page stays within 25 options
@@ -43,32 +43,8 @@ async def play(interaction: discord.Interaction, bots: app_commands.Range[int, 0
     await open_lobby(interaction, "diamondbox", {"turns": turns} if turns != "all" else {}, bots, timer, level)
 
 
-# ---- codes ------------------------------------------------------------------------------------------------------
-def decode(code: str, table: Table, player: str) -> dict[str, Any]:
-    kind, *parts = code.split(":")
-    if kind == "p" and len(parts) == 4:
-        try:
-            turn, x, y = int(parts[1]), int(parts[2]), int(parts[3])
-        except ValueError:
-            return {"type": "?"}
-        return {"type": "place", "card": parts[0], "turn": turn, "x": x, "y": y}
-    if kind == "n" and not parts:
-        return {"type": "pass"}
-    if kind == "c" and len(parts) == 1:
-        return {"type": "choose_colour", "colour": parts[0]}
-    return {"type": "?"}
-
-
 def value_of(p: Placement) -> str:
     return f"@{p.card}_{p.turn}_{p.x}_{p.y}"
-
-
-def place_code(p: Placement) -> str:
-    return f"p:{p.card}:{p.turn}:{p.x}:{p.y}"
-
-
-
-
 
 
 class Choice:
@@ -95,12 +71,14 @@ def placements(table: Table, player: str) -> list[Placement]:
 def controls(table: Table, player: str, view: dict[str, Any], selection: list[str],
              locale: object | None) -> list[discord.ui.Item]:
     gid, ver = table.id, table.version
+    actions = Actions(table, player)
     choice = view.get("colour_choice")
     if choice:
         if choice["chooser"] != player:
             return []
-        return [ActButton(gid, ver, f"c:{c}", t("diamondbox.button.colour", locale, colour=text.colour_name(c, locale)),
-                          discord.ButtonStyle.primary, row=0) for c in choice.get("choices", [])]
+        return [actions.button({"type": "choose_colour", "colour": c}, t("diamondbox.button.colour", locale,
+                                                                          colour=text.colour_name(c, locale)),
+                               discord.ButtonStyle.primary, row=0) for c in choice.get("choices", [])]
     if view.get("turn") != player:
         return []
     hand = view.get("hand", [])
@@ -120,12 +98,15 @@ def controls(table: Table, player: str, view: dict[str, Any], selection: list[st
     if chosen.placement is not None:
         move = text.placement(chosen.placement.card, chosen.placement.turn, chosen.placement.x, chosen.placement.y,
                               locale)
-        items.append(ActButton(gid, ver, place_code(chosen.placement), t("diamondbox.button.place", locale, move=move),
-                               discord.ButtonStyle.success, row=2))
+        p = chosen.placement
+        items.append(actions.button({"type": "place", "card": p.card, "turn": p.turn, "x": p.x, "y": p.y},
+                                    t("diamondbox.button.place", locale, move=move), discord.ButtonStyle.success,
+                                    row=2))
     else:
-        items.append(ActButton(gid, ver, "p", t("diamondbox.button.place_empty", locale), discord.ButtonStyle.success,
-                               disabled=True, row=2))
-    items.append(ActButton(gid, ver, "n", t("diamondbox.button.pass", locale), discord.ButtonStyle.secondary, row=2))
+        items.append(actions.button(None, t("diamondbox.button.place_empty", locale), discord.ButtonStyle.success,
+                                    row=2))
+    items.append(actions.button({"type": "pass"}, t("diamondbox.button.pass", locale), discord.ButtonStyle.secondary,
+                                row=2))
     return items
 
 

@@ -8,9 +8,8 @@ button per hand card to make it a minus card. A triple: choose minus cards to ha
 button per target (and **Keep** after a successful deflect); the target gets a public **Roll to deflect** button.
 
 Everything chosen so far lives in the select values / custom ids (stateless, so it survives a restart): the value
-is ``v<n>``, each step ``<card>-`` (new layer) or ``<card>+`` (stacked exactly), a card to give its id. Button
-codes: ``r`` roll, ``p:<value>:<steps>`` play (``p:3:R3a-B3a+``), ``n:<card>`` penalty, ``g:<card>`` give,
-``d:<player>`` dump on, ``k`` keep the column.
+is ``v<n>``, each step ``<card>-`` (new layer) or ``<card>+`` (stacked exactly), a card to give its id. Buttons
+carry their action's index among the legal actions (``cogs.controls.Actions``).
 """
 from __future__ import annotations
 
@@ -24,11 +23,11 @@ from bot.i18n import t
 from bot.render import pileup as text
 from bot.table import Table
 from engines import BadOptions
-from engines.pileup import DumpOn, Give, KeepColumn, Penalty, Play
+from engines.pileup import DumpOn, Give, KeepColumn, Penalty, Play, Roll
 from engines.pileup import preview as outcome_of
 from engines.pileup.cards import DEFAULT_DECK, HAND_SIZE, build_deck, deck_spec, parse_deck
 
-from ..controls import ActButton, PickSelect, card_selects, refusal, single
+from ..controls import ActButton, Actions, PickSelect, card_selects, refusal, single
 from ..lobby import DEFAULT_TIMER, LEVEL_CHOICES, TimerOption, open_lobby
 
 VALUE_PART = 5  # the PickSelect part number of the value select (cards to give use parts 0–2)
@@ -69,31 +68,6 @@ def deck_option(deck: str | None) -> dict[str, Any]:
 # ---- codes ------------------------------------------------------------------------------------------------------
 def steps_of(play: Play) -> list[str]:
     return [f"{c}{'+' if s else '-'}" for c, s in zip(play.cards, play.stacked)]
-
-
-def play_code(play: Play) -> str:
-    return f"p:{play.value}:{''.join(steps_of(play))}"
-
-
-def decode(code: str, table: Table, player: str) -> dict[str, Any]:
-    kind, _, rest = code.partition(":")
-    if kind == "r" and not rest:
-        return {"type": "roll"}
-    if kind == "k" and not rest:
-        return {"type": "keep_column"}
-    if kind == "n" and rest:
-        return {"type": "penalty", "card": rest}
-    if kind == "g" and rest:
-        return {"type": "give", "card": rest}
-    if kind == "d" and rest:
-        return {"type": "dump", "target": rest}
-    if kind == "p":
-        value, _, steps = rest.partition(":")
-        found = STEP.findall(steps)
-        if value.isdigit() and found and "".join(c + s for c, s in found) == steps:
-            return {"type": "play", "value": int(value), "cards": [c for c, _ in found],
-                    "stacked": [s == "+" for _, s in found]}
-    return {"type": "?"}
 
 
 # ---- what is chosen so far ----------------------------------------------------------------------------------------
@@ -170,18 +144,18 @@ def controls(table: Table, player: str, view: dict[str, Any], selection: list[st
     gid, ver = table.id, table.version
     kind = pending["kind"]
     names = table.names(locale)
-    legal = table.engine.legal_actions(table.state, player)
+    actions = Actions(table, player)
+    legal = actions.all
     items: list[discord.ui.Item] = []
     if kind in ("roll", "deflect_roll"):
         items.append(roll_button(table, pending, locale))
     elif kind == "play":
-        items += play_controls(table, player, view, selection, locale)
+        items += play_controls(table, player, view, selection, locale, actions)
     elif kind == "penalty":
         for a in legal:
             if isinstance(a, Penalty):
-                items.append(ActButton(gid, ver, f"n:{a.card}", t("pileup.button.penalty", locale,
-                                                                    card=text.card(a.card)),
-                                       discord.ButtonStyle.danger))
+                items.append(actions.button(a, t("pileup.button.penalty", locale, card=text.card(a.card)),
+                                            discord.ButtonStyle.danger))
     elif kind == "give":
         cards = [a.card for a in legal if isinstance(a, Give)]
         chosen = next((c for c in reversed(selection) if c in cards), None)
@@ -190,42 +164,43 @@ def controls(table: Table, player: str, view: dict[str, Any], selection: list[st
         items += [single(s) for s in selects]
         to = names.get(pending["to"], pending["to"])
         if chosen:
-            items.append(ActButton(gid, ver, f"g:{chosen}", t("pileup.button.give", locale, card=text.card(chosen),
-                                                               player=to, count=pending["remaining"]),
-                                   discord.ButtonStyle.success, row=len(selects)))
+            items.append(actions.button(Give(card=chosen), t("pileup.button.give", locale, card=text.card(chosen),
+                                                              player=to, count=pending["remaining"]),
+                                        discord.ButtonStyle.success, row=len(selects)))
         else:
-            items.append(ActButton(gid, ver, "g", t("pileup.button.give_empty", locale, player=to,
-                                                     count=pending["remaining"]),
-                                   discord.ButtonStyle.success, disabled=True, row=len(selects)))
+            items.append(actions.button(None, t("pileup.button.give_empty", locale, player=to,
+                                                count=pending["remaining"]),
+                                        discord.ButtonStyle.success, row=len(selects)))
     elif kind == "dump_target":
         minus = {s["player"]: s["minus_count"] for s in view["seats"]}
         for a in legal:
             if isinstance(a, DumpOn):
-                items.append(ActButton(gid, ver, f"d:{a.target}", t("pileup.button.dump", locale,
-                                                                     player=names.get(a.target, a.target),
-                                                                     column=pending["column"],
-                                                                     count=minus.get(a.target, 0)),
-                                       discord.ButtonStyle.danger))
-        if any(isinstance(a, KeepColumn) for a in legal):
-            items.append(ActButton(gid, ver, "k", t("pileup.button.keep", locale, column=pending["column"],
-                                                     cards=pending["cards"]), discord.ButtonStyle.secondary))
+                items.append(actions.button(a, t("pileup.button.dump", locale, player=names.get(a.target, a.target),
+                                                 column=pending["column"], count=minus.get(a.target, 0)),
+                                            discord.ButtonStyle.danger))
+        if KeepColumn() in legal:
+            items.append(actions.button(KeepColumn(), t("pileup.button.keep", locale, column=pending["column"],
+                                                        cards=pending["cards"]), discord.ButtonStyle.secondary))
     return items
 
 
 def roll_button(table: Table, pending: dict[str, Any], locale: object | None, *,
                 public: bool = False) -> ActButton:
+    """**Roll** / **Roll to deflect**; on the public turn message too: the roller's only legal action then is the
+    roll, so its index (0) tells nothing about their cards."""
     names = table.names(locale)
     who = names.get(pending["player"], pending["player"])
+    actions = Actions(table, pending["player"])
     if pending["kind"] == "deflect_roll":
         label = t("pileup.button.deflect_public" if public else "pileup.button.deflect", locale, player=who,
                   column=pending["column"], face=text.die(pending["needs"]))
-        return ActButton(table.id, table.version, "r", label, discord.ButtonStyle.danger)
+        return actions.button(Roll(), label, discord.ButtonStyle.danger)
     label = t("pileup.button.roll_public" if public else "pileup.button.roll", locale, player=who)
-    return ActButton(table.id, table.version, "r", label, discord.ButtonStyle.success)
+    return actions.button(Roll(), label, discord.ButtonStyle.success)
 
 
 def play_controls(table: Table, player: str, view: dict[str, Any], selection: list[str],
-                  locale: object | None) -> list[discord.ui.Item]:
+                  locale: object | None, actions: Actions) -> list[discord.ui.Item]:
     gid, ver = table.id, table.version
     values = view.get("playable_values", [])
     value = chosen_value(selection, values)
@@ -237,10 +212,10 @@ def play_controls(table: Table, player: str, view: dict[str, Any], selection: li
         items.append(single(PickSelect(gid, ver, options, t("pileup.select.value", locale), VALUE_PART, [],
                                        row=0)))
     if value is None:
-        items.append(ActButton(gid, ver, "p", t("pileup.button.play_no_value", locale), discord.ButtonStyle.success,
-                               disabled=True, row=2))
+        items.append(actions.button(None, t("pileup.button.play_no_value", locale), discord.ButtonStyle.success,
+                                    row=2))
         return items
-    plays = [p for p in legal_plays(table, player) if p.value == value]
+    plays = [p for p in actions.all if isinstance(p, Play) and p.value == value]
     steps = chosen_steps(selection, plays)
     nexts = next_steps(steps, plays)
     if nexts:
@@ -253,10 +228,10 @@ def play_controls(table: Table, player: str, view: dict[str, Any], selection: li
         chosen = play_of(value, steps)
         label = t("pileup.button.play", locale, cards=text.play_layers(list(chosen.cards), list(chosen.stacked)),
                   column=value, outcome=outcome_text(view, chosen, locale, short=True))
-        items.append(ActButton(gid, ver, play_code(chosen), label, discord.ButtonStyle.success, row=2))
+        items.append(actions.button(chosen, label, discord.ButtonStyle.success, row=2))
     else:
-        items.append(ActButton(gid, ver, "p", t("pileup.button.play_empty", locale, column=value),
-                               discord.ButtonStyle.success, disabled=True, row=2))
+        items.append(actions.button(None, t("pileup.button.play_empty", locale, column=value),
+                                    discord.ButtonStyle.success, row=2))
     return items
 
 

@@ -7,8 +7,7 @@ and Bon (option ``bon``) is offered in the hand view of any seated player out of
 
 Everything chosen so far lives in the select values / custom ids (stateless, so it survives a restart):
 moves are ``P-<card>-<on>-<h|f|p>`` and ``B-<on>-<c1>_<c2>[_<c3>]``, a joker's suit ``s<S|H|D|C>``, a card to
-give its id. Button codes: ``p:<card>:<on>:<side>[:<suit>:<l|r>]``, ``b:<on>:<c1>.<c2>``, ``g:<card>:<to>``,
-``d`` draw, ``a`` accept, ``o`` One!.
+give its id. Buttons carry their action's index among the legal actions (``cogs.controls.Actions``).
 """
 from __future__ import annotations
 
@@ -21,13 +20,11 @@ from discord import app_commands
 from bot.i18n import t
 from bot.render import rocca as text
 from bot.table import Table
-from engines.rocca.models import Accept, Bon, DeclareOne, Draw, Give, Place
+from engines.rocca import Accept, Bon, DeclareOne, Draw, Give, Place
 
-from ..controls import ActButton, PickSelect, card_selects, refusal, single
+from ..controls import Actions, PickSelect, card_selects, refusal, single
 from ..lobby import DEFAULT_TIMER, LEVEL_CHOICES, TimerOption, open_lobby
 
-SIDE_CODES = {"h": "head", "f": "face", "p": "profile"}
-BEND_CODES = {"l": "left", "r": "right"}
 SUITS = ("S", "H", "D", "C")
 SUIT_PART = 5  # the PickSelect part number of the joker's suit select (moves use parts 0–2)
 MAX_MOVE_SELECTS = 3
@@ -51,32 +48,6 @@ async def play(interaction: discord.Interaction, bots: app_commands.Range[int, 0
     if start == "host":
         options["start_player"] = 0
     await open_lobby(interaction, "rocca", options, bots, timer, level)
-
-
-# ---- codes ------------------------------------------------------------------------------------------------------
-def decode(code: str, table: Table, player: str) -> dict[str, Any]:
-    kind, *parts = code.split(":")
-    if kind == "p" and len(parts) in (3, 5):
-        data: dict[str, Any] = {"type": "place", "card": parts[0], "on": parts[1],
-                                "side": SIDE_CODES.get(parts[2], "?")}
-        if len(parts) == 5:
-            data.update(suit=parts[3], bend=BEND_CODES.get(parts[4], "?"))
-        return data
-    if kind == "b" and len(parts) == 2:
-        return {"type": "bon", "on": parts[0], "cards": [c for c in parts[1].split(".") if c]}
-    if kind == "g" and len(parts) == 2:
-        return {"type": "give", "card": parts[0], "to": parts[1]}
-    simple = {"d": "draw", "a": "accept", "o": "declare_one"}
-    if kind in simple and not parts:
-        return {"type": simple[kind]}
-    return {"type": "?"}
-
-
-def place_code(action: Place) -> str:
-    code = f"p:{action.card}:{action.on}:{action.side[0]}"
-    if action.suit is not None and action.bend is not None:
-        code += f":{action.suit}:{action.bend[0]}"
-    return code
 
 
 @dataclass(frozen=True)
@@ -135,27 +106,26 @@ def chosen_suit(selection: list[str]) -> str | None:
 # ---- controls ----------------------------------------------------------------------------------------------------
 def controls(table: Table, player: str, view: dict[str, Any], selection: list[str],
              locale: object | None) -> list[discord.ui.Item]:
-    legal = table.engine.legal_actions(table.state, player)
-    gid, ver = table.id, table.version
+    actions = Actions(table, player)
     pending = view.get("pending")
     items: list[discord.ui.Item] = []
     if pending and pending["player"] == player:
         if pending["kind"] == "q_give":
-            items += give_controls(table, view, selection, legal, locale)
+            items += give_controls(table, view, selection, actions, locale)
         else:
-            items += chain_controls(table, view, legal, locale)
+            items += chain_controls(view, actions, locale)
     else:
-        items += move_controls(table, view, selection, legal, locale)
-    if any(isinstance(a, DeclareOne) for a in legal):
-        items.append(ActButton(gid, ver, "o", t("rocca.button.one", locale), discord.ButtonStyle.danger))
+        items += move_controls(table, view, selection, actions, locale)
+    if DeclareOne() in actions.all:
+        items.append(actions.button(DeclareOne(), t("rocca.button.one", locale), discord.ButtonStyle.danger))
     return items
 
 
-def move_controls(table: Table, view: dict[str, Any], selection: list[str], legal: list[Any],
+def move_controls(table: Table, view: dict[str, Any], selection: list[str], actions: Actions,
                   locale: object | None) -> list[discord.ui.Item]:
     """A turn (placements, Bon, Draw) or, out of turn, the Bon calls."""
     gid, ver = table.id, table.version
-    options = moves(legal)
+    options = moves(actions.all)
     move = chosen_move(selection, options)
     items: list[discord.ui.Item] = []
     parts = [options[i:i + 25] for i in range(0, len(options), 25)][:MAX_MOVE_SELECTS]
@@ -174,34 +144,31 @@ def move_controls(table: Table, view: dict[str, Any], selection: list[str], lega
         items.append(single(PickSelect(gid, ver, suit_options, t("rocca.select.suit", locale), SUIT_PART,
                                        [move.value], row=len(parts))))
         for bend in ("left", "right"):
-            code = f"p:{move.card}:{move.on}:h:{suit}:{bend[0]}" if suit else f"p{bend[0]}"  # disabled until a suit
+            joker = Place(card=move.card, on=move.on, side=move.side, suit=suit, bend=bend) if suit else None
             label = t("rocca.button.place_joker", locale, suit=text.suit_mark(suit) if suit else "?",
                       bend=text.bend_name(bend, locale), label=text.label_of(view, move.on))
-            items.append(ActButton(gid, ver, code, label, discord.ButtonStyle.success, disabled=suit is None))
+            items.append(actions.button(joker, label, discord.ButtonStyle.success))  # disabled until a suit
     elif move is not None and move.is_bon:
-        items.append(ActButton(gid, ver, f"b:{move.on}:{'.'.join(move.cards)}",
-                               t("rocca.button.bon", locale, move=move.label(view, locale)),
-                               discord.ButtonStyle.success))
+        items.append(actions.button(Bon(on=move.on, cards=list(move.cards)),
+                                    t("rocca.button.bon", locale, move=move.label(view, locale)),
+                                    discord.ButtonStyle.success))
     elif move is not None:
-        items.append(ActButton(gid, ver, f"p:{move.card}:{move.on}:{move.side[0]}",
-                               t("rocca.button.place", locale, move=move.label(view, locale)),
-                               discord.ButtonStyle.success))
+        items.append(actions.button(Place(card=move.card, on=move.on, side=move.side),
+                                    t("rocca.button.place", locale, move=move.label(view, locale)),
+                                    discord.ButtonStyle.success))
     elif options:
-        items.append(ActButton(gid, ver, "p", t("rocca.button.place_empty", locale), discord.ButtonStyle.success,
-                               disabled=True))
-    if any(isinstance(a, Draw) for a in legal):
-        items.append(ActButton(gid, ver, "d", t("rocca.button.draw", locale), discord.ButtonStyle.secondary))
+        items.append(actions.button(None, t("rocca.button.place_empty", locale), discord.ButtonStyle.success))
+    if Draw() in actions.all:
+        items.append(actions.button(Draw(), t("rocca.button.draw", locale), discord.ButtonStyle.secondary))
     return items
 
 
-def chain_controls(table: Table, view: dict[str, Any], legal: list[Any],
-                   locale: object | None) -> list[discord.ui.Item]:
+def chain_controls(view: dict[str, Any], actions: Actions, locale: object | None) -> list[discord.ui.Item]:
     """A J/K draw chain (pass it on or draw) or a Queen to answer (counter or accept)."""
-    gid, ver = table.id, table.version
     pending = view["pending"]
     items: list[discord.ui.Item] = []
     on = text.label_of(view, pending["card"])
-    for a in legal:
+    for a in actions.all:
         if not isinstance(a, Place):
             continue
         if pending["kind"] == "draw_chain":
@@ -210,15 +177,15 @@ def chain_controls(table: Table, view: dict[str, Any], legal: list[Any],
                       count=pending["count"] + per)
         else:
             label = t("rocca.button.counter_q", locale, card=text.card(a.card), label=on, count=pending["count"])
-        items.append(ActButton(gid, ver, place_code(a), label, discord.ButtonStyle.success))
-    if any(isinstance(a, Accept) for a in legal):
+        items.append(actions.button(a, label, discord.ButtonStyle.success))
+    if Accept() in actions.all:
         label = (t("rocca.button.take_draws", locale, count=pending["count"]) if pending["kind"] == "draw_chain"
                  else t("rocca.button.accept_q", locale))
-        items.append(ActButton(gid, ver, "a", label, discord.ButtonStyle.danger))
+        items.append(actions.button(Accept(), label, discord.ButtonStyle.danger))
     return items
 
 
-def give_controls(table: Table, view: dict[str, Any], selection: list[str], legal: list[Any],
+def give_controls(table: Table, view: dict[str, Any], selection: list[str], actions: Actions,
                   locale: object | None) -> list[discord.ui.Item]:
     """A Queen pass: one card at a time; the first pass also chooses the receiver."""
     gid, ver = table.id, table.version
@@ -228,16 +195,16 @@ def give_controls(table: Table, view: dict[str, Any], selection: list[str], lega
         single(s) for s in card_selects(gid, ver, hand, [chosen] if chosen else [], text.card,
                                         t("rocca.select.give", locale))]
     names = table.names(locale)
-    receivers = list(dict.fromkeys(a.to for a in legal if isinstance(a, Give)))
+    receivers = list(dict.fromkeys(a.to for a in actions.all if isinstance(a, Give)))
     pending = view["pending"]
     step = {"number": pending.get("given", 0) + 1, "total": pending["count"]}
     for to in receivers:
         if chosen:
             label = t("rocca.button.give", locale, card=text.card(chosen), player=names.get(to, to), **step)
-            items.append(ActButton(gid, ver, f"g:{chosen}:{to}", label, discord.ButtonStyle.success))
+            items.append(actions.button(Give(card=chosen, to=to), label, discord.ButtonStyle.success))
         else:
             label = t("rocca.button.give_empty", locale, player=names.get(to, to), **step)
-            items.append(ActButton(gid, ver, f"g:{to}", label, discord.ButtonStyle.success, disabled=True))
+            items.append(actions.button(None, label, discord.ButtonStyle.success))
     return items
 
 

@@ -2,11 +2,12 @@
 from __future__ import annotations
 
 from .actions import DumpOn, Give, KeepColumn, Penalty, PileupAction, Play, Roll
+from .cards import COLOURS
 from .engine import PileupEngine
 from .plays import outcome, preview
 from .state import Column, Dump, PileupOptions, PileupState
 
 __all__ = [
     "PileupEngine", "PileupState", "PileupOptions", "Column", "Dump", "PileupAction",
-    "Roll", "Play", "Penalty", "Give", "DumpOn", "KeepColumn", "outcome", "preview",
+    "Roll", "Play", "Penalty", "Give", "DumpOn", "KeepColumn", "outcome", "preview", "COLOURS",
 ]

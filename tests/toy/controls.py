@@ -8,7 +8,7 @@ from discord import app_commands
 
 from bot.i18n import t
 from bot.table import Table
-from cogs.controls import ActButton
+from cogs.controls import Actions
 from cogs.lobby import DEFAULT_TIMER, LEVEL_CHOICES, TimerOption, open_lobby
 
 from . import render
@@ -25,13 +25,10 @@ async def play(interaction: discord.Interaction, bots: app_commands.Range[int, 0
     await open_lobby(interaction, "toy", {}, bots, timer, level)
 
 
-def decode(code: str, table: Table, player: str) -> dict[str, Any]:
-    return {"type": "play", "card": code}
-
-
 def controls(table: Table, player: str, view: dict[str, Any], selection: list[str],
              locale: object | None) -> list[discord.ui.Item]:
-    return [ActButton(table.id, table.version, c, t("toy.button.play", locale, card=render.card(c)))
+    actions = Actions(table, player)
+    return [actions.button({"type": "play", "card": c}, t("toy.button.play", locale, card=render.card(c)))
             for c in view.get("hand", [])]
 
 

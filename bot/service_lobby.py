@@ -1,0 +1,128 @@
+"""Lobbies of the game service: open a table, join, leave, add bots, start; and tables seated at once.
+
+Mixed into ``GameService`` (``bot/service.py``), whose loading, publishing and dealing it uses.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from engines import get_engine
+
+from .errors import HostError
+from .policies import check_level
+from .storage import SeatRow
+from .table import Table, Update, human_player
+
+
+class LobbyOps:
+    async def create_lobby(self, *, game: str, guild_id: int | None, channel_id: int, user_id: int, name: str,
+                           options: dict[str, Any] | None = None, locale: str = "en",
+                           seed: int | None = None, turn_seconds: int = 120) -> Table:
+        engine = get_engine(game)
+        parsed = engine.parse_options(options)
+        await self._refuse_if_seated(channel_id, user_id)
+        seat = SeatRow(0, human_player(user_id), name, user_id, False)
+        game_id = await self.storage.create_game(
+            guild_id=guild_id, channel_id=channel_id, game=game,
+            options=parsed.model_dump(mode="json", exclude_defaults=True),
+            seed=self.new_seed() if seed is None else seed, host_id=user_id, locale=locale, seats=[seat],
+            turn_seconds=turn_seconds,
+        )
+        table = await self.table(game_id)
+        self._changed(table, "lobby")
+        return table
+
+    async def _refuse_if_seated(self, channel_id: int, user_id: int, *, except_game: int | None = None) -> None:
+        for other in await self.tables_in_channel(channel_id):
+            if other.id != except_game and other.seat_of_user(user_id) is not None:
+                raise HostError("already_seated", game_id=other.id)
+
+    async def _edit_lobby(self, table: Table, seats: list[SeatRow], host_id: int | None = None) -> Update:
+        seats = [SeatRow(i, s.player, s.name, s.user_id, s.is_bot, level=s.level) for i, s in enumerate(seats)]
+        host_id = table.row.host_id if host_id is None else host_id
+        await self.storage.replace_seats(table.id, seats, expected_version=table.version, host_id=host_id)
+        table.committed(bumped=True, seats=seats, host_id=host_id)
+        return self._changed(table, "lobby")
+
+    def _lobby(self, table: Table) -> None:
+        if table.status != "lobby":
+            raise HostError("not_in_lobby")
+
+    async def join(self, game_id: int, user_id: int, name: str) -> Update:
+        table = await self.table(game_id)
+        async with table.lock:
+            self._lobby(table)
+            if table.seat_of_user(user_id):
+                raise HostError("already_joined")
+            if len(table.seats) >= table.engine.max_players:
+                raise HostError("table_full", max=table.engine.max_players)
+            await self._refuse_if_seated(table.row.channel_id, user_id, except_game=game_id)
+            return await self._edit_lobby(table, [*table.seats, SeatRow(0, human_player(user_id), name, user_id)])
+
+    async def leave_lobby(self, game_id: int, user_id: int) -> Update:
+        """Leave a lobby. When the host leaves, the next human hosts; with no human left the lobby closes."""
+        table = await self.table(game_id)
+        async with table.lock:
+            self._lobby(table)
+            if not table.seat_of_user(user_id):
+                raise HostError("not_seated")
+            seats = [s for s in table.seats if s.user_id != user_id or s.is_bot]
+            humans = [s for s in seats if not s.is_bot]
+            if not humans:
+                return await self._finish(table, "cancelled")
+            host_id = humans[0].user_id if table.row.host_id == user_id else table.row.host_id
+            return await self._edit_lobby(table, seats, host_id=host_id)
+
+    async def add_bot(self, game_id: int, user_id: int, level: str = "normal") -> Update:
+        check_level(level)
+        table = await self.table(game_id)
+        async with table.lock:
+            self._lobby(table)
+            if user_id != table.row.host_id:
+                raise HostError("host_only")
+            if len(table.seats) >= table.engine.max_players:
+                raise HostError("table_full", max=table.engine.max_players)
+            taken = {s.player for s in table.seats}
+            number = next(n for n in range(1, 100) if f"bot{n}" not in taken)
+            bot = SeatRow(0, f"bot{number}", f"Bot {number}", None, True, level=level)
+            return await self._edit_lobby(table, [*table.seats, bot])
+
+    async def start(self, game_id: int, user_id: int) -> Update:
+        table = await self.table(game_id)
+        async with table.lock:
+            self._lobby(table)
+            if user_id != table.row.host_id:
+                raise HostError("host_only")
+            if len(table.seats) < table.engine.min_players:
+                raise HostError("not_enough_players", min=table.engine.min_players, count=len(table.seats))
+            return await self._begin(table)
+
+    async def create_bot_table(self, *, game: str, players: int, seed: int, channel_id: int,
+                               guild_id: int | None = None, options: dict[str, Any] | None = None,
+                               levels: list[str] | None = None) -> Table:
+        """A table of bot seats only, started at once (the terminal demo, benchmarks); ``levels`` per seat."""
+        levels = levels or ["normal"] * players
+        for level in levels:
+            check_level(level)
+        seats = [SeatRow(i, f"bot{i + 1}", f"Bot {i + 1}", None, True, level=levels[i % len(levels)])
+                 for i in range(players)]
+        return await self.create_seated_table(game=game, guild_id=guild_id, channel_id=channel_id, seats=seats,
+                                              host_id=0, seed=seed, options=options)
+
+    async def create_seated_table(self, *, game: str, guild_id: int | None, channel_id: int,
+                                  seats: list[SeatRow], host_id: int, seed: int,
+                                  options: dict[str, Any] | None = None, locale: str = "en") -> Table:
+        """A table with the given seats (people and bots) started at once in ``channel_id`` — a thread, for a
+        tournament table. No lobby, and no check that the people sit elsewhere (a tournament seats them)."""
+        engine = get_engine(game)
+        parsed = engine.parse_options(options)
+        seats = [SeatRow(i, s.player, s.name, s.user_id, s.is_bot, level=s.level) for i, s in enumerate(seats)]
+        game_id = await self.storage.create_game(
+            guild_id=guild_id, channel_id=channel_id, game=game,
+            options=parsed.model_dump(mode="json", exclude_defaults=True), seed=seed, host_id=host_id,
+            locale=locale, seats=seats)
+        table = await self.table(game_id)
+        async with table.lock:
+            await self._begin(table)
+        return table
+

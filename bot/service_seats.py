@@ -1,0 +1,98 @@
+"""Seat changes of the game service at a running table: come back, kick, hand a seat to a bot, the time per
+decision, and ending a table.
+
+Mixed into ``GameService`` (``bot/service.py``), whose loading, publishing and finishing it uses.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from .errors import HostError
+from .storage import SeatRow, VersionConflict
+from .table import ACTIVE, Table, Update
+
+
+class SeatOps:
+    async def come_back(self, game_id: int, user_id: int) -> Update:
+        """A player whose seat a bot was playing (absence or ``/game leave``) takes it back."""
+        table = await self.table(game_id)
+        async with table.lock:
+            if table.status != "running":
+                raise HostError("game_not_running")
+            seat = next((s for s in table.seats if s.user_id == user_id), None)
+            if seat is None:
+                raise HostError("not_seated")
+            if not seat.is_bot:
+                raise HostError("already_playing")
+            await self._refuse_if_seated(table.row.channel_id, user_id, except_game=game_id)
+            seats = [replace(s, is_bot=False, away=False, timeouts=0) if s is seat else s for s in table.seats]
+            return await self._replace_running_seats(table, seats, seat.player)
+
+    async def _replace_running_seats(self, table: Table, seats: list[SeatRow], actor: str) -> Update:
+        if self._abandoned(seats):
+            await self.storage.replace_seats(table.id, seats, expected_version=table.version, deadline=None)
+            table.committed(bumped=True, seats=seats, deadline=None)
+            return await self._finish(table, "cancelled", reason="abandoned", actor=actor)
+        deadline = self._deadline(table, table.state, seats)
+        await self.storage.replace_seats(table.id, seats, expected_version=table.version,
+                                         bot_to_act=self._bot_to_act(table, table.state, seats), deadline=deadline)
+        table.committed(bumped=True, seats=seats, deadline=deadline)
+        return self._changed(table, "seats", actor=actor)
+
+    async def kick(self, game_id: int, by_user: int, user_id: int, *, is_admin: bool) -> Update:
+        """The host (or a server manager) removes a player: a lobby seat is freed; at a running table a bot
+        takes the seat for good (the player cannot come back to it)."""
+        table = await self.table(game_id)
+        async with table.lock:
+            if by_user != table.row.host_id and not is_admin:
+                raise HostError("host_or_admin_only")
+            seat = next((s for s in table.seats if s.user_id == user_id), None)
+            if seat is None:
+                raise HostError("not_seated_other")
+            if table.status == "lobby":
+                if user_id == table.row.host_id:
+                    raise HostError("cannot_kick_host")
+                return await self._edit_lobby(table, [s for s in table.seats if s is not seat])
+            if table.status != "running":
+                raise HostError("game_not_running")
+            seats = [replace(s, user_id=None, is_bot=True, away=False) if s is seat else s for s in table.seats]
+            return await self._replace_running_seats(table, seats, seat.player)
+
+    async def set_turn_seconds(self, game_id: int, by_user: int, seconds: int, *, is_admin: bool) -> None:
+        """Change a table's time per decision (the host or a server manager); applies from the next decision."""
+        table = await self.table(game_id)
+        async with table.lock:
+            if by_user != table.row.host_id and not is_admin:
+                raise HostError("host_or_admin_only")
+            if table.status not in ACTIVE:
+                raise HostError("game_not_running")
+            try:
+                await self.storage.update_game(table.id, expected_version=table.version, turn_seconds=seconds)
+            except VersionConflict:
+                raise HostError("stale") from None
+            table.committed(bumped=False, turn_seconds=seconds)
+
+    async def hand_to_bot(self, game_id: int, user_id: int) -> Update:
+        """``/game leave`` at a running table: the seat stays in the game, played by a bot."""
+        table = await self.table(game_id)
+        async with table.lock:
+            if table.status == "lobby":
+                raise HostError("use_leave_button")
+            if table.status != "running":
+                raise HostError("game_not_running")
+            seat = table.seat_of_user(user_id)
+            if seat is None:
+                raise HostError("not_seated")
+            seats = [replace(s, is_bot=True) if s is seat else s for s in table.seats]
+            return await self._replace_running_seats(table, seats, seat.player)
+
+    async def end(self, game_id: int, user_id: int, *, is_admin: bool) -> Update:
+        """``/game end``: the host or a server manager stops a lobby or a running table."""
+        table = await self.table(game_id)
+        async with table.lock:
+            if table.status not in ACTIVE:
+                raise HostError("game_not_running")
+            if user_id != table.row.host_id and not is_admin:
+                raise HostError("host_or_admin_only")
+            return await self._finish(table, "cancelled")
+

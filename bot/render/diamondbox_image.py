@@ -17,9 +17,8 @@ from typing import Any, Iterable
 
 from PIL import Image, ImageDraw
 
-from .shapes import font, to_png
+from .shapes import INK, RGB, WHITE, font, to_png
 
-RGB = tuple[int, int, int]
 Pos = tuple[int, int]
 
 CELL = 40
@@ -27,9 +26,7 @@ MARGIN = 30  # room for the coordinates
 FRAME = 6  # the designated-colour frame around the picture
 BACKGROUND: RGB = (238, 236, 230)
 GRID: RGB = (215, 212, 205)
-INK: RGB = (40, 40, 48)
 LAST: RGB = (255, 196, 0)
-WHITE: RGB = (255, 255, 255)
 FILL: dict[str, RGB] = {"R": (214, 69, 65), "Y": (236, 196, 40), "G": (64, 160, 90), "B": (60, 110, 200),
                         "P": (142, 80, 180)}
 NO_COLOUR: RGB = (150, 150, 150)

@@ -13,6 +13,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from .pileup import COLOUR_SYMBOLS
 from .shapes import INK, RGB, WHITE, draw_symbol, font, to_png
 
 CARD_W, CARD_H = 104, 58
@@ -25,7 +26,6 @@ BACKGROUND: RGB = (240, 238, 232)
 PANEL: RGB = (226, 223, 215)
 FILL: dict[str, RGB] = {"R": (206, 58, 52), "B": (52, 104, 196), "G": (52, 150, 84), "Y": (236, 190, 40),
                         "W": (252, 252, 250), "K": (30, 30, 34)}
-SYMBOLS = {"R": "●", "B": "■", "G": "▲", "Y": "★", "W": "○", "K": "◆"}
 TAKES: RGB = (240, 150, 20)
 TRAPPED: RGB = (20, 20, 24)
 DUMPED: RGB = (60, 130, 230)
@@ -59,7 +59,7 @@ def draw_layer(draw: ImageDraw.ImageDraw, left: float, top: float, cards: list[s
     ink = ink_on(colour)
     draw.text((left + 24, top + CARD_H / 2), number, font=font(38), fill=ink, anchor="mm")
     sx = left + 62
-    draw_symbol(draw, SYMBOLS.get(colour, "●"), sx, top + CARD_H / 2, 13, ink if colour != "W" else INK,
+    draw_symbol(draw, COLOUR_SYMBOLS.get(colour, "●"), sx, top + CARD_H / 2, 13, ink if colour != "W" else INK,
                 outline=None)
     if len(cards) > 1:  # how many cards the layer holds, in a badge on its corner
         bx, by = left + CARD_W - (len(cards) - 1) * FAN - 14, top + 14

@@ -17,10 +17,9 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from .shapes import draw_star, draw_suit, font, mix, to_png
+from .shapes import RGB, draw_star, draw_suit, font, mix, to_png
 
 Point = tuple[float, float]
-RGB = tuple[int, int, int]
 
 UNIT_MAX = 58.0  # pixels per lattice step (a card's circumradius) for small towers
 UNIT_MIN = 26.0  # never smaller: a larger canvas instead

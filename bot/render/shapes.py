@@ -1,5 +1,5 @@
 """What every board picture shares (Pillow): the default font, colour mixing, PNG encoding, suits and colour symbols
-drawn as shapes (the default font has no ♠♥♦♣), and a playing card's face.
+drawn as shapes (the default font has no ♠♥♦♣), and the ink of a suit.
 
 Pictures draw no words: only numbers, ranks and labels the default font can show; everything else is a shape.
 """
@@ -12,7 +12,6 @@ from functools import lru_cache
 from PIL import Image, ImageDraw, ImageFont
 
 RGB = tuple[int, int, int]
-Box = tuple[float, float, float, float]
 
 INK: RGB = (40, 40, 48)
 WHITE: RGB = (255, 255, 255)
@@ -94,20 +93,3 @@ def draw_symbol(draw: ImageDraw.ImageDraw, symbol: str, x: float, y: float, r: f
 def suit_ink(suit: str | None) -> RGB:
     return RED_SUIT if suit in ("H", "D") else BLACK_SUIT
 
-
-def draw_card(draw: ImageDraw.ImageDraw, box: Box, rank: str, suit: str | None, *, joker: str | None = None,
-              face: RGB = WHITE, edge: RGB = INK) -> None:
-    """A face-up playing card in ``box``: the rank above, the suit's shape below (a joker: a star and its number)."""
-    left, top, right, bottom = box
-    w, h = right - left, bottom - top
-    draw.rounded_rectangle(box, radius=max(2, round(w / 8)), fill=face, outline=edge, width=max(1, round(w / 22)))
-    cx = (left + right) / 2
-    ink = suit_ink(suit) if joker is None else (120, 50, 180)
-    if joker is not None:
-        draw_star(draw, cx, top + h * 0.4, w * 0.34, ink)
-        draw.text((cx, top + h * 0.8), joker, font=font(round(h * 0.3)), fill=ink, anchor="mm")
-        return
-    size = round(min(h * 0.42, w * (0.62 if len(rank) < 2 else 0.5)))
-    draw.text((cx, top + h * 0.3), rank, font=font(size), fill=ink, anchor="mm")
-    if suit:
-        draw_suit(draw, suit, cx, top + h * 0.72, min(w, h) * 0.22, ink)

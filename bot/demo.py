@@ -67,6 +67,9 @@ class TerminalChannel:
         path = Path(tempfile.gettempdir()) / f"gamehost-demo-{table.row.game}-{table.row.seed}-{update.kind}.png"
         path.write_bytes(draw(update.public_view, names, self.lang))
         self.out(t("demo.image_written", self.lang, path=str(path)))
+        describe = render_hooks(table.row.game).image_alt
+        if describe is not None:  # what Discord gives screen readers: here the only text of what the picture shows
+            self.out(describe(update.public_view, names, self.lang))
 
 
 async def run_demo(game: str, players: int | None, seed: int, lang: str = "en",

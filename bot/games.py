@@ -80,6 +80,7 @@ class RenderHooks:
     event: Callable[..., str | None]  # (event, names, locale) -> a line, or None for nothing to say
     card: Callable[[str], str]  # a card id as the players read it
     image: Callable[..., bytes] | None = None  # (public view, names, locale) -> PNG of the board
+    image_alt: Callable[..., str] | None = None  # (public view, names, locale) -> what the picture shows, as text
     error_field: Callable[..., Any] | None = None  # (key, value, locale) -> readable error field (card marks)
     rules_fields: Callable[..., dict[str, str]] | None = None  # (locale) -> fields the rules text is formatted with
 

@@ -7,12 +7,15 @@ from typing import Any
 
 import discord
 
-from bot.games import controls_hooks, render_hooks
+from bot import render
+from bot.games import RenderHooks, controls_hooks, render_hooks
 from bot.i18n import t
 from bot.table import Table
 
 from .common import board_embed, names_for
 from .controls import HandButton
+
+ALT_MAX = 1024  # Discord's limit on an attachment's description
 
 
 def board_view(table: Table, locale: object | None, *, public_controls: bool = False) -> discord.ui.View | None:
@@ -30,11 +33,21 @@ def board_view(table: Table, locale: object | None, *, public_controls: bool = F
 
 async def board_image(table: Table, locale: object | None) -> discord.File | None:
     """The board picture for games that have one, rendered in a worker thread (never on the event loop)."""
-    draw = render_hooks(table.row.game).image
+    hooks = render_hooks(table.row.game)
+    draw = hooks.image
     if draw is None:
         return None
-    png = await asyncio.to_thread(draw, table.view(None), names_for(table, locale), locale)
-    return discord.File(io.BytesIO(png), filename="board.png", description=t("board.image_alt", locale))
+    view, names = table.view(None), names_for(table, locale)
+    png = await asyncio.to_thread(draw, view, names, locale)
+    return discord.File(io.BytesIO(png), filename="board.png", description=image_alt(hooks, view, names, locale))
+
+
+def image_alt(hooks: RenderHooks, view: dict[str, Any], names: render.Names, locale: object | None) -> str:
+    """The picture's alt text: the game's description of what it shows (``image_alt``), else a generic line;
+    at most the 1,024 characters Discord takes."""
+    describe = hooks.image_alt
+    text = describe(view, names, locale) if describe is not None else t("board.image_alt", locale)
+    return text if len(text) <= ALT_MAX else text[:ALT_MAX - 1] + "…"
 
 
 async def board_message_kwargs(table: Table, locale: object | None) -> dict[str, Any]:

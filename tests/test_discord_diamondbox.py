@@ -101,7 +101,9 @@ async def test_a_whole_game_with_bots_through_buttons_and_selects(h: Harness, tu
     assert table.state.options["turns"] == turns
     board = board_message(h, table)
     assert "board.png" in board.files and board.files["board.png"].startswith(b"\x89PNG")
-    assert "Designated colour" in board.text and "```" in board.text  # the text summary and grid
+    assert "Designated colour" in board.text and "```" not in board.text  # a text summary, no second grid
+    alt = board.payload["attachments"][0]["description"]
+    assert alt.startswith("The centre:") and "visible squares" in alt  # the picture described as its alt text
     rng = random.Random(5)
     turns_played = 0
     while table.status == "running":

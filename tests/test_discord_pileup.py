@@ -104,11 +104,18 @@ def public_text(h: Harness, since: int = 0) -> str:
     return "\n".join(m.text for m in h.channel_messages()[since:])
 
 
+def board_alt(board) -> str:
+    """The board picture's alt text: the columns in words."""
+    return board.payload["attachments"][0]["description"]
+
+
 async def test_a_whole_game_with_bots_through_buttons_and_selects(h: Harness) -> None:
     alice = h.user(ALICE_ID, "alice")
     table = await open_table(h, alice, bots=2, deck="R2B2G2Y2W1K1")  # the scenario was written for the 60-card deck
     board = board_message(h, table)
-    assert "Columns" in board.text and "Draw pile:** 42" in board.text and "alice — ✋ 6 · ➖ 0" in board.text
+    assert "Draw pile:** 42" in board.text and "alice — ✋ 6 · ➖ 0" in board.text
+    assert board.files["board.png"].startswith(b"\x89PNG") and "attachment://board.png" in str(board.embeds)
+    assert board_alt(board).startswith("**Columns**")  # the columns: in the picture and its alt text
     rng = random.Random(3)
     kinds: set[str] = set()
     steps = 0
@@ -164,7 +171,7 @@ async def test_dump_with_a_deflect_chain_in_the_channel(h: Harness) -> None:
     assert r.ephemeral and "not seated" in r.text  # someone else cannot roll for her
     board = board_message(h, table)
     assert "Dump of column 4:** alice → Bot 1 (rolled ⚃: deflected) → alice" in board.text
-    assert "being dumped" in board.text
+    assert "being dumped" in board_alt(board)
     await roll_publicly(h, alice, table)
     hand = await my_hand(h, alice, table)
     assert "You deflected column 4 (4 cards): dump it on anyone" in hand.text
@@ -172,7 +179,7 @@ async def test_dump_with_a_deflect_chain_in_the_channel(h: Harness) -> None:
     assert "Keep column 4 (4 cards)" in labels
     await h.click(alice, hand, action_button(hand, table, ALICE, {"type": "dump", "target": "bot2"}))
     public = public_text(h, before)
-    for line in ("alice plays 🟥4 ▸ ⬜4 on column 4️⃣ (4 layers now)",
+    for line in ("alice plays 🟥●4 ▸ ⬜○4 on column 4️⃣ (4 layers now)",
                  "**White!** alice dumps column 4 (4 cards) on someone",
                  "alice dumps column 4 (4 cards) on Bot 1: Bot 1 rolls to deflect",
                  "Bot 1 rolls ⚃ (4): **deflected!**",
@@ -180,11 +187,11 @@ async def test_dump_with_a_deflect_chain_in_the_channel(h: Harness) -> None:
                  "alice rolls ⚃ (4): **deflected!**",
                  "alice dumps column 4 (4 cards) on Bot 2",
                  "Bot 2 rolls ⚁ (2): no luck.",
-                 "Bot 2 takes column 4️⃣ (the deflect roll missed): 🟩4 🟨4 🟥4 ⬜4"):
+                 "Bot 2 takes column 4️⃣ (the deflect roll missed): 🟩▲4 🟨★4 🟥●4 ⬜○4"):
         assert line in public, (line, public)
     assert sorted(table.state.minus["bot2"]) == ["B6a", "B6b", "G4a", "R4a", "W4a", "Y4a"]
     assert table.state.columns[3].layers == []
-    assert "4️⃣ —" in board_message(h, table).text
+    assert "4️⃣ —" in board_alt(board_message(h, table))
     assert assert_hands_only_ephemeral(h) > 0
 
 
@@ -203,8 +210,8 @@ async def test_triple_hands_out_minus_cards_one_at_a_time(h: Harness) -> None:
         assert f"Give {mark(give)} to {to}" in hand.text
         await h.click(alice, hand, action_button(hand, table, ALICE, {"type": "give", "card": give}))
     public = public_text(h, before)
-    assert "alice gives 🟦3 to Bot 1 as a minus card (2 left)" in public
-    assert "alice gives ⬛2 to Bot 1 as a minus card (0 left)" in public
+    assert "alice gives 🟦■3 to Bot 1 as a minus card (2 left)" in public
+    assert "alice gives ⬛◆2 to Bot 1 as a minus card (0 left)" in public
     assert table.state.minus[ALICE] == [] and table.state.minus["bot1"][:2] == ["B3a", "K2a"]
 
 
@@ -215,14 +222,14 @@ async def test_nothing_to_play_reveals_the_hand_publicly(h: Harness) -> None:
                            pile=["Y1a", "Y2a"], rolls=(1, 2, 3)))
     before = len(h.channel_messages())
     await roll_publicly(h, alice, table)
-    assert "👁 alice cannot play anything: hand shown — 🟥5 🟦6" in public_text(h, before)
-    assert "👁 shown: 🟥5 🟦6" in board_message(h, table).text
+    assert "👁 alice cannot play anything: hand shown — 🟥●5 🟦■6" in public_text(h, before)
+    assert "👁 shown: 🟥●5 🟦■6" in board_message(h, table).text
     hand = await my_hand(h, alice, table)
     assert "no card fits: your hand is shown to everyone" in hand.text
     labels = {c["label"] for c in hand.components if c.get("type") == 2}
-    assert {"🟥5 → minus card", "🟦6 → minus card"} <= labels
+    assert {"🟥●5 → minus card", "🟦■6 → minus card"} <= labels
     await h.click(alice, hand, action_button(hand, table, ALICE, {"type": "penalty", "card": "R5a"}))
-    assert "alice takes 🟥5 from the hand as a minus card." in public_text(h, before)
+    assert "alice takes 🟥●5 from the hand as a minus card." in public_text(h, before)
     assert table.state.minus[ALICE] == ["R5a"] and ALICE not in table.state.draw_pile
 
 
@@ -236,8 +243,8 @@ async def test_exact_stacking_choices_preview_and_a_trap(h: Harness) -> None:
     assert "Which rolled value do you use?" in hand.text
     await h.select(alice, hand, select_with(hand, "v3"), ["v3"])
     options = {o["label"] for c in hand.components if c.get("type") == 3 for o in c.get("options", [])}
-    assert {"🟥3 as a new layer", "🟥3 stacked exactly on 🟥3 (same layer)", "🟦3 as a new layer",
-            "⬛3 as a new layer"} <= options
+    assert {"🟥●3 as a new layer", "🟥●3 stacked exactly on 🟥●3 (same layer)", "🟦■3 as a new layer",
+            "⬛◆3 as a new layer"} <= options
     await h.select(alice, hand, select_with(hand, "R3b-"), ["R3b-"])
     assert "you take column 3 (3 cards)" in hand.text  # a new layer would be the 3rd
     await h.click(alice, hand, label="Refresh")  # start over
@@ -250,7 +257,7 @@ async def test_exact_stacking_choices_preview_and_a_trap(h: Harness) -> None:
     await h.click(alice, hand, action_button(hand, table, ALICE, {"type": "play", "value": 3, "cards": ["R3b", "K3a"],
                                                                  "stacked": [True, False]}))
     public = public_text(h, before)
-    assert "alice plays ＋🟥3 ▸ ⬛3 on column 3️⃣ (3 layers now)" in public
+    assert "alice plays ＋🟥●3 ▸ ⬛◆3 on column 3️⃣ (3 layers now)" in public
     assert "**Black!** alice traps column 3" in public
     assert table.state.columns[2].layers == [["G3a"], ["R3a", "R3b"], ["K3a"]]
 

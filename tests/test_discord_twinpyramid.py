@@ -114,7 +114,9 @@ async def test_a_whole_match_with_bots_through_buttons_and_selects(h: Harness) -
     table = await open_table(h, alice, bots=2, rounds=1)
     assert table.state.options == {"jokers": 2, "rounds": 1} and table.state.deals_total == 3
     board = board_message(h, table)
-    assert "Top card" in board.text and "```" in board.text and "·7·" in board.text  # a pyramid per player
+    assert "Top card" in board.text and "```" not in board.text and "1️⃣" in board.text  # seats numbered …
+    assert board.files["board.png"].startswith(b"\x89PNG") and "attachment://board.png" in str(board.embeds)
+    assert "·7·" in board.payload["attachments"][0]["description"]  # … their pyramids: the picture and its alt text
     assert any("Deal 1 of 3" in m.text for m in h.channel_messages())
     rng = random.Random(3)
     moves = 0
@@ -286,8 +288,10 @@ async def test_a_on_top_reveals_the_hand_ends_the_deal_and_the_next_deal_starts(
     assert "alice's hand is shown: Q♦" in public
     assert "Payments: alice +40, Bot 1 -20, Bot 2 -20" in public
     assert [table.state.seats[p].points for p in table.state.players] == [40, -20, -20]
-    board = board_message(h, table).text
-    assert "Deal over" in board and "alice completes the field pyramid" in board and "A♠" in board
+    message = board_message(h, table)
+    board = message.text
+    assert "Deal over" in board and "alice completes the field pyramid" in board
+    assert "A♠" in message.payload["attachments"][0]["description"]  # the completed pyramid: picture + alt text
     # Deal 3 of 6 over: alice is the next start player and starts deal 4 from her hand view.
     assert table.to_act() == [ALICE]
     hand = await my_hand(h, alice, table)

@@ -114,6 +114,9 @@ def check_step(game: str, state: Any, events: list, leaks: list[str], where: str
     engine = get_engine(game)
     secrets = Secrets(game, state)
     board = render.board(game, engine.view(state, None), NAMES, "en").text()
+    alt = render_hooks(game).image_alt  # the board picture's alt text is public too
+    if alt is not None:
+        board += "\n" + alt(engine.view(state, None), NAMES, "en")
     for what in secrets.leaks(board, None):
         leaks.append(f"{where}: public board shows {what}")
     for ev in events:

@@ -105,22 +105,23 @@ def test_every_engine_event_type_has_a_line() -> None:
 
 def test_dice_cards_and_layers_as_marks() -> None:
     assert R.dice([3, 5, 6]) == "⚂ ⚄ ⚅ (3 5 6)"
-    assert R.card("W5a") == "⬜5" and R.card("K2a") == "⬛2"
-    assert R.play_layers(["R3b", "R3c", "B3a"], [True, True, False]) == "＋🟥3×2 ▸ 🟦3"
-    assert R.sorted_cards(["K1a", "Y2a", "R6a", "B1a"]) == "🟥6 🟦1 🟨2 ⬛1"
+    assert R.card("W5a") == "⬜○5" and R.card("K2a") == "⬛◆2"  # a shape besides the colour
+    assert R.play_layers(["R3b", "R3c", "B3a"], [True, True, False]) == "＋🟥●3×2 ▸ 🟦■3"
+    assert R.sorted_cards(["K1a", "Y2a", "R6a", "B1a"]) == "🟥●6 🟦■1 🟨★2 ⬛◆1"
 
 
-def test_board_shows_columns_traps_pile_hands_and_minus_cards() -> None:
+def test_board_shows_pile_hands_and_minus_cards_and_its_picture_the_columns() -> None:
     state = build(["ann", "bob", "cat"], hands={"ann": ["R1a", "B2a"], "bob": ["G3a"], "cat": []},
                   minus={"cat": ["W1a", "R2a"], "bob": ["Y4a"]}, pile=["R5a", "R5b"],
                   columns={3: col("G3a", "B3a+B3b"), 5: col("R5c", "K5a")})
     state.columns[4].trapped, state.columns[4].trapped_by = True, "bob"
     names = Names({"ann": "Ann", "bob": "Bob", "cat": "Cat"})
     text = R.board(ENG.view(state, None), names, "en").text()
-    assert "3️⃣ 🟩3 ▸ 🟦3×2 · 2 layers, 3 cards ⚠️ a new layer takes it" in text
-    assert "5️⃣ 🟥5 ▸ ⬛5 · 2 layers, 2 cards ⬛ **trapped** by Bob" in text
-    assert "1️⃣ —" in text and "**Draw pile:** 2 cards" in text
-    assert "▶ Ann — ✋ 2 · ➖ 0: —" in text and "Cat — ✋ 0 · ➖ 2: 🟥2 ⬜1" in text
+    alt = R.image_alt(ENG.view(state, None), names, "en")  # the columns: in the picture and its alt text only
+    assert "3️⃣ 🟩▲3 ▸ 🟦■3×2 · 2 layers, 3 cards ⚠️ a new layer takes it" in alt and "3️⃣" not in text
+    assert "5️⃣ 🟥●5 ▸ ⬛◆5 · 2 layers, 2 cards ⬛ **trapped** by Bob" in alt
+    assert "1️⃣ —" in alt and "**Draw pile:** 2 cards" in text
+    assert "▶ Ann — ✋ 2 · ➖ 0: —" in text and "Cat — ✋ 0 · ➖ 2: 🟥●2 ⬜○1" in text
     ja = R.board(ENG.view(state, None), names, "ja").text()
     assert "**山札：** 2枚" in ja and "マイナスカード" in ja
 

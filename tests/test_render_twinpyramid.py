@@ -109,8 +109,10 @@ def test_pyramids_are_drawn_as_pyramids() -> None:
     state = make(2, hands={"p0": {"held": ["KH"], "stones": ["7S", "8D", "10H", "4C"]}})
     names = names_for(state.players)
     board = R.board(ENG.view(state, None), names, "en").text()
-    block = board.split("```")[1].strip("\n").split("\n")
-    assert block == ["      ·A·", "    ·2· ·3·", "  4♣  ·5· ·6·", "7♠  8♦  ·9· 10♥"]
+    assert "```" not in board and "1️⃣" in board  # the board's pyramids are its picture, seats numbered as there
+    stones = ENG.view(state, None)["table"][0]["stones"]
+    assert R.pyramid_lines(stones) == ["      ·A·", "    ·2· ·3·", "  4♣  ·5· ·6·", "7♠  8♦  ·9· 10♥"]
+    assert "1️⃣ Player p0: field 7♠ 8♦ ·9· 10♥ │ 4♣" in R.image_alt(ENG.view(state, None), names, "en")
     assert R.pyramid_inline(ENG.view(state, "p0")["table"][0]["stones"]).startswith("7♠ 8♦ ·9· 10♥ │ 4♣")
     hand = R.hand(ENG.view(state, "p0"), names, "ja")
     assert "あなたの場札のピラミッド" in hand and "  4♣  ·5· ·6·" in hand

@@ -1,4 +1,5 @@
-"""Akuma Trick as text: cards as coloured marks with their rank, the row, the release number."""
+"""Akuma Trick as text: cards as coloured marks with a shape for their colour and their rank (``🟡★7``: the shape
+tells the colours apart without seeing colour), the row, the release number."""
 from __future__ import annotations
 
 from typing import Any
@@ -9,10 +10,16 @@ from ..i18n import t
 from . import Board, Names, ranking_lines
 
 COLOUR_MARKS = {"Y": "🟡", "P": "🩷", "G": "🟢", "V": "🟣", "B": "🔵", "W": "⚪"}
+COLOUR_SYMBOLS = {"Y": "★", "P": "♥", "G": "▲", "V": "◆", "B": "■", "W": "○"}
+
+
+def colour_mark(colour: str) -> str:
+    """A colour's emoji and its shape, ``🟡★``."""
+    return COLOUR_MARKS.get(colour, colour) + COLOUR_SYMBOLS.get(colour, "")
 
 
 def card(card_id: str) -> str:
-    return f"{COLOUR_MARKS.get(card_id[0], card_id[0])}{card_id[1:]}"
+    return f"{colour_mark(card_id[0])}{card_id[1:]}"
 
 
 def cards(ids: list[str]) -> str:
@@ -20,7 +27,7 @@ def cards(ids: list[str]) -> str:
 
 
 def colour_name(colour: str, locale: object | None) -> str:
-    return f"{COLOUR_MARKS[colour]} {t(f'akuma.colour.{colour}', locale)}"
+    return f"{colour_mark(colour)} {t(f'akuma.colour.{colour}', locale)}"
 
 
 def direction(value: str, locale: object | None) -> str:
@@ -88,7 +95,7 @@ def event(ev: Event, names: Names, locale: object | None) -> str | None:
     match ev.type:
         case "game_started":
             return t("akuma.event.game_started", locale, player=names(d.get("start_player")),
-                     colours=" ".join(COLOUR_MARKS[c] for c in d.get("colours", [])))
+                     colours=" ".join(colour_mark(c) for c in d.get("colours", [])))
         case "played":
             text = t("akuma.event.played", locale, player=names(d["player"]), cards=cards(d["cards"]))
             extras = []

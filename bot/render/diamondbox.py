@@ -1,5 +1,6 @@
 """Diamond Box (rule 2) as text: card marks (``🟥R04``), card faces (``◇·/··/··``: white ◇, black ◆, blank ·),
-placements (``🟥R04 ↻180° at (0, -3)``), the centre as a small grid, and the summary under the board picture.
+placements (``🟥R04 ↻180° at (0, -3)``), a placement preview as a small grid, and the summary under the board picture
+(the centre itself is only the picture: its alt text says what it shows).
 
 Coordinates are the engine's: x to the right, y downwards, a placement named by the top-left square of the
 turned card — the same numbers the board picture prints on its edges. Everything here is text from views only;
@@ -17,8 +18,6 @@ from . import Board, Names, ranking_lines
 
 COLOUR_MARKS = {"R": "🟥", "Y": "🟨", "G": "🟩", "B": "🟦", "P": "🟪"}
 DIAMOND_MARKS = {"w": "◇", "b": "◆", ".": "·"}
-MAX_GRID_ROWS = 30
-"""Rows of the centre printed as text; a taller centre shows the rows around the last placement."""
 
 
 # ---- cards and placements --------------------------------------------------------------------------------------
@@ -80,21 +79,6 @@ def turned_rows(card_id: str, turn: int) -> list[str]:
 
 
 # ---- the centre as text ---------------------------------------------------------------------------------------
-def grid_lines(view: dict[str, Any], locale: object | None, *, around: int | None = None) -> list[str]:
-    """The visible centre, one text row per grid row: a colour letter and the diamond of each square.
-    Too tall a centre shows the rows nearest the last placement (``around``)."""
-    squares = {(sq["x"], sq["y"]): (sq["colour"], sq["diamond"]) for sq in view.get("centre", [])}
-    if not squares:
-        return []
-    b = view["bounds"]
-    ys = list(range(b["min_y"], b["max_y"] + 1))
-    if len(ys) > MAX_GRID_ROWS:
-        middle = around if around is not None else ys[len(ys) // 2]
-        start = max(b["min_y"], min(middle - MAX_GRID_ROWS // 2, b["max_y"] - MAX_GRID_ROWS + 1))
-        ys = list(range(start, start + MAX_GRID_ROWS))
-    return _grid(squares, range(b["min_x"], b["max_x"] + 1), ys, set(), locale)
-
-
 def preview_grid(centre: dict[tuple[int, int], Any], new: set[tuple[int, int]], locale: object | None) -> list[str]:
     """The centre after a placement, the rows around it; the new card's squares marked ``>``."""
     xs = [x for x, _ in centre]
@@ -184,14 +168,6 @@ def board(view: dict[str, Any], names: Names, locale: object | None) -> Board:
         lines.append(t("diamondbox.board.passes", locale, count=view["passes_in_row"], players=len(view["order"]),
                        rounds=view.get("pass_rounds", 0)))
     lines.append(t("diamondbox.board.options", locale, turns=turns_text(view, locale)))
-    index = view.get("last_placement")
-    around = None
-    if index is not None:
-        p = view["placements"][index]
-        around = p["y"] + p["height"] // 2
-    grid = grid_lines(view, locale, around=around)
-    if grid:
-        lines.append("```\n" + "\n".join(grid) + "\n```")
     if view.get("phase") == "over":
         lines += result_lines(view, names, locale)
         footer = t("common.game_over", locale)
@@ -292,6 +268,15 @@ def image(view: dict[str, Any], names: Names, locale: object | None) -> bytes:
     from .diamondbox_image import render_png
 
     return render_png(view)
+
+
+def image_alt(view: dict[str, Any], names: Names, locale: object | None) -> str:
+    """The picture's alt text: what the centre shows, in words."""
+    b = view.get("bounds") or {"min_x": 0, "max_x": 0, "min_y": 0, "max_y": 0}
+    return t("diamondbox.image_alt", locale, cards=len(view.get("placements", [])),
+             count=len(view.get("centre", [])), counts=colour_counts(view, locale),
+             colour=colour_name(view.get("designated"), locale), min_x=b["min_x"], max_x=b["max_x"],
+             min_y=b["min_y"], max_y=b["max_y"])
 
 
 def rules_fields(locale: object | None) -> dict[str, str]:

@@ -3,9 +3,9 @@
 Each visible square is filled with the frame colour of the card on top and shows that square's diamond (white ◇ with
 a dark rim, black ◆). Thin dark lines outline what is visible of each card (where the next square belongs to another
 card); the last placement gets a thick gold frame with a dark rim. Grid coordinates are printed on all four edges
-(x to the right, y downwards — the numbers the hand view's placements use). The designated colour is the frame around
-the whole picture and a swatch in the top-left corner, and its squares carry a small white dot so they can be found
-without telling colours apart.
+(x to the right, y downwards — the numbers the hand view's placements use). The designated colour is the frame
+around the whole picture and a swatch in the top-left corner, and its squares carry a small white dot so they can be
+found without telling colours apart.
 
 ``preview_png`` draws the same picture with a chosen placement already made (that card framed in gold and black), and
 ``hand_png`` the viewer's cards side by side with their ids. No words are drawn (the text around the picture has
@@ -13,13 +13,12 @@ them).
 """
 from __future__ import annotations
 
-import io
-from functools import lru_cache
 from typing import Any, Iterable
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
-RGB = tuple[int, int, int]
+from .shapes import INK, RGB, WHITE, font, to_png
+
 Pos = tuple[int, int]
 
 CELL = 40
@@ -27,18 +26,11 @@ MARGIN = 30  # room for the coordinates
 FRAME = 6  # the designated-colour frame around the picture
 BACKGROUND: RGB = (238, 236, 230)
 GRID: RGB = (215, 212, 205)
-INK: RGB = (40, 40, 48)
 LAST: RGB = (255, 196, 0)
-WHITE: RGB = (255, 255, 255)
 FILL: dict[str, RGB] = {"R": (214, 69, 65), "Y": (236, 196, 40), "G": (64, 160, 90), "B": (60, 110, 200),
                         "P": (142, 80, 180)}
 NO_COLOUR: RGB = (150, 150, 150)
 MAX_CELLS = 60  # a centre larger than this many squares in a direction is drawn with smaller squares
-
-
-@lru_cache(maxsize=16)
-def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    return ImageFont.load_default(size=max(8, size))
 
 
 def diamond(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, kind: str) -> None:
@@ -123,12 +115,6 @@ def render(view: dict[str, Any], squares: dict[Pos, tuple[str, str, int]] | None
     s = margin - 6
     draw.rectangle((FRAME + 3, FRAME + 3, FRAME + 3 + s, FRAME + 3 + s), fill=frame_colour, outline=INK)
     return img
-
-
-def to_png(img: Image.Image) -> bytes:
-    out = io.BytesIO()
-    img.save(out, format="PNG", compress_level=1)
-    return out.getvalue()
 
 
 def render_png(view: dict[str, Any]) -> bytes:

@@ -1,6 +1,7 @@
-"""Pile up as text: cards as colour squares with their number (``🟥3``, ``⬜5`` white, ``⬛2`` black), dice as
-faces (``⚂``), the six columns one line each with their layers (``🟦3×2`` is two blue 3s stacked exactly, one
-layer), traps and the dump in progress, every seat's hand size and minus cards.
+"""Pile up as text: cards as colour squares with a shape for their colour and their number (``🟥●3``, ``⬜○5``
+white, ``⬛◆2`` black: the shape tells the colours apart without seeing colour), dice as faces (``⚂``), the six
+columns as a short summary (the board picture draws them; ``🟦■3×2`` is two blue 3s stacked exactly, one layer),
+traps and the dump in progress, every seat's hand size and minus cards.
 
 Everything here is text from views only (the spectator view for the board, the player's own view for the hand).
 """
@@ -15,6 +16,7 @@ from ..i18n import t
 from . import Board, Names, ranking_lines
 
 COLOUR_MARKS = {"R": "🟥", "B": "🟦", "G": "🟩", "Y": "🟨", "W": "⬜", "K": "⬛"}
+COLOUR_SYMBOLS = {"R": "●", "B": "■", "G": "▲", "Y": "★", "W": "○", "K": "◆"}
 DIE_FACES = "⚀⚁⚂⚃⚄⚅"
 COLUMN_MARKS = ("1️⃣", "2️⃣", "3️⃣", "4️⃣", "5️⃣", "6️⃣")
 ACTIONS = ("roll", "play", "penalty", "give", "dump", "keep_column")
@@ -23,10 +25,10 @@ PHASES = ("roll", "play", "penalty", "give", "dump", "deflect", "over")
 
 # ---- cards, dice, layers ------------------------------------------------------------------------------------------
 def card(card_id: str) -> str:
-    """``R3a`` → ``🟥3`` (identical copies look the same: they are interchangeable)."""
+    """``R3a`` → ``🟥●3`` (identical copies look the same: they are interchangeable)."""
     if len(card_id) < 2:
         return card_id
-    return f"{COLOUR_MARKS.get(card_id[0], card_id[0])}{card_id[1]}"
+    return f"{COLOUR_MARKS.get(card_id[0], card_id[0])}{COLOUR_SYMBOLS.get(card_id[0], '')}{card_id[1]}"
 
 
 def cards(ids: list[str]) -> str:
@@ -147,8 +149,8 @@ def final_lines(result: dict[str, Any], names: Names, locale: object | None) -> 
 
 
 def board(view: dict[str, Any], names: Names, locale: object | None) -> Board:
-    lines = [t("pileup.board.columns", locale)]
-    lines += [column_line(col, names, locale) for col in view["columns"]]
+    """The board beside its picture: the columns are only in the picture (and in its alt text, ``image_alt``)."""
+    lines: list[str] = []
     pending = view.get("pending")
     if view.get("dice") and (pending or {}).get("kind") not in ("play", "penalty"):  # else the pending line has them
         lines.append(t("pileup.board.dice", locale, player=names(view.get("turn_player")), dice=dice(view["dice"])))
@@ -298,3 +300,15 @@ def error_field(key: str, value: Any, locale: object | None) -> Any:
     if key == "action" and value in ACTIONS:
         return t(f"pileup.action.{value}", locale)
     return value
+
+
+def image(view: dict[str, Any], names: Names, locale: object | None) -> bytes:
+    """The board picture (PNG): the six columns, each on its die face. Called off the event loop."""
+    from .pileup_image import render_png
+
+    return render_png(view)
+
+
+def image_alt(view: dict[str, Any], names: Names, locale: object | None) -> str:
+    """The picture's alt text: the columns in words, one line each."""
+    return "\n".join([t("pileup.board.columns", locale)] + [column_line(col, names, locale) for col in view["columns"]])

@@ -3,30 +3,35 @@
 A card is the hexagon of six lattice triangles around its centre; its head (suit), face (letter or number) and
 profile (pips) are rhombi of two triangles each, turned by the card's orientation. Cards are painted in placement
 order, so every triangle shows the card placed on it last — exactly the rules' visibility. On top: the labels of
-active cards (``b3``, the names the hand view's moves use), green outlines on free sides some card could be placed on,
-a gold ring on the last card, jokers ringed in purple with an arrow for their bend, and columns frozen by a joker
-greyed out.
+active cards (``b3``, the names the hand view's moves use), green outlines on free sides some card could be placed
+on, a gold ring on the last card, jokers ringed in purple with an arrow for their bend, and columns frozen by a joker
+greyed out. The picture is cropped to the active cards and the last one, and its labels are sized to stay legible
+when a phone shows it 400 px wide.
 
 No words are drawn (the board embed has the text); suits are drawn as shapes (the default font has no ♠♥♦♣).
 """
 from __future__ import annotations
 
-import io
 import math
-from functools import lru_cache
 from typing import Any
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
+
+from .shapes import RGB, draw_star, draw_suit, font, mix, to_png
 
 from engines.rocca import SIDES
 
 Point = tuple[float, float]
-RGB = tuple[int, int, int]
 
 UNIT_MAX = 58.0  # pixels per lattice step (a card's circumradius) for small towers
-UNIT_MIN = 26.0  # never smaller: a larger canvas instead (labels stay readable)
-CANVAS_MAX = 1500  # preferred largest side in pixels
-PAD_UNITS = 0.6
+UNIT_MIN = 26.0  # never smaller: a larger canvas instead
+CANVAS_MAX = 900  # preferred largest side in pixels (Discord shows ~400 px on a phone)
+PAD_X, PAD_Y = 1.2, 1.3  # units around the outermost card centres (a hexagon reaches 0.87 and 1 unit)
+PHONE_WIDTH = 400  # the width the picture is read at on a phone
+LABEL_MIN_PX = 11  # the labels' text height at that width
+LABEL_HEIGHT = 0.72  # text height of a label per pixel of font size (the default font's digits and letters)
+LABEL_MAX = 0.8  # a label's font size at most this many units (larger hides the card it names)
+TALL_MAX = 1.6  # a crop at most this many times as tall as wide (wider: more of the tower, not a long strip)
 BACKGROUND: RGB = (246, 243, 236)
 OUTLINE: RGB = (45, 45, 50)
 SUIT_BASE: dict[str, RGB] = {"S": (84, 104, 140), "H": (196, 64, 64), "D": (222, 136, 38), "C": (62, 146, 88)}
@@ -39,15 +44,6 @@ BADGE_PLAYABLE: RGB = (20, 60, 140)
 BADGE_IDLE: RGB = (95, 95, 105)
 ANGLES = [math.radians(30 + 60 * m) for m in range(6)]
 STEPS: list[Point] = [(math.cos(a), math.sin(a)) for a in ANGLES]  # D[m] in drawing units (y up)
-
-
-@lru_cache(maxsize=64)
-def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    return ImageFont.load_default(size=max(8, size))
-
-
-def mix(a: RGB, b: RGB, share: float) -> RGB:
-    return tuple(round(x + (y - x) * share) for x, y in zip(a, b))  # type: ignore[return-value]
 
 
 def side_colours(base: RGB) -> dict[str, RGB]:
@@ -65,17 +61,26 @@ def card_rank(tc: dict[str, Any]) -> str:
 
 
 class Canvas:
-    """Lattice drawing coordinates (y up) → pixels, scaled so the whole tower fits."""
+    """Lattice drawing coordinates (y up) → pixels: cropped to the cards that matter (the active ones and the last
+    one; the others are drawn only as far as they reach into that area), scaled so its labels stay legible at
+    phone width."""
 
     def __init__(self, tower: list[dict[str, Any]]) -> None:
-        xs = [tc["x"] for tc in tower] or [0.0]
-        ys = [tc["y"] for tc in tower] or [0.0]
-        self.min_x, self.max_y = min(xs) - 1 - PAD_UNITS, max(ys) + 1 + PAD_UNITS
-        width_units = max(xs) - min(xs) + 2 + 2 * PAD_UNITS
-        height_units = max(ys) - min(ys) + 2 + 2 * PAD_UNITS
+        focus = [tc for tc in tower if tc.get("active")] + tower[-1:]
+        xs = [tc["x"] for tc in focus or tower] or [0.0]
+        ys = [tc["y"] for tc in focus or tower] or [0.0]
+        self.min_x, self.max_y = min(xs) - PAD_X, max(ys) + PAD_Y
+        width_units = max(xs) - min(xs) + 2 * PAD_X
+        height_units = max(ys) - min(ys) + 2 * PAD_Y
+        if height_units > TALL_MAX * width_units:  # widen around the middle: a strip would be read far too tall
+            self.min_x -= (height_units / TALL_MAX - width_units) / 2
+            width_units = height_units / TALL_MAX
         fit = min(CANVAS_MAX / width_units, CANVAS_MAX / height_units)
         self.unit = max(UNIT_MIN, min(UNIT_MAX, fit))
         self.size = (math.ceil(width_units * self.unit), math.ceil(height_units * self.unit))
+        # font size (in units) whose text is LABEL_MIN_PX high once the picture is shown PHONE_WIDTH wide
+        need = LABEL_MIN_PX * width_units / (PHONE_WIDTH * LABEL_HEIGHT)
+        self.label = min(LABEL_MAX, max(0.34, need))
 
     def px(self, x: float, y: float) -> Point:
         return (x - self.min_x) * self.unit, (self.max_y - y) * self.unit
@@ -94,39 +99,6 @@ def side_point(c: Point, start: int, s: float, t: float) -> Point:
     """A point inside the rhombus: c + s·D[start] + t·D[start+2] (s, t in 0..1)."""
     a, b = STEPS[start % 6], STEPS[(start + 2) % 6]
     return c[0] + s * a[0] + t * b[0], c[1] + s * a[1] + t * b[1]
-
-
-# ---- shapes ------------------------------------------------------------------------------------------------------
-def draw_suit(draw: ImageDraw.ImageDraw, suit: str, x: float, y: float, r: float, fill: RGB) -> None:
-    """♠♥♦♣ as polygons and circles in a box of half-size ``r`` (pixels, y down)."""
-    def disc(cx: float, cy: float, rad: float) -> None:
-        draw.ellipse((cx - rad, cy - rad, cx + rad, cy + rad), fill=fill)
-
-    if suit == "D":
-        draw.polygon([(x, y - r), (x + 0.72 * r, y), (x, y + r), (x - 0.72 * r, y)], fill=fill)
-    elif suit == "H":
-        disc(x - 0.46 * r, y - 0.3 * r, 0.52 * r)
-        disc(x + 0.46 * r, y - 0.3 * r, 0.52 * r)
-        draw.polygon([(x - 0.96 * r, y - 0.12 * r), (x + 0.96 * r, y - 0.12 * r), (x, y + r)], fill=fill)
-    elif suit == "S":
-        disc(x - 0.46 * r, y + 0.18 * r, 0.5 * r)
-        disc(x + 0.46 * r, y + 0.18 * r, 0.5 * r)
-        draw.polygon([(x - 0.94 * r, y + 0.05 * r), (x + 0.94 * r, y + 0.05 * r), (x, y - r)], fill=fill)
-        draw.polygon([(x, y + 0.2 * r), (x - 0.34 * r, y + r), (x + 0.34 * r, y + r)], fill=fill)
-    elif suit == "C":
-        disc(x, y - 0.45 * r, 0.4 * r)
-        disc(x - 0.46 * r, y + 0.14 * r, 0.4 * r)
-        disc(x + 0.46 * r, y + 0.14 * r, 0.4 * r)
-        draw.polygon([(x, y - 0.1 * r), (x - 0.34 * r, y + r), (x + 0.34 * r, y + r)], fill=fill)
-
-
-def draw_star(draw: ImageDraw.ImageDraw, x: float, y: float, r: float, fill: RGB) -> None:
-    points = []
-    for i in range(10):
-        rad = r if i % 2 == 0 else r * 0.45
-        a = math.radians(-90 + 36 * i)
-        points.append((x + rad * math.cos(a), y + rad * math.sin(a)))
-    draw.polygon(points, fill=fill)
 
 
 def pip_layout(n: int) -> list[tuple[float, float]]:
@@ -241,10 +213,10 @@ def draw_bend_arrow(draw: ImageDraw.ImageDraw, cv: Canvas, tc: dict[str, Any]) -
 
 
 def draw_badge(draw: ImageDraw.ImageDraw, cv: Canvas, tc: dict[str, Any]) -> None:
-    """The card's label (``b3``) on its centre: blue when it can be built on now, grey otherwise."""
+    """The card's label (``b3``) on its centre, legible at phone width: blue when it can be built on now, else grey."""
     x, y = cv.px(tc["x"], tc["y"])
     open_now = bool(tc.get("playable") and tc.get("open_sides"))
-    f = font(round((0.34 if open_now else 0.27) * cv.unit))
+    f = font(round(cv.label * cv.unit))
     left, top, right, bottom = draw.textbbox((x, y), tc["label"], font=f, anchor="mm")
     pad = 0.07 * cv.unit
     colour = BADGE_PLAYABLE if open_now else BADGE_IDLE
@@ -286,6 +258,4 @@ def render(view: dict[str, Any]) -> Image.Image:
 
 
 def render_png(view: dict[str, Any]) -> bytes:
-    out = io.BytesIO()
-    render(view).save(out, format="PNG", compress_level=1)
-    return out.getvalue()
+    return to_png(render(view))

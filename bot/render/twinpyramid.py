@@ -1,6 +1,7 @@
-"""Twin Pyramid as text: cards as rank + suit (``7♠``, ``10♥``, ``🃏1`` a joker), every field pyramid as a small
-pyramid of slots in a code block (a filled slot shows its stone, an empty one its rank between dots: ``·7·``),
-each seat's shown cards, held count, hand size against the burst at 10, and points.
+"""Twin Pyramid as text: cards as rank + suit (``7♠``, ``10♥``, ``🃏1`` a joker), a field pyramid as a small
+pyramid of slots in a code block (a filled slot shows its stone, an empty one its rank between dots: ``·7·``) in the
+hand view, each seat's held count, hand size against the burst at 10, and points on the board — whose pyramids are
+the board picture (``twinpyramid_image``), described in words by its alt text (``image_alt``).
 
 Everything here is text from views only (the spectator view for the board, the player's own view for the hand).
 """
@@ -20,6 +21,7 @@ JOKER = "🃏"
 ACTIONS = ("rearrange", "rearrange_step", "swap_shown", "to_shown", "to_held", "swap_stone", "play", "draw", "change", "pass",
            "place", "end_build", "name_suit", "take_two", "pass_two", "order_three", "forced_draw", "next_deal")
 CELL = 3  # characters per pyramid slot
+SEAT_MARKS = ("1️⃣", "2️⃣", "3️⃣", "4️⃣", "5️⃣", "6️⃣")
 
 
 # ---- cards ------------------------------------------------------------------------------------------------------
@@ -143,12 +145,17 @@ def seat_header(seat: dict[str, Any], view: dict[str, Any], names: Names, locale
                     held=seat["held_count"], stones=seat["stone_count"]) + start
 
 
-def seat_lines(seat: dict[str, Any], view: dict[str, Any], names: Names, locale: object | None) -> list[str]:
-    lines = [seat_header(seat, view, names, locale)]
-    lines.append(t("twinpyramid.board.shown", locale, cards=cards(seat["shown"])))
+def seat_mark(number: int) -> str:
+    """The seat's number as the board picture prints it on the seat's panel: ``1️⃣``."""
+    return SEAT_MARKS[number - 1] if 1 <= number <= len(SEAT_MARKS) else f"{number}."
+
+
+def seat_lines(seat: dict[str, Any], view: dict[str, Any], names: Names, locale: object | None,
+               number: int = 1) -> list[str]:
+    """A seat on the board: its numbers; its two pyramids are in the picture (and in its alt text)."""
+    lines = [seat_mark(number) + " " + seat_header(seat, view, names, locale)]
     if seat.get("revealed") is not None:
         lines.append(t("twinpyramid.board.revealed", locale, cards=sorted_cards(seat["revealed"])))
-    lines.append(pyramid_block(seat["stones"]))
     return lines
 
 
@@ -183,8 +190,8 @@ def board(view: dict[str, Any], names: Names, locale: object | None) -> Board:
     last = view.get("last_deal")
     if last and view.get("phase") in ("deal_over", "over"):
         lines += deal_result_lines(last, names, locale)
-    for seat in view.get("table", []):
-        lines += seat_lines(seat, view, names, locale)
+    for number, seat in enumerate(view.get("table", []), 1):
+        lines += seat_lines(seat, view, names, locale, number)
     result = view.get("result")
     if result:
         lines.append(t("common.final_ranking", locale))
@@ -429,4 +436,22 @@ def error_field(key: str, value: Any, locale: object | None) -> Any:
     return value
 
 
-__all__ = ["board", "hand", "event", "error_field", "card", "cards", "pyramid_lines", "order_text"]
+# ---- the board picture ----------------------------------------------------------------------------------------------
+def image(view: dict[str, Any], names: Names, locale: object | None) -> bytes:
+    """The board picture (PNG): every seat's field and hand pyramids. Called off the event loop."""
+    from .twinpyramid_image import render_png
+
+    return render_png(view)
+
+
+def image_alt(view: dict[str, Any], names: Names, locale: object | None) -> str:
+    """The picture's alt text: each seat's two pyramids in words."""
+    lines = [t("twinpyramid.image_alt", locale)]
+    for number, seat in enumerate(view.get("table", []), 1):
+        lines.append(t("twinpyramid.image_alt_seat", locale, mark=seat_mark(number), player=names(seat["player"]),
+                       field=pyramid_inline(seat["stones"]), held=seat["held_count"], shown=cards(seat["shown"])))
+    return "\n".join(lines)
+
+
+__all__ = ["board", "hand", "event", "error_field", "card", "cards", "pyramid_lines", "order_text", "image",
+           "image_alt"]

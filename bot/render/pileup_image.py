@@ -1,0 +1,121 @@
+"""The six Pile up columns as a picture (Pillow), drawn from the spectator view only.
+
+Each column stands on its die face (pips = the column's number; gold when the dice just rolled show it) and grows
+upwards, bottom layer first. A layer is a card in its colour with its number and its colour's shape (the text's
+``●■▲★○◆``), so colours are told apart without seeing colour; cards stacked exactly are drawn fanned behind it
+with their count in a badge. A column two layers high (the next new layer takes it) is framed in amber, a trapped
+one in black with a black ◆ on its die, one being dumped in blue with a white ○. No words are drawn (the alt text
+says it in words).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from .pileup import COLOUR_SYMBOLS
+from .shapes import INK, RGB, WHITE, draw_symbol, font, to_png
+
+CARD_W, CARD_H = 104, 58
+GAP = 10
+FAN = 5  # pixels between cards stacked exactly
+DIE = 54
+PAD = 12
+MIN_SLOTS = 3  # room for three layers even when the columns are low (the picture keeps its size)
+BACKGROUND: RGB = (240, 238, 232)
+PANEL: RGB = (226, 223, 215)
+FILL: dict[str, RGB] = {"R": (206, 58, 52), "B": (52, 104, 196), "G": (52, 150, 84), "Y": (236, 190, 40),
+                        "W": (252, 252, 250), "K": (30, 30, 34)}
+TAKES: RGB = (240, 150, 20)
+TRAPPED: RGB = (20, 20, 24)
+DUMPED: RGB = (60, 130, 230)
+ROLLED: RGB = (255, 205, 60)
+PIPS = {1: [(0, 0)], 2: [(-1, -1), (1, 1)], 3: [(-1, -1), (0, 0), (1, 1)], 4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
+        5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)], 6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)]}
+
+
+def ink_on(colour: str) -> RGB:
+    return WHITE if colour in ("R", "B", "G", "K") else INK
+
+
+def draw_die(draw: ImageDraw.ImageDraw, cx: float, cy: float, value: int, face: RGB) -> None:
+    half = DIE / 2
+    draw.rounded_rectangle((cx - half, cy - half, cx + half, cy + half), radius=9, fill=face, outline=INK, width=2)
+    step, r = DIE * 0.27, DIE * 0.085
+    for dx, dy in PIPS.get(value, []):
+        x, y = cx + dx * step, cy + dy * step
+        draw.ellipse((x - r, y - r, x + r, y + r), fill=INK)
+
+
+def draw_layer(draw: ImageDraw.ImageDraw, left: float, top: float, cards: list[str]) -> None:
+    """One layer: its card (and the ones stacked exactly on it, fanned behind), number and colour shape."""
+    colour, number = cards[0][0], cards[0][1:2]
+    fill = FILL.get(colour, (150, 150, 150))
+    edge = INK if colour != "K" else (150, 150, 160)
+    for k in range(len(cards) - 1, -1, -1):
+        x, y = left + k * FAN, top - k * FAN
+        draw.rounded_rectangle((x, y, x + CARD_W - (len(cards) - 1) * FAN, y + CARD_H), radius=8, fill=fill,
+                               outline=edge, width=2)
+    ink = ink_on(colour)
+    draw.text((left + 24, top + CARD_H / 2), number, font=font(38), fill=ink, anchor="mm")
+    sx = left + 62
+    draw_symbol(draw, COLOUR_SYMBOLS.get(colour, "●"), sx, top + CARD_H / 2, 13, ink if colour != "W" else INK,
+                outline=None)
+    if len(cards) > 1:  # how many cards the layer holds, in a badge on its corner
+        bx, by = left + CARD_W - (len(cards) - 1) * FAN - 14, top + 14
+        draw.ellipse((bx - 13, by - 13, bx + 13, by + 13), fill=INK, outline=WHITE, width=2)
+        draw.text((bx, by), str(len(cards)), font=font(20), fill=WHITE, anchor="mm")
+
+
+def column_frame(col: dict[str, Any]) -> RGB | None:
+    if col.get("being_dumped"):
+        return DUMPED
+    if col.get("trapped"):
+        return TRAPPED
+    if col.get("layer_count", 0) >= 2:
+        return TAKES
+    return None
+
+
+def draw_column(draw: ImageDraw.ImageDraw, col: dict[str, Any], left: float, height: float, rolled: set[int]) -> None:
+    die_y = height - PAD - DIE / 2
+    frame = column_frame(col)
+    base = die_y - DIE / 2 - GAP
+    panel = (left - 4, PAD - 4, left + CARD_W + 4, base + 4)
+    draw.rounded_rectangle(panel, radius=10, fill=PANEL, outline=frame, width=5 if frame else 1)
+    for i, lay in enumerate(col.get("layers", [])):
+        top = base - (i + 1) * (CARD_H + GAP) + GAP
+        draw_layer(draw, left + 2, top, lay["cards"])
+    number = col["number"]
+    cx = left + CARD_W / 2
+    draw_die(draw, cx, die_y, number, ROLLED if number in rolled else WHITE)
+    mark_x, mark_y = left + CARD_W - 4, die_y - DIE / 2 + 4
+    if col.get("being_dumped"):
+        draw_symbol(draw, "●", mark_x, mark_y, 14, DUMPED)
+        draw_symbol(draw, "○", mark_x, mark_y, 9, WHITE)
+    elif col.get("trapped"):
+        draw_symbol(draw, "◆", mark_x, mark_y, 15, TRAPPED, outline=WHITE)
+
+
+def rolled_values(view: dict[str, Any]) -> set[int]:
+    pending = view.get("pending") or {}
+    dice = pending.get("dice") if isinstance(pending.get("dice"), list) else view.get("dice")
+    return set(dice or [])
+
+
+def render(view: dict[str, Any]) -> Image.Image:
+    columns = view.get("columns", [])
+    slots = max([MIN_SLOTS] + [c.get("layer_count", 0) for c in columns])
+    width = PAD * 2 + len(columns) * CARD_W + (len(columns) - 1) * (GAP + 8) + 8
+    height = PAD * 2 + slots * (CARD_H + GAP) + GAP + DIE + 8
+    img = Image.new("P", (width, height), BACKGROUND)
+    draw = ImageDraw.Draw(img)
+    rolled = rolled_values(view)
+    for i, col in enumerate(columns):
+        draw_column(draw, col, PAD + 4 + i * (CARD_W + GAP + 8), height, rolled)
+    return img
+
+
+def render_png(view: dict[str, Any]) -> bytes:
+    return to_png(render(view))
+

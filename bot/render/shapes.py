@@ -1,0 +1,95 @@
+"""What every board picture shares (Pillow): the default font, colour mixing, PNG encoding, suits and colour symbols
+drawn as shapes (the default font has no ♠♥♦♣), and the ink of a suit.
+
+Pictures draw no words: only numbers, ranks and labels the default font can show; everything else is a shape.
+"""
+from __future__ import annotations
+
+import io
+import math
+from functools import lru_cache
+
+from PIL import Image, ImageDraw, ImageFont
+
+RGB = tuple[int, int, int]
+
+INK: RGB = (40, 40, 48)
+WHITE: RGB = (255, 255, 255)
+RED_SUIT: RGB = (196, 30, 40)
+BLACK_SUIT: RGB = (28, 28, 36)
+
+
+@lru_cache(maxsize=64)
+def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    return ImageFont.load_default(size=max(8, size))
+
+
+def mix(a: RGB, b: RGB, share: float) -> RGB:
+    return tuple(round(x + (y - x) * share) for x, y in zip(a, b))  # type: ignore[return-value]
+
+
+def to_png(img: Image.Image) -> bytes:
+    """PNG bytes; a palette (``P``) image with few colours encodes ~10× faster than RGB."""
+    out = io.BytesIO()
+    img.save(out, format="PNG", compress_level=1)
+    return out.getvalue()
+
+
+def disc(draw: ImageDraw.ImageDraw, cx: float, cy: float, rad: float, fill: RGB) -> None:
+    draw.ellipse((cx - rad, cy - rad, cx + rad, cy + rad), fill=fill)
+
+
+def draw_suit(draw: ImageDraw.ImageDraw, suit: str, x: float, y: float, r: float, fill: RGB) -> None:
+    """♠♥♦♣ as polygons and circles in a box of half-size ``r`` (pixels, y down)."""
+    if suit == "D":
+        draw.polygon([(x, y - r), (x + 0.72 * r, y), (x, y + r), (x - 0.72 * r, y)], fill=fill)
+    elif suit == "H":
+        disc(draw, x - 0.46 * r, y - 0.3 * r, 0.52 * r, fill)
+        disc(draw, x + 0.46 * r, y - 0.3 * r, 0.52 * r, fill)
+        draw.polygon([(x - 0.96 * r, y - 0.12 * r), (x + 0.96 * r, y - 0.12 * r), (x, y + r)], fill=fill)
+    elif suit == "S":
+        disc(draw, x - 0.46 * r, y + 0.18 * r, 0.5 * r, fill)
+        disc(draw, x + 0.46 * r, y + 0.18 * r, 0.5 * r, fill)
+        draw.polygon([(x - 0.94 * r, y + 0.05 * r), (x + 0.94 * r, y + 0.05 * r), (x, y - r)], fill=fill)
+        draw.polygon([(x, y + 0.2 * r), (x - 0.34 * r, y + r), (x + 0.34 * r, y + r)], fill=fill)
+    elif suit == "C":
+        disc(draw, x, y - 0.45 * r, 0.4 * r, fill)
+        disc(draw, x - 0.46 * r, y + 0.14 * r, 0.4 * r, fill)
+        disc(draw, x + 0.46 * r, y + 0.14 * r, 0.4 * r, fill)
+        draw.polygon([(x, y - 0.1 * r), (x - 0.34 * r, y + r), (x + 0.34 * r, y + r)], fill=fill)
+
+
+def draw_star(draw: ImageDraw.ImageDraw, x: float, y: float, r: float, fill: RGB) -> None:
+    points = []
+    for i in range(10):
+        rad = r if i % 2 == 0 else r * 0.45
+        a = math.radians(-90 + 36 * i)
+        points.append((x + rad * math.cos(a), y + rad * math.sin(a)))
+    draw.polygon(points, fill=fill)
+
+
+def draw_symbol(draw: ImageDraw.ImageDraw, symbol: str, x: float, y: float, r: float, fill: RGB,
+                outline: RGB | None = None) -> None:
+    """The colour symbols of the text (``●■▲◆★○``) as shapes, so a card is told by shape as well as colour."""
+    width = max(1, round(r / 5))
+    if symbol == "●":
+        draw.ellipse((x - r, y - r, x + r, y + r), fill=fill, outline=outline, width=width)
+    elif symbol == "○":
+        draw.ellipse((x - r, y - r, x + r, y + r), outline=fill, width=max(2, round(r / 3)))
+    elif symbol == "■":
+        s = 0.86 * r
+        draw.rectangle((x - s, y - s, x + s, y + s), fill=fill, outline=outline, width=width)
+    elif symbol == "▲":
+        draw.polygon([(x, y - r), (x + r, y + 0.8 * r), (x - r, y + 0.8 * r)], fill=fill, outline=outline,
+                     width=width)
+    elif symbol == "◆":
+        draw.polygon([(x, y - r), (x + r, y), (x, y + r), (x - r, y)], fill=fill, outline=outline, width=width)
+    elif symbol == "★":
+        if outline is not None:
+            draw_star(draw, x, y, r * 1.15, outline)
+        draw_star(draw, x, y, r, fill)
+
+
+def suit_ink(suit: str | None) -> RGB:
+    return RED_SUIT if suit in ("H", "D") else BLACK_SUIT
+

@@ -21,7 +21,7 @@ import discord
 
 from bot import render
 from bot.i18n import t
-from bot.table import Table, Update
+from bot.table import Table, Update, human_player
 
 from .board import board_message_kwargs, board_view
 from .common import NO_MENTIONS, names_for
@@ -53,6 +53,16 @@ class _Post:
     mentions: list[int]
     view: discord.ui.View | None
     lines: int  # how many pending lines it carries
+    turn_of: tuple[int, ...] = ()  # the people its turn line names (its message becomes the turn's ping)
+
+
+@dataclass
+class _Ping:
+    """The message that told people it is their turn: the time warning is added to it, not posted again."""
+
+    message_id: int
+    content: str
+    people: tuple[int, ...]
 
 
 def new_nonce() -> str:
@@ -86,6 +96,8 @@ class TableOutbox:
         self.back_button = False
         self.warning: int | None = None  # the version whose time warning is due
         self.post: _Post | None = None
+        self.pinged: set[int] = set()  # people already @mentioned (or acting) in the turn they are still in
+        self.ping: _Ping | None = None
         self.board_nonce: str | None = None
         self.failures = 0
         self.unreachable = False
@@ -94,6 +106,7 @@ class TableOutbox:
     # ---- what changed (called by the service's listener; never waits) ---------------------
     def push(self, update: Update) -> None:
         table, kind = update.table, update.kind
+        self._follow_turns(update)
         if kind == "warning":
             self.warning = update.version
         elif kind in ("lobby", "started"):
@@ -106,6 +119,17 @@ class TableOutbox:
         self.ping_due = self.ping_due or kind not in ("lobby", "warning")
         if self._task is None or self._task.done():
             self._task = asyncio.create_task(self._run())
+
+    def _follow_turns(self, update: Update) -> None:
+        """A person's turn lasts while they stay to act: one @mention per turn, none once they act in it."""
+        table = update.table
+        acting = set(table.user_ids_to_act()) if table.status == "running" and table.state is not None else set()
+        self.pinged &= acting
+        seat = table.seat_of(update.actor) if update.actor else None
+        if seat is not None and seat.user_id in acting:
+            self.pinged.add(seat.user_id)  # they are deciding already: no ping for the next step of their turn
+        if self.ping is not None and not set(self.ping.people) & acting:
+            self.ping = None
 
     def _event_lines(self, update: Update) -> list[str]:
         table, locale = update.table, update.table.row.locale
@@ -146,6 +170,7 @@ class TableOutbox:
                 table = await self.bot.service.table(self.game_id)
                 await self._step(table, "lobby", self._write_lobby)
                 await self._step(table, "board", self._write_board)
+                await self._step(table, None, self._write_warning)
                 await self._step(table, None, self._write_lines)
             except _Retry as retry:
                 await asyncio.sleep(retry.delay)
@@ -262,16 +287,40 @@ class TableOutbox:
         await self.bot.service.set_message(table, board_message_id=message.id)
         return True
 
+    async def _write_warning(self, table: Table) -> bool:
+        """The time warning, added to the turn's ping message (an edit notifies nobody a second time)."""
+        ping = self.ping
+        if self.warning is None or ping is None or self.warning != table.version or table.row.deadline is None:
+            return False
+        locale = table.row.locale
+        seconds = max(0, round(table.row.deadline - self.bot.service.clock()))
+        line = t("table.time_warning", locale, players=self._named(table, list(ping.people)), seconds=seconds)
+        content = f"{ping.content}\n{line}"[:2000]
+        try:
+            await self._channel(table).get_partial_message(ping.message_id).edit(content=content,
+                                                                                allowed_mentions=NO_MENTIONS)
+        except discord.NotFound as error:
+            if error.code != UNKNOWN_MESSAGE:
+                raise
+            self.ping = None  # deleted: the warning goes out as a new line instead
+            return False
+        self.warning = None
+        return True
+
     async def _write_lines(self, table: Table) -> bool:
         if self.post is None:
-            self.post = self._build_post(table)
+            calling = self.ping_due or self.warning is not None
+            muted = await self.bot.storage.muted_pings(table.user_ids_to_act()) if calling else set()
+            self.post = self._build_post(table, muted)
         post = self.post
         if post is None:
             return False
-        await self._channel(table).send(
+        message = await self._channel(table).send(
             post.content, view=post.view, nonce=post.nonce,
             allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in post.mentions],
                                                      everyone=False, roles=False))
+        if post.turn_of:
+            self.ping = _Ping(message.id, post.content, post.turn_of)
         self._drop_post()
         return True
 
@@ -280,8 +329,9 @@ class TableOutbox:
             self.lines = self.lines[self.post.lines:]
             self.post = None
 
-    def _build_post(self, table: Table) -> _Post | None:
-        """Pending lines (as many as fit one message), then the time warning or the turn ping."""
+    def _build_post(self, table: Table, muted: set[int]) -> _Post | None:
+        """Pending lines (as many as fit one message), then the time warning or the turn line. Only people whose
+        turn has just begun are @mentioned (and not those who muted pings); the others are named."""
         locale = table.row.locale
         if self.skipped:
             self.lines.insert(0, t("table.lines_skipped", locale, count=self.skipped))
@@ -298,13 +348,17 @@ class TableOutbox:
         view: discord.ui.View | None = None
         current = table.status == "running" and table.state is not None
         people = table.user_ids_to_act() if current else []
+        fresh = [u for u in people if u not in self.pinged and u not in muted]
+        turn_of: tuple[int, ...] = ()
         if everything and people and self.warning == table.version and table.row.deadline is not None:
             seconds = max(0, round(table.row.deadline - self.bot.service.clock()))
-            lines.append(t("table.time_warning", locale, players=_mentions(people), seconds=seconds))
-            mentions, view = people, board_view(table, locale)
+            lines.append(t("table.time_warning", locale, players=self._named(table, people, fresh), seconds=seconds))
+            mentions, view = fresh, board_view(table, locale)
         elif everything and people and (self.ping_due or lines):
-            lines.append(t("table.your_turn", locale, players=_mentions(people)))
-            mentions, view = people, board_view(table, locale, public_controls=True)
+            lines.append(t("table.your_turn", locale, players=self._named(table, people, fresh)))
+            mentions, view = fresh, board_view(table, locale, public_controls=True)
+            turn_of = tuple(people)
+        self.pinged.update(mentions)
         if everything:
             self.ping_due, self.warning = False, None
         if self.back_button and everything and current:
@@ -313,13 +367,17 @@ class TableOutbox:
             self.back_button = False
         if not lines:
             return None
-        return _Post(new_nonce(), "\n".join(lines)[:2000], mentions, view, taken)
+        return _Post(new_nonce(), "\n".join(lines)[:2000], mentions, view, taken, turn_of)
+
+    @staticmethod
+    def _named(table: Table, people: list[int], mentioned: list[int] | None = None) -> str:
+        """People as @mentions where they are pinged, else by the name the board uses."""
+        names = names_for(table, table.row.locale)
+        return " ".join(f"<@{u}>" if mentioned is None or u in mentioned else f"**{names(human_player(u))}**"
+                        for u in people)
 
     async def idle(self) -> None:
         """Wait until everything pushed so far is written (tests, shutdown)."""
         while self._task is not None and not self._task.done():
             await asyncio.wait([self._task])
 
-
-def _mentions(user_ids: list[int]) -> str:
-    return " ".join(f"<@{u}>" for u in user_ids)

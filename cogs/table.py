@@ -19,6 +19,7 @@ from .lobby import lobby_embed
 from .outbox import TableOutbox
 
 log = logging.getLogger(__name__)
+PING_CHOICES = [app_commands.Choice(name="on", value="on"), app_commands.Choice(name="off", value="off")]
 
 
 class TableCog(commands.Cog):
@@ -111,6 +112,14 @@ class TableCog(commands.Cog):
         await host(interaction).service.set_turn_seconds(tb.id, interaction.user.id, seconds,
                                                          is_admin=is_admin(interaction))
         await reply(interaction, t("table.timer_set", interaction.locale, seconds=seconds, id=tb.id))
+
+    @game.command(name="pings")
+    @app_commands.describe(mode="on: you are @mentioned once when your turn begins; off: only named")
+    @app_commands.choices(mode=PING_CHOICES)
+    async def pings(self, interaction: discord.Interaction, mode: str) -> None:
+        """Turn your turn pings on or off (for every table; you are still named when it is your turn)."""
+        await host(interaction).storage.set_mute_pings(interaction.user.id, mode == "off")
+        await reply(interaction, t(f"table.pings_{mode}", interaction.locale))
 
     @game.command(name="end")
     @app_commands.describe(table="Table number (only needed when the channel has several)")

@@ -14,7 +14,8 @@ from bot.table import Table, Update
 
 from .board import board_view
 from .common import board_embed, host, is_admin, reply
-from .controls import PERSISTENT_ITEMS
+from .controls import PERSISTENT_ITEMS, hand_message, redraw_files
+from .live_hands import LiveHands
 from .lobby import lobby_embed
 from .outbox import TableOutbox
 
@@ -30,6 +31,7 @@ class TableCog(commands.Cog):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
         self.outboxes: dict[int, TableOutbox] = {}
+        self.hands = LiveHands(bot, hand_message, redraw_files)  # type: ignore[arg-type]  # a GameHostBot
         bot.service.subscribe(self.on_update)  # type: ignore[attr-defined]
 
     # ---- the channel side of every update ------------------------------------------
@@ -37,6 +39,8 @@ class TableCog(commands.Cog):
         """Never waits for Discord: the table's own writer brings its channel up to date."""
         if update.kind != "clock":
             self.outbox(update.table.id).push(update)
+        if update.kind not in ("clock", "warning", "lobby"):
+            self.hands.changed(update.table)
 
     def outbox(self, game_id: int) -> TableOutbox:
         box = self.outboxes.get(game_id)

@@ -5,15 +5,16 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
-from typing import AsyncIterator
+from typing import AsyncIterator, Callable
 
 import pytest
 
+from bot.table import Table
 from engines import get_engine
 
 from . import ui_driver
 from .discord_harness import Harness
-from .discord_helpers import start_harness
+from .discord_helpers import board_message, start_harness
 
 ALICE, BOB = 101, 102
 
@@ -36,7 +37,13 @@ def mentions_of(h: Harness, user_id: int) -> list[dict]:
     return found
 
 
-async def play_whole_game(h: Harness, game: str, *, bob: bool = False) -> tuple[object, dict[int, int]]:
+def public_part(text: str) -> str:
+    """A hand view without its private notes (🔒 "you drew …" lines are shown once, so a second view lacks them)."""
+    return "\n".join(line for line in text.splitlines() if not line.startswith("🔒"))
+
+
+async def play_whole_game(h: Harness, game: str, *, bob: bool = False,
+                          watch: Callable[[Table], None] | None = None) -> tuple[Table, dict[int, int]]:
     """Alice (and Bob) with bots, through the hand views; returns the table and each person's number of turns (a
     turn: decisions of one person with nobody else acting in between)."""
     users = {ALICE: h.user(ALICE, "alice"), BOB: h.user(BOB, "bob")}
@@ -54,6 +61,8 @@ async def play_whole_game(h: Harness, game: str, *, bob: bool = False) -> tuple[
         due = table.user_ids_to_act()[0]
         if last != (due, table.version):  # someone (a bot, the other person) moved since: a new turn
             turns[due] += 1
+            if watch is not None:
+                watch(table)
         acted = await ui_driver.act(h, users[due], table, rng)
         await h.settle()
         last = (due, acted.version + 1)
@@ -77,10 +86,11 @@ async def test_muted_person_is_named_but_never_mentioned(h: Harness) -> None:
     alice = h.user(ALICE, "alice")
     r = await h.slash(alice, "game pings", mode="off")
     assert r.ephemeral and "off" in r.text
-    table, turns = await play_whole_game(h, "akuma")
+    seen: list[str] = []
+    table, turns = await play_whole_game(h, "akuma", watch=lambda tb: seen.append(board_message(h, tb).text))
     assert table.status == "finished" and turns[ALICE] > 0
     assert mentions_of(h, ALICE) == []
-    assert any("**alice**" in m.text and "your turn" in m.text for m in h.channel_messages())
+    assert seen and all("**alice**, your turn" in text for text in seen)  # named on the board at each turn
     r = await h.slash(alice, "game pings", mode="on")
     assert r.ephemeral and "on" in r.text
     assert await h.bot.storage.muted_pings([ALICE]) == set()  # type: ignore[attr-defined]
@@ -102,3 +112,32 @@ async def test_time_warning_edits_the_turn_ping(h: Harness) -> None:
     assert "left to decide" in edited.text and f"<@{ALICE}>" in edited.text
     assert len(h.channel_messages()) == posts_before  # no new message
     assert len(mentions_of(h, ALICE)) == pings_before  # and nobody notified again
+
+
+async def test_hand_views_redraw_themselves_after_every_change(h: Harness) -> None:
+    """Each person's latest hand view follows every move (the other person's and the bots'); the one a person
+    just moved in shows their next decision at the table's current version, not "someone acted before you"."""
+    people = {ALICE: h.user(ALICE, "alice"), BOB: h.user(BOB, "bob")}
+    r = await h.slash(people[ALICE], "play rocca", bots=1)
+    await h.click(people[BOB], r.message, label="Join")
+    await h.click(people[ALICE], r.message, label="Start")
+    await h.settle()
+    table = (await h.bot.service.tables_in_channel(h.channel_id))[0]  # type: ignore[attr-defined]
+    latest = {uid: await ui_driver.open_hand(h, user, table) for uid, user in people.items()}
+    rng, checked = random.Random(3), 0
+    while table.status == "running" and checked < 12:
+        due = table.user_ids_to_act()[0]
+        acted = await ui_driver.act(h, people[due], table, rng)
+        assert acted.reply.ephemeral and acted.reply.message is not None
+        latest[due] = acted.reply.message  # the hand view the move was made in
+        await h.settle()
+        for uid, user in people.items():
+            if table.status != "running":
+                break
+            fresh = (await h.click(user, board_message(h, table), f"gh:hand:{table.id}")).message
+            assert public_part(latest[uid].text) == public_part(fresh.text), f"the latest hand view of {uid} is stale"
+            assert [c.get("custom_id") for c in latest[uid].components] == \
+                [c.get("custom_id") for c in fresh.components]
+            latest[uid] = fresh
+            checked += 1
+    assert checked >= 6

@@ -26,6 +26,7 @@ from bot.table import Table
 from engines import Action, EngineError, NotYourTurn
 
 from .common import GameItem, host, names_for
+from .live_hands import live_hands
 
 VERSIONED = r"(?P<gid>\d+):(?P<ver>\d+)"
 
@@ -113,8 +114,8 @@ class Actions:
         return ActButton(self.table.id, self.table.version, code, label, style, disabled, row)
 
 
-async def hand_message(interaction: discord.Interaction, table: Table, *, selection: list[str] | None = None,
-                       note: str | None = None) -> tuple[str, discord.ui.View]:
+async def hand_message(interaction: discord.Interaction, table: Table, notes: str | None = None, *,
+                       selection: list[str] | None = None, note: str | None = None) -> tuple[str, discord.ui.View]:
     """The text and controls of the clicking user's hand view (their own view only)."""
     seat = table.seat_of_user(interaction.user.id)
     if seat is None:
@@ -123,8 +124,9 @@ async def hand_message(interaction: discord.Interaction, table: Table, *, select
         raise HostError("not_started")
     notices, up_to = await host(interaction).service.peek_notices(table, seat.player)
     content, ui = hand_content(table, seat.player, interaction.locale, notices=notices, selection=selection,
-                               note=note)
+                               note=note, shown_notes=None if notices else notes)
     ui.notices_shown = (table, seat.player, up_to)  # type: ignore[attr-defined]  # acknowledged once delivered
+    ui.drawn = (table, table.version)  # type: ignore[attr-defined]  # kept current by the live hand views
     files = await asyncio.to_thread(hand_files, table, seat.player, selection or [], interaction.locale)
     if files is not None:
         ui.hand_files = files  # type: ignore[attr-defined]
@@ -132,13 +134,16 @@ async def hand_message(interaction: discord.Interaction, table: Table, *, select
 
 
 def hand_content(table: Table, player: str, locale: object | None, *, notices: Sequence[dict[str, Any]] = (),
-                 selection: list[str] | None = None, note: str | None = None) -> tuple[str, discord.ui.View]:
-    """The hand view's text and controls for ``player`` of a dealt table (no I/O)."""
+                 selection: list[str] | None = None, note: str | None = None,
+                 shown_notes: str | None = None) -> tuple[str, discord.ui.View]:
+    """The hand view's text and controls for ``player`` of a dealt table (no I/O); ``shown_notes``: the private
+    notes a redrawn view showed already (they stay until the player answers)."""
     names = names_for(table, locale)
     view = table.view(player)
     lines = [note] if note else []
     lines.append(t("hand.header", locale, game=t(f"game.{table.row.game}.name", locale), id=table.id))
     lines += ["🔒 " + line for n in notices if (line := render.event_line(table.row.game, n, names, locale))]
+    lines += [shown_notes] if shown_notes else []
     lines.append(render.hand(table.row.game, view, names, locale))
     ui = discord.ui.View(timeout=None)
     may_act = table.status == "running" and (
@@ -163,6 +168,10 @@ def hand_files(table: Table, player: str, selection: list[str], locale: object |
     return [discord.File(io.BytesIO(png), filename="hand.png")] if png else []
 
 
+def redraw_files(view: discord.ui.View) -> dict[str, Any]:
+    return _files(view, "attachments")
+
+
 def _files(view: discord.ui.View, key: str) -> dict[str, Any]:
     """The hand picture of games that draw one (``hand_image``), as send (``files``) or edit (``attachments``)
     arguments; nothing for other games."""
@@ -177,20 +186,24 @@ async def redraw_hand(interaction: discord.Interaction, content: str, view: disc
         await interaction.response.edit_message(content=content, view=view, **_files(view, "attachments"))
     else:
         await interaction.response.send_message(content, view=view, ephemeral=True, **_files(view, "files"))
-    await _notices_delivered(interaction, view)
+    await _notices_delivered(interaction, view, content)
 
 
 async def show_hand(interaction: discord.Interaction, table: Table, *, note: str | None = None) -> None:
     content, view = await hand_message(interaction, table, note=note)
     await interaction.response.send_message(content, view=view, ephemeral=True, **_files(view, "files"))
-    await _notices_delivered(interaction, view)
+    await _notices_delivered(interaction, view, content)
 
 
-async def _notices_delivered(interaction: discord.Interaction, view: discord.ui.View) -> None:
-    """Private notes ("you drew …") are removed only once Discord took the message that shows them."""
+async def _notices_delivered(interaction: discord.Interaction, view: discord.ui.View, content: str) -> None:
+    """Private notes ("you drew …") are removed only once Discord took the message that shows them; from then on
+    the view redraws itself when the table changes."""
     shown = getattr(view, "notices_shown", None)
     if shown is not None:
         await host(interaction).service.ack_notices(*shown)
+    drawn, hands = getattr(view, "drawn", None), live_hands(interaction.client)
+    if drawn is not None and hands is not None:
+        hands.remember(interaction, *drawn, content)
 
 
 class ActButton(GameItem, template=rf"gh:do:{VERSIONED}:(?P<code>[^\s]+)"):

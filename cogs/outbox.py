@@ -23,11 +23,11 @@ from bot import render
 from bot.i18n import t
 from bot.table import Table, Update
 
-from .board import board_message_kwargs, board_view
+from .board import board_message_kwargs
 from .common import NO_MENTIONS, names_for
-from .controls import BackButton
 from .lobby import lobby_embed, lobby_view
 from .permissions import TABLE_PERMISSIONS, missing_in_channel, permission_names
+from .table_post import compose, fit, table_view, turn_lines
 
 if TYPE_CHECKING:
     from bot.client import GameHostBot
@@ -46,13 +46,13 @@ class _Retry(Exception):
 
 @dataclass
 class _Post:
-    """An event message once built: retried as it is (same nonce, same text) until Discord has it."""
+    """A new board message once built: retried with the same nonce and text until Discord has it."""
 
     nonce: str
+    lines: list[str]  # the event lines it carries (taken from the pending ones)
     content: str
     mentions: list[int]
-    view: discord.ui.View | None
-    lines: int  # how many pending lines it carries
+    people: frozenset[int]  # whose turn it begins
 
 
 def new_nonce() -> str:
@@ -80,13 +80,16 @@ class TableOutbox:
 
     def __init__(self, bot: "GameHostBot", game_id: int) -> None:
         self.bot, self.game_id = bot, game_id
-        self.lobby = self.board = self.ping_due = False
-        self.lines: list[str] = []
+        self.lobby = self.board = False
+        self.lines: list[str] = []  # event lines not yet on a board message
         self.skipped = 0  # lines given up while the channel could not keep up
-        self.back_button = False
         self.warning: int | None = None  # the version whose time warning is due
         self.post: _Post | None = None
-        self.board_nonce: str | None = None
+        self.pinged: set[int] = set()  # people already @mentioned (or acting) in the turn they are still in
+        self.board_for: set[int] = set()  # people whose turn the current board message was posted for
+        self.board_lines: list[str] = []  # the event lines the current board message shows
+        self.board_text = ""  # its content as last written
+        self.old_boards: list[tuple[int, str]] = []  # replaced boards to turn into plain lines: (id, content)
         self.failures = 0
         self.unreachable = False
         self._task: asyncio.Task[None] | None = None
@@ -94,18 +97,29 @@ class TableOutbox:
     # ---- what changed (called by the service's listener; never waits) ---------------------
     def push(self, update: Update) -> None:
         table, kind = update.table, update.kind
+        self._follow_turns(update)
         if kind == "warning":
             self.warning = update.version
+            self.board = True
         elif kind in ("lobby", "started"):
             self.lobby = True
             self.board = self.board or kind == "started"
         else:
-            self.board = self.board or table.state is not None
+            self.board = True
             self.lobby = self.lobby or (kind == "ended" and table.state is None)
             self._add_lines(self._event_lines(update))
-        self.ping_due = self.ping_due or kind not in ("lobby", "warning")
         if self._task is None or self._task.done():
             self._task = asyncio.create_task(self._run())
+
+    def _follow_turns(self, update: Update) -> None:
+        """A person's turn lasts while they stay to act: one @mention per turn, none once they act in it."""
+        table = update.table
+        acting = set(table.user_ids_to_act()) if table.status == "running" and table.state is not None else set()
+        self.pinged &= acting
+        seat = table.seat_of(update.actor) if update.actor else None
+        if seat is not None and seat.user_id in acting:
+            self.pinged.add(seat.user_id)  # they are deciding already: no ping for the next step of their turn
+        self.board_for &= acting
 
     def _event_lines(self, update: Update) -> list[str]:
         table, locale = update.table, update.table.row.locale
@@ -117,11 +131,9 @@ class TableOutbox:
             lines.insert(0, t("table.timed_out", locale, player=names(update.actor)))
             if seat.away:
                 lines.append(t("table.seat_away", locale, player=names(update.actor)))
-                self.back_button = True
         if update.kind == "seats" and seat is not None:
             lines.append(t("table.seat_to_bot" if seat.is_bot else "table.seat_back", locale,
                            player=names(update.actor)))
-            self.back_button = self.back_button or seat.is_bot
         if update.kind == "ended" and table.status == "cancelled":
             lines.append(t("table.abandoned" if update.reason == "abandoned" else "table.cancelled", locale,
                            id=table.id))
@@ -129,15 +141,16 @@ class TableOutbox:
 
     def _add_lines(self, lines: list[str]) -> None:
         self.lines += lines
-        keep = MAX_LINES + (self.post.lines if self.post else 0)  # a post being retried keeps its lines
+        taken = len(self.post.lines) if self.post else 0  # a post being retried keeps its lines
+        keep = MAX_LINES + taken
         if len(self.lines) > keep:  # bounded: the oldest waiting lines give way, the newest (a result) stay
-            start = self.post.lines if self.post else 0
+            start = taken
             dropped = len(self.lines) - keep
             self.skipped += dropped
             del self.lines[start:start + dropped]
 
     def pending(self) -> bool:
-        return bool(self.lobby or self.board or self.lines or self.ping_due or self.warning is not None or self.post)
+        return bool(self.lobby or self.board or self.post or self.old_boards)
 
     # ---- the writer ------------------------------------------------------------------------
     async def _run(self) -> None:
@@ -145,8 +158,8 @@ class TableOutbox:
             try:
                 table = await self.bot.service.table(self.game_id)
                 await self._step(table, "lobby", self._write_lobby)
-                await self._step(table, "board", self._write_board)
-                await self._step(table, None, self._write_lines)
+                await self._step(table, "board", self._write_table)
+                await self._step(table, None, self._retire_old_board)
             except _Retry as retry:
                 await asyncio.sleep(retry.delay)
 
@@ -186,8 +199,11 @@ class TableOutbox:
         wait = transient(error)
         if wait is None:  # our own bug (an invalid request): retrying would fail the same way
             log.error("table %s: Discord refused the %s (%s); dropped", self.game_id, what, error)
-            if what == "lines":
+            if what == "board":
                 self._drop_post()
+                self.board = bool(self.lines)
+            elif self.old_boards:
+                self.old_boards.pop(0)
             return
         self.failures += 1
         backoff = min(self.backoff_max, self.backoff_first * 2 ** (self.failures - 1))
@@ -238,88 +254,130 @@ class TableOutbox:
             await self.bot.service.set_message(table, lobby_message_id=message.id)
         return True
 
-    async def _write_board(self, table: Table) -> bool:
+    async def _write_table(self, table: Table) -> bool:
+        """The board message: a new one at the bottom when a person's turn begins (or the lines outgrow it), else
+        the current one edited. Lines that do not fit leave the flag set for another round."""
         if table.state is None:
-            return False
-        locale = table.row.locale
-        if table.row.board_message_id:
-            try:
-                await self._channel(table).get_partial_message(table.row.board_message_id).edit(
-                    **await board_message_kwargs(table, locale))
-                return True
-            except discord.NotFound as error:
-                if error.code != UNKNOWN_MESSAGE:
-                    raise
-                log.info("table %s: its board was deleted; posting it again", table.id)
-        if table.status != "running" and table.row.board_message_id:
-            return False  # a deleted board of a finished table is not brought back; the result line says it all
+            wrote = await self._write_plain_lines(table)
+        else:
+            if self.post is None and self._new_board_due(table):
+                self.post = await self._build_post(table)
+            wrote = await (self._post_board(table) if self.post is not None else self._edit_board(table))
+        self.board = self.board or bool(self.lines)
+        return wrote
+
+    def _people(self, table: Table) -> list[int]:
+        return table.user_ids_to_act() if table.status == "running" else []
+
+    def _warning_seconds(self, table: Table) -> int | None:
+        if self.warning != table.version or table.row.deadline is None or table.status != "running":
+            return None
+        return max(0, round(table.row.deadline - self.bot.service.clock()))
+
+    def _turn(self, table: Table, mentioned: list[int]) -> list[str]:
+        return turn_lines(table, self._people(table), mentioned, self._warning_seconds(table))
+
+    def _new_board_due(self, table: Table) -> bool:
+        if not table.row.board_message_id:
+            return table.status == "running" or bool(self.lines)
+        people = self._people(table)
+        if set(people) - self.board_for:
+            return True  # someone's turn begins: the board they decide on goes to the bottom
+        turn = self._turn(table, [u for u in people if u in self.pinged])
+        return fit(self.lines, turn, self.board_lines) < len(self.lines)  # the board has no room for them
+
+    async def _build_post(self, table: Table) -> _Post:
+        """Pending lines (as many as fit), then whose turn it is: @mentions for people whose turn just began."""
+        if self.skipped:
+            self.lines.insert(0, t("table.lines_skipped", table.row.locale, count=self.skipped))
+            self.skipped = 0
+        people = self._people(table)
+        muted = await self.bot.storage.muted_pings(people) if people else set()
+        fresh = [u for u in people if u not in self.pinged and u not in muted]
+        turn = self._turn(table, [u for u in people if u in self.pinged or u in fresh])
+        lines = self.lines[:fit(self.lines, turn) or 1]
+        return _Post(new_nonce(), lines, compose(lines, turn), fresh, frozenset(people))
+
+    async def _post_board(self, table: Table) -> bool:
+        post, locale = self.post, table.row.locale
+        assert post is not None
         kwargs = await board_message_kwargs(table, locale)
         files = kwargs.pop("attachments", [])
-        self.board_nonce = self.board_nonce or new_nonce()
-        message = await self._channel(table).send(**kwargs, files=files, nonce=self.board_nonce,
-                                                  allowed_mentions=NO_MENTIONS)
-        self.board_nonce = None
-        await self.bot.service.set_message(table, board_message_id=message.id)
-        return True
-
-    async def _write_lines(self, table: Table) -> bool:
-        if self.post is None:
-            self.post = self._build_post(table)
-        post = self.post
-        if post is None:
-            return False
-        await self._channel(table).send(
-            post.content, view=post.view or discord.utils.MISSING, nonce=post.nonce,
+        kwargs["view"] = table_view(table, locale) or discord.utils.MISSING
+        message = await self._channel(table).send(
+            post.content or None, **kwargs, files=files, nonce=post.nonce,
             allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in post.mentions],
                                                      everyone=False, roles=False))
+        old = table.row.board_message_id
+        await self.bot.service.set_message(table, board_message_id=message.id)
+        if old:
+            self.old_boards.append((old, self.board_text))
+        self.pinged.update(post.mentions)
+        self.board_for = set(post.people)
+        self.board_lines, self.board_text = list(post.lines), post.content
         self._drop_post()
         return True
 
+    async def _edit_board(self, table: Table) -> bool:
+        locale = table.row.locale
+        turn = self._turn(table, [u for u in self._people(table) if u in self.pinged])
+        taken = fit(self.lines, turn, self.board_lines)
+        lines = [*self.board_lines, *self.lines[:taken]]
+        content = compose(lines, turn)
+        kwargs = await board_message_kwargs(table, locale)
+        kwargs["view"] = table_view(table, locale)
+        try:
+            await self._channel(table).get_partial_message(table.row.board_message_id or 0).edit(
+                content=content, **kwargs, allowed_mentions=NO_MENTIONS)
+        except discord.NotFound as error:
+            if error.code != UNKNOWN_MESSAGE:
+                raise
+            if table.status != "running" and not self.lines:
+                return False  # a deleted board of a finished table is not brought back
+            log.info("table %s: its board was deleted; posting it again", table.id)
+            self.board_text = ""
+            self.post = await self._build_post(table)
+            return await self._post_board(table)
+        del self.lines[:taken]
+        self.board_lines, self.board_text = lines, content
+        return True
+
+    async def _write_plain_lines(self, table: Table) -> bool:
+        """Lines of a table that never had a board (cancelled in its lobby): a message of their own."""
+        if self.post is None and self.lines:
+            lines = self.lines[:fit(self.lines, ()) or 1]
+            self.post = _Post(new_nonce(), lines, compose(lines, ()), [], frozenset())
+        if self.post is None:
+            return False
+        await self._channel(table).send(self.post.content, nonce=self.post.nonce, allowed_mentions=NO_MENTIONS)
+        self._drop_post()
+        return True
+
+    async def _retire_old_board(self, table: Table) -> bool:
+        """A replaced board keeps only its lines (picture, board and controls removed); one with none is deleted."""
+        wrote = False
+        while self.old_boards:
+            message_id, content = self.old_boards[0]
+            old = self._channel(table).get_partial_message(message_id)
+            try:
+                if content:
+                    await old.edit(content=content, embed=None, attachments=[], view=None,
+                                   allowed_mentions=NO_MENTIONS)
+                else:
+                    await old.delete()
+            except discord.NotFound:
+                pass  # deleted already: nothing left to tidy
+            self.old_boards.pop(0)
+            wrote = True
+        return wrote
+
     def _drop_post(self) -> None:
         if self.post is not None:
-            self.lines = self.lines[self.post.lines:]
+            del self.lines[:len(self.post.lines)]
             self.post = None
-
-    def _build_post(self, table: Table) -> _Post | None:
-        """Pending lines (as many as fit one message), then the time warning or the turn ping."""
-        locale = table.row.locale
-        if self.skipped:
-            self.lines.insert(0, t("table.lines_skipped", locale, count=self.skipped))
-            self.skipped = 0
-        lines: list[str] = []
-        for line in self.lines:
-            if len("\n".join(lines + [line])) > 1800:
-                break
-            lines.append(line)
-        taken = len(lines) if lines else min(1, len(self.lines))
-        lines = lines or [line[:1800] for line in self.lines[:1]]
-        everything = taken == len(self.lines)
-        mentions: list[int] = []
-        view: discord.ui.View | None = None
-        current = table.status == "running" and table.state is not None
-        people = table.user_ids_to_act() if current else []
-        if everything and people and self.warning == table.version and table.row.deadline is not None:
-            seconds = max(0, round(table.row.deadline - self.bot.service.clock()))
-            lines.append(t("table.time_warning", locale, players=_mentions(people), seconds=seconds))
-            mentions, view = people, board_view(table, locale)
-        elif everything and people and (self.ping_due or lines):
-            lines.append(t("table.your_turn", locale, players=_mentions(people)))
-            mentions, view = people, board_view(table, locale, public_controls=True)
-        if everything:
-            self.ping_due, self.warning = False, None
-        if self.back_button and everything and current:
-            view = view or discord.ui.View(timeout=None)
-            view.add_item(BackButton(table.id, locale))
-            self.back_button = False
-        if not lines:
-            return None
-        return _Post(new_nonce(), "\n".join(lines)[:2000], mentions, view, taken)
 
     async def idle(self) -> None:
         """Wait until everything pushed so far is written (tests, shutdown)."""
         while self._task is not None and not self._task.done():
             await asyncio.wait([self._task])
 
-
-def _mentions(user_ids: list[int]) -> str:
-    return " ".join(f"<@{u}>" for u in user_ids)

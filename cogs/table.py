@@ -14,11 +14,13 @@ from bot.table import Table, Update
 
 from .board import board_view
 from .common import board_embed, host, is_admin, reply
-from .controls import PERSISTENT_ITEMS
+from .controls import PERSISTENT_ITEMS, hand_message, redraw_files
+from .live_hands import LiveHands
 from .lobby import lobby_embed
 from .outbox import TableOutbox
 
 log = logging.getLogger(__name__)
+PING_CHOICES = [app_commands.Choice(name="on", value="on"), app_commands.Choice(name="off", value="off")]
 
 
 class TableCog(commands.Cog):
@@ -29,6 +31,7 @@ class TableCog(commands.Cog):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
         self.outboxes: dict[int, TableOutbox] = {}
+        self.hands = LiveHands(bot, hand_message, redraw_files)  # type: ignore[arg-type]  # a GameHostBot
         bot.service.subscribe(self.on_update)  # type: ignore[attr-defined]
 
     # ---- the channel side of every update ------------------------------------------
@@ -36,6 +39,8 @@ class TableCog(commands.Cog):
         """Never waits for Discord: the table's own writer brings its channel up to date."""
         if update.kind != "clock":
             self.outbox(update.table.id).push(update)
+        if update.kind not in ("clock", "warning", "lobby"):
+            self.hands.changed(update.table)
 
     def outbox(self, game_id: int) -> TableOutbox:
         box = self.outboxes.get(game_id)
@@ -111,6 +116,14 @@ class TableCog(commands.Cog):
         await host(interaction).service.set_turn_seconds(tb.id, interaction.user.id, seconds,
                                                          is_admin=is_admin(interaction))
         await reply(interaction, t("table.timer_set", interaction.locale, seconds=seconds, id=tb.id))
+
+    @game.command(name="pings")
+    @app_commands.describe(mode="on: you are @mentioned once when your turn begins; off: only named")
+    @app_commands.choices(mode=PING_CHOICES)
+    async def pings(self, interaction: discord.Interaction, mode: str) -> None:
+        """Turn your turn pings on or off (for every table; you are still named when it is your turn)."""
+        await host(interaction).storage.set_mute_pings(interaction.user.id, mode == "off")
+        await reply(interaction, t(f"table.pings_{mode}", interaction.locale))
 
     @game.command(name="end")
     @app_commands.describe(table="Table number (only needed when the channel has several)")

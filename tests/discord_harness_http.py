@@ -116,15 +116,7 @@ class SentMessage:
     @property
     def text(self) -> str:
         """All human-visible text: content, embed title/description/fields/footer, v2 text displays, labels."""
-        parts = [self.content]
-        for e in self.embeds:
-            parts += [e.get("title"), e.get("description"), (e.get("author") or {}).get("name")]
-            parts += [f"{f.get('name')}\n{f.get('value')}" for f in e.get("fields") or []]
-            parts.append((e.get("footer") or {}).get("text"))
-        for c in walk_components(self.payload.get("components") or []):
-            parts += [c.get("content"), c.get("label"), c.get("placeholder")]
-            parts += [o.get("label") for o in c.get("options") or []]
-        return "\n".join(p for p in parts if p)
+        return payload_text(self.payload)
 
     def button(self, label: Optional[str] = None, custom_id: Optional[str] = None) -> dict:
         """The button with this label or custom_id (``custom_id`` may be a regex, matched in full)."""
@@ -157,6 +149,19 @@ def _id_matches(wanted: str, custom_id: str) -> bool:
         return wanted == custom_id or re.fullmatch(wanted, custom_id) is not None
     except re.error:
         return False
+
+
+def payload_text(payload: dict) -> str:
+    """All human-visible text of a message payload (or of a create/edit request's body)."""
+    parts = [payload.get("content")]
+    for e in payload.get("embeds") or []:
+        parts += [e.get("title"), e.get("description"), (e.get("author") or {}).get("name")]
+        parts += [f"{f.get('name')}\n{f.get('value')}" for f in e.get("fields") or []]
+        parts.append((e.get("footer") or {}).get("text"))
+    for c in walk_components(payload.get("components") or []):
+        parts += [c.get("content"), c.get("label"), c.get("placeholder")]
+        parts += [o.get("label") for o in c.get("options") or []]
+    return "\n".join(p for p in parts if p)
 
 
 def walk_components(components: list[dict]):

@@ -41,6 +41,21 @@ def only_table(h: Harness) -> Table:
     return running[0]
 
 
+def public_mark(h: Harness) -> tuple[int, int]:
+    """A point in the conversation, for :func:`public_since`: the calls so far and the newest message id."""
+    return len(h.calls), max(h.server.messages, default=0)
+
+
+def public_since(h: Harness, mark: tuple[int, int] = (0, 0)) -> str:
+    """The text of every public message posted or edited since ``mark``, as it reads now, oldest first. Event
+    lines are added to the board message by edits, so the messages posted since do not show them all."""
+    calls, newest = mark
+    edited = {int(c.path.rsplit("/", 1)[1]) for c in h.calls[calls:]
+              if c.route == "PATCH /channels/{channel_id}/messages/{message_id}"}
+    touched = edited | {i for i in h.server.messages if i > newest}
+    return "\n".join(m.text for i in sorted(touched) if not (m := h.message(i)).ephemeral and not m.deleted)
+
+
 def board_message(h: Harness, table: Table) -> SentMessage:
     return h.message(table.row.board_message_id)
 

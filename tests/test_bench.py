@@ -29,3 +29,13 @@ def test_discord_section_runs_tiny() -> None:
     assert [r["limited"] for r in results] == [False, True]
     assert all(r["clicks"] == 3 and r["p50"] > 0 and r["floor50"] > 0 for r in results)
     assert results[0]["lag_max"] == 0 and results[1]["caught_up"] < 60
+
+
+async def test_table_feel_measures_a_whole_game() -> None:
+    """``python -m bench.table_feel``: one whole Akuma game, every figure counted from what Discord was sent."""
+    from bench import table_feel
+
+    feel = await table_feel.measure("akuma")
+    assert feel.person_turns > 0 and len(feel.clicks) == feel.person_turns
+    assert feel.public_messages > feel.person_turns // 2 and feel.distances
+    assert 0 < feel.mentions <= feel.person_turns  # one @mention per person-turn at most

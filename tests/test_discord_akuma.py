@@ -119,7 +119,7 @@ async def test_errors_are_ephemeral_say_what_to_do_and_change_nothing(h: Harness
     else:
         pytest.skip("no suitable release situation in this seeded game")
     state_before, version = ENGINE.dump(table.state), table.version
-    r = await h.click(alice, board, label="My hand")
+    r = await h.click(alice, board_message(h, table), label="My hand")  # the board of this turn
     hand = r.message
     await h.select(alice, hand, rf"gh:pick:{table.id}:\d+:0:.*", nonzero)  # everything: surplus
     assert "Not a valid release" in hand.text and "surplus" in hand.text and "Leave it out" in hand.text
@@ -127,7 +127,7 @@ async def test_errors_are_ephemeral_say_what_to_do_and_change_nothing(h: Harness
     assert release.get("disabled")  # a release that would be refused cannot be sent (the note above says why)
     assert ENGINE.dump(table.state) == state_before and table.version == version
     # An out-of-date button: act once, then click the old hand's button again.
-    stale_hand = (await h.click(alice, board, label="My hand")).message
+    stale_hand = (await h.click(alice, board_message(h, table), label="My hand")).message
     await take_turn(h, alice, table, rng)
     if table.status == "running":
         old = [c for c in stale_hand.components if c.get("custom_id", "").startswith("gh:do:") and not c.get("disabled")]
@@ -227,11 +227,13 @@ async def test_a_player_who_left_comes_back_with_the_button(h: Harness) -> None:
     await h.click(alice, r.message, label="Start")
     table = only_table(h)
     await h.slash(alice, "game leave")
-    notice = next(m for m in h.channel_messages() if "a bot plays their seat" in m.text)
+    await h.settle()
+    assert any("a bot plays their seat" in m.text for m in h.channel_messages())
     assert table.seat_of(PLAYER).is_bot and table.status == "running"  # Bob still has to play
-    r = await h.click(bob, notice, label="I'm back")
+    board = board_message(h, table)  # I'm back is on the board while a bot plays a person's seat
+    r = await h.click(bob, board, label="I'm back")
     assert r.ephemeral and "already playing" in r.text  # Bob never left
-    r = await h.click(alice, notice, label="I'm back")
+    r = await h.click(alice, board, label="I'm back")
     assert r.ephemeral and "Your hand" in r.text
     assert not table.seat_of(PLAYER).is_bot
     assert any("is back" in m.text for m in h.channel_messages())

@@ -24,6 +24,8 @@ from .discord_helpers import (
     board_message,
     my_hand,
     only_table,
+    public_mark,
+    public_since,
     select_with,
 )
 
@@ -127,9 +129,9 @@ async def test_colour_gone_after_four_squares_the_placer_chooses_in_the_hand_vie
     # Red shows on row 0 only; green on rows 1-3. Y10 at (0,-1) covers the red row and one green row: 4 squares.
     make(table, {ALICE: ["Y10", "B10", "P10"], "bot1": ["G10", "B10"]}, [("R10", 0, 0), ("G10", 0, 1)],
          designated="R")
-    before = len(h.channel_messages())
+    before = public_mark(h)
     await do_action(h, alice, table, ENGINE.parse_action({"type": "place", "card": "Y10", "turn": 0, "x": 0, "y": -1}))
-    public = "\n".join(m.text for m in h.channel_messages()[before:])
+    public = public_since(h, before)
     assert "alice places 🟨Y10 ↻0° at (0, -1)" in public and "covering 4 squares" in public
     assert "alice chooses from" in public
     assert f"<@{ALICE_ID}>" in public  # the chooser is pinged
@@ -139,7 +141,7 @@ async def test_colour_gone_after_four_squares_the_placer_chooses_in_the_hand_vie
     labels = {c["label"] for c in hand.components if c.get("type") == 2}
     assert {"🟨 yellow", "🟩 green"} <= labels and "🟥 red" not in labels
     await h.click(alice, hand, action_button(hand, table, ALICE, {"type": "choose_colour", "colour": "G"}))
-    public = "\n".join(m.text for m in h.channel_messages()[before:])
+    public = public_since(h, before)
     assert "alice changes the designated colour from 🟥 red to 🟩 green" in public
     assert table.state.designated == "G"
     assert "🟩 green" in board_message(h, table).text
@@ -152,7 +154,7 @@ async def test_six_square_cover_colour_gone_previous_player_chooses_then_bonus_t
     # Alice) chooses, then Alice plays a bonus turn.
     make(table, {ALICE: ["Y10", "B10", "P10"], "bot1": ["G10", "B10"]}, [("R10", 0, 0), ("G10", 0, 1)],
          designated="R", piles={ALICE: ["R10"]})
-    before = len(h.channel_messages())
+    before = public_mark(h)
     hand = await my_hand(h, alice, table)
     await choose_place(h, alice, hand, table,
                        ENGINE.parse_action({"type": "place", "card": "Y10", "turn": 0, "x": 0, "y": 0}))
@@ -162,7 +164,7 @@ async def test_six_square_cover_colour_gone_previous_player_chooses_then_bonus_t
     await h.click(alice, hand, action_button(hand, table, ALICE, {"type": "place", "card": "Y10", "turn": 0, "x": 0,
                                                                  "y": 0}))
     assert "🔒" in hand.text and f"You drew {mark('R10')}" in hand.text  # the redrawn hand view, privately
-    public = "\n".join(m.text for m in h.channel_messages()[before:])
+    public = public_since(h, before)
     assert "Bot 1 (the player before) chooses" in public
     assert "Bot 1 changes the designated colour from 🟥 red" in public and "alice plays the bonus turn" in public
     assert mark("R10") not in public  # the card Alice drew is private

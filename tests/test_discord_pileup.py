@@ -24,6 +24,8 @@ from .discord_helpers import (
     board_message,
     my_hand,
     only_table,
+    public_mark,
+    public_since,
     select_with,
     set_state,
 )
@@ -100,8 +102,8 @@ async def do_action(h: Harness, user, table, action) -> None:
     assert table.version > version, f"{action} was not played"
 
 
-def public_text(h: Harness, since: int = 0) -> str:
-    return "\n".join(m.text for m in h.channel_messages()[since:])
+def public_text(h: Harness, since: tuple[int, int] = (0, 0)) -> str:
+    return public_since(h, since)
 
 
 def board_alt(board) -> str:
@@ -151,7 +153,7 @@ async def test_dump_with_a_deflect_chain_in_the_channel(h: Harness) -> None:
                   minus={"bot1": ["R1a"], "bot2": ["B6a", "B6b"]}, columns={4: col("G4a", "Y4a")},
                   pile=["R5a", "R5b", "Y5a", "Y5b"], phase="play", dice=[4, 2, 1], rolls=(4, 4, 2))
     set_state(table, state)
-    before = len(h.channel_messages())
+    before = public_mark(h)
     play = ENGINE.parse_action({"type": "play", "value": 4, "cards": ["R4a", "W4a"], "stacked": [False, False]})
     hand = await build_play(h, alice, table, play)
     assert "dump column 4 (4 cards) on a player of your choice" in hand.text, hand.text
@@ -200,7 +202,7 @@ async def test_triple_hands_out_minus_cards_one_at_a_time(h: Harness) -> None:
     table = await open_table(h, alice, bots=2)
     set_state(table, build(SEATS, hands={ALICE: ["R1a"], "bot1": ["G2a"], "bot2": ["G5a"]},
                            minus={ALICE: ["B3a", "K2a", "Y6a"]}, pile=["R5a"], rolls=(1, 1, 1)))
-    before = len(h.channel_messages())
+    before = public_mark(h)
     await roll_publicly(h, alice, table)
     assert "**Triple!** alice hands out 3 minus cards (dice sum 3), clockwise." in public_text(h, before)
     for to, give in (("Bot 1", "B3a"), ("Bot 2", "Y6a"), ("Bot 1", "K2a")):
@@ -220,7 +222,7 @@ async def test_nothing_to_play_reveals_the_hand_publicly(h: Harness) -> None:
     table = await open_table(h, alice, bots=2)
     set_state(table, build(SEATS, hands={ALICE: ["R5a", "B6a"], "bot1": ["G2a"], "bot2": ["G5a"]},
                            pile=["Y1a", "Y2a"], rolls=(1, 2, 3)))
-    before = len(h.channel_messages())
+    before = public_mark(h)
     await roll_publicly(h, alice, table)
     assert "👁 alice cannot play anything: hand shown — 🟥●5 🟦■6" in public_text(h, before)
     assert "👁 shown: 🟥●5 🟦■6" in board_message(h, table).text
@@ -253,7 +255,7 @@ async def test_exact_stacking_choices_preview_and_a_trap(h: Harness) -> None:
     assert "✅ safe: column 3 then has 2 layers" in hand.text
     await h.select(alice, hand, select_with(hand, "K3a-"), ["K3a-"])
     assert "column 3 is trapped for the next player" in hand.text
-    before = len(h.channel_messages())
+    before = public_mark(h)
     await h.click(alice, hand, action_button(hand, table, ALICE, {"type": "play", "value": 3, "cards": ["R3b", "K3a"],
                                                                  "stacked": [True, False]}))
     public = public_text(h, before)

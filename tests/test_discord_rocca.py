@@ -21,6 +21,8 @@ from .discord_helpers import (
     board_message,
     my_hand,
     only_table,
+    public_mark,
+    public_since,
     select_with,
     set_state,
 )
@@ -120,11 +122,11 @@ async def test_queen_counter_chain_shows_counts_publicly_and_cards_only_to_the_t
     assert "give one card" in hand.text
     assert {c["label"] for c in hand.components if c.get("type") == 2} >= {
         "Give to Bot 1 (choose a card first)", "Give to Bot 2 (choose a card first)"}
-    before = len(h.channel_messages())
+    before = public_mark(h)
     await h.select(alice, hand, select_with(hand, "7H"), ["7H"])
     await h.click(alice, hand, action_button(hand, table, ALICE, {"type": "give", "card": "7H", "to": "bot1"}))
     # Bot 1 counters with QD and gives 2 back; now Alice may counter (QC on QD) or accept.
-    public = "\n".join(m.text for m in h.channel_messages()[before:])
+    public = public_since(h, before)
     assert "alice passed 1 card to Bot 1" in public
     assert "Bot 1 answers with a Queen and gives 2 cards back to alice" in public
     assert "Bot 1 passed 2 cards to alice" in public
@@ -146,12 +148,12 @@ async def test_queen_counter_chain_shows_counts_publicly_and_cards_only_to_the_t
         await h.select(alice, hand, select_with(hand, give), [give])
         assert f"Give {mark(give)} to Bot 1 ({n + 1} of 3)" in hand.text
         await h.click(alice, hand, action_button(hand, table, ALICE, {"type": "give", "card": give, "to": "bot1"}))
-    public = "\n".join(m.text for m in h.channel_messages()[before:])
+    public = public_since(h, before)
     assert "alice passed 3 cards to Bot 1" in public and "Bot 1 accepts the Queen pass" in public
     secrets = {c for hand_ in table.state.hands.values() for c in hand_}
-    for message in h.channel_messages()[before:]:  # since the prepared position: no card in a hand is shown
-        words = set(message.text.replace("\n", " ").replace(".", " ").split())
-        assert not words & {mark(c) for c in secrets}, message.text
+    for text in public_since(h, before).splitlines():  # since the prepared position: no card in a hand is shown
+        words = set(text.replace(".", " ").split())
+        assert not words & {mark(c) for c in secrets}, text
     assert assert_hands_only_ephemeral(h) > 0
 
 
@@ -159,10 +161,10 @@ async def test_j_chain_passes_on_and_the_last_player_draws(h: Harness) -> None:
     alice = h.user(ALICE_ID, "alice")
     table = await open_table(h, alice, bots=1)
     set_state(table, make({ALICE: ["JS", "JC", "9D", "2H"], "bot1": ["JH", "3D", "4D"]}, turn=ALICE))
-    before = len(h.channel_messages())
+    before = public_mark(h)
     await do_action(h, alice, table, ENGINE.parse_action({"type": "place", "card": "JS", "on": "5S",
                                                           "side": "head"}))
-    public = "\n".join(m.text for m in h.channel_messages()[before:])
+    public = public_since(h, before)
     assert "Bot 1 must draw 1 (J chain)" in public and "alice must draw 2 (J chain)" in public
     board = board_message(h, table)
     assert "alice must draw 2" in board.text and "alice decides" in board.text
@@ -173,7 +175,7 @@ async def test_j_chain_passes_on_and_the_last_player_draws(h: Harness) -> None:
     assert any(label.startswith("Place J♣ on the face of") and label.endswith("next draws 3") for label in labels)
     await h.click(alice, hand, action_button(hand, table, ALICE, {"type": "place", "card": "JC", "on": "JH",
                                                                  "side": "face"}))
-    public = "\n".join(m.text for m in h.channel_messages()[before:])
+    public = public_since(h, before)
     assert "Bot 1 must draw 3 (J chain)" in public and "Bot 1 draws 3" in public and "Bot 1 loses the turn" in public
     assert table.state.turn == ALICE and len(table.state.hands["bot1"]) == 5
 

@@ -27,6 +27,8 @@ from .discord_helpers import (
     board_message,
     my_hand,
     only_table,
+    public_mark,
+    public_since,
     select_with,
     start_harness,
 )
@@ -172,12 +174,12 @@ async def test_two_passed_on_posts_counts_only_and_the_drawer_rearranges_first(h
     bot_held = ["3D", "4D"]
     position(table, {ALICE: {"held": ["2H", "9C", "KD"]}, "bot1": {"held": bot_held}, "bot2": {"held": ["6S"]}},
              top="5H", draw=["JC", "8D", "QS", "4C"])
-    before = len(h.channel_messages())
+    before = public_mark(h)
     hand = await do_action(h, alice, table, ENGINE.parse_action({"type": "play", "card": "2H"}))
     assert "draw two cards yourself, or pass them on" in hand.text
     assert {"Draw two myself", "Pass it on: Bot 1 draws two"} <= set(labels(hand))
     await h.click(alice, hand, button(hand, table, {"type": "pass_two"}))
-    public = "\n".join(m.text for m in h.channel_messages()[before:])
+    public = public_since(h, before)
     assert "alice passes the 2 on: Bot 1 must draw two" in public
     assert public.count("Bot 1 draws a card (held)") == 2
     assert mark("JC") not in public and mark("8D") not in public  # the drawn cards stay secret
@@ -209,15 +211,15 @@ async def test_three_reorder_then_everyone_draws_one_and_the_cards_stay_private(
     table = await open_table(h, alice, bots=2)
     position(table, {ALICE: {"held": ["3H", "9C", "KD"]}, "bot1": {"held": ["6D"]}, "bot2": {"held": ["6S"]}},
              top="5H", draw=["4C", "8D", "QS"])
-    before = len(h.channel_messages())
+    before = public_mark(h)
     hand = await do_action(h, alice, table, ENGINE.parse_action({"type": "play", "card": "3H"}))
     assert "the top three cards are 4♣ 8♦ Q♠" in hand.text
     order = labels(hand)
     assert len(order) >= 6 and "4♣→Bot 1 · 8♦→Bot 2 · Q♠→you" in order
-    assert not any("4♣" in m.text or "Q♠" in m.text for m in h.channel_messages()[before:])
+    assert "4♣" not in public_since(h, before) and "Q♠" not in public_since(h, before)
     # The queen to Bot 1, the 4 to alice.
     await h.click(alice, hand, button(hand, table, {"type": "order_three", "order": ["QS", "8D", "4C"]}))
-    public = "\n".join(m.text for m in h.channel_messages()[before:])
+    public = public_since(h, before)
     assert "alice put the three cards back in a chosen order" in public
     assert "Bot 1 draws a card (held)" in public and "Bot 2 draws a card (held)" in public
     assert "alice draws a card (held)" in public
@@ -281,9 +283,9 @@ async def test_a_on_top_reveals_the_hand_ends_the_deal_and_the_next_deal_starts(
                      "bot1": {"held": ["3D"]}, "bot2": {"held": ["4D"]}}, top="5H", deal=2)
     hand = await do_action(h, alice, table, ENGINE.parse_action({"type": "play", "card": "KH"}))
     assert "Place A♠ (slot A)" in labels(hand)
-    before = len(h.channel_messages())
+    before = public_mark(h)
     await h.click(alice, hand, button(hand, table, {"type": "place", "card": "AS"}))
-    public = "\n".join(m.text for m in h.channel_messages()[before:])
+    public = public_since(h, before)
     assert "alice completes the field pyramid and wins the deal" in public
     assert "alice's hand is shown: Q♦" in public
     assert "Payments: alice +40, Bot 1 -20, Bot 2 -20" in public

@@ -122,6 +122,22 @@ class GameStore:
             await tx.execute("INSERT INTO guild_settings (guild_id, language) VALUES (?, ?) "
                              "ON CONFLICT (guild_id) DO UPDATE SET language = excluded.language", guild_id, language)
 
+    # ---- per-person settings -----------------------------------------------------------
+    async def muted_pings(self, user_ids: list[int]) -> set[int]:
+        """Which of these people asked not to be @mentioned for their turns."""
+        if not user_ids:
+            return set()
+        marks = ", ".join("?" for _ in user_ids)
+        rows = await self.db.fetch(f"SELECT user_id FROM user_settings WHERE mute_pings = 1 AND user_id IN ({marks})",
+                                   *user_ids)
+        return {int(row[0]) for row in rows}
+
+    async def set_mute_pings(self, user_id: int, muted: bool) -> None:
+        async with self.db.transaction() as tx:
+            await tx.execute("INSERT INTO user_settings (user_id, mute_pings) VALUES (?, ?) "
+                             "ON CONFLICT (user_id) DO UPDATE SET mute_pings = excluded.mute_pings", user_id,
+                             int(muted))
+
     # ---- the action log --------------------------------------------------------------
     async def start_game(self, game_id: int, *, state: str, expected_version: int, bot_to_act: bool,
                          deadline: float | None) -> None:

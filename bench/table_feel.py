@@ -1,0 +1,162 @@
+"""How a table feels in a busy channel: one whole game per game with two people and a bot, played through the
+harness's strict edge by the generic UI driver, measured as the people would meet it.
+
+    python -m bench.table_feel [--game G] [--seed N]
+
+Per game: clicks per person-turn after the hand view is open (median and max; the driver clicks as a person who
+knows their move would, but may try a select option that turns out not to lead to it), public messages per game
+beside the number of person-turns, @mentions per person-turn, the board's distance from the bottom of the channel
+at each person decision (messages below it; median and max), and stale hand views: at each person decision, the
+people whose latest hand view still shows an older move of the table.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+
+from .report import median, print_table
+
+ROOT = Path(__file__).resolve().parents[1]
+PEOPLE = (101, 102)
+
+
+@dataclass
+class Feel:
+    game: str
+    person_turns: int = 0
+    clicks: list[int] = field(default_factory=list)  # per person-turn, after the hand view is open
+    public_messages: int = 0
+    mentions: int = 0
+    distances: list[int] = field(default_factory=list)
+    stale: int = 0
+
+
+def _harness():
+    sys.path.insert(0, str(ROOT))
+    from tests import ui_driver
+    from tests.discord_helpers import HAND_HEADER, start_harness
+
+    return start_harness, ui_driver, HAND_HEADER
+
+
+def written_at(message) -> str:
+    return message.payload.get("edited_timestamp") or message.payload["timestamp"]
+
+
+def latest_hands(h, header: str) -> dict[int, object]:
+    """Each person's newest hand view (ephemeral messages answering their clicks)."""
+    newest: dict[int, object] = {}
+    for message_id in sorted(h.server.messages):
+        message = h.message(message_id)
+        meta = message.payload.get("interaction_metadata") or {}
+        user = int((meta.get("user") or {}).get("id") or 0)
+        if message.ephemeral and user in PEOPLE and header in message.text:
+            newest[user] = message
+    return newest
+
+
+def public_posts(h) -> int:
+    return sum(1 for c in h.calls if c.method == "POST" and c.route == "POST /channels/{channel_id}/messages")
+
+
+def mentions(h) -> int:
+    return sum(len((c.json or {}).get("allowed_mentions", {}).get("users", []) or [])
+               for c in h.calls if c.method in ("POST", "PATCH") and isinstance(c.json, dict))
+
+
+async def measure(game: str, seed: int = 7) -> Feel:
+    start_harness, ui_driver, header = _harness()
+    with tempfile.TemporaryDirectory() as folder:
+        h = await start_harness(Path(folder) / "feel.db")
+        try:
+            return await _play(h, ui_driver, header, game, seed)
+        finally:
+            await h.close()
+
+
+async def _play(h, ui_driver, header: str, game: str, seed: int) -> Feel:
+    users = {uid: h.user(uid, f"p{uid}") for uid in PEOPLE}
+    r = await h.slash(users[PEOPLE[0]], f"play {game}", bots=1)
+    await h.click(users[PEOPLE[1]], r.message, label="Join")
+    await h.click(users[PEOPLE[0]], r.message, label="Start")
+    await h.settle()
+    table = (await h.bot.service.tables_in_channel(h.channel_id))[0]
+    feel, rng = Feel(game), random.Random(seed)
+    changed = [""]  # when the table last changed, in Discord's timestamp format
+
+    async def note_change(update) -> None:
+        if update.kind not in ("warning", "clock"):
+            changed[0] = datetime.now(timezone.utc).isoformat()
+
+    h.bot.service.subscribe(note_change)
+    clicks = _count_clicks(h)
+    last: tuple[int, int] | None = None
+    while table.status == "running":
+        due = table.user_ids_to_act()[0]
+        if last != (due, table.version):
+            feel.person_turns += 1
+            feel.clicks.append(0)
+            _look(h, table, feel, header, changed[0])
+        before = clicks[0]
+        acted = await ui_driver.act(h, users[due], table, rng)
+        feel.clicks[-1] += clicks[0] - before - 1  # the click that opened the hand view does not count
+        await h.settle()
+        last = (due, acted.version + 1)
+    feel.public_messages = public_posts(h)
+    feel.mentions = mentions(h)
+    return feel
+
+
+def _count_clicks(h) -> list[int]:
+    """Counts every click and select the driver makes (a one-element list the wrappers update)."""
+    count = [0]
+    for name in ("click", "select"):
+        original = getattr(h, name)
+
+        async def counted(*args, _original=original, **kwargs):
+            count[0] += 1
+            return await _original(*args, **kwargs)
+
+        setattr(h, name, counted)
+    return count
+
+
+def _look(h, table, feel: Feel, header: str, changed: str) -> None:
+    """At a person decision: where the board is, and whose hand view shows an older move."""
+    channel = [m for m in h.channel_messages(table.row.channel_id) if not m.ephemeral]
+    ids = [m.id for m in channel]
+    if table.row.board_message_id in ids:
+        feel.distances.append(len(ids) - 1 - ids.index(table.row.board_message_id))
+    feel.stale += sum(1 for message in latest_hands(h, header).values() if written_at(message) < changed)
+
+
+def report(feels: list[Feel]) -> None:
+    rows = []
+    for f in feels:
+        turns = max(1, f.person_turns)
+        rows.append([f.game, f"{median(f.clicks):.0f} (max {max(f.clicks, default=0)})",
+                     f"{f.public_messages} (turns {f.person_turns})", f"{f.mentions / turns:.2f}",
+                     f"{median(f.distances):.0f} (max {max(f.distances, default=0)})", str(f.stale)])
+    header = ["game", "clicks / person-turn", "public messages", "@mentions / person-turn", "board distance",
+              "stale hand views"]
+    print_table("How a table feels (two people and a bot, one whole game each)", header, rows)
+
+
+def main(argv: list[str] | None = None) -> None:
+    from engines import GAMES
+
+    parser = argparse.ArgumentParser(prog="python -m bench.table_feel", description=__doc__.splitlines()[0])
+    parser.add_argument("--game", action="append", choices=GAMES, help="repeatable; default every game")
+    parser.add_argument("--seed", type=int, default=7)
+    args = parser.parse_args(argv)
+    report([asyncio.run(measure(game, args.seed)) for game in args.game or GAMES])
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,103 @@
+"""Hand views that update themselves: each person's latest hand view of a table is redrawn after every change,
+for as long as Discord lets the bot edit it (an interaction token lives 15 minutes).
+
+A hand view is an ephemeral message only its person sees; the bot can edit it through the interaction that
+answered with it (``edit_original_response``). Each person's redraws run one at a time and coalesce (the latest
+table wins), and a redraw is never lost to a click answered meanwhile: every answer that draws a hand registers
+itself again, and a redraw follows when the table moved on while it was being drawn. A redraw shows the
+person's private notes ("you drew …") but does not count them as delivered: only a view they opened or clicked
+does, so a note is never lost in a view they dismissed.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Awaitable, Callable
+
+import discord
+import discord.ext.commands
+
+from bot.errors import HostError
+from bot.table import Table
+
+if TYPE_CHECKING:
+    from bot.client import GameHostBot
+
+log = logging.getLogger(__name__)
+NOTE_MARK = "🔒 "  # how a hand view marks a private note
+EDIT_WINDOW = 14 * 60.0  # seconds a hand view stays editable (Discord: 15 minutes per interaction token)
+
+
+@dataclass
+class _Live:
+    interaction: discord.Interaction
+    since: float
+    drawn_at: int  # the table version it shows
+    notes: str | None  # the private notes it showed, kept in its redraws until the person answers again
+    dirty: bool = False
+    task: asyncio.Task[None] | None = field(default=None, repr=False)
+
+
+HandDrawer = Callable[[discord.Interaction, Table, str | None], Awaitable[tuple[str, discord.ui.View]]]
+HandFiles = Callable[[discord.ui.View], dict[str, Any]]
+
+
+class LiveHands:
+    def __init__(self, bot: "GameHostBot", draw: HandDrawer, files: HandFiles) -> None:
+        self.bot, self.draw, self.files = bot, draw, files  # how the controls draw a hand view, and its pictures
+        self._live: dict[tuple[int, int], _Live] = {}
+
+    def remember(self, interaction: discord.Interaction, table: Table, drawn_at: int, content: str) -> None:
+        """``interaction`` just answered with ``interaction.user``'s hand view of ``table`` at ``drawn_at``."""
+        key = (table.id, interaction.user.id)
+        old = self._live.get(key)
+        notes = "\n".join(line for line in content.splitlines() if line.startswith(NOTE_MARK)) or None
+        live = self._live[key] = _Live(interaction, time.monotonic(), drawn_at, notes)
+        if old is not None and old.task is not None and not old.task.done():
+            live.task = old.task  # the running redraw picks up the new interaction on its next round
+        if table.version != drawn_at:  # the table moved on while this answer was drawn
+            self._schedule(key, live)
+
+    def changed(self, table: Table) -> None:
+        """The table changed: redraw every live hand view of it (a finished table's views once, then forget)."""
+        for key, live in list(self._live.items()):
+            if key[0] != table.id:
+                continue
+            if time.monotonic() - live.since > EDIT_WINDOW:
+                del self._live[key]
+                continue
+            self._schedule(key, live)
+
+    def _schedule(self, key: tuple[int, int], live: _Live) -> None:
+        live.dirty = True
+        if live.task is None or live.task.done():
+            live.task = asyncio.create_task(self._redraw(key))
+
+    async def _redraw(self, key: tuple[int, int]) -> None:
+        while (live := self._live.get(key)) is not None and live.dirty:
+            live.dirty = False
+            table = await self.bot.service.table(key[0])
+            if live.drawn_at == table.version and table.status == "running":
+                continue
+            try:
+                content, view = await self.draw(live.interaction, table, live.notes)
+                await live.interaction.edit_original_response(content=content, view=view, **self.files(view))
+                live.drawn_at = table.version
+            except (discord.NotFound, discord.Forbidden, HostError) as error:  # dismissed, token expired, left
+                log.debug("hand view of table %s can no longer be edited (%s)", key[0], error)
+                self._live.pop(key, None)
+                return
+            except Exception as error:  # noqa: BLE001 - one failed redraw must not stop the others
+                log.warning("redrawing a hand view of table %s failed (%s)", key[0], type(error).__name__)
+                return
+            if table.status != "running":
+                self._live.pop(key, None)
+                return
+
+
+def live_hands(client: discord.Client) -> LiveHands | None:
+    """The bot's live hand views (kept by the table cog; None where it is not loaded)."""
+    cog = client.get_cog("TableCog") if isinstance(client, discord.ext.commands.Bot) else None
+    return getattr(cog, "hands", None)

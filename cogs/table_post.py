@@ -1,0 +1,59 @@
+"""What a running table's board message says: the event lines since it was posted, then whose turn it is (and
+the time warning), above the board itself; and the controls it carries.
+
+The board is re-posted at the bottom of the channel whenever a person's turn begins, so the board a person
+decides on is the last message; the board it replaces keeps its lines as a plain log (picture and controls
+removed). Within a turn, and for the bots' moves, the current board is edited instead.
+"""
+from __future__ import annotations
+
+from typing import Sequence
+
+import discord
+
+from bot.i18n import t
+from bot.table import Table, human_player
+
+from .board import board_view
+from .common import names_for
+from .controls import BackButton
+
+CONTENT_LIMIT = 1900  # characters of lines + turn line a board message may carry (Discord allows 2,000)
+
+
+def named(table: Table, people: Sequence[int], mentioned: Sequence[int] = ()) -> str:
+    """People as @mentions where they are pinged, else by the name the board uses (bold)."""
+    names = names_for(table, table.row.locale)
+    return " ".join(f"<@{u}>" if u in mentioned else f"**{names(human_player(u))}**" for u in people)
+
+
+def turn_lines(table: Table, people: Sequence[int], mentioned: Sequence[int], warning_seconds: int | None) -> list[str]:
+    """Whose turn it is (and, when due, how many seconds are left)."""
+    if not people:
+        return []
+    locale = table.row.locale
+    lines = [t("table.your_turn", locale, players=named(table, people, mentioned))]
+    if warning_seconds is not None:
+        lines.append(t("table.time_warning", locale, players=named(table, people, mentioned),
+                       seconds=warning_seconds))
+    return lines
+
+
+def fit(lines: Sequence[str], after: Sequence[str], before: Sequence[str] = ()) -> int:
+    """How many of ``lines`` fit between ``before`` and ``after`` in one message (at least one, cut if needed)."""
+    taken = 0
+    while taken < len(lines) and len("\n".join([*before, *lines[:taken + 1], *after])) <= CONTENT_LIMIT:
+        taken += 1
+    return taken
+
+
+def compose(lines: Sequence[str], turn: Sequence[str]) -> str:
+    return "\n".join([*lines, *turn])[:2000]
+
+
+def table_view(table: Table, locale: object | None) -> discord.ui.View | None:
+    """The board's controls: My hand and the turn's public buttons, and I'm back while a bot plays for a person."""
+    view = board_view(table, locale, public_controls=True)
+    if view is not None and any(s.is_bot and s.user_id is not None for s in table.seats):
+        view.add_item(BackButton(table.id, locale))
+    return view

@@ -1,0 +1,143 @@
+"""Turn pings through the harness on the strict edge: at most one @mention per person per turn (none while they
+are already deciding, none for bot turns), the time warning edits the turn's ping instead of pinging again, and
+``/game pings off`` leaves a person named but never @mentioned."""
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import AsyncIterator, Callable
+
+import pytest
+
+from bot.table import Table
+from engines import get_engine
+
+from . import ui_driver
+from .discord_harness import Harness
+from .discord_helpers import board_message, start_harness
+
+ALICE, BOB = 101, 102
+
+
+@pytest.fixture
+async def h(tmp_path: Path) -> AsyncIterator[Harness]:
+    harness = await start_harness(tmp_path / "pings.db")
+    yield harness
+    await harness.close()
+
+
+def mentions_of(h: Harness, user_id: int) -> list[dict]:
+    """Every message Discord was asked to send or edit that would notify ``user_id``."""
+    found = []
+    for call in h.calls:
+        body = call.json or {}
+        if call.method in ("POST", "PATCH") and str(user_id) in map(str, (body.get("allowed_mentions") or {})
+                                                                        .get("users", [])):
+            found.append(body)
+    return found
+
+
+def public_part(text: str) -> str:
+    """A hand view without its private notes (🔒 "you drew …" lines are shown once, so a second view lacks them)."""
+    return "\n".join(line for line in text.splitlines() if not line.startswith("🔒"))
+
+
+async def play_whole_game(h: Harness, game: str, *, bob: bool = False,
+                          watch: Callable[[Table], None] | None = None) -> tuple[Table, dict[int, int]]:
+    """Alice (and Bob) with bots, through the hand views; returns the table and each person's number of turns (a
+    turn: decisions of one person with nobody else acting in between)."""
+    users = {ALICE: h.user(ALICE, "alice"), BOB: h.user(BOB, "bob")}
+    engine = get_engine(game)
+    bots = max(engine.min_players, 3) - (2 if bob else 1)
+    r = await h.slash(users[ALICE], f"play {game}", bots=bots)
+    if bob:
+        await h.click(users[BOB], r.message, label="Join")
+    await h.click(users[ALICE], r.message, label="Start")
+    table = (await h.bot.service.tables_in_channel(h.channel_id))[0]  # type: ignore[attr-defined]
+    turns = {ALICE: 0, BOB: 0}
+    last: tuple[int, int] | None = None  # who acted last, and the version their move made
+    rng = random.Random(7)
+    while table.status == "running":
+        due = table.user_ids_to_act()[0]
+        if last != (due, table.version):  # someone (a bot, the other person) moved since: a new turn
+            turns[due] += 1
+            if watch is not None:
+                watch(table)
+        acted = await ui_driver.act(h, users[due], table, rng)
+        await h.settle()
+        last = (due, acted.version + 1)
+    return table, turns
+
+
+@pytest.mark.parametrize("game", ["twinpyramid", "pileup"])
+async def test_one_mention_per_turn_and_none_while_deciding(h: Harness, game: str) -> None:
+    table, turns = await play_whole_game(h, game, bob=True)
+    assert table.status == "finished"
+    for person in (ALICE, BOB):
+        pinged = mentions_of(h, person)
+        assert 0 < len(pinged) <= turns[person], (person, len(pinged), turns[person])
+    # Nobody else is ever notified, and no ping notifies anyone by parsing the text.
+    everyone = [c.json for c in h.calls if c.json and c.json.get("allowed_mentions")]
+    assert all(not body["allowed_mentions"].get("parse") for body in everyone)
+    assert {str(u) for body in everyone for u in body["allowed_mentions"].get("users", [])} <= {str(ALICE), str(BOB)}
+
+
+async def test_muted_person_is_named_but_never_mentioned(h: Harness) -> None:
+    alice = h.user(ALICE, "alice")
+    r = await h.slash(alice, "game pings", mode="off")
+    assert r.ephemeral and "off" in r.text
+    seen: list[str] = []
+    table, turns = await play_whole_game(h, "akuma", watch=lambda tb: seen.append(board_message(h, tb).text))
+    assert table.status == "finished" and turns[ALICE] > 0
+    assert mentions_of(h, ALICE) == []
+    assert seen and all("**alice**, your turn" in text for text in seen)  # named on the board at each turn
+    r = await h.slash(alice, "game pings", mode="on")
+    assert r.ephemeral and "on" in r.text
+    assert await h.bot.storage.muted_pings([ALICE]) == set()  # type: ignore[attr-defined]
+
+
+async def test_time_warning_edits_the_turn_ping(h: Harness) -> None:
+    alice = h.user(ALICE, "alice")
+    r = await h.slash(alice, "play akuma", bots=2)
+    await h.click(alice, r.message, label="Start")
+    await h.settle()
+    table = (await h.bot.service.tables_in_channel(h.channel_id))[0]  # type: ignore[attr-defined]
+    assert table.user_ids_to_act() == [ALICE]
+    pings_before = len(mentions_of(h, ALICE))
+    posts_before = len(h.channel_messages())
+    ping = next(m for m in reversed(h.channel_messages()) if f"<@{ALICE}>" in m.text)
+    h.bot.service.warn(table)  # type: ignore[attr-defined]
+    await h.settle()
+    edited = h.message(ping.id)
+    assert "left to decide" in edited.text and f"<@{ALICE}>" in edited.text
+    assert len(h.channel_messages()) == posts_before  # no new message
+    assert len(mentions_of(h, ALICE)) == pings_before  # and nobody notified again
+
+
+async def test_hand_views_redraw_themselves_after_every_change(h: Harness) -> None:
+    """Each person's latest hand view follows every move (the other person's and the bots'); the one a person
+    just moved in shows their next decision at the table's current version, not "someone acted before you"."""
+    people = {ALICE: h.user(ALICE, "alice"), BOB: h.user(BOB, "bob")}
+    r = await h.slash(people[ALICE], "play rocca", bots=1)
+    await h.click(people[BOB], r.message, label="Join")
+    await h.click(people[ALICE], r.message, label="Start")
+    await h.settle()
+    table = (await h.bot.service.tables_in_channel(h.channel_id))[0]  # type: ignore[attr-defined]
+    latest = {uid: await ui_driver.open_hand(h, user, table) for uid, user in people.items()}
+    rng, checked = random.Random(3), 0
+    while table.status == "running" and checked < 12:
+        due = table.user_ids_to_act()[0]
+        acted = await ui_driver.act(h, people[due], table, rng)
+        assert acted.reply.ephemeral and acted.reply.message is not None
+        latest[due] = acted.reply.message  # the hand view the move was made in
+        await h.settle()
+        for uid, user in people.items():
+            if table.status != "running":
+                break
+            fresh = (await h.click(user, board_message(h, table), f"gh:hand:{table.id}")).message
+            assert public_part(latest[uid].text) == public_part(fresh.text), f"the latest hand view of {uid} is stale"
+            assert [c.get("custom_id") for c in latest[uid].components] == \
+                [c.get("custom_id") for c in fresh.components]
+            latest[uid] = fresh
+            checked += 1
+    assert checked >= 6

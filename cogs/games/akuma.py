@@ -10,7 +10,7 @@ from discord import app_commands
 from bot.i18n import t
 from bot.render import akuma as akuma_text
 from bot.table import Table
-from engines.akuma.models import Steal
+from engines.akuma import Steal
 
 from ..controls import ActButton, card_selects, refusal
 from ..lobby import DEFAULT_TIMER, LEVEL_CHOICES, TimerOption, open_lobby

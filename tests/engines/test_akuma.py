@@ -6,10 +6,10 @@ import json
 
 import pytest
 
-from engines.akuma import AkumaEngine, AkumaState, Play, Release, RowPlay, Steal, StopStealing
+from engines.akuma import AkumaEngine, AkumaState, Play, Release, Steal, StopStealing
 from engines.akuma.cards import sort_cards
-from engines.akuma.plays import classify
-from engines.akuma.release import all_discards, check_discard, release_number
+from engines.akuma.rules import all_discards, check_discard, classify, release_number
+from engines.akuma.state import RowPlay
 from engines.errors import BadOptions, IllegalAction, NotYourTurn
 from engines.rng import Rng
 

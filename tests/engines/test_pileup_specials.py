@@ -183,7 +183,7 @@ def test_seed_black_as_third_then_own_plain_fourth_in_the_same_play_takes_all_fo
     適用され」: the black's rule applies the moment it is played, so when the player's own next card of the
     same play lands as the 4th, that player takes all four (no trap is left behind)."""
     state = dump_table(("G2a", "R2a"), ["K2a", "Y2a"])
-    from engines.pileup.plays import outcome
+    from engines.pileup.rules import outcome
     assert outcome([["G2a"], ["R2a"]], False, play("K2a", "Y2a"))["kind"] == "take_trap"
     state, events = ENG.apply(state, "ann", play("K2a", "Y2a"))
     taken = event(events, "column_taken").data

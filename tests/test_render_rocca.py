@@ -22,9 +22,8 @@ from bot.storage import GameRow, SeatRow
 from bot.table import Table
 from cogs.games import rocca as cog
 from engines import IllegalAction
-from engines.rocca import RoccaEngine
+from engines.rocca import Place, RoccaEngine
 from engines.rocca.cards import full_deck
-from engines.rocca.models import Place
 from engines.rocca.tower import TowerIndex, put
 
 from .engines.test_rocca_support import make
@@ -250,7 +249,7 @@ def test_sixty_card_tower_keeps_cards_readable() -> None:
 def test_picture_marks_only_sides_a_card_could_match(monkeypatch) -> None:
     """A number's open face can never take a card, so it is not outlined; its head and profile are."""
     from bot.render import rocca_image
-    from engines.rocca.models import RoccaState
+    from engines.rocca import RoccaState
     from engines.rocca.tower import start_tower
     from engines.rocca.view import tower_view
     tower, columns = start_tower("5S")

@@ -21,7 +21,7 @@ from discord import app_commands
 from bot.i18n import t
 from bot.render import rocca as text
 from bot.table import Table
-from engines.rocca.models import Accept, Bon, DeclareOne, Draw, Give, Place
+from engines.rocca import Accept, Bon, DeclareOne, Draw, Give, Place
 
 from ..controls import ActButton, PickSelect, card_selects, refusal, single
 from ..lobby import DEFAULT_TIMER, LEVEL_CHOICES, TimerOption, open_lobby

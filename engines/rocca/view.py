@@ -12,7 +12,7 @@ from typing import Any
 from engines.base import Result
 
 from . import geometry as G
-from .models import RoccaState
+from .state import RoccaState
 from .tower import TowerIndex, card_label, column_label, could_match
 
 

@@ -5,8 +5,7 @@ import random
 
 from bot.policies import heuristic_for, random_policy
 from bot.policies.diamondbox import choose, play_one, playability
-from engines.diamondbox import DiamondBoxEngine
-from engines.diamondbox.state import ChooseColour, Pass
+from engines.diamondbox import ChooseColour, DiamondBoxEngine, Pass
 
 ENG = DiamondBoxEngine()
 

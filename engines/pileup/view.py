@@ -45,7 +45,7 @@ def _pending(state: "PileupState") -> dict[str, Any] | None:
     return {"kind": "deflect_roll", **common, "dice": 1, "needs": dump.column}
 
 
-def build_view(engine: "PileupEngine", state: "PileupState", viewer: str | None) -> dict[str, Any]:
+def build_view(engine: PileupEngine, state: PileupState, viewer: str | None) -> dict[str, Any]:
     columns = []
     for number, column in enumerate(state.columns, start=1):
         columns.append({

@@ -351,4 +351,4 @@ class RoccaEngine(Engine):
         return Result(ranking=self._ranking(state), scores={p: len(h) for p, h in state.hands.items()})
 
     def view(self, state: RoccaState, viewer: str | None) -> dict[str, Any]:
-        return build_view(state, viewer, self.to_act(state), self.result(state))
+        return build_view(self, state, viewer)

@@ -11,7 +11,8 @@ from . import backends, cold_start, discord_path, engine_speed, images, service_
 def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m bench")
     parser.add_argument("--quick", action="store_true", help="short runs (seconds, not minutes)")
-    parser.add_argument("--only", choices=["engines", "load", "cold", "images", "backends", "discord"], help="run one section")
+    parser.add_argument("--only", choices=["engines", "load", "cold", "images", "backends", "discord"],
+                        help="run one section")
     parser.add_argument("--backend", action="append", choices=["sqlite", "postgres"],
                         help="run the backends section on these (repeat for side by side; default both)")
     parser.add_argument("--processes", type=int, default=1, help="bot processes in the backends section")

@@ -13,10 +13,10 @@ import random
 from statistics import mean
 
 from bot.policies import diamondbox as bot
-from engines.diamondbox import DiamondBoxEngine, geometry
-from engines.diamondbox.cards import FIRST_GUESS_PATTERNS, TABLE, install_patterns
+from engines.diamondbox import DiamondBoxEngine, cards, geometry
+from engines.diamondbox.cards import first_guess_patterns, install_patterns
 
-TUNED = dict(TABLE.patterns)
+TUNED = dict(cards.table().patterns)
 
 VARIANTS = [  # (turns, reading, table)
     ("half", "strict", "default"), ("half", "lenient", "first_guess"),
@@ -64,7 +64,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     print("turns reading table        stalemates placements 6-square passes diamond-refused visible-diamonds")
     for turns, reading, table in VARIANTS:
-        install_patterns(FIRST_GUESS_PATTERNS if table == "first_guess" else TUNED)
+        install_patterns(first_guess_patterns() if table == "first_guess" else TUNED)
         geometry.DIAMONDS = reading
         rows = [play(seed, args.players, turns, reading) for seed in range(args.games)]
         placed = sum(r["placed"] for r in rows)

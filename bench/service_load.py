@@ -117,7 +117,8 @@ def run(quick: bool) -> list[dict]:
         # The same load with seats that pick random legal moves: what the host costs without bots' thinking.
         light = asyncio.run(load_run(1000, 4.0 if quick else 20.0, Path(folder), heuristic=False))
     rows = [[r["label"], r["actions"], f"{r['actions'] / r['seconds']:.0f}", ms(r["p50"]), ms(r["p99"]),
-             ms(r["floor50"]), ms(r["floor99"]), f"{r['p99'] / r['floor99']:.2f}×", r["row"]] for r in [*results, light]]
+             ms(r["floor50"]), ms(r["floor99"]), f"{r['p99'] / r['floor99']:.2f}×", r["row"]]
+            for r in [*results, light]]
     print_table(f"Action latency (1 table: back to back; more: each table acts every ~{THINK_MEAN:.0f} s; "
                 "action = load, validate, apply, commit, text render)",
                 ["tables", "actions", "actions/s", "p50", "p99", "floor p50", "floor p99", "p99 / floor p99",

@@ -72,7 +72,8 @@ class _Window:
     def headers(self, bucket: str, now: float) -> dict[str, str]:
         reset_after = self.period - (now - self.used[0]) if self.used else self.period
         return {"X-RateLimit-Limit": str(self.limit), "X-RateLimit-Remaining": str(max(0, self.limit - len(self.used))),
-                "X-RateLimit-Reset": f"{time.time() + reset_after:.3f}", "X-RateLimit-Reset-After": f"{reset_after:.3f}",
+                "X-RateLimit-Reset": f"{time.time() + reset_after:.3f}",
+                "X-RateLimit-Reset-After": f"{reset_after:.3f}",
                 "X-RateLimit-Bucket": bucket}
 
 

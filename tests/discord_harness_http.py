@@ -53,7 +53,8 @@ class HarnessError(AssertionError):
 
 class DiscordRefused(HarnessError):
     """The fake Discord answered a request with 400 (its body breaks Discord's rules): a bug even when the bot
-    catches the ``HTTPException``. A test that sends such a request on purpose uses ``expect_errors(DiscordRefused)``."""
+    catches the ``HTTPException``. A test that sends such a request on purpose uses
+    ``expect_errors(DiscordRefused)``."""
 
     def __init__(self, call: "Call"):
         self.call = call

@@ -23,7 +23,8 @@ async def open_table(h: Harness, alice, bots: int = 3):
     r = await h.slash(alice, "play akuma", bots=bots, start="host")
     assert r.type == "deferred" and not r.ephemeral
     lobby = r.message
-    assert "Bot 3" in lobby.text and {c["label"] for c in lobby.components} >= {"Join", "Leave", "Add bot: normal", "Start"}
+    labels = {c["label"] for c in lobby.components}
+    assert "Bot 3" in lobby.text and labels >= {"Join", "Leave", "Add bot: normal", "Start"}
     await h.click(alice, lobby, label="Start")
     table = only_table(h)
     assert table.status == "running" and "started" in lobby.text
@@ -130,7 +131,8 @@ async def test_errors_are_ephemeral_say_what_to_do_and_change_nothing(h: Harness
     stale_hand = (await h.click(alice, board_message(h, table), label="My hand")).message
     await take_turn(h, alice, table, rng)
     if table.status == "running":
-        old = [c for c in stale_hand.components if c.get("custom_id", "").startswith("gh:do:") and not c.get("disabled")]
+        old = [c for c in stale_hand.components
+               if c.get("custom_id", "").startswith("gh:do:") and not c.get("disabled")]
         if old:
             version = table.version
             r = await h.click(alice, stale_hand, old[0]["custom_id"])

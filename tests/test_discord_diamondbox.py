@@ -222,12 +222,12 @@ async def test_errors_are_ephemeral_and_change_nothing(h: Harness) -> None:
 
 async def test_rules_in_both_languages_show_the_card_table_in_play(h: Harness) -> None:
     from bot.render.diamondbox import face
-    from engines.diamondbox.cards import TABLE
+    from engines.diamondbox.cards import table
 
     alice = h.user(ALICE_ID, "alice")
     r = await h.slash(alice, "rules", game="diamondbox")
     assert r.ephemeral and "Decision" in r.text and "3.0% / 5.0% / 4.2%" in r.text
-    for number, rows in TABLE.patterns.items():
+    for number, rows in table().patterns.items():
         assert f"`{number}` `{face(rows)}`" in r.text
     hiro = h.user(103, "hiro", locale="ja")
     r = await h.slash(hiro, "rules", game="diamondbox")

@@ -74,7 +74,9 @@ def test_no_english_plural_is_guessed() -> None:
     """No "card(s)" and no "{n} cards" that would read "1 cards": a count before a plural noun carries its forms."""
     for key, text in catalog("en").items():
         assert "(s)" not in text, f"en:{key}: {text}"
-        bare = re.findall(r"\{(count|cards|layers|left|seconds|games|wins|rounds|covered|columns)\} (?:more )?(?:minus )?(?:card|layer|step|second|game|win|round|square|column|place|placement|stone|message|server|check)s\b", text)
+        bare = re.findall(r"\{(count|cards|layers|left|seconds|games|wins|rounds|covered|columns)\} (?:more )?"
+                          r"(?:minus )?(?:card|layer|step|second|game|win|round|square|column|place|placement|stone"
+                          r"|message|server|check)s\b", text)
         assert not bare, f"en:{key}: {{{bare[0]}}} before a plural noun without plural forms: {text}"
 
 
@@ -102,7 +104,8 @@ def test_controls_name_the_hosts_bots_as_the_board_does() -> None:
 
 
 def test_japanese_text_uses_full_width_punctuation() -> None:
-    """One style in Japanese: ：（）！？ full width (placeholders, `code` and command names excepted), no abbreviations."""
+    """One style in Japanese: ：（）！？ full width (placeholders, `code` and command names excepted), no
+    abbreviations."""
     protected = re.compile(r"\{[^{}]*\}|`[^`]*`|<[^<>]*>|https?://\S+")
     for key, text in catalog("ja").items():
         if key.startswith("app."):

@@ -60,5 +60,6 @@ def test_no_user_facing_literal_outside_the_catalogs() -> None:
 
 def test_the_scan_catches_a_literal(tmp_path: Path) -> None:
     sample = tmp_path / "sample.py"
-    sample.write_text('async def f(i):\n    """Doc string is fine."""\n    await i.response.send_message("Your turn now")\n')
+    sample.write_text('async def f(i):\n    """Doc string is fine."""\n'
+                      '    await i.response.send_message("Your turn now")\n')
     assert offending_literals(sample) == [(3, "Your turn now")]

@@ -5,8 +5,7 @@ import random
 
 from bot.policies import heuristic_for, random_policy
 from bot.policies.diamondbox import choose, play_one, playability
-from engines.diamondbox import DiamondBoxEngine
-from engines.diamondbox.state import ChooseColour, Pass
+from engines.diamondbox import ChooseColour, DiamondBoxEngine, Pass
 
 ENG = DiamondBoxEngine()
 
@@ -18,7 +17,8 @@ def test_registered_as_the_games_heuristic() -> None:
 def test_bot_always_returns_a_legal_action() -> None:
     for seed in range(2):
         for n in (2, 3, 4):
-            state = ENG.new_game([f"p{i}" for i in range(n)], seed=seed, options={"turns": "all" if seed % 2 else "half"})
+            options = {"turns": "all" if seed % 2 else "half"}
+            state = ENG.new_game([f"p{i}" for i in range(n)], seed=seed, options=options)
             rng = random.Random(seed)
             while actors := ENG.to_act(state):
                 player = actors[0]

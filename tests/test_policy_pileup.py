@@ -5,7 +5,8 @@ import random
 
 from bot.policies import random_policy
 from bot.policies.pileup import choose
-from engines.pileup import DumpOn, Give, Penalty, PileupEngine, Play, Roll, preview
+from engines.pileup import DumpOn, Give, Penalty, PileupEngine, Play, Roll
+from engines.pileup.rules import preview
 from tests.engines.test_pileup_support import col, table
 
 ENG = PileupEngine()

@@ -16,7 +16,7 @@ from bot.policies import choose_action
 from bot.render import diamondbox as text
 from bot.render import diamondbox_image as image
 from engines import IllegalAction, get_engine
-from engines.diamondbox.cards import TABLE, cells_of
+from engines.diamondbox.cards import cells_of, table
 
 ENGINE = get_engine("diamondbox")
 UNFILLED = re.compile(r"\{[a-z_]+\}")
@@ -88,7 +88,7 @@ def test_every_engine_error_has_a_message_in_both_languages() -> None:
 def test_rules_show_the_card_table_in_play(lang: str) -> None:
     rules = rules_text("diamondbox", lang)
     assert "{" not in rules
-    for number, rows in TABLE.patterns.items():
+    for number, rows in table().patterns.items():
         assert f"`{number}` `{text.face(rows)}`" in rules
     assert "3.0%" in rules and ("Decision" in rules or "決定" in rules)
 

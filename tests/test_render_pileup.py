@@ -21,13 +21,13 @@ from cogs.games import pileup as cog
 from engines import BadOptions, Event, IllegalAction
 from engines.pileup import DumpOn, KeepColumn, PileupEngine, Play, Roll
 
+from .discord_helpers import check_discord_limits, offered_actions, offered_controls
 from .engines.test_pileup_support import col
 from .engines.test_pileup_support import table as build
 
 ENG = PileupEngine()
 ROOT = Path(__file__).resolve().parents[1]
 LOCALES = ("en", "ja")
-from .discord_helpers import check_discord_limits, offered_actions, offered_controls
 
 
 def names_for(players: list[str]) -> Names:
@@ -144,7 +144,7 @@ def test_board_never_depends_on_secret_cards() -> None:
 def test_every_engine_error_has_a_message_in_both_languages() -> None:
     source = "\n".join(p.read_text() for p in (ROOT / "engines" / "pileup").glob("*.py"))
     codes = set(re.findall(r'IllegalAction\("(pileup\.[a-z_]+)"', source))
-    codes |= {f"pileup.{c}" for c in re.findall(r'return "([a-z_]+)"', (ROOT / "engines/pileup/plays.py").read_text())}
+    codes |= {f"pileup.{c}" for c in re.findall(r'return "([a-z_]+)"', (ROOT / "engines/pileup/rules.py").read_text())}
     codes |= set(re.findall(r'BadOptions\(\s*"(pileup\.[a-z_]+)"', source))
     codes |= {"pileup.bad_deck"}
     assert len(codes) >= 12, codes

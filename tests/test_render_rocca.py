@@ -27,12 +27,12 @@ from engines.rocca import RoccaEngine
 from engines.rocca.cards import full_deck
 from engines.rocca.tower import TowerIndex, put
 
+from .discord_helpers import check_discord_limits, offered_actions, offered_controls
 from .engines.test_rocca_support import make
 
 ENG = RoccaEngine()
 ROOT = Path(__file__).resolve().parents[1]
 LOCALES = ("en", "ja")
-from .discord_helpers import check_discord_limits, offered_actions, offered_controls
 
 
 def names_for(players: list[str]) -> Names:
@@ -236,7 +236,7 @@ def test_sixty_card_tower_keeps_cards_readable() -> None:
 def test_picture_marks_only_sides_a_card_could_match(monkeypatch) -> None:
     """A number's open face can never take a card, so it is not outlined; its head and profile are."""
     from bot.render import rocca_image
-    from engines.rocca.models import RoccaState
+    from engines.rocca import RoccaState
     from engines.rocca.tower import start_tower
     from engines.rocca.view import tower_view
     tower, columns = start_tower("5S")

@@ -21,13 +21,13 @@ from cogs.games import twinpyramid as cog
 from engines import Event, IllegalAction
 from engines.twinpyramid import TwinPyramidEngine
 
+from .discord_helpers import check_discord_limits, offered_actions, offered_controls
 from .engines.test_twinpyramid_support import make, pending
 
 ENG = TwinPyramidEngine()
 ROOT = Path(__file__).resolve().parents[1]
 LOCALES = ("en", "ja")
 STEP_TYPES = ("swap_shown", "to_shown", "to_held", "swap_stone")
-from .discord_helpers import check_discord_limits, offered_actions, offered_controls
 
 
 def names_for(players: list[str]) -> Names:

@@ -169,9 +169,9 @@ def main(argv: list[str] | None = None) -> None:
         for n in args.players:
             print(json.dumps(versus_random(args.games, n)))
         return
-    from engines.diamondbox.cards import FIRST_GUESS_PATTERNS
+    from engines.diamondbox.cards import first_guess_patterns
 
-    patterns = FIRST_GUESS_PATTERNS if args.patterns == "first_guess" else None
+    patterns = first_guess_patterns() if args.patterns == "first_guess" else None
     report = {}
     for n in args.players:
         row = playability(args.games, (n,), {"turns": args.turns}, jobs=args.jobs, patterns=patterns)[n]

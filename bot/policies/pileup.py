@@ -9,7 +9,8 @@ import random
 from typing import Any
 
 from engines import Action
-from engines.pileup import DumpOn, Give, Penalty, Play, preview
+from engines.pileup import DumpOn, Give, Penalty, Play
+from engines.pileup.rules import preview
 
 # What holding a white / black card is worth (an escape from a take later), so one is spent
 # only where it saves more than that.

@@ -16,8 +16,8 @@ STONES = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10")
 BUILD = {"J": 1, "Q": 2, "K": 3}
 SUPPORTS = {"4": ("7", "8"), "5": ("8", "9"), "6": ("9", "10"), "2": ("4", "5"), "3": ("5", "6"), "A": ("2", "3")}
 SHED_FIRST = {"2": 3, "10": 3, "7": 2, "9": 1, "8": 1, "3": 0}  # nuisance value when shed
-DRAW_UNTIL = 7
-CHANGE_GAIN = 1.5  # a change must gain this much card value: small gains only pass cards back and forth  # draw (rather than play a useful card) while the hand is below this
+DRAW_UNTIL = 7  # draw (rather than play a useful card) while the hand is below this
+CHANGE_GAIN = 1.5  # a change must gain this much card value: small gains only pass cards back and forth
 
 
 def rank(card: str) -> str | None:
@@ -172,10 +172,8 @@ def _order_three(view: dict[str, Any], table: Table, legal: list[Action]) -> Act
     return max(legal, key=score)
 
 
-def _turn(table: Table, legal: list[Action], rng: random.Random) -> Action:
-    plays = _by_type(legal, "play")
-    hand_size = len(table.hand)
-    # 1. Build: a J/Q/K that places stones, the most stones first.
+def _best_build(table: Table, plays: list[Action]) -> Action | None:
+    """A J/Q/K that places stones, the most stones first (then the smaller build limit)."""
     builds = []
     for a in plays:
         limit = BUILD.get(rank(a.card) or "")  # type: ignore[attr-defined]
@@ -184,9 +182,11 @@ def _turn(table: Table, legal: list[Action], rng: random.Random) -> Action:
             n = table.placeable_count(rest, limit)
             if n:
                 builds.append((n, -limit, a))
-    if builds:
-        return max(builds, key=lambda t: (t[0], t[1]))[2]
-    # 2. Take a needed card with a change (the A/joker given away is worth less).
+    return max(builds, key=lambda t: (t[0], t[1]))[2] if builds else None
+
+
+def _best_change(table: Table, legal: list[Action]) -> Action | None:
+    """A change that takes a needed card, gaining more than CHANGE_GAIN (the A/joker given away is worth less)."""
     best_change, gain = None, CHANGE_GAIN
     has_builder = any(rank(c) in BUILD for c in table.hand)
     for a in _by_type(legal, "change"):
@@ -199,8 +199,17 @@ def _turn(table: Table, legal: list[Action], rng: random.Random) -> Action:
             taken += 1.0  # a wild change also names a suit
         if taken > gain:
             best_change, gain = a, taken
-    if best_change is not None:
-        return best_change
+    return best_change
+
+
+def _turn(table: Table, legal: list[Action], rng: random.Random) -> Action:
+    plays = _by_type(legal, "play")
+    hand_size = len(table.hand)
+    # 1. Build: a J/Q/K that places stones, the most stones first.
+    # 2. Take a needed card with a change.
+    chosen = _best_build(table, plays) or _best_change(table, legal)
+    if chosen is not None:
+        return chosen
     # 3. Shed junk, nuisance specials first.
     def shed_key(a: Action) -> tuple[float, float]:
         r = rank(a.card) or ""  # type: ignore[attr-defined]

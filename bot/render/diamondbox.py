@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from engines import Event
-from engines.diamondbox.cards import COLOURS, TABLE, TURNS_ALL, TURNS_HALF, cells_of
+from engines.diamondbox.cards import COLOURS, TURNS_ALL, TURNS_HALF, cells_of, table
 
 from ..i18n import t
 from . import Board, Names, ranking_lines
@@ -48,7 +48,7 @@ def face(rows: list[str] | str) -> str:
 
 
 def face_of(card_id: str) -> str:
-    pattern = TABLE.patterns.get(card_id[1:])
+    pattern = table().patterns.get(card_id[1:])
     return face(pattern) if pattern else "?"
 
 
@@ -281,9 +281,9 @@ def image_alt(view: dict[str, Any], names: Names, locale: object | None) -> str:
 
 def rules_fields(locale: object | None) -> dict[str, str]:
     """``{card_table}`` of the rules text: the patterns actually in play, read from the engine's card data."""
-    lines = [t("diamondbox.rules.table_head", locale, colours=" ".join(COLOUR_MARKS[c] for c in TABLE.colours))]
-    for number in sorted(TABLE.patterns):
-        rows = TABLE.patterns[number].split("/")
+    lines = [t("diamondbox.rules.table_head", locale, colours=" ".join(COLOUR_MARKS[c] for c in table().colours))]
+    for number in sorted(table().patterns):
+        rows = table().patterns[number].split("/")
         lines.append(t("diamondbox.rules.table_row", locale, number=number, face=face(rows),
                        rows="/".join(rows)))
     return {"card_table": "\n".join(lines)}

@@ -10,10 +10,11 @@ from __future__ import annotations
 from typing import Any
 
 from engines import Event
-from engines.pileup import COLOURS
+from engines.pileup.cards import COLOURS
 
 from ..i18n import t
 from . import Board, Names, ranking_lines
+from .event_table import EventFormatter, format_event
 
 COLOUR_MARKS = {"R": "🟥", "B": "🟦", "G": "🟩", "Y": "🟨", "W": "⬜", "K": "⬛"}
 COLOUR_SYMBOLS = {"R": "●", "B": "■", "G": "▲", "Y": "★", "W": "○", "K": "◆"}
@@ -229,62 +230,112 @@ def take_reason(reason: str, locale: object | None) -> str:
     return t(f"pileup.reason.{key}", locale)
 
 
+def _rolled(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
+    key = "pileup.event.rolled_minus" if d.get("minus_turn") else "pileup.event.rolled"
+    return t(key, locale, player=who, dice=dice(d.get("dice", [])))
+
+
+def _triple(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
+    if not d.get("gives"):
+        return t("pileup.event.triple_none", locale, player=who, sum=d.get("sum", 0))
+    return t("pileup.event.triple", locale, player=who, sum=d.get("sum", 0), count=d["gives"])
+
+
+def _minus_given(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
+    return t("pileup.event.minus_given", locale, player=who, to=names(d.get("to")), card=card(d["card"]),
+             left=d.get("left", 0))
+
+
+def _reroll(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
+    return t("pileup.event.reroll", locale, player=who)
+
+
+def _hand_revealed(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
+    return t("pileup.event.hand_revealed", locale, player=who, cards=sorted_cards(d.get("cards", [])))
+
+
+def _penalty_taken(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
+    return t("pileup.event.penalty_taken", locale, player=who, card=card(d["card"]))
+
+
+def _played(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
+    key = "pileup.event.played_minus" if d.get("from_minus") else "pileup.event.played"
+    return t(key, locale, player=who, column=d["column"], mark=column_mark(d["column"]),
+             cards=play_layers(d.get("cards", []), d.get("stacked", [])), layers=d.get("layers", 0))
+
+
+def _dump_started(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
+    return t("pileup.event.dump_started", locale, player=who, column=d["column"], cards=d.get("cards", 0))
+
+
+def _dumped(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
+    return t("pileup.event.dumped", locale, player=who, to=names(d.get("to")), column=d["column"],
+             cards=d.get("cards", 0), face=die(d["column"]))
+
+
+def _deflect_rolled(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
+    key = "pileup.event.deflected" if d.get("deflected") else "pileup.event.not_deflected"
+    return t(key, locale, player=who, die=dice([d["die"]]), column=d["column"])
+
+
+def _column_taken(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
+    return t("pileup.event.column_taken", locale, player=who, column=d["column"],
+             mark=column_mark(d["column"]), cards=cards(d.get("cards", [])), count=len(d.get("cards", [])),
+             reason=take_reason(d.get("reason", "take"), locale), total=d.get("minus_count", 0))
+
+
+def _column_trapped(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
+    return t("pileup.event.column_trapped", locale, player=who, column=d["column"])
+
+
+def _refilled(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
+    if not d.get("count"):
+        return None
+    return t("pileup.event.refilled", locale, player=who, count=d["count"], pile=d.get("draw_pile", 0))
+
+
+def _drew(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
+    """private: the drawer only"""
+    return t("pileup.event.drew", locale, cards=sorted_cards(d.get("cards", [])))
+
+
+def _turn_started(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
+    parts = []
+    if d.get("skipped"):
+        parts.append(t("pileup.event.skipped", locale, players=", ".join(names(p) for p in d["skipped"])))
+    key = "pileup.event.turn_minus" if d.get("minus_turn") else "pileup.event.turn"
+    parts.append(t(key, locale, player=who, turn=d.get("turn", 0)))
+    return " ".join(parts)
+
+
+def _game_over(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
+    lines = [t("pileup.event.game_over", locale)]
+    lines += final_lines({"ranking": d.get("ranking", []), "scores": d.get("minus", {})}, names, locale)
+    return "\n".join(lines)
+
+
+_EVENTS: dict[str, EventFormatter] = {
+    "rolled": _rolled,
+    "triple": _triple,
+    "minus_given": _minus_given,
+    "reroll": _reroll,
+    "hand_revealed": _hand_revealed,
+    "penalty_taken": _penalty_taken,
+    "played": _played,
+    "dump_started": _dump_started,
+    "dumped": _dumped,
+    "deflect_rolled": _deflect_rolled,
+    "column_taken": _column_taken,
+    "column_trapped": _column_trapped,
+    "refilled": _refilled,
+    "drew": _drew,
+    "turn_started": _turn_started,
+    "game_over": _game_over,
+}
+
+
 def event(ev: Event, names: Names, locale: object | None) -> str | None:
-    d = ev.data
-    who = names(d.get("player"))
-    match ev.type:
-        case "rolled":
-            key = "pileup.event.rolled_minus" if d.get("minus_turn") else "pileup.event.rolled"
-            return t(key, locale, player=who, dice=dice(d.get("dice", [])))
-        case "triple":
-            if not d.get("gives"):
-                return t("pileup.event.triple_none", locale, player=who, sum=d.get("sum", 0))
-            return t("pileup.event.triple", locale, player=who, sum=d.get("sum", 0), count=d["gives"])
-        case "minus_given":
-            return t("pileup.event.minus_given", locale, player=who, to=names(d.get("to")), card=card(d["card"]),
-                     left=d.get("left", 0))
-        case "reroll":
-            return t("pileup.event.reroll", locale, player=who)
-        case "hand_revealed":
-            return t("pileup.event.hand_revealed", locale, player=who, cards=sorted_cards(d.get("cards", [])))
-        case "penalty_taken":
-            return t("pileup.event.penalty_taken", locale, player=who, card=card(d["card"]))
-        case "played":
-            key = "pileup.event.played_minus" if d.get("from_minus") else "pileup.event.played"
-            return t(key, locale, player=who, column=d["column"], mark=column_mark(d["column"]),
-                     cards=play_layers(d.get("cards", []), d.get("stacked", [])), layers=d.get("layers", 0))
-        case "dump_started":
-            return t("pileup.event.dump_started", locale, player=who, column=d["column"], cards=d.get("cards", 0))
-        case "dumped":
-            return t("pileup.event.dumped", locale, player=who, to=names(d.get("to")), column=d["column"],
-                     cards=d.get("cards", 0), face=die(d["column"]))
-        case "deflect_rolled":
-            key = "pileup.event.deflected" if d.get("deflected") else "pileup.event.not_deflected"
-            return t(key, locale, player=who, die=dice([d["die"]]), column=d["column"])
-        case "column_taken":
-            return t("pileup.event.column_taken", locale, player=who, column=d["column"],
-                     mark=column_mark(d["column"]), cards=cards(d.get("cards", [])), count=len(d.get("cards", [])),
-                     reason=take_reason(d.get("reason", "take"), locale), total=d.get("minus_count", 0))
-        case "column_trapped":
-            return t("pileup.event.column_trapped", locale, player=who, column=d["column"])
-        case "refilled":
-            if not d.get("count"):
-                return None
-            return t("pileup.event.refilled", locale, player=who, count=d["count"], pile=d.get("draw_pile", 0))
-        case "drew":  # private: the drawer only
-            return t("pileup.event.drew", locale, cards=sorted_cards(d.get("cards", [])))
-        case "turn_started":
-            parts = []
-            if d.get("skipped"):
-                parts.append(t("pileup.event.skipped", locale, players=", ".join(names(p) for p in d["skipped"])))
-            key = "pileup.event.turn_minus" if d.get("minus_turn") else "pileup.event.turn"
-            parts.append(t(key, locale, player=who, turn=d.get("turn", 0)))
-            return " ".join(parts)
-        case "game_over":
-            lines = [t("pileup.event.game_over", locale)]
-            lines += final_lines({"ranking": d.get("ranking", []), "scores": d.get("minus", {})}, names, locale)
-            return "\n".join(lines)
-    return None
+    return format_event(_EVENTS, ev, names, locale)
 
 
 def error_field(key: str, value: Any, locale: object | None) -> Any:

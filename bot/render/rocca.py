@@ -8,10 +8,11 @@ from __future__ import annotations
 from typing import Any
 
 from engines import Event
-from engines.rocca import SIDES
+from engines.rocca.geometry import SIDES
 
 from ..i18n import t
 from . import Board, Names, ranking_lines
+from .event_table import EventFormatter, format_event
 
 SUIT_MARKS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 JOKER_MARK = "🃏"
@@ -197,66 +198,127 @@ def hand(view: dict[str, Any], names: Names, locale: object | None) -> str:
 
 
 # ---- events --------------------------------------------------------------------------------------------------------
+def _game_started(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
+    return t("rocca.event.game_started", locale, player=names(d.get("start_player")),
+             card=card(d["start_card"]),
+             bon=t("rocca.board.bon_on" if d.get("bon") else "rocca.board.bon_off", locale))
+
+
+def _placed(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
+    if d.get("bend"):
+        return t("rocca.event.placed_joker", locale, player=names(d["player"]), card=card(d["card"]),
+                 suit=suit_mark(d.get("suit")), bend=bend_name(d["bend"], locale),
+                 side=side_name(d["side"], locale), on=d["on_label"], label=d["label"],
+                 left=d.get("cards_left", 0))
+    return t("rocca.event.placed", locale, player=names(d["player"]), card=card(d["card"]),
+             side=side_name(d["side"], locale), on=d["on_label"], label=d["label"],
+             left=d.get("cards_left", 0))
+
+
+def _tower_bent(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
+    return t("rocca.event.tower_bent", locale)
+
+
+def _bon(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
+    return t("rocca.event.bon", locale, player=names(d["player"]), cards=cards(d["cards"]),
+             labels=", ".join(d.get("labels", [])), left=d.get("cards_left", 0))
+
+
+def _one_declared(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
+    return t("rocca.event.one_declared", locale, player=names(d["player"]))
+
+
+def _reversed(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
+    return t("rocca.event.reversed", locale, direction=direction(d.get("direction", 1), locale))
+
+
+def _again(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
+    return t("rocca.event.again", locale, player=names(d["player"]))
+
+
+def _draw_chain(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
+    return t("rocca.event.draw_chain", locale, player=names(d["target"]), count=d["count"], rank=d["rank"])
+
+
+def _q_countered(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
+    return t("rocca.event.q_countered", locale, player=names(d["player"]), to=names(d.get("to")),
+             count=d["count"])
+
+
+def _q_pass(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
+    return t("rocca.event.q_pass", locale, giver=names(d["giver"]), receiver=names(d["receiver"]),
+             count=d["count"])
+
+
+def _card_passed(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
+    """private: giver and receiver only"""
+    return t("rocca.event.card_passed", locale, giver=names(d["giver"]), receiver=names(d["receiver"]),
+             card=card(d["card"]))
+
+
+def _q_accepted(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
+    return t("rocca.event.q_accepted", locale, player=names(d["player"]))
+
+
+def _drew(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
+    if d.get("count", 0) < d.get("wanted", 0):
+        return t("rocca.event.drew_short", locale, player=names(d["player"]), count=d["count"],
+                 wanted=d["wanted"], pile=d.get("pile", 0))
+    return t("rocca.event.drew", locale, player=names(d["player"]), count=d["count"], pile=d.get("pile", 0))
+
+
+def _drew_cards(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
+    """private: the drawer only"""
+    return t("rocca.event.drew_cards", locale, cards=cards(d.get("cards", [])))
+
+
+def _turn_lost(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
+    return t("rocca.event.turn_lost", locale, player=names(d["player"]))
+
+
+def _one_missing(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
+    return t("rocca.event.one_missing", locale, player=names(d["player"]), penalty=d.get("penalty", 3))
+
+
+def _went_out(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
+    return t("rocca.event.went_out", locale, player=names(d["player"]))
+
+
+def _player_out(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
+    return t("rocca.event.player_out", locale, player=names(d["player"]), count=d.get("cards_left", 0))
+
+
+def _game_over(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
+    lines = [t("rocca.event.game_over", locale)]
+    lines += ranking_lines(d.get("ranking", []), {}, names, locale)
+    return "\n".join(lines)
+
+
+_EVENTS: dict[str, EventFormatter] = {
+    "game_started": _game_started,
+    "placed": _placed,
+    "tower_bent": _tower_bent,
+    "bon": _bon,
+    "one_declared": _one_declared,
+    "reversed": _reversed,
+    "again": _again,
+    "draw_chain": _draw_chain,
+    "q_countered": _q_countered,
+    "q_pass": _q_pass,
+    "card_passed": _card_passed,
+    "q_accepted": _q_accepted,
+    "drew": _drew,
+    "drew_cards": _drew_cards,
+    "turn_lost": _turn_lost,
+    "one_missing": _one_missing,
+    "went_out": _went_out,
+    "player_out": _player_out,
+    "game_over": _game_over,
+}
+
+
 def event(ev: Event, names: Names, locale: object | None) -> str | None:
-    d = ev.data
-    match ev.type:
-        case "game_started":
-            return t("rocca.event.game_started", locale, player=names(d.get("start_player")),
-                     card=card(d["start_card"]),
-                     bon=t("rocca.board.bon_on" if d.get("bon") else "rocca.board.bon_off", locale))
-        case "placed":
-            if d.get("bend"):
-                return t("rocca.event.placed_joker", locale, player=names(d["player"]), card=card(d["card"]),
-                         suit=suit_mark(d.get("suit")), bend=bend_name(d["bend"], locale),
-                         side=side_name(d["side"], locale), on=d["on_label"], label=d["label"],
-                         left=d.get("cards_left", 0))
-            return t("rocca.event.placed", locale, player=names(d["player"]), card=card(d["card"]),
-                     side=side_name(d["side"], locale), on=d["on_label"], label=d["label"],
-                     left=d.get("cards_left", 0))
-        case "tower_bent":
-            return t("rocca.event.tower_bent", locale)
-        case "bon":
-            return t("rocca.event.bon", locale, player=names(d["player"]), cards=cards(d["cards"]),
-                     labels=", ".join(d.get("labels", [])), left=d.get("cards_left", 0))
-        case "one_declared":
-            return t("rocca.event.one_declared", locale, player=names(d["player"]))
-        case "reversed":
-            return t("rocca.event.reversed", locale, direction=direction(d.get("direction", 1), locale))
-        case "again":
-            return t("rocca.event.again", locale, player=names(d["player"]))
-        case "draw_chain":
-            return t("rocca.event.draw_chain", locale, player=names(d["target"]), count=d["count"], rank=d["rank"])
-        case "q_countered":
-            return t("rocca.event.q_countered", locale, player=names(d["player"]), to=names(d.get("to")),
-                     count=d["count"])
-        case "q_pass":
-            return t("rocca.event.q_pass", locale, giver=names(d["giver"]), receiver=names(d["receiver"]),
-                     count=d["count"])
-        case "card_passed":  # private: giver and receiver only
-            return t("rocca.event.card_passed", locale, giver=names(d["giver"]), receiver=names(d["receiver"]),
-                     card=card(d["card"]))
-        case "q_accepted":
-            return t("rocca.event.q_accepted", locale, player=names(d["player"]))
-        case "drew":
-            if d.get("count", 0) < d.get("wanted", 0):
-                return t("rocca.event.drew_short", locale, player=names(d["player"]), count=d["count"],
-                         wanted=d["wanted"], pile=d.get("pile", 0))
-            return t("rocca.event.drew", locale, player=names(d["player"]), count=d["count"], pile=d.get("pile", 0))
-        case "drew_cards":  # private: the drawer only
-            return t("rocca.event.drew_cards", locale, cards=cards(d.get("cards", [])))
-        case "turn_lost":
-            return t("rocca.event.turn_lost", locale, player=names(d["player"]))
-        case "one_missing":
-            return t("rocca.event.one_missing", locale, player=names(d["player"]), penalty=d.get("penalty", 3))
-        case "went_out":
-            return t("rocca.event.went_out", locale, player=names(d["player"]))
-        case "player_out":
-            return t("rocca.event.player_out", locale, player=names(d["player"]), count=d.get("cards_left", 0))
-        case "game_over":
-            lines = [t("rocca.event.game_over", locale)]
-            lines += ranking_lines(d.get("ranking", []), {}, names, locale)
-            return "\n".join(lines)
-    return None
+    return format_event(_EVENTS, ev, names, locale)
 
 
 def error_field(key: str, value: Any, locale: object | None) -> Any:

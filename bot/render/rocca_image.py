@@ -17,9 +17,9 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from .shapes import RGB, draw_star, draw_suit, font, mix, to_png
+from engines.rocca.geometry import SIDES
 
-from engines.rocca import SIDES
+from .shapes import RGB, draw_star, draw_suit, font, mix, to_png
 
 Point = tuple[float, float]
 

@@ -9,53 +9,24 @@ from __future__ import annotations
 
 from typing import Any
 
-from engines import Event
-from engines.twinpyramid import BUILD_LIMIT, RANKS, SUITS, rank_of
-from engines.twinpyramid import PYRAMID_ROWS as ROWS  # bottom row first (the view's geometry)
-
 from ..i18n import t
 from . import Board, Names, ranking_lines
+from .twinpyramid_events import deal_result_lines, event  # noqa: F401  (event: the renderer registry calls it here)
+from .twinpyramid_text import (
+    ACTIONS,
+    BUILD_LIMIT,
+    CELL,
+    ROWS,
+    card,
+    cards,
+    rank_of,
+    sorted_cards,
+    step_label,  # noqa: F401  (the controls use it as text.step_label)
+    suit_mark,
+    suit_name,
+)
 
-SUIT_MARKS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-JOKER = "🃏"
-ACTIONS = ("rearrange", "rearrange_step", "swap_shown", "to_shown", "to_held", "swap_stone", "play", "draw", "change", "pass",
-           "place", "end_build", "name_suit", "take_two", "pass_two", "order_three", "forced_draw", "next_deal")
-CELL = 3  # characters per pyramid slot
 SEAT_MARKS = ("1️⃣", "2️⃣", "3️⃣", "4️⃣", "5️⃣", "6️⃣")
-
-
-# ---- cards ------------------------------------------------------------------------------------------------------
-def card(card_id: str) -> str:
-    """``7S`` → ``7♠``, ``10H`` → ``10♥``, ``X1`` → ``🃏1`` (the two jokers told apart, so a public joker never
-    looks like the one a player holds)."""
-    if not card_id:
-        return "?"
-    if card_id.startswith("X"):
-        return JOKER + card_id[1:]
-    return card_id[:-1] + SUIT_MARKS.get(card_id[-1], card_id[-1])
-
-
-def cards(ids: list[str]) -> str:
-    return " ".join(card(c) for c in ids) or "—"
-
-
-def sort_key(card_id: str) -> tuple[int, int]:
-    r = rank_of(card_id)
-    if r is None:
-        return (99, 0)
-    return (RANKS.index(r) if r in RANKS else 50, SUITS.index(card_id[-1]) if card_id[-1] in SUITS else 9)
-
-
-def sorted_cards(ids: list[str]) -> str:
-    return cards(sorted(ids, key=sort_key))
-
-
-def suit_mark(suit: str | None) -> str:
-    return SUIT_MARKS.get(suit or "", "?")
-
-
-def suit_name(suit: str, locale: object | None) -> str:
-    return t(f"twinpyramid.suit.{suit}", locale) if suit in SUITS else "?"
 
 
 # ---- pyramids -----------------------------------------------------------------------------------------------------
@@ -159,21 +130,6 @@ def seat_lines(seat: dict[str, Any], view: dict[str, Any], names: Names, locale:
     return lines
 
 
-def deal_result_lines(outcome: dict[str, Any], names: Names, locale: object | None) -> list[str]:
-    reason = outcome.get("reason")
-    who = names(outcome.get("player"))
-    key = {"complete": "twinpyramid.result.complete", "burst": "twinpyramid.result.burst",
-           "turn_limit": "twinpyramid.result.turn_limit"}.get(reason or "", "twinpyramid.result.stalled")
-    lines = [t(key, locale, number=outcome.get("number", 0), player=who, limit=outcome.get("turn_limit", 0))]
-    if outcome.get("revealed"):
-        lines.append(t("twinpyramid.result.revealed", locale, player=who, cards=sorted_cards(outcome["revealed"])))
-    payments = outcome.get("payments") or {}
-    if any(payments.values()):
-        lines.append(t("twinpyramid.result.payments", locale, payments=", ".join(
-            f"{names(p)} {amount:+d}" for p, amount in payments.items())))
-    return lines
-
-
 def board(view: dict[str, Any], names: Names, locale: object | None) -> Board:
     over = view.get("phase") == "over"
     lines = [t("twinpyramid.board.deal", locale, deal=view.get("deal", 1), total=view.get("deals_total", 1),
@@ -262,32 +218,40 @@ def hand(view: dict[str, Any], names: Names, locale: object | None) -> str:
         line = pending_line(view, names, locale)
         lines.append(line or t("twinpyramid.hand.waiting", locale, player=names((view.get("to_act") or [None])[0])))
         return "\n".join(lines)
-    left = view.get("rearranges_left", 0)
-    kind = p["kind"] if p else "turn"
-    if view.get("arranging"):
-        lines.append(t("twinpyramid.hand.arranging", locale, left=left))
-    elif kind == "turn":
-        lines.append(t("twinpyramid.hand.turn", locale, left=left))
-    elif kind == "build":
-        lines.append(t("twinpyramid.hand.build", locale, count=p.get("count", 0)))
-    elif kind == "name_suit":
-        lines.append(t("twinpyramid.hand.name_suit", locale))
-    elif kind == "two_choice":
-        lines.append(t("twinpyramid.hand.two_choice", locale, player=names(next_player(view))))
-    elif kind == "order_three":
-        lines.append(t("twinpyramid.hand.order_three", locale, cards=cards(view.get("peek", []))))
-    elif kind == "forced_draw":
-        if p.get("cause") == "3":
-            lines.append(t("twinpyramid.hand.forced_three", locale, player=names(view.get("three_player")),
-                           left=left))
-        else:
-            lines.append(t("twinpyramid.hand.forced_two", locale, count=p.get("count", 2), left=left))
-    elif kind == "deal_over":
-        lines.append(t("twinpyramid.hand.deal_over", locale, deal=view.get("deal", 1) + 1,
-                       total=view.get("deals_total", 1)))
+    kind = (p or {}).get("kind", "turn")
+    decision = decision_line(view, names, locale)
+    if decision is not None:
+        lines.append(decision)
     if view.get("peek") and kind != "order_three":
         lines.append(t("twinpyramid.hand.peek", locale, cards=cards(view["peek"])))
     return "\n".join(lines)
+
+
+def decision_line(view: dict[str, Any], names: Names, locale: object | None) -> str | None:
+    """What the viewer, who acts now, is to decide (the hand view's prompt)."""
+    p = view.get("pending") or {}
+    left = view.get("rearranges_left", 0)
+    if view.get("arranging"):
+        return t("twinpyramid.hand.arranging", locale, left=left)
+    match p.get("kind", "turn"):
+        case "turn":
+            return t("twinpyramid.hand.turn", locale, left=left)
+        case "build":
+            return t("twinpyramid.hand.build", locale, count=p.get("count", 0))
+        case "name_suit":
+            return t("twinpyramid.hand.name_suit", locale)
+        case "two_choice":
+            return t("twinpyramid.hand.two_choice", locale, player=names(next_player(view)))
+        case "order_three":
+            return t("twinpyramid.hand.order_three", locale, cards=cards(view.get("peek", [])))
+        case "forced_draw" if p.get("cause") == "3":
+            return t("twinpyramid.hand.forced_three", locale, player=names(view.get("three_player")), left=left)
+        case "forced_draw":
+            return t("twinpyramid.hand.forced_two", locale, count=p.get("count", 2), left=left)
+        case "deal_over":
+            return t("twinpyramid.hand.deal_over", locale, deal=view.get("deal", 1) + 1,
+                     total=view.get("deals_total", 1))
+    return None
 
 
 def next_player(view: dict[str, Any]) -> str | None:
@@ -314,117 +278,6 @@ def change_label(c: str, target: str, owner: str | None, names: Names, locale: o
     if owner is None:
         return t("twinpyramid.action.change_top", locale, card=card(c), target=card(target))
     return t("twinpyramid.action.change_shown", locale, card=card(c), target=card(target), player=names(owner))
-
-
-def step_label(step: dict[str, Any], locale: object | None) -> str:
-    kind = step.get("type")
-    if kind == "swap_shown":
-        return t("twinpyramid.step.swap_shown", locale, held=card(step["held"]), shown=card(step["shown"]))
-    if kind == "to_shown":
-        return t("twinpyramid.step.to_shown", locale, card=card(step["card"]))
-    if kind == "to_held":
-        return t("twinpyramid.step.to_held", locale, card=card(step["card"]))
-    if kind == "swap_stone":
-        return t("twinpyramid.step.swap_stone", locale, card=card(step["card"]), stone=card(step["stone"]))
-    return "?"
-
-
-# ---- events ---------------------------------------------------------------------------------------------------------
-def event(ev: Event, names: Names, locale: object | None) -> str | None:
-    d = ev.data
-    who = names(d.get("player"))
-    match ev.type:
-        case "deal_started":
-            flipped = d.get("flipped", [])
-            text = t("twinpyramid.event.deal_started", locale, deal=d.get("deal", 1), total=d.get("deals_total", 1),
-                     player=names(d.get("start_player")), top=card(d.get("top", "")))
-            if len(flipped) > 1:
-                text += " " + t("twinpyramid.event.flipped", locale, cards=cards(flipped))
-            return text
-        case "dealt":
-            return t("twinpyramid.event.dealt", locale, cards=sorted_cards(d.get("cards", [])))
-        case "rearranged":
-            kind = d.get("kind")
-            if kind == "swap_stone":
-                return t("twinpyramid.event.rearranged_stone", locale, player=who, slot=d.get("slot", "?"),
-                         stone=card(d.get("stone", "")), card=card(d.get("to_shown", "")))
-            if kind == "to_held":
-                return t("twinpyramid.event.rearranged_to_held", locale, player=who)
-            key = "twinpyramid.event.rearranged_swap" if kind == "swap_shown" else "twinpyramid.event.rearranged_move"
-            return t(key, locale, player=who, card=card(d.get("to_shown", "")))
-        case "rearranged_detail":
-            step = {k: v for k, v in d.items() if k != "player"}
-            return t("twinpyramid.event.rearranged_detail", locale, step=step_label(step, locale))
-        case "played":
-            key = "twinpyramid.event.played_shown" if d.get("from") == "shown" else "twinpyramid.event.played"
-            return t(key, locale, player=who, card=card(d.get("card", "")))
-        case "nothing_to_build":
-            return t("twinpyramid.event.nothing_to_build", locale, player=who)
-        case "effect_suppressed":
-            return t("twinpyramid.event.effect_suppressed", locale, player=who, card=card(d.get("card", "")))
-        case "two_taken":
-            return t("twinpyramid.event.two_taken", locale, player=who)
-        case "two_passed":
-            return t("twinpyramid.event.two_passed", locale, player=who, to=names(d.get("to")))
-        case "three_seen":
-            return t("twinpyramid.event.three_seen", locale, cards=cards(d.get("cards", [])))
-        case "three_ordered":
-            return t("twinpyramid.event.three_ordered", locale, player=who)
-        case "skipped":
-            return t("twinpyramid.event.skipped", locale, player=who)
-        case "suit_named":
-            return t("twinpyramid.event.suit_named", locale, player=who, suit=suit_mark(d.get("suit")),
-                     name=suit_name(d.get("suit", ""), locale))
-        case "wild_ended":
-            return t("twinpyramid.event.wild_ended", locale, player=who, suit=suit_mark(d.get("suit")))
-        case "reversed":
-            direction = "cw" if d.get("direction") == 1 else "ccw"
-            return t("twinpyramid.event.reversed", locale, player=who,
-                     direction=t(f"twinpyramid.direction.{direction}", locale))
-        case "stone_broken":
-            return t("twinpyramid.event.stone_broken", locale, player=who, card=card(d.get("card", "")))
-        case "break_missed":
-            return t("twinpyramid.event.break_missed", locale, player=who)
-        case "changed":
-            mode = d.get("mode")
-            fields = {"player": who, "card": card(d.get("card", "")), "target": card(d.get("target", "")),
-                      "owner": names(d.get("owner"))}
-            held = "_held" if d.get("into") == "held" else ""
-            if mode == "wild_change":
-                return t("twinpyramid.event.wild_change" + held, locale, **fields)
-            key = "twinpyramid.event.change_top" if d.get("owner") is None else "twinpyramid.event.change_shown"
-            return t(key + held, locale, **fields)
-        case "changed_card":
-            return t("twinpyramid.event.changed_card", locale, card=card(d.get("card", "")))
-        case "passed":
-            return t("twinpyramid.event.passed", locale, player=who)
-        case "stone_placed":
-            return t("twinpyramid.event.stone_placed", locale, player=who, card=card(d.get("card", "")),
-                     slot=d.get("slot", "?"))
-        case "drew":
-            if d.get("zone") == "shown":
-                return t("twinpyramid.event.drew_shown", locale, player=who, card=card(d.get("card", "")))
-            return t("twinpyramid.event.drew_held", locale, player=who)
-        case "drew_card":
-            return t("twinpyramid.event.drew_card", locale, card=card(d.get("card", "")))
-        case "reshuffled":
-            return t("twinpyramid.event.reshuffled", locale, count=d.get("draw_count", 0))
-        case "forced_draw_skipped":
-            return t("twinpyramid.event.forced_draw_skipped", locale, player=who)
-        case "turn":
-            return t("twinpyramid.event.turn", locale, player=who)
-        case "deal_ended":
-            lines = deal_result_lines(d, names, locale)
-            points = d.get("points") or {}
-            if points:
-                lines.append(t("twinpyramid.event.scores", locale, scores=", ".join(
-                    f"{names(p)} {v}" for p, v in sorted(points.items(), key=lambda kv: -kv[1]))))
-            return "\n".join(lines)
-        case "match_over":
-            lines = [t("twinpyramid.event.match_over", locale)]
-            lines += ranking_lines(d.get("ranking", []), d.get("scores", {}), names, locale)
-            return "\n".join(lines)
-    return None
 
 
 def error_field(key: str, value: Any, locale: object | None) -> Any:

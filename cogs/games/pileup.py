@@ -24,8 +24,8 @@ from bot.render import pileup as text
 from bot.table import Table
 from engines import BadOptions
 from engines.pileup import DumpOn, Give, KeepColumn, Penalty, Play, Roll
-from engines.pileup import preview as outcome_of
 from engines.pileup.cards import DEFAULT_DECK, HAND_SIZE, build_deck, deck_spec, parse_deck
+from engines.pileup.rules import preview as outcome_of
 
 from ..controls import ActButton, Actions, PickSelect, card_selects, refusal, single
 from ..lobby import DEFAULT_TIMER, LEVEL_CHOICES, TimerOption, open_lobby

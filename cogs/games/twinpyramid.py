@@ -23,8 +23,8 @@ from bot.i18n import t
 from bot.render import Names
 from bot.render import twinpyramid as text
 from bot.table import Table
-from engines.twinpyramid import rank_of
 from engines.twinpyramid.actions import REARRANGE_TYPES
+from engines.twinpyramid.cards import rank_of
 
 from ..common import names_for
 from ..controls import Actions, PickSelect, refusal, single

@@ -1,5 +1,9 @@
 """Akuma Trick (アクマトリック): trick-shedding with steal, reverse, lock and the Akuma release."""
+from .actions import AkumaAction, Play, Release, Steal, StopStealing
 from .engine import AkumaEngine
-from .models import AkumaOptions, AkumaState, Play, Release, RowPlay, Steal, StopStealing
+from .state import AkumaOptions, AkumaState
 
-__all__ = ["AkumaEngine", "AkumaOptions", "AkumaState", "Play", "Release", "RowPlay", "Steal", "StopStealing"]
+__all__ = [
+    "AkumaEngine", "AkumaState", "AkumaOptions", "AkumaAction",
+    "Play", "Release", "Steal", "StopStealing",
+]

@@ -1,18 +1,21 @@
 """The Akuma Trick engine (rules: docs/rules/akuma.md)."""
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
 from engines.base import Action, Engine, Event, Result
-from engines.errors import BadOptions, IllegalAction
+from engines.errors import IllegalAction
 from engines.rng import Rng
+from engines.seating import choose_start_player
 
-from . import plays as P
-from . import release as R
+from . import rules
+from .actions import AkumaAction, Play, Release, Steal, StopStealing
 from .cards import CARDS_PER_PLAYER, colours_for, deck_for, hand_score, sort_cards
-from .models import AkumaAction, AkumaOptions, AkumaState, Play, Release, RowPlay, Steal, StopStealing
+from .state import AkumaOptions, AkumaState, RowPlay
+from .view import build_view
 
 
 class AkumaEngine(Engine):
@@ -26,14 +29,8 @@ class AkumaEngine(Engine):
     # ---- setup ---------------------------------------------------------------------
     def _new_game(self, players: list[str], rng: Rng, options: BaseModel, seed: int) -> AkumaState:
         assert isinstance(options, AkumaOptions)
-        n = len(players)
-        if options.start_player is None:
-            start = players[rng.randbelow(n)]
-        elif 0 <= options.start_player < n:
-            start = players[options.start_player]
-        else:
-            raise BadOptions(option="start_player", reason=f"must be a seat index 0..{n - 1}")
-        colours = colours_for(n)
+        start = choose_start_player(players, rng, options.start_player)
+        colours = colours_for(len(players))
         deck = deck_for(colours)
         rng.shuffle(deck)
         hands = {
@@ -57,7 +54,7 @@ class AkumaEngine(Engine):
     @staticmethod
     def last_rank(state: AkumaState) -> int | None:
         """Rank of the row's last card (a set's rank, a run's highest), None when the row is empty."""
-        return P.top_rank(state.row[-1].cards) if state.row else None
+        return rules.top_rank(state.row[-1].cards) if state.row else None
 
     @staticmethod
     def row_cards(state: AkumaState) -> list[str]:
@@ -65,13 +62,13 @@ class AkumaEngine(Engine):
 
     def release_number(self, state: AkumaState) -> int:
         """What an Akuma release costs now (0 while the row is empty, when no release is allowed)."""
-        return R.release_number(self.row_cards(state))
+        return rules.release_number(self.row_cards(state))
 
     def forced_release(self, state: AkumaState, player: str) -> list[str] | None:
         """The only discard ``player`` may release with now (all non-zero cards when they fall short), else None."""
         if not state.row:
             return None
-        return R.forced_discard(state.hands[player], self.release_number(state))
+        return rules.forced_discard(state.hands[player], self.release_number(state))
 
     def check_release(self, state: AkumaState, player: str, cards: list[str]) -> list[str]:
         """The proposed discard, sorted low to high, if ``player`` may release with it now; else IllegalAction."""
@@ -80,7 +77,7 @@ class AkumaEngine(Engine):
         if not state.row:
             raise IllegalAction("akuma.release_empty_row")
         self._check_own_cards(state, player, cards)
-        return R.check_discard(state.hands[player], cards, self.release_number(state))
+        return rules.check_discard(state.hands[player], cards, self.release_number(state))
 
     @staticmethod
     def _check_own_cards(state: AkumaState, player: str, cards: list[str]) -> None:
@@ -112,47 +109,39 @@ class AkumaEngine(Engine):
         if state.steals_left:
             return [*(Steal(victim=v) for v in self._victims(state, player)), StopStealing()]
         hand = state.hands[player]
-        actions: list[Action] = [Play(cards=cs) for cs in P.legal_plays(hand, self.last_rank(state), state.lock)]
+        actions: list[Action] = [Play(cards=cs) for cs in rules.legal_plays(hand, self.last_rank(state), state.lock)]
         if state.row:
-            actions.extend(Release(cards=cs) for cs in R.all_discards(hand, self.release_number(state)))
+            actions.extend(Release(cards=cs) for cs in rules.all_discards(hand, self.release_number(state)))
         return actions
 
     def _apply(self, state: AkumaState, player: str, action: Any) -> list[Event]:
-        if isinstance(action, Play):
-            return self._play(state, player, action.cards)
-        if isinstance(action, Release):
-            return self._release(state, player, action.cards)
-        if isinstance(action, Steal):
-            return self._steal(state, player, action.victim)
-        if isinstance(action, StopStealing):
-            if not state.steals_left:
-                raise IllegalAction("akuma.no_steal_pending")
-            state.steals_left = 0
-            self._pass_turn(state, player)
-            return [Event(type="steals_stopped", data={"player": player})]
-        raise IllegalAction("akuma.unknown_action")
+        handler = self._HANDLERS.get(type(action))
+        if handler is None:
+            raise IllegalAction("akuma.unknown_action")
+        return handler(self, state, player, action)
 
     # ---- transitions ---------------------------------------------------------------------
-    def _play(self, state: AkumaState, player: str, cards: list[str]) -> list[Event]:
+    def _play(self, state: AkumaState, player: str, action: Play) -> list[Event]:
+        cards = action.cards
         if state.steals_left:
             raise IllegalAction("akuma.steal_pending", steals_left=state.steals_left)
         self._check_own_cards(state, player, cards)
         cards = sort_cards(cards)
-        kind = P.check_play(cards, self.last_rank(state), state.lock)
+        kind = rules.check_play(cards, self.last_rank(state), state.lock)
         hand = state.hands[player]
         for c in cards:
             hand.remove(c)
         state.row.append(RowPlay(player=player, cards=cards, kind=kind))
         # Lock and reverse take effect at once; steals are decided next; then the turn passes on.
-        reversed_ = P.reverses(cards)
+        reversed_ = rules.reverses(cards)
         if reversed_:
             state.direction = "ccw" if state.direction == "cw" else "cw"
-        new_lock = P.lock_of(cards)
+        new_lock = rules.lock_of(cards)
         if new_lock is not None:
             state.lock = new_lock
-        steals = P.steal_count(cards)
+        steals = rules.steal_count(cards)
         events = [Event(type="played", data={
-            "player": player, "cards": cards, "kind": kind, "rank": P.play_rank(cards),
+            "player": player, "cards": cards, "kind": kind, "rank": rules.play_rank(cards),
             "reversed": reversed_, "direction": state.direction, "lock": new_lock, "steals": steals,
             "hand_size": len(hand),
         })]
@@ -164,7 +153,8 @@ class AkumaEngine(Engine):
             self._pass_turn(state, player)
         return events
 
-    def _steal(self, state: AkumaState, player: str, victim: str) -> list[Event]:
+    def _steal(self, state: AkumaState, player: str, action: Steal) -> list[Event]:
+        victim = action.victim
         if not state.steals_left:
             raise IllegalAction("akuma.no_steal_pending")
         if victim == player or victim not in state.players:
@@ -185,8 +175,15 @@ class AkumaEngine(Engine):
             self._pass_turn(state, player)
         return events
 
-    def _release(self, state: AkumaState, player: str, cards: list[str]) -> list[Event]:
-        discard = self.check_release(state, player, cards)
+    def _stop_stealing(self, state: AkumaState, player: str, action: StopStealing) -> list[Event]:
+        if not state.steals_left:
+            raise IllegalAction("akuma.no_steal_pending")
+        state.steals_left = 0
+        self._pass_turn(state, player)
+        return [Event(type="steals_stopped", data={"player": player})]
+
+    def _release(self, state: AkumaState, player: str, action: Release) -> list[Event]:
+        discard = self.check_release(state, player, action.cards)
         number = self.release_number(state)
         hand = state.hands[player]
         for c in discard:
@@ -220,38 +217,11 @@ class AkumaEngine(Engine):
 
     # ---- views and result ----------------------------------------------------------------
     def view(self, state: AkumaState, viewer: str | None) -> dict[str, Any]:
-        to_act = self.to_act(state)
-        v: dict[str, Any] = {
-            "game": self.name,
-            "viewer": viewer,
-            "players": list(state.players),
-            "to_act": to_act,
-            "hand_sizes": {p: len(h) for p, h in state.hands.items()},
-            "row": [{"player": rp.player, "cards": list(rp.cards), "kind": rp.kind} for rp in state.row],
-            "last_rank": self.last_rank(state),
-            "direction": state.direction,
-            "lock": list(state.lock) if state.lock else None,
-            "release_number": self.release_number(state) if state.row else None,
-            "trick_starter": state.trick_starter,
-            "start_player": state.start_player,
-            "steals_left": state.steals_left or None,
-            "colours_in_play": list(state.colours),
-            "discarded": list(state.discarded),
-            "over": state.over,
-        }
-        if viewer in state.players:
-            # Once the game is over every hand is public (``final_hands``); nothing stays secret.
-            v["hand"] = [] if state.over else list(state.hands[viewer])
-            forced = None
-            if viewer in to_act and not state.steals_left:
-                forced = self.forced_release(state, viewer)
-            v["release_forced"] = forced
-        res = self.result(state)
-        if res is not None:
-            v["ranking"] = res.ranking
-            v["scores"] = res.scores
-            v["final_hands"] = {p: list(h) for p, h in state.hands.items()}
-        return v
+        return build_view(self, state, viewer)
+
+    _HANDLERS: ClassVar[dict[type[Action], Callable[..., list[Event]]]] = {
+        Play: _play, Release: _release, Steal: _steal, StopStealing: _stop_stealing,
+    }
 
     def result(self, state: AkumaState) -> Result | None:
         if not state.over:

@@ -1,4 +1,9 @@
-"""Diamond Box, rule 2 (ダイヤの箱 ルール2): diamond cards placed on a shared grid."""
+"""Diamond Box, rule 2 (ダイヤの箱 ルール2): diamond cards placed on a shared grid (docs/rules/diamondbox.md)."""
+from .actions import ChooseColour, DiamondBoxAction, Pass, PlaceCard
 from .engine import DiamondBoxEngine
+from .state import DiamondBoxOptions, DiamondBoxState
 
-__all__ = ["DiamondBoxEngine"]
+__all__ = [
+    "DiamondBoxEngine", "DiamondBoxState", "DiamondBoxOptions", "DiamondBoxAction",
+    "PlaceCard", "Pass", "ChooseColour",
+]

@@ -1,8 +1,9 @@
 """The Diamond Box card table and card geometry (docs/rules/diamondbox.md, "Cards").
 
 The printed card faces of the original are unknown, so the table is data: ``cards.json``
-next to this module holds the frame colours and the patterns. It is read once when the
-module is imported and validated here, so a bad table fails at start, never mid-game.
+next to this module holds the frame colours and the patterns. It is read and validated once, on
+first use (``table()``, cached; a game's setup uses it), so a bad table fails at the first game, never
+mid-game, and importing this module reads no file.
 
 A card is 2 squares wide and 3 high. A *cell* is one square of a card placed at a turn:
 ``(dx, dy, diamond)`` relative to the top-left corner of the turned card, with ``x`` to the
@@ -61,11 +62,28 @@ def load_card_table(text: str) -> CardTable:
     return CardTable.model_validate(json.loads(text))
 
 
-_RAW = json.loads(resources.files(__package__).joinpath("cards.json").read_text(encoding="utf-8"))
-TABLE: CardTable = CardTable.model_validate(_RAW)
-# The rules file's first guess at the patterns, kept beside the tuned ones for the record.
-FIRST_GUESS_PATTERNS: dict[str, str] = dict(_RAW.get("first_guess_patterns", {}))
-CARD_IDS: tuple[str, ...] = tuple(c + n for c in TABLE.colours for n in sorted(TABLE.patterns))
+@cache
+def _raw() -> dict[str, object]:
+    return json.loads(resources.files(__package__).joinpath("cards.json").read_text(encoding="utf-8"))
+
+
+@cache
+def table() -> CardTable:
+    """The card table of ``cards.json``, validated (read on the first call)."""
+    return CardTable.model_validate(_raw())
+
+
+def first_guess_patterns() -> dict[str, str]:
+    """The rules file's first guess at the patterns, kept beside the tuned ones for the record."""
+    return dict(_raw().get("first_guess_patterns", {}))  # type: ignore[call-overload]
+
+
+@cache
+def card_ids() -> tuple[str, ...]:
+    """Every card id: colour letter + pattern number, in table order."""
+    return tuple(c + n for c in table().colours for n in sorted(table().patterns))
+
+
 _generation = 0  # bumped whenever the patterns are replaced, so that caches keyed on card ids expire
 
 
@@ -73,9 +91,10 @@ def install_patterns(patterns: dict[str, str]) -> None:
     """Replaces the patterns in this process (for playability experiments and tests; games
     in progress would change meaning, so never call it in a running host)."""
     global _generation
-    validated = CardTable(colours=TABLE.colours, patterns=patterns)
-    TABLE.patterns.clear()
-    TABLE.patterns.update(validated.patterns)
+    current = table()
+    validated = CardTable(colours=current.colours, patterns=patterns)
+    current.patterns.clear()
+    current.patterns.update(validated.patterns)
     cells_of.cache_clear()
     distinct_turns.cache_clear()
     _generation += 1
@@ -91,11 +110,11 @@ def colour_of(card: str) -> str:
 
 def pattern_of(card: str) -> str:
     """The card's rows as written in the table, e.g. ``"w./.w/w."``."""
-    return TABLE.patterns[card[1:]]
+    return table().patterns[card[1:]]
 
 
 def is_card(card: str) -> bool:
-    return len(card) == 3 and card[0] in TABLE.colours and card[1:] in TABLE.patterns
+    return len(card) == 3 and card[0] in table().colours and card[1:] in table().patterns
 
 
 def turn_cells(rows: str, turn: int) -> tuple[Cell, ...]:

@@ -6,57 +6,24 @@ pending decision of whoever the rules name, so ``to_act``/``legal_actions`` cove
 """
 from __future__ import annotations
 
-from functools import lru_cache
-from typing import Any
+from collections.abc import Callable
+from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
 from ..base import Action, Engine, Event, Result
 from ..errors import IllegalAction
 from ..rng import Rng
-from . import cards, geometry
-from .cards import CARD_IDS, COLOURS, TURNS_ALL, TURNS_HALF, distinct_turns, is_card, size_at
-from .state import (
-    ChooseColour,
-    ColourChoice,
-    DiamondBoxAction,
-    DiamondBoxOptions,
-    DiamondBoxState,
-    Pass,
-    PlaceCard,
-    Placed,
-)
-from .views import build_view
+from . import geometry
+from .actions import ChooseColour, DiamondBoxAction, Pass, PlaceCard
+from .cards import card_ids, distinct_turns, is_card, size_at
+from .rules import allowed_turns, cards_left, centre_of, colour_choices
+from .state import ColourChoice, DiamondBoxOptions, DiamondBoxState, Placed
+from .view import build_view
 
 HAND_SIZE = 5
 START_CARDS = 2
 PASS_ROUNDS_TO_DRAW = 3
-
-
-def allowed_turns(state: DiamondBoxState) -> tuple[int, ...]:
-    return TURNS_ALL if state.options.get("turns") == "all" else TURNS_HALF
-
-
-def centre_of(state: DiamondBoxState) -> geometry.Centre:
-    """The visible centre (a fresh dict the caller may change)."""
-    return dict(_centre_cached(cards.generation(), tuple((p.card, p.turn, p.x, p.y) for p in state.placed)))
-
-
-@lru_cache(maxsize=512)
-def _centre_cached(generation: int, placements: tuple[tuple[str, int, int, int], ...]) -> geometry.Centre:
-    # Memoised (pure: keyed on the table generation and the placements), because legal_actions,
-    # apply and view all need the centre.
-    return geometry.build_centre(placements)
-
-
-def colour_choices(state: DiamondBoxState, centre: geometry.Centre | None = None) -> list[str]:
-    """Visible colours other than the designated one, in the rules' colour order."""
-    visible = geometry.visible_colours(centre if centre is not None else centre_of(state))
-    return [c for c in COLOURS if c in visible and c != state.designated]
-
-
-def cards_left(state: DiamondBoxState, player: str) -> int:
-    return len(state.hands[player]) + len(state.piles[player])
 
 
 def _g(code: str, **fields: Any) -> IllegalAction:
@@ -73,7 +40,7 @@ class DiamondBoxEngine(Engine):
 
     # ---- setup -------------------------------------------------------------------
     def _new_game(self, players: list[str], rng: Rng, options: BaseModel, seed: int) -> DiamondBoxState:
-        deck = list(CARD_IDS)
+        deck = list(card_ids())
         rng.shuffle(deck)
         order = list(players)
         rng.shuffle(order)
@@ -118,15 +85,12 @@ class DiamondBoxEngine(Engine):
 
     # ---- transitions --------------------------------------------------------------
     def _apply(self, state: DiamondBoxState, player: str, action: Any) -> list[Event]:
-        if isinstance(action, ChooseColour):
-            return self._choose_colour(state, player, action)
-        if state.choice is not None:
+        if state.choice is not None and not isinstance(action, ChooseColour):
             raise _g("colour_choice_pending", chooser=state.choice.chooser)
-        if isinstance(action, Pass):
-            return self._pass(state, player)
-        if isinstance(action, PlaceCard):
-            return self._place(state, player, action)
-        raise _g("unknown_action")
+        handler = self._HANDLERS.get(type(action))
+        if handler is None:
+            raise _g("unknown_action")
+        return handler(self, state, player, action)
 
     def _choose_colour(self, state: DiamondBoxState, player: str, action: ChooseColour) -> list[Event]:
         choice = state.choice
@@ -145,7 +109,7 @@ class DiamondBoxEngine(Engine):
             "next": choice.then, "bonus": choice.bonus,
         })]
 
-    def _pass(self, state: DiamondBoxState, player: str) -> list[Event]:
+    def _pass(self, state: DiamondBoxState, player: str, action: Pass) -> list[Event]:
         state.passes_in_row += 1
         if state.first_passer is None:
             state.first_passer = player
@@ -224,6 +188,10 @@ class DiamondBoxEngine(Engine):
         return events
 
     # ---- helpers -----------------------------------------------------------------
+    _HANDLERS: ClassVar[dict[type[Action], Callable[..., list[Event]]]] = {
+        ChooseColour: _choose_colour, Pass: _pass, PlaceCard: _place,
+    }
+
     def _next(self, state: DiamondBoxState, player: str) -> str:
         return state.order[(state.order.index(player) + 1) % len(state.order)]
 

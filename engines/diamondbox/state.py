@@ -1,14 +1,11 @@
-"""Options, actions and state of Diamond Box (rule 2)."""
+"""Options and state of Diamond Box (rule 2)."""
 from __future__ import annotations
 
-from typing import Annotated, Literal, Union
+from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict
 
-from ..base import Action, GameState
-
-Colour = Literal["R", "Y", "G", "B", "P"]
-Turn = Literal[0, 90, 180, 270]
+from ..base import GameState
 
 
 class DiamondBoxOptions(BaseModel):
@@ -18,31 +15,6 @@ class DiamondBoxOptions(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     turns: Literal["half", "all"] = "all"
-
-
-class PlaceCard(Action):
-    """Put a card from the hand on the centre, turned clockwise by ``turn`` degrees, with
-    the top-left square of the turned card on grid square (x, y)."""
-
-    type: Literal["place"] = "place"
-    card: str
-    turn: Turn = 0
-    x: int
-    y: int
-
-
-class Pass(Action):
-    type: Literal["pass"] = "pass"
-
-
-class ChooseColour(Action):
-    """The pending designated-colour choice."""
-
-    type: Literal["choose_colour"] = "choose_colour"
-    colour: Colour
-
-
-DiamondBoxAction = Annotated[Union[PlaceCard, Pass, ChooseColour], Field(discriminator="type")]
 
 
 class Placed(BaseModel):

@@ -10,9 +10,9 @@ from ..errors import BadOptions, IllegalAction
 from ..rng import Rng
 from .actions import DumpOn, Give, KeepColumn, Penalty, PileupAction, Play, Roll
 from .cards import HAND_SIZE, build_deck, canonical_of_kind, number_of, one_per_kind, parse_deck
-from .plays import enumerate_plays, outcome, place, play_problem
+from .rules import enumerate_plays, outcome, place, play_problem, ranking
 from .state import Column, Dump, DumpLink, PileupOptions, PileupState
-from .views import build_view, ranking
+from .view import build_view
 
 
 class PileupEngine(Engine):

@@ -1,8 +1,9 @@
-"""Rocca Card Tower (ロッカ): hexagonal cards built into a tower on a triangular lattice."""
+"""Rocca Card Tower (ロッカ): hexagonal cards built into a tower on a triangular lattice (docs/rules/rocca.md)."""
+from .actions import Accept, Bon, DeclareOne, Draw, Give, Place, RoccaAction
 from .engine import RoccaEngine
-from .geometry import SIDES
-from .models import Accept, Bon, DeclareOne, Draw, Give, Place, RoccaOptions, RoccaState
-from .rematch import rematch_start_player
+from .state import RoccaOptions, RoccaState
 
-__all__ = ["RoccaEngine", "RoccaOptions", "RoccaState", "Accept", "Bon", "DeclareOne", "Draw", "Give", "Place", "rematch_start_player",
-           "SIDES"]
+__all__ = [
+    "RoccaEngine", "RoccaState", "RoccaOptions", "RoccaAction",
+    "Place", "Draw", "Accept", "Give", "DeclareOne", "Bon",
+]

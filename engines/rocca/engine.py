@@ -1,17 +1,20 @@
 """The Rocca Card Tower engine (rules: docs/rules/rocca.md)."""
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
 from engines.base import Action, Engine, Event, Result
-from engines.errors import BadOptions, IllegalAction
+from engines.errors import IllegalAction
 from engines.rng import Rng
+from engines.seating import choose_start_player
 
 from . import cards as C
-from . import moves as M
-from .models import Accept, Bon, DeclareOne, Draw, Give, Pending, Place, RoccaAction, RoccaOptions, RoccaState
+from . import rules as M
+from .actions import Accept, Bon, DeclareOne, Draw, Give, Place, RoccaAction
+from .state import Pending, RoccaOptions, RoccaState
 from .tower import TowerIndex, card_label, put, start_tower
 from .view import build_view
 
@@ -29,13 +32,7 @@ class RoccaEngine(Engine):
     # ---- setup ---------------------------------------------------------------------------
     def _new_game(self, players: list[str], rng: Rng, options: BaseModel, seed: int) -> RoccaState:
         assert isinstance(options, RoccaOptions)
-        n = len(players)
-        if options.start_player is None:
-            start = players[rng.randbelow(n)]
-        elif options.start_player < n:
-            start = players[options.start_player]
-        else:
-            raise BadOptions(option="start_player", reason=f"must be a seat index 0..{n - 1}")
+        start = choose_start_player(players, rng, options.start_player)
         deck = C.full_deck()
         rng.shuffle(deck)
         hands = {p: C.sort_cards(deck.pop() for _ in range(C.CARDS_PER_PLAYER)) for p in players}
@@ -98,42 +95,59 @@ class RoccaEngine(Engine):
     # ---- transitions ------------------------------------------------------------------------------
     def _apply(self, state: RoccaState, player: str, action: Any) -> list[Event]:
         events: list[Event] = []
-        ix = TowerIndex(state)
-        pending = state.pending
-        if isinstance(action, DeclareOne):
-            if not self._may_declare_one(state, player):
-                raise IllegalAction("rocca.cannot_declare_one", cards=len(state.hands[player]))
-            state.one_declared.append(player)
-            events.append(Event(type="one_declared", data={"player": player}))
-        elif isinstance(action, Bon):
-            if action not in M.bon_options(state, ix, player):
-                raise IllegalAction("rocca.bad_bon", on=action.on)
-            self._bon(state, player, action, events)
-        elif pending is None:
+        if not isinstance(action, (DeclareOne, Bon)):
+            self._check_turn_action(state, player, action)
+        handler = self._HANDLERS.get(type(action))
+        if handler is None:
+            raise IllegalAction("rocca.not_now", action=getattr(action, "type", "?"))
+        handler(self, state, player, action, events)
+        return events
+
+    @staticmethod
+    def _check_turn_action(state: RoccaState, player: str, action: Action) -> None:
+        """What every action but DeclareOne and Bon needs: the turn player's turn, or the pending decision's."""
+        if state.pending is None:
             if player != state.turn:
                 raise IllegalAction("rocca.only_bon_out_of_turn")
-            if isinstance(action, Place):
-                M.check_turn_place(state, ix, player, action)
-                self._place(state, ix, player, action, events)
-            elif isinstance(action, Draw):
-                if not state.deck:
-                    raise IllegalAction("rocca.pile_empty")
-                self._draw(state, player, 1, events)
-                self._start_turn(state, self._next(state, player), events)
-            else:
-                raise IllegalAction("rocca.not_now", action=action.type)
-        elif pending.kind == "q_give":
-            if not isinstance(action, Give):
-                raise IllegalAction("rocca.give_a_card", count=pending.count - pending.given)
-            self._give(state, player, pending, action, events)
-        elif isinstance(action, Accept):
-            self._accept(state, player, pending, events)
-        elif isinstance(action, Place):
-            M.check_counter_place(state, ix, pending, action)
-            self._place(state, ix, player, action, events)
+        elif state.pending.kind == "q_give" and not isinstance(action, Give):
+            raise IllegalAction("rocca.give_a_card", count=state.pending.count - state.pending.given)
+
+    def _on_declare_one(self, state: RoccaState, player: str, action: DeclareOne, events: list[Event]) -> None:
+        if not self._may_declare_one(state, player):
+            raise IllegalAction("rocca.cannot_declare_one", cards=len(state.hands[player]))
+        state.one_declared.append(player)
+        events.append(Event(type="one_declared", data={"player": player}))
+
+    def _on_bon(self, state: RoccaState, player: str, action: Bon, events: list[Event]) -> None:
+        if action not in M.bon_options(state, TowerIndex(state), player):
+            raise IllegalAction("rocca.bad_bon", on=action.on)
+        self._bon(state, player, action, events)
+
+    def _on_place(self, state: RoccaState, player: str, action: Place, events: list[Event]) -> None:
+        ix = TowerIndex(state)
+        if state.pending is None:
+            M.check_turn_place(state, ix, player, action)
         else:
+            M.check_counter_place(state, ix, state.pending, action)
+        self._place(state, ix, player, action, events)
+
+    def _on_draw(self, state: RoccaState, player: str, action: Draw, events: list[Event]) -> None:
+        if state.pending is not None:
             raise IllegalAction("rocca.not_now", action=action.type)
-        return events
+        if not state.deck:
+            raise IllegalAction("rocca.pile_empty")
+        self._draw(state, player, 1, events)
+        self._start_turn(state, self._next(state, player), events)
+
+    def _on_accept(self, state: RoccaState, player: str, action: Accept, events: list[Event]) -> None:
+        if state.pending is None:
+            raise IllegalAction("rocca.not_now", action=action.type)
+        self._accept(state, player, state.pending, events)
+
+    def _on_give(self, state: RoccaState, player: str, action: Give, events: list[Event]) -> None:
+        if state.pending is None or state.pending.kind != "q_give":
+            raise IllegalAction("rocca.not_now", action=action.type)
+        self._give(state, player, state.pending, action, events)
 
     def _place(self, state: RoccaState, ix: TowerIndex, player: str, action: Place, events: list[Event]) -> None:
         base = ix.card(action.on)
@@ -326,10 +340,15 @@ class RoccaEngine(Engine):
         ranking += [[p] for p in reversed(state.out) if p != state.winner]
         return ranking
 
+    _HANDLERS: ClassVar[dict[type[Action], Callable[..., None]]] = {
+        DeclareOne: _on_declare_one, Bon: _on_bon, Place: _on_place, Draw: _on_draw, Accept: _on_accept,
+        Give: _on_give,
+    }
+
     def result(self, state: RoccaState) -> Result | None:
         if not state.over:
             return None
         return Result(ranking=self._ranking(state), scores={p: len(h) for p, h in state.hands.items()})
 
     def view(self, state: RoccaState, viewer: str | None) -> dict[str, Any]:
-        return build_view(state, viewer, self.to_act(state), self.result(state))
+        return build_view(self, state, viewer)

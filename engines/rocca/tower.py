@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from . import cards as C
 from . import geometry as G
-from .models import Column, RoccaState, TowerCard
+from .state import Column, RoccaState, TowerCard
 
 
 class TowerIndex:

@@ -7,13 +7,14 @@ Secret: only the viewer's own hand. Cards passed with a Q appear in private even
 """
 from __future__ import annotations
 
-from typing import Any
-
-from engines.base import Result
+from typing import TYPE_CHECKING, Any
 
 from . import geometry as G
-from .models import RoccaState
+from .state import RoccaState
 from .tower import TowerIndex, card_label, column_label, could_match
+
+if TYPE_CHECKING:
+    from .engine import RoccaEngine
 
 
 def tower_view(state: RoccaState, ix: TowerIndex) -> list[dict[str, Any]]:
@@ -57,7 +58,8 @@ def pending_view(state: RoccaState) -> dict[str, Any] | None:
     return data
 
 
-def build_view(state: RoccaState, viewer: str | None, to_act: list[str], result: Result | None) -> dict[str, Any]:
+def build_view(engine: RoccaEngine, state: RoccaState, viewer: str | None) -> dict[str, Any]:
+    to_act, result = engine.to_act(state), engine.result(state)
     ix = TowerIndex(state)
     view: dict[str, Any] = {
         "game": state.game,

@@ -1,5 +1,30 @@
 """Twin Pyramid (ツインピラミッド): build a field pyramid of stones before your hand pyramid bursts."""
-from .cards import BUILD_LIMIT, PYRAMID_ROWS, RANKS, SUITS, rank_of
+from .actions import (
+    Change,
+    Draw,
+    EndBuild,
+    ForcedDraw,
+    NameSuit,
+    NextDeal,
+    OrderThree,
+    Pass,
+    PassTwo,
+    Place,
+    Play,
+    Rearrange,
+    RearrangeStep,
+    SwapShown,
+    SwapStone,
+    TakeTwo,
+    ToHeld,
+    ToShown,
+    TwinPyramidAction,
+)
 from .engine import TwinPyramidEngine
+from .state import TwinPyramidOptions, TwinPyramidState
 
-__all__ = ["TwinPyramidEngine", "BUILD_LIMIT", "PYRAMID_ROWS", "RANKS", "SUITS", "rank_of"]
+__all__ = [
+    "TwinPyramidEngine", "TwinPyramidState", "TwinPyramidOptions", "TwinPyramidAction",
+    "Rearrange", "SwapShown", "ToShown", "ToHeld", "SwapStone", "RearrangeStep", "Play", "Draw", "Change", "Pass",
+    "Place", "EndBuild", "NameSuit", "TakeTwo", "PassTwo", "OrderThree", "ForcedDraw", "NextDeal",
+]

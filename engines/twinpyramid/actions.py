@@ -157,7 +157,8 @@ REARRANGE_TYPES = frozenset(("swap_shown", "to_shown", "to_held", "swap_stone"))
 
 TwinPyramidAction = Annotated[
     Union[
-        Rearrange, SwapShown, ToShown, ToHeld, SwapStone, RearrangeStep, Play, Draw, Change, Pass, Place, EndBuild, NameSuit,
+        Rearrange, SwapShown, ToShown, ToHeld, SwapStone, RearrangeStep, Play, Draw, Change, Pass, Place, EndBuild,
+        NameSuit,
         TakeTwo, PassTwo, OrderThree, ForcedDraw, NextDeal,
     ],
     Field(discriminator="type"),

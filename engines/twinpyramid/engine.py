@@ -1,17 +1,17 @@
 """The Twin Pyramid engine: deals, turns, special cards, pending decisions and scoring."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import permutations
-from typing import Any
+from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
 from ..base import Action, Engine, Event, Result
 from ..errors import IllegalAction
 from ..rng import Rng
-from . import rules
+from . import flow, rules
 from .actions import (
-    REARRANGE_TYPES,
     Change,
     Draw,
     EndBuild,
@@ -25,17 +25,22 @@ from .actions import (
     Play,
     Rearrange,
     RearrangeStep,
+    SwapShown,
+    SwapStone,
     TakeTwo,
+    ToHeld,
+    ToShown,
     TwinPyramidAction,
 )
-from .cards import BUILD_LIMIT, HELD_LIMIT, SLOTS, START_RANKS, SUITS, full_deck, rank_of, stone_value
-from .state import TURNS_PER_PLAYER, DealOutcome, Pending, Seat, TwinPyramidOptions, TwinPyramidState, Wild
+from .cards import BUILD_LIMIT, SLOTS, SUITS, rank_of, stone_value
+from .state import Pending, Seat, TwinPyramidOptions, TwinPyramidState, Wild
 from .view import build_view
 
 # Error codes when a well-formed action is refused, by action type.
 _REFUSAL = {
     "play": "card_not_playable", "draw": "draw_not_allowed", "change": "change_not_allowed",
-    "pass": "pass_not_allowed", "rearrange": "rearrange_not_allowed", "swap_shown": "rearrange_not_allowed", "to_shown": "rearrange_not_allowed",
+    "pass": "pass_not_allowed", "rearrange": "rearrange_not_allowed", "swap_shown": "rearrange_not_allowed",
+    "to_shown": "rearrange_not_allowed",
     "swap_stone": "rearrange_not_allowed", "place": "stone_not_placeable", "order_three": "bad_order",
 }
 # The action kinds that belong to each kind of decision (for the refusal code).
@@ -46,7 +51,7 @@ _PHASE_KINDS = {
     "build": {"place", "end_build"}, "name_suit": {"name_suit"}, "two_choice": {"take_two", "pass_two"},
     "order_three": {"order_three"}, "deal_over": {"next_deal"},
 }
-SPECIAL_RANKS = frozenset(("2", "3", "7", "8", "9", "10"))
+SPECIAL_RANKS = frozenset(("2", "3", "7", "8", "9", "10"))  # effects a wild of another player suppresses
 
 
 class TwinPyramidEngine(Engine):
@@ -64,35 +69,8 @@ class TwinPyramidEngine(Engine):
             game=self.name, players=players, seed=seed, options=options.model_dump(), rng=rng,
             seats={p: Seat() for p in players}, deals_total=options.rounds * len(players),
         )
-        self._start_deal(state, 0)
+        flow.start_deal(state, 0)
         return state
-
-    def _start_deal(self, state: TwinPyramidState, number: int) -> list[Event]:
-        deck = full_deck(state.options["jokers"])
-        state.rng.shuffle(deck)
-        state.deal, state.start = number, number % len(state.players)
-        state.current, state.direction = state.start, 1
-        state.draw, state.discard = deck, []
-        state.top_suit = state.wild = state.pending = state.three_player = None
-        state.three_queue, state.peek = [], []
-        state.rearranged = state.passes = state.turns = 0
-        state.arranging = False
-        events: list[Event] = []
-        for i in range(len(state.players)):
-            player = state.player_at(state.start + i)
-            state.seats[player] = Seat(points=state.seats[player].points)
-            state.seats[player].held = [state.draw.pop() for _ in range(HELD_LIMIT)]
-            events.append(Event(type="dealt", visible_to=[player], data={"cards": list(state.seats[player].held)}))
-        while True:  # flip until a 4, 5, 6, J, Q or K
-            card = state.draw.pop()
-            state.discard.append(card)
-            if rank_of(card) in START_RANKS:
-                break
-        events.insert(0, Event(type="deal_started", data={
-            "deal": number + 1, "deals_total": state.deals_total,
-            "start_player": state.player_at(state.start), "flipped": list(state.discard), "top": state.top(),
-        }))
-        return events
 
     def start_events(self, state: TwinPyramidState) -> list[Event]:
         """The public event announcing the first deal (``new_game`` itself returns only the state)."""
@@ -135,92 +113,115 @@ class TwinPyramidEngine(Engine):
         return [Rearrange()] if rules.rearrange_actions(state, player, steps_taken) else []
 
     def view(self, state: TwinPyramidState, viewer: str | None) -> dict[str, Any]:
-        return build_view(state, viewer, self.to_act(state))
+        return build_view(self, state, viewer)
 
     def result(self, state: TwinPyramidState) -> Result | None:
-        if not state.over:
-            return None
-        points = {p: state.seats[p].points for p in state.players}
-        ranking: list[list[str]] = []
-        for value in sorted(set(points.values()), reverse=True):
-            ranking.append([p for p in state.players if points[p] == value])
-        return Result(ranking=ranking, scores=points)
+        return flow.match_result(state) if state.over else None
 
     # ---- transitions ----------------------------------------------------------------
     def _apply(self, state: TwinPyramidState, player: str, action: Any) -> list[Event]:
-        if isinstance(action, RearrangeStep):  # ``rearrange`` then its step, both checked as usual
-            if state.arranging:
-                raise IllegalAction("twinpyramid.rearrange_not_allowed", action=action.type)
-            events = self._apply(state, player, Rearrange())
-            return events + self._apply(state, player, action.step)
-        legal = self.legal_actions(state, player)
-        if action not in legal:
-            phase = "arranging" if state.arranging else (state.pending.kind if state.pending else "turn")
-            reason = _REFUSAL.get(action.type, "not_now") if action.type in _PHASE_KINDS[phase] else "not_now"
-            fields = {"card": action.card} if isinstance(getattr(action, "card", None), str) else {}
-            raise IllegalAction(f"twinpyramid.{reason}", action=action.type, **fields)
+        if not isinstance(action, RearrangeStep):
+            self._check_legal(state, player, action)
         events: list[Event] = []
-        if isinstance(action, Rearrange):
-            state.arranging = True
-        elif action.type in REARRANGE_TYPES:
-            state.arranging = False
-            events += rules.rearrange(state, player, action)
-            if state.pending is not None:
-                state.pending.rearranged += 1
-            else:
-                state.rearranged += 1
-        elif isinstance(action, Play):
-            self._play(state, player, action.card, events)
-        elif isinstance(action, Draw):
-            state.passes = 0
-            rules.draw_one(state, player, events)
-            self._after_draws(state, player, events) or self._end_turn(state, events)
-        elif isinstance(action, Change):
-            self._change(state, player, action, events)
-        elif isinstance(action, Pass):
-            state.passes += 1
-            events.append(Event(type="passed", data={"player": player}))
-            if state.passes >= len(state.players):  # nobody could act for a full cycle
-                self._end_deal(state, "stalled", None, events)
-            else:
-                self._end_turn(state, events)
-        elif isinstance(action, Place):
-            self._place(state, player, action.card, events)
-        elif isinstance(action, EndBuild):
-            state.pending = None
-            self._end_turn(state, events)
-        elif isinstance(action, NameSuit):
-            state.pending = None
-            state.top_suit = action.suit
-            state.wild = Wild(owner=player, suit=action.suit)
-            events.append(Event(type="suit_named", data={"player": player, "suit": action.suit}))
-            self._end_turn(state, events)
-        elif isinstance(action, TakeTwo):
-            state.pending = None
-            events.append(Event(type="two_taken", data={"player": player}))
-            self._draw_cards(state, player, 2, events) or self._end_turn(state, events)
-        elif isinstance(action, PassTwo):
-            self._pass_two(state, player, events)
-        elif isinstance(action, OrderThree):
-            state.pending = None
-            state.draw[len(state.draw) - len(action.order):] = list(reversed(action.order))
-            state.peek = list(action.order)
-            events.append(Event(type="three_ordered", data={"player": player}))
-            self._continue_three(state, events)
-        elif isinstance(action, ForcedDraw):
-            cause = state.pending.cause  # type: ignore[union-attr]
-            state.pending = None
-            if self._draw_cards(state, player, 2 if cause == "2" else 1, events):
-                return events
-            if cause == "3":
-                self._continue_three(state, events)
-            else:
-                self._end_turn(state, events)
-        elif isinstance(action, NextDeal):
-            state.pending = None
-            events += self._start_deal(state, state.deal + 1)
+        self._HANDLERS[type(action)](self, state, player, action, events)
         return events
 
+    def _check_legal(self, state: TwinPyramidState, player: str, action: Action) -> None:
+        if action in self.legal_actions(state, player):
+            return
+        phase = "arranging" if state.arranging else (state.pending.kind if state.pending else "turn")
+        kind = action.type  # type: ignore[attr-defined]
+        reason = _REFUSAL.get(kind, "not_now") if kind in _PHASE_KINDS[phase] else "not_now"
+        fields = {"card": action.card} if isinstance(getattr(action, "card", None), str) else {}
+        raise IllegalAction(f"twinpyramid.{reason}", action=kind, **fields)
+
+    # One handler per action type; each gets the (already legal) action and appends its events.
+    def _on_rearrange_step(self, state: TwinPyramidState, player: str, action: RearrangeStep,
+                           events: list[Event]) -> None:
+        """``rearrange`` then its step, both checked as usual."""
+        if state.arranging:
+            raise IllegalAction("twinpyramid.rearrange_not_allowed", action=action.type)
+        events += self._apply(state, player, Rearrange())
+        events += self._apply(state, player, action.step)
+
+    def _on_rearrange(self, state: TwinPyramidState, player: str, action: Rearrange, events: list[Event]) -> None:
+        state.arranging = True
+
+    def _on_step(self, state: TwinPyramidState, player: str, action: Action, events: list[Event]) -> None:
+        state.arranging = False
+        events += rules.rearrange(state, player, action)
+        if state.pending is not None:
+            state.pending.rearranged += 1
+        else:
+            state.rearranged += 1
+
+    def _on_play(self, state: TwinPyramidState, player: str, action: Play, events: list[Event]) -> None:
+        self._play(state, player, action.card, events)
+
+    def _on_draw(self, state: TwinPyramidState, player: str, action: Draw, events: list[Event]) -> None:
+        state.passes = 0
+        rules.draw_one(state, player, events)
+        flow.after_draws(state, player, events) or flow.end_turn(state, events)
+
+    def _on_pass(self, state: TwinPyramidState, player: str, action: Pass, events: list[Event]) -> None:
+        state.passes += 1
+        events.append(Event(type="passed", data={"player": player}))
+        if state.passes >= len(state.players):  # nobody could act for a full cycle
+            flow.end_deal(state, "stalled", None, events)
+        else:
+            flow.end_turn(state, events)
+
+    def _on_place(self, state: TwinPyramidState, player: str, action: Place, events: list[Event]) -> None:
+        self._place(state, player, action.card, events)
+
+    def _on_end_build(self, state: TwinPyramidState, player: str, action: EndBuild, events: list[Event]) -> None:
+        state.pending = None
+        flow.end_turn(state, events)
+
+    def _on_name_suit(self, state: TwinPyramidState, player: str, action: NameSuit, events: list[Event]) -> None:
+        state.pending = None
+        state.top_suit = action.suit
+        state.wild = Wild(owner=player, suit=action.suit)
+        events.append(Event(type="suit_named", data={"player": player, "suit": action.suit}))
+        flow.end_turn(state, events)
+
+    def _on_take_two(self, state: TwinPyramidState, player: str, action: TakeTwo, events: list[Event]) -> None:
+        state.pending = None
+        events.append(Event(type="two_taken", data={"player": player}))
+        flow.draw_cards(state, player, 2, events) or flow.end_turn(state, events)
+
+    def _on_pass_two(self, state: TwinPyramidState, player: str, action: PassTwo, events: list[Event]) -> None:
+        state.pending = None
+        target = state.player_at(state.next_index())
+        events.append(Event(type="two_passed", data={"player": player, "to": target}))
+        if rules.cards_available(state) == 0:
+            events.append(Event(type="forced_draw_skipped", data={"player": target}))
+            flow.end_turn(state, events)
+        else:
+            state.pending = Pending(kind="forced_draw", player=target, count=2, cause="2")
+
+    def _on_order_three(self, state: TwinPyramidState, player: str, action: OrderThree, events: list[Event]) -> None:
+        state.pending = None
+        state.draw[len(state.draw) - len(action.order):] = list(reversed(action.order))
+        state.peek = list(action.order)
+        events.append(Event(type="three_ordered", data={"player": player}))
+        self._continue_three(state, events)
+
+    def _on_forced_draw(self, state: TwinPyramidState, player: str, action: ForcedDraw, events: list[Event]) -> None:
+        cause = state.pending.cause  # type: ignore[union-attr]
+        state.pending = None
+        if flow.draw_cards(state, player, 2 if cause == "2" else 1, events):
+            return
+        if cause == "3":
+            self._continue_three(state, events)
+        else:
+            flow.end_turn(state, events)
+
+    def _on_next_deal(self, state: TwinPyramidState, player: str, action: NextDeal, events: list[Event]) -> None:
+        state.pending = None
+        events += flow.start_deal(state, state.deal + 1)
+
+    # ---- card effects -------------------------------------------------------------------
     def _play(self, state: TwinPyramidState, player: str, card: str, events: list[Event]) -> None:
         state.passes = 0
         effective = not rules.suppressed(state, player)
@@ -235,28 +236,33 @@ class TwinPyramidEngine(Engine):
                 state.pending = Pending(kind="build", player=player, count=BUILD_LIMIT[rank])
             else:
                 events.append(Event(type="nothing_to_build", data={"player": player}))
-                self._end_turn(state, events)
+                flow.end_turn(state, events)
         elif rank in SPECIAL_RANKS and not effective:
             events.append(Event(type="effect_suppressed", data={"player": player, "card": card}))
-            self._end_turn(state, events)
-        elif rank == "2":
-            state.pending = Pending(kind="two_choice", player=player)
-        elif rank == "3":
-            self._start_three(state, player, events)
-        elif rank == "7":
-            events.append(Event(type="skipped", data={"player": state.player_at(state.next_index())}))
-            self._end_turn(state, events, skip=1)
-        elif rank == "8":
-            state.pending = Pending(kind="name_suit", player=player)
-        elif rank == "9":
-            state.direction = -state.direction
-            events.append(Event(type="reversed", data={"player": player, "direction": state.direction}))
-            self._end_turn(state, events)
-        elif rank == "10":
-            self._break(state, events)
-            self._end_turn(state, events)
+            flow.end_turn(state, events)
+        elif rank in self._EFFECTS:
+            self._EFFECTS[rank](self, state, player, events)
         else:
-            self._end_turn(state, events)
+            flow.end_turn(state, events)
+
+    def _two(self, state: TwinPyramidState, player: str, events: list[Event]) -> None:
+        state.pending = Pending(kind="two_choice", player=player)
+
+    def _seven(self, state: TwinPyramidState, player: str, events: list[Event]) -> None:
+        events.append(Event(type="skipped", data={"player": state.player_at(state.next_index())}))
+        flow.end_turn(state, events, skip=1)
+
+    def _eight(self, state: TwinPyramidState, player: str, events: list[Event]) -> None:
+        state.pending = Pending(kind="name_suit", player=player)
+
+    def _nine(self, state: TwinPyramidState, player: str, events: list[Event]) -> None:
+        state.direction = -state.direction
+        events.append(Event(type="reversed", data={"player": player, "direction": state.direction}))
+        flow.end_turn(state, events)
+
+    def _ten(self, state: TwinPyramidState, player: str, events: list[Event]) -> None:
+        self._break(state, events)
+        flow.end_turn(state, events)
 
     def _change(self, state: TwinPyramidState, player: str, action: Change, events: list[Event]) -> None:
         state.passes = 0
@@ -276,11 +282,12 @@ class TwinPyramidEngine(Engine):
             "player": player, "card": action.card, "owner": action.owner, "mode": mode, "into": into, **public,
         }))
         if into == "held":
-            events.append(Event(type="changed_card", visible_to=[player], data={"player": player, "card": action.target}))
+            events.append(Event(type="changed_card", visible_to=[player],
+                                data={"player": player, "card": action.target}))
         if mode == "wild_change":
             state.pending = Pending(kind="name_suit", player=player)
         else:
-            self._end_turn(state, events)
+            flow.end_turn(state, events)
 
     def _place(self, state: TwinPyramidState, player: str, card: str, events: list[Event]) -> None:
         seat = state.seats[player]
@@ -288,14 +295,14 @@ class TwinPyramidEngine(Engine):
         seat.stones[rank_of(card)] = card  # type: ignore[index]
         events.append(Event(type="stone_placed", data={"player": player, "card": card, "slot": rank_of(card)}))
         if len(seat.stones) == len(SLOTS):
-            self._end_deal(state, "complete", player, events)
+            flow.end_deal(state, "complete", player, events)
             return
         pending = state.pending
         assert pending is not None
         pending.count -= 1
         if pending.count <= 0 or not rules.placeable(state, player):
             state.pending = None
-            self._end_turn(state, events)
+            flow.end_turn(state, events)
 
     def _break(self, state: TwinPyramidState, events: list[Event]) -> None:
         victim = state.player_at(state.next_index())
@@ -307,16 +314,6 @@ class TwinPyramidEngine(Engine):
         del stones[slot]
         rules.put_on_discard(state, stone)
         events.append(Event(type="stone_broken", data={"player": victim, "card": stone, "slot": slot}))
-
-    def _pass_two(self, state: TwinPyramidState, player: str, events: list[Event]) -> None:
-        state.pending = None
-        target = state.player_at(state.next_index())
-        events.append(Event(type="two_passed", data={"player": player, "to": target}))
-        if rules.cards_available(state) == 0:
-            events.append(Event(type="forced_draw_skipped", data={"player": target}))
-            self._end_turn(state, events)
-        else:
-            state.pending = Pending(kind="forced_draw", player=target, count=2, cause="2")
 
     def _start_three(self, state: TwinPyramidState, player: str, events: list[Event]) -> None:
         rules.refill_draw(state, events)
@@ -340,69 +337,19 @@ class TwinPyramidEngine(Engine):
             elif drawer != state.three_player:
                 state.pending = Pending(kind="forced_draw", player=drawer, count=1, cause="3")
                 return
-            elif self._draw_cards(state, drawer, 1, events):
+            elif flow.draw_cards(state, drawer, 1, events):
                 return
         state.three_player, state.peek = None, []
-        self._end_turn(state, events)
+        flow.end_turn(state, events)
 
-    def _draw_cards(self, state: TwinPyramidState, player: str, count: int, events: list[Event]) -> bool:
-        """Draw up to ``count`` cards; True when that ended the deal (a burst)."""
-        for _ in range(count):
-            if rules.draw_one(state, player, events) is None:
-                events.append(Event(type="forced_draw_skipped", data={"player": player}))
-                return False
-            if self._after_draws(state, player, events):
-                return True
-        return False
-
-    def _after_draws(self, state: TwinPyramidState, player: str, events: list[Event]) -> bool:
-        if rules.burst(state, player):
-            self._end_deal(state, "burst", player, events)
-            return True
-        return False
-
-    def _end_turn(self, state: TwinPyramidState, events: list[Event], skip: int = 0) -> None:
-        ending = state.player_at(state.current)
-        if state.wild is not None and state.wild.owner == ending:
-            if state.wild.fresh:
-                state.wild.fresh = False
-            else:
-                events.append(Event(type="wild_ended", data={"player": ending, "suit": state.wild.suit}))
-                state.wild = None
-        state.current = state.next_index(1 + skip)
-        state.rearranged = 0
-        state.turns += 1
-        if state.turns >= TURNS_PER_PLAYER * len(state.players):
-            self._end_deal(state, "turn_limit", None, events)
-        else:
-            events.append(Event(type="turn", data={"player": state.player_at(state.current)}))
-
-    def _end_deal(self, state: TwinPyramidState, reason: str, player: str | None, events: list[Event]) -> None:
-        n = len(state.players)
-        payments = {p: 0 for p in state.players}
-        revealed: list[str] = []
-        if player is not None:
-            unit = 20 if reason == "complete" else -10
-            for p in state.players:
-                payments[p] = unit * (n - 1) if p == player else -unit
-            seat = state.seats[player]
-            seat.revealed = True
-            revealed = seat.hand
-        for p, amount in payments.items():
-            state.seats[p].points += amount
-        state.last_deal = DealOutcome(
-            number=state.deal + 1, reason=reason, player=player, revealed=revealed, payments=payments,  # type: ignore[arg-type]
-            turn_limit=TURNS_PER_PLAYER * n if reason == "turn_limit" else None,
-        )
-        state.pending = state.wild = state.three_player = None
-        state.three_queue, state.peek = [], []
-        events.append(Event(type="deal_ended", data={
-            **state.last_deal.model_dump(), "points": {p: state.seats[p].points for p in state.players},
-        }))
-        if state.deal + 1 < state.deals_total:
-            next_start = state.player_at((state.deal + 1) % n)
-            state.pending = Pending(kind="deal_over", player=next_start)
-        else:
-            state.over = True
-            result = self.result(state)
-            events.append(Event(type="match_over", data=result.model_dump()))  # type: ignore[union-attr]
+    _HANDLERS: ClassVar[dict[type[Action], Callable[..., None]]] = {
+        RearrangeStep: _on_rearrange_step, Rearrange: _on_rearrange,
+        SwapShown: _on_step, ToShown: _on_step, ToHeld: _on_step, SwapStone: _on_step,
+        Play: _on_play, Draw: _on_draw, Change: _change, Pass: _on_pass,
+        Place: _on_place, EndBuild: _on_end_build, NameSuit: _on_name_suit, TakeTwo: _on_take_two,
+        PassTwo: _on_pass_two, OrderThree: _on_order_three, ForcedDraw: _on_forced_draw, NextDeal: _on_next_deal,
+    }
+    # What each special rank does when played (J, Q, K build; a joker names a suit; the others end the turn).
+    _EFFECTS: ClassVar[dict[str, Callable[..., None]]] = {
+        "2": _two, "3": _start_three, "7": _seven, "8": _eight, "9": _nine, "10": _ten,
+    }

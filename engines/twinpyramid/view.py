@@ -6,10 +6,13 @@ its held cards leave the owner's secret ``hand`` and appear at the table.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .cards import BUILD_LIMIT, BURST_SIZE, HELD_LIMIT, PYRAMID_ROWS, SLOTS, SUPPORTS
 from .state import REARRANGE_LIMIT, TURNS_PER_PLAYER, TwinPyramidState
+
+if TYPE_CHECKING:
+    from .engine import TwinPyramidEngine
 
 GEOMETRY: dict[str, Any] = {
     "rows": [list(row) for row in PYRAMID_ROWS],  # bottom row first, left to right
@@ -44,7 +47,8 @@ def _last_deal(state: TwinPyramidState, phase: str) -> dict[str, Any] | None:
     return state.last_deal.model_dump(exclude=exclude)
 
 
-def build_view(state: TwinPyramidState, viewer: str | None, to_act: list[str]) -> dict[str, Any]:
+def build_view(engine: TwinPyramidEngine, state: TwinPyramidState, viewer: str | None) -> dict[str, Any]:
+    to_act = engine.to_act(state)
     pending = state.pending
     phase = "over" if state.over else (pending.kind if pending else "turn")
     view: dict[str, Any] = {

@@ -6,10 +6,10 @@ import json
 
 import pytest
 
-from engines.akuma import AkumaEngine, AkumaState, Play, Release, RowPlay, Steal, StopStealing
+from engines.akuma import AkumaEngine, AkumaState, Play, Release, Steal, StopStealing
 from engines.akuma.cards import sort_cards
-from engines.akuma.plays import classify
-from engines.akuma.release import all_discards, check_discard, release_number
+from engines.akuma.rules import all_discards, check_discard, classify, release_number
+from engines.akuma.state import RowPlay
 from engines.errors import BadOptions, IllegalAction, NotYourTurn
 from engines.rng import Rng
 
@@ -27,7 +27,8 @@ def make_state(hands: dict[str, list[str]] | list[list[str]], *, row: list[tuple
     players = list(hands)
     rows = [RowPlay(player=p, cards=sort_cards(cs), kind=classify(sort_cards(cs))) for p, cs in row]
     return AkumaState(
-        players=players, seed=seed, rng=Rng.from_seed(seed), colours=["Y", "P", "G", "V", "B", "W"][:max(3, len(players))],
+        players=players, seed=seed, rng=Rng.from_seed(seed),
+        colours=["Y", "P", "G", "V", "B", "W"][:max(3, len(players))],
         hands={p: sort_cards(h) for p, h in hands.items()}, row=rows, direction=direction, lock=lock,
         current=current, trick_starter=trick_starter or current, start_player="p0", steals_left=steals_left,
     )

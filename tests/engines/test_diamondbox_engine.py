@@ -8,9 +8,8 @@ import pytest
 from pydantic import ValidationError
 
 from engines import BadAction, BadOptions, IllegalAction, NotYourTurn
-from engines.diamondbox import DiamondBoxEngine, cards
+from engines.diamondbox import ChooseColour, DiamondBoxEngine, Pass, PlaceCard, cards
 from engines.diamondbox.geometry import build_centre, centre_from_view
-from engines.diamondbox.state import ChooseColour, Pass, PlaceCard
 
 from .conformance import check_replay, random_playthrough
 
@@ -69,15 +68,15 @@ def test_actions_round_trip_and_garbage_refused() -> None:
 
 # ---- card table ---------------------------------------------------------------------
 def test_card_table_has_fifty_cards_in_rule_notation() -> None:
-    assert len(cards.CARD_IDS) == len(set(cards.CARD_IDS)) == 50
-    assert Counter(c[0] for c in cards.CARD_IDS) == {c: 10 for c in "RYGBP"}
-    assert {c[1:] for c in cards.CARD_IDS} == {f"{i:02d}" for i in range(1, 11)}
-    assert all(cards.is_card(c) for c in cards.CARD_IDS)
+    assert len(cards.card_ids()) == len(set(cards.card_ids())) == 50
+    assert Counter(c[0] for c in cards.card_ids()) == {c: 10 for c in "RYGBP"}
+    assert {c[1:] for c in cards.card_ids()} == {f"{i:02d}" for i in range(1, 11)}
+    assert all(cards.is_card(c) for c in cards.card_ids())
     assert not cards.is_card("X01") and not cards.is_card("G11")
 
 
 def _table(**changes: object) -> str:
-    data = {"colours": list(cards.TABLE.colours), "patterns": dict(cards.TABLE.patterns)}
+    data = {"colours": list(cards.table().colours), "patterns": dict(cards.table().patterns)}
     data.update(changes)
     return json.dumps(data)
 
@@ -86,9 +85,9 @@ def _table(**changes: object) -> str:
     {"colours": ["R", "Y", "G", "B"]},
     {"colours": ["R", "Y", "G", "B", "X"]},
     {"patterns": {f"{i:02d}": "w./../.." for i in range(1, 11)}},                     # identical
-    {"patterns": {**dict(cards.TABLE.patterns), "01": "w./.."}},                      # 2 rows
-    {"patterns": {**dict(cards.TABLE.patterns), "01": "wx/../.."}},                   # bad symbol
-    {"patterns": {k: v for k, v in cards.TABLE.patterns.items() if k != "10"}},       # 9 patterns
+    {"patterns": {**dict(cards.table().patterns), "01": "w./.."}},                      # 2 rows
+    {"patterns": {**dict(cards.table().patterns), "01": "wx/../.."}},                   # bad symbol
+    {"patterns": {k: v for k, v in cards.table().patterns.items() if k != "10"}},       # 9 patterns
 ])
 def test_bad_card_table_refused(changes: dict) -> None:
     with pytest.raises(ValidationError):
@@ -96,7 +95,7 @@ def test_bad_card_table_refused(changes: dict) -> None:
 
 
 def test_card_table_loads() -> None:
-    assert cards.load_card_table(_table()) == cards.TABLE
+    assert cards.load_card_table(_table()) == cards.table()
 
 
 def test_turned_cells() -> None:
@@ -120,7 +119,7 @@ def test_setup_deals_equal_own_piles_and_hands_of_five(n: int, pile: int) -> Non
         assert len(state.hands[p]) == 5
         assert len(state.piles[p]) == pile - 5
     every = [c for p in players for c in state.hands[p] + state.piles[p]] + [q.card for q in state.placed]
-    assert sorted(every) == sorted(cards.CARD_IDS)
+    assert sorted(every) == sorted(cards.card_ids())
 
 
 def test_two_starting_cards_overlap_four_squares() -> None:
@@ -183,21 +182,21 @@ def test_views_show_own_hand_and_only_counts_of_others() -> None:
 
 
 def test_first_guess_patterns_kept_as_the_rules_file_wrote_them() -> None:
-    assert cards.FIRST_GUESS_PATTERNS == {
+    assert cards.first_guess_patterns() == {
         "01": "w./.w/w.", "02": "b./.b/b.", "03": ".w/w./.w", "04": ".b/b./.b", "05": "wb/../bw",
         "06": "bw/../wb", "07": "w./b./w.", "08": ".b/.w/.b", "09": "ww/../bb", "10": "../wb/..",
     }
 
 
 def test_installing_patterns_validates_and_expires_cached_geometry() -> None:
-    default = dict(cards.TABLE.patterns)
+    default = dict(cards.table().patterns)
     with pytest.raises(ValidationError):
         cards.install_patterns({**default, "01": "w./.."})
-    assert cards.TABLE.patterns == default
+    assert cards.table().patterns == default
     state = ENG.new_game(["a", "b"], seed=4)
     before = ENG.view(state, None)["centre"]
     try:
-        cards.install_patterns(cards.FIRST_GUESS_PATTERNS)
+        cards.install_patterns(cards.first_guess_patterns())
         after = ENG.view(state, None)["centre"]
         assert [sq["diamond"] for sq in after] != [sq["diamond"] for sq in before]
         assert cards.pattern_of("G09") == "ww/../bb"

@@ -8,8 +8,8 @@ from typing import Any, Iterator
 import pytest
 
 from engines import IllegalAction, NotYourTurn
-from engines.diamondbox import DiamondBoxEngine, cards
-from engines.diamondbox.state import ChooseColour, ColourChoice, DiamondBoxState, Pass, PlaceCard, Placed
+from engines.diamondbox import ChooseColour, DiamondBoxEngine, Pass, PlaceCard, cards
+from engines.diamondbox.state import ColourChoice, DiamondBoxState, Placed
 from engines.rng import Rng
 
 ENG = DiamondBoxEngine()
@@ -21,7 +21,7 @@ TEST_PATTERNS = {
 
 @pytest.fixture(autouse=True)
 def test_table() -> Iterator[None]:
-    default = dict(cards.TABLE.patterns)
+    default = dict(cards.table().patterns)
     cards.install_patterns(TEST_PATTERNS)
     yield
     cards.install_patterns(default)

@@ -10,7 +10,8 @@ import time
 import pytest
 
 from engines import EngineError
-from engines.pileup import PileupEngine, Play, preview
+from engines.pileup import PileupEngine, Play
+from engines.pileup.rules import preview
 
 from .conformance import check_replay, random_playthrough
 from .test_pileup_support import ENG, P3, col, table

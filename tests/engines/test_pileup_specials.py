@@ -183,7 +183,7 @@ def test_seed_black_as_third_then_own_plain_fourth_in_the_same_play_takes_all_fo
     適用され」: the black's rule applies the moment it is played, so when the player's own next card of the
     same play lands as the 4th, that player takes all four (no trap is left behind)."""
     state = dump_table(("G2a", "R2a"), ["K2a", "Y2a"])
-    from engines.pileup.plays import outcome
+    from engines.pileup.rules import outcome
     assert outcome([["G2a"], ["R2a"]], False, play("K2a", "Y2a"))["kind"] == "take_trap"
     state, events = ENG.apply(state, "ann", play("K2a", "Y2a"))
     taken = event(events, "column_taken").data
@@ -193,7 +193,8 @@ def test_seed_black_as_third_then_own_plain_fourth_in_the_same_play_takes_all_fo
 
 
 def test_plain_then_black_in_one_play_still_only_traps() -> None:
-    """「白と黒は場の枚数に関わらず、白と黒のルールが適用される」: a black laid last sets the trap whatever the count."""
+    """「白と黒は場の枚数に関わらず、白と黒のルールが適用される」: a black laid last sets the trap whatever the
+    count."""
     state = dump_table(("G2a",), ["Y2a", "K2a"])
     state, events = ENG.apply(state, "ann", play("Y2a", "K2a"))
     assert "column_taken" not in types(events) and state.columns[1].trapped

@@ -1,7 +1,8 @@
 """Helpers shared by the Pile up test files (no tests here): build states directly and fix dice."""
 from __future__ import annotations
 
-from engines.pileup import Column, PileupEngine, PileupState, Play
+from engines.pileup import PileupEngine, PileupState, Play
+from engines.pileup.state import Column
 from engines.rng import Rng
 
 ENG = PileupEngine()

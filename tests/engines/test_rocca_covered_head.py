@@ -1,6 +1,6 @@
-"""「カードを重ねられるのは、“各列”の“いちばん上”のカードだけです。…下になったカードには重ねられません<図5>」: only the top card of each column is active and
-cards underneath cannot be built on — so a column's top card whose head is covered exactly by a card placed from
-another column is no longer active."""
+"""「カードを重ねられるのは、“各列”の“いちばん上”のカードだけです。…下になったカードには重ねられません<図5>」:
+only the top card of each column is active and cards underneath cannot be built on — so a column's top card whose
+head is covered exactly by a card placed from another column is no longer active."""
 from __future__ import annotations
 
 from engines.rocca import geometry as G

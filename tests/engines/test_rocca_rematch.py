@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from engines.rocca import RoccaEngine
-from engines.rocca.rematch import rematch_start_player
+from engines.rocca.rules import rematch_start_player
 
 
 def test_the_worst_player_of_the_last_game_starts_the_rematch() -> None:

@@ -7,7 +7,7 @@ import pytest
 
 from engines.errors import IllegalAction, NotYourTurn
 from engines.rocca import geometry as G
-from engines.rocca.models import Column, TowerCard
+from engines.rocca.state import Column, TowerCard
 
 from .test_rocca_support import ENG, act, build, legal_dicts, make, tc, types
 

@@ -5,7 +5,7 @@ from typing import Any
 
 from engines.base import Event
 from engines.rocca import RoccaEngine, RoccaState
-from engines.rocca.models import Column, TowerCard
+from engines.rocca.state import Column, TowerCard
 from engines.rocca.tower import put, start_tower
 
 ENG = RoccaEngine()

@@ -9,7 +9,7 @@ import random
 from typing import Any
 
 from engines.akuma.cards import deck_for, sort_cards
-from engines.akuma.models import AkumaState, RowPlay
+from engines.akuma.state import AkumaState, RowPlay
 from engines.rng import Rng
 
 from . import deal_hidden

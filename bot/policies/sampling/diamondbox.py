@@ -12,8 +12,8 @@ import math
 import random
 from typing import Any
 
-from engines.diamondbox.cards import CARD_IDS, TURNS_ALL, cells_of
-from engines.diamondbox.engine import centre_of
+from engines.diamondbox.cards import TURNS_ALL, card_ids, cells_of
+from engines.diamondbox.rules import centre_of
 from engines.diamondbox.state import ColourChoice, DiamondBoxState, Placed
 from engines.rng import Rng
 
@@ -22,7 +22,7 @@ ROLLOUT_STEPS = 10
 
 def unseen_cards(view: dict[str, Any]) -> list[str]:
     seen = set(view.get("hand", [])) | {p["card"] for p in view["placements"]}
-    return [c for c in CARD_IDS if c not in seen]
+    return [c for c in card_ids() if c not in seen]
 
 
 def sample(view: dict[str, Any], rng: random.Random) -> DiamondBoxState:

@@ -12,7 +12,7 @@ from typing import Any
 
 from engines.rng import Rng
 from engines.rocca.cards import full_deck, sort_cards
-from engines.rocca.models import Column, Pending, RoccaState, TowerCard
+from engines.rocca.state import Column, Pending, RoccaState, TowerCard
 
 from . import deal_hidden, trailing_score
 

@@ -1,11 +1,11 @@
-"""Rocca's options, state and actions (pydantic models)."""
+"""Rocca's options and state (pydantic models)."""
 from __future__ import annotations
 
-from typing import Annotated, Literal, Union
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from engines.base import Action, GameState
+from engines.base import GameState
 
 Side = Literal["head", "face", "profile"]
 Suit = Literal["S", "H", "D", "C"]
@@ -78,49 +78,3 @@ class RoccaState(GameState):
     out: list[str] = []  # players who went out when the pile ran dry, in order
     winner: str | None = None
     over: bool = False
-
-
-class Place(Action):
-    """Place ``card`` from hand on ``side`` of the active card ``on``; a joker also names ``suit`` and ``bend``."""
-
-    type: Literal["place"] = "place"
-    card: str
-    on: str
-    side: Side
-    suit: Suit | None = None
-    bend: Bend | None = None
-
-
-class Draw(Action):
-    """Draw one card instead of placing; the turn ends."""
-
-    type: Literal["draw"] = "draw"
-
-
-class Accept(Action):
-    """Take the pending J/K draws (and lose the turn), or let a Q pass stand."""
-
-    type: Literal["accept"] = "accept"
-
-
-class Give(Action):
-    """Give one card to ``to`` during a Q pass (the first pass picks the receiver; give-backs go to the giver)."""
-
-    type: Literal["give"] = "give"
-    card: str
-    to: str
-
-
-class DeclareOne(Action):
-    type: Literal["declare_one"] = "declare_one"
-
-
-class Bon(Action):
-    """Optional rule: place ``cards`` (2–3 of one rank, in suit order) in a chain from the active card ``on``."""
-
-    type: Literal["bon"] = "bon"
-    on: str
-    cards: tuple[str, ...]
-
-
-RoccaAction = Annotated[Union[Place, Draw, Accept, Give, DeclareOne, Bon], Field(discriminator="type")]

@@ -18,14 +18,6 @@ if TYPE_CHECKING:
     from .state import PileupState
 
 
-def ranking(players: list[str], minus_counts: dict[str, int]) -> list[list[str]]:
-    """Places by fewest minus cards; players with equal counts share a place (seat order inside)."""
-    places: list[list[str]] = []
-    for count in sorted(set(minus_counts.values())):
-        places.append([p for p in players if minus_counts[p] == count])
-    return places
-
-
 def _pending(state: "PileupState") -> dict[str, Any] | None:
     turn_player = state.players[state.turn]
     phase = state.phase
@@ -53,7 +45,7 @@ def _pending(state: "PileupState") -> dict[str, Any] | None:
     return {"kind": "deflect_roll", **common, "dice": 1, "needs": dump.column}
 
 
-def build_view(engine: "PileupEngine", state: "PileupState", viewer: str | None) -> dict[str, Any]:
+def build_view(engine: PileupEngine, state: PileupState, viewer: str | None) -> dict[str, Any]:
     columns = []
     for number, column in enumerate(state.columns, start=1):
         columns.append({

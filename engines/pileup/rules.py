@@ -1,4 +1,4 @@
-"""Plays onto a column: enumerating them, checking one, and what it leads to.
+"""Pile up's rules on plain data: plays onto a column (enumerating, checking, what they lead to) and the ranking.
 
 Everything here works on plain data (lists of layers), so a renderer or a bot can preview a
 play from a view with :func:`outcome` exactly as the engine will resolve it.
@@ -145,3 +145,11 @@ def preview(view: dict, play: Play | dict) -> dict:
     column = view["columns"][play.value - 1]
     layers = [layer["cards"] for layer in column["layers"]]
     return outcome(layers, column["trapped"], play)
+
+
+def ranking(players: list[str], minus_counts: dict[str, int]) -> list[list[str]]:
+    """Places by fewest minus cards; players with equal counts share a place (seat order inside)."""
+    places: list[list[str]] = []
+    for count in sorted(set(minus_counts.values())):
+        places.append([p for p in players if minus_counts[p] == count])
+    return places

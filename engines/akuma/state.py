@@ -1,11 +1,11 @@
-"""Akuma Trick's options, state and actions (pydantic models)."""
+"""Akuma Trick's options and state (pydantic models)."""
 from __future__ import annotations
 
-from typing import Annotated, Literal, Union
+from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict
 
-from engines.base import Action, GameState
+from engines.base import GameState
 
 Direction = Literal["cw", "ccw"]
 """``cw``: seat order increasing (the starting direction); ``ccw``: decreasing."""
@@ -39,25 +39,3 @@ class AkumaState(GameState):
     steals_left: int = 0  # > 0 while ``current`` decides on steals after a play with 2s
     discarded: list[str] = []  # every card that left the game (released rows and discards); public
     over: bool = False
-
-
-class Play(Action):
-    type: Literal["play"] = "play"
-    cards: list[str]
-
-
-class Release(Action):
-    type: Literal["release"] = "release"
-    cards: list[str]
-
-
-class Steal(Action):
-    type: Literal["steal"] = "steal"
-    victim: str
-
-
-class StopStealing(Action):
-    type: Literal["stop_stealing"] = "stop_stealing"
-
-
-AkumaAction = Annotated[Union[Play, Release, Steal, StopStealing], Field(discriminator="type")]

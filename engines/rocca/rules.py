@@ -1,4 +1,5 @@
-"""What a player may place: ordinary turns, J/K/Q counters and the optional Bon.
+"""Rocca's legality: what a player may place (ordinary turns, J/K/Q counters, the optional Bon) and who
+starts a rematch.
 
 The enumerations build ``legal_actions``; the ``check_*`` functions validate one action directly (so
 ``apply`` never has to enumerate a whole turn). Both use the same predicates, so they cannot disagree.
@@ -11,7 +12,8 @@ from engines.errors import IllegalAction
 
 from . import cards as C
 from . import geometry as G
-from .models import Bon, Pending, Place, RoccaState
+from .actions import Bon, Place
+from .state import Pending, RoccaState
 from .tower import TowerIndex, matches
 
 BENDS: tuple[str, ...] = ("left", "right")
@@ -133,3 +135,20 @@ def bon_placements(action: Bon) -> list[tuple[str, str]]:
         chain.append((card, on))
         on = card
     return chain
+
+
+# ---- rematch: 「2回目からは、いちばん負けた人から」 — from the second game on, the player who lost worst starts
+# (docs/rules/rocca.md, Decision [D8]). Pure, so a later Rematch feature can use it.
+def rematch_start_player(players: list[str], previous_ranking: list[list[str]]) -> str:
+    """The start player of the next game at the same table, given the previous game's ranking (places in order,
+    players sharing a place together, as ``Result.ranking``).
+
+    The worst player is the one in the last place. **Decision:** when several share the last place, the first of
+    them in seat order starts. Players who were not in the previous game are ignored; if none of ``players`` was
+    ranked, the first seat starts.
+    """
+    for place in reversed(previous_ranking):
+        tied = [p for p in players if p in place]
+        if tied:
+            return tied[0]
+    return players[0]

@@ -10,21 +10,20 @@ from typing import TYPE_CHECKING, Any
 
 from . import geometry
 from .cards import card_face, colour_of, size_at
+from .rules import allowed_turns, centre_of, colour_choices
+from .state import DiamondBoxState
 
 if TYPE_CHECKING:
     from .engine import DiamondBoxEngine
-    from .state import DiamondBoxState
 
 
-def _phase(engine: "DiamondBoxEngine", state: "DiamondBoxState") -> str:
+def _phase(engine: DiamondBoxEngine, state: DiamondBoxState) -> str:
     if engine.is_over(state):
         return "over"
     return "choose_colour" if state.choice is not None else "play"
 
 
-def build_view(engine: "DiamondBoxEngine", state: "DiamondBoxState", viewer: str | None) -> dict[str, Any]:
-    from .engine import allowed_turns, centre_of, colour_choices
-
+def build_view(engine: DiamondBoxEngine, state: DiamondBoxState, viewer: str | None) -> dict[str, Any]:
     centre = centre_of(state)
     placements = []
     for index, p in enumerate(state.placed):

@@ -1,0 +1,209 @@
+"""Twin Pyramid events as text: one small formatter per event type, and the result of a deal."""
+from __future__ import annotations
+
+from typing import Any
+
+from engines import Event
+
+from ..i18n import t
+from . import Names, ranking_lines
+from .event_table import EventFormatter, format_event
+from .twinpyramid_text import card, cards, sorted_cards, step_label, suit_mark, suit_name
+
+
+def deal_result_lines(outcome: dict[str, Any], names: Names, locale: object | None) -> list[str]:
+    reason = outcome.get("reason")
+    who = names(outcome.get("player"))
+    key = {"complete": "twinpyramid.result.complete", "burst": "twinpyramid.result.burst",
+           "turn_limit": "twinpyramid.result.turn_limit"}.get(reason or "", "twinpyramid.result.stalled")
+    lines = [t(key, locale, number=outcome.get("number", 0), player=who, limit=outcome.get("turn_limit", 0))]
+    if outcome.get("revealed"):
+        lines.append(t("twinpyramid.result.revealed", locale, player=who, cards=sorted_cards(outcome["revealed"])))
+    payments = outcome.get("payments") or {}
+    if any(payments.values()):
+        lines.append(t("twinpyramid.result.payments", locale, payments=", ".join(
+            f"{names(p)} {amount:+d}" for p, amount in payments.items())))
+    return lines
+
+
+# ---- events ---------------------------------------------------------------------------------------------------------
+def _deal_started(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
+    flipped = d.get("flipped", [])
+    text = t("twinpyramid.event.deal_started", locale, deal=d.get("deal", 1), total=d.get("deals_total", 1),
+             player=names(d.get("start_player")), top=card(d.get("top", "")))
+    if len(flipped) > 1:
+        text += " " + t("twinpyramid.event.flipped", locale, cards=cards(flipped))
+    return text
+
+
+def _dealt(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
+    return t("twinpyramid.event.dealt", locale, cards=sorted_cards(d.get("cards", [])))
+
+
+def _rearranged(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
+    kind = d.get("kind")
+    if kind == "swap_stone":
+        return t("twinpyramid.event.rearranged_stone", locale, player=who, slot=d.get("slot", "?"),
+                 stone=card(d.get("stone", "")), card=card(d.get("to_shown", "")))
+    if kind == "to_held":
+        return t("twinpyramid.event.rearranged_to_held", locale, player=who)
+    key = "twinpyramid.event.rearranged_swap" if kind == "swap_shown" else "twinpyramid.event.rearranged_move"
+    return t(key, locale, player=who, card=card(d.get("to_shown", "")))
+
+
+def _rearranged_detail(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
+    step = {k: v for k, v in d.items() if k != "player"}
+    return t("twinpyramid.event.rearranged_detail", locale, step=step_label(step, locale))
+
+
+def _played(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
+    key = "twinpyramid.event.played_shown" if d.get("from") == "shown" else "twinpyramid.event.played"
+    return t(key, locale, player=who, card=card(d.get("card", "")))
+
+
+def _nothing_to_build(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
+    return t("twinpyramid.event.nothing_to_build", locale, player=who)
+
+
+def _effect_suppressed(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
+    return t("twinpyramid.event.effect_suppressed", locale, player=who, card=card(d.get("card", "")))
+
+
+def _two_taken(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
+    return t("twinpyramid.event.two_taken", locale, player=who)
+
+
+def _two_passed(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
+    return t("twinpyramid.event.two_passed", locale, player=who, to=names(d.get("to")))
+
+
+def _three_seen(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
+    return t("twinpyramid.event.three_seen", locale, cards=cards(d.get("cards", [])))
+
+
+def _three_ordered(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
+    return t("twinpyramid.event.three_ordered", locale, player=who)
+
+
+def _skipped(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
+    return t("twinpyramid.event.skipped", locale, player=who)
+
+
+def _suit_named(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
+    return t("twinpyramid.event.suit_named", locale, player=who, suit=suit_mark(d.get("suit")),
+             name=suit_name(d.get("suit", ""), locale))
+
+
+def _wild_ended(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
+    return t("twinpyramid.event.wild_ended", locale, player=who, suit=suit_mark(d.get("suit")))
+
+
+def _reversed(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
+    direction = "cw" if d.get("direction") == 1 else "ccw"
+    return t("twinpyramid.event.reversed", locale, player=who,
+             direction=t(f"twinpyramid.direction.{direction}", locale))
+
+
+def _stone_broken(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
+    return t("twinpyramid.event.stone_broken", locale, player=who, card=card(d.get("card", "")))
+
+
+def _break_missed(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
+    return t("twinpyramid.event.break_missed", locale, player=who)
+
+
+def _changed(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
+    mode = d.get("mode")
+    fields = {"player": who, "card": card(d.get("card", "")), "target": card(d.get("target", "")),
+              "owner": names(d.get("owner"))}
+    held = "_held" if d.get("into") == "held" else ""
+    if mode == "wild_change":
+        return t("twinpyramid.event.wild_change" + held, locale, **fields)
+    key = "twinpyramid.event.change_top" if d.get("owner") is None else "twinpyramid.event.change_shown"
+    return t(key + held, locale, **fields)
+
+
+def _changed_card(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
+    return t("twinpyramid.event.changed_card", locale, card=card(d.get("card", "")))
+
+
+def _passed(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
+    return t("twinpyramid.event.passed", locale, player=who)
+
+
+def _stone_placed(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
+    return t("twinpyramid.event.stone_placed", locale, player=who, card=card(d.get("card", "")),
+             slot=d.get("slot", "?"))
+
+
+def _drew(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
+    if d.get("zone") == "shown":
+        return t("twinpyramid.event.drew_shown", locale, player=who, card=card(d.get("card", "")))
+    return t("twinpyramid.event.drew_held", locale, player=who)
+
+
+def _drew_card(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
+    return t("twinpyramid.event.drew_card", locale, card=card(d.get("card", "")))
+
+
+def _reshuffled(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
+    return t("twinpyramid.event.reshuffled", locale, count=d.get("draw_count", 0))
+
+
+def _forced_draw_skipped(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
+    return t("twinpyramid.event.forced_draw_skipped", locale, player=who)
+
+
+def _turn(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
+    return t("twinpyramid.event.turn", locale, player=who)
+
+
+def _deal_ended(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
+    lines = deal_result_lines(d, names, locale)
+    points = d.get("points") or {}
+    if points:
+        lines.append(t("twinpyramid.event.scores", locale, scores=", ".join(
+            f"{names(p)} {v}" for p, v in sorted(points.items(), key=lambda kv: -kv[1]))))
+    return "\n".join(lines)
+
+
+def _match_over(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
+    lines = [t("twinpyramid.event.match_over", locale)]
+    lines += ranking_lines(d.get("ranking", []), d.get("scores", {}), names, locale)
+    return "\n".join(lines)
+
+
+_EVENTS: dict[str, EventFormatter] = {
+    "deal_started": _deal_started,
+    "dealt": _dealt,
+    "rearranged": _rearranged,
+    "rearranged_detail": _rearranged_detail,
+    "played": _played,
+    "nothing_to_build": _nothing_to_build,
+    "effect_suppressed": _effect_suppressed,
+    "two_taken": _two_taken,
+    "two_passed": _two_passed,
+    "three_seen": _three_seen,
+    "three_ordered": _three_ordered,
+    "skipped": _skipped,
+    "suit_named": _suit_named,
+    "wild_ended": _wild_ended,
+    "reversed": _reversed,
+    "stone_broken": _stone_broken,
+    "break_missed": _break_missed,
+    "changed": _changed,
+    "changed_card": _changed_card,
+    "passed": _passed,
+    "stone_placed": _stone_placed,
+    "drew": _drew,
+    "drew_card": _drew_card,
+    "reshuffled": _reshuffled,
+    "forced_draw_skipped": _forced_draw_skipped,
+    "turn": _turn,
+    "deal_ended": _deal_ended,
+    "match_over": _match_over,
+}
+
+
+def event(ev: Event, names: Names, locale: object | None) -> str | None:
+    return format_event(_EVENTS, ev, names, locale)

@@ -92,11 +92,42 @@ async def test_a_player_is_answered_while_the_round_threads_are_being_created(h:
     await until(h, lambda: dropped.responded, timeout=10)
     assert time.monotonic() - dropped.created < 3.0
     assert "pending" in [t.status for t in tn.round_tables(1)]  # a thread is still being created
-    await until(h, lambda: any("Round 1 of 1" in m.text for m in h.channel_messages()), timeout=60)
+    deadline = time.monotonic() + 60
+    while not any("Round 1 of 1" in m.text for m in h.channel_messages()):
+        assert time.monotonic() < deadline, "the round was never announced"
+        await asyncio.sleep(0.05)
+    h.server.faults.latency = 0.0  # the boards catch up at once
+    await h.settle(timeout=30)
     late = [c for c in h.calls if c.status == 404 and (c.response or {}).get("code") == 10062]
     assert not late and tn.entrants[BOB].status == "dropped" and len(threads(h)) == 2
     game = await h.bot.service.table(next(t.game_id for t in tn.round_tables(1) if BOB in t.players))
     assert game.seat_of_user(BOB) is None and any(s.user_id == BOB and s.is_bot for s in game.seats)
+
+
+async def test_the_organiser_is_told_once_when_threads_keep_failing(h: Harness) -> None:
+    """The bot's role may not create threads in the channel: both tables of round 1 fail three times, then the
+    organiser gets one DM naming the missing permissions; once it is granted the round opens."""
+    alice = h.user(ALICE, "alice")
+    await start_with_bots(h, alice)
+    channel = h.server.channels[h.channel_id]
+    channel["permission_overwrites"] = [{"id": str(h.guild_id + 1), "type": 0, "allow": "0",
+                                         "deny": str(discord.Permissions(create_public_threads=True,
+                                                                           manage_threads=True).value)}]
+    h.dispatch("CHANNEL_UPDATE", channel)
+    refusals = h.server.faults.fail("POST", THREADS, status=403, code=50013, times=None)
+    started = await h.slash(alice, "tournament start")
+    assert "has started" in started.messages[-1].text
+    tn = only_tournament(h)
+    await until(h, lambda: h.dm_messages(alice), timeout=30)
+    assert refusals.hits >= 6 and all(t.status == "pending" for t in tn.round_tables(1))
+    dm = h.dm_messages(alice)
+    assert len(dm) == 1 and "round 1, table" in dm[0].content
+    assert "Create Public Threads, Manage Threads" in dm[0].content
+    h.server.faults.faults.remove(refusals)
+    channel["permission_overwrites"] = []
+    h.dispatch("CHANNEL_UPDATE", channel)
+    await until(h, lambda: any("Round 1 of 1" in m.text for m in h.channel_messages()), timeout=60)
+    assert len(h.dm_messages(alice)) == 1 and len(threads(h)) == 2
 
 
 async def test_create_and_start_are_refused_without_thread_permissions(h: Harness) -> None:

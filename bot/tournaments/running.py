@@ -48,6 +48,7 @@ class RoundRunner:
         self._unannounced: dict[int, int] = {}  # tournament id -> its round to announce once every table is open
         self._failures: dict[tuple[int, int, int, int], int] = {}  # (tournament, round, table, attempt) -> fails
         self._told: set[tuple[int, int]] = set()  # (tournament, round) whose organiser was told of a failing table
+        self._closed = False
         self.on_open_failing: OpenFailing = self._nobody_to_tell  # the Discord cog installs one that tells
         games.subscribe(self.on_game_update)
 
@@ -126,6 +127,8 @@ class RoundRunner:
 
     def _open_soon(self, tournament_id: int) -> None:
         """Have the tournament's opener open its pending tables now (it starts, or wakes from its backoff)."""
+        if self._closed:
+            return  # the storage closes next; a restart's resume opens the pending tables
         self._wake.setdefault(tournament_id, asyncio.Event()).set()
         self._settled.setdefault(tournament_id, asyncio.Event()).clear()
         task = self._openers.get(tournament_id)
@@ -142,6 +145,7 @@ class RoundRunner:
 
     async def close(self) -> None:
         """Stop opening tables (before the storage closes); a restart's ``resume`` opens what is left."""
+        self._closed = True
         for task in self._openers.values():
             task.cancel()
         await asyncio.gather(*self._openers.values(), return_exceptions=True)

@@ -44,6 +44,7 @@ class BotScheduler:
 
     async def resume(self) -> int:
         """After a restart: wake the tables where a bot must move (the others load lazily when touched)."""
+        self._closed = False  # resuming (re)opens a closed scheduler
         ids = await self.service.tables_waiting_on_bots()
         for game_id in ids:
             self.kick(game_id)

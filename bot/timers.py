@@ -45,6 +45,7 @@ class TurnTimers:
         self._tasks[game_id] = asyncio.create_task(self._run(game_id, table.version, table.row.deadline))
 
     async def resume(self) -> int:
+        self._closed = False  # resuming (re)opens closed timers
         ids = await self.service.tables_with_deadlines()
         for game_id in ids:
             await self.service.table(game_id)

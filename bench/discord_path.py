@@ -1,6 +1,8 @@
 """The Discord path: click → first interaction answer through the test harness's strict edge (real discord.py
 objects, only HTTP faked), at 1, 100 (and on request 1,000) tables, beside a bare insert + commit; then the same
-with the edge answering every tenth channel write with a 2 s 429, and how far each game runs ahead of its board."""
+with the edge answering every tenth channel write with a 2 s 429, and how far each game runs ahead of its board.
+The tables are opened through the game service; only the measured clicks go through the harness. Progress goes to
+stderr (a 1,000-table run takes minutes)."""
 from __future__ import annotations
 
 import asyncio
@@ -28,17 +30,30 @@ def _harness():
 
 
 async def open_tables(h, count: int) -> list:
-    """One person and three bots per table, each table in its own thread of the harness's channel."""
+    """One person and three bots per table, each table in its own thread of the harness's channel, opened through
+    the game service as a tournament opens its tables (/play + Start through the harness costs minutes at 1,000
+    tables); the measured clicks still go through the harness. Returns once every board is posted."""
+    from bot.storage import SeatRow
+    from bot.table import human_player
+
     tables = []
     for n in range(count):
         user = h.user(10_000 + n, f"p{n}")
         thread = h.server._create_thread(type("C", (), {"json": {"name": f"t{n}", "type": 11}})(),
                                          {"channel_id": str(h.channel_id)})[1]["id"]
-        r = await h.slash(user, "play akuma", channel=int(thread), bots=3, start="host")
-        await h.click(user, r.message, label="Start")
-        table = next(tb for tb in h.bot.service._tables.values() if tb.row.host_id == user.id)
+        seats = [SeatRow(0, human_player(user.id), user.name, user.id)]
+        seats += [SeatRow(i, f"bot{i}", f"Bot {i}", None, True) for i in (1, 2, 3)]
+        table = await h.bot.service.create_seated_table(game="akuma", guild_id=h.guild_id, channel_id=int(thread),
+                                                        seats=seats, host_id=user.id, seed=n + 1)
         tables.append((user, table))
+    started = time.perf_counter()
+    while any(not tb.row.board_message_id for _, tb in tables) and time.perf_counter() - started < 300:
+        await asyncio.sleep(0.05)
     return tables
+
+
+def progress(what: str, began: float) -> None:
+    print(f"  discord path: {what} after {time.perf_counter() - began:.1f} s", file=sys.stderr, flush=True)
 
 
 def shown(h, table) -> int:
@@ -82,7 +97,9 @@ async def measure(count: int, rounds: int, limited: bool) -> dict:
         h = await start_harness(Path(tmp) / "bot.db")
         h.park_sleeps_over = 0.5
         try:
+            began = time.perf_counter()
             tables = await open_tables(h, count)
+            progress(f"{count} tables open", began)
             if limited:
                 h.server.faults.fail("POST", r"/channels/\d+/messages", status=429, retry_after=2.0, times=None,
                                      every=10)
@@ -94,10 +111,12 @@ async def measure(count: int, rounds: int, limited: bool) -> dict:
                 await move_all(h, tables, rng, choose_action)
                 await asyncio.sleep(0.05)
                 lags += [tb.version - shown(h, tb) for _, tb in tables]
+                progress(f"{len(latencies)} clicks answered", began)
             behind = time.perf_counter()
             while any(tb.version > shown(h, tb) for _, tb in tables) and time.perf_counter() - behind < 120:
                 await asyncio.sleep(0.05)
             caught_up = time.perf_counter() - behind
+            progress("boards caught up", began)
             floor_times = await floor(h.bot.storage, 2000, 100)
         finally:
             h.server.faults.clear()

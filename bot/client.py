@@ -147,6 +147,7 @@ class GameHostBot(commands.Bot):
 
     async def close(self) -> None:
         if hasattr(self, "scheduler"):
+            await self.tournaments.close()
             await self.timers.close()
             await self.scheduler.close()
             await self.thinker.close()

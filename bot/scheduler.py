@@ -28,6 +28,7 @@ class BotScheduler:
         self.delay = delay
         self.thinker = thinker or Thinker()  # not started: everything is decided on the loop
         self._tasks: dict[int, asyncio.Task[None]] = {}
+        self._closed = False  # after close, updates still being delivered start no bot (the storage closes next)
         service.subscribe(self.on_update)
 
     async def on_update(self, update: Update) -> None:
@@ -35,12 +36,15 @@ class BotScheduler:
             self.kick(update.table.id)
 
     def kick(self, game_id: int) -> None:
+        if self._closed:
+            return
         task = self._tasks.get(game_id)
         if task is None or task.done():
             self._tasks[game_id] = asyncio.create_task(self._play_bots(game_id))
 
     async def resume(self) -> int:
         """After a restart: wake the tables where a bot must move (the others load lazily when touched)."""
+        self._closed = False  # resuming (re)opens a closed scheduler
         ids = await self.service.tables_waiting_on_bots()
         for game_id in ids:
             self.kick(game_id)
@@ -98,6 +102,7 @@ class BotScheduler:
             await asyncio.wait(pending)
 
     async def close(self) -> None:
+        self._closed = True
         for task in self._tasks.values():
             task.cancel()
         await asyncio.gather(*self._tasks.values(), return_exceptions=True)

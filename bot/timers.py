@@ -24,6 +24,8 @@ class TurnTimers:
         self.clock = clock
         self.sleep = sleep
         self._tasks: dict[int, asyncio.Task[None]] = {}
+        self._expiring: set[asyncio.Future] = set()  # expiries under way (shielded from re-arming; close awaits)
+        self._closed = False  # after close, updates still being delivered arm no timer (the storage closes next)
         service.subscribe(self.on_update)
 
     async def on_update(self, update: Update) -> None:
@@ -35,12 +37,15 @@ class TurnTimers:
         old = self._tasks.pop(game_id, None)
         if old is not None and old is not asyncio.current_task():
             old.cancel()
+        if self._closed:
+            return
         table = self.service._tables.get(game_id)
         if table is None or table.status != "running" or table.row.deadline is None:
             return
         self._tasks[game_id] = asyncio.create_task(self._run(game_id, table.version, table.row.deadline))
 
     async def resume(self) -> int:
+        self._closed = False  # resuming (re)opens closed timers
         ids = await self.service.tables_with_deadlines()
         for game_id in ids:
             await self.service.table(game_id)
@@ -59,14 +64,19 @@ class TurnTimers:
             if self.clock() < deadline:
                 await self.sleep(deadline - self.clock())
             # Shielded: re-arming the timer for the next decision must not cut a running expiry short.
-            await asyncio.shield(self.service.expire(game_id, version))
+            expiry = asyncio.ensure_future(self.service.expire(game_id, version))
+            self._expiring.add(expiry)
+            expiry.add_done_callback(self._expiring.discard)
+            await asyncio.shield(expiry)
         except asyncio.CancelledError:
             raise
         except Exception:
             log.exception("turn timer of table %s failed", game_id)
 
     async def close(self) -> None:
+        self._closed = True
         for task in self._tasks.values():
             task.cancel()
         await asyncio.gather(*self._tasks.values(), return_exceptions=True)
         self._tasks.clear()
+        await asyncio.gather(*self._expiring, return_exceptions=True)

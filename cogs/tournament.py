@@ -3,9 +3,12 @@ table is an ordinary game of the host in its own thread, opened by the bot with 
 the standings message in the tournament's channel follows every result; final standings are posted publicly."""
 from __future__ import annotations
 
+import asyncio
+import logging
 import re
 from typing import Any
 
+import aiohttp
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -17,7 +20,8 @@ from bot.tournaments import text as tx
 
 from .common import NO_MENTIONS, GameItem, game_choices, host, is_admin, public_language, reply
 from .lobby import LEVEL_CHOICES
-from .permissions import TOURNAMENT_PERMISSIONS, require
+from .outbox import MISSING_ACCESS, MISSING_PERMISSIONS, REQUEST_TIMEOUT
+from .permissions import TOURNAMENT_PERMISSIONS, missing_in_channel, permission_names, require
 from .tournament_writer import TournamentWriter
 
 SIGNUP_OPS = ("join", "leave", "checkin")
@@ -25,6 +29,7 @@ OP_STYLES = {"join": discord.ButtonStyle.success, "leave": discord.ButtonStyle.s
              "checkin": discord.ButtonStyle.primary}
 MENTION = re.compile(r"<@!?(\d+)>")
 WHICH = "Tournament number (only needed when the channel has several)"
+log = logging.getLogger(__name__)
 
 
 def tournaments(interaction: discord.Interaction) -> TournamentService:
@@ -106,6 +111,7 @@ class TournamentCog(commands.Cog):
         self.bot = bot
         service: TournamentService = bot.tournaments  # type: ignore[attr-defined]
         service.open_table = self.open_thread
+        service.on_open_failing = self.tell_organiser
         self.writer = TournamentWriter(self.on_tournament)  # Discord calls outside the tournament's lock
         service.subscribe(self._queue)
 
@@ -128,6 +134,24 @@ class TournamentCog(commands.Cog):
             allowed_mentions=discord.AllowedMentions(users=[discord.Object(e.user_id) for e in entrants
                                                             if not e.is_bot], everyone=False, roles=False))
         return thread.id
+
+    async def tell_organiser(self, tournament: Tournament, table: TournamentTable, error: Exception) -> None:
+        """A table's thread still cannot be created after a few tries (the service keeps trying): its organiser
+        hears it once, by DM, with the permission the bot lacks when Discord refused for want of one."""
+        locale = tournament.locale
+        if getattr(error, "code", None) in (MISSING_ACCESS, MISSING_PERMISSIONS):
+            lacking = missing_in_channel(self.bot, tournament.guild_id, tournament.channel_id, TOURNAMENT_PERMISSIONS)
+            reason = t("tournament.not_opening.missing", locale,
+                       missing=permission_names(lacking or ["create_public_threads"], locale))
+        else:
+            reason = t("tournament.not_opening.error", locale, error=getattr(error, "status", type(error).__name__))
+        text = t("tournament.not_opening", locale, name=tx.title(tournament, locale), round=table.round,
+                 table=table.number, channel=f"<#{tournament.channel_id}>", reason=reason)
+        try:
+            user = self.bot.get_user(tournament.creator_id) or await self.bot.fetch_user(tournament.creator_id)
+            await asyncio.wait_for(user.send(text, allowed_mentions=NO_MENTIONS), REQUEST_TIMEOUT)
+        except (discord.HTTPException, asyncio.TimeoutError, OSError, aiohttp.ClientError) as failure:
+            log.warning("tournament %s: could not tell its organiser (%s)", tournament.id, type(failure).__name__)
 
     async def on_tournament(self, update: TournamentUpdate) -> None:
         tn, kind, locale = update.tournament, update.kind, update.tournament.locale

@@ -59,6 +59,7 @@ class FakeDiscord:
         self.app_id, self.bot_user, self.guild_id = app_id, bot_user, guild_id
         self.calls: list[Call] = []
         self.messages: dict[int, dict] = {}
+        self._nonces: dict[tuple[str, str], int] = {}  # (channel, nonce) -> first message id (no scan per post)
         self.deleted: set[int] = set()
         self.uploads: dict[int, bytes] = {}  # attachment id → bytes
         self.channels: dict[int, dict] = {}  # guild channels, threads and DMs that exist
@@ -116,6 +117,8 @@ class FakeDiscord:
     def adopt(self, payload: dict) -> SentMessage:
         """Store a message payload from elsewhere, e.g. from a harness that ran before a "restart"."""
         self.messages[int(payload["id"])] = json.loads(json.dumps(payload))
+        if payload.get("nonce"):
+            self._nonces.setdefault((str(payload["channel_id"]), str(payload["nonce"])), int(payload["id"]))
         return SentMessage(self, int(payload["id"]))
 
     # ------------------------------------------------------------------ messages
@@ -236,14 +239,15 @@ class FakeDiscord:
         if bad:
             return bad
         if body.get("enforce_nonce") and body.get("nonce"):  # Discord answers a repeat with the message it has
-            for p in self.messages.values():
-                if p["channel_id"] == str(cid) and p.get("nonce") == str(body["nonce"]):
-                    return 200, p
+            known = self._nonces.get((str(cid), str(body["nonce"])))
+            if known is not None:
+                return 200, self.messages[known]
         if archived := self._archived(cid):
             return archived
         message = self.create_message(cid, body, call.files, flags=(body.get("flags") or 0) & ~EPHEMERAL)
         if body.get("nonce"):
             message["nonce"] = str(body["nonce"])
+            self._nonces.setdefault((str(cid), message["nonce"]), int(message["id"]))
         return 200, message
 
     def _archived(self, channel_id: int) -> Optional[tuple[int, dict]]:

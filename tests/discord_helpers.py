@@ -173,6 +173,18 @@ def action_button(message, table: Table, player: str, wanted: Any) -> str:
     raise AssertionError(f"no enabled button sends {wanted}: {[c.get('custom_id') for c in message.components]}")
 
 
+def dispatch_slash(h, user, command: str, **options):
+    """``/command`` sent to the bot without waiting for it (in the harness's channel); returns its Reply."""
+    from .discord_harness_http import Reply
+    from .discord_harness_payloads import build_options, interaction_payload
+
+    payload = interaction_payload(h, user, 2, build_options(h, user, command, options), h.channel_id, None)
+    reply = Reply(h.server, int(payload["id"]), payload["token"], 2, h.channel_id, user.payload)
+    h.server.replies[reply.token] = reply
+    h.dispatch("INTERACTION_CREATE", payload)
+    return reply
+
+
 def dispatch_click(h, user, msg, button: dict):
     """A click on ``button`` sent to the bot without waiting for it; returns the Reply that records the answer."""
     from .discord_harness_http import Reply

@@ -4,13 +4,14 @@ permissions checked before create / start, and slow work deferred within Discord
 from __future__ import annotations
 
 import asyncio
+import re
 import time
 
 import discord
 
 from .discord_harness import Harness
 from .discord_harness_http import Reply
-from .discord_helpers import dispatch_click
+from .discord_helpers import dispatch_click, dispatch_slash
 from .test_discord_tournament import ALICE, BOB, CAROL, DAVE, threads
 
 THREADS = r"/channels/\d+/threads"
@@ -64,10 +65,69 @@ async def test_a_failed_thread_creation_is_retried_and_the_round_opens(h: Harnes
     started = await h.slash(alice, "tournament start")
     assert started.ephemeral and "has started" in started.messages[-1].text
     tn = only_tournament(h)
-    await until(h, lambda: all(t.status == "running" for t in tn.round_tables(1)), timeout=60)
-    assert len(threads(h)) == 2 and all(t.game_id for t in tn.round_tables(1))
+    await until(h, lambda: any("Round 1 of 1" in m.text for m in h.channel_messages()), timeout=60)
+    assert len(threads(h)) == 2 and all(t.game_id and t.status in ("running", "finished")
+                                        for t in tn.round_tables(1))
     announcement = [m for m in h.channel_messages() if "Round 1 of 1" in m.text]
     assert len(announcement) == 1 and all(f"<#{t.channel_id}>" in announcement[0].text for t in tn.round_tables(1))
+
+
+async def test_a_player_is_answered_while_the_round_threads_are_being_created(h: Harness) -> None:
+    """Every Discord answer takes 2 s, so opening round 1 (two threads, each created and then greeted) takes about
+    8 s. Meanwhile a seated player drops out: the tournament answers within Discord's 3 s while a thread is still
+    being created (no tournament lock is held across a Discord call), and when the table opens a bot plays the
+    seat. The round is announced once both tables are open."""
+    alice, bob = h.user(ALICE, "alice"), h.user(BOB, "bob")
+    signup = (await h.slash(alice, "tournament create", game="akuma", rounds=1, bots=6)).message
+    await h.click(bob, signup, label="Join")
+    h.server.faults.deadlines = True
+    h.server.faults.latency = 2.0
+    creating = [c for c in h.server.calls if c.method == "POST" and re.fullmatch(THREADS, c.path)]
+    started = dispatch_slash(h, alice, "tournament start")
+    await until(h, lambda: started.responded and any(c.method == "POST" and re.fullmatch(THREADS, c.path)
+                                                     for c in h.server.calls[len(creating):]), timeout=10)
+    tn = only_tournament(h)
+    assert [t.status for t in tn.round_tables(1)] == ["pending", "pending"]
+    dropped = dispatch_slash(h, bob, "tournament drop", player=bob)
+    await until(h, lambda: dropped.responded, timeout=10)
+    assert time.monotonic() - dropped.created < 3.0
+    assert "pending" in [t.status for t in tn.round_tables(1)]  # a thread is still being created
+    deadline = time.monotonic() + 60
+    while not any("Round 1 of 1" in m.text for m in h.channel_messages()):
+        assert time.monotonic() < deadline, "the round was never announced"
+        await asyncio.sleep(0.05)
+    h.server.faults.latency = 0.0  # the boards catch up at once
+    await h.settle(timeout=30)
+    late = [c for c in h.calls if c.status == 404 and (c.response or {}).get("code") == 10062]
+    assert not late and tn.entrants[BOB].status == "dropped" and len(threads(h)) == 2
+    game = await h.bot.service.table(next(t.game_id for t in tn.round_tables(1) if BOB in t.players))
+    assert game.seat_of_user(BOB) is None and any(s.user_id == BOB and s.is_bot for s in game.seats)
+
+
+async def test_the_organiser_is_told_once_when_threads_keep_failing(h: Harness) -> None:
+    """The bot's role may not create threads in the channel: both tables of round 1 fail three times, then the
+    organiser gets one DM naming the missing permissions; once it is granted the round opens."""
+    alice = h.user(ALICE, "alice")
+    await start_with_bots(h, alice)
+    channel = h.server.channels[h.channel_id]
+    channel["permission_overwrites"] = [{"id": str(h.guild_id + 1), "type": 0, "allow": "0",
+                                         "deny": str(discord.Permissions(create_public_threads=True,
+                                                                           manage_threads=True).value)}]
+    h.dispatch("CHANNEL_UPDATE", channel)
+    refusals = h.server.faults.fail("POST", THREADS, status=403, code=50013, times=None)
+    started = await h.slash(alice, "tournament start")
+    assert "has started" in started.messages[-1].text
+    tn = only_tournament(h)
+    await until(h, lambda: h.dm_messages(alice), timeout=30)
+    assert refusals.hits >= 6 and all(t.status == "pending" for t in tn.round_tables(1))
+    dm = h.dm_messages(alice)
+    assert len(dm) == 1 and "round 1, table" in dm[0].content
+    assert "Create Public Threads, Manage Threads" in dm[0].content
+    h.server.faults.faults.remove(refusals)
+    channel["permission_overwrites"] = []
+    h.dispatch("CHANNEL_UPDATE", channel)
+    await until(h, lambda: any("Round 1 of 1" in m.text for m in h.channel_messages()), timeout=60)
+    assert len(h.dm_messages(alice)) == 1 and len(threads(h)) == 2
 
 
 async def test_create_and_start_are_refused_without_thread_permissions(h: Harness) -> None:

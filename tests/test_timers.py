@@ -154,3 +154,20 @@ async def test_no_timer_without_people_or_when_switched_off(service: GameService
     off = await alice_and_bots(service, turn_seconds=0)
     assert off.row.deadline is None
     await service.drain()
+
+
+async def test_closed_timers_and_bots_start_nothing_for_late_updates(db_url: str) -> None:
+    """Closing the bot closes the timers and the bots first; an update delivered after that (the service drains
+    its queue before the storage closes) must start neither a timer nor a bot move, which would then run against
+    a closed database."""
+    clock = FakeClock()
+    storage = await Storage.open(db_url)
+    host = Host(storage, clock)
+    table = await alice_and_bots(host.service)
+    await host.timers.close()
+    await host.scheduler.close()
+    host.timers.schedule(table.id)  # Alice's decision, with its deadline: armed before the close
+    host.scheduler.kick(table.id)
+    assert not host.timers._tasks and not host.scheduler._tasks
+    await host.service.drain()
+    await storage.close()

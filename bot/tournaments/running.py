@@ -27,7 +27,9 @@ from .standings import Standing, compute_standings, pairing_order
 log = logging.getLogger(__name__)
 OPEN_BACKOFF = (1.0, 2.0, 5.0, 10.0, 30.0, 60.0)  # seconds before each new try to open a table; then every minute
 OpenTable = Callable[[Tournament, TournamentTable], Awaitable[int]]
+OpenFailing = Callable[[Tournament, TournamentTable, Exception], Awaitable[None]]
 TournamentListener = Callable[[TournamentUpdate], Awaitable[None]]
+TELL_AFTER = 3  # failed tries to open a table's thread before the organiser is told (once per round)
 
 
 class RoundRunner:
@@ -40,7 +42,14 @@ class RoundRunner:
         self._locks: dict[int, asyncio.Lock] = {}
         self._game_index: dict[int, int] = {}  # game id -> tournament id, set before any await after creation
         self._listeners: list[TournamentListener] = []
-        self._openers: dict[int, asyncio.Task] = {}  # tournament id -> the task retrying tables that did not open
+        self._openers: dict[int, asyncio.Task] = {}  # tournament id -> the task opening its pending tables
+        self._wake: dict[int, asyncio.Event] = {}  # set: the opener has tables to try at once
+        self._settled: dict[int, asyncio.Event] = {}  # set: every pending table had its try since the last wake
+        self._unannounced: dict[int, int] = {}  # tournament id -> its round to announce once every table is open
+        self._failures: dict[tuple[int, int, int, int], int] = {}  # (tournament, round, table, attempt) -> fails
+        self._told: set[tuple[int, int]] = set()  # (tournament, round) whose organiser was told of a failing table
+        self._closed = False
+        self.on_open_failing: OpenFailing = self._nobody_to_tell  # the Discord cog installs one that tells
         games.subscribe(self.on_game_update)
 
     # ---- plumbing --------------------------------------------------------------------
@@ -101,6 +110,9 @@ class RoundRunner:
         return seating.swiss_round(order, t.seats_min, t.seats_max, history, byes_had, rng)
 
     async def _start_round(self, tournament: Tournament, number: int) -> None:
+        """Seat the round and commit its tables as pending; the caller holds the lock. The tables are opened by
+        the opener task once the lock is released (never a Discord call under the lock); it announces the round
+        when every table of it is open."""
         groups, byes = await self._seat_round(tournament, number)
         tables = [TournamentTable(0, number, i + 1, players) for i, players in enumerate(groups)]
         tables += [TournamentTable(0, number, len(groups) + i + 1, [uid], "bye", results={uid: (1, BYE_POINTS)})
@@ -110,64 +122,115 @@ class RoundRunner:
         tournament.current_round, tournament.status = number, "running"
         if number == 1:
             await self._emit(tournament, "started")
-        if await self._open_pending(tournament):
-            await self._emit(tournament, "round", number)  # else announced once the retries opened every table
+        self._unannounced[tournament.id] = number
+        self._open_soon(tournament.id)
 
-    async def _open_pending(self, tournament: Tournament) -> bool:
-        """Open the tables not yet opened; True when all are. A table that fails (Discord refused or failed to
-        create its thread) stays pending and is retried with backoff by a task of its own."""
-        opened = True
-        for table in [t for t in tournament.tables if t.status == "pending"]:
-            try:
-                await self._launch(tournament, table)
-            except Exception:
-                log.warning("tournament %s: table %s.%s did not open; retrying", tournament.id, table.round,
-                            table.number, exc_info=True)
-                opened = False
-        if not opened:
-            self._retry_later(tournament.id)
-        return opened
-
-    def _retry_later(self, tournament_id: int) -> None:
+    def _open_soon(self, tournament_id: int) -> None:
+        """Have the tournament's opener open its pending tables now (it starts, or wakes from its backoff)."""
+        if self._closed:
+            return  # the storage closes next; a restart's resume opens the pending tables
+        self._wake.setdefault(tournament_id, asyncio.Event()).set()
+        self._settled.setdefault(tournament_id, asyncio.Event()).clear()
         task = self._openers.get(tournament_id)
         if task is None or task.done():
-            self._openers[tournament_id] = asyncio.create_task(self._keep_opening(tournament_id))
+            self._openers[tournament_id] = asyncio.create_task(self._keep_opening(tournament_id),
+                                                               name=f"tournament-{tournament_id}-opener")
+
+    async def openings(self, tournament_id: int | None = None) -> None:
+        """Wait until no table (of this tournament, or of any) is waiting for its first try to open; a table
+        that keeps failing is left to its retries. Never call this while holding a tournament's lock."""
+        for tid in [tournament_id] if tournament_id is not None else list(self._settled):
+            if tid in self._settled:
+                await self._settled[tid].wait()
+
+    async def close(self) -> None:
+        """Stop opening tables (before the storage closes); a restart's ``resume`` opens what is left."""
+        self._closed = True
+        for task in self._openers.values():
+            task.cancel()
+        await asyncio.gather(*self._openers.values(), return_exceptions=True)
 
     async def _keep_opening(self, tournament_id: int) -> None:
-        """Retry the pending tables with backoff: each thread is opened outside the tournament's lock, then the
-        lock is taken to record it and start its game; the round is announced once every table is open."""
-        for attempt in range(1_000_000):
-            await asyncio.sleep(OPEN_BACKOFF[min(attempt, len(OPEN_BACKOFF) - 1)])
-            tournament = await self.get(tournament_id)
-            for table in [t for t in tournament.tables if t.status == "pending" and t.channel_id is None]:
-                await self._open_channel(tournament, table)
-            async with self.lock(tournament_id):
-                if tournament.status != "running" or not any(t.status == "pending" for t in tournament.tables):
-                    return
-                if await self._open_pending(tournament):
-                    await self._emit(tournament, "round", tournament.current_round)
-                    return
+        """Open the pending tables, retrying with backoff: each thread is opened outside the tournament's lock,
+        then the lock is taken to record it and start its game; the round is announced once every table is
+        open. Returns when no table is pending (a new round or a void wakes or restarts it)."""
+        wake, settled = self._wake[tournament_id], self._settled[tournament_id]
+        attempt = 0
+        try:
+            while True:
+                wake.clear()
+                tournament = await self.get(tournament_id)
+                for table in [t for t in tournament.tables if t.status == "pending" and t.channel_id is None]:
+                    await self._open_channel(tournament, table)
+                async with self.lock(tournament_id):
+                    if await self._launch_opened(tournament):
+                        return
+                if wake.is_set():
+                    continue  # new tables meanwhile: try them at once
+                settled.set()
+                await self._back_off(wake, OPEN_BACKOFF[min(attempt, len(OPEN_BACKOFF) - 1)])
+                attempt += 1
+        finally:
+            settled.set()
+
+    @staticmethod
+    async def _back_off(wake: asyncio.Event, delay: float) -> None:
+        """Sleep ``delay`` seconds in steps of at most one, ending early when woken (new tables to open)."""
+        waited = 0.0
+        while waited < delay and not wake.is_set():
+            step = min(1.0, delay - waited)
+            await asyncio.sleep(step)
+            waited += step
+
+    async def _launch_opened(self, tournament: Tournament) -> bool:
+        """Under the lock: start the games of the tables whose thread is open; True when nothing is left to open
+        (the round is announced then, once)."""
+        if tournament.status == "running":
+            for table in [t for t in tournament.tables if t.status == "pending" and t.channel_id is not None]:
+                try:
+                    await self._launch(tournament, table)
+                except Exception:
+                    log.exception("tournament %s: table %s.%s did not start; retrying", tournament.id, table.round,
+                                  table.number)
+        if tournament.status == "running" and any(t.status == "pending" for t in tournament.tables):
+            return False
+        if tournament.status == "running" and self._unannounced.pop(tournament.id, None) == tournament.current_round:
+            await self._emit(tournament, "round", tournament.current_round)
+        return True
 
     async def _open_channel(self, tournament: Tournament, table: TournamentTable) -> None:
         try:
             channel_id = await self.open_table(tournament, table)
-        except Exception:
-            log.warning("tournament %s: table %s.%s still cannot open", tournament.id, table.round, table.number,
-                        exc_info=True)
+        except Exception as error:
+            key = (tournament.id, table.round, table.number, table.attempt)
+            self._failures[key] = failures = self._failures.get(key, 0) + 1
+            log.warning("tournament %s: table %s.%s did not open (%s times); retrying", tournament.id, table.round,
+                        table.number, failures, exc_info=True)
+            if failures == TELL_AFTER and (tournament.id, table.round) not in self._told:
+                self._told.add((tournament.id, table.round))
+                await self._tell_not_opening(tournament, table, error)
             return
         async with self.lock(tournament.id):
             if table.status == "pending" and table.channel_id is None:
                 table.channel_id = channel_id
                 await self.store.set_table(table)
 
+    async def _tell_not_opening(self, tournament: Tournament, table: TournamentTable, error: Exception) -> None:
+        try:
+            await self.on_open_failing(tournament, table, error)
+        except Exception:
+            log.exception("tournament %s: could not tell the organiser that a table does not open", tournament.id)
+
+    @staticmethod
+    async def _nobody_to_tell(tournament: Tournament, table: TournamentTable, error: Exception) -> None:
+        return None
+
     def _seed(self, tournament: Tournament, table: TournamentTable) -> int:
         return random.Random(f"{tournament.seed}:{table.round}:{table.number}:{table.attempt}").getrandbits(62)
 
     async def _launch(self, tournament: Tournament, table: TournamentTable) -> None:
-        """Open the table's thread (once) and start its game with the seated entrants."""
-        if table.channel_id is None:
-            table.channel_id = await self.open_table(tournament, table)
-            await self.store.set_table(table)
+        """Start the game of a table whose thread is open, with the seated entrants (under the lock)."""
+        assert table.channel_id is not None
         game = None
         if table.channel_id != tournament.channel_id:  # a restart between the game's creation and its record
             game = next(iter(await self.games.tables_in_channel(table.channel_id)), None)
@@ -180,6 +243,10 @@ class RoundRunner:
         self._game_index[game.id] = tournament.id
         table.game_id, table.status = game.id, "running"
         await self.store.set_table(table)
+        for uid in table.players:  # dropped while the table waited for its thread: a bot plays the seat
+            entrant = tournament.entrants[uid]
+            if entrant.status == "dropped" and not entrant.is_bot and game.seat_of_user(uid) is not None:
+                await self.games.hand_to_bot(game.id, uid)
 
     # ---- results -----------------------------------------------------------------------
     async def on_game_update(self, update: Update) -> None:
@@ -238,6 +305,10 @@ class RoundRunner:
                     game = await self.games.table(table.game_id)  # type: ignore[arg-type]
                     if game.status in ("finished", "cancelled"):
                         await self._record(tournament, table, game)
-                await self._open_pending(tournament)
+                pending = [t for t in tournament.tables if t.status == "pending"]
+                if any(t.round == tournament.current_round and t.attempt == 0 for t in pending):
+                    self._unannounced[tournament_id] = tournament.current_round  # it never opened, so never shown
+                if pending:
+                    self._open_soon(tournament_id)
                 await self._advance_if_round_done(tournament)
         return len(ids)

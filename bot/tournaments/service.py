@@ -254,7 +254,7 @@ class TournamentService(RoundRunner):
             replay = TournamentTable(0, table.round, table.number, list(table.players), attempt=table.attempt + 1)
             await self.store.add_table(t.id, replay)
             t.tables.append(replay)
-            await self._launch(t, replay)
+            self._open_soon(t.id)  # its thread is opened once the lock is released
             await self._emit(t, "result", t.current_round)
             return t
 

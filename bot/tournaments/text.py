@@ -73,7 +73,7 @@ def round_lines(tournament: Tournament, number: int, locale: object | None) -> l
         names = ", ".join(tournament.entrants[u].name for u in table.players)
         if table.status == "bye":
             lines.append(t("tournament.bye_line", locale, name=names))
-        elif table.status in ("pending", "running"):
+        elif table.status in ("pending", "running", "finished"):
             where = f"<#{table.channel_id}>" if table.channel_id != tournament.channel_id else f"#{table.game_id}"
             lines.append(t("tournament.table_line", locale, number=table.number, where=where, players=names))
     return lines

@@ -121,7 +121,7 @@ class TwinPyramidEngine(Engine):
         if pending.kind == "build":
             return rules.placeable(state, player) + [EndBuild()]
         if pending.kind == "name_suit":
-            return [NameSuit(suit=s) for s in SUITS]  # type: ignore[arg-type]
+            return [NameSuit(suit=s) for s in SUITS]
         if pending.kind == "two_choice":
             return ([TakeTwo()] if rules.may_take_two(state, player) else []) + [PassTwo()]
         if pending.kind == "order_three":
@@ -159,7 +159,7 @@ class TwinPyramidEngine(Engine):
             reason = _REFUSAL.get(action.type, "not_now") if action.type in _PHASE_KINDS[phase] else "not_now"
             fields = {"card": action.card} if isinstance(getattr(action, "card", None), str) else {}
             raise IllegalAction(f"twinpyramid.{reason}", action=action.type, **fields)
-        events: list[Event] = []
+        events = []
         if isinstance(action, Rearrange):
             state.arranging = True
         elif action.type in REARRANGE_TYPES:
@@ -174,7 +174,8 @@ class TwinPyramidEngine(Engine):
         elif isinstance(action, Draw):
             state.passes = 0
             rules.draw_one(state, player, events)
-            self._after_draws(state, player, events) or self._end_turn(state, events)
+            if not self._after_draws(state, player, events):
+                self._end_turn(state, events)
         elif isinstance(action, Change):
             self._change(state, player, action, events)
         elif isinstance(action, Pass):
@@ -198,7 +199,8 @@ class TwinPyramidEngine(Engine):
         elif isinstance(action, TakeTwo):
             state.pending = None
             events.append(Event(type="two_taken", data={"player": player}))
-            self._draw_cards(state, player, 2, events) or self._end_turn(state, events)
+            if not self._draw_cards(state, player, 2, events):
+                self._end_turn(state, events)
         elif isinstance(action, PassTwo):
             self._pass_two(state, player, events)
         elif isinstance(action, OrderThree):
@@ -391,7 +393,7 @@ class TwinPyramidEngine(Engine):
         for p, amount in payments.items():
             state.seats[p].points += amount
         state.last_deal = DealOutcome(
-            number=state.deal + 1, reason=reason, player=player, revealed=revealed, payments=payments,  # type: ignore[arg-type]
+            number=state.deal + 1, reason=reason, player=player, revealed=revealed, payments=payments,
             turn_limit=TURNS_PER_PLAYER * n if reason == "turn_limit" else None,
         )
         state.pending = state.wild = state.three_player = None

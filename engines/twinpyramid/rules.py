@@ -124,10 +124,11 @@ def rearrange(state: TwinPyramidState, player: str, action: Action) -> list[Even
     else:
         assert isinstance(action, SwapStone)
         slot = rank_of(action.stone)
+        assert slot is not None  # a stone is never a joker
         zone = seat.held if action.card in seat.held else seat.shown
         zone.remove(action.card)
         seat.shown.append(action.stone)
-        seat.stones[slot] = action.card  # type: ignore[index]
+        seat.stones[slot] = action.card
         public = {"kind": "swap_stone", "slot": slot, "stone": action.card, "to_shown": action.stone}
     return [
         Event(type="rearranged", data={"player": player, **public}),

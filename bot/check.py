@@ -37,7 +37,7 @@ async def command_payloads() -> list[dict[str, Any]]:
     from .settings import Settings
 
     with tempfile.TemporaryDirectory() as folder:
-        settings = Settings(  # type: ignore[call-arg]  # _env_file is pydantic-settings' own init keyword
+        settings = Settings(
             _env_file=None, discord_token=None, database_path=Path(folder) / "check.db", bot_move_delay=0)
         bot = GameHostBot(settings, sync_commands=False)
         try:

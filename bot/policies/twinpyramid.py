@@ -60,8 +60,8 @@ class Table:
             options = [c for c in hand if self.can_place(c, stones, hand)]
             if not options:
                 break
-            card = max(options, key=lambda c: STONES.index(rank(c)))  # type: ignore[arg-type]
-            stones.add(rank(card))  # type: ignore[arg-type]
+            card = max(options, key=lambda c: STONES.index(rank(c)))
+            stones.add(rank(card))
             hand.remove(card)
             placed += 1
         return placed

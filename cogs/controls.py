@@ -42,7 +42,7 @@ def refusal(table: Table, player: str, action: Any, locale: object | None) -> st
 
 def single(select: "PickSelect") -> "PickSelect":
     """A PickSelect that takes one value (a move, a suit, a card to give)."""
-    select.item.max_values = 1  # type: ignore[attr-defined]
+    select.item.max_values = 1  # type: ignore[attr-defined]  # item is a Select
     return select
 
 
@@ -129,7 +129,7 @@ async def hand_message(interaction: discord.Interaction, table: Table, notes: st
     ui.drawn = (table, table.version)  # type: ignore[attr-defined]  # kept current by the live hand views
     files = await asyncio.to_thread(hand_files, table, seat.player, selection or [], interaction.locale)
     if files is not None:
-        ui.hand_files = files  # type: ignore[attr-defined]
+        ui.hand_files = files  # type: ignore[attr-defined]  # read back by getattr when the view is sent
     return content, ui
 
 
@@ -201,7 +201,8 @@ async def _notices_delivered(interaction: discord.Interaction, view: discord.ui.
     shown = getattr(view, "notices_shown", None)
     if shown is not None:
         await host(interaction).service.ack_notices(*shown)
-    drawn, hands = getattr(view, "drawn", None), live_hands(interaction.client)
+    drawn: tuple[Table, int] | None = getattr(view, "drawn", None)
+    hands = live_hands(interaction.client)
     if drawn is not None and hands is not None:
         hands.remember(interaction, *drawn, content)
 
@@ -230,7 +231,7 @@ class ActButton(GameItem, template=rf"gh:do:{VERSIONED}:(?P<code>[^\s]+)"):
         if table.status == "running" and self.version != table.version:
             await show_hand(interaction, table, note="⚠️ " + t("error.stale", interaction.locale))
             return
-        action = action_of(table, seat.player, self.code)
+        action: Action | dict[str, Any] | None = action_of(table, seat.player, self.code)
         if action is None:
             if table.status == "running" and for_another_seat(table, seat.player, self.code):
                 raise NotYourTurn()
@@ -271,8 +272,9 @@ class PickSelect(GameItem, template=rf"gh:pick:{VERSIONED}:(?P<part>\d):(?P<carr
         if table.status == "running" and self.version != table.version:
             await show_hand(interaction, table, note="⚠️ " + t("error.stale", interaction.locale))
             return
-        offered = {option.value for option in self.item.options}  # type: ignore[attr-defined]
-        values = [str(v) for v in (interaction.data or {}).get("values", [])  # type: ignore[union-attr]
+        offered = {option.value for option in self.item.options}  # type: ignore[attr-defined]  # item is a Select
+        data: dict[str, Any] = dict(interaction.data or {})  # a component interaction's payload
+        values = [str(v) for v in data.get("values", [])
                   if str(v) in offered]  # never trust the client: only values this select offers
         content, view = await hand_message(interaction, table, selection=self.carry + values)
         await redraw_hand(interaction, content, view)

@@ -43,7 +43,7 @@ async def command_payloads() -> list[dict[str, Any]]:
         try:
             await bot.setup_hook()
             tree = bot.tree
-            return [await command.get_translated_payload(tree, tree.translator)  # type: ignore[arg-type]
+            return [await command.get_translated_payload(tree, tree.translator)  # type: ignore[arg-type]  # setup_hook set the translator
                     for command in tree._get_all_commands(guild=None)]
         finally:
             await bot.close()

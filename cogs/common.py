@@ -26,7 +26,7 @@ def game_choices() -> list[app_commands.Choice[str]]:
 
 
 def host(interaction: discord.Interaction) -> "GameHostBot":
-    return interaction.client  # type: ignore[return-value]
+    return interaction.client  # type: ignore[return-value]  # the client is always a GameHostBot
 
 
 async def public_language(interaction: discord.Interaction) -> str:

@@ -162,7 +162,7 @@ def choose_strong(
         if any(r is None for r in results.values()):  # not legal in this sample (cannot happen when sound)
             continue
         for i in cands:
-            scores[i].append(results[i])  # type: ignore[arg-type]
+            scores[i].append(results[i])  # type: ignore[arg-type]  # no None: checked just above
     return legal[pick(cands, scores)]
 
 

@@ -210,7 +210,7 @@ class TwinPyramidEngine(Engine):
             events.append(Event(type="three_ordered", data={"player": player}))
             self._continue_three(state, events)
         elif isinstance(action, ForcedDraw):
-            cause = state.pending.cause  # type: ignore[union-attr]
+            cause = state.pending.cause  # type: ignore[union-attr]  # forced_draw is legal only while pending
             state.pending = None
             if self._draw_cards(state, player, 2 if cause == "2" else 1, events):
                 return events
@@ -287,7 +287,7 @@ class TwinPyramidEngine(Engine):
     def _place(self, state: TwinPyramidState, player: str, card: str, events: list[Event]) -> None:
         seat = state.seats[player]
         rules.remove_from_hand(state, player, card)
-        seat.stones[rank_of(card)] = card  # type: ignore[index]
+        seat.stones[rank_of(card)] = card  # type: ignore[index]  # only stones are placed
         events.append(Event(type="stone_placed", data={"player": player, "card": card, "slot": rank_of(card)}))
         if len(seat.stones) == len(SLOTS):
             self._end_deal(state, "complete", player, events)
@@ -407,4 +407,4 @@ class TwinPyramidEngine(Engine):
         else:
             state.over = True
             result = self.result(state)
-            events.append(Event(type="match_over", data=result.model_dump()))  # type: ignore[union-attr]
+            events.append(Event(type="match_over", data=result.model_dump()))  # type: ignore[union-attr]  # the match is over: a result exists

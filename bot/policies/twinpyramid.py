@@ -8,9 +8,25 @@ player). It draws while its hand is small and sheds when the hand grows towards 
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Sequence, TypeVar
 
 from engines import Action
+from engines.twinpyramid.actions import (
+    Change,
+    Draw,
+    EndBuild,
+    ForcedDraw,
+    NameSuit,
+    OrderThree,
+    PassTwo,
+    Place,
+    Play,
+    Rearrange,
+    SwapShown,
+    ToHeld,
+)
+
+A = TypeVar("A", bound=Action)
 
 STONES = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10")
 BUILD = {"J": 1, "Q": 2, "K": 3}
@@ -84,37 +100,37 @@ class Table:
         return base if copies == 1 else base - 4.0  # a second copy of a needed stone is spare
 
 
-def _by_type(legal: list[Action], kind: str) -> list[Action]:
-    return [a for a in legal if a.type == kind]
+def _of(legal: Sequence[Action], kind: type[A]) -> list[A]:
+    return [a for a in legal if isinstance(a, kind)]
 
 
 def choose(view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
     if len(legal) == 1:
         return legal[0]
-    kinds = {a.type for a in legal}
+    kinds = {type(a) for a in legal}
     table = Table(view)
-    if "place" in kinds:
-        places = _by_type(legal, "place")
-        return max(places, key=lambda a: (rank(a.card) == "A", STONES.index(rank(a.card))))  # type: ignore[attr-defined]
-    if "end_build" in kinds:
-        return _by_type(legal, "end_build")[0]
-    if "name_suit" in kinds:
+    if Place in kinds:
+        places = _of(legal, Place)
+        return max(places, key=lambda a: (rank(a.card) == "A", STONES.index(rank(a.card) or "")))
+    if EndBuild in kinds:
+        return _of(legal, EndBuild)[0]
+    if NameSuit in kinds:
         counts = {s: sum(1 for c in table.hand if suit(c) == s) for s in "SHDC"}
         best = max(counts, key=lambda s: counts[s])
-        return next(a for a in legal if a.suit == best)  # type: ignore[attr-defined]
-    if "pass_two" in kinds:
-        return _by_type(legal, "pass_two")[0]
-    if "order_three" in kinds:
+        return next(a for a in _of(legal, NameSuit) if a.suit == best)
+    if PassTwo in kinds:
+        return _of(legal, PassTwo)[0]
+    if OrderThree in kinds:
         return _order_three(view, table, legal)
-    if "forced_draw" in kinds:
-        return _by_type(legal, "forced_draw")[0]
-    if "swap_shown" in kinds or "to_held" in kinds:
+    if ForcedDraw in kinds:
+        return _of(legal, ForcedDraw)[0]
+    if SwapShown in kinds or ToHeld in kinds:
         return _arrange(table, legal)
-    if "play" in kinds or "draw" in kinds:
+    if Play in kinds or Draw in kinds:
         return _turn(table, legal, rng)
-    if "change" in kinds:
+    if Change in kinds:
         return _forced_change(view, table, legal)
-    return rng.choice([a for a in legal if a.type != "rearrange"] or legal)
+    return rng.choice([a for a in legal if not isinstance(a, Rearrange)] or legal)
 
 
 def _is_changer(card: str) -> bool:
@@ -133,10 +149,10 @@ def _changer_to_hold(table: Table) -> str | None:
 def _arrange(table: Table, legal: list[Action]) -> Action:
     """Inside the rearrangement menu (opened by ``_forced_change``): bring an A or joker from shown into held."""
     changer = _changer_to_hold(table)
-    moves = [a for a in legal if (a.type == "to_held" and a.card == changer)  # type: ignore[attr-defined]
-             or (a.type == "swap_shown" and a.shown == changer and not _is_changer(a.held))]  # type: ignore[attr-defined]
-    if moves:
-        return min(moves, key=lambda a: table.value(getattr(a, "held", changer)))
+    moves: list[ToHeld | SwapShown] = [a for a in legal if (isinstance(a, ToHeld) and a.card == changer)
+                                       or (isinstance(a, SwapShown) and a.shown == changer and not _is_changer(a.held))]
+    if moves:  # a ToHeld's card is the changer itself
+        return min(moves, key=lambda a: table.value(a.held if isinstance(a, SwapShown) else a.card))
     return legal[0]
 
 
@@ -144,76 +160,78 @@ def _forced_change(view: dict[str, Any], table: Table, legal: list[Action]) -> A
     """Only changes are possible (no card to play, the 10th card barred). Prefer a change that lets play go on:
     one with the discard's top card (the next player gets a new top), else one taking a card that can be played on
     the top next turn; never one the owner can take straight back — move the A or joker into held first."""
-    changes = _by_type(legal, "change")
+    changes = _of(legal, Change)
     top = view["top"]
-    if any(_trade_back(table, a) for a in changes) and _changer_to_hold(table) and _by_type(legal, "rearrange"):
-        return _by_type(legal, "rearrange")[0]
+    if any(_trade_back(table, a) for a in changes) and _changer_to_hold(table) and _of(legal, Rearrange):
+        return _of(legal, Rearrange)[0]
 
-    def key(a: Action) -> tuple[bool, bool, bool, float]:
-        target = a.target  # type: ignore[attr-defined]
+    def key(a: Change) -> tuple[bool, bool, bool, float]:
+        target = a.target
         playable = suit(target) == suit(top) or (rank(target) == rank(top) and rank(target) != "2")
-        return (a.owner is None, not _trade_back(table, a), playable,  # type: ignore[attr-defined]
-                table.value(target) - table.value(a.card))  # type: ignore[attr-defined]
+        return (a.owner is None, not _trade_back(table, a), playable,
+                table.value(target) - table.value(a.card))
     return max(changes, key=key)
 
 
-def _trade_back(table: Table, change: Action) -> bool:
+def _trade_back(table: Table, change: Change) -> bool:
     """True when the owner could take the card straight back: it lands face up (held stays full: the A or joker
     given came from shown) and the owner receives that A (same suit) or joker. Two bots would trade it back and
     forth for ever."""
-    return change.owner is not None and change.card in table.shown and len(table.held) >= 4  # type: ignore[attr-defined]
+    return change.owner is not None and change.card in table.shown and len(table.held) >= 4
 
 
 def _order_three(view: dict[str, Any], table: Table, legal: list[Action]) -> Action:
     mine = len(view["players"]) - 1  # the others draw first, one each; the player last
     def score(action: Action) -> float:
-        order = action.order  # type: ignore[attr-defined]
+        assert isinstance(action, OrderThree)  # the only choice while three cards are ordered
+        order = action.order
         return table.value(order[mine]) if mine < len(order) else 0.0
     return max(legal, key=score)
 
 
 def _turn(table: Table, legal: list[Action], rng: random.Random) -> Action:
-    plays = _by_type(legal, "play")
+    plays = _of(legal, Play)
     hand_size = len(table.hand)
     # 1. Build: a J/Q/K that places stones, the most stones first.
     builds = []
     for a in plays:
-        limit = BUILD.get(rank(a.card) or "")  # type: ignore[attr-defined]
+        limit = BUILD.get(rank(a.card) or "")
         if limit:
-            rest = [c for c in table.hand if c != a.card]  # type: ignore[attr-defined]
+            rest = [c for c in table.hand if c != a.card]
             n = table.placeable_count(rest, limit)
             if n:
                 builds.append((n, -limit, a))
     if builds:
         return max(builds, key=lambda t: (t[0], t[1]))[2]
     # 2. Take a needed card with a change (the A/joker given away is worth less).
-    best_change, gain = None, CHANGE_GAIN
+    best_change: Change | None = None
+    gain = CHANGE_GAIN
     has_builder = any(rank(c) in BUILD for c in table.hand)
-    for a in _by_type(legal, "change"):
-        if rank(a.target) in BUILD and has_builder:  # type: ignore[attr-defined]
+    for ch in _of(legal, Change):
+        if (rank(ch.target) or "") in BUILD and has_builder:
             continue  # a second building card is no progress
-        if _trade_back(table, a):
+        if _trade_back(table, ch):
             continue
-        taken = table.value(a.target) - table.value(a.card)  # type: ignore[attr-defined]
-        if a.card.startswith("X") and a.owner is None:  # type: ignore[attr-defined]
+        taken = table.value(ch.target) - table.value(ch.card)
+        if ch.card.startswith("X") and ch.owner is None:
             taken += 1.0  # a wild change also names a suit
         if taken > gain:
-            best_change, gain = a, taken
+            best_change, gain = ch, taken
     if best_change is not None:
         return best_change
     # 3. Shed junk, nuisance specials first.
-    def shed_key(a: Action) -> tuple[float, float]:
-        r = rank(a.card) or ""  # type: ignore[attr-defined]
+    def shed_key(a: Play) -> tuple[float, float]:
+        r = rank(a.card) or ""
         nuisance = SHED_FIRST.get(r, 0) if not (r == "10" and not table.next_has_stones) else 0
-        return (-table.value(a.card), nuisance)  # type: ignore[attr-defined]
-    junk = [a for a in plays if table.value(a.card) <= 1.0]  # type: ignore[attr-defined]
+        return (-table.value(a.card), nuisance)
+    junk = [a for a in plays if table.value(a.card) <= 1.0]
     if junk:
         return max(junk, key=shed_key)
-    draws = _by_type(legal, "draw")
+    draws = _of(legal, Draw)
     if draws and hand_size < (DRAW_UNTIL + 1 if table.lacks_stones() else DRAW_UNTIL):
         return draws[0]
     if plays:
         return max(plays, key=shed_key)
     if draws:
         return draws[0]
-    return rng.choice([a for a in legal if a.type != "rearrange"] or legal)
+    return rng.choice([a for a in legal if not isinstance(a, Rearrange)] or legal)

@@ -114,8 +114,17 @@ class Actions:
         return ActButton(self.table.id, self.table.version, code, label, style, disabled, row)
 
 
+class HandView(discord.ui.View):
+    """A hand view's controls, with what to do once Discord took the message: the notices to acknowledge, the
+    drawing the live hand views keep current, and the pictures to attach."""
+
+    notices_shown: tuple[Table, str, int | None] | None = None
+    drawn: tuple[Table, int] | None = None
+    hand_files: list[discord.File] | None = None
+
+
 async def hand_message(interaction: discord.Interaction, table: Table, notes: str | None = None, *,
-                       selection: list[str] | None = None, note: str | None = None) -> tuple[str, discord.ui.View]:
+                       selection: list[str] | None = None, note: str | None = None) -> tuple[str, HandView]:
     """The text and controls of the clicking user's hand view (their own view only)."""
     seat = table.seat_of_user(interaction.user.id)
     if seat is None:
@@ -125,17 +134,17 @@ async def hand_message(interaction: discord.Interaction, table: Table, notes: st
     notices, up_to = await host(interaction).service.peek_notices(table, seat.player)
     content, ui = hand_content(table, seat.player, interaction.locale, notices=notices, selection=selection,
                                note=note, shown_notes=None if notices else notes)
-    ui.notices_shown = (table, seat.player, up_to)  # type: ignore[attr-defined]  # acknowledged once delivered
-    ui.drawn = (table, table.version)  # type: ignore[attr-defined]  # kept current by the live hand views
+    ui.notices_shown = (table, seat.player, up_to)  # acknowledged once delivered
+    ui.drawn = (table, table.version)  # kept current by the live hand views
     files = await asyncio.to_thread(hand_files, table, seat.player, selection or [], interaction.locale)
     if files is not None:
-        ui.hand_files = files  # type: ignore[attr-defined]  # read back by getattr when the view is sent
+        ui.hand_files = files
     return content, ui
 
 
 def hand_content(table: Table, player: str, locale: object | None, *, notices: Sequence[dict[str, Any]] = (),
                  selection: list[str] | None = None, note: str | None = None,
-                 shown_notes: str | None = None) -> tuple[str, discord.ui.View]:
+                 shown_notes: str | None = None) -> tuple[str, HandView]:
     """The hand view's text and controls for ``player`` of a dealt table (no I/O); ``shown_notes``: the private
     notes a redrawn view showed already (they stay until the player answers)."""
     names = names_for(table, locale)
@@ -145,7 +154,7 @@ def hand_content(table: Table, player: str, locale: object | None, *, notices: S
     lines += ["🔒 " + line for n in notices if (line := render.event_line(table.row.game, n, names, locale))]
     lines += [shown_notes] if shown_notes else []
     lines.append(render.hand(table.row.game, view, names, locale))
-    ui = discord.ui.View(timeout=None)
+    ui = HandView(timeout=None)
     may_act = table.status == "running" and (
         player in table.to_act() or table.engine.out_of_turn_actions(table.state, player))
     if may_act:

@@ -37,13 +37,13 @@ async def command_payloads() -> list[dict[str, Any]]:
     from .settings import Settings
 
     with tempfile.TemporaryDirectory() as folder:
-        settings = Settings(  # type: ignore[call-arg]  # _env_file is pydantic-settings' own init keyword
+        settings = Settings(
             _env_file=None, discord_token=None, database_path=Path(folder) / "check.db", bot_move_delay=0)
         bot = GameHostBot(settings, sync_commands=False)
         try:
             await bot.setup_hook()
             tree = bot.tree
-            return [await command.get_translated_payload(tree, tree.translator)  # type: ignore[arg-type]
+            return [await command.get_translated_payload(tree, tree.translator)  # type: ignore[arg-type]  # setup_hook set the translator
                     for command in tree._get_all_commands(guild=None)]
         finally:
             await bot.close()

@@ -79,9 +79,9 @@ async def fetch_guild_channel(client: discord.Client, channel_id: int) -> Option
     except (discord.NotFound, discord.Forbidden):
         return None
     # discord.py builds channel objects from raw payloads only through this private factory
-    factory, _ = discord.channel._guild_channel_factory(data["type"])  # type: ignore[attr-defined]
-    guild_id = data.get("guild_id")  # type: ignore[union-attr]  # absent in DM channels, which the typing omits
+    factory, _ = discord.channel._guild_channel_factory(data["type"])
+    guild_id = data.get("guild_id")
     if factory is None or guild_id is None:
         return None
     guild = await client.fetch_guild(int(str(guild_id)))
-    return factory(state=client._connection, guild=guild, data=data)  # type: ignore[arg-type]
+    return factory(state=client._connection, guild=guild, data=data)

@@ -57,8 +57,8 @@ class GameHostBot(commands.Bot):
             logger = logging.getLogger(name)
             logger.setLevel(max(logger.level, logging.INFO))
         self.sync_commands = sync_commands
-        self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
-        self.tree.interaction_check = self.on_app_command_check  # type: ignore[method-assign]
+        self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]  # replaces the tree's hook on this instance
+        self.tree.interaction_check = self.on_app_command_check  # type: ignore[method-assign]  # replaces the tree's hook on this instance
 
     async def setup_hook(self) -> None:
         url = self.settings.database()
@@ -204,7 +204,7 @@ def _bad_option(tree: app_commands.CommandTree, interaction: discord.Interaction
     if interaction.type is not discord.InteractionType.application_command:
         return None
     try:
-        command, options = tree._get_app_command_options(interaction.data)  # type: ignore[arg-type]
+        command, options = tree._get_app_command_options(interaction.data)  # type: ignore[arg-type]  # an application command's data
     except app_commands.AppCommandError:
         return None  # the tree answers an unknown command itself
     given = {o.get("name"): o.get("value") for o in options}

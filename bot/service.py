@@ -62,17 +62,22 @@ class GameService(LobbyOps, SeatOps):
                 except Exception:
                     log.exception("listener failed on table %s update %s", update.table.id, update.kind)
 
+        game_id = update.table.id
+
+        def forget(done: asyncio.Task[None]) -> None:
+            if self._publishing.get(game_id) is done:
+                self._publishing.pop(game_id)
+
         task = asyncio.create_task(deliver())
-        self._publishing[update.table.id] = task
-        task.add_done_callback(lambda t, gid=update.table.id: self._publishing.get(gid) is t
-                               and self._publishing.pop(gid))
+        self._publishing[game_id] = task
+        task.add_done_callback(forget)
 
     async def drain(self) -> None:
         """Wait until every published update has been delivered (tests, demo, shutdown)."""
         while self._publishing:
             await asyncio.wait(list(self._publishing.values()))
 
-    def _changed(self, table: Table, kind: str, events: list | None = None, actor: str | None = None) -> Update:
+    def _changed(self, table: Table, kind: str, events: list[Any] | None = None, actor: str | None = None) -> Update:
         public = table.view(None) if table.state is not None else None
         update = Update(table, kind, table.version, list(events or []), actor, public)
         self._publish(update)
@@ -276,7 +281,7 @@ class GameService(LobbyOps, SeatOps):
         lock, checked against its version (another process changing the table makes this fail, not overwrite)."""
         async with table.lock:
             try:
-                await self.storage.update_game(table.id, expected_version=table.version, **ids)
+                await self.storage.update_game(table.id, expected_version=table.version, bump=False, **ids)
             except VersionConflict:
                 raise HostError("stale") from None
             table.committed(bumped=False, **ids)

@@ -10,11 +10,12 @@ from engines import get_engine
 
 from .errors import HostError
 from .policies import check_level
+from .service_parts import ServiceParts
 from .storage import SeatRow
 from .table import Table, Update, human_player
 
 
-class LobbyOps:
+class LobbyOps(ServiceParts):
     async def create_lobby(self, *, game: str, guild_id: int | None, channel_id: int, user_id: int, name: str,
                            options: dict[str, Any] | None = None, locale: str = "en",
                            seed: int | None = None, turn_seconds: int = 120) -> Table:

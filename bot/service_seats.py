@@ -8,11 +8,12 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .errors import HostError
+from .service_parts import ServiceParts
 from .storage import SeatRow, VersionConflict
 from .table import ACTIVE, Table, Update
 
 
-class SeatOps:
+class SeatOps(ServiceParts):
     async def come_back(self, game_id: int, user_id: int) -> Update:
         """A player whose seat a bot was playing (absence or ``/game leave``) takes it back."""
         table = await self.table(game_id)

@@ -26,7 +26,7 @@ def game_choices() -> list[app_commands.Choice[str]]:
 
 
 def host(interaction: discord.Interaction) -> "GameHostBot":
-    return interaction.client  # type: ignore[return-value]
+    return interaction.client  # type: ignore[return-value]  # the client is always a GameHostBot
 
 
 async def public_language(interaction: discord.Interaction) -> str:
@@ -41,13 +41,13 @@ async def public_language(interaction: discord.Interaction) -> str:
 class GameItem(discord.ui.DynamicItem[discord.ui.Item], template=r"gh:never"):
     """Base of persistent controls: ``run`` does the work; every error is answered ephemerally."""
 
-    async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
+    async def callback(self, interaction: discord.Interaction) -> None:
         try:
             await self.run(interaction)
         except Exception as error:  # noqa: BLE001 - the single error boundary for controls
             await reply_error(interaction, error)
 
-    async def interaction_check(self, interaction: discord.Interaction) -> bool:  # type: ignore[override]
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
         """Other bots' clicks are ignored; every other check (seat, turn, version) answers with a message."""
         return not interaction.user.bot
 

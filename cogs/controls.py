@@ -42,7 +42,7 @@ def refusal(table: Table, player: str, action: Any, locale: object | None) -> st
 
 def single(select: "PickSelect") -> "PickSelect":
     """A PickSelect that takes one value (a move, a suit, a card to give)."""
-    select.item.max_values = 1  # type: ignore[attr-defined]
+    select.item.max_values = 1  # type: ignore[attr-defined]  # item is a Select
     return select
 
 
@@ -114,8 +114,17 @@ class Actions:
         return ActButton(self.table.id, self.table.version, code, label, style, disabled, row)
 
 
+class HandView(discord.ui.View):
+    """A hand view's controls, with what to do once Discord took the message: the notices to acknowledge, the
+    drawing the live hand views keep current, and the pictures to attach."""
+
+    notices_shown: tuple[Table, str, int | None] | None = None
+    drawn: tuple[Table, int] | None = None
+    hand_files: list[discord.File] | None = None
+
+
 async def hand_message(interaction: discord.Interaction, table: Table, notes: str | None = None, *,
-                       selection: list[str] | None = None, note: str | None = None) -> tuple[str, discord.ui.View]:
+                       selection: list[str] | None = None, note: str | None = None) -> tuple[str, HandView]:
     """The text and controls of the clicking user's hand view (their own view only)."""
     seat = table.seat_of_user(interaction.user.id)
     if seat is None:
@@ -125,17 +134,17 @@ async def hand_message(interaction: discord.Interaction, table: Table, notes: st
     notices, up_to = await host(interaction).service.peek_notices(table, seat.player)
     content, ui = hand_content(table, seat.player, interaction.locale, notices=notices, selection=selection,
                                note=note, shown_notes=None if notices else notes)
-    ui.notices_shown = (table, seat.player, up_to)  # type: ignore[attr-defined]  # acknowledged once delivered
-    ui.drawn = (table, table.version)  # type: ignore[attr-defined]  # kept current by the live hand views
+    ui.notices_shown = (table, seat.player, up_to)  # acknowledged once delivered
+    ui.drawn = (table, table.version)  # kept current by the live hand views
     files = await asyncio.to_thread(hand_files, table, seat.player, selection or [], interaction.locale)
     if files is not None:
-        ui.hand_files = files  # type: ignore[attr-defined]
+        ui.hand_files = files
     return content, ui
 
 
 def hand_content(table: Table, player: str, locale: object | None, *, notices: Sequence[dict[str, Any]] = (),
                  selection: list[str] | None = None, note: str | None = None,
-                 shown_notes: str | None = None) -> tuple[str, discord.ui.View]:
+                 shown_notes: str | None = None) -> tuple[str, HandView]:
     """The hand view's text and controls for ``player`` of a dealt table (no I/O); ``shown_notes``: the private
     notes a redrawn view showed already (they stay until the player answers)."""
     names = names_for(table, locale)
@@ -145,7 +154,7 @@ def hand_content(table: Table, player: str, locale: object | None, *, notices: S
     lines += ["🔒 " + line for n in notices if (line := render.event_line(table.row.game, n, names, locale))]
     lines += [shown_notes] if shown_notes else []
     lines.append(render.hand(table.row.game, view, names, locale))
-    ui = discord.ui.View(timeout=None)
+    ui = HandView(timeout=None)
     may_act = table.status == "running" and (
         player in table.to_act() or table.engine.out_of_turn_actions(table.state, player))
     if may_act:
@@ -201,7 +210,8 @@ async def _notices_delivered(interaction: discord.Interaction, view: discord.ui.
     shown = getattr(view, "notices_shown", None)
     if shown is not None:
         await host(interaction).service.ack_notices(*shown)
-    drawn, hands = getattr(view, "drawn", None), live_hands(interaction.client)
+    drawn: tuple[Table, int] | None = getattr(view, "drawn", None)
+    hands = live_hands(interaction.client)
     if drawn is not None and hands is not None:
         hands.remember(interaction, *drawn, content)
 
@@ -230,7 +240,7 @@ class ActButton(GameItem, template=rf"gh:do:{VERSIONED}:(?P<code>[^\s]+)"):
         if table.status == "running" and self.version != table.version:
             await show_hand(interaction, table, note="⚠️ " + t("error.stale", interaction.locale))
             return
-        action = action_of(table, seat.player, self.code)
+        action: Action | dict[str, Any] | None = action_of(table, seat.player, self.code)
         if action is None:
             if table.status == "running" and for_another_seat(table, seat.player, self.code):
                 raise NotYourTurn()
@@ -271,8 +281,9 @@ class PickSelect(GameItem, template=rf"gh:pick:{VERSIONED}:(?P<part>\d):(?P<carr
         if table.status == "running" and self.version != table.version:
             await show_hand(interaction, table, note="⚠️ " + t("error.stale", interaction.locale))
             return
-        offered = {option.value for option in self.item.options}  # type: ignore[attr-defined]
-        values = [str(v) for v in (interaction.data or {}).get("values", [])  # type: ignore[union-attr]
+        offered = {option.value for option in self.item.options}  # type: ignore[attr-defined]  # item is a Select
+        data: dict[str, Any] = dict(interaction.data or {})  # a component interaction's payload
+        values = [str(v) for v in data.get("values", [])
                   if str(v) in offered]  # never trust the client: only values this select offers
         content, view = await hand_message(interaction, table, selection=self.carry + values)
         await redraw_hand(interaction, content, view)

@@ -32,7 +32,7 @@ class TableCog(commands.Cog):
         self.bot = bot
         self.outboxes: dict[int, TableOutbox] = {}
         self.hands = LiveHands(bot, hand_message, redraw_files)  # type: ignore[arg-type]  # a GameHostBot
-        bot.service.subscribe(self.on_update)  # type: ignore[attr-defined]
+        bot.service.subscribe(self.on_update)  # type: ignore[attr-defined]  # a GameHostBot, typed as commands.Bot
 
     # ---- the channel side of every update ------------------------------------------
     async def on_update(self, update: Update) -> None:
@@ -45,7 +45,7 @@ class TableCog(commands.Cog):
     def outbox(self, game_id: int) -> TableOutbox:
         box = self.outboxes.get(game_id)
         if box is None:
-            box = self.outboxes[game_id] = TableOutbox(self.bot, game_id)  # type: ignore[arg-type]
+            box = self.outboxes[game_id] = TableOutbox(self.bot, game_id)  # type: ignore[arg-type]  # a GameHostBot
         return box
 
     # ---- /game ------------------------------------------------------------------------

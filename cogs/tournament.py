@@ -109,7 +109,7 @@ class TournamentCog(commands.Cog):
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
-        service: TournamentService = bot.tournaments  # type: ignore[attr-defined]
+        service: TournamentService = bot.tournaments  # type: ignore[attr-defined]  # a GameHostBot, typed as commands.Bot
         service.open_table = self.open_thread
         service.on_open_failing = self.tell_organiser
         self.writer = TournamentWriter(self.on_tournament)  # Discord calls outside the tournament's lock
@@ -125,7 +125,8 @@ class TournamentCog(commands.Cog):
         channel = self.bot.get_channel(tournament.channel_id) or await self.bot.fetch_channel(tournament.channel_id)
         name = t("tournament.thread_name", locale, name=tx.title(tournament, locale), round=table.round,
                  table=table.number)
-        thread = await channel.create_thread(  # type: ignore[union-attr]
+        assert isinstance(channel, discord.TextChannel)  # tournaments are created in a text channel
+        thread = await channel.create_thread(
             name=name[:100], type=discord.ChannelType.public_thread, auto_archive_duration=1440)
         entrants = [tournament.entrants[u] for u in table.players]
         await thread.send(
@@ -155,7 +156,7 @@ class TournamentCog(commands.Cog):
 
     async def on_tournament(self, update: TournamentUpdate) -> None:
         tn, kind, locale = update.tournament, update.kind, update.tournament.locale
-        service: TournamentService = self.bot.tournaments  # type: ignore[attr-defined]
+        service: TournamentService = self.bot.tournaments  # type: ignore[attr-defined]  # a GameHostBot, typed as commands.Bot
         channel = self.bot.get_partial_messageable(tn.channel_id, guild_id=tn.guild_id)
         if kind in ("signup", "started", "cancelled") and tn.signup_message_id:
             content = t(f"tournament.signup_{kind}", locale) if kind != "signup" else None
@@ -226,7 +227,8 @@ class TournamentCog(commands.Cog):
             locale=await public_language(interaction), bot_level=bot_level)
         if bots:
             await service.add_bots(tn.id, interaction.user.id, bots)
-        message = await interaction.followup.send(embed=signup_embed(tn, tn.locale), view=signup_view(tn, tn.locale),
+        view = signup_view(tn, tn.locale) or discord.utils.MISSING  # a new tournament signs up: never None
+        message = await interaction.followup.send(embed=signup_embed(tn, tn.locale), view=view,
                                                   allowed_mentions=NO_MENTIONS, wait=True)
         await service.set_messages(tn, signup_message_id=message.id)
 

@@ -21,6 +21,7 @@ from collections import Counter
 from typing import Any
 
 from engines import Action
+from engines.diamondbox import ChooseColour, PlaceCard
 from engines.diamondbox.geometry import Centre, centre_from_view, place, placements_for, visible_colours
 
 BONUS_WEIGHT = 1000.0
@@ -35,7 +36,8 @@ def _options(centre: Centre, hand: list[str], colour: str | None, turns: tuple[i
 def _choose_colour(view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
     centre = centre_from_view(view)
     hand, turns = view["hand"], tuple(view["allowed_turns"])
-    scored = [(_options(centre, hand, a.colour, turns), rng.random(), a) for a in legal]  # type: ignore[attr-defined]
+    choices = [a for a in legal if isinstance(a, ChooseColour)]  # every legal action chooses a colour here
+    scored = [(_options(centre, hand, a.colour, turns), rng.random(), a) for a in choices]
     return max(scored, key=lambda s: (s[0], s[1]))[2]
 
 
@@ -61,13 +63,13 @@ def _place_score(view: dict[str, Any], centre: Centre, action: Any, per_card: Co
 
 
 def choose(view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
-    if legal[0].type == "choose_colour":  # type: ignore[attr-defined]
+    if isinstance(legal[0], ChooseColour):
         return _choose_colour(view, legal, rng)
-    places = [a for a in legal if a.type == "place"]  # type: ignore[attr-defined]
+    places = [a for a in legal if isinstance(a, PlaceCard)]
     if not places:
         return legal[0]  # only pass is legal
     centre = centre_from_view(view)
-    per_card = Counter(a.card for a in places)  # type: ignore[attr-defined]
+    per_card = Counter(a.card for a in places)
     scored = [(_place_score(view, centre, a, per_card), rng.random(), a) for a in places]
     return max(scored, key=lambda s: (s[0], s[1]))[2]
 

@@ -9,6 +9,9 @@ from collections import Counter
 from typing import Any
 
 from engines import Action
+from engines.rocca import Accept, Bon, DeclareOne, Draw, Give, Place
+
+ROCCA_ACTIONS = (Place, Draw, Accept, Give, DeclareOne, Bon)
 
 SPECIAL_BONUS = {"A": 4.0, "K": 4.0, "J": 3.0, "Q": 3.0, "0": 1.0}
 JOKER_PENALTY = 8.0
@@ -69,6 +72,7 @@ def _place_score(view: dict[str, Any], action: Any, hand: list[str]) -> float:
 def choose(view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
     by_type: dict[str, list[Any]] = {}
     for a in legal:
+        assert isinstance(a, ROCCA_ACTIONS)  # only Rocca's actions reach this policy
         by_type.setdefault(a.type, []).append(a)
     if "declare_one" in by_type:
         return by_type["declare_one"][0]

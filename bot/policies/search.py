@@ -78,6 +78,7 @@ def playout(game: str, state: Any, me: str, action: Action, rng: random.Random) 
         return None
     steps, evaluate = rollout_limits(game)
     hooks = sampler_hooks(game)
+    assert hooks is not None  # only games that declare sampler hooks are searched
     see = hooks.rollout_view or engine.view
     fast = hooks.rollout_choose  # a cheaper playout policy, given the state itself
     done = hooks.rollout_done  # a point where the playout stops and ``evaluate`` scores
@@ -108,7 +109,9 @@ def candidates(game: str, view: dict[str, Any], legal: list[Action], rng: random
     normal = heuristic_for(game)(view, legal, random.Random(rng.getrandbits(64)))
     first = legal.index(normal)
     rest = [i for i in range(len(legal)) if i != first]
-    prior = sampler_hooks(game).prior
+    hooks = sampler_hooks(game)
+    assert hooks is not None  # only games that declare sampler hooks are searched
+    prior = hooks.prior
     rng.shuffle(rest)
     if prior is not None:
         rest.sort(key=lambda i: -prior(view, legal[i]))  # stable: ties stay shuffled
@@ -159,7 +162,7 @@ def choose_strong(
         if any(r is None for r in results.values()):  # not legal in this sample (cannot happen when sound)
             continue
         for i in cands:
-            scores[i].append(results[i])  # type: ignore[arg-type]
+            scores[i].append(results[i])  # type: ignore[arg-type]  # no None: checked just above
     return legal[pick(cands, scores)]
 
 

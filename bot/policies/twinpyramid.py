@@ -60,8 +60,8 @@ class Table:
             options = [c for c in hand if self.can_place(c, stones, hand)]
             if not options:
                 break
-            card = max(options, key=lambda c: STONES.index(rank(c)))  # type: ignore[arg-type]
-            stones.add(rank(card))  # type: ignore[arg-type]
+            card = max(options, key=lambda c: STONES.index(rank(c)))
+            stones.add(rank(card))
             hand.remove(card)
             placed += 1
         return placed
@@ -84,24 +84,30 @@ class Table:
         return base if copies == 1 else base - 4.0  # a second copy of a needed stone is spare
 
 
-def _by_type(legal: list[Action], kind: str) -> list[Action]:
-    return [a for a in legal if a.type == kind]
+def _by_type(legal: list[Action], kind: str) -> list[Any]:
+    """The legal actions of one kind (read by their fields: each kind is its own action class)."""
+    return [a for a in _kinds(legal) if a.type == kind]
+
+
+def _kinds(legal: list[Action]) -> list[Any]:
+    """Twin Pyramid's actions, whose ``type`` (and fields) tell them apart."""
+    return list(legal)
 
 
 def choose(view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
     if len(legal) == 1:
         return legal[0]
-    kinds = {a.type for a in legal}
+    kinds = {a.type for a in _kinds(legal)}
     table = Table(view)
     if "place" in kinds:
         places = _by_type(legal, "place")
-        return max(places, key=lambda a: (rank(a.card) == "A", STONES.index(rank(a.card))))  # type: ignore[attr-defined]
+        return max(places, key=lambda a: (rank(a.card) == "A", STONES.index(rank(a.card))))
     if "end_build" in kinds:
         return _by_type(legal, "end_build")[0]
     if "name_suit" in kinds:
         counts = {s: sum(1 for c in table.hand if suit(c) == s) for s in "SHDC"}
         best = max(counts, key=lambda s: counts[s])
-        return next(a for a in legal if a.suit == best)  # type: ignore[attr-defined]
+        return next(a for a in legal if a.suit == best)  # type: ignore[attr-defined]  # the field of that kind of Twin Pyramid action
     if "pass_two" in kinds:
         return _by_type(legal, "pass_two")[0]
     if "order_three" in kinds:
@@ -114,7 +120,7 @@ def choose(view: dict[str, Any], legal: list[Action], rng: random.Random) -> Act
         return _turn(table, legal, rng)
     if "change" in kinds:
         return _forced_change(view, table, legal)
-    return rng.choice([a for a in legal if a.type != "rearrange"] or legal)
+    return rng.choice([a for a in _kinds(legal) if a.type != "rearrange"] or legal)
 
 
 def _is_changer(card: str) -> bool:
@@ -133,10 +139,10 @@ def _changer_to_hold(table: Table) -> str | None:
 def _arrange(table: Table, legal: list[Action]) -> Action:
     """Inside the rearrangement menu (opened by ``_forced_change``): bring an A or joker from shown into held."""
     changer = _changer_to_hold(table)
-    moves = [a for a in legal if (a.type == "to_held" and a.card == changer)  # type: ignore[attr-defined]
-             or (a.type == "swap_shown" and a.shown == changer and not _is_changer(a.held))]  # type: ignore[attr-defined]
+    moves = [a for a in _kinds(legal) if (a.type == "to_held" and a.card == changer)
+             or (a.type == "swap_shown" and a.shown == changer and not _is_changer(a.held))]
     if moves:
-        return min(moves, key=lambda a: table.value(getattr(a, "held", changer)))
+        return min(moves, key=lambda a: table.value(a.held if a.type == "swap_shown" else a.card))
     return legal[0]
 
 
@@ -150,10 +156,10 @@ def _forced_change(view: dict[str, Any], table: Table, legal: list[Action]) -> A
         return _by_type(legal, "rearrange")[0]
 
     def key(a: Action) -> tuple[bool, bool, bool, float]:
-        target = a.target  # type: ignore[attr-defined]
+        target = a.target  # type: ignore[attr-defined]  # the field of that kind of Twin Pyramid action
         playable = suit(target) == suit(top) or (rank(target) == rank(top) and rank(target) != "2")
-        return (a.owner is None, not _trade_back(table, a), playable,  # type: ignore[attr-defined]
-                table.value(target) - table.value(a.card))  # type: ignore[attr-defined]
+        return (a.owner is None, not _trade_back(table, a), playable,  # type: ignore[attr-defined]  # the field of that kind of Twin Pyramid action
+                table.value(target) - table.value(a.card))  # type: ignore[attr-defined]  # the field of that kind of Twin Pyramid action
     return max(changes, key=key)
 
 
@@ -161,13 +167,13 @@ def _trade_back(table: Table, change: Action) -> bool:
     """True when the owner could take the card straight back: it lands face up (held stays full: the A or joker
     given came from shown) and the owner receives that A (same suit) or joker. Two bots would trade it back and
     forth for ever."""
-    return change.owner is not None and change.card in table.shown and len(table.held) >= 4  # type: ignore[attr-defined]
+    return change.owner is not None and change.card in table.shown and len(table.held) >= 4  # type: ignore[attr-defined]  # the field of that kind of Twin Pyramid action
 
 
 def _order_three(view: dict[str, Any], table: Table, legal: list[Action]) -> Action:
     mine = len(view["players"]) - 1  # the others draw first, one each; the player last
     def score(action: Action) -> float:
-        order = action.order  # type: ignore[attr-defined]
+        order = action.order  # type: ignore[attr-defined]  # the field of that kind of Twin Pyramid action
         return table.value(order[mine]) if mine < len(order) else 0.0
     return max(legal, key=score)
 
@@ -176,9 +182,9 @@ def _best_build(table: Table, plays: list[Action]) -> Action | None:
     """A J/Q/K that places stones, the most stones first (then the smaller build limit)."""
     builds = []
     for a in plays:
-        limit = BUILD.get(rank(a.card) or "")  # type: ignore[attr-defined]
+        limit = BUILD.get(rank(a.card) or "")  # type: ignore[attr-defined]  # the field of that kind of Twin Pyramid action
         if limit:
-            rest = [c for c in table.hand if c != a.card]  # type: ignore[attr-defined]
+            rest = [c for c in table.hand if c != a.card]  # type: ignore[attr-defined]  # the field of that kind of Twin Pyramid action
             n = table.placeable_count(rest, limit)
             if n:
                 builds.append((n, -limit, a))
@@ -190,12 +196,12 @@ def _best_change(table: Table, legal: list[Action]) -> Action | None:
     best_change, gain = None, CHANGE_GAIN
     has_builder = any(rank(c) in BUILD for c in table.hand)
     for a in _by_type(legal, "change"):
-        if rank(a.target) in BUILD and has_builder:  # type: ignore[attr-defined]
+        if rank(a.target) in BUILD and has_builder:
             continue  # a second building card is no progress
         if _trade_back(table, a):
             continue
-        taken = table.value(a.target) - table.value(a.card)  # type: ignore[attr-defined]
-        if a.card.startswith("X") and a.owner is None:  # type: ignore[attr-defined]
+        taken = table.value(a.target) - table.value(a.card)
+        if a.card.startswith("X") and a.owner is None:
             taken += 1.0  # a wild change also names a suit
         if taken > gain:
             best_change, gain = a, taken
@@ -212,10 +218,10 @@ def _turn(table: Table, legal: list[Action], rng: random.Random) -> Action:
         return chosen
     # 3. Shed junk, nuisance specials first.
     def shed_key(a: Action) -> tuple[float, float]:
-        r = rank(a.card) or ""  # type: ignore[attr-defined]
+        r = rank(a.card) or ""  # type: ignore[attr-defined]  # the field of that kind of Twin Pyramid action
         nuisance = SHED_FIRST.get(r, 0) if not (r == "10" and not table.next_has_stones) else 0
-        return (-table.value(a.card), nuisance)  # type: ignore[attr-defined]
-    junk = [a for a in plays if table.value(a.card) <= 1.0]  # type: ignore[attr-defined]
+        return (-table.value(a.card), nuisance)  # type: ignore[attr-defined]  # the field of that kind of Twin Pyramid action
+    junk = [a for a in plays if table.value(a.card) <= 1.0]
     if junk:
         return max(junk, key=shed_key)
     draws = _by_type(legal, "draw")
@@ -225,4 +231,4 @@ def _turn(table: Table, legal: list[Action], rng: random.Random) -> Action:
         return max(plays, key=shed_key)
     if draws:
         return draws[0]
-    return rng.choice([a for a in legal if a.type != "rearrange"] or legal)
+    return rng.choice([a for a in _kinds(legal) if a.type != "rearrange"] or legal)

@@ -210,7 +210,7 @@ def hand(view: dict[str, Any], names: Names, locale: object | None) -> str:
     if view.get("result"):
         lines.append(t("common.game_over", locale))
         return "\n".join(lines)
-    p = view.get("pending")
+    p: dict[str, Any] = view.get("pending") or {}  # {}: no pending decision
     last = view.get("last_deal")
     if view.get("phase") == "deal_over" and last:
         lines += deal_result_lines(last, names, locale)

@@ -302,7 +302,7 @@ class RoundRunner:
             async with self.lock(tournament_id):
                 tournament = await self.get(tournament_id)
                 for table in [t for t in tournament.tables if t.status == "running" and t.game_id]:
-                    game = await self.games.table(table.game_id)  # type: ignore[arg-type]
+                    game = await self.games.table(table.game_id)  # type: ignore[arg-type]  # tables without a game id are filtered out above
                     if game.status in ("finished", "cancelled"):
                         await self._record(tournament, table, game)
                 pending = [t for t in tournament.tables if t.status == "pending"]

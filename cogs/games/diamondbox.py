@@ -64,7 +64,7 @@ class Choice:
 
 
 def placements(table: Table, player: str) -> list[Placement]:
-    return table.engine.placements(table.state, player)  # type: ignore[attr-defined]
+    return table.engine.placements(table.state, player)  # type: ignore[attr-defined]  # DiamondBoxEngine's own method; table.engine is typed as Engine
 
 
 # ---- controls ----------------------------------------------------------------------------------------------------

@@ -126,7 +126,7 @@ def step_label(view: dict[str, Any], value: int, steps: list[str], step: str, lo
     c, how = step[:-1], step[-1]
     if how == "-":
         return t("pileup.select.step_new", locale, card=text.card(c))
-    below = STEP.fullmatch(steps[-1]).group(1) if steps else None  # type: ignore[union-attr]
+    below = STEP.fullmatch(steps[-1]).group(1) if steps else None  # type: ignore[union-attr]  # steps come from our own select values, all matching STEP
     if below is None:
         layers = view["columns"][value - 1]["layers"]
         under = text.layer(layers[-1]["cards"]) if layers else "?"

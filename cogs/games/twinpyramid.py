@@ -23,7 +23,7 @@ from bot.i18n import t
 from bot.render import Names
 from bot.render import twinpyramid as text
 from bot.table import Table
-from engines.twinpyramid.actions import REARRANGE_TYPES
+from engines.twinpyramid.actions import REARRANGE_TYPES, Draw, ForcedDraw, OrderThree, Pass, Place
 from engines.twinpyramid.cards import rank_of
 
 from ..common import names_for
@@ -105,9 +105,10 @@ def chosen_action(selection: list[str], choices: list[tuple[str, str]], legal: l
 
 def action_label(a: Any, names: Names, locale: object | None, *, hint: bool = True) -> str:
     if a.type == "play":
-        hint = text.effect_hint(a.card, locale) if hint else ""
+        effect = text.effect_hint(a.card, locale) if hint else ""
         key = "twinpyramid.action.play_wild" if a.card.startswith("X") else "twinpyramid.action.play"
-        return t(key, locale, card=text.card(a.card)) + (f" — {hint}" if hint and not a.card.startswith("X") else "")
+        suffix = f" — {effect}" if effect and not a.card.startswith("X") else ""
+        return t(key, locale, card=text.card(a.card)) + suffix
     return text.change_label(a.card, a.target, a.owner, names, locale)
 
 
@@ -130,7 +131,7 @@ def controls(table: Table, player: str, view: dict[str, Any], selection: list[st
         return rearrange_and_act(table, player, view, selection, actions, kind, names, locale)
     if kind == "build":
         for a in legal:
-            if a.type == "place":
+            if isinstance(a, Place):
                 items.append(actions.button(a, t("twinpyramid.button.place", locale, card=text.card(a.card),
                                                  slot=a.card[:-1]), discord.ButtonStyle.success))
         items.append(actions.button({"type": "end_build"}, t("twinpyramid.button.end_build", locale),
@@ -148,7 +149,7 @@ def controls(table: Table, player: str, view: dict[str, Any], selection: list[st
                                     discord.ButtonStyle.success))
     elif kind == "order_three":
         for a in legal:
-            if a.type == "order_three":
+            if isinstance(a, OrderThree):
                 items.append(actions.button(a, t("twinpyramid.button.order", locale,
                                                  order=text.order_text(a.order, view, names, locale)),
                                             discord.ButtonStyle.primary))
@@ -201,13 +202,13 @@ def rearrange_and_act(table: Table, player: str, view: dict[str, Any], selection
         label = dict(choices).get(action or "", "") if action else t("twinpyramid.button.act_empty", locale)
         buttons.append(actions.button(legal[int(action[1:])] if action else None, label, discord.ButtonStyle.success,
                                       row=row))
-    if any(a.type == "draw" for a in legal):
+    if any(isinstance(a, Draw) for a in legal):
         buttons.append(actions.button({"type": "draw"}, t("twinpyramid.button.draw", locale),
                                       discord.ButtonStyle.secondary, row=row))
-    if any(a.type == "pass" for a in legal):
+    if any(isinstance(a, Pass) for a in legal):
         buttons.append(actions.button({"type": "pass"}, t("twinpyramid.button.pass", locale),
                                       discord.ButtonStyle.secondary, row=row))
-    if any(a.type == "forced_draw" for a in legal):
+    if any(isinstance(a, ForcedDraw) for a in legal):
         count = (view.get("pending") or {}).get("count", 1)
         buttons.append(actions.button({"type": "forced_draw"}, t("twinpyramid.button.forced_draw", locale,
                                                                  count=count), discord.ButtonStyle.danger, row=row))
@@ -253,9 +254,9 @@ def selection_notes(table: Table, player: str, view: dict[str, Any], selection: 
             notes.append(t("twinpyramid.note.ok_effect", locale, action=label, effect=effect))
         else:
             notes.append(t("twinpyramid.note.ok", locale, action=label))
-    elif not choices and any(a.type == "draw" for a in legal):
+    elif not choices and any(isinstance(a, Draw) for a in legal):
         notes.append(t("twinpyramid.note.nothing_fits", locale))
     seat = text.seat_of(view, player)
-    if choices and not any(a.type == "draw" for a in legal) and seat.get("hand_count", 0) >= 9:
+    if choices and not any(isinstance(a, Draw) for a in legal) and seat.get("hand_count", 0) >= 9:
         notes.append(t("twinpyramid.note.no_tenth_card", locale))
     return notes

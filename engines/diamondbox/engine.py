@@ -207,7 +207,7 @@ class DiamondBoxEngine(Engine):
         })
 
     def _draw(self, state: DiamondBoxState, reason: str) -> list[Event]:
-        state.draw_reason = reason  # type: ignore[assignment]
+        state.draw_reason = reason  # type: ignore[assignment]  # callers pass one of the Literal reasons
         state.current, state.bonus, state.choice = None, False, None
         return [Event(type="game_drawn", data={"reason": reason, **self._final_data(state)})]
 

@@ -19,7 +19,7 @@ class Square(NamedTuple):
     colour: str   # frame colour of the top card on this square
     diamond: str  # "w", "b" or "." (nothing)
     card: str     # id of the top card
-    index: int    # placement number of that card (0 and 1 are the starting cards)
+    index: int    # type: ignore[assignment]  # shadows tuple.index; placement number (0, 1: starting cards)
 
 
 Centre = dict[tuple[int, int], Square]

@@ -1,7 +1,7 @@
 """The Pile up engine (docs/rules/pileup.md): turns, plays, triples, penalties, dumps and traps."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from pydantic import BaseModel
 
@@ -86,7 +86,7 @@ class PileupEngine(Engine):
 
     # ---- transitions -----------------------------------------------------------------
     def _apply(self, state: PileupState, player: str, action: Any) -> list[Event]:
-        handler = {
+        handlers: dict[tuple[str, str], Callable[[PileupState, str, Any], list[Event]]] = {
             ("roll", "roll"): self._roll_turn,
             ("deflect", "roll"): self._roll_deflect,
             ("play", "play"): self._play,
@@ -94,7 +94,8 @@ class PileupEngine(Engine):
             ("give", "give"): self._give,
             ("dump", "dump"): self._dump_on,
             ("dump", "keep_column"): self._keep,
-        }.get((state.phase, action.type))
+        }
+        handler = handlers.get((state.phase, action.type))
         if handler is None:
             raise IllegalAction("pileup.wrong_phase", phase=state.phase, action=action.type)
         return handler(state, player, action)
@@ -238,7 +239,7 @@ class PileupEngine(Engine):
         player = state.players[state.turn]
         hand = state.hands[player]
         events: list[Event] = []
-        drawn = []
+        drawn: list[str] = []
         while len(hand) + len(drawn) < HAND_SIZE and state.draw_pile:
             drawn.append(state.draw_pile.pop(0))
         if drawn:

@@ -194,7 +194,7 @@ class RoccaEngine(Engine):
         """The placed card's one special effect, then whoever plays next."""
         if rank == "0":
             if len(state.players) > 2:
-                state.direction = -state.direction  # type: ignore[assignment]
+                state.direction = -state.direction
                 events.append(Event(type="reversed", data={"player": player, "direction": state.direction}))
             self._start_turn(state, self._next(state, player), events)
         elif rank == "A":

@@ -32,10 +32,10 @@ def turn_placements(state: RoccaState, ix: TowerIndex, player: str, first_only: 
                 if not matches(card, base, side):
                     continue
                 if C.is_joker(card):
-                    out.extend(Place(card=card, on=base.card, side=side, suit=s, bend=b)  # type: ignore[arg-type]
+                    out.extend(Place(card=card, on=base.card, side=side, suit=s, bend=b)
                                for s in C.SUITS for b in BENDS)
                 else:
-                    out.append(Place(card=card, on=base.card, side=side))  # type: ignore[arg-type]
+                    out.append(Place(card=card, on=base.card, side=side))
                 if first_only and out:
                     return out
     return out

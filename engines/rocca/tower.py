@@ -132,8 +132,8 @@ def put(state: RoccaState, player: str, card: str, base: TowerCard, side: str,
         if state.restricted is not None:
             state.restricted.append(column)
     tc = TowerCard(card=card, centre=centre, orientation=orientation, column=column,
-                   height=len(state.columns[column].cards), placer=player, on=base.card, side=side,  # type: ignore[arg-type]
-                   suit=suit, bend=bend)  # type: ignore[arg-type]
+                   height=len(state.columns[column].cards), placer=player, on=base.card, side=side,
+                   suit=suit, bend=bend)
     state.tower.append(tc)
     if C.is_joker(card):
         state.restricted = [column]

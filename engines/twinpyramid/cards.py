@@ -47,7 +47,7 @@ def is_stone(card: str) -> bool:
 def stone_value(card: str) -> int:
     """Numeric rank of a stone, A counting 1 (used by the 10's break)."""
     rank = rank_of(card)
-    return 1 if rank == "A" else int(rank)  # type: ignore[arg-type]
+    return 1 if rank == "A" else int(rank)  # type: ignore[arg-type]  # a stone is never a joker
 
 
 def full_deck(jokers: int) -> list[str]:

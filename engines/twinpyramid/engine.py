@@ -99,7 +99,7 @@ class TwinPyramidEngine(Engine):
         if pending.kind == "build":
             return rules.placeable(state, player) + [EndBuild()]
         if pending.kind == "name_suit":
-            return [NameSuit(suit=s) for s in SUITS]  # type: ignore[arg-type]
+            return [NameSuit(suit=s) for s in SUITS]
         if pending.kind == "two_choice":
             return ([TakeTwo()] if rules.may_take_two(state, player) else []) + [PassTwo()]
         if pending.kind == "order_three":
@@ -130,9 +130,10 @@ class TwinPyramidEngine(Engine):
         if action in self.legal_actions(state, player):
             return
         phase = "arranging" if state.arranging else (state.pending.kind if state.pending else "turn")
-        kind = action.type  # type: ignore[attr-defined]
+        kind = action.type  # type: ignore[attr-defined]  # every Twin Pyramid action has its type literal
         reason = _REFUSAL.get(kind, "not_now") if kind in _PHASE_KINDS[phase] else "not_now"
-        fields = {"card": action.card} if isinstance(getattr(action, "card", None), str) else {}
+        card = getattr(action, "card", None)  # the actions that name one card
+        fields = {"card": card} if isinstance(card, str) else {}
         raise IllegalAction(f"twinpyramid.{reason}", action=kind, **fields)
 
     # One handler per action type; each gets the (already legal) action and appends its events.
@@ -161,7 +162,8 @@ class TwinPyramidEngine(Engine):
     def _on_draw(self, state: TwinPyramidState, player: str, action: Draw, events: list[Event]) -> None:
         state.passes = 0
         rules.draw_one(state, player, events)
-        flow.after_draws(state, player, events) or flow.end_turn(state, events)
+        if not flow.after_draws(state, player, events):
+            flow.end_turn(state, events)
 
     def _on_pass(self, state: TwinPyramidState, player: str, action: Pass, events: list[Event]) -> None:
         state.passes += 1
@@ -188,7 +190,8 @@ class TwinPyramidEngine(Engine):
     def _on_take_two(self, state: TwinPyramidState, player: str, action: TakeTwo, events: list[Event]) -> None:
         state.pending = None
         events.append(Event(type="two_taken", data={"player": player}))
-        flow.draw_cards(state, player, 2, events) or flow.end_turn(state, events)
+        if not flow.draw_cards(state, player, 2, events):
+            flow.end_turn(state, events)
 
     def _on_pass_two(self, state: TwinPyramidState, player: str, action: PassTwo, events: list[Event]) -> None:
         state.pending = None
@@ -208,7 +211,7 @@ class TwinPyramidEngine(Engine):
         self._continue_three(state, events)
 
     def _on_forced_draw(self, state: TwinPyramidState, player: str, action: ForcedDraw, events: list[Event]) -> None:
-        cause = state.pending.cause  # type: ignore[union-attr]
+        cause = state.pending.cause  # type: ignore[union-attr]  # its handler runs only while a choice is pending
         state.pending = None
         if flow.draw_cards(state, player, 2 if cause == "2" else 1, events):
             return
@@ -292,7 +295,7 @@ class TwinPyramidEngine(Engine):
     def _place(self, state: TwinPyramidState, player: str, card: str, events: list[Event]) -> None:
         seat = state.seats[player]
         rules.remove_from_hand(state, player, card)
-        seat.stones[rank_of(card)] = card  # type: ignore[index]
+        seat.stones[rank_of(card)] = card  # type: ignore[index]  # a placeable card always has a rank
         events.append(Event(type="stone_placed", data={"player": player, "card": card, "slot": rank_of(card)}))
         if len(seat.stones) == len(SLOTS):
             flow.end_deal(state, "complete", player, events)

@@ -94,7 +94,7 @@ def end_deal(state: TwinPyramidState, reason: str, player: str | None, events: l
     for p, amount in payments.items():
         state.seats[p].points += amount
     state.last_deal = DealOutcome(
-        number=state.deal + 1, reason=reason, player=player, revealed=revealed, payments=payments,  # type: ignore[arg-type]
+        number=state.deal + 1, reason=reason, player=player, revealed=revealed, payments=payments,
         turn_limit=TURNS_PER_PLAYER * n if reason == "turn_limit" else None,
     )
     state.pending = state.wild = state.three_player = None

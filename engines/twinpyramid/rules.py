@@ -28,7 +28,7 @@ def can_play(state: TwinPyramidState, player: str, card: str) -> bool:
     if is_joker(card):
         return not suppressed(state, player)
     if suppressed(state, player):
-        return suit_of(card) == state.wild.suit  # type: ignore[union-attr]
+        return suit_of(card) == state.wild.suit  # type: ignore[union-attr]  # suppressed implies a wild
     top = state.top()
     suits = {suit_of(top), state.top_suit} - {None}
     if suit_of(card) in suits:
@@ -124,10 +124,11 @@ def rearrange(state: TwinPyramidState, player: str, action: Action) -> list[Even
     else:
         assert isinstance(action, SwapStone)
         slot = rank_of(action.stone)
+        assert slot is not None  # a stone is never a joker
         zone = seat.held if action.card in seat.held else seat.shown
         zone.remove(action.card)
         seat.shown.append(action.stone)
-        seat.stones[slot] = action.card  # type: ignore[index]
+        seat.stones[slot] = action.card
         public = {"kind": "swap_stone", "slot": slot, "stone": action.card, "to_shown": action.stone}
     return [
         Event(type="rearranged", data={"player": player, **public}),
@@ -142,7 +143,7 @@ def placeable(state: TwinPyramidState, player: str) -> list[Action]:
     actions: list[Action] = []
     for card in hand:
         rank = rank_of(card)
-        if not is_stone(card) or not slot_open(seat.stones, rank):  # type: ignore[arg-type]
+        if not is_stone(card) or not slot_open(seat.stones, rank):  # type: ignore[arg-type]  # is_stone is checked first
             continue
         if rank == "A" and any(is_stone(c) or is_joker(c) for c in hand if c != card):
             continue  # the A goes on top only when the rest of the hand is J/Q/K

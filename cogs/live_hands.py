@@ -47,14 +47,15 @@ HandFiles = Callable[[discord.ui.View], dict[str, Any]]
 class LiveHands:
     def __init__(self, bot: "GameHostBot", draw: HandDrawer, files: HandFiles) -> None:
         self.bot, self.draw, self.files = bot, draw, files  # how the controls draw a hand view, and its pictures
-        self._live: dict[tuple[int, int], _Live] = {}
+        self._live: dict[int, dict[int, _Live]] = {}  # table id -> person -> their latest hand view
 
     def remember(self, interaction: discord.Interaction, table: Table, drawn_at: int, content: str) -> None:
         """``interaction`` just answered with ``interaction.user``'s hand view of ``table`` at ``drawn_at``."""
         key = (table.id, interaction.user.id)
-        old = self._live.get(key)
+        views = self._live.setdefault(table.id, {})
+        old = views.get(key[1])
         notes = "\n".join(line for line in content.splitlines() if line.startswith(NOTE_MARK)) or None
-        live = self._live[key] = _Live(interaction, time.monotonic(), drawn_at, notes)
+        live = views[key[1]] = _Live(interaction, time.monotonic(), drawn_at, notes)
         if old is not None and old.task is not None and not old.task.done():
             live.task = old.task  # the running redraw picks up the new interaction on its next round
         if table.version != drawn_at:  # the table moved on while this answer was drawn
@@ -62,13 +63,18 @@ class LiveHands:
 
     def changed(self, table: Table) -> None:
         """The table changed: redraw every live hand view of it (a finished table's views once, then forget)."""
-        for key, live in list(self._live.items()):
-            if key[0] != table.id:
-                continue
+        views = self._live.get(table.id, {})
+        for person, live in list(views.items()):
             if time.monotonic() - live.since > EDIT_WINDOW:
-                del self._live[key]
+                self._forget((table.id, person))
                 continue
-            self._schedule(key, live)
+            self._schedule((table.id, person), live)
+
+    def _forget(self, key: tuple[int, int]) -> None:
+        views = self._live.get(key[0], {})
+        views.pop(key[1], None)
+        if not views:
+            self._live.pop(key[0], None)
 
     def _schedule(self, key: tuple[int, int], live: _Live) -> None:
         live.dirty = True
@@ -76,7 +82,7 @@ class LiveHands:
             live.task = asyncio.create_task(self._redraw(key))
 
     async def _redraw(self, key: tuple[int, int]) -> None:
-        while (live := self._live.get(key)) is not None and live.dirty:
+        while (live := self._live.get(key[0], {}).get(key[1])) is not None and live.dirty:
             live.dirty = False
             table = await self.bot.service.table(key[0])
             if live.drawn_at == table.version and table.status == "running":
@@ -87,13 +93,13 @@ class LiveHands:
                 live.drawn_at = table.version
             except (discord.NotFound, discord.Forbidden, HostError) as error:  # dismissed, token expired, left
                 log.debug("hand view of table %s can no longer be edited (%s)", key[0], error)
-                self._live.pop(key, None)
+                self._forget(key)
                 return
             except Exception as error:  # noqa: BLE001 - one failed redraw must not stop the others
                 log.warning("redrawing a hand view of table %s failed (%s)", key[0], type(error).__name__)
                 return
             if table.status != "running":
-                self._live.pop(key, None)
+                self._forget(key)
                 return
 
 

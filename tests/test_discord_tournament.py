@@ -74,7 +74,7 @@ async def test_a_whole_tournament_from_discord(h: Harness) -> None:
 
     await finish_round(h, alice, people)
     assert tn.current_round == 2 and all(t.done for t in round1)
-    assert "standings after round 1 of 2" in standings.text and "pts" in standings.text
+    assert "standings after round 1 of 2" in standings.text and " points · opponents' average " in standings.text
     assert len(threads(h)) == 4
 
     await finish_round(h, alice, people)

@@ -244,3 +244,15 @@ async def test_rules_in_both_languages(h: Harness) -> None:
     hiro = h.user(103, "hiro", locale="ja")
     r = await h.slash(hiro, "rules", game="rocca")
     assert r.ephemeral and "決定" in r.text and "横顔" in r.text
+
+
+async def test_the_hand_view_carries_the_tower_picture_while_the_player_decides(h: Harness) -> None:
+    """The moves name tower labels (a1, b3, …); the hand view shows the same labelled picture as the board, so a
+    player on a phone need not scroll to the board. Out of turn there is no decision and no picture."""
+    alice = h.user(ALICE_ID, "alice")
+    table = await open_table(h, alice, bots=2)
+    assert table.to_act() == [ALICE]
+    hand = await my_hand(h, alice, table)
+    assert hand.files["hand.png"] == board_message(h, table).files["board.png"]
+    set_state(table, make({ALICE: ["7H", "9C"], "bot1": ["3D", "4C"], "bot2": ["7S", "2H"]}, turn="bot1"))
+    assert "hand.png" not in (await my_hand(h, alice, table)).files

@@ -1,6 +1,7 @@
 """Rocca Card Tower in Discord: ``/play rocca`` and the hand controls.
 
-A turn is one choice from a list of moves (``7♠ → profile of b3``, labels as on the board picture), then a
+A turn is one choice from a list of moves (``7♠ → profile of b3``, labels as on the tower picture the hand view
+carries while the player decides), then a
 button; a joker also asks for a suit (a second select) and a bend (two buttons). Chains are buttons: pass a J/K
 on or draw; counter a Queen or accept; give cards one at a time. **One!** and Draw are buttons whenever legal,
 and Bon (option ``bon``) is offered in the hand view of any seated player out of turn.
@@ -22,6 +23,7 @@ from bot.render import rocca as text
 from bot.table import Table
 from engines.rocca import Accept, Bon, DeclareOne, Draw, Give, Place
 
+from ..common import names_for
 from ..controls import Actions, PickSelect, card_selects, refusal, single
 from ..lobby import DEFAULT_TIMER, LEVEL_CHOICES, TimerOption, open_lobby
 
@@ -238,3 +240,12 @@ def selection_notes(table: Table, player: str, view: dict[str, Any], selection: 
     notes.append(t("rocca.note.ok", locale, move=move.label(view, locale)) if problem is None
                  else t("rocca.note.refused", locale, move=move.label(view, locale), reason=problem))
     return notes
+
+
+def hand_image(table: Table, player: str, view: dict[str, Any], selection: list[str],
+               locale: object | None) -> bytes | None:
+    """While the player has a decision, the hand view carries the tower picture with the labels its moves use
+    (drawn from the spectator view, like the board's, in ``hand_message``'s worker thread)."""
+    if player not in view.get("to_act", []):
+        return None
+    return text.image(table.view(None), names_for(table, locale), locale)

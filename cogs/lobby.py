@@ -28,17 +28,33 @@ OP_STYLES = {"join": discord.ButtonStyle.success, "leave": discord.ButtonStyle.s
 
 
 def lobby_embed(table: Table, locale: object | None) -> discord.Embed:
+    """The lobby: who sits (bots with their level) and, while it waits, how to start; once started, that it
+    started (or ended), with who plays — never "waiting for players" after Start."""
     engine = table.engine
     names = names_for(table, locale)
     seats = "\n".join(
         t("lobby.seat_line", locale, number=s.seat + 1, name=names(s.player),
           tags=bot_tag(s, locale) + (" 👑" if s.user_id == table.row.host_id and not s.is_bot else ""))
         for s in table.seats)
-    embed = discord.Embed(title=t("lobby.title", locale, game=t(f"game.{table.row.game}.name", locale)),
-                          description=seats, colour=0x2ECC71)
-    embed.set_footer(text=t("lobby.footer", locale, min=engine.min_players, max=engine.max_players,
-                            count=len(table.seats)))
+    game = t(f"game.{table.row.game}.name", locale)
+    stage = lobby_stage(table)
+    embed = discord.Embed(title=t(f"lobby.title{stage}", locale, game=game, id=table.id), description=seats,
+                          colour=0x2ECC71 if stage == "" else 0x95A5A6)
+    if stage == "":
+        embed.set_footer(text=t("lobby.footer", locale, min=engine.min_players, max=engine.max_players,
+                                count=len(table.seats)))
+    else:
+        embed.set_footer(text=t(f"lobby.footer{stage}", locale, count=len(table.seats), id=table.id))
     return embed
+
+
+def lobby_stage(table: Table) -> str:
+    """The suffix of the lobby's catalog keys: "" while it waits, "_started", "_over" (finished) or "_closed"."""
+    if table.status == "lobby":
+        return ""
+    if table.status == "running":
+        return "_started"
+    return "_over" if table.status == "finished" else "_closed"
 
 
 def bot_tag(seat: Any, locale: object | None) -> str:

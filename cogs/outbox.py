@@ -96,7 +96,7 @@ class TableOutbox:
 
     # ---- what changed (called by the service's listener; never waits) ---------------------
     def push(self, update: Update) -> None:
-        table, kind = update.table, update.kind
+        kind = update.kind
         self._follow_turns(update)
         if kind == "warning":
             self.warning = update.version
@@ -106,7 +106,7 @@ class TableOutbox:
             self.board = self.board or kind == "started"
         else:
             self.board = True
-            self.lobby = self.lobby or (kind == "ended" and table.state is None)
+            self.lobby = self.lobby or kind == "ended"  # the lobby says the game is over (or was ended)
             self._add_lines(self._event_lines(update))
         if self._task is None or self._task.done():
             self._task = asyncio.create_task(self._run())
@@ -240,11 +240,9 @@ class TableOutbox:
         locale = table.row.locale
         if table.status == "lobby":
             kwargs: dict[str, Any] = {"embed": lobby_embed(table, locale), "view": lobby_view(table, locale)}
-        elif table.state is not None:
-            kwargs = {"content": t("lobby.started", locale), "embed": lobby_embed(table, locale), "view": None}
-        else:  # ended before it started
-            kwargs = {"content": t("table.cancelled", locale, id=table.id), "embed": lobby_embed(table, locale),
-                      "view": None}
+        else:  # started (who plays, no buttons), over, or ended before it finished
+            key = {"running": "lobby.started", "finished": "lobby.over"}.get(table.status, "table.cancelled")
+            kwargs = {"content": t(key, locale, id=table.id), "embed": lobby_embed(table, locale), "view": None}
         try:
             await self._channel(table).get_partial_message(table.row.lobby_message_id).edit(**kwargs)
         except discord.NotFound as error:

@@ -55,10 +55,31 @@ class LobbyOps(ServiceParts):
             self._lobby(table)
             if table.seat_of_user(user_id):
                 raise HostError("already_joined")
-            if len(table.seats) >= table.engine.max_players:
-                raise HostError("table_full", max=table.engine.max_players)
             await self._refuse_if_seated(table.row.channel_id, user_id, except_game=game_id)
-            return await self._edit_lobby(table, [*table.seats, SeatRow(0, human_player(user_id), name, user_id)])
+            person = SeatRow(0, human_player(user_id), name, user_id)
+            seats = list(table.seats)
+            if len(seats) < table.engine.max_players:
+                return await self._edit_lobby(table, [*seats, person])
+            # A person comes before a bot: they take the seat of the last bot (``bots:`` never blocks a friend).
+            bots = [i for i, s in enumerate(seats) if s.is_bot and s.user_id is None]
+            if not bots:
+                raise HostError("table_full", max=table.engine.max_players)
+            seats[bots[-1]] = person
+            return await self._edit_lobby(table, seats)
+
+    async def remove_seat(self, game_id: int, user_id: int, player: str) -> Update:
+        """The host takes a seat out of the lobby: a bot, or a person (who may join again). Not the host's own."""
+        table = await self.table(game_id)
+        async with table.lock:
+            self._lobby(table)
+            if user_id != table.row.host_id:
+                raise HostError("host_only")
+            seat = table.seat_of(player)
+            if seat is None:
+                raise HostError("seat_gone")
+            if seat.user_id == table.row.host_id and not seat.is_bot:
+                raise HostError("cannot_kick_host")
+            return await self._edit_lobby(table, [s for s in table.seats if s is not seat])
 
     async def leave_lobby(self, game_id: int, user_id: int) -> Update:
         """Leave a lobby. When the host leaves, the next human hosts; with no human left the lobby closes."""

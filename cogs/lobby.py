@@ -73,6 +73,12 @@ def lobby_view(table: Table, locale: object | None) -> discord.ui.View:
         view.add_item(LobbyButton(table.id, op, locale))
     for level in LEVELS:
         view.add_item(LobbyButton(table.id, "bot", locale, level))
+    names = names_for(table, locale)
+    removable = [discord.SelectOption(label=t("lobby.remove_option", locale, name=names(s.player))[:100],
+                                      value=s.player, description=bot_tag(s, locale).strip()[:100] or None)
+                 for s in table.seats if s.is_bot or s.user_id != table.row.host_id]
+    if removable:
+        view.add_item(RemoveSelect(table.id, removable, t("lobby.remove_placeholder", locale)))
     return view
 
 
@@ -145,6 +151,31 @@ class LobbyButton(GameItem,
         await interaction.response.defer()
 
 
+class RemoveSelect(GameItem, template=r"gh:lobbyrm:(?P<gid>\d+)"):
+    """The host takes a bot or a person out of the lobby; anyone else is told only the host can."""
+
+    def __init__(self, game_id: int, options: list[discord.SelectOption] | None = None,
+                 placeholder: str | None = None) -> None:
+        options = (options or [discord.SelectOption(label="?", value="?")])[:25]
+        super().__init__(discord.ui.Select(custom_id=f"gh:lobbyrm:{game_id}", options=options, placeholder=placeholder,
+                                           row=2))
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: Any, match: Any) -> "RemoveSelect":
+        return cls(int(match["gid"]), list(getattr(item, "options", [])) or None, getattr(item, "placeholder", None))
+
+    async def run(self, interaction: discord.Interaction) -> None:
+        data: dict[str, Any] = dict(interaction.data or {})  # a component interaction's payload
+        offered = {option.value for option in self.item.options}  # type: ignore[attr-defined]  # item is a Select
+        chosen = [str(v) for v in data.get("values", []) if str(v) in offered]  # only what this select offers
+        if not chosen:
+            raise HostError("seat_gone")
+        await host(interaction).service.remove_seat(self.game_id, interaction.user.id, chosen[0])
+        interaction.extras["committed"] = "lobby"
+        await interaction.response.defer()  # the lobby is redrawn by the table's writer
+
+
 def play_group() -> app_commands.Group:
     """``/play`` with one subcommand per registered game."""
     group = app_commands.Group(name="play", description="Start a table of a card game", guild_only=True)
@@ -154,7 +185,7 @@ def play_group() -> app_commands.Group:
 
 
 async def setup(bot: commands.Bot) -> None:
-    bot.add_dynamic_items(LobbyButton)
+    bot.add_dynamic_items(LobbyButton, RemoveSelect)
     bot.tree.add_command(play_group())
 
 

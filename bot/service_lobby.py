@@ -158,6 +158,8 @@ class LobbyOps(ServiceParts):
         another table here, is replaced by a bot. Once per table: asking again names the table already opened."""
         old = await self.table(game_id)
         async with old.lock:
+            if await self.storage.tournaments.tournament_of_game(game_id) is not None:
+                raise HostError("rematch_tournament")  # the tournament seats its next round
             if old.status != "finished" or old.result() is None:
                 raise HostError("rematch_not_finished")
             if old.row.rematch_id is not None:

@@ -10,7 +10,7 @@ from engines.rocca.rules import rematch_start_player
 
 from . import ui_driver
 from .discord_harness import Harness
-from .discord_helpers import board_message, dispatch_click, only_table
+from .discord_helpers import assert_forged_clicks_refused, board_message, dispatch_click, only_table
 from .test_discord_pings import play_whole_game
 
 ALICE, BOB, CAROL = 101, 102, 103
@@ -148,3 +148,16 @@ async def test_rematch_seats_the_same_people_and_bots_once_and_rocca_starts_with
     assert board_message(h, again).text  # its board is posted in the channel
     rated = {p: (await h.bot.ratings.stats(h.guild_id, p)).recent[0] for p in people}  # type: ignore[attr-defined]
     assert all(r.game_id == table.id and r.rated for r in rated.values())
+
+
+async def test_forged_rematch_and_remove_controls_change_nothing(h: Harness) -> None:
+    alice = h.user(ALICE, "alice")
+    r = await h.slash(alice, "play akuma", bots=2)
+    await h.click(alice, r.message, label="Start")
+    table = only_table(h)
+    await assert_forged_clicks_refused(h, alice, table, {
+        f"gh:rematch:{table.id}": "Only a finished game",  # a running table has no rematch
+        "gh:rematch:987654321": "There is no table #987654321",
+        f"gh:lobbyrm:{table.id}": "no longer at this table",  # a button where a select should be: no seat named
+    })
+    assert table.row.rematch_id is None and len(h.bot.service._tables) == 1  # type: ignore[attr-defined]

@@ -68,13 +68,16 @@ class LobbyOps(ServiceParts):
             seats[bots[-1]] = person
             return await self._edit_lobby(table, seats)
 
-    async def remove_seat(self, game_id: int, user_id: int, player: str) -> Update:
-        """The host takes a seat out of the lobby: a bot, or a person (who may join again). Not the host's own."""
+    async def remove_seat(self, game_id: int, user_id: int, player: str, expected_version: int | None = None) -> Update:
+        """The host takes a seat out of the lobby: a bot, or a person (who may join again). Not the host's own.
+        ``expected_version``: the lobby as the host saw it (a changed lobby is refused, None: no check)."""
         table = await self.table(game_id)
         async with table.lock:
             self._lobby(table)
             if user_id != table.row.host_id:
                 raise HostError("host_only")
+            if expected_version is not None and expected_version != table.version:
+                raise HostError("lobby_changed")
             seat = table.seat_of(player)
             if seat is None:
                 raise HostError("seat_gone")

@@ -78,7 +78,7 @@ def lobby_view(table: Table, locale: object | None) -> discord.ui.View:
                                       value=s.player, description=bot_tag(s, locale).strip()[:100] or None)
                  for s in table.seats if s.is_bot or s.user_id != table.row.host_id]
     if removable:
-        view.add_item(RemoveSelect(table.id, removable, t("lobby.remove_placeholder", locale)))
+        view.add_item(RemoveSelect(table.id, table.version, removable, t("lobby.remove_placeholder", locale)))
     return view
 
 
@@ -151,19 +151,21 @@ class LobbyButton(GameItem,
         await interaction.response.defer()
 
 
-class RemoveSelect(GameItem, template=r"gh:lobbyrm:(?P<gid>\d+)"):
-    """The host takes a bot or a person out of the lobby; anyone else is told only the host can."""
+class RemoveSelect(GameItem, template=r"gh:lobbyrm:(?P<gid>\d+):(?P<ver>\d+)"):
+    """The host takes a bot or a person out of the lobby; anyone else is told only the host can. It carries the
+    lobby's version: a choice made on a lobby that changed meanwhile (a bot's number reused) is refused."""
 
-    def __init__(self, game_id: int, options: list[discord.SelectOption] | None = None,
+    def __init__(self, game_id: int, version: int, options: list[discord.SelectOption] | None = None,
                  placeholder: str | None = None) -> None:
         options = (options or [discord.SelectOption(label="?", value="?")])[:25]
-        super().__init__(discord.ui.Select(custom_id=f"gh:lobbyrm:{game_id}", options=options, placeholder=placeholder,
-                                           row=2))
-        self.game_id = game_id
+        super().__init__(discord.ui.Select(custom_id=f"gh:lobbyrm:{game_id}:{version}", options=options,
+                                           placeholder=placeholder, row=2))
+        self.game_id, self.version = game_id, version
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: Any, match: Any) -> "RemoveSelect":
-        return cls(int(match["gid"]), list(getattr(item, "options", [])) or None, getattr(item, "placeholder", None))
+        return cls(int(match["gid"]), int(match["ver"]), list(getattr(item, "options", [])) or None,
+                   getattr(item, "placeholder", None))
 
     async def run(self, interaction: discord.Interaction) -> None:
         data: dict[str, Any] = dict(interaction.data or {})  # a component interaction's payload
@@ -171,7 +173,7 @@ class RemoveSelect(GameItem, template=r"gh:lobbyrm:(?P<gid>\d+)"):
         chosen = [str(v) for v in data.get("values", []) if str(v) in offered]  # only what this select offers
         if not chosen:
             raise HostError("seat_gone")
-        await host(interaction).service.remove_seat(self.game_id, interaction.user.id, chosen[0])
+        await host(interaction).service.remove_seat(self.game_id, interaction.user.id, chosen[0], self.version)
         interaction.extras["committed"] = "lobby"
         await interaction.response.defer()  # the lobby is redrawn by the table's writer
 

@@ -39,18 +39,22 @@ async def test_host_removes_a_bot_or_a_person_and_nobody_else_can(h: Harness) ->
     lobby = (await h.slash(alice, "play akuma", bots=2)).message
     await h.click(bob, lobby, label="Join")
     table = next(iter(h.bot.service._tables.values()))  # type: ignore[attr-defined]
-    menu = lobby.select(r"gh:lobbyrm:\d+")
+    menu = lobby.select(r"gh:lobbyrm:\d+:\d+")
     assert {o["value"] for o in menu["options"]} == {"bot1", "bot2", f"u{BOB}"}  # never the host's own seat
     version = table.version
     for stranger in (bob, carol):  # a seated guest and a passer-by: refused, only to them, nothing changes
-        r = await h.select(stranger, lobby, r"gh:lobbyrm:\d+", ["bot1"])
+        r = await h.select(stranger, lobby, r"gh:lobbyrm:\d+:\d+", ["bot1"])
         assert r.ephemeral and "Only the host" in r.text
     assert table.version == version and len(table.seats) == 4
-    await h.select(alice, lobby, r"gh:lobbyrm:\d+", ["bot1"])
+    before = dict(lobby.payload)  # the lobby as it reads now, for a late choice below
+    await h.select(alice, lobby, r"gh:lobbyrm:\d+:\d+", ["bot1"])
     await h.settle()
+    before["id"] = str(int(before["id"]) + 1)
+    late = await h.select(alice, h.adopt(before), r"gh:lobbyrm:\d+:\d+", ["bot2"])  # chosen on the old lobby
+    assert late.ephemeral and "changed meanwhile" in late.text and table.seat_of("bot2") is not None
     assert [s.player for s in table.seats] == [f"u{ALICE}", "bot2", f"u{BOB}"]
     assert "Bot 2" in h.message(lobby.id).text and "Bot 1" not in h.message(lobby.id).text
-    await h.select(alice, h.message(lobby.id), r"gh:lobbyrm:\d+", [f"u{BOB}"])
+    await h.select(alice, h.message(lobby.id), r"gh:lobbyrm:\d+:\d+", [f"u{BOB}"])
     await h.settle()
     assert [s.player for s in table.seats] == [f"u{ALICE}", "bot2"] and "bob" not in h.message(lobby.id).text
     r = await h.click(bob, h.message(lobby.id), label="Join")  # a removed person may join again
@@ -158,6 +162,6 @@ async def test_forged_rematch_and_remove_controls_change_nothing(h: Harness) -> 
     await assert_forged_clicks_refused(h, alice, table, {
         f"gh:rematch:{table.id}": "Only a finished game",  # a running table has no rematch
         "gh:rematch:987654321": "There is no table #987654321",
-        f"gh:lobbyrm:{table.id}": "no longer at this table",  # a button where a select should be: no seat named
+        f"gh:lobbyrm:{table.id}:{table.version}": "no longer at this table",  # a button, not a select: no seat
     })
     assert table.row.rematch_id is None and len(h.bot.service._tables) == 1  # type: ignore[attr-defined]

@@ -359,6 +359,9 @@ class TableOutbox:
     async def _write_result(self, table: Table) -> bool:
         """The finished table's result (``table_result.result_message``), once, below its final board; a tournament
         table's has no Rematch (the tournament seats its next round)."""
+        if self.board or self.post:  # the final board's lines come first
+            self.result = True
+            return False
         if self.result_nonce is None:
             self.result_nonce = new_nonce()
         rematch = await self.bot.storage.tournaments.tournament_of_game(table.id) is None

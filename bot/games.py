@@ -71,6 +71,8 @@ class EngineHooks:
     engine: Engine
     start_events: Callable[[Any], list] | None = None  # public events announcing the deal
     tournament_seats: tuple[int, int] | None = None  # table sizes a tournament uses; None = min..4
+    # (options, players of the rematch in seat order, the previous Result) -> the rematch's options; None = the same
+    rematch_options: Callable[[dict[str, Any], list[str], Any], dict[str, Any]] | None = None
 
 
 @dataclass(frozen=True)
@@ -83,6 +85,7 @@ class RenderHooks:
     image_alt: Callable[..., str] | None = None  # (public view, names, locale) -> what the picture shows, as text
     error_field: Callable[..., Any] | None = None  # (key, value, locale) -> readable error field (card marks)
     rules_fields: Callable[..., dict[str, str]] | None = None  # (locale) -> fields the rules text is formatted with
+    result_notes: Callable[..., list[str]] | None = None  # (public view, names, locale) -> lines explaining a result
 
 
 @dataclass(frozen=True)

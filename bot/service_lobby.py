@@ -9,9 +9,10 @@ from typing import Any
 from engines import get_engine
 
 from .errors import HostError
+from .games import engine_hooks
 from .policies import check_level
 from .service_parts import ServiceParts
-from .storage import SeatRow
+from .storage import SeatRow, VersionConflict
 from .table import Table, Update, human_player
 
 
@@ -55,10 +56,34 @@ class LobbyOps(ServiceParts):
             self._lobby(table)
             if table.seat_of_user(user_id):
                 raise HostError("already_joined")
-            if len(table.seats) >= table.engine.max_players:
-                raise HostError("table_full", max=table.engine.max_players)
             await self._refuse_if_seated(table.row.channel_id, user_id, except_game=game_id)
-            return await self._edit_lobby(table, [*table.seats, SeatRow(0, human_player(user_id), name, user_id)])
+            person = SeatRow(0, human_player(user_id), name, user_id)
+            seats = list(table.seats)
+            if len(seats) < table.engine.max_players:
+                return await self._edit_lobby(table, [*seats, person])
+            # A person comes before a bot: they take the seat of the last bot (``bots:`` never blocks a friend).
+            bots = [i for i, s in enumerate(seats) if s.is_bot and s.user_id is None]
+            if not bots:
+                raise HostError("table_full", max=table.engine.max_players)
+            seats[bots[-1]] = person
+            return await self._edit_lobby(table, seats)
+
+    async def remove_seat(self, game_id: int, user_id: int, player: str, expected_version: int | None = None) -> Update:
+        """The host takes a seat out of the lobby: a bot, or a person (who may join again). Not the host's own.
+        ``expected_version``: the lobby as the host saw it (a changed lobby is refused, None: no check)."""
+        table = await self.table(game_id)
+        async with table.lock:
+            self._lobby(table)
+            if user_id != table.row.host_id:
+                raise HostError("host_only")
+            if expected_version is not None and expected_version != table.version:
+                raise HostError("lobby_changed")
+            seat = table.seat_of(player)
+            if seat is None:
+                raise HostError("seat_gone")
+            if seat.user_id == table.row.host_id and not seat.is_bot:
+                raise HostError("cannot_kick_host")
+            return await self._edit_lobby(table, [s for s in table.seats if s is not seat])
 
     async def leave_lobby(self, game_id: int, user_id: int) -> Update:
         """Leave a lobby. When the host leaves, the next human hosts; with no human left the lobby closes."""
@@ -112,7 +137,8 @@ class LobbyOps(ServiceParts):
 
     async def create_seated_table(self, *, game: str, guild_id: int | None, channel_id: int,
                                   seats: list[SeatRow], host_id: int, seed: int,
-                                  options: dict[str, Any] | None = None, locale: str = "en") -> Table:
+                                  options: dict[str, Any] | None = None, locale: str = "en",
+                                  turn_seconds: int = 120) -> Table:
         """A table with the given seats (people and bots) started at once in ``channel_id`` — a thread, for a
         tournament table. No lobby, and no check that the people sit elsewhere (a tournament seats them)."""
         engine = get_engine(game)
@@ -121,9 +147,57 @@ class LobbyOps(ServiceParts):
         game_id = await self.storage.create_game(
             guild_id=guild_id, channel_id=channel_id, game=game,
             options=parsed.model_dump(mode="json", exclude_defaults=True), seed=seed, host_id=host_id,
-            locale=locale, seats=seats)
+            locale=locale, seats=seats, turn_seconds=turn_seconds)
         table = await self.table(game_id)
         async with table.lock:
             await self._begin(table)
         return table
 
+
+    async def rematch(self, game_id: int, user_id: int) -> Table:
+        """A finished table played again, started at once and hosted by whoever asked (anyone who played): the same
+        people and bots (with their levels) in the same seats, the same options and time per decision — adjusted by
+        the game's ``rematch_options`` (Rocca: the worst player starts). A person since removed, or now seated at
+        another table here, is replaced by a bot. Once per table: asking again names the table already opened."""
+        old = await self.table(game_id)
+        async with old.lock:
+            if await self.storage.tournaments.tournament_of_game(game_id) is not None:
+                raise HostError("rematch_tournament")  # the tournament seats its next round
+            if old.status != "finished" or old.result() is None:
+                raise HostError("rematch_not_finished")
+            if old.row.rematch_id is not None:
+                raise HostError("rematch_exists", game_id=old.row.rematch_id)
+            if not any(s.user_id == user_id for s in old.seats):
+                raise HostError("rematch_players_only")
+            await self._refuse_if_seated(old.row.channel_id, user_id)
+            seats = await self._rematch_seats(old)
+            options = dict(old.row.options)
+            hook, result = engine_hooks(old.row.game).rematch_options, old.result()
+            if hook is not None and result is not None:
+                options = hook(options, [s.player for s in seats], result)
+            table = await self.create_seated_table(
+                game=old.row.game, guild_id=old.row.guild_id, channel_id=old.row.channel_id, seats=seats,
+                host_id=user_id, seed=self.new_seed(), options=options, locale=old.row.locale,
+                turn_seconds=old.row.turn_seconds)
+            try:
+                await self.storage.update_game(old.id, expected_version=old.version, rematch_id=table.id)
+            except VersionConflict:
+                raise HostError("stale") from None
+            old.committed(bumped=False, rematch_id=table.id)
+        return table
+
+    async def _rematch_seats(self, old: Table) -> list[SeatRow]:
+        busy = {s.user_id for other in await self.tables_in_channel(old.row.channel_id) for s in other.seats
+                if s.user_id is not None and not s.is_bot}
+        taken = {s.player for s in old.seats}
+        seats = []
+        for s in old.seats:
+            if s.user_id is not None and s.user_id not in busy:  # a person, even one a bot finished for
+                seats.append(SeatRow(0, s.player, s.name, s.user_id))
+            elif s.user_id is None and s.is_bot and s.player.startswith("bot"):  # the host's bot, same level
+                seats.append(SeatRow(0, s.player, s.name, None, True, level=s.level))
+            else:  # removed, or busy at another table here
+                number = next(n for n in range(1, 100) if f"bot{n}" not in taken)
+                taken.add(f"bot{number}")
+                seats.append(SeatRow(0, f"bot{number}", f"Bot {number}", None, True))
+        return seats

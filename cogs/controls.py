@@ -164,7 +164,8 @@ def hand_content(table: Table, player: str, locale: object | None, *, notices: S
             ui.add_item(item)
     elif table.status == "running":
         lines.append(t("hand.waiting", locale))
-    ui.add_item(RefreshButton(table.id, locale))
+    if table.status == "running":  # a finished table's hand view keeps no control
+        ui.add_item(RefreshButton(table.id, locale))
     return "\n".join(lines)[:2000], ui
 
 

@@ -28,17 +28,33 @@ OP_STYLES = {"join": discord.ButtonStyle.success, "leave": discord.ButtonStyle.s
 
 
 def lobby_embed(table: Table, locale: object | None) -> discord.Embed:
+    """The lobby: who sits (bots with their level) and, while it waits, how to start; once started, that it
+    started (or ended), with who plays — never "waiting for players" after Start."""
     engine = table.engine
     names = names_for(table, locale)
     seats = "\n".join(
         t("lobby.seat_line", locale, number=s.seat + 1, name=names(s.player),
           tags=bot_tag(s, locale) + (" 👑" if s.user_id == table.row.host_id and not s.is_bot else ""))
         for s in table.seats)
-    embed = discord.Embed(title=t("lobby.title", locale, game=t(f"game.{table.row.game}.name", locale)),
-                          description=seats, colour=0x2ECC71)
-    embed.set_footer(text=t("lobby.footer", locale, min=engine.min_players, max=engine.max_players,
-                            count=len(table.seats)))
+    game = t(f"game.{table.row.game}.name", locale)
+    stage = lobby_stage(table)
+    embed = discord.Embed(title=t(f"lobby.title{stage}", locale, game=game, id=table.id), description=seats,
+                          colour=0x2ECC71 if stage == "" else 0x95A5A6)
+    if stage == "":
+        embed.set_footer(text=t("lobby.footer", locale, min=engine.min_players, max=engine.max_players,
+                                count=len(table.seats)))
+    else:
+        embed.set_footer(text=t(f"lobby.footer{stage}", locale, count=len(table.seats), id=table.id))
     return embed
+
+
+def lobby_stage(table: Table) -> str:
+    """The suffix of the lobby's catalog keys: "" while it waits, "_started", "_over" (finished) or "_closed"."""
+    if table.status == "lobby":
+        return ""
+    if table.status == "running":
+        return "_started"
+    return "_over" if table.status == "finished" else "_closed"
 
 
 def bot_tag(seat: Any, locale: object | None) -> str:
@@ -57,6 +73,12 @@ def lobby_view(table: Table, locale: object | None) -> discord.ui.View:
         view.add_item(LobbyButton(table.id, op, locale))
     for level in LEVELS:
         view.add_item(LobbyButton(table.id, "bot", locale, level))
+    names = names_for(table, locale)
+    removable = [discord.SelectOption(label=t("lobby.remove_option", locale, name=names(s.player))[:100],
+                                      value=s.player, description=bot_tag(s, locale).strip()[:100] or None)
+                 for s in table.seats if s.is_bot or s.user_id != table.row.host_id]
+    if removable:
+        view.add_item(RemoveSelect(table.id, table.version, removable, t("lobby.remove_placeholder", locale)))
     return view
 
 
@@ -129,6 +151,33 @@ class LobbyButton(GameItem,
         await interaction.response.defer()
 
 
+class RemoveSelect(GameItem, template=r"gh:lobbyrm:(?P<gid>\d+):(?P<ver>\d+)"):
+    """The host takes a bot or a person out of the lobby; anyone else is told only the host can. It carries the
+    lobby's version: a choice made on a lobby that changed meanwhile (a bot's number reused) is refused."""
+
+    def __init__(self, game_id: int, version: int, options: list[discord.SelectOption] | None = None,
+                 placeholder: str | None = None) -> None:
+        options = (options or [discord.SelectOption(label="?", value="?")])[:25]
+        super().__init__(discord.ui.Select(custom_id=f"gh:lobbyrm:{game_id}:{version}", options=options,
+                                           placeholder=placeholder, row=2))
+        self.game_id, self.version = game_id, version
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: Any, match: Any) -> "RemoveSelect":
+        return cls(int(match["gid"]), int(match["ver"]), list(getattr(item, "options", [])) or None,
+                   getattr(item, "placeholder", None))
+
+    async def run(self, interaction: discord.Interaction) -> None:
+        data: dict[str, Any] = dict(interaction.data or {})  # a component interaction's payload
+        offered = {option.value for option in self.item.options}  # type: ignore[attr-defined]  # item is a Select
+        chosen = [str(v) for v in data.get("values", []) if str(v) in offered]  # only what this select offers
+        if not chosen:
+            raise HostError("seat_gone")
+        await host(interaction).service.remove_seat(self.game_id, interaction.user.id, chosen[0], self.version)
+        interaction.extras["committed"] = "lobby"
+        await interaction.response.defer()  # the lobby is redrawn by the table's writer
+
+
 def play_group() -> app_commands.Group:
     """``/play`` with one subcommand per registered game."""
     group = app_commands.Group(name="play", description="Start a table of a card game", guild_only=True)
@@ -138,7 +187,7 @@ def play_group() -> app_commands.Group:
 
 
 async def setup(bot: commands.Bot) -> None:
-    bot.add_dynamic_items(LobbyButton)
+    bot.add_dynamic_items(LobbyButton, RemoveSelect)
     bot.tree.add_command(play_group())
 
 

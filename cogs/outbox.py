@@ -28,6 +28,7 @@ from .common import NO_MENTIONS, names_for
 from .lobby import lobby_embed, lobby_view
 from .permissions import TABLE_PERMISSIONS, missing_in_channel, permission_names
 from .table_post import compose, fit, table_view, turn_lines
+from .table_result import result_message
 
 if TYPE_CHECKING:
     from bot.client import GameHostBot
@@ -81,6 +82,8 @@ class TableOutbox:
     def __init__(self, bot: "GameHostBot", game_id: int) -> None:
         self.bot, self.game_id = bot, game_id
         self.lobby = self.board = False
+        self.result = False  # the finished table's result message is due
+        self.result_nonce: str | None = None  # its nonce, the same on every retry (posted once)
         self.lines: list[str] = []  # event lines not yet on a board message
         self.skipped = 0  # lines given up while the channel could not keep up
         self.warning: int | None = None  # the version whose time warning is due
@@ -96,7 +99,7 @@ class TableOutbox:
 
     # ---- what changed (called by the service's listener; never waits) ---------------------
     def push(self, update: Update) -> None:
-        table, kind = update.table, update.kind
+        kind = update.kind
         self._follow_turns(update)
         if kind == "warning":
             self.warning = update.version
@@ -106,7 +109,8 @@ class TableOutbox:
             self.board = self.board or kind == "started"
         else:
             self.board = True
-            self.lobby = self.lobby or (kind == "ended" and table.state is None)
+            self.lobby = self.lobby or kind == "ended"  # the lobby says the game is over (or was ended)
+            self.result = self.result or (kind == "ended" and update.table.status == "finished")
             self._add_lines(self._event_lines(update))
         if self._task is None or self._task.done():
             self._task = asyncio.create_task(self._run())
@@ -150,7 +154,7 @@ class TableOutbox:
             del self.lines[start:start + dropped]
 
     def pending(self) -> bool:
-        return bool(self.lobby or self.board or self.post or self.old_boards)
+        return bool(self.lobby or self.board or self.post or self.old_boards or self.result)
 
     # ---- the writer ------------------------------------------------------------------------
     async def _run(self) -> None:
@@ -159,6 +163,7 @@ class TableOutbox:
                 table = await self.bot.service.table(self.game_id)
                 await self._step(table, "lobby", self._write_lobby)
                 await self._step(table, "board", self._write_table)
+                await self._step(table, "result", self._write_result)
                 await self._step(table, None, self._retire_old_board)
             except _Retry as retry:
                 await asyncio.sleep(retry.delay)
@@ -202,7 +207,7 @@ class TableOutbox:
             if what == "board":
                 self._drop_post()
                 self.board = bool(self.lines)
-            elif self.old_boards:
+            elif what == "lines" and self.old_boards:
                 self.old_boards.pop(0)
             return
         self.failures += 1
@@ -240,11 +245,9 @@ class TableOutbox:
         locale = table.row.locale
         if table.status == "lobby":
             kwargs: dict[str, Any] = {"embed": lobby_embed(table, locale), "view": lobby_view(table, locale)}
-        elif table.state is not None:
-            kwargs = {"content": t("lobby.started", locale), "embed": lobby_embed(table, locale), "view": None}
-        else:  # ended before it started
-            kwargs = {"content": t("table.cancelled", locale, id=table.id), "embed": lobby_embed(table, locale),
-                      "view": None}
+        else:  # started (who plays, no buttons), over, or ended before it finished
+            key = {"running": "lobby.started", "finished": "lobby.over"}.get(table.status, "table.cancelled")
+            kwargs = {"content": t(key, locale, id=table.id), "embed": lobby_embed(table, locale), "view": None}
         try:
             await self._channel(table).get_partial_message(table.row.lobby_message_id).edit(**kwargs)
         except discord.NotFound as error:
@@ -351,6 +354,19 @@ class TableOutbox:
             return False
         await self._channel(table).send(self.post.content, nonce=self.post.nonce, allowed_mentions=NO_MENTIONS)
         self._drop_post()
+        return True
+
+    async def _write_result(self, table: Table) -> bool:
+        """The finished table's result (``table_result.result_message``), once, below its final board; a tournament
+        table's has no Rematch (the tournament seats its next round)."""
+        if self.board or self.post:  # the final board's lines come first
+            self.result = True
+            return False
+        if self.result_nonce is None:
+            self.result_nonce = new_nonce()
+        rematch = await self.bot.storage.tournaments.tournament_of_game(table.id) is None
+        kwargs = result_message(table, table.row.locale, rematch=rematch)
+        await self._channel(table).send(**kwargs, nonce=self.result_nonce)
         return True
 
     async def _retire_old_board(self, table: Table) -> bool:

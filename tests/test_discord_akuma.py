@@ -23,7 +23,7 @@ async def open_table(h: Harness, alice, bots: int = 3):
     r = await h.slash(alice, "play akuma", bots=bots, start="host")
     assert r.type == "deferred" and not r.ephemeral
     lobby = r.message
-    labels = {c["label"] for c in lobby.components}
+    labels = {c.get("label") for c in lobby.components}
     assert "Bot 3" in lobby.text and labels >= {"Join", "Leave", "Add bot: normal", "Start"}
     await h.click(alice, lobby, label="Start")
     table = only_table(h)

@@ -27,7 +27,7 @@ async def test_add_bot_lets_the_host_choose_the_level(h: Harness) -> None:
     table = lobby_table(h)
     assert [(s.name, s.level) for s in table.seats if s.is_bot] == [("Bot 1", "easy"), ("Bot 2", "strong")]
     assert "(easy)" in lobby.text and "(strong)" in lobby.text
-    labels = {c["label"] for c in lobby.components}
+    labels = {c.get("label") for c in lobby.components}
     assert {"Add bot: easy", "Add bot: normal", "Add bot: strong"} <= labels
 
 

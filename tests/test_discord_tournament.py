@@ -3,6 +3,10 @@ Join/Leave, check-in, start, a thread per table with the seated players mentione
 current, the organiser's tools, final standings posted; /leaderboard and /stats."""
 from __future__ import annotations
 
+import pytest
+
+from bot.errors import HostError
+
 from .discord_harness import Harness
 
 ALICE, BOB, CAROL, DAVE = 101, 102, 103, 104
@@ -74,6 +78,9 @@ async def test_a_whole_tournament_from_discord(h: Harness) -> None:
 
     await finish_round(h, alice, people)
     assert tn.current_round == 2 and all(t.done for t in round1)
+    for table in round1:  # no Rematch at a tournament table (its result has none), not even through a forged button
+        with pytest.raises(HostError, match="rematch_tournament"):
+            await h.bot.service.rematch(table.game_id, ALICE)  # type: ignore[attr-defined]
     assert "standings after round 1 of 2" in standings.text and " points · opponents' average " in standings.text
     assert len(threads(h)) == 4
 

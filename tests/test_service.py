@@ -88,8 +88,12 @@ async def test_lobby_rules(service: GameService) -> None:
     for _ in range(4):
         await service.add_bot(table.id, ALICE)
     with pytest.raises(HostError) as err:
-        await service.join(table.id, CAROL, "Carol")
+        await service.add_bot(table.id, ALICE)
     assert err.value.code == "table_full"
+    await service.join(table.id, CAROL, "Carol")  # a person takes the last bot's seat of a full lobby
+    assert [s.player for s in table.seats] == ["u101", "u102", "bot1", "bot2", "bot3", "u103"]
+    await service.leave_lobby(table.id, CAROL)
+    await service.add_bot(table.id, ALICE)
     # The host leaves: Bob hosts now; a second table in another channel is fine for Alice.
     await service.leave_lobby(table.id, ALICE)
     assert table.row.host_id == BOB

@@ -45,6 +45,20 @@ def emptied_lines(players: list[str], names: Names, locale: object | None) -> li
     return [t("akuma.result.emptied_last", locale, player=names(p)) for p in players]
 
 
+def scored(scores: dict[str, Any], emptied: list[str]) -> dict[str, Any]:
+    """The scores shown in a ranking: none beside the player who emptied their hand (their 0 is not a winning
+    score; the line under the ranking says why they rank last)."""
+    return {p: s for p, s in scores.items() if p not in emptied}
+
+
+def result_notes(view: dict[str, Any], names: Names, locale: object | None) -> list[str]:
+    """Under a finished game's result: why the player who emptied their hand ranks last."""
+    if not view.get("ranking"):
+        return []
+    sizes = view.get("hand_sizes", {})
+    return emptied_lines([p for p in view["players"] if not sizes.get(p)], names, locale)
+
+
 def board(view: dict[str, Any], names: Names, locale: object | None) -> Board:
     lines: list[str] = []
     row = view.get("row") or []
@@ -62,9 +76,10 @@ def board(view: dict[str, Any], names: Names, locale: object | None) -> Board:
                                     for p in view["players"])))
     result = view.get("ranking")
     if result:
+        emptied = [p for p in view["players"] if not sizes.get(p)]
         lines.append(t("common.final_ranking", locale))
-        lines.extend(ranking_lines(result, view.get("scores", {}), names, locale))
-        lines.extend(emptied_lines([p for p in view["players"] if not sizes.get(p)], names, locale))
+        lines.extend(ranking_lines(result, scored(view.get("scores", {}), emptied), names, locale))
+        lines.extend(emptied_lines(emptied, names, locale))
         footer = t("common.game_over", locale)
     elif view["to_act"]:
         actor = view["to_act"][0]
@@ -120,9 +135,10 @@ def event(ev: Event, names: Names, locale: object | None) -> str | None:
             return t("akuma.event.trick_started", locale, player=names(d["first_player"]),
                      direction=direction(d.get("direction", "cw"), locale))
         case "game_over":
+            emptied = [p for p, hand in d.get("hands", {}).items() if not hand]
             lines = [t("akuma.event.game_over", locale)]
-            lines += ranking_lines(d.get("ranking", []), d.get("scores", {}), names, locale)
-            lines += emptied_lines([p for p, hand in d.get("hands", {}).items() if not hand], names, locale)
+            lines += ranking_lines(d.get("ranking", []), scored(d.get("scores", {}), emptied), names, locale)
+            lines += emptied_lines(emptied, names, locale)
             return "\n".join(lines)
     return None
 

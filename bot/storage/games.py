@@ -13,9 +13,9 @@ from .backend import Database, Tx
 from .rows import GameRow, PendingAction, SeatRow, ShardFilter, VersionConflict
 
 _GAME_COLUMNS = ("id, guild_id, channel_id, game, options, seed, status, host_id, locale, version, state, "
-                 "lobby_message_id, board_message_id, turn_seconds, deadline")
+                 "lobby_message_id, board_message_id, turn_seconds, deadline, rematch_id")
 _UPDATABLE = {"status", "state", "lobby_message_id", "board_message_id", "locale", "deadline", "turn_seconds",
-              "host_id", "bot_to_act"}
+              "host_id", "bot_to_act", "rematch_id"}
 
 
 def _where_shards(sql: str, params: list[Any], shards: ShardFilter | None, column: str = "guild_id") -> str:

@@ -39,6 +39,7 @@ class GameRow:
     board_message_id: int | None = None
     turn_seconds: int = 120
     deadline: float | None = None
+    rematch_id: int | None = None  # the table its Rematch opened, once someone pressed it
     seats: list[SeatRow] = field(default_factory=list)
 
 

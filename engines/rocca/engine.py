@@ -53,6 +53,11 @@ class RoccaEngine(Engine):
             "start_card": state.tower[0].card, "bon": bool(state.options.get("bon")),
         })]
 
+    def rematch_options(self, options: dict[str, Any], players: list[str], previous: Result) -> dict[str, Any]:
+        """The options of a rematch at the same table: the same, except that the worst player of the previous
+        game starts (Decision [D8], ``rules.rematch_start_player``), as a seat index of ``players``."""
+        return {**options, "start_player": players.index(M.rematch_start_player(players, previous.ranking))}
+
     # ---- who acts, what they may do -------------------------------------------------------------
     def to_act(self, state: RoccaState) -> list[str]:
         if state.over:

@@ -1,0 +1,57 @@
+"""The end of a table in public: one result message — who placed where, what the game's rules say about it (Akuma:
+why the player who emptied their hand ranks last) and a **Rematch** button. ``result_message`` builds it, so the
+writer can send it wherever the table is followed (its channel; a thread and its channel)."""
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from bot import render
+from bot.games import render_hooks
+from bot.i18n import t
+from bot.table import Table
+
+from .common import NO_MENTIONS, GameItem, host, names_for
+
+
+def result_message(table: Table, locale: object | None, *, rematch: bool = True) -> dict[str, Any]:
+    """The send arguments of a finished table's result: an embed (winners, places, the game's notes) and, unless
+    ``rematch`` is False (a tournament table), the Rematch button."""
+    result = table.result()
+    assert result is not None, "only a finished table has a result"
+    names = names_for(table, locale)
+    winners = result.ranking[0] if result.ranking else []
+    lines = [t("result.winners", locale, players=", ".join(names(p) for p in winners)), ""]
+    lines += render.ranking_lines(result.ranking, {}, names, locale)
+    notes = render_hooks(table.row.game).result_notes
+    if notes is not None:
+        lines += notes(table.view(None), names, locale)
+    embed = discord.Embed(title=t("result.title", locale, game=t(f"game.{table.row.game}.name", locale),
+                                  id=table.id), description="\n".join(lines)[:4000], colour=0xF1C40F)
+    embed.set_footer(text=t("result.footer", locale))
+    view = discord.ui.View(timeout=None)
+    if rematch:
+        view.add_item(RematchButton(table.id, locale))
+    return {"embed": embed, "view": view if rematch else discord.utils.MISSING, "allowed_mentions": NO_MENTIONS}
+
+
+class RematchButton(GameItem, template=r"gh:rematch:(?P<gid>\d+)"):
+    """**Rematch**: anyone who played opens the same table again (once; a second press names the table opened)."""
+
+    def __init__(self, game_id: int, locale: object | None = None) -> None:
+        super().__init__(discord.ui.Button(label=t("result.rematch", locale), emoji="🔁",
+                                           style=discord.ButtonStyle.primary, custom_id=f"gh:rematch:{game_id}"))
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: Any, match: Any) -> "RematchButton":
+        return cls(int(match["gid"]), interaction.locale)
+
+    async def run(self, interaction: discord.Interaction) -> None:
+        table = await host(interaction).service.rematch(self.game_id, interaction.user.id)
+        interaction.extras["committed"] = "start"  # a failed answer must not say nothing happened
+        old = await host(interaction).service.table(self.game_id)
+        locale = old.row.locale
+        text = t("result.rematch_started", locale, player=interaction.user.display_name, id=table.id)
+        await interaction.response.edit_message(content=text, view=None, allowed_mentions=NO_MENTIONS)

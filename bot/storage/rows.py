@@ -39,6 +39,7 @@ class GameRow:
     board_message_id: int | None = None
     turn_seconds: int = 120
     deadline: float | None = None
+    paused_at: float | None = None  # when every person became away and the table paused (None: not paused)
     seats: list[SeatRow] = field(default_factory=list)
 
 

@@ -18,6 +18,7 @@ from .controls import PERSISTENT_ITEMS, hand_message, redraw_files
 from .live_hands import LiveHands
 from .lobby import lobby_embed
 from .outbox import TableOutbox
+from .paused import PAUSED_ITEMS
 
 log = logging.getLogger(__name__)
 PING_CHOICES = [app_commands.Choice(name="on", value="on"), app_commands.Choice(name="off", value="off")]
@@ -135,5 +136,5 @@ class TableCog(commands.Cog):
 
 
 async def setup(bot: commands.Bot) -> None:
-    bot.add_dynamic_items(*PERSISTENT_ITEMS)
+    bot.add_dynamic_items(*PERSISTENT_ITEMS, *PAUSED_ITEMS)
     await bot.add_cog(TableCog(bot))

@@ -18,7 +18,7 @@ from .controls import PERSISTENT_ITEMS, hand_message, redraw_files
 from .live_hands import LiveHands
 from .lobby import lobby_embed
 from .outbox import TableOutbox
-from .paused import PAUSED_ITEMS
+from .paused import PAUSED_ITEMS, paused_view
 
 log = logging.getLogger(__name__)
 PING_CHOICES = [app_commands.Choice(name="on", value="on"), app_commands.Choice(name="off", value="off")]
@@ -82,6 +82,9 @@ class TableCog(commands.Cog):
             return
         if tb.status == "lobby":
             await reply(interaction, embed=lobby_embed(tb, interaction.locale))
+        elif tb.paused:  # what the paused board says and offers: Resume, End table
+            await reply(interaction, t("table.paused", interaction.locale, id=tb.id),
+                        embed=board_embed(tb, interaction.locale), view=paused_view(tb, interaction.locale))
         else:  # with My hand: a player reaches their hand even if the board message was lost or deleted
             await reply(interaction, embed=board_embed(tb, interaction.locale), view=board_view(tb, interaction.locale))
 

@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import re
 import time
+from pathlib import Path
 
 import discord
 
 from bot.table import Table
 
 from .discord_harness import Harness
-from .discord_helpers import board_message, my_hand, only_table
+from .discord_helpers import board_message, my_hand, only_table, start_harness
 from .test_discord_akuma import ALICE_ID
 from .test_paused_tables import DAY, ManualClock
 
@@ -95,6 +96,8 @@ async def test_everyone_away_pauses_the_table_and_a_seated_person_resumes_it(h: 
     actions = len(await h.bot.storage.actions(table.id))  # type: ignore[attr-defined]
     await advance(h, clock, DAY)
     assert table.version == version and len(await h.bot.storage.actions(table.id)) == actions  # type: ignore[attr-defined]
+    r = await h.slash(bob, "game status")  # the same, only to him
+    assert r.ephemeral and "the game is paused" in r.text and labels(r.message) == ["My hand", "Resume", "End table"]
     # Bob may not end it; he resumes it: his seat and a fresh clock.
     r = await h.click(bob, board, label="End table")
     assert r.ephemeral and "host" in r.text and table.paused
@@ -151,3 +154,30 @@ async def test_japanese_paused_board(h: Harness) -> None:
     assert r.ephemeral and table.status == "cancelled"
     await h.settle()
     assert "結果はありません" in channel_text(h)
+
+
+async def test_a_paused_table_stays_paused_after_a_restart_and_its_board_still_resumes_it(tmp_path: Path) -> None:
+    db = tmp_path / "bot.db"
+    h1 = await start_harness(db)
+    try:
+        table = await paused_table(h1, manual_time(h1))
+        board_payload = board_message(h1, table).payload
+        version = table.version
+    finally:
+        await h1.close()
+
+    h2 = await start_harness(db)
+    try:
+        table = await h2.bot.service.table(table.id)  # type: ignore[attr-defined]
+        await h2.settle()
+        assert table.paused and table.version == version and table.row.deadline is None
+        assert table.id not in h2.bot.scheduler._tasks  # type: ignore[attr-defined]  # no bot woken
+        waiting = h2.bot.timers._tasks[table.id]  # type: ignore[attr-defined]  # only its wait to be closed
+        assert waiting.get_coro().__qualname__ == "TurnTimers._close_later"
+        board = h2.adopt(board_payload)
+        alice = h2.user(ALICE_ID, "alice")
+        r = await h2.click(alice, board, label="Resume")  # the old board's button, handled by the new process
+        assert r.ephemeral and "Your hand" in r.text
+        assert not table.paused and not table.seat_of("u101").is_bot
+    finally:
+        await h2.close()

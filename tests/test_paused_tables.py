@@ -253,3 +253,25 @@ async def test_a_resumed_table_is_not_closed_by_its_old_wait(host: Host) -> None
     assert table.status == "running" and not table.paused
     assert await host.service.close_idle(table.id, host.clock.now() - 3 * DAY) is None
     assert table.status == "running" and not host.kinds("ended")
+
+
+async def test_a_restart_closes_only_its_own_shards_paused_tables(db_url: str) -> None:
+    from bot.storage import ShardFilter
+
+    from .test_shards import COUNT, guild_of
+
+    storage = await Storage.open(db_url)
+    service = GameService(storage)
+    for shard in (0, 1):
+        table = await service.create_lobby(game="akuma", guild_id=guild_of(shard), channel_id=shard, user_id=7,
+                                           name="A")
+        await service.add_bot(table.id, 7)
+        await service.add_bot(table.id, 7)
+        await service.start(table.id, 7)
+        await storage.update_game(table.id, expected_version=table.version, deadline=None, paused_at=1.0)
+    await service.drain()
+    assert len(await storage.paused(ShardFilter(COUNT, (1,)))) == 1
+    assert len(await storage.paused()) == 2
+    service.shards = ShardFilter(COUNT, (0,))
+    assert len(await service.tables_paused()) == 1
+    await storage.close()

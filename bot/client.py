@@ -69,7 +69,7 @@ class GameHostBot(commands.Bot):
         self.thinker = Thinker(self.settings.bot_think_workers or None)
         self.thinker.start()  # strong bots think in these worker processes, off the event loop
         self.scheduler = BotScheduler(self.service, self.settings.bot_move_delay, self.thinker)
-        self.timers = TurnTimers(self.service)
+        self.timers = TurnTimers(self.service, close_paused_after=self.settings.paused_table_close_days * 86400)
         self.ratings = RatingService(self.storage)
         self.service.subscribe(self.ratings.on_update)
         self.tournaments = TournamentService(self.storage, self.service, self.ratings)

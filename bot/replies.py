@@ -34,7 +34,7 @@ async def reply_error(interaction: discord.Interaction, error: BaseException) ->
     committed = interaction.extras.get("committed", False)
     if committed and isinstance(error, discord.HTTPException):  # the move stands; only its answer was lost
         log.warning("interaction %s: the answer after a committed change failed (%s)", interaction.id, error)
-        what = committed if committed in ("move", "back", "start", "lobby") else "move"
+        what = committed if committed in ("move", "back", "start", "lobby", "end") else "move"
         text = t(f"error.after_commit.{what}", interaction.locale)
     else:
         if not isinstance(error, (HostError, EngineError)):

@@ -53,7 +53,7 @@ class BotScheduler:
     async def _play_bots(self, game_id: int) -> None:
         while True:
             table = await self.service.table(game_id)
-            if table.status != "running":
+            if table.status != "running" or table.paused:  # paused: the bots wait for a person to come back
                 return
             bots = [p for p in table.to_act() if table.is_bot(p)]
             # A bot may also take an out-of-turn action (Rocca's Bon) while others decide.
@@ -73,7 +73,7 @@ class BotScheduler:
             try:
                 await self.service.act_as(game_id, player, action, expected_version=version)
             except HostError as exc:
-                if exc.code not in ("stale", "game_not_running"):
+                if exc.code not in ("stale", "game_not_running", "table_paused"):
                     raise
             except Exception:
                 log.exception("bot %s failed to move at table %s", player, game_id)

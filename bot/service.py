@@ -116,9 +116,12 @@ class GameService(LobbyOps, SeatOps):
         self._tables.pop(game_id, None)
         self._loading.pop(game_id, None)
 
-    def _deadline(self, table: Table, state: Any, seats: list[SeatRow] | None = None) -> float | None:
-        """When the decision now due runs out: only while a person (not a bot) must decide."""
-        if table.row.turn_seconds <= 0 or table.clock_paused or table.engine.result(state) is not None:
+    def _deadline(self, table: Table, state: Any, seats: list[SeatRow] | None = None, *,
+                  paused: bool | None = None) -> float | None:
+        """When the decision now due runs out: only while a person (not a bot) must decide, and never while the
+        table is paused (``paused``: whether it will be once this write commits; None: as it is now)."""
+        paused = table.paused if paused is None else paused
+        if table.row.turn_seconds <= 0 or table.clock_paused or paused or table.engine.result(state) is not None:
             return None
         bots = {s.player for s in (seats or table.seats) if s.is_bot}
         if all(p in bots for p in table.engine.to_act(state)):
@@ -146,6 +149,8 @@ class GameService(LobbyOps, SeatOps):
                   expected_version: int | None) -> Update:
         """A human's move. ``expected_version`` comes from the control clicked (None: no check)."""
         table = await self.table(game_id)
+        if table.paused:  # every seat's person is away: the table waits for one to resume it
+            raise HostError("table_paused")
         seat = table.seat_of_user(user_id)
         if seat is None:
             raise HostError("not_seated")
@@ -157,6 +162,8 @@ class GameService(LobbyOps, SeatOps):
         async with table.lock:
             if table.status != "running":
                 raise HostError("game_not_running")
+            if table.paused:
+                raise HostError("table_paused")
             if expected_version is not None and expected_version != table.version:
                 raise HostError("stale")
             engine = table.engine
@@ -193,13 +200,19 @@ class GameService(LobbyOps, SeatOps):
 
     async def expire(self, game_id: int, expected_version: int) -> list[Update]:
         """The decision due at ``expected_version`` ran out: a bot moves for each person who had to decide.
-        After ``TIMEOUTS_BEFORE_AWAY`` in a row the seat goes to a bot until its player comes back."""
+        After ``TIMEOUTS_BEFORE_AWAY`` in a row the seat goes to a bot until its player comes back — unless that
+        leaves every person at the table away: then nobody moves, and the table pauses until one comes back."""
         table = await self.table(game_id)
         updates: list[Update] = []
         async with table.lock:
             if table.status != "running" or table.version != expected_version or table.row.deadline is None:
                 return updates
             late = [p for p in table.to_act() if not table.is_bot(p)]
+            after = [replace(s, timeouts=s.timeouts + 1, is_bot=True, away=True)
+                     if s.player in late and s.timeouts + 1 >= TIMEOUTS_BEFORE_AWAY else s for s in table.seats]
+            if late and self._everyone_away(after):
+                updates.append(await asyncio.shield(self._pause(table, after)))
+                return updates
             for player in late:
                 if player not in table.to_act() or table.status != "running":
                     continue
@@ -213,9 +226,29 @@ class GameService(LobbyOps, SeatOps):
                 changed = replace(seat, timeouts=timeouts, is_bot=away or seat.is_bot, away=away)
                 updates.append(await asyncio.shield(
                     self._commit(table, player, action, state, events, changed, kind="timeout")))
-            if table.status == "running" and self._abandoned(table.seats):
-                updates.append(await self._finish(table, "cancelled", reason="abandoned"))
         return updates
+
+    async def _pause(self, table: Table, seats: list[SeatRow], actor: str | None = None) -> Update:
+        """Every person at the table is away: store the seats and the pause, no deadline, no bot to move."""
+        now = self.clock()
+        try:
+            await self.storage.replace_seats(table.id, seats, expected_version=table.version, bot_to_act=False,
+                                             deadline=None, paused_at=now)
+        except VersionConflict:
+            raise HostError("stale") from None
+        table.committed(bumped=True, seats=seats, deadline=None, paused_at=now)
+        return self._changed(table, "paused", actor=actor)
+
+    async def close_idle(self, game_id: int, paused_at: float) -> Update | None:
+        """A table paused at ``paused_at`` that nobody resumed is closed; its game stays stored, without a result."""
+        table = await self.table(game_id)
+        async with table.lock:
+            if not table.paused or table.row.paused_at != paused_at:
+                return None  # resumed (or ended) meanwhile
+            return await self._finish(table, "cancelled", reason="idle")
+
+    async def tables_paused(self) -> list[int]:
+        return await self.storage.paused(self.shards)
 
     async def tables_with_deadlines(self) -> list[int]:
         return await self.storage.with_deadlines(self.shards)
@@ -225,6 +258,11 @@ class GameService(LobbyOps, SeatOps):
         """Every person who sat at the table has left (or is away): nobody is left to play for."""
         people = [s for s in seats if s.user_id is not None]
         return bool(people) and all(s.is_bot for s in people)
+
+    @classmethod
+    def _everyone_away(cls, seats: list[SeatRow]) -> bool:
+        """No person plays at the table, and one of them is only away (they may come back): it pauses, not closes."""
+        return cls._abandoned(seats) and any(s.away for s in seats if s.user_id is not None)
 
     async def _finish(self, table: Table, status: str, *, reason: str | None = None,
                       actor: str | None = None) -> Update:

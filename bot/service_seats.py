@@ -15,7 +15,8 @@ from .table import ACTIVE, Table, Update
 
 class SeatOps(ServiceParts):
     async def come_back(self, game_id: int, user_id: int) -> Update:
-        """A player whose seat a bot was playing (absence or ``/game leave``) takes it back."""
+        """A player whose seat a bot was playing (absence or ``/game leave``) takes it back; at a paused table this
+        resumes the game: the clock starts again with the full time for the decision now due."""
         table = await self.table(game_id)
         async with table.lock:
             if table.status != "running":
@@ -30,14 +31,29 @@ class SeatOps(ServiceParts):
             return await self._replace_running_seats(table, seats, seat.player)
 
     async def _replace_running_seats(self, table: Table, seats: list[SeatRow], actor: str) -> Update:
-        if self._abandoned(seats):
+        """A running table's seats change. With no person left playing it closes — or, when one of them is only
+        away, pauses (a paused table stays paused); a person taking their seat back resumes a paused table."""
+        if self._everyone_away(seats):
+            return await (self._paused_seats(table, seats, actor) if table.paused
+                          else self._pause(table, seats, actor))
+        if self._abandoned(seats) or (table.paused and all(s.user_id is None for s in seats)):
             await self.storage.replace_seats(table.id, seats, expected_version=table.version, deadline=None)
             table.committed(bumped=True, seats=seats, deadline=None)
             return await self._finish(table, "cancelled", reason="abandoned", actor=actor)
-        deadline = self._deadline(table, table.state, seats)
+        resumed = table.paused  # someone plays again: the table goes on
+        deadline = self._deadline(table, table.state, seats, paused=False)
+        pause: dict[str, None] = {"paused_at": None} if resumed else {}
         await self.storage.replace_seats(table.id, seats, expected_version=table.version,
-                                         bot_to_act=self._bot_to_act(table, table.state, seats), deadline=deadline)
-        table.committed(bumped=True, seats=seats, deadline=deadline)
+                                         bot_to_act=self._bot_to_act(table, table.state, seats), deadline=deadline,
+                                         **pause)
+        table.committed(bumped=True, seats=seats, deadline=deadline, **pause)
+        return self._changed(table, "resumed" if resumed else "seats", actor=actor)
+
+    async def _paused_seats(self, table: Table, seats: list[SeatRow], actor: str) -> Update:
+        """A seat change at a paused table that brings nobody back (a kick): it stays paused."""
+        await self.storage.replace_seats(table.id, seats, expected_version=table.version, bot_to_act=False,
+                                         deadline=None)
+        table.committed(bumped=True, seats=seats, deadline=None)
         return self._changed(table, "seats", actor=actor)
 
     async def kick(self, game_id: int, by_user: int, user_id: int, *, is_admin: bool) -> Update:
@@ -95,5 +111,5 @@ class SeatOps(ServiceParts):
                 raise HostError("game_not_running")
             if user_id != table.row.host_id and not is_admin:
                 raise HostError("host_or_admin_only")
-            return await self._finish(table, "cancelled")
+            return await self._finish(table, "cancelled", reason="paused_ended" if table.paused else None)
 

@@ -32,6 +32,7 @@ class Settings(BaseSettings):
     dev_guild_id: int | None = None
     log_level: str = "INFO"
     bot_move_delay: float = 1.5
+    paused_table_close_days: float = 7.0  # a table paused with every person away is closed after this long
     bot_think_workers: int = 0  # worker processes for strong bots' thinking (0: one per core but one)
     default_locale: str = "en"
     # Shards over several processes: the total count and this process's range ("0-7", "0,2,4-5"). Unset: one

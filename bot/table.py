@@ -41,6 +41,11 @@ class Table:
         return self.row.status
 
     @property
+    def paused(self) -> bool:
+        """Every person at this running table is away: no clock runs and no bot moves until one comes back."""
+        return self.row.status == "running" and self.row.paused_at is not None
+
+    @property
     def seats(self) -> list[SeatRow]:
         return self.row.seats
 
@@ -95,7 +100,8 @@ class Update:
     """What listeners (the Discord cog, the terminal demo, the scheduler) hear after each committed change.
 
     kind: "lobby" (seats changed), "started", "action", "seats" (running table's seats changed), "ended",
-    "timeout", "warning" (a deadline is near), "clock" (the turn clock paused or resumed; nothing else changed).
+    "timeout", "warning" (a deadline is near), "clock" (the turn clock paused or resumed; nothing else changed),
+    "paused" (every person is away: the table waits), "resumed" (a person came back to a paused table).
     """
 
     table: Table
@@ -104,4 +110,4 @@ class Update:
     events: list[Event] = field(default_factory=list)
     actor: str | None = None
     public_view: dict[str, Any] | None = None  # the spectator view right after this change
-    reason: str | None = None  # why a table ended early ("abandoned"), when it did
+    reason: str | None = None  # why a table ended early ("abandoned", "paused_ended", "idle"), when it did

@@ -1,6 +1,7 @@
 """Turn timers: a decision a person must make has a stored deadline; a warning goes out shortly before,
 and when it passes a bot moves for them (``GameService.expire``). Deadlines live in the database, so a
-restarted bot times the same decisions again (``resume``)."""
+restarted bot times the same decisions again (``resume``). A paused table (every person away) has no deadline;
+its timer closes it once it has waited ``close_paused_after`` seconds (``GameService.close_idle``)."""
 from __future__ import annotations
 
 import asyncio
@@ -13,14 +14,16 @@ from .table import Update
 
 log = logging.getLogger(__name__)
 WARN_BEFORE = 30.0  # seconds left when the player is warned
+CLOSE_PAUSED_AFTER = 7 * 86400.0  # seconds a paused table waits for someone to come back before it is closed
 
 
 class TurnTimers:
     def __init__(self, service: GameService, *, warn_before: float = WARN_BEFORE,
-                 clock: Callable[[], float] = time.time,
+                 close_paused_after: float = CLOSE_PAUSED_AFTER, clock: Callable[[], float] = time.time,
                  sleep: Callable[[float], Awaitable[None]] = asyncio.sleep) -> None:
         self.service = service
         self.warn_before = warn_before
+        self.close_paused_after = close_paused_after
         self.clock = clock
         self.sleep = sleep
         self._tasks: dict[int, asyncio.Task[None]] = {}
@@ -40,17 +43,35 @@ class TurnTimers:
         if self._closed:
             return
         table = self.service._tables.get(game_id)
+        if table is not None and table.paused and table.row.paused_at is not None:
+            self._tasks[game_id] = asyncio.create_task(self._close_later(game_id, table.row.paused_at))
+            return
         if table is None or table.status != "running" or table.row.deadline is None:
             return
         self._tasks[game_id] = asyncio.create_task(self._run(game_id, table.version, table.row.deadline))
 
     async def resume(self) -> int:
+        """After a restart: time again every stored deadline, and the wait of every paused table."""
         self._closed = False  # resuming (re)opens closed timers
-        ids = await self.service.tables_with_deadlines()
+        ids = await self.service.tables_with_deadlines() + await self.service.tables_paused()
         for game_id in ids:
             await self.service.table(game_id)
             self.schedule(game_id)
         return len(ids)
+
+    async def _close_later(self, game_id: int, paused_at: float) -> None:
+        try:
+            close_at = paused_at + self.close_paused_after
+            while self.clock() < close_at:
+                await self.sleep(close_at - self.clock())
+            closing = asyncio.ensure_future(self.service.close_idle(game_id, paused_at))
+            self._expiring.add(closing)
+            closing.add_done_callback(self._expiring.discard)
+            await asyncio.shield(closing)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("closing the paused table %s failed", game_id)
 
     async def _run(self, game_id: int, version: int, deadline: float) -> None:
         try:

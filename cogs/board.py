@@ -25,7 +25,7 @@ def board_view(table: Table, locale: object | None, *, public_controls: bool = F
     view = discord.ui.View(timeout=None)
     view.add_item(HandButton(table.id, locale))
     extra = controls_hooks(table.row.game).public_controls
-    if public_controls and extra is not None:
+    if public_controls and extra is not None and not table.paused:  # nobody plays at a paused table
         for item in extra(table, locale):
             view.add_item(item)
     return view

@@ -126,7 +126,8 @@ class HandView(discord.ui.View):
 async def hand_message(interaction: discord.Interaction, table: Table, notes: str | None = None, *,
                        selection: list[str] | None = None, note: str | None = None) -> tuple[str, HandView]:
     """The text and controls of the clicking user's hand view (their own view only)."""
-    seat = table.seat_of_user(interaction.user.id)
+    # A person whose seat a bot plays (away, left, or the table paused) still sees their own hand.
+    seat = next((s for s in table.seats if s.user_id == interaction.user.id), None)
     if seat is None:
         raise HostError("not_seated")
     if table.state is None:  # a lobby (a forged My hand or hand control): nothing dealt yet
@@ -155,6 +156,11 @@ def hand_content(table: Table, player: str, locale: object | None, *, notices: S
     lines += [shown_notes] if shown_notes else []
     lines.append(render.hand(table.row.game, view, names, locale))
     ui = HandView(timeout=None)
+    if table.status == "running" and table.is_bot(player):  # nothing to play here: only the way back
+        lines.append(t("hand.paused" if table.paused else "hand.bot_plays", locale))
+        ui.add_item(BackButton(table.id, locale, resume=table.paused))
+        ui.add_item(RefreshButton(table.id, locale))
+        return "\n".join(lines)[:2000], ui
     may_act = table.status == "running" and (
         player in table.to_act() or table.engine.out_of_turn_actions(table.state, player))
     if may_act:
@@ -235,9 +241,12 @@ class ActButton(GameItem, template=rf"gh:do:{VERSIONED}:(?P<code>[^\s]+)"):
     async def run(self, interaction: discord.Interaction) -> None:
         service = host(interaction).service
         table = await service.table(self.game_id)
+        if table.paused:  # a control drawn before the table paused
+            raise HostError("table_paused")
         seat = table.seat_of_user(interaction.user.id)
-        if seat is None:
-            raise HostError("not_seated")
+        if seat is None:  # a control drawn before a bot took the clicker's seat, or not theirs at all
+            away = table.status == "running" and any(s.user_id == interaction.user.id for s in table.seats)
+            raise HostError("bot_plays_seat" if away else "not_seated")
         if table.status == "running" and self.version != table.version:
             await show_hand(interaction, table, note="⚠️ " + t("error.stale", interaction.locale))
             return
@@ -337,11 +346,13 @@ class RefreshButton(GameItem, template=r"gh:refresh:(?P<gid>\d+)"):
 
 
 class BackButton(GameItem, template=r"gh:back:(?P<gid>\d+)"):
-    """**I'm back**: a player whose seat a bot was playing takes it back."""
+    """**I'm back**: a player whose seat a bot was playing takes it back (labelled **Resume** at a paused table,
+    which it resumes)."""
 
-    def __init__(self, game_id: int, locale: object | None = None) -> None:
-        super().__init__(discord.ui.Button(label=t("table.im_back", locale), emoji="👋",
-                                           style=discord.ButtonStyle.success, custom_id=f"gh:back:{game_id}"))
+    def __init__(self, game_id: int, locale: object | None = None, *, resume: bool = False) -> None:
+        super().__init__(discord.ui.Button(label=t("table.resume" if resume else "table.im_back", locale),
+                                           emoji="▶️" if resume else "👋", style=discord.ButtonStyle.success,
+                                           custom_id=f"gh:back:{game_id}"))
         self.game_id = game_id
 
     @classmethod

@@ -138,10 +138,22 @@ class TableOutbox:
         if update.kind == "seats" and seat is not None:
             lines.append(t("table.seat_to_bot" if seat.is_bot else "table.seat_back", locale,
                            player=names(update.actor)))
-        if update.kind == "ended" and table.status == "cancelled":
-            lines.append(t("table.abandoned" if update.reason == "abandoned" else "table.cancelled", locale,
-                           id=table.id))
-        return lines
+        return lines + self._pause_lines(update)
+
+    @staticmethod
+    def _pause_lines(update: Update) -> list[str]:
+        """The table paused, resumed, or was closed early (and why)."""
+        table, locale = update.table, update.table.row.locale
+        if update.kind == "paused":
+            return [t("table.paused", locale, id=table.id)]
+        if update.kind == "resumed" and update.actor:
+            return [t("table.resumed", locale, player=names_for(table, locale)(update.actor))]
+        if update.kind != "ended" or table.status != "cancelled":
+            return []
+        if update.reason == "idle":  # Discord shows the time in each reader's own time zone
+            return [t("table.paused_closed", locale, id=table.id, since=f"<t:{int(table.row.paused_at or 0)}:f>")]
+        key = {"abandoned": "table.abandoned", "paused_ended": "table.paused_ended"}.get(update.reason or "")
+        return [t(key or "table.cancelled", locale, id=table.id)]
 
     def _add_lines(self, lines: list[str]) -> None:
         self.lines += lines

@@ -18,6 +18,7 @@ from .controls import PERSISTENT_ITEMS, hand_message, redraw_files
 from .live_hands import LiveHands
 from .lobby import lobby_embed
 from .outbox import TableOutbox
+from .paused import PAUSED_ITEMS, paused_view
 from .table_result import RematchButton
 
 log = logging.getLogger(__name__)
@@ -82,6 +83,9 @@ class TableCog(commands.Cog):
             return
         if tb.status == "lobby":
             await reply(interaction, embed=lobby_embed(tb, interaction.locale))
+        elif tb.paused:  # what the paused board says and offers: Resume, End table
+            await reply(interaction, t("table.paused", interaction.locale, id=tb.id),
+                        embed=board_embed(tb, interaction.locale), view=paused_view(tb, interaction.locale))
         else:  # with My hand: a player reaches their hand even if the board message was lost or deleted
             await reply(interaction, embed=board_embed(tb, interaction.locale), view=board_view(tb, interaction.locale))
 
@@ -136,5 +140,5 @@ class TableCog(commands.Cog):
 
 
 async def setup(bot: commands.Bot) -> None:
-    bot.add_dynamic_items(*PERSISTENT_ITEMS, RematchButton)
+    bot.add_dynamic_items(*PERSISTENT_ITEMS, RematchButton, *PAUSED_ITEMS)
     await bot.add_cog(TableCog(bot))

@@ -17,6 +17,7 @@ from bot.table import Table, human_player
 from .board import board_view
 from .common import names_for
 from .controls import BackButton
+from .paused import paused_view
 
 CONTENT_LIMIT = 1900  # characters of lines + turn line a board message may carry (Discord allows 2,000)
 
@@ -28,10 +29,13 @@ def named(table: Table, people: Sequence[int], mentioned: Sequence[int] = ()) ->
 
 
 def turn_lines(table: Table, people: Sequence[int], mentioned: Sequence[int], warning_seconds: int | None) -> list[str]:
-    """Whose turn it is (and, when due, how many seconds are left)."""
+    """Whose turn it is (and, when due, how many seconds are left); at a paused table, who may resume it and how."""
+    locale = table.row.locale
+    if table.paused:
+        away = [s.user_id for s in table.seats if s.user_id is not None]
+        return [t("table.paused_board", locale, players=named(table, away))]
     if not people:
         return []
-    locale = table.row.locale
     lines = [t("table.your_turn", locale, players=named(table, people, mentioned))]
     if warning_seconds is not None:
         lines.append(t("table.time_warning", locale, players=named(table, people, mentioned),
@@ -52,7 +56,10 @@ def compose(lines: Sequence[str], turn: Sequence[str]) -> str:
 
 
 def table_view(table: Table, locale: object | None) -> discord.ui.View | None:
-    """The board's controls: My hand and the turn's public buttons, and I'm back while a bot plays for a person."""
+    """The board's controls: My hand and the turn's public buttons, and I'm back while a bot plays for a person;
+    at a paused table My hand, Resume and End table."""
+    if table.paused:
+        return paused_view(table, locale)
     view = board_view(table, locale, public_controls=True)
     if view is not None and any(s.is_bot and s.user_id is not None for s in table.seats):
         view.add_item(BackButton(table.id, locale))

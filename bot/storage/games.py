@@ -13,9 +13,9 @@ from .backend import Database, Tx
 from .rows import GameRow, PendingAction, SeatRow, ShardFilter, VersionConflict
 
 _GAME_COLUMNS = ("id, guild_id, channel_id, game, options, seed, status, host_id, locale, version, state, "
-                 "lobby_message_id, board_message_id, turn_seconds, deadline, rematch_id")
+                 "lobby_message_id, board_message_id, turn_seconds, deadline, rematch_id, paused_at")
 _UPDATABLE = {"status", "state", "lobby_message_id", "board_message_id", "locale", "deadline", "turn_seconds",
-              "host_id", "bot_to_act", "rematch_id"}
+              "host_id", "bot_to_act", "rematch_id", "paused_at"}
 
 
 def _where_shards(sql: str, params: list[Any], shards: ShardFilter | None, column: str = "guild_id") -> str:
@@ -57,14 +57,16 @@ class GameStore:
 
     async def replace_seats(self, game_id: int, seats: list[SeatRow], *, expected_version: int,
                             host_id: int | None = None, bot_to_act: bool | None = None,
-                            deadline: float | None | bool = False) -> None:
+                            deadline: float | None | bool = False, paused_at: float | None | bool = False) -> None:
         """Rewrite a table's seats (lobby changes, a seat handed to a bot or back); bumps the version.
-        ``deadline=False`` leaves the stored deadline as it is."""
+        ``deadline=False`` and ``paused_at=False`` leave the stored deadline and pause as they are."""
         extra: dict[str, Any] = {} if host_id is None else {"host_id": host_id}
         if bot_to_act is not None:
             extra["bot_to_act"] = int(bot_to_act)
         if deadline is not False:
             extra["deadline"] = deadline
+        if paused_at is not False:
+            extra["paused_at"] = paused_at
         async with self.db.transaction() as tx:
             await self._bump_version(tx, game_id, expected_version, **extra)
             await self._write_seats(tx, game_id, seats)
@@ -205,6 +207,12 @@ class GameStore:
         params: list[Any] = []
         sql = _where_shards("SELECT id FROM games WHERE status = 'running' AND deadline IS NOT NULL", params, shards)
         return [r[0] for r in await self.db.fetch(sql + " ORDER BY deadline", *params)]
+
+    async def paused(self, shards: ShardFilter | None = None) -> list[int]:
+        """Running tables paused because every person at them is away (what a restart must close once idle)."""
+        params: list[Any] = []
+        sql = _where_shards("SELECT id FROM games WHERE status = 'running' AND paused_at IS NOT NULL", params, shards)
+        return [r[0] for r in await self.db.fetch(sql + " ORDER BY paused_at", *params)]
 
     async def waiting_on_bots(self, shards: ShardFilter | None = None) -> list[int]:
         """Running tables whose next decision belongs to a bot seat (what a restart must wake)."""

@@ -40,6 +40,7 @@ class GameRow:
     turn_seconds: int = 120
     deadline: float | None = None
     rematch_id: int | None = None  # the table its Rematch opened, once someone pressed it
+    paused_at: float | None = None  # when every person became away and the table paused (None: not paused)
     seats: list[SeatRow] = field(default_factory=list)
 
 

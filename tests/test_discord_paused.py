@@ -1,0 +1,183 @@
+"""A table where every person is away, through Discord: it pauses (the board says so, who may resume it and how;
+no "everyone has left", no result, no clock), its controls are only those that can act (My hand, Resume, End
+table; hand views redrawn without moves; an old move button answered with a clear message), Resume gives the seat
+back with a fresh clock, End table is for the host or Manage Server, and an abandoned table is closed with a
+message saying its game is kept. Time is a manual clock: turn timers run out only when the test moves it."""
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+
+import discord
+
+from bot.table import Table
+
+from .discord_harness import Harness
+from .discord_helpers import board_message, my_hand, only_table, start_harness
+from .test_discord_akuma import ALICE_ID
+from .test_paused_tables import DAY, ManualClock
+
+BOB_ID = 102
+
+
+def manual_time(h: Harness) -> ManualClock:
+    """The bot's turn timers and deadlines on a clock the test moves (set before a table starts)."""
+    clock = ManualClock(time.time())
+    h.bot.service.clock = clock.now  # type: ignore[attr-defined]
+    h.bot.timers.clock, h.bot.timers.sleep = clock.now, clock.sleep  # type: ignore[attr-defined]
+    h.ignore_task("TurnTimers._run")  # waiting on the manual clock, like a parked sleep
+    h.ignore_task("TurnTimers._close_later")
+    return clock
+
+
+async def advance(h: Harness, clock: ManualClock, seconds: float) -> None:
+    clock.advance(seconds)
+    await h.settle()
+
+
+async def paused_table(h: Harness, clock: ManualClock, join: str = "Join", start: str = "Start") -> Table:
+    """Alice (host) and Bob with one bot; their decisions run out until both are away and the table pauses."""
+    alice, bob = h.user(ALICE_ID, "alice"), h.user(BOB_ID, "bob")
+    r = await h.slash(alice, "play akuma", bots=1, start="host")
+    await h.click(bob, r.message, label=join)
+    await h.click(alice, r.message, label=start)
+    table = only_table(h)
+    for _ in range(40):
+        if table.paused:
+            return table
+        await advance(h, clock, table.row.turn_seconds + 1)
+    raise AssertionError("the table never paused")
+
+
+def labels(message) -> list[str]:
+    return [c.get("label") for c in message.components if c.get("type") == 2]
+
+
+def channel_text(h: Harness) -> str:
+    return "\n".join(m.text for m in h.channel_messages())
+
+
+async def test_everyone_away_pauses_the_table_and_a_seated_person_resumes_it(h: Harness) -> None:
+    clock = manual_time(h)
+    alice, bob = h.user(ALICE_ID, "alice"), h.user(BOB_ID, "bob")
+    r = await h.slash(alice, "play akuma", bots=1, start="host")
+    await h.click(bob, r.message, label="Join")
+    await h.click(alice, r.message, label="Start")
+    table = only_table(h)
+    hand = await my_hand(h, alice, table)  # a live hand view, opened before the table pauses
+    seat = table.seat_of("u101").seat  # a move button of her hand as drawn now (the first legal action)
+    old_move = {"type": 2, "style": 1, "label": "old move", "custom_id": f"gh:do:{table.id}:{table.version}:{seat}.0"}
+    for _ in range(40):
+        if table.paused:
+            break
+        await advance(h, clock, table.row.turn_seconds + 1)
+    assert table.paused and table.status == "running" and table.result() is None
+    text = channel_text(h)
+    assert "Everyone has left" not in text and "the game is paused" in text
+    board = board_message(h, table)
+    assert "**Paused**" in board.text and "press **Resume**" in board.text and "/game end" in board.text
+    assert "**alice**" in board.text and "**bob**" in board.text  # who may resume it
+    assert labels(board) == ["My hand", "Resume", "End table"]  # nothing that cannot act
+    assert all(not labels(m) for m in h.channel_messages() if m.id != board.id)  # older boards: no controls
+    # Alice's open hand view was redrawn: her hand, the pause, and only the way back.
+    hand = h.message(hand.id)
+    assert "The table is paused" in hand.text and labels(hand) == ["Resume", "Refresh"]
+    # A move button drawn before the pause is answered with what to do, and changes nothing.
+    payload = dict(hand.payload)
+    payload["id"] = str(max(h.server.messages) + 1000)
+    payload["components"] = [{"type": 1, "components": [old_move]}]
+    payload["flags"] = 0
+    stale = h.adopt(payload)
+    version = table.version
+    r = await h.click(alice, stale, old_move["custom_id"])
+    assert r.ephemeral and "paused because everyone is away" in r.text and table.version == version
+    # The clocks stand still: a day later nobody has moved.
+    actions = len(await h.bot.storage.actions(table.id))  # type: ignore[attr-defined]
+    await advance(h, clock, DAY)
+    assert table.version == version and len(await h.bot.storage.actions(table.id)) == actions  # type: ignore[attr-defined]
+    r = await h.slash(bob, "game status")  # the same, only to him
+    assert r.ephemeral and "the game is paused" in r.text and labels(r.message) == ["My hand", "Resume", "End table"]
+    # Bob may not end it; he resumes it: his seat and a fresh clock.
+    r = await h.click(bob, board, label="End table")
+    assert r.ephemeral and "host" in r.text and table.paused
+    r = await h.click(bob, board, label="Resume")
+    assert r.ephemeral and "Your hand" in r.text
+    assert not table.paused and not table.seat_of("u102").is_bot and table.seat_of("u101").is_bot
+    assert "bob is back, so the game goes on" in channel_text(h)
+    await h.settle()
+    assert "**Paused**" not in board_message(h, table).text
+    if BOB_ID in table.user_ids_to_act():
+        assert table.row.deadline == clock.now() + table.row.turn_seconds
+
+
+async def test_the_host_ends_a_paused_table_and_it_has_no_result(h: Harness) -> None:
+    clock = manual_time(h)
+    alice = h.user(ALICE_ID, "alice")
+    table = await paused_table(h, clock)
+    r = await h.click(alice, board_message(h, table), label="End table")
+    assert r.ephemeral and f"#{table.id}" in r.text
+    await h.settle()
+    assert table.status == "cancelled" and table.result() is None
+    text = channel_text(h)
+    assert "was ended while it was paused. The game has no result." in text and "Everyone has left" not in text
+    assert all(not labels(m) for m in h.channel_messages())  # no control of this table is left
+    stored = await h.bot.storage.get_game(table.id)  # type: ignore[attr-defined]
+    assert stored.status == "cancelled" and stored.state
+
+
+async def test_a_paused_table_nobody_resumes_is_closed_with_its_game_kept(h: Harness) -> None:
+    clock = manual_time(h)
+    h.bot.timers.close_paused_after = 3 * DAY  # type: ignore[attr-defined]
+    table = await paused_table(h, clock)
+    await advance(h, clock, 2 * DAY)
+    assert table.paused
+    await advance(h, clock, DAY + 1)
+    assert table.status == "cancelled" and table.result() is None
+    closed = [m.text for m in h.channel_messages() if "nobody back, so it is closed" in m.text]
+    assert closed and "The game is kept as it stood, with no result." in closed[0]
+    assert re.search(r"paused since <t:\d+:f>", closed[0])
+    assert all(not labels(m) for m in h.channel_messages())
+    stored = await h.bot.storage.get_game(table.id)  # type: ignore[attr-defined]
+    assert stored.status == "cancelled" and stored.state
+
+
+async def test_japanese_paused_board(h: Harness) -> None:
+    mod = h.user(104, "mod", permissions=discord.Permissions(manage_guild=True))
+    await h.slash(mod, "config language", language="ja")
+    clock = manual_time(h)
+    table = await paused_table(h, clock, join="参加", start="開始")
+    board = board_message(h, table)
+    assert "一時停止中" in board.text and "**再開**" in board.text
+    assert labels(board) == ["手札を見る", "再開", "卓を終了"]
+    r = await h.click(mod, board, label="卓を終了")  # Manage Server may end it
+    assert r.ephemeral and table.status == "cancelled"
+    await h.settle()
+    assert "結果はありません" in channel_text(h)
+
+
+async def test_a_paused_table_stays_paused_after_a_restart_and_its_board_still_resumes_it(tmp_path: Path) -> None:
+    db = tmp_path / "bot.db"
+    h1 = await start_harness(db)
+    try:
+        table = await paused_table(h1, manual_time(h1))
+        board_payload = board_message(h1, table).payload
+        version = table.version
+    finally:
+        await h1.close()
+
+    h2 = await start_harness(db)
+    try:
+        table = await h2.bot.service.table(table.id)  # type: ignore[attr-defined]
+        await h2.settle()
+        assert table.paused and table.version == version and table.row.deadline is None
+        assert table.id not in h2.bot.scheduler._tasks  # type: ignore[attr-defined]  # no bot woken
+        waiting = h2.bot.timers._tasks[table.id]  # type: ignore[attr-defined]  # only its wait to be closed
+        assert waiting.get_coro().__qualname__ == "TurnTimers._close_later"
+        board = h2.adopt(board_payload)
+        alice = h2.user(ALICE_ID, "alice")
+        r = await h2.click(alice, board, label="Resume")  # the old board's button, handled by the new process
+        assert r.ephemeral and "Your hand" in r.text
+        assert not table.paused and not table.seat_of("u101").is_bot
+    finally:
+        await h2.close()

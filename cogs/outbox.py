@@ -28,6 +28,7 @@ from .common import NO_MENTIONS, names_for
 from .lobby import lobby_embed, lobby_view
 from .permissions import TABLE_PERMISSIONS, missing_in_channel, permission_names
 from .table_post import compose, fit, table_view, turn_lines
+from .table_thread import open_thread, post_result
 
 if TYPE_CHECKING:
     from bot.client import GameHostBot
@@ -80,7 +81,8 @@ class TableOutbox:
 
     def __init__(self, bot: "GameHostBot", game_id: int) -> None:
         self.bot, self.game_id = bot, game_id
-        self.lobby = self.board = False
+        self.lobby = self.board = self.result = False  # result: the end, told in the lobby's channel
+        self.result_nonce = new_nonce()
         self.lines: list[str] = []  # event lines not yet on a board message
         self.skipped = 0  # lines given up while the channel could not keep up
         self.warning: int | None = None  # the version whose time warning is due
@@ -107,6 +109,7 @@ class TableOutbox:
         else:
             self.board = True
             self.lobby = self.lobby or (kind == "ended" and table.state is None)
+            self.result = self.result or kind == "ended"
             self._add_lines(self._event_lines(update))
         if self._task is None or self._task.done():
             self._task = asyncio.create_task(self._run())
@@ -150,16 +153,19 @@ class TableOutbox:
             del self.lines[start:start + dropped]
 
     def pending(self) -> bool:
-        return bool(self.lobby or self.board or self.post or self.old_boards)
+        return bool(self.lobby or self.board or self.post or self.old_boards or self.result)
 
     # ---- the writer ------------------------------------------------------------------------
     async def _run(self) -> None:
         while self.pending():
             try:
                 table = await self.bot.service.table(self.game_id)
+                if table.row.open_thread and table.state is not None:
+                    await self._move_to_thread(table)
                 await self._step(table, "lobby", self._write_lobby)
                 await self._step(table, "board", self._write_table)
                 await self._step(table, None, self._retire_old_board)
+                await self._step(table, "result", lambda tb: post_result(self.bot, tb, self.result_nonce))
             except _Retry as retry:
                 await asyncio.sleep(retry.delay)
 
@@ -202,6 +208,8 @@ class TableOutbox:
             if what == "board":
                 self._drop_post()
                 self.board = bool(self.lines)
+            elif what == "result":
+                self.result = False
             elif self.old_boards:
                 self.old_boards.pop(0)
             return
@@ -230,8 +238,18 @@ class TableOutbox:
         except (discord.HTTPException, asyncio.TimeoutError, OSError, aiohttp.ClientError) as error:
             log.warning("table %s: could not tell its host (%s)", table.id, type(error).__name__)
 
-    def _channel(self, table: Table) -> discord.PartialMessageable:
-        return self.bot.get_partial_messageable(table.row.channel_id, guild_id=table.row.guild_id)
+    def _channel(self, table: Table, lobby: bool = False) -> discord.PartialMessageable:
+        """Where the table plays (its thread, once it moved there), or with ``lobby`` where its lobby is."""
+        where = (lobby and table.row.lobby_channel_id) or table.row.channel_id
+        return self.bot.get_partial_messageable(where, guild_id=table.row.guild_id)
+
+    async def _move_to_thread(self, table: Table) -> None:
+        """At its start, before anything is written: the table moves to its thread, or says why it stays."""
+        thread_id, why = await open_thread(self.bot, table)
+        await self.bot.service.settle_thread(table, thread_id)
+        if why:
+            self.lines.insert(0, why)
+            self.board = True
 
     # ---- the three kinds of output ---------------------------------------------------------
     async def _write_lobby(self, table: Table) -> bool:
@@ -241,16 +259,18 @@ class TableOutbox:
         if table.status == "lobby":
             kwargs: dict[str, Any] = {"embed": lobby_embed(table, locale), "view": lobby_view(table, locale)}
         elif table.state is not None:
-            kwargs = {"content": t("lobby.started", locale), "embed": lobby_embed(table, locale), "view": None}
+            started = t("lobby.playing_in_thread", locale, thread=f"<#{table.row.channel_id}>") \
+                if table.row.lobby_channel_id else t("lobby.started", locale)
+            kwargs = {"content": started, "embed": lobby_embed(table, locale), "view": None}
         else:  # ended before it started
             kwargs = {"content": t("table.cancelled", locale, id=table.id), "embed": lobby_embed(table, locale),
                       "view": None}
         try:
-            await self._channel(table).get_partial_message(table.row.lobby_message_id).edit(**kwargs)
+            await self._channel(table, lobby=True).get_partial_message(table.row.lobby_message_id).edit(**kwargs)
         except discord.NotFound as error:
             if error.code != UNKNOWN_MESSAGE or table.status != "lobby":
                 raise
-            message = await self._channel(table).send(**kwargs, allowed_mentions=NO_MENTIONS)
+            message = await self._channel(table, lobby=True).send(**kwargs, allowed_mentions=NO_MENTIONS)
             await self.bot.service.set_message(table, lobby_message_id=message.id)
         return True
 

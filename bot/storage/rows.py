@@ -39,6 +39,8 @@ class GameRow:
     board_message_id: int | None = None
     turn_seconds: int = 120
     deadline: float | None = None
+    open_thread: bool = False  # to move, at its start, to a thread started from its lobby message
+    lobby_channel_id: int | None = None  # where its lobby is, when it plays elsewhere (its thread)
     seats: list[SeatRow] = field(default_factory=list)
 
 

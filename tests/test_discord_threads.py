@@ -201,3 +201,27 @@ async def test_a_thread_opened_before_a_restart_is_found_again(tmp_path: Path) -
         assert table.row.channel_id == lobby.id and board_message(h, table).channel_id == lobby.id
     finally:
         await h.close()
+
+
+async def test_the_edge_starts_threads_as_discord_does(h: Harness) -> None:
+    """The fake edge refuses what Discord refuses when a thread is started from a message."""
+    alice = h.user(ALICE_ID, "alice")
+    lobby = (await h.slash(alice, "play akuma", bots=3)).message
+    where = {"channel_id": str(h.channel_id), "message_id": str(lobby.id)}
+
+    def start(body: dict, params: dict = where) -> tuple[int, dict]:
+        return h.server._create_thread(type("C", (), {"json": body})(), params)
+
+    for body, field in (({"name": ""}, "name"), ({"name": "x" * 101}, "name"),
+                        ({"name": "ok", "auto_archive_duration": 30}, "auto_archive_duration")):
+        status, answer = start(body)
+        assert (status, answer["code"]) == (400, 50035) and field in answer["errors"], body
+    h.app_permissions = NO_THREADS
+    assert start({"name": "ok"}) == (403, {"message": "Missing Permissions", "code": 50013})
+    h.app_permissions = discord.Permissions.all()
+    assert start({"name": "ok"}, {**where, "message_id": "1"})[1]["code"] == 10008
+    status, thread = start({"name": "ok", "auto_archive_duration": 1440})
+    assert status == 201 and thread["id"] == str(lobby.id) and h.server.messages[lobby.id]["flags"] & 32
+    assert start({"name": "again"})[1]["code"] == 160004
+    assert start({"name": "inner"}, {"channel_id": thread["id"]})[1]["code"] == 50024
+    await h.settle()

@@ -225,3 +225,23 @@ async def test_the_edge_starts_threads_as_discord_does(h: Harness) -> None:
     assert start({"name": "again"})[1]["code"] == 160004
     assert start({"name": "inner"}, {"channel_id": thread["id"]})[1]["code"] == 50024
     await h.settle()
+
+
+async def test_game_commands_reach_the_table_from_the_channel_and_from_its_thread(tmp_path: Path) -> None:
+    h = await start_harness(tmp_path / "bot.db", tables=None)
+    try:
+        alice = h.user(ALICE_ID, "alice")
+        lobby, table = await open_and_start(h, alice)
+        for where in (h.channel_id, lobby.id):
+            r = await h.slash(alice, "game status", channel=where)
+            assert r.ephemeral and f"Table #{table.id}" in r.text, where
+        r = await h.slash(alice, "play akuma", bots=3)  # still seated at the table of this channel's lobby
+        assert r.message.deleted and r.messages[-1].ephemeral and "already sit" in r.messages[-1].text
+        r = await h.slash(alice, "game end", channel=h.channel_id, table=table.id)
+        assert r.ephemeral and table.status == "cancelled"
+        await h.settle()
+        said = [m.text for m in h.channel_messages()]
+        assert said[1:] == [f"Table #{table.id} in <#{lobby.id}> was ended."]  # the lobby, then the end
+        assert any(f"Table #{table.id} was ended." in m.text for m in h.channel_messages(lobby.id))
+    finally:
+        await h.close()

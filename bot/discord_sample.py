@@ -1,9 +1,10 @@
 """Every kind of message the bot sends, for a seeded game of each kind in each language, as the request bodies
 discord.py builds for Discord — checked against ``bot.discord_rules`` by the sweep test and ``python -m bot check``.
 
-Per game and language: the lobby (posted, redrawn, started), the rules pages, and at every decision point of a
-seeded random game the public board (posted and edited, with its picture), the event and turn lines, and every
-seat's hand view that may act (opened, and redrawn with a selection), plus ``/game status`` and the timeout lines.
+Per game and language: the lobby (posted, redrawn, started; in the channel or in its thread), the table's thread
+(started from the lobby), the rules pages, and at every decision point of a seeded random game the public board
+(posted and edited, with its picture), the event and turn lines, and every seat's hand view that may act (opened,
+and redrawn with a selection), plus ``/game status``, the timeout lines and the result told in the lobby's channel.
 Seats carry 32-character names, the longest display name Discord allows.
 """
 from __future__ import annotations
@@ -19,7 +20,7 @@ from discord.webhook.async_ import interaction_message_response_params
 
 from engines import get_engine
 
-from .discord_rules import callback_errors, message_errors
+from .discord_rules import callback_errors, message_errors, thread_errors
 from .discord_rules.problems import Answer
 from .games import engine_hooks, games
 from .i18n import LANGUAGES, t
@@ -41,8 +42,11 @@ class Sample:
     uploads: list[str] = field(default_factory=list)
     edit: bool = False
     interaction: int = 0
+    thread: bool = False  # the body of a thread started from a message
 
     def errors(self) -> Optional[Answer]:
+        if self.thread:
+            return thread_errors(self.body, from_message=True)
         if self.interaction:
             return callback_errors(self.interaction, self.body, self.uploads)
         return message_errors(self.body, self.uploads, creating=not self.edit)
@@ -83,6 +87,7 @@ def lobby_samples(game: str, lang: str) -> Iterator[Sample]:
     from cogs.common import NO_MENTIONS
     from cogs.lobby import lobby_embed, lobby_view
     from cogs.rules import rules_messages
+    from cogs.table_thread import AUTO_ARCHIVE_MINUTES, THREAD_PERMISSIONS, lobby_note, thread_name
 
     table = seated_table(game, lang, get_engine(game).max_players, status="lobby")
     embed, view = lobby_embed(table, lang), lobby_view(table, lang)
@@ -91,6 +96,12 @@ def lobby_samples(game: str, lang: str) -> Iterator[Sample]:
     yield channel_message("lobby redrawn", edit=True, embed=embed, view=view)
     yield callback("/game status (lobby)", APPLICATION_COMMAND, embed=embed, allowed_mentions=NO_MENTIONS)
     yield channel_message("lobby started", edit=True, content=t("lobby.started", lang), embed=embed, view=None)
+    yield callback("lobby (no thread)", APPLICATION_COMMAND, ephemeral=False, embed=embed, view=view,
+                   content=lobby_note(list(THREAD_PERMISSIONS), lang), allowed_mentions=NO_MENTIONS)
+    yield Sample("table thread", {"name": thread_name(table), "auto_archive_duration": AUTO_ARCHIVE_MINUTES},
+                 thread=True)
+    yield channel_message("lobby started (thread)", edit=True, embed=embed, view=None,
+                          content=t("lobby.playing_in_thread", lang, thread=f"<#{FIRST_USER}>"))
     for embeds in rules_messages(game, lang):  # the first is the answer; any more are followups alike
         yield callback("/rules", APPLICATION_COMMAND, embeds=embeds)
 
@@ -176,7 +187,24 @@ async def game_samples(game: str, lang: str, *, seed: int = 1, players: Optional
     if not table.to_act():
         table.row.status = "finished"
     batch = await board_samples(table, lang, first=False) + list(line_samples(table, lang, events, first=False))
+    batch += end_samples(table, lang)
     return samples + tagged(batch, f"{game} {lang} v{table.version} ({table.row.status})")
+
+
+def end_samples(table: Table, lang: str) -> list[Sample]:
+    """What the lobby's channel is told at the end of a table that played in its thread."""
+    from cogs.common import NO_MENTIONS, board_embed
+
+    thread = f"<#{FIRST_USER}>"
+    if table.row.status != "finished":
+        return []
+    return [channel_message("result in the channel", content=t("table.result_in_thread", lang, id=table.id,
+                                                                  thread=thread),
+                            embed=board_embed(table, lang), allowed_mentions=NO_MENTIONS),
+            channel_message("ended in the channel", content=t("table.ended_in_thread", lang, id=table.id,
+                                                                 thread=thread), allowed_mentions=NO_MENTIONS),
+            channel_message("no thread", content=t("table.no_thread.error", lang, error="503"),
+                            allowed_mentions=NO_MENTIONS)]
 
 
 def tagged(samples: Any, prefix: str) -> list[Sample]:

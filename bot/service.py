@@ -324,5 +324,19 @@ class GameService(LobbyOps, SeatOps):
                 raise HostError("stale") from None
             table.committed(bumped=False, **ids)
 
+    async def settle_thread(self, table: Table, thread_id: int | None) -> None:
+        """A table that was to move to a thread at its start: it now plays in ``thread_id`` (its lobby stays in
+        the channel), or, with None, in its channel. Stored before anything is written there, so a restarted bot
+        writes to the same place."""
+        fields: dict[str, object] = {"open_thread": False}
+        if thread_id is not None:
+            fields |= {"channel_id": thread_id, "lobby_channel_id": table.row.channel_id}
+        async with table.lock:
+            try:
+                await self.storage.update_game(table.id, expected_version=table.version, bump=False, **fields)
+            except VersionConflict:
+                raise HostError("stale") from None
+            table.committed(bumped=False, **fields)
+
 
 __all__ = ["GameService", "EngineError", "HostError"]

@@ -19,7 +19,9 @@ from .table import Table, Update, human_player
 class LobbyOps(ServiceParts):
     async def create_lobby(self, *, game: str, guild_id: int | None, channel_id: int, user_id: int, name: str,
                            options: dict[str, Any] | None = None, locale: str = "en",
-                           seed: int | None = None, turn_seconds: int = 120) -> Table:
+                           seed: int | None = None, turn_seconds: int = 120, open_thread: bool = False) -> Table:
+        """A lobby in ``channel_id``; with ``open_thread`` the table moves, at its start, to a public thread started
+        from its lobby message."""
         engine = get_engine(game)
         parsed = engine.parse_options(options)
         await self._refuse_if_seated(channel_id, user_id)
@@ -28,7 +30,7 @@ class LobbyOps(ServiceParts):
             guild_id=guild_id, channel_id=channel_id, game=game,
             options=parsed.model_dump(mode="json", exclude_defaults=True),
             seed=self.new_seed() if seed is None else seed, host_id=user_id, locale=locale, seats=[seat],
-            turn_seconds=turn_seconds,
+            turn_seconds=turn_seconds, open_thread=open_thread,
         )
         table = await self.table(game_id)
         self._changed(table, "lobby")

@@ -13,6 +13,8 @@ from .common import host, is_admin, reply
 LANGUAGE_CHOICES = [app_commands.Choice(name="automatic", value="auto"),
                     app_commands.Choice(name="English", value="en"),
                     app_commands.Choice(name="日本語", value="ja")]
+TABLES_CHOICES = [app_commands.Choice(name="thread", value="thread"),
+                  app_commands.Choice(name="channel", value="channel")]
 
 
 class ConfigCog(commands.Cog):
@@ -32,6 +34,18 @@ class ConfigCog(commands.Cog):
         chosen = None if language == "auto" else language
         await host(interaction).storage.set_guild_language(interaction.guild_id, chosen)
         await reply(interaction, t(f"config.language.{language}", chosen or interaction.locale))
+
+    @config.command(name="tables")
+    @app_commands.describe(where="thread: each table in its own thread started from its lobby; channel: in the "
+                                 "channel")
+    @app_commands.choices(where=TABLES_CHOICES)
+    async def tables(self, interaction: discord.Interaction, where: str) -> None:
+        """Choose where new tables play on this server: each in its own thread (default), or in the channel."""
+        if not is_admin(interaction):
+            raise HostError("manage_server_only")
+        assert interaction.guild_id is not None
+        await host(interaction).storage.set_guild_tables(interaction.guild_id, where)
+        await reply(interaction, t(f"config.tables.{where}", interaction.locale))
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -17,6 +17,7 @@ from engines import BadOptions, EngineError, get_engine
 
 from .common import NO_MENTIONS, GameItem, host, names_for, public_language
 from .permissions import require
+from .table_thread import lobby_note, thread_plan
 
 DEFAULT_TIMER = 120
 MAX_TIMER = 3600
@@ -100,11 +101,12 @@ async def open_lobby(interaction: discord.Interaction, game: str, options: dict[
         await interaction.response.defer(thinking=True)  # the database and the bot seats come before the lobby
     except discord.HTTPException:  # Discord lost the interaction: nothing was created, nobody is blocked
         raise HostError("lobby_not_shown") from None
+    in_thread, lacking = await thread_plan(interaction)
     try:
         table = await service.create_lobby(
             game=game, guild_id=interaction.guild_id, channel_id=interaction.channel_id,
             user_id=interaction.user.id, name=interaction.user.display_name, options=options,
-            locale=await public_language(interaction), turn_seconds=timer)
+            locale=await public_language(interaction), turn_seconds=timer, open_thread=in_thread)
     except (HostError, EngineError):  # refused: the public "thinking…" goes, the refusal is shown only to them
         await interaction.delete_original_response()
         raise
@@ -112,8 +114,9 @@ async def open_lobby(interaction: discord.Interaction, game: str, options: dict[
         await service.add_bot(table.id, interaction.user.id, level)
     locale = table.row.locale
     try:
-        message = await interaction.followup.send(embed=lobby_embed(table, locale), view=lobby_view(table, locale),
-                                                  allowed_mentions=NO_MENTIONS, wait=True)
+        message = await interaction.followup.send(
+            lobby_note(lacking, locale) or discord.utils.MISSING, embed=lobby_embed(table, locale),
+            view=lobby_view(table, locale), allowed_mentions=NO_MENTIONS, wait=True)
     except discord.HTTPException:  # nobody can see this lobby: close it, so it blocks nobody's next /play
         await service.end(table.id, interaction.user.id, is_admin=True)
         raise HostError("lobby_not_shown") from None

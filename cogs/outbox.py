@@ -29,6 +29,7 @@ from .lobby import lobby_embed, lobby_view
 from .permissions import TABLE_PERMISSIONS, missing_in_channel, permission_names
 from .table_post import compose, fit, table_view, turn_lines
 from .table_result import result_message
+from .table_thread import open_thread, post_result
 
 if TYPE_CHECKING:
     from bot.client import GameHostBot
@@ -84,6 +85,8 @@ class TableOutbox:
         self.lobby = self.board = False
         self.result = False  # the finished table's result message is due
         self.result_nonce: str | None = None  # its nonce, the same on every retry (posted once)
+        self.told = False  # the end, told in the lobby's channel too (a table that played in its thread)
+        self.told_nonce = new_nonce()
         self.lines: list[str] = []  # event lines not yet on a board message
         self.skipped = 0  # lines given up while the channel could not keep up
         self.warning: int | None = None  # the version whose time warning is due
@@ -111,6 +114,7 @@ class TableOutbox:
             self.board = True
             self.lobby = self.lobby or kind == "ended"  # the lobby says the game is over (or was ended)
             self.result = self.result or (kind == "ended" and update.table.status == "finished")
+            self.told = self.told or kind == "ended"
             self._add_lines(self._event_lines(update))
         if self._task is None or self._task.done():
             self._task = asyncio.create_task(self._run())
@@ -166,17 +170,20 @@ class TableOutbox:
             del self.lines[start:start + dropped]
 
     def pending(self) -> bool:
-        return bool(self.lobby or self.board or self.post or self.old_boards or self.result)
+        return bool(self.lobby or self.board or self.post or self.old_boards or self.result or self.told)
 
     # ---- the writer ------------------------------------------------------------------------
     async def _run(self) -> None:
         while self.pending():
             try:
                 table = await self.bot.service.table(self.game_id)
+                if table.row.open_thread and table.state is not None:
+                    await self._move_to_thread(table)
                 await self._step(table, "lobby", self._write_lobby)
                 await self._step(table, "board", self._write_table)
                 await self._step(table, "result", self._write_result)
                 await self._step(table, None, self._retire_old_board)
+                await self._step(table, "told", lambda tb: post_result(self.bot, tb, self.told_nonce))
             except _Retry as retry:
                 await asyncio.sleep(retry.delay)
 
@@ -219,6 +226,8 @@ class TableOutbox:
             if what == "board":
                 self._drop_post()
                 self.board = bool(self.lines)
+            elif what in ("lobby", "result", "told"):  # not retried: Discord refuses the message itself
+                setattr(self, what, False)
             elif what == "lines" and self.old_boards:
                 self.old_boards.pop(0)
             return
@@ -247,8 +256,18 @@ class TableOutbox:
         except (discord.HTTPException, asyncio.TimeoutError, OSError, aiohttp.ClientError) as error:
             log.warning("table %s: could not tell its host (%s)", table.id, type(error).__name__)
 
-    def _channel(self, table: Table) -> discord.PartialMessageable:
-        return self.bot.get_partial_messageable(table.row.channel_id, guild_id=table.row.guild_id)
+    def _channel(self, table: Table, lobby: bool = False) -> discord.PartialMessageable:
+        """Where the table plays (its thread, once it moved there), or with ``lobby`` where its lobby is."""
+        where = (lobby and table.row.lobby_channel_id) or table.row.channel_id
+        return self.bot.get_partial_messageable(where, guild_id=table.row.guild_id)
+
+    async def _move_to_thread(self, table: Table) -> None:
+        """At its start, before anything is written: the table moves to its thread, or says why it stays."""
+        thread_id, why = await open_thread(self.bot, table)
+        await self.bot.service.settle_thread(table, thread_id)
+        if why:
+            self.lines.insert(0, why)
+            self.board = True
 
     # ---- the three kinds of output ---------------------------------------------------------
     async def _write_lobby(self, table: Table) -> bool:
@@ -259,13 +278,16 @@ class TableOutbox:
             kwargs: dict[str, Any] = {"embed": lobby_embed(table, locale), "view": lobby_view(table, locale)}
         else:  # started (who plays, no buttons), over, or ended before it finished
             key = {"running": "lobby.started", "finished": "lobby.over"}.get(table.status, "table.cancelled")
-            kwargs = {"content": t(key, locale, id=table.id), "embed": lobby_embed(table, locale), "view": None}
+            content = t(key, locale, id=table.id)
+            if table.status == "running" and table.row.lobby_channel_id:  # it plays in its thread
+                content = t("lobby.playing_in_thread", locale, thread=f"<#{table.row.channel_id}>")
+            kwargs = {"content": content, "embed": lobby_embed(table, locale), "view": None}
         try:
-            await self._channel(table).get_partial_message(table.row.lobby_message_id).edit(**kwargs)
+            await self._channel(table, lobby=True).get_partial_message(table.row.lobby_message_id).edit(**kwargs)
         except discord.NotFound as error:
             if error.code != UNKNOWN_MESSAGE or table.status != "lobby":
                 raise
-            message = await self._channel(table).send(**kwargs, allowed_mentions=NO_MENTIONS)
+            message = await self._channel(table, lobby=True).send(**kwargs, allowed_mentions=NO_MENTIONS)
             await self.bot.service.set_message(table, lobby_message_id=message.id)
         return True
 

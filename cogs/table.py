@@ -55,7 +55,7 @@ class TableCog(commands.Cog):
         service = host(interaction).service
         if table_id is not None:
             table = await service.table(table_id)
-            if table.row.channel_id != interaction.channel_id:
+            if interaction.channel_id not in (table.row.channel_id, table.row.lobby_channel_id):
                 raise HostError("not_this_channel", game_id=table_id)
             return table
         tables = await service.tables_in_channel(interaction.channel_id or 0)

@@ -8,7 +8,8 @@ tables of every registered game that has a Discord module — one channel per ga
 Files in DIR, all append-only so a SIGKILL at any moment leaves them readable:
 - ``messages.jsonl``: every message the fake Discord stored or edited (its full payload), written as the request is
   answered — Discord keeps a message once it has answered, so a restarted bot finds the old board and hand
-  messages (``Harness.adopt``) and their buttons can be clicked again;
+  messages (``Harness.adopt``) and their buttons can be clicked again; ``{"thread": …}`` lines are the threads
+  Discord opened (each table plays in its own thread), which a restarted bot finds again the same way;
 - ``journal.jsonl``: one record per *acknowledged* action (table, version, player, action), written, flushed and
   fsynced only after the bot's answer to that click came back;
 - ``lives.jsonl``: what each start found and checked — games resumed where they were (memory = database =
@@ -132,6 +133,8 @@ class Child:
         def handle_call(call: Any) -> Any:
             touched.clear()
             response = handle(call)
+            if call.route.endswith("/threads") and call.status == 201:
+                self.messages_out.write(json.dumps({"thread": call.response}) + "\n")
             for mid in sorted(touched):
                 if mid in server.messages:
                     self.messages_out.write(json.dumps(server.messages[mid]) + "\n")
@@ -143,6 +146,9 @@ class Child:
     def adopt_messages(self, h: Harness) -> None:
         latest: dict[int, dict] = {}
         for payload in read_jsonl(self.dir / "messages.jsonl"):
+            if "thread" in payload:  # a table's thread: Discord keeps it
+                h.server.channels[int(payload["thread"]["id"])] = payload["thread"]
+                continue
             latest[int(payload["id"])] = payload
         for payload in latest.values():
             h.adopt(payload)

@@ -95,6 +95,7 @@ class Harness(HarnessErrors):
         self.channel_id = next(iter(self.channel_ids.values()))  # the default channel
         self.server = FakeDiscord(app_id=self.app_id, bot_user=self.bot_user, guild_id=guild_id)
         self.server.on_thread_create = lambda data: self.dispatch("THREAD_CREATE", {**data, "newly_created": True})
+        self.server.bot_permissions = lambda channel_id: self.app_permissions.value  # the same in every channel
         for name, cid in self.channel_ids.items():
             self.server.channels[cid] = channel_payload(cid, name, guild_id)
         self.users: dict[int, HarnessUser] = {}

@@ -10,7 +10,7 @@ import re
 from typing import Any, Callable, Optional
 from urllib.parse import unquote
 
-from bot.discord_rules import callback_errors, command_errors, message_errors
+from bot.discord_rules import callback_errors, command_errors, message_errors, thread_errors
 
 from .discord_faults import Faults
 from .discord_harness_http import (
@@ -37,6 +37,11 @@ def error(status: int, code: int, message: str) -> tuple[int, dict]:
 
 
 UNKNOWN_CHANNEL = error(404, 10003, "Unknown Channel")
+MISSING_PERMISSIONS = error(403, 50013, "Missing Permissions")
+THREAD_EXISTS = error(400, 160004, "A thread has already been created for this message")
+WRONG_CHANNEL_TYPE = error(400, 50024, "Cannot execute action on this channel type")
+ALL_PERMISSIONS = (1 << 53) - 1
+CREATE_PUBLIC_THREADS, CREATE_PRIVATE_THREADS, HAS_THREAD = 1 << 35, 1 << 36, 1 << 5
 UNKNOWN_MESSAGE = error(404, 10008, "Unknown Message")
 UNKNOWN_WEBHOOK = error(404, 10015, "Unknown Webhook")
 
@@ -68,6 +73,7 @@ class FakeDiscord:
         self.replies: dict[str, Reply] = {}
         self.commands: dict[Optional[int], list[dict]] = {}  # synced app commands by guild id (None = global)
         self.on_thread_create: Callable[[dict], None] = lambda data: None
+        self.bot_permissions: Callable[[int], int] = lambda channel_id: ALL_PERMISSIONS  # the harness knows them
         self.windows: list[list[Call]] = []  # Reply.calls lists currently receiving every call
         self.faults = Faults()  # Discord's rate limits, deadlines and failures, as tests switch them on
         self._routes: list[tuple[str, re.Pattern, Handler, str, bool]] = []
@@ -283,11 +289,25 @@ class FakeDiscord:
         return NO_CONTENT
 
     def _create_thread(self, call, params):
+        """Discord's rules: a valid name and archive duration, a parent that is no thread, the permission to
+        create that kind of thread there, and one thread per message (160004 for a second)."""
         parent = self.channels.get(int(params["channel_id"]))
         if parent is None:
             return UNKNOWN_CHANNEL
         body = call.json or {}
+        if bad := thread_errors(body, from_message="message_id" in params):
+            return bad
+        if "thread_metadata" in parent or parent.get("type") not in (0, 5):
+            return WRONG_CHANNEL_TYPE
+        needed = CREATE_PRIVATE_THREADS if body.get("type") == 12 else CREATE_PUBLIC_THREADS
+        if not self.bot_permissions(int(parent["id"])) & needed:
+            return MISSING_PERMISSIONS
+        source = self._channel_message(params) if "message_id" in params else None
+        if "message_id" in params and source is None:
+            return UNKNOWN_MESSAGE
         tid = int(params["message_id"]) if "message_id" in params else snowflake()  # a message's thread shares its id
+        if tid in self.channels:
+            return THREAD_EXISTS
         thread = {"id": str(tid), "guild_id": str(self.guild_id), "parent_id": parent["id"], "name": body["name"],
                   "owner_id": self.bot_user["id"], "type": body.get("type", 11), "last_message_id": None,
                   "message_count": 0, "member_count": 1, "rate_limit_per_user": body.get("rate_limit_per_user", 0),
@@ -297,6 +317,8 @@ class FakeDiscord:
                       "invitable": body.get("invitable", True), "create_timestamp": now_iso()},
                   "member": {"id": str(tid), "user_id": self.bot_user["id"], "join_timestamp": now_iso(), "flags": 0}}
         self.channels[tid] = thread
+        if source is not None:
+            source["flags"] |= HAS_THREAD
         self.on_thread_create(thread)  # Discord also sends THREAD_CREATE over the gateway
         return 201, thread
 

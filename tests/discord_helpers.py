@@ -26,8 +26,13 @@ def make_bot(db_path: Path) -> GameHostBot:
     return GameHostBot(settings, sync_commands=False)
 
 
-async def start_harness(db_path: Path, seed: int = 1) -> Harness:
+async def start_harness(db_path: Path, seed: int = 1, tables: str | None = "channel") -> Harness:
+    """The bot behind a started harness. ``tables``: the server's ``/config tables`` setting. Tests written before
+    tables moved to threads read the game in the channel, so they set "channel"; None leaves the default (each
+    table in its own thread), as tests/test_discord_threads.py does."""
     harness = await Harness(make_bot(db_path)).start()
+    if tables is not None:
+        await harness.bot.storage.set_guild_tables(harness.guild_id, tables)
     harness.allow_errors(HostError, EngineError)  # answered ephemerally by the bot's one error handler
     seeds = itertools.count(seed)
     harness.bot.service.new_seed = lambda: next(seeds)  # reproducible deals, table after table

@@ -45,6 +45,7 @@ async def start_bot(db_url: str, shard: int, adopt: list[dict] = ()) -> Harness:
     for payload in adopt:
         h.adopt(payload)
     await h.start()
+    await h.bot.storage.set_guild_tables(h.guild_id, "channel")  # the tables and their boards in the channels
     h.allow_errors(HostError, EngineError)
     seeds = itertools.count(shard * 100)
     h.bot.service.new_seed = lambda: next(seeds)  # reproducible deals

@@ -13,9 +13,11 @@ from .backend import Database, Tx
 from .rows import GameRow, PendingAction, SeatRow, ShardFilter, VersionConflict
 
 _GAME_COLUMNS = ("id, guild_id, channel_id, game, options, seed, status, host_id, locale, version, state, "
-                 "lobby_message_id, board_message_id, turn_seconds, deadline, rematch_id, paused_at")
+                 "lobby_message_id, board_message_id, turn_seconds, deadline, rematch_id, paused_at, open_thread, "
+                 "lobby_channel_id")
 _UPDATABLE = {"status", "state", "lobby_message_id", "board_message_id", "locale", "deadline", "turn_seconds",
-              "host_id", "bot_to_act", "rematch_id", "paused_at"}
+              "host_id", "bot_to_act", "rematch_id", "paused_at", "open_thread",
+              "channel_id", "lobby_channel_id"}
 
 
 def _where_shards(sql: str, params: list[Any], shards: ShardFilter | None, column: str = "guild_id") -> str:
@@ -35,13 +37,16 @@ class GameStore:
 
     # ---- games and seats -----------------------------------------------------------
     async def create_game(self, *, guild_id: int | None, channel_id: int, game: str, options: dict[str, Any],
-                          seed: int, host_id: int, locale: str, seats: list[SeatRow], turn_seconds: int = 120) -> int:
+                          seed: int, host_id: int, locale: str, seats: list[SeatRow], turn_seconds: int = 120,
+                          open_thread: bool = False) -> int:
         now = time.time()
         async with self.db.transaction() as tx:
             game_id = await tx.fetchval(
                 "INSERT INTO games (guild_id, channel_id, game, options, seed, status, host_id, locale, "
-                "turn_seconds, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?) RETURNING id",
-                guild_id, channel_id, game, json.dumps(options), seed, host_id, locale, turn_seconds, now, now)
+                "turn_seconds, open_thread, created_at, updated_at) "
+                "VALUES (?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?) RETURNING id",
+                guild_id, channel_id, game, json.dumps(options), seed, host_id, locale, turn_seconds,
+                int(open_thread), now, now)
             await self._write_seats(tx, game_id, seats)
         return int(game_id)
 
@@ -99,7 +104,8 @@ class GameStore:
         row = await self.db.fetchrow(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", game_id)
         if row is None:
             return None
-        game = GameRow(**{k: row[k] for k in row.keys()} | {"options": json.loads(row["options"])})
+        game = GameRow(**{k: row[k] for k in row.keys()} | {"options": json.loads(row["options"]),
+                                                             "open_thread": bool(row["open_thread"])})
         rows = await self.db.fetch("SELECT seat, player, name, user_id, is_bot, timeouts, away, level FROM seats "
                                    "WHERE game_id = ? ORDER BY seat", game_id)
         game.seats = [SeatRow(r["seat"], r["player"], r["name"], r["user_id"], bool(r["is_bot"]), r["timeouts"],
@@ -107,12 +113,14 @@ class GameStore:
         return game
 
     async def game_ids(self, *, status: tuple[str, ...], channel_id: int | None = None) -> list[int]:
+        """Games of these statuses; with ``channel_id``, those playing there or whose lobby is there (a table
+        playing in a thread started from its lobby message belongs to both)."""
         marks = ", ".join("?" * len(status))
         sql = f"SELECT id FROM games WHERE status IN ({marks})"
         params: list[Any] = list(status)
         if channel_id is not None:
-            sql += " AND channel_id = ?"
-            params.append(channel_id)
+            sql += " AND (channel_id = ? OR lobby_channel_id = ?)"
+            params += [channel_id, channel_id]
         return [r[0] for r in await self.db.fetch(sql + " ORDER BY id", *params)]
 
     # ---- server settings -------------------------------------------------------------
@@ -123,6 +131,15 @@ class GameStore:
         async with self.db.transaction() as tx:
             await tx.execute("INSERT INTO guild_settings (guild_id, language) VALUES (?, ?) "
                              "ON CONFLICT (guild_id) DO UPDATE SET language = excluded.language", guild_id, language)
+
+    async def guild_tables(self, guild_id: int) -> str | None:
+        """Where this server's tables play: 'thread', 'channel', or None (never chosen: a thread)."""
+        return await self.db.fetchval("SELECT tables FROM guild_settings WHERE guild_id = ?", guild_id)
+
+    async def set_guild_tables(self, guild_id: int, tables: str) -> None:
+        async with self.db.transaction() as tx:
+            await tx.execute("INSERT INTO guild_settings (guild_id, tables) VALUES (?, ?) "
+                             "ON CONFLICT (guild_id) DO UPDATE SET tables = excluded.tables", guild_id, tables)
 
     # ---- per-person settings -----------------------------------------------------------
     async def muted_pings(self, user_ids: list[int]) -> set[int]:

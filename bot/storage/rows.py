@@ -41,6 +41,8 @@ class GameRow:
     deadline: float | None = None
     rematch_id: int | None = None  # the table its Rematch opened, once someone pressed it
     paused_at: float | None = None  # when every person became away and the table paused (None: not paused)
+    open_thread: bool = False  # to move, at its start, to a thread started from its lobby message
+    lobby_channel_id: int | None = None  # where its lobby is, when it plays elsewhere (its thread)
     seats: list[SeatRow] = field(default_factory=list)
 
 

@@ -15,9 +15,11 @@ from bot.table import Table
 from .common import NO_MENTIONS, GameItem, host, names_for
 
 
-def result_message(table: Table, locale: object | None, *, rematch: bool = True) -> dict[str, Any]:
+def result_message(table: Table, locale: object | None, *, rematch: bool = True,
+                   board_above: bool = True) -> dict[str, Any]:
     """The send arguments of a finished table's result: an embed (winners, places, the game's notes) and, unless
-    ``rematch`` is False (a tournament table), the Rematch button."""
+    ``rematch`` is False (a tournament table; the lobby's channel of a table that played in its thread), the
+    Rematch button. The footer says only what is true where it is posted (``board_above``: below the final board)."""
     result = table.result()
     assert result is not None, "only a finished table has a result"
     names = names_for(table, locale)
@@ -29,7 +31,8 @@ def result_message(table: Table, locale: object | None, *, rematch: bool = True)
         lines += notes(table.view(None), names, locale)
     embed = discord.Embed(title=t("result.title", locale, game=t(f"game.{table.row.game}.name", locale),
                                   id=table.id), description="\n".join(lines)[:4000], colour=0xF1C40F)
-    embed.set_footer(text=t("result.footer", locale))
+    if board_above:
+        embed.set_footer(text=t("result.footer" if rematch else "result.footer_board", locale))
     view = discord.ui.View(timeout=None)
     if rematch:
         view.add_item(RematchButton(table.id, locale))

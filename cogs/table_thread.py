@@ -108,7 +108,9 @@ async def post_result(bot: "GameHostBot", table: Table, nonce: str) -> bool:
     locale, thread = table.row.locale, f"<#{table.row.channel_id}>"
     channel = bot.get_partial_messageable(table.row.lobby_channel_id, guild_id=table.row.guild_id)
     finished = table.status == "finished" and table.state is not None
-    embed = result_message(table, locale, rematch=False)["embed"] if finished else discord.utils.MISSING
+    embed = discord.utils.MISSING
+    if finished:
+        embed = result_message(table, locale, rematch=False, board_above=False)["embed"]
     try:
         await channel.send(t("table.result_in_thread" if finished else "table.ended_in_thread", locale, id=table.id,
                              thread=thread), embed=embed, nonce=nonce, allowed_mentions=NO_MENTIONS)

@@ -81,8 +81,11 @@ async def test_a_table_plays_in_its_own_thread_and_the_channel_keeps_lobby_and_r
         channel = h.channel_messages()
         assert [m.id for m in channel][0] == lobby.id and len(channel) == 2
         result = channel[1]
-        assert f"Table #{table.id} has finished in <#{thread.id}>" in result.text and "Final ranking" in result.text
+        assert f"Table #{table.id} has finished in <#{thread.id}>" in result.text and "First place" in result.text
+        assert "Rematch" not in result.text and "board is above" not in result.text  # neither is true here
         assert result.components == []
+        in_thread = [m for m in h.channel_messages(thread.id) if "First place" in m.text]
+        assert len(in_thread) == 1 and "Rematch" in str(in_thread[0].components)  # Rematch stays in the thread
         assert len(threads_opened(h)) == 1
     finally:
         await h.close()

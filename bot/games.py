@@ -96,6 +96,8 @@ class ControlsHooks:
     public_controls: Callable[..., list] | None = None  # (table, locale) -> buttons on the public turn message
     hand_image: Callable[..., bytes | None] | None = None  # (table, player, view, selection, locale) -> PNG
     click_actions: Callable[..., list] | None = None  # (table, player) -> one-click actions the engine does not list
+    code_action: Callable[..., Any] | None = None  # (table, player, code) -> the action a button code that is no
+    # index names (an action carried whole, e.g. Pile up's every minus card to hand out), or None
 
 
 @dataclass(frozen=True)

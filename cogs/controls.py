@@ -7,8 +7,10 @@ and the list is the same for the same state; only that seat's player may click i
 controls module (its plug-in's ``controls``, ``cogs/games/<game>.py``) with the hooks of
 ``bot.games.ControlsHooks``: ``play`` (its ``/play`` subcommand), ``controls`` (buttons made by ``Actions``) and
 ``selection_notes``; optionally ``public_controls`` for buttons that belong on the public turn message (a dice roll
-everyone should see), ``hand_image``, and ``click_actions`` (one-click actions the engine accepts but does not list,
-appended to ``button_actions``).
+everyone should see), ``hand_image``, ``click_actions`` (one-click actions the engine accepts but does not list,
+appended to ``button_actions``) and ``code_action`` (an action carried whole in a button code ``<seat>.<letters>``,
+when its choices are too many to list: Pile up's triple). A select the move needs that offers one option is chosen
+for the player (``single(..., chosen_when_alone=True)``, ``auto_chosen``).
 """
 from __future__ import annotations
 
@@ -40,9 +42,12 @@ def refusal(table: Table, player: str, action: Any, locale: object | None) -> st
     return None
 
 
-def single(select: "PickSelect") -> "PickSelect":
-    """A PickSelect that takes one value (a move, a suit, a card to give)."""
+def single(select: "PickSelect", *, chosen_when_alone: bool = False) -> "PickSelect":
+    """A PickSelect that takes one value (a move, a suit, a card to give); ``chosen_when_alone``: a choice the move
+    needs, so when it offers one option the hand view chooses it for the player (``auto_chosen``). Never for an
+    optional choice (a further card to add), which the player could then not leave out."""
     select.item.max_values = 1  # type: ignore[attr-defined]  # item is a Select
+    select.chosen_when_alone = chosen_when_alone
     return select
 
 
@@ -63,11 +68,15 @@ def button_actions(table: Table, player: str) -> list[Action]:
 def action_of(table: Table, player: str, code: str, actions: list[Action] | None = None) -> Action | None:
     """The action an ``ActButton`` code ``<seat>.<index>`` names for ``player`` at the table's current version: the
     ``index``-th of ``button_actions`` (or of ``actions``, when already known) when the code is for the player's own
-    seat (None: no such action)."""
+    seat (None: no such action); a code ``<seat>.<letters…>`` names the action the game's ``code_action`` reads from
+    it (checked by the engine like any other)."""
     seat = table.seat_of(player)
     owner, _, index = code.partition(".")
-    if table.state is None or seat is None or owner != str(seat.seat) or not index.isdigit():
+    if table.state is None or seat is None or owner != str(seat.seat):
         return None
+    if not index.isdigit():  # an action carried whole in the code (the game's ``code_action``)
+        decode = game_module(table.row.game).code_action
+        return decode(table, player, index) if decode is not None and index else None
     actions = button_actions(table, player) if actions is None else actions
     return actions[int(index)] if int(index) < len(actions) else None
 
@@ -121,6 +130,7 @@ class HandView(discord.ui.View):
     notices_shown: tuple[Table, str, int | None] | None = None
     drawn: tuple[Table, int] | None = None
     hand_files: list[discord.File] | None = None
+    selection: list[str] = []  # what the controls show chosen (one-choice selects included)
 
 
 async def hand_message(interaction: discord.Interaction, table: Table, notes: str | None = None, *,
@@ -137,7 +147,7 @@ async def hand_message(interaction: discord.Interaction, table: Table, notes: st
                                note=note, shown_notes=None if notices else notes)
     ui.notices_shown = (table, seat.player, up_to)  # acknowledged once delivered
     ui.drawn = (table, table.version)  # kept current by the live hand views
-    files = await asyncio.to_thread(hand_files, table, seat.player, selection or [], interaction.locale)
+    files = await asyncio.to_thread(hand_files, table, seat.player, ui.selection, interaction.locale)
     if files is not None:
         ui.hand_files = files
     return content, ui
@@ -165,14 +175,35 @@ def hand_content(table: Table, player: str, locale: object | None, *, notices: S
         player in table.to_act() or table.engine.out_of_turn_actions(table.state, player))
     if may_act:
         module = game_module(table.row.game)
-        lines += module.selection_notes(table, player, view, selection or [], locale)
-        for item in module.controls(table, player, view, selection or [], locale):
+        ui.selection, items = auto_chosen(module, table, player, view, list(selection or []), locale)
+        lines += module.selection_notes(table, player, view, ui.selection, locale)
+        for item in items:
             ui.add_item(item)
     elif table.status == "running":
         lines.append(t("hand.waiting", locale))
     if table.status == "running":  # a finished table's hand view keeps no control
         ui.add_item(RefreshButton(table.id, locale))
     return "\n".join(lines)[:2000], ui
+
+
+def auto_chosen(module: ControlsHooks, table: Table, player: str, view: dict[str, Any], selection: list[str],
+                locale: object | None) -> tuple[list[str], list[discord.ui.Item]]:
+    """The game's controls for ``selection``, with every needed one-choice select (a ``PickSelect`` made by
+    ``single(..., chosen_when_alone=True)`` that offers exactly one option) chosen for the player: the selection
+    grows by that option and the controls are drawn again, so its button is ready at once. Returns the selection
+    the controls show and the controls."""
+    items = module.controls(table, player, view, selection, locale)
+    for _ in range(3):  # a choice may reveal the next one-choice select (a few levels at most)
+        sole = [select.item.options[0].value for select in items  # type: ignore[attr-defined]  # item is a Select
+                if isinstance(select, PickSelect) and select.chosen_when_alone
+                and len(select.item.options) == 1  # type: ignore[attr-defined]  # same
+                and not select.item.options[0].default]  # type: ignore[attr-defined]  # same
+        sole = [value for value in sole if value not in selection and value != "?"]
+        if not sole:
+            break
+        selection = [*selection, *sole]
+        items = module.controls(table, player, view, selection, locale)
+    return selection, items
 
 
 def hand_files(table: Table, player: str, selection: list[str], locale: object | None) -> list[discord.File] | None:
@@ -270,6 +301,8 @@ class PickSelect(GameItem, template=rf"gh:pick:{VERSIONED}:(?P<part>\d):(?P<carr
     A hand longer than one select's 25 options is split over several selects (``part``); each
     carries in its ``custom_id`` what is selected in the others, so no selection is lost.
     """
+
+    chosen_when_alone = False  # see ``single``
 
     def __init__(self, game_id: int, version: int, options: list[discord.SelectOption] | None = None,
                  placeholder: str | None = None, part: int = 0, carry: list[str] | None = None,

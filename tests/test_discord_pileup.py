@@ -77,7 +77,10 @@ async def build_play(h: Harness, user, table, action):
         assert mark(c) in hand.text
     if len(view.get("playable_values", [])) > 1:
         await h.select(user, hand, select_with(hand, f"v{action.value}"), [f"v{action.value}"])
-    for step in steps_of(action):
+    for number, step in enumerate(steps_of(action)):
+        offered = [o["value"] for c in hand.components if c.get("type") == 3 for o in c.get("options", [])]
+        if number == 0 and step not in offered:  # the only first card: chosen for the player
+            continue
         await h.select(user, hand, select_with(hand, step), [step])
     assert "Your play:" in hand.text, hand.text
     return hand
@@ -95,11 +98,28 @@ async def do_action(h: Harness, user, table, action) -> None:
     else:
         hand = await my_hand(h, user, table)
         if action.type == "give":
-            await h.select(user, hand, select_with(hand, action.card), [action.card])
-        elif action.type not in ("penalty", "dump", "keep_column"):
+            await hand_out(h, user, table, hand, action)
+            return
+        if action.type not in ("penalty", "dump", "keep_column"):
             raise AssertionError(action)
     await h.click(user, hand, action_button(hand, table, player, action))
     assert table.version > version, f"{action} was not played"
+
+
+async def hand_out(h: Harness, user, table, hand, first) -> None:
+    """A triple's gives as one decision: ``first`` and the policy's next choices, each chosen for its player."""
+    player, state, cards = f"u{user.id}", table.state, []
+    while state.phase == "give" and ENGINE.to_act(state) == [player]:
+        cards.append(first.card)
+        state, _ = ENGINE.apply(state, player, first)
+        first = choose_action(ENGINE, state, player, random.Random(len(cards))) if state.phase == "give" else None
+    others = len(table.state.players) - 1
+    for slot in range(min(others, len(cards))):
+        values = [f"{'abcd'[slot]}{c}" for c in cards[slot::others]]
+        await h.select(user, hand, select_with(hand, values[0]), values)
+    minus = len(table.state.minus[player])
+    await h.click(user, hand, rf"gh:do:{table.id}:{table.version}:\d+\.g\w+")
+    assert len(table.state.minus[player]) <= minus - len(cards)  # all handed out at once
 
 
 def public_text(h: Harness, since: tuple[int, int] = (0, 0)) -> str:
@@ -197,24 +217,49 @@ async def test_dump_with_a_deflect_chain_in_the_channel(h: Harness) -> None:
     assert assert_hands_only_ephemeral(h) > 0
 
 
-async def test_triple_hands_out_minus_cards_one_at_a_time(h: Harness) -> None:
+async def test_triple_hands_out_every_minus_card_in_one_decision(h: Harness) -> None:
+    """One select per other player (as many cards as they get), a preview of who gets what, one **Hand out**."""
+    alice = h.user(ALICE_ID, "alice")
+    table = await open_table(h, alice, bots=2)
+    set_state(table, build(SEATS, hands={ALICE: ["R1a"], "bot1": ["G2a"], "bot2": ["G5a"]},
+                           minus={ALICE: ["B3a", "K2a", "Y6a", "W4a"]}, pile=["R5a"], rolls=(1, 1, 1)))
+    before = public_mark(h)
+    await roll_publicly(h, alice, table)
+    assert "**Triple!** alice hands out 3 minus cards (dice sum 3), clockwise." in public_text(h, before)
+    hand = await my_hand(h, alice, table)
+    assert "Hand out 3 minus cards clockwise, starting with Bot 1" in hand.text
+    assert hand.button(label="Hand out (choose 3 more cards first)").get("disabled")
+    bot1, bot2 = hand.select(placeholder="Minus cards for Bot 1 (2 cards)…"), hand.select(
+        placeholder="Minus cards for Bot 2 (1 card)…")
+    assert (bot1["max_values"], bot2["max_values"]) == (2, 1) and len(bot1["options"]) == 4
+    await h.select(alice, hand, re.escape(bot1["custom_id"]), ["aB3a", "aK2a"])
+    assert "➡️ Bot 1: 🟦■3 ⬛◆2 (2 of 2)" in hand.text and "➡️ Bot 2: — (0 of 1)" in hand.text
+    bot2 = hand.select(placeholder="Minus cards for Bot 2 (1 card)…")
+    assert [o["value"] for o in bot2["options"]] == ["bW4a", "bY6a"]  # the cards chosen for Bot 1 are not offered
+    await h.select(alice, hand, re.escape(bot2["custom_id"]), ["bY6a"])
+    assert "➡️ Bot 1: 🟦■3 ⬛◆2 (2 of 2)" in hand.text and "➡️ Bot 2: 🟨★6 (1 of 1)" in hand.text
+    await h.click(alice, hand, label="Hand out 3 minus cards")  # one decision: nothing more to choose
+    public = public_text(h, before)
+    assert "alice gives 🟦■3 to Bot 1 as a minus card (2 left)" in public
+    assert "alice gives ⬛◆2 to Bot 1 as a minus card (0 left)" in public
+    assert table.state.minus[ALICE] == ["W4a"] and table.state.minus["bot1"][:2] == ["B3a", "K2a"]
+    assert table.state.minus["bot2"] == ["Y6a"]
+
+
+async def test_a_forged_hand_out_button_is_refused_and_changes_nothing(h: Harness) -> None:
+    """The triple's button carries its cards: a forged one (a card not held, too few cards) is refused clearly."""
     alice = h.user(ALICE_ID, "alice")
     table = await open_table(h, alice, bots=2)
     set_state(table, build(SEATS, hands={ALICE: ["R1a"], "bot1": ["G2a"], "bot2": ["G5a"]},
                            minus={ALICE: ["B3a", "K2a", "Y6a"]}, pile=["R5a"], rolls=(1, 1, 1)))
-    before = public_mark(h)
     await roll_publicly(h, alice, table)
-    assert "**Triple!** alice hands out 3 minus cards (dice sum 3), clockwise." in public_text(h, before)
-    for to, give in (("Bot 1", "B3a"), ("Bot 2", "Y6a"), ("Bot 1", "K2a")):
-        hand = await my_hand(h, alice, table)
-        assert f"the next one goes to {to}" in hand.text
-        await h.select(alice, hand, select_with(hand, give), [give])
-        assert f"Give {mark(give)} to {to}" in hand.text
-        await h.click(alice, hand, action_button(hand, table, ALICE, {"type": "give", "card": give}))
-    public = public_text(h, before)
-    assert "alice gives 🟦■3 to Bot 1 as a minus card (2 left)" in public
-    assert "alice gives ⬛◆2 to Bot 1 as a minus card (0 left)" in public
-    assert table.state.minus[ALICE] == [] and table.state.minus["bot1"][:2] == ["B3a", "K2a"]
+    seat = next(s.seat for s in table.seats if s.player == ALICE)
+    forged = f"gh:do:{table.id}:{table.version}:{seat}.g"
+    await assert_forged_clicks_refused(h, alice, table, {
+        forged + "B3aK2aR6a": "You do not hold that card",
+        forged + "B3a": "Hand out exactly 3 minus cards; you chose 1.",
+        forged + "B3aK2": "That control does not make sense for this game.",
+    })
 
 
 async def test_nothing_to_play_reveals_the_hand_publicly(h: Harness) -> None:

@@ -1,25 +1,31 @@
 """A generic player for any registered game, through the Discord layer only (hand views, selects, buttons).
 
 It knows no game: it asks the game's bot policy what it would like to do (the target action), then works the
-hand view the way a person would — choosing select options whose values mention the target's cards or places,
-and clicking the enabled action button whose ``custom_id`` names the target (``cogs.controls.action_of``). When
-no button gives exactly the target, any enabled button that names a legal action will do; when nothing is
-enabled yet, it tries the offered select options one by one. Used by the crash-safety child and other tests.
+hand view the way a person who knows their move would: it reads what each select option leads to (the controls
+the hand view would show with that option chosen, drawn without a click, as a person reads the labels) and
+chooses only the options on the way to a button that sends the target, then clicks that button (its
+``custom_id`` names the action, ``cogs.controls.action_of``). A target no button sends (Twin Pyramid's "open the
+rearrangement menu") is joined with the policy's next choice into the one button that does both, as a person
+would press it. Only when no such way exists does it fall back to choosing select options whose values mention the
+target's cards, then any enabled button that names a legal action, then untried options one by one. Every
+select and click goes through the harness (a benchmark counts them). Used by the crash-safety child and others.
 """
 from __future__ import annotations
 
+import itertools
 import random
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Iterator
 
 from bot.policies import choose_action
-from cogs.controls import action_of
+from cogs.controls import ActButton, PickSelect, action_of, button_actions, hand_content
 from engines import Action
 
 from .discord_harness import Harness, HarnessUser, Reply, SentMessage
 
 DO = re.compile(r"gh:do:(?P<gid>\d+):(?P<ver>\d+):(?P<code>\S+)")
+PICK = re.compile(r"gh:pick:(?P<gid>\d+):(?P<ver>\d+):(?P<part>\d):(?P<carry>\S*)")
 
 
 def playable_games() -> list[str]:
@@ -117,22 +123,30 @@ async def open_hand(h: Harness, user: HarnessUser, table: Any) -> SentMessage:
 async def act(h: Harness, user: HarnessUser, table: Any, rng: random.Random, *, max_steps: int = 16) -> Acted:
     """Make one move for ``user`` (who must be due to act) through the hand view; returns what was clicked."""
     player = f"u{user.id}"
-    target: Action = choose_action(table.engine, table.state, player, rng)
-    wanted = set(leaves(target.model_dump(mode="json")))
+    target = Target.of(choose_action(table.engine, table.state, player, rng))
     hand = await open_hand(h, user, table)
     tried: set[tuple[str, str]] = set()
     for _ in range(max_steps):
         buttons = decoded_buttons([hand, *public_buttons(h, table)], table, player)
-        exact = [b for b in buttons if b[2] == target]
+        exact = [b for b in buttons if target.sent_by(table, player, b[2])]
         legal = [b for b in buttons if b[2] is not None and table.engine.is_legal(table.state, player, b[2])]
         choice = exact[0] if exact else None
+        way = None if choice is not None else way_to(table, player, current_selection(hand), target)
+        if way and (way[0][0], ",".join(way[0][1])) not in tried:
+            custom_id, values = way[0]
+            tried.add((custom_id, ",".join(values)))
+            await h.select(user, hand, re.escape(custom_id), values)
+            continue
+        if choice is None and not target.extended:
+            target.extend(table, player, rng)  # no button sends it: one that takes it and the next steps at once
+            continue
         if choice is None:
-            picked = await _choose_option(h, user, hand, wanted, tried, rng, explore=False)
+            picked = await _choose_option(h, user, hand, target.wanted, tried, rng, explore=False)
             if picked:
                 continue
             if legal:
                 choice = rng.choice(legal)
-            elif not await _choose_option(h, user, hand, wanted, tried, rng, explore=True):
+            elif not await _choose_option(h, user, hand, target.wanted, tried, rng, explore=True):
                 break
             else:
                 continue
@@ -142,6 +156,102 @@ async def act(h: Harness, user: HarnessUser, table: Any, rng: random.Random, *, 
         reply = await h.click(user, message, button["custom_id"])
         return Acted(table.id, int(m["ver"]), player, action.model_dump(mode="json"), reply)
     raise DriverStuck(f"no way to move for {player} at table {table.id}: {hand!r}")
+
+
+@dataclass
+class Target:
+    """What the driver is after: the policy's action and, once ``extend`` ran (no button sends the action: it opens
+    a sub-decision of the same player, like Twin Pyramid's ``rearrange``, or is one of several steps one button
+    takes at once, like Pile up's gives after a triple), the states it and the policy's next choices of the same
+    player lead to: a button whose action reaches one of them does the same, as a person would press it."""
+
+    action: Action
+    wanted: set[str]
+    goals: list[Any] = field(default_factory=list)
+    extended: bool = False
+
+    @classmethod
+    def of(cls, action: Action) -> "Target":
+        return cls(action, set(leaves(action.model_dump(mode="json"))))
+
+    def sent_by(self, table: Any, player: str, action: Action | None) -> bool:
+        if action is None or action == self.action:
+            return action is not None
+        if not self.goals:
+            return False
+        try:
+            after, _ = table.engine.apply(table.state, player, action)
+        except Exception:  # noqa: BLE001 - an action the engine refuses now is simply not the way
+            return False
+        return any(after == goal for goal in self.goals)
+
+    def extend(self, table: Any, player: str, rng: random.Random, *, depth: int = 24) -> None:
+        """Follow the policy from the action on while the same player is to act (at most ``depth`` steps)."""
+        self.extended = True
+        chooser = random.Random(rng.random())
+        state, action = table.state, self.action
+        for _ in range(depth):
+            state, _ = table.engine.apply(state, player, action)
+            self.goals.append(state)
+            if player not in table.engine.to_act(state):
+                break
+            action = choose_action(table.engine, state, player, chooser)
+            self.wanted |= set(leaves(action.model_dump(mode="json")))
+
+
+def current_selection(hand: SentMessage) -> list[str]:
+    """What the hand view has chosen so far: each pick select's carried values and its chosen options."""
+    out: list[str] = []
+    for c in hand.components:
+        m = PICK.fullmatch(c.get("custom_id") or "")
+        if c.get("type") != 3 or not m:
+            continue
+        chosen = [o["value"] for o in c.get("options") or [] if o.get("default")]
+        out += [v for v in [*(x for x in m["carry"].split(".") if x), *chosen] if v not in out]
+    return out
+
+
+def way_to(table: Any, player: str, selection: list[str], target: Target,
+           budget: int = 400) -> list[tuple[str, list[str]]] | None:
+    """The select choices (custom id, values) that lead from ``selection`` to a hand view with an enabled button
+    sending ``target``, found by drawing the hand view for each candidate choice (no click); None if none within
+    ``budget`` drawings. Options naming the target's cards are tried first."""
+    actions = button_actions(table, player)
+    queue: list[tuple[list[str], list[tuple[str, list[str]]]]] = [(selection, [])]
+    seen = {tuple(selection)}
+    while queue and budget > 0:
+        sel, path = queue.pop(0)
+        budget -= 1
+        _, view = hand_content(table, player, None, selection=sel)
+        children = []
+        for item in view.children:
+            if isinstance(item, ActButton) and not item.item.disabled and path:  # type: ignore[attr-defined]  # a Button
+                if target.sent_by(table, player, action_of(table, player, item.code, actions)):
+                    return path
+            if isinstance(item, PickSelect) and not item.item.disabled:  # type: ignore[attr-defined]  # a Select
+                children += _choices(item, target.wanted)
+        children.sort(key=lambda c: -len(set().union(*(tokens(v) for v in c[1])) & target.wanted))
+        for custom_id, values, new in children:
+            if tuple(new) not in seen:
+                seen.add(tuple(new))
+                queue.append((new, [*path, (custom_id, values)]))
+    return None
+
+
+def _choices(item: Any, wanted: set[str]) -> list[tuple[str, list[str], list[str]]]:
+    """Each choice a person could make in this select: (custom id, values, the selection it leads to). A
+    multi-select offers the options naming the target's cards, all of them or, when it takes fewer, each set of
+    as many as it takes."""
+    menu = item.item
+    options = [o.value for o in menu.options]
+    chosen = [o.value for o in menu.options if o.default]
+    if menu.max_values > 1:
+        values = [v for v in options if tokens(v) & wanted]
+        sets = [values] if len(values) <= menu.max_values else itertools.combinations(values, menu.max_values)
+        candidates = [list(v) for v in itertools.islice(sets, 200) if v and list(v) != chosen]
+    else:
+        candidates = [[v] for v in options if [v] != chosen]
+    return [(menu.custom_id, values, [*item.carry, *values]) for values in candidates]
 
 
 async def _choose_option(h: Harness, user: HarnessUser, hand: SentMessage, wanted: set[str],

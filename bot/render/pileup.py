@@ -20,7 +20,7 @@ COLOUR_MARKS = {"R": "🟥", "B": "🟦", "G": "🟩", "Y": "🟨", "W": "⬜", 
 COLOUR_SYMBOLS = {"R": "●", "B": "■", "G": "▲", "Y": "★", "W": "○", "K": "◆"}
 DIE_FACES = "⚀⚁⚂⚃⚄⚅"
 COLUMN_MARKS = ("1️⃣", "2️⃣", "3️⃣", "4️⃣", "5️⃣", "6️⃣")
-ACTIONS = ("roll", "play", "penalty", "give", "dump", "keep_column")
+ACTIONS = ("roll", "play", "penalty", "give", "give_all", "dump", "keep_column")
 PHASES = ("roll", "play", "penalty", "give", "dump", "deflect", "over")
 
 

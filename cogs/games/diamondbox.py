@@ -27,6 +27,7 @@ from ..lobby import DEFAULT_TIMER, LEVEL_CHOICES, TimerOption, open_lobby
 
 PAGE = 23  # placements per page of the select; with "more"/"back" entries a page stays within 25 options
 CARD_PART, PLACE_PART = 0, 1
+QUICK = 5  # best placements of the chosen card offered as buttons (one row)
 
 
 @app_commands.command(name="diamondbox")
@@ -92,7 +93,7 @@ def controls(table: Table, player: str, view: dict[str, Any], selection: list[st
             label=t(key, locale, card=text.card(c), face=text.face_of(c), count=counts[c])[:100], value=c,
             default=c == chosen.card))
     items: list[discord.ui.Item] = [single(PickSelect(gid, ver, card_options, t("diamondbox.select.card", locale),
-                                                      CARD_PART, [], row=0))]
+                                                      CARD_PART, [], row=0), chosen_when_alone=True)]
     if chosen.card is not None and chosen.places:
         items.append(place_select(table, chosen, locale))
     if chosen.placement is not None:
@@ -107,7 +108,19 @@ def controls(table: Table, player: str, view: dict[str, Any], selection: list[st
                                     row=2))
     items.append(actions.button({"type": "pass"}, t("diamondbox.button.pass", locale), discord.ButtonStyle.secondary,
                                 row=2))
-    return items
+    return items + quick_places(actions, chosen, locale)
+
+
+def quick_places(actions: Actions, chosen: Choice, locale: object | None) -> list[discord.ui.Item]:
+    """The chosen card's best placements (most squares covered first) as buttons: the commonest move is one click
+    after choosing the card; the select (with its preview) stays for the others."""
+    out: list[discord.ui.Item] = []
+    for p in [p for p in chosen.places if p != chosen.placement][:QUICK]:
+        move = text.placement(p.card, p.turn, p.x, p.y, locale)
+        out.append(actions.button({"type": "place", "card": p.card, "turn": p.turn, "x": p.x, "y": p.y},
+                                  t("diamondbox.button.place_covers", locale, move=move, covered=p.covered),
+                                  discord.ButtonStyle.primary, row=3))
+    return out
 
 
 def place_select(table: Table, chosen: Choice, locale: object | None) -> PickSelect:
@@ -131,7 +144,8 @@ def place_select(table: Table, chosen: Choice, locale: object | None) -> PickSel
                         pages=chosen.pages)
     else:
         placeholder = t("diamondbox.select.placement", locale, card=text.card(chosen.card), count=len(chosen.places))
-    return single(PickSelect(table.id, table.version, options, placeholder[:150], PLACE_PART, [chosen.card], row=1))
+    return single(PickSelect(table.id, table.version, options, placeholder[:150], PLACE_PART, [chosen.card], row=1),
+                  chosen_when_alone=True)
 
 
 def selection_notes(table: Table, player: str, view: dict[str, Any], selection: list[str],

@@ -4,12 +4,13 @@ A turn: **Roll** (a public button on the turn message, and in the hand view); th
 rolled value (a select, only when more than one fits), then add the cards one at a time in the order they are
 played — each choice says whether the card starts a new layer or is stacked exactly on the layer below — and press
 **Play**; the preview says what the play leads to (safe, take, trap, dump) before it is sent. Nothing to play: one
-button per hand card to make it a minus card. A triple: choose minus cards to hand out one at a time. A dump: one
+button per hand card to make it a minus card. A triple: choose every minus card to hand out (one select per player)
+and hand them all out with one button (``cogs.games.pileup_give``). A dump: one
 button per target (and **Keep** after a successful deflect); the target gets a public **Roll to deflect** button.
 
 Everything chosen so far lives in the select values / custom ids (stateless, so it survives a restart): the value
 is ``v<n>``, each step ``<card>-`` (new layer) or ``<card>+`` (stacked exactly), a card to give its id. Buttons
-carry their action's index among the legal actions (``cogs.controls.Actions``).
+carry their action's index among the legal actions (``cogs.controls.Actions``), the triple's button its cards.
 """
 from __future__ import annotations
 
@@ -23,15 +24,18 @@ from bot.i18n import t
 from bot.render import pileup as text
 from bot.table import Table
 from engines import BadOptions
-from engines.pileup import DumpOn, Give, KeepColumn, Penalty, Play, Roll
+from engines.pileup import DumpOn, KeepColumn, Penalty, Play, Roll
 from engines.pileup.cards import DEFAULT_DECK, HAND_SIZE, build_deck, deck_spec, parse_deck
 from engines.pileup.rules import preview as outcome_of
 
-from ..controls import ActButton, Actions, PickSelect, card_selects, refusal, single
+from ..controls import ActButton, Actions, PickSelect, refusal, single
 from ..lobby import DEFAULT_TIMER, LEVEL_CHOICES, TimerOption, open_lobby
+from .pileup_give import code_action as code_action  # the plug-in's hook: the triple's button carries its cards
+from .pileup_give import give_controls, give_notes
 
 VALUE_PART = 5  # the PickSelect part number of the value select (cards to give use parts 0–2)
 STEP_PART = 6  # ... and of the next-card select
+QUICK = 9  # one-card plays offered as buttons (rows 3 and 4, beside Refresh)
 STEP = re.compile(r"([RBGYWK][1-6][a-i])([+-])")
 VALUE = re.compile(r"v([1-6])")
 MIN_PLAYERS = 2
@@ -141,7 +145,6 @@ def controls(table: Table, player: str, view: dict[str, Any], selection: list[st
     pending = view.get("pending")
     if not pending or pending["player"] != player:
         return []
-    gid, ver = table.id, table.version
     kind = pending["kind"]
     names = table.names(locale)
     actions = Actions(table, player)
@@ -157,20 +160,7 @@ def controls(table: Table, player: str, view: dict[str, Any], selection: list[st
                 items.append(actions.button(a, t("pileup.button.penalty", locale, card=text.card(a.card)),
                                             discord.ButtonStyle.danger))
     elif kind == "give":
-        cards = [a.card for a in legal if isinstance(a, Give)]
-        chosen = next((c for c in reversed(selection) if c in cards), None)
-        selects = card_selects(gid, ver, cards, [chosen] if chosen else [], text.card,
-                               t("pileup.select.give", locale))
-        items += [single(s) for s in selects]
-        to = names.get(pending["to"], pending["to"])
-        if chosen:
-            items.append(actions.button(Give(card=chosen), t("pileup.button.give", locale, card=text.card(chosen),
-                                                              player=to, count=pending["remaining"]),
-                                        discord.ButtonStyle.success, row=len(selects)))
-        else:
-            items.append(actions.button(None, t("pileup.button.give_empty", locale, player=to,
-                                                count=pending["remaining"]),
-                                        discord.ButtonStyle.success, row=len(selects)))
+        items += give_controls(table, player, view, selection, locale, actions)
     elif kind == "dump_target":
         minus = {s["player"]: s["minus_count"] for s in view["seats"]}
         for a in legal:
@@ -214,7 +204,7 @@ def play_controls(table: Table, player: str, view: dict[str, Any], selection: li
     if value is None:
         items.append(actions.button(None, t("pileup.button.play_no_value", locale), discord.ButtonStyle.success,
                                     row=2))
-        return items
+        return items + quick_plays(view, selection, actions, locale, None)
     plays = [p for p in actions.all if isinstance(p, Play) and p.value == value]
     steps = chosen_steps(selection, plays)
     nexts = next_steps(steps, plays)
@@ -223,7 +213,8 @@ def play_controls(table: Table, player: str, view: dict[str, Any], selection: li
                    for s in nexts[:25]]
         placeholder = t("pileup.select.first_card" if not steps else "pileup.select.next_card", locale,
                         column=value, number=len(steps) + 1)
-        items.append(single(PickSelect(gid, ver, options, placeholder, STEP_PART, [f"v{value}", *steps], row=1)))
+        items.append(single(PickSelect(gid, ver, options, placeholder, STEP_PART, [f"v{value}", *steps], row=1),
+                            chosen_when_alone=not steps))  # the first card is needed, a further one is not
     if steps:
         chosen = play_of(value, steps)
         label = t("pileup.button.play", locale, cards=text.play_layers(list(chosen.cards), list(chosen.stacked)),
@@ -232,7 +223,19 @@ def play_controls(table: Table, player: str, view: dict[str, Any], selection: li
     else:
         items.append(actions.button(None, t("pileup.button.play_empty", locale, column=value),
                                     discord.ButtonStyle.success, row=2))
-    return items
+    return items + quick_plays(view, steps, actions, locale, value)
+
+
+def quick_plays(view: dict[str, Any], steps: list[str], actions: Actions, locale: object | None,
+                value: int | None) -> list[discord.ui.Item]:
+    """Before any card is added: every one-card play (of the chosen value, or of every rolled value) as a button,
+    up to ``QUICK`` — the commonest move in one click; the selects stay for longer plays."""
+    if any(STEP.fullmatch(s) for s in steps):
+        return []
+    plays = [p for p in actions.all if isinstance(p, Play) and len(p.cards) == 1 and value in (None, p.value)]
+    return [actions.button(p, t("pileup.button.play", locale, cards=text.play_layers(list(p.cards), list(p.stacked)),
+                                column=p.value, outcome=outcome_text(view, p, locale, short=True)),
+                           discord.ButtonStyle.primary, row=3 + i // 5) for i, p in enumerate(plays[:QUICK])]
 
 
 def column_state(view: dict[str, Any], value: int, locale: object | None) -> str:
@@ -256,6 +259,8 @@ def selection_notes(table: Table, player: str, view: dict[str, Any], selection: 
                     locale: object | None) -> list[str]:
     """What the play built so far would do (the engine's preview), or why it is refused; what is still to choose."""
     pending = view.get("pending")
+    if pending and pending["player"] == player and pending["kind"] == "give":
+        return give_notes(table, player, view, selection, locale)
     if not pending or pending["player"] != player or pending["kind"] != "play":
         return []
     values = view.get("playable_values", [])

@@ -137,7 +137,7 @@ def move_controls(table: Table, view: dict[str, Any], selection: list[str], acti
                                                default=move is not None and m.value == move.value) for m in part]
         carry = [v for v in selection if v not in values]
         items.append(single(PickSelect(gid, ver, select_options, t("rocca.select.move", locale), number, carry,
-                                       row=number)))
+                                       row=number), chosen_when_alone=len(parts) == 1))
     if move is not None and move.is_joker:
         suit = chosen_suit(selection)
         suit_options = [discord.SelectOption(label=t("rocca.select.suit_option", locale, suit=text.suit_mark(s),
@@ -194,7 +194,7 @@ def give_controls(table: Table, view: dict[str, Any], selection: list[str], acti
     hand = view.get("hand", [])
     chosen = next((c for c in selection if c in hand), None)
     items: list[discord.ui.Item] = [
-        single(s) for s in card_selects(gid, ver, hand, [chosen] if chosen else [], text.card,
+        single(s, chosen_when_alone=True) for s in card_selects(gid, ver, hand, [chosen] if chosen else [], text.card,
                                         t("rocca.select.give", locale))]
     names = table.names(locale)
     receivers = list(dict.fromkeys(a.to for a in actions.all if isinstance(a, Give)))

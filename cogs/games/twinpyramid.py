@@ -180,7 +180,7 @@ def rearrange_and_act(table: Table, player: str, view: dict[str, Any], selection
                        for code, label in part]
             carry = [v for v in selection if v.startswith("r:")]
             items.append(single(PickSelect(gid, ver, options, t("twinpyramid.select.action", locale), part_no, carry,
-                                           row=row)))
+                                           row=row), chosen_when_alone=len(parts) == 1))
             row += 1
     if rearrange_cards:
         held = set(view.get("hand", []))

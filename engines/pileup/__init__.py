@@ -1,9 +1,9 @@
 """Pile up (パイルアップ): the dice game of stacking cards onto six columns (docs/rules/pileup.md)."""
-from .actions import DumpOn, Give, KeepColumn, Penalty, PileupAction, Play, Roll
+from .actions import DumpOn, Give, GiveAll, KeepColumn, Penalty, PileupAction, Play, Roll
 from .engine import PileupEngine
 from .state import PileupOptions, PileupState
 
 __all__ = [
     "PileupEngine", "PileupState", "PileupOptions", "PileupAction",
-    "Roll", "Play", "Penalty", "Give", "DumpOn", "KeepColumn",
+    "Roll", "Play", "Penalty", "Give", "GiveAll", "DumpOn", "KeepColumn",
 ]

@@ -42,6 +42,20 @@ class Give(Action):
     card: str
 
 
+class GiveAll(Action):
+    """After a triple: hand out all the minus cards still to give in one decision, in the order given: the first to
+    the next player clockwise, the second to the one after (never the giver), and so on.
+
+    Accepted exactly when ``cards`` holds as many cards as are still to hand out, each one of the giver's minus
+    cards (identical copies are interchangeable); the same as that many ``give`` actions in a row. Not in
+    ``legal_actions`` (the orders of a large pile are too many to list; ``give`` lists each choice once), so bots
+    and menus keep giving one card at a time.
+    """
+
+    type: Literal["give_all"] = "give_all"
+    cards: tuple[str, ...]
+
+
 class DumpOn(Action):
     """Dump the column (being dumped) onto ``target``."""
 
@@ -55,4 +69,4 @@ class KeepColumn(Action):
     type: Literal["keep_column"] = "keep_column"
 
 
-PileupAction = Annotated[Union[Roll, Play, Penalty, Give, DumpOn, KeepColumn], Field(discriminator="type")]
+PileupAction = Annotated[Union[Roll, Play, Penalty, Give, GiveAll, DumpOn, KeepColumn], Field(discriminator="type")]

@@ -8,8 +8,8 @@ from pydantic import BaseModel
 from ..base import Action, Engine, Event, Result
 from ..errors import BadOptions, IllegalAction
 from ..rng import Rng
-from .actions import DumpOn, Give, KeepColumn, Penalty, PileupAction, Play, Roll
-from .cards import HAND_SIZE, build_deck, canonical_of_kind, number_of, one_per_kind, parse_deck
+from .actions import DumpOn, Give, GiveAll, KeepColumn, Penalty, PileupAction, Play, Roll
+from .cards import HAND_SIZE, build_deck, canonical_of_kind, kind_of, number_of, one_per_kind, parse_deck
 from .rules import enumerate_plays, outcome, place, play_problem, ranking
 from .state import Column, Dump, DumpLink, PileupOptions, PileupState
 from .view import build_view
@@ -92,6 +92,7 @@ class PileupEngine(Engine):
             ("play", "play"): self._play,
             ("penalty", "penalty"): self._penalty,
             ("give", "give"): self._give,
+            ("give", "give_all"): self._give_all,
             ("dump", "dump"): self._dump_on,
             ("dump", "keep_column"): self._keep,
         }
@@ -180,6 +181,21 @@ class PileupEngine(Engine):
             return events
         state.give_left = 0
         return events + self._end_turn(state)
+
+    def _give_all(self, state: PileupState, player: str, action: GiveAll) -> list[Event]:
+        """Every card still to hand out at once: checked whole first, then given one by one as ``give`` would."""
+        if len(action.cards) != state.give_left:
+            raise IllegalAction("pileup.give_count", count=state.give_left, given=len(action.cards))
+        left = list(state.minus[player])
+        for card in action.cards:
+            if card not in left:
+                raise IllegalAction("pileup.card_not_held", card=card)
+            left.remove(card)
+        events: list[Event] = []
+        for card in action.cards:
+            lowest = min(c for c in state.minus[player] if kind_of(c) == kind_of(card))  # copies are alike
+            events += self._give(state, player, Give(card=lowest))
+        return events
 
     def _dump_on(self, state: PileupState, player: str, action: DumpOn) -> list[Event]:
         dump = state.dump

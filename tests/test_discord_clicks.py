@@ -1,0 +1,144 @@
+"""Fewer clicks (issue 14, item 5), through the harness on the strict edge: a select with one needed option is
+chosen for the player, the commonest moves are buttons, Pile up's triple is one decision, and the generic UI
+driver (``tests/ui_driver.py``) reaches its target the way a person would, counting every click."""
+from __future__ import annotations
+
+import random
+
+from bot.policies import choose_action
+from engines.pileup import Play
+
+from . import ui_driver
+from .discord_harness import Harness
+from .discord_helpers import action_button, my_hand, only_table, set_state
+from .engines.test_pileup_support import table as pileup_state
+from .test_discord_diamondbox import make as diamondbox_state
+from .test_discord_pileup import roll_publicly
+
+ALICE_ID = 101
+ALICE = f"u{ALICE_ID}"
+SEATS = [ALICE, "bot1", "bot2"]
+
+
+async def open_table(h: Harness, alice, game: str, bots: int = 2):
+    r = await h.slash(alice, f"play {game}", bots=bots)
+    await h.click(alice, r.message, label="Start")
+    return only_table(h)
+
+
+def counting(h: Harness) -> list[int]:
+    """Counts every click and select from now on."""
+    count = [0]
+    for name in ("click", "select"):
+        original = getattr(h, name)
+
+        async def counted(*args, _original=original, **kwargs):
+            count[0] += 1
+            return await _original(*args, **kwargs)
+
+        setattr(h, name, counted)
+    return count
+
+
+def selects(hand) -> list[dict]:
+    return [c for c in hand.components if c.get("type") == 3]
+
+
+async def test_one_card_plays_are_buttons_after_the_roll(h: Harness) -> None:
+    """Pile up: every one-card play is a button beside the selects: a typical play is one click."""
+    alice = h.user(ALICE_ID, "alice")
+    table = await open_table(h, alice, "pileup")
+    set_state(table, pileup_state(SEATS, hands={ALICE: ["R3a", "B5a", "B5b", "G6a"], "bot1": ["G2a"],
+                                               "bot2": ["Y2a"]}, pile=["R1a"], phase="play", dice=[3, 5, 1]))
+    hand = await my_hand(h, alice, table)
+    labels = [c["label"] for c in hand.components if c.get("type") == 2 and not c.get("disabled")]
+    assert "Play 🟥●3 on column 3: safe" in labels and "Play 🟦■5 on column 5: safe" in labels
+    assert len(selects(hand)) == 1  # the value select stays for longer plays (two blue 5s)
+    await h.click(alice, hand, action_button(hand, table, ALICE, Play(value=3, cards=("R3a",), stacked=(False,))))
+    assert table.state.columns[2].layers == [["R3a"]]
+
+
+async def test_the_only_first_card_is_chosen_for_the_player_but_a_further_card_is_not(h: Harness) -> None:
+    """One rolled value fits and one card kind: it is chosen already (Play is ready); adding the identical copy
+    stays the player's choice."""
+    alice = h.user(ALICE_ID, "alice")
+    table = await open_table(h, alice, "pileup")
+    set_state(table, pileup_state(SEATS, hands={ALICE: ["R3a", "R3b"], "bot1": ["G2a"], "bot2": ["Y2a"]},
+                                  pile=["R1a"], phase="play", dice=[3, 4, 1]))
+    hand = await my_hand(h, alice, table)
+    assert "Your play: 🟥●3 on column 3" in hand.text, hand.text
+    one = Play(value=3, cards=("R3a",), stacked=(False,))
+    action_button(hand, table, ALICE, one)  # ready at once
+    further = [o["value"] for s in selects(hand) for o in s["options"]]
+    assert further and not any(o.get("default") for s in selects(hand) for o in s["options"])
+    await h.click(alice, hand, action_button(hand, table, ALICE, one))
+    assert table.state.columns[2].layers == [["R3a"]] and "R3b" in table.state.hands[ALICE]
+
+
+async def test_the_driver_hands_out_a_triple_in_one_decision(h: Harness) -> None:
+    """The policy gives one card at a time; the driver (and a person) hands them all out with one button after
+    choosing each player's cards: two selects and a click after the hand view is open."""
+    alice = h.user(ALICE_ID, "alice")
+    table = await open_table(h, alice, "pileup")
+    set_state(table, pileup_state(SEATS, hands={ALICE: ["R1a"], "bot1": ["G2a"], "bot2": ["G5a"]},
+                                  minus={ALICE: ["B3a", "K2a", "Y6a", "W4a", "G1a"]}, pile=["R5a"], rolls=(1, 1, 1)))
+    await roll_publicly(h, alice, table)
+    assert table.state.phase == "give"
+    count = counting(h)
+    acted = await ui_driver.act(h, alice, table, random.Random(1))
+    assert acted.action["type"] == "give_all" and len(acted.action["cards"]) == 3
+    assert count[0] - 1 == 3  # two selects (Bot 1 gets two cards, Bot 2 one) and Hand out
+    assert len(table.state.minus[ALICE]) == 2 and table.state.phase != "give"
+
+
+async def test_diamondbox_best_places_are_buttons_once_the_card_is_chosen(h: Harness) -> None:
+    alice = h.user(ALICE_ID, "alice")
+    table = await open_table(h, alice, "diamondbox", bots=1)
+    diamondbox_state(table, {ALICE: ["Y10", "B10", "P10"], "bot1": ["G10", "B10"]},
+                     [("R10", 0, 0), ("G10", 0, 1)], designated="R")
+    hand = await my_hand(h, alice, table)
+    await h.select(alice, hand, rf"gh:pick:{table.id}:\d+:0:.*", ["Y10"])
+    quick = [c for c in hand.components if c.get("type") == 2 and "covers" in c.get("label", "")]
+    assert 1 <= len(quick) <= 5 and all(not c.get("disabled") for c in quick)
+    covers = [int(c["label"].rsplit(" ", 1)[1]) for c in quick]
+    assert covers == sorted(covers, reverse=True)  # best first
+    version = table.version
+    await h.click(alice, hand, quick[0]["custom_id"])
+    assert table.version > version and "Y10" not in table.state.hands[ALICE]
+
+
+async def test_diamondbox_a_last_card_is_chosen_for_the_player(h: Harness) -> None:
+    alice = h.user(ALICE_ID, "alice")
+    table = await open_table(h, alice, "diamondbox", bots=1)
+    diamondbox_state(table, {ALICE: ["Y10"], "bot1": ["G10", "B10"]}, [("R10", 0, 0), ("G10", 0, 1)],
+                     designated="R")
+    hand = await my_hand(h, alice, table)
+    card = selects(hand)[0]
+    assert [o.get("default") for o in card["options"]] == [True]  # the only card, chosen
+    assert len(selects(hand)) == 2  # its places are offered at once
+    assert any("covers" in c.get("label", "") for c in hand.components if c.get("type") == 2)
+
+
+async def test_the_driver_plays_twin_pyramid_turns_without_wandering(h: Harness) -> None:
+    """Twin Pyramid's action select carries indices, not cards: the driver reads what each option leads to and
+    never presses a random rearrangement step instead of its move (it once took up to 20 clicks a turn)."""
+    alice = h.user(ALICE_ID, "alice")
+    table = await open_table(h, alice, "twinpyramid", bots=2)
+    rng = random.Random(5)
+    moves = 0
+    for _ in range(12):
+        if table.status != "running" or table.user_ids_to_act() != [ALICE_ID]:
+            break
+        probe = random.Random()
+        probe.setstate(rng.getstate())
+        wanted = choose_action(table.engine, table.state, ALICE, probe)  # the driver's own first draw
+        count = counting(h)
+        acted = await ui_driver.act(h, alice, table, rng)
+        if wanted.type == "rearrange":
+            assert acted.action["type"] == "rearrange_step", acted.action
+        else:
+            assert acted.action == wanted.model_dump(mode="json"), (wanted, acted.action)
+        assert count[0] - 1 <= 2, (wanted, acted.action)
+        moves += 1
+        await h.settle()
+    assert moves >= 3

@@ -46,34 +46,17 @@ class Result(BaseModel):
     scores: dict[str, int | float] = {}
 
 
-class View(BaseModel):
-    """What one viewer (a seat, or ``None`` for a spectator) may see; each game subclasses it in its ``view.py``.
-
-    Frozen and without defaults: every field is given by the game's ``build_view``. ``viewer`` and ``hand`` are
-    ``None`` for a spectator; ``hand`` is the viewer's secret cards (the hidden-information checks read it);
-    ``over`` is true once the game ended and ``result`` is then set.
-
-    ``model_dump`` / ``model_dump_json`` give the view's JSON shape: a field named in ``omit_when_none`` is left
-    out while it is ``None`` (a spectator's view has no ``hand`` key), so the shape is the one the untyped views
-    had. Views pickle, so they cross process boundaries as they are.
-    """
+class Shape(BaseModel):
+    """A frozen part of a view whose JSON shape leaves out the keys named in ``omit_when_none`` while they are
+    ``None`` (and reads them back as ``None`` when absent) — the shape the untyped views had."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
-    omit_when_none: ClassVar[frozenset[str]] = frozenset({"viewer", "hand"})
-
-    game: str
-    players: list[str]
-    to_act: list[str]
-    viewer: str | None
-    hand: list[str] | None
-    over: bool
-    result: Result | None
+    omit_when_none: ClassVar[frozenset[str]] = frozenset()
 
     @model_validator(mode="before")
     @classmethod
     def _absent_is_none(cls, data: Any) -> Any:
-        """Loading the JSON shape back: a key ``omit_when_none`` left out is ``None`` (only those keys)."""
-        if isinstance(data, dict):
+        if isinstance(data, dict) and cls.omit_when_none:
             data = {**{key: None for key in cls.omit_when_none}, **data}
         return data
 
@@ -84,6 +67,29 @@ class View(BaseModel):
             if key in data and data[key] is None:
                 del data[key]
         return data
+
+
+class View(Shape):
+    """What one viewer (a seat, or ``None`` for a spectator) may see; each game subclasses it in its ``view.py``.
+
+    Frozen and without defaults: every field is given by the game's ``build_view``. ``viewer`` and ``hand`` are
+    ``None`` for a spectator; ``hand`` is the viewer's secret cards (the hidden-information checks read it);
+    ``over`` is true once the game ended, and ``result`` is then the engine's result.
+
+    ``model_dump`` / ``model_dump_json`` give the view's JSON shape (see ``Shape``: a spectator's view has no
+    ``hand`` key). Views pickle, so they cross process boundaries as they are; the bots read the dump
+    (``bot/policies/seat_view.py``).
+    """
+
+    omit_when_none: ClassVar[frozenset[str]] = frozenset({"viewer", "hand"})
+
+    game: str
+    players: list[str]
+    to_act: list[str]
+    viewer: str | None
+    hand: list[str] | None
+    over: bool
+    result: Result | None
 
 
 S = TypeVar("S", bound="GameState")

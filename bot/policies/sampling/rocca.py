@@ -87,8 +87,9 @@ def rollout_view(state: RoccaState, player: str) -> dict[str, Any]:
     """The part of the view the Rocca heuristic reads, for playouts (the full view's tower geometry costs ~3 ms)."""
     from engines.rocca.view import pending_view
 
+    pending = pending_view(state)
     return {
         "viewer": player, "players": list(state.players), "out": list(state.out), "direction": state.direction,
         "hand": list(state.hands[player]), "hand_sizes": {p: len(h) for p, h in state.hands.items()},
-        "pending": pending_view(state), "to_act": [state.pending.player if state.pending else state.turn],
+        "pending": None if pending is None else pending.model_dump(), "to_act": [state.pending.player if state.pending else state.turn],
     }

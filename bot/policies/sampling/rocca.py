@@ -91,5 +91,6 @@ def rollout_view(state: RoccaState, player: str) -> dict[str, Any]:
     return {
         "viewer": player, "players": list(state.players), "out": list(state.out), "direction": state.direction,
         "hand": list(state.hands[player]), "hand_sizes": {p: len(h) for p, h in state.hands.items()},
-        "pending": None if pending is None else pending.model_dump(), "to_act": [state.pending.player if state.pending else state.turn],
+        "pending": None if pending is None else pending.model_dump(),
+        "to_act": [state.pending.player if state.pending else state.turn],
     }

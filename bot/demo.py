@@ -37,7 +37,7 @@ class TerminalChannel:
         game = table.row.game
         if update.kind == "started":
             self.out(t("demo.started", lang, game=render.game_title(game, lang),
-                       players=", ".join(names(p) for p in table.view(None)["players"])))
+                       players=", ".join(names(p) for p in table.view(None).players)))
         for ev in update.events:
             line = render.event_line(game, ev, names, lang)
             if line is None:

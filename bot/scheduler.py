@@ -9,6 +9,7 @@ import logging
 from engines import Action
 
 from .errors import HostError
+from .policies.seat_view import seat_view
 from .service import GameService
 from .table import Table, Update
 from .thinking import Thinker
@@ -85,7 +86,8 @@ class BotScheduler:
         measured for the heuristics: pickling views and legal lists cost the event loop more than it saved —
         p99 72 ms instead of 38 ms at 1,000 tables on two cores)."""
         engine = table.engine
-        view, legal = engine.view(table.state, player), engine.legal_actions(table.state, player)
+        # the view crosses to the thinker (maybe a worker process) as the policies' dict (bot/policies/seat_view.py)
+        view, legal = seat_view(engine.view(table.state, player)), engine.legal_actions(table.state, player)
         seed = f"{table.row.seed}:{version}:{player}"
         return await self.thinker.decide(engine.name, view, legal, seed, seat_level(table, player))
 

@@ -5,7 +5,8 @@ import asyncio
 from dataclasses import dataclass, field
 from typing import Any
 
-from engines import Engine, Event, Result, get_engine
+from engines import Engine, Event, Result, View, get_engine
+from engines.base import V
 
 from .render import seat_names
 from .storage import GameRow, SeatRow
@@ -66,8 +67,15 @@ class Table:
     def to_act(self) -> list[str]:
         return self.engine.to_act(self.state) if self.state is not None else []
 
-    def view(self, viewer: str | None) -> dict[str, Any]:
+    def view(self, viewer: str | None) -> View:
         return self.engine.view(self.state, viewer)
+
+    def view_as(self, kind: type[V], viewer: str | None) -> V:
+        """``view`` typed as the game's own view model (a game's controls know which one its engine builds)."""
+        view = self.view(viewer)
+        if not isinstance(view, kind):
+            raise TypeError(f"{self.row.game} views are {type(view).__name__}, not {kind.__name__}")
+        return view
 
     def result(self) -> Result | None:
         return self.engine.result(self.state) if self.state is not None else None
@@ -109,5 +117,5 @@ class Update:
     version: int
     events: list[Event] = field(default_factory=list)
     actor: str | None = None
-    public_view: dict[str, Any] | None = None  # the spectator view right after this change
+    public_view: View | None = None  # the spectator view right after this change
     reason: str | None = None  # why a table ended early ("abandoned", "paused_ended", "idle"), when it did

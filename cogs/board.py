@@ -11,6 +11,7 @@ from bot import render
 from bot.games import RenderHooks, controls_hooks, render_hooks
 from bot.i18n import t
 from bot.table import Table
+from engines import View
 
 from .common import board_embed, names_for
 from .controls import HandButton
@@ -42,7 +43,7 @@ async def board_image(table: Table, locale: object | None) -> discord.File | Non
     return discord.File(io.BytesIO(png), filename="board.png", description=image_alt(hooks, view, names, locale))
 
 
-def image_alt(hooks: RenderHooks, view: dict[str, Any], names: render.Names, locale: object | None) -> str:
+def image_alt(hooks: RenderHooks, view: View, names: render.Names, locale: object | None) -> str:
     """The picture's alt text: the game's description of what it shows (``image_alt``), else a generic line;
     at most the 1,024 characters Discord takes."""
     describe = hooks.image_alt

@@ -25,7 +25,7 @@ from bot.errors import HostError, user_message
 from bot.games import ControlsHooks, controls_hooks
 from bot.i18n import t
 from bot.table import Table
-from engines import Action, EngineError, NotYourTurn
+from engines import Action, EngineError, NotYourTurn, View
 
 from .common import GameItem, host, names_for
 from .live_hands import live_hands
@@ -186,7 +186,7 @@ def hand_content(table: Table, player: str, locale: object | None, *, notices: S
     return "\n".join(lines)[:2000], ui
 
 
-def auto_chosen(module: ControlsHooks, table: Table, player: str, view: dict[str, Any], selection: list[str],
+def auto_chosen(module: ControlsHooks, table: Table, player: str, view: View, selection: list[str],
                 locale: object | None) -> tuple[list[str], list[discord.ui.Item]]:
     """The game's controls for ``selection``, with every needed one-choice select (a ``PickSelect`` made by
     ``single(..., chosen_when_alone=True)`` that offers exactly one option) chosen for the player: the selection

@@ -8,7 +8,7 @@ from functools import cache
 from importlib import import_module
 from typing import Callable
 
-from .base import Action, Engine, Event, GameState, Result
+from .base import Action, Engine, Event, GameState, Result, Shape, View
 from .errors import BadAction, BadOptions, EngineError, IllegalAction, NotYourTurn
 
 # name -> "module:EngineClass"; a game is listed here once its engine is complete.
@@ -49,6 +49,6 @@ def register_engine(name: str, target: str) -> Callable[[], None]:
 
 
 __all__ = [
-    "GAMES", "get_engine", "register_engine", "Action", "Engine", "Event", "GameState", "Result",
+    "GAMES", "get_engine", "register_engine", "Action", "Engine", "Event", "GameState", "Result", "Shape", "View",
     "EngineError", "BadAction", "BadOptions", "IllegalAction", "NotYourTurn",
 ]

@@ -8,9 +8,17 @@ its input), JSON dump/load and action parsing.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, TypeVar
 
-from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    SerializerFunctionWrapHandler,
+    TypeAdapter,
+    ValidationError,
+    model_serializer,
+    model_validator,
+)
 
 from .errors import BadAction, BadOptions, IllegalAction, NotYourTurn
 from .rng import Rng
@@ -38,6 +46,58 @@ class Result(BaseModel):
     scores: dict[str, int | float] = {}
 
 
+class Shape(BaseModel):
+    """A frozen part of a view whose JSON shape leaves out the keys named in ``omit_when_none`` while they are
+    ``None`` (and reads them back as ``None`` when absent) — the shape the untyped views had."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    omit_when_none: ClassVar[frozenset[str]] = frozenset()
+
+    @model_validator(mode="before")
+    @classmethod
+    def _absent_is_none(cls, data: Any) -> Any:
+        if isinstance(data, dict) and cls.omit_when_none:
+            data = {**{key: None for key in cls.omit_when_none}, **data}
+        return data
+
+    @model_serializer(mode="wrap")
+    def _omit_absent(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        data: dict[str, Any] = handler(self)
+        for key in self.omit_when_none:
+            if key in data and data[key] is None:
+                del data[key]
+        return data
+
+
+class View(Shape):
+    """What one viewer (a seat, or ``None`` for a spectator) may see; each game subclasses it in its ``view.py``.
+
+    Frozen and without defaults: every field is given by the game's ``build_view``. ``viewer`` and ``hand`` are
+    ``None`` for a spectator; ``hand`` is the viewer's secret cards (the hidden-information checks read it);
+    ``over`` is true once the game ended, and ``result`` is then the engine's result.
+
+    ``model_dump`` / ``model_dump_json`` give the view's JSON shape (see ``Shape``: a spectator's view has no
+    ``hand`` key). Views pickle, so they cross process boundaries as they are; the bots read the dump
+    (``bot/policies/seat_view.py``).
+    """
+
+    omit_when_none: ClassVar[frozenset[str]] = frozenset({"viewer", "hand"})
+
+    game: str
+    players: list[str]
+    to_act: list[str]
+    viewer: str | None
+    hand: list[str] | None
+    over: bool
+    result: Result | None
+
+
+S = TypeVar("S", bound="GameState")
+A = TypeVar("A", bound=Action)
+O = TypeVar("O", bound=BaseModel)  # noqa: E741  # the options type, named like S, A and V
+V = TypeVar("V", bound=View)
+
+
 class GameState(BaseModel):
     """Fields every game state has. ``rng`` is secret: never put it in a view."""
 
@@ -48,7 +108,10 @@ class GameState(BaseModel):
     rng: Rng
 
 
-class Engine(ABC):
+class Engine(ABC, Generic[S, A, O, V]):
+    """Generic over the game's state, action (union), options and view types, so ``engine.view(...)`` is typed
+    per game (``class AkumaEngine(Engine[AkumaState, AkumaAction, AkumaOptions, AkumaView])``)."""
+
     name: ClassVar[str]
     min_players: ClassVar[int]
     max_players: ClassVar[int]
@@ -74,7 +137,7 @@ class Engine(ABC):
         """Mutate ``state`` (already a private copy) or raise IllegalAction; return events."""
 
     @abstractmethod
-    def view(self, state: Any, viewer: str | None) -> dict[str, Any]: ...
+    def view(self, state: S, viewer: str | None) -> V: ...
 
     @abstractmethod
     def result(self, state: Any) -> Result | None: ...

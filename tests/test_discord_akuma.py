@@ -37,13 +37,13 @@ async def take_turn(h: Harness, alice, table, rng: random.Random) -> None:
     assert r.type == "message" and r.ephemeral
     hand = r.message
     view = table.view(PLAYER)
-    for card in view["hand"]:
+    for card in view.hand or []:
         assert card[1:] in hand.text
     action = choose_action(ENGINE, table.state, PLAYER, rng)
     gid = table.id
     if action.type in ("steal", "stop_stealing"):
         await h.click(alice, hand, action_button(hand, table, PLAYER, action))
-    elif action.type == "release" and view.get("release_forced") is not None:
+    elif action.type == "release" and view.release_forced is not None:
         await h.click(alice, hand, action_button(hand, table, PLAYER, lambda a: a.type == "release"))
     else:
         await h.select(alice, hand, rf"gh:pick:{gid}:\d+:0:.*", action.cards)
@@ -111,10 +111,10 @@ async def test_errors_are_ephemeral_say_what_to_do_and_change_nothing(h: Harness
     rng = random.Random(1)
     while table.status == "running":
         view = table.view(PLAYER)
-        if view["row"] and view.get("release_forced") is None and not view.get("steals_left"):
-            cards = sorted(view["hand"], key=lambda c: int(c[1:]))
+        if view.row and view.release_forced is None and not view.steals_left:
+            cards = sorted(view.hand or [], key=lambda c: int(c[1:]))
             nonzero = [c for c in cards if c[1:] != "0"]
-            if sum(int(c[1:]) for c in nonzero) > view["release_number"] + 1 and len(nonzero) >= 2:
+            if sum(int(c[1:]) for c in nonzero) > (view.release_number or 0) + 1 and len(nonzero) >= 2:
                 break
         await take_turn(h, alice, table, rng)
     else:
@@ -124,7 +124,7 @@ async def test_errors_are_ephemeral_say_what_to_do_and_change_nothing(h: Harness
     hand = r.message
     await h.select(alice, hand, rf"gh:pick:{table.id}:\d+:0:.*", nonzero)  # everything: surplus
     assert "Not a valid release" in hand.text and "surplus" in hand.text and "Leave it out" in hand.text
-    release = hand.button(label=f"Akuma release (cost {view['release_number']})")
+    release = hand.button(label=f"Akuma release (cost {view.release_number})")
     assert release.get("disabled")  # a release that would be refused cannot be sent (the note above says why)
     assert ENGINE.dump(table.state) == state_before and table.version == version
     # An out-of-date button: act once, then click the old hand's button again.

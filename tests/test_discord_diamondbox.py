@@ -85,7 +85,7 @@ async def do_action(h: Harness, user, table, action) -> None:
     hand = await my_hand(h, user, table)
     player = f"u{user.id}"
     view = table.view(player)
-    for c in view["hand"]:
+    for c in view.hand or []:
         assert mark(c) in hand.text
     version = table.version
     if action.type == "place":

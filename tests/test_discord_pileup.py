@@ -73,9 +73,9 @@ async def build_play(h: Harness, user, table, action):
     """Choose the value (when several fit) and the cards one at a time in the hand view; returns the hand."""
     hand = await my_hand(h, user, table)
     view = table.view(f"u{user.id}")
-    for c in view["hand_all"]:
+    for c in view.hand_all or []:
         assert mark(c) in hand.text
-    if len(view.get("playable_values", [])) > 1:
+    if len(view.playable_values or []) > 1:
         await h.select(user, hand, select_with(hand, f"v{action.value}"), [f"v{action.value}"])
     for number, step in enumerate(steps_of(action)):
         offered = [o["value"] for c in hand.components if c.get("type") == 3 for o in c.get("options", [])]

@@ -53,16 +53,16 @@ async def do_action(h: Harness, user, table, action) -> None:
     hand = await my_hand(h, user, table)
     player = f"u{user.id}"
     view = table.view(player)
-    for c in view["hand"]:
+    for c in view.hand or []:
         assert mark(c) in hand.text
     version = table.version
-    pending = view.get("pending")
+    pending = view.pending
     if action.type in ("declare_one", "draw", "accept"):
         await h.click(user, hand, action_button(hand, table, player, action))
     elif action.type == "give":
         await h.select(user, hand, select_with(hand, action.card), [action.card])
         await h.click(user, hand, action_button(hand, table, player, action))
-    elif action.type == "place" and pending and pending["player"] == view["me"]:
+    elif action.type == "place" and pending and pending.player == view.viewer:
         await h.click(user, hand, action_button(hand, table, player, action))
     elif action.type == "place" and action.card.startswith("X"):
         value = next(o["value"] for c in hand.components for o in c.get("options", [])

@@ -58,7 +58,7 @@ async def test_simultaneous_clicks_on_one_button_apply_once(h: Harness) -> None:
     alice = h.user(ALICE_ID, "alice")
     table = await open_table(h, alice)
     hand = (await h.click(alice, board_message(h, table), label="My hand")).message
-    card = table.view(PLAYER)["hand"][0]
+    card = (table.view(PLAYER).hand or [])[0]
     await h.select(alice, hand, rf"gh:pick:{table.id}:\d+:0:.*", [card])
     play = action_button(hand, table, PLAYER, {"type": "play", "cards": [card]})
     version = table.version

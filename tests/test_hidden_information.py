@@ -70,7 +70,7 @@ def catalog_marks(game: str) -> frozenset[str]:
     every: set[str] = set()
     for seed in range(1, 21):  # enough deals to see every kind of card (Pile up's 84-card deck has 4 left over)
         state = engine.new_game([f"p{i}" for i in range(engine.max_players)], seed=seed)
-        every |= {c for p in state.players for c in engine.view(state, p).get("hand", [])}
+        every |= {c for p in state.players for c in (engine.view(state, p).hand or [])}
     return frozenset(m for m in {mark(c) for c in every} if pattern(m).search(texts))
 
 
@@ -81,7 +81,7 @@ class Secrets:
         engine = get_engine(game)
         mark = render_hooks(game).card
         self.game = game
-        self.owners = {p: set(engine.view(state, p).get("hand", [])) for p in state.players}
+        self.owners = {p: set((engine.view(state, p).hand or [])) for p in state.players}
         public = set(string_leaves(engine.view(state, None)))
         public_marks = {mark(x) for x in public if x}
         self.ids = {p: cards - public for p, cards in self.owners.items()}

@@ -75,7 +75,7 @@ def test_sampler_never_puts_a_seen_card_in_hiding() -> None:
     player = engine.to_act(state)[0]
     view = engine.view(state, player)
     sampled = sampler_for("akuma")(view, random.Random(0))
-    mine = set(view["hand"])
+    mine = set(view.hand or [])
     for p, hand in sampled.hands.items():
         if p != player:
             assert not mine & set(hand)

@@ -100,11 +100,11 @@ def test_pictures_are_pngs_of_the_right_size() -> None:
         view = ENGINE.view(state, None)
         png = image.render_png(view)
         img = Image.open(io.BytesIO(png))
-        b = view["bounds"]
+        b = view.bounds.model_dump()
         cols, rows = b["max_x"] - b["min_x"] + 1, b["max_y"] - b["min_y"] + 1
         assert img.width > cols * 16 and img.height > rows * 16
         own = ENGINE.view(state, state.order[0])
-        if own["hand_faces"]:
-            assert Image.open(io.BytesIO(image.hand_png(own["hand_faces"]))).width > 40
+        if own.hand_faces:
+            assert Image.open(io.BytesIO(image.hand_png(own.hand_faces))).width > 40
     view = ENGINE.view(ENGINE.new_game(["a", "b"], seed=1), None)
     assert image.preview_png(view, cells_of("Y10", 0), "Y10", 0, 0, 2, 3).startswith(b"\x89PNG")

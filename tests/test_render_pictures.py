@@ -99,12 +99,12 @@ def test_rocca_labels_stay_legible_at_phone_width() -> None:
     checked = 0
     for seed in range(4):
         state = list(positions("rocca", seed, every=1000))[-1]
-        tower = engine.view(state, None)["tower"]
+        tower = engine.view(state, None).tower
         cv = RI.Canvas(tower)
         f = RI.font(round(cv.label * cv.unit))
-        for tc in (tc for tc in tower if tc.get("active")):
-            left, top, right, bottom = measure.textbbox((0, 0), tc["label"], font=f, anchor="mm")
+        for tc in (tc for tc in tower if tc.active):
+            left, top, right, bottom = measure.textbbox((0, 0), tc.label, font=f, anchor="mm")
             shown = (bottom - top) * PHONE / cv.size[0]
-            assert shown >= (10 if cv.label < RI.LABEL_MAX else 8), (seed, tc["label"], shown)
+            assert shown >= (10 if cv.label < RI.LABEL_MAX else 8), (seed, tc.label, shown)
             checked += 1
     assert checked

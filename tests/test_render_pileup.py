@@ -19,7 +19,7 @@ from bot.table import Table
 from cogs.controls import action_of
 from cogs.games import pileup as cog
 from engines import BadOptions, Event, IllegalAction
-from engines.pileup import DumpOn, KeepColumn, PileupEngine, Play, Roll
+from engines.pileup import DumpOn, KeepColumn, PileupEngine, PileupView, Play, Roll
 
 from .discord_helpers import check_discord_limits, offered_actions, offered_controls
 from .engines.test_pileup_support import col
@@ -74,7 +74,7 @@ def test_board_hand_and_events_render_in_both_languages(seed: int, n: int) -> No
                 view = ENG.view(state, player)
                 text = R.hand(view, names, lang)
                 assert len(text) < 1500 and "{" not in text
-                for c in view["hand_all"]:
+                for c in view.hand_all or []:
                     assert R.card(c) in text
             for ev in events:
                 line = R.event(ev, names, lang)
@@ -138,7 +138,7 @@ def test_board_never_depends_on_secret_cards() -> None:
             for lang in LOCALES:
                 assert R.board(ENG.view(state, None), names, lang).text() == \
                     R.board(ENG.view(masked, None), names, lang).text()
-            assert "hand" not in ENG.view(state, None) and "hand_all" not in ENG.view(state, None)
+            assert ENG.view(state, None).hand is None and ENG.view(state, None).hand_all is None
 
 
 def test_every_engine_error_has_a_message_in_both_languages() -> None:
@@ -179,10 +179,10 @@ def test_a_bad_deck_option_is_refused_with_a_clear_message() -> None:
 
 
 
-def reach_play(table: Table, player: str, view: dict, action: Play) -> None:
+def reach_play(table: Table, player: str, view: PileupView, action: Play) -> None:
     """Build ``action`` through the selects step by step, then find its Play button."""
     selection: list[str] = []
-    if len(view.get("playable_values", [])) > 1:
+    if len(view.playable_values or []) > 1:
         assert f"v{action.value}" in offered_controls(cog.controls(table, player, view, [], "en"))[1]
         selection.append(f"v{action.value}")
     for step in cog.steps_of(action):

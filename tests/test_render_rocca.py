@@ -7,6 +7,7 @@ import random
 import re
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import discord
 import pytest
@@ -78,7 +79,7 @@ def test_board_hand_and_events_render_in_both_languages(seed: int, n: int, bon: 
                 view = ENG.view(state, player)
                 text = R.hand(view, names, lang)
                 assert len(text) < 1500
-                for c in view["hand"]:
+                for c in view.hand or []:
                     assert R.card(c) in text
             for ev in events:
                 line = R.event(ev, names, lang)
@@ -229,7 +230,7 @@ def test_sixty_card_tower_keeps_cards_readable() -> None:
     for seed in range(5):
         state = big_tower(66, seed)
         assert len(state.tower) >= 60
-        canvas = Canvas(ENG.view(state, None)["tower"])
+        canvas = Canvas(ENG.view(state, None).tower)
         assert canvas.unit >= UNIT_MIN
 
 
@@ -241,8 +242,8 @@ def test_picture_marks_only_sides_a_card_could_match(monkeypatch) -> None:
     from engines.rocca.view import tower_view
     tower, columns = start_tower("5S")
     state = RoccaState.model_construct(tower=tower, columns=columns, restricted=None)
-    view = {"tower": tower_view(state, TowerIndex(state)), "columns": []}
-    assert "face" in view["tower"][0]["open_sides"]
+    view = SimpleNamespace(tower=tower_view(state, TowerIndex(state)), columns=[])  # the parts render reads
+    assert "face" in view.tower[0].open_sides
     drawn: list[str] = []
     monkeypatch.setattr(rocca_image, "outline_side", lambda draw, cv, tc, side: drawn.append(side))
     rocca_image.render(view)

@@ -87,7 +87,7 @@ def test_board_hand_and_events_render_in_both_languages(seed: int, n: int) -> No
                 view = ENG.view(state, player)
                 text = R.hand(view, names, lang)
                 assert len(text) < 1500 and "{" not in text
-                for c in view["hand"]:
+                for c in view.hand or []:
                     assert R.card(c) in text
             for ev in events:
                 line = R.event(ev, names, lang)
@@ -110,10 +110,10 @@ def test_pyramids_are_drawn_as_pyramids() -> None:
     names = names_for(state.players)
     board = R.board(ENG.view(state, None), names, "en").text()
     assert "```" not in board and "1️⃣" in board  # the board's pyramids are its picture, seats numbered as there
-    stones = ENG.view(state, None)["table"][0]["stones"]
+    stones = ENG.view(state, None).table[0].stones
     assert R.pyramid_lines(stones) == ["      ·A·", "    ·2· ·3·", "  4♣  ·5· ·6·", "7♠  8♦  ·9· 10♥"]
     assert "1️⃣ Player p0: field 7♠ 8♦ ·9· 10♥ │ 4♣" in R.image_alt(ENG.view(state, None), names, "en")
-    assert R.pyramid_inline(ENG.view(state, "p0")["table"][0]["stones"]).startswith("7♠ 8♦ ·9· 10♥ │ 4♣")
+    assert R.pyramid_inline(ENG.view(state, "p0").table[0].stones).startswith("7♠ 8♦ ·9· 10♥ │ 4♣")
     hand = R.hand(ENG.view(state, "p0"), names, "ja")
     assert "あなたの場札のピラミッド" in hand and "  4♣  ·5· ·6·" in hand
 
@@ -173,7 +173,7 @@ def test_controls_fit_discord_and_reach_every_legal_action(seed: int, n: int) ->
                     continue
                 if action.type in ("play", "change"):
                     if action.card.startswith("X"):  # jokers are interchangeable: the first one is offered
-                        mine = view["hand"] + R.seat_of(view, player)["shown"]
+                        mine = (view.hand or []) + R.seat_of(view, player).shown
                         action = action.model_copy(update={"card": min(c for c in mine if c.startswith("X"))})
                     value = f"a{legal.index(action)}"
                     assert value in values, (action, values)

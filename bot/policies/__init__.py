@@ -12,13 +12,14 @@ from typing import Any, Protocol
 from engines import Action, BadOptions, Engine
 
 from ..games import policy
+from .seat_view import PolicyView, seat_view
 
 
 class Policy(Protocol):
-    def __call__(self, view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action: ...
+    def __call__(self, view: PolicyView, legal: list[Action], rng: random.Random) -> Action: ...
 
 
-def random_policy(view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
+def random_policy(view: PolicyView, legal: list[Action], rng: random.Random) -> Action:
     return rng.choice(legal)
 
 
@@ -42,10 +43,11 @@ def check_level(level: str) -> str:
     return level
 
 
-def choose_for_seat(game: str, view: dict[str, Any], legal: list[Action], seed: str,
+def choose_for_seat(game: str, view: PolicyView, legal: list[Action], seed: str,
                     level: str = "normal") -> Action:
     """The bot's move from what its seat sees, at its level; a plain top-level function so a worker process can
     run it. ``easy``: the heuristic with frequent sensible slips; ``normal``: the heuristic; ``strong``: search."""
+    view = seat_view(view)
     if level == "strong":
         from .search import choose_strong
         return choose_strong(game, view, legal, seed, STRONG_BUDGET_S)

@@ -17,9 +17,10 @@ cushion than it costs. It uses only its own view.
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from engines import Action
+
+from .seat_view import PolicyView, seat_view
 
 EMPTY_PENALTY = 1000.0
 SHORT_HAND_PENALTY = {1: 50.0, 2: 15.0}
@@ -41,7 +42,8 @@ def hand_value(points: int, size: int, shortest_rival: int) -> float:
     return points + SHORT_HAND_PENALTY.get(size, 0.0) + CUSHION_WEIGHT * shortfall ** 2
 
 
-def action_value(view: dict[str, Any], action: Action) -> float:
+def action_value(view: PolicyView, action: Action) -> float:
+    view = seat_view(view)
     hand: list[str] = list(view.get("hand", []))
     me = view.get("viewer")
     rivals = [n for p, n in view.get("hand_sizes", {}).items() if p != me]
@@ -57,7 +59,8 @@ def action_value(view: dict[str, Any], action: Action) -> float:
     return hand_value(points, len(hand), shortest_rival)  # stop_stealing
 
 
-def choose(view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
+def choose(view: PolicyView, legal: list[Action], rng: random.Random) -> Action:
+    view = seat_view(view)
     values = [action_value(view, a) for a in legal]
     best = min(values)
     options = [a for a, v in zip(legal, values) if v == best]

@@ -24,6 +24,8 @@ from engines import Action
 from engines.diamondbox import ChooseColour, PlaceCard
 from engines.diamondbox.geometry import Centre, centre_from_view, place, placements_for, visible_colours
 
+from .seat_view import PolicyView, seat_view
+
 BONUS_WEIGHT = 1000.0
 CHOOSE_NEXT_WEIGHT = 2.0
 HARD_CARD_WEIGHT = 0.5
@@ -62,7 +64,8 @@ def _place_score(view: dict[str, Any], centre: Centre, action: Any, per_card: Co
     return score
 
 
-def choose(view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
+def choose(view: PolicyView, legal: list[Action], rng: random.Random) -> Action:
+    view = seat_view(view)
     if isinstance(legal[0], ChooseColour):
         return _choose_colour(view, legal, rng)
     places = [a for a in legal if isinstance(a, PlaceCard)]

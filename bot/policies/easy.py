@@ -8,6 +8,8 @@ from typing import Any, Callable
 
 from engines import Action
 
+from .seat_view import PolicyView, seat_view
+
 SLIP = 0.5  # share of decisions (with a real choice) where the easy bot does not play the heuristic's move
 Scorer = Callable[[dict[str, Any], Action], float]  # higher is better
 
@@ -24,8 +26,9 @@ def _pileup_score(view: dict[str, Any], action: Action) -> float:
 SCORERS: dict[str, Scorer] = {"pileup": _pileup_score}
 
 
-def sensible(game: str, view: dict[str, Any], legal: list[Action]) -> list[Action]:
+def sensible(game: str, view: PolicyView, legal: list[Action]) -> list[Action]:
     """The moves an easy bot may pick at random: not pointless shuffles, and the better half when scorable."""
+    view = seat_view(view)
     moves = [a for a in legal if getattr(a, "type", None) != "rearrange"] or list(legal)
     scorer = SCORERS.get(game)
     if scorer is None or len(moves) < 3:
@@ -34,8 +37,9 @@ def sensible(game: str, view: dict[str, Any], legal: list[Action]) -> list[Actio
     return ranked[:(len(ranked) + 1) // 2]
 
 
-def choose_easy(game: str, view: dict[str, Any], legal: list[Action], rng: random.Random,
+def choose_easy(game: str, view: PolicyView, legal: list[Action], rng: random.Random,
                 heuristic: Callable[..., Action]) -> Action:
+    view = seat_view(view)
     if len(legal) == 1 or rng.random() >= SLIP:
         return heuristic(view, legal, rng)
     return rng.choice(sensible(game, view, legal))

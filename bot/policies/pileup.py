@@ -12,6 +12,8 @@ from engines import Action
 from engines.pileup import DumpOn, Give, Penalty, Play
 from engines.pileup.rules import preview
 
+from .seat_view import PolicyView, seat_view
+
 # What holding a white / black card is worth (an escape from a take later), so one is spent
 # only where it saves more than that.
 KEEP_WHITE = 2.0
@@ -21,7 +23,8 @@ TRAP_GAIN = 0.25  # a trapped column will likely hit an opponent first
 HAZARD_GAIN = 0.1  # leaving a column on 2 layers: the next players meet it first
 
 
-def choose(view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
+def choose(view: PolicyView, legal: list[Action], rng: random.Random) -> Action:
+    view = seat_view(view)
     if len(legal) == 1:
         return legal[0]
     first = legal[0]

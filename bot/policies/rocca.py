@@ -11,6 +11,8 @@ from typing import Any
 from engines import Action
 from engines.rocca import Accept, Bon, DeclareOne, Draw, Give, Place
 
+from .seat_view import PolicyView, seat_view
+
 ROCCA_ACTIONS = (Place, Draw, Accept, Give, DeclareOne, Bon)
 
 SPECIAL_BONUS = {"A": 4.0, "K": 4.0, "J": 3.0, "Q": 3.0, "0": 1.0}
@@ -57,7 +59,7 @@ def _place_score(view: dict[str, Any], action: Any, hand: list[str]) -> float:
     rank = _rank(card) or ""
     bonus = SPECIAL_BONUS.get(rank, 0.0)
     if rank in ("J", "K"):
-        threat = view["hand_sizes"].get(_next_player(view, view["me"]), 5)
+        threat = view["hand_sizes"].get(_next_player(view, view["viewer"]), 5)
         bonus += 3.0 if threat <= 2 else 0.0
     if rank == "A" and not rest:
         bonus = 0.0
@@ -69,7 +71,8 @@ def _place_score(view: dict[str, Any], action: Any, hand: list[str]) -> float:
     return score
 
 
-def choose(view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
+def choose(view: PolicyView, legal: list[Action], rng: random.Random) -> Action:
+    view = seat_view(view)
     by_type: dict[str, list[Any]] = {}
     for a in legal:
         assert isinstance(a, ROCCA_ACTIONS)  # only Rocca's actions reach this policy
@@ -78,7 +81,7 @@ def choose(view: dict[str, Any], legal: list[Action], rng: random.Random) -> Act
         return by_type["declare_one"][0]
     hand: list[str] = view.get("hand", [])
     pending = view.get("pending")
-    if pending and pending.get("player") == view.get("me") and pending["kind"] in ("draw_chain", "q_answer"):
+    if pending and pending.get("player") == view.get("viewer") and pending["kind"] in ("draw_chain", "q_answer"):
         # passing a chain on (or giving more back) always beats taking it
         return by_type["place"][0] if "place" in by_type else by_type["accept"][0]
     if "give" in by_type:

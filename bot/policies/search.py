@@ -31,6 +31,7 @@ from engines import Action, EngineError, get_engine
 
 from ..games import MAX_ROLLOUT_STEPS, sampler_hooks
 from . import heuristic_for
+from .seat_view import PolicyView, seat_view
 
 MAX_CANDIDATES = 6
 SWITCH_Z = 1.0
@@ -102,10 +103,11 @@ def playout(game: str, state: Any, me: str, action: Action, rng: random.Random) 
     return reward(result, me, len(state.players))
 
 
-def candidates(game: str, view: dict[str, Any], legal: list[Action], rng: random.Random) -> list[int]:
+def candidates(game: str, view: PolicyView, legal: list[Action], rng: random.Random) -> list[int]:
     """Indices of the legal actions worth searching, best first: the ``normal`` choice, then the rest in the
     order of the game's ``prior(view, action)`` (higher first) when its sampling module has one, else shuffled;
     at most ``MAX_CANDIDATES``."""
+    view = seat_view(view)
     normal = heuristic_for(game)(view, legal, random.Random(rng.getrandbits(64)))
     first = legal.index(normal)
     rest = [i for i in range(len(legal)) if i != first]
@@ -120,7 +122,7 @@ def candidates(game: str, view: dict[str, Any], legal: list[Action], rng: random
 
 def choose_strong(
     game: str,
-    view: dict[str, Any],
+    view: PolicyView,
     legal: list[Action],
     seed: str,
     budget_s: float = 0.3,
@@ -136,11 +138,12 @@ def choose_strong(
     (see ``pick``).
     Games without a determiniser play the ``normal`` heuristic.
     """
+    view = seat_view(view)
     rng = random.Random(f"strong:{game}:{seed}")
     if len(legal) <= 1:
         return legal[0]
     sample = sampler_for(game)
-    me = view.get("viewer") or view.get("me")
+    me = view.get("viewer")
     if sample is None or me is None:
         return heuristic_for(game)(view, legal, rng)
     cands = candidates(game, view, legal, rng)

@@ -12,6 +12,8 @@ from typing import Any
 
 from engines import Action
 
+from .seat_view import PolicyView, seat_view
+
 STONES = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10")
 BUILD = {"J": 1, "Q": 2, "K": 3}
 SUPPORTS = {"4": ("7", "8"), "5": ("8", "9"), "6": ("9", "10"), "2": ("4", "5"), "3": ("5", "6"), "A": ("2", "3")}
@@ -32,7 +34,7 @@ class Table:
     """The parts of the view the policy reasons about."""
 
     def __init__(self, view: dict[str, Any]) -> None:
-        me = view["me"]
+        me = view["viewer"]
         seat = next(s for s in view["table"] if s["player"] == me)
         self.view = view
         self.held: list[str] = list(view["hand"])
@@ -94,7 +96,8 @@ def _kinds(legal: list[Action]) -> list[Any]:
     return list(legal)
 
 
-def choose(view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
+def choose(view: PolicyView, legal: list[Action], rng: random.Random) -> Action:
+    view = seat_view(view)
     if len(legal) == 1:
         return legal[0]
     kinds = {a.type for a in _kinds(legal)}

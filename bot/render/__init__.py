@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from engines import Event
+from engines import Event, View
 
 from ..games import render_hooks
 from ..i18n import t
@@ -65,11 +65,11 @@ def game_title(game: str, locale: object | None) -> str:
     return t(f"game.{game}.name", locale)
 
 
-def board(game: str, view: dict[str, Any], names: Names, locale: object | None) -> Board:
+def board(game: str, view: View, names: Names, locale: object | None) -> Board:
     return render_hooks(game).board(view, names, locale)
 
 
-def hand(game: str, view: dict[str, Any], names: Names, locale: object | None) -> str:
+def hand(game: str, view: View, names: Names, locale: object | None) -> str:
     return render_hooks(game).hand(view, names, locale)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from engines import Event
+from engines.akuma.view import AkumaView
 
 from ..i18n import t
 from . import Board, Names, ranking_lines
@@ -51,55 +52,55 @@ def scored(scores: dict[str, Any], emptied: list[str]) -> dict[str, Any]:
     return {p: s for p, s in scores.items() if p not in emptied}
 
 
-def result_notes(view: dict[str, Any], names: Names, locale: object | None) -> list[str]:
+def result_notes(view: AkumaView, names: Names, locale: object | None) -> list[str]:
     """Under a finished game's result: why the player who emptied their hand ranks last."""
-    if not view.get("ranking"):
+    if view.result is None:
         return []
-    sizes = view.get("hand_sizes", {})
-    return emptied_lines([p for p in view["players"] if not sizes.get(p)], names, locale)
+    return emptied_lines([p for p in view.players if not view.hand_sizes[p]], names, locale)
 
 
-def board(view: dict[str, Any], names: Names, locale: object | None) -> Board:
+def board(view: AkumaView, names: Names, locale: object | None) -> Board:
     lines: list[str] = []
-    row = view.get("row") or []
+    row = view.row
     if row:
-        plays = " │ ".join(cards(p["cards"]) for p in row)
+        plays = " │ ".join(cards(p.cards) for p in row)
         lines.append(t("akuma.board.row", locale, row=plays))
-        lines.append(t("akuma.board.release_number", locale, number=view.get("release_number")))
+        lines.append(t("akuma.board.release_number", locale, number=view.release_number))
     else:
         lines.append(t("akuma.board.row_empty", locale))
-    lines.append(t("akuma.board.direction_lock", locale, direction=direction(view["direction"], locale),
-                   lock=lock_text(view.get("lock"), locale)))
-    sizes = view.get("hand_sizes", {})
+    lines.append(t("akuma.board.direction_lock", locale, direction=direction(view.direction, locale),
+                   lock=lock_text(view.lock, locale)))
+    sizes = view.hand_sizes
     lines.append(t("akuma.board.hands", locale,
-                   hands=" · ".join(t("akuma.board.hand_size", locale, player=names(p), count=sizes.get(p, 0))
-                                    for p in view["players"])))
-    result = view.get("ranking")
-    if result:
-        emptied = [p for p in view["players"] if not sizes.get(p)]
+                   hands=" · ".join(t("akuma.board.hand_size", locale, player=names(p), count=sizes[p])
+                                    for p in view.players)))
+    result = view.result
+    if result is not None:
+        emptied = [p for p in view.players if not sizes[p]]
         lines.append(t("common.final_ranking", locale))
-        lines.extend(ranking_lines(result, scored(view.get("scores", {}), emptied), names, locale))
+        lines.extend(ranking_lines(result.ranking, scored(result.scores, emptied), names, locale))
         lines.extend(emptied_lines(emptied, names, locale))
         footer = t("common.game_over", locale)
-    elif view["to_act"]:
-        actor = view["to_act"][0]
-        key = "akuma.board.to_steal" if view.get("steals_left") else "akuma.board.to_play"
-        footer = t(key, locale, player=names(actor), count=view.get("steals_left") or 0)
+    elif view.to_act:
+        actor = view.to_act[0]
+        key = "akuma.board.to_steal" if view.steals_left else "akuma.board.to_play"
+        footer = t(key, locale, player=names(actor), count=view.steals_left or 0)
     else:
         footer = ""
     return Board(t("game.akuma.name", locale), lines, footer)
 
 
-def hand(view: dict[str, Any], names: Names, locale: object | None) -> str:
-    lines = [t("akuma.hand.cards", locale, cards=cards(view.get("hand", [])), count=len(view.get("hand", [])))]
-    row = view.get("row") or []
+def hand(view: AkumaView, names: Names, locale: object | None) -> str:
+    own = view.hand or []  # a spectator holds nothing
+    lines = [t("akuma.hand.cards", locale, cards=cards(own), count=len(own))]
+    row = view.row
     if row:
         last = row[-1]
-        lines.append(t("akuma.hand.beat", locale, cards=cards(last["cards"]), player=names(last["player"])))
-        lines.append(t("akuma.hand.release_cost", locale, number=view.get("release_number")))
-    if view.get("lock"):
-        lines.append(t("akuma.hand.locked", locale, lock=lock_text(view["lock"], locale)))
-    forced = view.get("release_forced")
+        lines.append(t("akuma.hand.beat", locale, cards=cards(last.cards), player=names(last.player)))
+        lines.append(t("akuma.hand.release_cost", locale, number=view.release_number))
+    if view.lock:
+        lines.append(t("akuma.hand.locked", locale, lock=lock_text(view.lock, locale)))
+    forced = view.release_forced
     if forced is not None and row:
         lines.append(t("akuma.hand.release_forced", locale, cards=cards(forced)))
     return "\n".join(lines)

@@ -11,7 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from engines import Event
-from engines.diamondbox.cards import COLOURS, TURNS_ALL, TURNS_HALF, cells_of, table
+from engines.diamondbox.cards import COLOURS, TURNS_ALL, cells_of, table
+from engines.diamondbox.view import DiamondBoxView
 
 from ..i18n import t
 from . import Board, Names, ranking_lines
@@ -104,106 +105,107 @@ def _grid(squares: dict[tuple[int, int], tuple[str, str]], xs: range, ys: Any, m
     return lines
 
 
-def last_line(view: dict[str, Any], names: Names, locale: object | None) -> str | None:
-    index = view.get("last_placement")
+def last_line(view: DiamondBoxView, names: Names, locale: object | None) -> str | None:
+    index = view.last_placement
     if index is None:
         return None
-    p = view["placements"][index]
-    return t("diamondbox.board.last", locale, player=names(p["player"]),
-             move=placement(p["card"], p["turn"], p["x"], p["y"], locale), covered=p["covered"])
+    p = view.placements[index]
+    return t("diamondbox.board.last", locale, player=names(p.player),
+             move=placement(p.card, p.turn, p.x, p.y, locale), covered=p.covered)
 
 
-def colour_counts(view: dict[str, Any], locale: object | None) -> str:
+def colour_counts(view: DiamondBoxView, locale: object | None) -> str:
     counts: dict[str, int] = {}
-    for sq in view.get("centre", []):
-        counts[sq["colour"]] = counts.get(sq["colour"], 0) + 1
+    for sq in view.centre:
+        counts[sq.colour] = counts.get(sq.colour, 0) + 1
     return " · ".join(f"{colour_mark(c)} {counts[c]}" for c in COLOURS if c in counts)
 
 
-def cards_line(view: dict[str, Any], names: Names, locale: object | None) -> str:
-    parts = [t("diamondbox.board.player_cards", locale, player=names(p), hand=view["hand_sizes"].get(p, 0),
-               pile=view["pile_sizes"].get(p, 0)) for p in view["order"]]
+def cards_line(view: DiamondBoxView, names: Names, locale: object | None) -> str:
+    parts = [t("diamondbox.board.player_cards", locale, player=names(p), hand=view.hand_sizes[p],
+               pile=view.pile_sizes[p]) for p in view.order]
     return t("diamondbox.board.cards", locale, players=" · ".join(parts))
 
 
-def choice_line(view: dict[str, Any], names: Names, locale: object | None) -> str | None:
-    choice = view.get("colour_choice")
-    if not choice:
+def choice_line(view: DiamondBoxView, names: Names, locale: object | None) -> str | None:
+    choice = view.colour_choice
+    if choice is None:
         return None
-    key = "diamondbox.pending.bonus" if choice.get("bonus") else "diamondbox.pending.choice"
-    return t(key, locale, chooser=names(choice["chooser"]), reason=reason_text(choice["reason"], locale),
-             choices=colours(choice.get("choices", []), locale), then=names(choice["then"]))
+    key = "diamondbox.pending.bonus" if choice.bonus else "diamondbox.pending.choice"
+    return t(key, locale, chooser=names(choice.chooser), reason=reason_text(choice.reason, locale),
+             choices=colours(choice.choices, locale), then=names(choice.then))
 
 
 def reason_text(reason: str, locale: object | None) -> str:
     return t(f"diamondbox.reason.{reason}", locale)
 
 
-def turns_text(view: dict[str, Any], locale: object | None) -> str:
-    turns = tuple(view.get("allowed_turns", TURNS_HALF))
+def turns_text(view: DiamondBoxView, locale: object | None) -> str:
+    turns = tuple(view.allowed_turns)
     return t("diamondbox.turns.all" if turns == TURNS_ALL else "diamondbox.turns.half", locale)
 
 
-def result_lines(view: dict[str, Any], names: Names, locale: object | None) -> list[str]:
+def result_lines(view: DiamondBoxView, names: Names, locale: object | None) -> list[str]:
     lines = []
-    if view.get("draw_reason"):
-        lines.append(t(f"diamondbox.draw.{view['draw_reason']}", locale))
+    if view.draw_reason:
+        lines.append(t(f"diamondbox.draw.{view.draw_reason}", locale))
     lines.append(t("common.final_ranking", locale))
-    lines += ranking_lines(view.get("ranking") or [], {}, names, locale)
-    left = view.get("cards_left") or {}
+    result = view.result
+    lines += ranking_lines(result.ranking if result else [], {}, names, locale)
+    left = result.scores if result else {}  # the cards each player has left
     lines.append(t("diamondbox.board.cards_left", locale, players=" · ".join(
-        t("diamondbox.board.player_left", locale, player=names(p), count=left.get(p, 0)) for p in view["order"])))
+        t("diamondbox.board.player_left", locale, player=names(p), count=left.get(p, 0)) for p in view.order)))
     return lines
 
 
-def board(view: dict[str, Any], names: Names, locale: object | None) -> Board:
-    lines = [t("diamondbox.board.designated", locale, colour=colour_name(view.get("designated"), locale))]
+def board(view: DiamondBoxView, names: Names, locale: object | None) -> Board:
+    lines = [t("diamondbox.board.designated", locale, colour=colour_name(view.designated, locale))]
     last = last_line(view, names, locale)
     if last:
         lines.append(last)
     lines.append(t("diamondbox.board.visible", locale, counts=colour_counts(view, locale),
-                   count=len(view.get("centre", [])), cards=len(view.get("placements", []))))
+                   count=len(view.centre), cards=len(view.placements)))
     lines.append(cards_line(view, names, locale))
-    if view.get("passes_in_row"):
-        lines.append(t("diamondbox.board.passes", locale, count=view["passes_in_row"], players=len(view["order"]),
-                       rounds=view.get("pass_rounds", 0)))
+    if view.passes_in_row:
+        lines.append(t("diamondbox.board.passes", locale, count=view.passes_in_row, players=len(view.order),
+                       rounds=view.pass_rounds))
     lines.append(t("diamondbox.board.options", locale, turns=turns_text(view, locale)))
-    if view.get("phase") == "over":
+    if view.phase == "over":
         lines += result_lines(view, names, locale)
         footer = t("common.game_over", locale)
-    elif view.get("colour_choice"):
+    elif view.colour_choice is not None:
         lines.append(choice_line(view, names, locale) or "")
-        footer = t("diamondbox.board.to_choose", locale, player=names(view["colour_choice"]["chooser"]))
-    elif view.get("turn"):
-        key = "diamondbox.board.to_play_bonus" if view.get("bonus_turn") else "diamondbox.board.to_play"
-        footer = t(key, locale, player=names(view["turn"]))
+        footer = t("diamondbox.board.to_choose", locale, player=names(view.colour_choice.chooser))
+    elif view.turn:
+        key = "diamondbox.board.to_play_bonus" if view.bonus_turn else "diamondbox.board.to_play"
+        footer = t(key, locale, player=names(view.turn))
     else:
         footer = ""
     return Board(t("game.diamondbox.name", locale), lines, footer)
 
 
 # ---- the hand view's text -------------------------------------------------------------------------------------
-def hand(view: dict[str, Any], names: Names, locale: object | None) -> str:
-    faces = view.get("hand_faces", [])
-    me = view.get("me")
+def hand(view: DiamondBoxView, names: Names, locale: object | None) -> str:
+    faces = view.hand_faces or []  # a spectator holds nothing
+    me = view.viewer
     lines = [t("diamondbox.hand.cards", locale, count=len(faces),
-               cards="  ".join(f"{card(f['card'])} `{face(f['rows'])}`" for f in faces) or "—")]
-    lines.append(t("diamondbox.board.designated", locale, colour=colour_name(view.get("designated"), locale)))
-    if view.get("phase") == "over":
+               cards="  ".join(f"{card(f.card)} `{face(f.rows)}`" for f in faces) or "—")]
+    lines.append(t("diamondbox.board.designated", locale, colour=colour_name(view.designated, locale)))
+    if view.phase == "over":
         return "\n".join(lines)
-    choice = view.get("colour_choice")
-    mine = me is not None and me in view.get("to_act", [])
-    if choice and mine:
-        key = "diamondbox.hand.choose_bonus" if choice.get("bonus") else "diamondbox.hand.choose"
-        lines.append(t(key, locale, reason=reason_text(choice["reason"], locale),
-                       choices=colours(choice.get("choices", []), locale), then=names(choice["then"])))
-    elif choice:
+    choice = view.colour_choice
+    mine = me is not None and me in view.to_act
+    if choice is not None and mine:
+        key = "diamondbox.hand.choose_bonus" if choice.bonus else "diamondbox.hand.choose"
+        lines.append(t(key, locale, reason=reason_text(choice.reason, locale),
+                       choices=colours(choice.choices, locale), then=names(choice.then)))
+    elif choice is not None:
         lines.append(choice_line(view, names, locale) or "")
     elif mine:
-        lines.append(t("diamondbox.hand.your_bonus_turn" if view.get("bonus_turn") else "diamondbox.hand.your_turn",
-                       locale, colour=colour_name(view.get("designated"), locale)))
-    elif view.get("turn"):
-        lines.append(t("diamondbox.board.to_play", locale, player=names(view["turn"])))
+        lines.append(t("diamondbox.hand.your_bonus_turn" if view.bonus_turn else "diamondbox.hand.your_turn",
+                       locale, colour=colour_name(view.designated, locale)))
+    elif view.turn:
+        lines.append(t("diamondbox.board.to_play", locale, player=names(view.turn)))
     return "\n".join(lines)
 
 
@@ -263,20 +265,20 @@ def error_field(key: str, value: Any, locale: object | None) -> Any:
     return value
 
 
-def image(view: dict[str, Any], names: Names, locale: object | None) -> bytes:
+def image(view: DiamondBoxView, names: Names, locale: object | None) -> bytes:
     """The board picture (PNG): the centre square by square. Called off the event loop."""
     from .diamondbox_image import render_png
 
     return render_png(view)
 
 
-def image_alt(view: dict[str, Any], names: Names, locale: object | None) -> str:
+def image_alt(view: DiamondBoxView, names: Names, locale: object | None) -> str:
     """The picture's alt text: what the centre shows, in words."""
-    b = view.get("bounds") or {"min_x": 0, "max_x": 0, "min_y": 0, "max_y": 0}
-    return t("diamondbox.image_alt", locale, cards=len(view.get("placements", [])),
-             count=len(view.get("centre", [])), counts=colour_counts(view, locale),
-             colour=colour_name(view.get("designated"), locale), min_x=b["min_x"], max_x=b["max_x"],
-             min_y=b["min_y"], max_y=b["max_y"])
+    b = view.bounds
+    return t("diamondbox.image_alt", locale, cards=len(view.placements),
+             count=len(view.centre), counts=colour_counts(view, locale),
+             colour=colour_name(view.designated, locale), min_x=b.min_x, max_x=b.max_x,
+             min_y=b.min_y, max_y=b.max_y)
 
 
 def rules_fields(locale: object | None) -> dict[str, str]:

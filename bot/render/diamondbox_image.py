@@ -13,9 +13,11 @@ them).
 """
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Iterable
 
 from PIL import Image, ImageDraw
+
+from engines.diamondbox.view import CardFace, DiamondBoxView
 
 from .shapes import INK, RGB, WHITE, font, to_png
 
@@ -41,17 +43,18 @@ def diamond(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, kind: str
         draw.polygon(points, fill=(18, 18, 22), outline=WHITE, width=max(1, round(r / 8)))
 
 
-def squares_of(view: dict[str, Any]) -> dict[Pos, tuple[str, str, int]]:
-    return {(sq["x"], sq["y"]): (sq["colour"], sq["diamond"], sq["placement"]) for sq in view.get("centre", [])}
+def squares_of(view: DiamondBoxView) -> dict[Pos, tuple[str, str, int]]:
+    return {(sq.x, sq.y): (sq.colour, sq.diamond, sq.placement) for sq in view.centre}
 
 
-def render(view: dict[str, Any], squares: dict[Pos, tuple[str, str, int]] | None = None,
-           highlight: dict[str, int] | None = None) -> Image.Image:
+def render(view: DiamondBoxView, squares: dict[Pos, tuple[str, str, int]] | None = None,
+           highlight: tuple[int, int, int, int] | None = None) -> Image.Image:
     """The centre (``squares`` overrides the view's, for a preview); ``highlight`` is the footprint framed in gold
     (``x``, ``y``, ``width``, ``height``), by default the last placement."""
     squares = squares_of(view) if squares is None else squares
-    if highlight is None and view.get("last_placement") is not None:
-        highlight = view["placements"][view["last_placement"]]
+    if highlight is None and view.last_placement is not None:
+        last = view.placements[view.last_placement]
+        highlight = (last.x, last.y, last.width, last.height)
     xs = [x for x, _ in squares] or [0]
     ys = [y for _, y in squares] or [0]
     min_x, max_x, min_y, max_y = min(xs), max(xs), min(ys), max(ys)
@@ -60,7 +63,7 @@ def render(view: dict[str, Any], squares: dict[Pos, tuple[str, str, int]] | None
     margin = max(MARGIN * cell // CELL, 20)
     width = cols * cell + 2 * margin + 2 * FRAME
     height = rows * cell + 2 * margin + 2 * FRAME
-    designated = view.get("designated")
+    designated = view.designated
     frame_colour = FILL.get(designated or "", NO_COLOUR)
     img = Image.new("P", (width, height), BACKGROUND)
     draw = ImageDraw.Draw(img)
@@ -96,9 +99,10 @@ def render(view: dict[str, Any], squares: dict[Pos, tuple[str, str, int]] | None
             if other is None or other[2] != index:
                 draw.line(edge, fill=INK, width=line)
     if highlight is not None:
-        left, top = px(highlight["x"], highlight["y"])
+        hx, hy, h_width, h_height = highlight
+        left, top = px(hx, hy)
         w = max(3, cell // 8)
-        box = (left - w, top - w, left + highlight["width"] * cell + w, top + highlight["height"] * cell + w)
+        box = (left - w, top - w, left + h_width * cell + w, top + h_height * cell + w)
         draw.rectangle(box, outline=INK, width=w + 2)  # dark, then gold inside: visible on every frame colour
         draw.rectangle((box[0] + 2, box[1] + 2, box[2] - 2, box[3] - 2), outline=LAST, width=w)
     # coordinates on all four edges
@@ -117,21 +121,21 @@ def render(view: dict[str, Any], squares: dict[Pos, tuple[str, str, int]] | None
     return img
 
 
-def render_png(view: dict[str, Any]) -> bytes:
+def render_png(view: DiamondBoxView) -> bytes:
     return to_png(render(view))
 
 
-def preview_png(view: dict[str, Any], cells: Iterable[tuple[int, int, str]], card: str, x: int, y: int,
+def preview_png(view: DiamondBoxView, cells: Iterable[tuple[int, int, str]], card: str, x: int, y: int,
                 width: int, height: int) -> bytes:
     """The centre with ``card`` placed at (x, y) (``cells`` its turned squares), framed in gold."""
     squares = squares_of(view)
-    index = len(view.get("placements", []))
+    index = len(view.placements)
     for dx, dy, kind in cells:
         squares[(x + dx, y + dy)] = (card[0], kind, index)
-    return to_png(render(view, squares, {"x": x, "y": y, "width": width, "height": height}))
+    return to_png(render(view, squares, (x, y, width, height)))
 
 
-def hand_png(faces: list[dict[str, Any]]) -> bytes:
+def hand_png(faces: list[CardFace]) -> bytes:
     """The viewer's cards side by side, as they lie at 0°, in hand order."""
     cell, gap = 26, 14
     n = max(1, len(faces))
@@ -141,13 +145,13 @@ def hand_png(faces: list[dict[str, Any]]) -> bytes:
     draw = ImageDraw.Draw(img)
     for i, f in enumerate(faces):
         left, top = gap + i * (2 * cell + gap), gap
-        colour = FILL.get(f["colour"], NO_COLOUR)
-        for ry, row in enumerate(f["rows"]):
+        colour = FILL.get(f.colour, NO_COLOUR)
+        for ry, row in enumerate(f.rows):
             for rx, kind in enumerate(row):
                 x0, y0 = left + rx * cell, top + ry * cell
                 draw.rectangle((x0, y0, x0 + cell, y0 + cell), fill=colour, outline=GRID)
                 diamond(draw, x0 + cell / 2, y0 + cell / 2, cell * 0.32, kind)
         draw.rectangle((left, top, left + 2 * cell, top + 3 * cell), outline=INK, width=2)
-        draw.text((left + cell, top + 3 * cell + cell * 0.7), f["card"], font=font(cell // 2 + 2), fill=INK,
+        draw.text((left + cell, top + 3 * cell + cell * 0.7), f.card, font=font(cell // 2 + 2), fill=INK,
                   anchor="mm")
     return to_png(img)

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from engines import Event
+from engines import Event, Result
 from engines.pileup.cards import COLOURS
+from engines.pileup.state import DumpLink
+from engines.pileup.view import Column, Pending, PileupView, Seat
 
 from ..i18n import t
 from . import Board, Names, ranking_lines
@@ -80,148 +82,144 @@ def column_mark(number: int) -> str:
 
 
 # ---- the board ----------------------------------------------------------------------------------------------------
-def column_line(col: dict[str, Any], names: Names, locale: object | None) -> str:
-    number = col["number"]
-    if not col["layers"]:
+def column_line(col: Column, names: Names, locale: object | None) -> str:
+    number = col.number
+    if not col.layers:
         return t("pileup.board.column_empty", locale, mark=column_mark(number))
     text = t("pileup.board.column", locale, mark=column_mark(number),
-             layers=" ▸ ".join(layer(lay["cards"]) for lay in col["layers"]),
-             count=col["layer_count"], cards=col["card_count"])
-    if col.get("being_dumped"):
+             layers=" ▸ ".join(layer(lay.cards) for lay in col.layers),
+             count=col.layer_count, cards=col.card_count)
+    if col.being_dumped:
         text += " " + t("pileup.board.being_dumped", locale)
-    elif col.get("trapped"):
-        text += " " + t("pileup.board.trapped", locale, player=names(col.get("trapped_by")))
-    elif col["layer_count"] >= 2:
+    elif col.trapped:
+        text += " " + t("pileup.board.trapped", locale, player=names(col.trapped_by))
+    elif col.layer_count >= 2:
         text += " " + t("pileup.board.next_takes", locale)
     return text
 
 
-def chain_text(chain: list[dict[str, Any]], column: int, names: Names, locale: object | None) -> str:
-    parts = [names(chain[0]["source"])] if chain else []
+def chain_text(chain: list[DumpLink], column: int, names: Names, locale: object | None) -> str:
+    parts = [names(chain[0].source)] if chain else []
     for link in chain:
-        step = names(link["target"])
-        if link.get("die") is not None:
-            key = "pileup.chain.deflected" if link["die"] == column else "pileup.chain.missed"
-            step += " " + t(key, locale, die=die(link["die"]))
+        step = names(link.target)
+        if link.die is not None:
+            key = "pileup.chain.deflected" if link.die == column else "pileup.chain.missed"
+            step += " " + t(key, locale, die=die(link.die))
         parts.append(step)
     return " → ".join(parts)
 
 
-def pending_line(view: dict[str, Any], names: Names, locale: object | None) -> str | None:
-    p = view.get("pending")
-    if not p:
+def pending_line(view: PileupView, names: Names, locale: object | None) -> str | None:
+    p = view.pending
+    if p is None:
         return None
-    who = names(p["player"])
-    kind = p["kind"]
-    if kind == "roll":
-        return t("pileup.pending.roll_minus" if p.get("minus_turn") else "pileup.pending.roll", locale, player=who)
-    if kind == "play":
-        key = "pileup.pending.play_minus" if p.get("minus_turn") else "pileup.pending.play"
-        return t(key, locale, player=who, dice=dice(p.get("dice", [])))
-    if kind == "penalty":
-        return t("pileup.pending.penalty", locale, player=who, dice=dice(p.get("dice", [])))
-    if kind == "give":
-        return t("pileup.pending.give", locale, player=who, count=p["remaining"], to=names(p.get("to")))
-    if kind == "dump_target":
-        return t("pileup.pending.dump_target", locale, player=who, column=p["column"], cards=p["cards"])
-    return t("pileup.pending.deflect", locale, player=who, column=p["column"], cards=p["cards"],
-             face=die(p["needs"]))
+    who = names(p.player)
+    if p.kind == "roll":
+        return t("pileup.pending.roll_minus" if p.minus_turn else "pileup.pending.roll", locale, player=who)
+    if p.kind == "play":
+        key = "pileup.pending.play_minus" if p.minus_turn else "pileup.pending.play"
+        return t(key, locale, player=who, dice=dice(p.dice))
+    if p.kind == "penalty":
+        return t("pileup.pending.penalty", locale, player=who, dice=dice(p.dice))
+    if p.kind == "give":
+        return t("pileup.pending.give", locale, player=who, count=p.remaining, to=names(p.to))
+    if p.kind == "dump_target":
+        return t("pileup.pending.dump_target", locale, player=who, column=p.column, cards=p.cards)
+    return t("pileup.pending.deflect", locale, player=who, column=p.column, cards=p.cards, face=die(p.needs))
 
 
-def seat_line(seat: dict[str, Any], view: dict[str, Any], names: Names, locale: object | None) -> str:
-    me = seat["player"]
-    mark = "▶ " if view.get("phase") != "over" and me in view.get("to_act", []) else ""
-    if seat.get("out"):
+def seat_line(seat: Seat, view: PileupView, names: Names, locale: object | None) -> str:
+    me = seat.player
+    mark = "▶ " if view.phase != "over" and me in view.to_act else ""
+    if seat.out:
         return mark + t("pileup.board.seat_out", locale, player=names(me))
-    text = t("pileup.board.seat", locale, player=names(me), hand=seat["hand_size"], count=seat["minus_count"],
-             minus=sorted_cards(seat["minus"]))
-    if seat.get("revealed"):
-        text += " " + t("pileup.board.revealed", locale, cards=sorted_cards(seat["revealed"]))
+    text = t("pileup.board.seat", locale, player=names(me), hand=seat.hand_size, count=seat.minus_count,
+             minus=sorted_cards(seat.minus))
+    if seat.revealed:
+        text += " " + t("pileup.board.revealed", locale, cards=sorted_cards(seat.revealed))
     return mark + text
 
 
-def final_lines(result: dict[str, Any], names: Names, locale: object | None) -> list[str]:
+def final_lines(result: Result, names: Names, locale: object | None) -> list[str]:
     """``🥇 alice — 2 minus cards``: the common ranking lines with each place's minus-card count."""
-    ranking = result.get("ranking", [])
-    scores = result.get("scores", result.get("minus", {}))
+    ranking, scores = result.ranking, result.scores
     lines = ranking_lines(ranking, {}, names, locale)
     return [line + t("pileup.ranking_minus", locale, count=scores.get(group[0], 0)) if group else line
             for line, group in zip(lines, ranking)]
 
 
-def board(view: dict[str, Any], names: Names, locale: object | None) -> Board:
+def board(view: PileupView, names: Names, locale: object | None) -> Board:
     """The board beside its picture: the columns are only in the picture (and in its alt text, ``image_alt``)."""
     lines: list[str] = []
-    pending = view.get("pending")
-    if view.get("dice") and (pending or {}).get("kind") not in ("play", "penalty"):  # else the pending line has them
-        lines.append(t("pileup.board.dice", locale, player=names(view.get("turn_player")), dice=dice(view["dice"])))
-    if pending and pending["kind"] in ("dump_target", "deflect_roll") and pending.get("chain"):
-        lines.append(t("pileup.board.chain", locale, column=pending["column"],
-                       chain=chain_text(pending["chain"], pending["column"], names, locale)))
+    pending = view.pending
+    if view.dice and (pending is None or pending.kind not in ("play", "penalty")):  # else the pending line has them
+        lines.append(t("pileup.board.dice", locale, player=names(view.turn_player), dice=dice(view.dice)))
+    if pending is not None and pending.kind in ("dump_target", "deflect_roll") and pending.chain:
+        lines.append(t("pileup.board.chain", locale, column=pending.column,
+                       chain=chain_text(pending.chain, pending.column, names, locale)))
     line = pending_line(view, names, locale)
     if line:
         lines.append(line)
-    lines.append(t("pileup.board.pile", locale, count=view.get("draw_pile", 0), turn=view.get("turn", 1)))
+    lines.append(t("pileup.board.pile", locale, count=view.draw_pile, turn=view.turn))
     lines.append(t("pileup.board.players", locale))
-    lines += [seat_line(seat, view, names, locale) for seat in view["seats"]]
-    if not view.get("result"):
+    lines += [seat_line(seat, view, names, locale) for seat in view.seats]
+    result = view.result
+    if result is None:
         lines.append(t("pileup.board.legend", locale))
-    result = view.get("result")
-    if result:
+    else:
         lines.append(t("common.final_ranking", locale))
         lines += final_lines(result, names, locale)
+    if result is not None:
         footer = t("common.game_over", locale)
-    elif view.get("to_act"):
-        footer = t("pileup.board.to_act", locale, player=names(view["to_act"][0]))
+    elif view.to_act:
+        footer = t("pileup.board.to_act", locale, player=names(view.to_act[0]))
     else:
         footer = ""
     return Board(t("game.pileup.name", locale), lines, footer)
 
 
 # ---- the hand view ------------------------------------------------------------------------------------------------
-def my_seat(view: dict[str, Any]) -> dict[str, Any]:
-    me = view.get("viewer")
-    return next((s for s in view["seats"] if s["player"] == me), {"minus": [], "revealed": []})
+def my_seat(view: PileupView) -> Seat | None:
+    return next((s for s in view.seats if s.player == view.viewer), None)
 
 
-def hand(view: dict[str, Any], names: Names, locale: object | None) -> str:
-    mine = view.get("hand_all", view.get("hand", []))
+def hand(view: PileupView, names: Names, locale: object | None) -> str:
+    mine = view.hand_all or []  # a spectator holds nothing
     seat = my_seat(view)
+    revealed, minus = (seat.revealed, seat.minus) if seat is not None else ([], [])
     lines = [t("pileup.hand.cards", locale, cards=sorted_cards(mine), count=len(mine))]
-    if seat.get("revealed"):
-        lines.append(t("pileup.hand.revealed", locale, cards=sorted_cards(seat["revealed"])))
-    lines.append(t("pileup.hand.minus", locale, cards=sorted_cards(seat.get("minus", [])),
-                   count=len(seat.get("minus", []))))
-    p = view.get("pending")
-    me = view.get("viewer")
-    if view.get("result"):
+    if revealed:
+        lines.append(t("pileup.hand.revealed", locale, cards=sorted_cards(revealed)))
+    lines.append(t("pileup.hand.minus", locale, cards=sorted_cards(minus), count=len(minus)))
+    p = view.pending
+    if view.result is not None:
         lines.append(t("common.game_over", locale))
         return "\n".join(lines)
-    if not p or p["player"] != me:
-        if p:
+    if p is None or p.player != view.viewer:
+        if p is not None:
             lines.append(pending_line(view, names, locale) or "")
         return "\n".join(lines)
-    kind = p["kind"]
-    if kind == "roll":
-        key = "pileup.hand.roll_minus" if p.get("minus_turn") else "pileup.hand.roll"
-        lines.append(t(key, locale))
-    elif kind == "play":
-        values = view.get("playable_values", [])
-        key = "pileup.hand.play_minus" if p.get("minus_turn") else "pileup.hand.play"
-        lines.append(t(key, locale, dice=dice(p.get("dice", [])),
-                       values=", ".join(f"{die(v)} {v}" for v in values) or "—"))
-    elif kind == "penalty":
-        lines.append(t("pileup.hand.penalty", locale, dice=dice(p.get("dice", []))))
-    elif kind == "give":
-        lines.append(t("pileup.hand.give", locale, count=p["remaining"], to=names(p.get("to"))))
-    elif kind == "dump_target":
-        key = "pileup.hand.dump_again" if p.get("chain") else "pileup.hand.dump_target"
-        lines.append(t(key, locale, column=p["column"], cards=p["cards"]))
-    else:
-        chain = p.get("chain") or [{}]
-        lines.append(t("pileup.hand.deflect", locale, player=names(chain[-1].get("source")), column=p["column"],
-                       cards=p["cards"], face=die(p["needs"])))
+    lines.append(my_decision(view, p, names, locale))
     return "\n".join(lines)
+
+
+def my_decision(view: PileupView, p: Pending, names: Names, locale: object | None) -> str:
+    """The hand view's line for the decision the viewer takes now."""
+    if p.kind == "roll":
+        return t("pileup.hand.roll_minus" if p.minus_turn else "pileup.hand.roll", locale)
+    if p.kind == "play":
+        values = view.playable_values or []
+        key = "pileup.hand.play_minus" if p.minus_turn else "pileup.hand.play"
+        return t(key, locale, dice=dice(p.dice), values=", ".join(f"{die(v)} {v}" for v in values) or "—")
+    if p.kind == "penalty":
+        return t("pileup.hand.penalty", locale, dice=dice(p.dice))
+    if p.kind == "give":
+        return t("pileup.hand.give", locale, count=p.remaining, to=names(p.to))
+    if p.kind == "dump_target":
+        key = "pileup.hand.dump_again" if p.chain else "pileup.hand.dump_target"
+        return t(key, locale, column=p.column, cards=p.cards)
+    source = p.chain[-1].source if p.chain else None
+    return t("pileup.hand.deflect", locale, player=names(source), column=p.column, cards=p.cards, face=die(p.needs))
 
 
 # ---- events ---------------------------------------------------------------------------------------------------------
@@ -310,7 +308,7 @@ def _turn_started(d: dict[str, Any], who: str, names: Names, locale: object | No
 
 def _game_over(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
     lines = [t("pileup.event.game_over", locale)]
-    lines += final_lines({"ranking": d.get("ranking", []), "scores": d.get("minus", {})}, names, locale)
+    lines += final_lines(Result(ranking=d.get("ranking", []), scores=d.get("minus", {})), names, locale)
     return "\n".join(lines)
 
 
@@ -353,13 +351,13 @@ def error_field(key: str, value: Any, locale: object | None) -> Any:
     return value
 
 
-def image(view: dict[str, Any], names: Names, locale: object | None) -> bytes:
+def image(view: PileupView, names: Names, locale: object | None) -> bytes:
     """The board picture (PNG): the six columns, each on its die face. Called off the event loop."""
     from .pileup_image import render_png
 
     return render_png(view)
 
 
-def image_alt(view: dict[str, Any], names: Names, locale: object | None) -> str:
+def image_alt(view: PileupView, names: Names, locale: object | None) -> str:
     """The picture's alt text: the columns in words, one line each."""
-    return "\n".join([t("pileup.board.columns", locale)] + [column_line(col, names, locale) for col in view["columns"]])
+    return "\n".join([t("pileup.board.columns", locale)] + [column_line(col, names, locale) for col in view.columns])

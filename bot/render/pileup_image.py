@@ -9,9 +9,9 @@ says it in words).
 """
 from __future__ import annotations
 
-from typing import Any
-
 from PIL import Image, ImageDraw
+
+from engines.pileup.view import Column, GivePending, PenaltyPending, PileupView, PlayPending
 
 from .pileup import COLOUR_SYMBOLS
 from .shapes import INK, RGB, WHITE, draw_symbol, font, to_png
@@ -67,45 +67,46 @@ def draw_layer(draw: ImageDraw.ImageDraw, left: float, top: float, cards: list[s
         draw.text((bx, by), str(len(cards)), font=font(20), fill=WHITE, anchor="mm")
 
 
-def column_frame(col: dict[str, Any]) -> RGB | None:
-    if col.get("being_dumped"):
+def column_frame(col: Column) -> RGB | None:
+    if col.being_dumped:
         return DUMPED
-    if col.get("trapped"):
+    if col.trapped:
         return TRAPPED
-    if col.get("layer_count", 0) >= 2:
+    if col.layer_count >= 2:
         return TAKES
     return None
 
 
-def draw_column(draw: ImageDraw.ImageDraw, col: dict[str, Any], left: float, height: float, rolled: set[int]) -> None:
+def draw_column(draw: ImageDraw.ImageDraw, col: Column, left: float, height: float, rolled: set[int]) -> None:
     die_y = height - PAD - DIE / 2
     frame = column_frame(col)
     base = die_y - DIE / 2 - GAP
     panel = (left - 4, PAD - 4, left + CARD_W + 4, base + 4)
     draw.rounded_rectangle(panel, radius=10, fill=PANEL, outline=frame, width=5 if frame else 1)
-    for i, lay in enumerate(col.get("layers", [])):
+    for i, lay in enumerate(col.layers):
         top = base - (i + 1) * (CARD_H + GAP) + GAP
-        draw_layer(draw, left + 2, top, lay["cards"])
-    number = col["number"]
+        draw_layer(draw, left + 2, top, lay.cards)
+    number = col.number
     cx = left + CARD_W / 2
     draw_die(draw, cx, die_y, number, ROLLED if number in rolled else WHITE)
     mark_x, mark_y = left + CARD_W - 4, die_y - DIE / 2 + 4
-    if col.get("being_dumped"):
+    if col.being_dumped:
         draw_symbol(draw, "●", mark_x, mark_y, 14, DUMPED)
         draw_symbol(draw, "○", mark_x, mark_y, 9, WHITE)
-    elif col.get("trapped"):
+    elif col.trapped:
         draw_symbol(draw, "◆", mark_x, mark_y, 15, TRAPPED, outline=WHITE)
 
 
-def rolled_values(view: dict[str, Any]) -> set[int]:
-    pending = view.get("pending") or {}
-    dice = pending.get("dice") if isinstance(pending.get("dice"), list) else view.get("dice")
-    return set(dice or [])
+def rolled_values(view: PileupView) -> set[int]:
+    """The dice on the table: the pending decision's (play, penalty, give) or, between decisions, the last roll's
+    (a pending roll counts its dice instead of listing them)."""
+    listed = view.pending.dice if isinstance(view.pending, (PlayPending, PenaltyPending, GivePending)) else None
+    return set(view.dice if listed is None else listed)
 
 
-def render(view: dict[str, Any]) -> Image.Image:
-    columns = view.get("columns", [])
-    slots = max([MIN_SLOTS] + [c.get("layer_count", 0) for c in columns])
+def render(view: PileupView) -> Image.Image:
+    columns = view.columns
+    slots = max([MIN_SLOTS] + [c.layer_count for c in columns])
     width = PAD * 2 + len(columns) * CARD_W + (len(columns) - 1) * (GAP + 8) + 8
     height = PAD * 2 + slots * (CARD_H + GAP) + GAP + DIE + 8
     img = Image.new("P", (width, height), BACKGROUND)
@@ -116,6 +117,6 @@ def render(view: dict[str, Any]) -> Image.Image:
     return img
 
 
-def render_png(view: dict[str, Any]) -> bytes:
+def render_png(view: PileupView) -> bytes:
     return to_png(render(view))
 

@@ -9,6 +9,7 @@ from typing import Any
 
 from engines import Event
 from engines.rocca.geometry import SIDES
+from engines.rocca.view import Pending, RoccaView, TowerEntry
 
 from ..i18n import t
 from . import Board, Names, ranking_lines
@@ -44,26 +45,26 @@ def bend_name(bend: str, locale: object | None) -> str:
     return t(f"rocca.bend.{bend}", locale)
 
 
-def tower_card(view: dict[str, Any], card_id: str | None) -> dict[str, Any] | None:
-    return next((tc for tc in view.get("tower", []) if tc["card"] == card_id), None)
+def tower_card(view: RoccaView, card_id: str | None) -> TowerEntry | None:
+    return next((tc for tc in view.tower if tc.card == card_id), None)
 
 
-def label_of(view: dict[str, Any], card_id: str | None) -> str:
+def label_of(view: RoccaView, card_id: str | None) -> str:
     tc = tower_card(view, card_id)
-    return tc["label"] if tc else "?"
+    return tc.label if tc else "?"
 
 
-def tower_mark(tc: dict[str, Any]) -> str:
+def tower_mark(tc: TowerEntry) -> str:
     """How a tower card is named in text: its label and its mark, ``b3 7♠``."""
-    return f"{tc['label']} {card(tc['card'], tc.get('suit'))}"
+    return f"{tc.label} {card(tc.card, tc.suit)}"
 
 
-def placement(view: dict[str, Any], card_id: str, on: str, side: str, locale: object | None) -> str:
+def placement(view: RoccaView, card_id: str, on: str, side: str, locale: object | None) -> str:
     """``7♠ → profile of b3``: a move as the hand view offers it (the label is on the board picture)."""
     return t("rocca.move.place", locale, card=card(card_id), side=side_name(side, locale), label=label_of(view, on))
 
 
-def bon_move(view: dict[str, Any], on: str, ids: list[str], locale: object | None) -> str:
+def bon_move(view: RoccaView, on: str, ids: list[str], locale: object | None) -> str:
     return t("rocca.move.bon", locale, cards=cards(ids), label=label_of(view, on))
 
 
@@ -72,9 +73,9 @@ def direction(value: int, locale: object | None) -> str:
 
 
 # ---- the tower as text ---------------------------------------------------------------------------------------------
-def active_line(tc: dict[str, Any], locale: object | None) -> str:
-    sides = [side_name(s, locale) for s in tc.get("open_sides", [])]
-    if not tc.get("playable"):
+def active_line(tc: TowerEntry, locale: object | None) -> str:
+    sides = [side_name(s, locale) for s in tc.open_sides]
+    if not tc.playable:
         state = t("rocca.board.frozen", locale)
     elif sides:
         state = t("rocca.board.open_sides", locale, sides=", ".join(sides))
@@ -83,51 +84,49 @@ def active_line(tc: dict[str, Any], locale: object | None) -> str:
     return f"{tower_mark(tc)} ({state})"
 
 
-def tower_summary(view: dict[str, Any], names: Names, locale: object | None) -> list[str]:
+def tower_summary(view: RoccaView, names: Names, locale: object | None) -> list[str]:
     """The tower in words (screen readers; and anyone without the picture): size, last card, active cards."""
-    tower = view.get("tower", [])
-    lines = [t("rocca.board.tower", locale, count=len(tower), columns=len(view.get("columns", [])))]
+    tower = view.tower
+    lines = [t("rocca.board.tower", locale, count=len(tower), columns=len(view.columns))]
     last = tower[-1] if tower else None
-    if last is not None and last.get("on"):
-        lines.append(t("rocca.board.last", locale, card=tower_mark(last), player=names(last.get("placer")),
-                       side=side_name(last["on_side"], locale), on=label_of(view, last["on"])))
-    active = [tc for tc in tower if tc.get("active")]
-    active.sort(key=lambda tc: (not tc.get("playable"), not tc.get("open_sides"), tc["order"]))
+    if last is not None and last.on and last.on_side:  # the start card lies on nothing
+        lines.append(t("rocca.board.last", locale, card=tower_mark(last), player=names(last.placer),
+                       side=side_name(last.on_side, locale), on=label_of(view, last.on)))
+    active = [tc for tc in tower if tc.active]
+    active.sort(key=lambda tc: (not tc.playable, not tc.open_sides, tc.order))
     listed = active[:MAX_ACTIVE_LISTED]
     text = " · ".join(active_line(tc, locale) for tc in listed)
     if len(active) > len(listed):
         text += " · " + t("rocca.board.more_active", locale, count=len(active) - len(listed))
     lines.append(t("rocca.board.active", locale, cards=text))
-    restriction = view.get("restriction")
-    if restriction:
-        joker = tower_card(view, restriction.get("joker"))
+    restriction = view.restriction
+    if restriction is not None:
+        joker = tower_card(view, restriction.joker)
         lines.append(t("rocca.board.bent", locale, joker=tower_mark(joker) if joker else JOKER_MARK,
-                       bend=bend_name(joker.get("bend") or "left", locale) if joker else "?",
-                       columns=", ".join(restriction.get("columns", []))))
+                       bend=bend_name(joker.bend or "left", locale) if joker else "?",
+                       columns=", ".join(restriction.columns)))
     return lines
 
 
-def pending_line(view: dict[str, Any], names: Names, locale: object | None) -> str | None:
-    p = view.get("pending")
-    if not p:
+def pending_line(view: RoccaView, names: Names, locale: object | None) -> str | None:
+    p = view.pending
+    if p is None:
         return None
-    on = label_of(view, p.get("card"))
-    if p["kind"] == "draw_chain":
-        return t("rocca.pending.draw_chain", locale, player=names(p["player"]), count=p["count"],
-                 rank=p["rank"], label=on)
-    if p["kind"] == "q_give":
-        if p.get("receiver") is None or (p["count"] == 1 and p.get("given", 0) == 0):
-            return t("rocca.pending.q_give_first", locale, player=names(p["player"]))
-        return t("rocca.pending.q_give_back", locale, player=names(p["player"]), receiver=names(p.get("receiver")),
-                 count=p["count"] - p.get("given", 0))
-    return t("rocca.pending.q_answer", locale, player=names(p["player"]), giver=names(p.get("giver")),
-             count=p["count"], label=on)
+    on = label_of(view, p.card)
+    if p.kind == "draw_chain":
+        return t("rocca.pending.draw_chain", locale, player=names(p.player), count=p.count, rank=p.rank, label=on)
+    if p.kind == "q_give":
+        if p.receiver is None or (p.count == 1 and p.given == 0):
+            return t("rocca.pending.q_give_first", locale, player=names(p.player))
+        return t("rocca.pending.q_give_back", locale, player=names(p.player), receiver=names(p.receiver),
+                 count=p.count - p.given)
+    return t("rocca.pending.q_answer", locale, player=names(p.player), giver=names(p.giver), count=p.count, label=on)
 
 
-def hands_line(view: dict[str, Any], names: Names, locale: object | None) -> str:
-    sizes, out, one = view.get("hand_sizes", {}), set(view.get("out", [])), set(view.get("one_declared", []))
+def hands_line(view: RoccaView, names: Names, locale: object | None) -> str:
+    sizes, out, one = view.hand_sizes, set(view.out), set(view.one_declared)
     parts = []
-    for p in view["players"]:
+    for p in view.players:
         if p in out:
             parts.append(t("rocca.board.hand_out", locale, player=names(p), count=sizes.get(p, 0)))
         else:
@@ -136,65 +135,67 @@ def hands_line(view: dict[str, Any], names: Names, locale: object | None) -> str
     return t("rocca.board.hands", locale, hands=" · ".join(parts))
 
 
-def board(view: dict[str, Any], names: Names, locale: object | None) -> Board:
+def board(view: RoccaView, names: Names, locale: object | None) -> Board:
     lines = tower_summary(view, names, locale)
     pending = pending_line(view, names, locale)
-    if pending and not view.get("over"):
+    if pending and not view.over:
         lines.append(pending)
-    lines.append(t("rocca.board.table", locale, direction=direction(view.get("direction", 1), locale),
-                   pile=view.get("deck_size", 0),
-                   bon=t("rocca.board.bon_on" if view.get("options", {}).get("bon") else "rocca.board.bon_off",
-                         locale)))
+    lines.append(t("rocca.board.table", locale, direction=direction(view.direction, locale),
+                   pile=view.deck_size,
+                   bon=t("rocca.board.bon_on" if view.options.bon else "rocca.board.bon_off", locale)))
     lines.append(hands_line(view, names, locale))
-    result = view.get("result")
-    if result:
+    result = view.result
+    if result is not None:
         lines.append(t("common.final_ranking", locale))
-        lines.extend(ranking_lines(result["ranking"], {}, names, locale))
+        lines.extend(ranking_lines(result.ranking, {}, names, locale))
         footer = t("common.game_over", locale)
-    elif view.get("pending"):
-        footer = t("rocca.board.to_decide", locale, player=names(view["pending"]["player"]))
-    elif view.get("turn"):
-        footer = t("rocca.board.to_play", locale, player=names(view["turn"]))
+    elif view.pending is not None:
+        footer = t("rocca.board.to_decide", locale, player=names(view.pending.player))
+    elif view.turn:
+        footer = t("rocca.board.to_play", locale, player=names(view.turn))
     else:
         footer = ""
     return Board(t("game.rocca.name", locale), lines, footer)
 
 
 # ---- the hand view's text ------------------------------------------------------------------------------------------
-def hand(view: dict[str, Any], names: Names, locale: object | None) -> str:
-    mine = view.get("hand", [])
-    me = view.get("me")
+def hand(view: RoccaView, names: Names, locale: object | None) -> str:
+    mine = view.hand or []  # a spectator holds nothing
+    me = view.viewer
     lines = [t("rocca.hand.cards", locale, cards=cards(mine), count=len(mine))]
-    if view.get("over"):
+    if view.over:
         return "\n".join(lines)
-    pending = view.get("pending")
-    if pending and pending["player"] == me:
-        on = label_of(view, pending.get("card"))
-        holds_rank = any(c[:-1] == pending["rank"] for c in mine if not c.startswith("X"))
-        if pending["kind"] == "draw_chain":
-            key = "rocca.hand.draw_chain" if holds_rank else "rocca.hand.draw_chain_take"
-            lines.append(t(key, locale, count=pending["count"], rank=pending["rank"], label=on,
-                           player=names(pending.get("by"))))
-        elif pending["kind"] == "q_answer":
-            key = "rocca.hand.q_answer" if holds_rank else "rocca.hand.q_take"
-            lines.append(t(key, locale, giver=names(pending.get("giver")), label=on, count=pending["count"]))
-        elif pending.get("receiver") is None:
-            lines.append(t("rocca.hand.q_give_first", locale))
-        else:
-            lines.append(t("rocca.hand.q_give_back", locale, receiver=names(pending.get("receiver")),
-                           count=pending["count"] - pending.get("given", 0), total=pending["count"]))
-    elif pending:
+    pending = view.pending
+    if pending is not None and pending.player == me:
+        lines.append(my_decision(view, pending, mine, names, locale))
+    elif pending is not None:
         lines.append(pending_line(view, names, locale) or "")
-    elif view.get("turn") == me:
+    elif view.turn == me:
         lines.append(t("rocca.hand.your_turn", locale))
-        playable = [tc for tc in view.get("tower", []) if tc.get("playable") and tc.get("open_sides")]
+        playable = [tc for tc in view.tower if tc.playable and tc.open_sides]
         if playable:
             lines.append(t("rocca.hand.open", locale, cards=" · ".join(active_line(tc, locale) for tc in playable)))
     else:
-        lines.append(t("rocca.board.to_play", locale, player=names(view.get("turn"))))
-    if len(mine) == 1 and me not in view.get("one_declared", []):
+        lines.append(t("rocca.board.to_play", locale, player=names(view.turn)))
+    if len(mine) == 1 and me not in view.one_declared:
         lines.append(t("rocca.hand.one_hint", locale))
     return "\n".join(lines)
+
+
+def my_decision(view: RoccaView, pending: Pending, mine: list[str], names: Names, locale: object | None) -> str:
+    """The hand view's line for the decision the viewer takes now."""
+    on = label_of(view, pending.card)
+    holds_rank = any(c[:-1] == pending.rank for c in mine if not c.startswith("X"))
+    if pending.kind == "draw_chain":
+        key = "rocca.hand.draw_chain" if holds_rank else "rocca.hand.draw_chain_take"
+        return t(key, locale, count=pending.count, rank=pending.rank, label=on, player=names(pending.by))
+    if pending.kind == "q_answer":
+        key = "rocca.hand.q_answer" if holds_rank else "rocca.hand.q_take"
+        return t(key, locale, giver=names(pending.giver), label=on, count=pending.count)
+    if pending.receiver is None:
+        return t("rocca.hand.q_give_first", locale)
+    return t("rocca.hand.q_give_back", locale, receiver=names(pending.receiver), count=pending.count - pending.given,
+             total=pending.count)
 
 
 # ---- events --------------------------------------------------------------------------------------------------------
@@ -334,7 +335,7 @@ def error_field(key: str, value: Any, locale: object | None) -> Any:
     return value
 
 
-def image(view: dict[str, Any], names: Names, locale: object | None) -> bytes:
+def image(view: RoccaView, names: Names, locale: object | None) -> bytes:
     """The board picture (PNG): the tower as isometric cubes, labels as in the text. Called off the event loop."""
     from .rocca_image import render_png
 

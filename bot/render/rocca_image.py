@@ -13,11 +13,11 @@ No words are drawn (the board embed has the text); suits are drawn as shapes (th
 from __future__ import annotations
 
 import math
-from typing import Any
 
 from PIL import Image, ImageDraw
 
 from engines.rocca.geometry import SIDES
+from engines.rocca.view import RoccaView, TowerEntry
 
 from .shapes import RGB, draw_star, draw_suit, font, mix, to_png
 
@@ -52,12 +52,12 @@ def side_colours(base: RGB) -> dict[str, RGB]:
             "profile": mix(base, (0, 0, 0), 0.12)}
 
 
-def card_suit(tc: dict[str, Any]) -> str | None:
-    return tc.get("suit") if tc["card"].startswith("X") else tc["card"][-1]
+def card_suit(tc: TowerEntry) -> str | None:
+    return tc.suit if tc.card.startswith("X") else tc.card[-1]
 
 
-def card_rank(tc: dict[str, Any]) -> str:
-    return "" if tc["card"].startswith("X") else tc["card"][:-1]
+def card_rank(tc: TowerEntry) -> str:
+    return "" if tc.card.startswith("X") else tc.card[:-1]
 
 
 class Canvas:
@@ -65,10 +65,10 @@ class Canvas:
     one; the others are drawn only as far as they reach into that area), scaled so its labels stay legible at
     phone width."""
 
-    def __init__(self, tower: list[dict[str, Any]]) -> None:
-        focus = [tc for tc in tower if tc.get("active")] + tower[-1:]
-        xs = [tc["x"] for tc in focus or tower] or [0.0]
-        ys = [tc["y"] for tc in focus or tower] or [0.0]
+    def __init__(self, tower: list[TowerEntry]) -> None:
+        focus = [tc for tc in tower if tc.active] + tower[-1:]
+        xs = [tc.x for tc in focus or tower] or [0.0]
+        ys = [tc.y for tc in focus or tower] or [0.0]
         self.min_x, self.max_y = min(xs) - PAD_X, max(ys) + PAD_Y
         width_units = max(xs) - min(xs) + 2 * PAD_X
         height_units = max(ys) - min(ys) + 2 * PAD_Y
@@ -118,11 +118,11 @@ def pip_layout(n: int) -> list[tuple[float, float]]:
 
 
 # ---- one card ----------------------------------------------------------------------------------------------------
-def draw_card(draw: ImageDraw.ImageDraw, cv: Canvas, tc: dict[str, Any], dimmed: bool) -> None:
-    c = (tc["x"], tc["y"])
-    k = tc["orientation"]
+def draw_card(draw: ImageDraw.ImageDraw, cv: Canvas, tc: TowerEntry, dimmed: bool) -> None:
+    c = (tc.x, tc.y)
+    k = tc.orientation
     suit = card_suit(tc)
-    joker = tc["card"].startswith("X")
+    joker = tc.card.startswith("X")
     colours = side_colours(JOKER_BASE if joker else SUIT_BASE.get(suit or "S", JOKER_BASE))
     if joker and suit:
         colours["head"] = side_colours(SUIT_BASE[suit])["head"]
@@ -173,14 +173,14 @@ def draw_card(draw: ImageDraw.ImageDraw, cv: Canvas, tc: dict[str, Any], dimmed:
 
 
 # ---- overlays ----------------------------------------------------------------------------------------------------
-def hexagon_px(cv: Canvas, tc: dict[str, Any], scale: float = 1.0) -> list[Point]:
-    return [cv.px(tc["x"] + scale * dx, tc["y"] + scale * dy) for dx, dy in STEPS]
+def hexagon_px(cv: Canvas, tc: TowerEntry, scale: float = 1.0) -> list[Point]:
+    return [cv.px(tc.x + scale * dx, tc.y + scale * dy) for dx, dy in STEPS]
 
 
-def outline_side(draw: ImageDraw.ImageDraw, cv: Canvas, tc: dict[str, Any], side: str) -> None:
+def outline_side(draw: ImageDraw.ImageDraw, cv: Canvas, tc: TowerEntry, side: str) -> None:
     """A free side: its rhombus outlined in green, slightly inset so neighbours' edges stay visible."""
-    c = (tc["x"], tc["y"])
-    corners = rhombus(c, side_start(tc["orientation"], side))
+    c = (tc.x, tc.y)
+    corners = rhombus(c, side_start(tc.orientation, side))
     mx = sum(p[0] for p in corners) / 4
     my = sum(p[1] for p in corners) / 4
     inset = [cv.px(mx + (p[0] - mx) * 0.84, my + (p[1] - my) * 0.84) for p in corners]
@@ -192,12 +192,12 @@ def ring_line(draw: ImageDraw.ImageDraw, points: list[Point], colour: RGB, width
     draw.line([*points, points[0]], fill=colour, width=width, joint="curve")
 
 
-def draw_bend_arrow(draw: ImageDraw.ImageDraw, cv: Canvas, tc: dict[str, Any]) -> None:
+def draw_bend_arrow(draw: ImageDraw.ImageDraw, cv: Canvas, tc: TowerEntry) -> None:
     """A curved arrow around the joker's centre, turning the way it bent the tower (left = counter-clockwise)."""
-    x, y = cv.px(tc["x"], tc["y"])
+    x, y = cv.px(tc.x, tc.y)
     r = 1.12 * cv.unit
-    start = -90 - 60 * tc["orientation"]  # screen angles grow clockwise; the head points up at orientation 0
-    left = tc.get("bend") == "left"
+    start = -90 - 60 * tc.orientation  # screen angles grow clockwise; the head points up at orientation 0
+    left = tc.bend == "left"
     a0, a1 = (start - 70, start - 10) if left else (start + 10, start + 70)
     w = max(3, round(cv.unit / 9))
     draw.arc((x - r, y - r, x + r, y + r), a0, a1, fill=JOKER_RING, width=w)
@@ -212,38 +212,38 @@ def draw_bend_arrow(draw: ImageDraw.ImageDraw, cv: Canvas, tc: dict[str, Any]) -
                   (tx - normal[0] * h * 0.6, ty - normal[1] * h * 0.6)], fill=JOKER_RING)
 
 
-def draw_badge(draw: ImageDraw.ImageDraw, cv: Canvas, tc: dict[str, Any]) -> None:
+def draw_badge(draw: ImageDraw.ImageDraw, cv: Canvas, tc: TowerEntry) -> None:
     """The card's label (``b3``) on its centre, legible at phone width: blue when it can be built on now, else grey."""
-    x, y = cv.px(tc["x"], tc["y"])
-    open_now = bool(tc.get("playable") and tc.get("open_sides"))
+    x, y = cv.px(tc.x, tc.y)
+    open_now = bool(tc.playable and tc.open_sides)
     f = font(round(cv.label * cv.unit))
-    left, top, right, bottom = draw.textbbox((x, y), tc["label"], font=f, anchor="mm")
+    left, top, right, bottom = draw.textbbox((x, y), tc.label, font=f, anchor="mm")
     pad = 0.07 * cv.unit
     colour = BADGE_PLAYABLE if open_now else BADGE_IDLE
     draw.rounded_rectangle((left - 2 * pad, top - pad, right + 2 * pad, bottom + pad), radius=round(2 * pad),
                            fill=colour, outline=(255, 255, 255), width=max(1, round(cv.unit / 30)))
-    draw.text((x, y), tc["label"], font=f, fill=(255, 255, 255), anchor="mm")
+    draw.text((x, y), tc.label, font=f, fill=(255, 255, 255), anchor="mm")
 
 
-def drawn_free_sides(tc: dict[str, Any]) -> list[str]:
+def drawn_free_sides(tc: TowerEntry) -> list[str]:
     """Open sides some card could match (the engine's ``matchable_sides``): never a number's face or a letter's
     profile."""
-    matchable = tc.get("matchable_sides", SIDES)
-    return [side for side in tc.get("open_sides", []) if side in matchable]
+    matchable = tc.matchable_sides
+    return [side for side in tc.open_sides if side in matchable]
 
 
-def render(view: dict[str, Any]) -> Image.Image:
-    tower = view.get("tower", [])
+def render(view: RoccaView) -> Image.Image:
+    tower = view.tower
     cv = Canvas(tower)
     # Palette mode: every colour here is one of a few dozen, and a palette PNG encodes ~10× faster than RGB.
     img = Image.new("P", cv.size, BACKGROUND)
     draw = ImageDraw.Draw(img)
-    frozen = {col["label"] for col in view.get("columns", []) if col.get("frozen")}
+    frozen = {col.label for col in view.columns if col.frozen}
     for tc in tower:
-        draw_card(draw, cv, tc, dimmed=tc["column"] in frozen)
+        draw_card(draw, cv, tc, dimmed=tc.column in frozen)
     ring = max(2, round(cv.unit / 12))
     for tc in tower:
-        if tc["card"].startswith("X") and tc.get("bend"):
+        if tc.card.startswith("X") and tc.bend:
             ring_line(draw, hexagon_px(cv, tc, 0.96), JOKER_RING, ring)
             draw_bend_arrow(draw, cv, tc)
     if tower and len(tower) > 1:
@@ -252,10 +252,10 @@ def render(view: dict[str, Any]) -> Image.Image:
         for side in drawn_free_sides(tc):
             outline_side(draw, cv, tc, side)
     for tc in tower:
-        if tc.get("active"):
+        if tc.active:
             draw_badge(draw, cv, tc)
     return img
 
 
-def render_png(view: dict[str, Any]) -> bytes:
+def render_png(view: RoccaView) -> bytes:
     return to_png(render(view))

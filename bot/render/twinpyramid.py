@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from engines.twinpyramid.view import SeatView, TwinPyramidView
+
 from ..i18n import t
 from . import Board, Names, ranking_lines
 from .twinpyramid_events import deal_result_lines, event  # noqa: F401  (event: the renderer registry calls it here)
@@ -58,39 +60,39 @@ def pyramid_inline(stones: dict[str, str | None]) -> str:
 
 
 # ---- the board ----------------------------------------------------------------------------------------------------
-def seat_of(view: dict[str, Any], player: str | None) -> dict[str, Any]:
-    return next((s for s in view.get("table", []) if s["player"] == player), {})
+def seat_of(view: TwinPyramidView, player: str | None) -> SeatView | None:
+    return next((s for s in view.table if s.player == player), None)
 
 
-def direction_text(view: dict[str, Any], locale: object | None) -> str:
-    return t(f"twinpyramid.direction.{'cw' if view.get('direction') == 'clockwise' else 'ccw'}", locale)
+def direction_text(view: TwinPyramidView, locale: object | None) -> str:
+    return t(f"twinpyramid.direction.{'cw' if view.direction == 'clockwise' else 'ccw'}", locale)
 
 
-def top_line(view: dict[str, Any], locale: object | None) -> str:
-    text = t("twinpyramid.board.top", locale, card=card(view["top"]), draw=view.get("draw_count", 0),
-             discard=view.get("discard_count", 0))
-    named = view.get("named_suit")
-    if named and not view.get("wild"):
+def top_line(view: TwinPyramidView, locale: object | None) -> str:
+    text = t("twinpyramid.board.top", locale, card=card(view.top), draw=view.draw_count,
+             discard=view.discard_count)
+    named = view.named_suit
+    if named and view.wild is None:
         text += " " + t("twinpyramid.board.named_suit", locale, suit=suit_mark(named), name=suit_name(named, locale))
     return text
 
 
-def wild_line(view: dict[str, Any], names: Names, locale: object | None) -> str | None:
-    wild = view.get("wild")
-    if not wild:
+def wild_line(view: TwinPyramidView, names: Names, locale: object | None) -> str | None:
+    wild = view.wild
+    if wild is None:
         return None
-    return t("twinpyramid.board.wild", locale, suit=suit_mark(wild["suit"]), name=suit_name(wild["suit"], locale),
-             player=names(wild["owner"]))
+    return t("twinpyramid.board.wild", locale, suit=suit_mark(wild.suit), name=suit_name(wild.suit, locale),
+             player=names(wild.owner))
 
 
-def pending_line(view: dict[str, Any], names: Names, locale: object | None) -> str | None:
-    p = view.get("pending")
-    if not p:
+def pending_line(view: TwinPyramidView, names: Names, locale: object | None) -> str | None:
+    p = view.pending
+    if p is None:
         return None
-    who = names(p["player"])
-    kind = p["kind"]
+    who = names(p.player)
+    kind = p.kind
     if kind == "build":
-        return t("twinpyramid.pending.build", locale, player=who, count=p.get("count", 0))
+        return t("twinpyramid.pending.build", locale, player=who, count=p.count)
     if kind == "name_suit":
         return t("twinpyramid.pending.name_suit", locale, player=who)
     if kind == "two_choice":
@@ -98,22 +100,22 @@ def pending_line(view: dict[str, Any], names: Names, locale: object | None) -> s
     if kind == "order_three":
         return t("twinpyramid.pending.order_three", locale, player=who)
     if kind == "forced_draw":
-        if p.get("cause") == "3":
-            return t("twinpyramid.pending.forced_three", locale, player=who, by=names(view.get("three_player")))
-        return t("twinpyramid.pending.forced_two", locale, player=who, count=p.get("count", 2))
+        if p.cause == "3":
+            return t("twinpyramid.pending.forced_three", locale, player=who, by=names(view.three_player))
+        return t("twinpyramid.pending.forced_two", locale, player=who, count=p.count)
     if kind == "deal_over":
         return t("twinpyramid.pending.deal_over", locale, player=who)
     return None
 
 
-def seat_header(seat: dict[str, Any], view: dict[str, Any], names: Names, locale: object | None) -> str:
-    me = seat["player"]
-    acting = view.get("phase") != "over" and me in view.get("to_act", [])
+def seat_header(seat: SeatView, view: TwinPyramidView, names: Names, locale: object | None) -> str:
+    me = seat.player
+    acting = view.phase != "over" and me in view.to_act
     mark = "▶ " if acting else ""
-    start = " " + t("twinpyramid.board.start_mark", locale) if me == view.get("start_player") else ""
-    return mark + t("twinpyramid.board.seat", locale, player=names(me), points=seat["points"],
-                    hand=seat["hand_count"], burst=view.get("geometry", {}).get("burst_size", 10),
-                    held=seat["held_count"], stones=seat["stone_count"]) + start
+    start = " " + t("twinpyramid.board.start_mark", locale) if me == view.start_player else ""
+    return mark + t("twinpyramid.board.seat", locale, player=names(me), points=seat.points,
+                    hand=seat.hand_count, burst=view.geometry.burst_size,
+                    held=seat.held_count, stones=seat.stone_count) + start
 
 
 def seat_mark(number: int) -> str:
@@ -121,40 +123,40 @@ def seat_mark(number: int) -> str:
     return SEAT_MARKS[number - 1] if 1 <= number <= len(SEAT_MARKS) else f"{number}."
 
 
-def seat_lines(seat: dict[str, Any], view: dict[str, Any], names: Names, locale: object | None,
+def seat_lines(seat: SeatView, view: TwinPyramidView, names: Names, locale: object | None,
                number: int = 1) -> list[str]:
     """A seat on the board: its numbers; its two pyramids are in the picture (and in its alt text)."""
     lines = [seat_mark(number) + " " + seat_header(seat, view, names, locale)]
-    if seat.get("revealed") is not None:
-        lines.append(t("twinpyramid.board.revealed", locale, cards=sorted_cards(seat["revealed"])))
+    if seat.revealed is not None:
+        lines.append(t("twinpyramid.board.revealed", locale, cards=sorted_cards(seat.revealed)))
     return lines
 
 
-def board(view: dict[str, Any], names: Names, locale: object | None) -> Board:
-    over = view.get("phase") == "over"
-    lines = [t("twinpyramid.board.deal", locale, deal=view.get("deal", 1), total=view.get("deals_total", 1),
-               player=names(view.get("start_player")), direction=direction_text(view, locale))]
+def board(view: TwinPyramidView, names: Names, locale: object | None) -> Board:
+    over = view.phase == "over"
+    lines = [t("twinpyramid.board.deal", locale, deal=view.deal, total=view.deals_total,
+               player=names(view.start_player), direction=direction_text(view, locale))]
     lines.append(top_line(view, locale))
-    if "turn_limit" in view and view.get("phase") not in ("deal_over", "over"):
-        lines.append(t("twinpyramid.board.turns", locale, turn=view.get("turn", 0) + 1, limit=view["turn_limit"]))
+    if view.phase not in ("deal_over", "over"):
+        lines.append(t("twinpyramid.board.turns", locale, turn=view.turn + 1, limit=view.turn_limit))
     wild = wild_line(view, names, locale)
     if wild:
         lines.append(wild)
     line = pending_line(view, names, locale)
     if line:
         lines.append(line)
-    last = view.get("last_deal")
-    if last and view.get("phase") in ("deal_over", "over"):
-        lines += deal_result_lines(last, names, locale)
-    for number, seat in enumerate(view.get("table", []), 1):
+    last = view.last_deal
+    if last is not None and view.phase in ("deal_over", "over"):
+        lines += deal_result_lines(last.model_dump(), names, locale)  # the shape the deal_ended event has
+    for number, seat in enumerate(view.table, 1):
         lines += seat_lines(seat, view, names, locale, number)
-    result = view.get("result")
-    if result:
+    result = view.result
+    if result is not None:
         lines.append(t("common.final_ranking", locale))
-        lines += ranking_lines(result["ranking"], result["scores"], names, locale)
+        lines += ranking_lines(result.ranking, result.scores, names, locale)
         footer = t("common.game_over", locale)
-    elif view.get("to_act"):
-        footer = t("twinpyramid.board.to_act", locale, player=names(view["to_act"][0]))
+    elif view.to_act:
+        footer = t("twinpyramid.board.to_act", locale, player=names(view.to_act[0]))
     else:
         footer = ""
     if not over:
@@ -163,98 +165,101 @@ def board(view: dict[str, Any], names: Names, locale: object | None) -> Board:
 
 
 # ---- the hand view ------------------------------------------------------------------------------------------------
-def draw_order(view: dict[str, Any]) -> list[str]:
+def draw_order(view: TwinPyramidView) -> list[str]:
     """Who draws the cards seen with a 3, in order: the other players in turn order, the 3's player last."""
-    players = view.get("players", [])
-    me = view.get("me")
-    if me not in players:
+    players = view.players
+    me = view.viewer
+    if me is None or me not in players:
         return []
-    step = 1 if view.get("direction") == "clockwise" else -1
+    step = 1 if view.direction == "clockwise" else -1
     n = len(players)
     i = players.index(me)
     return [players[(i + step * k) % n] for k in range(1, n)] + [me]
 
 
-def order_text(order: list[str], view: dict[str, Any], names: Names, locale: object | None) -> str:
+def order_text(order: list[str], view: TwinPyramidView, names: Names, locale: object | None) -> str:
     """``7♠→Bot 1 · 9♥→you · K♦`` (top card first; a card nobody draws has no arrow)."""
     drawers = draw_order(view)
     parts = []
     for i, c in enumerate(order):
         if i < len(drawers):
-            who = t("twinpyramid.you", locale) if drawers[i] == view.get("me") else names(drawers[i])
+            who = t("twinpyramid.you", locale) if drawers[i] == view.viewer else names(drawers[i])
             parts.append(f"{card(c)}→{who}")
         else:
             parts.append(card(c))
     return " · ".join(parts)
 
 
-def hand(view: dict[str, Any], names: Names, locale: object | None) -> str:
-    me = view.get("me")
-    seat = seat_of(view, me)
-    held = view.get("hand", [])
+def hand(view: TwinPyramidView, names: Names, locale: object | None) -> str:
+    me = view.viewer
+    held = view.hand or []  # a spectator holds nothing
     lines = [t("twinpyramid.hand.held", locale, cards=sorted_cards(held), count=len(held),
-               limit=view.get("geometry", {}).get("held_limit", 4))]
-    lines.append(t("twinpyramid.hand.shown", locale, cards=cards(seat.get("shown", []))))
-    if seat.get("revealed") is not None:
-        lines.append(t("twinpyramid.hand.revealed", locale, cards=sorted_cards(seat["revealed"])))
-    lines.append(t("twinpyramid.hand.size", locale, count=seat.get("hand_count", len(held)),
-                   burst=view.get("geometry", {}).get("burst_size", 10), points=seat.get("points", 0)))
-    lines.append(t("twinpyramid.hand.pyramid", locale, count=seat.get("stone_count", 0)))
-    lines.append(pyramid_block(seat.get("stones", {})))
+               limit=view.geometry.held_limit)]
+    lines += seat_block(view, seat_of(view, me), len(held), locale)
     lines.append(top_line(view, locale))
-    if "turn_limit" in view and view.get("phase") not in ("deal_over", "over"):
-        lines.append(t("twinpyramid.board.turns", locale, turn=view.get("turn", 0) + 1, limit=view["turn_limit"]))
+    if view.phase not in ("deal_over", "over"):
+        lines.append(t("twinpyramid.board.turns", locale, turn=view.turn + 1, limit=view.turn_limit))
     wild = wild_line(view, names, locale)
     if wild:
         lines.append(wild)
-    if view.get("result"):
+    if view.result is not None:
         lines.append(t("common.game_over", locale))
         return "\n".join(lines)
-    p: dict[str, Any] = view.get("pending") or {}  # {}: no pending decision
-    last = view.get("last_deal")
-    if view.get("phase") == "deal_over" and last:
-        lines += deal_result_lines(last, names, locale)
-    if me not in view.get("to_act", []):
+    last = view.last_deal
+    if view.phase == "deal_over" and last is not None:
+        lines += deal_result_lines(last.model_dump(), names, locale)  # the shape the deal_ended event has
+    if me not in view.to_act:
         line = pending_line(view, names, locale)
-        lines.append(line or t("twinpyramid.hand.waiting", locale, player=names((view.get("to_act") or [None])[0])))
+        waiting_for = view.to_act[0] if view.to_act else None
+        lines.append(line or t("twinpyramid.hand.waiting", locale, player=names(waiting_for)))
         return "\n".join(lines)
-    kind = (p or {}).get("kind", "turn")
     decision = decision_line(view, names, locale)
     if decision is not None:
         lines.append(decision)
-    if view.get("peek") and kind != "order_three":
-        lines.append(t("twinpyramid.hand.peek", locale, cards=cards(view["peek"])))
+    if view.peek and (view.pending is None or view.pending.kind != "order_three"):
+        lines.append(t("twinpyramid.hand.peek", locale, cards=cards(view.peek)))
     return "\n".join(lines)
 
 
-def decision_line(view: dict[str, Any], names: Names, locale: object | None) -> str | None:
+def seat_block(view: TwinPyramidView, seat: SeatView | None, held: int, locale: object | None) -> list[str]:
+    """The hand view's lines about the viewer's own seat: shown and revealed cards, hand size, pyramid."""
+    lines = [t("twinpyramid.hand.shown", locale, cards=cards(seat.shown if seat else []))]
+    if seat is not None and seat.revealed is not None:
+        lines.append(t("twinpyramid.hand.revealed", locale, cards=sorted_cards(seat.revealed)))
+    lines.append(t("twinpyramid.hand.size", locale, count=seat.hand_count if seat else held,
+                   burst=view.geometry.burst_size, points=seat.points if seat else 0))
+    lines.append(t("twinpyramid.hand.pyramid", locale, count=seat.stone_count if seat else 0))
+    lines.append(pyramid_block(seat.stones if seat else {}))
+    return lines
+
+
+def decision_line(view: TwinPyramidView, names: Names, locale: object | None) -> str | None:
     """What the viewer, who acts now, is to decide (the hand view's prompt)."""
-    p = view.get("pending") or {}
-    left = view.get("rearranges_left", 0)
-    if view.get("arranging"):
+    p = view.pending
+    left = view.rearranges_left or 0
+    if view.arranging:
         return t("twinpyramid.hand.arranging", locale, left=left)
-    match p.get("kind", "turn"):
-        case "turn":
-            return t("twinpyramid.hand.turn", locale, left=left)
+    if p is None:
+        return t("twinpyramid.hand.turn", locale, left=left)
+    match p.kind:
         case "build":
-            return t("twinpyramid.hand.build", locale, count=p.get("count", 0))
+            return t("twinpyramid.hand.build", locale, count=p.count)
         case "name_suit":
             return t("twinpyramid.hand.name_suit", locale)
         case "two_choice":
             return t("twinpyramid.hand.two_choice", locale, player=names(next_player(view)))
         case "order_three":
-            return t("twinpyramid.hand.order_three", locale, cards=cards(view.get("peek", [])))
-        case "forced_draw" if p.get("cause") == "3":
-            return t("twinpyramid.hand.forced_three", locale, player=names(view.get("three_player")), left=left)
+            return t("twinpyramid.hand.order_three", locale, cards=cards(view.peek or []))
+        case "forced_draw" if p.cause == "3":
+            return t("twinpyramid.hand.forced_three", locale, player=names(view.three_player), left=left)
         case "forced_draw":
-            return t("twinpyramid.hand.forced_two", locale, count=p.get("count", 2), left=left)
+            return t("twinpyramid.hand.forced_two", locale, count=p.count, left=left)
         case "deal_over":
-            return t("twinpyramid.hand.deal_over", locale, deal=view.get("deal", 1) + 1,
-                     total=view.get("deals_total", 1))
+            return t("twinpyramid.hand.deal_over", locale, deal=view.deal + 1, total=view.deals_total)
     return None
 
 
-def next_player(view: dict[str, Any]) -> str | None:
+def next_player(view: TwinPyramidView) -> str | None:
     order = draw_order(view)
     return order[0] if order else None
 
@@ -290,19 +295,19 @@ def error_field(key: str, value: Any, locale: object | None) -> Any:
 
 
 # ---- the board picture ----------------------------------------------------------------------------------------------
-def image(view: dict[str, Any], names: Names, locale: object | None) -> bytes:
+def image(view: TwinPyramidView, names: Names, locale: object | None) -> bytes:
     """The board picture (PNG): every seat's field and hand pyramids. Called off the event loop."""
     from .twinpyramid_image import render_png
 
     return render_png(view)
 
 
-def image_alt(view: dict[str, Any], names: Names, locale: object | None) -> str:
+def image_alt(view: TwinPyramidView, names: Names, locale: object | None) -> str:
     """The picture's alt text: each seat's two pyramids in words."""
     lines = [t("twinpyramid.image_alt", locale)]
-    for number, seat in enumerate(view.get("table", []), 1):
-        lines.append(t("twinpyramid.image_alt_seat", locale, mark=seat_mark(number), player=names(seat["player"]),
-                       field=pyramid_inline(seat["stones"]), held=seat["held_count"], shown=cards(seat["shown"])))
+    for number, seat in enumerate(view.table, 1):
+        lines.append(t("twinpyramid.image_alt_seat", locale, mark=seat_mark(number), player=names(seat.player),
+                       field=pyramid_inline(seat.stones), held=seat.held_count, shown=cards(seat.shown)))
     return "\n".join(lines)
 
 

@@ -8,9 +8,9 @@ picture stays wide rather than tall. No words are drawn: ranks, numbers and suit
 """
 from __future__ import annotations
 
-from typing import Any
-
 from PIL import Image, ImageDraw
+
+from engines.twinpyramid.view import SeatView, TwinPyramidView
 
 from .shapes import INK, RGB, WHITE, draw_star, draw_suit, font, suit_ink, to_png
 
@@ -101,7 +101,7 @@ def draw_hand(draw: ImageDraw.ImageDraw, left: float, top: float, held: int, sho
                                                                                                top + TH))
 
 
-def draw_seat(draw: ImageDraw.ImageDraw, seat: dict[str, Any], number: int, left: float, top: float,
+def draw_seat(draw: ImageDraw.ImageDraw, seat: SeatView, number: int, left: float, top: float,
               acting: bool, burst: int) -> None:
     panel = (left, top, left + PANEL_W, top + PANEL_H)
     draw.rounded_rectangle(panel, radius=12, fill=BACKGROUND, outline=ACTING if acting else EMPTY_INK,
@@ -110,29 +110,29 @@ def draw_seat(draw: ImageDraw.ImageDraw, seat: dict[str, Any], number: int, left
     draw.rounded_rectangle((field_left - 4, py - 4, field_left + ROW_W + 4, py + PYR_H + 4), radius=10,
                            fill=FIELD_BG)
     draw.rounded_rectangle((hand_left - 4, py - 4, hand_left + ROW_W + 4, py + PYR_H + 4), radius=10, fill=HAND_BG)
-    draw_field(draw, field_left, py, seat.get("stones") or {})
-    draw_hand(draw, hand_left, py, seat.get("held_count", 0), seat.get("shown") or [], burst)
+    draw_field(draw, field_left, py, seat.stones)
+    draw_hand(draw, hand_left, py, seat.held_count, seat.shown, burst)
     r = 24  # the seat's number, in the field pyramid's empty top-left corner
     cx, cy = field_left + r + 4, py + r + 4
     draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=ACTING if acting else INK, outline=WHITE, width=3)
     draw.text((cx, cy + 1), str(number), font=font(32), fill=INK if acting else WHITE, anchor="mm")
 
 
-def render(view: dict[str, Any]) -> Image.Image:
-    seats = view.get("table", [])
+def render(view: TwinPyramidView) -> Image.Image:
+    seats = view.table
     rows = max(1, (len(seats) + COLUMNS - 1) // COLUMNS)
     width = COLUMNS * PANEL_W + (COLUMNS + 1) * PAD
     height = rows * PANEL_H + (rows + 1) * PAD
     img = Image.new("P", (width, height), (250, 249, 245))
     draw = ImageDraw.Draw(img)
-    to_act = set(view.get("to_act", [])) if view.get("phase") != "over" else set()
-    burst = view.get("geometry", {}).get("burst_size", 10)
+    to_act = set(view.to_act) if view.phase != "over" else set()
+    burst = view.geometry.burst_size
     for i, seat in enumerate(seats):
         r, c = divmod(i, COLUMNS)
-        draw_seat(draw, seat, i + 1, PAD + c * (PANEL_W + PAD), PAD + r * (PANEL_H + PAD), seat["player"] in to_act,
+        draw_seat(draw, seat, i + 1, PAD + c * (PANEL_W + PAD), PAD + r * (PANEL_H + PAD), seat.player in to_act,
                   burst)
     return img
 
 
-def render_png(view: dict[str, Any]) -> bytes:
+def render_png(view: TwinPyramidView) -> bytes:
     return to_png(render(view))

@@ -2,15 +2,13 @@
 steal targets after playing 2s)."""
 from __future__ import annotations
 
-from typing import Any
-
 import discord
 from discord import app_commands
 
 from bot.i18n import t
 from bot.render import akuma as akuma_text
 from bot.table import Table
-from engines.akuma import Play, Release, Steal, StopStealing
+from engines.akuma import AkumaView, Play, Release, Steal, StopStealing
 
 from ..controls import Actions, card_selects, refusal
 from ..lobby import DEFAULT_TIMER, LEVEL_CHOICES, TimerOption, open_lobby
@@ -29,20 +27,20 @@ async def play(interaction: discord.Interaction, bots: app_commands.Range[int, 0
     await open_lobby(interaction, "akuma", {"start_player": 0} if start == "host" else {}, bots, timer, level)
 
 
-def controls(table: Table, player: str, view: dict[str, Any], selection: list[str],
+def controls(table: Table, player: str, view: AkumaView, selection: list[str],
              locale: object | None) -> list[discord.ui.Item]:
     gid, ver = table.id, table.version
     names = table.names(locale)
     actions = Actions(table, player)
-    if view.get("steals_left"):
+    if view.steals_left:
         items: list[discord.ui.Item] = [
             actions.button(a, t("akuma.button.steal_from", locale, player=names.get(a.victim, a.victim),
-                                count=view["hand_sizes"].get(a.victim, 0)))
+                                count=view.hand_sizes.get(a.victim, 0)))
             for a in actions.all if isinstance(a, Steal)]
         items.append(actions.button(StopStealing(), t("akuma.button.stop_stealing", locale),
                                     discord.ButtonStyle.secondary))
         return items
-    hand = view.get("hand", [])
+    hand = view.hand or []
     selection = [c for c in selection if c in hand]
     items = list(card_selects(gid, ver, hand, selection, akuma_text.card, t("akuma.select.placeholder", locale)))
     buttons_row = len(items)
@@ -50,8 +48,8 @@ def controls(table: Table, player: str, view: dict[str, Any], selection: list[st
     items.append(actions.button(play, t("akuma.button.play", locale, cards=akuma_text.cards(selection))
                                 if selection else t("akuma.button.play_empty", locale),
                                 discord.ButtonStyle.success, row=buttons_row))
-    if view.get("row"):
-        forced = view.get("release_forced")
+    if view.row:
+        forced = view.release_forced
         if forced is not None:
             label = t("akuma.button.release_forced", locale, cards=akuma_text.cards(forced))
             items.append(actions.button(actions.find(lambda a: isinstance(a, Release)), label,
@@ -59,12 +57,12 @@ def controls(table: Table, player: str, view: dict[str, Any], selection: list[st
         else:
             release = actions.find(lambda a: isinstance(a, Release) and sorted(a.cards) == sorted(selection))
             items.append(actions.button(release if selection else None,
-                                        t("akuma.button.release", locale, number=view.get("release_number")),
+                                        t("akuma.button.release", locale, number=view.release_number),
                                         discord.ButtonStyle.danger, row=buttons_row))
     return items
 
 
-def selection_notes(table: Table, player: str, view: dict[str, Any], selection: list[str],
+def selection_notes(table: Table, player: str, view: AkumaView, selection: list[str],
                     locale: object | None) -> list[str]:
     """Lines under the hand telling whether the selected cards can be played or released, and why not."""
     if not selection:
@@ -73,7 +71,7 @@ def selection_notes(table: Table, player: str, view: dict[str, Any], selection: 
     problem = refusal(table, player, {"type": "play", "cards": selection}, locale)
     notes.append(t("akuma.hand.can_play", locale) if problem is None else t("akuma.hand.cannot_play", locale,
                                                                              reason=problem))
-    if view.get("row") and view.get("release_forced") is None:
+    if view.row and view.release_forced is None:
         problem = refusal(table, player, {"type": "release", "cards": selection}, locale)
         notes.append(t("akuma.hand.can_release", locale) if problem is None
                      else t("akuma.hand.cannot_release", locale, reason=problem))

@@ -12,8 +12,6 @@ the legal actions (``cogs.controls.Actions``).
 """
 from __future__ import annotations
 
-from typing import Any
-
 import discord
 from discord import app_commands
 
@@ -21,6 +19,7 @@ from bot.i18n import t
 from bot.render import diamondbox as text
 from bot.table import Table
 from engines.diamondbox.geometry import Placement, centre_from_view, place, visible_colours
+from engines.diamondbox.view import DiamondBoxView
 
 from ..controls import Actions, PickSelect, refusal, single
 from ..lobby import DEFAULT_TIMER, LEVEL_CHOICES, TimerOption, open_lobby
@@ -69,20 +68,20 @@ def placements(table: Table, player: str) -> list[Placement]:
 
 
 # ---- controls ----------------------------------------------------------------------------------------------------
-def controls(table: Table, player: str, view: dict[str, Any], selection: list[str],
+def controls(table: Table, player: str, view: DiamondBoxView, selection: list[str],
              locale: object | None) -> list[discord.ui.Item]:
     gid, ver = table.id, table.version
     actions = Actions(table, player)
-    choice = view.get("colour_choice")
-    if choice:
-        if choice["chooser"] != player:
+    choice = view.colour_choice
+    if choice is not None:
+        if choice.chooser != player:
             return []
         return [actions.button({"type": "choose_colour", "colour": c}, t("diamondbox.button.colour", locale,
                                                                           colour=text.colour_name(c, locale)),
-                               discord.ButtonStyle.primary, row=0) for c in choice.get("choices", [])]
-    if view.get("turn") != player:
+                               discord.ButtonStyle.primary, row=0) for c in choice.choices]
+    if view.turn != player:
         return []
-    hand = view.get("hand", [])
+    hand = view.hand or []
     found = placements(table, player)
     chosen = Choice(hand, found, selection)
     counts = {c: sum(1 for p in found if p.card == c) for c in hand}
@@ -148,14 +147,14 @@ def place_select(table: Table, chosen: Choice, locale: object | None) -> PickSel
                   chosen_when_alone=True)
 
 
-def selection_notes(table: Table, player: str, view: dict[str, Any], selection: list[str],
+def selection_notes(table: Table, player: str, view: DiamondBoxView, selection: list[str],
                     locale: object | None) -> list[str]:
     """What the chosen placement would do (squares covered, bonus turn, colour change, the centre around it),
     or why it is refused; and what is still to choose."""
-    if view.get("colour_choice") or view.get("turn") != player:
+    if view.colour_choice is not None or view.turn != player:
         return []
     found = placements(table, player)
-    chosen = Choice(view.get("hand", []), found, selection)
+    chosen = Choice(view.hand or [], found, selection)
     if not found:
         return [t("diamondbox.note.no_placement", locale)]
     if chosen.card is None:
@@ -172,10 +171,10 @@ def selection_notes(table: Table, player: str, view: dict[str, Any], selection: 
     notes = [t("diamondbox.note.ok_bonus" if p.covered == 6 else "diamondbox.note.ok", locale, move=move,
                covered=p.covered)]
     centre = centre_from_view(view)
-    new = set(place(centre, p.card, p.turn, p.x, p.y, len(view["placements"])))
-    designated = view.get("designated")
+    new = set(place(centre, p.card, p.turn, p.x, p.y, len(view.placements)))
+    designated = view.designated
     if designated not in visible_colours(centre):
-        order = view["order"]
+        order = view.order
         at = order.index(player)
         chooser = order[(at - 1) % len(order)] if p.covered == 6 else player
         notes.append(t("diamondbox.note.gone", locale, colour=text.colour_name(designated, locale),
@@ -185,19 +184,19 @@ def selection_notes(table: Table, player: str, view: dict[str, Any], selection: 
     return notes
 
 
-def hand_image(table: Table, player: str, view: dict[str, Any], selection: list[str],
+def hand_image(table: Table, player: str, view: DiamondBoxView, selection: list[str],
                locale: object | None) -> bytes | None:
     """The hand view's picture (called by ``hand_message`` in a worker thread): the preview of the chosen
     placement — the centre with that card placed and framed in gold — or else the player's cards."""
     from bot.render import diamondbox_image as image
     from engines.diamondbox.cards import cells_of, size_at
 
-    hand = view.get("hand")
+    hand = view.hand
     if not hand:
         return None
-    if view.get("turn") == player and not view.get("colour_choice"):
+    if view.turn == player and view.colour_choice is None:
         p = Choice(hand, placements(table, player), selection).placement
         if p is not None:
             width, height = size_at(p.turn)
             return image.preview_png(view, cells_of(p.card, p.turn), p.card, p.x, p.y, width, height)
-    return image.hand_png(view.get("hand_faces", []))
+    return image.hand_png(view.hand_faces or [])

@@ -27,6 +27,7 @@ from engines import BadOptions
 from engines.pileup import DumpOn, KeepColumn, Penalty, Play, Roll
 from engines.pileup.cards import DEFAULT_DECK, HAND_SIZE, build_deck, deck_spec, parse_deck
 from engines.pileup.rules import preview as outcome_of
+from engines.pileup.view import DeflectPending, PileupView, RollPending
 
 from ..controls import ActButton, Actions, PickSelect, refusal, single
 from ..lobby import DEFAULT_TIMER, LEVEL_CHOICES, TimerOption, open_lobby
@@ -118,7 +119,7 @@ def play_of(value: int, steps: list[str]) -> Play:
 
 
 
-def outcome_text(view: dict[str, Any], play: Play, locale: object | None, *, short: bool = False) -> str:
+def outcome_text(view: PileupView, play: Play, locale: object | None, *, short: bool = False) -> str:
     """What a play leads to, from the engine's own preview: safe, take, trap, spring, dump."""
     result = outcome_of(view, play)
     kind = result["kind"]
@@ -126,73 +127,72 @@ def outcome_text(view: dict[str, Any], play: Play, locale: object | None, *, sho
     return t(key, locale, column=play.value, layers=result["layers"], cards=result["cards"])
 
 
-def step_label(view: dict[str, Any], value: int, steps: list[str], step: str, locale: object | None) -> str:
+def step_label(view: PileupView, value: int, steps: list[str], step: str, locale: object | None) -> str:
     c, how = step[:-1], step[-1]
     if how == "-":
         return t("pileup.select.step_new", locale, card=text.card(c))
     below = STEP.fullmatch(steps[-1]).group(1) if steps else None  # type: ignore[union-attr]  # steps come from our own select values, all matching STEP
     if below is None:
-        layers = view["columns"][value - 1]["layers"]
-        under = text.layer(layers[-1]["cards"]) if layers else "?"
+        layers = view.columns[value - 1].layers
+        under = text.layer(layers[-1].cards) if layers else "?"
     else:
         under = text.card(below)
     return t("pileup.select.step_stack", locale, card=text.card(c), under=under)
 
 
 # ---- controls ----------------------------------------------------------------------------------------------------
-def controls(table: Table, player: str, view: dict[str, Any], selection: list[str],
+def controls(table: Table, player: str, view: PileupView, selection: list[str],
              locale: object | None) -> list[discord.ui.Item]:
-    pending = view.get("pending")
-    if not pending or pending["player"] != player:
+    pending = view.pending
+    if pending is None or pending.player != player:
         return []
-    kind = pending["kind"]
     names = table.names(locale)
     actions = Actions(table, player)
     legal = actions.all
     items: list[discord.ui.Item] = []
-    if kind in ("roll", "deflect_roll"):
+    if pending.kind == "roll" or pending.kind == "deflect_roll":
         items.append(roll_button(table, pending, locale))
-    elif kind == "play":
+    elif pending.kind == "play":
         items += play_controls(table, player, view, selection, locale, actions)
-    elif kind == "penalty":
+    elif pending.kind == "penalty":
         for a in legal:
             if isinstance(a, Penalty):
                 items.append(actions.button(a, t("pileup.button.penalty", locale, card=text.card(a.card)),
                                             discord.ButtonStyle.danger))
-    elif kind == "give":
+    elif pending.kind == "give":
         items += give_controls(table, player, view, selection, locale, actions)
-    elif kind == "dump_target":
-        minus = {s["player"]: s["minus_count"] for s in view["seats"]}
+    elif pending.kind == "dump_target":
+        minus = {s.player: s.minus_count for s in view.seats}
         for a in legal:
             if isinstance(a, DumpOn):
                 items.append(actions.button(a, t("pileup.button.dump", locale, player=names.get(a.target, a.target),
-                                                 column=pending["column"], count=minus.get(a.target, 0)),
+                                                 column=pending.column, count=minus.get(a.target, 0)),
                                             discord.ButtonStyle.danger))
         if KeepColumn() in legal:
-            items.append(actions.button(KeepColumn(), t("pileup.button.keep", locale, column=pending["column"],
-                                                        cards=pending["cards"]), discord.ButtonStyle.secondary))
+            items.append(actions.button(KeepColumn(), t("pileup.button.keep", locale, column=pending.column,
+                                                        cards=pending.cards), discord.ButtonStyle.secondary))
     return items
 
 
-def roll_button(table: Table, pending: dict[str, Any], locale: object | None, *,
+def roll_button(table: Table, pending: RollPending | DeflectPending, locale: object | None, *,
                 public: bool = False) -> ActButton:
     """**Roll** / **Roll to deflect**; on the public turn message too: the roller's only legal action then is the
     roll, so its index (0) tells nothing about their cards."""
     names = table.names(locale)
-    who = names.get(pending["player"], pending["player"])
-    actions = Actions(table, pending["player"])
-    if pending["kind"] == "deflect_roll":
+    who = names.get(pending.player, pending.player)
+    actions = Actions(table, pending.player)
+    if pending.kind == "deflect_roll":
         label = t("pileup.button.deflect_public" if public else "pileup.button.deflect", locale, player=who,
-                  column=pending["column"], face=text.die(pending["needs"]))
+                  column=pending.column, face=text.die(pending.needs))
         return actions.button(Roll(), label, discord.ButtonStyle.danger)
     label = t("pileup.button.roll_public" if public else "pileup.button.roll", locale, player=who)
     return actions.button(Roll(), label, discord.ButtonStyle.success)
 
 
-def play_controls(table: Table, player: str, view: dict[str, Any], selection: list[str],
+def play_controls(table: Table, player: str, view: PileupView, selection: list[str],
                   locale: object | None, actions: Actions) -> list[discord.ui.Item]:
     gid, ver = table.id, table.version
-    values = view.get("playable_values", [])
+    values = view.playable_values or []
     value = chosen_value(selection, values)
     items: list[discord.ui.Item] = []
     if len(values) > 1:
@@ -226,7 +226,7 @@ def play_controls(table: Table, player: str, view: dict[str, Any], selection: li
     return items + quick_plays(view, steps, actions, locale, value)
 
 
-def quick_plays(view: dict[str, Any], steps: list[str], actions: Actions, locale: object | None,
+def quick_plays(view: PileupView, steps: list[str], actions: Actions, locale: object | None,
                 value: int | None) -> list[discord.ui.Item]:
     """Before any card is added: every one-card play (of the chosen value, or of every rolled value) as a button,
     up to ``QUICK`` — the commonest move in one click; the selects stay for longer plays."""
@@ -238,32 +238,32 @@ def quick_plays(view: dict[str, Any], steps: list[str], actions: Actions, locale
                            discord.ButtonStyle.primary, row=3 + i // 5) for i, p in enumerate(plays[:QUICK])]
 
 
-def column_state(view: dict[str, Any], value: int, locale: object | None) -> str:
-    col = view["columns"][value - 1]
-    if col["trapped"]:
-        return t("pileup.select.state_trapped", locale, count=col["layer_count"])
-    if not col["layer_count"]:
+def column_state(view: PileupView, value: int, locale: object | None) -> str:
+    col = view.columns[value - 1]
+    if col.trapped:
+        return t("pileup.select.state_trapped", locale, count=col.layer_count)
+    if not col.layer_count:
         return t("pileup.select.state_empty", locale)
-    return t("pileup.select.state", locale, count=col["layer_count"])
+    return t("pileup.select.state", locale, count=col.layer_count)
 
 
 def public_controls(table: Table, locale: object | None) -> list[discord.ui.Item]:
     """The turn message's **Roll** / **Roll to deflect**: every roll is made and seen in the channel."""
-    pending = table.view(None).get("pending")
-    if not pending or pending["kind"] not in ("roll", "deflect_roll"):
+    pending = table.view_as(PileupView, None).pending
+    if not isinstance(pending, (RollPending, DeflectPending)):
         return []
     return [roll_button(table, pending, locale, public=True)]
 
 
-def selection_notes(table: Table, player: str, view: dict[str, Any], selection: list[str],
+def selection_notes(table: Table, player: str, view: PileupView, selection: list[str],
                     locale: object | None) -> list[str]:
     """What the play built so far would do (the engine's preview), or why it is refused; what is still to choose."""
-    pending = view.get("pending")
-    if pending and pending["player"] == player and pending["kind"] == "give":
+    pending = view.pending
+    if pending is not None and pending.player == player and pending.kind == "give":
         return give_notes(table, player, view, selection, locale)
-    if not pending or pending["player"] != player or pending["kind"] != "play":
+    if pending is None or pending.player != player or pending.kind != "play":
         return []
-    values = view.get("playable_values", [])
+    values = view.playable_values or []
     value = chosen_value(selection, values)
     if value is None:
         return [t("pileup.note.choose_value", locale)]

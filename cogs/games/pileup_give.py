@@ -9,14 +9,13 @@ like every hand control. The button carries the cards in its code (``<seat>.g<ca
 """
 from __future__ import annotations
 
-from typing import Any
-
 import discord
 
 from bot.i18n import t
 from bot.render import pileup as text
 from bot.table import Table
 from engines.pileup import GiveAll
+from engines.pileup.view import GivePending, PileupView
 
 from ..controls import ActButton, Actions, PickSelect
 
@@ -24,17 +23,17 @@ LETTERS = "abcd"  # at most four other players
 CARD_LENGTH = 3  # a card id: colour, number, copy letter (``R3a``)
 
 
-def recipients(view: dict[str, Any], pending: dict[str, Any]) -> list[tuple[str, int]]:
+def recipients(view: PileupView, pending: GivePending) -> list[tuple[str, int]]:
     """(player, how many cards they get) in the order the cards are handed out."""
-    others = [p for p in view["players"] if p != pending["player"]]
-    start = others.index(pending["to"]) if pending.get("to") in others else 0
+    others = [p for p in view.players if p != pending.player]
+    start = others.index(pending.to) if pending.to in others else 0
     order = others[start:] + others[:start]
-    remaining = int(pending["remaining"])
+    remaining = pending.remaining
     return [(p, len(range(i, remaining, len(order)))) for i, p in enumerate(order) if i < remaining]
 
 
-def minus_cards(view: dict[str, Any], player: str) -> list[str]:
-    return list(next((s.get("minus", []) for s in view["seats"] if s["player"] == player), []))
+def minus_cards(view: PileupView, player: str) -> list[str]:
+    return list(next((s.minus for s in view.seats if s.player == player), []))
 
 
 def chosen_for(selection: list[str], plan: list[tuple[str, int]], minus: list[str]) -> list[list[str]]:
@@ -56,9 +55,10 @@ def handed_out(plan: list[tuple[str, int]], chosen: list[list[str]]) -> tuple[st
     return tuple(chosen[j % len(plan)][j // len(plan)] for j in range(sum(count for _, count in plan)))
 
 
-def give_controls(table: Table, player: str, view: dict[str, Any], selection: list[str], locale: object | None,
+def give_controls(table: Table, player: str, view: PileupView, selection: list[str], locale: object | None,
                   actions: Actions) -> list[discord.ui.Item]:
-    pending = view["pending"]
+    pending = view.pending
+    assert isinstance(pending, GivePending), "only while this player hands out minus cards"
     names = table.names(locale)
     plan = recipients(view, pending)
     minus = minus_cards(view, player)
@@ -93,11 +93,12 @@ def give_controls(table: Table, player: str, view: dict[str, Any], selection: li
     return items
 
 
-def give_notes(table: Table, player: str, view: dict[str, Any], selection: list[str],
+def give_notes(table: Table, player: str, view: PileupView, selection: list[str],
                locale: object | None) -> list[str]:
     """Who gets which cards so far."""
     names = table.names(locale)
-    plan = recipients(view, view["pending"])
+    assert isinstance(view.pending, GivePending), "only while this player hands out minus cards"
+    plan = recipients(view, view.pending)
     chosen = chosen_for(selection, plan, minus_cards(view, player))
     return [t("pileup.note.give_to", locale, player=names.get(to, to), cards=text.cards(cards) if cards else "—",
               chosen=len(cards), count=count) for (to, count), cards in zip(plan, chosen)]

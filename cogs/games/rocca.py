@@ -22,6 +22,7 @@ from bot.i18n import t
 from bot.render import rocca as text
 from bot.table import Table
 from engines.rocca import Accept, Bon, DeclareOne, Draw, Give, Place
+from engines.rocca.view import DrawChainPending, QAnswerPending, QGivePending, RoccaView
 
 from ..common import names_for
 from ..controls import Actions, PickSelect, card_selects, refusal, single
@@ -70,7 +71,7 @@ class Move:
     def is_joker(self) -> bool:
         return self.card.startswith("X")
 
-    def label(self, view: dict[str, Any], locale: object | None) -> str:
+    def label(self, view: RoccaView, locale: object | None) -> str:
         if self.is_bon:
             return text.bon_move(view, self.on, list(self.cards), locale)
         return text.placement(view, self.card, self.on, self.side, locale)
@@ -106,16 +107,16 @@ def chosen_suit(selection: list[str]) -> str | None:
 
 
 # ---- controls ----------------------------------------------------------------------------------------------------
-def controls(table: Table, player: str, view: dict[str, Any], selection: list[str],
+def controls(table: Table, player: str, view: RoccaView, selection: list[str],
              locale: object | None) -> list[discord.ui.Item]:
     actions = Actions(table, player)
-    pending = view.get("pending")
+    pending = view.pending
     items: list[discord.ui.Item] = []
-    if pending and pending["player"] == player:
-        if pending["kind"] == "q_give":
-            items += give_controls(table, view, selection, actions, locale)
+    if pending is not None and pending.player == player:
+        if pending.kind == "q_give":
+            items += give_controls(table, view, pending, selection, actions, locale)
         else:
-            items += chain_controls(view, actions, locale)
+            items += chain_controls(view, pending, actions, locale)
     else:
         items += move_controls(table, view, selection, actions, locale)
     if DeclareOne() in actions.all:
@@ -123,7 +124,7 @@ def controls(table: Table, player: str, view: dict[str, Any], selection: list[st
     return items
 
 
-def move_controls(table: Table, view: dict[str, Any], selection: list[str], actions: Actions,
+def move_controls(table: Table, view: RoccaView, selection: list[str], actions: Actions,
                   locale: object | None) -> list[discord.ui.Item]:
     """A turn (placements, Bon, Draw) or, out of turn, the Bon calls."""
     gid, ver = table.id, table.version
@@ -165,41 +166,40 @@ def move_controls(table: Table, view: dict[str, Any], selection: list[str], acti
     return items
 
 
-def chain_controls(view: dict[str, Any], actions: Actions, locale: object | None) -> list[discord.ui.Item]:
+def chain_controls(view: RoccaView, pending: DrawChainPending | QAnswerPending, actions: Actions,
+                   locale: object | None) -> list[discord.ui.Item]:
     """A J/K draw chain (pass it on or draw) or a Queen to answer (counter or accept)."""
-    pending = view["pending"]
     items: list[discord.ui.Item] = []
-    on = text.label_of(view, pending["card"])
+    on = text.label_of(view, pending.card)
     for a in actions.all:
         if not isinstance(a, Place):
             continue
-        if pending["kind"] == "draw_chain":
-            per = 1 if pending["rank"] == "J" else 2
+        if pending.kind == "draw_chain":
+            per = 1 if pending.rank == "J" else 2
             label = t("rocca.button.pass_chain", locale, card=text.card(a.card), label=on,
-                      count=pending["count"] + per)
+                      count=pending.count + per)
         else:
-            label = t("rocca.button.counter_q", locale, card=text.card(a.card), label=on, count=pending["count"])
+            label = t("rocca.button.counter_q", locale, card=text.card(a.card), label=on, count=pending.count)
         items.append(actions.button(a, label, discord.ButtonStyle.success))
     if Accept() in actions.all:
-        label = (t("rocca.button.take_draws", locale, count=pending["count"]) if pending["kind"] == "draw_chain"
+        label = (t("rocca.button.take_draws", locale, count=pending.count) if pending.kind == "draw_chain"
                  else t("rocca.button.accept_q", locale))
         items.append(actions.button(Accept(), label, discord.ButtonStyle.danger))
     return items
 
 
-def give_controls(table: Table, view: dict[str, Any], selection: list[str], actions: Actions,
+def give_controls(table: Table, view: RoccaView, pending: QGivePending, selection: list[str], actions: Actions,
                   locale: object | None) -> list[discord.ui.Item]:
     """A Queen pass: one card at a time; the first pass also chooses the receiver."""
     gid, ver = table.id, table.version
-    hand = view.get("hand", [])
+    hand = view.hand or []
     chosen = next((c for c in selection if c in hand), None)
     items: list[discord.ui.Item] = [
         single(s, chosen_when_alone=True) for s in card_selects(gid, ver, hand, [chosen] if chosen else [], text.card,
                                         t("rocca.select.give", locale))]
     names = table.names(locale)
     receivers = list(dict.fromkeys(a.to for a in actions.all if isinstance(a, Give)))
-    pending = view["pending"]
-    step = {"number": pending.get("given", 0) + 1, "total": pending["count"]}
+    step = {"number": pending.given + 1, "total": pending.count}
     for to in receivers:
         if chosen:
             label = t("rocca.button.give", locale, card=text.card(chosen), player=names.get(to, to), **step)
@@ -210,15 +210,14 @@ def give_controls(table: Table, view: dict[str, Any], selection: list[str], acti
     return items
 
 
-def selection_notes(table: Table, player: str, view: dict[str, Any], selection: list[str],
+def selection_notes(table: Table, player: str, view: RoccaView, selection: list[str],
                     locale: object | None) -> list[str]:
     """What the chosen move would do, or why it is refused; and what is still to choose."""
     notes: list[str] = []
     legal = table.engine.legal_actions(table.state, player)
     if player not in table.to_act():
         notes.append(t("rocca.note.bon_out_of_turn", locale))
-    pending = view.get("pending")
-    if pending and pending["player"] == player:
+    if view.pending is not None and view.pending.player == player:
         return notes
     options = moves(legal)
     move = chosen_move(selection, options)
@@ -242,10 +241,10 @@ def selection_notes(table: Table, player: str, view: dict[str, Any], selection: 
     return notes
 
 
-def hand_image(table: Table, player: str, view: dict[str, Any], selection: list[str],
+def hand_image(table: Table, player: str, view: RoccaView, selection: list[str],
                locale: object | None) -> bytes | None:
     """While the player has a decision, the hand view carries the tower picture with the labels its moves use
     (drawn from the spectator view, like the board's, in ``hand_message``'s worker thread)."""
-    if player not in view.get("to_act", []):
+    if player not in view.to_act:
         return None
-    return text.image(table.view(None), names_for(table, locale), locale)
+    return text.image(table.view_as(RoccaView, None), names_for(table, locale), locale)

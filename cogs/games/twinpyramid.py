@@ -25,6 +25,7 @@ from bot.render import twinpyramid as text
 from bot.table import Table
 from engines.twinpyramid.actions import REARRANGE_TYPES, Draw, ForcedDraw, OrderThree, Pass, Place
 from engines.twinpyramid.cards import rank_of
+from engines.twinpyramid.view import TwinPyramidView
 
 from ..common import names_for
 from ..controls import Actions, PickSelect, refusal, single
@@ -117,15 +118,15 @@ def chosen(selection: list[str], prefix: tuple[str, ...], allowed: set[str]) -> 
 
 
 # ---- controls ----------------------------------------------------------------------------------------------------
-def controls(table: Table, player: str, view: dict[str, Any], selection: list[str],
+def controls(table: Table, player: str, view: TwinPyramidView, selection: list[str],
              locale: object | None) -> list[discord.ui.Item]:
     actions = Actions(table, player)
     legal = actions.all
     if not legal:
         return []
     names = names_for(table, locale)
-    pending = view.get("pending")
-    kind = "arranging" if view.get("arranging") else (pending["kind"] if pending else "turn")
+    pending = view.pending
+    kind = "arranging" if view.arranging else (pending.kind if pending else "turn")
     items: list[discord.ui.Item] = []
     if kind in ("turn", "forced_draw", "arranging"):
         return rearrange_and_act(table, player, view, selection, actions, kind, names, locale)
@@ -155,19 +156,19 @@ def controls(table: Table, player: str, view: dict[str, Any], selection: list[st
                                             discord.ButtonStyle.primary))
     elif kind == "deal_over":
         items.append(actions.button({"type": "next_deal"}, t("twinpyramid.button.next_deal", locale,
-                                                             deal=view.get("deal", 1) + 1,
-                                                             total=view.get("deals_total", 1)),
+                                                             deal=view.deal + 1,
+                                                             total=view.deals_total),
                                     discord.ButtonStyle.success))
     return items
 
 
-def rearrange_and_act(table: Table, player: str, view: dict[str, Any], selection: list[str], actions: Actions,
+def rearrange_and_act(table: Table, player: str, view: TwinPyramidView, selection: list[str], actions: Actions,
                       kind: str, names: Names, locale: object | None) -> list[discord.ui.Item]:
     """A turn or a forced draw: the card-to-rearrange select, its steps as buttons, and the decision's actions."""
     gid, ver = table.id, table.version
     legal = actions.all
     steps = steps_now(table, player, legal)
-    rearrange_cards = [c for c in [*view.get("hand", []), *my_shown(view)] if steps_of_card(steps, c)]
+    rearrange_cards = [c for c in [*(view.hand or []), *my_shown(view)] if steps_of_card(steps, c)]
     picked = chosen(selection, ("r:",), {f"r:{c}" for c in rearrange_cards})
     choices = turn_choices(legal, names, locale) if kind == "turn" else []
     action = chosen(selection, ("a",), {value for value, _ in choices})
@@ -183,13 +184,13 @@ def rearrange_and_act(table: Table, player: str, view: dict[str, Any], selection
                                            row=row), chosen_when_alone=len(parts) == 1))
             row += 1
     if rearrange_cards:
-        held = set(view.get("hand", []))
+        held = set(view.hand or [])
         options = [discord.SelectOption(
             label=t("twinpyramid.select.card_held" if c in held else "twinpyramid.select.card_shown", locale,
                     card=text.card(c)), value=f"r:{c}", default=f"r:{c}" == picked) for c in rearrange_cards[:25]]
         carry = [v for v in selection if v.startswith("a")]
         items.append(single(PickSelect(gid, ver, options, t("twinpyramid.select.rearrange", locale,
-                                                            left=view.get("rearranges_left", 0)),
+                                                            left=view.rearranges_left or 0),
                                        CARD_PART, carry, row=row)))
         row += 1
     if picked:
@@ -209,32 +210,32 @@ def rearrange_and_act(table: Table, player: str, view: dict[str, Any], selection
         buttons.append(actions.button({"type": "pass"}, t("twinpyramid.button.pass", locale),
                                       discord.ButtonStyle.secondary, row=row))
     if any(isinstance(a, ForcedDraw) for a in legal):
-        count = (view.get("pending") or {}).get("count", 1)
+        count = view.pending.count if view.pending else 1
         buttons.append(actions.button({"type": "forced_draw"}, t("twinpyramid.button.forced_draw", locale,
                                                                  count=count), discord.ButtonStyle.danger, row=row))
     return items + buttons
 
 
-def play_effect(view: dict[str, Any], player: str, card: str, locale: object | None) -> str:
+def play_effect(view: TwinPyramidView, player: str, card: str, locale: object | None) -> str:
     """What playing ``card`` will do: its effect, none under another player's wild, nothing extra for a joker."""
     if card.startswith("X"):
         return ""
-    wild = view.get("wild")
-    if wild and wild["owner"] != player and rank_of(card) in ("2", "3", "7", "8", "9", "10"):
+    wild = view.wild
+    if wild is not None and wild.owner != player and rank_of(card) in ("2", "3", "7", "8", "9", "10"):
         return t("twinpyramid.effect.suppressed", locale)
     return text.effect_hint(card, locale)
 
 
-def my_shown(view: dict[str, Any]) -> list[str]:
-    return list(text.seat_of(view, view.get("me")).get("shown", []))
+def my_shown(view: TwinPyramidView) -> list[str]:
+    seat = text.seat_of(view, view.viewer)
+    return list(seat.shown) if seat is not None else []
 
 
-def selection_notes(table: Table, player: str, view: dict[str, Any], selection: list[str],
+def selection_notes(table: Table, player: str, view: TwinPyramidView, selection: list[str],
                     locale: object | None) -> list[str]:
     """What the chosen play or change would do, or why it is refused; what the chosen card can be rearranged to."""
     legal = table.engine.legal_actions(table.state, player)
-    pending = view.get("pending")
-    if pending or view.get("arranging") or not legal:
+    if view.pending is not None or view.arranging or not legal:
         return []
     notes: list[str] = []
     names = names_for(table, locale)
@@ -243,7 +244,7 @@ def selection_notes(table: Table, player: str, view: dict[str, Any], selection: 
     action = chosen_action(selection, choices, legal)
     if picked:
         notes.append(t("twinpyramid.note.rearrange", locale, card=text.card(picked[2:]),
-                       left=view.get("rearranges_left", 0)))
+                       left=view.rearranges_left or 0))
     elif action:
         label = action_label(action, names, locale, hint=False)
         problem = refusal(table, player, action, locale)
@@ -257,6 +258,6 @@ def selection_notes(table: Table, player: str, view: dict[str, Any], selection: 
     elif not choices and any(isinstance(a, Draw) for a in legal):
         notes.append(t("twinpyramid.note.nothing_fits", locale))
     seat = text.seat_of(view, player)
-    if choices and not any(isinstance(a, Draw) for a in legal) and seat.get("hand_count", 0) >= 9:
+    if choices and not any(isinstance(a, Draw) for a in legal) and seat is not None and seat.hand_count >= 9:
         notes.append(t("twinpyramid.note.no_tenth_card", locale))
     return notes

@@ -2,8 +2,9 @@
 from .actions import AkumaAction, Play, Release, Steal, StopStealing
 from .engine import AkumaEngine
 from .state import AkumaOptions, AkumaState
+from .view import AkumaView
 
 __all__ = [
-    "AkumaEngine", "AkumaState", "AkumaOptions", "AkumaAction",
+    "AkumaEngine", "AkumaState", "AkumaOptions", "AkumaAction", "AkumaView",
     "Play", "Release", "Steal", "StopStealing",
 ]

@@ -15,10 +15,10 @@ from . import rules
 from .actions import AkumaAction, Play, Release, Steal, StopStealing
 from .cards import CARDS_PER_PLAYER, colours_for, deck_for, hand_score, sort_cards
 from .state import AkumaOptions, AkumaState, RowPlay
-from .view import build_view
+from .view import AkumaView, build_view
 
 
-class AkumaEngine(Engine):
+class AkumaEngine(Engine[AkumaState, AkumaAction, AkumaOptions, AkumaView]):
     name = "akuma"
     min_players = 3
     max_players = 6
@@ -216,7 +216,7 @@ class AkumaEngine(Engine):
         })]
 
     # ---- views and result ----------------------------------------------------------------
-    def view(self, state: AkumaState, viewer: str | None) -> dict[str, Any]:
+    def view(self, state: AkumaState, viewer: str | None) -> AkumaView:
         return build_view(self, state, viewer)
 
     _HANDLERS: ClassVar[dict[type[Action], Callable[..., list[Event]]]] = {

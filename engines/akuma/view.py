@@ -2,44 +2,74 @@
 and, when they must release, the forced discard. Once the game is over every hand is public."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, ClassVar, Literal
 
-from .state import AkumaState
+from pydantic import BaseModel, ConfigDict
+
+from engines.base import View
+
+from .state import AkumaState, Direction
 
 if TYPE_CHECKING:
     from .engine import AkumaEngine
 
 
-def build_view(engine: AkumaEngine, state: AkumaState, viewer: str | None) -> dict[str, Any]:
+class RowEntry(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    player: str
+    cards: list[str]
+    kind: Literal["single", "set", "run"]
+
+
+class AkumaView(View):
+    """``release_forced``: the only discard the viewer may release with now (their turn, no steals pending), else
+    None; ``final_hands``: every hand, once the game is over (nothing stays secret then)."""
+
+    omit_when_none: ClassVar[frozenset[str]] = frozenset({"viewer", "hand", "final_hands"})
+
+    hand_sizes: dict[str, int]
+    row: list[RowEntry]
+    last_rank: int | None
+    direction: Direction
+    lock: list[str] | None
+    release_number: int | None  # what a release costs now; None while the row is empty
+    trick_starter: str
+    start_player: str
+    steals_left: int | None  # None when no steals are pending
+    colours_in_play: list[str]
+    discarded: list[str]
+    release_forced: list[str] | None
+    final_hands: dict[str, list[str]] | None
+
+
+def build_view(engine: AkumaEngine, state: AkumaState, viewer: str | None) -> AkumaView:
     to_act = engine.to_act(state)
-    v: dict[str, Any] = {
-        "game": engine.name,
-        "viewer": viewer,
-        "players": list(state.players),
-        "to_act": to_act,
-        "hand_sizes": {p: len(h) for p, h in state.hands.items()},
-        "row": [{"player": rp.player, "cards": list(rp.cards), "kind": rp.kind} for rp in state.row],
-        "last_rank": engine.last_rank(state),
-        "direction": state.direction,
-        "lock": list(state.lock) if state.lock else None,
-        "release_number": engine.release_number(state) if state.row else None,
-        "trick_starter": state.trick_starter,
-        "start_player": state.start_player,
-        "steals_left": state.steals_left or None,
-        "colours_in_play": list(state.colours),
-        "discarded": list(state.discarded),
-        "over": state.over,
-    }
-    if viewer in state.players:
-        # Once the game is over every hand is public (``final_hands``); nothing stays secret.
-        v["hand"] = [] if state.over else list(state.hands[viewer])
-        forced = None
-        if viewer in to_act and not state.steals_left:
-            forced = engine.forced_release(state, viewer)
-        v["release_forced"] = forced
+    seated = viewer if viewer in state.players else None
+    forced = None
+    if seated is not None and seated in to_act and not state.steals_left:
+        forced = engine.forced_release(state, seated)
     res = engine.result(state)
-    if res is not None:
-        v["ranking"] = res.ranking
-        v["scores"] = res.scores
-        v["final_hands"] = {p: list(h) for p, h in state.hands.items()}
-    return v
+    return AkumaView(
+        game=engine.name,
+        players=list(state.players),
+        to_act=to_act,
+        viewer=seated,
+        # Once the game is over every hand is public (``final_hands``); nothing stays secret.
+        hand=None if seated is None else [] if state.over else list(state.hands[seated]),
+        over=state.over,
+        result=res,
+        hand_sizes={p: len(h) for p, h in state.hands.items()},
+        row=[RowEntry(player=rp.player, cards=list(rp.cards), kind=rp.kind) for rp in state.row],
+        last_rank=engine.last_rank(state),
+        direction=state.direction,
+        lock=list(state.lock) if state.lock else None,
+        release_number=engine.release_number(state) if state.row else None,
+        trick_starter=state.trick_starter,
+        start_player=state.start_player,
+        steals_left=state.steals_left or None,
+        colours_in_play=list(state.colours),
+        discarded=list(state.discarded),
+        release_forced=forced,
+        final_hands=None if res is None else {p: list(h) for p, h in state.hands.items()},
+    )

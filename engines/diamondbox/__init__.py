@@ -2,8 +2,9 @@
 from .actions import ChooseColour, DiamondBoxAction, Pass, PlaceCard
 from .engine import DiamondBoxEngine
 from .state import DiamondBoxOptions, DiamondBoxState
+from .view import DiamondBoxView
 
 __all__ = [
-    "DiamondBoxEngine", "DiamondBoxState", "DiamondBoxOptions", "DiamondBoxAction",
+    "DiamondBoxEngine", "DiamondBoxState", "DiamondBoxOptions", "DiamondBoxAction", "DiamondBoxView",
     "PlaceCard", "Pass", "ChooseColour",
 ]

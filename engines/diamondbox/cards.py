@@ -159,8 +159,3 @@ def distinct_turns(card: str, allowed: tuple[int, ...]) -> tuple[int, ...]:
             seen.add(cells)
             kept.append(turn)
     return tuple(kept)
-
-
-def card_face(card: str) -> dict[str, object]:
-    """What a renderer needs to draw a card: colour and rows (JSON-safe)."""
-    return {"card": card, "colour": colour_of(card), "rows": pattern_of(card).split("/")}

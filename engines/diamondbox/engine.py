@@ -19,7 +19,7 @@ from .actions import ChooseColour, DiamondBoxAction, Pass, PlaceCard
 from .cards import card_ids, distinct_turns, is_card, size_at
 from .rules import allowed_turns, cards_left, centre_of, colour_choices
 from .state import ColourChoice, DiamondBoxOptions, DiamondBoxState, Placed
-from .view import build_view
+from .view import DiamondBoxView, build_view
 
 HAND_SIZE = 5
 START_CARDS = 2
@@ -30,7 +30,7 @@ def _g(code: str, **fields: Any) -> IllegalAction:
     return IllegalAction(f"diamondbox.{code}", **fields)
 
 
-class DiamondBoxEngine(Engine):
+class DiamondBoxEngine(Engine[DiamondBoxState, DiamondBoxAction, DiamondBoxOptions, DiamondBoxView]):
     name = "diamondbox"
     min_players = 2
     max_players = 4
@@ -232,5 +232,5 @@ class DiamondBoxEngine(Engine):
         ]
         return Result(ranking=ranking, scores=left)
 
-    def view(self, state: DiamondBoxState, viewer: str | None) -> dict[str, Any]:
+    def view(self, state: DiamondBoxState, viewer: str | None) -> DiamondBoxView:
         return build_view(self, state, viewer)

@@ -7,9 +7,13 @@ placement without the state).
 """
 from __future__ import annotations
 
-from typing import Any, Iterable, NamedTuple
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Iterable, NamedTuple
 
 from .cards import Cell, cells_of, colour_of, distinct_turns
+
+if TYPE_CHECKING:
+    from .view import DiamondBoxView
 
 MIN_OVERLAP = 4
 FULL_COVER = 6
@@ -161,9 +165,12 @@ def centre_to_json(centre: Centre) -> list[dict[str, Any]]:
     ]
 
 
-def centre_from_view(view: dict[str, Any]) -> Centre:
-    """Rebuilds the centre from a view's ``centre`` list (for bots and previews)."""
-    return {
-        (sq["x"], sq["y"]): Square(sq["colour"], sq["diamond"], sq["card"], sq["placement"])
-        for sq in view["centre"]
-    }
+def centre_from_view(view: DiamondBoxView | Mapping[str, Any]) -> Centre:
+    """Rebuilds the centre from a view's ``centre`` list (for previews from the typed view, and for bots from the
+    dict they read)."""
+    if isinstance(view, Mapping):
+        return {
+            (sq["x"], sq["y"]): Square(sq["colour"], sq["diamond"], sq["card"], sq["placement"])
+            for sq in view["centre"]
+        }
+    return {(sq.x, sq.y): Square(sq.colour, sq.diamond, sq.card, sq.placement) for sq in view.centre}

@@ -2,8 +2,9 @@
 from .actions import DumpOn, Give, GiveAll, KeepColumn, Penalty, PileupAction, Play, Roll
 from .engine import PileupEngine
 from .state import PileupOptions, PileupState
+from .view import PileupView
 
 __all__ = [
-    "PileupEngine", "PileupState", "PileupOptions", "PileupAction",
+    "PileupEngine", "PileupState", "PileupOptions", "PileupAction", "PileupView",
     "Roll", "Play", "Penalty", "Give", "GiveAll", "DumpOn", "KeepColumn",
 ]

@@ -12,10 +12,10 @@ from .actions import DumpOn, Give, GiveAll, KeepColumn, Penalty, PileupAction, P
 from .cards import HAND_SIZE, build_deck, canonical_of_kind, kind_of, number_of, one_per_kind, parse_deck
 from .rules import enumerate_plays, outcome, place, play_problem, ranking
 from .state import Column, Dump, DumpLink, PileupOptions, PileupState
-from .view import build_view
+from .view import PileupView, build_view
 
 
-class PileupEngine(Engine):
+class PileupEngine(Engine[PileupState, PileupAction, PileupOptions, PileupView]):
     name = "pileup"
     min_players = 2
     max_players = 5
@@ -287,7 +287,7 @@ class PileupEngine(Engine):
         return events
 
     # ---- views and result ------------------------------------------------------------------
-    def view(self, state: PileupState, viewer: str | None) -> dict[str, Any]:
+    def view(self, state: PileupState, viewer: str | None) -> PileupView:
         return build_view(self, state, viewer)
 
     def result(self, state: PileupState) -> Result | None:

@@ -5,10 +5,14 @@ play from a view with :func:`outcome` exactly as the engine will resolve it.
 """
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Iterator
 
 from .actions import Play
 from .cards import BLACK, WHITE, colour_of, number_of
+
+if TYPE_CHECKING:
+    from .view import PileupView
 
 
 def _by_colour(cards: list[str], value: int) -> dict[str, list[str]]:
@@ -138,13 +142,16 @@ def outcome(layers: list[list[str]], trapped: bool, play: Play) -> dict:
     }
 
 
-def preview(view: dict, play: Play | dict) -> dict:
-    """:func:`outcome` of a play, computed from a view (any viewer's) — for UI previews and bots."""
+def preview(view: PileupView | Mapping[str, Any], play: Play | dict) -> dict:
+    """:func:`outcome` of a play, computed from a view (any viewer's; typed, or the dict the bots read) — for UI
+    previews and bots."""
     if isinstance(play, dict):
         play = Play.model_validate(play)
-    column = view["columns"][play.value - 1]
-    layers = [layer["cards"] for layer in column["layers"]]
-    return outcome(layers, column["trapped"], play)
+    if isinstance(view, Mapping):
+        column = view["columns"][play.value - 1]
+        return outcome([layer["cards"] for layer in column["layers"]], column["trapped"], play)
+    typed = view.columns[play.value - 1]
+    return outcome([layer.cards for layer in typed.layers], typed.trapped, play)
 
 
 def ranking(players: list[str], minus_counts: dict[str, int]) -> list[list[str]]:

@@ -16,12 +16,12 @@ from . import rules as M
 from .actions import Accept, Bon, DeclareOne, Draw, Give, Place, RoccaAction
 from .state import Pending, RoccaOptions, RoccaState
 from .tower import TowerIndex, card_label, put, start_tower
-from .view import build_view
+from .view import RoccaView, build_view
 
 DRAW_PER_CARD = {"J": 1, "K": 2}
 
 
-class RoccaEngine(Engine):
+class RoccaEngine(Engine[RoccaState, RoccaAction, RoccaOptions, RoccaView]):
     name = "rocca"
     min_players = 2
     max_players = 6
@@ -355,5 +355,5 @@ class RoccaEngine(Engine):
             return None
         return Result(ranking=self._ranking(state), scores={p: len(h) for p, h in state.hands.items()})
 
-    def view(self, state: RoccaState, viewer: str | None) -> dict[str, Any]:
+    def view(self, state: RoccaState, viewer: str | None) -> RoccaView:
         return build_view(self, state, viewer)

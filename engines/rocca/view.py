@@ -7,83 +7,179 @@ Secret: only the viewer's own hand. Cards passed with a Q appear in private even
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Annotated, ClassVar, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from engines.base import View
 
 from . import geometry as G
-from .state import RoccaState
+from .state import Bend, RoccaState, Side, Suit
 from .tower import TowerIndex, card_label, column_label, could_match
 
 if TYPE_CHECKING:
     from .engine import RoccaEngine
 
 
-def tower_view(state: RoccaState, ix: TowerIndex) -> list[dict[str, Any]]:
+class _Part(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class TowerEntry(_Part):
+    """One tower card with its geometry, in placement order (later cards lie on top)."""
+
+    card: str
+    label: str  # ``b3``: column b, third card
+    order: int
+    centre: list[int]  # lattice centre
+    x: float  # drawing coordinates
+    y: float
+    orientation: int  # 0..5, 0 = upright
+    column: str
+    height: int
+    placer: str | None  # None for the start card
+    on: str | None
+    on_side: Side | None
+    suit: Suit | None  # the suit a joker named
+    bend: Bend | None
+    visible: list[int]  # which of its triangles still show
+    sides: dict[str, str]  # side -> its state
+    active: bool
+    playable: bool
+    open_sides: list[str]
+    matchable_sides: list[str]
+
+
+class ColumnEntry(_Part):
+    label: str
+    cards: list[str]
+    active: str  # its last card
+    parent: str | None
+    frozen: bool  # not allowed by the joker restriction
+
+
+class DrawChainPending(_Part):
+    kind: Literal["draw_chain"]
+    player: str
+    rank: str
+    count: int
+    card: str
+    by: str | None
+
+
+class QGivePending(_Part):
+    kind: Literal["q_give"]
+    player: str
+    rank: str
+    count: int
+    card: str
+    receiver: str | None  # None: the first pass, the giver picks whom
+    given: int
+
+
+class QAnswerPending(_Part):
+    kind: Literal["q_answer"]
+    player: str
+    rank: str
+    count: int
+    card: str
+    giver: str | None
+
+
+Pending = Annotated[Union[DrawChainPending, QGivePending, QAnswerPending], Field(discriminator="kind")]
+
+
+class Restriction(_Part):
+    joker: str | None
+    columns: list[str]
+
+
+class RoccaOptionsShown(_Part):
+    bon: bool
+
+
+class RoccaView(View):
+    omit_when_none: ClassVar[frozenset[str]] = frozenset({"viewer", "hand"})
+
+    turn: str | None  # None once over
+    pending: Pending | None
+    direction: Literal[1, -1]
+    deck_size: int
+    hand_sizes: dict[str, int]
+    one_declared: list[str]
+    out: list[str]
+    options: RoccaOptionsShown
+    start_player: str
+    tower: list[TowerEntry]
+    columns: list[ColumnEntry]
+    restriction: Restriction | None
+    last_placed: str
+    winner: str | None
+
+
+def tower_view(state: RoccaState, ix: TowerIndex) -> list[TowerEntry]:
     active, playable = set(ix.active), set(ix.playable)
     out = []
     for i, tc in enumerate(state.tower):
         x, y = G.to_xy(tc.centre)
-        sides = {side: ix.side_state(i, side) for side in G.SIDES}
-        out.append({
-            "card": tc.card, "label": card_label(tc), "order": i,
-            "centre": list(tc.centre), "x": x, "y": y, "orientation": tc.orientation,
-            "column": column_label(tc.column), "height": tc.height, "placer": tc.placer,
-            "on": tc.on, "on_side": tc.side, "suit": tc.suit, "bend": tc.bend,
-            "visible": ix.visible(i), "sides": sides,
-            "active": i in active, "playable": i in playable,
-            "open_sides": [s for s in G.SIDES if i in playable and ix.open_for_building(i, s)],
-            "matchable_sides": [s for s in G.SIDES if could_match(tc, s)],
-        })
+        out.append(TowerEntry(
+            card=tc.card, label=card_label(tc), order=i,
+            centre=list(tc.centre), x=x, y=y, orientation=tc.orientation,
+            column=column_label(tc.column), height=tc.height, placer=tc.placer,
+            on=tc.on, on_side=tc.side, suit=tc.suit, bend=tc.bend,
+            visible=ix.visible(i), sides={side: ix.side_state(i, side) for side in G.SIDES},
+            active=i in active, playable=i in playable,
+            open_sides=[s for s in G.SIDES if i in playable and ix.open_for_building(i, s)],
+            matchable_sides=[s for s in G.SIDES if could_match(tc, s)],
+        ))
     return out
 
 
-def columns_view(state: RoccaState) -> list[dict[str, Any]]:
+def columns_view(state: RoccaState) -> list[ColumnEntry]:
     allowed = None if state.restricted is None else set(state.restricted)
-    return [{
-        "label": column_label(i), "cards": list(col.cards), "active": col.cards[-1], "parent": col.parent,
-        "frozen": allowed is not None and i not in allowed,
-    } for i, col in enumerate(state.columns)]
+    return [ColumnEntry(
+        label=column_label(i), cards=list(col.cards), active=col.cards[-1], parent=col.parent,
+        frozen=allowed is not None and i not in allowed,
+    ) for i, col in enumerate(state.columns)]
 
 
-def pending_view(state: RoccaState) -> dict[str, Any] | None:
+def pending_view(state: RoccaState) -> Pending | None:
     p = state.pending
     if p is None:
         return None
-    data: dict[str, Any] = {"kind": p.kind, "player": p.player, "rank": p.rank, "count": p.count, "card": p.card}
     if p.kind == "draw_chain":
-        data["by"] = p.partner
-    elif p.kind == "q_give":
-        data.update(receiver=p.partner, given=p.given)
-    else:
-        data.update(giver=p.partner)
-    return data
+        return DrawChainPending(kind=p.kind, player=p.player, rank=p.rank, count=p.count, card=p.card, by=p.partner)
+    if p.kind == "q_give":
+        return QGivePending(kind=p.kind, player=p.player, rank=p.rank, count=p.count, card=p.card,
+                            receiver=p.partner, given=p.given)
+    return QAnswerPending(kind=p.kind, player=p.player, rank=p.rank, count=p.count, card=p.card, giver=p.partner)
 
 
-def build_view(engine: RoccaEngine, state: RoccaState, viewer: str | None) -> dict[str, Any]:
+def build_view(engine: RoccaEngine, state: RoccaState, viewer: str | None) -> RoccaView:
     to_act, result = engine.to_act(state), engine.result(state)
     ix = TowerIndex(state)
-    view: dict[str, Any] = {
-        "game": state.game,
-        "players": list(state.players),
-        "to_act": list(to_act),
-        "turn": None if state.over else state.turn,
-        "pending": pending_view(state),
-        "direction": state.direction,
-        "deck_size": len(state.deck),
-        "hand_sizes": {p: len(h) for p, h in state.hands.items()},
-        "one_declared": list(state.one_declared),
-        "out": list(state.out),
-        "options": {"bon": bool(state.options.get("bon"))},
-        "start_player": state.start_player,
-        "tower": tower_view(state, ix),
-        "columns": columns_view(state),
-        "restriction": None if state.restricted is None else {
-            "joker": state.joker, "columns": [column_label(c) for c in state.restricted]},
-        "last_placed": state.tower[-1].card,
-        "over": state.over,
-        "winner": state.winner,
-        "result": None if result is None else result.model_dump(mode="json"),
-    }
-    if viewer is not None and viewer in state.hands:
-        view["hand"] = list(state.hands[viewer])
-        view["me"] = viewer
-    return view
+    seated = viewer if viewer is not None and viewer in state.hands else None
+    return RoccaView(
+        game=state.game,
+        players=list(state.players),
+        to_act=list(to_act),
+        viewer=seated,
+        hand=None if seated is None else list(state.hands[seated]),
+        over=state.over,
+        result=result,
+        turn=None if state.over else state.turn,
+        pending=pending_view(state),
+        direction=state.direction,
+        deck_size=len(state.deck),
+        hand_sizes={p: len(h) for p, h in state.hands.items()},
+        one_declared=list(state.one_declared),
+        out=list(state.out),
+        options=RoccaOptionsShown(bon=bool(state.options.get("bon"))),
+        start_player=state.start_player,
+        tower=tower_view(state, ix),
+        columns=columns_view(state),
+        restriction=None if state.restricted is None else Restriction(
+            joker=state.joker, columns=[column_label(c) for c in state.restricted]),
+        last_placed=state.tower[-1].card,
+        winner=state.winner,
+    )

@@ -22,9 +22,10 @@ from .actions import (
 )
 from .engine import TwinPyramidEngine
 from .state import TwinPyramidOptions, TwinPyramidState
+from .view import TwinPyramidView
 
 __all__ = [
-    "TwinPyramidEngine", "TwinPyramidState", "TwinPyramidOptions", "TwinPyramidAction",
+    "TwinPyramidEngine", "TwinPyramidState", "TwinPyramidOptions", "TwinPyramidAction", "TwinPyramidView",
     "Rearrange", "SwapShown", "ToShown", "ToHeld", "SwapStone", "RearrangeStep", "Play", "Draw", "Change", "Pass",
     "Place", "EndBuild", "NameSuit", "TakeTwo", "PassTwo", "OrderThree", "ForcedDraw", "NextDeal",
 ]

@@ -34,7 +34,7 @@ from .actions import (
 )
 from .cards import BUILD_LIMIT, SLOTS, SUITS, rank_of, stone_value
 from .state import Pending, Seat, TwinPyramidOptions, TwinPyramidState, Wild
-from .view import build_view
+from .view import TwinPyramidView, build_view
 
 # Error codes when a well-formed action is refused, by action type.
 _REFUSAL = {
@@ -54,7 +54,7 @@ _PHASE_KINDS = {
 SPECIAL_RANKS = frozenset(("2", "3", "7", "8", "9", "10"))  # effects a wild of another player suppresses
 
 
-class TwinPyramidEngine(Engine):
+class TwinPyramidEngine(Engine[TwinPyramidState, TwinPyramidAction, TwinPyramidOptions, TwinPyramidView]):
     name = "twinpyramid"
     min_players = 2
     max_players = 6
@@ -112,7 +112,7 @@ class TwinPyramidEngine(Engine):
     def _rearrange_entry(state: TwinPyramidState, player: str, steps_taken: int) -> list[Action]:
         return [Rearrange()] if rules.rearrange_actions(state, player, steps_taken) else []
 
-    def view(self, state: TwinPyramidState, viewer: str | None) -> dict[str, Any]:
+    def view(self, state: TwinPyramidState, viewer: str | None) -> TwinPyramidView:
         return build_view(self, state, viewer)
 
     def result(self, state: TwinPyramidState) -> Result | None:

@@ -6,89 +6,166 @@ its held cards leave the owner's secret ``hand`` and appear at the table.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
+
+from engines.base import Shape, View
 
 from .cards import BUILD_LIMIT, BURST_SIZE, HELD_LIMIT, PYRAMID_ROWS, SLOTS, SUPPORTS
-from .state import REARRANGE_LIMIT, TURNS_PER_PLAYER, TwinPyramidState
+from .state import REARRANGE_LIMIT, TURNS_PER_PLAYER, PendingKind, TwinPyramidState
 
 if TYPE_CHECKING:
     from .engine import TwinPyramidEngine
 
-GEOMETRY: dict[str, Any] = {
-    "rows": [list(row) for row in PYRAMID_ROWS],  # bottom row first, left to right
-    "supports": {rank: list(pair) for rank, pair in SUPPORTS.items()},
-    "burst_size": BURST_SIZE,
-    "held_limit": HELD_LIMIT,
-    "build_limit": dict(BUILD_LIMIT),
-    "rearrange_limit": REARRANGE_LIMIT,
-}
+
+class Geometry(Shape):
+    """The pyramid's shape and the game's limits (the same at every table)."""
+
+    rows: list[list[str]]  # bottom row first, left to right
+    supports: dict[str, list[str]]
+    burst_size: int  # a hand of this many cards completes the hand pyramid
+    held_limit: int
+    build_limit: dict[str, int]
+    rearrange_limit: int
 
 
-def _seat_view(state: TwinPyramidState, player: str) -> dict[str, Any]:
+GEOMETRY = Geometry(
+    rows=[list(row) for row in PYRAMID_ROWS],
+    supports={rank: list(pair) for rank, pair in SUPPORTS.items()},
+    burst_size=BURST_SIZE,
+    held_limit=HELD_LIMIT,
+    build_limit=dict(BUILD_LIMIT),
+    rearrange_limit=REARRANGE_LIMIT,
+)
+
+
+class SeatView(Shape):
+    player: str
+    held_count: int
+    shown: list[str]
+    hand_count: int
+    stones: dict[str, str | None]  # every slot rank -> the card on it, or None
+    stone_count: int
+    points: int
+    revealed: list[str] | None  # the held cards, once the hand was shown to everyone
+
+
+class WildView(Shape):
+    owner: str
+    suit: str
+
+
+class PendingView(Shape):
+    kind: PendingKind
+    player: str
+    count: int  # stones left to place (build) or cards to draw (forced_draw)
+    cause: str | None  # the rank that caused a forced draw
+
+
+class LastDeal(Shape):
+    """The previous deal's outcome; ``revealed`` (the hand shown) only until the next deal is dealt."""
+
+    omit_when_none: ClassVar[frozenset[str]] = frozenset({"revealed"})
+
+    number: int
+    reason: Literal["complete", "burst", "stalled", "turn_limit"]
+    player: str | None
+    revealed: list[str] | None
+    payments: dict[str, int]
+    turn_limit: int | None
+
+
+class TwinPyramidView(View):
+    """``rearranges_left``, ``arranging``: for the viewer while they act; ``peek``: the cards the viewer saw with
+    their 3 and still on the draw pile, top first."""
+
+    omit_when_none: ClassVar[frozenset[str]] = frozenset({"viewer", "hand", "rearranges_left", "arranging", "peek"})
+
+    options: dict[str, Any]
+    phase: Literal["over", "turn"] | PendingKind
+    deal: int  # 1-based
+    deals_total: int
+    start_player: str
+    current: str
+    direction: Literal["clockwise", "counterclockwise"]
+    top: str
+    named_suit: str | None
+    wild: WildView | None
+    turn: int  # turns completed in this deal
+    turn_limit: int  # the deal ends unpaid when ``turn`` reaches it
+    draw_count: int
+    discard_count: int
+    pending: PendingView | None
+    three_player: str | None
+    table: list[SeatView]
+    geometry: Geometry
+    last_deal: LastDeal | None
+    rearranges_left: int | None
+    arranging: bool | None
+    peek: list[str] | None
+
+
+def _seat_view(state: TwinPyramidState, player: str) -> SeatView:
     seat = state.seats[player]
-    return {
-        "player": player,
-        "held_count": len(seat.held),
-        "shown": list(seat.shown),
-        "hand_count": len(seat.hand),
-        "stones": {slot: seat.stones.get(slot) for slot in SLOTS},
-        "stone_count": len(seat.stones),
-        "points": seat.points,
-        "revealed": list(seat.held) if seat.revealed else None,
-    }
+    return SeatView(
+        player=player,
+        held_count=len(seat.held),
+        shown=list(seat.shown),
+        hand_count=len(seat.hand),
+        stones={slot: seat.stones.get(slot) for slot in SLOTS},
+        stone_count=len(seat.stones),
+        points=seat.points,
+        revealed=list(seat.held) if seat.revealed else None,
+    )
 
 
-def _last_deal(state: TwinPyramidState, phase: str) -> dict[str, Any] | None:
+def _last_deal(state: TwinPyramidState, phase: str) -> LastDeal | None:
     """The previous deal's outcome; its revealed hand only until the next deal is dealt
     (those cards are shuffled into the new deal and may be secret again)."""
     if state.last_deal is None:
         return None
-    exclude = None if phase in ("deal_over", "over") else {"revealed"}
-    return state.last_deal.model_dump(exclude=exclude)
+    data = state.last_deal.model_dump()
+    if phase not in ("deal_over", "over"):
+        data["revealed"] = None
+    return LastDeal.model_validate(data)
 
 
-def build_view(engine: TwinPyramidEngine, state: TwinPyramidState, viewer: str | None) -> dict[str, Any]:
+def build_view(engine: TwinPyramidEngine, state: TwinPyramidState, viewer: str | None) -> TwinPyramidView:
     to_act = engine.to_act(state)
     pending = state.pending
-    phase = "over" if state.over else (pending.kind if pending else "turn")
-    view: dict[str, Any] = {
-        "game": state.game,
-        "players": list(state.players),
-        "to_act": list(to_act),
-        "options": dict(state.options),
-        "phase": phase,
-        "deal": state.deal + 1,
-        "deals_total": state.deals_total,
-        "start_player": state.player_at(state.start),
-        "current": state.player_at(state.current),
-        "direction": "clockwise" if state.direction == 1 else "counterclockwise",
-        "top": state.top(),
-        "named_suit": state.top_suit,
-        "wild": {"owner": state.wild.owner, "suit": state.wild.suit} if state.wild else None,
-        "turn": state.turns,  # turns completed in this deal
-        "turn_limit": TURNS_PER_PLAYER * len(state.players),  # the deal ends unpaid when ``turn`` reaches it
-        "draw_count": len(state.draw),
-        "discard_count": len(state.discard),
-        "pending": pending.model_dump(exclude={"rearranged"}) if pending else None,
-        "three_player": state.three_player,
-        "table": [_seat_view(state, p) for p in state.players],
-        "geometry": GEOMETRY,
-        "last_deal": _last_deal(state, phase),
-    }
-    if viewer is not None and viewer in state.seats:
-        seat = state.seats[viewer]
-        view["hand"] = [] if seat.revealed else list(seat.held)
-        view["me"] = viewer
-        if viewer in to_act:
-            used = pending.rearranged if pending else state.rearranged
-            view["rearranges_left"] = max(0, REARRANGE_LIMIT - used)
-            view["arranging"] = state.arranging
-        if viewer == state.three_player and state.peek:
-            view["peek"] = list(state.peek)  # top of the draw pile first
-    if state.over:
-        ranking = sorted({state.seats[p].points for p in state.players}, reverse=True)
-        view["result"] = {
-            "ranking": [[p for p in state.players if state.seats[p].points == v] for v in ranking],
-            "scores": {p: state.seats[p].points for p in state.players},
-        }
-    return view
+    phase: Literal["over", "turn"] | PendingKind = "over" if state.over else (pending.kind if pending else "turn")
+    seated = viewer if viewer is not None and viewer in state.seats else None
+    acting = seated is not None and seated in to_act
+    used = pending.rearranged if pending else state.rearranged
+    peeking = seated is not None and seated == state.three_player and bool(state.peek)
+    return TwinPyramidView(
+        game=state.game,
+        players=list(state.players),
+        to_act=list(to_act),
+        viewer=seated,
+        hand=None if seated is None else [] if state.seats[seated].revealed else list(state.seats[seated].held),
+        over=state.over,
+        result=engine.result(state),
+        options=dict(state.options),
+        phase=phase,
+        deal=state.deal + 1,
+        deals_total=state.deals_total,
+        start_player=state.player_at(state.start),
+        current=state.player_at(state.current),
+        direction="clockwise" if state.direction == 1 else "counterclockwise",
+        top=state.top(),
+        named_suit=state.top_suit,
+        wild=WildView(owner=state.wild.owner, suit=state.wild.suit) if state.wild else None,
+        turn=state.turns,
+        turn_limit=TURNS_PER_PLAYER * len(state.players),
+        draw_count=len(state.draw),
+        discard_count=len(state.discard),
+        pending=None if pending is None else PendingView(kind=pending.kind, player=pending.player,
+                                                          count=pending.count, cause=pending.cause),
+        three_player=state.three_player,
+        table=[_seat_view(state, p) for p in state.players],
+        geometry=GEOMETRY,
+        last_deal=_last_deal(state, phase),
+        rearranges_left=max(0, REARRANGE_LIMIT - used) if acting else None,
+        arranging=state.arranging if acting else None,
+        peek=list(state.peek) if peeking else None,  # top of the draw pile first
+    )

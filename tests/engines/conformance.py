@@ -6,14 +6,18 @@ import json
 import random
 from typing import Any, Iterator
 
-from engines import Engine, EngineError, Event
+from pydantic import BaseModel
+
+from engines import Engine, EngineError, Event, View
 from engines.errors import BadAction
 
 MAX_STEPS = 20_000  # a 6-seat Twin Pyramid match (12 deals) takes up to ~4,600 random steps
 
 
 def string_leaves(obj: Any) -> Iterator[str]:
-    if isinstance(obj, str):
+    if isinstance(obj, BaseModel):
+        yield from string_leaves(obj.model_dump())
+    elif isinstance(obj, str):
         yield obj
     elif isinstance(obj, dict):
         for k, v in obj.items():
@@ -25,7 +29,9 @@ def string_leaves(obj: Any) -> Iterator[str]:
 
 
 def all_keys(obj: Any) -> Iterator[str]:
-    if isinstance(obj, dict):
+    if isinstance(obj, BaseModel):
+        yield from all_keys(obj.model_dump())
+    elif isinstance(obj, dict):
         for k, v in obj.items():
             yield k
             yield from all_keys(v)
@@ -36,21 +42,26 @@ def all_keys(obj: Any) -> Iterator[str]:
 
 def secret_cards(engine: Engine, state: Any) -> dict[str, set[str]]:
     """Each seated player's secret cards, as their own view reports them."""
-    return {p: set(engine.view(state, p).get("hand", [])) for p in state.players}
+    return {p: set(engine.view(state, p).hand or []) for p in state.players}
 
 
 def check_views(engine: Engine, state: Any) -> None:
     secrets = secret_cards(engine, state)
     for viewer in [None, *state.players]:
-        view = engine.view(state, viewer)
+        typed = engine.view(state, viewer)
+        assert isinstance(typed, View), "a view is the game's View model"
+        view = typed.model_dump()
         json.dumps(view)  # JSON-safe
-        for key in ("game", "players", "to_act"):
+        assert json.loads(typed.model_dump_json()) == json.loads(json.dumps(view))
+        assert type(typed).model_validate(view) == typed  # the dump is the whole view
+        for key in ("game", "players", "to_act", "over"):
             assert key in view, f"view lacks {key!r}"
         assert view["players"] == state.players
         assert view["to_act"] == engine.to_act(state)
+        assert typed.over == (engine.result(state) is not None) and typed.result == engine.result(state)
         assert "rng" not in set(all_keys(view)), "the RNG state leaked into a view"
         if viewer is not None:
-            assert "hand" in view
+            assert "hand" in view and typed.viewer == viewer
         leaves = set(string_leaves(view))
         for owner, cards in secrets.items():
             if owner != viewer:

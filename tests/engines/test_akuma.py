@@ -69,7 +69,7 @@ def test_colours_per_player_count_and_deal(n: int, colours: str) -> None:
     dealt = [c for h in state.hands.values() for c in h]
     assert all(len(h) == 10 for h in state.hands.values())
     assert sorted(dealt) == sorted(f"{c}{r}" for c in colours for r in range(10))
-    assert ENG.view(state, None)["colours_in_play"] == list(colours)
+    assert ENG.view(state, None).colours_in_play == list(colours)
 
 
 def test_start_player_option_and_random_start() -> None:
@@ -114,7 +114,7 @@ def test_first_play_any_legal_play_and_row_is_low_to_high() -> None:
     s2, evs = ENG.apply(state, "p0", Play(cards=["Y5", "Y3", "Y4"]))
     assert s2.row[0].cards == ["Y3", "Y4", "Y5"] and s2.row[0].kind == "run"
     assert evs[0].data["cards"] == ["Y3", "Y4", "Y5"] and evs[0].data["kind"] == "run"
-    assert ENG.view(s2, None)["last_rank"] == 5  # a run leaves its highest card last
+    assert ENG.view(s2, None).last_rank == 5  # a run leaves its highest card last
     assert ENG.to_act(s2) == ["p2"] and s2.direction == "ccw"  # the run held one 5
 
 
@@ -151,7 +151,7 @@ def test_zero_plays_on_anything_but_not_after_a_zero() -> None:
     plays = [a.cards for a in ENG.legal_actions(state, "p0") if isinstance(a, Play)]
     assert plays == [["Y0"], ["Y0", "P0"], ["P0"]]  # 0s beat a 9; nothing else does
     s2, _ = ENG.apply(state, "p0", Play(cards=["P0"]))
-    assert ENG.view(s2, None)["last_rank"] == 0
+    assert ENG.view(s2, None).last_rank == 0
     # after a 0: 0s are refused, any rank 1+ play beats it
     after_zero = make_state([["Y0", "Y1", "Y2", "P9"], ["G1"], ["G2"]], row=[("p2", ["P0"])])
     assert code_of(after_zero, "p0", Play(cards=["Y0"])) == "akuma.zero_after_zero"
@@ -166,7 +166,7 @@ def test_zero_plays_on_anything_but_not_after_a_zero() -> None:
 def test_six_locks_its_colour_for_the_rest_of_the_trick() -> None:
     state = make_state([["Y6", "P2"], ["Y7", "P7", "Y8", "Y9", "P8"], ["G1", "G2"]])
     s1, evs = ENG.apply(state, "p0", Play(cards=["Y6"]))
-    assert s1.lock == ["Y"] and evs[0].data["lock"] == ["Y"] and ENG.view(s1, None)["lock"] == ["Y"]
+    assert s1.lock == ["Y"] and evs[0].data["lock"] == ["Y"] and ENG.view(s1, None).lock == ["Y"]
     plays = [a.cards for a in ENG.legal_actions(s1, "p1") if isinstance(a, Play)]
     assert plays == [["Y7"], ["Y7", "Y8"], ["Y7", "Y8", "Y9"], ["Y8"], ["Y8", "Y9"], ["Y9"]]
     assert code_of(s1, "p1", Play(cards=["P7"])) == "akuma.locked_colour"
@@ -191,7 +191,7 @@ def test_new_lock_replaces_old_and_locks_end_with_the_trick() -> None:
     assert s1.lock == ["Y"]
     s2, _ = ENG.apply(s1, "p2", Release(cards=["P9"]))
     assert s2.lock is None and s2.row == []
-    assert ENG.view(s2, None)["lock"] is None
+    assert ENG.view(s2, None).lock is None
 
 
 # ---- reverse (Decision 4) ---------------------------------------------------------------------------
@@ -220,7 +220,7 @@ def test_steal_decision_and_events() -> None:
     assert evs[0].data["steals"] == 2 and s1.steals_left == 2
     assert ENG.to_act(s1) == ["p0"]
     assert ENG.legal_actions(s1, "p0") == [Steal(victim="p1"), Steal(victim="p3"), StopStealing()]
-    assert ENG.view(s1, "p0")["steals_left"] == 2
+    assert ENG.view(s1, "p0").steals_left == 2
     assert code_of(s1, "p0", Play(cards=["G9"])) == "akuma.steal_pending"
     assert code_of(s1, "p0", Steal(victim="p2")) == "akuma.victim_too_few_cards"
     assert code_of(s1, "p0", Steal(victim="p0")) == "akuma.bad_victim"
@@ -283,8 +283,8 @@ def test_release_number_seed_example() -> None:
     assert release_number(["Y3"]) == 1 and release_number(["Y8"]) == 4 and release_number(["Y4", "P4"]) == 6
     state = make_state([["Y9"], ["P1"], ["G1"]], row=[("p1", ["Y1"]), ("p2", ["P3"]), ("p0", ["Y4", "G4"]),
                                                      ("p1", ["Y8"]), ("p2", ["P9"]), ("p0", ["G0"])])
-    assert ENG.release_number(state) == 30 and ENG.view(state, None)["release_number"] == 30
-    assert ENG.view(make_state([["Y9"], ["P1"], ["G1"]]), None)["release_number"] is None
+    assert ENG.release_number(state) == 30 and ENG.view(state, None).release_number == 30
+    assert ENG.view(make_state([["Y9"], ["P1"], ["G1"]]), None).release_number is None
 
 
 def test_seed_discard_examples_with_release_number_30() -> None:
@@ -313,8 +313,8 @@ def test_short_hand_must_discard_all_non_zero_cards() -> None:
     ten_singles = [("p2", [c]) for c in ["G1", "G2", "G3", "G5", "G7", "G9", "P1", "P2", "P3", "P5"]]
     state = make_state([["Y0", "Y3", "P4"], ["P9"], ["G1"]], row=ten_singles)  # R = 10
     assert ENG.forced_release(state, "p0") == ["Y3", "P4"]
-    assert ENG.view(state, "p0")["release_forced"] == ["Y3", "P4"]
-    assert ENG.view(state, "p1")["release_forced"] is None  # only for the player to act
+    assert ENG.view(state, "p0").release_forced == ["Y3", "P4"]
+    assert ENG.view(state, "p1").release_forced is None  # only for the player to act
     releases = [a for a in ENG.legal_actions(state, "p0") if isinstance(a, Release)]
     assert releases == [Release(cards=["Y3", "P4"])]
 
@@ -349,7 +349,7 @@ def test_release_ends_the_trick() -> None:
     assert evs[0].data["cards"] == ["Y8"] and evs[0].data["release_number"] == 4
     assert s1.row == [] and s1.lock is None and s1.discarded == ["P2", "G5", "G6", "G7", "Y8"]
     assert ENG.to_act(s1) == ["p2"] and s1.trick_starter == "p2"
-    assert ENG.view(s1, None)["discarded"] == ["P2", "G5", "G6", "G7", "Y8"]
+    assert ENG.view(s1, None).discarded == ["P2", "G5", "G6", "G7", "Y8"]
     ccw = state.model_copy(update={"direction": "ccw"}, deep=True)
     s2, _ = ENG.apply(ccw, "p1", Release(cards=["Y8"]))
     assert ENG.to_act(s2) == ["p0"]
@@ -385,13 +385,13 @@ def test_ties_broken_by_fewer_cards_then_shared() -> None:
     res = ENG.result(s1)
     assert res.scores == {"p0": 9, "p1": 9, "p2": 9, "p3": 9, "p4": 0}
     assert res.ranking == [["p0", "p3"], ["p1", "p2"], ["p4"]]
-    assert ENG.view(s1, None)["ranking"] == res.ranking
+    assert ENG.view(s1, None).result == res
 
 
 # ---- views and events (Decisions 9, 10) -----------------------------------------------------------------
 def test_view_shows_only_own_hand_and_public_state() -> None:
     state = ENG.new_game(["a", "b", "c", "d"], seed=3, options={"start_player": 1})
-    v = ENG.view(state, "a")
+    v = ENG.view(state, "a").model_dump()
     for key in ("game", "viewer", "players", "to_act", "hand", "hand_sizes", "row", "last_rank", "direction", "lock",
                 "release_number", "trick_starter", "steals_left", "colours_in_play", "discarded",
                 "release_forced"):
@@ -401,8 +401,8 @@ def test_view_shows_only_own_hand_and_public_state() -> None:
     text = json.dumps(v)
     for other in "bcd":
         assert not any(f'"{c}"' in text for c in state.hands[other])
-    assert v["viewer"] == "a" and ENG.view(state, None)["viewer"] is None
-    assert "hand" not in ENG.view(state, None) and "rng" not in text
+    assert v["viewer"] == "a" and ENG.view(state, None).viewer is None
+    assert ENG.view(state, None).hand is None and "rng" not in text
     assert v["hand"] == sorted(v["hand"], key=lambda c: (int(c[1]), "YPGVBW".index(c[0])))
 
 
@@ -410,7 +410,7 @@ def test_game_over_reveals_every_hand() -> None:
     state = make_state([["Y2"], ["Y7", "Y8"], ["G1", "G3"]], row=[("p2", ["P1"])])
     s1, evs = ENG.apply(state, "p0", Play(cards=["Y2"]))
     assert evs[-1].visible_to is None and evs[-1].data["hands"]["p1"] == ["Y7", "Y8"]
-    v = ENG.view(s1, "p2")
+    v = ENG.view(s1, "p2").model_dump()
     assert v["final_hands"] == {"p0": [], "p1": ["Y7", "Y8"], "p2": ["G1", "G3"]}
     assert v["hand"] == [] and v["to_act"] == [] and v["over"] is True  # nothing is secret any more
 

@@ -53,8 +53,8 @@ def test_default_option_is_all_turns() -> None:
     happen; the default lets cards turn every way (docs/rules/diamondbox.md, Decision [D5])."""
     state = ENG.new_game(["a", "b"], seed=1)
     assert state.options == {"turns": "all"}
-    assert ENG.view(state, None)["allowed_turns"] == [0, 90, 180, 270]
-    assert ENG.view(ENG.new_game(["a", "b"], seed=1, options={"turns": "half"}), None)["allowed_turns"] == [0, 180]
+    assert ENG.view(state, None).allowed_turns == [0, 90, 180, 270]
+    assert ENG.view(ENG.new_game(["a", "b"], seed=1, options={"turns": "half"}), None).allowed_turns == [0, 180]
 
 
 def test_actions_round_trip_and_garbage_refused() -> None:
@@ -163,7 +163,7 @@ def test_last_in_order_chooses_first_designated_colour_from_visible_colours() ->
 # ---- views --------------------------------------------------------------------------
 def test_views_show_own_hand_and_only_counts_of_others() -> None:
     state = ENG.new_game(["a", "b"], seed=2)
-    view_a, spectator = ENG.view(state, "a"), ENG.view(state, None)
+    view_a, spectator = ENG.view(state, "a").model_dump(), ENG.view(state, None).model_dump()
     assert view_a["hand"] == state.hands["a"]
     assert [f["card"] for f in view_a["hand_faces"]] == state.hands["a"]
     assert "hand" not in spectator
@@ -194,12 +194,12 @@ def test_installing_patterns_validates_and_expires_cached_geometry() -> None:
         cards.install_patterns({**default, "01": "w./.."})
     assert cards.table().patterns == default
     state = ENG.new_game(["a", "b"], seed=4)
-    before = ENG.view(state, None)["centre"]
+    before = ENG.view(state, None).model_dump()["centre"]
     try:
         cards.install_patterns(cards.first_guess_patterns())
-        after = ENG.view(state, None)["centre"]
+        after = ENG.view(state, None).model_dump()["centre"]
         assert [sq["diamond"] for sq in after] != [sq["diamond"] for sq in before]
         assert cards.pattern_of("G09") == "ww/../bb"
     finally:
         cards.install_patterns(default)
-    assert ENG.view(state, None)["centre"] == before
+    assert ENG.view(state, None).model_dump()["centre"] == before

@@ -152,7 +152,7 @@ START = [("R10", 0, 0), ("G10", 0, 1)]  # red shows on row 0 only, green on rows
 def test_colour_gone_after_four_or_five_squares_placer_chooses_then_next_player() -> None:
     state = make(["a", "b", "c"], {"a": ["Y10", "B01"], "b": ["P10"], "c": ["B10"]}, START)
     after, events = ENG.apply(state, "a", place("Y10", 0, -1))  # covers red row 0 and green row 1
-    assert "R" not in ENG.view(after, None)["visible_colours"]
+    assert "R" not in ENG.view(after, None).visible_colours
     due = next(e for e in events if e.type == "colour_choice_due")
     assert due.visible_to is None
     assert due.data == {"chooser": "a", "reason": "colour_gone", "then": "b", "bonus": False,
@@ -174,14 +174,14 @@ def test_colour_gone_after_six_squares_previous_player_chooses_then_bonus_turn()
     after, events = ENG.apply(state, "b", place("P10", 0, 0))  # all 6 red squares
     assert "bonus_turn" not in types(events)  # announced with the colour choice instead
     assert ENG.to_act(after) == ["a"]  # the player before b
-    view = ENG.view(after, "c")
+    view = ENG.view(after, "c").model_dump()
     assert view["colour_choice"] == {"chooser": "a", "reason": "colour_gone", "then": "b", "bonus": True,
                                      "choices": ["G", "P"]}
     assert view["phase"] == "choose_colour" and view["to_act"] == ["a"]
     assert ENG.legal_actions(after, "b") == [] and ENG.legal_actions(after, "c") == []
     chosen, _ = ENG.apply(after, "a", ChooseColour(colour="P"))
     assert ENG.to_act(chosen) == ["b"] and chosen.bonus and chosen.designated == "P"
-    assert ENG.view(chosen, None)["bonus_turn"] is True
+    assert ENG.view(chosen, None).bonus_turn is True
 
 
 def test_colour_gone_with_six_squares_first_player_chooser_wraps_to_last() -> None:
@@ -196,7 +196,7 @@ def test_everyone_passed_last_passer_chooses_first_passer_resumes() -> None:
     s1, e1 = ENG.apply(state, "b", Pass())
     assert e1[0].type == "passed" and e1[0].data == {"player": "b", "passes_in_row": 1}
     s2, _ = ENG.apply(s1, "c", Pass())
-    assert ENG.view(s2, None)["passes_in_row"] == 2 and ENG.view(s2, None)["first_passer"] == "b"
+    assert ENG.view(s2, None).passes_in_row == 2 and ENG.view(s2, None).first_passer == "b"
     s3, events = ENG.apply(s2, "a", Pass())
     assert types(events) == ["passed", "all_passed", "colour_choice_due"]
     assert ENG.to_act(s3) == ["a"]
@@ -234,7 +234,7 @@ def test_draw_when_a_colour_change_is_due_but_no_other_colour_is_visible() -> No
     assert ENG.to_act(over) == []
     result = ENG.result(over)
     assert result.ranking == [["a", "b"]] and result.scores == {"a": 2, "b": 2}
-    assert ENG.view(over, None)["draw_reason"] == "no_other_colour"
+    assert ENG.view(over, None).draw_reason == "no_other_colour"
 
 
 def test_draw_after_three_full_rounds_of_passes() -> None:
@@ -271,8 +271,8 @@ def test_first_empty_hand_wins_others_ranked_by_cards_left() -> None:
                                "cards_left": {"a": 0, "b": 3, "c": 1, "d": 3}}
     assert ENG.to_act(over) == [] and not over.bonus
     assert ENG.result(over).ranking == [["a"], ["c"], ["b", "d"]]
-    view = ENG.view(over, "b")
-    assert view["phase"] == "over" and view["winner"] == "a" and view["ranking"] == [["a"], ["c"], ["b", "d"]]
+    view = ENG.view(over, "b").model_dump()
+    assert view["phase"] == "over" and view["winner"] == "a" and view["result"]["ranking"] == [["a"], ["c"], ["b", "d"]]
     assert ENG.legal_actions(over, "b") == []
     with pytest.raises(NotYourTurn):
         ENG.apply(over, "b", Pass())
@@ -287,7 +287,7 @@ def test_the_win_comes_before_a_colour_change() -> None:
 def test_view_highlights_the_last_placement() -> None:
     state = make(["a", "b"], {"a": ["Y10", "Y01"], "b": ["P10"]}, TALL)
     after, _ = ENG.apply(state, "a", place("Y10", 0, -1))
-    view = ENG.view(after, "b")
+    view = ENG.view(after, "b").model_dump()
     assert view["last_placement"] == 3
     assert view["placements"][3] == {"index": 3, "card": "Y10", "colour": "Y", "turn": 0, "x": 0, "y": -1,
                                      "width": 2, "height": 3, "player": "a", "covered": 4}
@@ -306,4 +306,4 @@ def test_play_goes_round_in_turn_order_not_seat_order() -> None:
     assert ENG.to_act(s2) == ["b"]
     s3, _ = ENG.apply(s2, "b", Pass())
     assert ENG.to_act(s3) == ["c"]
-    assert ENG.view(s3, None)["players"] == ["a", "b", "c"] and ENG.view(s3, None)["order"] == ["c", "a", "b"]
+    assert ENG.view(s3, None).players == ["a", "b", "c"] and ENG.view(s3, None).order == ["c", "a", "b"]

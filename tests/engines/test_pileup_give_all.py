@@ -46,7 +46,7 @@ def test_give_all_after_some_single_gives_hands_out_the_rest() -> None:
     state = tripled()
     state, _ = ENG.apply(state, "ann", Give(card="K6a"))
     state, _ = ENG.apply(state, "ann", Give(card="W5a"))
-    assert ENG.view(state, None)["pending"]["remaining"] == 4
+    assert ENG.view(state, None).pending.remaining == 4
     state, _ = ENG.apply(state, "ann", GiveAll(cards=("R1a", "R1b", "Y1a", "Y1b")))
     assert sorted(state.minus["bob"]) == ["K6a", "R1a", "Y1a"] and sorted(state.minus["cat"]) == ["R1b", "W5a", "Y1b"]
     assert ENG.to_act(state) == ["bob"]

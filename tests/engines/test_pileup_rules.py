@@ -170,8 +170,8 @@ def test_triple_hands_out_minus_cards_clockwise_one_at_a_time_as_many_as_the_sum
     state = table(hands={"ann": ["R6a"]}, minus={"ann": minus}, rolls=(2, 2, 2))
     state, events = ENG.apply(state, "ann", Roll())
     assert event(events, "triple").data == {"player": "ann", "dice": [2, 2, 2], "sum": 6, "gives": 6}
-    assert ENG.view(state, None)["pending"] == {"kind": "give", "player": "ann", "remaining": 6, "to": "bob",
-                                                "dice": [2, 2, 2]}
+    assert ENG.view(state, None).model_dump()["pending"] == {
+        "kind": "give", "player": "ann", "remaining": 6, "to": "bob", "dice": [2, 2, 2]}
     legal = ENG.legal_actions(state, "ann")
     assert Give(card="R1a") in legal and Give(card="R1b") not in legal  # one per identical kind
     receivers = []
@@ -216,13 +216,13 @@ def test_no_playable_value_reveals_the_hand_one_card_becomes_minus_then_draw() -
     assert shown.visible_to is None and shown.data["cards"] == sorted(hand)
     assert state.phase == "penalty" and ENG.to_act(state) == ["ann"]
     assert [a.card for a in ENG.legal_actions(state, "ann")] == ["B1a", "G2a", "K6a", "R1a", "Y6a"]
-    assert ENG.view(state, "bob")["seats"][0]["revealed"] == sorted(hand)
+    assert ENG.view(state, "bob").seats[0].revealed == sorted(hand)
     state, events = ENG.apply(state, "ann", Penalty(card="K6a"))
     assert event(events, "penalty_taken").data == {"player": "ann", "card": "K6a"}
     assert state.minus["ann"] == ["K6a"] and "W4a" in state.hands["ann"] and len(state.hands["ann"]) == 6
-    other = ENG.view(state, "bob")["seats"][0]
-    assert other["revealed"] == sorted(set(hand) - {"K6a"}) and "W4a" not in str(ENG.view(state, "bob"))
-    own = ENG.view(state, "ann")
+    other = ENG.view(state, "bob").seats[0]
+    assert other.revealed == sorted(set(hand) - {"K6a"}) and "W4a" not in str(ENG.view(state, "bob").model_dump())
+    own = ENG.view(state, "ann").model_dump()
     assert own["hand"] == ["W4a"] and own["hand_all"] == sorted(state.hands["ann"])
 
 
@@ -230,7 +230,7 @@ def test_no_playable_value_reveals_the_hand_one_card_becomes_minus_then_draw() -
 def test_empty_hand_player_plays_one_minus_card_with_rerolls_until_a_value_matches() -> None:
     state = table(hands={"bob": ["Y1a"]}, minus={"ann": ["R3a", "R3b", "B3a", "W5a"]},
                   columns={3: col("G3a", "Y3a")}, rolls=(1, 2, 4, 3, 6, 6))
-    assert ENG.view(state, None)["pending"]["minus_turn"] is True
+    assert ENG.view(state, None).model_dump()["pending"]["minus_turn"] is True
     state, events = ENG.apply(state, "ann", Roll())
     assert "reroll" in types(events) and state.phase == "roll" and ENG.to_act(state) == ["ann"]
     state, _ = ENG.apply(state, "ann", Roll())
@@ -260,7 +260,7 @@ def test_players_with_neither_hand_nor_minus_cards_are_skipped() -> None:
     state, events = ENG.apply(state, "ann", play("R2a"))
     started = event(events, "turn_started").data
     assert started["player"] == "cat" and started["skipped"] == ["bob"] and started["minus_turn"] is False
-    assert ENG.view(state, None)["seats"][1]["out"] is True
+    assert ENG.view(state, None).seats[1].out is True
 
 
 def test_game_ends_when_pile_and_every_hand_are_empty_ranking_fewest_minus_ties_share() -> None:

@@ -6,6 +6,7 @@ import pytest
 
 from engines import IllegalAction, NotYourTurn
 from engines.pileup import DumpOn, KeepColumn, Roll
+from engines.pileup.view import DeflectPending
 
 from .test_pileup_support import ENG, col, event, layers, play, table, types
 
@@ -30,15 +31,15 @@ def test_seed_white_as_third_dumps_all_three_then_deflect_chain_back_to_the_dump
 
     state, events = ENG.apply(state, "ann", DumpOn(target="bob"))
     assert event(events, "dumped").data["to"] == "bob" and event(events, "dumped").visible_to is None
-    pending = ENG.view(state, "cat")["pending"]
-    assert pending["kind"] == "deflect_roll" and pending["player"] == "bob" and pending["needs"] == 3
+    pending = ENG.view(state, "cat").pending
+    assert isinstance(pending, DeflectPending) and pending.player == "bob" and pending.needs == 3
     assert ENG.to_act(state) == ["bob"] and ENG.legal_actions(state, "bob") == [Roll()]
 
     state, events = ENG.apply(state, "bob", Roll())
     assert event(events, "deflect_rolled").data == {"player": "bob", "die": 3, "column": 3, "deflected": True}
     assert ENG.legal_actions(state, "bob") == [DumpOn(target="ann"), DumpOn(target="cat"), KeepColumn()]
     state, _ = ENG.apply(state, "bob", DumpOn(target="ann"))
-    chain = ENG.view(state, None)["pending"]["chain"]
+    chain = ENG.view(state, None).model_dump()["pending"]["chain"]
     assert chain == [{"source": "ann", "target": "bob", "die": 3}, {"source": "bob", "target": "ann", "die": None}]
 
     state, events = ENG.apply(state, "ann", Roll())
@@ -114,8 +115,8 @@ def test_seed_black_as_third_traps_and_the_next_player_takes_all_four() -> None:
     state = dump_table(("G2a", "R2a"), ["K2a"])
     state, events = ENG.apply(state, "ann", play("K2a"))
     assert "column_taken" not in types(events) and event(events, "column_trapped").data["column"] == 2
-    column = ENG.view(state, None)["columns"][1]
-    assert column["trapped"] and column["trapped_by"] == "ann" and column["layer_count"] == 3
+    column = ENG.view(state, None).columns[1]
+    assert column.trapped and column.trapped_by == "ann" and column.layer_count == 3
     assert state.minus["ann"] == []
     state.hands["bob"] = ["Y2a"]
     state.dice = [2, 4, 5]

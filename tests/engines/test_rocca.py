@@ -87,7 +87,7 @@ def test_head_continues_a_column_face_and_profile_start_new_ones() -> None:
     ix = TowerIndex(state)
     assert [state.tower[i].card for i in ix.active] == ["5S", "5H"]  # both stay active: two columns
     assert tc(state, "5H").column == 1 and state.columns[1].parent == "5S"
-    view = ENG.view(state, None)
+    view = ENG.view(state, None).model_dump()
     assert [c["label"] for c in view["columns"]] == ["a", "b"]
     assert [t["label"] for t in view["tower"]] == ["a1", "b1"]
 
@@ -155,7 +155,7 @@ def test_joker_only_on_a_head_and_names_a_suit_and_a_bend() -> None:
 def test_a_joker_counts_as_its_named_suit_and_has_no_letter_or_number() -> None:
     state = make({"p0": ["X1", "9D"], "p1": ["2H", "2S", "X2"]})
     state, ev = act(state, "p0", type="place", card="X1", on="5S", side="head", suit="H", bend="right")
-    assert "tower_bent" in types(ev) and ENG.view(state, None)["restriction"]["joker"] == "X1"
+    assert "tower_bent" in types(ev) and ENG.view(state, None).model_dump()["restriction"]["joker"] == "X1"
     got = placements(state, "p1")
     assert ("2H", "X1", "head") in got and ("2S", "X1", "head") not in got
     assert ("X2", "X1", "head") in got  # a joker fits any head, a joker's too
@@ -178,7 +178,7 @@ def test_after_a_joker_other_active_cards_are_frozen() -> None:
     state, _ = act(state, "p1", type="place", card="8C", on="X1", side="head")
     state.turn = "p1"
     state, _ = act(state, "p1", type="place", card="8H", on="8C", side="profile")
-    view = ENG.view(state, None)
+    view = ENG.view(state, None).model_dump()
     playable = {t["card"] for t in view["tower"] if t["playable"]}
     assert playable == {"8C", "8H"}
     assert {c["label"]: c["frozen"] for c in view["columns"]} == {"a": True, "b": False, "c": False}
@@ -286,9 +286,9 @@ def test_a_winner_after_others_went_out_ranks_them_last_reverse_order() -> None:
 
 def test_views_show_counts_and_only_the_own_hand() -> None:
     state = make({"p0": ["7S", "8S"], "p1": ["2D"], "p2": ["3S", "4H", "6H"]}, deck=["9C", "9H"])
-    spectator = ENG.view(state, None)
+    spectator = ENG.view(state, None).model_dump()
     assert "hand" not in spectator and spectator["hand_sizes"] == {"p0": 2, "p1": 1, "p2": 3}
     assert spectator["deck_size"] == 2 and spectator["turn"] == "p0" and spectator["pending"] is None
     assert "9C" not in str(spectator) and "7S" not in str(spectator)
-    mine = ENG.view(state, "p2")
+    mine = ENG.view(state, "p2").model_dump()
     assert mine["hand"] == ["3S", "4H", "6H"] and "7S" not in str(mine)

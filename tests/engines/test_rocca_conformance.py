@@ -34,7 +34,7 @@ def test_events_and_views_json_safe_and_tower_only_grows() -> None:
     sizes = [len(ENG.load(d).tower) for d in dumps]
     assert sizes == sorted(sizes) and sizes[-1] == len(final.tower)
     for d in dumps[::7]:
-        json.dumps(ENG.view(ENG.load(d), None))
+        json.dumps(ENG.view(ENG.load(d), None).model_dump())
 
 
 def test_cards_are_conserved_through_whole_games() -> None:

@@ -155,7 +155,7 @@ def test_left_bend_turns_counter_clockwise() -> None:
 
 def test_engine_view_reports_geometry_for_renderers() -> None:
     state = raw_tower(make({"p0": ["7S"], "p1": ["3C"]}), [("5S", (0, 0), 0), ("9H", (1, 0), 0)])
-    view = ENG.view(state, None)
+    view = ENG.view(state, None).model_dump()
     five = next(c for c in view["tower"] if c["card"] == "5S")
     assert five["sides"] == {"head": "half", "face": "free", "profile": "half"}
     assert five["visible"] == [1, 2, 3, 4] and five["open_sides"] == ["face"]

@@ -1,8 +1,6 @@
 """Rocca special cards (0, A, J, K, Q with its counter-chain) and the optional Bon."""
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from engines.errors import IllegalAction, NotYourTurn
@@ -45,8 +43,8 @@ def test_ace_plays_again() -> None:
 def test_jack_next_player_draws_one_and_loses_the_turn() -> None:
     state, ev = act(fresh(), "p0", type="place", card="JS", on="5S", side="head")
     assert ENG.to_act(state) == ["p1"]
-    assert ENG.view(state, None)["pending"] == {"kind": "draw_chain", "player": "p1", "rank": "J", "count": 1,
-                                                 "card": "JS", "by": "p0"}
+    assert ENG.view(state, None).model_dump()["pending"] == {
+        "kind": "draw_chain", "player": "p1", "rank": "J", "count": 1, "card": "JS", "by": "p0"}
     assert {"type": "accept"} in legal_dicts(state, "p1")
     state, ev = act(state, "p1", type="accept")
     assert len(state.hands["p1"]) == 5 and state.turn == "p2" and state.pending is None
@@ -86,7 +84,7 @@ def test_no_counter_when_the_face_is_not_free() -> None:
     # a later card on the J's neighbour D[2] covers triangles 1 and 2: the face is half-blocked
     state.tower.append(TowerCard(card="9C", centre=G.add(j.centre, G.D[2]), orientation=0, column=1, height=1))
     state.columns.append(Column(cards=["9C"]))
-    assert ENG.view(state, None)["tower"][1]["sides"]["face"] == "half"
+    assert ENG.view(state, None).model_dump()["tower"][1]["sides"]["face"] == "half"
     assert legal_dicts(state, "p1") == [{"type": "accept"}]
     with pytest.raises(IllegalAction):
         act(state, "p1", type="place", card="JH", on="JS", side="face")
@@ -118,8 +116,8 @@ def test_queen_gives_one_card_to_a_player_of_choice() -> None:
     assert [e.type for e in public] == ["q_pass"] and public[0].data == {"giver": "p0", "receiver": "p2", "count": 1}
     private = [e for e in ev if e.visible_to is not None]
     assert private[0].visible_to == ["p0", "p2"] and private[0].data["card"] == "7H"
-    assert "7H" not in json.dumps(ENG.view(state, "p0")) and "7H" not in json.dumps(ENG.view(state, "p1"))
-    assert ENG.view(state, None)["pending"]["kind"] == "q_answer"
+    assert "7H" not in ENG.view(state, "p0").model_dump_json() and "7H" not in ENG.view(state, "p1").model_dump_json()
+    assert ENG.view(state, None).pending.kind == "q_answer"
     assert ENG.to_act(state) == ["p2"]
 
 
@@ -290,4 +288,4 @@ def test_bon_out_of_turn_is_accepted_from_a_player_not_in_to_act_and_nobody_else
 def test_the_view_never_names_bon_callers() -> None:
     state = bon_state()
     for viewer in (None, "p0", "p1"):
-        assert ENG.view(state, viewer)["to_act"] == ["p0"]
+        assert ENG.view(state, viewer).to_act == ["p0"]

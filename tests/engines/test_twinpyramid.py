@@ -142,7 +142,7 @@ def test_payments_are_zero_sum(n):
 def test_views_show_the_board_and_hide_held_cards():
     s = make(n=3, hands={"p0": {"held": ["4D", "KC"], "shown": ["9S"], "stones": ["7C"]},
                          "p1": {"held": ["QH"], "shown": ["2D"]}}, top="5H")
-    v0, v1, spectator = ENG.view(s, "p0"), ENG.view(s, "p1"), ENG.view(s, None)
+    v0, v1, spectator = (ENG.view(s, viewer).model_dump() for viewer in ("p0", "p1", None))
     json.dumps(spectator)
     assert v0["hand"] == ["4D", "KC"] and v1["hand"] == ["QH"] and "hand" not in spectator
     for view in (v1, spectator):
@@ -161,7 +161,7 @@ def test_view_names_who_decides_a_pending_forced_draw():
     s = make(n=3, hands={"p0": {"held": ["2H"]}}, top="5H")
     s, _ = act(s, "p0", {"type": "play", "card": "2H"})
     s, _ = act(s, "p0", {"type": "pass_two"})
-    v = ENG.view(s, None)
+    v = ENG.view(s, None).model_dump()
     assert v["to_act"] == ["p1"] and v["phase"] == "forced_draw" and v["current"] == "p0"
     assert v["pending"] == {"kind": "forced_draw", "player": "p1", "count": 2, "cause": "2"}
 
@@ -169,11 +169,11 @@ def test_view_names_who_decides_a_pending_forced_draw():
 def test_revealed_hand_is_public_until_the_next_deal():
     s = ENG.new_game(players(2), seed=4)
     s, _ = burst_now(s, "p0")
-    assert ENG.view(s, "p0")["hand"] == []  # no longer secret
-    assert sorted(ENG.view(s, "p1")["table"][0]["revealed"]) == sorted(s.seats["p0"].held)
-    assert ENG.view(s, None)["last_deal"]["revealed"]
+    assert ENG.view(s, "p0").model_dump()["hand"] == []  # no longer secret
+    assert sorted(ENG.view(s, "p1").model_dump()["table"][0]["revealed"]) == sorted(s.seats["p0"].held)
+    assert ENG.view(s, None).model_dump()["last_deal"]["revealed"]
     s, _ = act(s, "p1", {"type": "next_deal"})
-    assert "revealed" not in ENG.view(s, None)["last_deal"] and ENG.view(s, "p0")["hand"]
+    assert "revealed" not in ENG.view(s, None).model_dump()["last_deal"] and ENG.view(s, "p0").hand
 
 
 def test_not_your_turn_and_illegal_actions_leave_state_unchanged():

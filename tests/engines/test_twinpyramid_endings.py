@@ -32,7 +32,7 @@ def test_the_turn_limit_is_announced_and_ends_the_deal_truthfully():
     s = make(n=2, hands={"p0": {"held": ["4D"]}, "p1": {"held": ["9C"]}}, top="6H")
     limit = TURNS_PER_PLAYER * 2
     view = ENG.view(s, None)
-    assert (view["turn"], view["turn_limit"]) == (0, limit)
+    assert (view.turn, view.turn_limit) == (0, limit)
     text = "\n".join(board(view, str, "en").lines)
     assert f"of at most {limit}" in text
     s.turns = limit - 2

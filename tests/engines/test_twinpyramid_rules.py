@@ -257,7 +257,7 @@ def test_a_top_needs_a_hand_of_building_cards_only_then_reveals_and_wins():
     assert ended["reason"] == "complete" and ended["player"] == "p0"
     assert ended["payments"] == {"p0": 40, "p1": -20, "p2": -20}  # the seed's +40 / -20 at three players
     assert sorted(ended["revealed"]) == ["JD", "QD"]
-    assert ENG.view(s, "p1")["table"][0]["revealed"] == ["QD"]
+    assert ENG.view(s, "p1").model_dump()["table"][0]["revealed"] == ["QD"]
 
 
 def test_a_joker_in_hand_blocks_the_a():

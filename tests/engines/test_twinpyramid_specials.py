@@ -64,8 +64,8 @@ def test_three_reorder_then_everyone_draws_in_turn_order_the_player_last():
     s, ev = act(s, "p0", {"type": "play", "card": "3H"})
     seen = event(ev, "three_seen")
     assert seen.visible_to == ["p0"] and seen.data["cards"] == ["9C", "JD", "KS"]
-    assert ENG.view(s, "p0")["peek"] == ["9C", "JD", "KS"]
-    assert "peek" not in ENG.view(s, "p1") and "9C" not in str(ENG.view(s, None))
+    assert ENG.view(s, "p0").model_dump()["peek"] == ["9C", "JD", "KS"]
+    assert "peek" not in ENG.view(s, "p1").model_dump() and "9C" not in str(ENG.view(s, None).model_dump())
     orders = [a["order"] for a in legal(s, "p0")]
     assert len(orders) == 6 and ["KS", "9C", "JD"] in orders
     with pytest.raises(IllegalAction):
@@ -73,11 +73,11 @@ def test_three_reorder_then_everyone_draws_in_turn_order_the_player_last():
     s, _ = act(s, "p0", {"type": "order_three", "order": ["KS", "9C", "JD"]})
     assert ENG.to_act(s) == ["p1"] and s.pending.kind == "forced_draw"
     s, _ = act(s, "p1", {"type": "forced_draw"})
-    assert ENG.to_act(s) == ["p2"] and ENG.view(s, "p0")["peek"] == ["9C", "JD"]
+    assert ENG.to_act(s) == ["p2"] and ENG.view(s, "p0").model_dump()["peek"] == ["9C", "JD"]
     s, _ = act(s, "p2", {"type": "forced_draw"})
     assert s.seats["p1"].held == ["KS"] and s.seats["p2"].held == ["9C"]
     assert s.seats["p0"].held == ["4D", "JD"]  # the player draws last, automatically
-    assert s.current == 1 and s.pending is None and "peek" not in ENG.view(s, "p0")
+    assert s.current == 1 and s.pending is None and "peek" not in ENG.view(s, "p0").model_dump()
     assert_conserved(s)
 
 
@@ -161,7 +161,7 @@ def test_eight_others_may_play_only_the_named_suit_and_no_joker_or_change():
     assert s.current == 1 and s.wild.suit == "S"
     assert plays(s, "p1") == {"9S", "KS", "AS", "7S", "10S", "2S", "3S"}  # not 8D (rank), not 5H, not X1
     assert not [a for a in legal(s, "p1") if a["type"] == "change"]  # AS could otherwise take 6S
-    assert ENG.view(s, None)["wild"] == {"owner": "p0", "suit": "S"}
+    assert ENG.view(s, None).model_dump()["wild"] == {"owner": "p0", "suit": "S"}
 
 
 def test_eight_suppresses_other_players_effects_but_not_building():

@@ -1,8 +1,6 @@
 """The toy game in Discord: ``/play toy`` and one button per card in the hand."""
 from __future__ import annotations
 
-from typing import Any
-
 import discord
 from discord import app_commands
 
@@ -12,6 +10,7 @@ from cogs.controls import Actions
 from cogs.lobby import DEFAULT_TIMER, LEVEL_CHOICES, TimerOption, open_lobby
 
 from . import render
+from .view import ToyView
 
 
 @app_commands.command(name="toy")
@@ -25,13 +24,13 @@ async def play(interaction: discord.Interaction, bots: app_commands.Range[int, 0
     await open_lobby(interaction, "toy", {}, bots, timer, level)
 
 
-def controls(table: Table, player: str, view: dict[str, Any], selection: list[str],
+def controls(table: Table, player: str, view: ToyView, selection: list[str],
              locale: object | None) -> list[discord.ui.Item]:
     actions = Actions(table, player)
     return [actions.button({"type": "play", "card": c}, t("toy.button.play", locale, card=render.card(c)))
-            for c in view.get("hand", [])]
+            for c in view.hand or []]
 
 
-def selection_notes(table: Table, player: str, view: dict[str, Any], selection: list[str],
+def selection_notes(table: Table, player: str, view: ToyView, selection: list[str],
                     locale: object | None) -> list[str]:
     return []

@@ -8,6 +8,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from engines import Action, Engine, Event, GameState, IllegalAction, Result
 from engines.rng import Rng
 
+from .view import ToyView
+
 HAND = 2
 
 
@@ -33,7 +35,7 @@ def value(card: str) -> int:
     return int(card[1:])
 
 
-class ToyEngine(Engine):
+class ToyEngine(Engine["ToyState", PlayCard, ToyOptions, ToyView]):
     name = "toy"
     min_players = 2
     max_players = 3
@@ -66,17 +68,14 @@ class ToyEngine(Engine):
         state.turn += 1
         return [Event(type="played", data={"player": player, "card": action.card})]
 
-    def view(self, state: ToyState, viewer: str | None) -> dict[str, Any]:
-        view: dict[str, Any] = {"game": self.name, "players": list(state.players), "to_act": self.to_act(state),
-                                "played": {p: list(c) for p, c in state.played.items()},
-                                "hand_sizes": {p: len(h) for p, h in state.hands.items()}}
+    def view(self, state: ToyState, viewer: str | None) -> ToyView:
+        seated = viewer if viewer in state.hands else None
         result = self.result(state)
-        if result is not None:
-            view.update(ranking=result.ranking, scores=result.scores)
-        if viewer is not None:
-            view["viewer"] = viewer
-            view["hand"] = list(state.hands.get(viewer, []))
-        return view
+        return ToyView(game=self.name, players=list(state.players), to_act=self.to_act(state),
+                       viewer=viewer, hand=list(state.hands[seated]) if seated is not None else None,
+                       over=result is not None, result=result,
+                       played={p: list(c) for p, c in state.played.items()},
+                       hand_sizes={p: len(h) for p, h in state.hands.items()})
 
     def result(self, state: ToyState) -> Result | None:
         if self.to_act(state):

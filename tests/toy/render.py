@@ -1,11 +1,11 @@
 """The toy game as text (from views only, through the catalogs)."""
 from __future__ import annotations
 
-from typing import Any
-
 from bot.i18n import t
 from bot.render import Board, Names, ranking_lines
 from engines import Event
+
+from .view import ToyView
 
 
 def card(card_id: str) -> str:
@@ -16,19 +16,19 @@ def cards(ids: list[str]) -> str:
     return " ".join(card(c) for c in ids) or "—"
 
 
-def board(view: dict[str, Any], names: Names, locale: object | None) -> Board:
-    lines = [t("toy.board.played", locale, player=names(p), cards=cards(view["played"][p]),
-               count=view["hand_sizes"][p]) for p in view["players"]]
-    result = view.get("ranking")
-    if result:
-        lines += ranking_lines(result, view.get("scores", {}), names, locale)
-    footer = t("toy.board.to_play", locale, player=names(view["to_act"][0])) if view["to_act"] else \
+def board(view: ToyView, names: Names, locale: object | None) -> Board:
+    lines = [t("toy.board.played", locale, player=names(p), cards=cards(view.played[p]),
+               count=view.hand_sizes[p]) for p in view.players]
+    if view.result is not None:
+        lines += ranking_lines(view.result.ranking, view.result.scores, names, locale)
+    footer = t("toy.board.to_play", locale, player=names(view.to_act[0])) if view.to_act else \
         t("common.game_over", locale)
     return Board(t("game.toy.name", locale), lines, footer)
 
 
-def hand(view: dict[str, Any], names: Names, locale: object | None) -> str:
-    return t("toy.hand.cards", locale, cards=cards(view.get("hand", [])), count=len(view.get("hand", [])))
+def hand(view: ToyView, names: Names, locale: object | None) -> str:
+    own = view.hand or []  # a spectator holds nothing
+    return t("toy.hand.cards", locale, cards=cards(own), count=len(own))
 
 
 def event(ev: Event, names: Names, locale: object | None) -> str | None:

@@ -12,17 +12,20 @@ from engines.akuma.cards import deck_for, sort_cards
 from engines.akuma.state import AkumaState, RowPlay
 from engines.rng import Rng
 
+from ..seat_view import PolicyView, seat_view
 from . import deal_hidden
 
 
-def unseen_cards(view: dict[str, Any]) -> list[str]:
+def unseen_cards(view: PolicyView) -> list[str]:
+    view = seat_view(view)
     seen = set(view.get("hand", [])) | set(view["discarded"])
     for play in view["row"]:
         seen.update(play["cards"])
     return [c for c in deck_for(view["colours_in_play"]) if c not in seen]
 
 
-def sample(view: dict[str, Any], rng: random.Random) -> AkumaState:
+def sample(view: PolicyView, rng: random.Random) -> AkumaState:
+    view = seat_view(view)
     me = view["viewer"]
     pool = unseen_cards(view)
     rng.shuffle(pool)
@@ -39,8 +42,9 @@ def sample(view: dict[str, Any], rng: random.Random) -> AkumaState:
     )
 
 
-def prior(view: dict[str, Any], action: Any) -> float:
+def prior(view: PolicyView, action: Any) -> float:
     """Which actions to search first: the heuristic's own judgement (lower hand value is better)."""
+    view = seat_view(view)
     from bot.policies.akuma import action_value
 
     return -action_value(view, action)

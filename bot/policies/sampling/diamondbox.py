@@ -17,16 +17,20 @@ from engines.diamondbox.rules import centre_of
 from engines.diamondbox.state import ColourChoice, DiamondBoxState, Placed
 from engines.rng import Rng
 
+from ..seat_view import PolicyView, seat_view
+
 ROLLOUT_STEPS = 10
 
 
-def unseen_cards(view: dict[str, Any]) -> list[str]:
+def unseen_cards(view: PolicyView) -> list[str]:
+    view = seat_view(view)
     seen = set(view.get("hand", [])) | {p["card"] for p in view["placements"]}
     return [c for c in card_ids() if c not in seen]
 
 
-def sample(view: dict[str, Any], rng: random.Random) -> DiamondBoxState:
-    me = view["me"]
+def sample(view: PolicyView, rng: random.Random) -> DiamondBoxState:
+    view = seat_view(view)
+    me = view["viewer"]
     pool = unseen_cards(view)
     rng.shuffle(pool)
     order = list(view["order"])
@@ -78,8 +82,9 @@ def evaluate(state: DiamondBoxState, me: str) -> float:
     return 0.5 + 0.5 * math.tanh((best_rival - left(me)) / 2.0)
 
 
-def prior(view: dict[str, Any], action: Any) -> float:
+def prior(view: PolicyView, action: Any) -> float:
     """Which actions to search first: placements by the heuristic's own score (a 6-square cover first)."""
+    view = seat_view(view)
     from collections import Counter
 
     from bot.policies.diamondbox import _place_score

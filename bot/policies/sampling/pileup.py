@@ -13,10 +13,12 @@ from engines.pileup.cards import build_deck, parse_deck
 from engines.pileup.state import Column, Dump, DumpLink, PileupState
 from engines.rng import Rng
 
+from ..seat_view import PolicyView, seat_view
 from . import trailing_score
 
 
-def unseen_cards(view: dict[str, Any]) -> list[str]:
+def unseen_cards(view: PolicyView) -> list[str]:
+    view = seat_view(view)
     seen = set(view.get("hand_all", []))
     for column in view["columns"]:
         for layer in column["layers"]:
@@ -27,7 +29,8 @@ def unseen_cards(view: dict[str, Any]) -> list[str]:
     return [c for c in build_deck(parse_deck(view["deck"])) if c not in seen]
 
 
-def sample(view: dict[str, Any], rng: random.Random) -> PileupState:
+def sample(view: PolicyView, rng: random.Random) -> PileupState:
+    view = seat_view(view)
     me = view["viewer"]
     pool = unseen_cards(view)
     rng.shuffle(pool)
@@ -77,8 +80,9 @@ def evaluate(state: PileupState, me: str) -> float:
     return trailing_score(len(state.minus[me]), [len(state.minus[p]) for p in state.players if p != me], 4.0)
 
 
-def prior(view: dict[str, Any], action: Any) -> float:
+def prior(view: PolicyView, action: Any) -> float:
     """Which actions to search first: plays by the heuristic's own score; other choices unordered."""
+    view = seat_view(view)
     from bot.policies.pileup import _play_score
     from engines.pileup import Play
 

@@ -14,6 +14,7 @@ from engines.rng import Rng
 from engines.rocca.cards import full_deck, sort_cards
 from engines.rocca.state import Column, Pending, RoccaState, TowerCard
 
+from ..seat_view import PolicyView, seat_view
 from . import deal_hidden, trailing_score
 
 
@@ -24,13 +25,15 @@ def column_index(label: str) -> int:
     return n - 1
 
 
-def unseen_cards(view: dict[str, Any]) -> list[str]:
+def unseen_cards(view: PolicyView) -> list[str]:
+    view = seat_view(view)
     seen = set(view.get("hand", [])) | {tc["card"] for tc in view["tower"]}
     return [c for c in full_deck() if c not in seen]
 
 
-def sample(view: dict[str, Any], rng: random.Random) -> RoccaState:
-    me = view["me"]
+def sample(view: PolicyView, rng: random.Random) -> RoccaState:
+    view = seat_view(view)
+    me = view["viewer"]
     pool = unseen_cards(view)
     rng.shuffle(pool)
     hands, deck = deal_hidden(view["players"], me, view["hand"], view["hand_sizes"], pool, sort_cards)
@@ -70,8 +73,9 @@ def evaluate(state: RoccaState, me: str) -> float:
     return trailing_score(len(state.hands[me]), [len(state.hands[p]) for p in state.players if p != me], 2.0)
 
 
-def prior(view: dict[str, Any], action: Any) -> float:
+def prior(view: PolicyView, action: Any) -> float:
     """Which actions to search first: placements by the heuristic's own score."""
+    view = seat_view(view)
     from bot.policies.rocca import _place_score
 
     if getattr(action, "type", "") == "place":
@@ -83,8 +87,10 @@ def rollout_view(state: RoccaState, player: str) -> dict[str, Any]:
     """The part of the view the Rocca heuristic reads, for playouts (the full view's tower geometry costs ~3 ms)."""
     from engines.rocca.view import pending_view
 
+    pending = pending_view(state)
     return {
-        "me": player, "players": list(state.players), "out": list(state.out), "direction": state.direction,
+        "viewer": player, "players": list(state.players), "out": list(state.out), "direction": state.direction,
         "hand": list(state.hands[player]), "hand_sizes": {p: len(h) for p, h in state.hands.items()},
-        "pending": pending_view(state), "to_act": [state.pending.player if state.pending else state.turn],
+        "pending": None if pending is None else pending.model_dump(),
+        "to_act": [state.pending.player if state.pending else state.turn],
     }

@@ -18,6 +18,8 @@ from engines.rng import Rng
 from engines.twinpyramid.cards import full_deck
 from engines.twinpyramid.state import REARRANGE_LIMIT, DealOutcome, Pending, Seat, TwinPyramidState, Wild
 
+from ..seat_view import PolicyView, seat_view
+
 ROLLOUT_STEPS = 30
 
 
@@ -30,13 +32,15 @@ def _known(view: dict[str, Any]) -> set[str]:
     return seen
 
 
-def unseen_cards(view: dict[str, Any]) -> list[str]:
+def unseen_cards(view: PolicyView) -> list[str]:
+    view = seat_view(view)
     known = _known(view)
     return [c for c in full_deck(view["options"]["jokers"]) if c not in known]
 
 
-def sample(view: dict[str, Any], rng: random.Random) -> TwinPyramidState:
-    me = view["me"]
+def sample(view: PolicyView, rng: random.Random) -> TwinPyramidState:
+    view = seat_view(view)
+    me = view["viewer"]
     players = list(view["players"])
     n = len(players)
     pool = unseen_cards(view)

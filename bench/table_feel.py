@@ -32,6 +32,7 @@ class Feel:
     person_turns: int = 0
     clicks: list[int] = field(default_factory=list)  # per person-turn, after the hand view is open
     public_messages: int = 0
+    in_channel: int = 0  # of which in the lobby's channel (the rest in the table's thread)
     mentions: int = 0
     distances: list[int] = field(default_factory=list)
     stale: int = 0
@@ -61,8 +62,10 @@ def latest_hands(h, header: str) -> dict[int, object]:
     return newest
 
 
-def public_posts(h) -> int:
-    return sum(1 for c in h.calls if c.method == "POST" and c.route == "POST /channels/{channel_id}/messages")
+def public_posts(h, channel_id: int | None = None) -> int:
+    """Messages the bot posted (thread and channel), or only those in ``channel_id``."""
+    return sum(1 for c in h.calls if c.method == "POST" and c.route == "POST /channels/{channel_id}/messages"
+               and (channel_id is None or f"/channels/{channel_id}/" in c.path))
 
 
 def mentions(h) -> int:
@@ -70,10 +73,11 @@ def mentions(h) -> int:
                for c in h.calls if c.method in ("POST", "PATCH") and isinstance(c.json, dict))
 
 
-async def measure(game: str, seed: int = 7) -> Feel:
+async def measure(game: str, seed: int = 7, tables: str = "thread") -> Feel:
+    """One game; ``tables``: where it plays, "thread" (the default a server gets) or "channel"."""
     start_harness, ui_driver, header = _harness()
     with tempfile.TemporaryDirectory() as folder:
-        h = await start_harness(Path(folder) / "feel.db")
+        h = await start_harness(Path(folder) / "feel.db", tables=None if tables == "thread" else "channel")
         try:
             return await _play(h, ui_driver, header, game, seed)
         finally:
@@ -109,6 +113,7 @@ async def _play(h, ui_driver, header: str, game: str, seed: int) -> Feel:
         await h.settle()
         last = (due, acted.version + 1)
     feel.public_messages = public_posts(h)
+    feel.in_channel = public_posts(h, h.channel_id)
     feel.mentions = mentions(h)
     return feel
 
@@ -141,7 +146,8 @@ def report(feels: list[Feel]) -> None:
     for f in feels:
         turns = max(1, f.person_turns)
         rows.append([f.game, f"{median(f.clicks):.0f} (max {max(f.clicks, default=0)})",
-                     f"{f.public_messages} (turns {f.person_turns})", f"{f.mentions / turns:.2f}",
+                     f"{f.public_messages} (turns {f.person_turns}; {f.in_channel} in the channel)",
+                     f"{f.mentions / turns:.2f}",
                      f"{median(f.distances):.0f} (max {max(f.distances, default=0)})", str(f.stale)])
     header = ["game", "clicks / person-turn", "public messages", "@mentions / person-turn", "board distance",
               "stale hand views"]
@@ -154,8 +160,10 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.table_feel", description=__doc__.splitlines()[0])
     parser.add_argument("--game", action="append", choices=GAMES, help="repeatable; default every game")
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--tables", choices=("thread", "channel"), default="thread",
+                        help="where the tables play (the server's /config tables); default thread")
     args = parser.parse_args(argv)
-    report([asyncio.run(measure(game, args.seed)) for game in args.game or GAMES])
+    report([asyncio.run(measure(game, args.seed, args.tables)) for game in args.game or GAMES])
 
 
 if __name__ == "__main__":

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 from bot.policies import choose_action
-from engines.pileup import Play
+from engines.pileup import GiveAll, Play
 
 from . import ui_driver
 from .discord_harness import Harness
@@ -88,6 +88,47 @@ async def test_the_driver_hands_out_a_triple_in_one_decision(h: Harness) -> None
     acted = await ui_driver.act(h, alice, table, random.Random(1))
     assert acted.action["type"] == "give_all" and len(acted.action["cards"]) == 3
     assert count[0] - 1 == 3  # two selects (Bot 1 gets two cards, Bot 2 one) and Hand out
+    assert len(table.state.minus[ALICE]) == 2 and table.state.phase != "give"
+
+
+MINUS = ["B3a", "K2a", "Y6a", "W4a", "G1a", "R2a", "B5a", "K6a", "Y1a", "W2a", "G3a", "R4a", "B6a", "K1a"]
+
+
+async def test_the_driver_hands_out_the_policys_cards_in_its_order(h: Harness) -> None:
+    """Each player receives the cards in the order they are handed out, so only the policy's order in each select
+    reaches the state its gives lead to: the driver chooses them in that order, still in one select each."""
+    alice = h.user(ALICE_ID, "alice")
+    table = await open_table(h, alice, "pileup")
+    set_state(table, pileup_state(SEATS, hands={ALICE: ["R1a"], "bot1": ["G2a"], "bot2": ["G5a"]},
+                                  minus={ALICE: MINUS[:8]}, pile=["R5a"], rolls=(2, 2, 2)))
+    await roll_publicly(h, alice, table)
+    assert table.state.phase == "give" and table.state.give_left == 6
+    rng = random.Random(3)
+    policy = random.Random()
+    policy.setstate(rng.getstate())
+    target = ui_driver.Target.of(choose_action(table.engine, table.state, ALICE, policy))
+    target.extend(table, ALICE, policy)  # what the policy's gives lead to, as the driver works it out
+    before = table.state.model_copy(deep=True)
+    count = counting(h)
+    acted = await ui_driver.act(h, alice, table, rng)
+    assert acted.action["type"] == "give_all" and count[0] - 1 == 3  # two selects of three cards and Hand out
+    handed, _ = table.engine.apply(before, ALICE, GiveAll(cards=tuple(acted.action["cards"])))
+    assert handed == target.goals[-1]  # then the bots played on
+
+
+async def test_the_driver_completes_a_hand_out_too_large_to_search(h: Harness) -> None:
+    """Twelve cards, six for each other player: too many ways to search for the policy's split, yet the driver
+    fills each select in one interaction and hands them out."""
+    alice = h.user(ALICE_ID, "alice")
+    table = await open_table(h, alice, "pileup")
+    set_state(table, pileup_state(SEATS, hands={ALICE: ["R1a"], "bot1": ["G2a"], "bot2": ["G5a"]},
+                                  minus={ALICE: list(MINUS)}, pile=["R5a"], rolls=(4, 4, 4)))
+    await roll_publicly(h, alice, table)
+    assert table.state.phase == "give" and table.state.give_left == 12
+    count = counting(h)
+    acted = await ui_driver.act(h, alice, table, random.Random(1))
+    assert acted.action["type"] == "give_all" and len(acted.action["cards"]) == 12
+    assert count[0] - 1 == 3  # two selects of six cards and Hand out
     assert len(table.state.minus[ALICE]) == 2 and table.state.phase != "give"
 
 

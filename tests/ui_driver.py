@@ -141,12 +141,12 @@ async def act(h: Harness, user: HarnessUser, table: Any, rng: random.Random, *, 
             target.extend(table, player, rng)  # no button sends it: one that takes it and the next steps at once
             continue
         if choice is None:
-            picked = await _choose_option(h, user, hand, target.wanted, tried, rng, explore=False)
+            picked = await _choose_option(h, user, hand, target, tried, rng, explore=False)
             if picked:
                 continue
             if legal:
                 choice = rng.choice(legal)
-            elif not await _choose_option(h, user, hand, target.wanted, tried, rng, explore=True):
+            elif not await _choose_option(h, user, hand, target, tried, rng, explore=True):
                 break
             else:
                 continue
@@ -169,10 +169,17 @@ class Target:
     wanted: set[str]
     goals: list[Any] = field(default_factory=list)
     extended: bool = False
+    order: list[str] = field(default_factory=list)  # the wanted leaves in the order the policy chose them
 
     @classmethod
     def of(cls, action: Action) -> "Target":
-        return cls(action, set(leaves(action.model_dump(mode="json"))))
+        order = list(dict.fromkeys(leaves(action.model_dump(mode="json"))))
+        return cls(action, set(order), order=order)
+
+    def rank(self, value: str) -> int:
+        """Where a select value's card comes in the policy's choices (a person picks the cards in the order they
+        mean to hand them out); values naming none of them last."""
+        return min((i for i, leaf in enumerate(self.order) if leaf in tokens(value)), default=len(self.order))
 
     def sent_by(self, table: Any, player: str, action: Action | None) -> bool:
         if action is None or action == self.action:
@@ -196,7 +203,8 @@ class Target:
             if player not in table.engine.to_act(state):
                 break
             action = choose_action(table.engine, state, player, chooser)
-            self.wanted |= set(leaves(action.model_dump(mode="json")))
+            self.order += [leaf for leaf in leaves(action.model_dump(mode="json")) if leaf not in self.wanted]
+            self.wanted |= set(self.order)
 
 
 def current_selection(hand: SentMessage) -> list[str]:
@@ -229,7 +237,7 @@ def way_to(table: Any, player: str, selection: list[str], target: Target,
                 if target.sent_by(table, player, action_of(table, player, item.code, actions)):
                     return path
             if isinstance(item, PickSelect) and not item.item.disabled:  # type: ignore[attr-defined]  # a Select
-                children += _choices(item, target.wanted)
+                children += _choices(item, target)
         children.sort(key=lambda c: -len(set().union(*(tokens(v) for v in c[1])) & target.wanted))
         for custom_id, values, new in children:
             if tuple(new) not in seen:
@@ -238,15 +246,16 @@ def way_to(table: Any, player: str, selection: list[str], target: Target,
     return None
 
 
-def _choices(item: Any, wanted: set[str]) -> list[tuple[str, list[str], list[str]]]:
+def _choices(item: Any, target: Target) -> list[tuple[str, list[str], list[str]]]:
     """Each choice a person could make in this select: (custom id, values, the selection it leads to). A
     multi-select offers the options naming the target's cards, all of them or, when it takes fewer, each set of
-    as many as it takes."""
+    as many as it takes, chosen in one interaction in the order the policy chose the cards (where the order
+    matters, as in Pile up's hand-out after a triple, only that order reaches the policy's state)."""
     menu = item.item
     options = [o.value for o in menu.options]
     chosen = [o.value for o in menu.options if o.default]
     if menu.max_values > 1:
-        values = [v for v in options if tokens(v) & wanted]
+        values = sorted((v for v in options if tokens(v) & target.wanted), key=target.rank)
         sets = [values] if len(values) <= menu.max_values else itertools.combinations(values, menu.max_values)
         candidates = [list(v) for v in itertools.islice(sets, 200) if v and list(v) != chosen]
     else:
@@ -254,16 +263,21 @@ def _choices(item: Any, wanted: set[str]) -> list[tuple[str, list[str], list[str
     return [(menu.custom_id, values, [*item.carry, *values]) for values in candidates]
 
 
-async def _choose_option(h: Harness, user: HarnessUser, hand: SentMessage, wanted: set[str],
+async def _choose_option(h: Harness, user: HarnessUser, hand: SentMessage, target: Target,
                          tried: set[tuple[str, str]], rng: random.Random, *, explore: bool) -> bool:
-    """Change one select of the hand: towards the target (values naming its cards), or any untried option."""
+    """Change one select of the hand: towards the target (values naming its cards), or any untried option. A
+    multi-select gets, in one interaction, as many of the values naming the target's cards as it takes, in the
+    order the policy chose the cards: when no search found the policy's exact way (a large hand-out has too many
+    ways to split it), this still completes the choice with the policy's cards, as a person would."""
+    wanted = target.wanted
     selects = [c for c in hand.components if c.get("type") == 3 and not c.get("disabled")]
     rng.shuffle(selects)
     for menu in selects:
         options = menu.get("options") or []
         chosen = {o["value"] for o in options if o.get("default")}
         if menu.get("max_values", 1) > 1 and not explore:
-            values = sorted(o["value"] for o in options if o["value"] in wanted)
+            named = [o["value"] for o in options if tokens(o["value"]) & wanted]
+            values = sorted(named, key=target.rank)[:menu["max_values"]]
             if values and set(values) != chosen and (menu["custom_id"], ",".join(values)) not in tried:
                 tried.add((menu["custom_id"], ",".join(values)))
                 await h.select(user, hand, re.escape(menu["custom_id"]), values)

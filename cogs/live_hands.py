@@ -20,6 +20,7 @@ import discord
 import discord.ext.commands
 
 from bot.errors import HostError
+from bot.i18n import t
 from bot.table import Table
 
 if TYPE_CHECKING:
@@ -38,6 +39,7 @@ class _Live:
     notes: str | None  # the private notes it showed, kept in its redraws until the person answers again
     dirty: bool = False
     task: asyncio.Task[None] | None = field(default=None, repr=False)
+    replaced: list[discord.Interaction] = field(default_factory=list)  # older views of theirs, to clear
 
 
 HandDrawer = Callable[[discord.Interaction, Table, str | None], Awaitable[tuple[str, discord.ui.View]]]
@@ -58,7 +60,9 @@ class LiveHands:
         live = views[key[1]] = _Live(interaction, time.monotonic(), drawn_at, notes)
         if old is not None and old.task is not None and not old.task.done():
             live.task = old.task  # the running redraw picks up the new interaction on its next round
-        if table.version != drawn_at:  # the table moved on while this answer was drawn
+        if old is not None and opened_new_message(interaction):  # the older view keeps no control that cannot work
+            live.replaced = [*old.replaced, old.interaction]
+        if table.version != drawn_at or live.replaced:  # the table moved on while this answer was drawn
             self._schedule(key, live)
 
     def changed(self, table: Table) -> None:
@@ -84,6 +88,7 @@ class LiveHands:
     async def _redraw(self, key: tuple[int, int]) -> None:
         while (live := self._live.get(key[0], {}).get(key[1])) is not None and live.dirty:
             live.dirty = False
+            await _clear_replaced(live)
             table = await self.bot.service.table(key[0])
             if live.drawn_at == table.version and table.status == "running":
                 continue
@@ -101,6 +106,23 @@ class LiveHands:
             if table.status != "running":
                 self._forget(key)
                 return
+
+
+async def _clear_replaced(live: _Live) -> None:
+    """Older hand views of this person say they were replaced and lose their controls (in this person's redraw
+    task, so an edit of an older view still under way cannot land after it)."""
+    while live.replaced:
+        older = live.replaced.pop(0)
+        try:
+            await older.edit_original_response(content=t("hand.replaced", older.locale), view=None, attachments=[])
+        except discord.HTTPException as error:  # dismissed, or its token expired: nothing left to clear
+            log.debug("an older hand view could not be cleared (%s)", error)
+
+
+def opened_new_message(interaction: discord.Interaction) -> bool:
+    """Whether the hand view answering ``interaction`` is a new ephemeral message (My hand, /game hand) rather than
+    the same view edited in place (a click inside it)."""
+    return interaction.message is None or not interaction.message.flags.ephemeral
 
 
 def live_hands(client: discord.Client) -> LiveHands | None:

@@ -134,10 +134,35 @@ async def test_hand_views_redraw_themselves_after_every_change(h: Harness) -> No
         for uid, user in people.items():
             if table.status != "running":
                 break
+            shown, controls = latest[uid].text, [c.get("custom_id") for c in latest[uid].components]
             fresh = (await h.click(user, board_message(h, table), f"gh:hand:{table.id}")).message
-            assert public_part(latest[uid].text) == public_part(fresh.text), f"the latest hand view of {uid} is stale"
-            assert [c.get("custom_id") for c in latest[uid].components] == \
-                [c.get("custom_id") for c in fresh.components]
+            assert public_part(shown) == public_part(fresh.text), f"the latest hand view of {uid} is stale"
+            assert controls == [c.get("custom_id") for c in fresh.components]
+            await h.settle()  # the view just replaced says so and keeps no control
+            assert "replaced by a newer one" in latest[uid].text and latest[uid].components == []
             latest[uid] = fresh
             checked += 1
     assert checked >= 6
+
+
+async def test_a_replaced_hand_view_keeps_no_control_and_is_not_redrawn(h: Harness) -> None:
+    """Opening My hand again leaves the older view saying it was replaced, without buttons (nothing clickable that
+    cannot work); a click inside a view redraws that same view and replaces nothing; at the end no view of the
+    table has a control."""
+    alice = h.user(ALICE, "alice")
+    r = await h.slash(alice, "play akuma", bots=2)
+    await h.click(alice, r.message, label="Start")
+    await h.settle()
+    table = (await h.bot.service.tables_in_channel(h.channel_id))[0]  # type: ignore[attr-defined]  # GameHostBot
+    first = await ui_driver.open_hand(h, alice, table)
+    assert first.components
+    second = await ui_driver.open_hand(h, alice, table)
+    await h.settle()
+    assert "replaced by a newer one" in first.text and first.components == []
+    assert second.components and "replaced" not in second.text
+    rng = random.Random(2)
+    while table.status == "running":
+        await ui_driver.act(h, alice, table, rng)
+        await h.settle()
+    hands = [m for m in h.server.messages.values() if m["flags"] & 64 and m.get("components")]
+    assert hands == [], "a hand view of the finished table still has controls"

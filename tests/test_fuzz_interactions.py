@@ -129,7 +129,7 @@ async def describe(h: Harness, gid: int, users: dict[int, HarnessUser]) -> Table
     due, other = users[due_id], users[BOB if due_id == ALICE else ALICE]
     hand = await ui_driver.open_hand(h, due, table)
     player = f"u{due_id}"
-    secrets = sorted({c for p in table.state.players if p != player for c in table.view(p).get("hand", [])})
+    secrets = sorted({c for p in table.state.players if p != player for c in table.view(p).hand or []})
     return Table(gid, table.row.game, table.version, table.row.channel_id, due, other,
                  ui_driver.hand_entry(h, table), hand, secrets)  # type: ignore[arg-type]
 

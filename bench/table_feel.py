@@ -99,7 +99,7 @@ async def _play(h, ui_driver, header: str, game: str, seed: int) -> Feel:
             changed[0] = datetime.now(timezone.utc).isoformat()
 
     h.bot.service.subscribe(note_change)
-    clicks = _count_clicks(h)
+    clicks = count_clicks(h)
     last: tuple[int, int] | None = None
     while table.status == "running":
         due = table.user_ids_to_act()[0]
@@ -118,7 +118,7 @@ async def _play(h, ui_driver, header: str, game: str, seed: int) -> Feel:
     return feel
 
 
-def _count_clicks(h) -> list[int]:
+def count_clicks(h) -> list[int]:
     """Counts every click and select the driver makes (a one-element list the wrappers update)."""
     count = [0]
     for name in ("click", "select"):

@@ -317,12 +317,7 @@ class GameService(LobbyOps, SeatOps):
     async def set_message(self, table: Table, **ids: int) -> None:
         """Remember the lobby/board message ids (so a restarted bot edits the same messages); under the table's
         lock, checked against its version (another process changing the table makes this fail, not overwrite)."""
-        async with table.lock:
-            try:
-                await self.storage.update_game(table.id, expected_version=table.version, bump=False, **ids)
-            except VersionConflict:
-                raise HostError("stale") from None
-            table.committed(bumped=False, **ids)
+        await self._note(table, **ids)
 
     async def settle_thread(self, table: Table, thread_id: int | None) -> None:
         """A table that was to move to a thread at its start: it now plays in ``thread_id`` (its lobby stays in
@@ -331,6 +326,11 @@ class GameService(LobbyOps, SeatOps):
         fields: dict[str, object] = {"open_thread": False}
         if thread_id is not None:
             fields |= {"channel_id": thread_id, "lobby_channel_id": table.row.channel_id}
+        await self._note(table, **fields)
+
+    async def _note(self, table: Table, **fields: Any) -> None:
+        """Store fields that are not a move (no version bump) under the table's lock, checked against its version
+        (another process changing the table makes this fail, not overwrite)."""
         async with table.lock:
             try:
                 await self.storage.update_game(table.id, expected_version=table.version, bump=False, **fields)

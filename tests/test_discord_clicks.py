@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 
+from bench.table_feel import count_clicks
 from bot.policies import choose_action
 from engines.pileup import GiveAll, Play
 
@@ -27,17 +28,8 @@ async def open_table(h: Harness, alice, game: str, bots: int = 2):
 
 
 def counting(h: Harness) -> list[int]:
-    """Counts every click and select from now on."""
-    count = [0]
-    for name in ("click", "select"):
-        original = getattr(h, name)
-
-        async def counted(*args, _original=original, **kwargs):
-            count[0] += 1
-            return await _original(*args, **kwargs)
-
-        setattr(h, name, counted)
-    return count
+    """Counts every click and select from now on (as ``python -m bench.table_feel`` does)."""
+    return count_clicks(h)
 
 
 def selects(hand) -> list[dict]:

@@ -18,6 +18,7 @@ from bot.storage import GameRow, SeatRow
 from bot.table import Table
 from cogs.controls import action_of
 from cogs.games import pileup as cog
+from cogs.games import pileup_give as give_ui
 from engines import BadOptions, Event, IllegalAction
 from engines.pileup import DumpOn, KeepColumn, PileupEngine, PileupView, Play, Roll
 
@@ -150,7 +151,7 @@ def test_every_engine_error_has_a_message_in_both_languages() -> None:
     assert len(codes) >= 12, codes
     fields = {"card": "R3a", "cards": ["R3a", "W3a"], "value": 4, "dice": [1, 2, 3], "phase": "play",
               "action": "roll", "target": "p1", "cards_n": 6, "needed": 12, "deck": "X9", "example": "R2B2G2Y2W1K1",
-              "option": "deck"}
+              "option": "deck", "count": 3, "given": 2}
     for code in codes:
         assert has_key(f"error.{code}"), code
         for lang in LOCALES:
@@ -196,6 +197,18 @@ def reach_play(table: Table, player: str, view: PileupView, action: Play) -> Non
     assert notes and notes[0].startswith("Your play:"), notes
 
 
+def hand_out_all(table, player: str, view) -> bool:
+    """Choosing, in each recipient's select, as many of the minus cards as they get leads to one Hand out button
+    that sends those cards (``give_all``)."""
+    plan = give_ui.recipients(view, view.pending)
+    cards = list(give_ui.minus_cards(view, player))
+    selection = [f"{give_ui.LETTERS[slot]}{cards.pop(0)}" for slot, (_, count) in enumerate(plan) for _ in range(count)]
+    items = cog.controls(table, player, view, selection, "en")
+    check_discord_limits(items)
+    handed = [a for a in offered_actions(items, table, player) if a.type == "give_all"]
+    return len(handed) == 1 and sorted(handed[0].cards) == sorted(v[1:] for v in selection)
+
+
 @pytest.mark.parametrize("seed,n", GAMES[:6])
 def test_controls_fit_discord_and_reach_every_legal_action(seed: int, n: int) -> None:
     pick = random.Random(seed)
@@ -217,10 +230,10 @@ def test_controls_fit_discord_and_reach_every_legal_action(seed: int, n: int) ->
                     assert action in sent and action in offered_actions(public, table, player)
                     # The public button's index tells nothing about the roller's cards: the roll is all they may do.
                     assert legal == [action] and public[0].item.custom_id.endswith(".0")
-                elif action.type == "give":
-                    assert action.card in values
-                    follow = cog.controls(table, player, view, [action.card], "en")
-                    assert action in offered_actions(follow, table, player)
+                elif action.type == "give":  # handed out with the others in one decision: every card offered,
+                    offered = any(value[1:] == action.card for value in values)  # but a select holds at most 25
+                    assert offered or len(give_ui.minus_cards(view, player)) > 25
+                    assert hand_out_all(table, player, view)
                 elif action.type != "play":
                     assert action in sent
             assert all(a in legal for a in sent)

@@ -11,10 +11,12 @@ from pathlib import Path
 
 from bot import render
 from bot.policies import choose_action
+from bot.policies.seat_view import seat_view
 from bot.service import GameService
 from bot.storage import Storage
 from bot.table import Table
-from engines import GAMES, get_engine
+from bot.thinking import Thinkers
+from engines import GAMES, Action, get_engine
 
 from .report import ms, percentile, print_table, rss_bytes
 
@@ -48,8 +50,20 @@ async def new_table(service: GameService, slot: int, seed: int) -> Table:
     return await service.create_bot_table(game=game, players=players, seed=seed, channel_id=slot)
 
 
+async def decide(table: Table, player: str, rng: random.Random, bots: str, thinker: Thinkers | None) -> Action:
+    """The seat's move: random, the ``normal`` heuristic here on the loop, or the same heuristic in the thinker's
+    worker processes (the view crosses as the policies' dict, as in ``BotScheduler.think``)."""
+    engine = table.engine
+    if bots == "random":
+        return rng.choice(engine.legal_actions(table.state, player))
+    if thinker is None:
+        return choose_action(engine, table.state, player, rng)
+    view, legal = seat_view(engine.view(table.state, player)), engine.legal_actions(table.state, player)
+    return await thinker.decide(engine.name, view, legal, f"{table.row.seed}:{table.version}:{player}", "normal")
+
+
 async def drive(service: GameService, table: Table, think: float, until: float, latencies: list[float],
-                sizes: list[int], heuristic: bool = True) -> None:
+                sizes: list[int], bots: str = "loop", thinker: Thinkers | None = None) -> None:
     slot = table.row.channel_id
     rng = random.Random(slot)
     loop = asyncio.get_running_loop()
@@ -59,10 +73,8 @@ async def drive(service: GameService, table: Table, think: float, until: float, 
             table = await new_table(service, slot, rng.randrange(1 << 30))
             continue
         player = table.to_act()[0]
-        if heuristic:  # the bot's thinking is not part of the action, but it shares the event loop
-            action = choose_action(table.engine, table.state, player, rng)
-        else:
-            action = rng.choice(table.engine.legal_actions(table.state, player))
+        # the bot's thinking is not part of the action, but on the loop it delays every other table's action
+        action = await decide(table, player, rng, bots, thinker)
         start = time.perf_counter()
         update = await service.act_as(table.id, player, action, table.version)
         render_text(table, update)
@@ -71,8 +83,18 @@ async def drive(service: GameService, table: Table, think: float, until: float, 
             sizes.append(len(table.engine.dump(table.state)) + len(json.dumps(action.model_dump(mode="json"))))
 
 
-async def load_run(tables: int, seconds: float, folder: Path, heuristic: bool = True) -> dict:
-    storage = await Storage.open(folder / f"load-{tables}-{heuristic}.db")
+LABELS = {"loop": "", "worker": " (bots in a worker process)", "random": " (random movers)"}
+
+
+async def load_run(tables: int, seconds: float, folder: Path, bots: str = "loop") -> dict:
+    """``bots``: "loop" (the normal heuristic decides on the event loop), "worker" (it decides in a worker
+    process of the bot's ``Thinkers``, as in the bot) or "random" (random legal moves: the host alone)."""
+    storage = await Storage.open(folder / f"load-{tables}-{bots}.db")
+    thinker = None
+    if bots == "worker":
+        thinker = Thinkers()
+        thinker.start()
+        await thinker.ready()
     service = GameService(storage)
     latencies: list[float] = []
     sizes: list[int] = []
@@ -83,8 +105,11 @@ async def load_run(tables: int, seconds: float, folder: Path, heuristic: bool = 
     # One table alone is measured unloaded (short pauses, many samples); many tables at a realistic pace.
     think = 0.005 if tables == 1 else THINK_MEAN
     until = asyncio.get_running_loop().time() + seconds
-    await asyncio.gather(*(drive(service, table, think, until, latencies, sizes, heuristic) for table in running))
+    await asyncio.gather(*(drive(service, table, think, until, latencies, sizes, bots, thinker)
+                           for table in running))
     await service.drain()
+    if thinker is not None:
+        await thinker.close()
     row = int(sum(sizes) / max(len(sizes), 1))
     floor_times = await floor(storage, row, 100 if seconds < 5 else 300)
     db_bytes = await database_bytes(storage)
@@ -94,7 +119,7 @@ async def load_run(tables: int, seconds: float, folder: Path, heuristic: bool = 
             "p99": percentile(latencies, 99), "floor50": percentile(floor_times, 50),
             "floor99": percentile(floor_times, 99), "row": row, "rss_per_table": (rss_after - rss_before) / tables,
             "rss": rss_after, "db_per_action": db_bytes / max(actions, 1), "seconds": seconds,
-            "label": f"{tables:,}" + ("" if heuristic else " (random movers)")}
+            "label": f"{tables:,}" + LABELS[bots]}
 
 
 async def database_bytes(storage: Storage) -> int:
@@ -114,11 +139,13 @@ def run(quick: bool) -> list[dict]:
         for tables in (1, 100, 1000):
             seconds = (4.0 if tables > 1 else 3.0) if quick else (20.0 if tables > 1 else 10.0)
             results.append(asyncio.run(load_run(tables, seconds, Path(folder))))
-        # The same load with seats that pick random legal moves: what the host costs without bots' thinking.
-        light = asyncio.run(load_run(1000, 4.0 if quick else 20.0, Path(folder), heuristic=False))
+        # The same load with the bots' thinking in a worker process, and with seats that pick random legal moves
+        # (what the host costs without any thinking).
+        others = [asyncio.run(load_run(1000, 4.0 if quick else 20.0, Path(folder), bots=bots))
+                  for bots in ("worker", "random")]
     rows = [[r["label"], r["actions"], f"{r['actions'] / r['seconds']:.0f}", ms(r["p50"]), ms(r["p99"]),
              ms(r["floor50"]), ms(r["floor99"]), f"{r['p99'] / r['floor99']:.2f}×", r["row"]]
-            for r in [*results, light]]
+            for r in [*results, *others]]
     print_table(f"Action latency (1 table: back to back; more: each table acts every ~{THINK_MEAN:.0f} s; "
                 "action = load, validate, apply, commit, text render)",
                 ["tables", "actions", "actions/s", "p50", "p99", "floor p50", "floor p99", "p99 / floor p99",

@@ -18,7 +18,7 @@ from .scheduler import BotScheduler
 from .service import GameService
 from .settings import Settings
 from .storage import Storage
-from .thinking import Thinker
+from .thinking import Thinkers
 from .timers import TurnTimers
 from .tournaments import RatingService, TournamentService
 from .translator import CatalogTranslator
@@ -42,7 +42,7 @@ class GameHostBot(commands.Bot):
     storage: Storage
     service: GameService
     scheduler: BotScheduler
-    thinker: Thinker
+    thinker: Thinkers
     timers: TurnTimers
     ratings: RatingService
     tournaments: TournamentService
@@ -66,8 +66,8 @@ class GameHostBot(commands.Bot):
         self.storage = await Storage.open(url, **options)
         self.service = GameService(self.storage)
         await self._claim_shards()
-        self.thinker = Thinker(self.settings.bot_think_workers or None)
-        self.thinker.start()  # strong bots think in these worker processes, off the event loop
+        self.thinker = Thinkers(self.settings.bot_think_workers or None)
+        self.thinker.start()  # bots think in these worker processes, off the event loop
         self.scheduler = BotScheduler(self.service, self.settings.bot_move_delay, self.thinker)
         self.timers = TurnTimers(self.service, close_paused_after=self.settings.paused_table_close_days * 86400)
         self.ratings = RatingService(self.storage)

@@ -12,7 +12,7 @@ from .errors import HostError
 from .policies.seat_view import seat_view
 from .service import GameService
 from .table import Table, Update
-from .thinking import Thinker
+from .thinking import Thinker, Thinkers
 
 log = logging.getLogger(__name__)
 
@@ -24,7 +24,7 @@ def seat_level(table: Table, player: str) -> str:
 
 
 class BotScheduler:
-    def __init__(self, service: GameService, delay: float = 1.5, thinker: Thinker | None = None) -> None:
+    def __init__(self, service: GameService, delay: float = 1.5, thinker: Thinker | Thinkers | None = None) -> None:
         self.service = service
         self.delay = delay
         self.thinker = thinker or Thinker()  # not started: everything is decided on the loop
@@ -82,9 +82,7 @@ class BotScheduler:
 
     async def think(self, table: Table, player: str, version: int) -> Action:
         """The bot's move at its seat's level, seeded by table, version and seat so a replayed demo makes the same
-        choices. ``strong`` thinks in a worker process; ``easy`` and ``normal`` here (thinking in a worker was
-        measured for the heuristics: pickling views and legal lists cost the event loop more than it saved —
-        p99 72 ms instead of 38 ms at 1,000 tables on two cores)."""
+        choices. Every level thinks in the thinker's worker processes once it is started (``bot/thinking.py``)."""
         engine = table.engine
         # the view crosses to the thinker (maybe a worker process) as the policies' dict (bot/policies/seat_view.py)
         view, legal = seat_view(engine.view(table.state, player)), engine.legal_actions(table.state, player)

@@ -33,7 +33,8 @@ class Settings(BaseSettings):
     log_level: str = "INFO"
     bot_move_delay: float = 1.5
     paused_table_close_days: float = 7.0  # a table paused with every person away is closed after this long
-    bot_think_workers: int = 0  # worker processes for strong bots' thinking (0: one per core but one)
+    # Worker processes for strong bots' thinking (0: one per core but one); easy and normal have one of their own.
+    bot_think_workers: int = 0
     default_locale: str = "en"
     # Shards over several processes: the total count and this process's range ("0-7", "0,2,4-5"). Unset: one
     # process, discord.py's single connection.

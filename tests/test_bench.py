@@ -17,7 +17,7 @@ def test_quick_benchmark_runs_and_prints_every_section() -> None:
                     "## Discord path"):
         assert heading in out, f"missing {heading!r}"
     for figure in ("floor p99", "RSS with 1,000 active tables", "database bytes per action",
-                   "first action answered", "rocca", "diamondbox"):
+                   "first action answered", "rocca", "diamondbox", "bots in a worker process"):
         assert figure in out
 
 

@@ -5,6 +5,8 @@ every question a turn needs in constant time per side.
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 from . import cards as C
 from . import geometry as G
 from .state import Column, RoccaState, TowerCard
@@ -81,20 +83,31 @@ def matches(card: str, base: TowerCard, side: str) -> bool:
 
     A joker from hand matches any head (its own suit is named as it is placed) and nothing else.
     """
+    return _matches(card, base.card, effective_suit(base), side)
+
+
+def _matches(card: str, base_card: str, base_suit: str | None, side: str) -> bool:
     if C.is_joker(card):
         return side == "head"
     if side == "head":
-        return C.suit(card) == effective_suit(base)
-    if C.is_joker(base.card):
+        return C.suit(card) == base_suit
+    if C.is_joker(base_card):
         return False
     if side == "face":
-        return C.is_letter(card) and C.rank(card) == C.rank(base.card)
-    return C.is_number(card) and C.rank(card) == C.rank(base.card)
+        return C.is_letter(card) and C.rank(card) == C.rank(base_card)
+    return C.is_number(card) and C.rank(card) == C.rank(base_card)
 
 
 def could_match(base: TowerCard, side: str) -> bool:
     """Whether any card of the deck ``matches`` this side (a number's face or a letter's profile never does)."""
-    return any(matches(card, base, side) for card in C.full_deck())
+    return _could_match(base.card, effective_suit(base), side)
+
+
+@lru_cache(maxsize=None)
+def _could_match(card: str, suit: str | None, side: str) -> bool:
+    """``could_match`` depends only on the base card, its effective suit and the side: computed once each (a view
+    asks it for every side of every tower card)."""
+    return any(_matches(other, card, suit, side) for other in C.full_deck())
 
 
 def column_label(index: int) -> str:

@@ -119,28 +119,6 @@ async def test_a_decision_under_way_when_the_pool_is_replaced_falls_back(thinker
     assert thinker.fallbacks == 3
 
 
-async def test_tables_keep_moving_while_a_strong_bot_hangs(service: GameService, thinker_factory) -> None:
-    """A strong table whose every decision hangs still moves (normal after the timeout), and a normal table
-    next to it finishes without waiting for it."""
-    thinker = await thinker_factory(timeout=0.3, decide_fn=hang)
-    scheduler = BotScheduler(service, delay=0, thinker=thinker)
-    strong = await service.create_bot_table(game="akuma", players=3, seed=1, channel_id=1, levels=["strong"])
-    normal = await service.create_bot_table(game="akuma", players=3, seed=2, channel_id=2)
-    started, first = time.monotonic(), strong.version
-    scheduler.kick(strong.id)
-    scheduler.kick(normal.id)
-    try:
-        while normal.status == "running" and time.monotonic() - started < 5:
-            await asyncio.sleep(0.01)
-        assert normal.status == "finished" and time.monotonic() - started < 2.0
-        while strong.version < first + 2 and time.monotonic() - started < 5:
-            await asyncio.sleep(0.01)
-        assert strong.version >= first + 2  # the hanging strong table moved too, on normal fallbacks
-        assert thinker.fallbacks >= 2
-    finally:
-        await scheduler.close()
-
-
 async def test_a_normal_table_thinks_in_a_worker_beside_a_hanging_strong_search(service: GameService) -> None:
     """The bot's two pools: a strong search that hangs holds up none of the normal table's decisions, which are
     all answered by the quick worker (none on the loop), while the strong table moves on fallbacks."""
@@ -158,7 +136,7 @@ async def test_a_normal_table_thinks_in_a_worker_beside_a_hanging_strong_search(
     try:
         while normal.status == "running" and time.monotonic() - started < 10:
             await asyncio.sleep(0.01)
-        assert normal.status == "finished"
+        assert normal.status == "finished" and time.monotonic() - started < 3.0  # no wait behind the search
         while strong.version < first + 2 and time.monotonic() - started < 10:
             await asyncio.sleep(0.01)
         assert strong.version >= first + 2 and thinkers.strong.fallbacks >= 2

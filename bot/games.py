@@ -109,6 +109,8 @@ class PolicyHooks:
 class SamplerHooks:
     sample: Callable[[dict[str, Any], random.Random], Any]  # (view, rng) -> a full state consistent with the view
     ROLLOUT_STEPS: int = MAX_ROLLOUT_STEPS  # playout steps before ``evaluate`` scores an unfinished game
+    SEARCH_CANDIDATES: int = 6  # actions searched per decision: the normal choice and the next best by ``prior``
+    SWITCH_Z: float = 1.0  # standard errors by which another candidate must beat the normal choice to be played
     evaluate: Callable[[Any, str], float] | None = None  # (state, me) -> score of an unfinished playout
     rollout_view: Callable[[Any, str], dict[str, Any]] | None = None  # cheaper view for playouts; None = engine's
     rollout_choose: Callable[..., Any] | None = None  # (state, player, legal, rng) -> a cheaper playout move
@@ -137,12 +139,14 @@ def _hooks(kind: type, source: Any, game: str, part: str) -> Any:
 
 
 def _well_formed(name: str, value: Any) -> bool:
-    """A hook is a callable, except the two that are numbers (``ROLLOUT_STEPS``, ``tournament_seats``) and the
-    slash command ``play``."""
+    """A hook is a callable, except the numbers (``ROLLOUT_STEPS``, ``SEARCH_CANDIDATES``, ``SWITCH_Z``,
+    ``tournament_seats``) and the slash command ``play``."""
     if name == "play":
         return callable(getattr(value, "callback", None))
-    if name == "ROLLOUT_STEPS":
+    if name in ("ROLLOUT_STEPS", "SEARCH_CANDIDATES"):
         return isinstance(value, int) and value > 0
+    if name == "SWITCH_Z":
+        return isinstance(value, (int, float)) and value >= 0
     if name == "tournament_seats":
         return isinstance(value, (tuple, list)) and len(value) == 2 and all(isinstance(v, int) for v in value)
     return callable(value)

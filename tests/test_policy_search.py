@@ -99,3 +99,21 @@ def test_bench_wilson_interval() -> None:
 
     lo, hi = wilson(50, 100)
     assert 0.40 < lo < 0.41 and 0.59 < hi < 0.60
+
+
+def test_the_switching_margin_is_the_games_own() -> None:
+    """``SWITCH_Z`` decides how clearly a candidate must beat the normal choice; a malformed one is refused."""
+    import types
+
+    from bot.games import PluginError, SamplerHooks, _hooks
+    from bot.policies.search import pick
+
+    scores = {0: [0.0, 0.1, 0.0, 0.1], 1: [0.3, 0.2, 0.4, 0.1]}  # candidate 1 is better by 0.2, se 0.07
+    assert pick([0, 1], scores, 1.0) == 1 and pick([0, 1], scores, 5.0) == 0
+    for bad in (-1.0, "1"):
+        module = types.SimpleNamespace(sample=lambda view, rng: None, SWITCH_Z=bad)
+        with pytest.raises(PluginError):
+            _hooks(SamplerHooks, module, "toy", "sampler")
+    module = types.SimpleNamespace(sample=lambda view, rng: None, SWITCH_Z=2, SEARCH_CANDIDATES=3)
+    hooks = _hooks(SamplerHooks, module, "toy", "sampler")
+    assert (hooks.SWITCH_Z, hooks.SEARCH_CANDIDATES, hooks.ROLLOUT_STEPS) == (2, 3, SamplerHooks.ROLLOUT_STEPS)

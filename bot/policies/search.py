@@ -33,8 +33,6 @@ from ..games import MAX_ROLLOUT_STEPS, sampler_hooks
 from . import heuristic_for
 from .seat_view import PolicyView, seat_view
 
-MAX_CANDIDATES = 6
-SWITCH_Z = 1.0
 WIN_WEIGHT = 0.75  # the rest of the reward is the place reached (1 first .. 0 last)
 
 
@@ -106,7 +104,7 @@ def playout(game: str, state: Any, me: str, action: Action, rng: random.Random) 
 def candidates(game: str, view: PolicyView, legal: list[Action], rng: random.Random) -> list[int]:
     """Indices of the legal actions worth searching, best first: the ``normal`` choice, then the rest in the
     order of the game's ``prior(view, action)`` (higher first) when its sampling module has one, else shuffled;
-    at most ``MAX_CANDIDATES``."""
+    at most the game's ``SEARCH_CANDIDATES``."""
     view = seat_view(view)
     normal = heuristic_for(game)(view, legal, random.Random(rng.getrandbits(64)))
     first = legal.index(normal)
@@ -117,7 +115,7 @@ def candidates(game: str, view: PolicyView, legal: list[Action], rng: random.Ran
     rng.shuffle(rest)
     if prior is not None:
         rest.sort(key=lambda i: -prior(view, legal[i]))  # stable: ties stay shuffled
-    return [first, *rest][:MAX_CANDIDATES]
+    return [first, *rest][:hooks.SEARCH_CANDIDATES]
 
 
 def choose_strong(
@@ -166,12 +164,14 @@ def choose_strong(
             continue
         for i in cands:
             scores[i].append(results[i])  # type: ignore[arg-type]  # no None: checked just above
-    return legal[pick(cands, scores)]
+    hooks = sampler_hooks(game)
+    assert hooks is not None  # a game without a sampler returned above
+    return legal[pick(cands, scores, hooks.SWITCH_Z)]
 
 
-def pick(cands: list[int], scores: dict[int, list[float]]) -> int:
+def pick(cands: list[int], scores: dict[int, list[float]], switch_z: float = 1.0) -> int:
     """The candidate to play: the ``normal`` choice (``cands[0]``) unless another beats it by more than
-    ``SWITCH_Z`` standard errors of the paired per-round differences (a plain best-average would mostly
+    ``switch_z`` standard errors of the paired per-round differences (a plain best-average would mostly
     pick the luckiest of a few noisy candidates)."""
     base = cands[0]
     n = len(scores[base])
@@ -183,6 +183,6 @@ def pick(cands: list[int], scores: dict[int, list[float]]) -> int:
         mean = sum(diffs) / n
         var = sum((d - mean) ** 2 for d in diffs) / (n - 1) if n > 1 else 0.0
         se = math.sqrt(var / n)
-        if mean > SWITCH_Z * se and mean > 0 and mean - SWITCH_Z * se > best_edge:
-            best, best_edge = i, mean - SWITCH_Z * se
+        if mean > switch_z * se and mean > 0 and mean - switch_z * se > best_edge:
+            best, best_edge = i, mean - switch_z * se
     return best

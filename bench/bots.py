@@ -1,5 +1,9 @@
 """Head-to-head: one ``strong`` seat (rotating through the seats) against ``normal`` seats, or any two levels.
 
+``--hero oracle`` is the strong search handed the true state instead of samples (every hidden card and the
+future dice and draws): no bot can play it, but its win share bounds what searching with these playouts can
+reach in a game, which tells a game's luck from a weak search.
+
     python -m bench.bots --games 400 --iterations 40
     python -m bench.bots --game akuma --players 3 --games 100 --iterations 24
     python -m bench.bots --hero normal --field easy --games 400
@@ -31,7 +35,13 @@ class Matchup:
     iterations: int | None = 40  # the strong search's playouts per decision; None: ``budget_s`` seconds
     budget_s: float = 0.3
 
-    def choose(self, level: str, game: str, view: dict[str, Any], legal: list[Action], seed: str) -> Action:
+    def choose(self, level: str, game: str, view: dict[str, Any], legal: list[Action], seed: str,
+               state: Any = None) -> Action:
+        if level == "oracle":
+            engine = get_engine(game)
+            truth = engine.dump(state)
+            return choose_strong(game, view, legal, seed, budget_s=self.budget_s, iterations=self.iterations,
+                                 sample=lambda _view, _rng: engine.load(truth))
         if level == "strong":
             return choose_strong(game, view, legal, seed, budget_s=self.budget_s, iterations=self.iterations)
         return choose_for_seat(game, view, legal, seed, level)
@@ -83,7 +93,7 @@ def play_one(game: str, players: int, seed: int, hero_seat: int, matchup: Matchu
         view = engine.view(state, player)
         if player == hero:
             t = time.perf_counter()
-            action = matchup.choose(matchup.hero, game, view, legal, f"{seed}:{step}")
+            action = matchup.choose(matchup.hero, game, view, legal, f"{seed}:{step}", state)
             times.append(time.perf_counter() - t)
         else:
             action = matchup.choose(matchup.field, game, view, legal, f"{seed}:{step}:{player}")
@@ -123,7 +133,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--iterations", type=int, default=40,
                         help="playouts per decision (reproducible); 0 = use --budget seconds instead")
     parser.add_argument("--budget", type=float, default=0.3, help="seconds per decision when --iterations 0")
-    parser.add_argument("--hero", choices=LEVELS, default="strong", help="the level of the one rotating seat")
+    parser.add_argument("--hero", choices=[*LEVELS, "oracle"], default="strong",
+                        help="the level of the one rotating seat (oracle: strong search that sees the true state)")
     parser.add_argument("--field", choices=LEVELS, default="normal", help="the level of every other seat")
     parser.add_argument("--seed", type=int, default=100_000)
     parser.add_argument("--max-seconds", type=float, default=None, help="stop a cell early after this long")

@@ -125,6 +125,7 @@ def choose_strong(
     seed: str,
     budget_s: float = 0.3,
     iterations: int | None = None,
+    sample: Callable[[dict[str, Any], random.Random], Any] | None = None,
 ) -> Action:
     """The strong bot's move: one element of ``legal``.
 
@@ -134,13 +135,14 @@ def choose_strong(
     choice deterministic for ``seed`` (the time budget is then not looked at); otherwise rounds run until
     ``budget_s`` seconds have passed. An action replaces the ``normal`` choice only when it beats it clearly
     (see ``pick``).
-    Games without a determiniser play the ``normal`` heuristic.
+    Games without a determiniser play the ``normal`` heuristic. ``sample`` replaces the game's determiniser
+    (``bench.bots``' clairvoyant ``oracle``, which is handed the true state, uses it; a bot never does).
     """
     view = seat_view(view)
     rng = random.Random(f"strong:{game}:{seed}")
     if len(legal) <= 1:
         return legal[0]
-    sample = sampler_for(game)
+    sample = sample or sampler_for(game)
     me = view.get("viewer")
     if sample is None or me is None:
         return heuristic_for(game)(view, legal, rng)

@@ -82,6 +82,12 @@ def test_counts_equal_the_length_of_the_enumeration() -> None:
         assert counts == {c: len(geometry.placements_for(centre, hand, c, allowed)) for c in COLOURS}
 
 
+def test_the_memoised_centre_is_the_centre_built_from_every_placement() -> None:
+    for state in game_states(9, 4, "all", False):
+        built = geometry.build_centre((p.card, p.turn, p.x, p.y) for p in state.placed)
+        assert centre_of(state) == built and list(centre_of(state)) == list(built)
+
+
 def test_a_lone_square_and_an_empty_centre() -> None:
     # Too small for any overlap of four squares: nothing fits, and an empty centre gives nothing either.
     lone = {(0, 0): geometry.Square("G", ".", "G01", 0)}

@@ -22,7 +22,7 @@ from typing import Any
 
 from engines import Action
 from engines.diamondbox import ChooseColour, PlaceCard
-from engines.diamondbox.geometry import Centre, centre_from_view, place, placements_for, visible_colours
+from engines.diamondbox.geometry import Centre, centre_from_view, place, placement_counts, visible_colours
 
 from .seat_view import PolicyView, seat_view
 
@@ -31,15 +31,17 @@ CHOOSE_NEXT_WEIGHT = 2.0
 HARD_CARD_WEIGHT = 0.5
 
 
-def _options(centre: Centre, hand: list[str], colour: str | None, turns: tuple[int, ...]) -> int:
-    return len(placements_for(centre, hand, colour, turns))
+def _options(centre: Centre, hand: list[str], colours: list[str], turns: tuple[int, ...]) -> dict[str, int]:
+    """How many placements the hand has for each of these designated colours."""
+    return placement_counts(centre, hand, colours, turns)
 
 
 def _choose_colour(view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
     centre = centre_from_view(view)
     hand, turns = view["hand"], tuple(view["allowed_turns"])
     choices = [a for a in legal if isinstance(a, ChooseColour)]  # every legal action chooses a colour here
-    scored = [(_options(centre, hand, a.colour, turns), rng.random(), a) for a in choices]
+    options = _options(centre, hand, [a.colour for a in choices], turns)
+    scored = [(options[a.colour], rng.random(), a) for a in choices]
     return max(scored, key=lambda s: (s[0], s[1]))[2]
 
 
@@ -55,10 +57,9 @@ def _place_score(view: dict[str, Any], centre: Centre, action: Any, per_card: Co
         # Colour gone: with a full cover the previous player chooses, else the bot does.
         if covered < 6:
             score += CHOOSE_NEXT_WEIGHT
-        best = max(_options(after, rest, c, turns) for c in colours_after)
-        score += best
+        score += max(_options(after, rest, sorted(colours_after), turns).values())
     else:
-        score += _options(after, rest, designated, turns)
+        score += _options(after, rest, [designated], turns)[designated]
     if covered == 6:
         score += BONUS_WEIGHT
     return score

@@ -8,9 +8,10 @@ placement without the state).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Iterable, NamedTuple
+from functools import cache
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, NamedTuple
 
-from .cards import Cell, cells_of, colour_of, distinct_turns
+from .cards import CARD_HEIGHT, CARD_WIDTH, Cell, cells_of, colour_of, distinct_turns, generation
 
 if TYPE_CHECKING:
     from .view import DiamondBoxView
@@ -99,24 +100,6 @@ def check(centre: Centre, cells: tuple[Cell, ...], frame: str, x: int, y: int,
     return None, covered
 
 
-def _fits(centre: Centre, cells: tuple[Cell, ...], frame: str, x: int, y: int, designated: str) -> int:
-    """The fast path of ``check`` for enumeration: squares covered, or 0 when illegal."""
-    covered = 0
-    shows_designated = False
-    get = centre.get
-    for dx, dy, diamond in cells:
-        below = get((x + dx, y + dy))
-        if below is None:
-            continue
-        colour = below[0]
-        if colour == frame or (diamond != "." and below[1] != diamond and _diamond_rule(below[1])):
-            return 0
-        covered += 1
-        if colour == designated:
-            shows_designated = True
-    return covered if covered >= MIN_OVERLAP and shows_designated else 0
-
-
 def check_card(centre: Centre, card: str, turn: int, x: int, y: int,
                designated: str | None) -> tuple[str | None, int]:
     return check(centre, cells_of(card, turn), colour_of(card), x, y, designated)
@@ -126,26 +109,166 @@ def placements_for(centre: Centre, cards: Iterable[str], designated: str | None,
                    turns: tuple[int, ...]) -> list[Placement]:
     """Every legal placement of the given cards, best first (most squares covered).
 
-    A legal placement covers a square of the designated colour, so only offsets that put
-    some cell on such a square are tried: O(designated squares × cells) per card and turn.
+    Exactly the offsets where ``check`` finds no reason, computed a whole card-turn at a time on
+    bit masks of the centre (``_Masks``) instead of one offset and one square at a time.
     """
     if designated is None:
         return []
-    targets = [pos for pos, sq in centre.items() if sq.colour == designated]
+    masks = _Masks(centre)
     found: list[Placement] = []
-    for card in dict.fromkeys(cards):
-        frame = colour_of(card)
-        if frame == designated:
-            continue  # it would cover its own frame colour (condition 2 against 3)
-        for turn in distinct_turns(card, turns):
-            cells = cells_of(card, turn)
-            offsets = {(tx - dx, ty - dy) for tx, ty in targets for dx, dy, _ in cells}
-            for x, y in offsets:
-                covered = _fits(centre, cells, frame, x, y, designated)
-                if covered:
-                    found.append(Placement(card, turn, x, y, covered))
+    for card, turn in _candidates(cards, designated, turns):
+        for x, y, covered in masks.fits(card, turn, designated):
+            found.append(Placement(card, turn, x, y, covered))
     found.sort(key=lambda p: (-p.covered, p.card, p.turn, p.y, p.x))
     return found
+
+
+def placement_counts(centre: Centre, cards: Iterable[str], colours: Iterable[str],
+                     turns: tuple[int, ...]) -> dict[str, int]:
+    """``len(placements_for(centre, cards, colour, turns))`` for each colour, reading the centre once."""
+    masks, cards = _Masks(centre), tuple(cards)
+    counts = {}
+    for colour in colours:
+        counts[colour] = sum(masks.legal(card, turn, colour)[0].bit_count()
+                             for card, turn in _candidates(cards, colour, turns))
+    return counts
+
+
+def _candidates(cards: Iterable[str], designated: str,
+                turns: tuple[int, ...]) -> Iterator[tuple[str, int]]:
+    """Each card once with each of its distinct turns, except cards of the designated colour (they would
+    cover their own frame colour: condition 2 against 3)."""
+    for card in dict.fromkeys(cards):
+        if colour_of(card) != designated:
+            for turn in distinct_turns(card, turns):
+                yield card, turn
+
+
+_PAD = max(CARD_WIDTH, CARD_HEIGHT) - 1  # empty columns and rows around the centre: no cell reaches past them
+
+
+Outline = tuple[tuple[int, int], ...]  # a card's cells without their diamonds: (dx, dy)
+
+
+@cache
+def _shape(card: str, turn: int, generation: int) -> tuple[Outline, tuple[Cell, ...]]:
+    """A card at a turn as its outline and its cells showing a diamond (``generation``: see ``install_patterns``)."""
+    cells = cells_of(card, turn)
+    return tuple((dx, dy) for dx, dy, _ in cells), tuple(cell for cell in cells if cell[2] != ".")
+
+
+class _Masks:
+    """The centre as bit masks, one bit per square of a grid ``_PAD`` wider than the centre on every side.
+
+    Bit ``i`` of a mask stands both for a square and for the placement offset at that square. A cell at
+    ``(dx, dy)`` of a card placed at the offset of bit ``i`` lands on the square of bit ``i + dy * width + dx``,
+    so ``mask >> (dy * width + dx)`` marks every offset that puts this cell on a square of ``mask``. A cell
+    that runs past the right edge lands on the next row's left padding, which is empty, as off the centre.
+    What depends only on a card's outline, frame colour and the designated colour (conditions 2 to 4) is
+    worked out once per centre; only condition 1 (the card's diamonds) is left for each card and turn.
+    """
+
+    def __init__(self, centre: Centre) -> None:
+        xs = [x for x, _ in centre] or [0]
+        ys = [y for _, y in centre] or [0]
+        self.left, self.top = min(xs) - _PAD, min(ys) - _PAD
+        self.width = max(xs) - self.left + 1 + _PAD
+        self.occupied = 0
+        self.colours: dict[str, int] = {}
+        self.diamonds: dict[str, int] = {}
+        for (x, y), square in centre.items():
+            bit = 1 << ((y - self.top) * self.width + x - self.left)
+            self.occupied |= bit
+            self.colours[square.colour] = self.colours.get(square.colour, 0) | bit
+            self.diamonds[square.diamond] = self.diamonds.get(square.diamond, 0) | bit
+        self._touching: dict[tuple[str, Outline], int] = {}
+        self._overlap: dict[Outline, tuple[int, list[int]]] = {}
+        self._base: dict[tuple[Outline, str, str], int] = {}
+        self._refused: dict[str, int] = {}
+
+    def touching(self, colour: str, outline: Outline) -> int:
+        """The offsets that put some cell on a square of this colour."""
+        key = (colour, outline)
+        if key not in self._touching:
+            mask, touching = self.colours.get(colour, 0), 0
+            for dx, dy in outline:
+                touching |= mask >> (dy * self.width + dx)
+            self._touching[key] = touching
+        return self._touching[key]
+
+    def overlap(self, outline: Outline) -> tuple[int, list[int]]:
+        """The offsets covering at least ``MIN_OVERLAP`` squares, and the bit-sliced count of squares covered."""
+        if outline not in self._overlap:
+            counts: list[int] = []  # counts[i]: bit i of how many cells each offset puts on the centre
+            for dx, dy in outline:
+                _add(counts, self.occupied >> (dy * self.width + dx))
+            self._overlap[outline] = (_at_least(counts, MIN_OVERLAP), counts)
+        return self._overlap[outline]
+
+    def base(self, outline: Outline, frame: str, designated: str) -> int:
+        """The offsets meeting conditions 2 to 4 (overlap, frame colour not covered, designated colour covered)."""
+        key = (outline, frame, designated)
+        if key not in self._base:
+            self._base[key] = (self.overlap(outline)[0] & self.touching(designated, outline)
+                               & ~self.touching(frame, outline))
+        return self._base[key]
+
+    def refused(self, diamond: str) -> int:
+        """The squares where condition 1 refuses a cell showing ``diamond`` (not ".")."""
+        if diamond not in self._refused:
+            refused = 0
+            for below, mask in self.diamonds.items():
+                if below != diamond and _diamond_rule(below):
+                    refused |= mask
+            self._refused[diamond] = refused
+        return self._refused[diamond]
+
+    def legal(self, card: str, turn: int, designated: str) -> tuple[int, Outline]:
+        """The mask of every legal offset for this card at this turn, and its outline."""
+        outline, diamonds = _shape(card, turn, generation())
+        legal = self.base(outline, colour_of(card), designated)
+        for dx, dy, diamond in diamonds:
+            if not legal:
+                break
+            legal &= ~(self.refused(diamond) >> (dy * self.width + dx))
+        return legal, outline
+
+    def fits(self, card: str, turn: int, designated: str) -> list[tuple[int, int, int]]:
+        """``(x, y, covered)`` of every legal offset for this card at this turn (in no particular order)."""
+        legal, outline = self.legal(card, turn, designated)
+        counts = self.overlap(outline)[1]
+        found = []
+        while legal:
+            low = legal & -legal
+            legal ^= low
+            at = low.bit_length() - 1
+            row, column = divmod(at, self.width)
+            covered = sum((plane >> at & 1) << i for i, plane in enumerate(counts))
+            found.append((self.left + column, self.top + row, covered))
+        return found
+
+
+def _add(counts: list[int], mask: int) -> None:
+    """Adds 1 to the bit-sliced counters ``counts`` at every bit of ``mask`` (ripple carry)."""
+    for i, plane in enumerate(counts):
+        counts[i] = plane ^ mask
+        mask &= plane
+        if not mask:
+            return
+    counts.append(mask)
+
+
+def _at_least(counts: list[int], threshold: int) -> int:
+    """The bits whose bit-sliced count is at least ``threshold`` (most significant counter bit first)."""
+    if threshold >= 1 << len(counts):
+        return 0
+    greater, equal = 0, -1  # -1: every bit
+    for i in reversed(range(len(counts))):
+        if threshold >> i & 1:
+            equal &= counts[i]
+        else:
+            greater |= equal & counts[i]
+    return greater | equal
 
 
 def visible_colours(centre: Centre) -> set[str]:

@@ -22,8 +22,14 @@ def centre_of(state: DiamondBoxState) -> geometry.Centre:
 @lru_cache(maxsize=512)
 def _centre_cached(generation: int, placements: tuple[tuple[str, int, int, int], ...]) -> geometry.Centre:
     # Memoised (pure: keyed on the table generation and the placements), because legal_actions,
-    # apply and view all need the centre.
-    return geometry.build_centre(placements)
+    # apply and view all need the centre. What ``geometry.build_centre`` gives, built on the centre
+    # before the last placement (most often still cached: games and playouts add one card at a time).
+    if not placements:
+        return {}
+    centre = dict(_centre_cached(generation, placements[:-1]))
+    card, turn, x, y = placements[-1]
+    geometry.place(centre, card, turn, x, y, len(placements) - 1)
+    return centre
 
 
 def colour_choices(state: DiamondBoxState, centre: geometry.Centre | None = None) -> list[str]:

@@ -83,7 +83,7 @@ async def drive(service: GameService, table: Table, think: float, until: float, 
             sizes.append(len(table.engine.dump(table.state)) + len(json.dumps(action.model_dump(mode="json"))))
 
 
-LABELS = {"loop": "", "worker": " (bots in a worker process)", "random": " (random movers)"}
+LABELS = {"loop": " (bots on the loop)", "worker": " (bots in a worker process)", "random": " (random movers)"}
 
 
 async def load_run(tables: int, seconds: float, folder: Path, bots: str = "loop") -> dict:
@@ -119,7 +119,7 @@ async def load_run(tables: int, seconds: float, folder: Path, bots: str = "loop"
             "p99": percentile(latencies, 99), "floor50": percentile(floor_times, 50),
             "floor99": percentile(floor_times, 99), "row": row, "rss_per_table": (rss_after - rss_before) / tables,
             "rss": rss_after, "db_per_action": db_bytes / max(actions, 1), "seconds": seconds,
-            "label": f"{tables:,}" + LABELS[bots]}
+            "label": f"{tables:,}" + (LABELS[bots] if tables == 1000 else "")}
 
 
 async def database_bytes(storage: Storage) -> int:
@@ -157,3 +157,24 @@ def run(quick: bool) -> list[dict]:
         ["database bytes per action", f"{big['db_per_action']:.0f} B"],
     ])
     return results
+
+
+def compare(tables: int, seconds: float, modes: list[str]) -> None:
+    """One line per run, in the order given (alternate the modes to see the run-to-run spread)."""
+    with tempfile.TemporaryDirectory() as folder:
+        for i, bots in enumerate(modes):
+            r = asyncio.run(load_run(tables, seconds, Path(folder) / str(i), bots=bots))
+            print(f"{tables:,} tables, bots: {bots:<6}  actions/s {r['actions'] / seconds:>4.0f}  "
+                  f"p50 {ms(r['p50'])}  p99 {ms(r['p99'])}  floor p99 {ms(r['floor99'])}", flush=True)
+
+
+if __name__ == "__main__":
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m bench.service_load",
+                                     description="Action latency under load, one run per mode given.")
+    parser.add_argument("modes", nargs="+", choices=sorted(LABELS), help="e.g. worker loop worker loop")
+    parser.add_argument("--tables", type=int, default=1000)
+    parser.add_argument("--seconds", type=float, default=20.0)
+    args = parser.parse_args()
+    compare(args.tables, args.seconds, args.modes)

@@ -87,12 +87,13 @@ LABELS = {"loop": " (bots on the loop)", "worker": " (bots in a worker process)"
 
 
 async def load_run(tables: int, seconds: float, folder: Path, bots: str = "loop") -> dict:
-    """``bots``: "loop" (the normal heuristic decides on the event loop), "worker" (it decides in a worker
-    process of the bot's ``Thinkers``, as in the bot) or "random" (random legal moves: the host alone)."""
+    """``bots``: "loop" (the normal heuristic decides on the event loop, the bot's default), "worker" (it decides
+    in the quick worker of the bot's ``Thinkers``, ``BOT_THINK_QUICK_IN_WORKER``) or "random" (random legal
+    moves: the host alone)."""
     storage = await Storage.open(folder / f"load-{tables}-{bots}.db")
     thinker = None
     if bots == "worker":
-        thinker = Thinkers()
+        thinker = Thinkers(quick_in_worker=True)
         thinker.start()
         await thinker.ready()
     service = GameService(storage)

@@ -66,8 +66,9 @@ class GameHostBot(commands.Bot):
         self.storage = await Storage.open(url, **options)
         self.service = GameService(self.storage)
         await self._claim_shards()
-        self.thinker = Thinkers(self.settings.bot_think_workers or None)
-        self.thinker.start()  # bots think in these worker processes, off the event loop
+        self.thinker = Thinkers(self.settings.bot_think_workers or None,
+                                quick_in_worker=self.settings.bot_think_quick_in_worker)
+        self.thinker.start()  # strong bots think in these worker processes, off the event loop
         self.scheduler = BotScheduler(self.service, self.settings.bot_move_delay, self.thinker)
         self.timers = TurnTimers(self.service, close_paused_after=self.settings.paused_table_close_days * 86400)
         self.ratings = RatingService(self.storage)

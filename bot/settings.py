@@ -33,8 +33,10 @@ class Settings(BaseSettings):
     log_level: str = "INFO"
     bot_move_delay: float = 1.5
     paused_table_close_days: float = 7.0  # a table paused with every person away is closed after this long
-    # Worker processes for strong bots' thinking (0: one per core but one); easy and normal have one of their own.
+    # Worker processes for strong bots' thinking (0: one per core but one).
     bot_think_workers: int = 0
+    # easy and normal in a worker of their own instead of on the event loop (worse on two cores: bot/thinking.py).
+    bot_think_quick_in_worker: bool = False
     default_locale: str = "en"
     # Shards over several processes: the total count and this process's range ("0-7", "0,2,4-5"). Unset: one
     # process, discord.py's single connection.

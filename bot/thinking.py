@@ -1,8 +1,9 @@
-"""Bot thinking off the event loop: every level's decisions run in worker processes, so a table's bot thinking
-never delays another table's answer (``python -m bench --only load``, 1,000 tables with ``normal`` bots on two
-cores: action p99 767 ms with the heuristics on the loop, 88 ms with them in one worker process). ``Thinkers``
-keeps two pools: one worker for the quick levels (``easy``, ``normal``), so they never queue behind a search, and
-the rest for ``strong``.
+"""Bot thinking off the event loop: ``strong``'s search runs in a pool of worker processes, so a table's bot
+thinking never delays another table's answer. ``Thinkers`` can also keep one worker for the quick levels (``easy``,
+``normal``), so they never queue behind a search; by default they decide on the loop, because on a two-core machine
+the worker cost the loop more than the heuristics themselves (``python -m bench.service_load worker loop …``, 1,000
+tables, three runs each: p50 17–33 ms in a worker against 5–10 ms on the loop, p99 95–147 against 46–116 ms;
+``BOT_THINK_QUICK_IN_WORKER=1`` puts them in the worker).
 
 A decision that takes longer than its budget plus a margin is answered on the loop (``strong`` by the ``normal``
 heuristic, the others by their own), and the table moves on; the late result is dropped, and a late decision
@@ -153,15 +154,16 @@ class Thinker:
 
 
 class Thinkers:
-    """The bot's thinking: ``easy`` and ``normal`` in one worker of their own, ``strong`` in ``strong_workers``
-    (a hanging or slow search never holds up a quick decision behind it)."""
+    """The bot's thinking: ``strong`` in ``strong_workers``; ``easy`` and ``normal`` on the loop, or with
+    ``quick_in_worker`` in one worker of their own (a hanging or slow search never holds up a quick decision)."""
 
-    def __init__(self, strong_workers: int | None = None) -> None:
-        self.quick = Thinker(1, timeout=QUICK_TIMEOUT_S, offloaded=QUICK)
+    def __init__(self, strong_workers: int | None = None, *, quick_in_worker: bool = False) -> None:
+        self.quick = Thinker(1, timeout=QUICK_TIMEOUT_S, offloaded=QUICK if quick_in_worker else ())
         self.strong = Thinker(strong_workers, offloaded=OFFLOADED)
 
     def start(self) -> None:
-        self.quick.start()
+        if self.quick.offloaded:  # no process for a lane that decides on the loop
+            self.quick.start()
         self.strong.start()
 
     async def ready(self) -> None:

@@ -122,7 +122,7 @@ async def test_a_decision_under_way_when_the_pool_is_replaced_falls_back(thinker
 async def test_a_normal_table_thinks_in_a_worker_beside_a_hanging_strong_search(service: GameService) -> None:
     """The bot's two pools: a strong search that hangs holds up none of the normal table's decisions, which are
     all answered by the quick worker (none on the loop), while the strong table moves on fallbacks."""
-    thinkers = Thinkers(1)
+    thinkers = Thinkers(1, quick_in_worker=True)
     thinkers.strong = Thinker(1, timeout=0.3, decide_fn=hang)
     thinkers.quick = Thinker(1, decide_fn=where, offloaded=QUICK)
     thinkers.start()
@@ -143,4 +143,20 @@ async def test_a_normal_table_thinks_in_a_worker_beside_a_hanging_strong_search(
         assert thinkers.quick.fallbacks == 0  # every normal decision came from the quick worker
     finally:
         await scheduler.close()
+        await thinkers.close()
+
+
+async def test_by_default_quick_levels_decide_on_the_loop_and_only_strong_has_workers() -> None:
+    """The bot's default: no process for easy and normal (on two cores the worker cost more than it saved)."""
+    thinkers = Thinkers(1)
+    thinkers.start()
+    try:
+        await thinkers.ready()
+        assert thinkers.quick.pool is None and thinkers.strong.pids()
+        view, legal, player = a_decision()
+        for level in QUICK:
+            assert await thinkers.decide("akuma", view, legal, "d", level) == choose_for_seat(
+                "akuma", view, legal, "d", level)
+        assert thinkers.quick.fallbacks == 0
+    finally:
         await thinkers.close()

@@ -53,7 +53,7 @@ class Thinker:
         self.timeout = timeout
         self.decide_fn = decide_fn  # a top-level function (workers import it by name)
         self.pool: ProcessPoolExecutor | None = None
-        self.fallbacks = 0  # decisions answered by the normal heuristic instead (late or crashed)
+        self.fallbacks = 0  # decisions answered on the loop instead (late or crashed)
         self.replaced = 0  # pools replaced after a crash or a stuck worker
         self._late: set[Future[Any]] = set()
         self._ready: asyncio.Future[Any] | None = None

@@ -2,7 +2,8 @@
 
 ``--hero oracle`` is the strong search handed the true state instead of samples (every hidden card and the
 future dice and draws): no bot can play it, but its win share bounds what searching with these playouts can
-reach in a game, which tells a game's luck from a weak search.
+reach in a game, which tells a game's luck from a weak search. ``--hero seer`` knows every hidden card but not
+the dice and draws to come (the state's random generator gets a fresh seed per sample).
 
     python -m bench.bots --games 400 --iterations 40
     python -m bench.bots --game akuma --players 3 --games 100 --iterations 24
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import random
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -24,6 +26,9 @@ from typing import Any
 from bot.policies import LEVELS, choose_for_seat
 from bot.policies.search import choose_strong
 from engines import GAMES, Action, get_engine
+from engines.rng import Rng
+
+ORACLES = ("oracle", "seer")  # measuring aids that see what no bot may (see the module's docstring)
 
 
 @dataclass(frozen=True)
@@ -37,11 +42,18 @@ class Matchup:
 
     def choose(self, level: str, game: str, view: dict[str, Any], legal: list[Action], seed: str,
                state: Any = None) -> Action:
-        if level == "oracle":
+        if level in ORACLES:
             engine = get_engine(game)
             truth = engine.dump(state)
+
+            def sample(_view: Any, rng: random.Random) -> Any:
+                known = engine.load(truth)
+                if level == "seer":  # the hidden cards, but not the dice and draws to come
+                    known.rng = Rng(state=rng.getrandbits(64))
+                return known
+
             return choose_strong(game, view, legal, seed, budget_s=self.budget_s, iterations=self.iterations,
-                                 sample=lambda _view, _rng: engine.load(truth))
+                                 sample=sample)
         if level == "strong":
             return choose_strong(game, view, legal, seed, budget_s=self.budget_s, iterations=self.iterations)
         return choose_for_seat(game, view, legal, seed, level)
@@ -133,8 +145,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--iterations", type=int, default=40,
                         help="playouts per decision (reproducible); 0 = use --budget seconds instead")
     parser.add_argument("--budget", type=float, default=0.3, help="seconds per decision when --iterations 0")
-    parser.add_argument("--hero", choices=[*LEVELS, "oracle"], default="strong",
-                        help="the level of the one rotating seat (oracle: strong search that sees the true state)")
+    parser.add_argument("--hero", choices=[*LEVELS, *ORACLES], default="strong",
+                        help="the level of the one rotating seat (oracle: strong search that sees the true state; "
+                             "seer: the hidden cards but not the dice and draws to come)")
     parser.add_argument("--field", choices=LEVELS, default="normal", help="the level of every other seat")
     parser.add_argument("--seed", type=int, default=100_000)
     parser.add_argument("--max-seconds", type=float, default=None, help="stop a cell early after this long")

@@ -19,11 +19,14 @@ ALICE = 101
 class FakeClock:
     def __init__(self, now: float = 1_000_000.0) -> None:
         self.now_value = now
+        self.running = asyncio.Event()  # cleared: timers wait before their next sleep (a test reads between)
+        self.running.set()
 
     def now(self) -> float:
         return self.now_value
 
     async def sleep(self, seconds: float) -> None:
+        await self.running.wait()
         self.now_value += max(seconds, 0)
         await asyncio.sleep(0)
 
@@ -69,9 +72,11 @@ async def test_deadline_is_stored_warned_and_a_bot_moves_for_the_late_player(db_
     clock = FakeClock()
     storage = await Storage.open(db_url)
     host = Host(storage, clock)
+    clock.running.clear()  # the fake clock jumps at once: hold it while the stored deadline is read
     table = await alice_and_bots(host.service)
     assert table.row.deadline == pytest.approx(clock.now() + 120)
     assert (await storage.get_game(table.id)).deadline == table.row.deadline
+    clock.running.set()
     version = table.version
     task = host.timers._tasks[table.id]
     # Let only the warning happen: run until the timer sleeps towards the deadline.

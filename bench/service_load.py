@@ -11,7 +11,6 @@ from pathlib import Path
 
 from bot import render
 from bot.policies import choose_action
-from bot.policies.seat_view import seat_view
 from bot.service import GameService
 from bot.storage import Storage
 from bot.table import Table
@@ -52,14 +51,13 @@ async def new_table(service: GameService, slot: int, seed: int) -> Table:
 
 async def decide(table: Table, player: str, rng: random.Random, bots: str, thinker: Thinkers | None) -> Action:
     """The seat's move: random, the ``normal`` heuristic here on the loop, or the same heuristic in the thinker's
-    worker processes (the view crosses as the policies' dict, as in ``BotScheduler.think``)."""
+    worker process (handed the table's state, as in ``BotScheduler.think``)."""
     engine = table.engine
     if bots == "random":
         return rng.choice(engine.legal_actions(table.state, player))
     if thinker is None:
         return choose_action(engine, table.state, player, rng)
-    view, legal = seat_view(engine.view(table.state, player)), engine.legal_actions(table.state, player)
-    return await thinker.decide(engine.name, view, legal, f"{table.row.seed}:{table.version}:{player}", "normal")
+    return await thinker.decide(engine, table.state, player, f"{table.row.seed}:{table.version}:{player}", "normal")
 
 
 async def drive(service: GameService, table: Table, think: float, until: float, latencies: list[float],

@@ -9,7 +9,6 @@ import logging
 from engines import Action
 
 from .errors import HostError
-from .policies.seat_view import seat_view
 from .service import GameService
 from .table import Table, Update
 from .thinking import Thinker, Thinkers
@@ -82,12 +81,10 @@ class BotScheduler:
 
     async def think(self, table: Table, player: str, version: int) -> Action:
         """The bot's move at its seat's level, seeded by table, version and seat so a replayed demo makes the same
-        choices. Every level thinks in the thinker's worker processes once it is started (``bot/thinking.py``)."""
-        engine = table.engine
-        # the view crosses to the thinker (maybe a worker process) as the policies' dict (bot/policies/seat_view.py)
-        view, legal = seat_view(engine.view(table.state, player)), engine.legal_actions(table.state, player)
+        choices. The thinker decides in its worker processes once it is started (``bot/thinking.py``): they get the
+        table's state and build the seat's view there."""
         seed = f"{table.row.seed}:{version}:{player}"
-        return await self.thinker.decide(engine.name, view, legal, seed, seat_level(table, player))
+        return await self.thinker.decide(table.engine, table.state, player, seed, seat_level(table, player))
 
     async def idle(self) -> None:
         """Wait until no bot has a move pending and every update is delivered (tests, demo)."""

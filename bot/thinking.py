@@ -1,29 +1,27 @@
-"""Bot thinking off the event loop: ``strong``'s search runs in a pool of worker processes, so a table's bot
-thinking never delays another table's answer. ``Thinkers`` can also keep one worker for the quick levels (``easy``,
-``normal``), so they never queue behind a search; by default they decide on the loop, because on a two-core machine
-the worker cost the loop more than the heuristics themselves (``python -m bench.service_load worker loop …``, 1,000
-tables, three runs each: p50 17–33 ms in a worker against 5–10 ms on the loop, p99 95–147 against 46–116 ms;
-``BOT_THINK_QUICK_IN_WORKER=1`` puts them in the worker).
+"""Bot thinking off the event loop: every level decides in worker processes (``bot/workers.py``), so a table's
+bot thinking never delays another table's answer. ``strong``'s search has a pool of its own
+(``BOT_THINK_WORKERS``); ``easy`` and ``normal`` share one worker of their own, so a quick decision never waits
+behind a search. The loop hands a worker the table's stored state (one JSON dump, microseconds) and the seat; the
+worker builds the seat's view and legal actions itself, and the policy sees only that view
+(``decide_from_state``). ``BOT_THINK_QUICK_IN_WORKER=0`` keeps the quick levels on the loop.
 
 A decision that takes longer than its budget plus a margin is answered on the loop (``strong`` by the ``normal``
 heuristic, the others by their own), and the table moves on; the late result is dropped, and a late decision
-still waiting in the pool's queue is withdrawn. A crashed worker (the pool breaks, or is replaced under a
-decision) is replaced by a new pool and the decision falls back the same way. When, one timeout after being
-late, as many decisions are still running as the pool has workers, it is stuck: it is killed and replaced (a
-backlog of quick decisions is not mistaken for a stuck worker)."""
+still waiting for a worker is withdrawn. A worker that dies is replaced and its decision falls back the same way.
+A decision still running one timeout after it was late is stuck: its worker is killed and replaced (a backlog of
+quick decisions waiting for a free worker is not mistaken for a stuck one)."""
 from __future__ import annotations
 
 import asyncio
 import logging
-import multiprocessing
 import os
-from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Callable
 
-from engines import Action
+from engines import Action, Engine, get_engine
 
 from .policies import STRONG_BUDGET_S, choose_for_seat
+from .policies.seat_view import seat_view
+from .workers import WorkerPool
 
 log = logging.getLogger(__name__)
 OFFLOADED = ("strong",)
@@ -44,113 +42,88 @@ def default_workers() -> int:
     return max(1, (os.cpu_count() or 2) - 1)
 
 
+def decide_from_state(game: str, state_text: str, player: str, seed: str, level: str) -> Action:
+    """A worker's decision: the seat's view and legal actions, built here from the table's state, then the policy
+    at ``level``, which is handed only the view (the state never reaches it)."""
+    engine = get_engine(game)
+    state = engine.load(state_text)
+    view = seat_view(engine.view(state, player))
+    return choose_for_seat(game, view, engine.legal_actions(state, player), seed, level)
+
+
+def decide_here(engine: Engine, state: Any, player: str, seed: str, level: str) -> Action:
+    view = seat_view(engine.view(state, player))
+    return choose_for_seat(engine.name, view, engine.legal_actions(state, player), seed, level)
+
+
 class Thinker:
     def __init__(self, workers: int | None = None, *, timeout: float = STRONG_BUDGET_S + MARGIN_S,
-                 decide_fn: Callable[..., Action] = choose_for_seat,
+                 decide_fn: Callable[..., Action] = decide_from_state,
                  offloaded: tuple[str, ...] = OFFLOADED) -> None:
         self.workers = workers or default_workers()
         self.offloaded = offloaded  # the levels decided in the workers (the others on the loop)
         self.timeout = timeout
-        self.decide_fn = decide_fn  # a top-level function (workers import it by name)
-        self.pool: ProcessPoolExecutor | None = None
+        self.decide_fn = decide_fn  # a top-level function (workers import it by name), called like decide_from_state
+        self.pool: WorkerPool | None = None
         self.fallbacks = 0  # decisions answered on the loop instead (late or crashed)
-        self.replaced = 0  # pools replaced after a crash or a stuck worker
-        self._late: set[Future[Any]] = set()
-        self._ready: asyncio.Future[Any] | None = None
 
-    # ---- the pool ------------------------------------------------------------------------------------------------
+    @property
+    def replaced(self) -> int:
+        """Workers replaced after they died or were stuck."""
+        return 0 if self.pool is None else self.pool.replaced
+
     def start(self) -> None:
-        """Start the workers (spawned: no copy of the bot's loop or sockets) and warm them up in the background."""
-        context = multiprocessing.get_context("spawn")
-        self.pool = ProcessPoolExecutor(self.workers, mp_context=context)
-        self._late = set()
-        loop = asyncio.get_running_loop()
-        self._ready = asyncio.ensure_future(asyncio.gather(
-            *(loop.run_in_executor(self.pool, warm_up) for _ in range(self.workers)), return_exceptions=True))
-        self._ready.add_done_callback(lambda f: f.cancelled() or f.exception())
+        try:
+            pool = WorkerPool(self.workers, warm_up)
+            pool.start()
+        except NotImplementedError:  # an event loop without add_reader (Windows' proactor): think on the loop
+            log.warning("bot thinking: this event loop cannot watch worker pipes; bots decide on the loop")
+            return
+        self.pool = pool
 
     async def ready(self) -> None:
-        """Wait until the current pool's workers are warm (tests; a decision waits for this too)."""
-        if self._ready is not None:
-            await asyncio.wait_for(asyncio.shield(self._ready), WARM_UP_S)
+        """Wait until the workers are warm (tests; a decision waits for this too)."""
+        if self.pool is not None:
+            await asyncio.wait_for(self.pool.ready(), WARM_UP_S)
 
     def pids(self) -> list[int]:
-        processes = getattr(self.pool, "_processes", None) or {}
-        return list(processes)
-
-    def _kill_workers(self, pool: ProcessPoolExecutor) -> None:
-        for process in list((getattr(pool, "_processes", None) or {}).values()):
-            process.kill()
-
-    def _replace(self, broken: ProcessPoolExecutor | None, reason: str) -> None:
-        """Replace the pool ``broken`` (unless another decision already did): its workers are killed."""
-        if broken is not self.pool or broken is None:
-            return
-        log.warning("bot thinking: replacing the worker pool (%s)", reason)
-        self.replaced += 1
-        self._kill_workers(broken)
-        broken.shutdown(wait=False, cancel_futures=True)
-        self.start()
+        return [] if self.pool is None else self.pool.pids()
 
     async def close(self) -> None:
         pool, self.pool = self.pool, None
-        self._ready = None
-        if pool is None:
-            return
-        self._kill_workers(pool)  # shutting down: a decision under way is not needed any more
-        await asyncio.get_running_loop().run_in_executor(None, lambda: pool.shutdown(cancel_futures=True))
+        if pool is not None:
+            await pool.close()
 
-    # ---- decisions -----------------------------------------------------------------------------------------------
-    async def decide(self, game: str, view: dict[str, Any], legal: list[Action], seed: str, level: str) -> Action:
-        """The bot's move at ``level``: in a worker for the offloaded levels, else here on the loop."""
+    async def decide(self, engine: Engine, state: Any, player: str, seed: str, level: str) -> Action:
+        """The move of ``player``'s bot at ``level``: in a worker for the offloaded levels, else here on the loop."""
         if level not in self.offloaded or self.pool is None:
-            return choose_for_seat(game, view, legal, seed, level)
+            return decide_here(engine, state, player, seed, level)
+        text = engine.dump(state)
         try:
             await self.ready()
-            return await self._in_worker(game, view, legal, seed, level)
-        except (asyncio.TimeoutError, BrokenProcessPool) as error:
+            return await self._in_worker(self.pool, engine.name, text, player, seed, level)
+        except Exception as error:  # late, a lost worker, or an error in the worker: the table still moves
             self.fallbacks += 1
             here = "normal" if level == "strong" else level
             log.warning("bot thinking at %s fell back to %s on the loop: %s", level, here, type(error).__name__)
-            return choose_for_seat(game, view, legal, seed, here)
+            return decide_here(engine, engine.load(text), player, seed, here)
 
-    async def _in_worker(self, game: str, view: dict[str, Any], legal: list[Action], seed: str,
-                         level: str) -> Action:
-        pool = self.pool
-        assert pool is not None
+    async def _in_worker(self, pool: WorkerPool, *args: str) -> Action:
+        future = pool.submit(self.decide_fn, *args)
+        future.add_done_callback(lambda f: f.cancelled() or f.exception())  # a late failure is not news
         try:
-            future = pool.submit(self.decide_fn, game, view, legal, seed, level)
-        except BrokenProcessPool:
-            self._replace(pool, "a worker died")
-            raise
-        waiting = asyncio.wrap_future(future)
-        waiting.add_done_callback(lambda f: f.cancelled() or f.exception())  # a late failure is not news
-        try:
-            return await asyncio.wait_for(asyncio.shield(waiting), self.timeout)
-        except BrokenProcessPool:
-            self._replace(pool, "a worker died")
-            raise
+            return await asyncio.wait_for(asyncio.shield(future), self.timeout)
         except asyncio.TimeoutError:
-            self._note_late(pool, future)
+            if not pool.withdraw(future):  # already running: give it one more timeout before calling it stuck
+                asyncio.get_running_loop().call_later(self.timeout, self._check_stuck, pool, future)
             raise
         except asyncio.CancelledError:
-            task = asyncio.current_task()
-            if waiting.cancelled() and task is not None and not task.cancelling():
-                raise BrokenProcessPool("the pool was replaced under this decision") from None
+            pool.withdraw(future)  # nobody waits for it any more
             raise
 
-    def _note_late(self, pool: ProcessPoolExecutor, future: Future[Any]) -> None:
-        """A late decision still queued is withdrawn; one already running keeps its worker busy until it ends. If,
-        one more timeout later, every worker is still busy that way, the pool is stuck and is replaced."""
-        if future.cancel():
-            return
-        self._late.add(future)
-        future.add_done_callback(self._late.discard)
-        asyncio.get_running_loop().call_later(self.timeout, self._check_stuck, pool)
-
-    def _check_stuck(self, pool: ProcessPoolExecutor) -> None:
-        if sum(1 for f in list(self._late) if not f.done()) >= self.workers:
-            self._replace(pool, "every worker is stuck on a late decision")
+    def _check_stuck(self, pool: WorkerPool, future: asyncio.Future[Any]) -> None:
+        if not future.done():
+            pool.kill_running(future)
 
 
 class Thinkers:
@@ -172,5 +145,5 @@ class Thinkers:
     async def close(self) -> None:
         await asyncio.gather(self.quick.close(), self.strong.close())
 
-    async def decide(self, game: str, view: dict[str, Any], legal: list[Action], seed: str, level: str) -> Action:
-        return await (self.quick if level in QUICK else self.strong).decide(game, view, legal, seed, level)
+    async def decide(self, engine: Engine, state: Any, player: str, seed: str, level: str) -> Action:
+        return await (self.quick if level in QUICK else self.strong).decide(engine, state, player, seed, level)

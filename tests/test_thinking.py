@@ -6,23 +6,37 @@ import asyncio
 import os
 import signal
 import time
+from typing import Any
 
 import pytest
 
 from bot.policies import choose_for_seat
+from bot.policies.seat_view import seat_view
 from bot.scheduler import BotScheduler
 from bot.service import GameService
 from bot.thinking import QUICK, Thinker, Thinkers
-from engines import get_engine
+from engines import Action, Engine, get_engine
 
-from .thinking_fns import hang, slow, where, where_pid
+from .thinking_fns import fails, hang, slow, where, where_pid
+
+ENGINE = get_engine("akuma")
 
 
-def a_decision(game: str = "akuma") -> tuple[dict, list, str]:
-    engine = get_engine(game)
-    state = engine.new_game(["s0", "s1", "s2"], seed=3)
-    player = engine.to_act(state)[0]
-    return engine.view(state, player), engine.legal_actions(state, player), player
+def a_decision() -> tuple[Engine, Any, str]:
+    state = ENGINE.new_game(["s0", "s1", "s2"], seed=3)
+    return ENGINE, state, ENGINE.to_act(state)[0]
+
+
+def on_the_loop(seed: str, level: str) -> Action:
+    """What the seat's policy chooses from its own view, decided here."""
+    engine, state, player = a_decision()
+    view = seat_view(engine.view(state, player))
+    return choose_for_seat(engine.name, view, engine.legal_actions(state, player), seed, level)
+
+
+def legal() -> list[Action]:
+    engine, state, player = a_decision()
+    return engine.legal_actions(state, player)
 
 
 @pytest.fixture
@@ -41,86 +55,98 @@ async def thinker_factory():
         await thinker.close()
 
 
-async def test_a_strong_decision_runs_in_a_worker(thinker_factory) -> None:
+async def test_a_strong_decision_runs_in_a_worker_and_sees_only_its_seat(thinker_factory) -> None:
     thinker = await thinker_factory()
-    view, legal, player = a_decision()
-    move = await thinker.decide("akuma", view, legal, "s", "strong")
-    assert move in legal and thinker.fallbacks == 0
+    move = await thinker.decide(*a_decision(), "s", "strong")
+    assert move == on_the_loop("s", "strong") and thinker.fallbacks == 0
     assert thinker.pids() and os.getpid() not in thinker.pids()
 
 
 async def test_a_decision_that_hangs_falls_back_to_normal_in_time(thinker_factory) -> None:
     thinker = await thinker_factory(timeout=0.3, decide_fn=hang)
-    view, legal, player = a_decision()
     started = time.monotonic()
-    move = await thinker.decide("akuma", view, legal, "seed", "strong")
+    move = await thinker.decide(*a_decision(), "seed", "strong")
     assert time.monotonic() - started < 1.0
-    assert move == choose_for_seat("akuma", view, legal, "seed", "normal")
+    assert move == on_the_loop("seed", "normal")
     assert thinker.fallbacks == 1
+    old = thinker.pids()
     while thinker.replaced == 0 and time.monotonic() - started < 3.0:
         await asyncio.sleep(0.05)
-    assert thinker.replaced == 1  # one timeout later its only worker was still stuck: a fresh pool took over
+    assert thinker.replaced == 1  # one timeout later it was still running: its worker was killed and replaced
+    await thinker.ready()
+    assert thinker.pids() and not set(thinker.pids()) & set(old)
+
+
+async def test_an_error_in_the_worker_falls_back_and_the_worker_lives_on(thinker_factory) -> None:
+    thinker = await thinker_factory(decide_fn=fails)
+    pids = thinker.pids()
+    assert await thinker.decide(*a_decision(), "e", "strong") == on_the_loop("e", "normal")
+    assert thinker.fallbacks == 1 and thinker.replaced == 0 and thinker.pids() == pids
 
 
 async def test_a_killed_worker_is_replaced_and_the_next_decision_works(thinker_factory) -> None:
-    thinker = await thinker_factory()
-    view, legal, player = a_decision()
+    thinker = await thinker_factory(decide_fn=where_pid)
     old = thinker.pids()
     os.kill(old[0], signal.SIGKILL)
-    await asyncio.sleep(0.2)
-    move = await thinker.decide("akuma", view, legal, "a", "strong")  # the broken pool: normal, on the loop
-    assert move in legal
-    assert thinker.replaced == 1
+    while thinker.replaced == 0:  # the loop reads the end of its pipe
+        await asyncio.sleep(0.02)
     await thinker.ready()
-    fallbacks = thinker.fallbacks
-    assert await thinker.decide("akuma", view, legal, "b", "strong") in legal
-    assert thinker.fallbacks == fallbacks  # answered by the new worker
-    assert thinker.pids() and not set(thinker.pids()) & set(old)
+    move, pid = await thinker.decide(*a_decision(), "b", "strong")
+    assert move == on_the_loop("b", "strong") and thinker.fallbacks == 0  # answered by the new worker
+    assert pid in thinker.pids() and not set(thinker.pids()) & set(old)
+
+
+async def test_a_worker_killed_under_a_decision_falls_back_at_once(thinker_factory) -> None:
+    thinker = await thinker_factory(timeout=30.0, decide_fn=hang)
+    started = time.monotonic()
+    deciding = asyncio.ensure_future(thinker.decide(*a_decision(), "k", "strong"))
+    await asyncio.sleep(0.2)
+    os.kill(thinker.pids()[0], signal.SIGKILL)
+    assert await asyncio.wait_for(deciding, 5.0) == on_the_loop("k", "normal")
+    assert time.monotonic() - started < 5.0 and thinker.fallbacks == 1 and thinker.replaced == 1
 
 
 async def test_easy_and_normal_think_in_their_own_worker_and_a_late_one_falls_back_to_its_own_level(
         thinker_factory) -> None:
     thinker = await thinker_factory(offloaded=QUICK, decide_fn=where_pid)
-    view, legal, player = a_decision()
     for level in QUICK:
-        move, pid = await thinker.decide("akuma", view, legal, "x", level)
-        assert move == choose_for_seat("akuma", view, legal, "x", level) and pid in thinker.pids()
+        move, pid = await thinker.decide(*a_decision(), "x", level)
+        assert move == on_the_loop("x", level) and pid in thinker.pids()
     assert thinker.fallbacks == 0
     hanging = await thinker_factory(timeout=0.3, decide_fn=hang, offloaded=QUICK)
     for level in QUICK:
-        assert await hanging.decide("akuma", view, legal, "y", level) == choose_for_seat(
-            "akuma", view, legal, "y", level)
+        assert await hanging.decide(*a_decision(), "y", level) == on_the_loop("y", level)
     assert hanging.fallbacks == 2
 
 
-async def test_a_backlog_of_quick_decisions_is_not_taken_for_a_stuck_pool(thinker_factory) -> None:
+async def test_a_backlog_of_quick_decisions_is_not_taken_for_a_stuck_worker(thinker_factory) -> None:
     """More decisions than one worker answers within the timeout: the late ones still queued are withdrawn and
-    answered on the loop, every decision is legal, and the healthy worker is not killed."""
+    answered on the loop, every decision is the seat's own, and the healthy worker is not killed."""
     thinker = await thinker_factory(timeout=0.3, decide_fn=slow, offloaded=QUICK)
-    view, legal, player = a_decision()
     assert thinker.pool is not None  # the worker imports this test's module at its first call: not timed
-    await asyncio.wrap_future(thinker.pool.submit(slow, "akuma", view, legal, "warm", "normal"))
-    moves = await asyncio.gather(*(thinker.decide("akuma", view, legal, f"s{i}", "normal") for i in range(30)))
-    assert moves == [choose_for_seat("akuma", view, legal, f"s{i}", "normal") for i in range(30)]
+    await thinker.pool.submit(slow, "akuma", ENGINE.dump(a_decision()[1]), a_decision()[2], "warm", "normal")
+    moves = await asyncio.gather(*(thinker.decide(*a_decision(), f"s{i}", "normal") for i in range(30)))
+    assert moves == [on_the_loop(f"s{i}", "normal") for i in range(30)]
     assert 0 < thinker.fallbacks < 30  # the first few answered by the worker, the backlog withdrawn
+    assert not thinker.pool.queue
     await asyncio.sleep(0.8)  # past the stuck check: the running decisions have ended by then
     assert thinker.replaced == 0
 
 
-async def test_a_decision_under_way_when_the_pool_is_replaced_falls_back(thinker_factory) -> None:
-    """Replacing the pool cancels what it still held; those decisions are answered on the loop, not lost."""
+async def test_decisions_held_when_the_pool_closes_fall_back(thinker_factory) -> None:
+    """Closing the pool under running and queued decisions: they are answered on the loop, not lost."""
     thinker = await thinker_factory(timeout=5.0, decide_fn=hang, offloaded=QUICK)
-    view, legal, player = a_decision()
-    pending = asyncio.gather(*(thinker.decide("akuma", view, legal, f"r{i}", "normal") for i in range(3)))
+    pending = asyncio.gather(*(thinker.decide(*a_decision(), f"r{i}", "normal") for i in range(3)))
     await asyncio.sleep(0.3)
-    thinker._replace(thinker.pool, "test")
+    assert thinker.pool is not None
+    await thinker.pool.close()
     moves = await asyncio.wait_for(pending, 3.0)
-    assert moves == [choose_for_seat("akuma", view, legal, f"r{i}", "normal") for i in range(3)]
+    assert moves == [on_the_loop(f"r{i}", "normal") for i in range(3)]
     assert thinker.fallbacks == 3
 
 
 async def test_a_normal_table_thinks_in_a_worker_beside_a_hanging_strong_search(service: GameService) -> None:
-    """The bot's two pools: a strong search that hangs holds up none of the normal table's decisions, which are
+    """The bot's two lanes: a strong search that hangs holds up none of the normal table's decisions, which are
     all answered by the quick worker (none on the loop), while the strong table moves on fallbacks."""
     thinkers = Thinkers(1, quick_in_worker=True)
     thinkers.strong = Thinker(1, timeout=0.3, decide_fn=hang)
@@ -146,17 +172,15 @@ async def test_a_normal_table_thinks_in_a_worker_beside_a_hanging_strong_search(
         await thinkers.close()
 
 
-async def test_by_default_quick_levels_decide_on_the_loop_and_only_strong_has_workers() -> None:
-    """The bot's default: no process for easy and normal (on two cores the worker cost more than it saved)."""
-    thinkers = Thinkers(1)
+async def test_the_quick_lane_can_stay_on_the_loop() -> None:
+    """``BOT_THINK_QUICK_IN_WORKER=0``: no process for easy and normal; strong still has its workers."""
+    thinkers = Thinkers(1, quick_in_worker=False)
     thinkers.start()
     try:
         await thinkers.ready()
         assert thinkers.quick.pool is None and thinkers.strong.pids()
-        view, legal, player = a_decision()
         for level in QUICK:
-            assert await thinkers.decide("akuma", view, legal, "d", level) == choose_for_seat(
-                "akuma", view, legal, "d", level)
+            assert await thinkers.decide(*a_decision(), "d", level) == on_the_loop("d", level)
         assert thinkers.quick.fallbacks == 0
     finally:
         await thinkers.close()

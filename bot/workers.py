@@ -1,0 +1,188 @@
+"""A small pool of worker processes driven straight from the event loop: one pipe per worker, read with the loop's
+``add_reader``, at most one job per worker, the rest queued here.
+
+Why not ``concurrent.futures.ProcessPoolExecutor``: its feeder and result threads take the GIL from the loop at
+every job. At 1,000 busy tables on two cores that made every action slower than deciding on the loop itself
+(``python -m bench.service_load``). Here the loop writes one message to an idle worker's pipe and is woken when
+the answer arrives; no other thread of this process touches a job.
+
+Because jobs wait in this process until a worker is free, a job nobody waits for any more is simply withdrawn
+(``withdraw``), and one job that runs too long is ended by killing its own worker (``kill_running``), which is
+then replaced; the other workers carry on."""
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import os
+import pickle
+from collections import deque
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
+from typing import Any, Callable
+
+log = logging.getLogger(__name__)
+
+
+class WorkerLost(Exception):
+    """The worker running (or warming up for) a job died or was killed; the job has no answer."""
+
+
+def serve(conn: Connection, warm_up: Callable[[], Any]) -> None:
+    """A worker's life: warm up, say so, then answer one ``(function, args)`` message at a time."""
+    warm_up()
+    conn.send_bytes(pickle.dumps(("ready", os.getpid())))
+    while True:
+        try:
+            fn, args = pickle.loads(conn.recv_bytes())
+        except EOFError:  # the bot closed its end: nothing more to do
+            return
+        try:
+            answer: tuple[bool, Any] = (True, fn(*args))
+        except Exception as error:  # sent back and raised in the bot, as an executor would
+            answer = (False, error)
+        conn.send_bytes(pickle.dumps(answer))
+
+
+@dataclass(eq=False)
+class Job:
+    fn: Callable[..., Any]
+    args: tuple[Any, ...]
+    future: asyncio.Future[Any]
+
+
+@dataclass(eq=False)
+class Worker:
+    process: Any  # multiprocessing's SpawnProcess
+    conn: Connection
+    ready: asyncio.Future[int]
+    job: Job | None = None
+    lost: bool = field(default=False)
+
+
+class WorkerPool:
+    def __init__(self, size: int, warm_up: Callable[[], Any]) -> None:
+        self.size = size
+        self.warm_up = warm_up  # a top-level function: the spawned worker imports it by name
+        self.workers: list[Worker] = []
+        self.queue: deque[Job] = deque()
+        self.replaced = 0  # workers replaced after they died or were killed
+        self.closed = False
+
+    def start(self) -> None:
+        """Start the workers (spawned: no copy of the bot's loop or sockets); each warms up in the background."""
+        for _ in range(self.size):
+            self._spawn()
+
+    def _spawn(self) -> None:
+        context = multiprocessing.get_context("spawn")
+        here, there = context.Pipe()
+        process = context.Process(target=serve, args=(there, self.warm_up), daemon=True, name="bot-thinking")
+        process.start()
+        there.close()  # only the worker holds that end now: its death reads as end-of-file here
+        loop = asyncio.get_running_loop()
+        worker = Worker(process, here, loop.create_future())
+        worker.ready.add_done_callback(lambda f: f.cancelled() or f.exception())
+        self.workers.append(worker)
+        loop.add_reader(here.fileno(), self._readable, worker)
+
+    async def ready(self) -> None:
+        """Until every current worker has warmed up (raises ``WorkerLost`` if one died meanwhile)."""
+        if all(w.ready.done() and not w.ready.exception() for w in self.workers):
+            return  # the usual case: no future to make per decision
+        await asyncio.gather(*(asyncio.shield(w.ready) for w in self.workers))
+
+    def pids(self) -> list[int]:
+        return [w.process.pid for w in self.workers if not w.lost]
+
+    # ---- jobs ----------------------------------------------------------------------------------------------------
+    def submit(self, fn: Callable[..., Any], *args: Any) -> asyncio.Future[Any]:
+        """Run ``fn(*args)`` in a worker as soon as one is free; the future holds its answer."""
+        if self.closed:
+            raise WorkerLost("the pool is closed")
+        job = Job(fn, args, asyncio.get_running_loop().create_future())
+        self.queue.append(job)
+        self._dispatch()
+        return job.future
+
+    def withdraw(self, future: asyncio.Future[Any]) -> bool:
+        """Take a job that has not started out of the queue (its future is cancelled); False once it runs."""
+        for job in self.queue:
+            if job.future is future:
+                self.queue.remove(job)
+                future.cancel()
+                return True
+        return False
+
+    def kill_running(self, future: asyncio.Future[Any]) -> bool:
+        """End the job behind ``future`` by killing its worker (a fresh one takes its place)."""
+        for worker in self.workers:
+            if worker.job is not None and worker.job.future is future:
+                self._lose(worker, "killed: its job ran too long")
+                return True
+        return False
+
+    def _dispatch(self) -> None:
+        for worker in list(self.workers):
+            if not self.queue:
+                return
+            if worker.job is None and not worker.lost and worker.ready.done():
+                job = self.queue.popleft()
+                worker.job = job
+                try:
+                    worker.conn.send_bytes(pickle.dumps((job.fn, job.args)))
+                except OSError:  # the worker died between two messages
+                    self._lose(worker, "its pipe closed")
+
+    def _readable(self, worker: Worker) -> None:
+        try:
+            kind, value = pickle.loads(worker.conn.recv_bytes())
+        except (EOFError, OSError):
+            self._lose(worker, "it died")
+            return
+        if not worker.ready.done():
+            worker.ready.set_result(value)
+        else:
+            job, worker.job = worker.job, None
+            if job is not None and not job.future.done():
+                if kind is True:
+                    job.future.set_result(value)
+                else:
+                    job.future.set_exception(value)
+        self._dispatch()
+
+    def _lose(self, worker: Worker, reason: str) -> None:
+        """Forget a dead (or doomed) worker, fail what it held, and start a replacement."""
+        if worker.lost:
+            return
+        worker.lost = True
+        asyncio.get_running_loop().remove_reader(worker.conn.fileno())
+        worker.conn.close()
+        worker.process.kill()
+        reap(worker.process)
+        self.workers.remove(worker)
+        for future in (worker.ready, worker.job.future if worker.job else None):
+            if future is not None and not future.done():
+                future.set_exception(WorkerLost(reason))
+        if self.closed:
+            return
+        log.warning("bot thinking: replacing a worker (%s)", reason)
+        self.replaced += 1
+        self._spawn()
+        self._dispatch()
+
+    async def close(self) -> None:
+        """Stop every worker; every job not answered yet fails with ``WorkerLost`` (its caller decides elsewhere)."""
+        self.closed = True
+        for job in self.queue:
+            if not job.future.done():
+                job.future.set_exception(WorkerLost("the pool closed"))
+        self.queue.clear()
+        for worker in list(self.workers):
+            self._lose(worker, "the pool closed")
+        await asyncio.sleep(0)
+
+
+def reap(process: Any) -> None:
+    """Collect a killed worker's exit off the loop (``join`` waits for the kernel to report it)."""
+    asyncio.get_running_loop().run_in_executor(None, process.join, 5.0)

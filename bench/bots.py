@@ -13,14 +13,20 @@ For each game and seat count prints the games played, the hero seat's win share 
 shared by k players counts 1/k) with a 95% Wilson interval, the target (60% at 2 players, 1.5× the
 fair share at 3–4: 50% / 37.5%), and the hero's time per decision (p50/p99). Game i uses seed
 ``seed + i`` and puts the hero in seat i mod players. One process, one core.
+
+``--log FILE`` appends each finished game to FILE (one JSON line) and skips the games FILE already holds for
+the same cell and settings, so a long cell can be stopped and resumed, or split over machines and merged
+(``cat`` the files): ``python -m bench.bots --game twinpyramid --players 2 --iterations 36 --log tp.jsonl``.
 """
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import random
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from bot.policies import LEVELS, choose_for_seat
@@ -116,14 +122,50 @@ def play_one(game: str, players: int, seed: int, hero_seat: int, matchup: Matchu
     return 1.0 / len(result.ranking[0]) if hero in result.ranking[0] else 0.0
 
 
+def cell_key(game: str, players: int, seed: int, matchup: Matchup) -> dict[str, Any]:
+    """What makes two logged games part of the same cell."""
+    budget = None if matchup.iterations is not None else matchup.budget_s
+    return {"game": game, "players": players, "seed": seed, "hero": matchup.hero, "field": matchup.field,
+            "iterations": matchup.iterations, "budget": budget}
+
+
+def logged_games(log: Path | None, key: dict[str, Any]) -> dict[int, dict[str, Any]]:
+    """The games of this cell already in ``log``, by index (a line cut short by a stop is ignored)."""
+    if log is None or not log.exists():
+        return {}
+    done = {}
+    for line in log.read_text().splitlines():
+        try:
+            entry = json.loads(line)
+        except ValueError:
+            continue
+        if {k: entry.get(k) for k in key} == key:
+            done[entry["index"]] = entry
+    return done
+
+
 def run_cell(game: str, players: int, games: int, seed: int, matchup: Matchup,
-             max_seconds: float | None = None) -> Cell:
+             max_seconds: float | None = None, log: Path | None = None) -> Cell:
     cell = Cell(game, players)
+    key = cell_key(game, players, seed, matchup)
+    done = logged_games(log, key)
+    if log is not None and log.exists() and not log.read_text().endswith("\n"):
+        with log.open("a") as out:
+            out.write("\n")  # a line cut short by a stop stays on its own line
     start = time.perf_counter()
     for i in range(games):
-        if max_seconds is not None and time.perf_counter() - start > max_seconds:
-            break
-        cell.wins += play_one(game, players, seed + i, i % players, matchup, cell.times)
+        if i in done:
+            win, times = done[i]["win"], done[i]["times"]
+        elif max_seconds is not None and time.perf_counter() - start > max_seconds:
+            continue  # out of time: later games may still be in the log
+        else:
+            times = []
+            win = play_one(game, players, seed + i, i % players, matchup, times)
+            if log is not None:
+                with log.open("a") as out:
+                    out.write(json.dumps({**key, "index": i, "win": win, "times": times}) + "\n")
+        cell.wins += win
+        cell.times += times
         cell.games += 1
     return cell
 
@@ -151,6 +193,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--field", choices=LEVELS, default="normal", help="the level of every other seat")
     parser.add_argument("--seed", type=int, default=100_000)
     parser.add_argument("--max-seconds", type=float, default=None, help="stop a cell early after this long")
+    parser.add_argument("--log", type=Path, default=None,
+                        help="append each game to this file and skip the games it already holds (resume)")
     args = parser.parse_args(argv)
     matchup = Matchup(args.hero, args.field, args.iterations or None, args.budget)
     print(f"# {matchup.hero} vs {matchup.field} — strong iterations/decision: {matchup.iterations or 'time'}  "
@@ -160,7 +204,7 @@ def main(argv: list[str] | None = None) -> None:
         for players in args.players or [2, 3, 4]:
             if not engine.min_players <= players <= engine.max_players:
                 continue
-            cell = run_cell(game, players, args.games, args.seed, matchup, args.max_seconds)
+            cell = run_cell(game, players, args.games, args.seed, matchup, args.max_seconds, args.log)
             print(format_cell(cell), flush=True)
 
 

@@ -4,8 +4,8 @@ A playout step used to build the seat's typed view and dump it to a dict (for th
 actions (each a validated pydantic model, the rearrangement menu listed in full only to learn whether it is
 empty) and, in ``_apply``, list them all again to check the chosen one. Here:
 
-* ``rollout_view`` builds only the keys the heuristic (``bot/policies/twinpyramid.py``) reads, exactly as the
-  view has them;
+* ``rollout_choose`` builds the heuristic's ``Table`` (``bot/policies/twinpyramid.py``) from the state, with the
+  same parts the view gives it, and makes the heuristic's own ``decide`` on it;
 * ``rollout_legal`` lists the same actions in the same order as ``engine.legal_actions`` for the common
   decisions (a turn, a build, a forced draw, naming a suit), with one shared instance per action (actions are
   frozen), and asks the engine for the rare ones (the rearrangement steps, a 2's choice, a 3's order);
@@ -17,8 +17,8 @@ bot's decisions are the ones the engine's own path gave.
 """
 from __future__ import annotations
 
+import random
 from functools import cache
-from typing import Any
 
 from engines import Action, get_engine
 from engines.twinpyramid.actions import (
@@ -32,9 +32,11 @@ from engines.twinpyramid.actions import (
     Play,
     Rearrange,
 )
-from engines.twinpyramid.cards import BURST_SIZE, JOKERS, RANKS, SLOTS, STONE_RANKS, SUITS, SUPPORTS
+from engines.twinpyramid.cards import BURST_SIZE, JOKERS, RANKS, STONE_RANKS, SUITS, SUPPORTS
 from engines.twinpyramid.engine import TwinPyramidEngine
 from engines.twinpyramid.state import REARRANGE_LIMIT, TwinPyramidState
+
+from ..twinpyramid import Table, decide
 
 # Rank and suit of every card id (None for a joker): a dict look-up instead of a call.
 RANK: dict[str, str | None] = {**{r + s: r for s in SUITS for r in RANKS}, **{j: None for j in JOKERS}}
@@ -59,18 +61,21 @@ def _change(card: str, target: str, owner: str | None) -> Action:
     return Change(card=card, target=target, owner=owner)
 
 
-def rollout_view(state: TwinPyramidState, player: str) -> dict[str, Any]:
-    """The keys of ``seat_view(engine.view(state, player))`` the heuristic reads, with the same values."""
+def table_of(state: TwinPyramidState, player: str) -> Table:
+    """The heuristic's ``Table(seat_view(engine.view(state, player)))``, read from the state: the same parts."""
     seat = state.seats[player]
-    return {
-        "viewer": player,
-        "players": list(state.players),
-        "direction": "clockwise" if state.direction == 1 else "counterclockwise",
-        "hand": [] if seat.revealed else list(seat.held),
-        "top": state.discard[-1],
-        "table": [{"player": p, "shown": list(s.shown), "stones": {slot: s.stones.get(slot) for slot in SLOTS},
-                   "stone_count": len(s.stones)} for p in state.players if (s := state.seats[p])],
-    }
+    players = state.players
+    step = 1 if state.direction == 1 else -1
+    next_player = players[(players.index(player) + step) % len(players)]
+    return Table.of([] if seat.revealed else seat.held, seat.shown, set(seat.stones), next_player,
+                    len(state.seats[next_player].stones) > 0, state.discard[-1], len(players))
+
+
+def rollout_choose(state: TwinPyramidState, player: str, legal: list[Action], rng: random.Random) -> Action:
+    """The heuristic's ``choose(engine.view(state, player), legal, rng)``, without building the view."""
+    if len(legal) == 1:
+        return legal[0]
+    return decide(table_of(state, player), legal, rng)
 
 
 def _playable(state: TwinPyramidState, player: str, hand: list[str]) -> list[Action]:

@@ -8,8 +8,6 @@ player). It draws while its hand is small and sheds when the hand grows towards 
 from __future__ import annotations
 
 import random
-from collections import Counter
-from functools import cached_property
 from typing import Any
 
 from engines import Action
@@ -24,8 +22,15 @@ DRAW_UNTIL = 7  # draw (rather than play a useful card) while the hand is below 
 CHANGE_GAIN = 1.5  # a change must gain this much card value: small gains only pass cards back and forth
 
 
+_RANKS: dict[str, str | None] = {}  # every card id seen, with its rank (a look-up is cheaper than the slicing)
+
+
 def rank(card: str) -> str | None:
-    return None if card.startswith("X") else card[:-1]
+    try:
+        return _RANKS[card]
+    except KeyError:
+        found = _RANKS[card] = None if card.startswith("X") else card[:-1]
+        return found
 
 
 STONE_SET = frozenset(STONES)
@@ -64,20 +69,18 @@ class Table:
         self.hand = held + shown
         self.next_player, self.next_has_stones = next_player, next_has_stones
         self.top, self.players = top, players
+        self._counts: dict[str | None, int] | None = None  # worked out when first needed (many choices need none)
+        self._values: dict[str, float] = {}
 
-    @cached_property
-    def rank_count(self) -> Counter[str | None]:
+    @property
+    def rank_count(self) -> dict[str | None, int]:
         """How many hand cards of each rank (card ids are unique: a hand card's other copies are one fewer)."""
-        return Counter(rank(c) for c in self.hand)
-
-    @cached_property
-    def needs_stone(self) -> bool:
-        """A hand card is a stone for an empty slot."""
-        return any(r in STONE_SET and r not in self.stones for r in self.rank_count)
-
-    @cached_property
-    def hand_set(self) -> set[str]:
-        return set(self.hand)
+        if self._counts is None:
+            self._counts = {}
+            for card in self.hand:
+                r = rank(card)
+                self._counts[r] = self._counts.get(r, 0) + 1
+        return self._counts
 
     def can_place(self, card: str, stones: set[str], hand: list[str]) -> bool:
         r = rank(card)
@@ -110,14 +113,21 @@ class Table:
         return bool(open_slots) and not any(r in open_slots for r in self.rank_count)
 
     def value(self, card: str) -> float:
+        """What keeping ``card`` is worth to this hand (remembered: the table does not change)."""
+        known = self._values.get(card)
+        if known is None:
+            known = self._values[card] = self._value(card)
+        return known
+
+    def _value(self, card: str) -> float:
         r = rank(card)
         if r is None:
             return 0.0 if len(self.stones) == 9 else 2.0  # a joker left in hand bars the A on top
-        if r in BUILD:
-            return 5.0 if self.needs_stone else 3.0
+        if r in BUILD:  # worth more while a hand card is a stone for an empty slot
+            return 5.0 if any(o in STONE_SET and o not in self.stones for o in self.rank_count) else 3.0
         if r in self.stones:
             return 0.0
-        copies = 1 + self.rank_count[r] - (card in self.hand_set)
+        copies = 1 + self.rank_count.get(r, 0) - (card in self.hand)
         base = 4.0 if r == "A" else 6.0
         return base if copies == 1 else base - 4.0  # a second copy of a needed stone is spare
 

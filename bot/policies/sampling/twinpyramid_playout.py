@@ -9,8 +9,10 @@ empty) and, in ``_apply``, list them all again to check the chosen one. Here:
 * ``rollout_legal`` lists the same actions in the same order as ``engine.legal_actions`` for the common
   decisions (a turn, a build, a forced draw, naming a suit), with one shared instance per action (actions are
   frozen), and asks the engine for the rare ones (the rearrangement steps, a 2's choice, a 3's order);
-* ``rollout_apply`` runs the engine's handler for an action without listing the legal actions again: every
-  action a playout applies after the first was taken from ``rollout_legal`` for that very state.
+* ``rollout_apply`` applies an action without listing the legal actions again (every action a playout applies
+  after the first was taken from ``rollout_legal`` for that very state): a draw or a play that only ends the turn
+  directly (the same changes to the state, without the events nobody reads), anything else by the engine's own
+  handler.
 
 ``tests/test_twinpyramid_playout.py`` checks all three against the engine along many playouts, and that the strong
 bot's decisions are the ones the engine's own path gave.
@@ -32,9 +34,9 @@ from engines.twinpyramid.actions import (
     Play,
     Rearrange,
 )
-from engines.twinpyramid.cards import BURST_SIZE, JOKERS, RANKS, STONE_RANKS, SUITS, SUPPORTS
-from engines.twinpyramid.engine import TwinPyramidEngine
-from engines.twinpyramid.state import REARRANGE_LIMIT, TwinPyramidState
+from engines.twinpyramid.cards import BURST_SIZE, HELD_LIMIT, JOKERS, RANKS, STONE_RANKS, SUITS, SUPPORTS
+from engines.twinpyramid.engine import SPECIAL_RANKS, TwinPyramidEngine
+from engines.twinpyramid.state import REARRANGE_LIMIT, TURNS_PER_PLAYER, TwinPyramidState
 
 from ..twinpyramid import Table, decide
 
@@ -42,6 +44,7 @@ from ..twinpyramid import Table, decide
 RANK: dict[str, str | None] = {**{r + s: r for s in SUITS for r in RANKS}, **{j: None for j in JOKERS}}
 SUIT: dict[str, str | None] = {**{r + s: s for s in SUITS for r in RANKS}, **{j: None for j in JOKERS}}
 
+PLAIN_RANKS = frozenset(("A", "4", "5", "6"))  # a play of these only ends the turn (no effect, no build, no suit)
 DRAW, PASS, REARRANGE, END_BUILD, FORCED_DRAW = Draw(), Pass(), Rearrange(), EndBuild(), ForcedDraw()
 NAME_SUITS = tuple(NameSuit(suit=s) for s in SUITS)
 
@@ -164,6 +167,62 @@ def rollout_legal(state: TwinPyramidState, player: str) -> list[Action]:
 
 
 def rollout_apply(state: TwinPyramidState, player: str, action: Action) -> None:
-    """``engine._apply`` without its legality check, for an action ``rollout_legal`` listed for this state."""
-    engine = get_engine("twinpyramid")
-    TwinPyramidEngine._HANDLERS[type(action)](engine, state, player, action, [])
+    """``engine._apply`` without its legality check, for an action ``rollout_legal`` listed for this state: a draw
+    or a play that only ends the turn is done here (the events no playout reads are not made); anything else, and
+    any draw or play that reshuffles, bursts a hand or reaches the turn limit, by the engine's own handler."""
+    kind = action.type  # type: ignore[attr-defined]  # every Twin Pyramid action has its type literal
+    if kind == "draw" and _quick_draw(state, player):
+        return
+    if kind == "play" and _quick_play(state, player, action.card):  # type: ignore[attr-defined]  # a play's card
+        return
+    TwinPyramidEngine._HANDLERS[type(action)](get_engine("twinpyramid"), state, player, action, [])
+
+
+def _ends_quietly(state: TwinPyramidState) -> bool:
+    """Ending the turn now does not reach the turn limit (which ends the deal)."""
+    return state.turns + 1 < TURNS_PER_PLAYER * len(state.players)
+
+
+def _end_turn(state: TwinPyramidState) -> None:
+    """``flow.end_turn`` (no skip) where it does not end the deal, without its events."""
+    n = len(state.players)
+    wild = state.wild
+    if wild is not None and wild.owner == state.players[state.current % n]:
+        if wild.fresh:
+            wild.fresh = False
+        else:
+            state.wild = None
+    state.current = (state.current + state.direction) % n
+    state.rearranged = 0
+    state.turns += 1
+
+
+def _quick_draw(state: TwinPyramidState, player: str) -> bool:
+    """The engine's draw when the pile has a card, the hand does not burst and the turn ends quietly."""
+    seat = state.seats[player]
+    if not state.draw or len(seat.held) + len(seat.shown) + 1 >= BURST_SIZE or not _ends_quietly(state):
+        return False
+    card = state.draw.pop()
+    if state.peek and state.peek[0] == card:
+        state.peek.pop(0)
+    (seat.held if len(seat.held) < HELD_LIMIT else seat.shown).append(card)
+    state.passes = 0
+    _end_turn(state)
+    return True
+
+
+def _quick_play(state: TwinPyramidState, player: str, card: str) -> bool:
+    """The engine's play of a card that only ends the turn: an A, 4, 5 or 6, or a special card another player's
+    wild suppresses."""
+    rank = RANK[card]
+    wild = state.wild
+    quiet = rank in PLAIN_RANKS or (rank in SPECIAL_RANKS and wild is not None and wild.owner != player)
+    if not quiet or not _ends_quietly(state):
+        return False
+    seat = state.seats[player]
+    (seat.held if card in seat.held else seat.shown).remove(card)
+    state.discard.append(card)
+    state.top_suit = None
+    state.passes = 0
+    _end_turn(state)
+    return True

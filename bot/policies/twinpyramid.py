@@ -138,8 +138,8 @@ def _by_type(legal: list[Action], kind: str) -> list[Any]:
 
 
 def _kinds(legal: list[Action]) -> list[Any]:
-    """Twin Pyramid's actions, whose ``type`` (and fields) tell them apart."""
-    return list(legal)
+    """Twin Pyramid's actions, whose ``type`` (and fields) tell them apart (the same list, read only)."""
+    return legal
 
 
 def choose(view: PolicyView, legal: list[Action], rng: random.Random) -> Action:
@@ -246,9 +246,12 @@ def _best_build(table: Table, plays: list[Action]) -> Action | None:
 
 def _best_change(table: Table, legal: list[Action]) -> Action | None:
     """A change that takes a needed card, gaining more than CHANGE_GAIN (the A/joker given away is worth less)."""
+    changes = _by_type(legal, "change")
+    if not changes:
+        return None
     best_change, gain = None, CHANGE_GAIN
     has_builder = any(rank(c) in BUILD for c in table.hand)
-    for a in _by_type(legal, "change"):
+    for a in changes:
         if rank(a.target) in BUILD and has_builder:
             continue  # a second building card is no progress
         if _trade_back(table, a):
@@ -262,7 +265,12 @@ def _best_change(table: Table, legal: list[Action]) -> Action | None:
 
 
 def _turn(table: Table, legal: list[Action], rng: random.Random) -> Action:
-    plays = _by_type(legal, "play")
+    plays, draws = [], []
+    for a in _kinds(legal):
+        if a.type == "play":
+            plays.append(a)
+        elif a.type == "draw":
+            draws.append(a)
     hand_size = len(table.hand)
     # 1. Build: a J/Q/K that places stones, the most stones first.
     # 2. Take a needed card with a change.
@@ -277,7 +285,6 @@ def _turn(table: Table, legal: list[Action], rng: random.Random) -> Action:
     junk = [a for a in plays if table.value(a.card) <= 1.0]
     if junk:
         return max(junk, key=shed_key)
-    draws = _by_type(legal, "draw")
     if draws and hand_size < (DRAW_UNTIL + 1 if table.lacks_stones() else DRAW_UNTIL):
         return draws[0]
     if plays:

@@ -100,15 +100,15 @@ def _changes(state: TwinPyramidState, player: str, hand: list[str]) -> list[Acti
     wild = state.wild
     if wild is not None and wild.owner != player:
         return []
-    actions: list[Action] = []
+    changers = [c for c in hand if RANK[c] is None or RANK[c] == "A"]
+    if not changers:
+        return []
     top = state.discard[-1]
-    for card in hand:
-        rank = RANK[card]
-        if rank is not None and rank != "A":
-            continue
-        suit = SUIT[card]
-        for owner, target in ((None, top), *((o, t) for o in state.players if o != player
-                                              for t in state.seats[o].shown)):
+    targets = [(None, top), *((o, t) for o in state.players if o != player for t in state.seats[o].shown)]
+    actions: list[Action] = []
+    for card in changers:
+        rank, suit = RANK[card], SUIT[card]
+        for owner, target in targets:
             if RANK[target] is None:
                 continue
             if rank is None or SUIT[target] == suit or RANK[target] == "A":

@@ -14,7 +14,7 @@ from bot.policies.sampling.twinpyramid_playout import rollout_apply, rollout_cho
 from bot.policies.seat_view import seat_view
 from bot.policies.twinpyramid import Table, choose
 from engines.twinpyramid import TwinPyramidEngine
-from engines.twinpyramid.state import REARRANGE_LIMIT, Pending
+from engines.twinpyramid.state import REARRANGE_LIMIT, TURNS_PER_PLAYER, Pending
 
 ENGINE = TwinPyramidEngine()
 
@@ -60,9 +60,16 @@ def _step(state, player: str, walk: random.Random, seen: Counter) -> object:
     return move if walk.random() < 0.7 else walk.choice(legal)
 
 
-def _edges(state, player: str, seen: Counter) -> None:
-    """The corners a walk rarely reaches: the rearrangement limit used up (on a turn, before a forced draw) and
-    an empty hand (no rearrangement menu then)."""
+def _edges(state, player: str, move, seen: Counter) -> None:
+    """The corners a walk rarely reaches: the rearrangement limit used up (on a turn, before a forced draw), an
+    empty hand (no rearrangement menu then), and the move made on the deal's last turn (the turn limit ends it)."""
+    last = ENGINE.load(ENGINE.dump(state))
+    last.turns = TURNS_PER_PLAYER * len(last.players) - 1
+    fast = ENGINE.load(ENGINE.dump(last))
+    rollout_apply(fast, player, move)
+    ENGINE._apply(last, player, move)
+    assert ENGINE.dump(fast) == ENGINE.dump(last)
+    seen[f"last turn: {move.type}"] += 1
     for edge in ("limit", "empty hand"):
         edged = ENGINE.load(ENGINE.dump(state))
         if edge == "limit":
@@ -83,7 +90,7 @@ def _walk(state, steps: int, walk: random.Random, seen: Counter) -> None:
         player = actors[0]
         move = _step(state, player, walk, seen)
         if not state.arranging and walk.random() < 0.2:
-            _edges(state, player, seen)
+            _edges(state, player, move, seen)
         fast = ENGINE.load(ENGINE.dump(state))
         rollout_apply(fast, player, move)
         ENGINE._apply(state, player, move)
@@ -100,7 +107,7 @@ def test_fast_path_matches_the_engine_along_games_and_sampled_playouts():
         _walk(sample(view, random.Random(seed)), 30, walk, seen)
     for kind in ("turn", "build", "name_suit", "two_choice", "order_three", "forced_draw", "arranging", "deal_over",
                  "wild against the player", "a change listed", "limit at turn", "limit at forced_draw",
-                 "empty hand at turn", "empty hand at forced_draw"):
+                 "empty hand at turn", "empty hand at forced_draw", "last turn: draw", "last turn: play"):
         assert seen[kind] > 0, (kind, seen)
 
 

@@ -14,7 +14,7 @@ from bot.policies.sampling.twinpyramid_playout import rollout_apply, rollout_cho
 from bot.policies.seat_view import seat_view
 from bot.policies.twinpyramid import Table, choose
 from engines.twinpyramid import TwinPyramidEngine
-from engines.twinpyramid.state import REARRANGE_LIMIT, TURNS_PER_PLAYER, Pending
+from engines.twinpyramid.state import REARRANGE_LIMIT, TURNS_PER_PLAYER, Pending, Wild
 
 ENGINE = TwinPyramidEngine()
 
@@ -62,14 +62,24 @@ def _step(state, player: str, walk: random.Random, seen: Counter) -> object:
 
 def _edges(state, player: str, move, seen: Counter) -> None:
     """The corners a walk rarely reaches: the rearrangement limit used up (on a turn, before a forced draw), an
-    empty hand (no rearrangement menu then), and the move made on the deal's last turn (the turn limit ends it)."""
-    last = ENGINE.load(ENGINE.dump(state))
-    last.turns = TURNS_PER_PLAYER * len(last.players) - 1
-    fast = ENGINE.load(ENGINE.dump(last))
-    rollout_apply(fast, player, move)
-    ENGINE._apply(last, player, move)
-    assert ENGINE.dump(fast) == ENGINE.dump(last)
-    seen[f"last turn: {move.type}"] += 1
+    empty hand (no rearrangement menu then), the move made on the deal's last turn (the turn limit ends it), and
+    two the quick draw and play follow the engine in although play never meets them."""
+    corners = ["last turn"]
+    if move.type in ("draw", "play"):  # the moves rollout_apply may make itself
+        corners += ["a fresh wild of the mover's", "the draw's top seen with a 3"]
+    for corner in corners:
+        edged = ENGINE.load(ENGINE.dump(state))
+        if corner == "last turn":
+            edged.turns = TURNS_PER_PLAYER * len(edged.players) - 1
+        elif corner == "a fresh wild of the mover's":  # (a wild is spent in the turn it is named: never met in play)
+            edged.wild = Wild(owner=player, suit="S", fresh=True)
+        elif edged.draw:  # (a 3's seen cards are drawn by forced draws: never met by a turn's draw in play)
+            edged.peek = [edged.draw[-1]]
+        fast = ENGINE.load(ENGINE.dump(edged))
+        rollout_apply(fast, player, move)
+        ENGINE._apply(edged, player, move)
+        assert ENGINE.dump(fast) == ENGINE.dump(edged), corner
+        seen[f"{corner}: {move.type}"] += 1
     for edge in ("limit", "empty hand"):
         edged = ENGINE.load(ENGINE.dump(state))
         if edge == "limit":
@@ -107,7 +117,9 @@ def test_fast_path_matches_the_engine_along_games_and_sampled_playouts():
         _walk(sample(view, random.Random(seed)), 30, walk, seen)
     for kind in ("turn", "build", "name_suit", "two_choice", "order_three", "forced_draw", "arranging", "deal_over",
                  "wild against the player", "a change listed", "limit at turn", "limit at forced_draw",
-                 "empty hand at turn", "empty hand at forced_draw", "last turn: draw", "last turn: play"):
+                 "empty hand at turn", "empty hand at forced_draw", "last turn: draw", "last turn: play",
+                 "a fresh wild of the mover's: draw", "a fresh wild of the mover's: play",
+                 "the draw's top seen with a 3: draw"):
         assert seen[kind] > 0, (kind, seen)
 
 

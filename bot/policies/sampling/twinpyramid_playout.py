@@ -20,7 +20,7 @@ bot's decisions are the ones the engine's own path gave.
 from __future__ import annotations
 
 import random
-from functools import cache
+from functools import cache, lru_cache
 
 from engines import Action, get_engine
 from engines.twinpyramid.actions import (
@@ -49,7 +49,7 @@ DRAW, PASS, REARRANGE, END_BUILD, FORCED_DRAW = Draw(), Pass(), Rearrange(), End
 NAME_SUITS = tuple(NameSuit(suit=s) for s in SUITS)
 
 
-@cache
+@cache  # at most one per card id (54), like _place
 def _play(card: str) -> Action:
     return Play(card=card)
 
@@ -59,7 +59,7 @@ def _place(card: str) -> Action:
     return Place(card=card)
 
 
-@cache
+@lru_cache(maxsize=4096)  # bounded: ``owner`` is a player, and a bot process meets ever new players
 def _change(card: str, target: str, owner: str | None) -> Action:
     return Change(card=card, target=target, owner=owner)
 

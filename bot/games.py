@@ -115,6 +115,10 @@ class SamplerHooks:
     rollout_view: Callable[[Any, str], dict[str, Any]] | None = None  # cheaper view for playouts; None = engine's
     rollout_choose: Callable[..., Any] | None = None  # (state, player, legal, rng) -> a cheaper playout move
     rollout_done: Callable[[Any], bool] | None = None  # a point where the playout stops and ``evaluate`` scores
+    rollout_legal: Callable[[Any, str], list] | None = None  # (state, player to act) -> the legal actions, cheaper;
+    # None = the engine's ``legal_actions``
+    rollout_apply: Callable[[Any, str, Any], Any] | None = None  # (state, player, an action rollout_legal listed)
+    # -> apply it in place without checking it again; None = the engine's ``_apply``
     prior: Callable[[dict[str, Any], Any], float] | None = None  # (view, action) -> order of search candidates
 
 

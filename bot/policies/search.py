@@ -81,18 +81,20 @@ def playout(game: str, state: Any, me: str, action: Action, rng: random.Random) 
     see = hooks.rollout_view or engine.view
     fast = hooks.rollout_choose  # a cheaper playout policy, given the state itself
     done = hooks.rollout_done  # a point where the playout stops and ``evaluate`` scores
+    legal_actions = hooks.rollout_legal or engine.legal_actions
+    apply = hooks.rollout_apply or engine._apply
     for _ in range(steps):
         actors = engine.to_act(state)
         if not actors or (done is not None and done(state)):
             break
         player = actors[0]
-        legal = engine.legal_actions(state, player)
+        legal = legal_actions(state, player)
         if not legal:
             break
         if fast is not None:
-            engine._apply(state, player, fast(state, player, legal, rng))
+            apply(state, player, fast(state, player, legal, rng))
         else:
-            engine._apply(state, player, policy(see(state, player), legal, rng))
+            apply(state, player, policy(see(state, player), legal, rng))
     result = engine.result(state)
     if result is None:
         if evaluate is not None:

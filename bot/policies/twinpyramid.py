@@ -22,8 +22,18 @@ DRAW_UNTIL = 7  # draw (rather than play a useful card) while the hand is below 
 CHANGE_GAIN = 1.5  # a change must gain this much card value: small gains only pass cards back and forth
 
 
+_RANKS: dict[str, str | None] = {}  # every card id seen, with its rank (a look-up is cheaper than the slicing)
+
+
 def rank(card: str) -> str | None:
-    return None if card.startswith("X") else card[:-1]
+    try:
+        return _RANKS[card]
+    except KeyError:
+        found = _RANKS[card] = None if card.startswith("X") else card[:-1]
+        return found
+
+
+STONE_SET = frozenset(STONES)
 
 
 def suit(card: str) -> str | None:
@@ -31,21 +41,46 @@ def suit(card: str) -> str | None:
 
 
 class Table:
-    """The parts of the view the policy reasons about."""
+    """The parts of the view the policy reasons about (``Table.of`` builds one from the same parts read elsewhere,
+    e.g. a playout's state)."""
 
     def __init__(self, view: dict[str, Any]) -> None:
         me = view["viewer"]
         seat = next(s for s in view["table"] if s["player"] == me)
-        self.view = view
-        self.held: list[str] = list(view["hand"])
-        self.shown: list[str] = list(seat["shown"])
-        self.hand = self.held + self.shown
-        self.stones = {slot for slot, card in seat["stones"].items() if card}
         order = view["players"]
         step = 1 if view["direction"] == "clockwise" else -1
-        self.next_player = order[(order.index(me) + step) % len(order)]
-        nxt = next(s for s in view["table"] if s["player"] == self.next_player)
-        self.next_has_stones = nxt["stone_count"] > 0
+        next_player = order[(order.index(me) + step) % len(order)]
+        nxt = next(s for s in view["table"] if s["player"] == next_player)
+        self._fill(list(view["hand"]), list(seat["shown"]), {slot for slot, card in seat["stones"].items() if card},
+                   next_player, nxt["stone_count"] > 0, view["top"], len(order))
+
+    @classmethod
+    def of(cls, held: list[str], shown: list[str], stones: set[str], next_player: str, next_has_stones: bool,
+           top: str, players: int) -> Table:
+        """A table from its parts: the seat's held (secret) and shown cards, its filled slots, the next player and
+        whether they have a stone, the discard's top card and the number of players (read, never changed)."""
+        table = cls.__new__(cls)
+        table._fill(held, shown, stones, next_player, next_has_stones, top, players)
+        return table
+
+    def _fill(self, held: list[str], shown: list[str], stones: set[str], next_player: str, next_has_stones: bool,
+              top: str, players: int) -> None:
+        self.held, self.shown, self.stones = held, shown, stones
+        self.hand = held + shown
+        self.next_player, self.next_has_stones = next_player, next_has_stones
+        self.top, self.players = top, players
+        self._counts: dict[str | None, int] | None = None  # worked out when first needed (many choices need none)
+        self._values: dict[str, float] = {}
+
+    @property
+    def rank_count(self) -> dict[str | None, int]:
+        """How many hand cards of each rank (card ids are unique: a hand card's other copies are one fewer)."""
+        if self._counts is None:
+            self._counts = {}
+            for card in self.hand:
+                r = rank(card)
+                self._counts[r] = self._counts.get(r, 0) + 1
+        return self._counts
 
     def can_place(self, card: str, stones: set[str], hand: list[str]) -> bool:
         r = rank(card)
@@ -63,25 +98,36 @@ class Table:
             if not options:
                 break
             card = max(options, key=lambda c: STONES.index(rank(c)))
-            stones.add(rank(card))
+            slot = rank(card)
+            assert slot is not None  # a placeable card is a stone
+            stones.add(slot)
             hand.remove(card)
             placed += 1
         return placed
 
     def lacks_stones(self) -> bool:
         """True when the pyramid is nearly done and a slot could take a stone now but no hand card fits it."""
+        if len(self.stones) < 7:
+            return False
         open_slots = [r for r in STONES if r not in self.stones and all(s in self.stones for s in SUPPORTS.get(r, ()))]
-        return len(self.stones) >= 7 and bool(open_slots) and not any(rank(c) in open_slots for c in self.hand)
+        return bool(open_slots) and not any(r in open_slots for r in self.rank_count)
 
     def value(self, card: str) -> float:
+        """What keeping ``card`` is worth to this hand (remembered: the table does not change)."""
+        known = self._values.get(card)
+        if known is None:
+            known = self._values[card] = self._value(card)
+        return known
+
+    def _value(self, card: str) -> float:
         r = rank(card)
         if r is None:
             return 0.0 if len(self.stones) == 9 else 2.0  # a joker left in hand bars the A on top
-        if r in BUILD:
-            return 5.0 if any(rank(c) in STONES and rank(c) not in self.stones for c in self.hand) else 3.0
+        if r in BUILD:  # worth more while a hand card is a stone for an empty slot
+            return 5.0 if any(o in STONE_SET and o not in self.stones for o in self.rank_count) else 3.0
         if r in self.stones:
             return 0.0
-        copies = 1 + sum(1 for c in self.hand if rank(c) == r and c != card)
+        copies = 1 + self.rank_count.get(r, 0) - (card in self.hand)
         base = 4.0 if r == "A" else 6.0
         return base if copies == 1 else base - 4.0  # a second copy of a needed stone is spare
 
@@ -92,16 +138,20 @@ def _by_type(legal: list[Action], kind: str) -> list[Any]:
 
 
 def _kinds(legal: list[Action]) -> list[Any]:
-    """Twin Pyramid's actions, whose ``type`` (and fields) tell them apart."""
-    return list(legal)
+    """Twin Pyramid's actions, whose ``type`` (and fields) tell them apart (the same list, read only)."""
+    return legal
 
 
 def choose(view: PolicyView, legal: list[Action], rng: random.Random) -> Action:
     view = seat_view(view)
     if len(legal) == 1:
         return legal[0]
+    return decide(Table(view), legal, rng)
+
+
+def decide(table: Table, legal: list[Action], rng: random.Random) -> Action:
+    """The choice among two or more legal actions, from the table's parts."""
     kinds = {a.type for a in _kinds(legal)}
-    table = Table(view)
     if "place" in kinds:
         places = _by_type(legal, "place")
         return max(places, key=lambda a: (rank(a.card) == "A", STONES.index(rank(a.card))))
@@ -114,7 +164,7 @@ def choose(view: PolicyView, legal: list[Action], rng: random.Random) -> Action:
     if "pass_two" in kinds:
         return _by_type(legal, "pass_two")[0]
     if "order_three" in kinds:
-        return _order_three(view, table, legal)
+        return _order_three(table, legal)
     if "forced_draw" in kinds:
         return _by_type(legal, "forced_draw")[0]
     if "swap_shown" in kinds or "to_held" in kinds:
@@ -122,7 +172,7 @@ def choose(view: PolicyView, legal: list[Action], rng: random.Random) -> Action:
     if "play" in kinds or "draw" in kinds:
         return _turn(table, legal, rng)
     if "change" in kinds:
-        return _forced_change(view, table, legal)
+        return _forced_change(table, legal)
     return rng.choice([a for a in _kinds(legal) if a.type != "rearrange"] or legal)
 
 
@@ -149,12 +199,12 @@ def _arrange(table: Table, legal: list[Action]) -> Action:
     return legal[0]
 
 
-def _forced_change(view: dict[str, Any], table: Table, legal: list[Action]) -> Action:
+def _forced_change(table: Table, legal: list[Action]) -> Action:
     """Only changes are possible (no card to play, the 10th card barred). Prefer a change that lets play go on:
     one with the discard's top card (the next player gets a new top), else one taking a card that can be played on
     the top next turn; never one the owner can take straight back — move the A or joker into held first."""
     changes = _by_type(legal, "change")
-    top = view["top"]
+    top = table.top
     if any(_trade_back(table, a) for a in changes) and _changer_to_hold(table) and _by_type(legal, "rearrange"):
         return _by_type(legal, "rearrange")[0]
 
@@ -173,8 +223,8 @@ def _trade_back(table: Table, change: Action) -> bool:
     return change.owner is not None and change.card in table.shown and len(table.held) >= 4  # type: ignore[attr-defined]  # the field of that kind of Twin Pyramid action
 
 
-def _order_three(view: dict[str, Any], table: Table, legal: list[Action]) -> Action:
-    mine = len(view["players"]) - 1  # the others draw first, one each; the player last
+def _order_three(table: Table, legal: list[Action]) -> Action:
+    mine = table.players - 1  # the others draw first, one each; the player last
     def score(action: Action) -> float:
         order = action.order  # type: ignore[attr-defined]  # the field of that kind of Twin Pyramid action
         return table.value(order[mine]) if mine < len(order) else 0.0
@@ -196,9 +246,12 @@ def _best_build(table: Table, plays: list[Action]) -> Action | None:
 
 def _best_change(table: Table, legal: list[Action]) -> Action | None:
     """A change that takes a needed card, gaining more than CHANGE_GAIN (the A/joker given away is worth less)."""
+    changes = _by_type(legal, "change")
+    if not changes:
+        return None
     best_change, gain = None, CHANGE_GAIN
     has_builder = any(rank(c) in BUILD for c in table.hand)
-    for a in _by_type(legal, "change"):
+    for a in changes:
         if rank(a.target) in BUILD and has_builder:
             continue  # a second building card is no progress
         if _trade_back(table, a):
@@ -212,7 +265,12 @@ def _best_change(table: Table, legal: list[Action]) -> Action | None:
 
 
 def _turn(table: Table, legal: list[Action], rng: random.Random) -> Action:
-    plays = _by_type(legal, "play")
+    plays, draws = [], []
+    for a in _kinds(legal):
+        if a.type == "play":
+            plays.append(a)
+        elif a.type == "draw":
+            draws.append(a)
     hand_size = len(table.hand)
     # 1. Build: a J/Q/K that places stones, the most stones first.
     # 2. Take a needed card with a change.
@@ -227,7 +285,6 @@ def _turn(table: Table, legal: list[Action], rng: random.Random) -> Action:
     junk = [a for a in plays if table.value(a.card) <= 1.0]
     if junk:
         return max(junk, key=shed_key)
-    draws = _by_type(legal, "draw")
     if draws and hand_size < (DRAW_UNTIL + 1 if table.lacks_stones() else DRAW_UNTIL):
         return draws[0]
     if plays:

@@ -19,6 +19,10 @@ from engines.twinpyramid.cards import full_deck
 from engines.twinpyramid.state import REARRANGE_LIMIT, DealOutcome, Pending, Seat, TwinPyramidState, Wild
 
 from ..seat_view import PolicyView, seat_view
+from .twinpyramid_playout import rollout_apply, rollout_choose, rollout_legal
+
+__all__ = ["ROLLOUT_STEPS", "evaluate", "rollout_apply", "rollout_choose", "rollout_done", "rollout_legal", "sample",
+           "unseen_cards"]
 
 ROLLOUT_STEPS = 30
 

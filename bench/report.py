@@ -19,10 +19,10 @@ def median(values: Sequence[float]) -> float:
     return statistics.median(values) if values else float("nan")
 
 
-def rss_bytes() -> int:
-    """Resident set size of this process (Linux /proc; 0 where unavailable)."""
+def rss_bytes(pid: int | str = "self") -> int:
+    """Resident set size of this process, or of process ``pid`` (Linux /proc; 0 where unavailable)."""
     try:
-        with open("/proc/self/statm") as f:
+        with open(f"/proc/{pid}/statm") as f:
             return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
     except (OSError, ValueError):
         return 0

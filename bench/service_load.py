@@ -81,12 +81,12 @@ async def drive(service: GameService, table: Table, think: float, until: float, 
             sizes.append(len(table.engine.dump(table.state)) + len(json.dumps(action.model_dump(mode="json"))))
 
 
-LABELS = {"loop": " (bots on the loop)", "worker": " (bots in a worker process)", "random": " (random movers)"}
+LABELS = {"loop": " (bots on the loop)", "worker": " (bots in their worker)", "random": " (random movers)"}
 
 
-async def load_run(tables: int, seconds: float, folder: Path, bots: str = "loop") -> dict:
-    """``bots``: "loop" (the normal heuristic decides on the event loop, the bot's default), "worker" (it decides
-    in the quick worker of the bot's ``Thinkers``, ``BOT_THINK_QUICK_IN_WORKER``) or "random" (random legal
+async def load_run(tables: int, seconds: float, folder: Path, bots: str = "worker") -> dict:
+    """``bots``: "worker" (the normal heuristic decides in the quick worker of the bot's ``Thinkers``, the bot's
+    default), "loop" (it decides on the event loop, ``BOT_THINK_QUICK_IN_WORKER=0``) or "random" (random legal
     moves: the host alone)."""
     storage = await Storage.open(folder / f"load-{tables}-{bots}.db")
     thinker = None
@@ -107,7 +107,9 @@ async def load_run(tables: int, seconds: float, folder: Path, bots: str = "loop"
     await asyncio.gather(*(drive(service, table, think, until, latencies, sizes, bots, thinker)
                            for table in running))
     await service.drain()
+    workers_rss = 0
     if thinker is not None:
+        workers_rss = sum(rss_bytes(pid) for pid in thinker.quick.pids() + thinker.strong.pids())
         await thinker.close()
     row = int(sum(sizes) / max(len(sizes), 1))
     floor_times = await floor(storage, row, 100 if seconds < 5 else 300)
@@ -117,7 +119,8 @@ async def load_run(tables: int, seconds: float, folder: Path, bots: str = "loop"
     return {"tables": tables, "actions": len(latencies), "p50": percentile(latencies, 50),
             "p99": percentile(latencies, 99), "floor50": percentile(floor_times, 50),
             "floor99": percentile(floor_times, 99), "row": row, "rss_per_table": (rss_after - rss_before) / tables,
-            "rss": rss_after, "db_per_action": db_bytes / max(actions, 1), "seconds": seconds,
+            "rss": rss_after, "workers_rss": workers_rss, "db_per_action": db_bytes / max(actions, 1),
+            "seconds": seconds,
             "label": f"{tables:,}" + (LABELS[bots] if tables == 1000 else "")}
 
 
@@ -138,10 +141,10 @@ def run(quick: bool) -> list[dict]:
         for tables in (1, 100, 1000):
             seconds = (4.0 if tables > 1 else 3.0) if quick else (20.0 if tables > 1 else 10.0)
             results.append(asyncio.run(load_run(tables, seconds, Path(folder))))
-        # The same load with the bots' thinking in a worker process, and with seats that pick random legal moves
+        # The same load with the bots' heuristics on the event loop, and with seats that pick random legal moves
         # (what the host costs without any thinking).
         others = [asyncio.run(load_run(1000, 4.0 if quick else 20.0, Path(folder), bots=bots))
-                  for bots in ("worker", "random")]
+                  for bots in ("loop", "random")]
     rows = [[r["label"], r["actions"], f"{r['actions'] / r['seconds']:.0f}", ms(r["p50"]), ms(r["p99"]),
              ms(r["floor50"]), ms(r["floor99"]), f"{r['p99'] / r['floor99']:.2f}×", r["row"]]
             for r in [*results, *others]]
@@ -153,6 +156,7 @@ def run(quick: bool) -> list[dict]:
     print_table("Memory and storage", ["figure", "value"], [
         ["RSS with 1,000 active tables", f"{big['rss'] / 2**20:.0f} MB"],
         ["RSS growth per active table", f"{big['rss_per_table'] / 1024:.1f} KB"],
+        ["RSS of the thinking workers (quick and strong), after the run", f"{big['workers_rss'] / 2**20:.0f} MB"],
         ["database bytes per action", f"{big['db_per_action']:.0f} B"],
     ])
     return results

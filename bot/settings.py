@@ -35,8 +35,8 @@ class Settings(BaseSettings):
     paused_table_close_days: float = 7.0  # a table paused with every person away is closed after this long
     # Worker processes for strong bots' thinking (0: one per core but one).
     bot_think_workers: int = 0
-    # easy and normal in a worker of their own instead of on the event loop (worse on two cores: bot/thinking.py).
-    bot_think_quick_in_worker: bool = False
+    # easy and normal in a worker of their own (0: on the event loop; slower at 1,000 tables: bot/thinking.py).
+    bot_think_quick_in_worker: bool = True
     default_locale: str = "en"
     # Shards over several processes: the total count and this process's range ("0-7", "0,2,4-5"). Unset: one
     # process, discord.py's single connection.

@@ -17,7 +17,8 @@ def test_quick_benchmark_runs_and_prints_every_section() -> None:
                     "## Discord path"):
         assert heading in out, f"missing {heading!r}"
     for figure in ("floor p99", "RSS with 1,000 active tables", "database bytes per action",
-                   "first action answered", "rocca", "diamondbox", "bots in a worker process"):
+                   "first action answered", "rocca", "diamondbox", "bots in their worker", "bots on the loop",
+                   "RSS of the thinking workers"):
         assert figure in out
 
 

@@ -184,3 +184,20 @@ async def test_the_quick_lane_can_stay_on_the_loop() -> None:
         assert thinkers.quick.fallbacks == 0
     finally:
         await thinkers.close()
+
+
+async def test_by_default_every_level_thinks_in_a_worker() -> None:
+    """The bot's default settings: easy and normal in the quick worker, strong in its pool; none on the loop."""
+    from bot.settings import Settings
+
+    thinkers = Thinkers(1, quick_in_worker=Settings.model_fields["bot_think_quick_in_worker"].default)
+    thinkers.start()
+    try:
+        await thinkers.ready()
+        assert thinkers.quick.pids() and thinkers.strong.pids() and os.getpid() not in thinkers.quick.pids()
+        assert set(thinkers.quick.offloaded) | set(thinkers.strong.offloaded) == {"easy", "normal", "strong"}
+        for level in QUICK:
+            assert await thinkers.decide(*a_decision(), "w", level) == on_the_loop("w", level)
+        assert thinkers.quick.fallbacks == 0
+    finally:
+        await thinkers.close()

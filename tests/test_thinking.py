@@ -14,7 +14,7 @@ from bot.policies import choose_for_seat
 from bot.policies.seat_view import seat_view
 from bot.scheduler import BotScheduler
 from bot.service import GameService
-from bot.thinking import QUICK, Thinker, Thinkers
+from bot.thinking import QUICK, WORKER_NICENESS, Thinker, Thinkers
 from engines import Action, Engine, get_engine
 
 from .thinking_fns import fails, hang, slow, where, where_pid
@@ -60,6 +60,13 @@ async def test_a_strong_decision_runs_in_a_worker_and_sees_only_its_seat(thinker
     move = await thinker.decide(*a_decision(), "s", "strong")
     assert move == on_the_loop("s", "strong") and thinker.fallbacks == 0
     assert thinker.pids() and os.getpid() not in thinker.pids()
+
+
+async def test_workers_yield_to_the_event_loop(thinker_factory) -> None:
+    """A worker runs at a lower priority than the bot, so handing it a decision does not push the loop aside."""
+    thinker = await thinker_factory()
+    mine = os.getpriority(os.PRIO_PROCESS, 0)
+    assert [os.getpriority(os.PRIO_PROCESS, pid) for pid in thinker.pids()] == [min(19, mine + WORKER_NICENESS)]
 
 
 async def test_a_decision_that_hangs_falls_back_to_normal_in_time(thinker_factory) -> None:

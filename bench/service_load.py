@@ -162,11 +162,20 @@ def run(quick: bool) -> list[dict]:
     return results
 
 
-def compare(tables: int, seconds: float, modes: list[str]) -> None:
-    """One line per run, in the order given (alternate the modes to see the run-to-run spread)."""
+def compare(tables: int, seconds: float, modes: list[str], profile: Path | None = None) -> None:
+    """One line per run, in the order given (alternate the modes to see the run-to-run spread); with ``profile``,
+    the last run's cProfile statistics are written there (``python -m pstats FILE``)."""
+    import cProfile
+
     with tempfile.TemporaryDirectory() as folder:
         for i, bots in enumerate(modes):
+            profiler = cProfile.Profile() if profile is not None and i == len(modes) - 1 else None
+            if profiler is not None:
+                profiler.enable()
             r = asyncio.run(load_run(tables, seconds, Path(folder) / str(i), bots=bots))
+            if profiler is not None:
+                profiler.disable()
+                profiler.dump_stats(profile)
             print(f"{tables:,} tables, bots: {bots:<6}  actions/s {r['actions'] / seconds:>4.0f}  "
                   f"p50 {ms(r['p50'])}  p99 {ms(r['p99'])}  floor p99 {ms(r['floor99'])}", flush=True)
 
@@ -179,5 +188,6 @@ if __name__ == "__main__":
     parser.add_argument("modes", nargs="+", choices=sorted(LABELS), help="e.g. worker loop worker loop")
     parser.add_argument("--tables", type=int, default=1000)
     parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--profile", type=Path, default=None, help="write the last run's cProfile stats here")
     args = parser.parse_args()
-    compare(args.tables, args.seconds, args.modes)
+    compare(args.tables, args.seconds, args.modes, args.profile)

@@ -114,3 +114,30 @@ def test_japanese_text_uses_full_width_punctuation() -> None:
         if re.search(r"[\u3040-\u30ff\u3400-\u9fff]", plain):
             assert not re.search(r"[:()!?]", plain), f"ja:{key} mixes half-width punctuation: {text}"
     assert "SP" not in t("twinpyramid.board.start_mark", "ja")
+
+
+def test_compiled_texts_format_as_the_general_formatter_does() -> None:
+    """Every catalog text, formatted through its parsed-once pieces, equals ``string.Formatter``'s own result
+    (with the plural forms) for numbers, numbers as text and words in every field; a text the compiled path
+    cannot take is left to the general formatter."""
+    from bot.i18n import _compiled, _format, _formatter
+
+    compiled = 0
+    for lang in LANGUAGES:
+        for key, text in catalog(lang).items():
+            names = placeholders(text)
+            if not names:
+                continue
+            compiled += _compiled(lang, text) is not None
+            for value in (0, 1, 2, 5, 21, 1.5, "3", "-1", "Aki", "<@12>"):
+                fields = {name: value for name in names}
+                try:
+                    expected = _formatter(lang).format(text, **fields)
+                except (ValueError, TypeError) as error:  # a spec that does not take this kind of value
+                    try:
+                        _format(lang, text, fields)
+                    except type(error):
+                        continue
+                    raise AssertionError(f"{lang}:{key} formatted {value!r}; the general formatter refused it")
+                assert _format(lang, text, fields) == expected, f"{lang}:{key} with {value!r}"
+    assert compiled > 100  # the fast path is the one taken

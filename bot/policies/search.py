@@ -128,6 +128,7 @@ def choose_strong(
     budget_s: float = 0.3,
     iterations: int | None = None,
     sample: Callable[[dict[str, Any], random.Random], Any] | None = None,
+    report: dict[str, int] | None = None,
 ) -> Action:
     """The strong bot's move: one element of ``legal``.
 
@@ -139,6 +140,7 @@ def choose_strong(
     (see ``pick``).
     Games without a determiniser play the ``normal`` heuristic. ``sample`` replaces the game's determiniser
     (``bench.bots``' clairvoyant ``oracle``, which is handed the true state, uses it; a bot never does).
+    ``report``, when given, receives the number of ``playouts`` run (``bench.strong_budget``).
     """
     view = seat_view(view)
     rng = random.Random(f"strong:{game}:{seed}")
@@ -168,6 +170,8 @@ def choose_strong(
             continue
         for i in cands:
             scores[i].append(results[i])  # type: ignore[arg-type]  # no None: checked just above
+    if report is not None:
+        report["playouts"] = done * len(cands)
     hooks = sampler_hooks(game)
     assert hooks is not None  # a game without a sampler returned above
     return legal[pick(cands, scores, hooks.SWITCH_Z)]

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.policies import LEVELS, choose_for_seat
+from bot.policies import LEVELS, STRONG_BUDGET_S, choose_for_seat
 from bot.policies.search import choose_strong
 from engines import GAMES, Action, get_engine
 from engines.rng import Rng
@@ -44,7 +44,7 @@ class Matchup:
     hero: str = "strong"
     field: str = "normal"
     iterations: int | None = 40  # the strong search's playouts per decision; None: ``budget_s`` seconds
-    budget_s: float = 0.3
+    budget_s: float = STRONG_BUDGET_S
 
     def choose(self, level: str, game: str, view: dict[str, Any], legal: list[Action], seed: str,
                state: Any = None) -> Action:
@@ -186,7 +186,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--games", type=int, default=400, help="games per cell")
     parser.add_argument("--iterations", type=int, default=40,
                         help="playouts per decision (reproducible); 0 = use --budget seconds instead")
-    parser.add_argument("--budget", type=float, default=0.3, help="seconds per decision when --iterations 0")
+    parser.add_argument("--budget", type=float, default=STRONG_BUDGET_S,
+                        help="seconds per decision when --iterations 0 (default: the bot's own budget)")
     parser.add_argument("--hero", choices=[*LEVELS, *ORACLES], default="strong",
                         help="the level of the one rotating seat (oracle: strong search that sees the true state; "
                              "seer: the hidden cards but not the dice and draws to come)")

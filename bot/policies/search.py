@@ -30,7 +30,7 @@ from typing import Any, Callable
 from engines import Action, EngineError, get_engine
 
 from ..games import MAX_ROLLOUT_STEPS, sampler_hooks
-from . import heuristic_for
+from . import STRONG_BUDGET_S, heuristic_for
 from .seat_view import PolicyView, seat_view
 
 WIN_WEIGHT = 0.75  # the rest of the reward is the place reached (1 first .. 0 last)
@@ -125,7 +125,7 @@ def choose_strong(
     view: PolicyView,
     legal: list[Action],
     seed: str,
-    budget_s: float = 0.3,
+    budget_s: float = STRONG_BUDGET_S,
     iterations: int | None = None,
     sample: Callable[[dict[str, Any], random.Random], Any] | None = None,
     report: dict[str, int] | None = None,

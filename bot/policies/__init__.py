@@ -35,7 +35,7 @@ def choose_action(engine: Engine, state: Any, player: str, rng: random.Random) -
 
 LEVELS = ("easy", "normal", "strong")
 # Seconds of search per decision of a strong bot. More playouts measured stronger (docs/strong-bot.md: Diamond Box
-# 3p 0.420 at 36 per decision, 0.593 at 120); 0.5 s buys Rocca about 120 (`python -m bench.strong_budget`).
+# 3p 0.420 at 36 per decision, 0.588 at 120); 0.5 s buys Rocca about 120 (`python -m bench.strong_budget`).
 STRONG_BUDGET_S = 0.5
 
 

@@ -15,10 +15,14 @@ import time
 from typing import Any
 
 from bot.policies import STRONG_BUDGET_S, choose_for_seat
-from bot.policies.search import choose_strong
-from engines import Action, get_engine
+from bot.policies.search import choose_strong, sampler_for
+from engines import GAMES, Action, get_engine
 
-SEATS = {"akuma": (3, 4), "rocca": (2, 3, 4), "pileup": (2, 3, 4), "twinpyramid": (2, 3, 4), "diamondbox": (2, 3, 4)}
+
+def seat_counts(game: str) -> list[int]:
+    """2, 3 and 4 players where the game allows them (the counts ``bench.bots`` measures)."""
+    engine = get_engine(game)
+    return [n for n in (2, 3, 4) if engine.min_players <= n <= engine.max_players]
 
 
 def positions(game: str, players: int, wanted: int, every: int = 5) -> list[tuple[dict[str, Any], list[Action], str]]:
@@ -60,11 +64,11 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.strong_budget", description=__doc__.splitlines()[0])
     parser.add_argument("--budget", type=float, default=STRONG_BUDGET_S, help="seconds per decision")
     parser.add_argument("--positions", type=int, default=12, help="decisions per game and seat count")
-    parser.add_argument("--game", action="append", choices=sorted(SEATS), help="repeatable; default every game")
+    parser.add_argument("--game", action="append", choices=GAMES, help="repeatable; default every searched game")
     args = parser.parse_args(argv)
     print(f"# playouts per strong decision in {args.budget} s (median / min over {args.positions} positions)")
-    for game in args.game or sorted(SEATS):
-        for players in SEATS[game]:
+    for game in args.game or [g for g in GAMES if sampler_for(g) is not None]:
+        for players in seat_counts(game):
             playouts, seconds = measure(game, players, args.budget, args.positions)
             if not playouts:
                 continue

@@ -95,7 +95,7 @@ _Piece = tuple[str, str | None, str, dict[str, str] | None]
 
 
 @cache
-def _compiled(lang: str, text: str) -> tuple[_Piece, ...] | None:
+def _compiled(text: str) -> tuple[_Piece, ...] | None:
     pieces = []
     for literal, name, spec, conversion in string.Formatter().parse(text):
         if name is not None and (conversion or not name or "." in name or "[" in name or "{" in (spec or "")):
@@ -105,7 +105,7 @@ def _compiled(lang: str, text: str) -> tuple[_Piece, ...] | None:
 
 
 def _format(lang: str, text: str, fields: dict[str, Any]) -> str:
-    pieces = _compiled(lang, text)
+    pieces = _compiled(text)
     if pieces is None:
         return _formatter(lang).format(text, **fields)
     out = []

@@ -20,6 +20,11 @@ def test_report_counts_the_playouts_of_a_fixed_search() -> None:
     assert report["playouts"] == (25 // searched) * searched
 
 
+def test_seat_counts_follow_the_games_limits() -> None:
+    assert strong_budget.seat_counts("akuma") == [3, 4]
+    assert strong_budget.seat_counts("rocca") == [2, 3, 4]
+
+
 def test_positions_are_real_decisions() -> None:
     found = strong_budget.positions("rocca", 3, 4)
     assert len(found) == 4

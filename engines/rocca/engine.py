@@ -14,7 +14,7 @@ from engines.seating import choose_start_player
 from . import cards as C
 from . import rules as M
 from .actions import Accept, Bon, DeclareOne, Draw, Give, Place, RoccaAction
-from .state import Pending, RoccaOptions, RoccaState
+from .state import Declined, Pending, RoccaOptions, RoccaState
 from .tower import TowerIndex, card_label, put, start_tower
 from .view import RoccaView, build_view
 
@@ -141,6 +141,7 @@ class RoccaEngine(Engine[RoccaState, RoccaAction, RoccaOptions, RoccaView]):
             raise IllegalAction("rocca.not_now", action=action.type)
         if not state.deck:
             raise IllegalAction("rocca.pile_empty")
+        state.declined[player] = Declined(tower=len(state.tower))
         self._draw(state, player, 1, events)
         self._start_turn(state, self._next(state, player), events)
 
@@ -219,6 +220,7 @@ class RoccaEngine(Engine[RoccaState, RoccaAction, RoccaOptions, RoccaView]):
 
     def _accept(self, state: RoccaState, player: str, pending: Pending, events: list[Event]) -> None:
         if pending.kind == "draw_chain":
+            state.declined[player] = Declined(tower=len(state.tower), card=pending.card)
             self._draw(state, player, pending.count, events)
             events.append(Event(type="turn_lost", data={"player": player}))
             self._start_turn(state, self._next(state, player), events)
@@ -235,6 +237,7 @@ class RoccaEngine(Engine[RoccaState, RoccaAction, RoccaOptions, RoccaView]):
             raise IllegalAction("rocca.bad_receiver", to=action.to)
         state.hands[player].remove(action.card)
         state.hands[action.to] = C.sort_cards([*state.hands[action.to], action.card])
+        self._received(state, action.to, 1)
         self._hand_changed(state, action.to)
         pending.partner, pending.given = action.to, pending.given + 1
         events.append(Event(type="card_passed", visible_to=[player, action.to],
@@ -252,11 +255,18 @@ class RoccaEngine(Engine[RoccaState, RoccaAction, RoccaOptions, RoccaView]):
     def _draw(self, state: RoccaState, player: str, count: int, events: list[Event]) -> None:
         drawn = [state.deck.pop() for _ in range(min(count, len(state.deck)))]
         state.hands[player] = C.sort_cards(state.hands[player] + drawn)
+        self._received(state, player, len(drawn))
         self._hand_changed(state, player)
         events.append(Event(type="drew", data={"player": player, "count": len(drawn), "wanted": count,
                                                "pile": len(state.deck)}))
         if drawn:
             events.append(Event(type="drew_cards", visible_to=[player], data={"player": player, "cards": drawn}))
+
+    @staticmethod
+    def _received(state: RoccaState, player: str, count: int) -> None:
+        declined = state.declined.get(player)
+        if declined is not None:
+            declined.since += count
 
     def _hand_changed(self, state: RoccaState, player: str) -> None:
         """A "One" stands only while the hand holds that one card."""

@@ -62,6 +62,16 @@ class Pending(BaseModel):
     given: int = 0
 
 
+class Declined(BaseModel):
+    """A player passed up placing, in public: drew on their turn (``card`` None), or drew a J/K chain's cards
+    instead of countering on the face of ``card``. ``tower``: cards in the tower then; ``since``: cards that
+    reached the hand afterwards (the ones drawn then included). Only the latest time per player is kept."""
+
+    tower: int
+    card: str | None = None
+    since: int = 0
+
+
 class RoccaState(GameState):
     game: str = "rocca"
     hands: dict[str, list[str]]
@@ -76,5 +86,6 @@ class RoccaState(GameState):
     pending: Pending | None = None
     one_declared: list[str] = []
     out: list[str] = []  # players who went out when the pile ran dry, in order
+    declined: dict[str, Declined] = {}  # public: the last time each player drew instead of placing
     winner: str | None = None
     over: bool = False

@@ -2,7 +2,8 @@
 
 Public: the tower with its geometry (lattice centres, drawing coordinates, orientations, which triangles
 each card still shows, the state of every side), columns and active cards, the joker restriction, hand
-sizes, the pile's size, the direction, "One" declarations and the pending decision with who takes it.
+sizes, the pile's size, the direction, "One" declarations, the pending decision with who takes it, and the
+last time each player drew instead of placing (what the table saw happen).
 Secret: only the viewer's own hand. Cards passed with a Q appear in private events, never in a view.
 """
 from __future__ import annotations
@@ -94,6 +95,14 @@ class Restriction(_Part):
     columns: list[str]
 
 
+class DeclinedShown(_Part):
+    """The last time a player drew instead of placing (see ``state.Declined``): public, the table saw it."""
+
+    tower: int
+    card: str | None
+    since: int
+
+
 class RoccaOptionsShown(_Part):
     bon: bool
 
@@ -115,6 +124,7 @@ class RoccaView(View):
     restriction: Restriction | None
     last_placed: str
     winner: str | None
+    declined: dict[str, DeclinedShown] = {}
 
 
 def tower_view(state: RoccaState, ix: TowerIndex) -> list[TowerEntry]:
@@ -182,4 +192,5 @@ def build_view(engine: RoccaEngine, state: RoccaState, viewer: str | None) -> Ro
             joker=state.joker, columns=[column_label(c) for c in state.restricted]),
         last_placed=state.tower[-1].card,
         winner=state.winner,
+        declined={p: DeclinedShown(tower=d.tower, card=d.card, since=d.since) for p, d in state.declined.items()},
     )

@@ -289,3 +289,29 @@ def test_the_view_never_names_bon_callers() -> None:
     state = bon_state()
     for viewer in (None, "p0", "p1"):
         assert ENG.view(state, viewer).to_act == ["p0"]
+
+
+
+# ---- what the table saw a player pass up ----------------------------------------------------------------------
+
+
+def test_a_draw_instead_of_placing_is_public_with_the_cards_received_since() -> None:
+    state, _ = act(fresh(p0=["9D", "2C"], p1=["JS", "2D"], p2=["JD", "4D"]), "p0", type="draw")
+    shown = {"tower": 1, "card": None, "since": 1}
+    assert state.declined["p0"].model_dump() == shown
+    assert all(ENG.view(state, v).model_dump()["declined"] == {"p0": shown} for v in ("p0", "p1", None))
+    state, _ = act(state, "p1", type="place", card="JS", on="5S", side="head")
+    state, _ = act(state, "p2", type="place", card="JD", on="JS", side="face")
+    state, _ = act(state, "p0", type="accept")  # no J to counter with: draws 2 (the chain's card is JD)
+    assert state.declined["p0"].model_dump() == {"tower": 3, "card": "JD", "since": 2}
+    assert set(state.declined) == {"p0"}  # placing is not passing up
+
+
+def test_cards_received_with_a_queen_count_as_received_since() -> None:
+    state = q_state()
+    for player in ("p0", "p1", "p2"):
+        state, _ = act(state, player, type="draw")
+    assert state.declined["p2"].since == 1
+    state, _ = act(state, "p0", type="place", card="QS", on="5S", side="head")
+    state, _ = act(state, "p0", type="give", card="7H", to="p2")
+    assert state.declined["p2"].since == 2 and state.declined["p0"].since == 1

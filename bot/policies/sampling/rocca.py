@@ -1,6 +1,12 @@
 """Rocca determiniser: the cards neither in our hand nor in the tower are dealt at random to the rivals'
 hands (sizes from the view) and the draw pile.
 
+A rival who drew instead of placing (or took a J/K chain's draws instead of countering) held no card that
+would have fitted then, as far as we can tell from public play (the heuristic never passes up a
+placement; a person may, and the sample is then only a little off). The view says when that was and how
+many cards reached the rival's hand since, so all but that many of its cards are dealt from the cards that
+would not have fitted the tower as it stood then.
+
 The tower, its columns, the joker restriction and the pending decision are public and copied from the
 view. Cards passed with a Q are known to the two players involved but never appear in a view, so the
 sampler (which reads only the view) treats them as unseen like the rest.
@@ -8,14 +14,17 @@ sampler (which reads only the view) treats them as unseen like the rest.
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 from typing import Any
 
 from engines.rng import Rng
 from engines.rocca.cards import full_deck, sort_cards
-from engines.rocca.state import Column, Pending, RoccaState, TowerCard
+from engines.rocca.geometry import SIDES
+from engines.rocca.state import Column, Declined, Pending, RoccaState, TowerCard
+from engines.rocca.tower import TowerIndex, matches, put, start_tower
 
 from ..seat_view import PolicyView, seat_view
-from . import deal_hidden, trailing_score
+from . import trailing_score
 
 
 def column_index(label: str) -> int:
@@ -31,12 +40,63 @@ def unseen_cards(view: PolicyView) -> list[str]:
     return [c for c in full_deck() if c not in seen]
 
 
+PlacedKey = tuple[tuple[str, str | None, str | None, str | None, str | None], ...]
+
+
+def _placed(view: dict[str, Any], length: int) -> PlacedKey:
+    """The first ``length`` tower cards as placed: enough to build the tower again."""
+    return tuple((t["card"], t["on"], t["on_side"], t["suit"], t["bend"]) for t in view["tower"][:length])
+
+
+@lru_cache(maxsize=256)
+def fitted_then(placed: PlacedKey, chain_card: str | None) -> frozenset[str]:
+    """Every card that a player could have placed on the tower built from ``placed`` (built again with the
+    engine's own ``put``): on any open side of a playable card, or for a J/K chain only on the chain card's face."""
+    tower, columns = start_tower(placed[0][0])
+    then = RoccaState(players=[], seed=0, rng=Rng(state=0), hands={}, deck=[], tower=tower, columns=columns, turn="",
+                      start_player="")
+    for card, on, side, suit, bend in placed[1:]:
+        base = next(tc for tc in then.tower if tc.card == on)
+        put(then, "", card, base, side or "head", suit, bend)
+    ix = TowerIndex(then)
+    sides = [(i, side) for i in ix.playable for side in SIDES if ix.open_for_building(i, side)]
+    if chain_card is not None:
+        sides = [(i, side) for i, side in sides if side == "face" and then.tower[i].card == chain_card]
+    return frozenset(c for c in full_deck() if any(matches(c, then.tower[i], side) for i, side in sides))
+
+
+def deal_rivals(view: dict[str, Any], pool: list[str]) -> tuple[dict[str, list[str]], list[str]]:
+    """Our hand as it is and each rival's from the shuffled ``pool``: first the cards it has held since it last
+    passed up placing, from those that would not have fitted then, then the rest; what is left is the pile."""
+    me, sizes = view["viewer"], view["hand_sizes"]
+    rivals = [p for p in view["players"] if p != me]
+    dealt: dict[str, list[str]] = {p: [] for p in rivals}
+    taken: set[str] = set()
+    for p, declined in view.get("declined", {}).items():
+        held = sizes[p] - declined["since"] if p in dealt else 0
+        if held <= 0:
+            continue
+        ruled_out = fitted_then(_placed(view, declined["tower"]), declined["card"])
+        for card in pool:
+            if len(dealt[p]) == held:
+                break
+            if card not in taken and card not in ruled_out:
+                dealt[p].append(card)
+                taken.add(card)
+    rest = [c for c in pool if c not in taken]
+    for p in rivals:
+        need = sizes[p] - len(dealt[p])
+        dealt[p] += rest[:need]
+        rest = rest[need:]
+    hands = {p: list(view["hand"]) if p == me else sort_cards(dealt[p]) for p in view["players"]}
+    return hands, rest
+
+
 def sample(view: PolicyView, rng: random.Random) -> RoccaState:
     view = seat_view(view)
-    me = view["viewer"]
     pool = unseen_cards(view)
     rng.shuffle(pool)
-    hands, deck = deal_hidden(view["players"], me, view["hand"], view["hand_sizes"], pool, sort_cards)
+    hands, deck = deal_rivals(view, pool)
     tower = [
         TowerCard(card=t["card"], centre=tuple(t["centre"]), orientation=t["orientation"],
                   column=column_index(t["column"]), height=t["height"], placer=t["placer"], on=t["on"],
@@ -61,6 +121,7 @@ def sample(view: PolicyView, rng: random.Random) -> RoccaState:
         joker=None if restriction is None else restriction["joker"], turn=turn, direction=view["direction"],
         start_player=view["start_player"], pending=pending, one_declared=list(view["one_declared"]),
         out=list(view["out"]), winner=view["winner"], over=view["over"],
+        declined={p: Declined(**d) for p, d in view.get("declined", {}).items()},
     )
 
 
@@ -94,3 +155,8 @@ def rollout_view(state: RoccaState, player: str) -> dict[str, Any]:
         "pending": None if pending is None else pending.model_dump(),
         "to_act": [state.pending.player if state.pending else state.turn],
     }
+
+
+def shuffle_pile(state: RoccaState, rng: random.Random) -> None:
+    """The draw pile in a new order (bench.bots' seer: the hidden hands but not the draws to come)."""
+    rng.shuffle(state.deck)

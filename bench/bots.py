@@ -3,7 +3,8 @@
 ``--hero oracle`` is the strong search handed the true state instead of samples (every hidden card and the
 future dice and draws): no bot can play it, but its win share bounds what searching with these playouts can
 reach in a game, which tells a game's luck from a weak search. ``--hero seer`` knows every hidden card but not
-the dice and draws to come (the state's random generator gets a fresh seed per sample).
+the dice and draws to come (the state's random generator gets a fresh seed per sample, and the draw piles a new
+order through the game's ``shuffle_pile`` sampler hook).
 
     python -m bench.bots --games 400 --iterations 40
     python -m bench.bots --game akuma --players 3 --games 100 --iterations 24
@@ -29,6 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bot.games import sampler_hooks
 from bot.policies import LEVELS, STRONG_BUDGET_S, choose_for_seat
 from bot.policies.search import choose_strong
 from engines import GAMES, Action, get_engine
@@ -49,13 +51,15 @@ class Matchup:
     def choose(self, level: str, game: str, view: dict[str, Any], legal: list[Action], seed: str,
                state: Any = None) -> Action:
         if level in ORACLES:
-            engine = get_engine(game)
+            engine, hooks = get_engine(game), sampler_hooks(game)
             truth = engine.dump(state)
 
             def sample(_view: Any, rng: random.Random) -> Any:
                 known = engine.load(truth)
                 if level == "seer":  # the hidden cards, but not the dice and draws to come
                     known.rng = Rng(state=rng.getrandbits(64))
+                    if hooks is not None and hooks.shuffle_pile is not None:
+                        hooks.shuffle_pile(known, rng)
                 return known
 
             return choose_strong(game, view, legal, seed, budget_s=self.budget_s, iterations=self.iterations,

@@ -120,6 +120,9 @@ class SamplerHooks:
     rollout_apply: Callable[[Any, str, Any], Any] | None = None  # (state, player, an action rollout_legal listed)
     # -> apply it in place without checking it again; None = the engine's ``_apply``
     prior: Callable[[dict[str, Any], Any], float] | None = None  # (view, action) -> order of search candidates
+    # (state, rng) -> reorder the secret draw pile(s) in place: bench.bots' ``seer`` (which is handed the true state)
+    # uses it so that it knows the hidden hands but not the draws to come; no bot calls it
+    shuffle_pile: Callable[[Any, random.Random], None] | None = None
 
 
 def _hooks(kind: type, source: Any, game: str, part: str) -> Any:

@@ -1,7 +1,9 @@
 """The strong (search) bot: legal, reproducible for a seed, and blind to what its seat cannot see."""
 from __future__ import annotations
 
+import json
 import random
+from typing import Any
 
 import pytest
 
@@ -117,3 +119,32 @@ def test_the_switching_margin_is_the_games_own() -> None:
     module = types.SimpleNamespace(sample=lambda view, rng: None, SWITCH_Z=2, SEARCH_CANDIDATES=3)
     hooks = _hooks(SamplerHooks, module, "toy", "sampler")
     assert (hooks.SWITCH_Z, hooks.SEARCH_CANDIDATES, hooks.ROLLOUT_STEPS) == (2, 3, SamplerHooks.ROLLOUT_STEPS)
+
+
+@pytest.mark.parametrize("game,players", [g for g in GAMES if g[0] != "akuma"])
+def test_the_seers_pile_shuffle_changes_only_the_draws_to_come(game: str, players: int) -> None:
+    """``shuffle_pile`` (bench.bots' seer) reorders what nobody has seen: every seat's view stays the same,
+    the same cards stay in the piles, and the order does change."""
+    from bot.games import sampler_hooks
+
+    engine = get_engine(game)
+    hooks = sampler_hooks(game)
+    assert hooks is not None and hooks.shuffle_pile is not None
+    reordered = 0
+    for state, _player in positions(game, players, seed=5, every=4, limit=8):
+        shuffled = engine.load(engine.dump(state))
+        hooks.shuffle_pile(shuffled, random.Random(1))
+        assert all(engine.view(shuffled, p) == engine.view(state, p) for p in state.players)
+        before, after = json.loads(engine.dump(state)), json.loads(engine.dump(shuffled))
+        assert {k: v for k, v in before.items() if k not in PILES} == {k: v for k, v in after.items() if k not in PILES}
+        piles = PILES & before.keys()
+        assert [same_cards(before[k]) for k in piles] == [same_cards(after[k]) for k in piles]
+        reordered += before != after
+    assert reordered > 0
+
+
+PILES = {"deck", "draw_pile", "piles", "draw"}  # the piles' fields in the games' states
+
+
+def same_cards(pile: list[str] | dict[str, list[str]]) -> Any:
+    return {k: sorted(v) for k, v in pile.items()} if isinstance(pile, dict) else sorted(pile)

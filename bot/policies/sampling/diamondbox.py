@@ -93,3 +93,9 @@ def prior(view: PolicyView, action: Any) -> float:
     if getattr(action, "type", "") != "place":
         return 0.0
     return _place_score(view, centre_from_view(view), action, Counter([action.card]))
+
+
+def shuffle_pile(state: DiamondBoxState, rng: random.Random) -> None:
+    """Every player's face-down pile in a new order (bench.bots' seer: the hidden hands but not the draws to come)."""
+    for pile in state.piles.values():
+        rng.shuffle(pile)

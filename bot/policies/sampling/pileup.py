@@ -87,3 +87,8 @@ def prior(view: PolicyView, action: Any) -> float:
     from engines.pileup import Play
 
     return _play_score(view, action) if isinstance(action, Play) else 0.0
+
+
+def shuffle_pile(state: PileupState, rng: random.Random) -> None:
+    """The draw pile in a new order (bench.bots' seer: the hidden hands but not the draws to come)."""
+    rng.shuffle(state.draw_pile)

@@ -107,3 +107,12 @@ def evaluate(state: TwinPyramidState, me: str) -> float:
         return seat.points + 3.0 * len(seat.stones)
     best_rival = max(worth(p) for p in state.players if p != me)
     return 0.5 + 0.5 * math.tanh((worth(me) - best_rival) / 20.0)
+
+
+def shuffle_pile(state: TwinPyramidState, rng: random.Random) -> None:
+    """The draw pile in a new order below the cards a 3 showed (bench.bots' seer: the hidden hands but not the
+    draws to come)."""
+    unseen = len(state.draw) - len(state.peek)
+    below = state.draw[:unseen]
+    rng.shuffle(below)
+    state.draw[:unseen] = below

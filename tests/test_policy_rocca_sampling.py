@@ -26,7 +26,8 @@ def test_what_fitted_the_tower_as_it_stood() -> None:
 
 def test_samples_keep_what_public_play_ruled_out_and_the_truth_agrees() -> None:
     """Over normal games: whenever a rival has passed up placing, its true hand holds at least the cards it has
-    held since that did not fit then, and so does every sample (dealing the unseen cards uniformly fails this)."""
+    held since, none of which fitted then or at a later time it passed up, and so does every sample (dealing the
+    unseen cards uniformly fails this, and so does reading only the latest time)."""
     checked = 0
     for seed in range(10):
         players = ["a", "b", "c"][: 2 + seed % 2]
@@ -35,15 +36,16 @@ def test_samples_keep_what_public_play_ruled_out_and_the_truth_agrees() -> None:
         while actors := ENG.to_act(state):
             player = actors[0]
             view = seat_view(ENG.view(state, player))
-            for rival, declined in view["declined"].items():
-                held = view["hand_sizes"][rival] - declined["since"]
-                if rival == player or held <= 0:
+            for rival, times in view["declined"].items():
+                if rival == player:
                     continue
-                ruled_out = fitted_then(_placed(view, declined["tower"]), declined["card"])
-                assert sum(c not in ruled_out for c in state.hands[rival]) >= held
                 sampled = sample(view, random.Random(step)).hands[rival]
-                assert sum(c not in ruled_out for c in sampled) >= held
-                checked += 1
+                for k, declined in enumerate(times):  # held since then: fitted neither then nor at a later time
+                    held = view["hand_sizes"][rival] - declined["since"]
+                    ruled_out = set().union(*(fitted_then(_placed(view, d["tower"]), d["card"]) for d in times[k:]))
+                    assert sum(c not in ruled_out for c in state.hands[rival]) >= held
+                    assert sum(c not in ruled_out for c in sampled) >= held
+                    checked += held > 0
             action = choose_for_seat("rocca", view, ENG.legal_actions(state, player), f"{seed}:{step}", "normal")
             state, _ = ENG.apply(state, player, action)
             step += 1

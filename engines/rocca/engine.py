@@ -14,7 +14,7 @@ from engines.seating import choose_start_player
 from . import cards as C
 from . import rules as M
 from .actions import Accept, Bon, DeclareOne, Draw, Give, Place, RoccaAction
-from .state import Declined, Pending, RoccaOptions, RoccaState
+from .state import DECLINES_KEPT, Declined, Pending, RoccaOptions, RoccaState
 from .tower import TowerIndex, card_label, put, start_tower
 from .view import RoccaView, build_view
 
@@ -141,7 +141,7 @@ class RoccaEngine(Engine[RoccaState, RoccaAction, RoccaOptions, RoccaView]):
             raise IllegalAction("rocca.not_now", action=action.type)
         if not state.deck:
             raise IllegalAction("rocca.pile_empty")
-        state.declined[player] = Declined(tower=len(state.tower))
+        self._declined(state, player, Declined(tower=len(state.tower)))
         self._draw(state, player, 1, events)
         self._start_turn(state, self._next(state, player), events)
 
@@ -220,7 +220,7 @@ class RoccaEngine(Engine[RoccaState, RoccaAction, RoccaOptions, RoccaView]):
 
     def _accept(self, state: RoccaState, player: str, pending: Pending, events: list[Event]) -> None:
         if pending.kind == "draw_chain":
-            state.declined[player] = Declined(tower=len(state.tower), card=pending.card)
+            self._declined(state, player, Declined(tower=len(state.tower), card=pending.card))
             self._draw(state, player, pending.count, events)
             events.append(Event(type="turn_lost", data={"player": player}))
             self._start_turn(state, self._next(state, player), events)
@@ -263,9 +263,12 @@ class RoccaEngine(Engine[RoccaState, RoccaAction, RoccaOptions, RoccaView]):
             events.append(Event(type="drew_cards", visible_to=[player], data={"player": player, "cards": drawn}))
 
     @staticmethod
+    def _declined(state: RoccaState, player: str, declined: Declined) -> None:
+        state.declined[player] = [*state.declined.get(player, []), declined][-DECLINES_KEPT:]
+
+    @staticmethod
     def _received(state: RoccaState, player: str, count: int) -> None:
-        declined = state.declined.get(player)
-        if declined is not None:
+        for declined in state.declined.get(player, []):
             declined.since += count
 
     def _hand_changed(self, state: RoccaState, player: str) -> None:

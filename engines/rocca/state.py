@@ -62,10 +62,13 @@ class Pending(BaseModel):
     given: int = 0
 
 
+DECLINES_KEPT = 3
+
+
 class Declined(BaseModel):
     """A player passed up placing, in public: drew on their turn (``card`` None), or drew a J/K chain's cards
     instead of countering on the face of ``card``. ``tower``: cards in the tower then; ``since``: cards that
-    reached the hand afterwards (the ones drawn then included). Only the latest time per player is kept."""
+    reached the hand afterwards (the ones drawn then included). The latest ``DECLINES_KEPT`` per player are kept."""
 
     tower: int
     card: str | None = None
@@ -86,6 +89,6 @@ class RoccaState(GameState):
     pending: Pending | None = None
     one_declared: list[str] = []
     out: list[str] = []  # players who went out when the pile ran dry, in order
-    declined: dict[str, Declined] = {}  # public: the last time each player drew instead of placing
+    declined: dict[str, list[Declined]] = {}  # public: the last times each player drew instead of placing, oldest first
     winner: str | None = None
     over: bool = False

@@ -3,7 +3,7 @@
 Public: the tower with its geometry (lattice centres, drawing coordinates, orientations, which triangles
 each card still shows, the state of every side), columns and active cards, the joker restriction, hand
 sizes, the pile's size, the direction, "One" declarations, the pending decision with who takes it, and the
-last time each player drew instead of placing (what the table saw happen).
+last times each player drew instead of placing (what the table saw happen).
 Secret: only the viewer's own hand. Cards passed with a Q appear in private events, never in a view.
 """
 from __future__ import annotations
@@ -96,7 +96,7 @@ class Restriction(_Part):
 
 
 class DeclinedShown(_Part):
-    """The last time a player drew instead of placing (see ``state.Declined``): public, the table saw it."""
+    """One of the last times a player drew instead of placing (see ``state.Declined``): public, the table saw it."""
 
     tower: int
     card: str | None
@@ -124,7 +124,7 @@ class RoccaView(View):
     restriction: Restriction | None
     last_placed: str
     winner: str | None
-    declined: dict[str, DeclinedShown] = {}
+    declined: dict[str, list[DeclinedShown]] = {}
 
 
 def tower_view(state: RoccaState, ix: TowerIndex) -> list[TowerEntry]:
@@ -192,5 +192,6 @@ def build_view(engine: RoccaEngine, state: RoccaState, viewer: str | None) -> Ro
             joker=state.joker, columns=[column_label(c) for c in state.restricted]),
         last_placed=state.tower[-1].card,
         winner=state.winner,
-        declined={p: DeclinedShown(tower=d.tower, card=d.card, since=d.since) for p, d in state.declined.items()},
+        declined={p: [DeclinedShown(tower=d.tower, card=d.card, since=d.since) for d in times]
+                  for p, times in state.declined.items()},
     )

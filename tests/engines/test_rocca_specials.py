@@ -298,20 +298,32 @@ def test_the_view_never_names_bon_callers() -> None:
 def test_a_draw_instead_of_placing_is_public_with_the_cards_received_since() -> None:
     state, _ = act(fresh(p0=["9D", "2C"], p1=["JS", "2D"], p2=["JD", "4D"]), "p0", type="draw")
     shown = {"tower": 1, "card": None, "since": 1}
-    assert state.declined["p0"].model_dump() == shown
-    assert all(ENG.view(state, v).model_dump()["declined"] == {"p0": shown} for v in ("p0", "p1", None))
+    assert [d.model_dump() for d in state.declined["p0"]] == [shown]
+    assert all(ENG.view(state, v).model_dump()["declined"] == {"p0": [shown]} for v in ("p0", "p1", None))
     state, _ = act(state, "p1", type="place", card="JS", on="5S", side="head")
     state, _ = act(state, "p2", type="place", card="JD", on="JS", side="face")
     state, _ = act(state, "p0", type="accept")  # no J to counter with: draws 2 (the chain's card is JD)
-    assert state.declined["p0"].model_dump() == {"tower": 3, "card": "JD", "since": 2}
+    assert [d.model_dump() for d in state.declined["p0"]] == [
+        {"tower": 1, "card": None, "since": 3}, {"tower": 3, "card": "JD", "since": 2}]
     assert set(state.declined) == {"p0"}  # placing is not passing up
+    for _ in range(3):
+        state, _ = act(state, state.turn, type="draw")
+    assert [d.tower for d in state.declined["p0"]] == [1, 3, 3] and len(state.declined["p1"]) == 1
+
+
+def test_the_last_three_times_are_kept() -> None:
+    pile = ["2H", "3H", "4H", "6H", "7H", "8H", "9H", "10H", "3C", "4C", "6C", "8C", "9C"]
+    state = make({"p0": ["9D", "2C"], "p1": ["2D"], "p2": ["4D"]}, deck=pile)
+    for _ in range(12):  # four rounds of draws: the oldest of p0's four is dropped
+        state, _ = act(state, state.turn, type="draw")
+    assert [d.since for d in state.declined["p0"]] == [3, 2, 1]
 
 
 def test_cards_received_with_a_queen_count_as_received_since() -> None:
     state = q_state()
     for player in ("p0", "p1", "p2"):
         state, _ = act(state, player, type="draw")
-    assert state.declined["p2"].since == 1
+    assert state.declined["p2"][0].since == 1
     state, _ = act(state, "p0", type="place", card="QS", on="5S", side="head")
     state, _ = act(state, "p0", type="give", card="7H", to="p2")
-    assert state.declined["p2"].since == 2 and state.declined["p0"].since == 1
+    assert state.declined["p2"][0].since == 2 and state.declined["p0"][0].since == 1

@@ -3,9 +3,9 @@ hands (sizes from the view) and the draw pile.
 
 A rival who drew instead of placing (or took a J/K chain's draws instead of countering) held no card that
 would have fitted then, as far as we can tell from public play (the heuristic never passes up a
-placement; a person may, and the sample is then only a little off). The view says when that was and how
-many cards reached the rival's hand since, so all but that many of its cards are dealt from the cards that
-would not have fitted the tower as it stood then.
+placement; a person may, and the sample is then only a little off). The view says when that was (the last
+three times) and how many cards reached the rival's hand since, so all but that many of its cards are dealt
+from the cards that would not have fitted the tower as it stood then.
 
 The tower, its columns, the joker restriction and the pending decision are public and copied from the
 view. Cards passed with a Q are known to the two players involved but never appear in a view, so the
@@ -66,23 +66,28 @@ def fitted_then(placed: PlacedKey, chain_card: str | None) -> frozenset[str]:
 
 
 def deal_rivals(view: dict[str, Any], pool: list[str]) -> tuple[dict[str, list[str]], list[str]]:
-    """Our hand as it is and each rival's from the shuffled ``pool``: first the cards it has held since it last
-    passed up placing, from those that would not have fitted then, then the rest; what is left is the pile."""
+    """Our hand as it is and each rival's from the shuffled ``pool``, then what is left is the pile.
+
+    The cards a rival has held since it passed up placing did not fit then, nor at any later time it passed up:
+    from its oldest recorded time to its newest, the cards held since each are dealt first from those that fitted
+    at none of the times since, then the rest of its hand from anything left."""
     me, sizes = view["viewer"], view["hand_sizes"]
     rivals = [p for p in view["players"] if p != me]
     dealt: dict[str, list[str]] = {p: [] for p in rivals}
     taken: set[str] = set()
-    for p, declined in view.get("declined", {}).items():
-        held = sizes[p] - declined["since"] if p in dealt else 0
-        if held <= 0:
+    for p, times in view.get("declined", {}).items():
+        if p not in dealt:
             continue
-        ruled_out = fitted_then(_placed(view, declined["tower"]), declined["card"])
-        for card in pool:
-            if len(dealt[p]) == held:
-                break
-            if card not in taken and card not in ruled_out:
-                dealt[p].append(card)
-                taken.add(card)
+        ruled_out = [fitted_then(_placed(view, d["tower"]), d["card"]) for d in times]
+        for k, declined in enumerate(times):
+            held = sizes[p] - declined["since"]
+            banned = frozenset().union(*ruled_out[k:])
+            for card in pool:
+                if len(dealt[p]) >= held:
+                    break
+                if card not in taken and card not in banned:
+                    dealt[p].append(card)
+                    taken.add(card)
     rest = [c for c in pool if c not in taken]
     for p in rivals:
         need = sizes[p] - len(dealt[p])
@@ -121,7 +126,7 @@ def sample(view: PolicyView, rng: random.Random) -> RoccaState:
         joker=None if restriction is None else restriction["joker"], turn=turn, direction=view["direction"],
         start_player=view["start_player"], pending=pending, one_declared=list(view["one_declared"]),
         out=list(view["out"]), winner=view["winner"], over=view["over"],
-        declined={p: Declined(**d) for p, d in view.get("declined", {}).items()},
+        declined={p: [Declined(**d) for d in times] for p, times in view.get("declined", {}).items()},
     )
 
 

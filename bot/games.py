@@ -111,6 +111,8 @@ class SamplerHooks:
     ROLLOUT_STEPS: int = MAX_ROLLOUT_STEPS  # playout steps before ``evaluate`` scores an unfinished game
     SEARCH_CANDIDATES: int = 6  # actions searched per decision: the normal choice and the next best by ``prior``
     SWITCH_Z: float = 1.0  # standard errors by which another candidate must beat the normal choice to be played
+    SEARCHED: bool = True  # False: the strong bot plays the heuristic (where searching measured no better); the
+    # determiniser still serves bench.bots' oracle and seer
     evaluate: Callable[[Any, str], float] | None = None  # (state, me) -> score of an unfinished playout
     rollout_view: Callable[[Any, str], dict[str, Any]] | None = None  # cheaper view for playouts; None = engine's
     rollout_choose: Callable[..., Any] | None = None  # (state, player, legal, rng) -> a cheaper playout move
@@ -147,13 +149,15 @@ def _hooks(kind: type, source: Any, game: str, part: str) -> Any:
 
 def _well_formed(name: str, value: Any) -> bool:
     """A hook is a callable, except the numbers (``ROLLOUT_STEPS``, ``SEARCH_CANDIDATES``, ``SWITCH_Z``,
-    ``tournament_seats``) and the slash command ``play``."""
+    ``tournament_seats``), the flag ``SEARCHED`` and the slash command ``play``."""
     if name == "play":
         return callable(getattr(value, "callback", None))
     if name in ("ROLLOUT_STEPS", "SEARCH_CANDIDATES"):
         return isinstance(value, int) and value > 0
     if name == "SWITCH_Z":
         return isinstance(value, (int, float)) and value >= 0
+    if name == "SEARCHED":
+        return isinstance(value, bool)
     if name == "tournament_seats":
         return isinstance(value, (tuple, list)) and len(value) == 2 and all(isinstance(v, int) for v in value)
     return callable(value)

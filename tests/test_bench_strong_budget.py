@@ -38,3 +38,12 @@ def test_the_budget_bounds_the_playouts(capsys: pytest.CaptureFixture[str]) -> N
     strong_budget.main(["--game", "diamondbox", "--positions", "2", "--budget", "0.01"])
     lines = [line for line in capsys.readouterr().out.splitlines() if not line.startswith("#")]
     assert [re.match(r"diamondbox\s+(\d)p", line).group(1) for line in lines] == ["2", "3", "4"]  # type: ignore[union-attr]
+
+
+def test_games_whose_strong_bot_plays_the_heuristic_are_left_out() -> None:
+    assert not strong_budget.searched("pileup")
+    assert all(strong_budget.searched(g) for g in ("akuma", "rocca", "twinpyramid", "diamondbox"))
+    report: dict[str, int] = {}
+    view, legal, seed = strong_budget.positions("pileup", 2, 1)[0]
+    choose_strong("pileup", view, legal, seed, iterations=25, report=report)
+    assert report == {"playouts": 0}

@@ -148,3 +148,19 @@ PILES = {"deck", "draw_pile", "piles", "draw"}  # the piles' fields in the games
 
 def same_cards(pile: list[str] | dict[str, list[str]]) -> Any:
     return {k: sorted(v) for k, v in pile.items()} if isinstance(pile, dict) else sorted(pile)
+
+
+def test_pileups_strong_bot_plays_the_heuristic_and_the_seer_still_searches() -> None:
+    """Pile up's sampler says ``SEARCHED = False`` (searching measured no better there): strong is the heuristic's
+    choice at every decision, while bench.bots' seer and oracle, which pass their own sampler, still search."""
+    engine = get_engine("pileup")
+    differs = 0
+    for state, player in positions("pileup", 3, seed=11, every=1, limit=40):
+        view, legal = engine.view(state, player), engine.legal_actions(state, player)
+        seed = f"s{len(legal)}"
+        normal = heuristic_for("pileup")(view, legal, random.Random(f"strong:pileup:{seed}"))
+        assert choose_strong("pileup", view, legal, seed, iterations=12) == normal
+        truth = engine.dump(state)
+        seer = choose_strong("pileup", view, legal, seed, iterations=12, sample=lambda _v, _r: engine.load(truth))
+        differs += seer != normal
+    assert differs > 0

@@ -18,7 +18,8 @@ only in what this seat cannot see give the same decision for the same seed.
 Budget: ``iterations`` (a cap on determinised playouts) makes the choice reproducible for
 a seed; without it the search runs for ``budget_s`` seconds of wall time (then the number
 of playouts depends on the machine). A game without a determiniser (its plug-in's ``sampler``
-is None; ``bot.games.SamplerHooks`` lists the hooks and their defaults) falls back to the ``normal`` heuristic.
+is None; ``bot.games.SamplerHooks`` lists the hooks and their defaults), or whose sampler says ``SEARCHED = False``
+(Pile up: searching measured no better than the heuristic), plays the ``normal`` heuristic.
 """
 from __future__ import annotations
 
@@ -146,9 +147,13 @@ def choose_strong(
     rng = random.Random(f"strong:{game}:{seed}")
     if len(legal) <= 1:
         return legal[0]
-    sample = sample or sampler_for(game)
+    hooks = sampler_hooks(game)
+    if sample is None and hooks is not None and hooks.SEARCHED:
+        sample = hooks.sample
     me = view.get("viewer")
     if sample is None or me is None:
+        if report is not None:
+            report["playouts"] = 0
         return heuristic_for(game)(view, legal, rng)
     cands = candidates(game, view, legal, rng)
     scores: dict[int, list[float]] = {i: [] for i in cands}  # per round, None-free (paired by round)
@@ -172,7 +177,6 @@ def choose_strong(
             scores[i].append(results[i])  # type: ignore[arg-type]  # no None: checked just above
     if report is not None:
         report["playouts"] = done * len(cands)
-    hooks = sampler_hooks(game)
     assert hooks is not None  # a game without a sampler returned above
     return legal[pick(cands, scores, hooks.SWITCH_Z)]
 

@@ -82,11 +82,18 @@ def measure(players: int, games: int, samples: int) -> Reading:
     return out
 
 
+def positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more, not {value}")
+    return value
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.rocca_reading", description=__doc__.splitlines()[0])
-    parser.add_argument("--players", type=int, default=2)
-    parser.add_argument("--games", type=int, default=60)
-    parser.add_argument("--samples", type=int, default=60)
+    parser.add_argument("--players", type=int, choices=range(2, 7), default=2)
+    parser.add_argument("--games", type=positive, default=60)
+    parser.add_argument("--samples", type=positive, default=60)
     args = parser.parse_args(argv)
     r = measure(args.players, args.games, args.samples)
     assert r.brier is not None

@@ -16,3 +16,10 @@ def test_counts_and_scores_are_measured(capsys: pytest.CaptureFixture[str]) -> N
     rocca_reading.main(["--games", "1", "--samples", "4"])
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith("rocca 2p, 1 games") and out[1].startswith("Brier score")
+
+
+@pytest.mark.parametrize("flags", [["--games", "0"], ["--samples", "-1"], ["--players", "1"]])
+def test_bad_flags_are_refused_with_a_message(flags: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        rocca_reading.main(flags)
+    assert "error: argument --" in capsys.readouterr().err

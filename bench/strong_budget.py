@@ -14,16 +14,9 @@ import statistics
 import time
 from typing import Any
 
-from bot.games import sampler_hooks
 from bot.policies import STRONG_BUDGET_S, choose_for_seat
-from bot.policies.search import choose_strong
+from bot.policies.search import choose_strong, searches
 from engines import GAMES, Action, get_engine
-
-
-def searched(game: str) -> bool:
-    """The games whose strong bot searches (not those without a determiniser or that play the heuristic)."""
-    hooks = sampler_hooks(game)
-    return hooks is not None and hooks.SEARCHED
 
 
 def seat_counts(game: str) -> list[int]:
@@ -74,7 +67,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--game", action="append", choices=GAMES, help="repeatable; default every searched game")
     args = parser.parse_args(argv)
     print(f"# playouts per strong decision in {args.budget} s (median / min over {args.positions} positions)")
-    for game in args.game or [g for g in GAMES if searched(g)]:
+    for game in args.game or [g for g in GAMES if searches(g)]:
         for players in seat_counts(game):
             playouts, seconds = measure(game, players, args.budget, args.positions)
             if not playouts:

@@ -43,6 +43,13 @@ def sampler_for(game: str) -> Callable[[dict[str, Any], random.Random], Any] | N
     return None if hooks is None else hooks.sample
 
 
+def searches(game: str) -> bool:
+    """Whether the game's strong bot searches: it has a determiniser and does not play the heuristic instead
+    (``SEARCHED = False``, where searching measured no better)."""
+    hooks = sampler_hooks(game)
+    return hooks is not None and hooks.SEARCHED
+
+
 def rollout_limits(game: str) -> tuple[int, Callable[[Any, str], float] | None]:
     """(playout steps, evaluation of an unfinished game) from the game's sampler: a game whose
     playouts are long stops them after ``ROLLOUT_STEPS`` and scores the position with ``evaluate``."""
@@ -147,9 +154,8 @@ def choose_strong(
     rng = random.Random(f"strong:{game}:{seed}")
     if len(legal) <= 1:
         return legal[0]
-    hooks = sampler_hooks(game)
-    if sample is None and hooks is not None and hooks.SEARCHED:
-        sample = hooks.sample
+    if sample is None and searches(game):
+        sample = sampler_for(game)
     me = view.get("viewer")
     if sample is None or me is None:
         if report is not None:
@@ -177,6 +183,7 @@ def choose_strong(
             scores[i].append(results[i])  # type: ignore[arg-type]  # no None: checked just above
     if report is not None:
         report["playouts"] = done * len(cands)
+    hooks = sampler_hooks(game)
     assert hooks is not None  # a game without a sampler returned above
     return legal[pick(cands, scores, hooks.SWITCH_Z)]
 

@@ -17,6 +17,7 @@ cushion than it costs. It uses only its own view.
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from engines import Action
 
@@ -44,24 +45,30 @@ def hand_value(points: int, size: int, shortest_rival: int) -> float:
 
 def action_value(view: PolicyView, action: Action) -> float:
     view = seat_view(view)
-    hand: list[str] = list(view.get("hand", []))
+    return _value(*_hand_facts(view), action)
+
+
+def _hand_facts(view: dict[str, Any]) -> tuple[int, int, int]:
+    """(points in our hand, its size, the shortest rival hand): all an action's value needs besides the action."""
+    hand: list[str] = view.get("hand", [])
     me = view.get("viewer")
     rivals = [n for p, n in view.get("hand_sizes", {}).items() if p != me]
-    shortest_rival = min(rivals) if rivals else 0
-    points = sum(card_points(c) for c in hand)
+    return sum(card_points(c) for c in hand), len(hand), min(rivals) if rivals else 0
+
+
+def _value(points: int, size: int, shortest_rival: int, action: Action) -> float:
     kind = getattr(action, "type", "")
     if kind in ("play", "release"):
-        shed = set(getattr(action, "cards"))
-        left = [c for c in hand if c not in shed]
-        return hand_value(sum(card_points(c) for c in left), len(left), shortest_rival)
+        shed: list[str] = getattr(action, "cards")  # distinct cards of our hand (a legal action)
+        return hand_value(points - sum(card_points(c) for c in shed), size - len(shed), shortest_rival)
     if kind == "steal":
-        return hand_value(points + STOLEN_CARD_POINTS, len(hand) + 1, shortest_rival)
-    return hand_value(points, len(hand), shortest_rival)  # stop_stealing
+        return hand_value(points + STOLEN_CARD_POINTS, size + 1, shortest_rival)
+    return hand_value(points, size, shortest_rival)  # stop_stealing
 
 
 def choose(view: PolicyView, legal: list[Action], rng: random.Random) -> Action:
-    view = seat_view(view)
-    values = [action_value(view, a) for a in legal]
+    facts = _hand_facts(seat_view(view))
+    values = [_value(*facts, a) for a in legal]
     best = min(values)
     options = [a for a, v in zip(legal, values) if v == best]
     return options[0] if len(options) == 1 else rng.choice(options)

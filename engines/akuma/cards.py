@@ -31,7 +31,11 @@ def colour(card: str) -> str:
 
 def sort_key(card: str) -> tuple[int, int]:
     """Rank first, then colour: cards of one rank sit together, which makes sets easy to see."""
-    return rank(card), ALL_COLOURS.index(colour(card))
+    return _SORT_KEYS.get(card) or (rank(card), ALL_COLOURS.index(colour(card)))
+
+
+# sort_key of every card, looked up (sorting is most of what the strong bot's playouts do besides choosing)
+_SORT_KEYS = {f"{c}{r}": (r, i) for i, c in enumerate(ALL_COLOURS) for r in RANKS}
 
 
 def sort_cards(cards: Iterable[str]) -> list[str]:

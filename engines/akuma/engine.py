@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Any, ClassVar
 
 from pydantic import BaseModel
@@ -16,6 +17,18 @@ from .actions import AkumaAction, Play, Release, Steal, StopStealing
 from .cards import CARDS_PER_PLAYER, colours_for, deck_for, hand_score, sort_cards
 from .state import AkumaOptions, AkumaState, RowPlay
 from .view import AkumaView, build_view
+
+
+@lru_cache(maxsize=8192)
+def _action(kind: type[Play | Release | Steal | StopStealing], *args: str) -> Action:
+    """One shared (frozen) action per distinct move: the strong bot's playouts list millions of legal actions,
+    and building and validating each again was a fifth of their time."""
+    if kind is Steal:
+        return Steal(victim=args[0])
+    if kind is StopStealing:
+        return StopStealing()
+    assert kind is Play or kind is Release
+    return kind(cards=list(args))
 
 
 class AkumaEngine(Engine[AkumaState, AkumaAction, AkumaOptions, AkumaView]):
@@ -107,11 +120,13 @@ class AkumaEngine(Engine[AkumaState, AkumaAction, AkumaOptions, AkumaView]):
         if player not in self.to_act(state):
             return []
         if state.steals_left:
-            return [*(Steal(victim=v) for v in self._victims(state, player)), StopStealing()]
+            return [*(_action(Steal, v) for v in self._victims(state, player)), _action(StopStealing)]
         hand = state.hands[player]
-        actions: list[Action] = [Play(cards=cs) for cs in rules.legal_plays(hand, self.last_rank(state), state.lock)]
+        actions: list[Action] = [
+            _action(Play, *cs) for cs in rules.legal_plays(hand, self.last_rank(state), state.lock)
+        ]
         if state.row:
-            actions.extend(Release(cards=cs) for cs in rules.all_discards(hand, self.release_number(state)))
+            actions.extend(_action(Release, *cs) for cs in rules.all_discards(hand, self.release_number(state)))
         return actions
 
     def _apply(self, state: AkumaState, player: str, action: Any) -> list[Event]:

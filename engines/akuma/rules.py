@@ -72,21 +72,32 @@ def check_play(cards: list[str], last_rank: int | None, lock: list[str] | None) 
     kind = classify(cards)
     if kind is None:
         raise IllegalAction("akuma.bad_combination", cards=sort_cards(cards))
+    refusal = row_refusal(cards, last_rank, lock)
+    if refusal == "akuma.locked_colour":
+        raise IllegalAction(refusal, lock=list(lock or []), cards=sort_cards(cards))
+    if refusal == "akuma.not_higher":
+        raise IllegalAction(refusal, rank=play_rank(cards), last_rank=last_rank)
+    if refusal is not None:
+        raise IllegalAction(refusal)
+    return kind
+
+
+def row_refusal(cards: list[str], last_rank: int | None, lock: list[str] | None) -> str | None:
+    """Why a single, set or run may not be laid on the row now (the IllegalAction key), or None when it may.
+
+    (``legal_plays`` asks this of every play a hand can form, so it raises nothing and builds no message.)
+    """
     if lock is not None:
-        colours = {colour(c) for c in cards}
-        if len(colours) != 1 or next(iter(colours)) not in lock:
-            raise IllegalAction("akuma.locked_colour", lock=list(lock), cards=sort_cards(cards))
+        first = colour(cards[0])
+        if first not in lock or any(colour(c) != first for c in cards):
+            return "akuma.locked_colour"
     if last_rank is None:
-        return kind
+        return None
     lowest = play_rank(cards)
     if lowest == 0:
         # A play of 0s goes on anything except directly on a 0 (seed: after a 0, rank 1+ is required).
-        if last_rank == 0:
-            raise IllegalAction("akuma.zero_after_zero")
-        return kind
-    if lowest <= last_rank:
-        raise IllegalAction("akuma.not_higher", rank=lowest, last_rank=last_rank)
-    return kind
+        return "akuma.zero_after_zero" if last_rank == 0 else None
+    return "akuma.not_higher" if lowest <= last_rank else None
 
 
 def candidate_plays(hand: list[str]) -> list[list[str]]:
@@ -113,13 +124,7 @@ def candidate_plays(hand: list[str]) -> list[list[str]]:
 
 def legal_plays(hand: list[str], last_rank: int | None, lock: list[str] | None) -> list[list[str]]:
     """Every play of the hand that may be laid now, in a stable order (by lowest card, then size)."""
-    plays = []
-    for cards in candidate_plays(hand):
-        try:
-            check_play(cards, last_rank, lock)
-        except IllegalAction:
-            continue
-        plays.append(cards)
+    plays = [cards for cards in candidate_plays(hand) if row_refusal(cards, last_rank, lock) is None]
     plays.sort(key=lambda cs: (sort_key(cs[0]), len(cs), [sort_key(c) for c in cs]))
     return plays
 

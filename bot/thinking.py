@@ -7,16 +7,19 @@ worker builds the seat's view and legal actions itself, and the policy sees only
 ``python -m bench.service_load worker loop …``, 1,000 tables on two cores, three runs each: p50 6.7–8.3 ms with the
 quick worker against 10.5–15.0 ms on the loop, p99 40–56 against 147–155 ms.
 
-A decision that takes longer than its budget plus a margin is answered on the loop (``strong`` by the ``normal``
-heuristic, the others by their own), and the table moves on; the late result is dropped, and a late decision
-still waiting for a worker is withdrawn. A worker that dies is replaced and its decision falls back the same way.
-A decision still running one timeout after it was late is stuck: its worker is killed and replaced (a backlog of
-quick decisions waiting for a free worker is not mistaken for a stuck one)."""
+A strong decision's budget runs from when its table asks, so one that waited for a busy worker searches only what
+is left of it (``decide_from_state``) and still answers in time. A decision that takes longer than its budget plus
+a margin is answered on the loop (``strong`` by the ``normal`` heuristic, the others by their own), and the table
+moves on; the late result is dropped, and a late decision still waiting for a worker is withdrawn. A worker that
+dies is replaced and its decision falls back the same way. A decision still running one timeout after it was late
+is stuck: its worker is killed and replaced (a backlog of quick decisions waiting for a free worker is not mistaken
+for a stuck one)."""
 from __future__ import annotations
 
 import asyncio
 import logging
 import os
+import time
 from typing import Any, Callable
 
 from engines import Action, Engine, get_engine
@@ -30,6 +33,7 @@ OFFLOADED = ("strong",)
 QUICK = ("easy", "normal")
 QUICK_TIMEOUT_S = 0.8  # a heuristic takes milliseconds: a late one means a backlog or a stuck worker
 MARGIN_S = 0.5  # beyond the budget: process hand-over and a busy machine
+MIN_SEARCH_S = 0.1  # a strong decision left with less of its budget after waiting for a worker plays normal
 WARM_UP_S = 30.0  # a fresh worker imports the engines and policies before its first decision
 # Workers run at a lower priority than the bot's event loop: handing a decision to a worker of equal priority
 # woke it in the loop's place (a pipe write's p90 went from 45 to 500 us) and the 1,000-table action p99 went
@@ -51,13 +55,22 @@ def default_workers() -> int:
     return max(1, (os.cpu_count() or 2) - 1)
 
 
-def decide_from_state(game: str, state_text: str, player: str, seed: str, level: str) -> Action:
+def decide_from_state(game: str, state_text: str, player: str, seed: str, level: str,
+                      deadline: float | None = None) -> Action:
     """A worker's decision: the seat's view and legal actions, built here from the table's state, then the policy
-    at ``level``, which is handed only the view (the state never reaches it)."""
+    at ``level``, which is handed only the view (the state never reaches it).
+
+    ``deadline`` (``time.monotonic()``, the same clock in every process) is when the table wants its answer: a
+    strong search that waited for a worker searches only what is left of its budget, and plays ``normal`` when
+    less than ``MIN_SEARCH_S`` is left (a few playouts would only add noise to the heuristic's choice)."""
     engine = get_engine(game)
     state = engine.load(state_text)
     view = seat_view(engine.view(state, player))
-    return choose_for_seat(game, view, engine.legal_actions(state, player), seed, level)
+    legal = engine.legal_actions(state, player)
+    budget = STRONG_BUDGET_S if deadline is None else deadline - time.monotonic()
+    if level == "strong" and budget < MIN_SEARCH_S:
+        level = "normal"
+    return choose_for_seat(game, view, legal, seed, level, budget_s=budget)
 
 
 def decide_here(engine: Engine, state: Any, player: str, seed: str, level: str) -> Action:
@@ -68,10 +81,11 @@ def decide_here(engine: Engine, state: Any, player: str, seed: str, level: str) 
 class Thinker:
     def __init__(self, workers: int | None = None, *, timeout: float = STRONG_BUDGET_S + MARGIN_S,
                  decide_fn: Callable[..., Action] = decide_from_state,
-                 offloaded: tuple[str, ...] = OFFLOADED) -> None:
+                 offloaded: tuple[str, ...] = OFFLOADED, budget_s: float = STRONG_BUDGET_S) -> None:
         self.workers = workers or default_workers()
         self.offloaded = offloaded  # the levels decided in the workers (the others on the loop)
         self.timeout = timeout
+        self.budget_s = budget_s  # a search's time, counted from when the table asks (waiting for a worker included)
         self.decide_fn = decide_fn  # a top-level function (workers import it by name), called like decide_from_state
         self.pool: WorkerPool | None = None
         self.fallbacks = 0  # decisions answered on the loop instead (late or crashed)
@@ -108,16 +122,17 @@ class Thinker:
         if level not in self.offloaded or self.pool is None:
             return decide_here(engine, state, player, seed, level)
         text = engine.dump(state)
+        deadline = time.monotonic() + self.budget_s
         try:
             await self.ready()
-            return await self._in_worker(self.pool, engine.name, text, player, seed, level)
+            return await self._in_worker(self.pool, engine.name, text, player, seed, level, deadline)
         except Exception as error:  # late, a lost worker, or an error in the worker: the table still moves
             self.fallbacks += 1
             here = "normal" if level == "strong" else level
             log.warning("bot thinking at %s fell back to %s on the loop: %s", level, here, type(error).__name__)
             return decide_here(engine, engine.load(text), player, seed, here)
 
-    async def _in_worker(self, pool: WorkerPool, *args: str) -> Action:
+    async def _in_worker(self, pool: WorkerPool, *args: str | float) -> Action:
         future = pool.submit(self.decide_fn, *args)
         future.add_done_callback(lambda f: f.cancelled() or f.exception())  # a late failure is not news
         try:

@@ -140,6 +140,18 @@ async def test_a_backlog_of_quick_decisions_is_not_taken_for_a_stuck_worker(thin
     assert thinker.replaced == 0
 
 
+async def test_strong_decisions_waiting_for_a_worker_search_what_is_left_of_their_budget(thinker_factory) -> None:
+    """Three tables' strong bots at once and one worker: the budget runs from when the table asked, so the first
+    searches it all, the ones behind it search what is left (or play normal when little is), and every table is
+    answered by the worker within the budget and margin, none falls back on the loop."""
+    thinker = await thinker_factory(decide_fn=where_pid)
+    started = time.monotonic()
+    answers = await asyncio.gather(*(thinker.decide(*a_decision(), f"q{i}", "strong") for i in range(3)))
+    assert time.monotonic() - started < thinker.timeout
+    assert thinker.fallbacks == 0 and all(pid in thinker.pids() for _move, pid in answers)
+    assert all(move in legal() for move, _pid in answers)
+
+
 async def test_decisions_held_when_the_pool_closes_fall_back(thinker_factory) -> None:
     """Closing the pool under running and queued decisions: they are answered on the loop, not lost."""
     thinker = await thinker_factory(timeout=5.0, decide_fn=hang, offloaded=QUICK)

@@ -8,29 +8,29 @@ from typing import Any
 from bot.thinking import decide_from_state
 
 
-def hang(game: str, state_text: str, player: str, seed: str, level: str) -> Any:
+def hang(game: str, state_text: str, player: str, seed: str, level: str, deadline: float | None = None) -> Any:
     """A decision that never ends."""
     time.sleep(3600)
 
 
-def where(game: str, state_text: str, player: str, seed: str, level: str) -> Any:
+def where(game: str, state_text: str, player: str, seed: str, level: str, deadline: float | None = None) -> Any:
     """The real decision, run by a worker (so a test can tell a worker's answer from the loop's fallback)."""
-    return decide_from_state(game, state_text, player, seed, level)
+    return decide_from_state(game, state_text, player, seed, level, deadline)
 
 
-def slow(game: str, state_text: str, player: str, seed: str, level: str) -> Any:
+def slow(game: str, state_text: str, player: str, seed: str, level: str, deadline: float | None = None) -> Any:
     """The real decision after 40 ms: quick alone, but a queue of them outlasts a short timeout."""
     time.sleep(0.04)
-    return decide_from_state(game, state_text, player, seed, level)
+    return decide_from_state(game, state_text, player, seed, level, deadline)
 
 
-def where_pid(game: str, state_text: str, player: str, seed: str, level: str) -> Any:
+def where_pid(game: str, state_text: str, player: str, seed: str, level: str, deadline: float | None = None) -> Any:
     """The real decision and the id of the process that made it."""
     import os
 
-    return decide_from_state(game, state_text, player, seed, level), os.getpid()
+    return decide_from_state(game, state_text, player, seed, level, deadline), os.getpid()
 
 
-def fails(game: str, state_text: str, player: str, seed: str, level: str) -> Any:
+def fails(game: str, state_text: str, player: str, seed: str, level: str, deadline: float | None = None) -> Any:
     """A decision that raises in the worker."""
     raise ValueError("no move")

@@ -46,13 +46,14 @@ def check_level(level: str) -> str:
 
 
 def choose_for_seat(game: str, view: PolicyView, legal: list[Action], seed: str,
-                    level: str = "normal") -> Action:
+                    level: str = "normal", budget_s: float = STRONG_BUDGET_S) -> Action:
     """The bot's move from what its seat sees, at its level; a plain top-level function so a worker process can
-    run it. ``easy``: the heuristic with frequent sensible slips; ``normal``: the heuristic; ``strong``: search."""
+    run it. ``easy``: the heuristic with frequent sensible slips; ``normal``: the heuristic; ``strong``: search for
+    ``budget_s`` seconds."""
     view = seat_view(view)
     if level == "strong":
         from .search import choose_strong
-        return choose_strong(game, view, legal, seed, STRONG_BUDGET_S)
+        return choose_strong(game, view, legal, seed, budget_s)
     heuristic = heuristic_for(game)
     if level == "easy":
         from .easy import choose_easy

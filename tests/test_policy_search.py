@@ -112,6 +112,7 @@ def test_the_switching_margin_is_the_games_own() -> None:
 
     scores = {0: [0.0, 0.1, 0.0, 0.1], 1: [0.3, 0.2, 0.4, 0.1]}  # candidate 1 is better by 0.2, se 0.07
     assert pick([0, 1], scores, 1.0) == 1 and pick([0, 1], scores, 5.0) == 0
+    assert pick([0, 1], {0: [0.0], 1: [1.0]}, 0.0) == 0  # one round: no spread, so no clear edge
     for bad in (-1.0, "1"):
         module = types.SimpleNamespace(sample=lambda view, rng: None, SWITCH_Z=bad)
         with pytest.raises(PluginError):

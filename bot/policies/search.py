@@ -194,13 +194,13 @@ def pick(cands: list[int], scores: dict[int, list[float]], switch_z: float = 1.0
     pick the luckiest of a few noisy candidates)."""
     base = cands[0]
     n = len(scores[base])
-    if n == 0:
+    if n < 2:  # one round says nothing of its spread: no candidate beats the normal choice clearly
         return base
     best, best_edge = base, 0.0
     for i in cands[1:]:
         diffs = [a - b for a, b in zip(scores[i], scores[base])]
         mean = sum(diffs) / n
-        var = sum((d - mean) ** 2 for d in diffs) / (n - 1) if n > 1 else 0.0
+        var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
         se = math.sqrt(var / n)
         if mean > switch_z * se and mean > 0 and mean - switch_z * se > best_edge:
             best, best_edge = i, mean - switch_z * se

@@ -111,6 +111,7 @@ class SamplerHooks:
     ROLLOUT_STEPS: int = MAX_ROLLOUT_STEPS  # playout steps before ``evaluate`` scores an unfinished game
     SEARCH_CANDIDATES: int = 6  # actions searched per decision: the normal choice and the next best by ``prior``
     SWITCH_Z: float = 1.0  # standard errors by which another candidate must beat the normal choice to be played
+    MAX_PLAYOUTS: int | None = None  # the search stops here even with time left (None: at the time budget only)
     SEARCHED: bool = True  # False: the strong bot plays the heuristic (where searching measured no better); the
     # determiniser still serves bench.bots' oracle and seer
     evaluate: Callable[[Any, str], float] | None = None  # (state, me) -> score of an unfinished playout
@@ -148,11 +149,11 @@ def _hooks(kind: type, source: Any, game: str, part: str) -> Any:
 
 
 def _well_formed(name: str, value: Any) -> bool:
-    """A hook is a callable, except the numbers (``ROLLOUT_STEPS``, ``SEARCH_CANDIDATES``, ``SWITCH_Z``,
-    ``tournament_seats``), the flag ``SEARCHED`` and the slash command ``play``."""
+    """A hook is a callable, except the numbers (``ROLLOUT_STEPS``, ``SEARCH_CANDIDATES``, ``MAX_PLAYOUTS``,
+    ``SWITCH_Z``, ``tournament_seats``), the flag ``SEARCHED`` and the slash command ``play``."""
     if name == "play":
         return callable(getattr(value, "callback", None))
-    if name in ("ROLLOUT_STEPS", "SEARCH_CANDIDATES"):
+    if name in ("ROLLOUT_STEPS", "SEARCH_CANDIDATES", "MAX_PLAYOUTS"):
         return isinstance(value, int) and value > 0
     if name == "SWITCH_Z":
         return isinstance(value, (int, float)) and value >= 0

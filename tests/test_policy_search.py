@@ -165,3 +165,31 @@ def test_pileups_strong_bot_plays_the_heuristic_and_the_seer_still_searches() ->
         seer = choose_strong("pileup", view, legal, seed, iterations=12, sample=lambda _v, _r: engine.load(truth))
         differs += seer != normal
     assert differs > 0
+
+
+def test_a_games_playout_cap_stops_the_search_before_its_time_is_up(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``MAX_PLAYOUTS`` ends a search with time left (a fixed ``iterations`` still rules a bench cell); a cap that
+    is not a positive whole number is refused."""
+    import dataclasses
+    import time
+    import types
+
+    from bot import games
+    from bot.games import PluginError, SamplerHooks, _hooks
+
+    engine = get_engine("rocca")
+    state, player = next(positions("rocca", 3, seed=4, every=1, limit=1))
+    view, legal = engine.view(state, player), engine.legal_actions(state, player)
+    hooks = games.sampler_hooks("rocca")
+    assert hooks is not None
+    monkeypatch.setitem(games.LOADED, ("sampler", "rocca"), dataclasses.replace(hooks, MAX_PLAYOUTS=24))
+    report: dict[str, int] = {}
+    started = time.monotonic()
+    choose_strong("rocca", view, legal, "cap", budget_s=20.0, report=report)
+    assert time.monotonic() - started < 10.0 and 0 < report["playouts"] <= 24
+    choose_strong("rocca", view, legal, "cap", iterations=48, report=report)
+    assert report["playouts"] > 24
+    for bad in (0, 2.5, "120"):
+        module = types.SimpleNamespace(sample=lambda view, rng: None, MAX_PLAYOUTS=bad)
+        with pytest.raises(PluginError):
+            _hooks(SamplerHooks, module, "toy", "sampler")

@@ -144,8 +144,8 @@ def choose_strong(
     from it with the same playout randomness (common random numbers, so the candidates are compared on
     equal deals). ``iterations`` caps the playouts (rounds × candidates, at least one round) and makes the
     choice deterministic for ``seed`` (the time budget is then not looked at); otherwise rounds run until
-    ``budget_s`` seconds have passed. An action replaces the ``normal`` choice only when it beats it clearly
-    (see ``pick``).
+    ``budget_s`` seconds have passed or the game's ``MAX_PLAYOUTS`` (where it sets one) are played. An action
+    replaces the ``normal`` choice only when it beats it clearly (see ``pick``).
     Games without a determiniser play the ``normal`` heuristic. ``sample`` replaces the game's determiniser
     (``bench.bots``' clairvoyant ``oracle``, which is handed the true state, uses it; a bot never does).
     ``report``, when given, receives the number of ``playouts`` run (``bench.strong_budget``).
@@ -161,9 +161,12 @@ def choose_strong(
         if report is not None:
             report["playouts"] = 0
         return heuristic_for(game)(view, legal, rng)
+    hooks = sampler_hooks(game)
+    assert hooks is not None  # a game without a sampler returned above
     cands = candidates(game, view, legal, rng)
     scores: dict[int, list[float]] = {i: [] for i in cands}  # per round, None-free (paired by round)
-    rounds = None if iterations is None else max(1, iterations // len(cands))
+    cap = iterations if iterations is not None else hooks.MAX_PLAYOUTS
+    rounds = None if cap is None else max(1, cap // len(cands))
     deadline = None if iterations is not None else time.perf_counter() + budget_s
     done = 0
     while True:
@@ -183,8 +186,6 @@ def choose_strong(
             scores[i].append(results[i])  # type: ignore[arg-type]  # no None: checked just above
     if report is not None:
         report["playouts"] = done * len(cands)
-    hooks = sampler_hooks(game)
-    assert hooks is not None  # a game without a sampler returned above
     return legal[pick(cands, scores, hooks.SWITCH_Z)]
 
 

@@ -21,7 +21,7 @@ from ..seat_view import PolicyView, seat_view
 
 ROLLOUT_STEPS = 10
 # More playouts measured weaker at 4 players: the same 400 deals at 240 playouts against 120, paired game by game,
-# -0.086 (standard error 0.030); every Diamond Box cell was measured at 120 playouts or fewer (docs/strong-bot.md).
+# -0.065 (standard error 0.028); every Diamond Box cell was measured at 120 playouts or fewer (docs/strong-bot.md).
 MAX_PLAYOUTS = 120
 
 

@@ -22,7 +22,7 @@ from .view import AkumaView, build_view
 @lru_cache(maxsize=8192)
 def _action(kind: type[Play | Release | Steal | StopStealing], *args: str) -> Action:
     """One shared (frozen) action per distinct move: the strong bot's playouts list millions of legal actions,
-    and building and validating each again was a fifth of their time."""
+    and building and validating each again was about a twentieth of their time."""
     if kind is Steal:
         return Steal(victim=args[0])
     if kind is StopStealing:

@@ -36,6 +36,8 @@ from bot.policies.search import choose_strong
 from engines import GAMES, Action, get_engine
 from engines.rng import Rng
 
+from .report import rank_percentile
+
 ORACLES = ("oracle", "seer")  # measuring aids that see what no bot may (see the module's docstring)
 
 
@@ -94,13 +96,6 @@ def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
     return max(0.0, centre - half), min(1.0, centre + half)
-
-
-def percentile(values: list[float], q: float) -> float:
-    if not values:
-        return 0.0
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 def play_one(game: str, players: int, seed: int, hero_seat: int, matchup: Matchup, times: list[float]) -> float:
@@ -179,8 +174,8 @@ def format_cell(cell: Cell) -> str:
     ok = "meets" if lo >= cell.target else ("below" if hi < cell.target else "undecided")
     return (f"{cell.game:<12} {cell.players}p  games {cell.games:>4}  hero win share {cell.share:.3f} "
             f"[{lo:.3f}, {hi:.3f}]  target {cell.target:.3f} ({ok})  fair {1 / cell.players:.3f}  "
-            f"decision p50 {percentile(cell.times, 0.5) * 1000:.1f} ms "
-            f"p99 {percentile(cell.times, 0.99) * 1000:.1f} ms ({len(cell.times)} decisions)")
+            f"decision p50 {rank_percentile(cell.times, 0.5) * 1000:.1f} ms "
+            f"p99 {rank_percentile(cell.times, 0.99) * 1000:.1f} ms ({len(cell.times)} decisions)")
 
 
 def main(argv: list[str] | None = None) -> None:

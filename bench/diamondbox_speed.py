@@ -10,7 +10,6 @@ and a digest of every result, so two versions of the code can be compared for bo
 from __future__ import annotations
 
 import argparse
-import hashlib
 import random
 import time
 from typing import Any
@@ -18,6 +17,8 @@ from typing import Any
 from bot.policies import choose_for_seat
 from engines.diamondbox import DiamondBoxEngine, geometry
 from engines.diamondbox.rules import allowed_turns, centre_of
+
+from .report import digest
 
 Position = tuple[geometry.Centre, list[str], str | None, tuple[int, ...], Any, list[Any], str]
 
@@ -62,10 +63,6 @@ def _enumerate(p: Position) -> list[geometry.Placement]:
 
 def _decide(p: Position) -> Any:
     return choose_for_seat("diamondbox", p[4], p[5], p[6], "normal")
-
-
-def digest(results: list[Any]) -> str:
-    return hashlib.sha256(repr(results).encode()).hexdigest()[:16]
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -1,9 +1,10 @@
-"""Small helpers shared by the benchmark sections: percentiles, RSS, and a printed table."""
+"""Small helpers shared by the benchmark sections: percentiles, digests, RSS, and a printed table."""
 from __future__ import annotations
 
+import hashlib
 import os
 import statistics
-from typing import Sequence
+from typing import Any, Sequence
 
 
 def percentile(values: Sequence[float], p: float) -> float:
@@ -13,6 +14,19 @@ def percentile(values: Sequence[float], p: float) -> float:
     k = (len(ordered) - 1) * p / 100
     lo, hi = int(k), min(int(k) + 1, len(ordered) - 1)
     return ordered[lo] + (ordered[hi] - ordered[lo]) * (k - lo)
+
+
+def rank_percentile(values: Sequence[float], q: float) -> float:
+    """The nearest-rank percentile, ``q`` in 0..1 (0.0 for no values): what the bots' benchmarks print."""
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def digest(results: Any) -> str:
+    """A short hash of ``repr(results)``: two versions of the code made the same choices when their digests match."""
+    return hashlib.sha256(repr(results).encode()).hexdigest()[:16]
 
 
 def median(values: Sequence[float]) -> float:

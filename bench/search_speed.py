@@ -5,8 +5,8 @@
 The positions are those ``bench.strong_budget`` uses (decisions with a choice in seeded ``normal`` games). Prints,
 per seat count, the mean time of one playout (the normal choice played out on one determinisation) and the strong
 decision time (p50, p99) at a fixed number of playouts, each with a digest of every playout score and every choice,
-so two versions of the code can be compared for both speed and sameness. (Twin Pyramid has its own,
-``bench.twinpyramid_speed``, whose positions cover every kind of pending decision.)
+so two versions of the code can be compared for both speed and sameness. (``bench.twinpyramid_speed`` measures
+Twin Pyramid the same way on positions that cover every kind of its pending decisions.)
 """
 from __future__ import annotations
 
@@ -19,8 +19,8 @@ from bot.policies import choose_for_seat
 from bot.policies.search import choose_strong, playout, sampler_for, searches
 from engines import GAMES, Action
 
+from .report import digest, rank_percentile
 from .strong_budget import positions, seat_counts
-from .twinpyramid_speed import digest, percentile
 
 Position = tuple[dict[str, Any], list[Action], str]  # (view dict, legal, decision seed)
 
@@ -72,8 +72,9 @@ def main(argv: list[str] | None = None) -> None:
         print(f"{args.game} {n}p  playout mean {per_playout * 1e3:7.2f} ms ({len(scores)})  scores {digest(scores)}",
               flush=True)
         chosen, times = strong_choices(args.game, items, args.iterations)
-        print(f"{args.game} {n}p  decision p50 {percentile(times, 0.5) * 1e3:7.1f} ms  "
-              f"p99 {percentile(times, 0.99) * 1e3:7.1f} ms  ({len(items)} positions, {args.iterations} playouts)  "
+        print(f"{args.game} {n}p  decision p50 {rank_percentile(times, 0.5) * 1e3:7.1f} ms  "
+              f"p99 {rank_percentile(times, 0.99) * 1e3:7.1f} ms  "
+              f"({len(items)} positions, {args.iterations} playouts)  "
               f"choices {digest(chosen)}", flush=True)
 
 

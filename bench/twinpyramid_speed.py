@@ -11,17 +11,15 @@ every playout score, so two versions of the code can be compared for both speed 
 from __future__ import annotations
 
 import argparse
-import hashlib
-import random
-import time
 from collections import Counter
 from typing import Any
 
 from bot.policies import choose_for_seat
-from bot.policies.sampling.twinpyramid import sample
-from bot.policies.search import choose_strong, playout
 from engines import Action
 from engines.twinpyramid import TwinPyramidEngine
+
+from .report import digest, rank_percentile
+from .search_speed import playout_scores, strong_choices
 
 ENGINE = TwinPyramidEngine()
 Position = tuple[str, dict[str, Any], list[Action], str]  # (state dump, view dict, legal, decision seed)
@@ -59,36 +57,12 @@ def positions(games: int = 2, counts: tuple[int, ...] = (2, 3, 4), every: int = 
 
 def decisions(items: list[Position], iterations: int) -> tuple[list[int], list[float]]:
     """The strong choice (its index in legal) at each position, and the seconds each took."""
-    chosen, times = [], []
-    for _dump, view, legal, seed in items:
-        start = time.perf_counter()
-        action = choose_strong("twinpyramid", view, legal, seed, iterations=iterations)
-        times.append(time.perf_counter() - start)
-        chosen.append(legal.index(action))
-    return chosen, times
+    return strong_choices("twinpyramid", [(view, legal, seed) for _dump, view, legal, seed in items], iterations)
 
 
 def playouts(items: list[Position], rounds: int) -> tuple[list[float | None], float]:
     """Scores of ``rounds`` playouts of the normal choice per position, and the mean seconds per playout."""
-    scores: list[float | None] = []
-    spent = 0.0
-    for _dump, view, legal, seed in items:
-        normal = choose_for_seat("twinpyramid", view, legal, seed, "normal")
-        for r in range(rounds):
-            state = sample(view, random.Random(f"{seed}:{r}"))
-            start = time.perf_counter()
-            scores.append(playout("twinpyramid", state, view["viewer"], normal, random.Random(r)))
-            spent += time.perf_counter() - start
-    return scores, spent / max(1, len(scores))
-
-
-def digest(results: Any) -> str:
-    return hashlib.sha256(repr(results).encode()).hexdigest()[:16]
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else 0.0
+    return playout_scores("twinpyramid", [(view, legal, seed) for _dump, view, legal, seed in items], rounds)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -106,7 +80,8 @@ def main(argv: list[str] | None = None) -> None:
     scores, per_playout = playouts(items, args.playouts)
     print(f"playout   mean {per_playout * 1e3:8.2f} ms  ({len(scores)} playouts)  scores {digest(scores)}", flush=True)
     chosen, times = decisions(items, args.iterations)
-    print(f"decision  p50 {percentile(times, 0.5) * 1e3:8.1f} ms  p99 {percentile(times, 0.99) * 1e3:8.1f} ms  "
+    print(f"decision  p50 {rank_percentile(times, 0.5) * 1e3:8.1f} ms  "
+          f"p99 {rank_percentile(times, 0.99) * 1e3:8.1f} ms  "
           f"mean {sum(times) / len(times) * 1e3:8.1f} ms  (iterations {args.iterations})  choices {digest(chosen)}",
           flush=True)
 

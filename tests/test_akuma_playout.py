@@ -8,9 +8,9 @@ from itertools import combinations
 
 import pytest
 
+from bench.report import digest
 from bench.search_speed import playout_scores, strong_choices
 from bench.strong_budget import positions
-from bench.twinpyramid_speed import digest
 from bot.policies.akuma import choose
 from bot.policies.sampling.akuma import rollout_view
 from engines.akuma import AkumaEngine, rules

@@ -110,7 +110,9 @@ class Secrets:
 
 
 # ---- 1. every game, many seeded games --------------------------------------------------------------------------
-def check_step(game: str, state: Any, events: list, leaks: list[str], where: str) -> None:
+def check_step(game: str, state: Any, events: list, leaks: list[str], where: str,
+               told: dict[str, set[str]] | None = None) -> None:
+    """``told``: the cards private events have shown each player so far (a hand view may remember them)."""
     engine = get_engine(game)
     secrets = Secrets(game, state)
     board = render.board(game, engine.view(state, None), NAMES, "en").text()
@@ -130,7 +132,9 @@ def check_step(game: str, state: Any, events: list, leaks: list[str], where: str
     for player in state.players:
         view = engine.view(state, player)
         text = render.hand(game, view, NAMES, "en")
-        for what in secrets.leaks(text, player) | secrets.leaks(" ".join(string_leaves(view)), player):
+        seen = (told or {}).get(player, set())
+        for what in (secrets.leaks(text, player, known=seen)
+                     | secrets.leaks(" ".join(string_leaves(view)), player, known=seen)):
             leaks.append(f"{where}: hand view of {player} shows {what}")
 
 
@@ -142,11 +146,15 @@ def play_seeded(game: str, seed: int, leaks: list[str]) -> int:
     start = engine_hooks(game).start_events
     check_step(game, state, start(state) if start else [], leaks, f"{game} seed {seed} start")
     steps = 0
+    told: dict[str, set[str]] = {p: set() for p in state.players}
     while engine.to_act(state):
         player = rng.choice(engine.to_act(state))
         state, events = engine.apply(state, player, choose_action(engine, state, player, rng))
         steps += 1
-        check_step(game, state, events, leaks, f"{game} seed {seed} step {steps}")
+        for ev in events:
+            for reader in ev.visible_to or ():
+                told[reader] |= set(string_leaves(ev.data))
+        check_step(game, state, events, leaks, f"{game} seed {seed} step {steps}", told)
         assert steps < 12000  # a 6-seat Twin Pyramid match may run deals to the announced turn limit
     return steps
 

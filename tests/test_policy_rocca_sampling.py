@@ -1,4 +1,5 @@
-"""The Rocca determiniser reads public play: a rival who drew instead of placing held no card that fitted then."""
+"""The Rocca determiniser reads public play (a rival who drew instead of placing held no card that fitted then)
+and what its seat knows privately (the cards it passed a rival with a Q)."""
 from __future__ import annotations
 
 import random
@@ -28,7 +29,7 @@ def test_samples_keep_what_public_play_ruled_out_and_the_truth_agrees() -> None:
     """Over normal games: whenever a rival has passed up placing, its true hand holds at least the cards it has
     held since, none of which fitted then or at a later time it passed up, and so does every sample (dealing the
     unseen cards uniformly fails this, and so does reading only the latest time)."""
-    checked = 0
+    checked = known = 0
     for seed in range(10):
         players = ["a", "b", "c"][: 2 + seed % 2]
         state = ENG.new_game(players, seed=seed)
@@ -36,6 +37,10 @@ def test_samples_keep_what_public_play_ruled_out_and_the_truth_agrees() -> None:
         while actors := ENG.to_act(state):
             player = actors[0]
             view = seat_view(ENG.view(state, player))
+            for rival, cards in view["known"].items():  # passed with a Q: the rival still holds them, and so it
+                assert set(cards) <= set(state.hands[rival])  # does in every sample
+                assert set(cards) <= set(sample(view, random.Random(step)).hands[rival])
+                known += 1
             for rival, times in view["declined"].items():
                 if rival == player:
                     continue
@@ -49,4 +54,4 @@ def test_samples_keep_what_public_play_ruled_out_and_the_truth_agrees() -> None:
             action = choose_for_seat("rocca", view, ENG.legal_actions(state, player), f"{seed}:{step}", "normal")
             state, _ = ENG.apply(state, player, action)
             step += 1
-    assert checked > 100
+    assert checked > 100 and known > 10

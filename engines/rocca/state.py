@@ -90,5 +90,8 @@ class RoccaState(GameState):
     one_declared: list[str] = []
     out: list[str] = []  # players who went out when the pile ran dry, in order
     declined: dict[str, list[Declined]] = {}  # public: the last times each player drew instead of placing, oldest first
+    # private to each key: rival -> cards that player passed the rival with a Q and, as far as it can tell, the
+    # rival still holds (until the rival places one, or passes any card on to a third player)
+    known: dict[str, dict[str, list[str]]] = {}
     winner: str | None = None
     over: bool = False

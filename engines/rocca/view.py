@@ -4,7 +4,8 @@ Public: the tower with its geometry (lattice centres, drawing coordinates, orien
 each card still shows, the state of every side), columns and active cards, the joker restriction, hand
 sizes, the pile's size, the direction, "One" declarations, the pending decision with who takes it, and the
 last times each player drew instead of placing (what the table saw happen).
-Secret: only the viewer's own hand. Cards passed with a Q appear in private events, never in a view.
+Secret: only the viewer's own hand, and the cards the viewer passed a rival with a Q that the rival, as far as
+the viewer can tell, still holds (the viewer saw them in its private events).
 """
 from __future__ import annotations
 
@@ -125,6 +126,7 @@ class RoccaView(View):
     last_placed: str
     winner: str | None
     declined: dict[str, list[DeclinedShown]] = {}
+    known: dict[str, list[str]] = {}  # the viewer's own: rival -> cards it passed them with a Q, still theirs
 
 
 def tower_view(state: RoccaState, ix: TowerIndex) -> list[TowerEntry]:
@@ -194,4 +196,5 @@ def build_view(engine: RoccaEngine, state: RoccaState, viewer: str | None) -> Ro
         winner=state.winner,
         declined={p: [DeclinedShown(tower=d.tower, card=d.card, since=d.since) for d in times]
                   for p, times in state.declined.items()},
+        known={} if seated is None else {p: list(cards) for p, cards in state.known.get(seated, {}).items()},
     )

@@ -45,7 +45,9 @@ def secret_cards(engine: Engine, state: Any) -> dict[str, set[str]]:
     return {p: set(engine.view(state, p).hand or []) for p in state.players}
 
 
-def check_views(engine: Engine, state: Any) -> None:
+def check_views(engine: Engine, state: Any, told: dict[str, set[str]] | None = None) -> None:
+    """Every view is whole and JSON-safe, and shows no other player's secret card, unless a private event
+    addressed to the viewer showed it (``told``: a card it passed on, which its view may remember)."""
     secrets = secret_cards(engine, state)
     for viewer in [None, *state.players]:
         typed = engine.view(state, viewer)
@@ -62,7 +64,7 @@ def check_views(engine: Engine, state: Any) -> None:
         assert "rng" not in set(all_keys(view)), "the RNG state leaked into a view"
         if viewer is not None:
             assert "hand" in view and typed.viewer == viewer
-        leaves = set(string_leaves(view))
+        leaves = set(string_leaves(view)) - (told or {}).get(viewer or "", set())
         for owner, cards in secrets.items():
             if owner != viewer:
                 leaked = leaves & cards
@@ -90,12 +92,13 @@ def random_playthrough(engine: Engine, seed: int, n_players: int, options: dict 
     log: list[tuple[str, dict]] = []
     dumps = [engine.dump(state)]
     prev_legal: list[Any] = []
+    told: dict[str, set[str]] = {p: set() for p in players}  # what private events showed each player
     for _ in range(MAX_STEPS):
         actors = engine.to_act(state)
         if not actors:
             break
         if check:
-            check_views(engine, state)
+            check_views(engine, state, told)
             check_illegal_refused(engine, state, prev_legal, rnd)
         interjecting = [p for p in state.players if p not in actors and engine.out_of_turn_actions(state, p)]
         if interjecting and rnd.random() < 0.1:
@@ -113,6 +116,9 @@ def random_playthrough(engine: Engine, seed: int, n_players: int, options: dict 
         assert engine.load(engine.dump(state)) == state
         if check:
             check_events(engine, state, events)
+        for ev in events:
+            for p in ev.visible_to or ():
+                told[p] |= set(string_leaves(ev.data))
         log.append((player, action.model_dump(mode="json")))
         dumps.append(engine.dump(state))
         prev_legal = legal
@@ -120,7 +126,7 @@ def random_playthrough(engine: Engine, seed: int, n_players: int, options: dict 
         raise AssertionError(f"game did not end within {MAX_STEPS} steps")
     assert engine.result(state) is not None, "to_act is empty but there is no result"
     if check:
-        check_views(engine, state)
+        check_views(engine, state, told)
     return log, dumps, state
 
 

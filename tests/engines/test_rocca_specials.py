@@ -116,7 +116,8 @@ def test_queen_gives_one_card_to_a_player_of_choice() -> None:
     assert [e.type for e in public] == ["q_pass"] and public[0].data == {"giver": "p0", "receiver": "p2", "count": 1}
     private = [e for e in ev if e.visible_to is not None]
     assert private[0].visible_to == ["p0", "p2"] and private[0].data["card"] == "7H"
-    assert "7H" not in ENG.view(state, "p0").model_dump_json() and "7H" not in ENG.view(state, "p1").model_dump_json()
+    assert ENG.view(state, "p0").known == {"p2": ["7H"]}  # the giver remembers what it gave, nobody else sees it
+    assert "7H" not in ENG.view(state, "p1").model_dump_json() and "7H" not in ENG.view(state, None).model_dump_json()
     assert ENG.view(state, None).pending.kind == "q_answer"
     assert ENG.to_act(state) == ["p2"]
 
@@ -150,6 +151,29 @@ def test_queen_counter_chain_one_two_three_then_play_after_the_last_queen() -> N
     state, _ = act(state, "p2", type="accept")
     assert state.turn == "p1"  # the player after p0, who placed the last Q
     assert sorted(state.hands["p0"]) == sorted(["6C"]) and len(state.hands["p2"]) == 4
+    # each remembers what it gave and the other still holds; 4C came back to p0, so p2 no longer counts it
+    assert ENG.view(state, "p0").known == {"p2": ["7H", "8H", "9H", "4C"]}
+    assert ENG.view(state, "p2").known == {"p0": ["6C"]} and ENG.view(state, "p1").known == {}
+
+
+def test_what_a_queen_pass_told_is_forgotten_once_the_card_is_shown_or_may_have_moved_on() -> None:
+    state = make({"p0": ["QS", "6S", "7H", "9D"], "p1": ["QH", "2D", "3D"], "p2": ["4C", "6C", "7C"]})
+    state, _ = act(state, "p0", type="place", card="QS", on="5S", side="head")
+    state, _ = act(state, "p0", type="give", card="6S", to="p1")
+    state, _ = act(state, "p1", type="accept")
+    assert ENG.view(state, "p0").known == {"p1": ["6S"]} and state.turn == "p1"
+    state, _ = act(state, "p1", type="place", card="6S", on="QS", side="head")  # placed: everyone sees it
+    assert ENG.view(state, "p0").known == {}
+    state = make({"p0": ["QS", "6S", "7H", "9D"], "p1": ["QH", "2D", "3D"], "p2": ["4C", "6C", "7C"]})
+    state, _ = act(state, "p0", type="place", card="QS", on="5S", side="head")
+    state, _ = act(state, "p0", type="give", card="7H", to="p1")
+    state, _ = act(state, "p1", type="accept")
+    queen = next(a for a in legal_dicts(state, "p1") if a["type"] == "place" and a["card"] == "QH")
+    state, _ = act(state, "p1", **queen)
+    state, ev = act(state, "p1", type="give", card="2D", to="p2")
+    # p0 saw p1 pass one card to p2, not which: 7H may have gone, so p0 no longer claims to know it
+    assert ENG.view(state, "p0").known == {} and ENG.view(state, "p2").known == {}
+    assert ENG.view(state, "p1").known == {"p2": ["2D"]} and "7H" in state.hands["p1"]
 
 
 def test_queen_counter_needs_the_cards_to_give_back() -> None:

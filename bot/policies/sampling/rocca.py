@@ -7,9 +7,9 @@ placement; a person may, and the sample is then only a little off). The view say
 three times) and how many cards reached the rival's hand since, so all but that many of its cards are dealt
 from the cards that would not have fitted the tower as it stood then.
 
-The tower, its columns, the joker restriction and the pending decision are public and copied from the
-view. Cards passed with a Q are known to the two players involved but never appear in a view, so the
-sampler (which reads only the view) treats them as unseen like the rest.
+The cards we passed a rival with a Q that it still holds as far as we can tell (the view's ``known``) are
+dealt to it first. The tower, its columns, the joker restriction and the pending decision are public and
+copied from the view.
 """
 from __future__ import annotations
 
@@ -68,13 +68,16 @@ def fitted_then(placed: PlacedKey, chain_card: str | None) -> frozenset[str]:
 def deal_rivals(view: dict[str, Any], pool: list[str]) -> tuple[dict[str, list[str]], list[str]]:
     """Our hand as it is and each rival's from the shuffled ``pool``, then what is left is the pile.
 
+    A rival holds the cards we know it holds (passed with a Q); those that fitted at none of the times count among
+    the cards held since them.
     The cards a rival has held since it passed up placing did not fit then, nor at any later time it passed up:
     from its oldest recorded time to its newest, the cards held since each are dealt first from those that fitted
     at none of the times since, then the rest of its hand from anything left."""
     me, sizes = view["viewer"], view["hand_sizes"]
     rivals = [p for p in view["players"] if p != me]
-    dealt: dict[str, list[str]] = {p: [] for p in rivals}
-    taken: set[str] = set()
+    known = view.get("known", {})
+    dealt: dict[str, list[str]] = {p: list(known.get(p, [])) for p in rivals}
+    taken: set[str] = {c for cards in dealt.values() for c in cards}
     for p, times in view.get("declined", {}).items():
         if p not in dealt:
             continue
@@ -82,15 +85,17 @@ def deal_rivals(view: dict[str, Any], pool: list[str]) -> tuple[dict[str, list[s
         for k, declined in enumerate(times):
             held = sizes[p] - declined["since"]
             banned = frozenset().union(*ruled_out[k:])
+            fitting_none = sum(c not in banned for c in dealt[p])
             for card in pool:
-                if len(dealt[p]) >= held:
+                if fitting_none >= held or len(dealt[p]) >= sizes[p]:
                     break
                 if card not in taken and card not in banned:
                     dealt[p].append(card)
                     taken.add(card)
+                    fitting_none += 1
     rest = [c for c in pool if c not in taken]
     for p in rivals:
-        need = sizes[p] - len(dealt[p])
+        need = max(0, sizes[p] - len(dealt[p]))
         dealt[p] += rest[:need]
         rest = rest[need:]
     hands = {p: list(view["hand"]) if p == me else sort_cards(dealt[p]) for p in view["players"]}
@@ -127,6 +132,7 @@ def sample(view: PolicyView, rng: random.Random) -> RoccaState:
         start_player=view["start_player"], pending=pending, one_declared=list(view["one_declared"]),
         out=list(view["out"]), winner=view["winner"], over=view["over"],
         declined={p: [Declined(**d) for d in times] for p, times in view.get("declined", {}).items()},
+        known={view["viewer"]: {p: list(cards) for p, cards in view.get("known", {}).items()}},
     )
 
 

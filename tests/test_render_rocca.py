@@ -95,6 +95,20 @@ def test_board_hand_and_events_render_in_both_languages(seed: int, n: int, bon: 
     assert {"game_started", "placed"} <= seen_types
 
 
+def test_the_giver_is_reminded_of_the_cards_it_passed_with_a_queen_and_nobody_else_sees_them() -> None:
+    names = names_for(["p0", "p1", "p2"])
+    state = make({"p0": ["QS", "7H", "8H"], "p1": ["2D", "3D"], "p2": ["4C", "6C"]})
+    state, _ = ENG.apply(state, "p0", ENG.parse_action({"type": "place", "card": "QS", "on": "5S", "side": "head"}))
+    state, _ = ENG.apply(state, "p0", ENG.parse_action({"type": "give", "card": "7H", "to": "p1"}))
+    assert R.hand(ENG.view(state, "p0"), names, "en").splitlines()[-1] == (
+        f"Still in Player p1's hand, passed by you with a Queen: {R.card('7H')}")
+    assert R.hand(ENG.view(state, "p0"), names, "ja").splitlines()[-1] == (
+        f"クイーンであなたがPlayer p1にわたし、まだその手札にあるカード：{R.card('7H')}")
+    for lang in LOCALES:
+        assert R.card("7H") not in R.hand(ENG.view(state, "p2"), names, lang)
+        assert R.card("7H") not in R.board(ENG.view(state, None), names, lang).text()
+
+
 def test_every_engine_event_type_has_a_line() -> None:
     source = "\n".join(p.read_text() for p in (ROOT / "engines" / "rocca").glob("*.py"))
     types = set(re.findall(r'Event\(type="([a-z_]+)"', source))

@@ -179,6 +179,8 @@ def hand(view: RoccaView, names: Names, locale: object | None) -> str:
         lines.append(t("rocca.board.to_play", locale, player=names(view.turn)))
     if len(mine) == 1 and me not in view.one_declared:
         lines.append(t("rocca.hand.one_hint", locale))
+    for rival, passed in view.known.items():
+        lines.append(t("rocca.hand.known", locale, player=names(rival), cards=cards(passed)))
     return "\n".join(lines)
 
 

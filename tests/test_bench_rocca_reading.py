@@ -13,6 +13,7 @@ def test_counts_and_scores_are_measured(capsys: pytest.CaptureFixture[str]) -> N
     assert 0 < r.ruled_out_share < r.constrained
     assert all(0 < total / r.brier_pairs < 0.25 for total in r.brier.values())
     assert r.brier["uniform"] != r.brier["reading public play"]  # the reading changes the samples
+    assert r.known_cards >= r.known > 0 and r.brier["with the Q passes"] < r.brier["reading public play"]
     rocca_reading.main(["--games", "1", "--samples", "4"])
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith("rocca 2p, 1 games") and out[1].startswith("Brier score")

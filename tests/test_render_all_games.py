@@ -51,3 +51,23 @@ def test_every_message_of_a_seeded_game_renders_in_both_languages(game: str) -> 
     for lang in LANGUAGES:
         check(render.board(game, engine.view(state, None), names, lang).text(), lang, f"{game} final board")
     assert events_seen > 0
+
+
+def test_akuma_reminds_a_steal_victim_where_its_card_went_and_nobody_else() -> None:
+    from bot.render import Names
+    from bot.render import akuma as akuma_text
+    from engines.akuma import Play, Steal
+
+    engine = get_engine("akuma")
+    names = Names({"p0": "Ann", "p1": "Bo", "p2": "Cy"})
+    state = engine.new_game(["p0", "p1", "p2"], seed=1)
+    state.hands = {"p0": ["Y2", "G9"], "p1": ["Y7", "Y8", "Y9"], "p2": ["G2", "G3"]}
+    state.current = state.trick_starter = "p0"
+    state, _ = engine.apply(state, "p0", Play(cards=["Y2"]))
+    state, events = engine.apply(state, "p0", Steal(victim="p1"))
+    card = akuma_text.cards([events[1].data["card"]])
+    lines = {lang: render.hand("akuma", engine.view(state, "p1"), names, lang).splitlines()[-1] for lang in LANGUAGES}
+    assert lines["en"] == f"Still in Ann's hand, taken from you by a steal: {card}"
+    assert lines["ja"] == f"Annにスティールされ、まだその手札にあるカード：{card}"
+    for lang in LANGUAGES:
+        assert card not in render.hand("akuma", engine.view(state, "p2"), names, lang)

@@ -103,6 +103,8 @@ def hand(view: AkumaView, names: Names, locale: object | None) -> str:
     forced = view.release_forced
     if forced is not None and row:
         lines.append(t("akuma.hand.release_forced", locale, cards=cards(forced)))
+    for rival, taken in view.known.items():
+        lines.append(t("akuma.hand.known", locale, player=names(rival), cards=cards(taken)))
     return "\n".join(lines)
 
 

@@ -7,6 +7,7 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
+from engines import knowledge
 from engines.base import Action, Engine, Event, Result
 from engines.errors import IllegalAction
 from engines.rng import Rng
@@ -146,6 +147,7 @@ class AkumaEngine(Engine[AkumaState, AkumaAction, AkumaOptions, AkumaView]):
         hand = state.hands[player]
         for c in cards:
             hand.remove(c)
+            knowledge.shown(state.known, state.players, player, c)
         state.row.append(RowPlay(player=player, cards=cards, kind=kind))
         # Lock and reverse take effect at once; steals are decided next; then the turn passes on.
         reversed_ = rules.reverses(cards)
@@ -179,6 +181,7 @@ class AkumaEngine(Engine[AkumaState, AkumaAction, AkumaOptions, AkumaView]):
         victim_hand = state.hands[victim]
         card = victim_hand.pop(state.rng.randbelow(len(victim_hand)))
         state.hands[player] = sort_cards([*state.hands[player], card])
+        knowledge.moved(state.known, state.players, victim, player, card)
         state.steals_left -= 1
         events = [
             Event(type="steal", data={"thief": player, "victim": victim, "steals_left": state.steals_left}),
@@ -203,6 +206,7 @@ class AkumaEngine(Engine[AkumaState, AkumaAction, AkumaOptions, AkumaView]):
         hand = state.hands[player]
         for c in discard:
             hand.remove(c)
+            knowledge.shown(state.known, state.players, player, c)
         row = self.row_cards(state)
         state.discarded.extend([*row, *discard])
         state.row = []

@@ -6,6 +6,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from engines.base import GameState
+from engines.knowledge import Known
 
 Direction = Literal["cw", "ccw"]
 """``cw``: seat order increasing (the starting direction); ``ccw``: decreasing."""
@@ -38,4 +39,5 @@ class AkumaState(GameState):
     start_player: str
     steals_left: int = 0  # > 0 while ``current`` decides on steals after a play with 2s
     discarded: list[str] = []  # every card that left the game (released rows and discards); public
+    known: Known = {}  # private to each key: thief -> the cards a steal took from that player (engines/knowledge.py)
     over: bool = False

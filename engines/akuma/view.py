@@ -1,5 +1,6 @@
-"""What each seat (or a spectator) sees of an Akuma Trick game: everything public, plus the viewer's own hand
-and, when they must release, the forced discard. Once the game is over every hand is public."""
+"""What each seat (or a spectator) sees of an Akuma Trick game: everything public, plus the viewer's own hand,
+the cards steals took from the viewer that the thief still holds, and, when they must release, the forced discard.
+Once the game is over every hand is public."""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar, Literal
@@ -41,6 +42,7 @@ class AkumaView(View):
     discarded: list[str]
     release_forced: list[str] | None
     final_hands: dict[str, list[str]] | None
+    known: dict[str, list[str]] = {}  # the viewer's own: rival -> cards a steal took from the viewer, still theirs
 
 
 def build_view(engine: AkumaEngine, state: AkumaState, viewer: str | None) -> AkumaView:
@@ -72,4 +74,6 @@ def build_view(engine: AkumaEngine, state: AkumaState, viewer: str | None) -> Ak
         discarded=list(state.discarded),
         release_forced=forced,
         final_hands=None if res is None else {p: list(h) for p, h in state.hands.items()},
+        known={} if seated is None or res is not None else {
+            p: list(cards) for p, cards in state.known.get(seated, {}).items()},
     )

@@ -6,6 +6,7 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
+from engines import knowledge
 from engines.base import Action, Engine, Event, Result
 from engines.errors import IllegalAction
 from engines.rng import Rng
@@ -159,7 +160,7 @@ class RoccaEngine(Engine[RoccaState, RoccaAction, RoccaOptions, RoccaView]):
         base = ix.card(action.on)
         assert base is not None
         state.hands[player].remove(action.card)
-        self._shown(state, player, action.card)
+        knowledge.shown(state.known, state.players, player, action.card)
         tc = put(state, player, action.card, base, action.side, action.suit, action.bend)
         events.append(Event(type="placed", data={
             "player": player, "card": action.card, "on": action.on, "side": action.side,
@@ -188,7 +189,7 @@ class RoccaEngine(Engine[RoccaState, RoccaAction, RoccaOptions, RoccaView]):
         for card, on in M.bon_placements(action):
             base = next(tc for tc in state.tower if tc.card == on)
             state.hands[player].remove(card)
-            self._shown(state, player, card)
+            knowledge.shown(state.known, state.players, player, card)
             labels.append(card_label(put(state, player, card, base, M.bon_side(C.rank(card) or ""))))
         interrupted = state.turn
         events.append(Event(type="bon", data={"player": player, "on": action.on, "cards": list(action.cards),
@@ -241,7 +242,7 @@ class RoccaEngine(Engine[RoccaState, RoccaAction, RoccaOptions, RoccaView]):
         state.hands[action.to] = C.sort_cards([*state.hands[action.to], action.card])
         self._received(state, action.to, 1)
         self._hand_changed(state, action.to)
-        self._passed(state, player, action.to, action.card)
+        knowledge.moved(state.known, state.players, player, action.to, action.card)
         pending.partner, pending.given = action.to, pending.given + 1
         events.append(Event(type="card_passed", visible_to=[player, action.to],
                             data={"giver": player, "receiver": action.to, "card": action.card}))
@@ -273,29 +274,6 @@ class RoccaEngine(Engine[RoccaState, RoccaAction, RoccaOptions, RoccaView]):
     def _received(state: RoccaState, player: str, count: int) -> None:
         for declined in state.declined.get(player, []):
             declined.since += count
-
-    @staticmethod
-    def _passed(state: RoccaState, giver: str, receiver: str, card: str) -> None:
-        """What a Q pass tells each player of the others' hands: the giver knows the receiver holds ``card``; the
-        receiver now holds it itself; a third player saw a card change hands but not which one, so it can no
-        longer tell which of the cards it knew of the giver are still there."""
-        for watcher in state.players:
-            if watcher == giver:
-                state.known.setdefault(giver, {}).setdefault(receiver, []).append(card)
-            elif watcher == receiver:
-                RoccaEngine._shown(state, giver, card, watchers=[receiver])
-            else:
-                state.known.get(watcher, {}).pop(giver, None)
-
-    @staticmethod
-    def _shown(state: RoccaState, holder: str, card: str, watchers: list[str] | None = None) -> None:
-        """``card`` left ``holder``'s hand where ``watchers`` (None: everyone) saw it."""
-        for watcher in state.players if watchers is None else watchers:
-            of_holder = state.known.get(watcher, {}).get(holder)
-            if of_holder and card in of_holder:
-                of_holder.remove(card)
-                if not of_holder:
-                    del state.known[watcher][holder]
 
     def _hand_changed(self, state: RoccaState, player: str) -> None:
         """A "One" stands only while the hand holds that one card."""

@@ -6,6 +6,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from engines.base import GameState
+from engines.knowledge import Known
 
 Side = Literal["head", "face", "profile"]
 Suit = Literal["S", "H", "D", "C"]
@@ -90,8 +91,6 @@ class RoccaState(GameState):
     one_declared: list[str] = []
     out: list[str] = []  # players who went out when the pile ran dry, in order
     declined: dict[str, list[Declined]] = {}  # public: the last times each player drew instead of placing, oldest first
-    # private to each key: rival -> cards that player passed the rival with a Q and, as far as it can tell, the
-    # rival still holds (until the rival places one, or passes any card on to a third player)
-    known: dict[str, dict[str, list[str]]] = {}
+    known: Known = {}  # private to each key: rival -> the cards it passed that rival with a Q (engines/knowledge.py)
     winner: str | None = None
     over: bool = False

@@ -237,6 +237,27 @@ def test_steal_decision_and_events() -> None:
     assert s3.steals_left == 0 and ENG.to_act(s3) == ["p1"] and len(s3.hands["p0"]) == 3
 
 
+def test_a_steal_victim_knows_where_its_card_went_while_it_is_sure() -> None:
+    state = make_state([["Y2", "G9"], ["Y7", "Y8", "Y9"], ["G2", "G3"]])
+    s1, _ = ENG.apply(state, "p0", Play(cards=["Y2"]))
+    s2, evs = ENG.apply(s1, "p0", Steal(victim="p1"))
+    card = evs[1].data["card"]
+    assert ENG.view(s2, "p1").known == {"p0": [card]}  # the victim saw which card went; nobody else learns it
+    assert [ENG.view(s2, v).known for v in ("p0", "p2", None)] == [{}, {}, {}]
+    assert card not in ENG.view(s2, "p2").model_dump_json() and card not in ENG.view(s2, None).model_dump_json()
+    played = s2.model_copy(deep=True)
+    played.current = "p0"
+    s3, _ = ENG.apply(played, "p0", Play(cards=[card]))  # played: everyone sees it
+    assert ENG.view(s3, "p1").known == {}
+    robbed = s2.model_copy(deep=True)
+    robbed.current, robbed.row = "p2", []
+    s4, _ = ENG.apply(robbed, "p2", Play(cards=["G2"]))
+    s5, evs = ENG.apply(s4, "p2", Steal(victim="p0"))
+    # p1 saw p0 lose a card but not which: it no longer claims to know where its card is; p0 knows what went
+    assert ENG.view(s5, "p1").known == {} and card in s5.hands["p0"] + s5.hands["p2"]
+    assert ENG.view(s5, "p0").known == {"p2": [evs[1].data["card"]]}
+
+
 def test_steal_is_uniformly_random_from_the_state_rng() -> None:
     seen = set()
     for seed in range(30):

@@ -8,17 +8,24 @@ from typing import Callable
 
 
 def deal_hidden(players: list[str], me: str, my_hand: list[str], sizes: dict[str, int], pool: list[str],
-                arrange: Callable[[list[str]], list[str]] = list) -> tuple[dict[str, list[str]], list[str]]:
-    """Our hand as it is, each rival ``sizes[p]`` cards off the shuffled ``pool``; returns the hands and the
-    cards left over (a draw pile)."""
+                arrange: Callable[[list[str]], list[str]] = list,
+                known: dict[str, list[str]] | None = None) -> tuple[dict[str, list[str]], list[str]]:
+    """Our hand as it is, each rival the cards we know it holds (``known``, all in ``pool``) and the rest of its
+    ``sizes[p]`` off the shuffled ``pool``; returns the hands and the cards left over (a draw pile)."""
+    known = known or {}
+    if known:
+        fixed = {c for cards in known.values() for c in cards}
+        pool = [c for c in pool if c not in fixed]
     hands: dict[str, list[str]] = {}
     at = 0
     for p in players:
         if p == me:
             hands[p] = list(my_hand)
             continue
-        hands[p] = arrange(pool[at:at + sizes[p]])
-        at += sizes[p]
+        have = list(known.get(p, []))
+        take = max(0, sizes[p] - len(have))
+        hands[p] = arrange(have + pool[at:at + take])
+        at += take
     return hands, pool[at:]
 
 

@@ -1,7 +1,8 @@
 """Akuma Trick determiniser: every card not in our hand, the row or the discards is in a rival's hand.
 
 The deck is the colours in play × ranks 0–9 and is dealt out completely, so the unseen cards are
-exactly the rivals' hands; each rival gets a random set of the size the view shows.
+exactly the rivals' hands; each rival gets the cards steals took from us that it still holds (the view's
+``known``) and a random set of the rest, to the size the view shows.
 """
 from __future__ import annotations
 
@@ -29,7 +30,8 @@ def sample(view: PolicyView, rng: random.Random) -> AkumaState:
     me = view["viewer"]
     pool = unseen_cards(view)
     rng.shuffle(pool)
-    hands, _ = deal_hidden(view["players"], me, sort_cards(view["hand"]), view["hand_sizes"], pool, sort_cards)
+    known = view.get("known", {})
+    hands, _ = deal_hidden(view["players"], me, sort_cards(view["hand"]), view["hand_sizes"], pool, sort_cards, known)
     to_act = view["to_act"]
     return AkumaState(
         players=list(view["players"]), seed=0, options={"start_player": view["players"].index(view["start_player"])},
@@ -38,7 +40,7 @@ def sample(view: PolicyView, rng: random.Random) -> AkumaState:
         direction=view["direction"], lock=list(view["lock"]) if view["lock"] else None,
         current=to_act[0] if to_act else view["trick_starter"], trick_starter=view["trick_starter"],
         start_player=view["start_player"], steals_left=view["steals_left"] or 0,
-        discarded=list(view["discarded"]), over=view["over"],
+        discarded=list(view["discarded"]), over=view["over"], known={me: {p: list(c) for p, c in known.items()}},
     )
 
 

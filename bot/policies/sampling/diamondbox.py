@@ -19,6 +19,8 @@ from engines.rng import Rng
 
 from ..seat_view import PolicyView, seat_view
 
+# 5 and 20 steps measured weaker at 4 players over the same deals at 120 playouts: paired -0.061 (SE 0.022) over
+# 800 games and -0.140 (SE 0.054) over 136 (docs/strong-bot.md).
 ROLLOUT_STEPS = 10
 # More playouts measured weaker at 4 players: the same 400 deals at 240 playouts against 120, paired game by game,
 # -0.065 (standard error 0.028); every Diamond Box cell was measured at 120 playouts or fewer (docs/strong-bot.md).

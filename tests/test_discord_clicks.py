@@ -175,3 +175,20 @@ async def test_the_driver_plays_twin_pyramid_turns_without_wandering(h: Harness)
         moves += 1
         await h.settle()
     assert moves >= 3
+
+
+async def test_the_driver_completes_a_hand_out_from_more_cards_than_a_select_lists(h: Harness) -> None:
+    """43 minus cards: a select lists 25 of them, so the policy's cards may not be offered (a crash-safety run got
+    stuck here); the driver then fills each select with offered cards, as a person would, and hands them out."""
+    many = ["Y3a", "Y3b", "G3c", "R1b", "R1c", "B1c", "W1a", "G4a", "B4b", "B4a", "Y4c", "Y4a", "G4b", "R4b", "G2c",
+            "K2a", "W2a", "G2a", "Y2a", "Y2c", "Y2b", "R4a", "K4a", "R4c", "R2a", "R2b", "R2c", "B2a", "G6b", "G6c",
+            "B6a", "R3b", "R3c", "G3a", "B3a", "G3b", "W5a", "W3a", "Y1c", "G1b", "G1a", "G1c", "B1a"]
+    alice = h.user(ALICE_ID, "alice")
+    table = await open_table(h, alice, "pileup")
+    set_state(table, pileup_state(SEATS, hands={ALICE: ["B5c"], "bot1": ["G2b"], "bot2": ["G5b"]},
+                                  minus={ALICE: many}, pile=["R5a"], rolls=(3, 3, 3)))
+    await roll_publicly(h, alice, table)
+    assert table.state.phase == "give" and table.state.give_left == 9
+    acted = await ui_driver.act(h, alice, table, random.Random(0))
+    assert acted.action["type"] == "give_all" and len(acted.action["cards"]) == 9
+    assert len(table.state.minus[ALICE]) == len(many) - 9 and table.state.phase != "give"

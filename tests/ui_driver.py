@@ -275,9 +275,14 @@ async def _choose_option(h: Harness, user: HarnessUser, hand: SentMessage, targe
     for menu in selects:
         options = menu.get("options") or []
         chosen = {o["value"] for o in options if o.get("default")}
-        if menu.get("max_values", 1) > 1 and not explore:
-            named = [o["value"] for o in options if tokens(o["value"]) & wanted]
-            values = sorted(named, key=target.rank)[:menu["max_values"]]
+        if menu.get("max_values", 1) > 1:
+            named = sorted((o["value"] for o in options if tokens(o["value"]) & wanted), key=target.rank)
+            if explore:  # the policy's cards are not all offered (a select lists at most 25 options): fill the
+                # rest with offered ones, as a person would
+                others = [o["value"] for o in options if o["value"] not in named]
+                rng.shuffle(others)
+                named += others
+            values = named[:menu["max_values"]]
             if values and set(values) != chosen and (menu["custom_id"], ",".join(values)) not in tried:
                 tried.add((menu["custom_id"], ",".join(values)))
                 await h.select(user, hand, re.escape(menu["custom_id"]), values)

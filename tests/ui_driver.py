@@ -268,7 +268,9 @@ async def _choose_option(h: Harness, user: HarnessUser, hand: SentMessage, targe
     """Change one select of the hand: towards the target (values naming its cards), or any untried option. A
     multi-select gets, in one interaction, as many of the values naming the target's cards as it takes, in the
     order the policy chose the cards: when no search found the policy's exact way (a large hand-out has too many
-    ways to split it), this still completes the choice with the policy's cards, as a person would."""
+    ways to split it), this still completes the choice with the policy's cards, as a person would. Exploring, a
+    multi-select is filled with those cards and then offered ones at random (the policy's cards may not all be
+    offered: a select lists at most 25 options)."""
     wanted = target.wanted
     selects = [c for c in hand.components if c.get("type") == 3 and not c.get("disabled")]
     rng.shuffle(selects)
@@ -277,8 +279,7 @@ async def _choose_option(h: Harness, user: HarnessUser, hand: SentMessage, targe
         chosen = {o["value"] for o in options if o.get("default")}
         if menu.get("max_values", 1) > 1:
             named = sorted((o["value"] for o in options if tokens(o["value"]) & wanted), key=target.rank)
-            if explore:  # the policy's cards are not all offered (a select lists at most 25 options): fill the
-                # rest with offered ones, as a person would
+            if explore:
                 others = [o["value"] for o in options if o["value"] not in named]
                 rng.shuffle(others)
                 named += others

@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
+from bot.table import UpdateKind
+
 from .report import median, print_table
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -95,7 +97,7 @@ async def _play(h, ui_driver, header: str, game: str, seed: int) -> Feel:
     changed = [""]  # when the table last changed, in Discord's timestamp format
 
     async def note_change(update) -> None:
-        if update.kind not in ("warning", "clock"):
+        if update.kind not in (UpdateKind.WARNING, UpdateKind.CLOCK):
             changed[0] = datetime.now(timezone.utc).isoformat()
 
     h.bot.service.subscribe(note_change)

@@ -153,6 +153,9 @@ class GameHostBot(commands.Bot):
             await self.scheduler.close()
             await self.thinker.close()
             await self.service.drain()
+            tables = self.get_cog("TableCog")
+            if tables is not None:  # the table writers stop before storage closes
+                await tables.flush()  # type: ignore[attr-defined]  # cogs.table.TableCog
             if getattr(self, "_shard_claim", None) is not None:
                 await self._shard_claim.release()
             await self.storage.close()

@@ -15,7 +15,7 @@ from .i18n import t
 from .scheduler import BotScheduler
 from .service import GameService
 from .storage import Storage
-from .table import Table, Update
+from .table import Table, Update, UpdateKind
 
 PRIVATE = "🔒"
 
@@ -35,7 +35,7 @@ class TerminalChannel:
         table, lang = update.table, self.lang
         names = names_of(table, lang)
         game = table.row.game
-        if update.kind == "started":
+        if update.kind is UpdateKind.STARTED:
             self.out(t("demo.started", lang, game=render.game_title(game, lang),
                        players=", ".join(names(p) for p in table.view(None).players)))
         for ev in update.events:
@@ -49,10 +49,10 @@ class TerminalChannel:
                 self.out(f"  {PRIVATE} {t('demo.private_to', lang, players=who)}: {line}")
         if update.public_view is None:
             return
-        if update.kind in ("started", "ended"):
+        if update.kind in (UpdateKind.STARTED, UpdateKind.ENDED):
             self.out(render.board(game, update.public_view, names, lang).text())
             self.write_image(table, update, names)
-        if update.kind != "ended" and update.table.version == update.version:
+        if update.kind is not UpdateKind.ENDED and update.table.version == update.version:
             for player in table.to_act():
                 view = table.view(player)
                 self.out(f"  {PRIVATE} {t('demo.hand_view', lang, player=names(player))}: "
@@ -64,7 +64,7 @@ class TerminalChannel:
         draw = render_hooks(table.row.game).image
         if draw is None or update.public_view is None:
             return
-        path = Path(tempfile.gettempdir()) / f"gamehost-demo-{table.row.game}-{table.row.seed}-{update.kind}.png"
+        path = Path(tempfile.gettempdir()) / f"gamehost-demo-{table.row.game}-{table.row.seed}-{update.kind.value}.png"
         path.write_bytes(draw(update.public_view, names, self.lang))
         self.out(t("demo.image_written", self.lang, path=str(path)))
         describe = render_hooks(table.row.game).image_alt

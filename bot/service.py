@@ -25,7 +25,7 @@ from .policies import choose_action
 from .service_lobby import LobbyOps
 from .service_seats import SeatOps
 from .storage import SeatRow, ShardFilter, Storage, VersionConflict
-from .table import ACTIVE, Table, Update
+from .table import ACTIVE, EndReason, Table, Update, UpdateKind
 
 log = logging.getLogger(__name__)
 Listener = Callable[[Update], Awaitable[None]]
@@ -77,9 +77,10 @@ class GameService(LobbyOps, SeatOps):
         while self._publishing:
             await asyncio.wait(list(self._publishing.values()))
 
-    def _changed(self, table: Table, kind: str, events: list[Any] | None = None, actor: str | None = None) -> Update:
+    def _changed(self, table: Table, kind: UpdateKind, events: list[Any] | None = None, actor: str | None = None,
+                 reason: EndReason | None = None) -> Update:
         public = table.view(None) if table.state is not None else None
-        update = Update(table, kind, table.version, list(events or []), actor, public)
+        update = Update(table, kind, table.version, list(events or []), actor, public, reason)
         self._publish(update)
         return update
 
@@ -142,7 +143,7 @@ class GameService(LobbyOps, SeatOps):
                                       bot_to_act=self._bot_to_act(table, state), deadline=deadline)
         table.committed(bumped=True, state=state, status="running", deadline=deadline)
         start_events = engine_hooks(table.row.game).start_events  # public events announcing the deal
-        return self._changed(table, "started", start_events(state) if start_events else [])
+        return self._changed(table, UpdateKind.STARTED, start_events(state) if start_events else [])
 
     # ---- playing -------------------------------------------------------------------
     async def act(self, game_id: int, user_id: int, action: Action | dict[str, Any],
@@ -176,7 +177,7 @@ class GameService(LobbyOps, SeatOps):
             return await asyncio.shield(self._commit(table, player, action_model, state, events, reset))
 
     async def _commit(self, table: Table, player: str, action: Action, state: Any, events: list,
-                      seat: SeatRow | None = None, kind: str = "action") -> Update:
+                      seat: SeatRow | None = None, kind: UpdateKind = UpdateKind.ACTION) -> Update:
         engine = table.engine
         over = engine.result(state) is not None
         notices = [(p, ev.model_dump_json()) for ev in events if ev.visible_to for p in ev.visible_to]
@@ -191,12 +192,12 @@ class GameService(LobbyOps, SeatOps):
             raise HostError("stale") from None
         table.committed(bumped=True, state=state, seats=seats, deadline=deadline,
                         status="finished" if over else table.status)
-        return self._changed(table, "ended" if over else kind, events, player)
+        return self._changed(table, UpdateKind.ENDED if over else kind, events, player)
 
     # ---- turn timers (seat changes of a running table: ``SeatOps``) ---------------------------------------
     def warn(self, table: Table) -> None:
         """Tell listeners that the decision now due is about to run out (nothing is stored)."""
-        self._changed(table, "warning")
+        self._changed(table, UpdateKind.WARNING)
 
     async def expire(self, game_id: int, expected_version: int) -> list[Update]:
         """The decision due at ``expected_version`` ran out: a bot moves for each person who had to decide.
@@ -225,7 +226,7 @@ class GameService(LobbyOps, SeatOps):
                 state, events = table.engine.apply(table.state, player, action)
                 changed = replace(seat, timeouts=timeouts, is_bot=away or seat.is_bot, away=away)
                 updates.append(await asyncio.shield(
-                    self._commit(table, player, action, state, events, changed, kind="timeout")))
+                    self._commit(table, player, action, state, events, changed, kind=UpdateKind.TIMEOUT)))
         return updates
 
     async def _pause(self, table: Table, seats: list[SeatRow], actor: str | None = None) -> Update:
@@ -237,7 +238,7 @@ class GameService(LobbyOps, SeatOps):
         except VersionConflict:
             raise HostError("stale") from None
         table.committed(bumped=True, seats=seats, deadline=None, paused_at=now)
-        return self._changed(table, "paused", actor=actor)
+        return self._changed(table, UpdateKind.PAUSED, actor=actor)
 
     async def close_idle(self, game_id: int, paused_at: float) -> Update | None:
         """A table paused at ``paused_at`` that nobody resumed is closed; its game stays stored, without a result."""
@@ -245,7 +246,7 @@ class GameService(LobbyOps, SeatOps):
         async with table.lock:
             if not table.paused or table.row.paused_at != paused_at:
                 return None  # resumed (or ended) meanwhile
-            return await self._finish(table, "cancelled", reason="idle")
+            return await self._finish(table, "cancelled", reason=EndReason.IDLE)
 
     async def tables_paused(self) -> list[int]:
         return await self.storage.paused(self.shards)
@@ -264,7 +265,7 @@ class GameService(LobbyOps, SeatOps):
         """No person plays at the table, and one of them is only away (they may come back): it pauses, not closes."""
         return cls._abandoned(seats) and any(s.away for s in seats if s.user_id is not None)
 
-    async def _finish(self, table: Table, status: str, *, reason: str | None = None,
+    async def _finish(self, table: Table, status: str, *, reason: EndReason | None = None,
                       actor: str | None = None) -> Update:
         try:
             await self.storage.update_game(table.id, expected_version=table.version, bump=True, status=status,
@@ -272,9 +273,7 @@ class GameService(LobbyOps, SeatOps):
         except VersionConflict:
             raise HostError("stale") from None
         table.committed(bumped=True, status=status, deadline=None)
-        update = self._changed(table, "ended", actor=actor)
-        update.reason = reason
-        return update
+        return self._changed(table, UpdateKind.ENDED, actor=actor, reason=reason)
 
     async def peek_notices(self, table: Table, player: str) -> tuple[list[dict[str, Any]], int | None]:
         """A player's pending private events and the id to acknowledge once they were shown (``ack_notices``);
@@ -297,7 +296,7 @@ class GameService(LobbyOps, SeatOps):
             if table.row.deadline is not None:
                 await self.storage.update_game(table.id, expected_version=table.version, deadline=None)
                 table.committed(bumped=False, deadline=None)
-            self._changed(table, "clock")
+            self._changed(table, UpdateKind.CLOCK)
 
     async def resume_clock(self, game_id: int) -> None:
         """The channel is reachable again: the decision now due gets its full time afresh."""
@@ -312,7 +311,16 @@ class GameService(LobbyOps, SeatOps):
             if deadline is not None:
                 await self.storage.update_game(table.id, expected_version=table.version, deadline=deadline)
                 table.committed(bumped=False, deadline=deadline)
-            self._changed(table, "clock")
+            self._changed(table, UpdateKind.CLOCK)
+
+    async def note_output(self, table: Table, **fields: Any) -> None:
+        """Record what the table's players were shown (``Storage.note_output``: board message, results, tidy end);
+        memory follows once it is stored."""
+        await self.storage.note_output(table.id, **fields)
+        table.committed(bumped=False, **fields)
+
+    async def tables_to_show(self) -> list[int]:
+        return await self.storage.tables_to_show(self.shards)
 
     async def set_message(self, table: Table, **ids: int) -> None:
         """Remember the lobby/board message ids (so a restarted bot edits the same messages); under the table's
@@ -327,6 +335,20 @@ class GameService(LobbyOps, SeatOps):
         if thread_id is not None:
             fields |= {"channel_id": thread_id, "lobby_channel_id": table.row.channel_id}
         await self._note(table, **fields)
+
+    async def leave_thread(self, table: Table) -> None:
+        """The table's thread was deleted: it plays on in its lobby's channel, with a new board message there."""
+        if table.row.lobby_channel_id:
+            await self._note(table, channel_id=table.row.lobby_channel_id, lobby_channel_id=None,
+                             board_message_id=None)
+
+    async def end_gone(self, game_id: int) -> Update | None:
+        """The table's channel was deleted: it ends (its game stays stored, without a result)."""
+        table = await self.table(game_id)
+        async with table.lock:
+            if table.status not in ACTIVE:
+                return None
+            return await self._finish(table, "cancelled", reason=EndReason.CHANNEL_GONE)
 
     async def _note(self, table: Table, **fields: Any) -> None:
         """Store fields that are not a move (no version bump) under the table's lock, checked against its version

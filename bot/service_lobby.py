@@ -13,7 +13,7 @@ from .games import engine_hooks
 from .policies import check_level
 from .service_parts import ServiceParts
 from .storage import SeatRow, VersionConflict
-from .table import Table, Update, human_player
+from .table import Table, Update, UpdateKind, human_player
 
 
 class LobbyOps(ServiceParts):
@@ -33,7 +33,7 @@ class LobbyOps(ServiceParts):
             turn_seconds=turn_seconds, open_thread=open_thread,
         )
         table = await self.table(game_id)
-        self._changed(table, "lobby")
+        self._changed(table, UpdateKind.LOBBY)
         return table
 
     async def _refuse_if_seated(self, channel_id: int, user_id: int, *, except_game: int | None = None) -> None:
@@ -46,7 +46,7 @@ class LobbyOps(ServiceParts):
         host_id = table.row.host_id if host_id is None else host_id
         await self.storage.replace_seats(table.id, seats, expected_version=table.version, host_id=host_id)
         table.committed(bumped=True, seats=seats, host_id=host_id)
-        return self._changed(table, "lobby")
+        return self._changed(table, UpdateKind.LOBBY)
 
     def _lobby(self, table: Table) -> None:
         if table.status != "lobby":

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 if TYPE_CHECKING:
     from .storage import SeatRow, Storage
-    from .table import Table, Update
+    from .table import EndReason, Table, Update, UpdateKind
 
 
 class ServiceParts:
@@ -19,8 +19,8 @@ class ServiceParts:
 
         async def tables_in_channel(self, channel_id: int) -> list[Table]: ...
 
-        def _changed(self, table: Table, kind: str, events: list[Any] | None = None,
-                     actor: str | None = None) -> Update: ...
+        def _changed(self, table: Table, kind: UpdateKind, events: list[Any] | None = None,
+                     actor: str | None = None, reason: EndReason | None = None) -> Update: ...
 
         def _deadline(self, table: Table, state: Any, seats: list[SeatRow] | None = None, *,
                       paused: bool | None = None) -> float | None: ...
@@ -38,7 +38,7 @@ class ServiceParts:
 
         async def _begin(self, table: Table) -> Update: ...
 
-        async def _finish(self, table: Table, status: str, *, reason: str | None = None,
+        async def _finish(self, table: Table, status: str, *, reason: EndReason | None = None,
                           actor: str | None = None) -> Update: ...
 
         async def _refuse_if_seated(self, channel_id: int, user_id: int, *,

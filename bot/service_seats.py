@@ -10,7 +10,7 @@ from dataclasses import replace
 from .errors import HostError
 from .service_parts import ServiceParts
 from .storage import SeatRow, VersionConflict
-from .table import ACTIVE, Table, Update
+from .table import ACTIVE, EndReason, Table, Update, UpdateKind
 
 
 class SeatOps(ServiceParts):
@@ -39,7 +39,7 @@ class SeatOps(ServiceParts):
         if self._abandoned(seats) or (table.paused and all(s.user_id is None for s in seats)):
             await self.storage.replace_seats(table.id, seats, expected_version=table.version, deadline=None)
             table.committed(bumped=True, seats=seats, deadline=None)
-            return await self._finish(table, "cancelled", reason="abandoned", actor=actor)
+            return await self._finish(table, "cancelled", reason=EndReason.ABANDONED, actor=actor)
         resumed = table.paused  # someone plays again: the table goes on
         deadline = self._deadline(table, table.state, seats, paused=False)
         pause: dict[str, None] = {"paused_at": None} if resumed else {}
@@ -47,14 +47,14 @@ class SeatOps(ServiceParts):
                                          bot_to_act=self._bot_to_act(table, table.state, seats), deadline=deadline,
                                          **pause)
         table.committed(bumped=True, seats=seats, deadline=deadline, **pause)
-        return self._changed(table, "resumed" if resumed else "seats", actor=actor)
+        return self._changed(table, UpdateKind.RESUMED if resumed else UpdateKind.SEATS, actor=actor)
 
     async def _paused_seats(self, table: Table, seats: list[SeatRow], actor: str) -> Update:
         """A seat change at a paused table that brings nobody back (a kick): it stays paused."""
         await self.storage.replace_seats(table.id, seats, expected_version=table.version, bot_to_act=False,
                                          deadline=None)
         table.committed(bumped=True, seats=seats, deadline=None)
-        return self._changed(table, "seats", actor=actor)
+        return self._changed(table, UpdateKind.SEATS, actor=actor)
 
     async def kick(self, game_id: int, by_user: int, user_id: int, *, is_admin: bool) -> Update:
         """The host (or a server manager) removes a player: a lobby seat is freed; at a running table a bot
@@ -111,5 +111,5 @@ class SeatOps(ServiceParts):
                 raise HostError("game_not_running")
             if user_id != table.row.host_id and not is_admin:
                 raise HostError("host_or_admin_only")
-            return await self._finish(table, "cancelled", reason="paused_ended" if table.paused else None)
+            return await self._finish(table, "cancelled", reason=EndReason.PAUSED_ENDED if table.paused else None)
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 from engines import Engine, Event, Result, View, get_engine
@@ -103,19 +104,38 @@ class Table:
         return ids
 
 
+class UpdateKind(StrEnum):
+    """What changed at a table. Listeners match these exhaustively where it matters (``cogs/outbox.py``)."""
+
+    LOBBY = "lobby"  # a lobby's seats changed
+    STARTED = "started"  # the game was dealt
+    ACTION = "action"  # a move was committed
+    TIMEOUT = "timeout"  # a decision ran out of time and a bot moved for the person
+    SEATS = "seats"  # a running table's seats changed (a person left, came back, was kicked)
+    ENDED = "ended"  # finished, or ended early (``Update.reason`` says why)
+    WARNING = "warning"  # the decision now due is about to run out (nothing stored changed)
+    CLOCK = "clock"  # the turn clock paused or resumed (nothing else changed)
+    PAUSED = "paused"  # every person is away: the table waits
+    RESUMED = "resumed"  # a person came back to a paused table
+
+
+class EndReason(StrEnum):
+    """Why a table ended before its game did."""
+
+    ABANDONED = "abandoned"  # every person left
+    PAUSED_ENDED = "paused_ended"  # its host (or an admin) ended it while paused
+    IDLE = "idle"  # it stayed paused too long and was closed
+    CHANNEL_GONE = "channel_gone"  # its channel was deleted
+
+
 @dataclass
 class Update:
-    """What listeners (the Discord cog, the terminal demo, the scheduler) hear after each committed change.
-
-    kind: "lobby" (seats changed), "started", "action", "seats" (running table's seats changed), "ended",
-    "timeout", "warning" (a deadline is near), "clock" (the turn clock paused or resumed; nothing else changed),
-    "paused" (every person is away: the table waits), "resumed" (a person came back to a paused table).
-    """
+    """What listeners (the Discord cog, the terminal demo, the scheduler) hear after each committed change."""
 
     table: Table
-    kind: str
+    kind: UpdateKind
     version: int
     events: list[Event] = field(default_factory=list)
     actor: str | None = None
     public_view: View | None = None  # the spectator view right after this change
-    reason: str | None = None  # why a table ended early ("abandoned", "paused_ended", "idle"), when it did
+    reason: EndReason | None = None  # why a table ended early, when it did (set before the update is published)

@@ -10,7 +10,7 @@ import time
 from typing import Awaitable, Callable
 
 from .service import GameService
-from .table import Update
+from .table import Update, UpdateKind
 
 log = logging.getLogger(__name__)
 WARN_BEFORE = 30.0  # seconds left when the player is warned
@@ -32,7 +32,7 @@ class TurnTimers:
         service.subscribe(self.on_update)
 
     async def on_update(self, update: Update) -> None:
-        if update.kind != "warning" and update.version == update.table.version:
+        if update.kind is not UpdateKind.WARNING and update.version == update.table.version:
             self.schedule(update.table.id)
 
     def schedule(self, game_id: int) -> None:

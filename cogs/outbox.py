@@ -1,33 +1,38 @@
 """Each table's channel output: one bounded, coalescing writer per table (:class:`TableOutbox`).
 
-The game never waits for Discord. The service's listener only records what changed (``push``) and returns; the
-writer brings the channel up to date in its own task: the lobby and the board are redrawn from the table as it is
-when they are written (the latest board wins), event lines are batched into one message that ends with the turn
-ping, transient failures are retried with backoff, a deleted board or lobby is posted again, an archived thread is
-unarchived, and while the channel cannot be reached the table's clock is paused and its host is told what is
-missing. New messages carry a nonce Discord enforces, so a post retried after Discord already stored it (a 502 on
-the way back) is not shown twice.
+The game never waits for Discord. The service's listener only records what is due (``push``) and returns; the
+writer brings the channel up to date in its own task, one kind of message at a time in the order of ``OUTPUTS``
+(the lobby, the board with its event lines and turn ping, the result, the replaced boards' tidy-up, the end told
+in the lobby's channel, the thread archived). What the players were shown is stored with the table as it is
+written, so at start-up (``restore``) every table is brought to its game's version, each turn ping is delivered
+once, each result posted once, and a clock never runs against a person who was not told it is their turn.
+
+Every refusal is classified (``refusals.classify``) and has one reaction: transient failures and rate limits are
+retried with backoff; an archived thread is unarchived; a locked thread, missing access or a missing permission
+pause the table's clock, tell its host the real cause and retry rarely (events from Discord wake the writer as
+soon as something changes); a deleted thread moves the table back to its lobby's channel, a deleted channel ends
+it; anything else is our own bug: that message is given up and logged. One process-wide budget of refusals keeps
+the bot far below Discord's invalid-request limit.
 """
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
-import secrets
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
-import aiohttp
 import discord
 
-from bot import render
 from bot.i18n import t
-from bot.table import Table, Update
+from bot.table import Table, Update, UpdateKind
 
-from .board import board_message_kwargs
-from .common import NO_MENTIONS, names_for
+from .common import NO_MENTIONS
 from .lobby import lobby_embed, lobby_view
-from .permissions import TABLE_PERMISSIONS, missing_in_channel, permission_names
-from .table_post import compose, fit, table_view, turn_lines
+from .outbox_board import BoardWriter
+from .outbox_lines import Output, due_after, event_lines
+from .outbox_reach import Reach
+from .refusals import UNKNOWN_MESSAGE, Backoff, Refusal, RefusalBudget, classify, retry_after
 from .table_result import result_message
 from .table_thread import open_thread, post_result
 
@@ -36,8 +41,17 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 REQUEST_TIMEOUT = 20.0  # seconds one Discord call may take before it counts as failed (and is retried)
-MAX_LINES = 40  # event lines kept while they cannot be written; older ones are summarised in one line
-UNKNOWN_MESSAGE, MISSING_ACCESS, MISSING_PERMISSIONS, UNKNOWN_CHANNEL, ARCHIVED = 10008, 50001, 50013, 10003, 50083
+
+
+@dataclass(frozen=True)
+class OutputKind:
+    write: Callable[["TableOutbox", Table], Awaitable[bool]]  # True: something was written
+    in_lobby_channel: bool  # written to the lobby's channel rather than where the table plays
+    give_up: Callable[["TableOutbox"], None]  # Discord refused the message itself: what is dropped
+
+
+def _nothing(_: "TableOutbox") -> None:
+    return None
 
 
 class _Retry(Exception):
@@ -46,230 +60,243 @@ class _Retry(Exception):
         self.delay = delay
 
 
-@dataclass
-class _Post:
-    """A new board message once built: retried with the same nonce and text until Discord has it."""
-
-    nonce: str
-    lines: list[str]  # the event lines it carries (taken from the pending ones)
-    content: str
-    mentions: list[int]
-    people: frozenset[int]  # whose turn it begins
-
-
-def new_nonce() -> str:
-    return str(secrets.randbits(63))  # Discord takes a nonce of up to 25 characters
-
-
-def transient(error: BaseException) -> float | None:
-    """Seconds to wait before trying again, or None when trying again cannot help."""
-    if isinstance(error, discord.RateLimited):
-        return error.retry_after
-    if isinstance(error, (asyncio.TimeoutError, OSError, aiohttp.ClientError, discord.DiscordServerError)):
-        return 0.0
-    if isinstance(error, discord.HTTPException) and (error.status >= 500 or error.status == 429):
-        return 0.0
-    return None
-
-
-def error_code(error: BaseException) -> int | None:
-    return error.code if isinstance(error, discord.HTTPException) else None
+def stable_nonce(game_id: int, what: str) -> str:
+    """The same nonce on every try, before and after a restart: Discord answers a repeat with the message it has."""
+    digest = hashlib.sha256(f"gamehost:{game_id}:{what}".encode()).digest()
+    return str(int.from_bytes(digest[:8], "big") >> 1)
 
 
 class TableOutbox:
     backoff_first, backoff_max = 0.5, 30.0  # transient failures: first wait and longest wait
-    unreachable_retry = 60.0  # how often a channel that cannot be reached is tried again
+    unreachable_first, unreachable_max = 15.0, 600.0  # a channel that cannot be reached: tried this rarely
+    archive_grace = 300.0  # seconds a finished table's thread stays open after its result
 
-    def __init__(self, bot: "GameHostBot", game_id: int) -> None:
-        self.bot, self.game_id = bot, game_id
-        self.lobby = self.board = False
-        self.result = False  # the finished table's result message is due
-        self.result_nonce: str | None = None  # its nonce, the same on every retry (posted once)
-        self.told = False  # the end, told in the lobby's channel too (a table that played in its thread)
-        self.told_nonce = new_nonce()
-        self.lines: list[str] = []  # event lines not yet on a board message
-        self.skipped = 0  # lines given up while the channel could not keep up
-        self.warning: int | None = None  # the version whose time warning is due
-        self.post: _Post | None = None
-        self.pinged: set[int] = set()  # people already @mentioned (or acting) in the turn they are still in
-        self.board_for: set[int] = set()  # people whose turn the current board message was posted for
-        self.board_lines: list[str] = []  # the event lines the current board message shows
-        self.board_text = ""  # its content as last written
-        self.old_boards: list[tuple[int, str]] = []  # replaced boards to turn into plain lines: (id, content)
-        self.failures = 0
-        self.unreachable = False
+    def __init__(self, bot: "GameHostBot", game_id: int, budget: RefusalBudget) -> None:
+        self.bot, self.game_id, self.budget = bot, game_id, budget
+        self.due: set[Output] = set()
+        self.guild_id: int | None = None  # its server (events about a server wake its writers)
+        self.board = BoardWriter(bot)
+        self.reach = Reach(bot, game_id)
+        self.transient = Backoff(self.backoff_first, self.backoff_max)
+        self.refused = Backoff(self.unreachable_first, self.unreachable_max)
+        self._archive_timer: asyncio.TimerHandle | None = None
+        self.clock_held = False  # this writer paused the table's clock until its people are told / reached
+        self._sleeping = self._woken = False  # in a backoff; asked to end it early
         self._task: asyncio.Task[None] | None = None
 
-    # ---- what changed (called by the service's listener; never waits) ---------------------
+    # ---- what is due (called by the service's listener; never waits) ---------------------
     def push(self, update: Update) -> None:
-        kind = update.kind
-        self._follow_turns(update)
-        if kind == "warning":
-            self.warning = update.version
-            self.board = True
-        elif kind in ("lobby", "started"):
-            self.lobby = True
-            self.board = self.board or kind == "started"
+        table = update.table
+        self.guild_id = table.row.guild_id
+        seat = table.seat_of(update.actor) if update.actor else None
+        self.board.follow_turns(table, seat.user_id if seat is not None and not seat.is_bot else None)
+        if update.kind is UpdateKind.WARNING:
+            self.board.warning = update.version
+        if update.kind is UpdateKind.ENDED:
+            self.archive_later()
+        self.board.add_lines(event_lines(update))
+        self.due |= due_after(update)
+        self._start()
+
+    async def restore(self, table: Table) -> None:
+        """At start-up: bring what the players see in line with the stored table. A running table whose people
+        were not all told it is their turn (or whose clock was held) waits, clock paused, until they are."""
+        self.guild_id = table.row.guild_id
+        self.board.restore(table)
+        if table.status in ("lobby", "running"):
+            self.due |= {Output.LOBBY} | ({Output.BOARD} if table.status == "running" else set())
         else:
-            self.board = True
-            self.lobby = self.lobby or kind == "ended"  # the lobby says the game is over (or was ended)
-            self.result = self.result or (kind == "ended" and update.table.status == "finished")
-            self.told = self.told or kind == "ended"
-            self._add_lines(self._event_lines(update))
-        if self._task is None or self._task.done():
+            if not table.row.end_tidied:
+                self.due |= {Output.LOBBY, Output.BOARD}
+                self.archive_later()
+            if table.status == "finished" and not table.row.result_shown:
+                self.due |= {Output.RESULT, Output.BOARD}
+            if not table.row.told_shown:
+                self.due.add(Output.TOLD)
+        if table.status == "running" and not table.paused and table.user_ids_to_act() and (
+                not self.board.all_told(table) or table.row.deadline is None):
+            await self.hold_clock(table)
+        self._start()
+
+    def archive_later(self) -> None:
+        """The thread of an ended table is archived a grace period from now (people may still read it, or press
+        Rematch), so a server's active threads stay few."""
+        if self._archive_timer is None:
+            def due() -> None:
+                self.due.add(Output.ARCHIVE)
+                self._start()
+            self._archive_timer = asyncio.get_running_loop().call_later(self.archive_grace, due)
+
+    def wake(self) -> None:
+        """Something changed in the server (a thread unlocked, a permission granted): try now, not at the next
+        backoff."""
+        if self.reach.cause is not None:
+            self.due.add(Output.BOARD)
+        if self._sleeping and self._task is not None and not self._woken:
+            self._woken = True
+            self._task.cancel()
+        self._start()
+
+    def _start(self) -> None:
+        if self.pending() and (self._task is None or self._task.done()):
             self._task = asyncio.create_task(self._run())
 
-    def _follow_turns(self, update: Update) -> None:
-        """A person's turn lasts while they stay to act: one @mention per turn, none once they act in it."""
-        table = update.table
-        acting = set(table.user_ids_to_act()) if table.status == "running" and table.state is not None else set()
-        self.pinged &= acting
-        seat = table.seat_of(update.actor) if update.actor else None
-        if seat is not None and seat.user_id in acting:
-            self.pinged.add(seat.user_id)  # they are deciding already: no ping for the next step of their turn
-        self.board_for &= acting
-
-    def _event_lines(self, update: Update) -> list[str]:
-        table, locale = update.table, update.table.row.locale
-        names = names_for(table, locale)
-        lines = [line for ev in update.events if ev.visible_to is None
-                 and (line := render.event_line(table.row.game, ev, names, locale))]
-        seat = table.seat_of(update.actor) if update.actor else None
-        if update.kind == "timeout" and seat is not None:
-            lines.insert(0, t("table.timed_out", locale, player=names(update.actor)))
-            if seat.away:
-                lines.append(t("table.seat_away", locale, player=names(update.actor)))
-        if update.kind == "seats" and seat is not None:
-            lines.append(t("table.seat_to_bot" if seat.is_bot else "table.seat_back", locale,
-                           player=names(update.actor)))
-        return lines + self._pause_lines(update)
-
-    @staticmethod
-    def _pause_lines(update: Update) -> list[str]:
-        """The table paused, resumed, or was closed early (and why)."""
-        table, locale = update.table, update.table.row.locale
-        if update.kind == "paused":
-            return [t("table.paused", locale, id=table.id)]
-        if update.kind == "resumed" and update.actor:
-            return [t("table.resumed", locale, player=names_for(table, locale)(update.actor))]
-        if update.kind != "ended" or table.status != "cancelled":
-            return []
-        if update.reason == "idle":  # Discord shows the time in each reader's own time zone
-            return [t("table.paused_closed", locale, id=table.id, since=f"<t:{int(table.row.paused_at or 0)}:f>")]
-        key = {"abandoned": "table.abandoned", "paused_ended": "table.paused_ended"}.get(update.reason or "")
-        return [t(key or "table.cancelled", locale, id=table.id)]
-
-    def _add_lines(self, lines: list[str]) -> None:
-        self.lines += lines
-        taken = len(self.post.lines) if self.post else 0  # a post being retried keeps its lines
-        keep = MAX_LINES + taken
-        if len(self.lines) > keep:  # bounded: the oldest waiting lines give way, the newest (a result) stay
-            start = taken
-            dropped = len(self.lines) - keep
-            self.skipped += dropped
-            del self.lines[start:start + dropped]
-
     def pending(self) -> bool:
-        return bool(self.lobby or self.board or self.post or self.old_boards or self.result or self.told)
+        return bool(self.due or self.board.old_boards)
 
     # ---- the writer ------------------------------------------------------------------------
     async def _run(self) -> None:
         while self.pending():
             try:
+                if (hold := self.budget.wait()) > 0:
+                    raise _Retry(hold)
                 table = await self.bot.service.table(self.game_id)
                 if table.row.open_thread and table.state is not None:
                     await self._move_to_thread(table)
-                await self._step(table, "lobby", self._write_lobby)
-                await self._step(table, "board", self._write_table)
-                await self._step(table, "result", self._write_result)
-                await self._step(table, None, self._retire_old_board)
-                await self._step(table, "told", lambda tb: post_result(self.bot, tb, self.told_nonce))
+                for output in OUTPUTS:
+                    if output in self.due or (output is Output.RETIRE and self.board.old_boards):
+                        await self._step(table, output)
             except _Retry as retry:
-                await asyncio.sleep(retry.delay)
+                await self._sleep(retry.delay)
 
-    async def _step(self, table: Table, flag: str | None, write: Any) -> None:
-        if flag is not None and not getattr(self, flag):
-            return
-        if flag is not None:
-            setattr(self, flag, False)  # an update arriving meanwhile sets it again
+    async def _sleep(self, delay: float) -> None:
+        """Wait out a backoff; ``wake`` ends the wait early (by cancelling this sleep only)."""
+        self._sleeping = True
         try:
-            wrote = await asyncio.wait_for(write(table), REQUEST_TIMEOUT)
+            await asyncio.sleep(delay)
+        except asyncio.CancelledError:
+            task = asyncio.current_task()
+            if not self._woken or task is None:
+                raise
+            task.uncancel()
+        finally:
+            self._sleeping = self._woken = False
+
+    async def _step(self, table: Table, output: Output) -> None:
+        kind = OUTPUTS[output]
+        self.due.discard(output)  # an update arriving meanwhile makes it due again
+        try:
+            wrote = await asyncio.wait_for(kind.write(self, table), REQUEST_TIMEOUT)
+        except _Retry:
+            self.due.add(output)
+            raise
         except Exception as error:  # noqa: BLE001 - every failure is sorted below
-            if flag is not None:
-                setattr(self, flag, True)
-            await self._failed(table, flag or "lines", error)
+            self.due.add(output)
+            await self._failed(table, output, error)
             return
-        self.failures = 0
-        if wrote and self.unreachable:
-            self.unreachable = False
+        self.transient.reset()
+        if output is Output.BOARD and self.board.pending():
+            self.due.add(output)  # lines that did not fit: another round
+        if wrote:
+            await self._reached(table)
+
+    async def _reached(self, table: Table) -> None:
+        """A write went through: the channel is reachable; a held clock runs again once the people are told."""
+        if self.reach.cause is not None:
+            self.reach.cause = None
+            self.refused.reset()
+        if self.clock_held and self.board.all_told(table) and Output.BOARD not in self.due:
+            self.clock_held = False
             await self.bot.service.resume_clock(self.game_id)
 
-    async def _failed(self, table: Table, what: str, error: BaseException) -> None:
-        code = error_code(error)
-        if code == ARCHIVED:
-            try:  # a thread Discord archived after a quiet while: open it again, then write
-                await asyncio.wait_for(self.bot.http.edit_channel(table.row.channel_id, archived=False),
-                                       REQUEST_TIMEOUT)
-            except Exception as again:  # noqa: BLE001 - locked, no permission, or Discord down
-                wait = transient(again)
-                if wait is not None:
-                    raise _Retry(max(wait, self.backoff_first)) from None
-                await self._cannot_reach(table)
-                raise _Retry(self.unreachable_retry) from None
+    async def removed(self) -> None:
+        """The bot was removed from the table's server: its clock stops, and its host is not told (it is the
+        server that let the bot go); writing resumes if the bot comes back."""
+        table = await self.bot.service.table(self.game_id)
+        self.reach.cause = Refusal.NO_ACCESS
+        if table.status == "running":
+            await self.hold_clock(table)
+
+    async def hold_clock(self, table: Table) -> None:
+        if not self.clock_held:
+            self.clock_held = True
+            await self.bot.service.pause_clock(table.id)
+
+    async def _failed(self, table: Table, output: Output, error: BaseException) -> None:
+        refusal = classify(error)
+        if refusal.counts_as_invalid:
+            self.budget.refused()
+        if refusal is Refusal.ARCHIVED:
+            reopened = await self._unarchive(table)
+            if reopened is None:
+                raise _Retry(0)
+            refusal = reopened
+        if refusal in (Refusal.TRANSIENT, Refusal.RATE_LIMITED):
+            wait = max(retry_after(error), self.transient.next())
+            log.warning("table %s: writing the %s failed (%s); trying again in %.1f s", self.game_id,
+                        output.value, type(error).__name__, wait)
+            raise _Retry(wait)
+        if refusal.unreachable:
+            self.due.add(Output.BOARD)
+            await self.hold_clock(table)
+            await self.reach.cannot_reach(table, refusal, lobby_channel=OUTPUTS[output].in_lobby_channel)
+            raise _Retry(self.refused.next())
+        if refusal is Refusal.CHANNEL_GONE:
+            await self._channel_gone(table, lobby_channel=OUTPUTS[output].in_lobby_channel)
             raise _Retry(0)
-        if code in (UNKNOWN_CHANNEL, MISSING_ACCESS, MISSING_PERMISSIONS):
-            await self._cannot_reach(table)
-            raise _Retry(self.unreachable_retry)
-        wait = transient(error)
-        if wait is None:  # our own bug (an invalid request): retrying would fail the same way
-            log.error("table %s: Discord refused the %s (%s); dropped", self.game_id, what, error)
-            if what == "board":
-                self._drop_post()
-                self.board = bool(self.lines)
-            elif what in ("lobby", "result", "told"):  # not retried: Discord refuses the message itself
-                setattr(self, what, False)
-            elif what == "lines" and self.old_boards:
-                self.old_boards.pop(0)
-            return
-        self.failures += 1
-        backoff = min(self.backoff_max, self.backoff_first * 2 ** (self.failures - 1))
-        log.warning("table %s: writing the %s failed (%s); trying again in %.1f s", self.game_id, what,
-                    type(error).__name__, max(wait, backoff))
-        raise _Retry(max(wait, backoff))
+        log.error("table %s: Discord refused the %s (%s); dropped", self.game_id, output.value, error)
+        self.due.discard(output)
+        OUTPUTS[output].give_up(self)
 
-    async def _cannot_reach(self, table: Table) -> None:
-        if self.unreachable:
-            return
-        self.unreachable = True
-        log.warning("table %s: its channel %s cannot be reached; clock paused", table.id, table.row.channel_id)
-        await self.bot.service.pause_clock(table.id)
-        await self._tell_host(table)
-
-    async def _tell_host(self, table: Table) -> None:
-        locale = table.row.locale
-        missing = missing_in_channel(self.bot, table.row.guild_id, table.row.channel_id, TABLE_PERMISSIONS)
-        text = t("outbox.unreachable", locale, id=table.id, channel=f"<#{table.row.channel_id}>",
-                 missing=permission_names(missing or ["view_channel"], locale))
+    async def _unarchive(self, table: Table) -> Refusal | None:
+        """A thread Discord archived after a quiet while: open it again (None), or why that was refused."""
         try:
-            user = self.bot.get_user(table.row.host_id) or await self.bot.fetch_user(table.row.host_id)
-            await asyncio.wait_for(user.send(text, allowed_mentions=NO_MENTIONS), REQUEST_TIMEOUT)
-        except (discord.HTTPException, asyncio.TimeoutError, OSError, aiohttp.ClientError) as error:
-            log.warning("table %s: could not tell its host (%s)", table.id, type(error).__name__)
+            await asyncio.wait_for(self.bot.http.edit_channel(table.row.channel_id, archived=False), REQUEST_TIMEOUT)
+        except Exception as again:  # noqa: BLE001 - locked, no permission, or Discord down
+            refusal = classify(again)
+            if refusal.counts_as_invalid:
+                self.budget.refused()
+            return Refusal.LOCKED if refusal is Refusal.NO_PERMISSION else refusal
+        return None
 
-    def _channel(self, table: Table, lobby: bool = False) -> discord.PartialMessageable:
-        """Where the table plays (its thread, once it moved there), or with ``lobby`` where its lobby is."""
-        where = (lobby and table.row.lobby_channel_id) or table.row.channel_id
-        return self.bot.get_partial_messageable(where, guild_id=table.row.guild_id)
+    async def channel_gone(self, channel_id: int) -> None:
+        """Discord says a channel or thread was deleted (an event, not a refused write)."""
+        table = await self.bot.service.table(self.game_id)
+        if table.status not in ("lobby", "running") and not self.pending():
+            return
+        if channel_id == table.row.channel_id:
+            await self._channel_gone(table, lobby_channel=False)
+        elif channel_id == table.row.lobby_channel_id:
+            await self._channel_gone(table, lobby_channel=True)
+        self._start()
+
+    async def _channel_gone(self, table: Table, *, lobby_channel: bool) -> None:
+        """The table's thread was deleted: it moves back to its lobby's channel with a line saying so. Its channel
+        was deleted (or the lobby's channel, with the thread in it): it ends, its host is told, and nothing more is
+        written there."""
+        if lobby_channel and table.row.lobby_channel_id:  # the lobby's channel only: the thread goes on
+            self.due -= {Output.LOBBY, Output.TOLD}
+            await self.bot.service.note_output(table, told_shown=True)
+            return
+        if table.row.lobby_channel_id and not lobby_channel:
+            await self.bot.service.leave_thread(table)
+            self.board.add_lines([t("table.thread_deleted", table.row.locale, id=table.id)])
+            self.board.told.clear()  # the board they decide on is posted afresh, with its ping
+            self.board.pinged.clear()
+            self.due |= {Output.BOARD, Output.LOBBY}
+            return
+        self.due.clear()
+        self.board.old_boards.clear()
+        await self.reach.tell_host_gone(table)
+        if table.status in ("lobby", "running"):
+            await self.bot.service.end_gone(table.id)
+        self.due.clear()
+        await self.bot.service.note_output(table, result_shown=True, told_shown=True, end_tidied=True)
 
     async def _move_to_thread(self, table: Table) -> None:
         """At its start, before anything is written: the table moves to its thread, or says why it stays."""
         thread_id, why = await open_thread(self.bot, table)
         await self.bot.service.settle_thread(table, thread_id)
         if why:
-            self.lines.insert(0, why)
-            self.board = True
+            self.board.lines.insert(0, why)
+            self.due.add(Output.BOARD)
 
-    # ---- the three kinds of output ---------------------------------------------------------
+    def _channel(self, table: Table, lobby: bool = False) -> discord.PartialMessageable:
+        """Where the table plays (its thread, once it moved there), or with ``lobby`` where its lobby is."""
+        where = (lobby and table.row.lobby_channel_id) or table.row.channel_id
+        return self.bot.get_partial_messageable(where, guild_id=table.row.guild_id)
+
+    # ---- the kinds of output ---------------------------------------------------------------
     async def _write_lobby(self, table: Table) -> bool:
         if not table.row.lobby_message_id:
             return False
@@ -286,148 +313,82 @@ class TableOutbox:
             await self._channel(table, lobby=True).get_partial_message(table.row.lobby_message_id).edit(**kwargs)
         except discord.NotFound as error:
             if error.code != UNKNOWN_MESSAGE or table.status != "lobby":
+                if error.code == UNKNOWN_MESSAGE:
+                    return False  # a deleted lobby of a table that started is not brought back
                 raise
             message = await self._channel(table, lobby=True).send(**kwargs, allowed_mentions=NO_MENTIONS)
             await self.bot.service.set_message(table, lobby_message_id=message.id)
         return True
 
-    async def _write_table(self, table: Table) -> bool:
-        """The board message: a new one at the bottom when a person's turn begins (or the lines outgrow it), else
-        the current one edited. Lines that do not fit leave the flag set for another round."""
-        if table.state is None:
-            wrote = await self._write_plain_lines(table)
-        else:
-            if self.post is None and self._new_board_due(table):
-                self.post = await self._build_post(table)
-            wrote = await (self._post_board(table) if self.post is not None else self._edit_board(table))
-        self.board = self.board or bool(self.lines)
-        return wrote
-
-    def _people(self, table: Table) -> list[int]:
-        return table.user_ids_to_act() if table.status == "running" else []
-
-    def _warning_seconds(self, table: Table) -> int | None:
-        if self.warning != table.version or table.row.deadline is None or table.status != "running":
-            return None
-        return max(0, round(table.row.deadline - self.bot.service.clock()))
-
-    def _turn(self, table: Table, mentioned: list[int]) -> list[str]:
-        return turn_lines(table, self._people(table), mentioned, self._warning_seconds(table))
-
-    def _new_board_due(self, table: Table) -> bool:
-        if not table.row.board_message_id:
-            return table.status == "running" or bool(self.lines)
-        people = self._people(table)
-        if set(people) - self.board_for:
-            return True  # someone's turn begins: the board they decide on goes to the bottom
-        turn = self._turn(table, [u for u in people if u in self.pinged])
-        return fit(self.lines, turn, self.board_lines) < len(self.lines)  # the board has no room for them
-
-    async def _build_post(self, table: Table) -> _Post:
-        """Pending lines (as many as fit), then whose turn it is: @mentions for people whose turn just began."""
-        if self.skipped:
-            self.lines.insert(0, t("table.lines_skipped", table.row.locale, count=self.skipped))
-            self.skipped = 0
-        people = self._people(table)
-        muted = await self.bot.storage.muted_pings(people) if people else set()
-        fresh = [u for u in people if u not in self.pinged and u not in muted]
-        turn = self._turn(table, [u for u in people if u in self.pinged or u in fresh])
-        lines = self.lines[:fit(self.lines, turn) or 1]
-        return _Post(new_nonce(), lines, compose(lines, turn), fresh, frozenset(people))
-
-    async def _post_board(self, table: Table) -> bool:
-        post, locale = self.post, table.row.locale
-        assert post is not None
-        kwargs = await board_message_kwargs(table, locale)
-        files = kwargs.pop("attachments", [])
-        kwargs["view"] = table_view(table, locale) or discord.utils.MISSING
-        message = await self._channel(table).send(
-            post.content or None, **kwargs, files=files, nonce=post.nonce,
-            allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in post.mentions],
-                                                     everyone=False, roles=False))
-        old = table.row.board_message_id
-        await self.bot.service.set_message(table, board_message_id=message.id)
-        if old:
-            self.old_boards.append((old, self.board_text))
-        self.pinged.update(post.mentions)
-        self.board_for = set(post.people)
-        self.board_lines, self.board_text = list(post.lines), post.content
-        self._drop_post()
-        return True
-
-    async def _edit_board(self, table: Table) -> bool:
-        locale = table.row.locale
-        turn = self._turn(table, [u for u in self._people(table) if u in self.pinged])
-        taken = fit(self.lines, turn, self.board_lines)
-        lines = [*self.board_lines, *self.lines[:taken]]
-        content = compose(lines, turn)
-        kwargs = await board_message_kwargs(table, locale)
-        kwargs["view"] = table_view(table, locale)
-        try:
-            await self._channel(table).get_partial_message(table.row.board_message_id or 0).edit(
-                content=content, **kwargs, allowed_mentions=NO_MENTIONS)
-        except discord.NotFound as error:
-            if error.code != UNKNOWN_MESSAGE:
-                raise
-            if table.status != "running" and not self.lines:
-                return False  # a deleted board of a finished table is not brought back
-            log.info("table %s: its board was deleted; posting it again", table.id)
-            self.board_text = ""
-            self.post = await self._build_post(table)
-            return await self._post_board(table)
-        del self.lines[:taken]
-        self.board_lines, self.board_text = lines, content
-        return True
-
-    async def _write_plain_lines(self, table: Table) -> bool:
-        """Lines of a table that never had a board (cancelled in its lobby): a message of their own."""
-        if self.post is None and self.lines:
-            lines = self.lines[:fit(self.lines, ()) or 1]
-            self.post = _Post(new_nonce(), lines, compose(lines, ()), [], frozenset())
-        if self.post is None:
-            return False
-        await self._channel(table).send(self.post.content, nonce=self.post.nonce, allowed_mentions=NO_MENTIONS)
-        self._drop_post()
-        return True
+    async def _write_board(self, table: Table) -> bool:
+        return await self.board.write(table, self._channel(table))
 
     async def _write_result(self, table: Table) -> bool:
         """The finished table's result (``table_result.result_message``), once, below its final board; a tournament
         table's has no Rematch (the tournament seats its next round)."""
-        if self.board or self.post:  # the final board's lines come first
-            self.result = True
+        if table.row.result_shown or table.status != "finished":
             return False
-        if self.result_nonce is None:
-            self.result_nonce = new_nonce()
+        if Output.BOARD in self.due or self.board.pending():  # the final board's lines come first
+            self.due.add(Output.RESULT)
+            return False
         rematch = await self.bot.storage.tournaments.tournament_of_game(table.id) is None
         kwargs = result_message(table, table.row.locale, rematch=rematch)
-        await self._channel(table).send(**kwargs, nonce=self.result_nonce)
+        await self._channel(table).send(**kwargs, nonce=stable_nonce(table.id, "result"))
+        await self.bot.service.note_output(table, result_shown=True)
         return True
 
-    async def _retire_old_board(self, table: Table) -> bool:
-        """A replaced board keeps only its lines (picture, board and controls removed); one with none is deleted."""
-        wrote = False
-        while self.old_boards:
-            message_id, content = self.old_boards[0]
-            old = self._channel(table).get_partial_message(message_id)
-            try:
-                if content:
-                    await old.edit(content=content, embed=None, attachments=[], view=None,
-                                   allowed_mentions=NO_MENTIONS)
-                else:
-                    await old.delete()
-            except discord.NotFound:
-                pass  # deleted already: nothing left to tidy
-            self.old_boards.pop(0)
-            wrote = True
+    async def _retire(self, table: Table) -> bool:
+        return await self.board.retire_old_boards(self._channel(table))
+
+    async def _write_told(self, table: Table) -> bool:
+        if table.row.told_shown or table.status in ("lobby", "running"):
+            return False
+        wrote = await post_result(self.bot, table, stable_nonce(table.id, "told"))
+        await self.bot.service.note_output(table, told_shown=True)
         return wrote
 
-    def _drop_post(self) -> None:
-        if self.post is not None:
-            del self.lines[:len(self.post.lines)]
-            self.post = None
+    async def _archive(self, table: Table) -> bool:
+        """An ended table's thread is archived once everything else is written; a table in a channel only marks
+        itself tidy."""
+        if table.row.end_tidied or table.status in ("lobby", "running"):
+            return False
+        if self.due & {Output.LOBBY, Output.BOARD, Output.RESULT, Output.TOLD} or self.board.old_boards:
+            self.due.add(Output.ARCHIVE)  # (a refusal of those would loop here without a pause: it raises first)
+            return False
+        if table.row.lobby_channel_id:
+            await self.bot.http.edit_channel(table.row.channel_id, archived=True)
+        await self.bot.service.note_output(table, end_tidied=True)
+        return True
+
+    def _give_up_board(self) -> None:
+        self.board.give_up()
+        if self.board.lines:
+            self.due.add(Output.BOARD)
+
+    def _give_up_retire(self) -> None:
+        if self.board.old_boards:
+            self.board.old_boards.pop(0)
 
     async def idle(self) -> None:
         """Wait until everything pushed so far is written (tests, shutdown)."""
         while self._task is not None and not self._task.done():
             await asyncio.wait([self._task])
 
+    async def stop(self) -> None:
+        """Stop writing (shutdown): what is still due is written after the next start, from the stored table."""
+        if self._archive_timer is not None:
+            self._archive_timer.cancel()
+        if self._task is not None and not self._task.done():
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
+
+
+OUTPUTS: dict[Output, OutputKind] = {  # in the order they are written
+    Output.LOBBY: OutputKind(TableOutbox._write_lobby, True, _nothing),
+    Output.BOARD: OutputKind(TableOutbox._write_board, False, TableOutbox._give_up_board),
+    Output.RESULT: OutputKind(TableOutbox._write_result, False, _nothing),
+    Output.RETIRE: OutputKind(TableOutbox._retire, False, TableOutbox._give_up_retire),
+    Output.TOLD: OutputKind(TableOutbox._write_told, True, _nothing),
+    Output.ARCHIVE: OutputKind(TableOutbox._archive, False, _nothing),
+}
+assert list(OUTPUTS) == list(Output), "every kind of output has one row, in the order of Output"

@@ -2,6 +2,7 @@
 and ``/game status|leave|end``."""
 from __future__ import annotations
 
+import asyncio
 import logging
 
 import discord
@@ -10,7 +11,7 @@ from discord.ext import commands
 
 from bot.errors import HostError
 from bot.i18n import t
-from bot.table import Table, Update
+from bot.table import Table, Update, UpdateKind
 
 from .board import board_view
 from .common import board_embed, host, is_admin, reply
@@ -19,6 +20,8 @@ from .live_hands import LiveHands
 from .lobby import lobby_embed
 from .outbox import TableOutbox
 from .paused import PAUSED_ITEMS, paused_view
+from .refusals import RefusalBudget
+from .table_events import TableEvents
 from .table_result import RematchButton
 
 log = logging.getLogger(__name__)
@@ -30,25 +33,50 @@ class TableCog(commands.Cog):
 
     game = app_commands.Group(name="game", description="The table in this channel", guild_only=True)
 
+    flush_seconds = 10.0  # how long a shutdown waits for the writers before stopping them
+
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
         self.outboxes: dict[int, TableOutbox] = {}
+        self.refusals = RefusalBudget()  # Discord's refusals of every table's writer together
         self.hands = LiveHands(bot, hand_message, redraw_files)  # type: ignore[arg-type]  # a GameHostBot
         bot.service.subscribe(self.on_update)  # type: ignore[attr-defined]  # a GameHostBot, typed as commands.Bot
 
     # ---- the channel side of every update ------------------------------------------
     async def on_update(self, update: Update) -> None:
         """Never waits for Discord: the table's own writer brings its channel up to date."""
-        if update.kind != "clock":
+        if update.kind is not UpdateKind.CLOCK:
             self.outbox(update.table.id).push(update)
-        if update.kind not in ("clock", "warning", "lobby"):
+        if update.kind not in (UpdateKind.CLOCK, UpdateKind.WARNING, UpdateKind.LOBBY):
             self.hands.changed(update.table)
 
     def outbox(self, game_id: int) -> TableOutbox:
         box = self.outboxes.get(game_id)
         if box is None:
-            box = self.outboxes[game_id] = TableOutbox(self.bot, game_id)  # type: ignore[arg-type]  # a GameHostBot
+            box = self.outboxes[game_id] = TableOutbox(self.bot, game_id, self.refusals)  # type: ignore[arg-type]  # a GameHostBot
         return box
+
+    async def cog_load(self) -> None:
+        """At start-up, before turn timers resume: every table whose players may not have seen everything gets its
+        board, turn ping, result and tidy end from the stored table (``TableOutbox.restore``)."""
+        service = self.bot.service  # type: ignore[attr-defined]  # a GameHostBot
+        ids = await service.tables_to_show()
+        for game_id in ids:
+            await self.outbox(game_id).restore(await service.table(game_id))
+        if ids:
+            log.info("restoring what the players see at %d tables", len(ids))
+
+    async def flush(self) -> None:
+        """Shutdown: give the writers ``flush_seconds`` to finish, then stop them (before storage closes); what
+        they did not write is written after the next start."""
+        boxes = list(self.outboxes.values())
+        try:
+            await asyncio.wait_for(asyncio.gather(*(box.idle() for box in boxes)), self.flush_seconds)
+        except asyncio.TimeoutError:
+            log.warning("shutdown: %d table writers still busy; they go on after the next start",
+                        sum(box.pending() for box in boxes))
+        for box in boxes:
+            await box.stop()
 
     # ---- /game ------------------------------------------------------------------------
     async def table_here(self, interaction: discord.Interaction, table_id: int | None) -> Table:
@@ -141,4 +169,6 @@ class TableCog(commands.Cog):
 
 async def setup(bot: commands.Bot) -> None:
     bot.add_dynamic_items(*PERSISTENT_ITEMS, RematchButton, *PAUSED_ITEMS)
-    await bot.add_cog(TableCog(bot))
+    tables = TableCog(bot)
+    await bot.add_cog(tables)
+    await bot.add_cog(TableEvents(bot, tables))

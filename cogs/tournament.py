@@ -20,8 +20,9 @@ from bot.tournaments import text as tx
 
 from .common import NO_MENTIONS, GameItem, game_choices, host, is_admin, public_language, reply
 from .lobby import LEVEL_CHOICES
-from .outbox import MISSING_ACCESS, MISSING_PERMISSIONS, REQUEST_TIMEOUT
+from .outbox import REQUEST_TIMEOUT
 from .permissions import TOURNAMENT_PERMISSIONS, missing_in_channel, permission_names, require
+from .refusals import MISSING_ACCESS, MISSING_PERMISSIONS
 from .tournament_writer import TournamentWriter
 
 SIGNUP_OPS = ("join", "leave", "checkin")

@@ -43,6 +43,8 @@ WRONG_CHANNEL_TYPE = error(400, 50024, "Cannot execute action on this channel ty
 ALL_PERMISSIONS = (1 << 53) - 1
 CREATE_PUBLIC_THREADS, CREATE_PRIVATE_THREADS, HAS_THREAD = 1 << 35, 1 << 36, 1 << 5
 UNKNOWN_MESSAGE = error(404, 10008, "Unknown Message")
+THREAD_LOCKED = error(403, 160005, "Thread is locked")
+MANAGE_THREADS = 1 << 34
 UNKNOWN_WEBHOOK = error(404, 10015, "Unknown Webhook")
 
 
@@ -225,6 +227,9 @@ class FakeDiscord:
         ch = self.channels.get(int(params["channel_id"]))
         if ch is None:
             return UNKNOWN_CHANNEL
+        meta = ch.get("thread_metadata") or {}
+        if meta.get("locked") and not self.bot_permissions(int(ch["id"])) & MANAGE_THREADS:
+            return MISSING_PERMISSIONS  # only a moderator may reopen or unlock a locked thread
         for key, value in call.json.items():
             if key in ("archived", "locked", "auto_archive_duration", "invitable") and "thread_metadata" in ch:
                 ch["thread_metadata"][key] = value
@@ -257,8 +262,11 @@ class FakeDiscord:
         return 200, message
 
     def _archived(self, channel_id: int) -> Optional[tuple[int, dict]]:
-        """A message to an archived thread: Discord refuses it until the thread is unarchived."""
+        """A message to an archived thread: Discord refuses it until the thread is unarchived; to a locked one,
+        unless the bot may manage threads."""
         meta = self.channels.get(channel_id, {}).get("thread_metadata") or {}
+        if meta.get("locked") and not self.bot_permissions(channel_id) & MANAGE_THREADS:
+            return THREAD_LOCKED
         return error(400, 50083, "Thread is archived") if meta.get("archived") else None
 
     def _history(self, call, params):

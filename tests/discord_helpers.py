@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import discord
 from pydantic import BaseModel
@@ -27,11 +27,16 @@ def make_bot(db_path: Path) -> GameHostBot:
     return GameHostBot(settings, sync_commands=False)
 
 
-async def start_harness(db_path: Path, seed: int = 1, tables: str | None = "channel") -> Harness:
+async def start_harness(db_path: Path, seed: int = 1, tables: str | None = "channel",
+                        discord_has: Callable[[Harness], None] | None = None) -> Harness:
     """The bot behind a started harness. ``tables``: the server's ``/config tables`` setting. Tests written before
     tables moved to threads read the game in the channel, so they set "channel"; None leaves the default (each
-    table in its own thread), as tests/test_discord_threads.py does."""
-    harness = await Harness(make_bot(db_path)).start()
+    table in its own thread), as tests/test_discord_threads.py does. ``discord_has`` fills the fake Discord before
+    the bot starts (a restart: the messages and threads Discord kept), since a starting bot writes at once."""
+    harness = Harness(make_bot(db_path))
+    if discord_has is not None:
+        discord_has(harness)
+    await harness.start()
     if tables is not None:
         await harness.bot.storage.set_guild_tables(harness.guild_id, tables)
     harness.allow_errors(HostError, EngineError)  # answered ephemerally by the bot's one error handler

@@ -100,7 +100,6 @@ async def test_lost_permission_pauses_the_clock_and_tells_the_host(h: Harness) -
     table = await open_table(h, alice)
     assert table.row.deadline is not None or PLAYER not in table.to_act()
     box = outbox(h, table)
-    box.unreachable_retry = 1.5
     channel = h.server.channels[h.channel_id]
     # The bot's role loses Send Messages in the channel (Discord sends CHANNEL_UPDATE) and its writes get 50013.
     channel["permission_overwrites"] = [{"id": str(h.guild_id + 1), "type": 0, "allow": "0",
@@ -114,7 +113,7 @@ async def test_lost_permission_pauses_the_clock_and_tells_the_host(h: Harness) -
     await h.bot.service.act_as(table.id, PLAYER, action, table.version)
     await h.settle()
     assert table.status == "running"  # the seeded deal (seed 1) lasts well beyond its first trick
-    await until(h, lambda: box.unreachable)
+    await until(h, lambda: box.reach.cause is not None)
     assert table.clock_paused and table.row.deadline is None
     assert h.bot.timers._tasks.get(table.id) is None or h.bot.timers._tasks[table.id].done()
     dm = h.dm_messages(alice)
@@ -124,7 +123,7 @@ async def test_lost_permission_pauses_the_clock_and_tells_the_host(h: Harness) -
     h.server.faults.faults.remove(edits)
     channel["permission_overwrites"] = []
     h.dispatch("CHANNEL_UPDATE", channel)
-    await until(h, lambda: not box.unreachable and not box.pending())
+    await until(h, lambda: box.reach.cause is None and not box.pending())
     assert not table.clock_paused
     if PLAYER in table.to_act():
         assert table.row.deadline is not None

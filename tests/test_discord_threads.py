@@ -168,12 +168,14 @@ async def test_a_restart_mid_game_keeps_the_table_in_its_thread(tmp_path: Path) 
     lobby_payload, version = lobby.payload, table.version
     await h1.close()
 
-    h2 = await start_harness(db, tables=None)
+    def discord_kept(h: Harness) -> None:  # Discord still has the thread and the messages
+        h.server.channels[thread_id] = thread_payload
+        h.adopt(lobby_payload)
+        h.adopt(board_payload)
+
+    h2 = await start_harness(db, tables=None, discord_has=discord_kept)
     try:
-        h2.server.channels[thread_id] = thread_payload  # Discord still has the thread and the messages
         h2.dispatch("THREAD_CREATE", {**thread_payload, "newly_created": False})
-        h2.adopt(lobby_payload)
-        h2.adopt(board_payload)
         alice = h2.user(ALICE_ID, "alice")
         table2 = await h2.bot.service.table(table.id)
         assert table2.row.channel_id == thread_id and table2.row.lobby_channel_id == h2.channel_id

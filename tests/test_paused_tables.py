@@ -13,7 +13,7 @@ from bot.errors import HostError
 from bot.scheduler import BotScheduler
 from bot.service import TIMEOUTS_BEFORE_AWAY, GameService
 from bot.storage import Storage
-from bot.table import Table, Update
+from bot.table import EndReason, Table, Update, UpdateKind
 from bot.timers import TurnTimers
 
 from .conftest import rows
@@ -76,8 +76,8 @@ class Host:
         self.clock.advance(seconds)
         await self.settle()
 
-    def kinds(self, kind: str) -> list[Update]:
-        return [u for u in self.updates if u.kind == kind]
+    def kinds(self, kind: UpdateKind) -> list[Update]:
+        return [u for u in self.updates if u.kind is kind]
 
     async def close(self) -> None:
         await self.timers.close()
@@ -123,9 +123,9 @@ async def test_the_last_person_away_pauses_the_table_and_nothing_moves(host: Hos
     await host.settle()
     await until_paused(host, table)
     assert table.status == "running" and table.paused and table.result() is None
-    assert not host.kinds("ended"), "the table closed instead of pausing"
-    assert len(host.kinds("timeout")) == TIMEOUTS_BEFORE_AWAY - 1  # the last run-out makes no move: it pauses
-    assert len(host.kinds("paused")) == 1
+    assert not host.kinds(UpdateKind.ENDED), "the table closed instead of pausing"
+    assert len(host.kinds(UpdateKind.TIMEOUT)) == TIMEOUTS_BEFORE_AWAY - 1  # the last run-out makes no move: it pauses
+    assert len(host.kinds(UpdateKind.PAUSED)) == 1
     seat = table.seat_of("u101")
     assert seat.away and seat.is_bot and seat.timeouts == TIMEOUTS_BEFORE_AWAY
     assert "u101" in table.to_act()  # her decision waits for her
@@ -151,18 +151,18 @@ async def test_the_last_person_away_pauses_the_table_and_nothing_moves(host: Hos
 async def test_a_table_pauses_only_when_every_person_is_away(host: Host, db_url: str) -> None:
     table = await seated(host.service, (ALICE, BOB), bots=1)
     await until_paused(host, table)
-    counts = sorted(Counter(u.actor for u in host.kinds("timeout")).values())
+    counts = sorted(Counter(u.actor for u in host.kinds(UpdateKind.TIMEOUT)).values())
     # The first person away got a bot moving for them while the other still played; the other's last run-out
     # made no move: the table paused.
     assert counts == [TIMEOUTS_BEFORE_AWAY - 1, TIMEOUTS_BEFORE_AWAY]
-    assert table.paused and not host.kinds("ended")
+    assert table.paused and not host.kinds(UpdateKind.ENDED)
     assert all(s.away and s.is_bot for s in table.seats if s.user_id is not None)
     # Bob resumes: his seat is his again, the clock starts afresh; Alice stays away, her bot moving for her.
     with pytest.raises(HostError) as err:
         await host.service.come_back(table.id, 999)
     assert err.value.code == "not_seated"
     update = await host.service.come_back(table.id, BOB)
-    assert update.kind == "resumed" and not table.paused
+    assert update.kind is UpdateKind.RESUMED and not table.paused
     bob = next(s for s in table.seats if s.user_id == BOB)
     assert not bob.is_bot and not bob.away and bob.timeouts == 0
     assert next(s for s in table.seats if s.user_id == ALICE).away
@@ -183,7 +183,7 @@ async def test_the_host_ends_a_paused_table_without_a_result(host: Host, db_url:
         await host.service.end(table.id, BOB, is_admin=False)
     assert err.value.code == "host_or_admin_only" and table.paused
     update = await host.service.end(table.id, ALICE, is_admin=False)
-    assert update.kind == "ended" and update.reason == "paused_ended"
+    assert update.kind is UpdateKind.ENDED and update.reason is EndReason.PAUSED_ENDED
     assert table.status == "cancelled" and table.result() is None and not table.paused
     status, state = rows(db_url, "SELECT status, state FROM games WHERE id = ?", table.id)[0]
     assert status == "cancelled" and state  # the game as it stood is kept
@@ -208,11 +208,11 @@ async def test_leaving_while_the_other_person_is_away_pauses_and_a_kick_of_the_l
             await host.advance(table.row.turn_seconds + 1)
     assert not table.paused
     update = await host.service.hand_to_bot(table.id, ALICE)  # the last person playing leaves: Bob may come back
-    assert update.kind == "paused" and table.paused and not host.kinds("ended")
+    assert update.kind is UpdateKind.PAUSED and table.paused and not host.kinds(UpdateKind.ENDED)
     kicked = await host.service.kick(table.id, 555, ALICE, is_admin=True)
-    assert kicked.kind == "seats" and table.paused  # Bob may still come back
+    assert kicked.kind is UpdateKind.SEATS and table.paused  # Bob may still come back
     ended = await host.service.kick(table.id, 555, BOB, is_admin=True)  # nobody left to come back
-    assert ended.kind == "ended" and ended.reason == "abandoned" and table.status == "cancelled"
+    assert ended.kind is UpdateKind.ENDED and ended.reason is EndReason.ABANDONED and table.status == "cancelled"
 
 
 async def test_a_paused_table_stays_paused_across_a_restart_and_closes_once_idle(db_url: str) -> None:
@@ -234,8 +234,8 @@ async def test_a_paused_table_stays_paused_across_a_restart_and_closes_once_idle
         await again.advance(5 * DAY)
         assert table.paused and table.version == version and actions(db_url, table) == logged
         await again.advance(DAY + 1)  # seven days after it paused, nobody back: closed, its game kept
-        closed = again.kinds("ended")
-        assert len(closed) == 1 and closed[0].reason == "idle"
+        closed = again.kinds(UpdateKind.ENDED)
+        assert len(closed) == 1 and closed[0].reason is EndReason.IDLE
         assert table.status == "cancelled" and table.result() is None
         status, state, count = rows(db_url, "SELECT status, state, (SELECT COUNT(*) FROM actions WHERE game_id = "
                                             "games.id) FROM games WHERE id = ?", game_id)[0]
@@ -252,7 +252,7 @@ async def test_a_resumed_table_is_not_closed_by_its_old_wait(host: Host) -> None
     await host.settle()
     assert table.status == "running" and not table.paused
     assert await host.service.close_idle(table.id, host.clock.now() - 3 * DAY) is None
-    assert table.status == "running" and not host.kinds("ended")
+    assert table.status == "running" and not host.kinds(UpdateKind.ENDED)
 
 
 async def test_a_restart_closes_only_its_own_shards_paused_tables(db_url: str) -> None:

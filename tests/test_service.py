@@ -9,6 +9,7 @@ from bot.errors import HostError
 from bot.scheduler import BotScheduler
 from bot.service import GameService
 from bot.storage import SeatRow, Storage
+from bot.table import EndReason, UpdateKind
 from engines import EngineError, get_engine
 
 from .conftest import rows
@@ -243,7 +244,7 @@ async def test_leaving_hands_the_seat_to_a_bot_and_end_needs_host_or_admin(servi
     if table.status == "running":  # the bots play Alice's and Bob's seats; Carol is still there
         assert table.seat_of("u101").is_bot and table.seat_of("u102").is_bot
         update = await service.hand_to_bot(table.id, CAROL)  # the last person leaves: the table closes
-        assert update.kind == "ended" and update.reason == "abandoned"
+        assert update.kind is UpdateKind.ENDED and update.reason is EndReason.ABANDONED
     assert table.status in ("cancelled", "finished")
     assert rows(db_url, "SELECT status FROM games WHERE id = ?", table.id) == [(table.status,)]
     with pytest.raises(HostError):

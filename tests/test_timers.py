@@ -10,7 +10,7 @@ from bot.errors import HostError
 from bot.scheduler import BotScheduler
 from bot.service import GameService
 from bot.storage import Storage
-from bot.table import Update
+from bot.table import EndReason, Update, UpdateKind
 from bot.timers import TurnTimers
 
 ALICE = 101
@@ -55,8 +55,8 @@ class Host:
                 await asyncio.wait(pending)
         raise AssertionError("timers never went idle")
 
-    def kinds(self, kind: str) -> list[Update]:
-        return [u for u in self.updates if u.kind == kind]
+    def kinds(self, kind: UpdateKind) -> list[Update]:
+        return [u for u in self.updates if u.kind is kind]
 
 
 async def alice_and_bots(service: GameService, turn_seconds: int = 120):
@@ -83,17 +83,17 @@ async def test_deadline_is_stored_warned_and_a_bot_moves_for_the_late_player(db_
     await asyncio.sleep(0)
     await asyncio.sleep(0)
     await host.idle()
-    assert host.kinds("warning"), "no warning before the deadline"
-    timeouts = host.kinds("timeout")
+    assert host.kinds(UpdateKind.WARNING), "no warning before the deadline"
+    timeouts = host.kinds(UpdateKind.TIMEOUT)
     assert timeouts and timeouts[0].actor == "u101" and timeouts[0].version == version + 1
     assert task.done()
     # Three in a row: the seat goes to a bot; Alice was the only person, so the table pauses instead of moving for
     # her (tests/test_paused_tables.py); this clock jumps to every timer's time, so its wait runs out too.
-    assert len(timeouts) == 2 and len(host.kinds("paused")) == 1
+    assert len(timeouts) == 2 and len(host.kinds(UpdateKind.PAUSED)) == 1
     seat = table.seat_of("u101")
     assert seat.is_bot and seat.away and seat.timeouts == 3
     assert table.status == "cancelled" and table.row.deadline is None
-    assert host.kinds("ended")[-1].reason == "idle"
+    assert host.kinds(UpdateKind.ENDED)[-1].reason is EndReason.IDLE
     stored = await storage.get_game(table.id)
     assert stored.seats[0].away and stored.seats[0].timeouts == 3 and stored.deadline is None
     await storage.close()
@@ -149,7 +149,7 @@ async def test_deadlines_survive_a_restart(db_url: str) -> None:
     host = Host(storage2, clock)
     assert await host.timers.resume() == 1
     await host.idle()
-    first = host.kinds("timeout")[0]
+    first = host.kinds(UpdateKind.TIMEOUT)[0]
     assert first.actor == "u101" and first.version == version + 1
     await storage2.close()
 

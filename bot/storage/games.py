@@ -10,11 +10,11 @@ import time
 from typing import Any
 
 from .backend import Database, Tx
-from .rows import GameRow, PendingAction, SeatRow, ShardFilter, VersionConflict
+from .rows import BoardShown, GameRow, PendingAction, SeatRow, ShardFilter, VersionConflict
 
 _GAME_COLUMNS = ("id, guild_id, channel_id, game, options, seed, status, host_id, locale, version, state, "
                  "lobby_message_id, board_message_id, turn_seconds, deadline, rematch_id, paused_at, open_thread, "
-                 "lobby_channel_id")
+                 "lobby_channel_id, board_shown, result_shown, told_shown, end_tidied")
 _UPDATABLE = {"status", "state", "lobby_message_id", "board_message_id", "locale", "deadline", "turn_seconds",
               "host_id", "bot_to_act", "rematch_id", "paused_at", "open_thread",
               "channel_id", "lobby_channel_id"}
@@ -100,12 +100,41 @@ class GameStore:
         if changed != 1:
             raise VersionConflict(game_id)
 
+    async def note_output(self, game_id: int, *, board_message_id: int | None | bool = False,
+                          board_shown: BoardShown | None = None, result_shown: bool | None = None,
+                          told_shown: bool | None = None, end_tidied: bool | None = None) -> None:
+        """Record what a table's players were shown. Not a change of the game: no version check or bump (one
+        process owns a table's output; a move committed meanwhile does not make it wrong)."""
+        fields: dict[str, Any] = {}
+        if board_message_id is not False:
+            fields["board_message_id"] = board_message_id
+        if board_shown is not None:
+            fields["board_shown"] = board_shown.dump()
+        for name, flag in (("result_shown", result_shown), ("told_shown", told_shown), ("end_tidied", end_tidied)):
+            if flag is not None:
+                fields[name] = int(flag)
+        if fields:
+            sets = ", ".join(f"{k} = ?" for k in fields)
+            async with self.db.transaction() as tx:
+                await tx.execute(f"UPDATE games SET {sets} WHERE id = ?", *fields.values(), game_id)
+
+    async def tables_to_show(self, shards: ShardFilter | None = None) -> list[int]:
+        """Tables whose players may not have seen everything yet: every lobby and running table (redrawn at a
+        start), and ended tables whose result, end line or tidy end was not delivered."""
+        params: list[Any] = []
+        sql = _where_shards("SELECT id FROM games WHERE (status IN ('lobby', 'running') "
+                            "OR (status = 'finished' AND result_shown = 0) OR told_shown = 0 OR end_tidied = 0)",
+                            params, shards)
+        return [r[0] for r in await self.db.fetch(sql + " ORDER BY id", *params)]
+
     async def get_game(self, game_id: int) -> GameRow | None:
         row = await self.db.fetchrow(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", game_id)
         if row is None:
             return None
-        game = GameRow(**{k: row[k] for k in row.keys()} | {"options": json.loads(row["options"]),
-                                                             "open_thread": bool(row["open_thread"])})
+        game = GameRow(**{k: row[k] for k in row.keys()} | {
+            "options": json.loads(row["options"]), "open_thread": bool(row["open_thread"]),
+            "board_shown": BoardShown.load(row["board_shown"]), "result_shown": bool(row["result_shown"]),
+            "told_shown": bool(row["told_shown"]), "end_tidied": bool(row["end_tidied"])})
         rows = await self.db.fetch("SELECT seat, player, name, user_id, is_bot, timeouts, away, level FROM seats "
                                    "WHERE game_id = ? ORDER BY seat", game_id)
         game.seats = [SeatRow(r["seat"], r["player"], r["name"], r["user_id"], bool(r["is_bot"]), r["timeouts"],

@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass, field
+import json
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 
@@ -20,6 +21,29 @@ class SeatRow:
     timeouts: int = 0  # decisions in a row that ran out of time
     away: bool = False  # handed to a bot after too many timeouts, until the player comes back
     level: str = "normal"  # a bot seat's level: easy, normal or strong (a person's stand-in always plays normal)
+
+
+@dataclass
+class BoardShown:
+    """What a table's board message shows the players (stored with the table as JSON): a restarted bot knows whose
+    turn ping was delivered (``told``), redraws the board with the same lines, and finishes a board post that was
+    under way (``posting``: its nonce, written before it is sent, so Discord answers a repeat with the message)."""
+
+    version: int | None = None  # the game version the board was last written at
+    told: list[int] = field(default_factory=list)  # the people whose turn the board message was posted for
+    lines: list[str] = field(default_factory=list)  # the event lines it shows
+    posting: str | None = None  # the nonce of a new board message being sent
+    posting_for: list[int] = field(default_factory=list)  # whose turn that message begins (and who it pings)
+
+    def dump(self) -> str:
+        return json.dumps(asdict(self), ensure_ascii=False)
+
+    @classmethod
+    def load(cls, text: str | None) -> "BoardShown":
+        if not text:
+            return cls()
+        data = json.loads(text)
+        return cls(**{k: v for k, v in data.items() if k in cls.__dataclass_fields__})
 
 
 @dataclass
@@ -43,6 +67,10 @@ class GameRow:
     paused_at: float | None = None  # when every person became away and the table paused (None: not paused)
     open_thread: bool = False  # to move, at its start, to a thread started from its lobby message
     lobby_channel_id: int | None = None  # where its lobby is, when it plays elsewhere (its thread)
+    board_shown: BoardShown = field(default_factory=BoardShown)  # what its board message shows the players
+    result_shown: bool = False  # the finished table's result was posted
+    told_shown: bool = False  # its end was told in its lobby's channel (or there was nothing to tell)
+    end_tidied: bool = False  # its lobby shows the end and its thread is archived
     seats: list[SeatRow] = field(default_factory=list)
 
 

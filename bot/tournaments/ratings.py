@@ -16,7 +16,7 @@ from openskill.models import PlackettLuce
 
 from bot.service import GameService
 from bot.storage import ShardFilter, Storage
-from bot.table import Table, Update
+from bot.table import Table, Update, UpdateKind
 
 log = logging.getLogger(__name__)
 
@@ -80,7 +80,7 @@ class RatingService:
 
     async def on_update(self, update: Update) -> None:
         """GameService listener: record every finished table once."""
-        if update.kind == "ended" and update.table.status == "finished":
+        if update.kind is UpdateKind.ENDED and update.table.status == "finished":
             await self.record_game(update.table)
 
     async def record_game(self, table: Table) -> bool:

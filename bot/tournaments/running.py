@@ -17,7 +17,7 @@ from typing import Awaitable, Callable
 from bot.errors import HostError
 from bot.service import GameService
 from bot.storage import Storage
-from bot.table import Table, Update
+from bot.table import Table, Update, UpdateKind
 
 from . import seating
 from .models import BYE_POINTS, Tournament, TournamentTable, TournamentUpdate, ranking_points
@@ -251,7 +251,7 @@ class RoundRunner:
     # ---- results -----------------------------------------------------------------------
     async def on_game_update(self, update: Update) -> None:
         """GameService listener: a tournament table that ended scores its players; a finished round moves on."""
-        if update.kind != "ended":
+        if update.kind is not UpdateKind.ENDED:
             return
         game_id = update.table.id
         tournament_id = self._game_index.get(game_id) or await self.store.tournament_of_game(game_id)

@@ -1,0 +1,230 @@
+"""The board side of a table's writer (``outbox.TableOutbox``): the event lines waiting to be shown, the board
+message they go on, and who has been told it is their turn.
+
+A new board goes to the bottom when a person's turn begins (with one @mention per person and turn), or when the
+waiting lines outgrow the current one; otherwise the current board is edited. What the players were shown — the
+board message, the version and lines it shows and whose turn it was posted for — is stored with the table after
+every write, so a restarted bot knows which turn pings were delivered and redraws the board with the same lines.
+"""
+from __future__ import annotations
+
+import logging
+import secrets
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.i18n import t
+from bot.storage.rows import BoardShown
+from bot.table import Table
+
+from .board import board_message_kwargs
+from .common import NO_MENTIONS
+from .refusals import UNKNOWN_MESSAGE
+from .table_post import compose, fit, table_view, turn_lines
+
+if TYPE_CHECKING:
+    from bot.client import GameHostBot
+
+log = logging.getLogger(__name__)
+MAX_LINES = 40  # event lines kept while they cannot be written; older ones are summarised in one line
+
+
+def new_nonce() -> str:
+    return str(secrets.randbits(63))  # Discord takes a nonce of up to 25 characters
+
+
+@dataclass
+class Post:
+    """A new board message once built: retried with the same nonce and text until Discord has it."""
+
+    nonce: str
+    lines: list[str]  # the event lines it carries (taken from the pending ones)
+    content: str
+    mentions: list[int]
+    people: frozenset[int]  # whose turn it begins
+
+
+class BoardWriter:
+    def __init__(self, bot: "GameHostBot") -> None:
+        self.bot = bot
+        self.lines: list[str] = []  # event lines not yet on a board message
+        self.skipped = 0  # lines given up while the channel could not keep up
+        self.warning: int | None = None  # the version whose time warning is due
+        self.post: Post | None = None
+        self.pinged: set[int] = set()  # people already @mentioned (or acting) in the turn they are still in
+        self.told: set[int] = set()  # people whose turn the current board message was posted for
+        self.shown_lines: list[str] = []  # the event lines the current board message shows
+        self.shown_text = ""  # its content as last written
+        self.old_boards: list[tuple[int, str]] = []  # replaced boards to turn into plain lines: (id, content)
+
+    def restore(self, table: Table) -> None:
+        """After a restart: what the stored record says the players were shown. A board post that was under way
+        is sent again with its nonce: Discord answers with the message if it had stored it."""
+        shown = table.row.board_shown
+        self.told, self.pinged = set(shown.told), set(shown.told)
+        self.shown_lines = list(shown.lines)
+        self.shown_text = "\n".join(self.shown_lines)
+        if shown.posting is not None:
+            people = [u for u in self._people(table) if u in shown.posting_for]
+            turn = self._turn(table, people)
+            self.post = Post(shown.posting, [], compose([], turn), people, frozenset(self._people(table)))
+
+    def _shown(self, table: Table, **posting: object) -> BoardShown:
+        return BoardShown(version=table.version, told=sorted(self.told), lines=list(self.shown_lines),
+                          **posting)  # type: ignore[arg-type]  # posting / posting_for only
+
+    def follow_turns(self, table: Table, actor_user: int | None) -> None:
+        """A person's turn lasts while they stay to act: one @mention per turn, none once they act in it."""
+        acting = set(table.user_ids_to_act()) if table.status == "running" and table.state is not None else set()
+        self.pinged &= acting
+        if actor_user is not None and actor_user in acting:
+            self.pinged.add(actor_user)  # they are deciding already: no ping for the next step of their turn
+        self.told &= acting
+
+    def add_lines(self, lines: list[str]) -> None:
+        self.lines += lines
+        taken = len(self.post.lines) if self.post else 0  # a post being retried keeps its lines
+        keep = MAX_LINES + taken
+        if len(self.lines) > keep:  # bounded: the oldest waiting lines give way, the newest (a result) stay
+            dropped = len(self.lines) - keep
+            self.skipped += dropped
+            del self.lines[taken:taken + dropped]
+
+    def pending(self) -> bool:
+        return bool(self.post or self.lines)
+
+    # ---- writing ---------------------------------------------------------------------------
+    async def write(self, table: Table, channel: discord.PartialMessageable) -> bool:
+        """The board message: a new one at the bottom when a person's turn begins (or the lines outgrow it), else
+        the current one edited. Lines that do not fit stay pending for another round."""
+        if table.state is None:
+            return await self._write_plain_lines(table, channel)
+        if self.post is None and self._new_board_due(table):
+            self.post = await self._build_post(table)
+        if self.post is not None:
+            return await self._post_board(table, channel)
+        return await self._edit_board(table, channel)
+
+    def _people(self, table: Table) -> list[int]:
+        return table.user_ids_to_act() if table.status == "running" else []
+
+    def _warning_seconds(self, table: Table) -> int | None:
+        if self.warning != table.version or table.row.deadline is None or table.status != "running":
+            return None
+        return max(0, round(table.row.deadline - self.bot.service.clock()))
+
+    def _turn(self, table: Table, mentioned: list[int]) -> list[str]:
+        return turn_lines(table, self._people(table), mentioned, self._warning_seconds(table))
+
+    def all_told(self, table: Table) -> bool:
+        """Everyone whose turn it is was told so by a board posted for their turn."""
+        return set(self._people(table)) <= self.told
+
+    def _new_board_due(self, table: Table) -> bool:
+        if not table.row.board_message_id:
+            return table.status == "running" or bool(self.lines)
+        people = self._people(table)
+        if set(people) - self.told:
+            return True  # someone's turn begins: the board they decide on goes to the bottom
+        turn = self._turn(table, [u for u in people if u in self.pinged])
+        return fit(self.lines, turn, self.shown_lines) < len(self.lines)  # the board has no room for them
+
+    async def _build_post(self, table: Table) -> Post:
+        """Pending lines (as many as fit), then whose turn it is: @mentions for people whose turn just began."""
+        if self.skipped:
+            self.lines.insert(0, t("table.lines_skipped", table.row.locale, count=self.skipped))
+            self.skipped = 0
+        people = self._people(table)
+        muted = await self.bot.storage.muted_pings(people) if people else set()
+        fresh = [u for u in people if u not in self.pinged and u not in muted]
+        turn = self._turn(table, [u for u in people if u in self.pinged or u in fresh])
+        lines = self.lines[:fit(self.lines, turn) or 1]
+        return Post(new_nonce(), lines, compose(lines, turn), fresh, frozenset(people))
+
+    async def _post_board(self, table: Table, channel: discord.PartialMessageable) -> bool:
+        post, locale = self.post, table.row.locale
+        assert post is not None
+        kwargs = await board_message_kwargs(table, locale)
+        files = kwargs.pop("attachments", [])
+        kwargs["view"] = table_view(table, locale) or discord.utils.MISSING
+        if table.row.board_shown.posting != post.nonce:  # written ahead: a restart sends it with the same nonce
+            await self.bot.service.note_output(table, board_shown=self._shown(
+                table, posting=post.nonce, posting_for=sorted(post.mentions)))
+        message = await channel.send(
+            post.content or None, **kwargs, files=files, nonce=post.nonce,
+            allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in post.mentions],
+                                                     everyone=False, roles=False))
+        old = table.row.board_message_id
+        if old:
+            self.old_boards.append((old, self.shown_text))
+        self.pinged.update(post.mentions)
+        self.told = set(post.people)
+        self.shown_lines, self.shown_text = list(post.lines), post.content
+        self._drop_post()
+        await self.bot.service.note_output(table, board_message_id=message.id, board_shown=self._shown(table))
+        return True
+
+    async def _edit_board(self, table: Table, channel: discord.PartialMessageable) -> bool:
+        locale = table.row.locale
+        turn = self._turn(table, [u for u in self._people(table) if u in self.pinged])
+        taken = fit(self.lines, turn, self.shown_lines)
+        lines = [*self.shown_lines, *self.lines[:taken]]
+        content = compose(lines, turn)
+        kwargs = await board_message_kwargs(table, locale)
+        kwargs["view"] = table_view(table, locale)
+        try:
+            await channel.get_partial_message(table.row.board_message_id or 0).edit(
+                content=content, **kwargs, allowed_mentions=NO_MENTIONS)
+        except discord.NotFound as error:
+            if error.code != UNKNOWN_MESSAGE:
+                raise
+            if table.status != "running" and not self.lines:
+                return False  # a deleted board of a finished table is not brought back
+            log.info("table %s: its board was deleted; posting it again", table.id)
+            self.shown_text = ""
+            self.post = await self._build_post(table)
+            return await self._post_board(table, channel)
+        del self.lines[:taken]
+        self.shown_lines, self.shown_text = lines, content
+        await self.bot.service.note_output(table, board_shown=self._shown(table))
+        return True
+
+    async def _write_plain_lines(self, table: Table, channel: discord.PartialMessageable) -> bool:
+        """Lines of a table that never had a board (cancelled in its lobby): a message of their own."""
+        if self.post is None and self.lines:
+            lines = self.lines[:fit(self.lines, ()) or 1]
+            self.post = Post(new_nonce(), lines, compose(lines, ()), [], frozenset())
+        if self.post is None:
+            return False
+        await channel.send(self.post.content, nonce=self.post.nonce, allowed_mentions=NO_MENTIONS)
+        self._drop_post()
+        return True
+
+    async def retire_old_boards(self, channel: discord.PartialMessageable) -> bool:
+        """A replaced board keeps only its lines (picture, board and controls removed); one with none is deleted."""
+        wrote = False
+        while self.old_boards:
+            message_id, content = self.old_boards[0]
+            old = channel.get_partial_message(message_id)
+            try:
+                if content:
+                    await old.edit(content=content, embed=None, attachments=[], view=None,
+                                   allowed_mentions=NO_MENTIONS)
+                else:
+                    await old.delete()
+            except discord.NotFound:
+                pass  # deleted already: nothing left to tidy
+            self.old_boards.pop(0)
+            wrote = True
+        return wrote
+
+    def give_up(self) -> None:
+        """Discord refused the board message itself (our bug): drop it, keep the lines that were not on it."""
+        self._drop_post()
+
+    def _drop_post(self) -> None:
+        if self.post is not None:
+            del self.lines[:len(self.post.lines)]
+            self.post = None

@@ -56,6 +56,7 @@ HOSTILE = [
     ("x\u2069\u2067evil\u200f\u202a", "xevil"),
     ("سارة ٣", "سارة ٣"),
     ("||" + "W" * 28 + "||", "||" + "W" * 28 + "||"),
+    ("*_" * 16, "*_" * 16),  # 32 characters that all need a backslash: the longest escaped name
 ]
 RIGHT_TO_LEFT = [shown for _, shown in HOSTILE if any(unicodedata.bidirectional(c) in ("R", "AL") for c in shown)]
 # Characters no text may carry: bidirectional embeddings, overrides and isolates other than FSI…PDI, marks, and
@@ -209,6 +210,8 @@ async def test_every_message_kind_shows_hostile_names_literally(game: str, lang:
         names = [shown for _, shown in group]
         markdown_seen = plain_seen = ""
         for sample in samples:
+            refused = sample.errors()
+            problems += [f"{sample.what}: refused by Discord's rules: {refused}"] if refused else []
             for text, markdown in texts(sample.body, thread=sample.thread):
                 found = problems_in_markdown(text, names) if markdown else problems_in_plain(text, names)
                 problems += [f"{sample.what}: {p}" for p in [*found, *problems_anywhere(text)]]

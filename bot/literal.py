@@ -21,6 +21,9 @@ from discord.utils import escape_markdown, escape_mentions
 # same or hide where one ends. None of them is needed to write a name. Zero-width (non-)joiners U+200C/U+200D
 # stay: emoji sequences and Persian or Indic spelling need them, and they cannot move or hide other text.
 HIDDEN = re.compile("[\u061c\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
+# Control characters (line breaks, tabs, escape sequences) and the Unicode line and paragraph separators become a
+# space: a name stays on the line it is in and cannot start a line of its own that looks like the bot's.
+BREAKS = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 FSI, PDI = "\u2068", "\u2069"  # first strong isolate … pop directional isolate
 
 # What discord.utils.escape_markdown leaves to us. It escapes * _ ~ | ` and backslashes everywhere, and a leading
@@ -32,9 +35,9 @@ OURS = re.compile(r"[\[\]<]|(?<=[A-Za-z]):(?=//)|^\s*\d+\.(?=\s)", re.MULTILINE)
 
 
 def plain(text: str) -> str:
-    """``text`` without hidden or reordering characters; a right-to-left one is wrapped in FSI…PDI, so it reads in
-    its own direction and cannot pull neighbouring numbers or punctuation into it."""
-    shown = HIDDEN.sub("", text)
+    """``text`` on one line without hidden or reordering characters; a right-to-left one is wrapped in FSI…PDI, so
+    it reads in its own direction and cannot pull neighbouring numbers or punctuation into it."""
+    shown = BREAKS.sub(" ", HIDDEN.sub("", text))
     if any(unicodedata.bidirectional(char) in ("R", "AL") for char in shown):
         return FSI + shown + PDI
     return shown

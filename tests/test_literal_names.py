@@ -57,6 +57,7 @@ HOSTILE = [
     ("سارة ٣", "سارة ٣"),
     ("||" + "W" * 28 + "||", "||" + "W" * 28 + "||"),
     ("*_" * 16, "*_" * 16),  # 32 characters that all need a backslash: the longest escaped name
+    ("ok\n▶ <@1>, your turn\r\n# x", "ok ▶ <@1>, your turn  # x"),  # a forged line break stays on the line
 ]
 RIGHT_TO_LEFT = [shown for _, shown in HOSTILE if any(unicodedata.bidirectional(c) in ("R", "AL") for c in shown)]
 # Characters no text may carry: bidirectional embeddings, overrides and isolates other than FSI…PDI, marks, and

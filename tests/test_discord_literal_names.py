@@ -1,10 +1,15 @@
 """Typed text outside the sample sweep, shown literally through Discord (the harness: discord.py's real objects,
 only HTTP faked): a tournament's name (sign-up and standings titles, thread names, the round's announcement) and an
-entrant's display name (round lines), ``/game kick``'s answer and ``/stats``' title. The reading of markdown is the
+entrant's display name (round lines), ``/game kick``'s answer, ``/stats``' title, and a table played to the end
+with its Rematch. The reading of markdown is the
 one of tests/test_literal_names.py."""
 from __future__ import annotations
 
+import random
+
+from . import ui_driver
 from .discord_harness import Harness
+from .discord_helpers import only_table
 from .test_discord_akuma import ALICE_ID
 from .test_literal_names import discord_shows, problems_anywhere, problems_in_markdown, problems_in_plain, texts
 
@@ -52,3 +57,26 @@ async def test_kick_answer_and_stats_title_are_literal(h: Harness) -> None:
     stats = await h.slash(bob, "stats")
     title = stats.messages[-1].payload
     assert "## big" in shown(title) and not problems(title, ["## big"]), title
+
+
+async def test_a_played_table_and_its_rematch_show_hostile_names_literally(h: Harness) -> None:
+    """Two people with hostile names play Rocca to the end through real clicks: every message stored (lobby,
+    boards and their alt text, event and turn lines, hand views, the result) and the Rematch answer."""
+    nitro, subtext = "[Nitro](https://evil.example/x)", "-# ~~bob~~ @here"
+    people = {ALICE_ID: h.user(ALICE_ID, nitro), 102: h.user(102, subtext)}
+    lobby = (await h.slash(people[ALICE_ID], "play rocca", bots=1, level="easy")).message
+    await h.click(people[102], lobby, label="Join")
+    await h.click(people[ALICE_ID], lobby, label="Start")
+    table = only_table(h)
+    rng = random.Random(5)
+    while table.status == "running":
+        await ui_driver.act(h, people[table.user_ids_to_act()[0]], table, rng)
+        await h.settle()
+    result = next(m for m in h.channel_messages() if "Rematch" in str(m.components))
+    await h.click(people[102], result, result.button(None, r"gh:rematch:\d+")["custom_id"])
+    await h.settle()
+    assert subtext in shown(h.message(result.id).payload)  # "… started a rematch"
+    messages = [h.message(i) for i in sorted(h.server.messages)]
+    assert nitro in "\n".join(shown(m.payload) for m in messages)
+    for message in messages:
+        assert not problems(message.payload, [nitro, subtext]), message.payload

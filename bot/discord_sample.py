@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import random
 from dataclasses import dataclass, field
-from typing import Any, Iterator, Optional
+from typing import Any, Iterator, Optional, Sequence
 
 import discord
 from discord.http import handle_message_parameters
@@ -71,9 +71,11 @@ def callback(what: str, interaction: int, kind: int = CHANNEL_MESSAGE, *, epheme
     return Sample(what, *body_and_uploads(params), interaction=interaction)
 
 
-def seated_table(game: str, lang: str, players: int, status: str = "running", seed: int = 1) -> Table:
-    """A table of people with the longest names, dealt from ``seed`` (no storage: nothing is written)."""
-    seats = [SeatRow(i, human_player(FIRST_USER + i), f"{i + 1}" + "Ｗ" * (LONG_NAME - 1), FIRST_USER + i)
+def seated_table(game: str, lang: str, players: int, status: str = "running", seed: int = 1,
+                 names: Sequence[str] = ()) -> Table:
+    """A table of people named ``names`` (in seat order), the other seats with the longest names, dealt from
+    ``seed`` (no storage: nothing is written)."""
+    seats = [SeatRow(i, human_player(FIRST_USER + i), names[i] if i < len(names) else long_name(i), FIRST_USER + i)
              for i in range(players)]
     row = GameRow(id=4242, guild_id=1, channel_id=2, game=game, options={}, seed=seed, status=status,
                   host_id=FIRST_USER, locale=lang, seats=seats)
@@ -83,13 +85,17 @@ def seated_table(game: str, lang: str, players: int, status: str = "running", se
     return table
 
 
-def lobby_samples(game: str, lang: str) -> Iterator[Sample]:
+def long_name(seat: int) -> str:
+    return f"{seat + 1}" + "Ｗ" * (LONG_NAME - 1)
+
+
+def lobby_samples(game: str, lang: str, names: Sequence[str] = ()) -> Iterator[Sample]:
     from cogs.common import NO_MENTIONS
     from cogs.lobby import lobby_embed, lobby_view
     from cogs.rules import rules_messages
     from cogs.table_thread import AUTO_ARCHIVE_MINUTES, THREAD_PERMISSIONS, lobby_note, thread_name
 
-    table = seated_table(game, lang, get_engine(game).max_players, status="lobby")
+    table = seated_table(game, lang, get_engine(game).max_players, status="lobby", names=names)
     embed, view = lobby_embed(table, lang), lobby_view(table, lang)
     yield callback("lobby", APPLICATION_COMMAND, ephemeral=False, embed=embed, view=view,
                    allowed_mentions=NO_MENTIONS)
@@ -166,12 +172,13 @@ def hand_samples(table: Table, lang: str) -> Iterator[Sample]:
 
 
 async def game_samples(game: str, lang: str, *, seed: int = 1, players: Optional[int] = None,
-                       max_steps: Optional[int] = None) -> list[Sample]:
-    """Every message of one seeded game of ``game`` in ``lang`` (random legal moves; ``max_steps`` caps it)."""
+                       max_steps: Optional[int] = None, names: Sequence[str] = ()) -> list[Sample]:
+    """Every message of one seeded game of ``game`` in ``lang`` (random legal moves; ``max_steps`` caps it), its
+    people named ``names`` in seat order (else, and for the lobby's further seats, the longest names)."""
     engine = get_engine(game)
-    table = seated_table(game, lang, players or min(4, engine.max_players), seed=seed)
+    table = seated_table(game, lang, players or min(4, engine.max_players), seed=seed, names=names)
     rnd = random.Random(seed)
-    samples = tagged(lobby_samples(game, lang), f"{game} {lang}")
+    samples = tagged(lobby_samples(game, lang, names), f"{game} {lang}")
     start_events = engine_hooks(game).start_events
     events: list = list(start_events(table.state)) if start_events else []
     steps = 0

@@ -38,7 +38,7 @@ async def board_image(table: Table, locale: object | None) -> discord.File | Non
     draw = hooks.image
     if draw is None:
         return None
-    view, names = table.view(None), names_for(table, locale)
+    view, names = table.view(None), names_for(table, locale).plain()  # pixels and alt text: no markdown
     png = await asyncio.to_thread(draw, view, names, locale)
     return discord.File(io.BytesIO(png), filename="board.png", description=image_alt(hooks, view, names, locale))
 

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
-from bot import render
+from bot import literal, render
 from bot.games import games
 from bot.i18n import language, t
 from bot.replies import NO_MENTIONS, reply, reply_error
@@ -56,15 +56,19 @@ class GameItem(discord.ui.DynamicItem[discord.ui.Item], template=r"gh:never"):
 
 
 def names_for(table: Table, locale: object | None = None) -> render.Names:
-    return render.seat_names(table.seats, table.row.locale if locale is None else locale)
+    """The seats' names as Discord markdown shows them literally; ``.plain()`` for labels, footers, alt text and
+    pictures (where Discord shows text as is)."""
+    return render.seat_names(table.seats, table.row.locale if locale is None else locale, literal.markdown)
 
 
 def board_embed(table: Table, locale: object | None) -> discord.Embed:
-    """The public board: rendered from the spectator view only."""
-    board = render.board(table.row.game, table.view(None), names_for(table, locale), locale)
+    """The public board: rendered from the spectator view only (its footer with the names as written: Discord
+    shows a footer as is)."""
+    view, names = table.view(None), names_for(table, locale)
+    board = render.board(table.row.game, view, names, locale)
     embed = discord.Embed(title=board.title, description="\n".join(board.lines), colour=0x8E44AD)
     if board.footer:
-        embed.set_footer(text=board.footer)
+        embed.set_footer(text=render.board(table.row.game, view, names.plain(), locale).footer)
     embed.set_author(name=t("common.table_number", locale, id=table.id, version=table.version))
     return embed
 

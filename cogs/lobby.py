@@ -74,7 +74,7 @@ def lobby_view(table: Table, locale: object | None) -> discord.ui.View:
         view.add_item(LobbyButton(table.id, op, locale))
     for level in LEVELS:
         view.add_item(LobbyButton(table.id, "bot", locale, level))
-    names = names_for(table, locale)
+    names = names_for(table, locale).plain()  # select labels show text as is
     removable = [discord.SelectOption(label=t("lobby.remove_option", locale, name=names(s.player))[:100],
                                       value=s.player, description=bot_tag(s, locale).strip()[:100] or None)
                  for s in table.seats if s.is_bot or s.user_id != table.row.host_id]

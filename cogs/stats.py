@@ -5,6 +5,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import literal
 from bot.i18n import t
 from bot.tournaments import text as tx
 
@@ -39,7 +40,7 @@ class StatsCog(commands.Cog):
         """Games, wins, placings, ratings and recent results of a player on this server (only to you)."""
         member = user or interaction.user
         stats = await host(interaction).ratings.stats(interaction.guild_id, member.id)
-        embed = discord.Embed(title=t("stats.title", interaction.locale, name=member.display_name),
+        embed = discord.Embed(title=t("stats.title", interaction.locale, name=literal.markdown(member.display_name)),
                               description="\n".join(tx.stats_lines(stats, interaction.locale)), colour=0x1ABC9C)
         await reply(interaction, embed=embed)
 

@@ -9,6 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import literal
 from bot.errors import HostError
 from bot.i18n import t
 from bot.table import Table, Update, UpdateKind
@@ -137,7 +138,8 @@ class TableCog(commands.Cog):
         """Remove a player from the table here (its host, or Manage Server); a bot takes a running seat."""
         tb = await self.table_here(interaction, table)
         await host(interaction).service.kick(tb.id, interaction.user.id, player.id, is_admin=is_admin(interaction))
-        await reply(interaction, t("table.kicked", interaction.locale, player=player.display_name, id=tb.id))
+        await reply(interaction, t("table.kicked", interaction.locale, player=literal.markdown(player.display_name),
+                                   id=tb.id))
 
     @game.command(name="timer")
     @app_commands.describe(seconds="Seconds per decision before a bot moves for an absent player (0 = no timer)",

@@ -7,7 +7,7 @@ from typing import Any
 
 import discord
 
-from bot import render
+from bot import literal, render
 from bot.games import render_hooks
 from bot.i18n import t
 from bot.table import Table
@@ -56,5 +56,5 @@ class RematchButton(GameItem, template=r"gh:rematch:(?P<gid>\d+)"):
         interaction.extras["committed"] = "start"  # a failed answer must not say nothing happened
         old = await host(interaction).service.table(self.game_id)
         locale = old.row.locale
-        text = t("result.rematch_started", locale, player=interaction.user.display_name, id=table.id)
+        text = t("result.rematch_started", locale, player=literal.markdown(interaction.user.display_name), id=table.id)
         await interaction.response.edit_message(content=text, view=None, allowed_mentions=NO_MENTIONS)

@@ -13,6 +13,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import literal
 from bot.errors import HostError
 from bot.i18n import t
 from bot.tournaments import Tournament, TournamentService, TournamentTable, TournamentUpdate
@@ -124,8 +125,8 @@ class TournamentCog(commands.Cog):
         """A public thread per table, opened with the seated players mentioned (which also adds them to it)."""
         locale = tournament.locale
         channel = self.bot.get_channel(tournament.channel_id) or await self.bot.fetch_channel(tournament.channel_id)
-        name = t("tournament.thread_name", locale, name=tx.title(tournament, locale), round=table.round,
-                 table=table.number)
+        name = t("tournament.thread_name", locale, name=tx.title(tournament, locale, literal.plain),
+                 round=table.round, table=table.number)  # Discord shows a thread's name as is
         assert isinstance(channel, discord.TextChannel)  # tournaments are created in a text channel
         thread = await channel.create_thread(
             name=name[:100], type=discord.ChannelType.public_thread, auto_archive_duration=1440)

@@ -6,26 +6,38 @@ Each game has a render module (its plug-in's ``render``, ``bot/render/<game>.py`
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, field, replace
+from typing import Any, Callable
 
 from engines import Event, View
 
 from ..games import render_hooks
 from ..i18n import t
+from ..literal import plain
+
+
+def as_written(name: str) -> str:
+    return name
 
 
 @dataclass
 class Names:
-    """Display names of the seats, and how to mention a human seat."""
+    """Display names of the seats (``display``: as typed, less the hidden characters ``bot.literal.plain`` drops),
+    how a name enters a text (``shown``: as written for the demo, pictures and labels; ``bot.literal.markdown`` for
+    Discord's markdown, which the cogs' ``names_for`` chooses), and how to mention a human seat."""
 
     display: dict[str, str]
     user_ids: dict[str, int] = field(default_factory=dict)
+    shown: Callable[[str], str] = as_written
 
     def __call__(self, player: str | None) -> str:
         if player is None:
             return "?"
-        return self.display.get(player, player)
+        return self.shown(self.display.get(player, player))
+
+    def plain(self) -> "Names":
+        """The same names for text Discord shows as is (labels, footers, alt text) and for pictures."""
+        return replace(self, shown=as_written)
 
     def mention(self, player: str) -> str:
         uid = self.user_ids.get(player)
@@ -35,15 +47,15 @@ class Names:
 _BOT_SEAT = re.compile(r"bot(\d+)")
 
 
-def seat_names(seats: Any, locale: object | None) -> Names:
-    """Names of a table's seats: people by their display name, the host's bots as "Bot 1" in the reader's
-    language, and mentions for people."""
+def seat_names(seats: Any, locale: object | None, shown: Callable[[str], str] = as_written) -> Names:
+    """Names of a table's seats: people by their display name (``plain``), the host's bots as "Bot 1" in the
+    reader's language, and mentions for people; ``shown``: how a name enters the text (see ``Names``)."""
     display = {}
     for seat in seats:
         bot_number = _BOT_SEAT.fullmatch(seat.player)
         display[seat.player] = (t("common.bot_name", locale, number=bot_number.group(1))
-                                if seat.is_bot and seat.user_id is None and bot_number else seat.name)
-    return Names(display, {s.player: s.user_id for s in seats if s.user_id is not None and not s.is_bot})
+                                if seat.is_bot and seat.user_id is None and bot_number else plain(seat.name))
+    return Names(display, {s.player: s.user_id for s in seats if s.user_id is not None and not s.is_bot}, shown)
 
 
 @dataclass

@@ -2,6 +2,9 @@
 cogs wrap it in embeds. Nothing here talks to Discord."""
 from __future__ import annotations
 
+from typing import Callable
+
+from bot import literal
 from bot.i18n import t
 
 from .models import Tournament
@@ -16,9 +19,11 @@ def number(value: float) -> str:
     return f"{value:.2f}".rstrip("0").rstrip(".")
 
 
-def title(tournament: Tournament, locale: object | None) -> str:
+def title(tournament: Tournament, locale: object | None, shown: Callable[[str], str] = literal.markdown) -> str:
+    """The tournament's name as typed (``shown`` as Discord markdown; ``literal.plain`` where Discord shows text
+    as is, such as a thread's name), else "<game> tournament"."""
     game = t(f"game.{tournament.game}.name", locale)
-    return tournament.name or t("tournament.default_name", locale, game=game)
+    return shown(tournament.name) if tournament.name else t("tournament.default_name", locale, game=game)
 
 
 def summary(tournament: Tournament, locale: object | None) -> str:
@@ -70,7 +75,7 @@ def round_lines(tournament: Tournament, number: int, locale: object | None) -> l
     kind = "final" if tournament.is_final_round(number) else "round"
     lines = [t(f"tournament.{kind}_started", locale, round=number, rounds=tournament.total_rounds)]
     for table in tournament.round_tables(number):
-        names = ", ".join(tournament.entrants[u].name for u in table.players)
+        names = ", ".join(literal.markdown(tournament.entrants[u].name) for u in table.players)
         if table.status == "bye":
             lines.append(t("tournament.bye_line", locale, name=names))
         elif table.status in ("pending", "running", "finished"):

@@ -21,6 +21,7 @@ from bot.table import Table
 from engines.diamondbox.geometry import Placement, centre_from_view, place, visible_colours
 from engines.diamondbox.view import DiamondBoxView
 
+from ..common import names_for
 from ..controls import Actions, PickSelect, refusal, single
 from ..lobby import DEFAULT_TIMER, LEVEL_CHOICES, TimerOption, open_lobby
 
@@ -178,7 +179,7 @@ def selection_notes(table: Table, player: str, view: DiamondBoxView, selection: 
         at = order.index(player)
         chooser = order[(at - 1) % len(order)] if p.covered == 6 else player
         notes.append(t("diamondbox.note.gone", locale, colour=text.colour_name(designated, locale),
-                       chooser=table.names(locale).get(chooser, chooser)))
+                       chooser=names_for(table, locale)(chooser)))
     grid = text.preview_grid(centre, new, locale)
     notes.append(t("diamondbox.note.preview", locale, grid="```\n" + "\n".join(grid) + "\n```"))
     return notes

@@ -17,6 +17,7 @@ from bot.table import Table
 from engines.pileup import GiveAll
 from engines.pileup.view import GivePending, PileupView
 
+from ..common import names_for
 from ..controls import ActButton, Actions, PickSelect
 
 LETTERS = "abcd"  # at most four other players
@@ -96,11 +97,11 @@ def give_controls(table: Table, player: str, view: PileupView, selection: list[s
 def give_notes(table: Table, player: str, view: PileupView, selection: list[str],
                locale: object | None) -> list[str]:
     """Who gets which cards so far."""
-    names = table.names(locale)
+    names = names_for(table, locale)
     assert isinstance(view.pending, GivePending), "only while this player hands out minus cards"
     plan = recipients(view, view.pending)
     chosen = chosen_for(selection, plan, minus_cards(view, player))
-    return [t("pileup.note.give_to", locale, player=names.get(to, to), cards=text.cards(cards) if cards else "—",
+    return [t("pileup.note.give_to", locale, player=names(to), cards=text.cards(cards) if cards else "—",
               chosen=len(cards), count=count) for (to, count), cards in zip(plan, chosen)]
 
 

@@ -247,4 +247,4 @@ def hand_image(table: Table, player: str, view: RoccaView, selection: list[str],
     (drawn from the spectator view, like the board's, in ``hand_message``'s worker thread)."""
     if player not in view.to_act:
         return None
-    return text.image(table.view_as(RoccaView, None), names_for(table, locale), locale)
+    return text.image(table.view_as(RoccaView, None), names_for(table, locale).plain(), locale)

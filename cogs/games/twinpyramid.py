@@ -124,7 +124,7 @@ def controls(table: Table, player: str, view: TwinPyramidView, selection: list[s
     legal = actions.all
     if not legal:
         return []
-    names = names_for(table, locale)
+    names = names_for(table, locale).plain()  # labels show text as is
     pending = view.pending
     kind = "arranging" if view.arranging else (pending.kind if pending else "turn")
     items: list[discord.ui.Item] = []

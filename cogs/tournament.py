@@ -19,6 +19,7 @@ from bot.tournaments import Tournament, TournamentService, TournamentTable, Tour
 from bot.tournaments import text as tx
 
 from .common import NO_MENTIONS, GameItem, game_choices, host, is_admin, public_language, reply
+from .custom_ids import ID, SEAT, number
 from .lobby import LEVEL_CHOICES
 from .outbox import MISSING_ACCESS, MISSING_PERMISSIONS, REQUEST_TIMEOUT
 from .permissions import TOURNAMENT_PERMISSIONS, missing_in_channel, permission_names, require
@@ -27,7 +28,7 @@ from .tournament_writer import TournamentWriter
 SIGNUP_OPS = ("join", "leave", "checkin")
 OP_STYLES = {"join": discord.ButtonStyle.success, "leave": discord.ButtonStyle.secondary,
              "checkin": discord.ButtonStyle.primary}
-MENTION = re.compile(r"<@!?(\d+)>")
+MENTION = re.compile(rf"<@!?({ID})>")
 WHICH = "Tournament number (only needed when the channel has several)"
 log = logging.getLogger(__name__)
 
@@ -71,8 +72,8 @@ def parse_ranking(text: str, players: list[int]) -> list[list[int]]:
             mention = MENTION.fullmatch(token)
             if mention:
                 group.append(int(mention[1]))
-            elif token.isdigit() and 1 <= int(token) <= len(players):
-                group.append(players[int(token) - 1])
+            elif (seat := number(token, SEAT)) is not None and 1 <= seat <= len(players):
+                group.append(players[seat - 1])
             else:
                 raise HostError("tournament.bad_ranking", count=len(players))
         if group:
@@ -80,7 +81,7 @@ def parse_ranking(text: str, players: list[int]) -> list[list[int]]:
     return ranking
 
 
-class SignupButton(GameItem, template=r"gh:tn:(?P<tid>\d+):(?P<op>join|leave|checkin)"):
+class SignupButton(GameItem, template=rf"gh:tn:(?P<tid>{ID}):(?P<op>join|leave|checkin)"):
     def __init__(self, tournament_id: int, op: str, locale: object | None = None) -> None:
         super().__init__(discord.ui.Button(label=t(f"tournament.button.{op}", locale), style=OP_STYLES[op],
                                            custom_id=f"gh:tn:{tournament_id}:{op}"))

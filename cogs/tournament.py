@@ -18,8 +18,8 @@ from bot.i18n import t
 from bot.tournaments import Tournament, TournamentService, TournamentTable, TournamentUpdate
 from bot.tournaments import text as tx
 
-from .common import NO_MENTIONS, GameItem, game_choices, host, is_admin, public_language, reply
-from .custom_ids import ID, SEAT, number
+from .common import NO_MENTIONS, GameItem, check_server, game_choices, host, is_admin, public_language, reply
+from .custom_ids import ID, SEAT, number, valid_id
 from .lobby import LEVEL_CHOICES
 from .outbox import MISSING_ACCESS, MISSING_PERMISSIONS, REQUEST_TIMEOUT
 from .permissions import TOURNAMENT_PERMISSIONS, missing_in_channel, permission_names, require
@@ -91,6 +91,9 @@ class SignupButton(GameItem, template=rf"gh:tn:(?P<tid>{ID}):(?P<op>join|leave|c
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item,
                              match: Any) -> "SignupButton":
         return cls(int(match["tid"]), match["op"], interaction.locale)
+
+    async def server_of(self, interaction: discord.Interaction) -> int | None:
+        return (await tournaments(interaction).get(self.tournament_id)).guild_id
 
     async def run(self, interaction: discord.Interaction) -> None:
         service, user = tournaments(interaction), interaction.user
@@ -182,9 +185,10 @@ class TournamentCog(commands.Cog):
         """The tournament named, else the one open or running in this channel (or the thread's parent)."""
         service = tournaments(interaction)
         if tournament_id is not None:
-            tournament = await service.get(tournament_id)
-            if tournament.guild_id != interaction.guild_id:
+            if not valid_id(tournament_id):  # a forged number no BIGINT column can hold
                 raise HostError("tournament.unknown", id=tournament_id)
+            tournament = await service.get(tournament_id)
+            check_server(interaction, tournament.guild_id)
             return tournament
         channel_id = getattr(interaction.channel, "parent_id", None) or interaction.channel_id or 0
         found = await service.in_channel(channel_id)

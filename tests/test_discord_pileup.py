@@ -331,6 +331,9 @@ async def test_bad_deck_is_refused_and_a_custom_deck_is_used(h: Harness) -> None
     alice = h.user(ALICE_ID, "alice")
     r = await h.slash(alice, "play pileup", deck="R2Q3")
     assert r.ephemeral and "cannot be read" in r.text and "R3B3G3Y3W1K1" in r.text
+    for other_digits in ("R٣B3G3Y3W1K1", "R3B3G3Y3W1K¹", "R３B3G3Y3W1K1"):  # typed by a modified client
+        r = await h.slash(alice, "play pileup", deck=other_digits)
+        assert r.ephemeral and "cannot be read" in r.text, r.text
     r = await h.slash(alice, "play pileup", deck="W1")
     assert r.ephemeral and "has 6 cards" in r.text
     assert not h.bot.service._tables or all(t.status != "lobby" for t in h.bot.service._tables.values())

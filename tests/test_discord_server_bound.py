@@ -23,6 +23,7 @@ from .discord_harness import Harness, HarnessUser
 from .discord_helpers import only_table
 from .fuzz_inputs import button, forge, select
 from .test_discord_lobby_end import play_to_the_end
+from .test_discord_paused import manual_time, paused_table
 
 ALICE, BOB, MALLORY = 101, 102, 109
 GUILD_B = 800_000_000_000_000_001
@@ -95,6 +96,20 @@ async def test_commands_naming_another_servers_table_or_tournament_are_refused(h
         r = await h.slash(mallory, command, channel=elsewhere, **options)
         assert r.ephemeral and OTHER_SERVER in r.messages[-1].text, (command, r.text)
     assert snapshot(h, tmp_path / "bot.db") == before
+
+
+async def test_end_table_and_resume_of_another_servers_paused_table_are_refused(h: Harness, tmp_path: Path) -> None:
+    """The paused board's End table (host or Manage Server) and Resume: an admin of server B, and even a player of
+    the table clicking from server B, are refused; the table stays paused."""
+    table = await paused_table(h, manual_time(h))
+    elsewhere = h.add_guild(GUILD_B)["elsewhere"]
+    mallory = h.user(MALLORY, "mallory", permissions=discord.Permissions.all())
+    before = snapshot(h, tmp_path / "bot.db")
+    for who in (mallory, h.users[ALICE]):
+        for custom_id in (f"gh:end:{table.id}", f"gh:back:{table.id}", f"gh:hand:{table.id}"):
+            r = await h.click(who, forge(h, elsewhere, [button(custom_id)]), custom_id)
+            assert r.ephemeral and OTHER_SERVER in r.text, (custom_id, r.text)
+    assert snapshot(h, tmp_path / "bot.db") == before and table.paused and table.status == "running"
 
 
 async def test_rematch_of_another_servers_table_is_refused(h: Harness, tmp_path: Path) -> None:

@@ -8,6 +8,7 @@ import discord
 from discord import app_commands
 
 from bot import literal, render
+from bot.errors import HostError
 from bot.games import games
 from bot.i18n import language, t
 from bot.replies import NO_MENTIONS, reply, reply_error
@@ -17,7 +18,7 @@ if TYPE_CHECKING:
     from bot.client import GameHostBot
 
 __all__ = ["public_language", "game_choices", "NO_MENTIONS", "reply", "reply_error", "host", "GameItem", "names_for",
-           "board_embed", "is_admin"]
+           "board_embed", "is_admin", "check_server"]
 
 
 def game_choices() -> list[app_commands.Choice[str]]:
@@ -38,14 +39,29 @@ async def public_language(interaction: discord.Interaction) -> str:
     return language(interaction.guild_locale or interaction.locale)
 
 
+def check_server(interaction: discord.Interaction, guild_id: int | None) -> None:
+    """A table or tournament is acted on only from its own server (a forged custom_id or table number names one of
+    another server; its permissions would be read from the wrong server). One without a server stays open."""
+    if guild_id is not None and guild_id != interaction.guild_id:
+        raise HostError("other_server")
+
+
 class GameItem(discord.ui.DynamicItem[discord.ui.Item], template=r"gh:never"):
-    """Base of persistent controls: ``run`` does the work; every error is answered ephemerally."""
+    """Base of persistent controls: ``run`` does the work, once the table (or tournament) the control names is
+    known to belong to the clicker's server; every error is answered ephemerally."""
+
+    game_id: int
 
     async def callback(self, interaction: discord.Interaction) -> None:
         try:
+            check_server(interaction, await self.server_of(interaction))
             await self.run(interaction)
         except Exception as error:  # noqa: BLE001 - the single error boundary for controls
             await reply_error(interaction, error)
+
+    async def server_of(self, interaction: discord.Interaction) -> int | None:
+        """The server of what the control acts on: its table's (a tournament's control says its own)."""
+        return (await host(interaction).service.table(self.game_id)).row.guild_id
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         """Other bots' clicks are ignored; every other check (seat, turn, version) answers with a message."""

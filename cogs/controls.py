@@ -28,9 +28,12 @@ from bot.table import Table
 from engines import Action, EngineError, NotYourTurn, View
 
 from .common import GameItem, host, names_for
+from .custom_ids import ID, INDEX, PART, SEAT, TEXT, VERSION, number
 from .live_hands import live_hands
 
-VERSIONED = r"(?P<gid>\d+):(?P<ver>\d+)"
+VERSIONED = rf"(?P<gid>{ID}):(?P<ver>{VERSION})"
+# ``<seat>.<index>``, ``<seat>.<letters>`` (a ``code_action``), or a disabled button's ``-<n>`` / ``!``
+CODE = rf"(?P<code>{SEAT}\.(?:{INDEX}|[A-Za-z]{TEXT}*)|-{INDEX}|!)"
 
 
 def refusal(table: Table, player: str, action: Any, locale: object | None) -> str | None:
@@ -72,20 +75,21 @@ def action_of(table: Table, player: str, code: str, actions: list[Action] | None
     it (checked by the engine like any other)."""
     seat = table.seat_of(player)
     owner, _, index = code.partition(".")
-    if table.state is None or seat is None or owner != str(seat.seat):
+    if table.state is None or seat is None or number(owner, SEAT) != seat.seat:
         return None
-    if not index.isdigit():  # an action carried whole in the code (the game's ``code_action``)
+    position = number(index, INDEX)
+    if position is None:  # an action carried whole in the code (the game's ``code_action``)
         decode = game_module(table.row.game).code_action
         return decode(table, player, index) if decode is not None and index else None
     actions = button_actions(table, player) if actions is None else actions
-    return actions[int(index)] if int(index) < len(actions) else None
+    return actions[position] if position < len(actions) else None
 
 
 def for_another_seat(table: Table, player: str, code: str) -> bool:
     """The code is an action of another seat (someone else's public **Roll**, or a forged click)."""
-    owner = code.split(".", 1)[0]
+    owner = number(code.split(".", 1)[0], SEAT)
     seat = table.seat_of(player)
-    return "." in code and owner.isdigit() and seat is not None and int(owner) != seat.seat
+    return "." in code and owner is not None and seat is not None and owner != seat.seat
 
 
 class Actions:
@@ -254,7 +258,7 @@ async def _notices_delivered(interaction: discord.Interaction, view: discord.ui.
         hands.remember(interaction, *drawn, content)
 
 
-class ActButton(GameItem, template=rf"gh:do:{VERSIONED}:(?P<code>[^\s]+)"):
+class ActButton(GameItem, template=rf"gh:do:{VERSIONED}:{CODE}"):
     def __init__(self, game_id: int, version: int, code: str, label: str,
                  style: discord.ButtonStyle = discord.ButtonStyle.primary, disabled: bool = False,
                  row: int | None = None) -> None:
@@ -295,7 +299,7 @@ class ActButton(GameItem, template=rf"gh:do:{VERSIONED}:(?P<code>[^\s]+)"):
             await interaction.response.defer()
 
 
-class PickSelect(GameItem, template=rf"gh:pick:{VERSIONED}:(?P<part>\d):(?P<carry>[^\s]*)"):
+class PickSelect(GameItem, template=rf"gh:pick:{VERSIONED}:(?P<part>{PART}):(?P<carry>{TEXT}*)"):
     """A multi-select of cards; choosing only redraws the hand with that selection.
 
     A hand longer than one select's 25 options is split over several selects (``part``); each
@@ -337,14 +341,14 @@ def card_selects(game_id: int, version: int, hand: list[str], selection: list[st
     """One select per 25 cards of the hand, the current selection marked as default."""
     parts = [hand[i:i + 25] for i in range(0, len(hand), 25)] or [[]]
     selects = []
-    for number, cards in enumerate(parts[:3]):
+    for part, cards in enumerate(parts[:3]):
         options = [discord.SelectOption(label=label(c), value=c, default=c in selection) for c in cards]
         carry = [c for c in selection if c not in cards]
-        selects.append(PickSelect(game_id, version, options, placeholder, number, carry, row=number))
+        selects.append(PickSelect(game_id, version, options, placeholder, part, carry, row=part))
     return selects
 
 
-class HandButton(GameItem, template=r"gh:hand:(?P<gid>\d+)"):
+class HandButton(GameItem, template=rf"gh:hand:(?P<gid>{ID})"):
     """The public **My hand** button: answers with the clicking player's own hand, ephemerally."""
 
     def __init__(self, game_id: int, locale: object | None = None) -> None:
@@ -361,7 +365,7 @@ class HandButton(GameItem, template=r"gh:hand:(?P<gid>\d+)"):
         await show_hand(interaction, table)
 
 
-class RefreshButton(GameItem, template=r"gh:refresh:(?P<gid>\d+)"):
+class RefreshButton(GameItem, template=rf"gh:refresh:(?P<gid>{ID})"):
     def __init__(self, game_id: int, locale: object | None = None) -> None:
         super().__init__(discord.ui.Button(label=t("hand.refresh", locale), emoji="🔄",
                                            style=discord.ButtonStyle.secondary, custom_id=f"gh:refresh:{game_id}",
@@ -378,7 +382,7 @@ class RefreshButton(GameItem, template=r"gh:refresh:(?P<gid>\d+)"):
         await redraw_hand(interaction, content, view)
 
 
-class BackButton(GameItem, template=r"gh:back:(?P<gid>\d+)"):
+class BackButton(GameItem, template=rf"gh:back:(?P<gid>{ID})"):
     """**I'm back**: a player whose seat a bot was playing takes it back (labelled **Resume** at a paused table,
     which it resumes)."""
 

@@ -16,6 +16,7 @@ from bot.table import Table
 from engines import BadOptions, EngineError, get_engine
 
 from .common import NO_MENTIONS, GameItem, host, names_for, public_language
+from .custom_ids import ID, VERSION
 from .permissions import require
 from .table_thread import lobby_note, thread_plan
 
@@ -124,7 +125,7 @@ async def open_lobby(interaction: discord.Interaction, game: str, options: dict[
 
 
 class LobbyButton(GameItem,
-                  template=r"gh:lobby:(?P<gid>\d+):(?P<op>join|leave|bot|start)(?::(?P<level>easy|normal|strong))?"):
+                  template=rf"gh:lobby:(?P<gid>{ID}):(?P<op>join|leave|bot|start)(?::(?P<level>easy|normal|strong))?"):
     def __init__(self, game_id: int, op: str, locale: object | None = None, level: str | None = None) -> None:
         label = t(f"lobby.button.{op}", locale) if level is None else \
             t("lobby.button.bot_level", locale, level=t(f"bot.level.{level}", locale))
@@ -154,7 +155,7 @@ class LobbyButton(GameItem,
         await interaction.response.defer()
 
 
-class RemoveSelect(GameItem, template=r"gh:lobbyrm:(?P<gid>\d+):(?P<ver>\d+)"):
+class RemoveSelect(GameItem, template=rf"gh:lobbyrm:(?P<gid>{ID}):(?P<ver>{VERSION})"):
     """The host takes a bot or a person out of the lobby; anyone else is told only the host can. It carries the
     lobby's version: a choice made on a lobby that changed meanwhile (a bot's number reused) is refused."""
 

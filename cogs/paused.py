@@ -12,9 +12,10 @@ from bot.table import Table
 
 from .common import GameItem, host, is_admin, reply
 from .controls import BackButton, HandButton
+from .custom_ids import ID
 
 
-class EndTableButton(GameItem, template=r"gh:end:(?P<gid>\d+)"):
+class EndTableButton(GameItem, template=rf"gh:end:(?P<gid>{ID})"):
     """**End table** on a paused board: the same as ``/game end`` (the host or Manage Server only)."""
 
     def __init__(self, game_id: int, locale: object | None = None) -> None:

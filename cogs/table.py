@@ -15,7 +15,7 @@ from bot.i18n import t
 from bot.table import Table, Update, UpdateKind
 
 from .board import board_view
-from .common import board_embed, host, is_admin, reply
+from .common import board_embed, check_server, host, is_admin, reply
 from .controls import PERSISTENT_ITEMS, hand_message, redraw_files
 from .live_hands import LiveHands
 from .lobby import lobby_embed
@@ -84,6 +84,7 @@ class TableCog(commands.Cog):
         service = host(interaction).service
         if table_id is not None:
             table = await service.table(table_id)
+            check_server(interaction, table.row.guild_id)
             if interaction.channel_id not in (table.row.channel_id, table.row.lobby_channel_id):
                 raise HostError("not_this_channel", game_id=table_id)
             return table

@@ -13,6 +13,7 @@ from bot.i18n import t
 from bot.table import Table
 
 from .common import NO_MENTIONS, GameItem, host, names_for
+from .custom_ids import ID
 
 
 def result_message(table: Table, locale: object | None, *, rematch: bool = True,
@@ -39,7 +40,7 @@ def result_message(table: Table, locale: object | None, *, rematch: bool = True,
     return {"embed": embed, "view": view if rematch else discord.utils.MISSING, "allowed_mentions": NO_MENTIONS}
 
 
-class RematchButton(GameItem, template=r"gh:rematch:(?P<gid>\d+)"):
+class RematchButton(GameItem, template=rf"gh:rematch:(?P<gid>{ID})"):
     """**Rematch**: anyone who played opens the same table again (once; a second press names the table opened)."""
 
     def __init__(self, game_id: int, locale: object | None = None) -> None:

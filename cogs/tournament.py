@@ -19,7 +19,8 @@ from bot.i18n import t
 from bot.tournaments import Tournament, TournamentService, TournamentTable, TournamentUpdate
 from bot.tournaments import text as tx
 
-from .common import NO_MENTIONS, GameItem, game_choices, host, is_admin, public_language, reply
+from .common import NO_MENTIONS, GameItem, check_server, game_choices, host, is_admin, public_language, reply
+from .custom_ids import ID, SEAT, number, valid_id
 from .lobby import LEVEL_CHOICES
 from .outbox import REQUEST_TIMEOUT
 from .permissions import TOURNAMENT_PERMISSIONS, missing_in_channel, permission_names, require
@@ -29,7 +30,7 @@ from .tournament_writer import TournamentWriter
 SIGNUP_OPS = ("join", "leave", "checkin")
 OP_STYLES = {"join": discord.ButtonStyle.success, "leave": discord.ButtonStyle.secondary,
              "checkin": discord.ButtonStyle.primary}
-MENTION = re.compile(r"<@!?(\d+)>")
+MENTION = re.compile(rf"<@!?({ID})>")
 WHICH = "Tournament number (only needed when the channel has several)"
 log = logging.getLogger(__name__)
 
@@ -73,8 +74,8 @@ def parse_ranking(text: str, players: list[int]) -> list[list[int]]:
             mention = MENTION.fullmatch(token)
             if mention:
                 group.append(int(mention[1]))
-            elif token.isdigit() and 1 <= int(token) <= len(players):
-                group.append(players[int(token) - 1])
+            elif (seat := number(token, SEAT)) is not None and 1 <= seat <= len(players):
+                group.append(players[seat - 1])
             else:
                 raise HostError("tournament.bad_ranking", count=len(players))
         if group:
@@ -82,7 +83,7 @@ def parse_ranking(text: str, players: list[int]) -> list[list[int]]:
     return ranking
 
 
-class SignupButton(GameItem, template=r"gh:tn:(?P<tid>\d+):(?P<op>join|leave|checkin)"):
+class SignupButton(GameItem, template=rf"gh:tn:(?P<tid>{ID}):(?P<op>join|leave|checkin)"):
     def __init__(self, tournament_id: int, op: str, locale: object | None = None) -> None:
         super().__init__(discord.ui.Button(label=t(f"tournament.button.{op}", locale), style=OP_STYLES[op],
                                            custom_id=f"gh:tn:{tournament_id}:{op}"))
@@ -92,6 +93,9 @@ class SignupButton(GameItem, template=r"gh:tn:(?P<tid>\d+):(?P<op>join|leave|che
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item,
                              match: Any) -> "SignupButton":
         return cls(int(match["tid"]), match["op"], interaction.locale)
+
+    async def server_of(self, interaction: discord.Interaction) -> int | None:
+        return (await tournaments(interaction).get(self.tournament_id)).guild_id
 
     async def run(self, interaction: discord.Interaction) -> None:
         service, user = tournaments(interaction), interaction.user
@@ -183,9 +187,10 @@ class TournamentCog(commands.Cog):
         """The tournament named, else the one open or running in this channel (or the thread's parent)."""
         service = tournaments(interaction)
         if tournament_id is not None:
-            tournament = await service.get(tournament_id)
-            if tournament.guild_id != interaction.guild_id:
+            if not valid_id(tournament_id):  # a forged number no BIGINT column can hold
                 raise HostError("tournament.unknown", id=tournament_id)
+            tournament = await service.get(tournament_id)
+            check_server(interaction, tournament.guild_id)
             return tournament
         channel_id = getattr(interaction.channel, "parent_id", None) or interaction.channel_id or 0
         found = await service.in_channel(channel_id)

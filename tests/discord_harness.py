@@ -212,6 +212,15 @@ class Harness(HarnessErrors):
         with self._owning():
             self.state.parsers[event](data)
 
+    def add_guild(self, guild_id: int, channels: Iterable[str] = ("elsewhere",)) -> dict[str, int]:
+        """Another server the bot is in (GUILD_CREATE), with its text channels; returns their ids by name.
+        Interactions in those channels come from that server."""
+        ids = {name: guild_id + 10 + i for i, name in enumerate(channels)}
+        for name, cid in ids.items():
+            self.server.channels[cid] = channel_payload(cid, name, guild_id)
+        self.dispatch("GUILD_CREATE", guild_payload(self, guild_id, ids.values()))
+        return ids
+
     # ------------------------------------------------------------------ people
     def user(self, id: int, name: str, *, locale: str = "en-US", permissions: Union[int, discord.Permissions, None]
              = None, roles: Iterable[int] = (), bot: bool = False) -> HarnessUser:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import TYPE_CHECKING, Any, Optional
+from typing import TYPE_CHECKING, Any, Iterable, Optional
 
 import discord
 from discord import app_commands
@@ -76,19 +76,22 @@ def ready_payloads(h: "Harness") -> list[dict]:
              "guilds": [g for g in ready["guilds"] if (int(g["id"]) >> 22) % count == i]} for i in ids]
 
 
-def guild_payload(h: "Harness") -> dict:
-    """GUILD_CREATE: @everyone, the bot's managed role (its app permissions), the text channels, the bot member."""
-    bot_role = h.guild_id + 1
-    roles = [(h.guild_id, "@everyone", MEMBER_PERMISSIONS.value, False),
+def guild_payload(h: "Harness", guild_id: Optional[int] = None, channel_ids: Optional[Iterable[int]] = None) -> dict:
+    """GUILD_CREATE: @everyone, the bot's managed role (its app permissions), the text channels, the bot member.
+    By default the harness's guild; ``guild_id`` and ``channel_ids`` for another server the bot is in."""
+    guild_id = h.guild_id if guild_id is None else guild_id
+    bot_role = guild_id + 1
+    roles = [(guild_id, "@everyone", MEMBER_PERMISSIONS.value, False),
              (bot_role, "GameHost", h.app_permissions.value, True)]
     me = {"user": h.bot_user, "roles": [str(bot_role)], "joined_at": now_iso(), "deaf": False, "mute": False,
           "flags": 0}
+    channels = h.channel_ids.values() if channel_ids is None else channel_ids
     return {
-        "id": str(h.guild_id), "name": "Harness Guild", "icon": None, "owner_id": str(h.guild_id + 2),
+        "id": str(guild_id), "name": "Harness Guild", "icon": None, "owner_id": str(guild_id + 2),
         "unavailable": False, "large": False, "member_count": 1, "members": [me], "preferred_locale": h.guild_locale,
         "roles": [{"id": str(i), "name": n, "permissions": str(p), "position": 0 if n == "@everyone" else 1,
                    "color": 0, "hoist": False, "managed": m, "mentionable": False, "flags": 0} for i, n, p, m in roles],
-        "channels": [h.server.channels[cid] for cid in h.channel_ids.values()], "threads": [], "emojis": [],
+        "channels": [h.server.channels[cid] for cid in channels], "threads": [], "emojis": [],
         "stickers": [], "features": [], "voice_states": [], "presences": [], "stage_instances": [],
         "guild_scheduled_events": [], "soundboard_sounds": [], "joined_at": now_iso(), "verification_level": 0,
         "default_message_notifications": 0, "explicit_content_filter": 0, "mfa_level": 0, "nsfw_level": 0,
@@ -198,15 +201,17 @@ def _option_value(h: "Harness", param, value: Any, resolved: dict, path: str) ->
 
 def interaction_payload(h: "Harness", user: HarnessUser, kind: int, data: dict, channel_id: int,
                         message: Optional[Any]) -> dict:
-    """INTERACTION_CREATE as Discord sends it to a guild bot; ``message`` (a SentMessage) for components/modals."""
+    """INTERACTION_CREATE as Discord sends it to a guild bot; ``message`` (a SentMessage) for components/modals.
+    The interaction comes from the server of ``channel_id`` (see ``Harness.add_guild``)."""
     iid = snowflake()
+    guild_id = int(h.server.channels[channel_id].get("guild_id") or h.guild_id)
     payload = {
         "id": str(iid), "application_id": str(h.app_id), "type": kind, "data": data, "token": f"tok-{iid}",
-        "version": 1, "guild_id": str(h.guild_id), "channel_id": str(channel_id),
-        "guild": {"id": str(h.guild_id), "locale": h.guild_locale, "features": []},
+        "version": 1, "guild_id": str(guild_id), "channel_id": str(channel_id),
+        "guild": {"id": str(guild_id), "locale": h.guild_locale, "features": []},
         "channel": {**h.server.channels[channel_id], "permissions": str(user.permissions)}, "member": user.member(),
         "locale": user.locale, "guild_locale": h.guild_locale, "app_permissions": str(h.app_permissions.value),
-        "entitlements": [], "authorizing_integration_owners": {"0": str(h.guild_id)}, "context": 0,
+        "entitlements": [], "authorizing_integration_owners": {"0": str(guild_id)}, "context": 0,
         "attachment_size_limit": 10 * 1024 * 1024}
     if message is not None:
         payload["message"] = message.payload

@@ -136,7 +136,7 @@ class FakeDiscord:
              "mention_everyone": False, "pinned": False, "tts": False, "timestamp": now_iso(),
              "edited_timestamp": None, "flags": flags}
         if self.channels.get(channel_id, {}).get("guild_id"):
-            p["guild_id"] = str(self.guild_id)
+            p["guild_id"] = str(self.channels[channel_id]["guild_id"])
         if reply is not None:
             p.update(webhook_id=str(self.app_id), application_id=str(self.app_id), type=20 if reply.kind == 2 else 0,
                      interaction_metadata={"id": str(reply.id), "type": reply.kind, "user": reply.user,

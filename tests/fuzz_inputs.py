@@ -67,7 +67,8 @@ def forge(h: Harness, channel_id: int, components: list[dict], *, ephemeral_for:
     p = {"id": str(snowflake()), "channel_id": str(channel_id), "type": 0, "author": h.bot_user, "content": "x",
          "embeds": [], "attachments": [], "mentions": [], "mention_roles": [], "mention_everyone": False,
          "pinned": False, "tts": False, "timestamp": "2024-01-01T00:00:00+00:00", "edited_timestamp": None,
-         "flags": 64 if ephemeral_for else 0, "guild_id": str(h.guild_id),
+         "flags": 64 if ephemeral_for else 0,
+         "guild_id": str(h.server.channels[channel_id].get("guild_id") or h.guild_id),  # the channel's server
          "components": [{"type": 1, "components": [c]} for c in components[:5]]}
     if ephemeral_for is not None:
         p.update(webhook_id=str(h.app_id), application_id=str(h.app_id),
@@ -87,7 +88,8 @@ def select(custom_id: str, values: list[str]) -> dict:
 
 def junk(rng: random.Random, n: int | None = None) -> str:
     n = rng.randint(0, 120) if n is None else n
-    alphabet = string.printable + "é漢字🂠🃏١٢٣\u200b\u202e\x00"
+    # with digits of other scripts and superscripts, which a regex \d or str.isdigit() takes
+    alphabet = string.printable + "é漢字🂠🃏١٢٣²³¹０９\u200b\u202e\x00"
     return "".join(rng.choice(alphabet) for _ in range(n))
 
 
@@ -105,8 +107,9 @@ class Generators:
     def __init__(self, h: Harness, rng: random.Random, tables: list[Table], stranger: HarnessUser,
                  lobby: tuple[int, int, SentMessage], codes: dict[str, list[str]],
                  commands: list[tuple[str, list[dict]]], guest: HarnessUser,
-                 is_legal: Callable[[Table, str], bool]) -> None:
+                 is_legal: Callable[[Table, str], bool], elsewhere: tuple[int, HarnessUser]) -> None:
         self.h, self.rng, self.tables, self.stranger, self.guest = h, rng, tables, stranger, guest
+        self.other_channel, self.other_admin = elsewhere  # a channel of another server, and an admin there
         self.is_legal = is_legal  # whether a button code is a move the table's due player may make now
         self.lobby_id, self.lobby_channel, self.lobby_message = lobby
         self.codes, self.commands = codes, commands  # real button codes of each game; slash commands with bad options
@@ -180,13 +183,32 @@ class Generators:
 
     def gen_huge_numbers(self) -> Input:
         t = self.table()
-        big = str(self.rng.choice([2 ** 63, 2 ** 64 + 1, 10 ** 30, 10 ** 200, 0]))
+        big = str(self.rng.choice([2 ** 63, 2 ** 64 + 1, 10 ** 30, 10 ** 200, 0, -t.id, 10 ** 19 - 1]))
         uni = "".join(self.rng.choice("١٢٣٤٥٦٧٨٩٠") for _ in range(3))  # \d matches these: ids 0–999
-        gid, ver = self.rng.choice([(big, t.version), (t.id, big), (uni, t.version), (t.id, uni),
-                                    (f"000{t.id}", t.version), (f"0{t.id}", f"0{t.version}")])
-        cid = self.rng.choice([f"gh:do:{gid}:{ver}:" + self.rng.choice(self.codes[t.game]), f"gh:hand:{gid}",
-                               f"gh:refresh:{gid}", f"gh:back:{gid}", f"gh:lobby:{gid}:start"])
+        sup = self.rng.choice(["²", f"{t.id}²", "０１", "¹²³"])  # isdigit() takes these; int() refuses them
+        gid, ver = self.rng.choice([(big, t.version), (t.id, big), (uni, t.version), (t.id, uni), (sup, t.version),
+                                    (t.id, sup), (f"000{t.id}", t.version), (f"0{t.id}", f"0{t.version}")])
+        seat = self.rng.choice(self.codes[t.game]).split(".")[0]
+        code = self.rng.choice([self.rng.choice(self.codes[t.game]), f"{seat}.²", f"{seat}.٣", f"{seat}.{'0' * 25}",
+                                f"0{seat}.0", f"-{seat}.0", f"{seat}.-1", f"{seat}.{2 ** 63}"])
+        bad = self.rng.choice([big, uni, sup, f"000{t.id}", f"0{t.id}"])  # never the table's own id
+        cid = self.rng.choice([f"gh:do:{gid}:{ver}:" + self.rng.choice(self.codes[t.game]),
+                               f"gh:do:{t.id}:{t.version}:{code}", f"gh:hand:{gid}", f"gh:refresh:{gid}",
+                               f"gh:back:{gid}", f"gh:lobby:{gid}:start", f"gh:end:{bad}", f"gh:rematch:{bad}",
+                               f"gh:tn:{bad}:join", f"gh:lobbyrm:{bad}:{ver}"])
         return click("huge_numbers", t.due, forge(self.h, t.channel_id, [button(cid)], ephemeral_for=t.due), cid)
+
+    def gen_other_server(self) -> Input:
+        """An admin of another server clicks a control naming one of this server's tables or its lobby."""
+        t = self.table()
+        cid = self.rng.choice([f"gh:end:{t.id}", f"gh:hand:{t.id}", f"gh:back:{t.id}", f"gh:refresh:{t.id}",
+                               self.real_button(t) or f"gh:hand:{t.id}", f"gh:lobby:{self.lobby_id}:join",
+                               f"gh:lobby:{self.lobby_id}:start", f"gh:lobby:{self.lobby_id}:bot:easy",
+                               f"gh:end:{self.lobby_id}", f"gh:pick:{t.id}:{t.version}:0:"])
+        if "pick" in cid:
+            return click("other_server", self.other_admin, forge(self.h, self.other_channel, [select(cid, ["a"])]),
+                         cid, values=["a"])
+        return click("other_server", self.other_admin, forge(self.h, self.other_channel, [button(cid)]), cid)
 
     def gen_unknown_game(self) -> Input:
         t = self.table()

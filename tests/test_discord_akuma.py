@@ -201,7 +201,7 @@ async def test_forged_and_unknown_controls_get_a_clear_answer(h: Harness) -> Non
         "gh:hand:99999": "no table #99999",
         "not-ours-at-all": "not valid any more",
         f"gh:do:{table.id}:{table.version}:0.999": "does not make sense",
-        f"gh:do:{table.id}:{table.version}:zz": "does not make sense",
+        f"gh:do:{table.id}:{table.version}:zz": "not valid any more",  # not <seat>.<index>: no control
         f"gh:do:{table.id}:0:0.0": "moved on",
     }
     payload["id"] = str(int(payload["id"]) + 1)

@@ -206,7 +206,7 @@ async def test_errors_are_ephemeral_and_change_nothing(h: Harness) -> None:
     v = table.version
     forged = {  # a button names one of the seat's legal actions by its index: nothing else can be sent
         f"gh:do:{table.id}:{v}:0.999": "does not make sense",
-        f"gh:do:{table.id}:{v}:p:Y10:x:0:0": "does not make sense",
+        f"gh:do:{table.id}:{v}:p:Y10:x:0:0": "not valid any more",  # not <seat>.<index>: no control
         f"gh:do:{table.id}:{v}:1.0": "It is not your turn",
         f"gh:do:{table.id}:0:0.0": "moved on",
     }

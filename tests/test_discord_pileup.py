@@ -320,7 +320,7 @@ async def test_errors_are_ephemeral_and_change_nothing(h: Harness) -> None:
     v = table.version
     forged = {  # a button names one of the seat's legal actions by its index: nothing else can be sent
         f"gh:do:{table.id}:{v}:0.99": "does not make sense",
-        f"gh:do:{table.id}:{v}:p:3:zz": "does not make sense",
+        f"gh:do:{table.id}:{v}:p:3:zz": "not valid any more",  # not <seat>.<index>: no control
         f"gh:do:{table.id}:{v}:1.0": "It is not your turn",  # another seat's button
         f"gh:do:{table.id}:0:0.0": "moved on",
     }
@@ -331,6 +331,9 @@ async def test_bad_deck_is_refused_and_a_custom_deck_is_used(h: Harness) -> None
     alice = h.user(ALICE_ID, "alice")
     r = await h.slash(alice, "play pileup", deck="R2Q3")
     assert r.ephemeral and "cannot be read" in r.text and "R3B3G3Y3W1K1" in r.text
+    for other_digits in ("R٣B3G3Y3W1K1", "R3B3G3Y3W1K¹", "R３B3G3Y3W1K1"):  # typed by a modified client
+        r = await h.slash(alice, "play pileup", deck=other_digits)
+        assert r.ephemeral and "cannot be read" in r.text, r.text
     r = await h.slash(alice, "play pileup", deck="W1")
     assert r.ephemeral and "has 6 cards" in r.text
     assert not h.bot.service._tables or all(t.status != "lobby" for t in h.bot.service._tables.values())

@@ -226,7 +226,7 @@ async def test_errors_are_ephemeral_and_change_nothing(h: Harness) -> None:
     assert r.ephemeral and "not seated" in r.text
     forged = {  # a button names one of the seat's legal actions by its index: nothing else can be sent
         f"gh:do:{table.id}:{table.version}:0.99": "does not make sense",
-        f"gh:do:{table.id}:{table.version}:p:7S:5S:x": "does not make sense",
+        f"gh:do:{table.id}:{table.version}:p:7S:5S:x": "not valid any more",  # not <seat>.<index>
         f"gh:do:{table.id}:{table.version}:1.0": "It is not your turn",
         f"gh:do:{table.id}:0:0.0": "moved on",
     }

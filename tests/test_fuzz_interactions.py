@@ -5,7 +5,8 @@ Discord module, each waiting on a person. The fuzzer (``tests/fuzz_inputs.py``) 
 Discord's client would never send, or that a person may send but must be refused: clicks by someone not seated or
 by the wrong seat, garbled, forged, overlong and unicode custom_ids, huge numbers, stale versions, codes of other
 games, select values that were not offered (other players' cards, oversized, too many), controls forged onto
-messages that do not have them or onto public messages, unknown tables, lobby buttons that must be refused, slash
+messages that do not have them or onto public messages, controls clicked in another server naming this
+server's tables (by an admin there), unknown tables, lobby buttons that must be refused, slash
 commands with out-of-range or unknown options, unknown modals. For every input: a clear ephemeral answer (flag 64,
 or an edit of the sender's own ephemeral hand), no exception anywhere (the harness collects them; errors logged by
 the bot count too), and no change to any game state (``engine.dump``), to the database (a checksum of the games,
@@ -25,6 +26,7 @@ import sqlite3
 from collections import Counter
 from pathlib import Path
 
+import discord
 from discord import app_commands
 
 from bot.errors import HostError
@@ -42,7 +44,8 @@ FULL = os.environ.get("GAMEHOST_FULL") == "1"
 COUNT = int(os.environ.get("GAMEHOST_FUZZ_COUNT", 12_000 if FULL else 3_000))
 BATCH = 300  # inputs between two real moves at every table
 SEED = int(os.environ.get("GAMEHOST_FUZZ_SEED", 7))
-ALICE, BOB, CAROL = 101, 102, 103
+ALICE, BOB, CAROL, MALLORY = 101, 102, 103, 104
+GUILD_B = 800_000_000_000_000_001  # another server the bot is in
 
 
 class BotErrors(logging.Handler):
@@ -183,6 +186,8 @@ async def test_fuzzed_interactions_are_refused_clearly_and_change_nothing(tmp_pa
     try:
         users = {ALICE: h.user(ALICE, "alice"), BOB: h.user(BOB, "bob")}
         stranger = h.user(CAROL, "carol")
+        admin_elsewhere = h.user(MALLORY, "mallory", permissions=discord.Permissions.all())
+        elsewhere = (h.add_guild(GUILD_B)["elsewhere"], admin_elsewhere)
         rng = random.Random(SEED)
         gids = {g: await open_table(h, g, h.channel_ids[g], users[ALICE], users[BOB]) for g in games}
         for _ in range(4):  # a few real moves first, so every game's real button codes are known
@@ -206,7 +211,7 @@ async def test_fuzzed_interactions_are_refused_clearly_and_change_nothing(tmp_pa
             tables = [await describe(h, gids[g], users) for g in games]
             gen = Generators(h, rng, tables, stranger, (lobby_tables[0].id, h.channel_ids["lobby"], lobby.message),
                              codes, bad_commands(h, lobby_tables[0].id, list(gids.values())), users[BOB],
-                             lambda tb, code: legal_code(h, tb, code))
+                             lambda tb, code: legal_code(h, tb, code), elsewhere)
             before, before_full = snapshot(h, conn, forged), snapshot(h, conn, forged, full=True)
             for _ in range(min(BATCH, COUNT - sent)):
                 known = set(h.server.messages)

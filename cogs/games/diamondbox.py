@@ -23,6 +23,7 @@ from engines.diamondbox.view import DiamondBoxView
 
 from ..common import names_for
 from ..controls import Actions, PickSelect, refusal, single
+from ..custom_ids import INDEX, number
 from ..lobby import DEFAULT_TIMER, LEVEL_CHOICES, TimerOption, open_lobby
 
 PAGE = 23  # placements per page of the select; with "more"/"back" entries a page stays within 25 options
@@ -57,7 +58,7 @@ class Choice:
         by_value = {value_of(p): p for p in self.places}
         self.placement = next((by_value[v] for v in selection if v in by_value), None)
         pages = max(1, -(-len(self.places) // PAGE))
-        page = next((int(v[2:]) for v in selection if v.startswith("pg") and v[2:].isdigit()), None)
+        page = next((n for v in selection if v.startswith("pg") and (n := number(v[2:], INDEX)) is not None), None)
         if page is None and self.placement is not None:
             page = self.places.index(self.placement) // PAGE
         self.pages = pages

@@ -21,7 +21,7 @@ MAX_COPIES = len(COPY_LETTERS)
 DEFAULT_DECK = "R3B3G3Y3W1K1"
 HAND_SIZE = 6
 
-_SPEC_PART = re.compile(r"([A-Za-z])(\d+)")
+_SPEC_PART = re.compile(r"([A-Za-z])([0-9]+)")  # ASCII digits: \d would read other scripts' digits too
 
 
 def colour_of(card: str) -> str:

@@ -2,6 +2,7 @@
 and ``/game status|leave|end``."""
 from __future__ import annotations
 
+import asyncio
 import logging
 
 import discord
@@ -10,7 +11,7 @@ from discord.ext import commands
 
 from bot.errors import HostError
 from bot.i18n import t
-from bot.table import Table, Update
+from bot.table import ACTIVE, Table, Update
 
 from .board import board_view
 from .common import board_embed, host, is_admin, reply
@@ -33,6 +34,7 @@ class TableCog(commands.Cog):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
         self.outboxes: dict[int, TableOutbox] = {}
+        self._retiring: set[asyncio.Task[None]] = set()  # writers of ended tables finishing their last writes
         self.hands = LiveHands(bot, hand_message, redraw_files)  # type: ignore[arg-type]  # a GameHostBot
         bot.service.subscribe(self.on_update)  # type: ignore[attr-defined]  # a GameHostBot, typed as commands.Bot
 
@@ -43,6 +45,20 @@ class TableCog(commands.Cog):
             self.outbox(update.table.id).push(update)
         if update.kind not in ("clock", "warning", "lobby"):
             self.hands.changed(update.table)
+        if update.table.status not in ACTIVE:
+            retiring = asyncio.create_task(self._retire_writer(update.table))
+            self._retiring.add(retiring)
+            retiring.add_done_callback(self._retiring.discard)
+
+    async def _retire_writer(self, table: Table) -> None:
+        """An ended table's writer leaves memory once it has written everything pushed to it (an update after
+        that, if any, gets a new writer)."""
+        box = self.outboxes.get(table.id)
+        if box is None:
+            return
+        await box.idle()
+        if table.status not in ACTIVE and not box.pending() and self.outboxes.get(table.id) is box:
+            del self.outboxes[table.id]
 
     def outbox(self, game_id: int) -> TableOutbox:
         box = self.outboxes.get(game_id)

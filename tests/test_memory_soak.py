@@ -1,0 +1,60 @@
+"""Bounded memory (issue 32): tables that end, and ids that do not exist, leave nothing behind.
+
+The soak (``bench/memory_soak.py``) opens, plays and closes tables in batches and looks up unknown ids and other
+channels' finished tables, on both backends; once warm, a batch must not add live objects. ``GAMEHOST_FULL=1``
+runs thousands of tables (a few minutes); the default run takes seconds. Through the harness, the table cog's
+writers and the service's tables go back down once the tables have ended."""
+from __future__ import annotations
+
+import os
+
+from bench.memory_soak import Batch, measure
+
+from .discord_harness import Harness
+
+FULL = os.environ.get("GAMEHOST_FULL") == "1"
+KEPT = 16  # idle tables the service keeps loaded in these tests (the bot keeps 256)
+GROWTH_BOUND = 500  # live objects a warm process may gain over the measured batches (a leaked table is ~30)
+
+
+def table_of(figures: list[Batch]) -> str:
+    return "\n".join(f"{b.tables} tables, {b.lookups} unknown ids: {b.objects} objects, {b.rss / 2**20:.1f} MB, "
+                     f"{b.loaded} loaded, {b.loading} loading locks, {b.tasks} tasks" for b in figures)
+
+
+async def test_live_objects_stay_flat_over_table_lifecycles_and_unknown_ids(db_url: str) -> None:
+    sizes = {"batches": 5, "tables": 900, "lookups": 3000} if FULL else {"batches": 4, "tables": 60, "lookups": 500}
+    figures = await measure(db_url, idle_tables_kept=KEPT, **sizes)
+    print(table_of(figures))
+    warm, last = figures[1], figures[-1]  # the first batch warms up imports, statements and pools
+    assert last.objects - warm.objects < GROWTH_BOUND, table_of(figures)
+    assert last.loaded <= KEPT, table_of(figures)  # every table ended: only the idle ones kept
+    assert last.loading == 0 and last.tasks == 0, table_of(figures)
+
+
+async def test_writers_and_tables_go_back_down_once_tables_end(h: Harness) -> None:
+    """Tables opened, started and ended through Discord, and ``/game status`` with numbers that do not exist: the
+    writers of ended tables leave ``TableCog.outboxes``, the service keeps only its quota of idle tables, and no
+    loading lock, bot task or timer stays behind."""
+    service = h.bot.service  # type: ignore[attr-defined]
+    service.idle_tables_kept = 2
+    cog = h.bot.get_cog("TableCog")
+    alice = h.user(101, "alice")
+    ended = []
+    for _ in range(6):
+        lobby = (await h.slash(alice, "play akuma", bots=2)).message
+        await h.click(alice, lobby, label="Start")
+        table = next(t for t in service._tables.values() if t.status == "running")
+        r = await h.slash(alice, "game end", table=table.id)
+        assert f"Table #{table.id} is ended" in r.text, r.text
+        ended.append(table.id)
+        await h.settle()
+    for number in range(ended[-1] + 1, ended[-1] + 41):
+        r = await h.slash(alice, "game status", table=number)
+        assert r.ephemeral and f"There is no table #{number}" in r.text, r.text
+    await h.settle()
+    assert [(await service.table(i)).status for i in ended] == ["cancelled"] * 6
+    await h.settle()
+    assert cog.outboxes == {}, sorted(cog.outboxes)  # type: ignore[union-attr]
+    assert len(service._tables) <= 2 and service._loading == {}, (list(service._tables), service._loading)
+    assert h.bot.scheduler._tasks == {} and h.bot.timers._tasks == {}  # type: ignore[attr-defined]

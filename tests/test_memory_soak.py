@@ -6,9 +6,15 @@ runs thousands of tables (a few minutes); the default run takes seconds. Through
 writers and the service's tables go back down once the tables have ended."""
 from __future__ import annotations
 
+import asyncio
 import os
 
+import pytest
+
 from bench.memory_soak import Batch, measure
+from bot.errors import HostError
+from bot.service import GameService
+from bot.table import Table, Update
 
 from .discord_harness import Harness
 
@@ -20,6 +26,58 @@ GROWTH_BOUND = 500  # live objects a warm process may gain over the measured bat
 def table_of(figures: list[Batch]) -> str:
     return "\n".join(f"{b.tables} tables, {b.lookups} unknown ids: {b.objects} objects, {b.rss / 2**20:.1f} MB, "
                      f"{b.loaded} loaded, {b.loading} loading locks, {b.tasks} tasks" for b in figures)
+
+
+async def cancelled_lobby(service: GameService, number: int) -> Table:
+    table = await service.create_lobby(game="akuma", guild_id=1, channel_id=number, user_id=number, name="p")
+    await service.leave_lobby(table.id, number)
+    return table
+
+
+async def test_idle_tables_leave_the_cache_but_a_held_table_stays_the_one_object(service: GameService) -> None:
+    """Past the quota, the least recently used idle tables leave memory; one still held elsewhere (a writer, a
+    listener) is handed back as the same object, and a table whose lock is held or that is still being
+    published stays loaded."""
+    service.idle_tables_kept = 2
+    held = await cancelled_lobby(service, 1)
+    locked = await cancelled_lobby(service, 2)
+    async with locked.lock:
+        others = [(await cancelled_lobby(service, n)).id for n in range(3, 9)]
+        running = await service.create_lobby(game="akuma", guild_id=1, channel_id=50, user_id=50, name="p")
+        for game_id in others:  # other channels' ended tables, looked at again
+            await service.table(game_id)
+        assert locked.id in service._tables and running.id in service._tables
+    assert held.id not in service._tables and len(service._tables) <= 2 + 2  # the locked one, the lobby
+    assert await service.table(held.id) is held  # never a second Table object for a game in use
+    await service.drain()
+    delivered = asyncio.Event()
+
+    async def slow_listener(update: Update) -> None:
+        if update.kind == "ended":
+            await delivered.wait()
+
+    service.subscribe(slow_listener)
+    publishing = await cancelled_lobby(service, 9)  # its "ended" update is still being delivered
+    for game_id in others:
+        await service.table(game_id)
+    assert publishing.id in service._publishing and publishing.id in service._tables
+    delivered.set()
+    await service.drain()
+
+
+async def test_unknown_ids_leave_no_loading_lock_even_when_asked_at_once(service: GameService) -> None:
+    table = await cancelled_lobby(service, 1)
+    service.forget(table.id)
+    missing = table.id + 1000
+    answers = await asyncio.gather(*(service.table(i) for i in [missing] * 10 + [table.id] * 10),
+                                   return_exceptions=True)
+    assert all(isinstance(a, HostError) and a.code == "no_such_game" for a in answers[:10])
+    found = answers[10:]
+    assert all(a is found[0] for a in found) and isinstance(found[0], Table)  # one object for the game
+    assert service._loading == {}
+    with pytest.raises(HostError):
+        await service.table(2 ** 63)
+    assert service._loading == {}
 
 
 async def test_live_objects_stay_flat_over_table_lifecycles_and_unknown_ids(db_url: str) -> None:

@@ -131,7 +131,7 @@ async def measure(url: str | Path, **sizes: int) -> list[Batch]:
 
 
 def growth(figures: list[Batch]) -> tuple[int, int]:
-    """Live objects and RSS added from the first batch (the warm-up) to the last."""
+    """Live objects and RSS added from the end of the first batch (the warm-up) to the end of the last."""
     return figures[-1].objects - figures[0].objects, figures[-1].rss - figures[0].rss
 
 
@@ -139,7 +139,7 @@ def print_figures(backend: str, figures: list[Batch]) -> None:
     rows = [[f"{b.tables:,}", f"{b.lookups:,}", f"{b.objects:,}", f"{b.rss / 2**20:.1f} MB", b.loaded, b.loading,
              b.tasks] for b in figures]
     objects, rss = growth(figures)
-    rows.append(["after warm-up", "", f"{objects:+,}", f"{rss / 2**20:+.1f} MB", "", "", ""])
+    rows.append(["last minus first", "", f"{objects:+,}", f"{rss / 2**20:+.1f} MB", "", "", ""])
     print_table(f"Memory soak on {backend}", ["tables closed", "unknown ids", "live objects", "RSS",
                                               "tables loaded", "loading locks", "timer/bot tasks"], rows)
 

@@ -90,6 +90,16 @@ async def test_live_objects_stay_flat_over_table_lifecycles_and_unknown_ids(db_u
     assert last.loading == 0 and last.tasks == 0, table_of(figures)
 
 
+def test_the_soak_prints_its_figures(capsys: pytest.CaptureFixture[str]) -> None:
+    """``python -m bench.memory_soak`` (tiny here): a line per batch, and the growth from the first to the last."""
+    from bench import memory_soak
+
+    memory_soak.run(["sqlite"], batches=2, tables=6, lookups=10)
+    out = capsys.readouterr().out
+    assert "## Memory soak on sqlite" in out and "last minus first" in out
+    assert "| 12            | 20          |" in out, out  # the second batch: 12 tables, 20 unknown ids so far
+
+
 async def test_writers_and_tables_go_back_down_once_tables_end(h: Harness) -> None:
     """Tables opened, started and ended through Discord, and ``/game status`` with numbers that do not exist: the
     writers of ended tables leave ``TableCog.outboxes``, the service keeps only its quota of idle tables, and no

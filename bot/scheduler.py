@@ -40,7 +40,12 @@ class BotScheduler:
             return
         task = self._tasks.get(game_id)
         if task is None or task.done():
-            self._tasks[game_id] = asyncio.create_task(self._play_bots(game_id))
+            task = self._tasks[game_id] = asyncio.create_task(self._play_bots(game_id))
+            task.add_done_callback(lambda done: self._drop_task(game_id, done))
+
+    def _drop_task(self, game_id: int, done: asyncio.Task[None]) -> None:
+        if self._tasks.get(game_id) is done:  # a table without a bot to move keeps no entry
+            del self._tasks[game_id]
 
     async def resume(self) -> int:
         """After a restart: wake the tables where a bot must move (the others load lazily when touched)."""

@@ -14,7 +14,9 @@ import logging
 import random
 import secrets
 import time
-from dataclasses import replace
+import weakref
+from collections import OrderedDict
+from dataclasses import dataclass, field, replace
 from typing import Any, Awaitable, Callable
 
 from engines import Action, EngineError, get_engine
@@ -32,6 +34,15 @@ Listener = Callable[[Update], Awaitable[None]]
 
 
 TIMEOUTS_BEFORE_AWAY = 3  # decisions in a row that run out of time before a bot takes the seat
+IDLE_TABLES_KEPT = 256  # finished or cancelled tables kept loaded (the least recently used leave first)
+
+
+@dataclass
+class _Loading:
+    """One game being loaded: later callers wait for its lock, then find it loaded; gone once nobody waits."""
+
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    waiting: int = 0
 
 
 class GameService(LobbyOps, SeatOps):
@@ -40,8 +51,11 @@ class GameService(LobbyOps, SeatOps):
         self.clock = clock
         self.shards: ShardFilter | None = None  # restart work covers only these shards' tables (None: all)
         self.new_seed: Callable[[], int] = lambda: secrets.randbits(62)  # tests make deals reproducible
-        self._tables: dict[int, Table] = {}
-        self._loading: dict[int, asyncio.Lock] = {}
+        self._tables: OrderedDict[int, Table] = OrderedDict()  # active tables, and recently used idle ones
+        self._live: weakref.WeakValueDictionary[int, Table] = weakref.WeakValueDictionary()  # every Table in use
+        self._loading: dict[int, _Loading] = {}
+        self.idle_tables_kept = IDLE_TABLES_KEPT
+        self._busy_tables = 0  # tables that could not be evicted at the last eviction
         self._listeners: list[Listener] = []
         self._publishing: dict[int, asyncio.Task[None]] = {}
 
@@ -86,20 +100,58 @@ class GameService(LobbyOps, SeatOps):
 
     # ---- loading -------------------------------------------------------------------
     async def table(self, game_id: int) -> Table:
-        table = self._tables.get(game_id)
+        table = self._cached(game_id)
         if table is not None:
             return table
         if not 0 < game_id < 2 ** 63:  # a forged id no BIGINT column can hold
             raise HostError("no_such_game", game_id=game_id)
-        lock = self._loading.setdefault(game_id, asyncio.Lock())
-        async with lock:
-            if game_id not in self._tables:
-                row = await self.storage.get_game(game_id)
-                if row is None:
-                    raise HostError("no_such_game", game_id=game_id)
-                state = get_engine(row.game).load(row.state) if row.state else None
-                self._tables[game_id] = Table(row, state)
-        return self._tables[game_id]
+        loading = self._loading.setdefault(game_id, _Loading())
+        loading.waiting += 1
+        try:
+            async with loading.lock:
+                return self._cached(game_id) or await self._load(game_id)
+        finally:  # found or not, the lock leaves with its last waiter: an unknown id leaves nothing behind
+            loading.waiting -= 1
+            if not loading.waiting:
+                del self._loading[game_id]
+
+    async def _load(self, game_id: int) -> Table:
+        row = await self.storage.get_game(game_id)
+        if row is None:
+            raise HostError("no_such_game", game_id=game_id)
+        state = get_engine(row.game).load(row.state) if row.state else None
+        table = self._tables[game_id] = self._live[game_id] = Table(row, state)
+        self._evict_idle()
+        return table
+
+    def _cached(self, game_id: int) -> Table | None:
+        """The loaded table (now the most recently used), also one evicted from the cache but still held."""
+        table = self._tables.get(game_id)
+        if table is not None:
+            self._tables.move_to_end(game_id)
+            return table
+        table = self._live.get(game_id)
+        if table is not None:
+            self._tables[game_id] = table
+            self._evict_idle()
+        return table
+
+    # There is never more than one live Table object per game: code holds one across awaits and serialises on
+    # its lock. Only idle tables leave the cache (not lobby or running, lock free, no update being published),
+    # eviction drops only the cache's own reference, and ``_live`` hands the same object back for as long as
+    # anything still holds it; a game is read from the database again only once nothing does.
+    def _idle(self, table: Table) -> bool:
+        return table.status not in ACTIVE and not table.lock.locked() and table.id not in self._publishing
+
+    def _evict_idle(self) -> None:
+        """Keep at most ``idle_tables_kept`` idle tables loaded, the most recently used. Lobbies and running
+        tables stay (their number is bounded by the limits on creating them)."""
+        if len(self._tables) <= self._busy_tables + self.idle_tables_kept:
+            return
+        idle = [game_id for game_id, table in self._tables.items() if self._idle(table)]  # oldest first
+        for game_id in idle[:max(0, len(idle) - self.idle_tables_kept)]:
+            del self._tables[game_id]
+        self._busy_tables = len(self._tables) - min(len(idle), self.idle_tables_kept)
 
     async def tables_in_channel(self, channel_id: int) -> list[Table]:
         ids = await self.storage.game_ids(status=ACTIVE, channel_id=channel_id)
@@ -113,9 +165,9 @@ class GameService(LobbyOps, SeatOps):
         return await self.storage.waiting_on_bots(self.shards)
 
     def forget(self, game_id: int) -> None:
-        """Drop a finished table from memory (its rows stay in the database)."""
+        """Drop a table from the cache (its rows stay in the database; a Table still held elsewhere stays the
+        game's one live object, see ``_idle``)."""
         self._tables.pop(game_id, None)
-        self._loading.pop(game_id, None)
 
     def _deadline(self, table: Table, state: Any, seats: list[SeatRow] | None = None, *,
                   paused: bool | None = None) -> float | None:

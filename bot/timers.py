@@ -44,11 +44,17 @@ class TurnTimers:
             return
         table = self.service._tables.get(game_id)
         if table is not None and table.paused and table.row.paused_at is not None:
-            self._tasks[game_id] = asyncio.create_task(self._close_later(game_id, table.row.paused_at))
+            task = asyncio.create_task(self._close_later(game_id, table.row.paused_at))
+        elif table is None or table.status != "running" or table.row.deadline is None:
             return
-        if table is None or table.status != "running" or table.row.deadline is None:
-            return
-        self._tasks[game_id] = asyncio.create_task(self._run(game_id, table.version, table.row.deadline))
+        else:
+            task = asyncio.create_task(self._run(game_id, table.version, table.row.deadline))
+        self._tasks[game_id] = task
+        task.add_done_callback(lambda done: self._drop_task(game_id, done))
+
+    def _drop_task(self, game_id: int, done: asyncio.Task[None]) -> None:
+        if self._tasks.get(game_id) is done:  # a timer that ran out keeps no entry
+            del self._tasks[game_id]
 
     async def resume(self) -> int:
         """After a restart: time again every stored deadline, and the wait of every paused table."""

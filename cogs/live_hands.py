@@ -64,6 +64,8 @@ class LiveHands:
             live.replaced = [*old.replaced, old.interaction]
         if table.version != drawn_at or live.replaced:  # the table moved on while this answer was drawn
             self._schedule(key, live)
+        if table.status != "running" and (live.task is None or live.task.done()):
+            self._forget(key)  # an ended table changes no more: its views are never redrawn
 
     def changed(self, table: Table) -> None:
         """The table changed: redraw every live hand view of it (a finished table's views once, then forget)."""
@@ -102,6 +104,8 @@ class LiveHands:
                 return
             except Exception as error:  # noqa: BLE001 - one failed redraw must not stop the others
                 log.warning("redrawing a hand view of table %s failed (%s)", key[0], type(error).__name__)
+                if table.status != "running":
+                    self._forget(key)
                 return
             if table.status != "running":
                 self._forget(key)

@@ -71,8 +71,10 @@ class TableOutbox:
     unreachable_first, unreachable_max = 15.0, 600.0  # a channel that cannot be reached: tried this rarely
     archive_grace = 300.0  # seconds a finished table's thread stays open after its result
 
-    def __init__(self, bot: "GameHostBot", game_id: int, budget: RefusalBudget) -> None:
+    def __init__(self, bot: "GameHostBot", game_id: int, budget: RefusalBudget,
+                 done: Callable[["TableOutbox"], None] | None = None) -> None:
         self.bot, self.game_id, self.budget = bot, game_id, budget
+        self.done = done  # told once an ended table's writer has nothing left to show (it may leave memory)
         self.due: set[Output] = set()
         self.guild_id: int | None = None  # its server (events about a server wake its writers)
         self.board = BoardWriter(bot)
@@ -146,6 +148,7 @@ class TableOutbox:
 
     # ---- the writer ------------------------------------------------------------------------
     async def _run(self) -> None:
+        table: Table | None = None
         while self.pending():
             try:
                 if (hold := self.budget.wait()) > 0:
@@ -158,6 +161,8 @@ class TableOutbox:
                         await self._step(table, output)
             except _Retry as retry:
                 await self._sleep(retry.delay)
+        if table is not None and table.row.end_tidied and self.done is not None:
+            self.done(self)
 
     async def _sleep(self, delay: float) -> None:
         """Wait out a backoff; ``wake`` ends the wait early (by cancelling this sleep only)."""

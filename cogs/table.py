@@ -51,10 +51,16 @@ class TableCog(commands.Cog):
         if update.kind not in (UpdateKind.CLOCK, UpdateKind.WARNING, UpdateKind.LOBBY):
             self.hands.changed(update.table)
 
+    def _writer_done(self, box: TableOutbox) -> None:
+        """An ended table's writer has shown everything (result, end line, thread archived): it leaves memory (an
+        update after that, if any, gets a new writer)."""
+        if self.outboxes.get(box.game_id) is box:
+            del self.outboxes[box.game_id]
+
     def outbox(self, game_id: int) -> TableOutbox:
         box = self.outboxes.get(game_id)
         if box is None:
-            box = self.outboxes[game_id] = TableOutbox(self.bot, game_id, self.refusals)  # type: ignore[arg-type]  # a GameHostBot
+            box = self.outboxes[game_id] = TableOutbox(self.bot, game_id, self.refusals, self._writer_done)  # type: ignore[arg-type]  # a GameHostBot
         return box
 
     async def cog_load(self) -> None:

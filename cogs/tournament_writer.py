@@ -42,3 +42,5 @@ class TournamentWriter:
                 await self.deliver(update)
             except Exception:
                 log.exception("tournament %s: could not show %s", tournament_id, update.kind)
+        del self._queues[tournament_id]  # all shown: the next update starts a new queue and writer
+        del self._tasks[tournament_id]

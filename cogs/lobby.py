@@ -152,7 +152,8 @@ class LobbyButton(GameItem,
             await service.add_bot(self.game_id, user.id, self.level or "normal")
         else:
             require(interaction)
-            await refuse_if_full(interaction, await server_limits(interaction), "running")
+            if (await service.table(self.game_id)).row.host_id == user.id:  # anyone else is refused as not the host
+                await refuse_if_full(interaction, await server_limits(interaction), "running")
             await service.start(self.game_id, user.id)
         interaction.extras["committed"] = "start" if self.op == "start" else "lobby"  # what a failed answer says
         # The lobby message itself is redrawn by the table cog's listener; acknowledge quietly.

@@ -111,6 +111,9 @@ async def test_running_tables_per_member_and_per_server(h: Harness) -> None:
     third = (await h.slash(bob, "play rocca", bots=1, channel="general", timer=0)).message
     r = await h.click(bob, third, label="Start")
     assert r.ephemeral and "This server already has 2 running tables, its limit" in r.text
+    r = await h.click(alice, third, label="Start")  # not her lobby: the limit is not what stops her
+    assert r.ephemeral and "Only the host of the table" in r.text
+    assert "Start" in str(h.message(third).components)
 
 
 async def test_one_cooldown_over_play_rematch_and_tournament_create(h: Harness) -> None:

@@ -218,3 +218,11 @@ async def organiser(h: Harness, user_id: int, name: str, **kwargs: Any):
             "hoist": False, "managed": False, "mentionable": False, "flags": 0}})
         await h.bot.storage.set_organiser_role(h.guild_id, ORGANISER_ROLE)
     return h.user(user_id, name, roles=[ORGANISER_ROLE], **kwargs)
+
+
+async def lift_limits(h: Harness) -> None:
+    """Every cap of the server at the most an admin may set (``/config limits``): for tests that open many tables
+    in a row by one member to exercise something else, not the limits."""
+    from bot.limits import BOUNDS
+
+    await h.bot.storage.set_guild_limits(h.guild_id, {cap: high for cap, (_, high) in BOUNDS.items()})

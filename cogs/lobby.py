@@ -17,6 +17,7 @@ from engines import BadOptions, EngineError, get_engine
 
 from .common import NO_MENTIONS, GameItem, host, names_for, public_language
 from .custom_ids import ID, VERSION
+from .limits import count_creation, refuse_if_full, server_limits
 from .permissions import require
 from .table_thread import lobby_note, thread_plan
 
@@ -98,6 +99,9 @@ async def open_lobby(interaction: discord.Interaction, game: str, options: dict[
         raise BadOptions(option="bots", reason=f"0–{get_engine(game).max_players - 1}")
     if level not in LEVELS:
         raise BadOptions(option="level", reason=", ".join(LEVELS))
+    limits = await server_limits(interaction)
+    await refuse_if_full(interaction, limits, "lobby")
+    count_creation(interaction, limits)
     try:
         await interaction.response.defer(thinking=True)  # the database and the bot seats come before the lobby
     except discord.HTTPException:  # Discord lost the interaction: nothing was created, nobody is blocked
@@ -149,6 +153,8 @@ class LobbyButton(GameItem,
             await service.add_bot(self.game_id, user.id, self.level or "normal")
         else:
             require(interaction)
+            if (await service.table(self.game_id)).row.host_id == user.id:  # anyone else is refused as not the host
+                await refuse_if_full(interaction, await server_limits(interaction), "running")
             await service.start(self.game_id, user.id)
         interaction.extras["committed"] = "start" if self.op == "start" else "lobby"  # what a failed answer says
         # The lobby message itself is redrawn by the table cog's listener; acknowledge quietly.

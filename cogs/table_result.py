@@ -14,6 +14,7 @@ from bot.table import Table
 
 from .common import NO_MENTIONS, GameItem, host, names_for
 from .custom_ids import ID
+from .limits import count_creation, refuse_if_full, server_limits
 
 
 def result_message(table: Table, locale: object | None, *, rematch: bool = True,
@@ -53,6 +54,9 @@ class RematchButton(GameItem, template=rf"gh:rematch:(?P<gid>{ID})"):
         return cls(int(match["gid"]), interaction.locale)
 
     async def run(self, interaction: discord.Interaction) -> None:
+        limits = await server_limits(interaction)
+        await refuse_if_full(interaction, limits, "running")
+        count_creation(interaction, limits)
         table = await host(interaction).service.rematch(self.game_id, interaction.user.id)
         interaction.extras["committed"] = "start"  # a failed answer must not say nothing happened
         old = await host(interaction).service.table(self.game_id)

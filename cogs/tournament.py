@@ -21,6 +21,7 @@ from bot.tournaments import text as tx
 
 from .common import NO_MENTIONS, GameItem, check_server, game_choices, host, is_admin, public_language, reply
 from .custom_ids import ID, SEAT, number, valid_id
+from .limits import PEOPLE_TO_START, count_creation, refuse_tournament_size, refuse_unless_organiser, server_limits
 from .lobby import LEVEL_CHOICES
 from .outbox import REQUEST_TIMEOUT
 from .permissions import TOURNAMENT_PERMISSIONS, missing_in_channel, permission_names, require
@@ -225,7 +226,11 @@ class TournamentCog(commands.Cog):
         service = tournaments(interaction)
         assert interaction.channel_id is not None
         require(interaction, TOURNAMENT_PERMISSIONS, "tournament.missing_permissions")
+        limits = await server_limits(interaction)
+        refuse_unless_organiser(interaction, limits)
+        refuse_tournament_size(limits, bots, rounds)
         service.check_create(game, format, rounds, min_seats, max_seats, first_round, bot_level=bot_level)
+        count_creation(interaction, limits)
         await interaction.response.defer(thinking=True)  # the database and up to 64 bot entrants come next
         tn = await service.create(
             game=game, guild_id=interaction.guild_id, channel_id=interaction.channel_id,
@@ -252,9 +257,12 @@ class TournamentCog(commands.Cog):
     async def start(self, interaction: discord.Interaction, tournament: int | None = None) -> None:
         """Start the tournament (its creator, or Manage Server): round 1 is seated and its threads opened."""
         require(interaction, TOURNAMENT_PERMISSIONS, "tournament.missing_permissions")
+        limits = await server_limits(interaction)
+        refuse_unless_organiser(interaction, limits)
         tn = await self.resolve(interaction, tournament)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await tournaments(interaction).start(tn.id, interaction.user.id, is_admin=is_admin(interaction))
+        await tournaments(interaction).start(tn.id, interaction.user.id, is_admin=is_admin(interaction),
+                                             min_people=PEOPLE_TO_START, max_rounds=limits.tournament_rounds)
         await reply(interaction, t("tournament.done.start", interaction.locale, id=tn.id))
 
     @tournament.command(name="drop")

@@ -38,6 +38,7 @@ from engines import EngineError, get_engine
 
 from . import ui_driver
 from .discord_harness import Harness
+from .discord_helpers import lift_limits
 from .ui_driver import playable_games
 
 ALICE, BOB = 101, 102
@@ -283,6 +284,7 @@ class Child:
         self.adopt_messages(h)
         await h.start()
         h.allow_errors(HostError, EngineError)
+        await lift_limits(h)  # alice hosts a table in every game's channel, one after another
         users = {ALICE: h.user(ALICE, "alice"), BOB: h.user(BOB, "bob")}
         await self.check_resume(h, before)
         self.life["old_hand_clicks"] = await self.old_hand_clicks(h, users)

@@ -209,3 +209,25 @@ def dispatch_click(h, user, msg, button: dict):
     h.server.replies[reply.token] = reply
     h.dispatch("INTERACTION_CREATE", payload)
     return reply
+
+
+ORGANISER_ROLE = 900_000_000_000_000_777
+
+
+async def organiser(h: Harness, user_id: int, name: str, **kwargs: Any):
+    """A member with the server's organiser role (``/config organiser``), who may create and start tournaments:
+    the role exists in the guild (GUILD_ROLE_CREATE) and is the server's setting."""
+    if h.guild.get_role(ORGANISER_ROLE) is None:
+        h.dispatch("GUILD_ROLE_CREATE", {"guild_id": str(h.guild_id), "role": {
+            "id": str(ORGANISER_ROLE), "name": "Organisers", "permissions": "0", "position": 1, "color": 0,
+            "hoist": False, "managed": False, "mentionable": False, "flags": 0}})
+        await h.bot.storage.set_organiser_role(h.guild_id, ORGANISER_ROLE)
+    return h.user(user_id, name, roles=[ORGANISER_ROLE], **kwargs)
+
+
+async def lift_limits(h: Harness) -> None:
+    """Every cap of the server at the most an admin may set (``/config limits``): for tests that open many tables
+    in a row by one member to exercise something else, not the limits."""
+    from bot.limits import BOUNDS
+
+    await h.bot.storage.set_guild_limits(h.guild_id, {cap: high for cap, (_, high) in BOUNDS.items()})

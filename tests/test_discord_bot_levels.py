@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from .discord_harness import Harness
+from .discord_helpers import organiser
 from .test_discord_akuma import ALICE_ID
 
 
@@ -33,7 +34,7 @@ async def test_add_bot_lets_the_host_choose_the_level(h: Harness) -> None:
 
 
 async def test_tournament_bot_entrants_play_at_the_chosen_level(h: Harness) -> None:
-    alice = h.user(ALICE_ID, "alice")
+    alice = await organiser(h, ALICE_ID, "alice")
     await h.slash(alice, "tournament create", game="akuma", bots=2, bot_level="easy")
     service = h.bot.tournaments  # type: ignore[attr-defined]
     (tn,) = service._cache.values()

@@ -9,9 +9,11 @@ import time
 
 import discord
 
+from bot.limits import Cap
+
 from .discord_harness import Harness
 from .discord_harness_http import Reply
-from .discord_helpers import dispatch_click, dispatch_slash
+from .discord_helpers import dispatch_click, dispatch_slash, organiser
 from .test_discord_tournament import ALICE, BOB, CAROL, DAVE, threads
 
 THREADS = r"/channels/\d+/threads"
@@ -40,7 +42,7 @@ async def test_signup_clicks_are_answered_while_discord_is_slow(h: Harness) -> N
     """Three people join at once while every Discord answer takes 2 s: each click is answered within 3 s (the
     sign-up message is edited after the answers, outside the tournament's lock), and the message ends up listing
     all three."""
-    alice = h.user(ALICE, "alice")
+    alice = (await organiser(h, ALICE, "alice"))
     signup = (await h.slash(alice, "tournament create", game="akuma")).message
     h.server.faults.deadlines = True
     h.server.faults.latency = 2.0
@@ -54,11 +56,13 @@ async def test_signup_clicks_are_answered_while_discord_is_slow(h: Harness) -> N
 
 
 async def start_with_bots(h: Harness, alice) -> None:
-    await h.slash(alice, "tournament create", game="akuma", rounds=1, bots=7)
+    """Six bots and the organiser: a tournament starts only with a person entered."""
+    signup = (await h.slash(alice, "tournament create", game="akuma", rounds=1, bots=6)).message
+    await h.click(alice, signup, label="Join")
 
 
 async def test_a_failed_thread_creation_is_retried_and_the_round_opens(h: Harness) -> None:
-    alice = h.user(ALICE, "alice")
+    alice = (await organiser(h, ALICE, "alice"))
     await start_with_bots(h, alice)
     h.server.faults.fail("POST", THREADS, status=503, times=6)  # beyond the library's own retries
     h.server.faults.fail("POST", THREADS, status=403, code=50013, times=1)
@@ -77,7 +81,7 @@ async def test_a_player_is_answered_while_the_round_threads_are_being_created(h:
     8 s. Meanwhile a seated player drops out: the tournament answers within Discord's 3 s while a thread is still
     being created (no tournament lock is held across a Discord call), and when the table opens a bot plays the
     seat. The round is announced once both tables are open."""
-    alice, bob = h.user(ALICE, "alice"), h.user(BOB, "bob")
+    alice, bob = (await organiser(h, ALICE, "alice")), h.user(BOB, "bob")
     signup = (await h.slash(alice, "tournament create", game="akuma", rounds=1, bots=6)).message
     await h.click(bob, signup, label="Join")
     h.server.faults.deadlines = True
@@ -107,7 +111,7 @@ async def test_a_player_is_answered_while_the_round_threads_are_being_created(h:
 async def test_the_organiser_is_told_once_when_threads_keep_failing(h: Harness) -> None:
     """The bot's role may not create threads in the channel: both tables of round 1 fail three times, then the
     organiser gets one DM naming the missing permissions; once it is granted the round opens."""
-    alice = h.user(ALICE, "alice")
+    alice = (await organiser(h, ALICE, "alice"))
     await start_with_bots(h, alice)
     channel = h.server.channels[h.channel_id]
     channel["permission_overwrites"] = [{"id": str(h.guild_id + 1), "type": 0, "allow": "0",
@@ -131,7 +135,7 @@ async def test_the_organiser_is_told_once_when_threads_keep_failing(h: Harness) 
 
 
 async def test_create_and_start_are_refused_without_thread_permissions(h: Harness) -> None:
-    alice = h.user(ALICE, "alice")
+    alice = (await organiser(h, ALICE, "alice"))
     full = h.app_permissions
     h.app_permissions = discord.Permissions(full.value & ~discord.Permissions(create_public_threads=True).value)
     refused = await h.slash(alice, "tournament create", game="akuma", bots=4)
@@ -148,7 +152,7 @@ async def test_create_and_start_are_refused_without_thread_permissions(h: Harnes
 async def test_create_with_64_bots_is_answered_within_three_seconds_on_a_slow_discord(h: Harness) -> None:
     h.server.faults.deadlines = True
     h.server.faults.latency = 2.0
-    alice = h.user(ALICE, "alice")
+    alice = (await organiser(h, ALICE, "alice"))
     slow = h.bot.tournaments._enter
 
     async def slow_enter(*args, **kwargs):  # a slow database: every entrant batch takes 3.5 s
@@ -156,6 +160,7 @@ async def test_create_with_64_bots_is_answered_within_three_seconds_on_a_slow_di
         return await slow(*args, **kwargs)
 
     h.bot.tournaments._enter = slow_enter
+    await h.bot.storage.set_guild_limits(h.guild_id, {Cap.TOURNAMENT_BOTS: 64})  # the most an admin may allow
     r = await h.slash(alice, "tournament create", game="akuma", bots=64, expect_response=False)
     await until(h, lambda: r.message_ids and "64 entered" in h.message(r.message).text
                 and h.bot.tournaments._cache and only_tournament(h).signup_message_id, timeout=30)

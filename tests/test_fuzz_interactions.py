@@ -36,7 +36,7 @@ from engines import EngineError
 
 from . import ui_driver
 from .discord_harness import Harness, HarnessError, HarnessUser
-from .discord_helpers import make_bot
+from .discord_helpers import lift_limits, make_bot
 from .fuzz_inputs import Generators, Input, Table, send_raw
 from .ui_driver import playable_games as playable
 
@@ -184,6 +184,7 @@ async def test_fuzzed_interactions_are_refused_clearly_and_change_nothing(tmp_pa
     for name in ("bot", "cogs", "discord"):
         logging.getLogger(name).addHandler(errors)
     try:
+        await lift_limits(h)  # alice opens a table in each game's channel at once
         users = {ALICE: h.user(ALICE, "alice"), BOB: h.user(BOB, "bob")}
         stranger = h.user(CAROL, "carol")
         admin_elsewhere = h.user(MALLORY, "mallory", permissions=discord.Permissions.all())

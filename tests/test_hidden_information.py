@@ -39,6 +39,7 @@ from engines import GAMES, EngineError, get_engine
 
 from . import ui_driver
 from .discord_harness import Harness
+from .discord_helpers import lift_limits
 from .engines.conformance import string_leaves
 from .ui_driver import playable_games as playable
 
@@ -226,6 +227,7 @@ async def test_discord_messages_and_logs_show_no_secret(tmp_path: Path) -> None:
     leaks: list[str] = []
     checked = {"public": 0, "ephemeral": 0, "log_records": 0}
     checked_lines: dict[int, set[str]] = {}
+    await lift_limits(h)  # alice opens a table after another in each game's channel
     users = {101: h.user(101, "alice"), 102: h.user(102, "bob")}
 
     def check_messages(game: str, table: Any) -> None:

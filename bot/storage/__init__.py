@@ -1,5 +1,5 @@
 """The storage seam: everything the host stores — games, seats, actions, notices, timers, tournaments, ratings,
-server settings — goes through ``Storage``; nothing outside this package holds a connection or writes SQL.
+server settings and limits — goes through ``Storage``; nothing outside this package holds a connection or writes SQL.
 
 Two backends, chosen by the database URL: SQLite (``sqlite:///data/gamehost.db``, a bare path too) and PostgreSQL
 (``postgresql://…``, asyncpg with a pool). Both give the same guarantees: one atomic write per action,
@@ -15,12 +15,13 @@ from typing import Any
 from .backend import Database, open_database, parse_url
 from .claims import ShardsTaken
 from .games import GameStore
+from .limits import LimitStore
 from .ratings import RatingStore
 from .rows import GameRow, SeatRow, ShardFilter, VersionConflict
 from .tournaments import TournamentStore
 
 
-class Storage(GameStore):
+class Storage(GameStore, LimitStore):
     def __init__(self, db: Database) -> None:
         self.db = db
         self.tournaments = TournamentStore(db)

@@ -162,7 +162,11 @@ class TournamentService(RoundRunner):
             await self._emit(t, "signup")
             return t
 
-    async def start(self, tournament_id: int, actor: int, *, is_admin: bool = False) -> Tournament:
+    async def start(self, tournament_id: int, actor: int, *, is_admin: bool = False, min_people: int = 0,
+                    max_rounds: int = MAX_ROUNDS) -> Tournament:
+        """Seat round 1. ``min_people``: people (not bots) who must be entered (Discord asks for one; bot-only
+        tournaments are for tests and benchmarks); ``max_rounds``: the server's cap, which a round robin's
+        computed rounds must respect too."""
         async with self.lock(tournament_id):
             t = await self.get(tournament_id)
             self._organiser(t, actor, is_admin)
@@ -173,6 +177,11 @@ class TournamentService(RoundRunner):
                 raise HostError("tournament.too_few_players", count=count, min=t.seats_min)
             if t.format == "roundrobin" and count > ROUND_ROBIN_MAX:
                 raise HostError("tournament.round_robin_too_big", count=count, max=ROUND_ROBIN_MAX)
+            if sum(1 for u, e in t.entrants.items() if not e.is_bot and u not in absent) < min_people:
+                raise HostError("tournament.no_person", min=min_people)
+            rounds = t.rounds or seating.round_robin_rounds(count, t.seats_max)
+            if rounds > max_rounds:
+                raise HostError("limit.tournament_rounds", max=max_rounds)
             if absent:
                 await self.store.set_entrant_status(t.id, absent, "dropped")
                 for uid in absent:

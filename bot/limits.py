@@ -1,0 +1,114 @@
+"""Limits that keep one member from making the bot do much (issue 32, "amplification"): who may create and start
+tournaments, caps on what a tournament, a member and a server may have open or running, and how many things a
+member may create a minute. Each server's admins change them with ``/config limits`` and ``/config organiser``.
+
+The defaults are what a real community does not reach in normal play: a person hosts one or two tables at a time
+(3), a busy server has a few dozen people at tables at once (25 lobbies, 25 running tables), a community
+tournament fills its field with a handful of bots (16) over an evening (10 rounds), and nobody opens more than a
+couple of lobbies, tables or tournaments a minute (3)."""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, fields, replace
+from enum import Enum
+
+from discord import app_commands
+
+from .errors import HostError
+
+MINUTE = 60.0
+
+
+class Cap(str, Enum):
+    """A limit a server's admins may change (its column in ``guild_settings``)."""
+    TOURNAMENT_BOTS = "tournament_bots"
+    TOURNAMENT_ROUNDS = "tournament_rounds"
+    LOBBIES_PER_MEMBER = "lobbies_per_member"
+    LOBBIES_PER_SERVER = "lobbies_per_server"
+    TABLES_PER_MEMBER = "tables_per_member"
+    TABLES_PER_SERVER = "tables_per_server"
+    CREATIONS_PER_MINUTE = "creations_per_minute"
+
+
+# The range an admin may choose for each cap; the upper ends are what the bot itself can carry.
+BOUNDS: dict[Cap, tuple[int, int]] = {
+    Cap.TOURNAMENT_BOTS: (0, 64),
+    Cap.TOURNAMENT_ROUNDS: (1, 20),
+    Cap.LOBBIES_PER_MEMBER: (1, 25),
+    Cap.LOBBIES_PER_SERVER: (1, 500),
+    Cap.TABLES_PER_MEMBER: (1, 25),
+    Cap.TABLES_PER_SERVER: (1, 500),
+    Cap.CREATIONS_PER_MINUTE: (1, 60),
+}
+
+
+@dataclass(frozen=True)
+class Limits:
+    """One server's limits (the defaults until its admins change one)."""
+    tournament_bots: int = 16
+    tournament_rounds: int = 10
+    lobbies_per_member: int = 3
+    lobbies_per_server: int = 25
+    tables_per_member: int = 3
+    tables_per_server: int = 25
+    creations_per_minute: int = 3
+    organiser_role_id: int | None = None
+
+    def cap(self, cap: Cap) -> int:
+        value: int = getattr(self, cap.value)
+        return value
+
+    def changed(self, changes: dict[Cap, int]) -> "Limits":
+        """These limits with ``changes`` applied; a value outside its bounds is refused."""
+        for cap, value in changes.items():
+            low, high = BOUNDS[cap]
+            if not low <= value <= high:
+                raise HostError("limit.out_of_range", limit=cap.value, low=low, high=high)
+        return replace(self, **{cap.value: value for cap, value in changes.items()})
+
+    @classmethod
+    def from_columns(cls, columns: dict[str, int | None]) -> "Limits":
+        """From stored columns (NULL: the default)."""
+        names = {f.name for f in fields(cls)}
+        return cls(**{k: v for k, v in columns.items() if k in names and v is not None})
+
+
+def refuse_over(cap: Cap, limits: Limits, count: int) -> None:
+    """Refuse when ``count`` things already reach the cap (so one more would exceed it)."""
+    if count >= limits.cap(cap):
+        raise HostError(f"limit.{cap.value}", max=limits.cap(cap))
+
+
+class CreationCooldowns:
+    """Per member and server: how many lobbies, tables and tournaments they may create a minute. One bucket per
+    member shared by ``/play``, Rematch and ``/tournament create`` (a member alternating between them gets no more),
+    which is why this is not ``app_commands.checks.cooldown`` (one bucket per command, none for a button); the
+    buckets are discord.py's own ``app_commands.Cooldown``. Buckets that refilled are dropped, so memory stays
+    bounded by the members who created something in the last minute."""
+
+    def __init__(self) -> None:
+        self._buckets: dict[tuple[int | None, int], app_commands.Cooldown] = {}
+        self._next_sweep = 0.0
+
+    def hit(self, guild_id: int | None, user_id: int, per_minute: int, now: float | None = None) -> None:
+        """Count one creation, or refuse it (``limit.cooldown``, with the seconds to wait) and count nothing."""
+        now = time.time() if now is None else now
+        self._sweep(now)
+        key = (guild_id, user_id)
+        bucket = self._buckets.get(key)
+        if bucket is None or bucket.rate != per_minute:
+            bucket = self._buckets[key] = app_commands.Cooldown(per_minute, MINUTE)
+        retry_after = bucket.update_rate_limit(now)
+        if retry_after:
+            raise HostError("limit.cooldown", max=per_minute, seconds=max(1, round(retry_after)))
+
+    def _sweep(self, now: float) -> None:
+        if now < self._next_sweep:
+            return
+        self._next_sweep = now + MINUTE
+        for key, bucket in list(self._buckets.items()):
+            if bucket.get_tokens(now) == bucket.rate:
+                del self._buckets[key]
+
+    def __len__(self) -> int:
+        return len(self._buckets)

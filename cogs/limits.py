@@ -1,0 +1,62 @@
+"""The limits of ``bot.limits`` checked where a member asks for something: before ``/play`` opens a lobby, a lobby
+starts, Rematch opens a table, and ``/tournament create`` or ``start``. Every check comes before anything is
+written or sent, so a refusal changes nothing; each says which limit it hit and who can change it."""
+from __future__ import annotations
+
+import discord
+
+from bot.errors import HostError
+from bot.limits import Cap, Limits, refuse_over
+
+from .common import host, is_admin
+
+# A tournament starts only with at least this many people entered: bots alone must not keep the bot busy.
+PEOPLE_TO_START = 1
+
+
+async def server_limits(interaction: discord.Interaction) -> Limits:
+    """This server's limits (the defaults outside a server)."""
+    if interaction.guild_id is None:
+        return Limits()
+    return await host(interaction).storage.guild_limits(interaction.guild_id)
+
+
+def count_creation(interaction: discord.Interaction, limits: Limits) -> None:
+    """One more lobby, table or tournament by this member: refused when they created too many this minute."""
+    host(interaction).creations.hit(interaction.guild_id, interaction.user.id, limits.creations_per_minute)
+
+
+async def refuse_if_full(interaction: discord.Interaction, limits: Limits, status: str) -> None:
+    """Refuse one more open lobby (``status="lobby"``) or running table (``"running"``) of this member, or of this
+    server, beyond its cap."""
+    if interaction.guild_id is None:
+        return
+    storage = host(interaction).storage
+    member, server = ((Cap.LOBBIES_PER_MEMBER, Cap.LOBBIES_PER_SERVER) if status == "lobby"
+                      else (Cap.TABLES_PER_MEMBER, Cap.TABLES_PER_SERVER))
+    refuse_over(member, limits, await storage.count_games(interaction.guild_id, status,
+                                                         host_id=interaction.user.id))
+    refuse_over(server, limits, await storage.count_games(interaction.guild_id, status))
+
+
+def may_organise(interaction: discord.Interaction, limits: Limits) -> bool:
+    """Manage Server, or the server's organiser role (set with ``/config organiser``)."""
+    if is_admin(interaction):
+        return True
+    role = limits.organiser_role_id
+    member = interaction.user
+    return role is not None and isinstance(member, discord.Member) and member.get_role(role) is not None
+
+
+def refuse_unless_organiser(interaction: discord.Interaction, limits: Limits) -> None:
+    if not may_organise(interaction, limits):
+        role = limits.organiser_role_id
+        raise HostError("limit.organiser" if role is None else "limit.organiser_role", role=f"<@&{role}>")
+
+
+def refuse_tournament_size(limits: Limits, bots: int, rounds: int | None) -> None:
+    """A tournament's bot entrants and rounds within the server's caps."""
+    if bots > limits.tournament_bots:
+        raise HostError("limit.tournament_bots", max=limits.tournament_bots)
+    if rounds is not None and rounds > limits.tournament_rounds:
+        raise HostError("limit.tournament_rounds", max=limits.tournament_rounds)

@@ -1,0 +1,169 @@
+"""Limits against amplification through the harness (issue 32, item 1): a member without the right cannot create or
+start tournaments (the attack: 64 bots, 20 rounds, started with nobody entered); an organiser-role member may,
+within the caps on bot entrants and rounds and only with a person entered; caps on open lobbies and running tables
+per member and per server; one per-member cooldown over ``/play``, Rematch and ``/tournament create``; ``/config``
+changes them (Manage Server only). Every refusal says which limit and who changes it, and changes nothing."""
+from __future__ import annotations
+
+import discord
+
+from .conftest import rows
+from .discord_harness import Harness
+from .discord_harness_http import Reply
+from .discord_harness_payloads import build_options, interaction_payload
+from .discord_helpers import organiser, public_mark, public_since
+from .test_discord_lobby_end import play_to_the_end
+from .test_discord_tournament import threads
+
+ADMIN, MALLORY, ALICE, BOB, CAROL = 100, 666, 101, 102, 103
+ROLE = 900_000_000_000_000_555
+HOW = "A server admin can change this with `/config limits`."
+
+
+def counts(h: Harness) -> tuple:
+    """Every row a creation would add: games, tournaments and their entrants."""
+    db = str(h.bot.settings.database_path)  # type: ignore[attr-defined]
+    return tuple(rows(db, f"SELECT COUNT(*) FROM {table}")[0][0]
+                 for table in ("games", "seats", "tournaments", "tournament_entrants", "tournament_tables"))
+
+
+async def refused(h: Harness, user, command: str, expected: str, **options) -> str:
+    """``/command`` is answered ephemerally with ``expected`` and adds no row, no public message, no thread."""
+    before, mark, opened = counts(h), public_mark(h), len(threads(h))
+    r = await h.slash(user, command, **options)
+    text = r.messages[-1].text if r.messages else r.text
+    assert r.ephemeral or r.type == "deferred", (command, text)
+    assert expected in text, (command, text)
+    assert counts(h) == before and public_since(h, mark) == "" and len(threads(h)) == opened
+    return text
+
+
+def admin(h: Harness):
+    return h.user(ADMIN, "admin", permissions=discord.Permissions.all())
+
+
+async def test_the_amplification_attack_is_refused_for_a_member_without_the_right(h: Harness) -> None:
+    mallory = h.user(MALLORY, "mallory")
+    who = "Only someone with Manage Server can create or start tournaments here"
+    text = await refused(h, mallory, "tournament create", who, game="rocca", bots=64, rounds=20)
+    assert "`/config organiser`" in text
+    await refused(h, mallory, "tournament create", who, game="rocca")
+    # A tournament someone else may create is not Mallory's to start either.
+    alice = await organiser(h, ALICE, "alice")
+    signup = (await h.slash(alice, "tournament create", game="akuma", bots=3)).message
+    await h.click(alice, signup, label="Join")
+    await refused(h, mallory, "tournament start", "Only someone with Manage Server or the role")
+    assert not threads(h) and next(iter(h.bot.tournaments._cache.values())).status == "signup"
+
+
+async def test_an_organiser_role_member_may_within_the_caps_and_only_with_a_person(h: Harness) -> None:
+    boss, alice = admin(h), h.user(ALICE, "alice", roles=[ROLE])
+    h.dispatch("GUILD_ROLE_CREATE", {"guild_id": str(h.guild_id), "role": {
+        "id": str(ROLE), "name": "Organisers", "permissions": "0", "position": 1, "color": 0, "hoist": False,
+        "managed": False, "mentionable": False, "flags": 0}})
+    await refused(h, alice, "tournament create", "Only someone with Manage Server", game="akuma")
+    set_role = await h.slash(boss, "config organiser", role=ROLE)
+    assert set_role.ephemeral and f"<@&{ROLE}> may now create and start tournaments" in set_role.text
+
+    await refused(h, alice, "tournament create", "at most 16 bot entrants. " + HOW, game="rocca", bots=64)
+    await refused(h, alice, "tournament create", "at most 10 rounds. " + HOW, game="rocca", bots=2, rounds=20)
+    signup = (await h.slash(alice, "tournament create", game="akuma", bots=16, rounds=1)).message
+    assert "16 entered" in signup.text
+    await refused(h, alice, "tournament start", "not with bots alone")  # nobody entered: 16 bots only
+    tn = next(iter(h.bot.tournaments._cache.values()))
+    assert tn.status == "signup" and not threads(h)
+    await h.click(alice, signup, label="Join")
+    started = await h.slash(alice, "tournament start")
+    assert "has started" in started.messages[-1].text and threads(h)
+
+    cleared = await h.slash(boss, "config organiser")
+    assert cleared.ephemeral and "Only members with Manage Server may now" in cleared.text
+    await refused(h, alice, "tournament create", "Only someone with Manage Server can create", game="akuma")
+
+
+async def test_lobbies_per_member_and_per_server(h: Harness) -> None:
+    alice, bob, carol = h.user(ALICE, "alice"), h.user(BOB, "bob"), h.user(CAROL, "carol")
+    for elsewhere in (1, 2):  # two lobbies of hers in channels the harness does not show
+        await h.bot.service.create_lobby(game="akuma", guild_id=h.guild_id, channel_id=elsewhere,  # type: ignore[attr-defined]
+                                         user_id=ALICE, name="alice")
+    await h.slash(alice, "play akuma", bots=2)
+    text = await refused(h, alice, "play akuma", "You already host 3 open lobbies", channel="games")
+    assert HOW in text
+    await h.slash(admin(h), "config limits", lobbies_per_member=4, lobbies_per_server=4)
+    await h.slash(bob, "play akuma", channel="games")
+    await refused(h, carol, "play rocca", "This server already has 4 open lobbies, its limit")
+
+
+async def test_running_tables_per_member_and_per_server(h: Harness) -> None:
+    alice, bob = h.user(ALICE, "alice"), h.user(BOB, "bob")
+    await h.slash(admin(h), "config limits", tables_per_member=1, tables_per_server=2)
+    first = (await h.slash(alice, "play akuma", bots=2, timer=0)).message
+    await h.click(alice, first, label="Start")
+    second = (await h.slash(alice, "play akuma", bots=2, channel="games", timer=0)).message
+    before = counts(h)
+    r = await h.click(alice, second, label="Start")
+    assert r.ephemeral and "You already host 1 running table, the most a member may have here" in r.text
+    assert counts(h) == before and "Start" in str(h.message(second).components)  # still a lobby
+    await h.slash(alice, "game leave", channel="games")  # her lobby closes
+    await h.slash(admin(h), "config limits", tables_per_member=3)
+    bobs = (await h.slash(bob, "play akuma", bots=2, channel="games", timer=0)).message
+    await h.click(bob, bobs, label="Start")
+    third = (await h.slash(bob, "play rocca", bots=1, channel="general", timer=0)).message
+    r = await h.click(bob, third, label="Start")
+    assert r.ephemeral and "This server already has 2 running tables, its limit" in r.text
+    r = await h.click(alice, third, label="Start")  # not her lobby: the limit is not what stops her
+    assert r.ephemeral and "Only the host of the table" in r.text
+    assert "Start" in str(h.message(third).components)
+
+
+async def test_one_cooldown_over_play_rematch_and_tournament_create(h: Harness) -> None:
+    people = {ALICE: await organiser(h, ALICE, "alice"), BOB: h.user(BOB, "bob")}
+    alice = people[ALICE]
+    lobby = (await h.slash(alice, "play rocca", bots=1, level="easy", timer=300)).message
+    await h.click(people[BOB], lobby, label="Join")
+    await h.click(alice, lobby, label="Start")
+    table = next(iter(h.bot.service._tables.values()))  # type: ignore[attr-defined]
+    await play_to_the_end(h, table, people)
+    shown = await h.slash(admin(h), "config limits", creations_per_minute=2)
+    assert "Lobbies, tables and tournaments a member may create: at most 2 a minute" in shown.text
+    for _ in range(2):  # two lobbies opened and left in the other channel: her two creations of this minute
+        await h.slash(alice, "play akuma", channel="games")
+        await h.slash(alice, "game leave", channel="games")
+    cooldown = "A member may create at most 2 lobbies, tables or tournaments a minute here: try again in"
+    text = await refused(h, alice, "play akuma", cooldown, channel="games")
+    assert "seconds. " + HOW in text
+    await refused(h, alice, "tournament create", cooldown, game="akuma")
+    result = next(m for m in h.channel_messages() if "Rematch" in str(m.components))
+    before = counts(h)
+    r = await h.click(alice, result, result.button(None, r"gh:rematch:\d+")["custom_id"])
+    assert r.ephemeral and cooldown in r.text
+    assert counts(h) == before and table.row.rematch_id is None and h.message(result.id).components
+    other = await h.slash(people[BOB], "play akuma", channel="games")  # a bucket per member
+    assert not other.ephemeral
+
+
+async def test_config_limits_shows_and_changes_them_for_admins_only(h: Harness) -> None:
+    boss = admin(h)
+    shown = await h.slash(boss, "config limits")
+    assert shown.ephemeral
+    for line in ("Bot entrants per tournament: at most 16", "Rounds per tournament: at most 10",
+                 "Open lobbies per member: at most 3", "Open lobbies on the server: at most 25",
+                 "Running tables per member (as host): at most 3", "Running tables on the server: at most 25",
+                 "at most 3 a minute", "members with Manage Server"):
+        assert line in shown.text, line
+    changed = await h.slash(boss, "config limits", tournament_bots=4, tables_per_server=100)
+    assert "Bot entrants per tournament: at most 4" in changed.text and "on the server: at most 100" in changed.text
+    assert "Open lobbies per member: at most 3" in changed.text  # the others stay
+    ja = await h.slash(h.user(ADMIN + 1, "kanri", locale="ja", permissions=discord.Permissions.all()),
+                       "config limits")
+    assert "このサーバーの上限" in ja.text and "最大 4" in ja.text
+    # A member's client does not show /config (default permissions); a forged request is refused all the same.
+    mallory = h.user(MALLORY, "mallory")
+    data = build_options(h, boss, "config limits", {"tournament_bots": 64})
+    payload = interaction_payload(h, mallory, 2, data, h.channel_id, None)
+    forged = Reply(h.server, int(payload["id"]), payload["token"], 2, h.channel_id, mallory.payload)
+    h.server.replies[forged.token] = forged
+    h.dispatch("INTERACTION_CREATE", payload)
+    await h.settle()
+    assert forged.ephemeral and "Only someone with Manage Server can change" in forged.text
+    assert (await h.bot.storage.guild_limits(h.guild_id)).tournament_bots == 4

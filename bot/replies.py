@@ -1,9 +1,11 @@
 """Ephemeral replies, and the one place a domain error becomes the user's message."""
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 
+import aiohttp
 import discord
 
 from engines import EngineError
@@ -13,6 +15,10 @@ from .i18n import t
 
 log = logging.getLogger(__name__)
 NO_MENTIONS = discord.AllowedMentions.none()
+# How the answer to an interaction can fail after its change was committed: Discord refused or failed it, or the
+# connection broke or timed out on the way.
+ANSWER_FAILURES = (discord.HTTPException, asyncio.TimeoutError, OSError, aiohttp.ClientError)
+AFTER_COMMIT = ("move", "back", "start", "lobby", "end", "tournament_start")  # error.after_commit.<what>
 
 
 async def reply(interaction: discord.Interaction, content: str | None = None, *,
@@ -32,9 +38,10 @@ async def reply(interaction: discord.Interaction, content: str | None = None, *,
 async def reply_error(interaction: discord.Interaction, error: BaseException) -> None:
     """Domain errors carry their message; anything else is logged and gets a generic apology."""
     committed = interaction.extras.get("committed", False)
-    if committed and isinstance(error, discord.HTTPException):  # the move stands; only its answer was lost
-        log.warning("interaction %s: the answer after a committed change failed (%s)", interaction.id, error)
-        what = committed if committed in ("move", "back", "start", "lobby", "end") else "move"
+    if committed and isinstance(error, ANSWER_FAILURES):  # the change stands; only its answer was lost
+        log.warning("interaction %s: the answer after a committed change failed (%s)", interaction.id,
+                    type(error).__name__)
+        what = committed if committed in AFTER_COMMIT else "move"
         text = t(f"error.after_commit.{what}", interaction.locale)
     else:
         if not isinstance(error, (HostError, EngineError)):

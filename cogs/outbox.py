@@ -374,6 +374,10 @@ class TableOutbox:
         if self.board.old_boards:
             self.board.old_boards.pop(0)
 
+    def writing(self) -> bool:
+        """Its task is writing now (not done, and not waiting out a backoff)."""
+        return self._task is not None and not self._task.done() and not self._sleeping
+
     async def idle(self) -> None:
         """Wait until everything pushed so far is written (tests, shutdown)."""
         while self._task is not None and not self._task.done():

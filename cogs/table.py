@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 
 import discord
 from discord import app_commands
@@ -74,14 +75,16 @@ class TableCog(commands.Cog):
             log.info("restoring what the players see at %d tables", len(ids))
 
     async def flush(self) -> None:
-        """Shutdown: give the writers ``flush_seconds`` to finish, then stop them (before storage closes); what
-        they did not write is written after the next start."""
+        """Shutdown: give the writers up to ``flush_seconds`` to finish what they can (a writer waiting out a
+        refusal's backoff cannot), then stop them before storage closes; what they did not write is written after
+        the next start, from the stored table."""
         boxes = list(self.outboxes.values())
-        try:
-            await asyncio.wait_for(asyncio.gather(*(box.idle() for box in boxes)), self.flush_seconds)
-        except asyncio.TimeoutError:
-            log.warning("shutdown: %d table writers still busy; they go on after the next start",
-                        sum(box.pending() for box in boxes))
+        give_up = time.monotonic() + self.flush_seconds
+        while any(box.writing() for box in boxes) and time.monotonic() < give_up:
+            await asyncio.sleep(0.05)
+        busy = sum(box.pending() for box in boxes)
+        if busy:
+            log.warning("shutdown: %d table writers had more to show; they go on after the next start", busy)
         for box in boxes:
             await box.stop()
 

@@ -263,6 +263,7 @@ class TournamentCog(commands.Cog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         await tournaments(interaction).start(tn.id, interaction.user.id, is_admin=is_admin(interaction),
                                              min_people=PEOPLE_TO_START, max_rounds=limits.tournament_rounds)
+        interaction.extras["committed"] = "tournament_start"  # a failed answer must not say nothing happened
         await reply(interaction, t("tournament.done.start", interaction.locale, id=tn.id))
 
     @tournament.command(name="drop")

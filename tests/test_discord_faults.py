@@ -9,6 +9,7 @@ import random
 import time
 
 import discord
+import pytest
 
 from bot.policies import choose_action
 from engines import get_engine
@@ -200,8 +201,11 @@ async def test_the_edge_refuses_late_callbacks_and_old_tokens(h: Harness) -> Non
     assert answer.status == 404 and '"code": 10062' in answer._text
 
 
-async def test_a_failed_answer_after_a_move_does_not_say_nothing_changed(h: Harness) -> None:
-    """A prepared position: seed 1, the host leads, so Alice picks her first card and plays it."""
+@pytest.mark.parametrize("failure", [{"status": 400}, {"error": RESET}, {"error": TIMEOUT}],
+                         ids=["refused", "reset", "timeout"])
+async def test_a_failed_answer_after_a_move_does_not_say_nothing_changed(h: Harness, failure) -> None:
+    """A prepared position: seed 1, the host leads, so Alice picks her first card and plays it. The answer fails
+    after the move was committed: Discord refuses it, or the connection breaks or times out on the way."""
     alice = h.user(ALICE_ID, "alice")
     table = await open_table(h, alice)
     assert PLAYER in table.to_act()
@@ -212,7 +216,7 @@ async def test_a_failed_answer_after_a_move_does_not_say_nothing_changed(h: Harn
     assert not play.get("disabled")
     version = table.version
     # Discord refuses the updated hand (a 503 would be retried by the library and then succeed)
-    h.server.faults.fail("POST", r"/interactions/\d+/[^/]+/callback", status=400, times=1)
+    h.server.faults.fail("POST", r"/interactions/\d+/[^/]+/callback", times=1, **failure)
     r = await h.click(alice, picked, play["custom_id"])
     assert table.version > version  # the move was committed
     assert "nothing was changed" not in r.text and "move was made" in r.text

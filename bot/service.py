@@ -235,6 +235,7 @@ class GameService(LobbyOps, SeatOps):
         notices = [(p, ev.model_dump_json()) for ev in events if ev.visible_to for p in ev.visible_to]
         seats = [seat if seat is not None and s.seat == seat.seat else s for s in table.seats]
         deadline = self._deadline(table, state, seats)
+        acting = set(table.user_ids_to_act())
         try:
             await self.storage.commit_action(
                 table.id, expected_version=table.version, player=player, action=action.model_dump(mode="json"),
@@ -244,7 +245,16 @@ class GameService(LobbyOps, SeatOps):
             raise HostError("stale") from None
         table.committed(bumped=True, state=state, seats=seats, deadline=deadline,
                         status="finished" if over else table.status)
+        await self._turns_ended(table, acting - set(table.user_ids_to_act()))
         return self._changed(table, UpdateKind.ENDED if over else kind, events, player)
+
+    async def _turns_ended(self, table: Table, people: set[int]) -> None:
+        """People whose turn this move ended were told of that turn, not of their next one: the stored record of
+        who was told forgets them before anything else is published (a restart then pings their next turn)."""
+        told = table.row.board_shown.told
+        if people & set(told):
+            shown = replace(table.row.board_shown, told=[u for u in told if u not in people])
+            await self.note_output(table, board_shown=shown)
 
     # ---- turn timers (seat changes of a running table: ``SeatOps``) ---------------------------------------
     def warn(self, table: Table) -> None:

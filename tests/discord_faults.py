@@ -86,6 +86,8 @@ class Faults:
         self.limited: list[tuple[str, str, float]] = []  # (route, scope, retry_after) of every 429 sent
         self._windows: dict[str, _Window] = {}
         self._global = _Window(*GLOBAL_LIMIT)
+        self.dying: Optional[tuple[Callable[["Call"], bool], bool, asyncio.Event]] = None
+        self.dead = False  # the bot's process died (``die_at``)
 
     def fail(self, method: str, path: str, *, status: int = 503, code: Optional[int] = None,
              error: Optional[str] = None, after: bool = False, times: Optional[int] = 1,
@@ -96,6 +98,14 @@ class Faults:
 
     def clear(self) -> None:
         self.faults.clear()
+
+    def die_at(self, pick: Callable[["Call"], bool], *, after: bool = False) -> asyncio.Event:
+        """The bot's process dies at the first request ``pick`` chooses: before Discord sees it, or (``after``)
+        once Discord has processed it, before the answer comes back. That request never returns; the event is set
+        then, and the test abandons the bot (``Harness.abandon``) as the kernel would."""
+        died = asyncio.Event()
+        self.dying = (pick, after, died)
+        return died
 
     def _take_fault(self, call: "Call") -> Optional[Fault]:
         for fault in self.faults:
@@ -111,6 +121,17 @@ class Faults:
     async def respond(self, call: "Call", server: "FakeDiscord") -> "FakeResponse":
         from .discord_harness_http import FakeResponse as make
 
+        if self.dead:  # a dead process sends nothing more (its tasks run on only until the test abandons it)
+            await asyncio.Event().wait()
+        if self.dying is not None and self.dying[0](call):
+            _, after, died = self.dying
+            self.dying, self.dead = None, True
+            if after:
+                server.handle(call)
+            else:
+                server.record(call)
+            died.set()
+            await asyncio.Event().wait()  # the process is dead: no answer ever comes back
         try:
             return await self._respond(call, server, make)
         finally:

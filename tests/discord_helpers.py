@@ -45,6 +45,23 @@ async def start_harness(db_path: Path, seed: int = 1, tables: str | None = "chan
     return harness
 
 
+async def kill(h: Harness) -> None:
+    """What the death of the bot's process leaves: tasks stopped mid-way, connections, locks and worker
+    processes gone."""
+    await h.abandon()
+    bot = h.bot
+    db, claim = bot.storage.db, getattr(bot, "_shard_claim", None)
+    if db.dialect == "postgres":
+        db.pool.terminate()
+        if claim is not None:
+            claim.conn.terminate()
+    else:
+        await db.conn.close()  # an open transaction is rolled back, as after a crash
+        if claim is not None:
+            await claim.release()  # the kernel drops the process's flocks
+    await bot.thinker.close()
+
+
 def only_table(h: Harness) -> Table:
     tables = list(h.bot.service._tables.values())  # type: ignore[attr-defined]
     running = [t for t in tables if t.status in ("running", "finished")]

@@ -9,7 +9,7 @@ import random
 
 from . import ui_driver
 from .discord_harness import Harness
-from .discord_helpers import only_table
+from .discord_helpers import only_table, organiser
 from .test_discord_akuma import ALICE_ID
 from .test_literal_names import discord_shows, problems_anywhere, problems_in_markdown, problems_in_plain, texts
 
@@ -32,7 +32,7 @@ def shown(payload: dict) -> str:
 
 
 async def test_a_tournament_s_name_and_its_entrants_names_are_literal(h: Harness) -> None:
-    alice = h.user(ALICE_ID, PERSON)
+    alice = await organiser(h, ALICE_ID, PERSON)
     r = await h.slash(alice, "tournament create", game="akuma", rounds=1, bots=3, name=CUP)
     signup = r.message
     await h.click(alice, signup, label="Join")

@@ -15,7 +15,7 @@ from bot.policies import choose_action
 from bot.storage.rows import BoardShown
 
 from .discord_harness import Harness
-from .discord_helpers import board_message, start_harness
+from .discord_helpers import board_message, kill, start_harness
 from .test_discord_akuma import ALICE_ID, PLAYER, open_table
 
 POSTS = "POST /channels/{channel_id}/messages"
@@ -68,7 +68,8 @@ async def play_alice(h: Harness, table, rng: random.Random, moves: int = 1) -> N
         if table.status != "running" or PLAYER not in table.to_act():
             return
         action = choose_action(table.engine, table.state, PLAYER, rng)
-        await h.bot.service.act_as(table.id, PLAYER, action, table.version)
+        with h._owning():  # what the move starts belongs to the bot (and dies with it when it is killed)
+            await h.bot.service.act_as(table.id, PLAYER, action, table.version)
         await h.settle()
 
 
@@ -104,7 +105,7 @@ async def test_a_result_lost_to_a_kill_is_posted_once_after_the_restart(tmp_path
         await play_alice(h1, table, rng, moves=50)
     await until(lambda: refused[0] >= 1)
     assert results_in(h1, h1.channel_id) == [] and not stored(db, table.id)["result_shown"]
-    await h1.abandon()  # killed while the result is still to be posted
+    await kill(h1)  # killed while the result is still to be posted
 
     h2 = await start_harness(db, discord_has=kept_by_discord(h1))
     try:
@@ -128,7 +129,7 @@ async def test_a_result_discord_stored_before_the_kill_is_not_posted_twice(tmp_p
         await play_alice(h1, table, rng, moves=50)
     await until(lambda: refused[0] >= 1)
     assert len(results_in(h1, h1.channel_id)) >= 1
-    await h1.abandon()
+    await kill(h1)
 
     h2 = await start_harness(db, discord_has=kept_by_discord(h1))
     try:
@@ -151,7 +152,7 @@ async def test_a_turn_ping_lost_to_a_kill_is_delivered_once_and_the_clock_waits_
     version = table.version
     assert stored(db, table.id)["deadline"] is not None  # her clock runs, yet she was never told
     assert ALICE_ID not in BoardShown.load(stored(db, table.id)["board_shown"]).told
-    await h1.abandon()
+    await kill(h1)
 
     mark = time.time()
     h2 = await start_harness(db, discord_has=kept_by_discord(h1))
@@ -179,6 +180,5 @@ async def test_shutdown_flushes_the_writers_before_storage_closes(tmp_path: Path
     action = choose_action(table.engine, table.state, PLAYER, random.Random(5))
     await h.bot.service.act_as(table.id, PLAYER, action, table.version)
     await h.bot.service.drain()
-    version = table.version
-    await h.close()
-    assert shows_version(h.message(stored(db, table.id)["board_message_id"])) == version
+    await h.close()  # the bots stop first; the board then shows the last move they made
+    assert shows_version(h.message(stored(db, table.id)["board_message_id"])) == table.version

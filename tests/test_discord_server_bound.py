@@ -20,7 +20,7 @@ from bot.i18n import t
 from bot.table import Table
 
 from .discord_harness import Harness, HarnessUser
-from .discord_helpers import only_table
+from .discord_helpers import lift_limits, only_table, organiser
 from .fuzz_inputs import button, forge, select
 from .test_discord_lobby_end import play_to_the_end
 from .test_discord_paused import manual_time, paused_table
@@ -46,8 +46,10 @@ def snapshot(h: Harness, db_path: Path) -> tuple:
 
 
 async def server_a(h: Harness) -> tuple[Table, Table, int, dict[int, HarnessUser]]:
-    """Server A: a running Akuma table (Alice hosts, Bob, a bot), Alice's lobby in #games, a tournament."""
-    people = {ALICE: h.user(ALICE, "alice"), BOB: h.user(BOB, "bob")}
+    """Server A: a running Akuma table (Alice hosts, Bob, a bot), Alice's lobby in #games, a tournament (Alice is
+    one of the server's organisers)."""
+    await lift_limits(h)
+    people = {ALICE: await organiser(h, ALICE, "alice"), BOB: h.user(BOB, "bob")}
     r = await h.slash(people[ALICE], "play akuma", bots=1)
     await h.click(people[BOB], r.message, label="Join")
     await h.click(people[ALICE], r.message, label="Start")

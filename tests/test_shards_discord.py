@@ -22,7 +22,7 @@ from engines import EngineError, get_engine
 from . import ui_driver
 from .conftest import rows
 from .discord_harness import Harness
-from .discord_helpers import board_message
+from .discord_helpers import board_message, kill
 
 COUNT = 2
 PEOPLE = {"general": (101, "alice"), "games": (102, "bob")}  # one person (and two bot seats) per channel
@@ -83,19 +83,6 @@ async def until_bots_think(h: Harness, tables: dict[int, object], rng: random.Ra
             assert (await ui_driver.act(h, h.users[uid], table, rng)).applied
     await h.settle()
     assert all(table.status == "running" for table in tables.values())
-
-
-async def kill(h: Harness) -> None:
-    """What the death of the bot's process leaves: tasks stopped mid-way, connections and locks gone."""
-    await h.abandon()
-    bot = h.bot
-    db, claim = bot.storage.db, bot._shard_claim
-    if bot.storage.db.dialect == "postgres":
-        db.pool.terminate()
-        claim.conn.terminate()
-    else:
-        await db.conn.close()  # an open transaction is rolled back, as after a crash
-        await claim.release()  # the kernel drops the process's flocks
 
 
 def game_rows(db_url: str, ids) -> dict[int, tuple]:

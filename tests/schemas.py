@@ -63,6 +63,7 @@ class Table:
     primary_key: tuple[str, ...] = ()
     unique: set[tuple[str, ...]] = field(default_factory=set)  # UNIQUE constraints (their indexes are unnamed)
     foreign_keys: set[ForeignKey] = field(default_factory=set)
+    checks: set[str] = field(default_factory=set)  # CHECK constraints, normalised (see ``normalise_check``)
 
 
 @dataclass
@@ -79,11 +80,14 @@ def kind_of(declared: str, kinds: dict[str, Kind]) -> Kind:
     return kinds[base]
 
 
+CAST = re.compile(r"::[a-z][a-z0-9_]*(?: [a-z][a-z0-9_]*)*(\[\])?")  # PostgreSQL's ::text, ::character varying[]
+
+
 def normalise_default(text: str | None) -> str | None:
     """``'{}'::text`` -> ``'{}'``, ``'-1'::integer`` -> ``-1``, ``(0)`` -> ``0``, ``0.0`` -> ``0``, NULL -> None."""
     if text is None:
         return None
-    value = re.sub(r"::[a-z][a-z0-9_ ]*(\[\])?", "", text.strip())  # PostgreSQL's casts
+    value = CAST.sub("", text.strip())
     while re.fullmatch(r"\([^()]*\)", value):
         value = value[1:-1].strip()
     number = re.fullmatch(r"'?(-?\d+(?:\.\d+)?)'?", value)
@@ -93,6 +97,36 @@ def normalise_default(text: str | None) -> str | None:
     if value.upper() in ("NULL", "TRUE", "FALSE", "CURRENT_TIMESTAMP"):
         return None if value.upper() == "NULL" else value.upper()
     return value
+
+
+def normalise_check(text: str) -> str:
+    """One spelling for both backends: ``CHECK (status IN ('a', 'b'))`` (SQLite) and PostgreSQL's
+    ``CHECK ((status = ANY (ARRAY['a'::text, 'b'::text])))`` both become ``status IN ('a', 'b')`` (values sorted);
+    any other condition becomes its tokens without casts or parentheses, lower case outside string literals."""
+    body = CAST.sub("", re.sub(r"^\s*CHECK\s*", "", text, flags=re.IGNORECASE))
+    body = re.sub(r"=\s*ANY\s*\(+ARRAY\[([^\]]*)\]\)+", r"IN (\1)", body, flags=re.IGNORECASE)
+    listed = re.fullmatch(r"[\s(]*(\w+)\)?\s+IN\s*\(([^()]*)\)[\s)]*", body, re.IGNORECASE)
+    if listed:
+        values = sorted(re.findall(r"'((?:[^']|'')*)'", listed.group(2)))
+        return f"{listed.group(1)} IN ({', '.join(repr(v) for v in values)})"
+    # PostgreSQL puts parentheses around every sub-expression; dropping them all could only hide a difference in
+    # grouping, which no migration is likely to get wrong in one series only.
+    tokens = re.findall(r"'(?:[^']|'')*'|\w+|[<>=!|]+|[^\s()]", body)
+    return " ".join(t if t.startswith("'") else t.lower() for t in tokens)
+
+
+def sqlite_checks(sql: str) -> set[str]:
+    """The CHECK constraints in a table's CREATE statement (SQLite keeps the columns ADD COLUMN appended)."""
+    found = set()
+    for start in (m.end() - 1 for m in re.finditer(r"\bCHECK\s*\(", sql, re.IGNORECASE)):
+        depth, quoted = 0, False
+        for end in range(start, len(sql)):
+            quoted ^= sql[end] == "'"
+            depth += 0 if quoted else {"(": 1, ")": -1}.get(sql[end], 0)
+            if depth == 0:
+                found.add(normalise_check(sql[start:end + 1]))
+                break
+    return found
 
 
 # Bookkeeping of the backend itself, not of the project: SQLite's AUTOINCREMENT counters and statistics.
@@ -120,6 +154,7 @@ def _sqlite_table(conn: sqlite3.Connection, name: str, sql: str) -> Table:
         table.columns[column] = Column(kind_of(declared.upper(), SQLITE_KINDS), bool(not_null) or rowid,
                                        normalise_default(default), rowid and "AUTOINCREMENT" in sql.upper(),
                                        declared)
+    table.checks = sqlite_checks(sql)
     for _, unique, origin, columns in _sqlite_index_list(conn, name):
         if origin == "u" and unique:
             table.unique.add(columns)
@@ -183,6 +218,10 @@ PG_FOREIGN_KEYS = """SELECT t.relname, p.relname, con.confdeltype::text,
                      FROM pg_constraint con JOIN pg_class t ON t.oid = con.conrelid
                      JOIN pg_class p ON p.oid = con.confrelid JOIN pg_namespace ns ON ns.oid = t.relnamespace
                      WHERE ns.nspname = 'public' AND con.contype = 'f'"""
+PG_CHECKS = """SELECT t.relname, pg_get_constraintdef(con.oid)
+               FROM pg_constraint con JOIN pg_class t ON t.oid = con.conrelid
+               JOIN pg_namespace ns ON ns.oid = t.relnamespace
+               WHERE ns.nspname = 'public' AND con.contype = 'c'"""
 
 
 async def read_postgres(url: str) -> Schema:
@@ -208,6 +247,9 @@ async def read_postgres(url: str) -> Schema:
         for table, parent, on_delete, columns, parent_columns in await conn.fetch(PG_FOREIGN_KEYS):
             schema.tables[table].foreign_keys.add(
                 ForeignKey(tuple(columns), parent, tuple(parent_columns), POSTGRES_ON_DELETE[on_delete]))
+        for table, check in await conn.fetch(PG_CHECKS):
+            if table not in POSTGRES_BOOKKEEPING:
+                schema.tables[table].checks.add(normalise_check(check))
     finally:
         await conn.close()
     return schema
@@ -251,6 +293,8 @@ def _table_differences(name: str, a: Table, b: Table, left: str, right: str) -> 
     found += [f"{name}: foreign key {_list(key.columns)} -> {key.parent} {_list(key.parent_columns)} ON DELETE "
               f"{key.on_delete} only in {backend}" for owner, other, backend in ((a, b, left), (b, a, right))
               for key in sorted(owner.foreign_keys - other.foreign_keys, key=repr)]
+    found += [f"{name}: CHECK {check} only in {backend}" for owner, other, backend in ((a, b, left), (b, a, right))
+              for check in sorted(owner.checks - other.checks)]
     return found
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
+from contextlib import closing
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
@@ -135,7 +136,7 @@ SQLITE_INTERNAL = re.compile(r"sqlite_.*")
 
 def read_sqlite(path: Path) -> Schema:
     schema = Schema("SQLite")
-    with sqlite3.connect(path) as conn:
+    with closing(sqlite3.connect(path)) as conn:
         tables = conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'table' ORDER BY name").fetchall()
         for name, sql in tables:
             if not SQLITE_INTERNAL.fullmatch(name):
@@ -155,7 +156,7 @@ def _sqlite_table(conn: sqlite3.Connection, name: str, sql: str) -> Table:
                                        normalise_default(default), rowid and "AUTOINCREMENT" in sql.upper(),
                                        declared)
     table.checks = sqlite_checks(sql)
-    for _, unique, origin, columns in _sqlite_index_list(conn, name):
+    for _, unique, origin, columns, _ in _sqlite_index_list(conn, name):
         if origin == "u" and unique:
             table.unique.add(columns)
     foreign = conn.execute(f"PRAGMA foreign_key_list({name})").fetchall()  # id, seq, table, from, to, _, del, _
@@ -170,21 +171,21 @@ def _sqlite_table(conn: sqlite3.Connection, name: str, sql: str) -> Table:
     return table
 
 
-def _sqlite_index_list(conn: sqlite3.Connection, table: str) -> list[tuple[str, bool, str, tuple[str, ...]]]:
-    """(name, unique, origin 'c' CREATE INDEX / 'u' UNIQUE / 'pk', columns) of each index on ``table``."""
+def _sqlite_index_list(conn: sqlite3.Connection,
+                       table: str) -> list[tuple[str, bool, str, tuple[str, ...], bool]]:
+    """(name, unique, origin 'c' CREATE INDEX / 'u' UNIQUE / 'pk', columns, partial) of each index on ``table``."""
     found = []
     for _, index, unique, origin, partial in conn.execute(f"PRAGMA index_list({table})").fetchall():
         info = conn.execute(f"PRAGMA index_info({index})").fetchall()  # seqno, cid, name
         columns = tuple(c[2] or "<expression>" for c in sorted(info))
-        found.append((index, bool(unique), origin, columns))
+        found.append((index, bool(unique), origin, columns, bool(partial)))
     return found
 
 
 def _sqlite_indexes(conn: sqlite3.Connection, table: str, schema: Schema) -> None:
-    partial = {r[1]: bool(r[4]) for r in conn.execute(f"PRAGMA index_list({table})").fetchall()}
-    for index, unique, origin, columns in _sqlite_index_list(conn, table):
+    for index, unique, origin, columns, partial in _sqlite_index_list(conn, table):
         if origin == "c":
-            schema.indexes[index] = Index(table, columns, unique, partial[index])
+            schema.indexes[index] = Index(table, columns, unique, partial)
 
 
 # Bookkeeping of the project's PostgreSQL backend only: the applied migrations (SQLite keeps that number in

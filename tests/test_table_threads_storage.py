@@ -1,4 +1,4 @@
-"""Where a table plays, stored on both backends (migration SQLite 0008 / PostgreSQL 0004): a lobby that is to move
+"""Where a table plays, stored on both backends (migration SQLite 0010 / PostgreSQL 0006): a lobby that is to move
 to its thread, the move recorded with the lobby's channel kept, both channels finding the table, the server
 setting, and a restarted service reading it all back."""
 from __future__ import annotations

@@ -1,3 +1,4 @@
+-- Counterpart: PostgreSQL 0001_init.sql (SQLite 0001-0005 in one step).
 -- Games (lobbies and tables), their seats, and the append-only action log.
 CREATE TABLE games (
     id               INTEGER PRIMARY KEY AUTOINCREMENT,

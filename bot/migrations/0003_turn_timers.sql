@@ -1,3 +1,4 @@
+-- Counterpart: PostgreSQL 0001_init.sql (SQLite 0001-0005 in one step).
 -- Turn timers: each table's time per decision, the stored deadline of the decision it waits for (so timers
 -- survive restarts), and per seat the expiries in a row and whether the seat went to a bot for absence.
 ALTER TABLE games ADD COLUMN turn_seconds INTEGER NOT NULL DEFAULT 120;

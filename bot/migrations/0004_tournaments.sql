@@ -1,3 +1,4 @@
+-- Counterpart: PostgreSQL 0001_init.sql (SQLite 0001-0005 in one step).
 -- Community tournaments (rounds of tables hosted as ordinary games) and ratings per server and game.
 CREATE TABLE tournaments (
     id                   INTEGER PRIMARY KEY AUTOINCREMENT,

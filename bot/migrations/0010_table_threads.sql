@@ -1,3 +1,4 @@
+-- Counterpart: PostgreSQL 0006_table_threads.sql.
 -- Casual tables in their own thread (issue 14). open_thread: 1 while the table still has to move, at its start, to
 -- a public thread started from its lobby message (set by /play, cleared once it moved or gave up). lobby_channel_id:
 -- where the lobby message is once the table plays in that thread (channel_id is then the thread, NULL: the lobby is

@@ -1,3 +1,4 @@
+-- Counterpart: PostgreSQL 0007_limits.sql.
 -- Limits against amplification (issue 32): who may create and start tournaments (Manage Server, or this role),
 -- caps on tournaments' bot entrants and rounds, on open lobbies and running tables per member and per server, and
 -- how many lobbies, tables and tournaments a member may create a minute. NULL: the default (bot/limits.py), so a

@@ -1,3 +1,4 @@
+-- Counterpart: PostgreSQL 0008_table_output.sql.
 -- What the players of a table were shown (issue 31), so a restarted bot derives the visible side from the stored
 -- table: board_shown is a JSON object (bot.storage.rows.BoardShown: the version and event lines the board message
 -- shows, the people whose turn it was posted for, the nonce of a board post under way). result_shown, told_shown

@@ -1,4 +1,4 @@
--- Casual tables in their own thread (SQLite 0008). open_thread: 1 while the table still has to move, at its start,
+-- Casual tables in their own thread (SQLite 0010). open_thread: 1 while the table still has to move, at its start,
 -- to a public thread started from its lobby message (set by /play, cleared once it moved or gave up).
 -- lobby_channel_id: where the lobby message is once the table plays in that thread (channel_id is then the thread,
 -- NULL: the lobby is in channel_id). guild_settings.tables: where a server's tables play ('thread' or 'channel',

@@ -5,9 +5,14 @@ The bot has only the Guilds intent, so it cannot see a host leave the server: th
 a lobby."""
 from __future__ import annotations
 
+import time
+from pathlib import Path
+
 import discord
 
+from .conftest import rows
 from .discord_harness import Harness
+from .discord_helpers import start_harness
 from .test_discord_paused import advance, channel_text, labels, manual_time
 
 ALICE, BOB, CAROL = 101, 102, 103
@@ -44,6 +49,31 @@ async def test_japanese_lobby_closed_for_idleness(h: Harness) -> None:
     closed = h.message(lobby.id)
     assert "誰もロビーに参加・退出・開始しなかったため" in closed.text and "閉じました" in closed.text
     assert closed.components == []
+
+
+async def test_after_a_restart_a_lobby_closes_a_day_after_its_last_change(tmp_path: Path) -> None:
+    db = tmp_path / "bot.db"
+    h1 = await start_harness(db)
+    try:
+        lobby = (await h1.slash(h1.user(ALICE, "alice"), "play akuma", bots=1)).message
+        await h1.settle()
+        payload = h1.message(lobby.id).payload
+        table_id = next(iter(h1.bot.service._tables))  # type: ignore[attr-defined]
+    finally:
+        await h1.close()
+    # Its last change 23 hours before the restart (as if the bot had been down that long).
+    rows(db, "UPDATE games SET updated_at = ? WHERE id = ?", time.time() - 23 * HOUR, table_id)
+    h2 = await start_harness(db, discord_has=lambda h: h.adopt(payload))
+    try:
+        clock = manual_time(h2)
+        await h2.bot.timers.resume()  # type: ignore[attr-defined]  # the waits again, on the test's clock
+        await advance(h2, clock, HOUR - 60)
+        assert h2.message(lobby.id).components and "waiting for players" in h2.message(lobby.id).text
+        await advance(h2, clock, 120)
+        closed = h2.message(lobby.id)
+        assert f"Table #{table_id} was closed: nobody joined" in closed.text and closed.components == []
+    finally:
+        await h2.close()
 
 
 async def test_the_host_leaves_and_the_next_seated_person_hosts_named_on_the_lobby(h: Harness) -> None:

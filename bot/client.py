@@ -72,7 +72,8 @@ class GameHostBot(commands.Bot):
                                 quick_in_worker=self.settings.bot_think_quick_in_worker)
         self.thinker.start()  # strong bots think in these worker processes, off the event loop
         self.scheduler = BotScheduler(self.service, self.settings.bot_move_delay, self.thinker)
-        self.timers = TurnTimers(self.service, close_paused_after=self.settings.paused_table_close_days * 86400)
+        self.timers = TurnTimers(self.service, close_paused_after=self.settings.paused_table_close_days * 86400,
+                                 close_lobby_after=self.settings.lobby_close_hours * 3600)
         self.ratings = RatingService(self.storage)
         self.service.subscribe(self.ratings.on_update)
         self.tournaments = TournamentService(self.storage, self.service, self.ratings)

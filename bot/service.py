@@ -313,6 +313,9 @@ class GameService(LobbyOps, SeatOps):
     async def tables_paused(self) -> list[int]:
         return await self.storage.paused(self.shards)
 
+    async def lobbies_touched(self) -> list[tuple[int, float]]:
+        return await self.storage.lobbies(self.shards)
+
     async def tables_with_deadlines(self) -> list[int]:
         return await self.storage.with_deadlines(self.shards)
 

@@ -13,7 +13,7 @@ from .games import engine_hooks
 from .policies import check_level
 from .service_parts import ServiceParts
 from .storage import SeatRow, VersionConflict
-from .table import Table, Update, UpdateKind, human_player
+from .table import EndReason, Table, Update, UpdateKind, human_player
 
 
 class LobbyOps(ServiceParts):
@@ -100,6 +100,15 @@ class LobbyOps(ServiceParts):
                 return await self._finish(table, "cancelled")
             host_id = humans[0].user_id if table.row.host_id == user_id else table.row.host_id
             return await self._edit_lobby(table, seats, host_id=host_id)
+
+    async def close_idle_lobby(self, game_id: int, version: int) -> Update | None:
+        """A lobby nobody changed since ``version`` (for ``LOBBY_CLOSE_HOURS``) is closed, as a table ended without
+        a result: its host may have left the server, and it must not stay open, its buttons live, for ever."""
+        table = await self.table(game_id)
+        async with table.lock:
+            if table.status != "lobby" or table.version != version:
+                return None  # changed (or started, or ended) meanwhile: its timer was armed again
+            return await self._finish(table, "cancelled", reason=EndReason.LOBBY_IDLE)
 
     async def add_bot(self, game_id: int, user_id: int, level: str = "normal") -> Update:
         check_level(level)

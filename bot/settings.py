@@ -33,6 +33,7 @@ class Settings(BaseSettings):
     log_level: str = "INFO"
     bot_move_delay: float = 1.5
     paused_table_close_days: float = 7.0  # a table paused with every person away is closed after this long
+    lobby_close_hours: float = 24.0  # a lobby nobody joined, left or started for this long is closed (0: never)
     # Worker processes for strong bots' thinking (0: one per core but one).
     bot_think_workers: int = 0
     # easy and normal in a worker of their own (0: on the event loop; slower at 1,000 tables: bot/thinking.py).

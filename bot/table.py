@@ -126,6 +126,7 @@ class EndReason(StrEnum):
     PAUSED_ENDED = "paused_ended"  # its host (or an admin) ended it while paused
     IDLE = "idle"  # it stayed paused too long and was closed
     CHANNEL_GONE = "channel_gone"  # its channel was deleted
+    LOBBY_IDLE = "lobby_idle"  # its lobby stayed unchanged too long without a start and was closed
 
 
 @dataclass

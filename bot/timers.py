@@ -1,7 +1,9 @@
 """Turn timers: a decision a person must make has a stored deadline; a warning goes out shortly before,
 and when it passes a bot moves for them (``GameService.expire``). Deadlines live in the database, so a
 restarted bot times the same decisions again (``resume``). A paused table (every person away) has no deadline;
-its timer closes it once it has waited ``close_paused_after`` seconds (``GameService.close_idle``)."""
+its timer closes it once it has waited ``close_paused_after`` seconds (``GameService.close_idle``). A lobby nobody
+changed for ``close_lobby_after`` seconds is closed too (``GameService.close_idle_lobby``): its host may have left
+the server, which the bot cannot see without the members intent."""
 from __future__ import annotations
 
 import asyncio
@@ -15,15 +17,18 @@ from .table import Update, UpdateKind
 log = logging.getLogger(__name__)
 WARN_BEFORE = 30.0  # seconds left when the player is warned
 CLOSE_PAUSED_AFTER = 7 * 86400.0  # seconds a paused table waits for someone to come back before it is closed
+CLOSE_LOBBY_AFTER = 24 * 3600.0  # seconds a lobby nobody joins, leaves or starts stays open (0: for ever)
 
 
 class TurnTimers:
     def __init__(self, service: GameService, *, warn_before: float = WARN_BEFORE,
-                 close_paused_after: float = CLOSE_PAUSED_AFTER, clock: Callable[[], float] = time.time,
+                 close_paused_after: float = CLOSE_PAUSED_AFTER, close_lobby_after: float = CLOSE_LOBBY_AFTER,
+                 clock: Callable[[], float] = time.time,
                  sleep: Callable[[float], Awaitable[None]] = asyncio.sleep) -> None:
         self.service = service
         self.warn_before = warn_before
         self.close_paused_after = close_paused_after
+        self.close_lobby_after = close_lobby_after
         self.clock = clock
         self.sleep = sleep
         self._tasks: dict[int, asyncio.Task[None]] = {}
@@ -35,8 +40,9 @@ class TurnTimers:
         if update.kind is not UpdateKind.WARNING and update.version == update.table.version:
             self.schedule(update.table.id)
 
-    def schedule(self, game_id: int) -> None:
-        """(Re)arm the timer of a table for the deadline it has now; a table with none is left untimed."""
+    def schedule(self, game_id: int, touched_at: float | None = None) -> None:
+        """(Re)arm the timer of a table for the deadline it has now; a table with none is left untimed. A lobby is
+        timed from ``touched_at``, when it last changed (None: now)."""
         old = self._tasks.pop(game_id, None)
         if old is not None and old is not asyncio.current_task():
             old.cancel()
@@ -45,6 +51,9 @@ class TurnTimers:
         table = self.service._tables.get(game_id)
         if table is not None and table.paused and table.row.paused_at is not None:
             task = asyncio.create_task(self._close_later(game_id, table.row.paused_at))
+        elif table is not None and table.status == "lobby" and self.close_lobby_after > 0:
+            touched_at = self.clock() if touched_at is None else touched_at
+            task = asyncio.create_task(self._close_lobby_later(game_id, table.version, touched_at))
         elif table is None or table.status != "running" or table.row.deadline is None:
             return
         else:
@@ -57,27 +66,41 @@ class TurnTimers:
             del self._tasks[game_id]
 
     async def resume(self) -> int:
-        """After a restart: time again every stored deadline, and the wait of every paused table."""
+        """After a restart: time again every stored deadline, the wait of every paused table, and every open lobby
+        from when it last changed."""
         self._closed = False  # resuming (re)opens closed timers
         ids = await self.service.tables_with_deadlines() + await self.service.tables_paused()
         for game_id in ids:
             await self.service.table(game_id)
             self.schedule(game_id)
-        return len(ids)
+        lobbies = await self.service.lobbies_touched()
+        for game_id, touched_at in lobbies:
+            await self.service.table(game_id)
+            self.schedule(game_id, touched_at)
+        return len(ids) + len(lobbies)
 
     async def _close_later(self, game_id: int, paused_at: float) -> None:
+        await self._close_at(paused_at + self.close_paused_after, lambda: self.service.close_idle(game_id, paused_at),
+                             "the paused table", game_id)
+
+    async def _close_lobby_later(self, game_id: int, version: int, touched_at: float) -> None:
+        await self._close_at(touched_at + self.close_lobby_after,
+                             lambda: self.service.close_idle_lobby(game_id, version), "the idle lobby", game_id)
+
+    async def _close_at(self, close_at: float, close: Callable[[], Awaitable[object]], what: str,
+                        game_id: int) -> None:
+        """Wait until ``close_at``, then ``close`` (shielded: re-arming this timer must not cut the close short)."""
         try:
-            close_at = paused_at + self.close_paused_after
             while self.clock() < close_at:
                 await self.sleep(close_at - self.clock())
-            closing = asyncio.ensure_future(self.service.close_idle(game_id, paused_at))
+            closing = asyncio.ensure_future(close())
             self._expiring.add(closing)
             closing.add_done_callback(self._expiring.discard)
             await asyncio.shield(closing)
         except asyncio.CancelledError:
             raise
         except Exception:
-            log.exception("closing the paused table %s failed", game_id)
+            log.exception("closing %s %s failed", what, game_id)
 
     async def _run(self, game_id: int, version: int, deadline: float) -> None:
         try:

@@ -25,12 +25,12 @@ from typing import TYPE_CHECKING, Any, Awaitable, Callable
 import discord
 
 from bot.i18n import t
-from bot.table import Table, Update, UpdateKind
+from bot.table import EndReason, Table, Update, UpdateKind
 
 from .common import NO_MENTIONS
 from .lobby import lobby_embed, lobby_view
 from .outbox_board import BoardWriter
-from .outbox_lines import Output, due_after, event_lines
+from .outbox_lines import Output, due_after, end_line, event_lines
 from .outbox_reach import Reach
 from .refusals import UNKNOWN_MESSAGE, Backoff, Refusal, RefusalBudget, classify, retry_after
 from .table_result import result_message
@@ -83,6 +83,7 @@ class TableOutbox:
         self.refused = Backoff(self.unreachable_first, self.unreachable_max)
         self._archive_timer: asyncio.TimerHandle | None = None
         self.clock_held = False  # this writer paused the table's clock until its people are told / reached
+        self.end_reason: EndReason | None = None  # why the table ended early (not stored: after a restart, unsaid)
         self._sleeping = self._woken = False  # in a backoff; asked to end it early
         self._task: asyncio.Task[None] | None = None
 
@@ -95,6 +96,7 @@ class TableOutbox:
         if update.kind is UpdateKind.WARNING:
             self.board.warning = update.version
         if update.kind is UpdateKind.ENDED:
+            self.end_reason = update.reason
             self.archive_later()
         self.board.add_lines(event_lines(update))
         self.due |= due_after(update)
@@ -309,8 +311,8 @@ class TableOutbox:
         if table.status == "lobby":
             kwargs: dict[str, Any] = {"embed": lobby_embed(table, locale), "view": lobby_view(table, locale)}
         else:  # started (who plays, no buttons), over, or ended before it finished
-            key = {"running": "lobby.started", "finished": "lobby.over"}.get(table.status, "table.cancelled")
-            content = t(key, locale, id=table.id)
+            key = {"running": "lobby.started", "finished": "lobby.over"}.get(table.status)
+            content = t(key, locale, id=table.id) if key else end_line(table, self.end_reason)
             if table.status == "running" and table.row.lobby_channel_id:  # it plays in its thread
                 content = t("lobby.playing_in_thread", locale, thread=f"<#{table.row.channel_id}>")
             kwargs = {"content": content, "embed": lobby_embed(table, locale), "view": None}

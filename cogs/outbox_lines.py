@@ -7,7 +7,7 @@ from typing import assert_never
 
 from bot import render
 from bot.i18n import t
-from bot.table import EndReason, Update, UpdateKind
+from bot.table import EndReason, Table, Update, UpdateKind
 
 from .common import names_for
 
@@ -65,9 +65,14 @@ def pause_lines(update: Update) -> list[str]:
         return [t("table.resumed", locale, player=names_for(table, locale)(update.actor))]
     if update.kind is not UpdateKind.ENDED or table.status != "cancelled":
         return []
-    if update.reason is EndReason.IDLE:  # Discord shows the time in each reader's own time zone
-        return [t("table.paused_closed", locale, id=table.id, since=f"<t:{int(table.row.paused_at or 0)}:f>")]
+    return [end_line(table, update.reason)]
+
+
+def end_line(table: Table, reason: EndReason | None) -> str:
+    """Why a table was ended before its game did (its lobby message says the same)."""
+    locale = table.row.locale
+    if reason is EndReason.IDLE:  # Discord shows the time in each reader's own time zone
+        return t("table.paused_closed", locale, id=table.id, since=f"<t:{int(table.row.paused_at or 0)}:f>")
     keys = {EndReason.ABANDONED: "table.abandoned", EndReason.PAUSED_ENDED: "table.paused_ended",
-            EndReason.CHANNEL_GONE: "table.channel_gone"}
-    return [t(keys.get(update.reason, "table.cancelled") if update.reason else "table.cancelled", locale,
-              id=table.id)]
+            EndReason.CHANNEL_GONE: "table.channel_gone", EndReason.LOBBY_IDLE: "table.lobby_idle"}
+    return t(keys.get(reason, "table.cancelled") if reason else "table.cancelled", locale, id=table.id)

@@ -28,6 +28,7 @@ def manual_time(h: Harness) -> ManualClock:
     h.bot.timers.clock, h.bot.timers.sleep = clock.now, clock.sleep  # type: ignore[attr-defined]
     h.ignore_task("TurnTimers._run")  # waiting on the manual clock, like a parked sleep
     h.ignore_task("TurnTimers._close_later")
+    h.ignore_task("TurnTimers._close_lobby_later")
     return clock
 
 

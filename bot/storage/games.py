@@ -260,6 +260,12 @@ class GameStore:
         sql = _where_shards("SELECT id FROM games WHERE status = 'running' AND paused_at IS NOT NULL", params, shards)
         return [r[0] for r in await self.db.fetch(sql + " ORDER BY paused_at", *params)]
 
+    async def lobbies(self, shards: ShardFilter | None = None) -> list[tuple[int, float]]:
+        """Open lobbies and when each last changed (what a restart must time to close once idle)."""
+        params: list[Any] = []
+        sql = _where_shards("SELECT id, updated_at FROM games WHERE status = 'lobby'", params, shards)
+        return [(r[0], float(r[1])) for r in await self.db.fetch(sql + " ORDER BY updated_at", *params)]
+
     async def waiting_on_bots(self, shards: ShardFilter | None = None) -> list[int]:
         """Running tables whose next decision belongs to a bot seat (what a restart must wake)."""
         params: list[Any] = []

@@ -27,6 +27,7 @@ from .policies import choose_action
 from .service_lobby import LobbyOps
 from .service_seats import SeatOps
 from .storage import SeatRow, ShardFilter, Storage, VersionConflict
+from .storage.rows import BoardShown
 from .table import ACTIVE, EndReason, Table, Update, UpdateKind
 
 log = logging.getLogger(__name__)
@@ -235,26 +236,27 @@ class GameService(LobbyOps, SeatOps):
         notices = [(p, ev.model_dump_json()) for ev in events if ev.visible_to for p in ev.visible_to]
         seats = [seat if seat is not None and s.seat == seat.seat else s for s in table.seats]
         deadline = self._deadline(table, state, seats)
-        acting = set(table.user_ids_to_act())
+        shown = self._told_after(table, state, seats)
         try:
             await self.storage.commit_action(
                 table.id, expected_version=table.version, player=player, action=action.model_dump(mode="json"),
                 state=engine.dump(state), status="finished" if over else "running", notices=notices,
-                bot_to_act=self._bot_to_act(table, state, seats), deadline=deadline, seat=seat)
+                bot_to_act=self._bot_to_act(table, state, seats), deadline=deadline, seat=seat, board_shown=shown)
         except VersionConflict:
             raise HostError("stale") from None
         table.committed(bumped=True, state=state, seats=seats, deadline=deadline,
-                        status="finished" if over else table.status)
-        await self._turns_ended(table, acting - set(table.user_ids_to_act()))
+                        status="finished" if over else table.status, board_shown=shown or table.row.board_shown)
         return self._changed(table, UpdateKind.ENDED if over else kind, events, player)
 
-    async def _turns_ended(self, table: Table, people: set[int]) -> None:
-        """People whose turn this move ended were told of that turn, not of their next one: the stored record of
-        who was told forgets them before anything else is published (a restart then pings their next turn)."""
+    @staticmethod
+    def _told_after(table: Table, state: Any, seats: list[SeatRow]) -> BoardShown | None:
+        """People whose turn this move ends were told of that turn, not of their next one: the stored record of who
+        was told forgets them in the move's own commit (a restart then pings their next turn). None: unchanged."""
         told = table.row.board_shown.told
-        if people & set(told):
-            shown = replace(table.row.board_shown, told=[u for u in told if u not in people])
-            await self.note_output(table, board_shown=shown)
+        acting = {s.user_id for s in seats if s.player in table.engine.to_act(state) and not s.is_bot}
+        if set(told) <= acting:
+            return None
+        return replace(table.row.board_shown, told=[u for u in told if u in acting])
 
     # ---- turn timers (seat changes of a running table: ``SeatOps``) ---------------------------------------
     def warn(self, table: Table) -> None:

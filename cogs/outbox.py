@@ -163,6 +163,8 @@ class TableOutbox:
                         await self._step(table, output)
             except _Retry as retry:
                 await self._sleep(retry.delay)
+            if table is not None and not self.pending():
+                await self.board.record(table)
         if table is not None and table.row.end_tidied and self.done is not None:
             self.done(self)
 

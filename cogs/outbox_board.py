@@ -58,6 +58,7 @@ class BoardWriter:
         self.shown_lines: list[str] = []  # the event lines the current board message shows
         self.shown_text = ""  # its content as last written
         self.old_boards: list[tuple[int, str]] = []  # replaced boards to turn into plain lines: (id, content)
+        self.unrecorded = False  # edited since the stored record was written
 
     def restore(self, table: Table) -> None:
         """After a restart: what the stored record says the players were shown. A board post that was under way
@@ -72,7 +73,10 @@ class BoardWriter:
             self.post = Post(shown.posting, [], compose([], turn), people, frozenset(self._people(table)))
 
     def _shown(self, table: Table, **posting: object) -> BoardShown:
-        return BoardShown(version=table.version, told=sorted(self.told), lines=list(self.shown_lines),
+        """The record to store. Only people still to act count as told: a move that ended someone's turn while
+        this write was on its way already took them off the stored record (``GameService._told_after``)."""
+        told = sorted(self.told & set(self._people(table)))
+        return BoardShown(version=table.version, told=told, lines=list(self.shown_lines),
                           **posting)  # type: ignore[arg-type]  # posting / posting_for only
 
     def follow_turns(self, table: Table, actor_user: int | None) -> None:
@@ -163,6 +167,7 @@ class BoardWriter:
         self.told = set(post.people)
         self.shown_lines, self.shown_text = list(post.lines), post.content
         self._drop_post()
+        self.unrecorded = False
         await self.bot.service.note_output(table, board_message_id=message.id, board_shown=self._shown(table))
         return True
 
@@ -188,8 +193,15 @@ class BoardWriter:
             return await self._post_board(table, channel)
         del self.lines[:taken]
         self.shown_lines, self.shown_text = lines, content
-        await self.bot.service.note_output(table, board_shown=self._shown(table))
+        self.unrecorded = True  # stored once the writer is idle (``record``): one write per burst, not per edit
         return True
+
+    async def record(self, table: Table) -> None:
+        """Store the lines the board shows after edits (a restart redraws it with them). Turn pings do not depend
+        on it: posts are recorded at once, and a move that ends a turn updates the record in its own commit."""
+        if self.unrecorded:
+            self.unrecorded = False
+            await self.bot.service.note_output(table, board_shown=self._shown(table))
 
     async def _write_plain_lines(self, table: Table, channel: discord.PartialMessageable) -> bool:
         """Lines of a table that never had a board (cancelled in its lobby): a message of their own."""

@@ -195,7 +195,8 @@ class GameStore:
 
     async def commit_action(self, game_id: int, *, expected_version: int, player: str, action: dict[str, Any],
                             state: str, status: str, notices: list[tuple[str, str]], bot_to_act: bool = False,
-                            deadline: float | None = None, seat: SeatRow | None = None) -> None:
+                            deadline: float | None = None, seat: SeatRow | None = None,
+                            board_shown: BoardShown | None = None) -> None:
         """Append the action, write the state and bump the version atomically; returns once committed.
 
         Group commit: actions of different tables that arrive while a commit is under way are written
@@ -205,7 +206,8 @@ class GameStore:
         """
         done = asyncio.get_running_loop().create_future()
         self._pending.append(PendingAction(game_id, expected_version, player, json.dumps(action), state, status,
-                                           bot_to_act, deadline, seat, notices, done))
+                                           bot_to_act, deadline, seat, notices, done,
+                                           board_shown.dump() if board_shown is not None else None))
         if self._flusher is None or self._flusher.done():
             self._flusher = asyncio.create_task(self._flush_pending())
         await done

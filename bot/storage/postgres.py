@@ -55,10 +55,12 @@ class PgTx(Tx):
 GROUP_COMMIT = """
 WITH b AS (
     SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int[],
-                         $8::float8[]) AS b(id, expected, player, action, state, status, bot_to_act, deadline)),
+                         $8::float8[], $18::text[])
+                  AS b(id, expected, player, action, state, status, bot_to_act, deadline, board_shown)),
 u AS (
     UPDATE games g SET version = g.version + 1, updated_at = $9, state = b.state, status = b.status,
-                       bot_to_act = b.bot_to_act, deadline = b.deadline
+                       bot_to_act = b.bot_to_act, deadline = b.deadline,
+                       board_shown = COALESCE(b.board_shown, g.board_shown)
     FROM b WHERE g.id = b.id AND g.version = b.expected RETURNING g.id),
 a AS (
     INSERT INTO actions (game_id, seq, player, action, created_at)
@@ -87,6 +89,7 @@ def _group_args(batch: list[PendingAction], now: float) -> list[Any]:
                [int(a.bot_to_act) for a in batch], [a.deadline for a in batch], now]
     columns += [[s[i] for s in seats] for i in range(5)]
     columns += [[n[i] for n in notices] for i in range(3)]
+    columns.append([a.board_shown for a in batch])
     return columns
 
 

@@ -88,6 +88,7 @@ class PendingAction:
     seat: SeatRow | None  # a seat whose timeout count (or bot flag) changes with this action
     notices: list[tuple[str, str]]
     done: asyncio.Future[None]
+    board_shown: str | None = None  # the table's new record of what its players were shown (None: unchanged)
 
 
 @dataclass(frozen=True)

@@ -117,9 +117,9 @@ class SqliteDatabase(SqliteTx, Database):
             done = [a for a in batch if versions.get(a.game_id) == a.expected_version]
             await self.executemany(
                 "UPDATE games SET version = version + 1, updated_at = ?, state = ?, status = ?, "
-                "bot_to_act = ?, deadline = ? WHERE id = ? AND version = ?",
-                [(now, a.state, a.status, int(a.bot_to_act), a.deadline, a.game_id, a.expected_version)
-                 for a in done])
+                "bot_to_act = ?, deadline = ?, board_shown = COALESCE(?, board_shown) WHERE id = ? AND version = ?",
+                [(now, a.state, a.status, int(a.bot_to_act), a.deadline, a.board_shown, a.game_id,
+                  a.expected_version) for a in done])
             await self.executemany(
                 "INSERT INTO actions (game_id, seq, player, action, created_at) VALUES "
                 "(?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM actions WHERE game_id = ?), ?, ?, ?)",

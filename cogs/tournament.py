@@ -281,8 +281,10 @@ class TournamentCog(commands.Cog):
                       tournament: int | None = None) -> None:
         """A bot plays the rest of this player's current game (the player stays entered)."""
         tn = await self.resolve(interaction, tournament)
-        await tournaments(interaction).replace(tn.id, interaction.user.id, player.id, is_admin=is_admin(interaction))
-        await reply(interaction, t("tournament.done.replace", interaction.locale, player=player.mention))
+        plays_on = await tournaments(interaction).replace(tn.id, interaction.user.id, player.id,
+                                                          is_admin=is_admin(interaction))
+        key = "tournament.done.replace" if plays_on else "tournament.done.replace_closed"
+        await reply(interaction, t(key, interaction.locale, player=player.mention))
 
     @tournament.command(name="void")
     @app_commands.describe(table="The table number (#) shown on its board", tournament=WHICH)

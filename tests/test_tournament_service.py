@@ -233,8 +233,9 @@ async def test_bad_input_is_refused_and_changes_nothing(db_url: str) -> None:
     await refused("unknown_table", ts.void(tn.id, ORGANISER, 12345))
     table = tn.round_tables(1)[0]
     await refused("bad_ranking", ts.set_result(tn.id, ORGANISER, table.game_id, [[table.players[0]]]))
-    # Bob's seat goes to a bot on replace; he stays in the tournament.
-    await ts.replace(tn.id, ORGANISER, BOB)
+    # Bob's seat goes to a bot on replace; he stays in the tournament. He was the last person at his table (Alice
+    # dropped), so it closes rather than a bot playing on, and replace says so.
+    assert await ts.replace(tn.id, ORGANISER, BOB) is False
     await refused("not_playing", ts.replace(tn.id, ORGANISER, BOB))
     assert tn.entrants[BOB].status == "checked_in"
     await ts.set_result(tn.id, ORGANISER, table.game_id, [list(reversed(table.players))])

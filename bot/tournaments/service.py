@@ -227,18 +227,20 @@ class TournamentService(RoundRunner):
         await self.games.hand_to_bot(table.game_id, user_id)
         return True
 
-    async def replace(self, tournament_id: int, actor: int, user_id: int, *, is_admin: bool = False) -> Tournament:
+    async def replace(self, tournament_id: int, actor: int, user_id: int, *, is_admin: bool = False) -> bool:
         """A bot plays the rest of this player's current game (its placing still counts for the player, who stays
-        in the tournament)."""
+        in the tournament). False: they were the last person at their table, which therefore closed instead."""
         async with self.lock(tournament_id):
             t = await self.get(tournament_id)
             self._organiser(t, actor, is_admin)
             self._state(t, "running")
             if user_id not in t.entrants:
                 raise HostError("tournament.not_entered")
+            table = t.live_table_of(user_id)
             if not await self._seat_to_bot(t, user_id):
                 raise HostError("tournament.not_playing")
-            return t
+            assert table is not None and table.game_id is not None
+            return (await self.games.table(table.game_id)).status == "running"
 
     def _table(self, t: Tournament, game_id: int, *, current: bool = True) -> TournamentTable:
         table = t.table_of_game(game_id)

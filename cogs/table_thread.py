@@ -31,6 +31,7 @@ THREAD_PERMISSIONS = ("create_public_threads", "send_messages_in_threads")
 THREAD_PARENTS = (discord.ChannelType.text, discord.ChannelType.news)  # channels whose messages can start threads
 AUTO_ARCHIVE_MINUTES: Literal[1440] = 1440  # a quiet thread is archived after a day; the table's writer opens it again
 THREAD_EXISTS, UNKNOWN_CHANNEL, MISSING_ACCESS, MISSING_PERMISSIONS = 160004, 10003, 50001, 50013
+THREAD_LIMIT = 160006
 CALL_TIMEOUT = 20.0  # seconds one Discord call may take
 FAILURES = (discord.HTTPException, discord.RateLimited, asyncio.TimeoutError, OSError, aiohttp.ClientError)
 
@@ -87,6 +88,8 @@ def describe(error: BaseException) -> str:
 def why_not(bot: "GameHostBot", table: Table, error: BaseException) -> str:
     """The line the channel gets when the table's thread could not be opened."""
     locale = table.row.locale
+    if getattr(error, "code", None) == THREAD_LIMIT:
+        return t("table.no_thread.limit", locale)
     if getattr(error, "code", None) in (MISSING_ACCESS, MISSING_PERMISSIONS):
         lacking = missing_in_channel(bot, table.row.guild_id, table.row.channel_id, THREAD_PERMISSIONS)
         return t("table.no_thread.missing", locale,

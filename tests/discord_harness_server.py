@@ -44,6 +44,7 @@ ALL_PERMISSIONS = (1 << 53) - 1
 CREATE_PUBLIC_THREADS, CREATE_PRIVATE_THREADS, HAS_THREAD = 1 << 35, 1 << 36, 1 << 5
 UNKNOWN_MESSAGE = error(404, 10008, "Unknown Message")
 THREAD_LOCKED = error(403, 160005, "Thread is locked")
+THREAD_LIMIT = error(400, 160006, "Maximum number of active threads reached")
 MANAGE_THREADS = 1 << 34
 UNKNOWN_WEBHOOK = error(404, 10015, "Unknown Webhook")
 
@@ -77,6 +78,7 @@ class FakeDiscord:
         self.on_thread_create: Callable[[dict], None] = lambda data: None
         self.bot_permissions: Callable[[int], int] = lambda channel_id: ALL_PERMISSIONS  # the harness knows them
         self.windows: list[list[Call]] = []  # Reply.calls lists currently receiving every call
+        self.max_active_threads = 1000  # active threads a server may have (160006 beyond)
         self.faults = Faults()  # Discord's rate limits, deadlines and failures, as tests switch them on
         self._routes: list[tuple[str, re.Pattern, Handler, str, bool]] = []
         for method, template, handler in ROUTES:
@@ -316,6 +318,9 @@ class FakeDiscord:
         tid = int(params["message_id"]) if "message_id" in params else snowflake()  # a message's thread shares its id
         if tid in self.channels:
             return THREAD_EXISTS
+        active = [c for c in self.channels.values() if not (c.get("thread_metadata") or {"archived": True})["archived"]]
+        if len(active) >= self.max_active_threads:
+            return THREAD_LIMIT
         thread = {"id": str(tid), "guild_id": str(self.guild_id), "parent_id": parent["id"], "name": body["name"],
                   "owner_id": self.bot_user["id"], "type": body.get("type", 11), "last_message_id": None,
                   "message_count": 0, "member_count": 1, "rate_limit_per_user": body.get("rate_limit_per_user", 0),

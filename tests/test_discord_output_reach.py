@@ -192,3 +192,44 @@ def test_the_budget_counts_a_sliding_window() -> None:
     assert budget.wait() == 8.0  # the oldest refusal leaves the window at 10 s
     now[0] = 10.5
     assert budget.wait() == 0.0
+
+
+async def test_a_thread_deleted_without_an_event_is_found_by_the_next_write(tmp_path: Path) -> None:
+    """No THREAD_DELETE reached the bot (a gateway gap): the next write gets 10003 and the table moves back."""
+    h = await start_harness(tmp_path / "bot.db", tables=None)
+    try:
+        host = h.user(ALICE_ID, "alice")
+        table = await open_in_thread(h, host)
+        h.server.channels.pop(table.row.channel_id)
+        await move_host(h, table, 1)
+        await h.settle()
+        assert table.row.channel_id == h.channel_id and table.row.lobby_channel_id is None
+        assert shows_version(board_message(h, table)) == table.version
+        assert "was deleted" in board_message(h, table).text or any(
+            "was deleted" in m.text for m in h.channel_messages())
+    finally:
+        await h.close()
+
+
+async def test_the_servers_thread_limit_keeps_a_table_in_its_channel_until_archives_make_room(
+        tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setattr(TableOutbox, "archive_grace", 0.2)
+    h = await start_harness(tmp_path / "bot.db", tables=None)
+    try:
+        await lift_limits(h)
+        h.server.max_active_threads = 1  # Discord allows 1,000 active threads a server; here one
+        hosts = [h.user(ALICE_ID + i, f"host{i}") for i in range(3)]
+        first = await open_in_thread(h, hosts[0])
+        r = await h.slash(hosts[1], "play akuma", bots=3, start="host")
+        await h.click(hosts[1], r.message, label="Start")
+        await h.settle()
+        second = next(t for t in h.bot.service._tables.values() if t.row.host_id == hosts[1].id)
+        assert second.status == "running" and second.row.channel_id == h.channel_id  # in the channel, and says why
+        assert "active threads" in board_message(h, second).text
+        await h.slash(hosts[0], "game end", table=first.id)
+        thread = h.server.channels[first.row.channel_id]
+        await until(lambda: thread["thread_metadata"]["archived"] is True, timeout=5.0)
+        third = await open_in_thread(h, hosts[2])  # the archive made room
+        assert third.row.channel_id != h.channel_id
+    finally:
+        await h.close()

@@ -94,50 +94,43 @@ def stored(db: Path, game_id: int) -> sqlite3.Row:
         con.close()
 
 
-async def test_a_result_lost_to_a_kill_is_posted_once_after_the_restart(tmp_path: Path) -> None:
-    db = tmp_path / "bot.db"
+async def result_refused_then_killed(db: Path, **refusal: Any) -> tuple[Harness, int]:
+    """A game played to its end while Discord refuses its result (``refusal``: see ``refuse_posts``), then the bot
+    killed: the dead harness and the table's id."""
     h1 = await start_harness(db)
-    alice = h1.user(ALICE_ID, "alice")
-    table = await open_table(h1, alice)
-    refused = refuse_posts(h1, is_result)
+    table = await open_table(h1, h1.user(ALICE_ID, "alice"))
+    refused = refuse_posts(h1, is_result, **refusal)
     rng = random.Random(4)
     while table.status == "running":
         await play_alice(h1, table, rng, moves=50)
     await until(lambda: refused[0] >= 1)
-    assert results_in(h1, h1.channel_id) == [] and not stored(db, table.id)["result_shown"]
-    await kill(h1)  # killed while the result is still to be posted
+    assert not stored(db, table.id)["result_shown"]
+    await kill(h1)
+    return h1, table.id
 
-    h2 = await start_harness(db, discord_has=kept_by_discord(h1))
+
+async def restarted_result_count(db: Path, old: Harness, game_id: int) -> int:
+    h2 = await start_harness(db, discord_has=kept_by_discord(old))
     try:
         await h2.settle()
-        assert len(results_in(h2, h2.channel_id)) == 1
-        assert stored(db, table.id)["result_shown"] == 1
+        assert stored(db, game_id)["result_shown"] == 1
+        return len(results_in(h2, h2.channel_id))
     finally:
         await h2.close()
+
+
+async def test_a_result_lost_to_a_kill_is_posted_once_after_the_restart(tmp_path: Path) -> None:
+    h1, game_id = await result_refused_then_killed(tmp_path / "bot.db")
+    assert results_in(h1, h1.channel_id) == []  # killed while the result was still to be posted
+    assert await restarted_result_count(tmp_path / "bot.db", h1, game_id) == 1
 
 
 async def test_a_result_discord_stored_before_the_kill_is_not_posted_twice(tmp_path: Path) -> None:
     """Discord stored the result, then the answer was lost and the bot killed before it recorded it: the restart
     posts it again with the same nonce, and Discord answers with the message it has."""
-    db = tmp_path / "bot.db"
-    h1 = await start_harness(db)
-    alice = h1.user(ALICE_ID, "alice")
-    table = await open_table(h1, alice)
-    refused = refuse_posts(h1, is_result, status=503, after=True)
-    rng = random.Random(4)
-    while table.status == "running":
-        await play_alice(h1, table, rng, moves=50)
-    await until(lambda: refused[0] >= 1)
+    h1, game_id = await result_refused_then_killed(tmp_path / "bot.db", status=503, after=True)
     assert len(results_in(h1, h1.channel_id)) >= 1
-    await kill(h1)
-
-    h2 = await start_harness(db, discord_has=kept_by_discord(h1))
-    try:
-        await h2.settle()
-        assert len(results_in(h2, h2.channel_id)) == 1
-        assert stored(db, table.id)["result_shown"] == 1
-    finally:
-        await h2.close()
+    assert await restarted_result_count(tmp_path / "bot.db", h1, game_id) == 1
 
 
 async def test_a_turn_ping_lost_to_a_kill_is_delivered_once_and_the_clock_waits_for_it(tmp_path: Path) -> None:

@@ -50,23 +50,30 @@ def refusals_at(h: Harness, channel_id: int, start: float, end: float) -> int:
     return sum(1 for c in h.calls if c.status >= 400 and f"/channels/{channel_id}" in c.path and start <= c.at < end)
 
 
+async def locked_tables(h: Harness, count: int) -> tuple[list, list, float]:
+    """``count`` tables (one host each) in their threads, the threads locked by a moderator, and a move at each so
+    that every writer has something to write: the hosts, the tables and when the moves were made."""
+    await lift_limits(h)
+    hosts = [h.user(ALICE_ID + i, f"host{i}") for i in range(count)]  # one table each (one per person here)
+    tables = [await open_in_thread(h, host) for host in hosts]
+    h.app_permissions = discord.Permissions(h.app_permissions.value & ~discord.Permissions(
+        manage_threads=True).value)  # the bot is no moderator: a locked thread refuses it
+    for table in tables:
+        set_thread(h, table.row.channel_id, locked=True)
+    await h.settle()
+    start = time.monotonic()
+    for i, table in enumerate(tables):
+        await move_host(h, table, i)
+    return hosts, tables, start
+
+
 async def test_locked_threads_are_tried_rarely_and_written_within_seconds_of_unlocking(tmp_path: Path,
                                                                                        monkeypatch) -> None:
     monkeypatch.setattr(TableOutbox, "unreachable_first", TableOutbox.unreachable_first / SCALE)
     monkeypatch.setattr(TableOutbox, "unreachable_max", TableOutbox.unreachable_max / SCALE)
     h = await start_harness(tmp_path / "bot.db", tables=None)
     try:
-        await lift_limits(h)
-        hosts = [h.user(ALICE_ID + i, f"host{i}") for i in range(6)]  # one table each (one per person here)
-        tables = [await open_in_thread(h, host) for host in hosts]
-        h.app_permissions = discord.Permissions(h.app_permissions.value & ~discord.Permissions(
-            manage_threads=True).value)  # the bot is no moderator: a locked thread refuses it
-        for table in tables:
-            set_thread(h, table.row.channel_id, locked=True)
-        await h.settle()
-        start = time.monotonic()
-        for i, table in enumerate(tables):
-            await move_host(h, table, i)
+        hosts, tables, start = await locked_tables(h, 6)
         await asyncio.sleep(3 * MINUTE)
         for table in tables:  # refused: clock paused (nobody is timed out), host told the real cause
             assert h.bot.get_cog("TableCog").outbox(table.id).reach.cause is not None
@@ -162,19 +169,9 @@ async def test_the_process_wide_budget_holds_every_writer_back(tmp_path: Path, m
     monkeypatch.setattr(TableOutbox, "unreachable_max", TableOutbox.unreachable_max / SCALE)
     h = await start_harness(tmp_path / "bot.db", tables=None)
     try:
-        await lift_limits(h)
         budget = h.bot.get_cog("TableCog").refusals
         budget.limit, budget.window = 8, 60.0
-        hosts = [h.user(ALICE_ID + i, f"host{i}") for i in range(6)]
-        tables = [await open_in_thread(h, host) for host in hosts]
-        h.app_permissions = discord.Permissions(h.app_permissions.value & ~discord.Permissions(
-            manage_threads=True).value)
-        for table in tables:
-            set_thread(h, table.row.channel_id, locked=True)
-        await h.settle()
-        start = time.monotonic()
-        for i, table in enumerate(tables):
-            await move_host(h, table, i)
+        _, tables, start = await locked_tables(h, 6)
         await asyncio.sleep(3 * MINUTE)
         refused = sum(refusals_at(h, t.row.channel_id, start, time.monotonic()) for t in tables)
         assert budget.total == refused and refused <= budget.limit + len(tables), refused

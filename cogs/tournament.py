@@ -18,6 +18,7 @@ from bot.errors import HostError
 from bot.i18n import t
 from bot.tournaments import Tournament, TournamentService, TournamentTable, TournamentUpdate
 from bot.tournaments import text as tx
+from bot.tournaments.models import TournamentUpdateKind as Kind
 
 from .common import NO_MENTIONS, GameItem, check_server, game_choices, host, is_admin, public_language, reply
 from .custom_ids import ID, SEAT, number, valid_id
@@ -165,21 +166,21 @@ class TournamentCog(commands.Cog):
         tn, kind, locale = update.tournament, update.kind, update.tournament.locale
         service: TournamentService = self.bot.tournaments  # type: ignore[attr-defined]  # a GameHostBot, typed as commands.Bot
         channel = self.bot.get_partial_messageable(tn.channel_id, guild_id=tn.guild_id)
-        if kind in ("signup", "started", "cancelled") and tn.signup_message_id:
-            content = t(f"tournament.signup_{kind}", locale) if kind != "signup" else None
+        if kind in (Kind.SIGNUP, Kind.STARTED, Kind.CANCELLED) and tn.signup_message_id:
+            content = t(f"tournament.signup_{kind.value}", locale) if kind is not Kind.SIGNUP else None
             await channel.get_partial_message(tn.signup_message_id).edit(
                 content=content, embed=signup_embed(tn, locale), view=signup_view(tn, locale))
-        if kind == "started":
+        if kind is Kind.STARTED:
             message = await channel.send(embed=await standings_embed(service, tn, locale),
                                          allowed_mentions=NO_MENTIONS)
             await service.set_messages(tn, standings_message_id=message.id)
-        if kind in ("round", "result", "finished") and tn.standings_message_id:
+        if kind in (Kind.ROUND, Kind.RESULT, Kind.FINISHED) and tn.standings_message_id:
             await channel.get_partial_message(tn.standings_message_id).edit(
                 embed=await standings_embed(service, tn, locale))
-        if kind == "round" and update.round is not None:
+        if kind is Kind.ROUND and update.round is not None:
             await channel.send("\n".join(tx.round_lines(tn, update.round, locale))[:2000],
                                allowed_mentions=NO_MENTIONS)
-        if kind == "finished":
+        if kind is Kind.FINISHED:
             await channel.send(t("tournament.finished", locale, name=tx.title(tn, locale)),
                                embed=await standings_embed(service, tn, locale), allowed_mentions=NO_MENTIONS)
 

@@ -9,6 +9,7 @@ import logging
 from typing import Awaitable, Callable
 
 from bot.tournaments import TournamentUpdate
+from bot.tournaments.models import TournamentUpdateKind
 
 log = logging.getLogger(__name__)
 Deliver = Callable[[TournamentUpdate], Awaitable[None]]
@@ -23,7 +24,7 @@ class TournamentWriter:
     def push(self, update: TournamentUpdate) -> None:
         """Queue an update (never awaits Discord); a sign-up redraw already waiting covers this one."""
         queue = self._queues.setdefault(update.tournament.id, [])
-        if update.kind == "signup" and any(u.kind == "signup" for u in queue):
+        if update.kind is TournamentUpdateKind.SIGNUP and any(u.kind is TournamentUpdateKind.SIGNUP for u in queue):
             return
         queue.append(update)
         task = self._tasks.get(update.tournament.id)

@@ -14,7 +14,7 @@ import pytest
 from bench.memory_soak import Batch, measure
 from bot.errors import HostError
 from bot.service import GameService
-from bot.table import Table, Update
+from bot.table import Table, Update, UpdateKind
 from cogs.outbox import TableOutbox
 
 from .discord_harness import Harness
@@ -55,7 +55,7 @@ async def test_idle_tables_leave_the_cache_but_a_held_table_stays_the_one_object
     delivered = asyncio.Event()
 
     async def slow_listener(update: Update) -> None:
-        if update.kind == "ended":
+        if update.kind is UpdateKind.ENDED:
             await delivered.wait()
 
     service.subscribe(slow_listener)

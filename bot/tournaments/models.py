@@ -7,6 +7,7 @@ of the hosted game belongs to ``players[i]``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 from bot.storage import SeatRow
@@ -132,11 +133,21 @@ class Tournament:
         return self.final_table and number == self.rounds + 1
 
 
+class TournamentUpdateKind(StrEnum):
+    """What changed in a tournament."""
+
+    SIGNUP = "signup"  # its entrants changed (joined, left, checked in, dropped before the start)
+    STARTED = "started"
+    ROUND = "round"  # a round was seated
+    RESULT = "result"  # a table's result counted (or was set, voided)
+    FINISHED = "finished"
+    CANCELLED = "cancelled"
+
+
 @dataclass
 class TournamentUpdate:
-    """What tournament listeners (the Discord cog) hear: kind is signup | started | round | result | finished |
-    cancelled."""
+    """What tournament listeners (the Discord cog) hear."""
 
     tournament: Tournament
-    kind: str
+    kind: TournamentUpdateKind
     round: int | None = None

@@ -20,7 +20,7 @@ from bot.storage import Storage
 from bot.table import Table, Update, UpdateKind
 
 from . import seating
-from .models import BYE_POINTS, Tournament, TournamentTable, TournamentUpdate, ranking_points
+from .models import BYE_POINTS, Tournament, TournamentTable, TournamentUpdate, TournamentUpdateKind, ranking_points
 from .ratings import RatingService
 from .standings import Standing, compute_standings, pairing_order
 
@@ -56,7 +56,7 @@ class RoundRunner:
     def subscribe(self, listener: TournamentListener) -> None:
         self._listeners.append(listener)
 
-    async def _emit(self, tournament: Tournament, kind: str, round_number: int | None = None) -> None:
+    async def _emit(self, tournament: Tournament, kind: TournamentUpdateKind, round_number: int | None = None) -> None:
         update = TournamentUpdate(tournament, kind, round_number)
         for listener in list(self._listeners):
             try:
@@ -121,7 +121,7 @@ class RoundRunner:
         tournament.tables += tables
         tournament.current_round, tournament.status = number, "running"
         if number == 1:
-            await self._emit(tournament, "started")
+            await self._emit(tournament, TournamentUpdateKind.STARTED)
         self._unannounced[tournament.id] = number
         self._open_soon(tournament.id)
 
@@ -195,7 +195,7 @@ class RoundRunner:
         if tournament.status == "running" and any(t.status == "pending" for t in tournament.tables):
             return False
         if tournament.status == "running" and self._unannounced.pop(tournament.id, None) == tournament.current_round:
-            await self._emit(tournament, "round", tournament.current_round)
+            await self._emit(tournament, TournamentUpdateKind.ROUND, tournament.current_round)
         return True
 
     async def _open_channel(self, tournament: Tournament, table: TournamentTable) -> None:
@@ -274,7 +274,7 @@ class RoundRunner:
         else:  # ended from the table itself (/game end): nobody scores
             table.results, table.status = {}, "cancelled"
         await self.store.set_table(table)
-        await self._emit(tournament, "result", table.round)
+        await self._emit(tournament, TournamentUpdateKind.RESULT, table.round)
 
     async def _advance_if_round_done(self, tournament: Tournament) -> None:
         if tournament.status == "running" and all(
@@ -292,7 +292,7 @@ class RoundRunner:
     async def _finish(self, tournament: Tournament, status: str) -> None:
         await self.store.update(tournament.id, status=status)
         tournament.status = status
-        await self._emit(tournament, status)
+        await self._emit(tournament, TournamentUpdateKind(status))
 
     async def resume(self) -> int:
         """After a restart: record tables that ended meanwhile, open tables not yet opened, move on where a round

@@ -21,6 +21,7 @@ from .models import (
     Entrant,
     Tournament,
     TournamentTable,
+    TournamentUpdateKind,
     ranking_points,
 )
 from .running import RoundRunner
@@ -55,7 +56,7 @@ class TournamentService(RoundRunner):
             final_table=final_table, first_round=first_round, locale=locale, bot_level=bot_level)
         tournament.id = await self.store.create(tournament)
         self._cache[tournament.id] = tournament
-        await self._emit(tournament, "signup")
+        await self._emit(tournament, TournamentUpdateKind.SIGNUP)
         return tournament
 
     @staticmethod
@@ -104,7 +105,7 @@ class TournamentService(RoundRunner):
             entrant.seq = seq + i
         await self.store.add_entrants(t.id, entrants)
         t.entrants.update({e.user_id: e for e in entrants})
-        await self._emit(t, "signup")
+        await self._emit(t, TournamentUpdateKind.SIGNUP)
 
     async def leave(self, tournament_id: int, user_id: int) -> Tournament:
         async with self.lock(tournament_id):
@@ -115,7 +116,7 @@ class TournamentService(RoundRunner):
                 raise HostError("tournament.not_entered")
             await self.store.remove_entrant(t.id, user_id)
             del t.entrants[user_id]
-            await self._emit(t, "signup")
+            await self._emit(t, TournamentUpdateKind.SIGNUP)
             return t
 
     async def add_bots(self, tournament_id: int, actor: int, count: int, *, is_admin: bool = False) -> Tournament:
@@ -144,7 +145,7 @@ class TournamentService(RoundRunner):
             for uid in bots:
                 t.entrants[uid].status = "checked_in"
             t.status, t.checkin = "checkin", True
-            await self._emit(t, "signup")
+            await self._emit(t, TournamentUpdateKind.SIGNUP)
             return t
 
     async def check_in(self, tournament_id: int, user_id: int) -> Tournament:
@@ -159,7 +160,7 @@ class TournamentService(RoundRunner):
                 raise HostError("tournament.already_checked_in")
             await self.store.set_entrant_status(t.id, [user_id], "checked_in")
             entrant.status = "checked_in"
-            await self._emit(t, "signup")
+            await self._emit(t, TournamentUpdateKind.SIGNUP)
             return t
 
     async def start(self, tournament_id: int, actor: int, *, is_admin: bool = False, min_people: int = 0,
@@ -209,12 +210,12 @@ class TournamentService(RoundRunner):
             if t.status in OPEN_STATES:  # before the start, dropping is leaving
                 await self.store.remove_entrant(t.id, user_id)
                 del t.entrants[user_id]
-                await self._emit(t, "signup")
+                await self._emit(t, TournamentUpdateKind.SIGNUP)
                 return t
             await self.store.set_entrant_status(t.id, [user_id], "dropped")
             entrant.status = "dropped"
             await self._seat_to_bot(t, user_id)
-            await self._emit(t, "result", t.current_round)
+            await self._emit(t, TournamentUpdateKind.RESULT, t.current_round)
             return t
 
     async def _seat_to_bot(self, t: Tournament, user_id: int) -> bool:
@@ -266,7 +267,7 @@ class TournamentService(RoundRunner):
             await self.store.add_table(t.id, replay)
             t.tables.append(replay)
             self._open_soon(t.id)  # its thread is opened once the lock is released
-            await self._emit(t, "result", t.current_round)
+            await self._emit(t, TournamentUpdateKind.RESULT, t.current_round)
             return t
 
     async def _end_game(self, table: TournamentTable) -> None:
@@ -287,7 +288,7 @@ class TournamentService(RoundRunner):
             table.results, table.status = ranking_points(ranking), "finished"
             await self.store.set_table(table)
             await self._end_game(table)
-            await self._emit(t, "result", table.round)
+            await self._emit(t, TournamentUpdateKind.RESULT, table.round)
             await self._advance_if_round_done(t)
             return t
 

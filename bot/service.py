@@ -51,7 +51,7 @@ class GameService:
         # memory soak and tests look into them.
         self._tables, self._loading, self._publishing = core._tables, core._loading, core._publishing
 
-    # ---- the core's settings and state (tests make deals reproducible, set the clock, look into the cache) ----
+    # ---- the core's settings (tests make deals reproducible and set the clock; the soak keeps fewer idle tables) --
     @property
     def clock(self) -> Callable[[], float]:
         return self.core.clock
@@ -76,6 +76,7 @@ class GameService:
     def idle_tables_kept(self, count: int) -> None:
         self.core.idle_tables_kept = count
 
+    # ---- finding tables -------------------------------------------------------------
     async def last_finished_in_channel(self, channel_id: int) -> Table | None:
         ids = await self.storage.game_ids(status=("finished",), channel_id=channel_id)
         return await self.table(ids[-1]) if ids else None

@@ -1,23 +1,29 @@
 """Seat changes of the game service at a running table: come back, kick, hand a seat to a bot, the time per
 decision, and ending a table.
 
-Mixed into ``GameService`` (``bot/service.py``), whose loading, publishing and finishing it uses.
+Owned by ``GameService`` (``bot/service.py``); loads, publishes, pauses and ends through the ``ServiceCore`` it is
+given, and edits a lobby (a kick before the start) through its ``Lobbies``.
 """
 from __future__ import annotations
 
 from dataclasses import replace
 
 from .errors import HostError
-from .service_parts import ServiceParts
+from .service_core import ServiceCore
+from .service_lobby import Lobbies
 from .storage import SeatRow, VersionConflict
 from .table import ACTIVE, EndReason, Table, Update, UpdateKind
 
 
-class SeatOps(ServiceParts):
+class Seats:
+    def __init__(self, core: ServiceCore, lobbies: Lobbies) -> None:
+        self.core = core
+        self.lobbies = lobbies
+
     async def come_back(self, game_id: int, user_id: int) -> Update:
         """A player whose seat a bot was playing (absence or ``/game leave``) takes it back; at a paused table this
         resumes the game: the clock starts again with the full time for the decision now due."""
-        table = await self.table(game_id)
+        table = await self.core.table(game_id)
         async with table.lock:
             if table.status != "running":
                 raise HostError("game_not_running")
@@ -26,40 +32,40 @@ class SeatOps(ServiceParts):
                 raise HostError("not_seated")
             if not seat.is_bot:
                 raise HostError("already_playing")
-            await self._refuse_if_seated(table.row.channel_id, user_id, except_game=game_id)
+            await self.core.refuse_if_seated(table.row.channel_id, user_id, except_game=game_id)
             seats = [replace(s, is_bot=False, away=False, timeouts=0) if s is seat else s for s in table.seats]
             return await self._replace_running_seats(table, seats, seat.player)
 
     async def _replace_running_seats(self, table: Table, seats: list[SeatRow], actor: str) -> Update:
         """A running table's seats change. With no person left playing it closes — or, when one of them is only
         away, pauses (a paused table stays paused); a person taking their seat back resumes a paused table."""
-        if self._everyone_away(seats):
+        if self.core.everyone_away(seats):
             return await (self._paused_seats(table, seats, actor) if table.paused
-                          else self._pause(table, seats, actor))
-        if self._abandoned(seats) or (table.paused and all(s.user_id is None for s in seats)):
-            await self.storage.replace_seats(table.id, seats, expected_version=table.version, deadline=None)
+                          else self.core.pause(table, seats, actor))
+        if self.core.abandoned(seats) or (table.paused and all(s.user_id is None for s in seats)):
+            await self.core.storage.replace_seats(table.id, seats, expected_version=table.version, deadline=None)
             table.committed(bumped=True, seats=seats, deadline=None)
-            return await self._finish(table, "cancelled", reason=EndReason.ABANDONED, actor=actor)
+            return await self.core.finish(table, "cancelled", reason=EndReason.ABANDONED, actor=actor)
         resumed = table.paused  # someone plays again: the table goes on
-        deadline = self._deadline(table, table.state, seats, paused=False)
+        deadline = self.core.deadline(table, table.state, seats, paused=False)
         pause: dict[str, None] = {"paused_at": None} if resumed else {}
-        await self.storage.replace_seats(table.id, seats, expected_version=table.version,
-                                         bot_to_act=self._bot_to_act(table, table.state, seats), deadline=deadline,
+        await self.core.storage.replace_seats(table.id, seats, expected_version=table.version,
+                                         bot_to_act=self.core.bot_to_act(table, table.state, seats), deadline=deadline,
                                          **pause)
         table.committed(bumped=True, seats=seats, deadline=deadline, **pause)
-        return self._changed(table, UpdateKind.RESUMED if resumed else UpdateKind.SEATS, actor=actor)
+        return self.core.changed(table, UpdateKind.RESUMED if resumed else UpdateKind.SEATS, actor=actor)
 
     async def _paused_seats(self, table: Table, seats: list[SeatRow], actor: str) -> Update:
         """A seat change at a paused table that brings nobody back (a kick): it stays paused."""
-        await self.storage.replace_seats(table.id, seats, expected_version=table.version, bot_to_act=False,
+        await self.core.storage.replace_seats(table.id, seats, expected_version=table.version, bot_to_act=False,
                                          deadline=None)
         table.committed(bumped=True, seats=seats, deadline=None)
-        return self._changed(table, UpdateKind.SEATS, actor=actor)
+        return self.core.changed(table, UpdateKind.SEATS, actor=actor)
 
     async def kick(self, game_id: int, by_user: int, user_id: int, *, is_admin: bool) -> Update:
         """The host (or a server manager) removes a player: a lobby seat is freed; at a running table a bot
         takes the seat for good (the player cannot come back to it)."""
-        table = await self.table(game_id)
+        table = await self.core.table(game_id)
         async with table.lock:
             if by_user != table.row.host_id and not is_admin:
                 raise HostError("host_or_admin_only")
@@ -69,7 +75,7 @@ class SeatOps(ServiceParts):
             if table.status == "lobby":
                 if user_id == table.row.host_id:
                     raise HostError("cannot_kick_host")
-                return await self._edit_lobby(table, [s for s in table.seats if s is not seat])
+                return await self.lobbies.edit(table, [s for s in table.seats if s is not seat])
             if table.status != "running":
                 raise HostError("game_not_running")
             seats = [replace(s, user_id=None, is_bot=True, away=False) if s is seat else s for s in table.seats]
@@ -77,21 +83,21 @@ class SeatOps(ServiceParts):
 
     async def set_turn_seconds(self, game_id: int, by_user: int, seconds: int, *, is_admin: bool) -> None:
         """Change a table's time per decision (the host or a server manager); applies from the next decision."""
-        table = await self.table(game_id)
+        table = await self.core.table(game_id)
         async with table.lock:
             if by_user != table.row.host_id and not is_admin:
                 raise HostError("host_or_admin_only")
             if table.status not in ACTIVE:
                 raise HostError("game_not_running")
             try:
-                await self.storage.update_game(table.id, expected_version=table.version, turn_seconds=seconds)
+                await self.core.storage.update_game(table.id, expected_version=table.version, turn_seconds=seconds)
             except VersionConflict:
                 raise HostError("stale") from None
             table.committed(bumped=False, turn_seconds=seconds)
 
     async def hand_to_bot(self, game_id: int, user_id: int) -> Update:
         """``/game leave`` at a running table: the seat stays in the game, played by a bot."""
-        table = await self.table(game_id)
+        table = await self.core.table(game_id)
         async with table.lock:
             if table.status == "lobby":
                 raise HostError("use_leave_button")
@@ -105,11 +111,11 @@ class SeatOps(ServiceParts):
 
     async def end(self, game_id: int, user_id: int, *, is_admin: bool) -> Update:
         """``/game end``: the host or a server manager stops a lobby or a running table."""
-        table = await self.table(game_id)
+        table = await self.core.table(game_id)
         async with table.lock:
             if table.status not in ACTIVE:
                 raise HostError("game_not_running")
             if user_id != table.row.host_id and not is_admin:
                 raise HostError("host_or_admin_only")
-            return await self._finish(table, "cancelled", reason=EndReason.PAUSED_ENDED if table.paused else None)
+            return await self.core.finish(table, "cancelled", reason=EndReason.PAUSED_ENDED if table.paused else None)
 

@@ -56,7 +56,7 @@ class RoundRunner:
     def subscribe(self, listener: TournamentListener) -> None:
         self._listeners.append(listener)
 
-    async def _emit(self, tournament: Tournament, kind: TournamentUpdateKind, round_number: int | None = None) -> None:
+    async def emit(self, tournament: Tournament, kind: TournamentUpdateKind, round_number: int | None = None) -> None:
         update = TournamentUpdate(tournament, kind, round_number)
         for listener in list(self._listeners):
             try:
@@ -109,7 +109,7 @@ class RoundRunner:
             rng.shuffle(order)
         return seating.swiss_round(order, t.seats_min, t.seats_max, history, byes_had, rng)
 
-    async def _start_round(self, tournament: Tournament, number: int) -> None:
+    async def start_round(self, tournament: Tournament, number: int) -> None:
         """Seat the round and commit its tables as pending; the caller holds the lock. The tables are opened by
         the opener task once the lock is released (never a Discord call under the lock); it announces the round
         when every table of it is open."""
@@ -121,11 +121,11 @@ class RoundRunner:
         tournament.tables += tables
         tournament.current_round, tournament.status = number, "running"
         if number == 1:
-            await self._emit(tournament, TournamentUpdateKind.STARTED)
+            await self.emit(tournament, TournamentUpdateKind.STARTED)
         self._unannounced[tournament.id] = number
-        self._open_soon(tournament.id)
+        self.open_soon(tournament.id)
 
-    def _open_soon(self, tournament_id: int) -> None:
+    def open_soon(self, tournament_id: int) -> None:
         """Have the tournament's opener open its pending tables now (it starts, or wakes from its backoff)."""
         if self._closed:
             return  # the storage closes next; a restart's resume opens the pending tables
@@ -195,7 +195,7 @@ class RoundRunner:
         if tournament.status == "running" and any(t.status == "pending" for t in tournament.tables):
             return False
         if tournament.status == "running" and self._unannounced.pop(tournament.id, None) == tournament.current_round:
-            await self._emit(tournament, TournamentUpdateKind.ROUND, tournament.current_round)
+            await self.emit(tournament, TournamentUpdateKind.ROUND, tournament.current_round)
         return True
 
     async def _open_channel(self, tournament: Tournament, table: TournamentTable) -> None:
@@ -263,7 +263,7 @@ class RoundRunner:
             if table is None or table.status != "running":
                 return  # voided, set by hand or cancelled by the organiser: already dealt with
             await self._record(tournament, table, update.table)
-            await self._advance_if_round_done(tournament)
+            await self.advance_if_round_done(tournament)
 
     async def _record(self, tournament: Tournament, table: TournamentTable, game: Table) -> None:
         result = game.result()
@@ -274,25 +274,25 @@ class RoundRunner:
         else:  # ended from the table itself (/game end): nobody scores
             table.results, table.status = {}, "cancelled"
         await self.store.set_table(table)
-        await self._emit(tournament, TournamentUpdateKind.RESULT, table.round)
+        await self.emit(tournament, TournamentUpdateKind.RESULT, table.round)
 
-    async def _advance_if_round_done(self, tournament: Tournament) -> None:
+    async def advance_if_round_done(self, tournament: Tournament) -> None:
         if tournament.status == "running" and all(
                 t.done for t in tournament.round_tables(tournament.current_round)):
-            await self._next_round_or_finish(tournament)
+            await self.next_round_or_finish(tournament)
 
-    async def _next_round_or_finish(self, tournament: Tournament) -> None:
+    async def next_round_or_finish(self, tournament: Tournament) -> None:
         number = tournament.current_round + 1
         enough = len(tournament.active_entrants()) >= tournament.seats_min
         if number > tournament.total_rounds or not enough:
-            await self._finish(tournament, "finished")
+            await self.finish(tournament, "finished")
         else:
-            await self._start_round(tournament, number)
+            await self.start_round(tournament, number)
 
-    async def _finish(self, tournament: Tournament, status: str) -> None:
+    async def finish(self, tournament: Tournament, status: str) -> None:
         await self.store.update(tournament.id, status=status)
         tournament.status = status
-        await self._emit(tournament, TournamentUpdateKind(status))
+        await self.emit(tournament, TournamentUpdateKind(status))
 
     async def resume(self) -> int:
         """After a restart: record tables that ended meanwhile, open tables not yet opened, move on where a round
@@ -309,6 +309,6 @@ class RoundRunner:
                 if any(t.round == tournament.current_round and t.attempt == 0 for t in pending):
                     self._unannounced[tournament_id] = tournament.current_round  # it never opened, so never shown
                 if pending:
-                    self._open_soon(tournament_id)
-                await self._advance_if_round_done(tournament)
+                    self.open_soon(tournament_id)
+                await self.advance_if_round_done(tournament)
         return len(ids)

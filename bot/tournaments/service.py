@@ -9,6 +9,8 @@ from typing import Any
 from bot.errors import HostError
 from bot.games import engine_hooks
 from bot.policies import check_level
+from bot.service import GameService
+from bot.storage import Storage
 from engines import get_engine
 
 from . import seating
@@ -24,7 +26,8 @@ from .models import (
     TournamentUpdateKind,
     ranking_points,
 )
-from .running import RoundRunner
+from .ratings import RatingService
+from .running import OpenFailing, OpenTable, RoundRunner
 
 MAX_ROUNDS = 20
 MAX_BOTS = 64
@@ -41,7 +44,35 @@ def default_seats(game: str) -> tuple[int, int]:
     return engine.min_players, min(engine.max_players, max(engine.min_players, 4))
 
 
-class TournamentService(RoundRunner):
+class TournamentService:
+    """Sign-up and the organiser's tools; the rounds are run by its ``RoundRunner`` (``running.py``)."""
+
+    def __init__(self, storage: Storage, games: GameService, ratings: RatingService) -> None:
+        self.rounds = rounds = RoundRunner(storage, games, ratings)
+        self.store, self.games, self.ratings = rounds.store, games, ratings
+        # The round runner's public calls, callable on the service (bound methods: typed as theirs).
+        self.subscribe, self.lock, self.get = rounds.subscribe, rounds.lock, rounds.get
+        self.standings, self.rating_points = rounds.standings, rounds.rating_points
+        self.openings, self.resume, self.close = rounds.openings, rounds.resume, rounds.close
+        self._cache = rounds._cache  # the loaded tournaments (the same dict, never rebound): tests look into it
+
+    # ---- what the Discord cog installs on the round runner -------------------------------
+    @property
+    def open_table(self) -> OpenTable:
+        return self.rounds.open_table
+
+    @open_table.setter
+    def open_table(self, open_table: OpenTable) -> None:
+        self.rounds.open_table = open_table
+
+    @property
+    def on_open_failing(self) -> OpenFailing:
+        return self.rounds.on_open_failing
+
+    @on_open_failing.setter
+    def on_open_failing(self, on_open_failing: OpenFailing) -> None:
+        self.rounds.on_open_failing = on_open_failing
+
     # ---- creation and sign-up ---------------------------------------------------------
     async def create(self, *, game: str, guild_id: int | None, channel_id: int, creator_id: int, name: str = "",
                      format: str = "swiss", rounds: int | None = None, seats_min: int | None = None,
@@ -56,7 +87,7 @@ class TournamentService(RoundRunner):
             final_table=final_table, first_round=first_round, locale=locale, bot_level=bot_level)
         tournament.id = await self.store.create(tournament)
         self._cache[tournament.id] = tournament
-        await self._emit(tournament, TournamentUpdateKind.SIGNUP)
+        await self.rounds.emit(tournament, TournamentUpdateKind.SIGNUP)
         return tournament
 
     @staticmethod
@@ -105,7 +136,7 @@ class TournamentService(RoundRunner):
             entrant.seq = seq + i
         await self.store.add_entrants(t.id, entrants)
         t.entrants.update({e.user_id: e for e in entrants})
-        await self._emit(t, TournamentUpdateKind.SIGNUP)
+        await self.rounds.emit(t, TournamentUpdateKind.SIGNUP)
 
     async def leave(self, tournament_id: int, user_id: int) -> Tournament:
         async with self.lock(tournament_id):
@@ -116,7 +147,7 @@ class TournamentService(RoundRunner):
                 raise HostError("tournament.not_entered")
             await self.store.remove_entrant(t.id, user_id)
             del t.entrants[user_id]
-            await self._emit(t, TournamentUpdateKind.SIGNUP)
+            await self.rounds.emit(t, TournamentUpdateKind.SIGNUP)
             return t
 
     async def add_bots(self, tournament_id: int, actor: int, count: int, *, is_admin: bool = False) -> Tournament:
@@ -145,7 +176,7 @@ class TournamentService(RoundRunner):
             for uid in bots:
                 t.entrants[uid].status = "checked_in"
             t.status, t.checkin = "checkin", True
-            await self._emit(t, TournamentUpdateKind.SIGNUP)
+            await self.rounds.emit(t, TournamentUpdateKind.SIGNUP)
             return t
 
     async def check_in(self, tournament_id: int, user_id: int) -> Tournament:
@@ -160,7 +191,7 @@ class TournamentService(RoundRunner):
                 raise HostError("tournament.already_checked_in")
             await self.store.set_entrant_status(t.id, [user_id], "checked_in")
             entrant.status = "checked_in"
-            await self._emit(t, TournamentUpdateKind.SIGNUP)
+            await self.rounds.emit(t, TournamentUpdateKind.SIGNUP)
             return t
 
     async def start(self, tournament_id: int, actor: int, *, is_admin: bool = False, min_people: int = 0,
@@ -190,7 +221,7 @@ class TournamentService(RoundRunner):
             if t.format == "roundrobin" and not t.rounds:
                 t.rounds = seating.round_robin_rounds(count, t.seats_max)
                 await self.store.update(t.id, rounds=t.rounds)
-            await self._start_round(t, 1)
+            await self.rounds.start_round(t, 1)
             return t
 
     # ---- the organiser's tools ----------------------------------------------------------
@@ -210,12 +241,12 @@ class TournamentService(RoundRunner):
             if t.status in OPEN_STATES:  # before the start, dropping is leaving
                 await self.store.remove_entrant(t.id, user_id)
                 del t.entrants[user_id]
-                await self._emit(t, TournamentUpdateKind.SIGNUP)
+                await self.rounds.emit(t, TournamentUpdateKind.SIGNUP)
                 return t
             await self.store.set_entrant_status(t.id, [user_id], "dropped")
             entrant.status = "dropped"
             await self._seat_to_bot(t, user_id)
-            await self._emit(t, TournamentUpdateKind.RESULT, t.current_round)
+            await self.rounds.emit(t, TournamentUpdateKind.RESULT, t.current_round)
             return t
 
     async def _seat_to_bot(self, t: Tournament, user_id: int) -> bool:
@@ -266,8 +297,8 @@ class TournamentService(RoundRunner):
             replay = TournamentTable(0, table.round, table.number, list(table.players), attempt=table.attempt + 1)
             await self.store.add_table(t.id, replay)
             t.tables.append(replay)
-            self._open_soon(t.id)  # its thread is opened once the lock is released
-            await self._emit(t, TournamentUpdateKind.RESULT, t.current_round)
+            self.rounds.open_soon(t.id)  # its thread is opened once the lock is released
+            await self.rounds.emit(t, TournamentUpdateKind.RESULT, t.current_round)
             return t
 
     async def _end_game(self, table: TournamentTable) -> None:
@@ -288,8 +319,8 @@ class TournamentService(RoundRunner):
             table.results, table.status = ranking_points(ranking), "finished"
             await self.store.set_table(table)
             await self._end_game(table)
-            await self._emit(t, TournamentUpdateKind.RESULT, table.round)
-            await self._advance_if_round_done(t)
+            await self.rounds.emit(t, TournamentUpdateKind.RESULT, table.round)
+            await self.rounds.advance_if_round_done(t)
             return t
 
     async def next_round(self, tournament_id: int, actor: int, *, is_admin: bool = False) -> Tournament:
@@ -299,7 +330,7 @@ class TournamentService(RoundRunner):
             self._organiser(t, actor, is_admin)
             self._state(t, "running")
             await self._cancel_live_tables(t)
-            await self._next_round_or_finish(t)
+            await self.rounds.next_round_or_finish(t)
             return t
 
     async def _cancel_live_tables(self, t: Tournament) -> None:
@@ -317,9 +348,9 @@ class TournamentService(RoundRunner):
             self._state(t, *ACTIVE_STATES)
             if t.status == "running":
                 await self._cancel_live_tables(t)
-                await self._finish(t, "finished")
+                await self.rounds.finish(t, "finished")
             else:
-                await self._finish(t, "cancelled")
+                await self.rounds.finish(t, "cancelled")
             return t
 
     async def in_channel(self, channel_id: int) -> list[Tournament]:

@@ -72,7 +72,7 @@ def main(argv: list[str] | None = None) -> None:
         s = measure(n, args.deals, args.seed)
         other = {r: c for r, c in s.reasons.items() if r not in ("complete", "burst")}
         print(f"{n:>7}  {s.deals:>5}  {s.share('complete'):>7.1%}  {s.share('burst'):>5.1%}  "
-              f"{s.share('complete', 'burst'):>25.1%}  {str(other):<20}  {median(s.turns_per_player):>6.1f}")
+              f"{s.share('complete', 'burst'):>25.1%}  {other!s:<20}  {median(s.turns_per_player):>6.1f}")
 
 
 if __name__ == "__main__":

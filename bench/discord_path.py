@@ -79,7 +79,7 @@ async def click_all(h, tables, dispatch_click) -> list[float]:
 
 
 async def move_all(h, tables, rng, choose_action) -> None:
-    for user, table in tables:
+    for _user, table in tables:
         player = next((p for p in table.to_act() if not table.is_bot(p)), None) if table.status == "running" else None
         if player is not None:
             action = choose_action(table.engine, table.state, player, rng)

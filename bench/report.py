@@ -51,6 +51,6 @@ def print_table(title: str, header: list[str], rows: list[list[object]]) -> None
     widths = [max(len(r[i]) for r in cells) for i in range(len(header))]
     print(f"\n## {title}")
     for n, row in enumerate(cells):
-        print("| " + " | ".join(c.ljust(w) for c, w in zip(row, widths)) + " |")
+        print("| " + " | ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)) + " |")
         if n == 0:
             print("|" + "|".join("-" * (w + 2) for w in widths) + "|")

@@ -56,7 +56,7 @@ class GameItem(discord.ui.DynamicItem[discord.ui.Item], template=r"gh:never"):
         try:
             check_server(interaction, await self.server_of(interaction))
             await self.run(interaction)
-        except Exception as error:  # noqa: BLE001 - the single error boundary for controls
+        except Exception as error:  # the single error boundary for controls
             await reply_error(interaction, error)
 
     async def server_of(self, interaction: discord.Interaction) -> int | None:

@@ -134,7 +134,11 @@ class HandView(discord.ui.View):
     notices_shown: tuple[Table, str, int | None] | None = None
     drawn: tuple[Table, int] | None = None
     hand_files: list[discord.File] | None = None
-    selection: list[str] = []  # what the controls show chosen (one-choice selects included)
+
+    def __init__(self, *, timeout: float | None = 180.0) -> None:
+        super().__init__(timeout=timeout)
+        # Per view, not a class attribute, so no view can change another's.
+        self.selection: list[str] = []  # what the controls show chosen (one-choice selects included)
 
 
 async def hand_message(interaction: discord.Interaction, table: Table, notes: str | None = None, *,

@@ -102,7 +102,7 @@ class LiveHands:
                 log.debug("hand view of table %s can no longer be edited (%s)", key[0], error)
                 self._forget(key)
                 return
-            except Exception as error:  # noqa: BLE001 - one failed redraw must not stop the others
+            except Exception as error:  # one failed redraw must not stop the others
                 log.warning("redrawing a hand view of table %s failed (%s)", key[0], type(error).__name__)
                 if table.status != "running":
                     self._forget(key)

@@ -189,7 +189,7 @@ class TableOutbox:
         except _Retry:
             self.due.add(output)
             raise
-        except Exception as error:  # noqa: BLE001 - every failure is sorted below
+        except Exception as error:  # every failure is sorted below
             self.due.add(output)
             await self._failed(table, output, error)
             return
@@ -251,7 +251,7 @@ class TableOutbox:
         """A thread Discord archived after a quiet while: open it again (None), or why that was refused."""
         try:
             await asyncio.wait_for(self.bot.http.edit_channel(table.row.channel_id, archived=False), REQUEST_TIMEOUT)
-        except Exception as again:  # noqa: BLE001 - locked, no permission, or Discord down
+        except Exception as again:  # locked, no permission, or Discord down
             refusal = classify(again)
             if refusal.counts_as_invalid:
                 self.budget.refused()

@@ -52,7 +52,7 @@ def channel_names() -> list[str]:
 # ---- checks shared with the parent test ------------------------------------------------------------------------
 def replay(db: sqlite3.Connection, game_id: int) -> tuple[str | None, str | None, list[tuple[str, dict]], int]:
     """(stored state, state replayed from new_game + the action log, the log, stored version)."""
-    game, seed, options, state, version, status = db.execute(
+    game, seed, options, state, version, _status = db.execute(
         "SELECT game, seed, options, state, version, status FROM games WHERE id = ?", (game_id,)).fetchone()
     log = [(p, json.loads(a)) for p, a in db.execute(
         "SELECT player, action FROM actions WHERE game_id = ? ORDER BY seq", (game_id,))]

@@ -42,9 +42,9 @@ async def test_a_message_or_command_discord_would_refuse_fails_the_check(monkeyp
     assert report(findings, "en", out.append) == 1 and out[-1].endswith("checks failed.")
 
 
-def fake_discord(intents: discord.Intents = bot_intents()) -> tuple[discord.Client, Harness]:
+def fake_discord(intents: discord.Intents | None = None) -> tuple[discord.Client, Harness]:
     """A client that logs in on the harness's fake Discord: a guild whose bot role lacks Attach Files in #games."""
-    client = discord.Client(intents=intents)
+    client = discord.Client(intents=intents if intents is not None else bot_intents())
     h = Harness(client, channels=("general", "games"))
     bot_role = h.guild_id + 1
     h.server.channels[h.channel_ids["games"]]["permission_overwrites"] = [

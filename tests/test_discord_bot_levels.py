@@ -7,7 +7,7 @@ from .test_discord_akuma import ALICE_ID
 
 
 def lobby_table(h: Harness):
-    return list(h.bot.service._tables.values())[0]  # type: ignore[attr-defined]
+    return next(iter(h.bot.service._tables.values()))  # type: ignore[attr-defined]
 
 
 async def test_play_with_a_level_seats_bots_of_that_level(h: Harness) -> None:

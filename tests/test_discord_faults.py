@@ -266,8 +266,8 @@ async def test_sustained_rate_limits_two_tables_in_one_channel_catch_up(h: Harne
     for user, channel in ((alice, "general"), (bob, "general")):
         r = await h.slash(user, "play akuma", bots=3, start="host", channel=channel)
         await h.click(user, r.message, label="Start")
-        tables.append([tb for tb in h.bot.service._tables.values() if tb.row.host_id == user.id][0])
-    for i in range(0, 40, 10):
+        tables.append(next(tb for tb in h.bot.service._tables.values() if tb.row.host_id == user.id))
+    for _ in range(0, 40, 10):
         h.server.faults.fail("POST", POST, status=429, retry_after=2.0, times=1)
     rng = random.Random(9)
     deadline = time.monotonic() + 60

@@ -173,8 +173,8 @@ class Sample(commands.Cog):
 
 
 class SampleBot(commands.Bot):
-    def __init__(self, intents: discord.Intents = discord.Intents.default()) -> None:
-        super().__init__(command_prefix="!", intents=intents)
+    def __init__(self, intents: discord.Intents | None = None) -> None:
+        super().__init__(command_prefix="!", intents=intents if intents is not None else discord.Intents.default())
         self.ready_seen = False
 
     async def setup_hook(self) -> None:
@@ -327,7 +327,7 @@ async def test_settle_does_not_wait_for_the_user_or_a_turn_timer(h: Harness, ali
 
 async def test_a_hung_handler_times_out_settle() -> None:
     async with Harness(SampleBot(), settle_timeout=0.2) as h:
-        with pytest.raises(HarnessError, match="(?s)settle.. timed out.*CommandTree-invoker"):
+        with pytest.raises(HarnessError, match=r"(?s)settle.. timed out.*CommandTree-invoker"):
             await h.slash(h.user(101, "alice"), "hang")
 
 
@@ -349,9 +349,9 @@ async def test_exceptions_in_views_and_tasks_are_caught(h: Harness, alice) -> No
 
 
 async def test_unanswered_interaction_and_unknown_route_fail(h: Harness, alice) -> None:
-    with pytest.raises(HarnessError, match="(?s)background task crash.*got no response"):
+    with pytest.raises(HarnessError, match=r"(?s)background task crash.*got no response"):
         await h.slash(alice, "silent")  # both failures are reported together
-    with pytest.raises(HarnessError, match="GET /guilds/.*/emojis"):
+    with pytest.raises(HarnessError, match=r"GET /guilds/.*/emojis"):
         await h.slash(alice, "emojis")
     assert h.calls[-1].route == "POST /webhooks/{app_id}/{token}" and h.channel_messages()[-1].content == "ok"
 

@@ -67,8 +67,8 @@ async def h():
 async def test_a_valid_message_passes_and_an_unknown_emoji_fails(h: Harness) -> None:
     alice = h.user(101, "alice")
     assert (await h.slash(alice, "board")).content == "board"
-    with pytest.raises(HarnessError, match="(?s)Discord refused.*data.components.0.components.0.emoji.name: "
-                                           "COMPONENT_INVALID_EMOJI"):
+    with pytest.raises(HarnessError, match=r"(?s)Discord refused.*data.components.0.components.0.emoji.name: "
+                                           r"COMPONENT_INVALID_EMOJI"):
         await h.slash(alice, "board", emoji=BAD_EMOJI, expect_response=False)
     call = h.calls[-1]
     assert call.status == 400 and call.response["code"] == 50035 and call.response["message"] == "Invalid Form Body"
@@ -76,7 +76,7 @@ async def test_a_valid_message_passes_and_an_unknown_emoji_fails(h: Harness) -> 
 
 async def test_a_refusal_the_bot_swallows_still_fails_the_test(h: Harness) -> None:
     alice = h.user(101, "alice")
-    with pytest.raises(HarnessError, match="Discord refused POST /channels/.*\n  embeds.0.title: BASE_TYPE_MAX"):
+    with pytest.raises(HarnessError, match=r"Discord refused POST /channels/.*\n  embeds.0.title: BASE_TYPE_MAX"):
         await h.slash(alice, "careful")
     with h.expect_errors(DiscordRefused) as caught:  # a test may expect it
         await h.slash(alice, "careful")
@@ -86,15 +86,15 @@ async def test_a_refusal_the_bot_swallows_still_fails_the_test(h: Harness) -> No
 async def test_modal_and_autocomplete_answers_are_validated(h: Harness) -> None:
     alice = h.user(101, "alice")
     assert (await h.slash(alice, "form", title="Rename")).modal["title"] == "Rename"
-    with pytest.raises(HarnessError, match="(?s)Discord refused.*data.title: BASE_TYPE_BAD_LENGTH"):
+    with pytest.raises(HarnessError, match=r"(?s)Discord refused.*data.title: BASE_TYPE_BAD_LENGTH"):
         await h.slash(alice, "form", title="x" * 46, expect_response=False)
     assert len(await h.autocomplete(alice, "find", "game", game="25")) == 25
-    with pytest.raises(HarnessError, match="(?s)Discord refused.*data.choices: BASE_TYPE_MAX_LENGTH"):
+    with pytest.raises(HarnessError, match=r"(?s)Discord refused.*data.choices: BASE_TYPE_MAX_LENGTH"):
         await h.autocomplete(alice, "find", "game", game="26")
 
 
 async def test_callback_type_must_suit_the_interaction(h: Harness) -> None:
-    with pytest.raises(HarnessError, match="(?s)Discord refused.*type: INTERACTION_CALLBACK_TYPE_INVALID"):
+    with pytest.raises(HarnessError, match=r"(?s)Discord refused.*type: INTERACTION_CALLBACK_TYPE_INVALID"):
         await h.slash(h.user(101, "alice"), "misuse", expect_response=False)
 
 
@@ -106,7 +106,7 @@ async def test_command_sync_is_validated(h: Harness) -> None:
     h.bot.tree.add_command(bad)
     with pytest.raises(discord.HTTPException):
         await h.bot.tree.sync()
-    with pytest.raises(HarnessError, match="Discord refused PUT .*\n  5.name: APPLICATION_COMMAND_INVALID_NAME"):
+    with pytest.raises(HarnessError, match=r"Discord refused PUT .*\n  5.name: APPLICATION_COMMAND_INVALID_NAME"):
         await h.settle()
 
 

@@ -40,7 +40,7 @@ def snapshot(h: Harness, db_path: Path) -> tuple:
     tournaments = sorted((tn.id, tn.status, sorted(tn.entrants))
                          for tn in h.bot.tournaments._cache.values())  # type: ignore[attr-defined]
     with sqlite3.connect(db_path) as db:
-        rows = [list(db.execute(f"SELECT * FROM {name} ORDER BY rowid"))  # noqa: S608 - fixed table names
+        rows = [list(db.execute(f"SELECT * FROM {name} ORDER BY rowid"))  # fixed table names
                 for name in ("games", "seats", "actions", "tournaments", "tournament_entrants")]
     return tables, tournaments, rows
 

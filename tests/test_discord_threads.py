@@ -79,7 +79,7 @@ async def test_a_table_plays_in_its_own_thread_and_the_channel_keeps_lobby_and_r
         # The end: the final board in the thread, and one result message in the channel linking it.
         assert "Final ranking" in board_message(h, table).text
         channel = h.channel_messages()
-        assert [m.id for m in channel][0] == lobby.id and len(channel) == 2
+        assert channel[0].id == lobby.id and len(channel) == 2
         result = channel[1]
         assert f"Table #{table.id} has finished in <#{thread.id}>" in result.text and "First place" in result.text
         assert "Rematch" not in result.text and "board is above" not in result.text  # neither is true here

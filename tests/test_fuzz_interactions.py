@@ -202,7 +202,7 @@ async def test_fuzzed_interactions_are_refused_clearly_and_change_nothing(tmp_pa
         sent = 0
         while sent < COUNT:
             codes: dict[str, list[str]] = {g: [] for g in games}
-            for message_id, payload in h.server.messages.items():
+            for message_id in h.server.messages:
                 for c in h.message(message_id).components:
                     m = ui_driver.DO.fullmatch(c.get("custom_id") or "")
                     known_table = h.bot.service._tables.get(int(m["gid"])) if m else None  # type: ignore

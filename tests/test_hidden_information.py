@@ -177,7 +177,7 @@ class Capture(logging.Handler):
     def emit(self, record: logging.LogRecord) -> None:
         try:
             text = record.getMessage()
-        except Exception:  # noqa: BLE001 - a bad format string is no secret
+        except Exception:  # a bad format string is no secret
             text = str(record.msg)
         if record.exc_info:
             text += "\n" + logging.Formatter().formatException(record.exc_info)

@@ -138,6 +138,7 @@ def test_compiled_texts_format_as_the_general_formatter_does() -> None:
                         _format(lang, text, fields)
                     except type(error):
                         continue
-                    raise AssertionError(f"{lang}:{key} formatted {value!r}; the general formatter refused it")
+                    raise AssertionError(
+                        f"{lang}:{key} formatted {value!r}; the general formatter refused it") from error
                 assert _format(lang, text, fields) == expected, f"{lang}:{key} with {value!r}"
     assert compiled > 100  # the fast path is the one taken

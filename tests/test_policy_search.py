@@ -162,7 +162,8 @@ def test_pileups_strong_bot_plays_the_heuristic_and_the_seer_still_searches() ->
         normal = heuristic_for("pileup")(view, legal, random.Random(f"strong:pileup:{seed}"))
         assert choose_strong("pileup", view, legal, seed, iterations=12) == normal
         truth = engine.dump(state)
-        seer = choose_strong("pileup", view, legal, seed, iterations=12, sample=lambda _v, _r: engine.load(truth))
+        seer = choose_strong("pileup", view, legal, seed, iterations=12,
+                             sample=lambda _v, _r, truth=truth: engine.load(truth))
         differs += seer != normal
     assert differs > 0
 

@@ -4,6 +4,7 @@ lone person with bots; leaderboard and stats."""
 from __future__ import annotations
 
 import random
+from itertools import pairwise
 
 import pytest
 from openskill.models import PlackettLuce
@@ -59,7 +60,7 @@ async def test_ratings_follow_openskill_plackett_luce(host, db_url: str) -> None
         await play_out(games, table, seed)
         place = {int(p[1:]): pl for p, pl in places(table.result().ranking).items()}
         new = model.rate([[expected[u]] for u in PEOPLE], ranks=[place[u] for u in PEOPLE])
-        expected = {u: team[0] for u, team in zip(PEOPLE, new)}
+        expected = {u: team[0] for u, team in zip(PEOPLE, new, strict=True)}
     stored = await ratings.ratings(GUILD, "akuma", list(PEOPLE))
     for u in PEOPLE:
         assert stored[u].mu == pytest.approx(expected[u].mu) and stored[u].sigma == pytest.approx(expected[u].sigma)
@@ -85,7 +86,7 @@ async def test_ties_share_a_rank(host, db_url: str) -> None:
     model = PlackettLuce()
     new = model.rate([[model.rating(mu=before[u].mu, sigma=before[u].sigma)] for u in PEOPLE], ranks=[1, 1, 3])
     after = await ratings.ratings(GUILD, "akuma", list(PEOPLE))
-    for u, team in zip(PEOPLE, new):
+    for u, team in zip(PEOPLE, new, strict=True):
         assert after[u].mu == pytest.approx(team[0].mu)
         assert after[u].sigma == pytest.approx(team[0].sigma)
 
@@ -114,7 +115,7 @@ async def test_idempotent_cancelled_and_bot_tables_change_nothing(host, db_url: 
 async def test_people_at_a_table_with_bots_are_rated_by_their_order_among_themselves(host, db_url: str) -> None:
     """Two people and a bot: both people are rated as a two-player game in their relative order, the bot ignored;
     a person whose seat a bot took over (left the table) is still rated."""
-    games, ratings = host
+    games, _ratings = host
     table = await people_table(games, 8, people=PEOPLE[:2], bots=1)
     await games.hand_to_bot(table.id, PEOPLE[1])  # a bot finishes the second person's game
     await play_out(games, table, 8)
@@ -127,7 +128,7 @@ async def test_people_at_a_table_with_bots_are_rated_by_their_order_among_themse
                           ranks=[mine[u] for u in PEOPLE[:2]])
     got = dict(rows(db_url, "SELECT user_id, mu FROM ratings ORDER BY user_id"))
     assert set(got) == set(PEOPLE[:2])
-    for u, team in zip(PEOPLE[:2], expected):
+    for u, team in zip(PEOPLE[:2], expected, strict=True):
         assert got[u] == pytest.approx(team[0].mu)
     assert rows(db_url, "SELECT user_id, rated FROM game_results WHERE game_id = ? ORDER BY user_id",
                 table.id) == [(u, 1) for u in PEOPLE[:2]]
@@ -171,7 +172,7 @@ async def test_two_processes_recording_at_once_lose_no_update(db_url: str) -> No
     chained = rows(db_url, "SELECT user_id, mu_before, mu_after FROM game_results ORDER BY user_id, created_at")
     for user in PEOPLE:
         mine = [(b, a) for u, b, a in chained if u == user]
-        assert all(prev[1] == pytest.approx(nxt[0]) for prev, nxt in zip(mine, mine[1:]))
+        assert all(prev[1] == pytest.approx(nxt[0]) for prev, nxt in pairwise(mine))
         assert rows(db_url, "SELECT mu FROM ratings WHERE user_id = ?", user)[0][0] == pytest.approx(mine[-1][1])
     for store in stores:
         await store.close()

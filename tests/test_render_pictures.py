@@ -103,7 +103,7 @@ def test_rocca_labels_stay_legible_at_phone_width() -> None:
         cv = RI.Canvas(tower)
         f = RI.font(round(cv.label * cv.unit))
         for tc in (tc for tc in tower if tc.active):
-            left, top, right, bottom = measure.textbbox((0, 0), tc.label, font=f, anchor="mm")
+            _left, top, _right, bottom = measure.textbbox((0, 0), tc.label, font=f, anchor="mm")
             shown = (bottom - top) * PHONE / cv.size[0]
             assert shown >= (10 if cv.label < RI.LABEL_MAX else 8), (seed, tc.label, shown)
             checked += 1

@@ -263,7 +263,7 @@ def test_deflect_and_dump_controls_and_public_roll() -> None:
     state, _ = ENG.apply(state, "ann", sent[0])
     table = table_for(state)
     public = cog.public_controls(table, "en")
-    assert [getattr(i, "item").label for i in public] == ["Roll to deflect (Player bob, needs ⚃)"]
+    assert [i.item.label for i in public] == ["Roll to deflect (Player bob, needs ⚃)"]
     hand = R.hand(ENG.view(state, "bob"), names_for(state.players), "en")
     assert "Player ann dumped column 4 (2 cards) on you" in hand and "a ⚃ lets you dump it on again" in hand
     roll = offered_actions(public, table, "bob")

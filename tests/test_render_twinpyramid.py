@@ -92,7 +92,7 @@ def test_board_hand_and_events_render_in_both_languages(seed: int, n: int) -> No
             for ev in events:
                 line = R.event(ev, names, lang)
                 seen_types.add(ev.type)
-                if ev.visible_to is None and ev.type not in ():
+                if ev.visible_to is None:
                     assert line, ev.type
                 if line is not None:
                     assert "{" not in line and len(line) < 2000
@@ -246,7 +246,7 @@ def test_hand_view_sub_choices_and_notes() -> None:
     view = ENG.view(state, "p0")
     hand = R.hand(view, names, "en")
     assert "the top three cards are 4♣ 8♦ Q♠" in hand
-    labels = {getattr(i, "item").label for i in cog.controls(table, "p0", view, [], "en")}
+    labels = {i.item.label for i in cog.controls(table, "p0", view, [], "en")}
     assert "4♣→Player p1 · 8♦→Player p2 · Q♠→you" in labels and len(labels) == 6
     assert "4♣" not in R.hand(ENG.view(state, "p1"), names, "en")
     # Drawing the 10th card is barred while a play is possible: the note says so, no Draw button.

@@ -8,7 +8,7 @@ import pytest
 from bot.errors import HostError
 from bot.scheduler import BotScheduler
 from bot.service import GameService
-from bot.storage import SeatRow, Storage
+from bot.storage import SeatRow, Storage, VersionConflict
 from bot.table import EndReason, UpdateKind
 from engines import EngineError, get_engine
 
@@ -139,7 +139,7 @@ async def test_act_commits_one_action_and_refuses_bad_input_without_change(servi
 
     update = await service.act(table.id, ALICE, {"type": "play", "cards": [card]}, version)
     assert update.version == version + 1 == table.version
-    assert [e.type for e in update.events][0] == "played"
+    assert update.events[0].type == "played"
     stored = rows(db_url, "SELECT version, state FROM games WHERE id = ?", table.id)[0]
     assert stored[0] == table.version and engine.load(stored[1]) == table.state
     assert rows(db_url, "SELECT seq, player FROM actions WHERE game_id = ?", table.id) == [(1, "u101")]
@@ -210,7 +210,7 @@ async def test_private_events_become_notices_for_those_players_only(service: Gam
     assert [n["type"] for n in thief_notices] == ["stolen_card"]
     assert thief_notices[0]["data"]["card"] in table.state.hands[player]
     assert (await service.peek_notices(table, player))[0] == thief_notices  # kept until acknowledged
-    victim_notices, victim_up_to = await service.peek_notices(table, victim)
+    victim_notices, _ = await service.peek_notices(table, victim)
     assert [n["type"] for n in victim_notices] == ["stolen_card"]
     for other in others:
         assert await service.peek_notices(table, other) == ([], None)
@@ -265,7 +265,7 @@ async def test_a_refused_seat_write_leaves_memory_as_it_was(service: GameService
     await service.hand_to_bot(table.id, ALICE)
     seats, version = [(s.player, s.is_bot) for s in table.seats], table.version
     await service.storage.update_game(table.id, expected_version=table.version, bump=True)  # another process
-    with pytest.raises(Exception):
+    with pytest.raises(VersionConflict):
         await service.hand_to_bot(table.id, BOB)  # would abandon the table
     assert [(s.player, s.is_bot) for s in table.seats] == seats and table.version == version
     assert table.status == "running"

@@ -149,7 +149,7 @@ async def test_thirteen_player_swiss_with_restart_drop_and_void(db_url: str) -> 
 
     # Standings against a computation by hand from the stored rows.
     points: Counter = Counter()
-    for table_id, user_id, pts in rows(db_url, "SELECT r.table_id, r.user_id, r.points FROM tournament_results r "
+    for _table_id, user_id, pts in rows(db_url, "SELECT r.table_id, r.user_id, r.points FROM tournament_results r "
                                                 "JOIN tournament_tables t ON t.id = r.table_id WHERE t.status = "
                                                 "'finished'"):
         points[user_id] += pts

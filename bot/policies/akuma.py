@@ -59,7 +59,8 @@ def _hand_facts(view: dict[str, Any]) -> tuple[int, int, int]:
 def _value(points: int, size: int, shortest_rival: int, action: Action) -> float:
     kind = getattr(action, "type", "")
     if kind in ("play", "release"):
-        shed: list[str] = getattr(action, "cards")  # distinct cards of our hand (a legal action)
+        # distinct cards of our hand (a legal action); `Action` itself has no `cards`, Play and Release do
+        shed: list[str] = getattr(action, "cards")  # noqa: B009
         return hand_value(points - sum(card_points(c) for c in shed), size - len(shed), shortest_rival)
     if kind == "steal":
         return hand_value(points + STOLEN_CARD_POINTS, size + 1, shortest_rival)
@@ -70,5 +71,5 @@ def choose(view: PolicyView, legal: list[Action], rng: random.Random) -> Action:
     facts = _hand_facts(seat_view(view))
     values = [_value(*facts, a) for a in legal]
     best = min(values)
-    options = [a for a, v in zip(legal, values) if v == best]
+    options = [a for a, v in zip(legal, values, strict=True) if v == best]
     return options[0] if len(options) == 1 else rng.choice(options)

@@ -86,7 +86,7 @@ def play_one(seed: int, n_players: int, options: dict[str, Any] | None = None,
 
     engine = DiamondBoxEngine()
     players = [f"p{i}" for i in range(n_players)]
-    seats = dict(zip(players, policies or [choose] * n_players))
+    seats = dict(zip(players, policies or [choose] * n_players, strict=True))  # one policy per seat, or a clear error
     rng = random.Random(seed)
     state = engine.new_game(players, seed=seed, options=options)
     actions = 0

@@ -199,7 +199,7 @@ def pick(cands: list[int], scores: dict[int, list[float]], switch_z: float = 1.0
         return base
     best, best_edge = base, 0.0
     for i in cands[1:]:
-        diffs = [a - b for a, b in zip(scores[i], scores[base])]
+        diffs = [a - b for a, b in zip(scores[i], scores[base], strict=True)]
         mean = sum(diffs) / n
         var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
         se = math.sqrt(var / n)

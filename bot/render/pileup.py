@@ -67,7 +67,7 @@ def play_layers(play_cards: list[str], stacked: list[bool]) -> str:
     other, layers separated by ``▸``."""
     groups: list[list[str]] = []
     onto_top = False
-    for i, (c, stack) in enumerate(zip(play_cards, stacked)):
+    for i, (c, stack) in enumerate(zip(play_cards, stacked, strict=True)):
         if stack and groups:
             groups[-1].append(c)
         else:
@@ -145,7 +145,7 @@ def final_lines(result: Result, names: Names, locale: object | None) -> list[str
     ranking, scores = result.ranking, result.scores
     lines = ranking_lines(ranking, {}, names, locale)
     return [line + t("pileup.ranking_minus", locale, count=scores.get(group[0], 0)) if group else line
-            for line, group in zip(lines, ranking)]
+            for line, group in zip(lines, ranking, strict=True)]
 
 
 def board(view: PileupView, names: Names, locale: object | None) -> Board:

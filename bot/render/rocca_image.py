@@ -146,7 +146,7 @@ def draw_card(draw: ImageDraw.ImageDraw, cv: Canvas, tc: TowerEntry, dimmed: boo
     fs = side_start(k, "face")
     fx, fy = cv.px(*side_point(c, fs, 0.5, 0.5))
     if joker:
-        draw_star(draw, fx, fy, 0.3 * u, ink if not dimmed else ink)
+        draw_star(draw, fx, fy, 0.3 * u, ink)  # already dimmed above
     else:
         draw.text((fx, fy), card_rank(tc), font=font(round(0.46 * u)), fill=ink, anchor="mm")
     # profile: pips for numbers (a ring for 0), the rank's initial for letters

@@ -25,7 +25,7 @@ def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
 
 
 def mix(a: RGB, b: RGB, share: float) -> RGB:
-    return tuple(round(x + (y - x) * share) for x, y in zip(a, b))  # type: ignore[return-value]  # three channels in, three out
+    return tuple(round(x + (y - x) * share) for x, y in zip(a, b, strict=True))  # type: ignore[return-value]  # three channels in, three out
 
 
 def to_png(img: Image.Image) -> bytes:

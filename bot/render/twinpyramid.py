@@ -13,7 +13,7 @@ from engines.twinpyramid.view import SeatView, TwinPyramidView
 
 from ..i18n import t
 from . import Board, Names, ranking_lines
-from .twinpyramid_events import deal_result_lines, event  # noqa: F401  (event: the renderer registry calls it here)
+from .twinpyramid_events import deal_result_lines, event  # event: the renderer registry calls it here
 from .twinpyramid_text import (
     ACTIONS,
     BUILD_LIMIT,

@@ -75,7 +75,7 @@ def draw_back(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float])
 
 def draw_field(draw: ImageDraw.ImageDraw, left: float, top: float, stones: dict[str, str | None]) -> None:
     ranks = [rank for row in ROWS for rank in row]
-    for rank, box in zip(ranks, slot_boxes(left, top)):
+    for rank, box in zip(ranks, slot_boxes(left, top), strict=True):
         stone = stones.get(rank)
         if stone:
             draw_tile(draw, box, stone)

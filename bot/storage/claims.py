@@ -32,7 +32,7 @@ class PgClaim:
         got = [await conn.fetchval("SELECT pg_try_advisory_lock($1, $2)", SHARD_LOCK_CLASS, i) for i in ids]
         if not all(got):
             await conn.close()  # releases the ones it did get
-            raise ShardsTaken([i for i, ok in zip(ids, got) if not ok])
+            raise ShardsTaken([i for i, ok in zip(ids, got, strict=True) if not ok])
         return cls(conn)
 
     async def release(self) -> None:

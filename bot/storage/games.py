@@ -62,7 +62,7 @@ class GameStore:
 
     async def replace_seats(self, game_id: int, seats: list[SeatRow], *, expected_version: int,
                             host_id: int | None = None, bot_to_act: bool | None = None,
-                            deadline: float | None | bool = False, paused_at: float | None | bool = False) -> None:
+                            deadline: float | bool | None = False, paused_at: float | bool | None = False) -> None:
         """Rewrite a table's seats (lobby changes, a seat handed to a bot or back); bumps the version.
         ``deadline=False`` and ``paused_at=False`` leave the stored deadline and pause as they are."""
         extra: dict[str, Any] = {} if host_id is None else {"host_id": host_id}
@@ -100,7 +100,7 @@ class GameStore:
         if changed != 1:
             raise VersionConflict(game_id)
 
-    async def note_output(self, game_id: int, *, board_message_id: int | None | bool = False,
+    async def note_output(self, game_id: int, *, board_message_id: int | bool | None = False,
                           board_shown: BoardShown | None = None, result_shown: bool | None = None,
                           told_shown: bool | None = None, end_tidied: bool | None = None) -> None:
         """Record what a table's players were shown. Not a change of the game: no version check or bump (one

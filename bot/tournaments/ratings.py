@@ -99,7 +99,7 @@ class RatingService:
             users = list(places_by_user)
             teams = [[self.model.rating(mu=before[u][0], sigma=before[u][1])] for u in users]
             new = self.model.rate(teams, ranks=[places_by_user[u] for u in users])
-            return {u: (team[0].mu, team[0].sigma) for u, team in zip(users, new)}
+            return {u: (team[0].mu, team[0].sigma) for u, team in zip(users, new, strict=True)}
 
         fresh = self.default(0)
         return await self.storage.ratings.record_game(

@@ -72,7 +72,7 @@ def deck_option(deck: str | None) -> dict[str, Any]:
 
 # ---- codes ------------------------------------------------------------------------------------------------------
 def steps_of(play: Play) -> list[str]:
-    return [f"{c}{'+' if s else '-'}" for c, s in zip(play.cards, play.stacked)]
+    return [f"{c}{'+' if s else '-'}" for c, s in zip(play.cards, play.stacked, strict=True)]
 
 
 # ---- what is chosen so far ----------------------------------------------------------------------------------------

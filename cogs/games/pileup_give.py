@@ -51,7 +51,7 @@ def chosen_for(selection: list[str], plan: list[tuple[str, int]], minus: list[st
 
 def handed_out(plan: list[tuple[str, int]], chosen: list[list[str]]) -> tuple[str, ...] | None:
     """The cards in the order they are handed out, once every player has their number of cards; else None."""
-    if any(len(cards) != count for (_, count), cards in zip(plan, chosen)):
+    if any(len(cards) != count for (_, count), cards in zip(plan, chosen, strict=True)):
         return None
     return tuple(chosen[j % len(plan)][j // len(plan)] for j in range(sum(count for _, count in plan)))
 
@@ -66,7 +66,7 @@ def give_controls(table: Table, player: str, view: PileupView, selection: list[s
     chosen = chosen_for(selection, plan, minus)
     taken = [c for cards in chosen for c in cards]
     items: list[discord.ui.Item] = []
-    for slot, ((to, count), mine) in enumerate(zip(plan, chosen)):
+    for slot, ((to, count), mine) in enumerate(zip(plan, chosen, strict=True)):
         free = list(minus)
         for c in taken:
             if c not in mine:
@@ -102,7 +102,7 @@ def give_notes(table: Table, player: str, view: PileupView, selection: list[str]
     plan = recipients(view, view.pending)
     chosen = chosen_for(selection, plan, minus_cards(view, player))
     return [t("pileup.note.give_to", locale, player=names(to), cards=text.cards(cards) if cards else "—",
-              chosen=len(cards), count=count) for (to, count), cards in zip(plan, chosen)]
+              chosen=len(cards), count=count) for (to, count), cards in zip(plan, chosen, strict=True)]
 
 
 def code_action(table: Table, player: str, code: str) -> GiveAll | None:

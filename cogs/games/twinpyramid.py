@@ -176,7 +176,8 @@ def rearrange_and_act(table: Table, player: str, view: TwinPyramidView, selectio
     row = 0
     if not picked and choices:
         parts = [choices[i:i + 25] for i in range(0, len(choices), 25)][:len(ACTION_PARTS)]
-        for part_no, part in zip(ACTION_PARTS, parts):
+        # Fewer parts than part numbers when the choices fit one select.
+        for part_no, part in zip(ACTION_PARTS, parts, strict=False):
             options = [discord.SelectOption(label=label[:100], value=code, default=code == action)
                        for code, label in part]
             carry = [v for v in selection if v.startswith("r:")]

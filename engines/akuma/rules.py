@@ -13,7 +13,7 @@ discard allowed is all of them.
 """
 from __future__ import annotations
 
-from itertools import combinations
+from itertools import combinations, pairwise
 from typing import Literal
 
 from engines.errors import IllegalAction
@@ -33,7 +33,7 @@ def classify(cards: list[str]) -> PlayKind | None:
     if len(set(ranks)) == 1:
         return "set"
     if len({colour(c) for c in cards}) == 1 and ranks[0] >= 1:
-        if all(b == a + 1 for a, b in zip(ranks, ranks[1:])):
+        if all(b == a + 1 for a, b in pairwise(ranks)):
             return "run"
     return None
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from engines.base import GameState
 from engines.knowledge import Known
@@ -31,13 +31,15 @@ class AkumaState(GameState):
     game: str = "akuma"
     colours: list[str]
     hands: dict[str, list[str]]  # secret; each kept sorted by rank, then colour
-    row: list[RowPlay] = []
+    row: list[RowPlay] = Field(default_factory=list)
     direction: Direction = "cw"
     lock: list[str] | None = None
     current: str  # the player to act
     trick_starter: str
     start_player: str
     steals_left: int = 0  # > 0 while ``current`` decides on steals after a play with 2s
-    discarded: list[str] = []  # every card that left the game (released rows and discards); public
-    known: Known = {}  # private to each key: thief -> the cards a steal took from that player (engines/knowledge.py)
+    # every card that left the game (released rows and discards); public
+    discarded: list[str] = Field(default_factory=list)
+    # private to each key: thief -> the cards a steal took from that player (engines/knowledge.py)
+    known: Known = Field(default_factory=dict)
     over: bool = False

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from engines.base import View
 
@@ -42,7 +42,8 @@ class AkumaView(View):
     discarded: list[str]
     release_forced: list[str] | None
     final_hands: dict[str, list[str]] | None
-    known: dict[str, list[str]] = {}  # the viewer's own: rival -> cards a steal took from the viewer, still theirs
+    # the viewer's own: rival -> cards a steal took from the viewer, still theirs
+    known: dict[str, list[str]] = Field(default_factory=dict)
 
 
 def build_view(engine: AkumaEngine, state: AkumaState, viewer: str | None) -> AkumaView:

@@ -77,7 +77,7 @@ def play_problem(source: list[str], top_colour: str | None, play: Play, max_card
         if mine != group[: len(mine)]:
             return "use_lowest_copy_first"
     top = top_colour
-    for card, stack in zip(cards, play.stacked):
+    for card, stack in zip(cards, play.stacked, strict=True):
         if stack and top != colour_of(card):
             return "stack_needs_same_colour"
         top = colour_of(card)
@@ -87,7 +87,7 @@ def play_problem(source: list[str], top_colour: str | None, play: Play, max_card
 def place(layers: list[list[str]], play: Play) -> list[list[str]]:
     """The column's layers after the play's cards are placed (a new list; input untouched)."""
     out = [list(layer) for layer in layers]
-    for card, stack in zip(play.cards, play.stacked):
+    for card, stack in zip(play.cards, play.stacked, strict=True):
         if stack:
             out[-1].append(card)
         else:

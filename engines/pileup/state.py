@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any, Literal, Optional
 
-from pydantic import BaseModel, ConfigDict, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from ..base import GameState
 from .cards import DEFAULT_DECK, colour_of, deck_spec, parse_deck
@@ -67,7 +67,7 @@ class PileupState(GameState):
     turn_count: int = 1
     phase: Phase = "roll"
     minus_turn: bool = False  # the turn player's hand is empty: they play a minus card this turn
-    dice: list[int] = []  # the turn player's last roll of three dice
+    dice: list[int] = Field(default_factory=list)  # the turn player's last roll of three dice
     give_left: int = 0  # minus cards still to hand out after a triple
     give_next: int = 0  # seat index of the next recipient
     dump: Optional[Dump] = None

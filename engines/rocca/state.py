@@ -88,9 +88,11 @@ class RoccaState(GameState):
     direction: Literal[1, -1] = 1
     start_player: str
     pending: Pending | None = None
-    one_declared: list[str] = []
-    out: list[str] = []  # players who went out when the pile ran dry, in order
-    declined: dict[str, list[Declined]] = {}  # public: the last times each player drew instead of placing, oldest first
-    known: Known = {}  # private to each key: rival -> the cards it passed that rival with a Q (engines/knowledge.py)
+    one_declared: list[str] = Field(default_factory=list)
+    out: list[str] = Field(default_factory=list)  # players who went out when the pile ran dry, in order
+    # public: the last times each player drew instead of placing, oldest first
+    declined: dict[str, list[Declined]] = Field(default_factory=dict)
+    # private to each key: rival -> the cards it passed that rival with a Q (engines/knowledge.py)
+    known: Known = Field(default_factory=dict)
     winner: str | None = None
     over: bool = False

@@ -125,8 +125,9 @@ class RoccaView(View):
     restriction: Restriction | None
     last_placed: str
     winner: str | None
-    declined: dict[str, list[DeclinedShown]] = {}
-    known: dict[str, list[str]] = {}  # the viewer's own: rival -> cards it passed them with a Q, still theirs
+    declined: dict[str, list[DeclinedShown]] = Field(default_factory=dict)
+    # the viewer's own: rival -> cards it passed them with a Q, still theirs
+    known: dict[str, list[str]] = Field(default_factory=dict)
 
 
 def tower_view(state: RoccaState, ix: TowerIndex) -> list[TowerEntry]:

@@ -82,8 +82,8 @@ class TwinPyramidState(GameState):
     start: int = 0  # seat index of this deal's start player
     current: int = 0  # seat index of the player whose turn it is
     direction: int = 1  # +1 clockwise (seat order), -1 after an odd number of 9s
-    draw: list[str] = []  # draw pile; its top is the last element
-    discard: list[str] = []  # discard pile; its top is the last element
+    draw: list[str] = Field(default_factory=list)  # draw pile; its top is the last element
+    discard: list[str] = Field(default_factory=list)  # discard pile; its top is the last element
     top_suit: str | None = None  # suit named for the current top card (8 or joker)
     wild: Wild | None = None
     rearranged: int = 0  # rearrangement steps taken in the current turn
@@ -92,8 +92,8 @@ class TwinPyramidState(GameState):
     turns: int = 0  # turns completed in this deal
     pending: Pending | None = None
     three_player: str | None = None  # who played the 3 whose draws are under way
-    three_queue: list[str] = []  # players still to draw for that 3 (the 3's player last)
-    peek: list[str] = []  # cards seen with the 3 and still on the draw pile, top first
+    three_queue: list[str] = Field(default_factory=list)  # players still to draw for that 3 (the 3's player last)
+    peek: list[str] = Field(default_factory=list)  # cards seen with the 3 and still on the draw pile, top first
     last_deal: DealOutcome | None = None
     over: bool = False
 

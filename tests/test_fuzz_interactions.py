@@ -13,7 +13,7 @@ the bot count too), and no change to any game state (``engine.dump``), to the da
 seats and actions tables) or to any public message. Between batches every table moves on by one real move, so the
 inputs meet many different decisions.
 
-``GAMEHOST_FULL=1`` (CI) sends 3,000 inputs, ``GAMEHOST_SOAK=1`` 12,000, the default QUICK_COUNT
+The default and ``GAMEHOST_FULL=1`` (CI) send 3,000 inputs (about 13 s), ``GAMEHOST_SOAK=1`` 12,000
 (``tests/suite_level.py``).
 """
 from __future__ import annotations
@@ -42,8 +42,7 @@ from .fuzz_inputs import Generators, Input, Table, send_raw
 from .suite_level import count
 from .ui_driver import playable_games as playable
 
-QUICK_COUNT = 3_000
-COUNT = int(os.environ.get("GAMEHOST_FUZZ_COUNT", count(quick=QUICK_COUNT, full=3_000, soak=12_000)))
+COUNT = int(os.environ.get("GAMEHOST_FUZZ_COUNT", count(quick=3_000, full=3_000, soak=12_000)))
 BATCH = 300  # inputs between two real moves at every table
 SEED = int(os.environ.get("GAMEHOST_FUZZ_SEED", 7))
 ALICE, BOB, CAROL, MALLORY = 101, 102, 103, 104

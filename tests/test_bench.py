@@ -1,13 +1,22 @@
-"""The benchmark must keep running (its figures are checked by people, not here): `python -m bench --quick`."""
+"""The benchmark must keep running (its figures are checked by people, not here): `python -m bench --quick`.
+
+That run takes minutes, so it is marked ``bench`` and only runs with ``GAMEHOST_FULL=1``; ``.ci/run`` runs it as its
+own step (``GAMEHOST_FULL=1 python -m pytest -q -m bench``)."""
 from __future__ import annotations
 
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+from .suite_level import LEVEL, Level
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
+@pytest.mark.bench
+@pytest.mark.skipif(LEVEL < Level.FULL, reason="bench --quick takes minutes: GAMEHOST_FULL=1 runs it (CI does)")
 def test_quick_benchmark_runs_and_prints_every_section() -> None:
     proc = subprocess.run([sys.executable, "-m", "bench", "--quick"], cwd=ROOT, capture_output=True, text=True,
                           timeout=900)

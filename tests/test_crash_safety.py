@@ -10,7 +10,8 @@ before the kill still work; the last start plays every table to its end and clos
 acknowledged action must be in the action log at its version and every stored state must equal the replay of
 its log from ``new_game``.
 
-``GAMEHOST_FULL=1`` runs the full count (25 kills); the default (8 kills) fits in CI's budget.
+``GAMEHOST_FULL=1`` (CI) kills 8 times, ``GAMEHOST_SOAK=1`` 25 times, the default 5 times
+(``tests/suite_level.py``).
 """
 from __future__ import annotations
 
@@ -26,10 +27,11 @@ from pathlib import Path
 import pytest
 
 from .crash_child import playable_games, read_jsonl, verify
+from .suite_level import count
 
 ROOT = Path(__file__).resolve().parent.parent
-FULL = os.environ.get("GAMEHOST_FULL") == "1"
-KILLS = int(os.environ.get("GAMEHOST_CRASH_KILLS", 25 if FULL else 8))
+QUICK_KILLS = 5  # each life is killed during start-up with p=0.25: five lives still resume and click old buttons
+KILLS = int(os.environ.get("GAMEHOST_CRASH_KILLS", count(quick=QUICK_KILLS, full=8, soak=25)))
 SEED = int(os.environ.get("GAMEHOST_CRASH_SEED", random.randrange(1 << 30)))
 START_TIMEOUT = 60.0
 

@@ -3,11 +3,10 @@ sends to a channel — before Discord sees the request, or after Discord process
 back, in turn — and restarted on the same database with what Discord kept. After every restart: the board shows the
 game's version, the person whose turn it is was told (and only then does her clock run), a finished game's result
 is there once; over the whole game, every turn of hers was announced by exactly one notifying message.
-``GAMEHOST_FULL=1`` kills at every request."""
+``GAMEHOST_SOAK=1`` kills at every request; the default and CI (``GAMEHOST_FULL=1``) at every second one."""
 from __future__ import annotations
 
 import asyncio
-import os
 import random
 from pathlib import Path
 
@@ -17,10 +16,11 @@ from bot.errors import HostError
 from bot.policies import choose_action
 
 from .discord_helpers import board_message, kill, start_harness
+from .suite_level import count
 from .test_discord_akuma import ALICE_ID, PLAYER, open_table
 from .test_discord_output import kept_by_discord, results_in, shows_version
 
-STRIDE = 1 if os.environ.get("GAMEHOST_FULL") else 2
+STRIDE = count(quick=2, full=2, soak=1)
 
 
 def is_output(call) -> bool:

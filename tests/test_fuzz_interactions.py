@@ -13,7 +13,8 @@ the bot count too), and no change to any game state (``engine.dump``), to the da
 seats and actions tables) or to any public message. Between batches every table moves on by one real move, so the
 inputs meet many different decisions.
 
-``GAMEHOST_FULL=1`` sends 12,000 inputs; the default sends 3,000.
+The default and ``GAMEHOST_FULL=1`` (CI) send 3,000 inputs (about 13 s), ``GAMEHOST_SOAK=1`` 12,000
+(``tests/suite_level.py``).
 """
 from __future__ import annotations
 
@@ -38,10 +39,10 @@ from . import ui_driver
 from .discord_harness import Harness, HarnessError, HarnessUser
 from .discord_helpers import lift_limits, make_bot
 from .fuzz_inputs import Generators, Input, Table, send_raw
+from .suite_level import count
 from .ui_driver import playable_games as playable
 
-FULL = os.environ.get("GAMEHOST_FULL") == "1"
-COUNT = int(os.environ.get("GAMEHOST_FUZZ_COUNT", 12_000 if FULL else 3_000))
+COUNT = int(os.environ.get("GAMEHOST_FUZZ_COUNT", count(quick=3_000, full=3_000, soak=12_000)))
 BATCH = 300  # inputs between two real moves at every table
 SEED = int(os.environ.get("GAMEHOST_FUZZ_SEED", 7))
 ALICE, BOB, CAROL, MALLORY = 101, 102, 103, 104

@@ -14,8 +14,8 @@ A mark shared with a card that is visible to everyone right now (identical copie
    player's secrets, ephemeral ones against every secret but their reader's — and no log record contains a secret
    card or a token.
 
-``GAMEHOST_FULL=1``: 1,000 seeded games per game in part 1 and 12 Discord tables per game in part 2; the default
-is 20 and 2.
+``GAMEHOST_FULL=1`` (CI): 20 seeded games per game in part 1 and 2 Discord tables per game in part 2;
+``GAMEHOST_SOAK=1``: 1,000 and 12; the default: one game per player count and 1 table (``tests/suite_level.py``).
 """
 from __future__ import annotations
 
@@ -41,11 +41,10 @@ from . import ui_driver
 from .discord_harness import Harness
 from .discord_helpers import lift_limits
 from .engines.conformance import string_leaves
+from .suite_level import count
 from .ui_driver import playable_games as playable
 
-FULL = os.environ.get("GAMEHOST_FULL") == "1"
-ENGINE_GAMES = int(os.environ.get("GAMEHOST_HIDDEN_GAMES", 1000 if FULL else 20))
-DISCORD_TABLES = int(os.environ.get("GAMEHOST_HIDDEN_TABLES", 12 if FULL else 2))
+DISCORD_TABLES = int(os.environ.get("GAMEHOST_HIDDEN_TABLES", count(quick=1, full=2, soak=12)))
 TOKEN = "fake-token-MTIzNDU2Nzg5.Gh0st.s3cr3t-d0-n0t-l0g"
 NAMES = render.Names({}, {})
 
@@ -139,10 +138,21 @@ def check_step(game: str, state: Any, events: list, leaks: list[str], where: str
             leaks.append(f"{where}: hand view of {player} shows {what}")
 
 
+def seat_counts(game: str) -> int:
+    engine = get_engine(game)
+    return engine.max_players - engine.min_players + 1
+
+
+def engine_games(game: str) -> int:
+    """Seeded games to play: the default plays one at each player count (seed ``s`` seats ``min + s % counts``)."""
+    default = count(quick=seat_counts(game), full=20, soak=1000)
+    return int(os.environ.get("GAMEHOST_HIDDEN_GAMES", default))
+
+
 def play_seeded(game: str, seed: int, leaks: list[str]) -> int:
     engine = get_engine(game)
-    count = engine.min_players + seed % (engine.max_players - engine.min_players + 1)
-    state = engine.new_game([f"p{i}" for i in range(count)], seed=10 ** 12 + seed)
+    seats = engine.min_players + seed % seat_counts(game)
+    state = engine.new_game([f"p{i}" for i in range(seats)], seed=10 ** 12 + seed)
     rng = random.Random(seed)
     start = engine_hooks(game).start_events
     check_step(game, state, start(state) if start else [], leaks, f"{game} seed {seed} start")
@@ -163,8 +173,9 @@ def play_seeded(game: str, seed: int, leaks: list[str]) -> int:
 @pytest.mark.parametrize("game", GAMES)
 def test_seeded_games_never_show_a_secret_to_anyone_else(game: str) -> None:
     leaks: list[str] = []
-    steps = sum(play_seeded(game, seed, leaks) for seed in range(ENGINE_GAMES))
-    print(f"\nhidden information, {game}: {ENGINE_GAMES} games, {steps} moves checked, leaks found: {len(leaks)}")
+    games = engine_games(game)
+    steps = sum(play_seeded(game, seed, leaks) for seed in range(games))
+    print(f"\nhidden information, {game}: {games} games, {steps} moves checked, leaks found: {len(leaks)}")
     assert not leaks, "\n".join(leaks[:30])
 
 

@@ -1,13 +1,12 @@
 """Bounded memory (issue 32): tables that end, and ids that do not exist, leave nothing behind.
 
 The soak (``bench/memory_soak.py``) opens, plays and closes tables in batches and looks up unknown ids and other
-channels' finished tables, on both backends; once warm, a batch must not add live objects. ``GAMEHOST_FULL=1``
-runs thousands of tables (a few minutes); the default run takes seconds. Through the harness, the table cog's
-writers and the service's tables go back down once the tables have ended."""
+channels' finished tables, on both backends; once warm, a batch must not add live objects. ``GAMEHOST_SOAK=1``
+runs thousands of tables (a few minutes); the default and CI (``GAMEHOST_FULL=1``) runs take seconds. Through the
+harness, the table cog's writers and the service's tables go back down once the tables have ended."""
 from __future__ import annotations
 
 import asyncio
-import os
 
 import pytest
 
@@ -19,8 +18,9 @@ from cogs.outbox import TableOutbox
 
 from .discord_harness import Harness
 from .discord_helpers import lift_limits
+from .suite_level import LEVEL, Level
 
-FULL = os.environ.get("GAMEHOST_FULL") == "1"
+SOAK = LEVEL is Level.SOAK
 KEPT = 16  # idle tables the service keeps loaded in these tests (the bot keeps 256)
 GROWTH_BOUND = 500  # live objects a warm process may gain over the measured batches (a leaked table is ~30)
 
@@ -83,7 +83,7 @@ async def test_unknown_ids_leave_no_loading_lock_even_when_asked_at_once(service
 
 
 async def test_live_objects_stay_flat_over_table_lifecycles_and_unknown_ids(db_url: str) -> None:
-    sizes = {"batches": 5, "tables": 900, "lookups": 3000} if FULL else {"batches": 4, "tables": 60, "lookups": 500}
+    sizes = {"batches": 5, "tables": 900, "lookups": 3000} if SOAK else {"batches": 4, "tables": 60, "lookups": 500}
     figures = await measure(db_url, idle_tables_kept=KEPT, **sizes)
     print(table_of(figures))
     warm, last = figures[1], figures[-1]  # the first batch warms up imports, statements and pools

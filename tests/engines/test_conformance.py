@@ -5,6 +5,7 @@ import pytest
 
 from engines import GAMES, BadOptions, get_engine
 
+from ..suite_level import count
 from .conformance import check_replay, random_playthrough
 
 
@@ -17,7 +18,7 @@ def player_counts(name: str) -> list[int]:
 def test_random_playthroughs_end_and_never_leak(name: str) -> None:
     eng = get_engine(name)
     for n in player_counts(name):
-        for seed in range(3):
+        for seed in range(count(quick=1, full=3)):
             random_playthrough(eng, seed * 1000 + n, n)
 
 

@@ -11,6 +11,7 @@ from engines import BadOptions, IllegalAction
 from engines.twinpyramid import TwinPyramidEngine
 from engines.twinpyramid.cards import START_RANKS, full_deck, rank_of
 
+from ..suite_level import count
 from .conformance import check_replay, random_playthrough
 from .test_twinpyramid_support import ENG, act, assert_conserved, event, legal, make, pending, types
 
@@ -191,7 +192,7 @@ def test_not_your_turn_and_illegal_actions_leave_state_unchanged():
 
 @pytest.mark.parametrize("n", range(2, 7))
 def test_random_playthroughs_at_every_player_count(n):
-    for seed in range(2 if n <= 4 else 1):
+    for seed in range(count(quick=1, full=2 if n <= 4 else 1)):
         random_playthrough(ENG, seed * 1000 + n, n, {"rounds": 1})
 
 

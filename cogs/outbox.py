@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Awaitable, Callable
 import discord
 
 from bot.i18n import t
-from bot.table import EndReason, Table, Update, UpdateKind
+from bot.table import ACTIVE, EndReason, Table, Update, UpdateKind
 
 from .common import NO_MENTIONS
 from .lobby import lobby_embed, lobby_view
@@ -85,10 +85,13 @@ class TableOutbox:
         self.clock_held = False  # this writer paused the table's clock until its people are told / reached
         self.end_reason: EndReason | None = None  # why the table ended early (not stored: after a restart, unsaid)
         self._sleeping = self._woken = False  # in a backoff; asked to end it early
+        self.gone = False  # its channel was deleted and the table ended: nothing more is written
         self._task: asyncio.Task[None] | None = None
 
     # ---- what is due (called by the service's listener; never waits) ---------------------
     def push(self, update: Update) -> None:
+        if self.gone:
+            return  # its channel was deleted: there is nowhere to show anything
         table = update.table
         self.guild_id = table.row.guild_id
         seat = table.seat_of(update.actor) if update.actor else None
@@ -261,7 +264,7 @@ class TableOutbox:
     async def channel_gone(self, channel_id: int) -> None:
         """Discord says a channel or thread was deleted (an event, not a refused write)."""
         table = await self.bot.service.table(self.game_id)
-        if table.status not in ("lobby", "running") and not self.pending():
+        if table.status not in ACTIVE and not self.pending():
             return
         if channel_id == table.row.channel_id:
             await self._channel_gone(table, lobby_channel=False)
@@ -271,11 +274,9 @@ class TableOutbox:
 
     async def _channel_gone(self, table: Table, *, lobby_channel: bool) -> None:
         """The table's thread was deleted: it moves back to its lobby's channel with a line saying so. Its channel
-        was deleted (or the lobby's channel, with the thread in it): it ends, its host is told, and nothing more is
-        written there."""
-        if lobby_channel and table.row.lobby_channel_id:  # the lobby's channel only: the thread goes on
-            self.due -= {Output.LOBBY, Output.TOLD}
-            await self.bot.service.note_output(table, told_shown=True)
+        was deleted (the lobby's channel takes its threads with it): it ends, its host is told once, and nothing
+        more is written for it."""
+        if self.gone:
             return
         if table.row.lobby_channel_id and not lobby_channel:
             await self.bot.service.leave_thread(table)
@@ -284,12 +285,11 @@ class TableOutbox:
             self.board.pinged.clear()
             self.due |= {Output.BOARD, Output.LOBBY}
             return
+        self.gone = True
         self.due.clear()
         self.board.old_boards.clear()
         await self.reach.tell_host_gone(table)
-        if table.status in ("lobby", "running"):
-            await self.bot.service.end_gone(table.id)
-        self.due.clear()
+        await self.bot.service.end_gone(table.id)
         await self.bot.service.note_output(table, result_shown=True, told_shown=True, end_tidied=True)
 
     async def _move_to_thread(self, table: Table) -> None:
@@ -321,10 +321,10 @@ class TableOutbox:
         try:
             await self._channel(table, lobby=True).get_partial_message(table.row.lobby_message_id).edit(**kwargs)
         except discord.NotFound as error:
-            if error.code != UNKNOWN_MESSAGE or table.status != "lobby":
-                if error.code == UNKNOWN_MESSAGE:
-                    return False  # a deleted lobby of a table that started is not brought back
+            if error.code != UNKNOWN_MESSAGE:
                 raise
+            if table.status != "lobby":
+                return False  # a deleted lobby of a table that started is not brought back
             message = await self._channel(table, lobby=True).send(**kwargs, allowed_mentions=NO_MENTIONS)
             await self.bot.service.set_message(table, lobby_message_id=message.id)
         return True

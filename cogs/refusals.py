@@ -41,7 +41,8 @@ class Refusal(Enum):
 
     @property
     def counts_as_invalid(self) -> bool:
-        """Discord counts it towards the invalid-request limit (every 4xx answer but a shared-scope 429)."""
+        """Counted in the process-wide budget: every refusal but a server error or a broken connection (Discord
+        counts 401, 403 and 429 answers; counting every 4xx leaves a margin)."""
         return self not in (Refusal.TRANSIENT,)
 
 

@@ -139,7 +139,7 @@ async def test_a_deleted_channel_ends_its_table_and_tells_the_host(tmp_path: Pat
         assert table.status == "cancelled"
         row = await h.bot.storage.get_game(table.id)
         assert row.status == "cancelled" and row.end_tidied and row.result_shown
-        assert any("channel was deleted" in m.content for m in h.dm_messages(alice))
+        assert sum("channel was deleted" in m.content for m in h.dm_messages(alice)) == 1  # told once
     finally:
         await h.close()
 

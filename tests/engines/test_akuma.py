@@ -263,9 +263,9 @@ def test_steal_is_uniformly_random_from_the_state_rng() -> None:
     for seed in range(30):
         s = make_state([["Y2", "G9"], ["Y7", "Y8", "Y9"], ["G1", "G3"]], seed=seed)
         s1, _ = ENG.apply(s, "p0", Play(cards=["Y2"]))
-        s2, evs = ENG.apply(s1, "p0", Steal(victim="p1"))
+        _s2, evs = ENG.apply(s1, "p0", Steal(victim="p1"))
         seen.add(evs[1].data["card"])
-        again, evs2 = ENG.apply(s1, "p0", Steal(victim="p1"))
+        _again, evs2 = ENG.apply(s1, "p0", Steal(victim="p1"))
         assert evs2 == evs  # same state ⇒ same card
     assert seen == {"Y7", "Y8", "Y9"}
 
@@ -290,7 +290,7 @@ def test_stop_stealing_and_no_decision_without_victims() -> None:
 
 def test_effects_order_reverse_then_steal_then_next_in_new_direction() -> None:
     state = make_state([["Y2", "Y3", "Y4", "Y5", "G9"], ["P7", "P8"], ["G1", "G3"], ["P1", "P3"]])
-    s1, evs = ENG.apply(state, "p0", Play(cards=["Y2", "Y3", "Y4", "Y5"]))
+    s1, _ = ENG.apply(state, "p0", Play(cards=["Y2", "Y3", "Y4", "Y5"]))
     assert s1.direction == "ccw" and s1.steals_left == 1 and ENG.to_act(s1) == ["p0"]
     s2, _ = ENG.apply(s1, "p0", Steal(victim="p1"))
     assert ENG.to_act(s2) == ["p3"]

@@ -12,8 +12,8 @@ from engines.diamondbox.geometry import Square, check, placements_for
 def centre_of(rows: list[str], colours: list[str]) -> geometry.Centre:
     """A centre drawn as text: ``rows`` of diamonds (space = no square), ``colours`` alike."""
     centre: geometry.Centre = {}
-    for y, (drow, crow) in enumerate(zip(rows, colours)):
-        for x, (d, c) in enumerate(zip(drow, crow)):
+    for y, (drow, crow) in enumerate(zip(rows, colours, strict=True)):
+        for x, (d, c) in enumerate(zip(drow, crow, strict=True)):
             if c != " ":
                 centre[(x, y)] = Square(c, d, f"{c}01", 0)
     return centre

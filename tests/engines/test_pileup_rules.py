@@ -276,5 +276,5 @@ def test_game_ends_when_pile_and_every_hand_are_empty_ranking_fewest_minus_ties_
 
 def test_game_goes_on_while_someone_holds_cards_even_with_the_pile_empty() -> None:
     state = table(hands={"ann": ["R2a"], "cat": ["R4a"]}, minus={"bob": ["B5a"]}, phase="play", dice=[2, 3, 4])
-    state, events = ENG.apply(state, "ann", play("R2a"))
+    state, _ = ENG.apply(state, "ann", play("R2a"))
     assert ENG.to_act(state) == ["bob"] and state.minus_turn and ENG.result(state) is None

@@ -267,7 +267,7 @@ def test_one_lapses_when_the_hand_grows() -> None:
 
 def test_missing_one_with_an_empty_pile_puts_the_player_out() -> None:
     state = make({"p0": ["7S"], "p1": ["2S", "3D"], "p2": ["4S"]}, deck=[])
-    state, ev = act(state, "p0", type="place", card="7S", on="5S", side="head")
+    state, _ = act(state, "p0", type="place", card="7S", on="5S", side="head")
     assert "p0" in state.out and not state.over and state.turn == "p1"
 
 

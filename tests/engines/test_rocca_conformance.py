@@ -30,7 +30,7 @@ def test_replay_is_deterministic(n: int, options: dict) -> None:
 
 
 def test_events_and_views_json_safe_and_tower_only_grows() -> None:
-    log, dumps, final = random_playthrough(ENG, 99, 5, {"bon": True}, check=False)
+    _log, dumps, final = random_playthrough(ENG, 99, 5, {"bon": True}, check=False)
     sizes = [len(ENG.load(d).tower) for d in dumps]
     assert sizes == sorted(sizes) and sizes[-1] == len(final.tower)
     for d in dumps[::7]:

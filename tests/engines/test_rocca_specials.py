@@ -41,12 +41,12 @@ def test_ace_plays_again() -> None:
 
 
 def test_jack_next_player_draws_one_and_loses_the_turn() -> None:
-    state, ev = act(fresh(), "p0", type="place", card="JS", on="5S", side="head")
+    state, _ = act(fresh(), "p0", type="place", card="JS", on="5S", side="head")
     assert ENG.to_act(state) == ["p1"]
     assert ENG.view(state, None).model_dump()["pending"] == {
         "kind": "draw_chain", "player": "p1", "rank": "J", "count": 1, "card": "JS", "by": "p0"}
     assert {"type": "accept"} in legal_dicts(state, "p1")
-    state, ev = act(state, "p1", type="accept")
+    state, _ = act(state, "p1", type="accept")
     assert len(state.hands["p1"]) == 5 and state.turn == "p2" and state.pending is None
 
 
@@ -57,7 +57,7 @@ def test_jack_chain_grows_by_one_on_the_face() -> None:
         act(state, "p1", type="place", card="KH", on="JS", side="face")
     with pytest.raises(IllegalAction):  # nor does anything but the chain: no ordinary turn
         act(state, "p1", type="place", card="2D", on="5S", side="head")
-    state, ev = act(state, "p1", type="place", card="JH", on="JS", side="face")
+    state, _ = act(state, "p1", type="place", card="JH", on="JS", side="face")
     assert tc(state, "JH").on == "JS" and tc(state, "JH").side == "face"
     assert ENG.to_act(state) == ["p2"] and state.pending.count == 2
     state, _ = act(state, "p2", type="place", card="JD", on="JH", side="face")
@@ -125,7 +125,7 @@ def test_queen_gives_one_card_to_a_player_of_choice() -> None:
 def test_receiver_accepts_and_play_goes_on_after_the_giver() -> None:
     state, _ = act(q_state(), "p0", type="place", card="QS", on="5S", side="head")
     state, _ = act(state, "p0", type="give", card="7H", to="p2")
-    state, ev = act(state, "p2", type="accept")
+    state, _ = act(state, "p2", type="accept")
     assert state.turn == "p1" and state.pending is None
 
 
@@ -170,7 +170,7 @@ def test_what_a_queen_pass_told_is_forgotten_once_the_card_is_shown_or_may_have_
     state, _ = act(state, "p1", type="accept")
     queen = next(a for a in legal_dicts(state, "p1") if a["type"] == "place" and a["card"] == "QH")
     state, _ = act(state, "p1", **queen)
-    state, ev = act(state, "p1", type="give", card="2D", to="p2")
+    state, _ = act(state, "p1", type="give", card="2D", to="p2")
     # p0 saw p1 pass one card to p2, not which: 7H may have gone, so p0 no longer claims to know it
     assert ENG.view(state, "p0").known == {} and ENG.view(state, "p2").known == {}
     assert ENG.view(state, "p1").known == {"p2": ["2D"]} and "7H" in state.hands["p1"]
@@ -252,7 +252,7 @@ def test_bon_refuses_other_orders_and_other_cards() -> None:
 def test_bon_special_cards_count_once() -> None:
     state = make({"p0": ["7S", "9D"], "p1": ["2D"], "p2": ["JH", "JD", "8C"]}, bon=True)
     state = build(state, ("JS", "5S", "head"), player="p1")
-    state, ev = act(state, "p2", type="bon", on="JS", cards=["JH", "JD"])
+    state, _ = act(state, "p2", type="bon", on="JS", cards=["JH", "JD"])
     assert state.pending.kind == "draw_chain" and state.pending.count == 1 and state.pending.player == "p0"
     assert {tc(state, c).side for c in ("JH", "JD")} == {"face"}
 
@@ -278,7 +278,7 @@ def test_no_bon_on_a_card_the_caller_just_placed() -> None:
 
 def test_bon_that_empties_the_hand_wins_without_one() -> None:
     state = make({"p0": ["7S"], "p1": ["2D"], "p2": ["5H", "5D"]}, bon=True)
-    state, ev = act(state, "p2", type="bon", on="5S", cards=["5H", "5D"])
+    state, _ = act(state, "p2", type="bon", on="5S", cards=["5H", "5D"])
     assert state.over and state.winner == "p2"
 
 

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from engines import BadOptions, IllegalAction
+from engines import BadOptions, IllegalAction, NotYourTurn
 from engines.twinpyramid import TwinPyramidEngine
 from engines.twinpyramid.cards import START_RANKS, full_deck, rank_of
 
@@ -180,7 +180,7 @@ def test_revealed_hand_is_public_until_the_next_deal():
 def test_not_your_turn_and_illegal_actions_leave_state_unchanged():
     s = ENG.new_game(players(3), seed=9)
     before = ENG.dump(s)
-    with pytest.raises(Exception):
+    with pytest.raises(NotYourTurn):
         ENG.apply(s, "p1", {"type": "draw"})
     with pytest.raises(IllegalAction):
         ENG.apply(s, "p0", {"type": "next_deal"})

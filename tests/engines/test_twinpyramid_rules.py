@@ -182,7 +182,7 @@ def test_reshuffle_keeps_top_card_and_empty_piles_mean_no_draw():
 
 
 def test_pass_only_when_nothing_is_possible_and_a_full_cycle_of_passes_ends_unpaid():
-    hands = {p: {"held": [c]} for p, c in zip(("p0", "p1", "p2"), ("4D", "9S", "KC"))}
+    hands = {p: {"held": [c]} for p, c in zip(("p0", "p1", "p2"), ("4D", "9S", "KC"), strict=True)}
     s = make(n=3, hands=hands, top="6H", fill_draw=False)
     s.seats["p0"].points = 7
     s, _ = act(s, "p0", {"type": "pass"})
@@ -298,7 +298,7 @@ def test_a_change_with_another_players_shown_card():
 
 def test_a_may_also_be_played_plainly_without_effect():
     s = make(hands={"p0": {"held": ["AH"]}}, top="5H")
-    s, ev = act(s, "p0", {"type": "play", "card": "AH"})
+    s, _ = act(s, "p0", {"type": "play", "card": "AH"})
     assert s.top() == "AH" and s.current == 1 and s.pending is None
 
 

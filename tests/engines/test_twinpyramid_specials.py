@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engines import IllegalAction
+from engines import IllegalAction, NotYourTurn
 
 from .test_twinpyramid_support import ENG, act, assert_conserved, event, legal, make, plays, types
 
@@ -27,7 +27,7 @@ def test_two_passed_on_next_player_may_rearrange_then_draws_and_the_turn_passes_
     assert event(ev, "two_passed").data == {"player": "p0", "to": "p1"}
     assert ENG.to_act(s) == ["p1"] and s.pending.kind == "forced_draw" and s.pending.count == 2
     assert legal(s, "p1") == [{"type": "forced_draw"}, {"type": "rearrange"}]
-    with pytest.raises(Exception):
+    with pytest.raises(NotYourTurn):
         act(s, "p2", {"type": "forced_draw"})
     s, _ = act(s, "p1", {"type": "rearrange"})
     s, _ = act(s, "p1", {"type": "to_shown", "card": "QS"})

@@ -38,7 +38,7 @@ def test_views_are_frozen_models_that_pickle_and_round_trip(game: str) -> None:
         assert type(view).model_validate(view.model_dump()) == view
         assert type(view).model_validate_json(view.model_dump_json()) == view
     with pytest.raises(ValidationError):
-        setattr(own, "to_act", [])  # frozen
+        own.to_act = []  # frozen
 
 
 @pytest.mark.parametrize("game", GAMES)

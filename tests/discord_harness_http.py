@@ -131,7 +131,7 @@ class SentMessage:
         types = types if isinstance(types, tuple) else (types,)
         found = [
             c for c in self.components if c.get("type") in types
-            and (text is None or c.get(text_key) == text)
+            and (text is None or _text_matches(text, c.get(text_key)))
             and (custom_id is None or _id_matches(custom_id, c.get("custom_id", "")))
         ]
         if len(found) != 1:
@@ -226,6 +226,11 @@ class Reply:
             except LookupError:
                 pass
         raise LookupError(f"no component {what!r} in {self.messages}")
+
+
+def _text_matches(wanted: Any, shown: Optional[str]) -> bool:
+    """A label or placeholder compared exactly, or by a matcher with ``matches(text)`` (a catalog key in tests)."""
+    return wanted.matches(shown) if hasattr(wanted, "matches") else shown == wanted
 
 
 class FakeGateway:

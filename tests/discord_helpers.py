@@ -12,14 +12,51 @@ from pydantic import BaseModel
 
 from bot.client import GameHostBot
 from bot.errors import HostError
+from bot.i18n import LANGUAGES, catalog, t
 from bot.settings import Settings
 from bot.table import Table
 from engines import EngineError
 
 from .discord_harness import Harness, SentMessage
 
-HAND_HEADER = "Your hand"
-HAND_REPLACED = "replaced by a newer one"  # what an older hand view says once a newer one is open
+
+class Key:
+    """A control's label or a select's placeholder named by its catalog key (the text in any language), so a
+    behaviour test finds its buttons whatever the catalogs' wording: ``h.click(user, msg, label=START)``."""
+
+    def __init__(self, key: str, **fields: Any) -> None:
+        self.key = key
+        self.texts = frozenset(t(key, lang, **fields) for lang in LANGUAGES)
+
+    def matches(self, shown: str | None) -> bool:
+        return shown in self.texts
+
+    def __repr__(self) -> str:
+        return f"Key({self.key!r})"
+
+
+def shows(text: str, key: str, **fields: Any) -> bool:
+    """Whether ``text`` holds the catalog line ``key`` (with ``fields``) in one of the languages."""
+    return any(t(key, lang, **fields) in text for lang in LANGUAGES)
+
+
+START, JOIN, LEAVE = Key("lobby.button.start"), Key("lobby.button.join"), Key("lobby.button.leave")
+MY_HAND, REFRESH = Key("board.my_hand"), Key("hand.refresh")
+RESUME, IM_BACK, END_TABLE = Key("table.resume"), Key("table.im_back"), Key("table.end_button")
+CHECK_IN = Key("tournament.button.checkin")
+TOURNAMENT_JOIN, TOURNAMENT_LEAVE = Key("tournament.button.join"), Key("tournament.button.leave")
+
+def opening(key: str) -> tuple[str, ...]:
+    """The fixed start of a catalog line (up to its first field) in each language: enough to know the message."""
+    return tuple(catalog(lang)[key].split("{")[0] for lang in LANGUAGES)
+
+
+def opens_with_line(text: str, key: str) -> bool:
+    return any(start in text for start in opening(key))
+
+
+HAND_HEADER = "hand.header"
+HAND_REPLACED = "hand.replaced"  # what an older hand view says once a newer one is open
 
 
 def make_bot(db_path: Path) -> GameHostBot:
@@ -92,11 +129,12 @@ def assert_hands_only_ephemeral(h: Harness) -> int:
     """Every message Discord ever stored with a hand view was sent with the ephemeral flag (64), and no public
     message shows one; returns how many hand messages there were."""
     hands = [m for m in (h.message(i) for i in list(h.server.messages))
-             if HAND_HEADER in m.text or HAND_REPLACED in m.text]  # a replaced view says so instead
+             # a replaced view says so instead of showing the hand
+             if opens_with_line(m.text, HAND_HEADER) or opens_with_line(m.text, HAND_REPLACED)]
     for message in hands:
         assert message.ephemeral, f"a hand view was sent without the ephemeral flag: {message}"
     for message in h.channel_messages():
-        assert HAND_HEADER not in message.text
+        assert not opens_with_line(message.text, HAND_HEADER)
     return len(hands)
 
 
@@ -125,7 +163,7 @@ def set_state(table: Table, state) -> None:
 async def my_hand(h: Harness, user, table: Table):
     """Open ``user``'s hand view from the board; it must be ephemeral."""
     r = await h.click(user, board_message(h, table), label="My hand")
-    assert r.type == "message" and r.ephemeral and HAND_HEADER in r.text
+    assert r.type == "message" and r.ephemeral and opens_with_line(r.text, HAND_HEADER)
     return r.message
 
 

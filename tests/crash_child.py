@@ -38,7 +38,7 @@ from engines import EngineError, get_engine
 
 from . import ui_driver
 from .discord_harness import Harness
-from .discord_helpers import lift_limits
+from .discord_helpers import JOIN, START, lift_limits
 from .ui_driver import playable_games
 
 ALICE, BOB = 101, 102
@@ -256,9 +256,9 @@ class Child:
                 return True
             lobby = h.message(table.row.lobby_message_id)
             if table.seat_of_user(BOB) is None and len(table.seats) < table.engine.max_players:
-                await h.click(bob, lobby, label="Join")
+                await h.click(bob, lobby, label=JOIN)
             else:
-                r = await h.click(alice, lobby, label="Start")
+                r = await h.click(alice, lobby, label=START)
                 if r.responded and table.status != "lobby":
                     self.ack({"kind": "start", "gid": table.id})
             return True

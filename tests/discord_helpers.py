@@ -46,6 +46,16 @@ RESUME, IM_BACK, END_TABLE = Key("table.resume"), Key("table.im_back"), Key("tab
 CHECK_IN = Key("tournament.button.checkin")
 TOURNAMENT_JOIN, TOURNAMENT_LEAVE = Key("tournament.button.join"), Key("tournament.button.leave")
 
+def says(text: str, key: str) -> bool:
+    """Whether ``text`` holds the catalog line ``key`` in one of the languages, told by the line's longest fixed
+    part (the words between its fields): a behaviour test names the message, not its English wording."""
+    return any(longest_fixed_part(catalog(lang)[key]) in text for lang in LANGUAGES)
+
+
+def longest_fixed_part(line: str) -> str:
+    return max((part.strip() for part in re.split(r"\{[^{}]*\}", line)), key=len)
+
+
 def opening(key: str) -> tuple[str, ...]:
     """The fixed start of a catalog line (up to its first field) in each language: enough to know the message."""
     return tuple(catalog(lang)[key].split("{")[0] for lang in LANGUAGES)

@@ -27,6 +27,7 @@ from pathlib import Path
 import pytest
 
 from .crash_child import playable_games, read_jsonl, verify
+from .discord_helpers import START
 from .suite_level import count
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -130,7 +131,7 @@ async def test_a_table_whose_messages_were_lost_is_still_played_through_game_sta
     try:
         alice = h.user(101, "alice")
         r = await h.slash(alice, f"play {game}", bots=get_engine(game).min_players - 1)
-        await h.click(alice, r.message, label="Start")
+        await h.click(alice, r.message, label=START)
         table = (await h.bot.service.tables_in_channel(h.channel_id))[0]  # type: ignore[attr-defined]
         for message in h.channel_messages():  # Discord never got (or lost) every message of the table
             h.server.deleted.add(message.id)

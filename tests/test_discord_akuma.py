@@ -12,7 +12,18 @@ from bot.policies import choose_action
 from engines import get_engine
 
 from .discord_harness import Harness
-from .discord_helpers import action_button, assert_hands_only_ephemeral, board_message, only_table, start_harness
+from .discord_helpers import (
+    IM_BACK,
+    JOIN,
+    MY_HAND,
+    START,
+    action_button,
+    assert_hands_only_ephemeral,
+    board_message,
+    only_table,
+    says,
+    start_harness,
+)
 
 ALICE_ID = 101
 PLAYER = f"u{ALICE_ID}"
@@ -25,7 +36,7 @@ async def open_table(h: Harness, alice, bots: int = 3):
     lobby = r.message
     labels = {c.get("label") for c in lobby.components}
     assert "Bot 3" in lobby.text and labels >= {"Join", "Leave", "Add bot: normal", "Start"}
-    await h.click(alice, lobby, label="Start")
+    await h.click(alice, lobby, label=START)
     table = only_table(h)
     assert table.status == "running" and "started" in lobby.text
     return table
@@ -33,7 +44,7 @@ async def open_table(h: Harness, alice, bots: int = 3):
 
 async def take_turn(h: Harness, alice, table, rng: random.Random) -> None:
     """Alice moves through her ephemeral hand view: selects, then Play / Release / Steal buttons."""
-    r = await h.click(alice, board_message(h, table), label="My hand")
+    r = await h.click(alice, board_message(h, table), label=MY_HAND)
     assert r.type == "message" and r.ephemeral
     hand = r.message
     view = table.view(PLAYER)
@@ -66,12 +77,12 @@ async def test_four_seat_game_played_to_the_end_through_buttons_and_selects(h: H
         assert turns < 300
     assert table.status == "finished" and table.result() is not None
     board = board_message(h, table)
-    assert "Final ranking" in board.text and board.components == []  # no My hand once over
+    assert says(board.text, "common.final_ranking") and board.components == []  # no My hand once over
     assert any("Game over" in m.text for m in h.channel_messages())
     assert assert_hands_only_ephemeral(h) >= turns
     status = await h.slash(alice, "game status")  # after the end: the last result here, not "no table"
     assert status.ephemeral and f"table #{table.id}" in status.messages[-1].text
-    assert "Final ranking" in status.messages[-1].text and status.messages[-1].components == []
+    assert says(status.messages[-1].text, "common.final_ranking") and status.messages[-1].components == []
     # Turn pings mention Alice only, and only Alice.
     pings = [c for c in h.calls if c.method == "POST" and f"<@{ALICE_ID}>" in ((c.json or {}).get("content") or "")]
     assert pings and all([str(u) for u in c.json["allowed_mentions"]["users"]] == [str(ALICE_ID)] for c in pings)
@@ -105,7 +116,7 @@ async def test_errors_are_ephemeral_say_what_to_do_and_change_nothing(h: Harness
     table = await open_table(h, alice)
     board = board_message(h, table)
     # Not seated.
-    r = await h.click(bob, board, label="My hand")
+    r = await h.click(bob, board, label=MY_HAND)
     assert r.ephemeral and "not seated" in r.text
     # An illegal release: a surplus card is named.
     rng = random.Random(1)
@@ -120,15 +131,15 @@ async def test_errors_are_ephemeral_say_what_to_do_and_change_nothing(h: Harness
     else:
         pytest.skip("no suitable release situation in this seeded game")
     state_before, version = ENGINE.dump(table.state), table.version
-    r = await h.click(alice, board_message(h, table), label="My hand")  # the board of this turn
+    r = await h.click(alice, board_message(h, table), label=MY_HAND)  # the board of this turn
     hand = r.message
     await h.select(alice, hand, rf"gh:pick:{table.id}:\d+:0:.*", nonzero)  # everything: surplus
-    assert "Not a valid release" in hand.text and "surplus" in hand.text and "Leave it out" in hand.text
+    assert says(hand.text, "akuma.hand.cannot_release") and says(hand.text, "error.akuma.release_surplus")
     release = hand.button(label=f"Akuma release (cost {view.release_number})")
     assert release.get("disabled")  # a release that would be refused cannot be sent (the note above says why)
     assert ENGINE.dump(table.state) == state_before and table.version == version
     # An out-of-date button: act once, then click the old hand's button again.
-    stale_hand = (await h.click(alice, board_message(h, table), label="My hand")).message
+    stale_hand = (await h.click(alice, board_message(h, table), label=MY_HAND)).message
     await take_turn(h, alice, table, rng)
     if table.status == "running":
         old = [c for c in stale_hand.components
@@ -136,7 +147,7 @@ async def test_errors_are_ephemeral_say_what_to_do_and_change_nothing(h: Harness
         if old:
             version = table.version
             r = await h.click(alice, stale_hand, old[0]["custom_id"])
-            assert r.ephemeral and "moved on" in r.text and "Your hand" in r.text
+            assert r.ephemeral and says(r.text, "error.stale") and says(r.text, "hand.header")
             assert table.version == version
     # Forged or unknown custom ids get a clear answer too.
     assert table.version >= 0
@@ -157,12 +168,12 @@ async def test_game_commands_and_rules(h: Harness) -> None:
     r = await h.slash(bob, "play akuma")  # a second lobby in the channel is fine for someone not seated
     assert not r.ephemeral
     r = await h.slash(alice, "play akuma")  # refused after the deferral: the public "thinking…" is deleted
-    assert r.message.deleted and r.messages[-1].ephemeral and "already sit" in r.messages[-1].text
+    assert r.message.deleted and r.messages[-1].ephemeral and says(r.messages[-1].text, "error.already_seated")
     # Alice, the only person at the table, leaves: nobody is left to play for, so the table closes.
     r = await h.slash(alice, "game leave", channel=None)
     assert r.ephemeral
     assert table.status == "cancelled" and table.seat_of_user(ALICE_ID) is None
-    assert any("Everyone has left" in m.text for m in h.channel_messages())
+    assert any(says(m.text, "table.abandoned") for m in h.channel_messages())
     # A moderator (Manage Server) can end any table.
     other = next(t for t in h.bot.service._tables.values() if t.status == "lobby")
     r = await h.slash(mod, "game end", table=other.id)
@@ -183,8 +194,8 @@ async def test_restart_keeps_the_board_buttons_and_the_game(tmp_path: Path) -> N
     try:
         alice = h2.user(ALICE_ID, "alice")
         board = h2.adopt(board_payload)
-        r = await h2.click(alice, board, label="My hand")  # an old button, handled by the new process
-        assert r.ephemeral and "Your hand" in r.text
+        r = await h2.click(alice, board, label=MY_HAND)  # an old button, handled by the new process
+        assert r.ephemeral and says(r.text, "hand.header")
         table2 = await h2.bot.service.table(table.id)
         assert ENGINE.dump(table2.state) == state and table2.version == version
         await take_turn(h2, alice, table2, random.Random(5))
@@ -225,17 +236,17 @@ async def test_every_registered_game_has_a_play_subcommand(h: Harness) -> None:
 async def test_a_player_who_left_comes_back_with_the_button(h: Harness) -> None:
     alice, bob = h.user(ALICE_ID, "alice"), h.user(102, "bob")
     r = await h.slash(alice, "play akuma", bots=2, start="host")
-    await h.click(bob, r.message, label="Join")
-    await h.click(alice, r.message, label="Start")
+    await h.click(bob, r.message, label=JOIN)
+    await h.click(alice, r.message, label=START)
     table = only_table(h)
     await h.slash(alice, "game leave")
     await h.settle()
     assert any("a bot plays their seat" in m.text for m in h.channel_messages())
     assert table.seat_of(PLAYER).is_bot and table.status == "running"  # Bob still has to play
     board = board_message(h, table)  # I'm back is on the board while a bot plays a person's seat
-    r = await h.click(bob, board, label="I'm back")
-    assert r.ephemeral and "already playing" in r.text  # Bob never left
-    r = await h.click(alice, board, label="I'm back")
-    assert r.ephemeral and "Your hand" in r.text
+    r = await h.click(bob, board, label=IM_BACK)
+    assert r.ephemeral and says(r.text, "error.already_playing")  # Bob never left
+    r = await h.click(alice, board, label=IM_BACK)
+    assert r.ephemeral and says(r.text, "hand.header")
     assert not table.seat_of(PLAYER).is_bot
     assert any("is back" in m.text for m in h.channel_messages())

@@ -11,7 +11,7 @@ from engines.pileup import GiveAll, Play
 
 from . import ui_driver
 from .discord_harness import Harness
-from .discord_helpers import action_button, my_hand, only_table, set_state
+from .discord_helpers import START, action_button, my_hand, only_table, set_state
 from .engines.test_pileup_support import table as pileup_state
 from .test_discord_diamondbox import make as diamondbox_state
 from .test_discord_pileup import roll_publicly
@@ -23,7 +23,7 @@ SEATS = [ALICE, "bot1", "bot2"]
 
 async def open_table(h: Harness, alice, game: str, bots: int = 2):
     r = await h.slash(alice, f"play {game}", bots=bots)
-    await h.click(alice, r.message, label="Start")
+    await h.click(alice, r.message, label=START)
     return only_table(h)
 
 

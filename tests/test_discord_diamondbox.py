@@ -19,6 +19,8 @@ from engines.rng import Rng
 
 from .discord_harness import Harness
 from .discord_helpers import (
+    MY_HAND,
+    START,
     action_button,
     assert_hands_only_ephemeral,
     board_message,
@@ -26,6 +28,7 @@ from .discord_helpers import (
     only_table,
     public_mark,
     public_since,
+    says,
     select_with,
 )
 
@@ -37,7 +40,7 @@ ENGINE = get_engine("diamondbox")
 async def open_table(h: Harness, alice, bots: int = 2, **options):
     r = await h.slash(alice, "play diamondbox", bots=bots, **options)
     assert r.type == "deferred" and not r.ephemeral
-    await h.click(alice, r.message, label="Start")
+    await h.click(alice, r.message, label=START)
     table = only_table(h)
     assert table.status == "running"
     return table
@@ -103,7 +106,7 @@ async def test_a_whole_game_with_bots_through_buttons_and_selects(h: Harness, tu
     assert table.state.options["turns"] == turns
     board = board_message(h, table)
     assert "board.png" in board.files and board.files["board.png"].startswith(b"\x89PNG")
-    assert "Designated colour" in board.text and "```" not in board.text  # a text summary, no second grid
+    assert says(board.text, "diamondbox.board.designated") and "```" not in board.text  # a text summary, no second grid
     alt = board.payload["attachments"][0]["description"]
     assert alt.startswith("The centre:") and "visible squares" in alt  # the picture described as its alt text
     rng = random.Random(5)
@@ -115,7 +118,7 @@ async def test_a_whole_game_with_bots_through_buttons_and_selects(h: Harness, tu
         assert turns_played < 300
     assert table.status == "finished" and table.result() is not None
     board = board_message(h, table)
-    assert "Final ranking" in board.text and board.components == []
+    assert says(board.text, "common.final_ranking") and board.components == []
     assert board.files["board.png"].startswith(b"\x89PNG")
     assert any("🥇" in m.text for m in h.channel_messages())
     assert assert_hands_only_ephemeral(h) >= turns_played
@@ -170,7 +173,7 @@ async def test_six_square_cover_colour_gone_previous_player_chooses_then_bonus_t
     assert mark("R10") not in public  # the card Alice drew is private
     assert table.to_act() == [ALICE] and table.state.bonus
     hand = await my_hand(h, alice, table)
-    assert "Your bonus turn" in hand.text and mark("R10") in hand.text
+    assert says(hand.text, "diamondbox.hand.your_bonus_turn") and mark("R10") in hand.text
     assert "bonus turn" in board_message(h, table).text
     assert assert_hands_only_ephemeral(h) > 0
 
@@ -199,7 +202,7 @@ async def test_errors_are_ephemeral_and_change_nothing(h: Harness) -> None:
     table = await open_table(h, alice, bots=1)
     make(table, {ALICE: ["Y10", "Y01", "G10"], "bot1": ["G10"]}, [("R10", 0, 0), ("G10", 0, 1)], designated="R")
     board = board_message(h, table)
-    r = await h.click(bob, board, label="My hand")
+    r = await h.click(bob, board, label=MY_HAND)
     assert r.ephemeral and "not seated" in r.text
     payload = dict(board.payload)
     payload["id"] = str(int(payload["id"]) + 1)

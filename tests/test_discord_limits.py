@@ -11,7 +11,7 @@ from .conftest import rows
 from .discord_harness import Harness
 from .discord_harness_http import Reply
 from .discord_harness_payloads import build_options, interaction_payload
-from .discord_helpers import organiser, public_mark, public_since
+from .discord_helpers import JOIN, START, organiser, public_mark, public_since, says
 from .test_discord_lobby_end import play_to_the_end
 from .test_discord_tournament import threads
 
@@ -51,7 +51,7 @@ async def test_the_amplification_attack_is_refused_for_a_member_without_the_righ
     # A tournament someone else may create is not Mallory's to start either.
     alice = await organiser(h, ALICE, "alice")
     signup = (await h.slash(alice, "tournament create", game="akuma", bots=3)).message
-    await h.click(alice, signup, label="Join")
+    await h.click(alice, signup, label=JOIN)
     await refused(h, mallory, "tournament start", "Only someone with Manage Server or the role")
     assert not threads(h) and next(iter(h.bot.tournaments._cache.values())).status == "signup"
 
@@ -72,12 +72,12 @@ async def test_an_organiser_role_member_may_within_the_caps_and_only_with_a_pers
     await refused(h, alice, "tournament start", "not with bots alone")  # nobody entered: 16 bots only
     tn = next(iter(h.bot.tournaments._cache.values()))
     assert tn.status == "signup" and not threads(h)
-    await h.click(alice, signup, label="Join")
+    await h.click(alice, signup, label=JOIN)
     started = await h.slash(alice, "tournament start")
     assert "has started" in started.messages[-1].text and threads(h)
 
     cleared = await h.slash(boss, "config organiser")
-    assert cleared.ephemeral and "Only members with Manage Server may now" in cleared.text
+    assert cleared.ephemeral and says(cleared.text, "config.organiser.cleared")
     await refused(h, alice, "tournament create", "Only someone with Manage Server can create", game="akuma")
 
 
@@ -98,21 +98,21 @@ async def test_running_tables_per_member_and_per_server(h: Harness) -> None:
     alice, bob = h.user(ALICE, "alice"), h.user(BOB, "bob")
     await h.slash(admin(h), "config limits", tables_per_member=1, tables_per_server=2)
     first = (await h.slash(alice, "play akuma", bots=2, timer=0)).message
-    await h.click(alice, first, label="Start")
+    await h.click(alice, first, label=START)
     second = (await h.slash(alice, "play akuma", bots=2, channel="games", timer=0)).message
     before = counts(h)
-    r = await h.click(alice, second, label="Start")
+    r = await h.click(alice, second, label=START)
     assert r.ephemeral and "You already host 1 running table, the most a member may have here" in r.text
     assert counts(h) == before and "Start" in str(h.message(second).components)  # still a lobby
     await h.slash(alice, "game leave", channel="games")  # her lobby closes
     await h.slash(admin(h), "config limits", tables_per_member=3)
     bobs = (await h.slash(bob, "play akuma", bots=2, channel="games", timer=0)).message
-    await h.click(bob, bobs, label="Start")
+    await h.click(bob, bobs, label=START)
     third = (await h.slash(bob, "play rocca", bots=1, channel="general", timer=0)).message
-    r = await h.click(bob, third, label="Start")
+    r = await h.click(bob, third, label=START)
     assert r.ephemeral and "This server already has 2 running tables, its limit" in r.text
-    r = await h.click(alice, third, label="Start")  # not her lobby: the limit is not what stops her
-    assert r.ephemeral and "Only the host of the table" in r.text
+    r = await h.click(alice, third, label=START)  # not her lobby: the limit is not what stops her
+    assert r.ephemeral and says(r.text, "error.host_only")
     assert "Start" in str(h.message(third).components)
 
 
@@ -120,8 +120,8 @@ async def test_one_cooldown_over_play_rematch_and_tournament_create(h: Harness) 
     people = {ALICE: await organiser(h, ALICE, "alice"), BOB: h.user(BOB, "bob")}
     alice = people[ALICE]
     lobby = (await h.slash(alice, "play rocca", bots=1, level="easy", timer=300)).message
-    await h.click(people[BOB], lobby, label="Join")
-    await h.click(alice, lobby, label="Start")
+    await h.click(people[BOB], lobby, label=JOIN)
+    await h.click(alice, lobby, label=START)
     table = next(iter(h.bot.service._tables.values()))  # type: ignore[attr-defined]
     await play_to_the_end(h, table, people)
     shown = await h.slash(admin(h), "config limits", creations_per_minute=2)
@@ -165,5 +165,5 @@ async def test_config_limits_shows_and_changes_them_for_admins_only(h: Harness) 
     h.server.replies[forged.token] = forged
     h.dispatch("INTERACTION_CREATE", payload)
     await h.settle()
-    assert forged.ephemeral and "Only someone with Manage Server can change" in forged.text
+    assert forged.ephemeral and says(forged.text, "error.manage_server_only")
     assert (await h.bot.storage.guild_limits(h.guild_id)).tournament_bots == 4

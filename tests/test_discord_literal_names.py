@@ -9,7 +9,7 @@ import random
 
 from . import ui_driver
 from .discord_harness import Harness
-from .discord_helpers import only_table, organiser
+from .discord_helpers import JOIN, START, only_table, organiser
 from .test_discord_akuma import ALICE_ID
 from .test_literal_names import discord_shows, problems_anywhere, problems_in_markdown, problems_in_plain, texts
 
@@ -35,7 +35,7 @@ async def test_a_tournament_s_name_and_its_entrants_names_are_literal(h: Harness
     alice = await organiser(h, ALICE_ID, PERSON)
     r = await h.slash(alice, "tournament create", game="akuma", rounds=1, bots=3, name=CUP)
     signup = r.message
-    await h.click(alice, signup, label="Join")
+    await h.click(alice, signup, label=JOIN)
     assert CUP in shown(signup.payload) and not problems(signup.payload, [CUP, PERSON])
     started = await h.slash(alice, "tournament start")
     assert started.ephemeral and "has started" in started.messages[-1].text
@@ -50,7 +50,7 @@ async def test_a_tournament_s_name_and_its_entrants_names_are_literal(h: Harness
 async def test_kick_answer_and_stats_title_are_literal(h: Harness) -> None:
     alice, bob = h.user(ALICE_ID, "alice"), h.user(102, SNEAKY)
     r = await h.slash(alice, "play akuma", bots=1, start="host")
-    await h.click(bob, r.message, label="Join")
+    await h.click(bob, r.message, label=JOIN)
     kicked = await h.slash(alice, "game kick", player=bob)
     answer = kicked.messages[-1].payload
     assert "## big" in shown(answer) and not problems(answer, ["## big"]), answer
@@ -65,8 +65,8 @@ async def test_a_played_table_and_its_rematch_show_hostile_names_literally(h: Ha
     nitro, subtext = "[Nitro](https://evil.example/x)", "-# ~~bob~~ @here"
     people = {ALICE_ID: h.user(ALICE_ID, nitro), 102: h.user(102, subtext)}
     lobby = (await h.slash(people[ALICE_ID], "play rocca", bots=1, level="easy")).message
-    await h.click(people[102], lobby, label="Join")
-    await h.click(people[ALICE_ID], lobby, label="Start")
+    await h.click(people[102], lobby, label=JOIN)
+    await h.click(people[ALICE_ID], lobby, label=START)
     table = only_table(h)
     rng = random.Random(5)
     while table.status == "running":

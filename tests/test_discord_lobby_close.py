@@ -12,7 +12,7 @@ import discord
 
 from .conftest import rows
 from .discord_harness import Harness
-from .discord_helpers import start_harness
+from .discord_helpers import JOIN, LEAVE, START, says, start_harness
 from .test_discord_paused import advance, channel_text, labels, manual_time
 
 ALICE, BOB, CAROL = 101, 102, 103
@@ -24,7 +24,7 @@ async def test_a_lobby_nobody_changed_for_a_day_is_closed_and_says_why(h: Harnes
     alice, bob = h.user(ALICE, "alice"), h.user(BOB, "bob")
     lobby = (await h.slash(alice, "play akuma", bots=1)).message
     await advance(h, clock, 12 * HOUR)
-    await h.click(bob, h.message(lobby.id), label="Join")  # a change: the day starts again
+    await h.click(bob, h.message(lobby.id), label=JOIN)  # a change: the day starts again
     await advance(h, clock, 23 * HOUR)
     assert h.message(lobby.id).components, "closed a day after its creation, not after its last change"
     stale = dict(h.message(lobby.id).payload)  # the lobby as a client that did not refresh still shows it
@@ -35,9 +35,9 @@ async def test_a_lobby_nobody_changed_for_a_day_is_closed_and_says_why(h: Harnes
     closed = h.message(lobby.id)
     assert f"Table #{table.id} was closed: nobody joined, left or started its lobby for a long time" in closed.text
     assert f"closed (table #{table.id})" in closed.text and closed.components == []
-    assert "nobody joined, left or started its lobby" in channel_text(h)
-    r = await h.click(bob, h.adopt(stale), label="Leave")
-    assert r.ephemeral and "already started or ended" in r.text and table.status == "cancelled"
+    assert says(channel_text(h), "table.lobby_idle")
+    r = await h.click(bob, h.adopt(stale), label=LEAVE)
+    assert r.ephemeral and says(r.text, "error.not_in_lobby") and table.status == "cancelled"
 
 
 async def test_japanese_lobby_closed_for_idleness(h: Harness) -> None:
@@ -68,7 +68,7 @@ async def test_after_a_restart_a_lobby_closes_a_day_after_its_last_change(tmp_pa
         clock = manual_time(h2)
         await h2.bot.timers.resume()  # type: ignore[attr-defined]  # the waits again, on the test's clock
         await advance(h2, clock, HOUR - 60)
-        assert h2.message(lobby.id).components and "waiting for players" in h2.message(lobby.id).text
+        assert h2.message(lobby.id).components and says(h2.message(lobby.id).text, "lobby.title")
         await advance(h2, clock, 120)
         closed = h2.message(lobby.id)
         assert f"Table #{table_id} was closed: nobody joined" in closed.text and closed.components == []
@@ -79,10 +79,10 @@ async def test_after_a_restart_a_lobby_closes_a_day_after_its_last_change(tmp_pa
 async def test_the_host_leaves_and_the_next_seated_person_hosts_named_on_the_lobby(h: Harness) -> None:
     alice, bob, carol = h.user(ALICE, "alice"), h.user(BOB, "bob"), h.user(CAROL, "carol")
     lobby = (await h.slash(alice, "play akuma", bots=1)).message
-    await h.click(bob, h.message(lobby.id), label="Join")
-    await h.click(carol, h.message(lobby.id), label="Join")
+    await h.click(bob, h.message(lobby.id), label=JOIN)
+    await h.click(carol, h.message(lobby.id), label=JOIN)
     assert "alice 👑" in h.message(lobby.id).text
-    await h.click(alice, h.message(lobby.id), label="Leave")
+    await h.click(alice, h.message(lobby.id), label=LEAVE)
     await h.settle()
     table = h.bot.service._tables[next(iter(h.bot.service._tables))]  # type: ignore[attr-defined]
     now = h.message(lobby.id)
@@ -91,16 +91,16 @@ async def test_the_host_leaves_and_the_next_seated_person_hosts_named_on_the_lob
     assert "Join" in labels(now) and "Start" in labels(now)
     menu = now.select(r"gh:lobbyrm:\d+:\d+")  # the new host may remove seats, never their own
     assert {o["value"] for o in menu["options"]} == {"bot1", f"u{CAROL}"}
-    r = await h.click(carol, now, label="Start")
-    assert r.ephemeral and "Only the host" in r.text and table.status == "lobby"
-    await h.click(bob, now, label="Start")
+    r = await h.click(carol, now, label=START)
+    assert r.ephemeral and says(r.text, "error.host_only") and table.status == "lobby"
+    await h.click(bob, now, label=START)
     assert table.status == "running" and [s.user_id for s in table.seats if not s.is_bot] == [BOB, CAROL]
 
 
 async def test_the_last_person_leaving_closes_the_lobby_and_its_buttons(h: Harness) -> None:
     alice = h.user(ALICE, "alice")
     lobby = (await h.slash(alice, "play akuma", bots=2)).message
-    await h.click(alice, h.message(lobby.id), label="Leave")
+    await h.click(alice, h.message(lobby.id), label=LEAVE)
     await h.settle()
     table = h.bot.service._tables[next(iter(h.bot.service._tables))]  # type: ignore[attr-defined]
     assert table.status == "cancelled" and h.message(lobby.id).components == []

@@ -10,7 +10,7 @@ from engines.rocca.rules import rematch_start_player
 
 from . import ui_driver
 from .discord_harness import Harness
-from .discord_helpers import assert_forged_clicks_refused, board_message, dispatch_click, only_table
+from .discord_helpers import JOIN, START, assert_forged_clicks_refused, board_message, dispatch_click, only_table, says
 from .test_discord_pings import play_whole_game
 
 ALICE, BOB, CAROL = 101, 102, 103
@@ -20,14 +20,14 @@ async def test_after_start_the_lobby_says_who_plays_and_has_no_buttons(h: Harnes
     alice, bob = h.user(ALICE, "alice"), h.user(BOB, "bob")
     r = await h.slash(alice, "play akuma", bots=1, level="strong")
     lobby = r.message
-    await h.click(bob, lobby, label="Join")
-    assert "waiting for players" in lobby.text and "presses Start" in lobby.text
-    await h.click(alice, lobby, label="Start")
+    await h.click(bob, lobby, label=JOIN)
+    assert says(lobby.text, "lobby.title") and "presses Start" in lobby.text
+    await h.click(alice, lobby, label=START)
     await h.settle()
     table = only_table(h)
     lobby = h.message(lobby.id)
     assert table.status == "running"
-    assert "waiting for players" not in lobby.text and "presses Start" not in lobby.text, lobby.text
+    assert not says(lobby.text, "lobby.title") and "presses Start" not in lobby.text, lobby.text
     assert f"playing (table #{table.id})" in lobby.text and "has started" in lobby.text
     assert "alice" in lobby.text and "bob" in lobby.text and "Bot 1 🤖 (strong)" in lobby.text
     assert "3 players" in lobby.text
@@ -37,27 +37,27 @@ async def test_after_start_the_lobby_says_who_plays_and_has_no_buttons(h: Harnes
 async def test_host_removes_a_bot_or_a_person_and_nobody_else_can(h: Harness) -> None:
     alice, bob, carol = h.user(ALICE, "alice"), h.user(BOB, "bob"), h.user(CAROL, "carol")
     lobby = (await h.slash(alice, "play akuma", bots=2)).message
-    await h.click(bob, lobby, label="Join")
+    await h.click(bob, lobby, label=JOIN)
     table = next(iter(h.bot.service._tables.values()))  # type: ignore[attr-defined]
     menu = lobby.select(r"gh:lobbyrm:\d+:\d+")
     assert {o["value"] for o in menu["options"]} == {"bot1", "bot2", f"u{BOB}"}  # never the host's own seat
     version = table.version
     for stranger in (bob, carol):  # a seated guest and a passer-by: refused, only to them, nothing changes
         r = await h.select(stranger, lobby, r"gh:lobbyrm:\d+:\d+", ["bot1"])
-        assert r.ephemeral and "Only the host" in r.text
+        assert r.ephemeral and says(r.text, "error.host_only")
     assert table.version == version and len(table.seats) == 4
     before = dict(lobby.payload)  # the lobby as it reads now, for a late choice below
     await h.select(alice, lobby, r"gh:lobbyrm:\d+:\d+", ["bot1"])
     await h.settle()
     before["id"] = str(int(before["id"]) + 1)
     late = await h.select(alice, h.adopt(before), r"gh:lobbyrm:\d+:\d+", ["bot2"])  # chosen on the old lobby
-    assert late.ephemeral and "changed meanwhile" in late.text and table.seat_of("bot2") is not None
+    assert late.ephemeral and says(late.text, "error.lobby_changed") and table.seat_of("bot2") is not None
     assert [s.player for s in table.seats] == [f"u{ALICE}", "bot2", f"u{BOB}"]
     assert "Bot 2" in h.message(lobby.id).text and "Bot 1" not in h.message(lobby.id).text
     await h.select(alice, h.message(lobby.id), r"gh:lobbyrm:\d+:\d+", [f"u{BOB}"])
     await h.settle()
     assert [s.player for s in table.seats] == [f"u{ALICE}", "bot2"] and "bob" not in h.message(lobby.id).text
-    r = await h.click(bob, h.message(lobby.id), label="Join")  # a removed person may join again
+    r = await h.click(bob, h.message(lobby.id), label=JOIN)  # a removed person may join again
     assert table.seat_of_user(BOB) is not None
 
 
@@ -66,16 +66,16 @@ async def test_a_friend_joining_a_lobby_full_of_bots_takes_a_bots_seat(h: Harnes
     lobby = (await h.slash(alice, "play diamondbox", bots=3)).message
     table = next(iter(h.bot.service._tables.values()))  # type: ignore[attr-defined]
     assert len(table.seats) == table.engine.max_players == 4
-    r = await h.click(bob, lobby, label="Join")
+    r = await h.click(bob, lobby, label=JOIN)
     assert not r.ephemeral, r.text  # not "this table is full"
     await h.settle()
     assert [s.player for s in table.seats] == [f"u{ALICE}", "bot1", "bot2", f"u{BOB}"]
-    await h.click(carol, h.message(lobby.id), label="Join")
-    await h.click(h.user(104, "dave"), h.message(lobby.id), label="Join")
+    await h.click(carol, h.message(lobby.id), label=JOIN)
+    await h.click(h.user(104, "dave"), h.message(lobby.id), label=JOIN)
     assert [s.player for s in table.seats] == [f"u{ALICE}", f"u{104}", f"u{CAROL}", f"u{BOB}"]
-    r = await h.click(h.user(105, "erin"), h.message(lobby.id), label="Join")  # four people: now it is full
+    r = await h.click(h.user(105, "erin"), h.message(lobby.id), label=JOIN)  # four people: now it is full
     assert r.ephemeral and "full" in r.text and table.seat_of_user(105) is None
-    await h.click(alice, h.message(lobby.id), label="Start")
+    await h.click(alice, h.message(lobby.id), label=START)
     assert table.status == "running" and not any(s.is_bot for s in table.seats)
 
 
@@ -97,8 +97,8 @@ async def test_the_end_posts_one_clear_result_and_leaves_no_control_of_the_table
     assert result.id == max(m.id for m in h.channel_messages())  # the last message of the table
     emptied = next(s for s in table.seats if not table.state.hands[s.player])
     name = "Bot 1" if emptied.is_bot else emptied.name
-    assert f"{name} emptied their hand" in result.text and "cannot win and ranks last" in result.text
-    assert "First place" in result.text and "🥇" in result.text
+    assert f"{name} emptied their hand" in result.text and says(result.text, "akuma.result.emptied_last")
+    assert says(result.text, "result.winners") and "🥇" in result.text
     for message in h.channel_messages():
         assert f"🥉 {name} — score 0" not in message.text and f"{name} — score 0" not in message.text
     assert live_controls(h, table.id) == []  # lobby, boards: nothing left to press
@@ -107,9 +107,9 @@ async def test_the_end_posts_one_clear_result_and_leaves_no_control_of_the_table
                  and m.payload.get("interaction_metadata", {}).get("user", {}).get("id") == str(person)]
         assert hands and hands[-1].components == [], hands[-1].components
     lobby = h.message(table.row.lobby_message_id)
-    assert "game over" in lobby.text and lobby.components == []
+    assert says(lobby.text, "lobby.title_over") and lobby.components == []
     r = await h.slash(h.user(ALICE, "alice"), "game status")
-    assert r.ephemeral and f"table #{table.id}" in r.text and "Final ranking" in r.text
+    assert r.ephemeral and f"table #{table.id}" in r.text and says(r.text, "common.final_ranking")
 
 
 async def play_to_the_end(h: Harness, table, people: dict) -> None:
@@ -125,15 +125,15 @@ async def test_rematch_seats_the_same_people_and_bots_once_and_rocca_starts_with
     who finished last (Decision [D8]); the two people of the first game were rated among themselves."""
     people = {ALICE: h.user(ALICE, "alice"), BOB: h.user(BOB, "bob")}
     lobby = (await h.slash(people[ALICE], "play rocca", bots=1, level="easy", timer=300)).message
-    await h.click(people[BOB], lobby, label="Join")
-    await h.click(people[ALICE], lobby, label="Start")
+    await h.click(people[BOB], lobby, label=JOIN)
+    await h.click(people[ALICE], lobby, label=START)
     table = only_table(h)
     await play_to_the_end(h, table, people)
     assert table.status == "finished"
     result = next(m for m in h.channel_messages() if "Rematch" in str(m.components))
     button = result.button(None, r"gh:rematch:\d+")
     r = await h.click(h.user(CAROL, "carol"), result, button["custom_id"])
-    assert r.ephemeral and "Only the people who played" in r.text and table.row.rematch_id is None
+    assert r.ephemeral and says(r.text, "error.rematch_players_only") and table.row.rematch_id is None
     replies = [dispatch_click(h, people[BOB], result, button), dispatch_click(h, people[ALICE], result, button)]
     await h.settle()
     tables = [tb for tb in h.bot.service._tables.values() if tb.id != table.id]  # type: ignore[attr-defined]
@@ -141,7 +141,7 @@ async def test_rematch_seats_the_same_people_and_bots_once_and_rocca_starts_with
     again = tables[0]
     refused = [r for r in replies if r.ephemeral]
     assert len(refused) == 1 and f"already open: table #{again.id}" in refused[0].text
-    assert "started a rematch" in h.message(result.id).text and h.message(result.id).components == []
+    assert says(h.message(result.id).text, "result.rematch_started") and h.message(result.id).components == []
     assert [(s.player, s.user_id, s.is_bot, s.level) for s in again.seats] == \
         [(s.player, s.user_id, s.is_bot, s.level) for s in table.seats]
     assert again.seats[1].level == "easy" and again.status == "running" and again.row.turn_seconds == 300
@@ -157,7 +157,7 @@ async def test_rematch_seats_the_same_people_and_bots_once_and_rocca_starts_with
 async def test_forged_rematch_and_remove_controls_change_nothing(h: Harness) -> None:
     alice = h.user(ALICE, "alice")
     r = await h.slash(alice, "play akuma", bots=2)
-    await h.click(alice, r.message, label="Start")
+    await h.click(alice, r.message, label=START)
     table = only_table(h)
     await assert_forged_clicks_refused(h, alice, table, {
         f"gh:rematch:{table.id}": "Only a finished game",  # a running table has no rematch

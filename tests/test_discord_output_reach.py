@@ -15,7 +15,7 @@ from cogs.outbox import TableOutbox
 from cogs.refusals import RefusalBudget
 
 from .discord_harness import Harness
-from .discord_helpers import board_message, lift_limits, start_harness
+from .discord_helpers import START, board_message, lift_limits, says, start_harness
 from .test_discord_akuma import ALICE_ID
 from .test_discord_output import shows_version, until
 
@@ -25,7 +25,7 @@ MINUTE = 60.0 / SCALE
 
 async def open_in_thread(h: Harness, alice):
     r = await h.slash(alice, "play akuma", bots=3, start="host")
-    await h.click(alice, r.message, label="Start")
+    await h.click(alice, r.message, label=START)
     await h.settle()
     table = next(t for t in h.bot.service._tables.values()
                  if t.status == "running" and t.row.channel_id == r.message.id)
@@ -85,7 +85,7 @@ async def test_locked_threads_are_tried_rarely_and_written_within_seconds_of_unl
         assert min(per_minute[0]) >= 1, per_minute  # every table did try, and was refused
         assert max(per_minute[0]) <= 4 and max(per_minute[1]) <= 2 and max(per_minute[2]) <= 2, per_minute
         for host in hosts:  # each host once, with the real cause
-            assert [m.content for m in h.dm_messages(host) if "was locked" in m.content] != []
+            assert [m.content for m in h.dm_messages(host) if says(m.content, "outbox.unreachable.locked")] != []
             assert not any("missing" in m.content.lower() for m in h.dm_messages(host))
 
         unlocked = time.monotonic()
@@ -131,7 +131,7 @@ async def test_a_deleted_channel_ends_its_table_and_tells_the_host(tmp_path: Pat
     try:
         alice = h.user(ALICE_ID, "alice")
         r = await h.slash(alice, "play akuma", bots=3, start="host")
-        await h.click(alice, r.message, label="Start")
+        await h.click(alice, r.message, label=START)
         table = next(iter(h.bot.service._tables.values()))
         channel = h.server.channels.pop(h.channel_id)
         h.dispatch("CHANNEL_DELETE", channel)
@@ -218,11 +218,11 @@ async def test_the_servers_thread_limit_keeps_a_table_in_its_channel_until_archi
         hosts = [h.user(ALICE_ID + i, f"host{i}") for i in range(3)]
         first = await open_in_thread(h, hosts[0])
         r = await h.slash(hosts[1], "play akuma", bots=3, start="host")
-        await h.click(hosts[1], r.message, label="Start")
+        await h.click(hosts[1], r.message, label=START)
         await h.settle()
         second = next(t for t in h.bot.service._tables.values() if t.row.host_id == hosts[1].id)
         assert second.status == "running" and second.row.channel_id == h.channel_id  # in the channel, and says why
-        assert "active threads" in board_message(h, second).text
+        assert says(board_message(h, second).text, "table.no_thread.limit")
         await h.slash(hosts[0], "game end", table=first.id)
         thread = h.server.channels[first.row.channel_id]
         await until(lambda: thread["thread_metadata"]["archived"] is True, timeout=5.0)

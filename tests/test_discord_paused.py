@@ -14,7 +14,7 @@ import discord
 from bot.table import Table
 
 from .discord_harness import Harness
-from .discord_helpers import board_message, my_hand, only_table, start_harness
+from .discord_helpers import END_TABLE, JOIN, RESUME, START, board_message, my_hand, only_table, says, start_harness
 from .test_discord_akuma import ALICE_ID
 from .test_paused_tables import DAY, ManualClock
 
@@ -63,8 +63,8 @@ async def test_everyone_away_pauses_the_table_and_a_seated_person_resumes_it(h: 
     clock = manual_time(h)
     alice, bob = h.user(ALICE_ID, "alice"), h.user(BOB_ID, "bob")
     r = await h.slash(alice, "play akuma", bots=1, start="host")
-    await h.click(bob, r.message, label="Join")
-    await h.click(alice, r.message, label="Start")
+    await h.click(bob, r.message, label=JOIN)
+    await h.click(alice, r.message, label=START)
     table = only_table(h)
     hand = await my_hand(h, alice, table)  # a live hand view, opened before the table pauses
     seat = table.seat_of("u101").seat  # a move button of her hand as drawn now (the first legal action)
@@ -75,7 +75,7 @@ async def test_everyone_away_pauses_the_table_and_a_seated_person_resumes_it(h: 
         await advance(h, clock, table.row.turn_seconds + 1)
     assert table.paused and table.status == "running" and table.result() is None
     text = channel_text(h)
-    assert "Everyone has left" not in text and "the game is paused" in text
+    assert not says(text, "table.abandoned") and says(text, "table.paused")
     board = board_message(h, table)
     assert "**Paused**" in board.text and "press **Resume**" in board.text and "/game end" in board.text
     assert "**alice**" in board.text and "**bob**" in board.text  # who may resume it
@@ -98,12 +98,12 @@ async def test_everyone_away_pauses_the_table_and_a_seated_person_resumes_it(h: 
     await advance(h, clock, DAY)
     assert table.version == version and len(await h.bot.storage.actions(table.id)) == actions  # type: ignore[attr-defined]
     r = await h.slash(bob, "game status")  # the same, only to him
-    assert r.ephemeral and "the game is paused" in r.text and labels(r.message) == ["My hand", "Resume", "End table"]
+    assert r.ephemeral and says(r.text, "table.paused") and labels(r.message) == ["My hand", "Resume", "End table"]
     # Bob may not end it; he resumes it: his seat and a fresh clock.
-    r = await h.click(bob, board, label="End table")
+    r = await h.click(bob, board, label=END_TABLE)
     assert r.ephemeral and "host" in r.text and table.paused
-    r = await h.click(bob, board, label="Resume")
-    assert r.ephemeral and "Your hand" in r.text
+    r = await h.click(bob, board, label=RESUME)
+    assert r.ephemeral and says(r.text, "hand.header")
     assert not table.paused and not table.seat_of("u102").is_bot and table.seat_of("u101").is_bot
     assert "bob is back, so the game goes on" in channel_text(h)
     await h.settle()
@@ -116,12 +116,12 @@ async def test_the_host_ends_a_paused_table_and_it_has_no_result(h: Harness) -> 
     clock = manual_time(h)
     alice = h.user(ALICE_ID, "alice")
     table = await paused_table(h, clock)
-    r = await h.click(alice, board_message(h, table), label="End table")
+    r = await h.click(alice, board_message(h, table), label=END_TABLE)
     assert r.ephemeral and f"#{table.id}" in r.text
     await h.settle()
     assert table.status == "cancelled" and table.result() is None
     text = channel_text(h)
-    assert "was ended while it was paused. The game has no result." in text and "Everyone has left" not in text
+    assert says(text, "table.paused_ended") and not says(text, "table.abandoned")
     assert all(not labels(m) for m in h.channel_messages())  # no control of this table is left
     stored = await h.bot.storage.get_game(table.id)  # type: ignore[attr-defined]
     assert stored.status == "cancelled" and stored.state
@@ -136,7 +136,7 @@ async def test_a_paused_table_nobody_resumes_is_closed_with_its_game_kept(h: Har
     await advance(h, clock, DAY + 1)
     assert table.status == "cancelled" and table.result() is None
     closed = [m.text for m in h.channel_messages() if "nobody back, so it is closed" in m.text]
-    assert closed and "The game is kept as it stood, with no result." in closed[0]
+    assert closed and says(closed[0], "table.paused_closed")
     assert re.search(r"paused since <t:\d+:f>", closed[0])
     assert all(not labels(m) for m in h.channel_messages())
     stored = await h.bot.storage.get_game(table.id)  # type: ignore[attr-defined]
@@ -151,7 +151,7 @@ async def test_japanese_paused_board(h: Harness) -> None:
     board = board_message(h, table)
     assert "一時停止中" in board.text and "**再開**" in board.text
     assert labels(board) == ["手札を見る", "再開", "卓を終了"]
-    r = await h.click(mod, board, label="卓を終了")  # Manage Server may end it
+    r = await h.click(mod, board, label=END_TABLE)  # Manage Server may end it
     assert r.ephemeral and table.status == "cancelled"
     await h.settle()
     assert "結果はありません" in channel_text(h)
@@ -177,8 +177,8 @@ async def test_a_paused_table_stays_paused_after_a_restart_and_its_board_still_r
         assert waiting.get_coro().__qualname__ == "TurnTimers._close_later"
         board = h2.adopt(board_payload)
         alice = h2.user(ALICE_ID, "alice")
-        r = await h2.click(alice, board, label="Resume")  # the old board's button, handled by the new process
-        assert r.ephemeral and "Your hand" in r.text
+        r = await h2.click(alice, board, label=RESUME)  # the old board's button, handled by the new process
+        assert r.ephemeral and says(r.text, "hand.header")
         assert not table.paused and not table.seat_of("u101").is_bot
     finally:
         await h2.close()

@@ -18,6 +18,9 @@ from engines.pileup import Roll
 
 from .discord_harness import Harness
 from .discord_helpers import (
+    MY_HAND,
+    REFRESH,
+    START,
     action_button,
     assert_forged_clicks_refused,
     assert_hands_only_ephemeral,
@@ -26,6 +29,7 @@ from .discord_helpers import (
     only_table,
     public_mark,
     public_since,
+    says,
     select_with,
     set_state,
 )
@@ -41,7 +45,7 @@ SEATS = [ALICE, "bot1", "bot2"]
 async def open_table(h: Harness, alice, bots: int = 2, **options):
     r = await h.slash(alice, "play pileup", bots=bots, **options)
     assert r.type == "deferred" and not r.ephemeral
-    await h.click(alice, r.message, label="Start")
+    await h.click(alice, r.message, label=START)
     table = only_table(h)
     assert table.status == "running"
     return table
@@ -82,7 +86,7 @@ async def build_play(h: Harness, user, table, action):
         if number == 0 and step not in offered:  # the only first card: chosen for the player
             continue
         await h.select(user, hand, select_with(hand, step), [step])
-    assert "Your play:" in hand.text, hand.text
+    assert says(hand.text, "pileup.note.play"), hand.text
     return hand
 
 
@@ -151,13 +155,13 @@ async def test_a_whole_game_with_bots_through_buttons_and_selects(h: Harness) ->
     assert table.status == "finished" and table.result() is not None
     assert {"roll", "play"} <= kinds
     board = board_message(h, table)
-    assert "Final ranking" in board.text and "minus card" in board.text and board.components == []
+    assert says(board.text, "common.final_ranking") and "minus card" in board.text and board.components == []
     public = public_text(h)
     assert "Game over" in public and "🥇" in public
     assert re.search(r"🎲 alice rolls [⚀⚁⚂⚃⚄⚅] [⚀⚁⚂⚃⚄⚅] [⚀⚁⚂⚃⚄⚅] \(\d \d \d\)", public)  # faces, publicly
     assert re.search(r"🎲 Bot 1 rolls [⚀⚁⚂⚃⚄⚅] ", public)
-    assert "alice's turn" in public and "empty hand, plays one minus card" in public  # the empty-hand phase
-    assert "💥" in public and "takes column" in public
+    assert "alice's turn" in public and says(public, "pileup.event.turn_minus")  # the empty-hand phase
+    assert "💥" in public and says(public, "pileup.event.column_taken")
     assert assert_hands_only_ephemeral(h) > 0
     pings = [c for c in h.calls if c.method == "POST" and f"<@{ALICE_ID}>" in ((c.json or {}).get("content") or "")]
     assert pings and all([str(u) for u in c.json["allowed_mentions"]["users"]] == [str(ALICE_ID)] for c in pings)
@@ -179,7 +183,7 @@ async def test_dump_with_a_deflect_chain_in_the_channel(h: Harness) -> None:
     assert "dump column 4 (4 cards) on a player of your choice" in hand.text, hand.text
     await h.click(alice, hand, action_button(hand, table, ALICE, play))
     hand = await my_hand(h, alice, table)
-    assert "choose who gets it" in hand.text
+    assert says(hand.text, "pileup.hand.dump_target")
     labels = {c["label"] for c in hand.components if c.get("type") == 2}
     assert {"Dump column 4 on Bot 1 (➖1)", "Dump column 4 on Bot 2 (➖2)"} <= labels
     assert not any(label.startswith("Keep") for label in labels)  # the dumper must dump
@@ -272,7 +276,7 @@ async def test_nothing_to_play_reveals_the_hand_publicly(h: Harness) -> None:
     assert "👁 alice cannot play anything: hand shown — 🟥●5 🟦■6" in public_text(h, before)
     assert "👁 shown: 🟥●5 🟦■6" in board_message(h, table).text
     hand = await my_hand(h, alice, table)
-    assert "no card fits: your hand is shown to everyone" in hand.text
+    assert says(hand.text, "pileup.hand.penalty")
     labels = {c["label"] for c in hand.components if c.get("type") == 2}
     assert {"🟥●5 → minus card", "🟦■6 → minus card"} <= labels
     await h.click(alice, hand, action_button(hand, table, ALICE, {"type": "penalty", "card": "R5a"}))
@@ -287,14 +291,14 @@ async def test_exact_stacking_choices_preview_and_a_trap(h: Harness) -> None:
                            columns={3: col("G3a", "R3a")}, pile=["Y1a", "Y2a"], phase="play",
                            dice=[3, 5, 1]))
     hand = await my_hand(h, alice, table)
-    assert "Which rolled value do you use?" in hand.text
+    assert says(hand.text, "pileup.select.value")
     await h.select(alice, hand, select_with(hand, "v3"), ["v3"])
     options = {o["label"] for c in hand.components if c.get("type") == 3 for o in c.get("options", [])}
     assert {"🟥●3 as a new layer", "🟥●3 stacked exactly on 🟥●3 (same layer)", "🟦■3 as a new layer",
             "⬛◆3 as a new layer"} <= options
     await h.select(alice, hand, select_with(hand, "R3b-"), ["R3b-"])
     assert "you take column 3 (3 cards)" in hand.text  # a new layer would be the 3rd
-    await h.click(alice, hand, label="Refresh")  # start over
+    await h.click(alice, hand, label=REFRESH)  # start over
     await h.select(alice, hand, select_with(hand, "v3"), ["v3"])
     await h.select(alice, hand, select_with(hand, "R3b+"), ["R3b+"])
     assert "✅ safe: column 3 then has 2 layers" in hand.text
@@ -315,7 +319,7 @@ async def test_errors_are_ephemeral_and_change_nothing(h: Harness) -> None:
     set_state(table, build([ALICE, "bot1"], hands={ALICE: ["R3a", "W3a", "B5a"], "bot1": ["G2a"]},
                            columns={3: col("G3a")}, pile=["Y1a"], phase="play", dice=[3, 5, 1]))
     board = board_message(h, table)
-    r = await h.click(bob, board, label="My hand")
+    r = await h.click(bob, board, label=MY_HAND)
     assert r.ephemeral and "not seated" in r.text
     v = table.version
     forged = {  # a button names one of the seat's legal actions by its index: nothing else can be sent
@@ -330,10 +334,10 @@ async def test_errors_are_ephemeral_and_change_nothing(h: Harness) -> None:
 async def test_bad_deck_is_refused_and_a_custom_deck_is_used(h: Harness) -> None:
     alice = h.user(ALICE_ID, "alice")
     r = await h.slash(alice, "play pileup", deck="R2Q3")
-    assert r.ephemeral and "cannot be read" in r.text and "R3B3G3Y3W1K1" in r.text
+    assert r.ephemeral and says(r.text, "error.pileup.bad_deck") and "R3B3G3Y3W1K1" in r.text
     for other_digits in ("R٣B3G3Y3W1K1", "R3B3G3Y3W1K¹", "R３B3G3Y3W1K1"):  # typed by a modified client
         r = await h.slash(alice, "play pileup", deck=other_digits)
-        assert r.ephemeral and "cannot be read" in r.text, r.text
+        assert r.ephemeral and says(r.text, "error.pileup.bad_deck"), r.text
     r = await h.slash(alice, "play pileup", deck="W1")
     assert r.ephemeral and "has 6 cards" in r.text
     assert not h.bot.service._tables or all(t.status != "lobby" for t in h.bot.service._tables.values())

@@ -14,7 +14,7 @@ from engines import get_engine
 
 from . import ui_driver
 from .discord_harness import Harness
-from .discord_helpers import board_message, start_harness
+from .discord_helpers import JOIN, START, board_message, says, start_harness
 
 ALICE, BOB = 101, 102
 
@@ -51,8 +51,8 @@ async def play_whole_game(h: Harness, game: str, *, bob: bool = False,
     bots = max(engine.min_players, 3) - (2 if bob else 1)
     r = await h.slash(users[ALICE], f"play {game}", bots=bots)
     if bob:
-        await h.click(users[BOB], r.message, label="Join")
-    await h.click(users[ALICE], r.message, label="Start")
+        await h.click(users[BOB], r.message, label=JOIN)
+    await h.click(users[ALICE], r.message, label=START)
     table = (await h.bot.service.tables_in_channel(h.channel_id))[0]  # type: ignore[attr-defined]
     turns = {ALICE: 0, BOB: 0}
     last: tuple[int, int] | None = None  # who acted last, and the version their move made
@@ -99,7 +99,7 @@ async def test_muted_person_is_named_but_never_mentioned(h: Harness) -> None:
 async def test_time_warning_edits_the_turn_ping(h: Harness) -> None:
     alice = h.user(ALICE, "alice")
     r = await h.slash(alice, "play akuma", bots=2)
-    await h.click(alice, r.message, label="Start")
+    await h.click(alice, r.message, label=START)
     await h.settle()
     table = (await h.bot.service.tables_in_channel(h.channel_id))[0]  # type: ignore[attr-defined]
     assert table.user_ids_to_act() == [ALICE]
@@ -119,8 +119,8 @@ async def test_hand_views_redraw_themselves_after_every_change(h: Harness) -> No
     just moved in shows their next decision at the table's current version, not "someone acted before you"."""
     people = {ALICE: h.user(ALICE, "alice"), BOB: h.user(BOB, "bob")}
     r = await h.slash(people[ALICE], "play rocca", bots=1)
-    await h.click(people[BOB], r.message, label="Join")
-    await h.click(people[ALICE], r.message, label="Start")
+    await h.click(people[BOB], r.message, label=JOIN)
+    await h.click(people[ALICE], r.message, label=START)
     await h.settle()
     table = (await h.bot.service.tables_in_channel(h.channel_id))[0]  # type: ignore[attr-defined]
     latest = {uid: await ui_driver.open_hand(h, user, table) for uid, user in people.items()}
@@ -139,7 +139,7 @@ async def test_hand_views_redraw_themselves_after_every_change(h: Harness) -> No
             assert public_part(shown) == public_part(fresh.text), f"the latest hand view of {uid} is stale"
             assert controls == [c.get("custom_id") for c in fresh.components]
             await h.settle()  # the view just replaced says so and keeps no control
-            assert "replaced by a newer one" in latest[uid].text and latest[uid].components == []
+            assert says(latest[uid].text, "hand.replaced") and latest[uid].components == []
             latest[uid] = fresh
             checked += 1
     assert checked >= 6
@@ -151,14 +151,14 @@ async def test_a_replaced_hand_view_keeps_no_control_and_is_not_redrawn(h: Harne
     table has a control."""
     alice = h.user(ALICE, "alice")
     r = await h.slash(alice, "play akuma", bots=2)
-    await h.click(alice, r.message, label="Start")
+    await h.click(alice, r.message, label=START)
     await h.settle()
     table = (await h.bot.service.tables_in_channel(h.channel_id))[0]  # type: ignore[attr-defined]  # GameHostBot
     first = await ui_driver.open_hand(h, alice, table)
     assert first.components
     second = await ui_driver.open_hand(h, alice, table)
     await h.settle()
-    assert "replaced by a newer one" in first.text and first.components == []
+    assert says(first.text, "hand.replaced") and first.components == []
     assert second.components and "replaced" not in second.text
     rng = random.Random(2)
     while table.status == "running":

@@ -15,6 +15,9 @@ from engines import get_engine
 
 from .discord_harness import Harness
 from .discord_helpers import (
+    JOIN,
+    MY_HAND,
+    START,
     action_button,
     assert_forged_clicks_refused,
     assert_hands_only_ephemeral,
@@ -23,6 +26,7 @@ from .discord_helpers import (
     only_table,
     public_mark,
     public_since,
+    says,
     select_with,
     set_state,
 )
@@ -36,7 +40,7 @@ ENGINE = get_engine("rocca")
 async def open_table(h: Harness, alice, bots: int = 2, **options):
     r = await h.slash(alice, "play rocca", bots=bots, start="host", **options)
     assert r.type == "deferred" and not r.ephemeral
-    await h.click(alice, r.message, label="Start")
+    await h.click(alice, r.message, label=START)
     table = only_table(h)
     assert table.status == "running"
     return table
@@ -68,7 +72,7 @@ async def do_action(h: Harness, user, table, action) -> None:
         value = next(o["value"] for c in hand.components for o in c.get("options", [])
                      if re.fullmatch(rf"P-X\d-{action.on}-h", o["value"]))
         await h.select(user, hand, select_with(hand, value), [value])
-        assert "name the suit" in hand.text
+        assert says(hand.text, "rocca.note.joker_suit")
         await h.select(user, hand, select_with(hand, f"s{action.suit}"), [f"s{action.suit}"])
         assert "✅" in hand.text, hand.text
         await h.click(user, hand, action_button(hand, table, player, lambda a: a.type == "place" and a.card[0] == "X"
@@ -92,7 +96,7 @@ async def test_a_whole_game_with_bots_through_buttons_and_selects(h: Harness) ->
     table = await open_table(h, alice, bots=2, bon=True)
     board = board_message(h, table)
     assert "board.png" in board.files and board.files["board.png"].startswith(b"\x89PNG")
-    assert "Active cards" in board.text and "a1" in board.text  # the text summary for screen readers
+    assert says(board.text, "rocca.board.active") and "a1" in board.text  # the text summary for screen readers
     rng = random.Random(5)
     turns = 0
     while table.status == "running":
@@ -102,7 +106,7 @@ async def test_a_whole_game_with_bots_through_buttons_and_selects(h: Harness) ->
         assert turns < 400
     assert table.status == "finished" and table.result() is not None
     board = board_message(h, table)
-    assert "Final ranking" in board.text and board.components == []
+    assert says(board.text, "common.final_ranking") and board.components == []
     assert board.files["board.png"].startswith(b"\x89PNG")  # the picture follows the tower to the end
     assert any("Game over" in m.text for m in h.channel_messages())
     assert assert_hands_only_ephemeral(h) >= turns
@@ -119,7 +123,7 @@ async def test_queen_counter_chain_shows_counts_publicly_and_cards_only_to_the_t
     await do_action(h, alice, table, ENGINE.parse_action({"type": "place", "card": "QS", "on": "5S",
                                                           "side": "head"}))
     hand = await my_hand(h, alice, table)
-    assert "give one card" in hand.text
+    assert says(hand.text, "rocca.hand.q_give_first")
     assert {c["label"] for c in hand.components if c.get("type") == 2} >= {
         "Give to Bot 1 (choose a card first)", "Give to Bot 2 (choose a card first)"}
     before = public_mark(h)
@@ -187,7 +191,7 @@ async def test_joker_suit_and_bend_then_one_and_going_out(h: Harness) -> None:
     await do_action(h, alice, table, ENGINE.parse_action({"type": "place", "card": "X1", "on": "5S", "side": "head",
                                                           "suit": "H", "bend": "left"}))
     assert any("bending the tower ↶ left" in m.text for m in h.channel_messages())
-    assert "**Bent** by the joker" in board_message(h, table).text
+    assert says(board_message(h, table).text, "rocca.board.bent")
     # Bot 1 could not follow the hearts joker and drew; Alice plays 7H on it and holds one card.
     assert table.state.turn == ALICE
     await do_action(h, alice, table, ENGINE.parse_action({"type": "place", "card": "7H", "on": "X1",
@@ -202,13 +206,13 @@ async def test_joker_suit_and_bend_then_one_and_going_out(h: Harness) -> None:
 async def test_bon_is_offered_out_of_turn_without_telling_anyone(h: Harness) -> None:
     alice, bob = h.user(ALICE_ID, "alice"), h.user(BOB_ID, "bob")
     r = await h.slash(alice, "play rocca", bon=True, start="host")
-    await h.click(bob, r.message, label="Join")
-    await h.click(alice, r.message, label="Start")
+    await h.click(bob, r.message, label=JOIN)
+    await h.click(alice, r.message, label=START)
     table = only_table(h)
     set_state(table, make({ALICE: ["9D", "2H"], BOB: ["5H", "5D", "8C"]}, turn=ALICE, bon=True))
     assert table.to_act() == [ALICE]  # Bob's Bon is not announced
     hand = await my_hand(h, bob, table)
-    assert "you may call **Bon!**" in hand.text
+    assert says(hand.text, "rocca.note.bon_out_of_turn")
     value = "B-5S-5H_5D"
     await h.select(bob, hand, select_with(hand, value), [value])
     assert "✅ Bon! 5♥ 5♦ → a1 is allowed" in hand.text
@@ -222,7 +226,7 @@ async def test_errors_are_ephemeral_and_change_nothing(h: Harness) -> None:
     table = await open_table(h, alice, bots=1)
     set_state(table, make({ALICE: ["7S", "9D"], "bot1": ["3D"]}, turn=ALICE))
     board = board_message(h, table)
-    r = await h.click(bob, board, label="My hand")
+    r = await h.click(bob, board, label=MY_HAND)
     assert r.ephemeral and "not seated" in r.text
     forged = {  # a button names one of the seat's legal actions by its index: nothing else can be sent
         f"gh:do:{table.id}:{table.version}:0.99": "does not make sense",

@@ -20,7 +20,7 @@ from bot.i18n import t
 from bot.table import Table
 
 from .discord_harness import Harness, HarnessUser
-from .discord_helpers import lift_limits, only_table, organiser
+from .discord_helpers import JOIN, START, lift_limits, only_table, organiser
 from .fuzz_inputs import button, forge, select
 from .test_discord_lobby_end import play_to_the_end
 from .test_discord_paused import manual_time, paused_table
@@ -51,8 +51,8 @@ async def server_a(h: Harness) -> tuple[Table, Table, int, dict[int, HarnessUser
     await lift_limits(h)
     people = {ALICE: await organiser(h, ALICE, "alice"), BOB: h.user(BOB, "bob")}
     r = await h.slash(people[ALICE], "play akuma", bots=1)
-    await h.click(people[BOB], r.message, label="Join")
-    await h.click(people[ALICE], r.message, label="Start")
+    await h.click(people[BOB], r.message, label=JOIN)
+    await h.click(people[ALICE], r.message, label=START)
     running = only_table(h)
     await h.slash(people[ALICE], "play akuma", channel="games")
     lobby = next(tb for tb in h.bot.service._tables.values() if tb.status == "lobby")  # type: ignore[attr-defined]
@@ -117,7 +117,7 @@ async def test_end_table_and_resume_of_another_servers_paused_table_are_refused(
 async def test_rematch_of_another_servers_table_is_refused(h: Harness, tmp_path: Path) -> None:
     people = {ALICE: h.user(ALICE, "alice")}
     r = await h.slash(people[ALICE], "play akuma", bots=2, level="easy")
-    await h.click(people[ALICE], r.message, label="Start")
+    await h.click(people[ALICE], r.message, label=START)
     table = only_table(h)
     await play_to_the_end(h, table, people)
     assert table.status == "finished"

@@ -8,7 +8,7 @@ import discord
 import pytest
 
 from .discord_harness import Harness
-from .discord_helpers import action_button, board_message
+from .discord_helpers import JOIN, MY_HAND, START, action_button, board_message
 from .test_discord_akuma import ALICE_ID, PLAYER, open_table
 
 
@@ -21,8 +21,8 @@ async def test_kick_and_timer_need_the_host_or_manage_server(h: Harness) -> None
     mod = h.user(104, "mod", permissions=discord.Permissions(manage_guild=True))
     r = await h.slash(alice, "play akuma", bots=1, start="host")
     lobby = r.message
-    await h.click(bob, lobby, label="Join")
-    await h.click(carol, lobby, label="Join")
+    await h.click(bob, lobby, label=JOIN)
+    await h.click(carol, lobby, label=JOIN)
     table = tables(h)[0]
     r = await h.slash(bob, "game kick", player=carol)
     assert r.ephemeral and "host" in r.text.lower() and table.seat_of_user(103) is not None
@@ -33,7 +33,7 @@ async def test_kick_and_timer_need_the_host_or_manage_server(h: Harness) -> None
     assert r.ephemeral and "host" in r.text.lower() and table.row.turn_seconds == 120
     r = await h.slash(mod, "game timer", seconds=45, table=table.id)
     assert r.ephemeral and table.row.turn_seconds == 45
-    await h.click(alice, lobby, label="Start")
+    await h.click(alice, lobby, label=START)
     assert table.status == "running" and table.row.deadline is not None
     # At a running table a kicked player's seat goes to a bot for good: no coming back.
     r = await h.slash(mod, "game kick", player=bob, table=table.id)
@@ -50,14 +50,14 @@ async def test_other_bots_are_ignored(h: Harness) -> None:
     version = table.version
     r = await h.slash(robot, "game status", expect_response=False)
     assert not r.responded
-    r = await h.click(robot, board_message(h, table), label="My hand", expect_response=False)
+    r = await h.click(robot, board_message(h, table), label=MY_HAND, expect_response=False)
     assert not r.responded and table.version == version
 
 
 async def test_simultaneous_clicks_on_one_button_apply_once(h: Harness) -> None:
     alice = h.user(ALICE_ID, "alice")
     table = await open_table(h, alice)
-    hand = (await h.click(alice, board_message(h, table), label="My hand")).message
+    hand = (await h.click(alice, board_message(h, table), label=MY_HAND)).message
     card = (table.view(PLAYER).hand or [])[0]
     await h.select(alice, hand, rf"gh:pick:{table.id}:\d+:0:.*", [card])
     play = action_button(hand, table, PLAYER, {"type": "play", "cards": [card]})
@@ -85,14 +85,14 @@ async def test_a_slow_board_picture_does_not_delay_another_tables_answer(h: Harn
 
     alice, bob = h.user(ALICE_ID, "alice"), h.user(102, "bob")
     r = await h.slash(alice, "play akuma", bots=2, start="host", channel="general")
-    await h.click(alice, r.message, label="Start")
+    await h.click(alice, r.message, label=START)
     table_a = tables(h)[0]
     r = await h.slash(bob, "play akuma", bots=2, start="host", channel="games")
     monkeypatch.setitem(games.LOADED, ("render", "akuma"), replace(games.render_hooks("akuma"), image=slow_image))
-    start_b = r.message.button(label="Start")["custom_id"]
+    start_b = r.message.button(label=START)["custom_id"]
     started = time.monotonic()
     await h.burst(bob, r.message, start_b, 1, wait=False)  # table B starts; its board takes 2.5 s to draw
-    reply = await h.click(alice, board_message(h, table_a), label="My hand")  # meanwhile, at table A
+    reply = await h.click(alice, board_message(h, table_a), label=MY_HAND)  # meanwhile, at table A
     answered_at = min(c.at for c in reply.calls if "/callback" in c.path)
     table_b = next(t for t in tables(h) if t is not table_a)
     assert reply.ephemeral and answered_at - started < 1.0, answered_at - started

@@ -12,7 +12,7 @@ import discord
 from bot.policies import choose_action
 
 from .discord_harness import Harness
-from .discord_helpers import board_message, only_table, start_harness
+from .discord_helpers import JOIN, MY_HAND, START, board_message, only_table, says, start_harness
 from .test_discord_akuma import ALICE_ID, ENGINE, take_turn
 
 BOB_ID = 102
@@ -27,8 +27,8 @@ async def open_and_start(h: Harness, alice, *, bob=None, bots: int = 3):
     r = await h.slash(alice, "play akuma", bots=bots - (bob is not None))
     lobby = r.message
     if bob is not None:
-        await h.click(bob, lobby, label="Join")
-    await h.click(alice, lobby, label="Start")
+        await h.click(bob, lobby, label=JOIN)
+    await h.click(alice, lobby, label=START)
     return lobby, only_table(h)
 
 
@@ -62,8 +62,8 @@ async def test_a_table_plays_in_its_own_thread_and_the_channel_keeps_lobby_and_r
         assert [m.id for m in h.channel_messages()] == [lobby.id]
         assert f"<#{thread.id}>" in lobby.content and lobby.components == []
         # Board and hand clicks work in the thread.
-        r = await h.click(bob, board_message(h, table), label="My hand")
-        assert r.ephemeral and "Your hand" in r.text
+        r = await h.click(bob, board_message(h, table), label=MY_HAND)
+        assert r.ephemeral and says(r.text, "hand.header")
         rng = random.Random(2)
         for _ in range(2):
             if table.status == "running" and ALICE_ID in table.user_ids_to_act():
@@ -77,11 +77,12 @@ async def test_a_table_plays_in_its_own_thread_and_the_channel_keeps_lobby_and_r
         await finish(h, table)
         await h.settle()
         # The end: the final board in the thread, and one result message in the channel linking it.
-        assert "Final ranking" in board_message(h, table).text
+        assert says(board_message(h, table).text, "common.final_ranking")
         channel = h.channel_messages()
         assert channel[0].id == lobby.id and len(channel) == 2
         result = channel[1]
-        assert f"Table #{table.id} has finished in <#{thread.id}>" in result.text and "First place" in result.text
+        assert f"Table #{table.id} has finished in <#{thread.id}>" in result.text
+        assert says(result.text, "result.winners")
         assert "Rematch" not in result.text and "board is above" not in result.text  # neither is true here
         assert result.components == []
         in_thread = [m for m in h.channel_messages(thread.id) if "First place" in m.text]
@@ -102,7 +103,7 @@ async def test_config_tables_channel_keeps_tables_in_the_channel(tmp_path: Path)
         lobby, table = await open_and_start(h, alice)
         assert threads_opened(h) == [] and table.row.lobby_channel_id is None
         assert table.row.channel_id == h.channel_id and board_message(h, table).channel_id == h.channel_id
-        assert "the board is below" in lobby.text
+        assert says(lobby.text, "lobby.started")
         r = await h.slash(mod, "config tables", where="thread")
         assert r.ephemeral and "スレッド" in r.text and await h.bot.storage.guild_tables(h.guild_id) == "thread"
     finally:
@@ -116,8 +117,8 @@ async def test_without_thread_permissions_the_lobby_says_so_once(tmp_path: Path)
         alice = h.user(ALICE_ID, "alice")
         r = await h.slash(alice, "play akuma", bots=3)
         lobby = r.message
-        assert "Create Public Threads" in lobby.content and "Send Messages in Threads" in lobby.content
-        await h.click(alice, lobby, label="Start")
+        assert "Create Public Threads" in lobby.content and says(lobby.content, "perm.send_messages_in_threads")
+        await h.click(alice, lobby, label=START)
         table = only_table(h)
         assert not table.row.open_thread and table.row.lobby_channel_id is None
         assert [c for c in h.calls if c.route == THREADS] == []  # not even tried
@@ -135,7 +136,7 @@ async def test_when_discord_refuses_the_thread_the_game_starts_in_the_channel(tm
         r = await h.slash(alice, "play akuma", bots=3)
         assert r.message.content == ""  # threads allowed: nothing to say
         h.app_permissions = NO_THREADS  # taken away between /play and Start: Discord answers 50013
-        await h.click(alice, r.message, label="Start")
+        await h.click(alice, r.message, label=START)
         table = only_table(h)
         refused = [c for c in h.calls if c.route == THREADS]
         assert [(c.status, c.response["code"]) for c in refused] == [(403, 50013)]
@@ -143,13 +144,13 @@ async def test_when_discord_refuses_the_thread_the_game_starts_in_the_channel(tm
         assert board_message(h, table).channel_id == h.channel_id
         said = [m.text for m in h.channel_messages() if "could not open a thread" in m.text]
         assert len(said) == 1 and "Create Public Threads" in said[0]  # once, in the channel's first board message
-        assert "the board is below" in r.message.text
+        assert says(r.message.text, "lobby.started")
         # Another table: a Discord outage (503) while opening the thread also leaves the game in the channel.
         h.app_permissions = discord.Permissions.all()
         await h.slash(alice, "game end")
         h.server.faults.fail("POST", r"/channels/\d+/messages/\d+/threads", status=503)
         r = await h.slash(alice, "play akuma", bots=3)
-        await h.click(alice, r.message, label="Start")
+        await h.click(alice, r.message, label=START)
         table = next(t for t in h.bot.service._tables.values() if t.status == "running")  # type: ignore[attr-defined]
         assert table.row.channel_id == h.channel_id
         assert sum("Discord answered 503" in m.text for m in h.channel_messages()) == 1
@@ -200,7 +201,7 @@ async def test_a_thread_opened_before_a_restart_is_found_again(tmp_path: Path) -
         lobby = r.message
         h.server._create_thread(type("C", (), {"json": {"name": "akuma"}})(),
                                 {"channel_id": str(h.channel_id), "message_id": str(lobby.id)})
-        await h.click(alice, lobby, label="Start")
+        await h.click(alice, lobby, label=START)
         table = only_table(h)
         assert [c.response["code"] for c in h.calls if c.route == THREADS] == [160004]
         assert table.row.channel_id == lobby.id and board_message(h, table).channel_id == lobby.id
@@ -241,7 +242,7 @@ async def test_game_commands_reach_the_table_from_the_channel_and_from_its_threa
             r = await h.slash(alice, "game status", channel=where)
             assert r.ephemeral and f"Table #{table.id}" in r.text, where
         r = await h.slash(alice, "play akuma", bots=3)  # still seated at the table of this channel's lobby
-        assert r.message.deleted and r.messages[-1].ephemeral and "already sit" in r.messages[-1].text
+        assert r.message.deleted and r.messages[-1].ephemeral and says(r.messages[-1].text, "error.already_seated")
         r = await h.slash(alice, "game end", channel=h.channel_id, table=table.id)
         assert r.ephemeral and table.status == "cancelled"
         await h.settle()

@@ -8,7 +8,7 @@ import pytest
 from bot.errors import HostError
 
 from .discord_harness import Harness
-from .discord_helpers import organiser
+from .discord_helpers import CHECK_IN, TOURNAMENT_JOIN, TOURNAMENT_LEAVE, organiser, says
 
 ALICE, BOB, CAROL, DAVE = 101, 102, 103, 104
 
@@ -46,17 +46,17 @@ async def test_a_whole_tournament_from_discord(h: Harness) -> None:
     assert {c["label"] for c in signup.components} == {"Join", "Leave"}
 
     for user in (alice, bob, carol):
-        reply = await h.click(user, signup, label="Join")
-        assert reply.ephemeral and "You are in" in reply.messages[-1].text
+        reply = await h.click(user, signup, label=TOURNAMENT_JOIN)
+        assert reply.ephemeral and says(reply.messages[-1].text, "tournament.done.join")
     assert all(f"<@{u}>" in signup.text for u in people)
-    again = await h.click(bob, signup, label="Join")
-    assert again.ephemeral and "already joined" in again.messages[-1].text
-    left = await h.click(carol, signup, label="Leave")
+    again = await h.click(bob, signup, label=TOURNAMENT_JOIN)
+    assert again.ephemeral and says(again.messages[-1].text, "error.tournament.already_entered")
+    left = await h.click(carol, signup, label=TOURNAMENT_LEAVE)
     assert left.ephemeral and f"<@{CAROL}>" not in signup.text
-    await h.click(carol, signup, label="Join")
+    await h.click(carol, signup, label=TOURNAMENT_JOIN)
 
     refused = await h.slash(bob, "tournament start")  # neither Manage Server nor the organiser role
-    assert refused.ephemeral and "Only someone with Manage Server or the role" in refused.messages[-1].text
+    assert refused.ephemeral and says(refused.messages[-1].text, "error.limit.organiser_role")
     assert not threads(h)
 
     started = await h.slash(alice, "tournament start")
@@ -89,17 +89,17 @@ async def test_a_whole_tournament_from_discord(h: Harness) -> None:
 
     await finish_round(h, alice, people)
     assert tn.status == "finished"
-    assert "final standings" in standings.text
+    assert says(standings.text, "tournament.final_standings_title")
     final = [m for m in h.channel_messages() if "Spring Cup** is over" in m.text]
     assert len(final) == 1 and not final[0].ephemeral and "1." in final[0].text
 
     # Standings on demand, only to the asker; /stats counts the finished tables with people.
     mine = await h.slash(bob, "tournament standings", tournament=tn.id)
-    assert mine.ephemeral and "final standings" in mine.messages[-1].text
+    assert mine.ephemeral and says(mine.messages[-1].text, "tournament.final_standings_title")
     stats = await h.slash(bob, "stats")
     assert stats.ephemeral and "Statistics of bob" in stats.messages[-1].text
     board = await h.slash(bob, "leaderboard", game="akuma")
-    assert not board.ephemeral and "No rated games yet" in board.messages[-1].text  # bots sat at every table
+    assert not board.ephemeral and says(board.messages[-1].text, "stats.no_ratings")  # bots sat at every table
 
 
 async def test_check_in_drop_and_errors(h: Harness) -> None:
@@ -108,32 +108,32 @@ async def test_check_in_drop_and_errors(h: Harness) -> None:
     r = await h.slash(alice, "tournament create", game="akuma", bots=2)
     signup = r.message
     for user in (bob, carol, dave):
-        await h.click(user, signup, label="Join")
+        await h.click(user, signup, label=TOURNAMENT_JOIN)
     nothing = await h.slash(bob, "tournament checkin")
-    assert nothing.ephemeral and "Only the tournament's creator" in nothing.messages[-1].text
+    assert nothing.ephemeral and says(nothing.messages[-1].text, "error.tournament.organiser_only")
     opened = await h.slash(alice, "tournament checkin")
     assert opened.ephemeral and "Check in" in {c["label"] for c in signup.components}
     for user in (bob, carol):
-        reply = await h.click(user, signup, label="Check in")
+        reply = await h.click(user, signup, label=CHECK_IN)
         assert reply.ephemeral and "checked in" in reply.messages[-1].text
-    twice = await h.click(bob, signup, label="Check in")
-    assert "already checked in" in twice.messages[-1].text
+    twice = await h.click(bob, signup, label=CHECK_IN)
+    assert says(twice.messages[-1].text, "error.tournament.already_checked_in")
     await h.slash(alice, "tournament start")
     tn = next(iter(h.bot.tournaments._cache.values()))
     assert tn.entrants[DAVE].status == "dropped"  # did not check in
     assert sum(len(t.players) for t in tn.round_tables(1)) == 4  # bob, carol and the two bots
 
     bad = await h.slash(alice, "tournament drop", player=dave)
-    assert bad.ephemeral and "already dropped" in bad.messages[-1].text
+    assert bad.ephemeral and says(bad.messages[-1].text, "error.tournament.already_dropped")
     dropped = await h.slash(bob, "tournament drop", player=bob)  # players may drop themselves
     assert dropped.ephemeral and tn.entrants[BOB].status == "dropped"
     wrong = await h.slash(alice, "tournament void", table=99999)
-    assert wrong.ephemeral and "not part of this tournament" in wrong.messages[-1].text
+    assert wrong.ephemeral and says(wrong.messages[-1].text, "error.tournament.unknown_table")
     table = tn.round_tables(1)[0]
     badrank = await h.slash(alice, "tournament set-result", table=table.game_id, ranking="1 > banana")
-    assert badrank.ephemeral and "Give all" in badrank.messages[-1].text
+    assert badrank.ephemeral and says(badrank.messages[-1].text, "error.tournament.bad_ranking")
     ended = await h.slash(alice, "tournament end")
     assert ended.ephemeral and tn.status == "finished"
     assert any("is over" in m.text for m in h.channel_messages())
     none = await h.slash(alice, "tournament standings")
-    assert none.ephemeral and "no open or running tournament" in none.messages[-1].text
+    assert none.ephemeral and says(none.messages[-1].text, "error.tournament.none_here")

@@ -13,7 +13,7 @@ from bot.limits import Cap
 
 from .discord_harness import Harness
 from .discord_harness_http import Reply
-from .discord_helpers import dispatch_click, dispatch_slash, organiser
+from .discord_helpers import TOURNAMENT_JOIN, dispatch_click, dispatch_slash, organiser, says
 from .test_discord_tournament import ALICE, BOB, CAROL, DAVE, threads
 
 THREADS = r"/channels/\d+/threads"
@@ -52,13 +52,13 @@ async def test_signup_clicks_are_answered_while_discord_is_slow(h: Harness) -> N
     await until(h, lambda: all(f"<@{p.id}>" in h.message(signup).text for p in people))
     late = [c for c in h.calls if c.status == 404 and (c.response or {}).get("code") == 10062]
     assert not late
-    assert all("You are in" in r.messages[-1].text for r in replies)
+    assert all(says(r.messages[-1].text, "tournament.done.join") for r in replies)
 
 
 async def start_with_bots(h: Harness, alice) -> None:
     """Six bots and the organiser: a tournament starts only with a person entered."""
     signup = (await h.slash(alice, "tournament create", game="akuma", rounds=1, bots=6)).message
-    await h.click(alice, signup, label="Join")
+    await h.click(alice, signup, label=TOURNAMENT_JOIN)
 
 
 async def test_a_failed_thread_creation_is_retried_and_the_round_opens(h: Harness) -> None:
@@ -83,7 +83,7 @@ async def test_a_player_is_answered_while_the_round_threads_are_being_created(h:
     seat. The round is announced once both tables are open."""
     alice, bob = (await organiser(h, ALICE, "alice")), h.user(BOB, "bob")
     signup = (await h.slash(alice, "tournament create", game="akuma", rounds=1, bots=6)).message
-    await h.click(bob, signup, label="Join")
+    await h.click(bob, signup, label=TOURNAMENT_JOIN)
     h.server.faults.deadlines = True
     h.server.faults.latency = 2.0
     creating = [c for c in h.server.calls if c.method == "POST" and re.fullmatch(THREADS, c.path)]

@@ -21,6 +21,8 @@ from engines.twinpyramid.state import Pending, Seat, Wild
 
 from .discord_harness import Harness
 from .discord_helpers import (
+    MY_HAND,
+    START,
     action_button,
     assert_forged_clicks_refused,
     assert_hands_only_ephemeral,
@@ -29,6 +31,7 @@ from .discord_helpers import (
     only_table,
     public_mark,
     public_since,
+    says,
     select_with,
     start_harness,
 )
@@ -48,7 +51,7 @@ async def h(tmp_path: Path) -> AsyncIterator[Harness]:
 async def open_table(h: Harness, alice, bots: int = 2, **options):
     r = await h.slash(alice, "play twinpyramid", bots=bots, **options)
     assert r.type == "deferred" and not r.ephemeral
-    await h.click(alice, r.message, label="Start")
+    await h.click(alice, r.message, label=START)
     table = only_table(h)
     assert table.status == "running"
     return table
@@ -130,7 +133,7 @@ async def test_a_whole_match_with_bots_through_buttons_and_selects(h: Harness) -
     print(f"\nTwin Pyramid match in Discord: {moves} moves by alice", table.result().scores)
     assert table.status == "finished" and table.result() is not None
     board = board_message(h, table)
-    assert "Final ranking" in board.text and board.components == []
+    assert says(board.text, "common.final_ranking") and board.components == []
     public = "\n".join(m.text for m in h.channel_messages())
     assert "Game over" in public and "🥇" in public and public.count("Scores:") == 3  # three deals, each scored
     assert sum(table.result().scores.values()) == 0  # payments are zero-sum
@@ -176,7 +179,7 @@ async def test_two_passed_on_posts_counts_only_and_the_drawer_rearranges_first(h
              top="5H", draw=["JC", "8D", "QS", "4C"])
     before = public_mark(h)
     hand = await do_action(h, alice, table, ENGINE.parse_action({"type": "play", "card": "2H"}))
-    assert "draw two cards yourself, or pass them on" in hand.text
+    assert says(hand.text, "twinpyramid.hand.two_choice")
     assert {"Draw two myself", "Pass it on: Bot 1 draws two"} <= set(labels(hand))
     await h.click(alice, hand, button(hand, table, {"type": "pass_two"}))
     public = public_since(h, before)
@@ -196,7 +199,7 @@ async def test_two_passed_on_posts_counts_only_and_the_drawer_rearranges_first(h
     assert any("Bot 2 passes the 2 on: alice must draw two" in m.text for m in h.channel_messages())
     assert "alice must draw 2" in board_message(h, table).text
     hand = await my_hand(h, alice, table)
-    assert "A 2 was passed on to you" in hand.text and "Draw 2" in labels(hand)
+    assert says(hand.text, "twinpyramid.hand.forced_two") and "Draw 2" in labels(hand)
     await do_action(h, alice, table, ENGINE.parse_action({"type": "rearrange_step",
                                                           "step": {"type": "to_shown", "card": "QH"}}), hand)
     assert table.state.pending.kind == "forced_draw" and table.state.seats[ALICE].shown == ["4S", "QH"]
@@ -236,7 +239,8 @@ async def test_eight_names_a_wild_suit_that_binds_the_others(h: Harness) -> None
     table = await open_table(h, alice, bots=1)
     position(table, {ALICE: {"held": ["8H", "9C", "KD"]}, "bot1": {"held": ["5S", "6C", "7D"]}}, top="5H")
     hand = await do_action(h, alice, table, ENGINE.parse_action({"type": "play", "card": "8H"}))
-    assert "Name the suit" in hand.text and {"♠ spades", "♥ hearts", "♦ diamonds", "♣ clubs"} <= set(labels(hand))
+    assert says(hand.text, "twinpyramid.hand.name_suit")
+    assert {"♠ spades", "♥ hearts", "♦ diamonds", "♣ clubs"} <= set(labels(hand))
     await h.click(alice, hand, button(hand, table, {"type": "name_suit", "suit": "C"}))
     board = board_message(h, table).text
     public = "\n".join(m.text for m in h.channel_messages())
@@ -259,7 +263,7 @@ async def test_joker_wild_change_then_change_from_a_shown_card(h: Harness) -> No
     assert "Joker 🃏1: wild change with the top card 5♥, then name a suit" in options
     assert "Change 🃏1 for Bot 1's shown 7♦" in options
     await do_action(h, alice, table, ENGINE.parse_action({"type": "change", "card": "X1", "target": "5H"}), hand)
-    assert "Name the suit" in hand.text
+    assert says(hand.text, "twinpyramid.hand.name_suit")
     await h.click(alice, hand, button(hand, table, {"type": "name_suit", "suit": "D"}))
     public = "\n".join(m.text for m in h.channel_messages())
     # The card taken goes into held (it had room), so the public text no longer names it.
@@ -292,7 +296,7 @@ async def test_a_on_top_reveals_the_hand_ends_the_deal_and_the_next_deal_starts(
     assert [table.state.seats[p].points for p in table.state.players] == [40, -20, -20]
     message = board_message(h, table)
     board = message.text
-    assert "Deal over" in board and "alice completes the field pyramid" in board
+    assert says(board, "twinpyramid.pending.deal_over") and "alice completes the field pyramid" in board
     assert "A♠" in message.payload["attachments"][0]["description"]  # the completed pyramid: picture + alt text
     # Deal 3 of 6 over: alice is the next start player and starts deal 4 from her hand view.
     assert table.to_act() == [ALICE]
@@ -320,7 +324,7 @@ async def test_errors_are_ephemeral_and_change_nothing(h: Harness) -> None:
     position(table, {ALICE: {"held": ["7S", "9H", "KC", "QS"], "shown": ["2C", "3C", "4C", "6C", "8C"]},
                      "bot1": {"held": ["3S"]}}, top="5H")
     board = board_message(h, table)
-    r = await h.click(bob, board, label="My hand")
+    r = await h.click(bob, board, label=MY_HAND)
     assert r.ephemeral and "not seated" in r.text
     v = table.version
     forged = {  # a button names one of the seat's legal actions by its index: nothing else can be sent
@@ -332,7 +336,7 @@ async def test_errors_are_ephemeral_and_change_nothing(h: Harness) -> None:
     await assert_forged_clicks_refused(h, alice, table, forged)
     # The hand view says why drawing is barred (9 cards and a play is possible) before anything is sent.
     hand = await my_hand(h, alice, table)
-    assert "You may not draw your 10th card" in hand.text
+    assert says(hand.text, "twinpyramid.note.no_tenth_card")
     assert "Draw a card" not in labels(hand)
 
 
@@ -346,5 +350,5 @@ async def test_japanese_hand_and_rules(h: Harness) -> None:
     table = await open_table(h, hiro and alice, bots=1)
     position(table, {ALICE: {"held": ["5S", "9C"]}, "bot1": {"held": ["3S"]}}, top="5H")
     jp = h.user(ALICE_ID, "alice", locale="ja")
-    r = await h.click(jp, board_message(h, table), label="My hand")
+    r = await h.click(jp, board_message(h, table), label=MY_HAND)
     assert r.ephemeral and "あなたのターンです" in r.text and "手持ち" in r.text

@@ -37,7 +37,7 @@ from engines import EngineError
 
 from . import ui_driver
 from .discord_harness import Harness, HarnessError, HarnessUser
-from .discord_helpers import lift_limits, make_bot
+from .discord_helpers import JOIN, START, lift_limits, make_bot
 from .fuzz_inputs import Generators, Input, Table, send_raw
 from .suite_level import count
 from .ui_driver import playable_games as playable
@@ -121,8 +121,8 @@ async def open_table(h: Harness, game: str, channel: int, alice: HarnessUser, bo
         await h.bot.service.end(stray.id, alice.id, is_admin=True)  # type: ignore[attr-defined]
     await h.settle()
     r = await h.slash(alice, f"play {game}", channel=channel, bots=max(get_engine(game).min_players, 3) - 2)
-    await h.click(bob, r.message, label="Join")
-    await h.click(alice, r.message, label="Start")
+    await h.click(bob, r.message, label=JOIN)
+    await h.click(alice, r.message, label=START)
     tables = await h.bot.service.tables_in_channel(channel)  # type: ignore[attr-defined]
     return tables[0].id
 

@@ -39,7 +39,7 @@ from engines import GAMES, EngineError, get_engine
 
 from . import ui_driver
 from .discord_harness import Harness
-from .discord_helpers import lift_limits
+from .discord_helpers import JOIN, START, lift_limits
 from .engines.conformance import string_leaves
 from .suite_level import count
 from .ui_driver import playable_games as playable
@@ -269,8 +269,8 @@ async def test_discord_messages_and_logs_show_no_secret(tmp_path: Path) -> None:
             cid = h.channel_ids[game]
             for _ in range(DISCORD_TABLES):
                 r = await h.slash(users[101], f"play {game}", channel=cid, bots=max(engine.min_players, 3) - 2)
-                await h.click(users[102], r.message, label="Join")
-                await h.click(users[101], r.message, label="Start")
+                await h.click(users[102], r.message, label=JOIN)
+                await h.click(users[101], r.message, label=START)
                 table = (await h.bot.service.tables_in_channel(cid))[0]  # type: ignore[attr-defined]
                 check_messages(game, table)
                 while table.status == "running":

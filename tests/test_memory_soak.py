@@ -17,7 +17,7 @@ from bot.table import Table, Update, UpdateKind
 from cogs.outbox import TableOutbox
 
 from .discord_harness import Harness
-from .discord_helpers import lift_limits
+from .discord_helpers import START, lift_limits
 from .suite_level import LEVEL, Level
 
 SOAK = LEVEL is Level.SOAK
@@ -118,7 +118,7 @@ async def test_writers_and_tables_go_back_down_once_tables_end(h: Harness, monke
     ended = []
     for _ in range(6):
         lobby = (await h.slash(alice, "play akuma", bots=2)).message
-        await h.click(alice, lobby, label="Start")
+        await h.click(alice, lobby, label=START)
         table = next(t for t in service._tables.values() if t.status == "running")
         r = await h.slash(alice, "game end", table=table.id)
         assert f"Table #{table.id} is ended" in r.text, r.text

@@ -22,7 +22,7 @@ from engines import EngineError, get_engine
 from . import ui_driver
 from .conftest import rows
 from .discord_harness import Harness
-from .discord_helpers import board_message, kill
+from .discord_helpers import START, board_message, kill
 
 COUNT = 2
 PEOPLE = {"general": (101, "alice"), "games": (102, "bob")}  # one person (and two bot seats) per channel
@@ -58,7 +58,7 @@ async def open_tables(h: Harness) -> dict[int, object]:
     for channel, (uid, name) in PEOPLE.items():
         user = h.user(uid, name)
         r = await h.slash(user, "play akuma", bots=2, start="host", channel=channel)
-        await h.click(user, r.message, label="Start")
+        await h.click(user, r.message, label=START)
         tables[uid] = next(t for t in h.bot.service._tables.values()
                            if t.row.channel_id == h.channel_ids[channel] and t.status == "running")
     return tables

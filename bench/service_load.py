@@ -107,8 +107,9 @@ async def load_run(tables: int, seconds: float, folder: Path, bots: str = "worke
     await asyncio.gather(*(drive(service, table, think, until, latencies, sizes, bots, thinker)
                            for table in running))
     await service.drain()
-    workers_rss = 0
+    workers_rss, fallbacks = 0, 0
     if thinker is not None:
+        fallbacks = thinker.quick.fallbacks + thinker.strong.fallbacks
         workers_rss = sum(rss_bytes(pid) for pid in thinker.quick.pids() + thinker.strong.pids())
         await thinker.close()
     row = int(sum(sizes) / max(len(sizes), 1))
@@ -119,8 +120,8 @@ async def load_run(tables: int, seconds: float, folder: Path, bots: str = "worke
     return {"tables": tables, "actions": len(latencies), "p50": percentile(latencies, 50),
             "p99": percentile(latencies, 99), "floor50": percentile(floor_times, 50),
             "floor99": percentile(floor_times, 99), "row": row, "rss_per_table": (rss_after - rss_before) / tables,
-            "rss": rss_after, "workers_rss": workers_rss, "db_per_action": db_bytes / max(actions, 1),
-            "seconds": seconds,
+            "rss": rss_after, "workers_rss": workers_rss, "fallbacks": fallbacks,
+            "db_per_action": db_bytes / max(actions, 1), "seconds": seconds,
             "label": f"{tables:,}" + (LABELS[bots] if tables == 1000 else "")}
 
 
@@ -146,12 +147,13 @@ def run(quick: bool) -> list[dict]:
         others = [asyncio.run(load_run(1000, 4.0 if quick else 20.0, Path(folder), bots=bots))
                   for bots in ("loop", "random")]
     rows = [[r["label"], r["actions"], f"{r['actions'] / r['seconds']:.0f}", ms(r["p50"]), ms(r["p99"]),
-             ms(r["floor50"]), ms(r["floor99"]), f"{r['p99'] / r['floor99']:.2f}×", r["row"]]
+             ms(r["floor50"]), ms(r["floor99"]), f"{r['p99'] / r['floor99']:.2f}×", r["row"],
+             r["fallbacks"]]
             for r in [*results, *others]]
     print_table(f"Action latency (1 table: back to back; more: each table acts every ~{THINK_MEAN:.0f} s; "
                 "action = load, validate, apply, commit, text render)",
                 ["tables", "actions", "actions/s", "p50", "p99", "floor p50", "floor p99", "p99 / floor p99",
-                 "row bytes"], rows)
+                 "row bytes", "bot decisions on the loop"], rows)
     big = results[-1]
     print_table("Memory and storage", ["figure", "value"], [
         ["RSS with 1,000 active tables", f"{big['rss'] / 2**20:.0f} MB"],
@@ -177,7 +179,8 @@ def compare(tables: int, seconds: float, modes: list[str], profile: Path | None 
                 profiler.disable()
                 profiler.dump_stats(profile)
             print(f"{tables:,} tables, bots: {bots:<6}  actions/s {r['actions'] / seconds:>4.0f}  "
-                  f"p50 {ms(r['p50'])}  p99 {ms(r['p99'])}  floor p99 {ms(r['floor99'])}", flush=True)
+                  f"p50 {ms(r['p50'])}  p99 {ms(r['p99'])}  floor p99 {ms(r['floor99'])}  "
+                  f"bot decisions on the loop {r['fallbacks']}", flush=True)
 
 
 if __name__ == "__main__":

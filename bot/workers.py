@@ -6,9 +6,10 @@ every job. At 1,000 busy tables on two cores that made every action slower than 
 (``python -m bench.service_load``). Here the loop writes one message to an idle worker's pipe and is woken when
 the answer arrives; no other thread of this process touches a job.
 
-Because jobs wait in this process until a worker is free, a job nobody waits for any more is simply withdrawn
-(``withdraw``), and one job that runs too long is ended by killing its own worker (``kill_running``), which is
-then replaced; the other workers carry on."""
+Because jobs wait in this process until a worker is free, a job nobody waits for any more (its future cancelled) is
+simply skipped, and a job that runs longer than its ``run_limit`` is ended by killing its own worker, which is then
+replaced; the other workers carry on. Only the running time counts: a job queued behind a backlog is not "late"
+(the caller waits for it: back-pressure, not a second decision on the loop)."""
 from __future__ import annotations
 
 import asyncio
@@ -49,6 +50,8 @@ class Job:
     fn: Callable[..., Any]
     args: tuple[Any, ...]
     future: asyncio.Future[Any]
+    run_limit: float | None = None  # seconds it may run in a worker before the worker counts as stuck
+    overrun: asyncio.TimerHandle | None = None
 
 
 @dataclass(eq=False)
@@ -86,53 +89,55 @@ class WorkerPool:
         self.workers.append(worker)
         loop.add_reader(here.fileno(), self._readable, worker)
 
+    def is_ready(self) -> bool:
+        return all(w.ready.done() and not w.ready.exception() for w in self.workers)
+
     async def ready(self) -> None:
         """Until every current worker has warmed up (raises ``WorkerLost`` if one died meanwhile)."""
-        if all(w.ready.done() and not w.ready.exception() for w in self.workers):
-            return  # the usual case: no future to make per decision
-        await asyncio.gather(*(asyncio.shield(w.ready) for w in self.workers))
+        if not self.is_ready():
+            await asyncio.gather(*(asyncio.shield(w.ready) for w in self.workers))
 
     def pids(self) -> list[int]:
         return [w.process.pid for w in self.workers if not w.lost]
 
     # ---- jobs ----------------------------------------------------------------------------------------------------
-    def submit(self, fn: Callable[..., Any], *args: Any) -> asyncio.Future[Any]:
-        """Run ``fn(*args)`` in a worker as soon as one is free; the future holds its answer."""
+    def submit(self, fn: Callable[..., Any], *args: Any, run_limit: float | None = None) -> asyncio.Future[Any]:
+        """Run ``fn(*args)`` in a worker as soon as one is free; the future holds its answer (``WorkerLost`` when
+        the worker died, or ran it longer than ``run_limit`` seconds and was killed). Cancelling the future
+        withdraws a job still queued and drops the answer of one running."""
         if self.closed:
             raise WorkerLost("the pool is closed")
-        job = Job(fn, args, asyncio.get_running_loop().create_future())
+        job = Job(fn, args, asyncio.get_running_loop().create_future(), run_limit)
         self.queue.append(job)
         self._dispatch()
         return job.future
 
-    def withdraw(self, future: asyncio.Future[Any]) -> bool:
-        """Take a job that has not started out of the queue (its future is cancelled); False once it runs."""
-        for job in self.queue:
-            if job.future is future:
-                self.queue.remove(job)
-                future.cancel()
-                return True
-        return False
-
-    def kill_running(self, future: asyncio.Future[Any]) -> bool:
-        """End the job behind ``future`` by killing its worker (a fresh one takes its place)."""
-        for worker in self.workers:
-            if worker.job is not None and worker.job.future is future:
-                self._lose(worker, "killed: its job ran too long")
-                return True
-        return False
+    def _next_job(self) -> Job | None:
+        while self.queue:
+            job = self.queue.popleft()
+            if not job.future.done():  # a cancelled job is nobody's any more
+                return job
+        return None
 
     def _dispatch(self) -> None:
         for worker in list(self.workers):
-            if not self.queue:
+            if worker.job is not None or worker.lost or not worker.ready.done():
+                continue
+            job = self._next_job()
+            if job is None:
                 return
-            if worker.job is None and not worker.lost and worker.ready.done():
-                job = self.queue.popleft()
-                worker.job = job
-                try:
-                    worker.conn.send_bytes(pickle.dumps((job.fn, job.args)))
-                except OSError:  # the worker died between two messages
-                    self._lose(worker, "its pipe closed")
+            worker.job = job
+            try:
+                worker.conn.send_bytes(pickle.dumps((job.fn, job.args)))
+            except OSError:  # the worker died between two messages
+                self._lose(worker, "its pipe closed")
+                continue
+            if job.run_limit is not None:
+                job.overrun = asyncio.get_running_loop().call_later(job.run_limit, self._overran, worker, job)
+
+    def _overran(self, worker: Worker, job: Job) -> None:
+        if worker.job is job:
+            self._lose(worker, "killed: its job ran too long")
 
     def _readable(self, worker: Worker) -> None:
         try:
@@ -144,6 +149,8 @@ class WorkerPool:
             worker.ready.set_result(value)
         else:
             job, worker.job = worker.job, None
+            if job is not None and job.overrun is not None:
+                job.overrun.cancel()
             if job is not None and not job.future.done():
                 if kind is True:
                     job.future.set_result(value)
@@ -161,6 +168,8 @@ class WorkerPool:
         worker.process.kill()
         reap(worker.process)
         self.workers.remove(worker)
+        if worker.job is not None and worker.job.overrun is not None:
+            worker.job.overrun.cancel()
         for future in (worker.ready, worker.job.future if worker.job else None):
             if future is not None and not future.done():
                 future.set_exception(WorkerLost(reason))

@@ -34,3 +34,9 @@ def where_pid(game: str, state_text: str, player: str, seed: str, level: str, de
 def fails(game: str, state_text: str, player: str, seed: str, level: str, deadline: float | None = None) -> Any:
     """A decision that raises in the worker."""
     raise ValueError("no move")
+
+
+def where_slowly(game: str, state_text: str, player: str, seed: str, level: str, deadline: float | None = None) -> Any:
+    """``where_pid`` after 40 ms: a queue of them outlasts a short stuck limit while each runs well within it."""
+    time.sleep(0.04)
+    return where_pid(game, state_text, player, seed, level, deadline)

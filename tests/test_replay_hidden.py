@@ -56,7 +56,7 @@ def perspective_leaks(replay: Replay, viewer: str | None) -> list[str]:
 
 @pytest.mark.parametrize("game", GAMES)
 async def test_each_perspective_of_a_replay_shows_only_what_it_saw(tmp_path: Path, game: str) -> None:
-    replay = await finished_replay(tmp_path, game, seed=10 ** 12 + 21)  # a seed no frame number or count can be mistaken for
+    replay = await finished_replay(tmp_path, game, seed=10 ** 12 + 21)  # no frame number or count looks like it
     players = [p.player for p in replay.record.players]
     leaks = [leak for viewer in [None, *players] for leak in perspective_leaks(replay, viewer)]
     assert len(replay) > 2 and not leaks, "\n".join(leaks[:30])

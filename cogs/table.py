@@ -22,7 +22,7 @@ from .live_hands import LiveHands
 from .lobby import lobby_embed
 from .outbox import TableOutbox
 from .paused import PAUSED_ITEMS, paused_view
-from .record import send_record
+from .record import RevealButton, send_record
 from .refusals import RefusalBudget
 from .table_events import TableEvents
 from .table_result import RematchButton
@@ -187,7 +187,7 @@ class TableCog(commands.Cog):
 
 
 async def setup(bot: commands.Bot) -> None:
-    bot.add_dynamic_items(*PERSISTENT_ITEMS, RematchButton, *PAUSED_ITEMS)
+    bot.add_dynamic_items(*PERSISTENT_ITEMS, RematchButton, RevealButton, *PAUSED_ITEMS)
     tables = TableCog(bot)
     await bot.add_cog(tables)
     await bot.add_cog(TableEvents(bot, tables))

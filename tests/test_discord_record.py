@@ -13,6 +13,7 @@ import discord
 import pytest
 from PIL import Image
 
+from bot.games import render_hooks
 from bot.replay import GameRecord, rebuild
 from bot.table import Table
 
@@ -20,6 +21,7 @@ from . import discord_harness_payloads
 from .conftest import rows
 from .discord_harness import DiscordRefused, Harness
 from .discord_harness_payloads import ATTACHMENT_SIZE_LIMIT
+from .discord_helpers import assert_forged_clicks_refused
 
 ALICE, BOB, MALLORY = 101, 102, 109
 GUILD_B = 900_000_000_000_000_777
@@ -105,3 +107,29 @@ async def test_the_fake_discord_refuses_too_many_or_too_large_files(h: Harness) 
     assert (many.value.status, large.value.status) == (400, 413) and len(caught) == 2
     sent = await channel.send(file=discord.File(io.BytesIO(bytes(ATTACHMENT_SIZE_LIMIT)), filename="max.bin"))
     assert len(h.message(sent.id).files["max.bin"]) == ATTACHMENT_SIZE_LIMIT
+
+
+async def test_reveal_under_the_result_shows_every_hand_and_the_secret_events(h: Harness) -> None:
+    """Rocca: the Reveal button under the result shows, only to whoever pressed it, what each seat held at the end
+    (every card of the final state's hands) and the Queen passes that only their two players saw."""
+    table = await finished_bot_table(h, "rocca", seed=5)
+    result = next(m for m in h.channel_messages() if "Rematch" in str(m.components))
+    r = await h.click(h.user(MALLORY, "mallory"), result, result.button(None, rf"gh:reveal:{table.id}")["custom_id"])
+    text = r.messages[-1].text
+    assert r.ephemeral and "What each seat held at the end" in text
+    mark = render_hooks("rocca").card
+    for player, hand in table.state.hands.items():
+        assert f"{table.names('en')[player]}: {len(hand)} card" in text and all(mark(c) in text for c in hand)
+    passes = [a for a in await h.bot.storage.action_log(table.id) if a.action["type"] == "give"]
+    assert passes and "What was kept secret during play" in text  # seed 5 has Queen passes
+    assert text.count("seen by") == len(passes)
+
+
+async def test_reveal_of_a_table_not_finished_or_unknown_is_refused(h: Harness) -> None:
+    """Reveal buttons forged for a lobby and an unknown table, on a copy of a result message."""
+    table = await finished_bot_table(h, "akuma", players=3)
+    lobby = await h.bot.service.create_lobby(game="akuma", guild_id=h.guild_id, channel_id=h.channel_id,
+                                             user_id=ALICE, name="alice", seed=4)
+    await h.settle()
+    await assert_forged_clicks_refused(h, h.user(BOB, "bob"), table, {
+        f"gh:reveal:{lobby.id}": f"Table #{lobby.id} is not finished", "gh:reveal:987654": "There is no table #987654"})

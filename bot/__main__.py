@@ -1,5 +1,6 @@
 """Command line: ``python -m bot`` runs the Discord bot; ``python -m bot demo GAME`` plays a
-bot-only game in the terminal (no token needed); ``python -m bot check`` says whether the bot is ready for
+bot-only game in the terminal (no token needed); ``python -m bot replay FILE`` plays a game record back
+(``bot.replay_cli``); ``python -m bot check`` says whether the bot is ready for
 Discord (``bot.check``)."""
 from __future__ import annotations
 
@@ -29,6 +30,11 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     demo.add_argument("--seed", type=int, default=1, help=t("cli.seed_help"))
     demo.add_argument("--lang", choices=LANGUAGES, default="en", help=t("cli.lang_help"))
     demo.add_argument("--level", choices=LEVELS, default="normal", help=t("cli.level_help"))
+    replay = sub.add_parser("replay", help=t("cli.replay_help"))
+    replay.add_argument("file", help=t("cli.replay_file_help"))
+    replay.add_argument("--seat", type=int, default=None, help=t("cli.replay_seat_help"))
+    replay.add_argument("--lang", choices=LANGUAGES, default="en", help=t("cli.lang_help"))
+    replay.add_argument("--gif", default=None, help=t("cli.replay_gif_help"))
     check = sub.add_parser("check", help=t("cli.check_help"))
     check.add_argument("--channel", type=int, default=None, help=t("cli.channel_help"))
     check.add_argument("--lang", choices=LANGUAGES, default="en", help=t("cli.lang_help"))
@@ -80,6 +86,10 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if args.command == "check":
         return run_check(args)
+    if args.command == "replay":
+        from .replay_cli import run_replay
+
+        return run_replay(args.file, args.seat, args.lang, args.gif)
     if args.command == "demo":
         from engines import BadOptions, get_engine
 

@@ -192,8 +192,10 @@ class ServiceCore:
         state = engine.new_game([s.player for s in table.seats], seed=table.row.seed, options=table.row.options)
         deadline = self.deadline(table, state)
         await self.storage.start_game(table.id, state=engine.dump(state), expected_version=table.version,
-                                      bot_to_act=self.bot_to_act(table, state), deadline=deadline)
-        table.committed(bumped=True, state=state, status="running", deadline=deadline)
+                                      bot_to_act=self.bot_to_act(table, state), deadline=deadline,
+                                      engine_version=engine.version)
+        table.committed(bumped=True, state=state, status="running", deadline=deadline,
+                        engine_version=engine.version)
         start_events = engine_hooks(table.row.game).start_events  # public events announcing the deal
         return self.changed(table, UpdateKind.STARTED, start_events(state) if start_events else [])
 

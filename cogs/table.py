@@ -1,5 +1,5 @@
 """The running table in the channel: the board message kept current, public events, turn pings,
-and ``/game status|leave|end``."""
+and ``/game status|leave|end|record`` (``record``: ``cogs/record.py``)."""
 from __future__ import annotations
 
 import asyncio
@@ -22,6 +22,7 @@ from .live_hands import LiveHands
 from .lobby import lobby_embed
 from .outbox import TableOutbox
 from .paused import PAUSED_ITEMS, paused_view
+from .record import RevealButton, send_record
 from .refusals import RefusalBudget
 from .table_events import TableEvents
 from .table_result import RematchButton
@@ -178,9 +179,15 @@ class TableCog(commands.Cog):
         await host(interaction).service.end(tb.id, interaction.user.id, is_admin=is_admin(interaction))
         await reply(interaction, t("table.ended", interaction.locale, id=tb.id))
 
+    @game.command(name="record")
+    @app_commands.describe(table="Number of the finished table")
+    async def record(self, interaction: discord.Interaction, table: int) -> None:
+        """Get a finished table's game as a file to keep (only you see it)."""
+        await send_record(interaction, table)
+
 
 async def setup(bot: commands.Bot) -> None:
-    bot.add_dynamic_items(*PERSISTENT_ITEMS, RematchButton, *PAUSED_ITEMS)
+    bot.add_dynamic_items(*PERSISTENT_ITEMS, RematchButton, RevealButton, *PAUSED_ITEMS)
     tables = TableCog(bot)
     await bot.add_cog(tables)
     await bot.add_cog(TableEvents(bot, tables))

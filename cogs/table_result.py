@@ -1,6 +1,7 @@
 """The end of a table in public: one result message — who placed where, what the game's rules say about it (Akuma:
-why the player who emptied their hand ranks last) and a **Rematch** button. ``result_message`` builds it, so the
-writer can send it wherever the table is followed (its channel; a thread and its channel)."""
+why the player who emptied their hand ranks last), a **Rematch** and a **Reveal** button (``cogs/record.py``).
+``result_message`` builds it, so the writer can send it wherever the table is followed (its channel; a thread and
+its channel)."""
 from __future__ import annotations
 
 from typing import Any
@@ -15,6 +16,7 @@ from bot.table import Table
 from .common import NO_MENTIONS, GameItem, host, names_for
 from .custom_ids import ID
 from .limits import count_creation, refuse_if_full, server_limits
+from .record import RevealButton
 
 
 def result_message(table: Table, locale: object | None, *, rematch: bool = True,
@@ -38,6 +40,7 @@ def result_message(table: Table, locale: object | None, *, rematch: bool = True,
     view = discord.ui.View(timeout=None)
     if rematch:
         view.add_item(RematchButton(table.id, locale))
+        view.add_item(RevealButton(table.id, locale))
     return {"embed": embed, "view": view if rematch else discord.utils.MISSING, "allowed_mentions": NO_MENTIONS}
 
 

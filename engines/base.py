@@ -113,6 +113,12 @@ class Engine(ABC, Generic[S, A, O, V]):
     per game (``class AkumaEngine(Engine[AkumaState, AkumaAction, AkumaOptions, AkumaView])``)."""
 
     name: ClassVar[str]
+    # The rules' version: bump it with any change that makes the same seed, options and actions play differently
+    # (a stored game records the version that played it; a replay refuses a game of another version).
+    version: ClassVar[int]
+    # Types of private events the rules keep secret during play that the reveal at the end may show to everyone
+    # (Rocca's Queen passes, Akuma's steals); a player's own draws are not among them.
+    secret_events: ClassVar[frozenset[str]] = frozenset()
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     state_model: ClassVar[type[GameState]]

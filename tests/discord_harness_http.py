@@ -75,7 +75,7 @@ class Call:
     files: dict[str, bytes]
     route: str = "?"
     known: bool = True
-    refused: bool = False  # the fake Discord answered 400: the request breaks Discord's rules
+    refused: bool = False  # the fake Discord answered 400 (or 413): the request breaks Discord's rules
     status: int = 0
     response: Any = None
     interaction_id: Optional[int] = None

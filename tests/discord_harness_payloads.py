@@ -12,6 +12,9 @@ from discord.enums import AppCommandOptionType as Opt
 
 from .discord_harness_http import now_iso, snowflake
 
+ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024  # bytes per file a server without boosts accepts (interactions say so)
+MAX_UPLOADS = 10  # files per message
+
 if TYPE_CHECKING:
     from .discord_harness import Harness
 
@@ -212,7 +215,7 @@ def interaction_payload(h: "Harness", user: HarnessUser, kind: int, data: dict, 
         "channel": {**h.server.channels[channel_id], "permissions": str(user.permissions)}, "member": user.member(),
         "locale": user.locale, "guild_locale": h.guild_locale, "app_permissions": str(h.app_permissions.value),
         "entitlements": [], "authorizing_integration_owners": {"0": str(guild_id)}, "context": 0,
-        "attachment_size_limit": 10 * 1024 * 1024}
+        "attachment_size_limit": ATTACHMENT_SIZE_LIMIT}
     if message is not None:
         payload["message"] = message.payload
     return payload

@@ -24,6 +24,7 @@ from .discord_harness_http import (
     now_iso,
     snowflake,
 )
+from .discord_harness_payloads import ATTACHMENT_SIZE_LIMIT, MAX_UPLOADS
 
 Handler = Callable[[Call, dict[str, str]], "tuple[int, Any]"]
 SENDABLE_FLAGS = EPHEMERAL | 4 | 4096 | COMPONENTS_V2  # ephemeral, suppress embeds/notifications, components v2
@@ -54,10 +55,22 @@ def kept_attachments(message: Optional[dict]) -> dict[str, str]:
     return {a["id"]: a["filename"] for a in (message or {}).get("attachments", [])}
 
 
+def upload_errors(files: dict[str, bytes]) -> Optional[tuple[int, dict]]:
+    """Discord refuses a request uploading more than ``MAX_UPLOADS`` files, or a file larger than the server's
+    ``ATTACHMENT_SIZE_LIMIT`` (whatever the body says)."""
+    if len(files) > MAX_UPLOADS:
+        return error(400, 50035, f"Invalid Form Body: files: Must be {MAX_UPLOADS} or fewer in length.")
+    if any(len(data) > ATTACHMENT_SIZE_LIMIT for data in files.values()):
+        return error(413, 40005, "Request entity too large")
+    return None
+
+
 def invalid_message(body: Optional[dict], files: dict, *, creating: bool,
                     existing: Optional[dict] = None) -> Optional[tuple[int, dict]]:
-    """Discord's own validation of a message body (``bot.discord_rules``); ``existing``: the edited message."""
-    return message_errors(body, list(files), creating=creating, existing=kept_attachments(existing))
+    """Discord's own validation of a message body (``bot.discord_rules``) and of its uploads; ``existing``: the
+    edited message."""
+    return upload_errors(files) or message_errors(body, list(files), creating=creating,
+                                                  existing=kept_attachments(existing))
 
 
 class FakeDiscord:
@@ -108,8 +121,10 @@ class FakeDiscord:
             if match and method == call.method:
                 call.route = name
                 call.status, call.response = handler(call, {k: unquote(v) for k, v in match.groupdict().items()})
-                call.refused = builtin and call.status == 400 and (call.response or {}).get("code") in (
-                    50035, 50006)  # Discord's validation said no (not a test's route, not a state such as 50083)
+                # Discord's validation (or its upload limit) said no: not a test's route, not a state such as 50083
+                code = call.response.get("code") if isinstance(call.response, dict) else None
+                call.refused = builtin and (
+                    (call.status == 400 and code in (50035, 50006)) or (call.status == 413 and code == 40005))
                 break
         else:
             call.known = False
@@ -363,7 +378,8 @@ class FakeDiscord:
             return error(400, 40060, "Interaction has already been acknowledged.")
         kind, data = call.json["type"], call.json.get("data") or {}
         source = self.messages.get(reply.source_message_id or 0)
-        bad = callback_errors(reply.kind, call.json, list(call.files), existing=kept_attachments(source))
+        bad = upload_errors(call.files) or callback_errors(reply.kind, call.json, list(call.files),
+                                                           existing=kept_attachments(source))
         if bad:
             return bad
         if kind in (6, 7) and reply.source_message_id is None:

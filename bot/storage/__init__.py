@@ -17,7 +17,7 @@ from .claims import ShardsTaken
 from .games import GameStore
 from .limits import LimitStore
 from .ratings import RatingStore
-from .rows import GameRow, SeatRow, ShardFilter, VersionConflict
+from .rows import LEGACY_ENGINE_VERSION, GameRow, LoggedAction, SeatRow, ShardFilter, VersionConflict
 from .tournaments import TournamentStore
 
 
@@ -61,4 +61,5 @@ class Storage(GameStore, LimitStore):
         await self.db.close()
 
 
-__all__ = ["Storage", "GameRow", "SeatRow", "ShardFilter", "ShardsTaken", "VersionConflict", "parse_url"]
+__all__ = ["Storage", "GameRow", "LEGACY_ENGINE_VERSION", "LoggedAction", "SeatRow", "ShardFilter", "ShardsTaken",
+           "VersionConflict", "parse_url"]

@@ -10,11 +10,20 @@ import time
 from typing import Any
 
 from .backend import Database, Tx
-from .rows import BoardShown, GameRow, PendingAction, SeatRow, ShardFilter, VersionConflict
+from .rows import (
+    LEGACY_ENGINE_VERSION,
+    BoardShown,
+    GameRow,
+    LoggedAction,
+    PendingAction,
+    SeatRow,
+    ShardFilter,
+    VersionConflict,
+)
 
 _GAME_COLUMNS = ("id, guild_id, channel_id, game, options, seed, status, host_id, locale, version, state, "
                  "lobby_message_id, board_message_id, turn_seconds, deadline, rematch_id, paused_at, open_thread, "
-                 "lobby_channel_id, board_shown, result_shown, told_shown, end_tidied")
+                 "lobby_channel_id, board_shown, result_shown, told_shown, end_tidied, engine_version")
 _UPDATABLE = {"status", "state", "lobby_message_id", "board_message_id", "locale", "deadline", "turn_seconds",
               "host_id", "bot_to_act", "rematch_id", "paused_at", "open_thread",
               "channel_id", "lobby_channel_id"}
@@ -188,10 +197,12 @@ class GameStore:
 
     # ---- the action log --------------------------------------------------------------
     async def start_game(self, game_id: int, *, state: str, expected_version: int, bot_to_act: bool,
-                         deadline: float | None) -> None:
+                         deadline: float | None, engine_version: int = LEGACY_ENGINE_VERSION) -> None:
+        """The game is dealt: its first state, and the version of the engine's rules that plays it (unknown if
+        not given)."""
         async with self.db.transaction() as tx:
             await self._bump_version(tx, game_id, expected_version, status="running", state=state,
-                                     bot_to_act=int(bot_to_act), deadline=deadline)
+                                     bot_to_act=int(bot_to_act), deadline=deadline, engine_version=engine_version)
 
     async def commit_action(self, game_id: int, *, expected_version: int, player: str, action: dict[str, Any],
                             state: str, status: str, notices: list[tuple[str, str]], bot_to_act: bool = False,
@@ -277,6 +288,12 @@ class GameStore:
     async def actions(self, game_id: int) -> list[tuple[str, dict[str, Any]]]:
         rows = await self.db.fetch("SELECT player, action FROM actions WHERE game_id = ? ORDER BY seq", game_id)
         return [(r[0], json.loads(r[1])) for r in rows]
+
+    async def action_log(self, game_id: int) -> list[LoggedAction]:
+        """The game's actions in the order they were committed, with when each was."""
+        rows = await self.db.fetch("SELECT seq, player, action, created_at FROM actions WHERE game_id = ? "
+                                   "ORDER BY seq", game_id)
+        return [LoggedAction(int(r[0]), r[1], json.loads(r[2]), float(r[3])) for r in rows]
 
     async def peek_notices(self, game_id: int, player: str) -> list[tuple[int, str]]:
         """Pending private events for a player, oldest first, with their ids; nothing is removed."""

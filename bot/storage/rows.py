@@ -71,7 +71,20 @@ class GameRow:
     result_shown: bool = False  # the finished table's result was posted
     told_shown: bool = False  # its end was told in its lobby's channel (or there was nothing to tell)
     end_tidied: bool = False  # its lobby shows the end and its thread is archived
+    engine_version: int = 0  # the engine's rules version that dealt it (LEGACY_ENGINE_VERSION: not recorded)
     seats: list[SeatRow] = field(default_factory=list)
+
+
+LEGACY_ENGINE_VERSION = 0  # a game stored before the engine's version was recorded (migration 0013)
+
+
+@dataclass(frozen=True)
+class LoggedAction:
+    """One entry of a game's append-only action log."""
+    seq: int
+    player: str
+    action: dict[str, Any]
+    created_at: float
 
 
 @dataclass

@@ -34,6 +34,8 @@ def _action(kind: type[Play | Release | Steal | StopStealing], *args: str) -> Ac
 
 class AkumaEngine(Engine[AkumaState, AkumaAction, AkumaOptions, AkumaView]):
     name = "akuma"
+    version = 1  # bump when a rules change plays stored games differently
+    secret_events = frozenset({"stolen_card"})
     min_players = 3
     max_players = 6
     state_model = AkumaState

@@ -32,6 +32,7 @@ def _g(code: str, **fields: Any) -> IllegalAction:
 
 class DiamondBoxEngine(Engine[DiamondBoxState, DiamondBoxAction, DiamondBoxOptions, DiamondBoxView]):
     name = "diamondbox"
+    version = 1  # bump when a rules change plays stored games differently
     min_players = 2
     max_players = 4
     state_model = DiamondBoxState

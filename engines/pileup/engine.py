@@ -17,6 +17,7 @@ from .view import PileupView, build_view
 
 class PileupEngine(Engine[PileupState, PileupAction, PileupOptions, PileupView]):
     name = "pileup"
+    version = 1  # bump when a rules change plays stored games differently
     min_players = 2
     max_players = 5
     state_model = PileupState

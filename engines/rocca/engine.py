@@ -24,6 +24,8 @@ DRAW_PER_CARD = {"J": 1, "K": 2}
 
 class RoccaEngine(Engine[RoccaState, RoccaAction, RoccaOptions, RoccaView]):
     name = "rocca"
+    version = 1  # bump when a rules change plays stored games differently
+    secret_events = frozenset({"card_passed"})
     min_players = 2
     max_players = 6
     state_model = RoccaState

@@ -56,6 +56,8 @@ SPECIAL_RANKS = frozenset(("2", "3", "7", "8", "9", "10"))  # effects a wild of 
 
 class TwinPyramidEngine(Engine[TwinPyramidState, TwinPyramidAction, TwinPyramidOptions, TwinPyramidView]):
     name = "twinpyramid"
+    version = 1  # bump when a rules change plays stored games differently
+    secret_events = frozenset({"three_seen"})
     min_players = 2
     max_players = 6
     state_model = TwinPyramidState

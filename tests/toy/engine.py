@@ -37,6 +37,7 @@ def value(card: str) -> int:
 
 class ToyEngine(Engine["ToyState", PlayCard, ToyOptions, ToyView]):
     name = "toy"
+    version = 1
     min_players = 2
     max_players = 3
     state_model = ToyState

@@ -1,0 +1,97 @@
+"""Replays (issue 33): how long rebuilding every frame of a stored game takes and how long one frame takes to show,
+on the longest games (Twin Pyramid, six players, two rounds), and the size of each game's animated summary.
+
+    python -m bench.replay_speed [--players 6] [--rounds 2] [--seed 1] [--summaries]
+
+Plays a seeded bot game of Twin Pyramid through the service on a temporary SQLite file, then times
+``rebuild_stored`` (read the record, replay and verify every action) and one step: a seat's frame as the terminal
+playback prints it and the public board picture of that frame (median of the frames sampled). ``--summaries``
+also plays one seeded bot game of every game and prints its animated summary's size and frame count.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from bot.games import render_hooks
+from bot.replay import Replay, rebuild_stored
+from bot.replay_show import animated_summary, frame_lines, record_names, summary_frames
+from bot.scheduler import BotScheduler
+from bot.service import GameService
+from bot.storage import Storage
+from engines import GAMES, get_engine
+
+
+async def played(folder: Path, game: str, players: int, seed: int, options: dict[str, Any] | None) -> tuple[
+        Storage, int]:
+    storage = await Storage.open(folder / f"{game}.db")
+    service = GameService(storage)
+    scheduler = BotScheduler(service, delay=0)
+    table = await service.create_bot_table(game=game, players=players, seed=seed, channel_id=1, options=options,
+                                           levels=["easy"])
+    await scheduler.idle()
+    await scheduler.close()
+    return storage, table.id
+
+
+def step_ms(replay: Replay, samples: int = 50) -> tuple[float, float]:
+    """Median milliseconds to show one frame: a seat's text lines, and the public board picture."""
+    names = record_names(replay.record, "en")
+    seat = replay.record.players[0].player
+    draw = render_hooks(replay.record.game).image
+    text, picture = [], []
+    for index in summary_frames(len(replay), samples):
+        start = time.perf_counter()
+        frame_lines(replay, index, seat, "en", names)
+        text.append(time.perf_counter() - start)
+        if draw is not None:
+            start = time.perf_counter()
+            draw(replay.view(index, None), names.plain(), "en")
+            picture.append(time.perf_counter() - start)
+    return statistics.median(text) * 1000, (statistics.median(picture) * 1000 if picture else 0.0)
+
+
+async def run(players: int, rounds: int, seed: int, summaries: bool) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        storage, game_id = await played(Path(folder), "twinpyramid", players, seed, {"rounds": rounds})
+        start = time.perf_counter()
+        replay = await rebuild_stored(storage, game_id)
+        rebuilt = time.perf_counter() - start
+        await storage.close()
+        text_ms, picture_ms = step_ms(replay)
+        print(f"twinpyramid {players} players {rounds} rounds seed {seed}: {len(replay) - 1} actions, rebuild and "
+              f"verify {rebuilt * 1000:.0f} ms; one step: text {text_ms:.2f} ms, board picture {picture_ms:.1f} ms")
+        if not summaries:
+            return
+        gif = animated_summary(replay, "en")
+        print(f"summary twinpyramid ({players} players, {rounds} rounds): {len(gif or b'') / 1024:.0f} KiB")
+        for game in GAMES:
+            engine = get_engine(game)
+            storage, game_id = await played(Path(folder), f"{game}", engine.min_players, seed, None)
+            replay = await rebuild_stored(storage, game_id)
+            await storage.close()
+            start = time.perf_counter()
+            gif = animated_summary(replay, "en")
+            took = time.perf_counter() - start
+            size = "no board picture" if gif is None else (
+                f"{len(gif) / 1024:.0f} KiB, {len(summary_frames(len(replay)))} frames, {took:.1f} s to draw")
+            print(f"summary {game} ({engine.min_players} players, {len(replay) - 1} actions): {size}")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench.replay_speed")
+    parser.add_argument("--players", type=int, default=6)
+    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--summaries", action="store_true")
+    args = parser.parse_args(argv)
+    asyncio.run(run(args.players, args.rounds, args.seed, args.summaries))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,109 @@
+"""Showing a rebuilt game (``bot.replay``): played back in the terminal from one seat or as a spectator
+(``python -m bot replay FILE``), and its animated summary (a GIF of the board pictures, for the games that draw
+one). A seat's playback shows what that seat saw at each moment: the public board, the public events, its own
+private events and its own hand — never another seat's hidden cards."""
+from __future__ import annotations
+
+import io
+from typing import Callable
+
+from PIL import Image
+
+from . import render
+from .games import render_hooks
+from .i18n import t
+from .replay import GameRecord, Replay
+from .storage import SeatRow
+
+PRIVATE = "🔒"
+GIF_MAX_FRAMES = 60  # a long game is summed up by this many evenly spaced moments (its first and last included)
+GIF_WIDTH = 480  # pixels: small enough to post, large enough to read the board
+GIF_FRAME_MS = 700
+GIF_LAST_FRAME_MS = 4000
+
+
+def record_names(record: GameRecord, locale: object | None) -> render.Names:
+    """The seats' names as the table showed them (the host's bots as "Bot 1" in the reader's language)."""
+    seats = [SeatRow(p.seat, p.player, p.name, None, p.bot) for p in record.players]
+    return render.seat_names(seats, locale)
+
+
+def play_back(replay: Replay, viewer: str | None, lang: str, out: Callable[[str], None] = print) -> None:
+    """Every frame as the demo prints a game (``frame_lines``), after a line saying whose view it is."""
+    record = replay.record
+    names = record_names(record, lang)
+    who = names(viewer) if viewer is not None else t("replay.spectator", lang)
+    out(t("replay.started", lang, id=record.table, game=render.game_title(record.game, lang),
+          players=", ".join(names(p.player) for p in record.players), viewer=who))
+    for index in range(len(replay)):
+        for line in frame_lines(replay, index, viewer, lang, names):
+            out(line)
+
+
+def frame_lines(replay: Replay, index: int, viewer: str | None, lang: str, names: render.Names) -> list[str]:
+    """What ``viewer`` (None: a spectator) saw at frame ``index``: who moved, the events shown to them, the board
+    at the deal and at the end, and — for a seat — its own hand whenever it was that seat's turn."""
+    game, frame, last = replay.record.game, replay.frames[index], len(replay) - 1
+    lines = []
+    if frame.action is not None:
+        lines.append(t("replay.step", lang, index=index, total=last, player=names(frame.action.player)))
+    for event in replay.events_seen(index, viewer):
+        line = render.event_line(game, event, names, lang)
+        if line is not None:
+            lines.append(f"# {line}" if event.visible_to is None else f"  {PRIVATE} {line}")
+    if index in (0, last):
+        lines.append(render.board(game, replay.view(index, None), names, lang).text())
+    if viewer is not None and index != last and viewer in replay.engine.to_act(frame.state):
+        hand = render.hand(game, replay.view(index, viewer), names, lang)
+        lines.append(f"  {PRIVATE} {t('demo.hand_view', lang, player=names(viewer))}: " + hand.replace("\n", " / "))
+    return lines
+
+
+def summary_frames(count: int, most: int = GIF_MAX_FRAMES) -> list[int]:
+    """Which of ``count`` frames the summary shows: all of them, or ``most`` evenly spaced from first to last."""
+    if count <= most:
+        return list(range(count))
+    step = (count - 1) / (most - 1)
+    return sorted({round(i * step) for i in range(most)})
+
+
+def animated_summary(replay: Replay, lang: str, most: int = GIF_MAX_FRAMES) -> bytes | None:
+    """The game as an animated GIF of its public board pictures (one per turn, evenly thinned to ``most``), or
+    None for a game that draws no board picture."""
+    draw = render_hooks(replay.record.game).image
+    if draw is None:
+        return None
+    names = record_names(replay.record, lang).plain()
+    pictures = []
+    for index in summary_frames(len(replay), most):
+        with Image.open(io.BytesIO(draw(replay.view(index, None), names, lang))) as picture:
+            rgb = picture.convert("RGB")
+        height = round(rgb.height * GIF_WIDTH / rgb.width)
+        pictures.append(rgb.resize((GIF_WIDTH, height), Image.Resampling.LANCZOS).quantize(colors=128))
+    durations = [GIF_FRAME_MS] * (len(pictures) - 1) + [GIF_LAST_FRAME_MS]
+    out = io.BytesIO()
+    pictures[0].save(out, format="GIF", save_all=True, append_images=pictures[1:], duration=durations, loop=0,
+                     optimize=True)
+    return out.getvalue()
+
+
+def reveal_lines(replay: Replay, lang: str, names: render.Names) -> list[str]:
+    """The reveal at the end (issue 33, item 3): what each seat held when the game ended, then the private events
+    the rules kept secret during play (the engine's ``secret_events``), each with its turn and who saw it."""
+    game, last = replay.record.game, len(replay) - 1
+    card = render_hooks(game).card
+    lines = [t("reveal.hands", lang)]
+    for seat in replay.record.players:
+        held = replay.view(last, seat.player).hand or []
+        lines.append(t("reveal.held", lang, player=names(seat.player), count=len(held),
+                       cards=" ".join(card(c) for c in held)))
+    secret = [(index, event) for index, frame in enumerate(replay.frames) for event in frame.events
+              if event.visible_to and event.type in replay.engine.secret_events]
+    if secret:
+        lines += ["", t("reveal.secrets", lang)]
+    for index, event in secret:
+        line = render.event_line(game, event, names, lang)
+        if line is not None:
+            lines.append(t("reveal.secret", lang, index=index, players=", ".join(names(p) for p in event.visible_to
+                                                                                  or ()), line=line))
+    return lines

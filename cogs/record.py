@@ -1,0 +1,76 @@
+"""``/game record <table>``: a finished table of this server as a file to keep (issue 33, item 5), answered only
+to whoever asked. The game is rebuilt and checked first (``bot.replay``): a game that does not replay exactly is
+refused with the reason, never handed out. The animated summary of the board pictures goes with it when the game
+draws one and it fits the server's attachment limit. **Reveal** under a table's result (issue 33, item 3) shows,
+only to whoever pressed it, what each seat held at the end and the private events the rules kept secret."""
+from __future__ import annotations
+
+import asyncio
+import io
+from typing import Any
+
+import discord
+
+from bot import render
+from bot.errors import HostError
+from bot.i18n import language, t
+from bot.replay import GameRecord, rebuild, stored_record
+from bot.replay_show import animated_summary, record_names, reveal_lines
+from bot.replies import NO_MENTIONS
+
+from .common import GameItem, host
+from .custom_ids import ID
+
+
+async def send_record(interaction: discord.Interaction, table_id: int) -> None:
+    service = host(interaction).service
+    table = await service.table(table_id)
+    if table.row.guild_id != interaction.guild_id:  # a table of no server is not this server's either
+        raise HostError("other_server")
+    if table.status != "finished":
+        raise HostError("record_not_finished", game_id=table_id)
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    record = await stored_record(service.storage, table_id)
+    summary = await asyncio.to_thread(_checked_summary, record, language(interaction.locale))
+    name = f"table-{record.table}-{record.game}"
+    files = [discord.File(io.BytesIO(record.dump()), filename=f"{name}.json")]
+    lines = [t("record.reply", interaction.locale, id=record.table, game=render.game_title(record.game,
+               interaction.locale), count=len(record.actions), file=f"{name}.json")]
+    if summary is not None and len(summary) <= interaction.filesize_limit:
+        files.append(discord.File(io.BytesIO(summary), filename=f"{name}.gif"))
+    elif summary is not None:
+        lines.append(t("record.summary_too_large", interaction.locale, size=round(len(summary) / 1024)))
+    await interaction.followup.send("\n".join(lines), files=files, ephemeral=True, allowed_mentions=NO_MENTIONS)
+
+
+def _checked_summary(record: GameRecord, locale: str) -> bytes | None:
+    """The game rebuilt (refused unless exact) and its animated summary: CPU work, done off the event loop."""
+    return animated_summary(rebuild(record), locale)
+
+
+class RevealButton(GameItem, template=rf"gh:reveal:(?P<gid>{ID})"):
+    """**Reveal** under a finished table's result (not a tournament's: its other tables may still be playing)."""
+
+    def __init__(self, game_id: int, locale: object | None = None) -> None:
+        super().__init__(discord.ui.Button(label=t("result.reveal", locale), emoji="🃏",
+                                           style=discord.ButtonStyle.secondary, custom_id=f"gh:reveal:{game_id}"))
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: Any, match: Any) -> "RevealButton":
+        return cls(int(match["gid"]), interaction.locale)
+
+    async def run(self, interaction: discord.Interaction) -> None:
+        bot = host(interaction)
+        table = await bot.service.table(self.game_id)
+        if table.status != "finished":
+            raise HostError("record_not_finished", game_id=self.game_id)
+        if await bot.storage.tournaments.tournament_of_game(self.game_id) is not None:
+            raise HostError("reveal_tournament")
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        replay = await asyncio.to_thread(rebuild, await stored_record(bot.storage, self.game_id))
+        lang = language(interaction.locale)
+        text = "\n".join(reveal_lines(replay, lang, record_names(replay.record, lang)))
+        embed = discord.Embed(title=t("reveal.title", lang, id=self.game_id, game=render.game_title(table.row.game,
+                                      lang)), description=text if len(text) <= 4000 else text[:3999] + "…")
+        await interaction.followup.send(embed=embed, ephemeral=True, allowed_mentions=NO_MENTIONS)

@@ -22,10 +22,12 @@ GIF_FRAME_MS = 700
 GIF_LAST_FRAME_MS = 4000
 
 
-def record_names(record: GameRecord, locale: object | None) -> render.Names:
-    """The seats' names as the table showed them (the host's bots as "Bot 1" in the reader's language)."""
+def record_names(record: GameRecord, locale: object | None,
+                 shown: Callable[[str], str] = render.as_written) -> render.Names:
+    """The seats' names as the table showed them (the host's bots as "Bot 1" in the reader's language); ``shown``:
+    how a name enters the text (``literal.markdown`` in a Discord message, as written in the terminal)."""
     seats = [SeatRow(p.seat, p.player, p.name, None, p.bot) for p in record.players]
-    return render.seat_names(seats, locale)
+    return render.seat_names(seats, locale, shown)
 
 
 def play_back(replay: Replay, viewer: str | None, lang: str, out: Callable[[str], None] = print) -> None:

@@ -11,7 +11,7 @@ from typing import Any
 
 import discord
 
-from bot import render
+from bot import literal, render
 from bot.errors import HostError
 from bot.i18n import language, t
 from bot.replay import GameRecord, rebuild, stored_record
@@ -20,6 +20,8 @@ from bot.replies import NO_MENTIONS
 
 from .common import GameItem, host
 from .custom_ids import ID
+
+REVEAL_EMBED_CHARS = 4096  # Discord's limit for an embed's description
 
 
 async def send_record(interaction: discord.Interaction, table_id: int) -> None:
@@ -70,7 +72,15 @@ class RevealButton(GameItem, template=rf"gh:reveal:(?P<gid>{ID})"):
         await interaction.response.defer(ephemeral=True, thinking=True)
         replay = await asyncio.to_thread(rebuild, await stored_record(bot.storage, self.game_id))
         lang = language(interaction.locale)
-        text = "\n".join(reveal_lines(replay, lang, record_names(replay.record, lang)))
-        embed = discord.Embed(title=t("reveal.title", lang, id=self.game_id, game=render.game_title(table.row.game,
-                                      lang)), description=text if len(text) <= 4000 else text[:3999] + "…")
-        await interaction.followup.send(embed=embed, ephemeral=True, allowed_mentions=NO_MENTIONS)
+        names = record_names(replay.record, lang, literal.markdown)  # names people typed, shown as written
+        text = "\n".join(reveal_lines(replay, lang, names))
+        title = t("reveal.title", lang, id=self.game_id, game=render.game_title(table.row.game, lang))
+        if len(text) <= REVEAL_EMBED_CHARS:
+            await interaction.followup.send(embed=discord.Embed(title=title, description=text), ephemeral=True,
+                                            allowed_mentions=NO_MENTIONS)
+            return
+        # a long game's secrets do not fit one embed: all of it as a text file (names as typed), never cut short
+        plain_text = "\n".join(reveal_lines(replay, lang, record_names(replay.record, lang)))
+        await interaction.followup.send(
+            t("reveal.as_file", lang, title=title), ephemeral=True, allowed_mentions=NO_MENTIONS,
+            file=discord.File(io.BytesIO(plain_text.encode()), filename=f"reveal-{self.game_id}.txt"))

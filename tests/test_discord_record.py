@@ -133,3 +133,20 @@ async def test_reveal_of_a_table_not_finished_or_unknown_is_refused(h: Harness) 
     await h.settle()
     await assert_forged_clicks_refused(h, h.user(BOB, "bob"), table, {
         f"gh:reveal:{lobby.id}": f"Table #{lobby.id} is not finished", "gh:reveal:987654": "There is no table #987654"})
+
+
+async def test_the_reveal_shows_names_as_typed_and_a_long_one_comes_as_a_file(h: Harness) -> None:
+    """A seat whose person typed markdown into their name is shown literally in the reveal (never as bold text or
+    a mention); a reveal too long for one embed comes whole as a text file, never cut short."""
+    table = await finished_bot_table(h, "rocca", seed=5)
+    await h.bot.storage.db.execute("UPDATE seats SET user_id = ?, is_bot = 0, name = ? WHERE game_id = ? AND seat = 0",
+                                   ALICE, "**al**_ice_ @everyone", table.id)
+    result = next(m for m in h.channel_messages() if "Rematch" in str(m.components))
+    reveal = result.button(None, rf"gh:reveal:{table.id}")["custom_id"]
+    r = await h.click(h.user(BOB, "bob"), result, reveal)
+    shown = r.messages[-1].payload["embeds"][0]["description"]
+    assert "\\*\\*al\\*\\*\\_ice\\_" in shown and "**al**" not in shown and "@everyone" not in shown
+    await h.bot.storage.db.execute("UPDATE seats SET name = ? WHERE game_id = ? AND seat = 0", "n" * 4000, table.id)
+    r = await h.click(h.user(BOB, "bob"), result, reveal)
+    (file_text,) = r.messages[-1].files.values()
+    assert r.ephemeral and "n" * 4000 in file_text.decode() and not r.messages[-1].embeds

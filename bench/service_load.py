@@ -7,9 +7,10 @@ import json
 import random
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
-from bot import render
+from bot import event_loop, render
 from bot.policies import choose_action
 from bot.service import GameService
 from bot.storage import Storage
@@ -104,8 +105,10 @@ async def load_run(tables: int, seconds: float, folder: Path, bots: str = "worke
     # One table alone is measured unloaded (short pauses, many samples); many tables at a realistic pace.
     think = 0.005 if tables == 1 else THINK_MEAN
     until = asyncio.get_running_loop().time() + seconds
+    loop_cpu, process_cpu = time.thread_time(), time.process_time()  # this thread is the event loop's
     await asyncio.gather(*(drive(service, table, think, until, latencies, sizes, bots, thinker)
                            for table in running))
+    loop_cpu, process_cpu = time.thread_time() - loop_cpu, time.process_time() - process_cpu
     await service.drain()
     workers_rss, fallbacks = 0, 0
     if thinker is not None:
@@ -121,6 +124,8 @@ async def load_run(tables: int, seconds: float, folder: Path, bots: str = "worke
             "p99": percentile(latencies, 99), "floor50": percentile(floor_times, 50),
             "floor99": percentile(floor_times, 99), "row": row, "rss_per_table": (rss_after - rss_before) / tables,
             "rss": rss_after, "workers_rss": workers_rss, "fallbacks": fallbacks,
+            "loop_cpu_per_action": loop_cpu / max(len(latencies), 1),
+            "process_cpu_per_action": process_cpu / max(len(latencies), 1),
             "db_per_action": db_bytes / max(actions, 1), "seconds": seconds,
             "label": f"{tables:,}" + (LABELS[bots] if tables == 1000 else "")}
 
@@ -141,10 +146,10 @@ def run(quick: bool) -> list[dict]:
     with tempfile.TemporaryDirectory() as folder:
         for tables in (1, 100, 1000):
             seconds = (4.0 if tables > 1 else 3.0) if quick else (20.0 if tables > 1 else 10.0)
-            results.append(asyncio.run(load_run(tables, seconds, Path(folder))))
+            results.append(event_loop.run(load_run(tables, seconds, Path(folder))))
         # The same load with the bots' heuristics on the event loop, and with seats that pick random legal moves
         # (what the host costs without any thinking).
-        others = [asyncio.run(load_run(1000, 4.0 if quick else 20.0, Path(folder), bots=bots))
+        others = [event_loop.run(load_run(1000, 4.0 if quick else 20.0, Path(folder), bots=bots))
                   for bots in ("loop", "random")]
     rows = [[r["label"], r["actions"], f"{r['actions'] / r['seconds']:.0f}", ms(r["p50"]), ms(r["p99"]),
              ms(r["floor50"]), ms(r["floor99"]), f"{r['p99'] / r['floor99']:.2f}×", r["row"],
@@ -165,22 +170,39 @@ def run(quick: bool) -> list[dict]:
 
 
 def compare(tables: int, seconds: float, modes: list[str], profile: Path | None = None) -> None:
-    """One line per run, in the order given (alternate the modes to see the run-to-run spread); with ``profile``,
-    the last run's cProfile statistics are written there (``python -m pstats FILE``)."""
+    """One line per run, in the order given (alternate the modes to see the run-to-run spread); a mode is a bot
+    setting (``worker``, ``loop``, ``random``) and, after ``@``, the event loop (``uvloop`` or ``asyncio``; the
+    default is what a bot process uses, ``bot/event_loop.py``). With ``profile``, the last run's cProfile
+    statistics are written there (``python -m pstats FILE``)."""
     import cProfile
 
     with tempfile.TemporaryDirectory() as folder:
-        for i, bots in enumerate(modes):
+        for i, mode in enumerate(modes):
+            bots, _, loop = mode.partition("@")
             profiler = cProfile.Profile() if profile is not None and i == len(modes) - 1 else None
             if profiler is not None:
                 profiler.enable()
-            r = asyncio.run(load_run(tables, seconds, Path(folder) / str(i), bots=bots))
+            factory = {"": event_loop.loop_factory(), "asyncio": None, "uvloop": _uvloop_factory()}[loop]
+            with asyncio.Runner(loop_factory=factory) as runner:
+                r = runner.run(load_run(tables, seconds, Path(folder) / str(i), bots=bots))
             if profiler is not None:
                 profiler.disable()
                 profiler.dump_stats(profile)
-            print(f"{tables:,} tables, bots: {bots:<6}  actions/s {r['actions'] / seconds:>4.0f}  "
+            print(f"{tables:,} tables, bots: {mode:<14}  actions/s {r['actions'] / seconds:>4.0f}  "
                   f"p50 {ms(r['p50'])}  p99 {ms(r['p99'])}  floor p99 {ms(r['floor99'])}  "
+                  f"loop CPU/action {ms(r['loop_cpu_per_action'])}  "
+                  f"process CPU/action {ms(r['process_cpu_per_action'])}  "
                   f"bot decisions on the loop {r['fallbacks']}", flush=True)
+
+
+def _uvloop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
+    """uvloop's loop even when ``GAMEHOST_UVLOOP=0`` (asyncio's where uvloop is not installed)."""
+    try:
+        import uvloop
+    except ImportError:
+        return None
+    factory: Callable[[], asyncio.AbstractEventLoop] = uvloop.new_event_loop
+    return factory
 
 
 if __name__ == "__main__":
@@ -188,7 +210,8 @@ if __name__ == "__main__":
 
     parser = argparse.ArgumentParser(prog="python -m bench.service_load",
                                      description="Action latency under load, one run per mode given.")
-    parser.add_argument("modes", nargs="+", choices=sorted(LABELS), help="e.g. worker loop worker loop")
+    parser.add_argument("modes", nargs="+", help="e.g. worker loop worker loop, or worker@asyncio worker@uvloop "
+                        f"(bot settings: {', '.join(sorted(LABELS))})")
     parser.add_argument("--tables", type=int, default=1000)
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--profile", type=Path, default=None, help="write the last run's cProfile stats here")

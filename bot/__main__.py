@@ -56,24 +56,35 @@ def run_bot(dry: bool = False) -> int:
 
     settings = Settings()
     if dry:
+        from . import event_loop
         from .dry_run import dry_run
 
-        return asyncio.run(dry_run(settings))
+        return event_loop.run(dry_run(settings))
     logging.basicConfig(level=settings.log_level.upper(),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     if settings.discord_token is None or not settings.discord_token.get_secret_value().strip():
         print(t("cli.no_token", games=", ".join(games())), file=sys.stderr)
         return 2
+    from . import event_loop
     from .client import make_bot
     from .cluster import REFUSED
     from .storage import ShardsTaken
 
     bot = make_bot(settings)
+    token = settings.discord_token.get_secret_value()
+
+    async def serve() -> None:
+        async with bot:
+            await bot.start(token)
+
+    logging.getLogger(__name__).info("event loop: %s", event_loop.loop_name())
     try:
-        bot.run(settings.discord_token.get_secret_value(), log_handler=None)
+        event_loop.run(serve())
     except ShardsTaken as taken:
         print(taken, file=sys.stderr)
         return REFUSED
+    except KeyboardInterrupt:  # Ctrl+C: ``async with bot`` has closed it (as ``Client.run`` does)
+        pass
     return 0
 
 

@@ -23,18 +23,20 @@ async def dry_run(settings: Settings) -> int:
         print(taken, file=sys.stderr)
         return REFUSED
     owned = "all shards" if shards is None else f"shards {','.join(map(str, shards.ids))} of {shards.count}"
+    stopped = _stop_signals()  # before the line: whoever reads it may stop this process at once
     print(f"dry run: {owned} owned on {storage.backend}; syncs commands: "
           f"{'yes' if syncs_commands(shards) else 'no'}", flush=True)
-    await _until_stopped()
+    await stopped.wait()
     if claim is not None:
         await claim.release()
     await storage.close()
     return 0
 
 
-async def _until_stopped() -> None:
+def _stop_signals() -> asyncio.Event:
+    """An event set by SIGTERM or SIGINT."""
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
-    await stop.wait()
+    return stop

@@ -33,7 +33,7 @@ from typing import Any
 from bot.games import sampler_hooks
 from bot.policies import LEVELS, STRONG_BUDGET_S, choose_for_seat
 from bot.policies.search import choose_strong
-from engines import GAMES, Action, get_engine
+from engines import GAMES, Action, View, get_engine
 from engines.rng import Rng
 
 from .report import rank_percentile
@@ -50,7 +50,7 @@ class Matchup:
     iterations: int | None = 40  # the strong search's playouts per decision; None: ``budget_s`` seconds
     budget_s: float = STRONG_BUDGET_S
 
-    def choose(self, level: str, game: str, view: dict[str, Any], legal: list[Action], seed: str,
+    def choose(self, level: str, game: str, view: View, legal: list[Action], seed: str,
                state: Any = None) -> Action:
         if level in ORACLES:
             engine, hooks = get_engine(game), sampler_hooks(game)

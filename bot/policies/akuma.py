@@ -44,7 +44,7 @@ def hand_value(points: int, size: int, shortest_rival: int) -> float:
     return points + SHORT_HAND_PENALTY.get(size, 0.0) + CUSHION_WEIGHT * shortfall ** 2
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class AkumaPlayoutView(PlayoutView):
     """The fields of ``AkumaView`` this heuristic reads, for playouts (``sampling.akuma.rollout_view``)."""
 

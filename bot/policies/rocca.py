@@ -21,7 +21,7 @@ SPECIAL_BONUS = {"A": 4.0, "K": 4.0, "J": 3.0, "Q": 3.0, "0": 1.0}
 JOKER_PENALTY = 8.0
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class RoccaPlayoutView(PlayoutView):
     """The fields of ``RoccaView`` this heuristic reads, for playouts (``sampling.rocca.rollout_view``)."""
 

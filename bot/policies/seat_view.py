@@ -3,9 +3,10 @@ renderers and controls do, so renaming a view field is a mypy error in the bots 
 
 The view is never dumped to a dict: a worker process builds it from the table's state itself
 (``bot/thinking.py``), and a view pickles where it must cross as it is. Where a playout would spend a large share
-of its time building the full view (Akuma Trick, Rocca: ``rollout_view`` in ``bot/policies/sampling/<game>.py``),
-the heuristic also reads a small frozen dataclass with just the fields it needs, named and typed like the view's
-(``PlayoutView``); the heuristic's parameter is the union of both, so mypy checks each field read against both.
+of its time building the full view (Akuma Trick, Rocca: ``rollout_view`` in ``bot/policies/sampling/<game>.py``;
+3-300 us against 0.5-2 us), the heuristic also reads a small slotted dataclass (``PlayoutView``; not frozen, which
+cost 0.8 against 0.5 us to build) with just the fields it needs, named and typed like the view's; the heuristic's
+parameter is the union of both, so mypy checks each field read against both.
 """
 from __future__ import annotations
 

@@ -174,8 +174,8 @@ def format_cell(cell: Cell) -> str:
     ok = "meets" if lo >= cell.target else ("below" if hi < cell.target else "undecided")
     return (f"{cell.game:<12} {cell.players}p  games {cell.games:>4}  hero win share {cell.share:.3f} "
             f"[{lo:.3f}, {hi:.3f}]  target {cell.target:.3f} ({ok})  fair {1 / cell.players:.3f}  "
-            f"decision p50 {rank_percentile(cell.times, 0.5) * 1000:.1f} ms "
-            f"p99 {rank_percentile(cell.times, 0.99) * 1000:.1f} ms ({len(cell.times)} decisions)")
+            f"decision p50 {rank_percentile(cell.times, 0.5) * 1000:.2f} ms "
+            f"p99 {rank_percentile(cell.times, 0.99) * 1000:.2f} ms ({len(cell.times)} decisions)")
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -20,9 +20,12 @@ import random
 from dataclasses import dataclass
 from importlib import import_module
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from engines import GAMES, Engine, EngineError, View, get_engine, register_engine
+
+if TYPE_CHECKING:
+    from .policies.seat_view import PlayoutView
 
 LOCALES = Path(__file__).with_name("locales")
 CATALOG_LANGUAGES = ("en", "ja")
@@ -115,8 +118,8 @@ class SamplerHooks:
     SEARCHED: bool = True  # False: the strong bot plays the heuristic (where searching measured no better); the
     # determiniser still serves bench.bots' oracle and seer
     evaluate: Callable[[Any, str], float] | None = None  # (state, me) -> score of an unfinished playout
-    rollout_view: Callable[[Any, str], Any] | None = None  # (state, player) -> a cheaper (typed) view for playouts
-    # (``bot.policies.seat_view.PlayoutView``); None = the engine's
+    rollout_view: Callable[[Any, str], PlayoutView] | None = None  # (state, player) -> the few fields of the view
+    # the heuristic reads, cheaper, for playouts; None = the engine's ``view``
     rollout_choose: Callable[..., Any] | None = None  # (state, player, legal, rng) -> a cheaper playout move
     rollout_done: Callable[[Any], bool] | None = None  # a point where the playout stops and ``evaluate`` scores
     rollout_legal: Callable[[Any, str], list] | None = None  # (state, player to act) -> the legal actions, cheaper;

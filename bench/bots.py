@@ -33,7 +33,7 @@ from typing import Any
 from bot.games import sampler_hooks
 from bot.policies import LEVELS, STRONG_BUDGET_S, choose_for_seat
 from bot.policies.search import choose_strong
-from engines import GAMES, Action, get_engine
+from engines import GAMES, Action, View, get_engine
 from engines.rng import Rng
 
 from .report import rank_percentile
@@ -50,7 +50,7 @@ class Matchup:
     iterations: int | None = 40  # the strong search's playouts per decision; None: ``budget_s`` seconds
     budget_s: float = STRONG_BUDGET_S
 
-    def choose(self, level: str, game: str, view: dict[str, Any], legal: list[Action], seed: str,
+    def choose(self, level: str, game: str, view: View, legal: list[Action], seed: str,
                state: Any = None) -> Action:
         if level in ORACLES:
             engine, hooks = get_engine(game), sampler_hooks(game)
@@ -174,8 +174,8 @@ def format_cell(cell: Cell) -> str:
     ok = "meets" if lo >= cell.target else ("below" if hi < cell.target else "undecided")
     return (f"{cell.game:<12} {cell.players}p  games {cell.games:>4}  hero win share {cell.share:.3f} "
             f"[{lo:.3f}, {hi:.3f}]  target {cell.target:.3f} ({ok})  fair {1 / cell.players:.3f}  "
-            f"decision p50 {rank_percentile(cell.times, 0.5) * 1000:.1f} ms "
-            f"p99 {rank_percentile(cell.times, 0.99) * 1000:.1f} ms ({len(cell.times)} decisions)")
+            f"decision p50 {rank_percentile(cell.times, 0.5) * 1000:.2f} ms "
+            f"p99 {rank_percentile(cell.times, 0.99) * 1000:.2f} ms ({len(cell.times)} decisions)")
 
 
 def main(argv: list[str] | None = None) -> None:

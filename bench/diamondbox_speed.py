@@ -35,7 +35,7 @@ def positions(games: int, counts: tuple[int, ...] = (2, 3, 4), turns: str = "hal
             while actors := engine.to_act(state):
                 player = actors[0]
                 legal = engine.legal_actions(state, player)
-                view = engine.view(state, player).model_dump()
+                view = engine.view(state, player)
                 decision_seed = f"{seed}:{step}"
                 if state.choice is None:
                     found.append((centre_of(state), list(state.hands[player]), state.designated,

@@ -17,12 +17,11 @@ import argparse
 import random
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any
 
 from bot.policies import choose_for_seat
 from bot.policies.sampling.rocca import _placed, deal_rivals, fitted_then, unseen_cards
-from bot.policies.seat_view import seat_view
 from engines import get_engine
+from engines.rocca.view import RoccaView
 
 
 @dataclass
@@ -41,30 +40,30 @@ class Reading:
 READINGS = {"uniform": ("declined", "known"), "reading public play": ("known",), "with the Q passes": ()}
 
 
-def hands_dealt(view: dict[str, Any], rng: random.Random, unread: tuple[str, ...]) -> dict[str, list[str]]:
+def hands_dealt(view: RoccaView, rng: random.Random, unread: tuple[str, ...]) -> dict[str, list[str]]:
     """A sample's rival hands with the view's ``unread`` clues left out."""
     pool = unseen_cards(view)
     rng.shuffle(pool)
-    return deal_rivals({**view, **{clue: {} for clue in unread}}, pool)[0]
+    return deal_rivals(view.model_copy(update={clue: {} for clue in unread}), pool)[0]
 
 
-def look(view: dict[str, Any], truth: dict[str, list[str]], samples: int, out: Reading) -> None:
+def look(view: RoccaView, truth: dict[str, list[str]], samples: int, out: Reading) -> None:
     """One decision's look at every rival's hand."""
     assert out.brier is not None
-    me, unseen = view["viewer"], unseen_cards(view)
-    rivals = [p for p in view["players"] if p != me]
+    me, unseen = view.viewer, unseen_cards(view)
+    rivals = [p for p in view.players if p != me]
     for rival in rivals:
-        size, times = view["hand_sizes"][rival], view["declined"].get(rival, [])
-        held = max([size - d["since"] for d in times] + [0])
+        size, times = view.hand_sizes[rival], view.declined.get(rival, [])
+        held = max([size - d.since for d in times] + [0])
         out.looks += 1
         out.rival_cards += size
-        if view["known"].get(rival):
+        if view.known.get(rival):
             out.known += 1
-            out.known_cards += len(view["known"][rival])
+            out.known_cards += len(view.known[rival])
         if held > 0:
             out.constrained += 1
             out.constrained_cards += held
-            latest = fitted_then(_placed(view, times[-1]["tower"]), times[-1]["card"])
+            latest = fitted_then(_placed(view, times[-1].tower), times[-1].card)
             out.ruled_out_share += len(latest & set(unseen)) / len(unseen)
     for name, unread in READINGS.items():
         seen_in = {rival: Counter[str]() for rival in rivals}
@@ -84,7 +83,8 @@ def measure(players: int, games: int, samples: int) -> Reading:
         step = 0
         while actors := engine.to_act(state):
             player = actors[0]
-            view = seat_view(engine.view(state, player))
+            view = engine.view(state, player)
+            assert isinstance(view, RoccaView)
             if step % 3 == 0:
                 look(view, state.hands, samples, out)
             action = choose_for_seat("rocca", view, engine.legal_actions(state, player), f"{seed}:{step}", "normal")

@@ -13,16 +13,15 @@ from __future__ import annotations
 import argparse
 import random
 import time
-from typing import Any
 
 from bot.policies import choose_for_seat
 from bot.policies.search import choose_strong, playout, sampler_for, searches
-from engines import GAMES, Action
+from engines import GAMES, Action, View
 
 from .report import digest, rank_percentile
 from .strong_budget import positions, seat_counts
 
-Position = tuple[dict[str, Any], list[Action], str]  # (view dict, legal, decision seed)
+Position = tuple[View, list[Action], str]  # (the seat's view, legal, decision seed)
 
 
 def playout_scores(game: str, items: list[Position], rounds: int) -> tuple[list[float | None], float]:
@@ -36,7 +35,7 @@ def playout_scores(game: str, items: list[Position], rounds: int) -> tuple[list[
         for r in range(rounds):
             state = sample(view, random.Random(f"{seed}:{r}"))
             start = time.perf_counter()
-            scores.append(playout(game, state, view["viewer"], normal, random.Random(r)))
+            scores.append(playout(game, state, view.viewer, normal, random.Random(r)))
             spent += time.perf_counter() - start
     return scores, spent / max(1, len(scores))
 

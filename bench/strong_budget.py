@@ -12,11 +12,10 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
-from typing import Any
 
 from bot.policies import STRONG_BUDGET_S, choose_for_seat
 from bot.policies.search import choose_strong, searches
-from engines import GAMES, Action, get_engine
+from engines import GAMES, Action, View, get_engine
 
 
 def seat_counts(game: str) -> list[int]:
@@ -25,10 +24,10 @@ def seat_counts(game: str) -> list[int]:
     return [n for n in (2, 3, 4) if engine.min_players <= n <= engine.max_players]
 
 
-def positions(game: str, players: int, wanted: int, every: int = 5) -> list[tuple[dict[str, Any], list[Action], str]]:
+def positions(game: str, players: int, wanted: int, every: int = 5) -> list[tuple[View, list[Action], str]]:
     """Every ``every``-th decision with a choice of seeded normal-bot games, ``wanted`` of them spread over games."""
     engine = get_engine(game)
-    found: list[tuple[dict[str, Any], list[Action], str]] = []
+    found: list[tuple[View, list[Action], str]] = []
     per_game = max(1, wanted // 6)
     for seed in range(900, 930):
         state = engine.new_game([f"p{i}" for i in range(players)], seed=seed)
@@ -36,7 +35,7 @@ def positions(game: str, players: int, wanted: int, every: int = 5) -> list[tupl
         while (actors := engine.to_act(state)) and taken < per_game:
             player = actors[0]
             legal = engine.legal_actions(state, player)
-            view = engine.view(state, player).model_dump()
+            view = engine.view(state, player)
             if len(legal) > 1 and step % every == 0:
                 found.append((view, legal, f"{seed}:{step}"))
                 taken += 1

@@ -15,14 +15,14 @@ from collections import Counter
 from typing import Any
 
 from bot.policies import choose_for_seat
-from engines import Action
+from engines import Action, View
 from engines.twinpyramid import TwinPyramidEngine
 
 from .report import digest, rank_percentile
 from .search_speed import playout_scores, strong_choices
 
 ENGINE = TwinPyramidEngine()
-Position = tuple[str, dict[str, Any], list[Action], str]  # (state dump, view dict, legal, decision seed)
+Position = tuple[str, View, list[Action], str]  # (state dump, the seat's view, legal, decision seed)
 
 
 def _phase(state: Any) -> str:
@@ -43,7 +43,7 @@ def positions(games: int = 2, counts: tuple[int, ...] = (2, 3, 4), every: int = 
             while actors := ENGINE.to_act(state):
                 player = actors[0]
                 legal = ENGINE.legal_actions(state, player)
-                view = ENGINE.view(state, player).model_dump()
+                view = ENGINE.view(state, player)
                 phase = _phase(state)
                 rare = phase in ("arranging", "order_three", "two_choice")
                 if len(legal) > 1 and (rare or step % every == 0) and taken[phase] < per_phase:

@@ -20,9 +20,12 @@ import random
 from dataclasses import dataclass
 from importlib import import_module
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
-from engines import GAMES, Engine, EngineError, get_engine, register_engine
+from engines import GAMES, Engine, EngineError, View, get_engine, register_engine
+
+if TYPE_CHECKING:
+    from .policies.seat_view import PlayoutView
 
 LOCALES = Path(__file__).with_name("locales")
 CATALOG_LANGUAGES = ("en", "ja")
@@ -107,7 +110,7 @@ class PolicyHooks:
 
 @dataclass(frozen=True)
 class SamplerHooks:
-    sample: Callable[[dict[str, Any], random.Random], Any]  # (view, rng) -> a full state consistent with the view
+    sample: Callable[[View, random.Random], Any]  # (view, rng) -> a full state consistent with the view
     ROLLOUT_STEPS: int = MAX_ROLLOUT_STEPS  # playout steps before ``evaluate`` scores an unfinished game
     SEARCH_CANDIDATES: int = 6  # actions searched per decision: the normal choice and the next best by ``prior``
     SWITCH_Z: float = 1.0  # standard errors by which another candidate must beat the normal choice to be played
@@ -115,14 +118,15 @@ class SamplerHooks:
     SEARCHED: bool = True  # False: the strong bot plays the heuristic (where searching measured no better); the
     # determiniser still serves bench.bots' oracle and seer
     evaluate: Callable[[Any, str], float] | None = None  # (state, me) -> score of an unfinished playout
-    rollout_view: Callable[[Any, str], dict[str, Any]] | None = None  # cheaper view for playouts; None = engine's
+    rollout_view: Callable[[Any, str], PlayoutView] | None = None  # (state, player) -> the few fields of the view
+    # the heuristic reads, cheaper, for playouts; None = the engine's ``view``
     rollout_choose: Callable[..., Any] | None = None  # (state, player, legal, rng) -> a cheaper playout move
     rollout_done: Callable[[Any], bool] | None = None  # a point where the playout stops and ``evaluate`` scores
     rollout_legal: Callable[[Any, str], list] | None = None  # (state, player to act) -> the legal actions, cheaper;
     # None = the engine's ``legal_actions``
     rollout_apply: Callable[[Any, str, Any], Any] | None = None  # (state, player, an action rollout_legal listed)
     # -> apply it in place without checking it again; None = the engine's ``_apply``
-    prior: Callable[[dict[str, Any], Any], float] | None = None  # (view, action) -> order of search candidates
+    prior: Callable[[View, Any], float] | None = None  # (view, action) -> order of search candidates
     # (state, rng) -> reorder the secret draw pile(s) in place: bench.bots' ``seer`` (which is handed the true state)
     # uses it so that it knows the hidden hands but not the draws to come; no bot calls it
     shuffle_pile: Callable[[Any, random.Random], None] | None = None

@@ -25,7 +25,6 @@ from typing import Any, Callable
 from engines import Action, Engine, get_engine
 
 from .policies import STRONG_BUDGET_S, choose_for_seat
-from .policies.seat_view import seat_view
 from .workers import WorkerPool
 
 log = logging.getLogger(__name__)
@@ -65,7 +64,7 @@ def decide_from_state(game: str, state_text: str, player: str, seed: str, level:
     less than ``MIN_SEARCH_S`` is left (a few playouts would only add noise to the heuristic's choice)."""
     engine = get_engine(game)
     state = engine.load(state_text)
-    view = seat_view(engine.view(state, player))
+    view = engine.view(state, player)
     legal = engine.legal_actions(state, player)
     budget = STRONG_BUDGET_S if deadline is None else deadline - time.monotonic()
     if level == "strong" and budget < MIN_SEARCH_S:
@@ -74,7 +73,7 @@ def decide_from_state(game: str, state_text: str, player: str, seed: str, level:
 
 
 def decide_here(engine: Engine, state: Any, player: str, seed: str, level: str) -> Action:
-    view = seat_view(engine.view(state, player))
+    view = engine.view(state, player)
     return choose_for_seat(engine.name, view, engine.legal_actions(state, player), seed, level)
 
 

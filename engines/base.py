@@ -77,8 +77,8 @@ class View(Shape):
     ``over`` is true once the game ended, and ``result`` is then the engine's result.
 
     ``model_dump`` / ``model_dump_json`` give the view's JSON shape (see ``Shape``: a spectator's view has no
-    ``hand`` key). Views pickle, so they cross process boundaries as they are; the bots read the dump
-    (``bot/policies/seat_view.py``).
+    ``hand`` key). Views pickle, so they cross process boundaries as they are; the bots read the typed
+    view too (``bot/policies/seat_view.py``).
     """
 
     omit_when_none: ClassVar[frozenset[str]] = frozenset({"viewer", "hand"})

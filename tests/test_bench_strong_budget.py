@@ -8,12 +8,11 @@ import pytest
 
 from bench import strong_budget
 from bot.policies.search import candidates, choose_strong, searches
-from bot.policies.seat_view import seat_view
 
 
 def test_report_counts_the_playouts_of_a_fixed_search() -> None:
     view, legal, seed = strong_budget.positions("diamondbox", 2, 1)[0]
-    searched = len(candidates("diamondbox", seat_view(view), legal, random.Random(f"strong:diamondbox:{seed}")))
+    searched = len(candidates("diamondbox", view, legal, random.Random(f"strong:diamondbox:{seed}")))
     report: dict[str, int] = {}
     choose_strong("diamondbox", view, legal, seed, iterations=25, report=report)
     assert searched > 1
@@ -28,7 +27,7 @@ def test_seat_counts_follow_the_games_limits() -> None:
 def test_positions_are_real_decisions() -> None:
     found = strong_budget.positions("rocca", 3, 4)
     assert len(found) == 4
-    assert all(len(legal) > 1 and view["viewer"] for view, legal, _ in found)
+    assert all(len(legal) > 1 and view.viewer for view, legal, _ in found)
 
 
 def test_the_budget_bounds_the_playouts(capsys: pytest.CaptureFixture[str]) -> None:

@@ -5,7 +5,6 @@ import random
 
 from bot.policies import choose_for_seat
 from bot.policies.sampling.akuma import sample
-from bot.policies.seat_view import seat_view
 from engines.akuma import AkumaEngine
 
 ENG = AkumaEngine()
@@ -22,11 +21,11 @@ def test_samples_give_the_thief_the_cards_it_took_and_the_truth_agrees() -> None
         step = 0
         while actors := ENG.to_act(state):
             player = actors[0]
-            view = seat_view(ENG.view(state, player))
-            if view["known"]:
+            view = ENG.view(state, player)
+            if view.known:
                 sampled = sample(view, random.Random(step)).hands
-                assert {p: len(h) for p, h in sampled.items()} == view["hand_sizes"]
-                for rival, cards in view["known"].items():
+                assert {p: len(h) for p, h in sampled.items()} == view.hand_sizes
+                for rival, cards in view.known.items():
                     assert set(cards) <= set(state.hands[rival]) and set(cards) <= set(sampled[rival])
                     checked += 1
             action = choose_for_seat("akuma", view, ENG.legal_actions(state, player), f"{seed}:{step}", "normal")

@@ -5,6 +5,7 @@ import random
 
 from bot.policies import heuristic_for, random_policy
 from bot.policies.rocca import choose
+from bot.policies.sampling.rocca import rollout_view
 from engines.rocca import RoccaEngine
 
 from .engines.test_rocca_support import act, make
@@ -80,3 +81,23 @@ def test_places_rather_than_draws_and_keeps_the_joker() -> None:
     assert action.type == "place" and action.card == "7S"
     state = make({"p0": ["9D", "8D"], "p1": ["2D"]})
     assert choose(*view_and_legal(state, "p0"), rng).type == "draw"
+
+
+def test_heuristic_chooses_the_same_from_the_playout_view() -> None:
+    """The strong bot's playouts hand the heuristic ``rollout_view`` (a few of the view's fields, cheaply): it must
+    choose as from the seat's full view, drawing the same randomness."""
+    kinds: set[str] = set()
+    for seed in range(8):
+        state = ENG.new_game([f"p{i}" for i in range(2 + seed % 3)], seed=seed, options={"bon": seed % 2 == 0})
+        walk = random.Random(seed)
+        while actors := ENG.to_act(state):
+            player = actors[0]
+            legal = ENG.legal_actions(state, player)
+            draw = walk.getrandbits(32)
+            fast_rng, slow_rng = random.Random(draw), random.Random(draw)
+            move = choose(rollout_view(state, player), legal, fast_rng)
+            assert move == choose(ENG.view(state, player), legal, slow_rng)
+            assert fast_rng.getstate() == slow_rng.getstate()
+            kinds.update(a.type for a in legal)
+            state, _ = ENG.apply(state, player, move if walk.random() < 0.8 else walk.choice(legal))
+    assert {"place", "draw", "accept", "give", "declare_one"} <= kinds

@@ -12,7 +12,6 @@ from typing import Any
 import pytest
 
 from bot.policies import choose_for_seat
-from bot.policies.seat_view import seat_view
 from bot.scheduler import BotScheduler
 from bot.service import GameService
 from bot.thinking import QUICK, WORKER_NICENESS, Thinker, Thinkers
@@ -31,7 +30,7 @@ def a_decision() -> tuple[Engine, Any, str]:
 def on_the_loop(seed: str, level: str) -> Action:
     """What the seat's policy chooses from its own view, decided here."""
     engine, state, player = a_decision()
-    view = seat_view(engine.view(state, player))
+    view = engine.view(state, player)
     return choose_for_seat(engine.name, view, engine.legal_actions(state, player), seed, level)
 
 

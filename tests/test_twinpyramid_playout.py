@@ -11,7 +11,6 @@ from collections import Counter
 from bench.twinpyramid_speed import decisions, digest, playouts, positions
 from bot.policies.sampling.twinpyramid import sample
 from bot.policies.sampling.twinpyramid_playout import rollout_apply, rollout_choose, rollout_legal, table_of
-from bot.policies.seat_view import seat_view
 from bot.policies.twinpyramid import Table, choose
 from engines.twinpyramid import TwinPyramidEngine
 from engines.twinpyramid.state import REARRANGE_LIMIT, TURNS_PER_PLAYER, Pending, Wild
@@ -47,7 +46,7 @@ def _step(state, player: str, walk: random.Random, seen: Counter) -> object:
     then any legal one, so that rarer corners are reached too)."""
     legal = ENGINE.legal_actions(state, player)
     assert rollout_legal(state, player) == legal
-    view = seat_view(ENGINE.view(state, player))
+    view = ENGINE.view(state, player)
     assert _table_parts(table_of(state, player)) == _table_parts(Table(view))
     seed = walk.getrandbits(32)
     fast_rng, slow_rng = random.Random(seed), random.Random(seed)

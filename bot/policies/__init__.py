@@ -9,10 +9,10 @@ from __future__ import annotations
 import random
 from typing import Any, Protocol
 
-from engines import Action, BadOptions, Engine
+from engines import Action, BadOptions, Engine, View
 
 from ..games import policy
-from .seat_view import PolicyView, seat_view
+from .seat_view import PolicyView
 
 
 class Policy(Protocol):
@@ -45,12 +45,11 @@ def check_level(level: str) -> str:
     return level
 
 
-def choose_for_seat(game: str, view: PolicyView, legal: list[Action], seed: str,
+def choose_for_seat(game: str, view: View, legal: list[Action], seed: str,
                     level: str = "normal", budget_s: float = STRONG_BUDGET_S) -> Action:
     """The bot's move from what its seat sees, at its level; a plain top-level function so a worker process can
     run it. ``easy``: the heuristic with frequent sensible slips; ``normal``: the heuristic; ``strong``: search for
     ``budget_s`` seconds."""
-    view = seat_view(view)
     if level == "strong":
         from .search import choose_strong
         return choose_strong(game, view, legal, seed, budget_s)

@@ -17,11 +17,12 @@ cushion than it costs. It uses only its own view.
 from __future__ import annotations
 
 import random
-from typing import Any
+from dataclasses import dataclass
 
 from engines import Action
+from engines.akuma.view import AkumaView
 
-from .seat_view import PolicyView, seat_view
+from .seat_view import PlayoutView, PolicyView, held
 
 EMPTY_PENALTY = 1000.0
 SHORT_HAND_PENALTY = {1: 50.0, 2: 15.0}
@@ -43,16 +44,31 @@ def hand_value(points: int, size: int, shortest_rival: int) -> float:
     return points + SHORT_HAND_PENALTY.get(size, 0.0) + CUSHION_WEIGHT * shortfall ** 2
 
 
+@dataclass(slots=True)
+class AkumaPlayoutView(PlayoutView):
+    """The fields of ``AkumaView`` this heuristic reads, for playouts (``sampling.akuma.rollout_view``)."""
+
+    viewer: str
+    hand: list[str]
+    hand_sizes: dict[str, int]
+
+
+AkumaSeen = AkumaView | AkumaPlayoutView
+
+
+def seen(view: PolicyView) -> AkumaSeen:
+    assert isinstance(view, (AkumaView, AkumaPlayoutView))  # only Akuma Trick's views reach this policy
+    return view
+
+
 def action_value(view: PolicyView, action: Action) -> float:
-    view = seat_view(view)
-    return _value(*_hand_facts(view), action)
+    return _value(*_hand_facts(seen(view)), action)
 
 
-def _hand_facts(view: dict[str, Any]) -> tuple[int, int, int]:
+def _hand_facts(view: AkumaSeen) -> tuple[int, int, int]:
     """(points in our hand, its size, the shortest rival hand): all an action's value needs besides the action."""
-    hand: list[str] = view.get("hand", [])
-    me = view.get("viewer")
-    rivals = [n for p, n in view.get("hand_sizes", {}).items() if p != me]
+    hand = held(view.hand)
+    rivals = [n for p, n in view.hand_sizes.items() if p != view.viewer]
     return sum(card_points(c) for c in hand), len(hand), min(rivals) if rivals else 0
 
 
@@ -68,7 +84,7 @@ def _value(points: int, size: int, shortest_rival: int, action: Action) -> float
 
 
 def choose(view: PolicyView, legal: list[Action], rng: random.Random) -> Action:
-    facts = _hand_facts(seat_view(view))
+    facts = _hand_facts(seen(view))
     values = [_value(*facts, a) for a in legal]
     best = min(values)
     options = [a for a, v in zip(legal, values, strict=True) if v == best]

@@ -23,8 +23,9 @@ from typing import Any
 from engines import Action
 from engines.diamondbox import ChooseColour, PlaceCard
 from engines.diamondbox.geometry import Centre, centre_from_view, place, placement_counts, visible_colours
+from engines.diamondbox.view import DiamondBoxView
 
-from .seat_view import PolicyView, seat_view
+from .seat_view import PolicyView, held
 
 BONUS_WEIGHT = 1000.0
 CHOOSE_NEXT_WEIGHT = 2.0
@@ -36,17 +37,22 @@ def _options(centre: Centre, hand: list[str], colours: list[str], turns: tuple[i
     return placement_counts(centre, hand, colours, turns)
 
 
-def _choose_colour(view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
+def diamondbox_view(view: PolicyView) -> DiamondBoxView:
+    assert isinstance(view, DiamondBoxView)  # only Diamond Box's views reach this policy
+    return view
+
+
+def _choose_colour(view: DiamondBoxView, legal: list[Action], rng: random.Random) -> Action:
     centre = centre_from_view(view)
-    hand, turns = view["hand"], tuple(view["allowed_turns"])
+    hand, turns = held(view.hand), tuple(view.allowed_turns)
     choices = [a for a in legal if isinstance(a, ChooseColour)]  # every legal action chooses a colour here
     options = _options(centre, hand, [a.colour for a in choices], turns)
     scored = [(options[a.colour], rng.random(), a) for a in choices]
     return max(scored, key=lambda s: (s[0], s[1]))[2]
 
 
-def _place_score(view: dict[str, Any], centre: Centre, action: Any, per_card: Counter[str]) -> float:
-    hand, turns, designated = view["hand"], tuple(view["allowed_turns"]), view["designated"]
+def _place_score(view: DiamondBoxView, centre: Centre, action: Any, per_card: Counter[str]) -> float:
+    hand, turns, designated = held(view.hand), tuple(view.allowed_turns), view.designated
     after = dict(centre)
     covered = sum(1 for pos in place(after, action.card, action.turn, action.x, action.y, -1) if pos in centre)
     rest = list(hand)
@@ -66,7 +72,7 @@ def _place_score(view: dict[str, Any], centre: Centre, action: Any, per_card: Co
 
 
 def choose(view: PolicyView, legal: list[Action], rng: random.Random) -> Action:
-    view = seat_view(view)
+    view = diamondbox_view(view)
     if isinstance(legal[0], ChooseColour):
         return _choose_colour(view, legal, rng)
     places = [a for a in legal if isinstance(a, PlaceCard)]

@@ -4,21 +4,19 @@ that only shuffles its own cards (Twin Pyramid's ``rearrange``, which the heuris
 from __future__ import annotations
 
 import random
-from typing import Any, Callable
+from typing import Callable
 
-from engines import Action
-
-from .seat_view import PolicyView, seat_view
+from engines import Action, View
 
 SLIP = 0.5  # share of decisions (with a real choice) where the easy bot does not play the heuristic's move
-Scorer = Callable[[dict[str, Any], Action], float]  # higher is better
+Scorer = Callable[[View, Action], float]  # higher is better
 
 
-def _pileup_score(view: dict[str, Any], action: Action) -> float:
+def _pileup_score(view: View, action: Action) -> float:
     from engines.pileup import Play
 
-    from .pileup import _play_score
-    return _play_score(view, action) if isinstance(action, Play) else 0.0
+    from .pileup import _play_score, pileup_view
+    return _play_score(pileup_view(view), action) if isinstance(action, Play) else 0.0
 
 
 # Akuma Trick has none: the better half by its heuristic's hand value was measured no weaker than the heuristic
@@ -26,9 +24,8 @@ def _pileup_score(view: dict[str, Any], action: Action) -> float:
 SCORERS: dict[str, Scorer] = {"pileup": _pileup_score}
 
 
-def sensible(game: str, view: PolicyView, legal: list[Action]) -> list[Action]:
+def sensible(game: str, view: View, legal: list[Action]) -> list[Action]:
     """The moves an easy bot may pick at random: not pointless shuffles, and the better half when scorable."""
-    view = seat_view(view)
     moves = [a for a in legal if getattr(a, "type", None) != "rearrange"] or list(legal)
     scorer = SCORERS.get(game)
     if scorer is None or len(moves) < 3:
@@ -37,9 +34,8 @@ def sensible(game: str, view: PolicyView, legal: list[Action]) -> list[Action]:
     return ranked[:(len(ranked) + 1) // 2]
 
 
-def choose_easy(game: str, view: PolicyView, legal: list[Action], rng: random.Random,
+def choose_easy(game: str, view: View, legal: list[Action], rng: random.Random,
                 heuristic: Callable[..., Action]) -> Action:
-    view = seat_view(view)
     if len(legal) == 1 or rng.random() >= SLIP:
         return heuristic(view, legal, rng)
     return rng.choice(sensible(game, view, legal))

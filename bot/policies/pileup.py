@@ -11,8 +11,9 @@ from typing import Any
 from engines import Action
 from engines.pileup import DumpOn, Give, Penalty, Play
 from engines.pileup.rules import preview
+from engines.pileup.view import PileupView
 
-from .seat_view import PolicyView, seat_view
+from .seat_view import PolicyView
 
 # What holding a white / black card is worth (an escape from a take later), so one is spent
 # only where it saves more than that.
@@ -23,8 +24,13 @@ TRAP_GAIN = 0.25  # a trapped column will likely hit an opponent first
 HAZARD_GAIN = 0.1  # leaving a column on 2 layers: the next players meet it first
 
 
+def pileup_view(view: PolicyView) -> PileupView:
+    assert isinstance(view, PileupView)  # only Pile up's views reach this policy
+    return view
+
+
 def choose(view: PolicyView, legal: list[Action], rng: random.Random) -> Action:
-    view = seat_view(view)
+    view = pileup_view(view)
     if len(legal) == 1:
         return legal[0]
     first = legal[0]
@@ -46,22 +52,22 @@ def _best(actions: list[Any], score: Any, rng: random.Random) -> Action:
     return rng.choice([a for s, a in scored if s >= top - 1e-9])
 
 
-def _minus_count(view: dict[str, Any], player: str) -> int:
-    for seat in view["seats"]:
-        if seat["player"] == player:
-            return seat["minus_count"]
+def _minus_count(view: PileupView, player: str) -> int:
+    for seat in view.seats:
+        if seat.player == player:
+            return seat.minus_count
     return 0
 
 
-def _column_danger(view: dict[str, Any], number: int) -> float:
+def _column_danger(view: PileupView, number: int) -> float:
     """How likely a card of this number is to cost a take when played later."""
-    column = view["columns"][number - 1]
-    if column["trapped"]:
-        return 2.0 + column["card_count"] * 0.2
-    return {0: 0.0, 1: 0.5}.get(column["layer_count"], 1.5)
+    column = view.columns[number - 1]
+    if column.trapped:
+        return 2.0 + column.card_count * 0.2
+    return {0: 0.0, 1: 0.5}.get(column.layer_count, 1.5)
 
 
-def _keep_value(view: dict[str, Any], card: str) -> float:
+def _keep_value(view: PileupView, card: str) -> float:
     """How much a card is worth keeping in hand (or, as a minus card, for the empty-hand phase)."""
     if card[0] == "W":
         return 5.0
@@ -70,7 +76,7 @@ def _keep_value(view: dict[str, Any], card: str) -> float:
     return -_column_danger(view, int(card[1]))
 
 
-def _play_score(view: dict[str, Any], action: Play) -> float:
+def _play_score(view: PileupView, action: Play) -> float:
     outcome = preview(view, action)
     kind = outcome["kind"]
     whites = sum(c[0] == "W" for c in action.cards)
@@ -86,5 +92,5 @@ def _play_score(view: dict[str, Any], action: Play) -> float:
         score += HAZARD_GAIN
     # Cards out of the hand bring the empty-hand phase nearer, where minus cards are shed;
     # that matters once the draw pile no longer refills the hand.
-    score += (0.3 if view["draw_pile"] == 0 else 0.05) * len(action.cards)
+    score += (0.3 if view.draw_pile == 0 else 0.05) * len(action.cards)
     return score

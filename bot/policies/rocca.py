@@ -6,17 +6,40 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Literal
 
 from engines import Action
 from engines.rocca import Accept, Bon, DeclareOne, Draw, Give, Place
+from engines.rocca.view import Pending, RoccaView
 
-from .seat_view import PolicyView, seat_view
+from .seat_view import PlayoutView, PolicyView, held
 
 ROCCA_ACTIONS = (Place, Draw, Accept, Give, DeclareOne, Bon)
 
 SPECIAL_BONUS = {"A": 4.0, "K": 4.0, "J": 3.0, "Q": 3.0, "0": 1.0}
 JOKER_PENALTY = 8.0
+
+
+@dataclass(slots=True)
+class RoccaPlayoutView(PlayoutView):
+    """The fields of ``RoccaView`` this heuristic reads, for playouts (``sampling.rocca.rollout_view``)."""
+
+    viewer: str
+    players: list[str]
+    out: list[str]
+    direction: Literal[1, -1]
+    hand: list[str]
+    hand_sizes: dict[str, int]
+    pending: Pending | None
+
+
+RoccaSeen = RoccaView | RoccaPlayoutView
+
+
+def seen(view: PolicyView) -> RoccaSeen:
+    assert isinstance(view, (RoccaView, RoccaPlayoutView))  # only Rocca's views reach this policy
+    return view
 
 
 def _rank(card: str) -> str | None:
@@ -36,17 +59,17 @@ def _keep_value(card: str, hand: list[str]) -> float:
     return SPECIAL_BONUS.get(rank, 0.0) + suits[_suit(card)]
 
 
-def _next_player(view: dict[str, Any], me: str) -> str:
-    players, out = view["players"], set(view.get("out", []))
+def _next_player(view: RoccaSeen, me: str) -> str:
+    players, out = view.players, set(view.out)
     i, n = players.index(me), len(players)
     for step in range(1, n + 1):
-        p = players[(i + step * view["direction"]) % n]
+        p = players[(i + step * view.direction) % n]
         if p not in out:
             return p
     return me
 
 
-def _place_score(view: dict[str, Any], action: Any, hand: list[str]) -> float:
+def _place_score(view: RoccaSeen, action: Any, hand: list[str]) -> float:
     card = action.card
     rest = [c for c in hand if c != card]
     score = 10.0
@@ -59,7 +82,8 @@ def _place_score(view: dict[str, Any], action: Any, hand: list[str]) -> float:
     rank = _rank(card) or ""
     bonus = SPECIAL_BONUS.get(rank, 0.0)
     if rank in ("J", "K"):
-        threat = view["hand_sizes"].get(_next_player(view, view["viewer"]), 5)
+        assert view.viewer is not None  # a seat's view
+        threat = view.hand_sizes.get(_next_player(view, view.viewer), 5)
         bonus += 3.0 if threat <= 2 else 0.0
     if rank == "A" and not rest:
         bonus = 0.0
@@ -72,21 +96,21 @@ def _place_score(view: dict[str, Any], action: Any, hand: list[str]) -> float:
 
 
 def choose(view: PolicyView, legal: list[Action], rng: random.Random) -> Action:
-    view = seat_view(view)
+    view = seen(view)
     by_type: dict[str, list[Any]] = {}
     for a in legal:
         assert isinstance(a, ROCCA_ACTIONS)  # only Rocca's actions reach this policy
         by_type.setdefault(a.type, []).append(a)
     if "declare_one" in by_type:
         return by_type["declare_one"][0]
-    hand: list[str] = view.get("hand", [])
-    pending = view.get("pending")
-    if pending and pending.get("player") == view.get("viewer") and pending["kind"] in ("draw_chain", "q_answer"):
+    hand = held(view.hand)
+    pending = view.pending
+    if pending and pending.player == view.viewer and pending.kind in ("draw_chain", "q_answer"):
         # passing a chain on (or giving more back) always beats taking it
         return by_type["place"][0] if "place" in by_type else by_type["accept"][0]
     if "give" in by_type:
         gives = by_type["give"]
-        sizes = view["hand_sizes"]
+        sizes = view.hand_sizes
         return min(gives, key=lambda g: (_keep_value(g.card, hand), sizes.get(g.to, 99), g.card, g.to))
     if "bon" in by_type:
         return max(by_type["bon"], key=lambda b: (len(b.cards), -sum(_keep_value(c, hand) for c in b.cards)))

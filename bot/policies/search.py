@@ -28,16 +28,15 @@ import random
 import time
 from typing import Any, Callable
 
-from engines import Action, EngineError, get_engine
+from engines import Action, EngineError, View, get_engine
 
 from ..games import MAX_ROLLOUT_STEPS, sampler_hooks
 from . import STRONG_BUDGET_S, heuristic_for
-from .seat_view import PolicyView, seat_view
 
 WIN_WEIGHT = 0.75  # the rest of the reward is the place reached (1 first .. 0 last)
 
 
-def sampler_for(game: str) -> Callable[[dict[str, Any], random.Random], Any] | None:
+def sampler_for(game: str) -> Callable[[View, random.Random], Any] | None:
     """The game's determiniser, or None when the game has none (the strong bot then plays ``normal``)."""
     hooks = sampler_hooks(game)
     return None if hooks is None else hooks.sample
@@ -111,11 +110,10 @@ def playout(game: str, state: Any, me: str, action: Action, rng: random.Random) 
     return reward(result, me, len(state.players))
 
 
-def candidates(game: str, view: PolicyView, legal: list[Action], rng: random.Random) -> list[int]:
+def candidates(game: str, view: View, legal: list[Action], rng: random.Random) -> list[int]:
     """Indices of the legal actions worth searching, best first: the ``normal`` choice, then the rest in the
     order of the game's ``prior(view, action)`` (higher first) when its sampling module has one, else shuffled;
     at most the game's ``SEARCH_CANDIDATES``."""
-    view = seat_view(view)
     normal = heuristic_for(game)(view, legal, random.Random(rng.getrandbits(64)))
     first = legal.index(normal)
     rest = [i for i in range(len(legal)) if i != first]
@@ -130,12 +128,12 @@ def candidates(game: str, view: PolicyView, legal: list[Action], rng: random.Ran
 
 def choose_strong(
     game: str,
-    view: PolicyView,
+    view: View,
     legal: list[Action],
     seed: str,
     budget_s: float = STRONG_BUDGET_S,
     iterations: int | None = None,
-    sample: Callable[[dict[str, Any], random.Random], Any] | None = None,
+    sample: Callable[[View, random.Random], Any] | None = None,
     report: dict[str, int] | None = None,
 ) -> Action:
     """The strong bot's move: one element of ``legal``.
@@ -150,13 +148,12 @@ def choose_strong(
     (``bench.bots``' clairvoyant ``oracle``, which is handed the true state, uses it; a bot never does).
     ``report``, when given, receives the number of ``playouts`` run (``bench.strong_budget``).
     """
-    view = seat_view(view)
     rng = random.Random(f"strong:{game}:{seed}")
     if len(legal) <= 1:
         return legal[0]
     if sample is None and searches(game):
         sample = sampler_for(game)
-    me = view.get("viewer")
+    me = view.viewer
     if sample is None or me is None:
         if report is not None:
             report["playouts"] = 0

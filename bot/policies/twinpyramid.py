@@ -11,8 +11,9 @@ import random
 from typing import Any
 
 from engines import Action
+from engines.twinpyramid.view import TwinPyramidView
 
-from .seat_view import PolicyView, seat_view
+from .seat_view import PolicyView, held
 
 STONES = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10")
 BUILD = {"J": 1, "Q": 2, "K": 3}
@@ -44,15 +45,16 @@ class Table:
     """The parts of the view the policy reasons about (``Table.of`` builds one from the same parts read elsewhere,
     e.g. a playout's state)."""
 
-    def __init__(self, view: dict[str, Any]) -> None:
-        me = view["viewer"]
-        seat = next(s for s in view["table"] if s["player"] == me)
-        order = view["players"]
-        step = 1 if view["direction"] == "clockwise" else -1
+    def __init__(self, view: TwinPyramidView) -> None:
+        me = view.viewer
+        assert me is not None  # a seat's view
+        seat = next(s for s in view.table if s.player == me)
+        order = view.players
+        step = 1 if view.direction == "clockwise" else -1
         next_player = order[(order.index(me) + step) % len(order)]
-        nxt = next(s for s in view["table"] if s["player"] == next_player)
-        self._fill(list(view["hand"]), list(seat["shown"]), {slot for slot, card in seat["stones"].items() if card},
-                   next_player, nxt["stone_count"] > 0, view["top"], len(order))
+        nxt = next(s for s in view.table if s.player == next_player)
+        self._fill(list(held(view.hand)), list(seat.shown), {slot for slot, card in seat.stones.items() if card},
+                   next_player, nxt.stone_count > 0, view.top, len(order))
 
     @classmethod
     def of(cls, held: list[str], shown: list[str], stones: set[str], next_player: str, next_has_stones: bool,
@@ -143,7 +145,7 @@ def _kinds(legal: list[Action]) -> list[Any]:
 
 
 def choose(view: PolicyView, legal: list[Action], rng: random.Random) -> Action:
-    view = seat_view(view)
+    assert isinstance(view, TwinPyramidView)  # only Twin Pyramid's views reach this policy (playouts use ``Table.of``)
     if len(legal) == 1:
         return legal[0]
     return decide(Table(view), legal, rng)

@@ -7,7 +7,6 @@ placement without the state).
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
 from functools import cache
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, NamedTuple
 
@@ -288,12 +287,6 @@ def centre_to_json(centre: Centre) -> list[dict[str, Any]]:
     ]
 
 
-def centre_from_view(view: DiamondBoxView | Mapping[str, Any]) -> Centre:
-    """Rebuilds the centre from a view's ``centre`` list (for previews from the typed view, and for bots from the
-    dict they read)."""
-    if isinstance(view, Mapping):
-        return {
-            (sq["x"], sq["y"]): Square(sq["colour"], sq["diamond"], sq["card"], sq["placement"])
-            for sq in view["centre"]
-        }
+def centre_from_view(view: DiamondBoxView) -> Centre:
+    """Rebuilds the centre from a view's ``centre`` list (for previews and bots)."""
     return {(sq.x, sq.y): Square(sq.colour, sq.diamond, sq.card, sq.placement) for sq in view.centre}

@@ -5,8 +5,7 @@ play from a view with :func:`outcome` exactly as the engine will resolve it.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Iterator, TypedDict
 
 from .actions import Play
 from .cards import BLACK, WHITE, colour_of, number_of
@@ -119,7 +118,17 @@ def _walk(trapped: bool, cards: tuple[str, ...] | list[str], layers_after: int) 
     return kind
 
 
-def outcome(layers: list[list[str]], trapped: bool, play: Play) -> dict:
+class Outcome(TypedDict):
+    """What :func:`outcome` says a play leads to."""
+
+    kind: str
+    column: int
+    layers: int
+    cards: int
+    takes: bool
+
+
+def outcome(layers: list[list[str]], trapped: bool, play: Play) -> Outcome:
     """What a play leads to (docs/rules/pileup.md, "Resolving a play on column v").
 
     ``kind``: ``dump`` (last white/black is white), ``spring`` (black onto a trapped column,
@@ -142,14 +151,10 @@ def outcome(layers: list[list[str]], trapped: bool, play: Play) -> dict:
     }
 
 
-def preview(view: PileupView | Mapping[str, Any], play: Play | dict) -> dict:
-    """:func:`outcome` of a play, computed from a view (any viewer's; typed, or the dict the bots read) — for UI
-    previews and bots."""
+def preview(view: PileupView, play: Play | dict) -> Outcome:
+    """:func:`outcome` of a play, computed from a view (any viewer's) — for UI previews and bots."""
     if isinstance(play, dict):
         play = Play.model_validate(play)
-    if isinstance(view, Mapping):
-        column = view["columns"][play.value - 1]
-        return outcome([layer["cards"] for layer in column["layers"]], column["trapped"], play)
     typed = view.columns[play.value - 1]
     return outcome([layer.cards for layer in typed.layers], typed.trapped, play)
 

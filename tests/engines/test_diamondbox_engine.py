@@ -178,7 +178,7 @@ def test_views_show_own_hand_and_only_counts_of_others() -> None:
     assert len(view_a["centre"]) == 8 and view_a["bounds"] == {"min_x": 0, "max_x": 1, "min_y": 0, "max_y": 3}
     assert [p["index"] for p in view_a["placements"]] == [0, 1]
     assert view_a["last_placement"] is None
-    assert centre_from_view(view_a) == build_centre((p.card, p.turn, p.x, p.y) for p in state.placed)
+    assert centre_from_view(ENG.view(state, "a")) == build_centre((p.card, p.turn, p.x, p.y) for p in state.placed)
 
 
 def test_first_guess_patterns_kept_as_the_rules_file_wrote_them() -> None:

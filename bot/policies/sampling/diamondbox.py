@@ -12,12 +12,14 @@ import math
 import random
 from typing import Any
 
+from engines import View
 from engines.diamondbox.cards import TURNS_ALL, card_ids, cells_of
 from engines.diamondbox.rules import centre_of
 from engines.diamondbox.state import ColourChoice, DiamondBoxState, Placed
 from engines.rng import Rng
 
-from ..seat_view import PolicyView, seat_view
+from ..diamondbox import diamondbox_view
+from ..seat_view import held
 
 # 5 and 20 steps measured weaker at 4 players over the same deals at 120 playouts: paired -0.061 (SE 0.022) over
 # 800 games and -0.140 (SE 0.054) over 136 (docs/strong-bot.md).
@@ -27,43 +29,43 @@ ROLLOUT_STEPS = 10
 MAX_PLAYOUTS = 120
 
 
-def unseen_cards(view: PolicyView) -> list[str]:
-    view = seat_view(view)
-    seen = set(view.get("hand", [])) | {p["card"] for p in view["placements"]}
+def unseen_cards(view: View) -> list[str]:
+    view = diamondbox_view(view)
+    seen = set(held(view.hand)) | {p.card for p in view.placements}
     return [c for c in card_ids() if c not in seen]
 
 
-def sample(view: PolicyView, rng: random.Random) -> DiamondBoxState:
-    view = seat_view(view)
-    me = view["viewer"]
+def sample(view: View, rng: random.Random) -> DiamondBoxState:
+    view = diamondbox_view(view)
+    me = view.viewer
     pool = unseen_cards(view)
     rng.shuffle(pool)
-    order = list(view["order"])
+    order = list(view.order)
     hands: dict[str, list[str]] = {}
     piles: dict[str, list[str]] = {}
     at = 0
     for p in order:
         if p == me:
-            hands[p] = list(view["hand"])
+            hands[p] = list(held(view.hand))
         else:
-            n = view["hand_sizes"][p]
+            n = view.hand_sizes[p]
             hands[p] = pool[at:at + n]
             at += n
-        n = view["pile_sizes"][p]
+        n = view.pile_sizes[p]
         piles[p] = pool[at:at + n]
         at += n
-    choice = view["colour_choice"]
-    turns = "all" if tuple(view["allowed_turns"]) == TURNS_ALL else "half"
+    choice = view.colour_choice
+    turns = "all" if tuple(view.allowed_turns) == TURNS_ALL else "half"
     return DiamondBoxState(
-        game="diamondbox", players=list(view["players"]), seed=0, options={"turns": turns},
+        game="diamondbox", players=list(view.players), seed=0, options={"turns": turns},
         rng=Rng(state=rng.getrandbits(64)), order=order, hands=hands, piles=piles,
-        placed=[Placed(card=p["card"], turn=p["turn"], x=p["x"], y=p["y"], player=p["player"], covered=p["covered"])
-                for p in view["placements"]],
-        designated=view["designated"], current=view["turn"], bonus=view["bonus_turn"],
+        placed=[Placed(card=p.card, turn=p.turn, x=p.x, y=p.y, player=p.player, covered=p.covered)
+                for p in view.placements],
+        designated=view.designated, current=view.turn, bonus=view.bonus_turn,
         choice=None if choice is None else ColourChoice(
-            chooser=choice["chooser"], reason=choice["reason"], then=choice["then"], bonus=choice["bonus"]),
-        passes_in_row=view["passes_in_row"], first_passer=view["first_passer"], pass_rounds=view["pass_rounds"],
-        winner=view["winner"], draw_reason=view["draw_reason"],
+            chooser=choice.chooser, reason=choice.reason, then=choice.then, bonus=choice.bonus),
+        passes_in_row=view.passes_in_row, first_passer=view.first_passer, pass_rounds=view.pass_rounds,
+        winner=view.winner, draw_reason=view.draw_reason,
     )
 
 
@@ -87,9 +89,9 @@ def evaluate(state: DiamondBoxState, me: str) -> float:
     return 0.5 + 0.5 * math.tanh((best_rival - left(me)) / 2.0)
 
 
-def prior(view: PolicyView, action: Any) -> float:
+def prior(view: View, action: Any) -> float:
     """Which actions to search first: placements by the heuristic's own score (a 6-square cover first)."""
-    view = seat_view(view)
+    view = diamondbox_view(view)
     from collections import Counter
 
     from bot.policies.diamondbox import _place_score

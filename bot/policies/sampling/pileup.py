@@ -9,65 +9,66 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from engines import View
 from engines.pileup.cards import build_deck, parse_deck
 from engines.pileup.state import Column, Dump, DumpLink, PileupState
+from engines.pileup.view import DeflectPending, DumpTargetPending, GivePending
 from engines.rng import Rng
 
-from ..seat_view import PolicyView, seat_view
+from ..pileup import pileup_view
+from ..seat_view import held
 from . import trailing_score
 
 
-def unseen_cards(view: PolicyView) -> list[str]:
-    view = seat_view(view)
-    seen = set(view.get("hand_all", []))
-    for column in view["columns"]:
-        for layer in column["layers"]:
-            seen.update(layer["cards"])
-    for seat in view["seats"]:
-        seen.update(seat["minus"])
-        seen.update(seat["revealed"])
-    return [c for c in build_deck(parse_deck(view["deck"])) if c not in seen]
+def unseen_cards(view: View) -> list[str]:
+    view = pileup_view(view)
+    seen = set(held(view.hand_all))
+    for column in view.columns:
+        for layer in column.layers:
+            seen.update(layer.cards)
+    for seat in view.seats:
+        seen.update(seat.minus)
+        seen.update(seat.revealed)
+    return [c for c in build_deck(parse_deck(view.deck)) if c not in seen]
 
 
-def sample(view: PolicyView, rng: random.Random) -> PileupState:
-    view = seat_view(view)
-    me = view["viewer"]
+def sample(view: View, rng: random.Random) -> PileupState:
+    view = pileup_view(view)
+    me = view.viewer
     pool = unseen_cards(view)
     rng.shuffle(pool)
-    players = list(view["players"])
+    players = list(view.players)
     hands: dict[str, list[str]] = {}
     revealed: dict[str, list[str]] = {}
     minus: dict[str, list[str]] = {}
     at = 0
-    for seat in view["seats"]:
-        p = seat["player"]
-        revealed[p] = list(seat["revealed"])
-        minus[p] = list(seat["minus"])
+    for seat in view.seats:
+        p = seat.player
+        revealed[p] = list(seat.revealed)
+        minus[p] = list(seat.minus)
         if p == me:
-            hands[p] = sorted(view["hand_all"])
+            hands[p] = sorted(held(view.hand_all))
             continue
-        hidden = seat["hand_size"] - len(seat["revealed"])
-        hands[p] = sorted([*seat["revealed"], *pool[at:at + hidden]])
+        hidden = seat.hand_size - len(seat.revealed)
+        hands[p] = sorted([*seat.revealed, *pool[at:at + hidden]])
         at += hidden
     draw_pile = pool[at:]
     columns = [
-        Column(layers=[list(layer["cards"]) for layer in c["layers"]], trapped=c["trapped"],
-               trapped_by=c["trapped_by"])
-        for c in view["columns"]
+        Column(layers=[list(layer.cards) for layer in c.layers], trapped=c.trapped, trapped_by=c.trapped_by)
+        for c in view.columns
     ]
-    pending = view["pending"] or {}
+    pending = view.pending
     dump = None
-    if pending.get("kind") in ("dump_target", "deflect_roll"):
-        dump = Dump(column=pending["column"], dumper=pending["dumper"], holder=pending["player"],
-                    chain=[DumpLink(**link) for link in pending["chain"]])
-    give_left = pending.get("remaining", 0) if pending.get("kind") == "give" else 0
-    give_next = players.index(pending["to"]) if pending.get("kind") == "give" else 0
+    if isinstance(pending, (DumpTargetPending, DeflectPending)):
+        dump = Dump(column=pending.column, dumper=pending.dumper, holder=pending.player,
+                    chain=[DumpLink(source=link.source, target=link.target, die=link.die) for link in pending.chain])
+    give = pending if isinstance(pending, GivePending) else None
     return PileupState(
-        players=players, seed=0, options={"deck": view["deck"]}, rng=Rng(state=rng.getrandbits(64)),
+        players=players, seed=0, options={"deck": view.deck}, rng=Rng(state=rng.getrandbits(64)),
         draw_pile=draw_pile, hands=hands, revealed=revealed, minus=minus, columns=columns,
-        turn=players.index(view["turn_player"]), turn_count=view["turn"], phase=view["phase"],
-        minus_turn=view["minus_turn"], dice=list(view["dice"]), give_left=give_left, give_next=give_next,
-        dump=dump,
+        turn=players.index(view.turn_player), turn_count=view.turn, phase=view.phase,
+        minus_turn=view.minus_turn, dice=list(view.dice), give_left=0 if give is None else give.remaining,
+        give_next=0 if give is None else players.index(give.to), dump=dump,
     )
 
 
@@ -84,13 +85,12 @@ def evaluate(state: PileupState, me: str) -> float:
     return trailing_score(len(state.minus[me]), [len(state.minus[p]) for p in state.players if p != me], 4.0)
 
 
-def prior(view: PolicyView, action: Any) -> float:
+def prior(view: View, action: Any) -> float:
     """Which actions to search first: plays by the heuristic's own score; other choices unordered."""
-    view = seat_view(view)
     from bot.policies.pileup import _play_score
     from engines.pileup import Play
 
-    return _play_score(view, action) if isinstance(action, Play) else 0.0
+    return _play_score(pileup_view(view), action) if isinstance(action, Play) else 0.0
 
 
 def shuffle_pile(state: PileupState, rng: random.Random) -> None:

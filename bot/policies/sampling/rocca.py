@@ -17,14 +17,22 @@ import random
 from functools import lru_cache
 from typing import Any
 
+from engines import View
 from engines.rng import Rng
 from engines.rocca.cards import full_deck, sort_cards
 from engines.rocca.geometry import SIDES
 from engines.rocca.state import Column, Declined, Pending, RoccaState, TowerCard
 from engines.rocca.tower import TowerIndex, matches, put, start_tower
+from engines.rocca.view import DrawChainPending, QGivePending, RoccaView
 
-from ..seat_view import PolicyView, seat_view
+from ..rocca import RoccaPlayoutView
+from ..seat_view import held
 from . import trailing_score
+
+
+def _rocca(view: View) -> RoccaView:
+    assert isinstance(view, RoccaView)  # only Rocca's views reach this determiniser
+    return view
 
 
 def column_index(label: str) -> int:
@@ -34,18 +42,18 @@ def column_index(label: str) -> int:
     return n - 1
 
 
-def unseen_cards(view: PolicyView) -> list[str]:
-    view = seat_view(view)
-    seen = set(view.get("hand", [])) | {tc["card"] for tc in view["tower"]}
+def unseen_cards(view: View) -> list[str]:
+    view = _rocca(view)
+    seen = set(held(view.hand)) | {tc.card for tc in view.tower}
     return [c for c in full_deck() if c not in seen]
 
 
 PlacedKey = tuple[tuple[str, str | None, str | None, str | None, str | None], ...]
 
 
-def _placed(view: dict[str, Any], length: int) -> PlacedKey:
+def _placed(view: RoccaView, length: int) -> PlacedKey:
     """The first ``length`` tower cards as placed: enough to build the tower again."""
-    return tuple((t["card"], t["on"], t["on_side"], t["suit"], t["bend"]) for t in view["tower"][:length])
+    return tuple((t.card, t.on, t.on_side, t.suit, t.bend) for t in view.tower[:length])
 
 
 @lru_cache(maxsize=256)
@@ -65,7 +73,7 @@ def fitted_then(placed: PlacedKey, chain_card: str | None) -> frozenset[str]:
     return frozenset(c for c in full_deck() if any(matches(c, then.tower[i], side) for i, side in sides))
 
 
-def deal_rivals(view: dict[str, Any], pool: list[str]) -> tuple[dict[str, list[str]], list[str]]:
+def deal_rivals(view: RoccaView, pool: list[str]) -> tuple[dict[str, list[str]], list[str]]:
     """Our hand as it is and each rival's from the shuffled ``pool``, then what is left is the pile.
 
     A rival holds the cards we know it holds (passed with a Q); those that fitted at none of the times count among
@@ -73,21 +81,20 @@ def deal_rivals(view: dict[str, Any], pool: list[str]) -> tuple[dict[str, list[s
     The cards a rival has held since it passed up placing did not fit then, nor at any later time it passed up:
     from its oldest recorded time to its newest, the cards held since each are dealt first from those that fitted
     at none of the times since, then the rest of its hand from anything left."""
-    me, sizes = view["viewer"], view["hand_sizes"]
-    rivals = [p for p in view["players"] if p != me]
-    known = view.get("known", {})
-    dealt: dict[str, list[str]] = {p: list(known.get(p, [])) for p in rivals}
+    me, sizes = view.viewer, view.hand_sizes
+    rivals = [p for p in view.players if p != me]
+    dealt: dict[str, list[str]] = {p: list(view.known.get(p, [])) for p in rivals}
     taken: set[str] = {c for cards in dealt.values() for c in cards}
-    for p, times in view.get("declined", {}).items():
+    for p, times in view.declined.items():
         if p not in dealt:
             continue
-        ruled_out = [fitted_then(_placed(view, d["tower"]), d["card"]) for d in times]
+        ruled_out = [fitted_then(_placed(view, d.tower), d.card) for d in times]
         for k, declined in enumerate(times):
-            held = sizes[p] - declined["since"]
+            held_since = sizes[p] - declined.since
             banned = frozenset().union(*ruled_out[k:])
             fitting_none = sum(c not in banned for c in dealt[p])
             for card in pool:
-                if fitting_none >= held or len(dealt[p]) >= sizes[p]:
+                if fitting_none >= held_since or len(dealt[p]) >= sizes[p]:
                     break
                 if card not in taken and card not in banned:
                     dealt[p].append(card)
@@ -98,41 +105,51 @@ def deal_rivals(view: dict[str, Any], pool: list[str]) -> tuple[dict[str, list[s
         need = max(0, sizes[p] - len(dealt[p]))
         dealt[p] += rest[:need]
         rest = rest[need:]
-    hands = {p: list(view["hand"]) if p == me else sort_cards(dealt[p]) for p in view["players"]}
+    hands = {p: list(held(view.hand)) if p == me else sort_cards(dealt[p]) for p in view.players}
     return hands, rest
 
 
-def sample(view: PolicyView, rng: random.Random) -> RoccaState:
-    view = seat_view(view)
+def _pending(view: RoccaView) -> Pending | None:
+    """The state's pending decision from the view's (whose partner field is named for its kind)."""
+    pv = view.pending
+    if pv is None:
+        return None
+    if isinstance(pv, DrawChainPending):
+        partner, given = pv.by, 0
+    elif isinstance(pv, QGivePending):
+        partner, given = pv.receiver, pv.given
+    else:
+        partner, given = pv.giver, 0
+    return Pending(kind=pv.kind, player=pv.player, rank=pv.rank, count=pv.count, card=pv.card, partner=partner,
+                   given=given)
+
+
+def sample(view: View, rng: random.Random) -> RoccaState:
+    view = _rocca(view)
+    me = view.viewer
+    assert me is not None  # a seat's view
     pool = unseen_cards(view)
     rng.shuffle(pool)
     hands, deck = deal_rivals(view, pool)
     tower = [
-        TowerCard(card=t["card"], centre=tuple(t["centre"]), orientation=t["orientation"],
-                  column=column_index(t["column"]), height=t["height"], placer=t["placer"], on=t["on"],
-                  side=t["on_side"], suit=t["suit"], bend=t["bend"])
-        for t in view["tower"]
+        TowerCard(card=t.card, centre=tuple(t.centre), orientation=t.orientation, column=column_index(t.column),
+                  height=t.height, placer=t.placer, on=t.on, side=t.on_side, suit=t.suit, bend=t.bend)
+        for t in view.tower
     ]
-    columns = [Column(cards=list(c["cards"]), parent=c["parent"]) for c in view["columns"]]
-    restriction = view["restriction"]
-    pv = view["pending"]
-    pending = None
-    if pv is not None:
-        partner = pv.get("by") if pv["kind"] == "draw_chain" else (
-            pv.get("receiver") if pv["kind"] == "q_give" else pv.get("giver"))
-        pending = Pending(kind=pv["kind"], player=pv["player"], rank=pv["rank"], count=pv["count"], card=pv["card"],
-                          partner=partner, given=pv.get("given", 0))
-    turn = view["turn"] if view["turn"] is not None else view["start_player"]
+    columns = [Column(cards=list(c.cards), parent=c.parent) for c in view.columns]
+    restriction = view.restriction
+    turn = view.turn if view.turn is not None else view.start_player
     return RoccaState(
-        players=list(view["players"]), seed=0,
-        options={"bon": view["options"]["bon"], "start_player": view["players"].index(view["start_player"])},
+        players=list(view.players), seed=0,
+        options={"bon": view.options.bon, "start_player": view.players.index(view.start_player)},
         rng=Rng(state=rng.getrandbits(64)), hands=hands, deck=deck, tower=tower, columns=columns,
-        restricted=None if restriction is None else [column_index(c) for c in restriction["columns"]],
-        joker=None if restriction is None else restriction["joker"], turn=turn, direction=view["direction"],
-        start_player=view["start_player"], pending=pending, one_declared=list(view["one_declared"]),
-        out=list(view["out"]), winner=view["winner"], over=view["over"],
-        declined={p: [Declined(**d) for d in times] for p, times in view.get("declined", {}).items()},
-        known={view["viewer"]: {p: list(cards) for p, cards in view.get("known", {}).items()}},
+        restricted=None if restriction is None else [column_index(c) for c in restriction.columns],
+        joker=None if restriction is None else restriction.joker, turn=turn, direction=view.direction,
+        start_player=view.start_player, pending=_pending(view), one_declared=list(view.one_declared),
+        out=list(view.out), winner=view.winner, over=view.over,
+        declined={p: [Declined(tower=d.tower, card=d.card, since=d.since) for d in times]
+                  for p, times in view.declined.items()},
+        known={me: {p: list(cards) for p, cards in view.known.items()}},
     )
 
 
@@ -145,27 +162,24 @@ def evaluate(state: RoccaState, me: str) -> float:
     return trailing_score(len(state.hands[me]), [len(state.hands[p]) for p in state.players if p != me], 2.0)
 
 
-def prior(view: PolicyView, action: Any) -> float:
+def prior(view: View, action: Any) -> float:
     """Which actions to search first: placements by the heuristic's own score."""
-    view = seat_view(view)
+    view = _rocca(view)
     from bot.policies.rocca import _place_score
 
     if getattr(action, "type", "") == "place":
-        return _place_score(view, action, view.get("hand", []))
+        return _place_score(view, action, held(view.hand))
     return 0.0
 
 
-def rollout_view(state: RoccaState, player: str) -> dict[str, Any]:
+def rollout_view(state: RoccaState, player: str) -> RoccaPlayoutView:
     """The part of the view the Rocca heuristic reads, for playouts (the full view's tower geometry costs ~3 ms)."""
     from engines.rocca.view import pending_view
 
-    pending = pending_view(state)
-    return {
-        "viewer": player, "players": list(state.players), "out": list(state.out), "direction": state.direction,
-        "hand": list(state.hands[player]), "hand_sizes": {p: len(h) for p, h in state.hands.items()},
-        "pending": None if pending is None else pending.model_dump(),
-        "to_act": [state.pending.player if state.pending else state.turn],
-    }
+    return RoccaPlayoutView(
+        viewer=player, players=list(state.players), out=list(state.out), direction=state.direction,
+        hand=list(state.hands[player]), hand_sizes={p: len(h) for p, h in state.hands.items()},
+        pending=pending_view(state))
 
 
 def shuffle_pile(state: RoccaState, rng: random.Random) -> None:

@@ -12,13 +12,22 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Any
 
+from engines import View
 from engines.rng import Rng
 from engines.twinpyramid.cards import full_deck
-from engines.twinpyramid.state import REARRANGE_LIMIT, DealOutcome, Pending, Seat, TwinPyramidState, Wild
+from engines.twinpyramid.state import (
+    REARRANGE_LIMIT,
+    DealOutcome,
+    Pending,
+    Seat,
+    TwinPyramidOptions,
+    TwinPyramidState,
+    Wild,
+)
+from engines.twinpyramid.view import TwinPyramidView
 
-from ..seat_view import PolicyView, seat_view
+from ..seat_view import held
 from .twinpyramid_playout import rollout_apply, rollout_choose, rollout_legal
 
 __all__ = ["ROLLOUT_STEPS", "evaluate", "rollout_apply", "rollout_choose", "rollout_done", "rollout_legal", "sample",
@@ -27,70 +36,91 @@ __all__ = ["ROLLOUT_STEPS", "evaluate", "rollout_apply", "rollout_choose", "roll
 ROLLOUT_STEPS = 30
 
 
-def _known(view: dict[str, Any]) -> set[str]:
-    seen = set(view.get("hand", [])) | set(view.get("peek", [])) | {view["top"]}
-    for seat in view["table"]:
-        seen.update(seat["shown"])
-        seen.update(c for c in seat["stones"].values() if c)
-        seen.update(seat["revealed"] or [])
+def _twinpyramid(view: View) -> TwinPyramidView:
+    assert isinstance(view, TwinPyramidView)  # only Twin Pyramid's views reach this determiniser
+    return view
+
+
+def _known(view: TwinPyramidView) -> set[str]:
+    seen = set(held(view.hand)) | set(view.peek or ()) | {view.top}  # ``peek``: None when we saw no 3's draws
+    for seat in view.table:
+        seen.update(seat.shown)
+        seen.update(c for c in seat.stones.values() if c)
+        seen.update(seat.revealed or [])
     return seen
 
 
-def unseen_cards(view: PolicyView) -> list[str]:
-    view = seat_view(view)
+def unseen_cards(view: View) -> list[str]:
+    view = _twinpyramid(view)
     known = _known(view)
-    return [c for c in full_deck(view["options"]["jokers"]) if c not in known]
+    return [c for c in full_deck(TwinPyramidOptions.model_validate(view.options).jokers) if c not in known]
 
 
-def sample(view: PolicyView, rng: random.Random) -> TwinPyramidState:
-    view = seat_view(view)
-    me = view["viewer"]
-    players = list(view["players"])
-    n = len(players)
+def _three_queue(view: TwinPyramidView, players: list[str], current: int, direction: int) -> list[str]:
+    """Who still draws for a 3 (not in the view: rebuilt from the turn order)."""
+    pv, n = view.pending, len(players)
+    if view.three_player is None:
+        return []
+    full = [players[(current + direction * i) % n] for i in range(1, n)] + [view.three_player]
+    if pv is not None and pv.kind == "forced_draw" and pv.cause == "3" and pv.player in full:
+        return full[full.index(pv.player) + 1:]
+    if pv is not None and pv.kind == "order_three":
+        return full
+    return []
+
+
+def _last_deal(view: TwinPyramidView) -> DealOutcome | None:
+    last = view.last_deal
+    if last is None:
+        return None
+    return DealOutcome(number=last.number, reason=last.reason, player=last.player,
+                       revealed=[] if last.revealed is None else list(last.revealed), payments=dict(last.payments),
+                       turn_limit=last.turn_limit)
+
+
+def sample(view: View, rng: random.Random) -> TwinPyramidState:
+    view = _twinpyramid(view)
+    me = view.viewer
+    players = list(view.players)
     pool = unseen_cards(view)
     rng.shuffle(pool)
     at = 0
     seats: dict[str, Seat] = {}
-    for sv in view["table"]:
-        p = sv["player"]
-        if sv["revealed"] is not None:
-            held = list(sv["revealed"])
+    for sv in view.table:
+        p = sv.player
+        if sv.revealed is not None:
+            cards = list(sv.revealed)
         elif p == me:
-            held = list(view["hand"])
+            cards = list(held(view.hand))
         else:
-            held = pool[at:at + sv["held_count"]]
-            at += sv["held_count"]
-        seats[p] = Seat(held=held, shown=list(sv["shown"]), stones={k: v for k, v in sv["stones"].items() if v},
-                        points=sv["points"], revealed=sv["revealed"] is not None)
-    peek = list(view.get("peek", []))
-    hidden_draw = view["draw_count"] - len(peek)
+            cards = pool[at:at + sv.held_count]
+            at += sv.held_count
+        seats[p] = Seat(held=cards, shown=list(sv.shown), stones={k: v for k, v in sv.stones.items() if v},
+                        points=sv.points, revealed=sv.revealed is not None)
+    peek = list(view.peek or ())
+    hidden_draw = view.draw_count - len(peek)
     draw = pool[at:at + hidden_draw] + list(reversed(peek))  # the top is the last element
     at += hidden_draw
-    discard = pool[at:at + view["discard_count"] - 1] + [view["top"]]
-    pv = view["pending"]
-    to_act = view["to_act"]
-    used = REARRANGE_LIMIT - view.get("rearranges_left", REARRANGE_LIMIT) if me in to_act else 0
-    pending = None if pv is None else Pending(**pv, rearranged=used)
-    current = players.index(view["current"])
-    direction = 1 if view["direction"] == "clockwise" else -1
-    three_queue: list[str] = []
-    if view["three_player"] is not None:
-        full = [players[(current + direction * i) % n] for i in range(1, n)] + [view["three_player"]]
-        if pv is not None and pv["kind"] == "forced_draw" and pv.get("cause") == "3" and pv["player"] in full:
-            three_queue = full[full.index(pv["player"]) + 1:]
-        elif pv is not None and pv["kind"] == "order_three":
-            three_queue = full
-    wild = view["wild"]
+    discard = pool[at:at + view.discard_count - 1] + [view.top]
+    pv = view.pending
+    # ``rearranges_left`` is shown to the seat to act only
+    left = view.rearranges_left if view.rearranges_left is not None else REARRANGE_LIMIT
+    used = REARRANGE_LIMIT - left if me in view.to_act else 0
+    pending = None if pv is None else Pending(kind=pv.kind, player=pv.player, count=pv.count, cause=pv.cause,
+                                              rearranged=used)
+    current = players.index(view.current)
+    direction = 1 if view.direction == "clockwise" else -1
+    wild = view.wild
     return TwinPyramidState(
-        game="twinpyramid", players=players, seed=0, options=dict(view["options"]),
-        rng=Rng(state=rng.getrandbits(64)), seats=seats, deal=view["deal"] - 1, deals_total=view["deals_total"],
-        start=players.index(view["start_player"]), current=current, direction=direction, draw=draw,
-        discard=discard, top_suit=view["named_suit"],
-        wild=None if wild is None else Wild(owner=wild["owner"], suit=wild["suit"], fresh=False),
-        rearranged=0 if pending is not None else used, arranging=bool(view.get("arranging", False)),
-        passes=0, turns=view["turn"], pending=pending, three_player=view["three_player"], three_queue=three_queue,
-        peek=peek, last_deal=None if view["last_deal"] is None else DealOutcome(**view["last_deal"]),
-        over=view["phase"] == "over",
+        game="twinpyramid", players=players, seed=0, options=dict(view.options),
+        rng=Rng(state=rng.getrandbits(64)), seats=seats, deal=view.deal - 1, deals_total=view.deals_total,
+        start=players.index(view.start_player), current=current, direction=direction, draw=draw,
+        discard=discard, top_suit=view.named_suit,
+        wild=None if wild is None else Wild(owner=wild.owner, suit=wild.suit, fresh=False),
+        rearranged=0 if pending is not None else used, arranging=bool(view.arranging),
+        passes=0, turns=view.turn, pending=pending, three_player=view.three_player,
+        three_queue=_three_queue(view, players, current, direction), peek=peek, last_deal=_last_deal(view),
+        over=view.phase == "over",
     )
 
 

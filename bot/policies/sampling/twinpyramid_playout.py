@@ -23,7 +23,7 @@ __all__ = ["rollout_apply", "rollout_choose", "rollout_legal", "table_of"]
 
 
 def table_of(state: TwinPyramidState, player: str) -> Table:
-    """The heuristic's ``Table(seat_view(engine.view(state, player)))``, read from the state: the same parts."""
+    """The heuristic's ``Table(engine.view(state, player))``, read from the state: the same parts."""
     seat = state.seats[player]
     players = state.players
     step = 1 if state.direction == 1 else -1

@@ -34,14 +34,19 @@ TELL_AFTER = 3  # failed tries to open a table's thread before the organiser is 
 
 
 def forfeit_bot_seats(tournament: Tournament, table: TournamentTable, game: Table) -> None:
-    """A seat a bot played for a person who dropped scores nothing for them: last place, no points, marked as a
-    forfeit (the others keep their placings). A person still entered whom the organiser replaced keeps the seat's
-    result, as does a person who dropped but played the game to its end."""
-    for uid in table.players:
-        entrant = tournament.entrants[uid]
-        if entrant.status == "dropped" and not entrant.is_bot and game.seat_of_user(uid) is None:
-            table.results[uid] = (len(table.players), 0.0)
-            table.forfeits.add(uid)
+    """A seat a bot played for a person who dropped scores nothing for them: a forfeit, last place and no points;
+    the others move up in their order (as if the person had left the table first). A person still entered whom the
+    organiser replaced keeps the seat's result, as does a person who dropped but played the game to its end."""
+    forfeits = {uid for uid in table.players if tournament.entrants[uid].status == "dropped"
+                and not tournament.entrants[uid].is_bot and game.seat_of_user(uid) is None}
+    if not forfeits or not table.results:
+        return
+    places = sorted({place for uid, (place, _) in table.results.items() if uid not in forfeits})
+    ranking = [[uid for uid, (place, _) in table.results.items() if place == p and uid not in forfeits]
+               for p in places]
+    table.results = ranking_points(ranking + [sorted(forfeits)])
+    table.results.update({uid: (len(table.players), 0.0) for uid in forfeits})
+    table.forfeits = forfeits
 
 
 class RoundRunner:

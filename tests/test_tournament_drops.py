@@ -7,6 +7,9 @@ from __future__ import annotations
 import asyncio
 import time
 
+import pytest
+
+from bot.errors import HostError
 from bot.tournaments import Tournament
 
 from .conftest import rows
@@ -69,6 +72,8 @@ async def test_a_drop_during_a_game_counts_it_and_a_bot_seat_after_it_is_a_forfe
     await host.idle()
     assert BOB in bob_table.forfeits and bob_table.results[BOB] == (len(bob_table.players), 0.0)
     assert ALICE not in alice_table.forfeits and alice_table.results[ALICE][1] == 3.0  # first in seat order
+    others = [u for u in bob_table.players if u != BOB]  # the others move up, in their order
+    assert [bob_table.results[u][0] for u in others] == list(range(1, len(others) + 1))
     await host.close()
     again = await Host.open(db_url)
     reloaded = await again.tournaments.get(tn.id)
@@ -96,3 +101,48 @@ async def test_a_pause_survives_a_restart_and_ends_on_time(db_url: str) -> None:
     tn = await second.tournaments.get(tn.id)
     assert tn.status == "finished" and tn.current_round == 2 and tn.next_round_at is None
     await second.close()
+
+
+async def test_bad_pause_or_timer_is_refused_and_changes_nothing(db_url: str) -> None:
+    host = await Host.open(db_url)
+    for bad in ({"break_seconds": -1}, {"break_seconds": 31 * 60}, {"turn_seconds": 601}):
+        with pytest.raises(HostError) as refused:
+            await host.tournaments.create(game="akuma", guild_id=5, channel_id=50, creator_id=ORGANISER, **bad)
+        assert refused.value.code in ("tournament.bad_break", "tournament.bad_timer")
+    assert rows(db_url, "SELECT COUNT(*) FROM tournaments") == [(0,)]
+    tn = await host.tournaments.create(game="akuma", guild_id=5, channel_id=50, creator_id=ORGANISER, rounds=1,
+                                       turn_seconds=45)
+    await host.tournaments.join(tn.id, ALICE, "alice")
+    await host.tournaments.add_bots(tn.id, ORGANISER, 3)
+    with pytest.raises(HostError):
+        await host.tournaments.open_checkin(tn.id, ORGANISER, minutes=0)
+    assert tn.status == "signup" and rows(db_url, "SELECT status FROM tournaments") == [("signup",)]
+    await host.tournaments.start(tn.id, ORGANISER)
+    await host.tournaments.openings(tn.id)
+    game = await host.games.table(tn.round_tables(1)[0].game_id)
+    assert game.row.turn_seconds == 45  # the tournament's time per decision at its tables
+    await host.close()
+
+
+async def test_a_table_voided_in_the_pause_is_replayed_before_the_next_round(db_url: str) -> None:
+    host = await Host.open(db_url)
+    tn = await host.tournaments.create(game="akuma", guild_id=5, channel_id=50, creator_id=ORGANISER, seed=4,
+                                       rounds=2, break_seconds=1)
+    await host.tournaments.add_bots(tn.id, ORGANISER, 6)
+    await host.tournaments.start(tn.id, ORGANISER)
+    await host.idle()
+    assert tn.current_round == 1 and tn.next_round_at is not None
+    host.allow = lambda game_id: False  # the replay waits
+    await host.tournaments.void(tn.id, ORGANISER, tn.round_tables(1)[0].game_id)
+    await host.tournaments.openings(tn.id)
+    await asyncio.sleep(1.2)
+    assert tn.current_round == 1 and tn.next_round_at is None  # the pause ended without seating round 2
+    host.allow = lambda game_id: True
+    replay = tn.round_tables(1)[-1]
+    host.scheduler.kick(replay.game_id)
+    await host.idle()
+    assert replay.status == "finished" and tn.next_round_at is not None  # a new pause, then round 2
+    await asyncio.sleep(1.2)
+    await host.idle()
+    assert tn.status == "finished" and tn.current_round == 2
+    await host.close()

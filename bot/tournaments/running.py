@@ -330,8 +330,13 @@ class RoundRunner:
         await asyncio.sleep(max(0.0, at - time.time()))
         async with self.lock(tournament_id):
             tournament = await self.get(tournament_id)
-            if tournament.status == "running" and tournament.next_round_at == at:
+            if tournament.status != "running" or tournament.next_round_at != at:
+                return  # the organiser moved on already, or ended it
+            if all(t.done for t in tournament.round_tables(tournament.current_round)):
                 await self.next_round_or_finish(tournament)
+            else:  # a table voided during the pause is replayed: a new pause follows once it ends
+                tournament.next_round_at = None
+                await self.store.update(tournament.id, next_round_at=None)
 
     async def next_round_or_finish(self, tournament: Tournament) -> None:
         """Under the lock: end the pause (if any) and seat the next round, or finish."""

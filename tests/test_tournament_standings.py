@@ -93,3 +93,21 @@ def test_points_break_down_into_games_byes_and_forfeits() -> None:
     assert any("<@2> — 3.75 points (3.75 from 2 games, 0 wins)" in line for line in lines)
     ja = standing_lines(tn, compute_standings(tn), "ja")
     assert any("不戦 1 回で 1.5 点" in line and "没収 1 回で 0 点" in line for line in ja)
+
+
+def test_the_sign_up_text_follows_the_tournament_in_both_languages() -> None:
+    from bot.tournaments.text import break_text, signup_lines
+
+    tn = Tournament(1, 1, 10, 99, "akuma", "swiss", 3, 3, 3, seed=0)
+    tn.entrants = {5: Entrant(5, "P5", seq=1, status="dropped"), 6: Entrant(6, "P6", seq=2)}
+    tn.status, tn.current_round, tn.next_round_at = "running", 1, 1_800_000_000.0
+    en, ja = signup_lines(tn, "en"), signup_lines(tn, "ja")
+    assert "tables of 3" in en[0] and "3–3" not in en[0] and "卓は 3 人" in ja[0]
+    assert "round 2 starts <t:1800000000:R>" in en[1] and "<t:1800000000:R>" in ja[1]
+    assert "❌ <@5>" in "\n".join(en) and "• <@6>" in "\n".join(en)
+    assert "<t:1800000000:R>" in break_text(tn, "ja") and "/tournament drop" in break_text(tn, "ja")
+    tn.next_round_at = None
+    assert "Round 1 of 3 is being played." in signup_lines(tn, "en")[1]
+    assert "第 1 / 3 ラウンドを対戦中" in signup_lines(tn, "ja")[1]
+    tn.status = "cancelled"
+    assert signup_lines(tn, "en")[1] == "Cancelled." and signup_lines(tn, "ja")[1] == "中止されました。"

@@ -6,6 +6,7 @@ thread; turn pings on the boards are the game's own), and what a person with a b
 (printed with ``-s``). Also the check-in call and the word to those who miss it."""
 from __future__ import annotations
 
+import asyncio
 import re
 from collections import Counter
 from itertools import combinations
@@ -172,3 +173,28 @@ async def test_the_check_in_call_and_the_word_to_who_missed_it(h: Harness) -> No
     told = [m for m in h.channel_messages() if "did not check in" in m.text]
     assert len(told) == 1 and "<@103>" in told[0].text and "<@102>" not in told[0].text
     assert tournament_pings(h, mark, {h.channel_id})[103] == 1
+
+
+async def test_a_tournament_tables_thread_is_archived_when_its_game_has_ended(h: Harness, monkeypatch) -> None:
+    from cogs.outbox import TableOutbox
+
+    monkeypatch.setattr(TableOutbox, "archive_grace", 0.2)
+    alice = await organiser(h, ALICE, "alice")
+    signup = (await h.slash(alice, "tournament create", game="akuma", rounds=2, bots=2, timer=45)).message
+    await h.click(alice, signup, label="Join")
+    await h.slash(alice, "tournament start")
+    tn = next(iter(h.bot.tournaments._cache.values()))
+    table = tn.round_tables(1)[0]
+    game = await h.bot.service.table(table.game_id)  # type: ignore[attr-defined]
+    assert game.row.turn_seconds == 45  # the tournament's timer
+    thread = h.server.channels[table.channel_id]
+    assert thread["thread_metadata"]["archived"] is False
+    await set_results(h, alice, tn)
+    for _ in range(50):
+        if thread["thread_metadata"]["archived"]:
+            break
+        await asyncio.sleep(0.05)
+    await h.settle()
+    assert thread["thread_metadata"]["archived"] is True
+    assert (await h.bot.storage.get_game(table.game_id)).end_tidied  # type: ignore[attr-defined]
+    assert not h.server.channels[h.channel_id].get("thread_metadata")  # the tournament's channel stays open

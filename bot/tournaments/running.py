@@ -1,5 +1,6 @@
 """Running a tournament's rounds: seat a round, open each table (a thread, then an ordinary game of the host),
-record results as tables end, start the next round when every table of the current one is done.
+record results as tables end (a seat a bot played for a person who dropped is a forfeit), and once every table of
+the round is done pause (``break_seconds``, drops take effect) before seating the next one.
 
 Everything for one tournament happens under its own lock; the game service's ``ended`` updates reach
 ``on_game_update`` and take the same lock, so results and round changes never interleave. All state is in

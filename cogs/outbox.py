@@ -364,10 +364,17 @@ class TableOutbox:
         if self.due & {Output.LOBBY, Output.BOARD, Output.RESULT, Output.TOLD} or self.board.old_boards:
             self.due.add(Output.ARCHIVE)  # (a refusal of those would loop here without a pause: it raises first)
             return False
-        if table.row.lobby_channel_id:
+        if table.row.lobby_channel_id or self._in_own_thread(table):
             await self.bot.http.edit_channel(table.row.channel_id, archived=True)
         await self.bot.service.note_output(table, end_tidied=True)
         return True
+
+    def _in_own_thread(self, table: Table) -> bool:
+        """A thread the bot opened for the table without a lobby (a tournament's table); not a thread where
+        someone started a game."""
+        channel = self.bot.get_channel(table.row.channel_id)
+        me = self.bot.user
+        return isinstance(channel, discord.Thread) and me is not None and channel.owner_id == me.id
 
     def _give_up_board(self) -> None:
         self.board.give_up()

@@ -19,6 +19,7 @@ from bot.i18n import t
 from bot.tournaments import Tournament, TournamentService, TournamentTable, TournamentUpdate
 from bot.tournaments import text as tx
 from bot.tournaments.models import TournamentUpdateKind as Kind
+from bot.tournaments.service import MAX_BREAK, MAX_CHECKIN_MINUTES, MAX_TURN_SECONDS
 
 from .common import NO_MENTIONS, GameItem, check_server, game_choices, host, is_admin, public_language, reply
 from .custom_ids import ID, SEAT, number, valid_id
@@ -44,7 +45,8 @@ def tournaments(interaction: discord.Interaction) -> TournamentService:
 def signup_embed(tournament: Tournament, locale: object | None) -> discord.Embed:
     embed = discord.Embed(title="🏆 " + tx.title(tournament, locale),
                           description="\n".join(tx.signup_lines(tournament, locale)), colour=0xF1C40F)
-    embed.set_footer(text=t("tournament.signup_footer", locale, id=tournament.id, count=len(tournament.entrants)))
+    footer = "tournament.signup_footer" if tournament.status in ("signup", "checkin") else "tournament.entered_footer"
+    embed.set_footer(text=t(footer, locale, id=tournament.id, count=len(tournament.entrants)))
     return embed
 
 
@@ -166,23 +168,46 @@ class TournamentCog(commands.Cog):
         tn, kind, locale = update.tournament, update.kind, update.tournament.locale
         service: TournamentService = self.bot.tournaments  # type: ignore[attr-defined]  # a GameHostBot, typed as commands.Bot
         channel = self.bot.get_partial_messageable(tn.channel_id, guild_id=tn.guild_id)
-        if kind in (Kind.SIGNUP, Kind.STARTED, Kind.CANCELLED) and tn.signup_message_id:
-            content = t(f"tournament.signup_{kind.value}", locale) if kind is not Kind.SIGNUP else None
+        if kind is not Kind.RESULT and tn.signup_message_id:  # the sign-up message follows the tournament
             await channel.get_partial_message(tn.signup_message_id).edit(
-                content=content, embed=signup_embed(tn, locale), view=signup_view(tn, locale))
+                content=None, embed=signup_embed(tn, locale), view=signup_view(tn, locale))
+        if kind is Kind.CHECKIN:
+            await self.call(channel, *tx.checkin_call(tn, locale))
         if kind is Kind.STARTED:
+            await self.call(channel, *tx.missed_checkin(tn, locale))
             message = await channel.send(embed=await standings_embed(service, tn, locale),
                                          allowed_mentions=NO_MENTIONS)
             await service.set_messages(tn, standings_message_id=message.id)
-        if kind in (Kind.ROUND, Kind.RESULT, Kind.FINISHED) and tn.standings_message_id:
+        if kind in (Kind.ROUND, Kind.RESULT, Kind.BREAK) and tn.standings_message_id:
             await channel.get_partial_message(tn.standings_message_id).edit(
                 embed=await standings_embed(service, tn, locale))
         if kind is Kind.ROUND and update.round is not None:
-            await channel.send("\n".join(tx.round_lines(tn, update.round, locale))[:2000],
-                               allowed_mentions=NO_MENTIONS)
+            await self.call(channel, "\n".join(tx.round_lines(tn, update.round, locale))[:2000],
+                            tx.called_people(tn, update.round), always=True)
+        if kind is Kind.BREAK and tn.next_round_at is not None:
+            await channel.send(tx.break_text(tn, locale), allowed_mentions=NO_MENTIONS)
         if kind is Kind.FINISHED:
-            await channel.send(t("tournament.finished", locale, name=tx.title(tn, locale)),
-                               embed=await standings_embed(service, tn, locale), allowed_mentions=NO_MENTIONS)
+            await self.post_final(channel, service, tn)
+
+    @staticmethod
+    async def call(channel: discord.PartialMessageable, text: str, people: list[int], *,
+                   always: bool = False) -> None:
+        """A message in the tournament's channel that pings exactly ``people`` (none: sent only if ``always``)."""
+        if people or always:
+            await channel.send(text, allowed_mentions=discord.AllowedMentions(
+                users=[discord.Object(u) for u in people], everyone=False, roles=False))
+
+    async def post_final(self, channel: discord.PartialMessageable, service: TournamentService,
+                         tn: Tournament) -> None:
+        """The final standings, posted once: the running standings message makes way for them."""
+        locale = tn.locale
+        if tn.standings_message_id:
+            try:
+                await channel.get_partial_message(tn.standings_message_id).delete()
+            except discord.NotFound:
+                pass
+        await channel.send(t("tournament.finished", locale, name=tx.title(tn, locale)),
+                           embed=await standings_embed(service, tn, locale), allowed_mentions=NO_MENTIONS)
 
     # ---- helpers --------------------------------------------------------------------------
     async def resolve(self, interaction: discord.Interaction, tournament_id: int | None) -> Tournament:
@@ -210,7 +235,9 @@ class TournamentCog(commands.Cog):
                            final_table="A final table for the top players after the rounds",
                            first_round="Round 1 seating: random, or by rating",
                            bots="Bot entrants to fill the field", name="A name for the tournament",
-                           bot_level="The bot entrants' level: easy, normal or strong")
+                           bot_level="The bot entrants' level: easy, normal or strong",
+                           timer="Seconds per decision at its tables before a bot moves (0 = no timer)",
+                           break_minutes="Pause between rounds, for drops (0 = the next round starts at once)")
     @app_commands.choices(game=game_choices(),
                           format=[app_commands.Choice(name="Swiss", value="swiss"),
                                   app_commands.Choice(name="Round robin", value="roundrobin")],
@@ -222,7 +249,9 @@ class TournamentCog(commands.Cog):
                      min_seats: app_commands.Range[int, 2, 8] | None = None,
                      max_seats: app_commands.Range[int, 2, 8] | None = None, final_table: bool = False,
                      first_round: str = "random", bots: app_commands.Range[int, 0, 64] = 0,
-                     name: str | None = None, bot_level: str = "normal") -> None:
+                     name: str | None = None, bot_level: str = "normal",
+                     timer: app_commands.Range[int, 0, MAX_TURN_SECONDS] = 120,
+                     break_minutes: app_commands.Range[int, 0, MAX_BREAK // 60] = 2) -> None:
         """Create a tournament here and post its public sign-up message (Join / Leave)."""
         service = tournaments(interaction)
         assert interaction.channel_id is not None
@@ -230,14 +259,16 @@ class TournamentCog(commands.Cog):
         limits = await server_limits(interaction)
         refuse_unless_organiser(interaction, limits)
         refuse_tournament_size(limits, bots, rounds)
-        service.check_create(game, format, rounds, min_seats, max_seats, first_round, bot_level=bot_level)
+        service.check_create(game, format, rounds, min_seats, max_seats, first_round, bot_level=bot_level,
+                             break_seconds=break_minutes * 60, turn_seconds=timer)
         count_creation(interaction, limits)
         await interaction.response.defer(thinking=True)  # the database and up to 64 bot entrants come next
         tn = await service.create(
             game=game, guild_id=interaction.guild_id, channel_id=interaction.channel_id,
             creator_id=interaction.user.id, name=name or "", format=format, rounds=rounds, seats_min=min_seats,
             seats_max=max_seats, final_table=final_table, first_round=first_round,
-            locale=await public_language(interaction), bot_level=bot_level)
+            locale=await public_language(interaction), bot_level=bot_level, break_seconds=break_minutes * 60,
+            turn_seconds=timer)
         if bots:
             await service.add_bots(tn.id, interaction.user.id, bots)
         view = signup_view(tn, tn.locale) or discord.utils.MISSING  # a new tournament signs up: never None
@@ -246,11 +277,13 @@ class TournamentCog(commands.Cog):
         await service.set_messages(tn, signup_message_id=message.id)
 
     @tournament.command(name="checkin")
-    @app_commands.describe(tournament=WHICH)
-    async def checkin(self, interaction: discord.Interaction, tournament: int | None = None) -> None:
+    @app_commands.describe(tournament=WHICH, minutes="Minutes until the deadline shown to the entrants")
+    async def checkin(self, interaction: discord.Interaction, tournament: int | None = None,
+                      minutes: app_commands.Range[int, 1, MAX_CHECKIN_MINUTES] = 10) -> None:
         """Open the check-in window: only entrants who check in are seated at the start."""
         tn = await self.resolve(interaction, tournament)
-        await tournaments(interaction).open_checkin(tn.id, interaction.user.id, is_admin=is_admin(interaction))
+        await tournaments(interaction).open_checkin(tn.id, interaction.user.id, is_admin=is_admin(interaction),
+                                                    minutes=minutes)
         await reply(interaction, t("tournament.done.checkin_open", interaction.locale))
 
     @tournament.command(name="start")
@@ -273,8 +306,10 @@ class TournamentCog(commands.Cog):
                    tournament: int | None = None) -> None:
         """Take a player out of the later rounds (organiser; players may drop themselves)."""
         tn = await self.resolve(interaction, tournament)
+        playing = tn.status == "running" and tn.live_table_of(player.id) is not None
         await tournaments(interaction).drop(tn.id, interaction.user.id, player.id, is_admin=is_admin(interaction))
-        await reply(interaction, t("tournament.done.drop", interaction.locale, player=player.mention))
+        key = "tournament.done.drop_after_game" if playing else "tournament.done.drop"
+        await reply(interaction, t(key, interaction.locale, player=player.mention))
 
     @tournament.command(name="replace")
     @app_commands.describe(player="The player a bot stands in for", tournament=WHICH)

@@ -41,8 +41,8 @@ async def test_a_tournament_s_name_and_its_entrants_names_are_literal(h: Harness
     assert started.ephemeral and "has started" in started.messages[-1].text
     names = [c["name"] for c in h.server.channels.values() if c.get("parent_id") == str(h.channel_id)]
     assert names and all(name.startswith(CUP + " · ") for name in names), names  # shown as is: no backslash
-    announcement = next(m for m in h.channel_messages() if "Round 1 of 1" in m.text)
-    assert PERSON in shown(announcement.payload)
+    announcement = next(m for m in h.channel_messages() if "**Round 1 of 1** has started" in m.text)
+    assert f"<@{ALICE_ID}>" in shown(announcement.payload)  # a person as a mention: Discord shows the name
     for message in h.channel_messages():
         assert not problems(message.payload, [CUP, PERSON]), message.payload
 

@@ -69,10 +69,10 @@ async def test_a_failed_thread_creation_is_retried_and_the_round_opens(h: Harnes
     started = await h.slash(alice, "tournament start")
     assert started.ephemeral and "has started" in started.messages[-1].text
     tn = only_tournament(h)
-    await until(h, lambda: any("Round 1 of 1" in m.text for m in h.channel_messages()), timeout=60)
+    await until(h, lambda: any("**Round 1 of 1** has started" in m.text for m in h.channel_messages()), timeout=60)
     assert len(threads(h)) == 2 and all(t.game_id and t.status in ("running", "finished")
                                         for t in tn.round_tables(1))
-    announcement = [m for m in h.channel_messages() if "Round 1 of 1" in m.text]
+    announcement = [m for m in h.channel_messages() if "**Round 1 of 1** has started" in m.text]
     assert len(announcement) == 1 and all(f"<#{t.channel_id}>" in announcement[0].text for t in tn.round_tables(1))
 
 
@@ -97,7 +97,7 @@ async def test_a_player_is_answered_while_the_round_threads_are_being_created(h:
     assert time.monotonic() - dropped.created < 3.0
     assert "pending" in [t.status for t in tn.round_tables(1)]  # a thread is still being created
     deadline = time.monotonic() + 60
-    while not any("Round 1 of 1" in m.text for m in h.channel_messages()):
+    while not any("**Round 1 of 1** has started" in m.text for m in h.channel_messages()):
         assert time.monotonic() < deadline, "the round was never announced"
         await asyncio.sleep(0.05)
     h.server.faults.latency = 0.0  # the boards catch up at once
@@ -130,7 +130,7 @@ async def test_the_organiser_is_told_once_when_threads_keep_failing(h: Harness) 
     h.server.faults.faults.remove(refusals)
     channel["permission_overwrites"] = []
     h.dispatch("CHANNEL_UPDATE", channel)
-    await until(h, lambda: any("Round 1 of 1" in m.text for m in h.channel_messages()), timeout=60)
+    await until(h, lambda: any("**Round 1 of 1** has started" in m.text for m in h.channel_messages()), timeout=60)
     assert len(h.dm_messages(alice)) == 1 and len(threads(h)) == 2
 
 

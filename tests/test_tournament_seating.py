@@ -152,3 +152,47 @@ def test_final_table_is_the_top_of_the_standings() -> None:
     assert seating.final_table([5, 2, 9], 3, 4) == [5, 2, 9]
     with pytest.raises(seating.SeatingError):
         seating.final_table([5, 2], 3, 4)
+
+
+def test_a_bye_moves_to_an_equal_score_player_when_only_that_avoids_a_repeat() -> None:
+    """Nine players at tables of four: the bye would go to 8 (last), but 7 has met everyone from 0 to 6, so with 7
+    seated some repeat is certain; 7 has the same points as 8, so the bye goes to 7 and nobody meets again."""
+    order = list(range(9))
+    history = [[7, p] for p in range(7)]
+    points = {p: 3.0 for p in range(6)} | {6: 0.0, 7: 0.0, 8: 0.0}
+    sizes = [4, 4]
+    assert fewest_repeats([p for p in order if p != 8], sizes, history) > 0  # the usual bye cannot avoid one
+    tables, byes = seating.swiss_round(order, 4, 4, history, Counter(), random.Random(0), points)
+    assert byes == [7] and repeats(history, tables) == 0
+
+
+def test_a_bye_never_moves_up_the_standings_or_to_a_second_bye() -> None:
+    order = list(range(9))
+    history = [[7, p] for p in range(7)]
+    higher = {p: 3.0 for p in range(7)} | {7: 1.5, 8: 0.0}  # only 8 is on the lowest score
+    tables, byes = seating.swiss_round(order, 4, 4, history, Counter(), random.Random(0), higher)
+    assert byes == [8] and repeats(history, tables) == fewest_repeats(order[:8], [4, 4], history)
+    level = {p: 3.0 for p in range(6)} | {6: 0.0, 7: 0.0, 8: 0.0}
+    tables, byes = seating.swiss_round(order, 4, 4, history, Counter({7: 1}), random.Random(0), level)
+    assert 7 not in byes  # 7 had a bye already while others had none
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_byes_and_tables_together_meet_the_brute_force_optimum(seed: int) -> None:
+    """Seven players at tables of three (one bye a round) after random earlier rounds, all on equal points: the
+    repeats are the fewest over every seating and every allowed bye."""
+    rng = random.Random(seed)
+    history: list[list[int]] = []
+    byes_had: Counter[int] = Counter()
+    for _ in range(3):
+        order = list(range(7))
+        rng.shuffle(order)
+        points = {p: 0.0 for p in order}
+        tables, byes = seating.swiss_round(order, 3, 3, history, byes_had, random.Random(seed), points)
+        fewest = min(byes_had[p] for p in order)
+        best = min(fewest_repeats([p for p in order if p != b], [3, 3], history) for b in order
+                   if byes_had[b] == fewest)
+        assert repeats(history, tables) == best, (seed, history, tables, byes)
+        assert byes_had[byes[0]] == fewest
+        history += tables
+        byes_had.update(byes)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from bot.tournaments import Entrant, Tournament, TournamentTable, compute_standings, place_points, ranking_points
+from bot.tournaments.text import standing_lines
 
 
 def test_points_by_placing_are_the_same_scale_at_every_table_size() -> None:
@@ -65,3 +66,48 @@ def test_final_table_decides_the_top_places() -> None:
     assert [r.user_id for r in rows[:3]] == [2, 1, 4]  # 1 before 4 on the Swiss standings (seq)
     assert [r.place for r in rows] == [1, 2, 2, 4, 5, 5] or [r.place for r in rows][:3] == [1, 2, 2]
     assert {r.user_id for r in rows[3:]} == {3, 5, 6}
+
+
+def test_points_break_down_into_games_byes_and_forfeits() -> None:
+    """A shared first is not a win; a bye shows as a bye; a seat a bot played after its person dropped is a
+    forfeit: last place, no points, not a game played. Each row's parts add up to its points."""
+    tn = Tournament(1, 1, 10, 99, "akuma", "swiss", 3, 3, 3, seed=0)
+    for uid in range(1, 5):
+        tn.entrants[uid] = Entrant(uid, f"P{uid}", seq=uid)
+    tn.entrants[4].status = "dropped"
+    forfeited = table(2, 1, [[1], [2], [4]])
+    forfeited.results[4], forfeited.forfeits = (3, 0.0), {4}
+    tn.tables = [table(1, 1, [[1, 2], [3]]),   # 1 and 2 share first: 2.25 each, neither wins
+                 TournamentTable(0, 1, 2, [4], "bye", results={4: (1, 1.5)}),
+                 forfeited,                      # 1: 3, 2: 1.5, 4: forfeit
+                 TournamentTable(0, 2, 2, [3], "bye", results={3: (1, 1.5)})]
+    by_id = {r.user_id: r for r in compute_standings(tn)}
+    assert (by_id[1].wins, by_id[1].games, by_id[1].points) == (1, 2, 5.25)
+    assert (by_id[2].wins, by_id[2].games, by_id[2].points) == (0, 2, 3.75)
+    assert (by_id[3].games, by_id[3].byes, by_id[3].bye_points, by_id[3].points) == (1, 1, 1.5, 1.5)
+    assert (by_id[4].games, by_id[4].forfeits, by_id[4].byes, by_id[4].points) == (0, 1, 1, 1.5)
+    assert all(r.points == r.game_points + r.bye_points for r in by_id.values())
+    lines = standing_lines(tn, compute_standings(tn), "en")
+    assert any("<@4> — 1.5 points (0 from 0 games, 0 wins + 1.5 from 1 bye + 0 from 1 forfeit)" in line
+               and "(dropped)" in line for line in lines)
+    assert any("<@2> — 3.75 points (3.75 from 2 games, 0 wins)" in line for line in lines)
+    ja = standing_lines(tn, compute_standings(tn), "ja")
+    assert any("不戦 1 回で 1.5 点" in line and "没収 1 回で 0 点" in line for line in ja)
+
+
+def test_the_sign_up_text_follows_the_tournament_in_both_languages() -> None:
+    from bot.tournaments.text import break_text, signup_lines
+
+    tn = Tournament(1, 1, 10, 99, "akuma", "swiss", 3, 3, 3, seed=0)
+    tn.entrants = {5: Entrant(5, "P5", seq=1, status="dropped"), 6: Entrant(6, "P6", seq=2)}
+    tn.status, tn.current_round, tn.next_round_at = "running", 1, 1_800_000_000.0
+    en, ja = signup_lines(tn, "en"), signup_lines(tn, "ja")
+    assert "tables of 3" in en[0] and "3–3" not in en[0] and "卓は 3 人" in ja[0]
+    assert "round 2 starts <t:1800000000:R>" in en[1] and "<t:1800000000:R>" in ja[1]
+    assert "❌ <@5>" in "\n".join(en) and "• <@6>" in "\n".join(en)
+    assert "<t:1800000000:R>" in break_text(tn, "ja") and "/tournament drop" in break_text(tn, "ja")
+    tn.next_round_at = None
+    assert "Round 1 of 3 is being played." in signup_lines(tn, "en")[1]
+    assert "第 1 / 3 ラウンドを対戦中" in signup_lines(tn, "ja")[1]
+    tn.status = "cancelled"
+    assert signup_lines(tn, "en")[1] == "Cancelled." and signup_lines(tn, "ja")[1] == "中止されました。"

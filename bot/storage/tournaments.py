@@ -14,8 +14,10 @@ if TYPE_CHECKING:  # the models import the storage package (SeatRow): load them 
 
 _TOURNAMENT_FIELDS = ("guild_id", "channel_id", "creator_id", "name", "game", "format", "rounds", "seats_min",
                       "seats_max", "final_table", "first_round", "checkin", "status", "current_round", "seed",
-                      "locale", "signup_message_id", "standings_message_id", "bot_level")
-_UPDATABLE = {"status", "current_round", "rounds", "checkin", "signup_message_id", "standings_message_id"}
+                      "locale", "signup_message_id", "standings_message_id", "bot_level", "break_seconds",
+                      "next_round_at", "checkin_until", "turn_seconds")
+_UPDATABLE = {"status", "current_round", "rounds", "checkin", "signup_message_id", "standings_message_id",
+              "next_round_at", "checkin_until"}
 
 
 class TournamentStore:
@@ -94,8 +96,9 @@ class TournamentStore:
     @staticmethod
     async def _write_results(tx: Tx, table: TournamentTable) -> None:
         await tx.executemany(
-            "INSERT INTO tournament_results (table_id, user_id, place, points) VALUES (?, ?, ?, ?)",
-            [(table.id, uid, place, float(points)) for uid, (place, points) in table.results.items()])
+            "INSERT INTO tournament_results (table_id, user_id, place, points, forfeit) VALUES (?, ?, ?, ?, ?)",
+            [(table.id, uid, place, float(points), int(uid in table.forfeits))
+             for uid, (place, points) in table.results.items()])
 
     # ---- loading ---------------------------------------------------------------------
     async def load(self, tournament_id: int) -> Tournament | None:
@@ -119,10 +122,12 @@ class TournamentStore:
             tournament.tables.append(TournamentTable(r["id"], r["round"], r["number"], json.loads(r["players"]),
                                                      r["status"], r["game_id"], r["channel_id"], r["attempt"]))
         by_id = {t.id: t for t in tournament.tables}
-        for r in await self.db.fetch("SELECT r.table_id, r.user_id, r.place, r.points FROM tournament_results r "
-                                     "JOIN tournament_tables t ON t.id = r.table_id WHERE t.tournament_id = ?",
-                                     tournament_id):
+        for r in await self.db.fetch("SELECT r.table_id, r.user_id, r.place, r.points, r.forfeit "
+                                     "FROM tournament_results r JOIN tournament_tables t ON t.id = r.table_id "
+                                     "WHERE t.tournament_id = ?", tournament_id):
             by_id[r["table_id"]].results[r["user_id"]] = (r["place"], r["points"])
+            if r["forfeit"]:
+                by_id[r["table_id"]].forfeits.add(r["user_id"])
         return tournament
 
     async def ids(self, *, statuses: tuple[str, ...], channel_id: int | None = None,

@@ -80,6 +80,7 @@ class TournamentTable:
     channel_id: int | None = None      # the thread the table is played in
     attempt: int = 0                   # replays of a voided table count up
     results: dict[int, tuple[int, float]] = field(default_factory=dict)  # entrant -> (place, points)
+    forfeits: set[int] = field(default_factory=set)  # dropped people whose seat a bot played: last, no points
 
     @property
     def done(self) -> bool:
@@ -109,6 +110,10 @@ class Tournament:
     signup_message_id: int | None = None
     standings_message_id: int | None = None
     bot_level: str = "normal"          # the level every bot entrant plays at
+    break_seconds: int = 0             # pause between rounds (drops then take effect before the next seating)
+    next_round_at: float | None = None  # when the pause under way ends (None: no pause)
+    checkin_until: float | None = None  # the check-in deadline shown to entrants
+    turn_seconds: int = 120            # time per decision at its tables
     entrants: dict[int, Entrant] = field(default_factory=dict)
     tables: list[TournamentTable] = field(default_factory=list)
 
@@ -136,9 +141,11 @@ class Tournament:
 class TournamentUpdateKind(StrEnum):
     """What changed in a tournament."""
 
-    SIGNUP = "signup"  # its entrants changed (joined, left, checked in, dropped before the start)
+    SIGNUP = "signup"  # its entrants changed (joined, left, checked in, dropped)
+    CHECKIN = "checkin"  # check-in opened: the entrants not checked in are called once
     STARTED = "started"
     ROUND = "round"  # a round was seated
+    BREAK = "break"  # every table of a round is done: the pause before the next one began
     RESULT = "result"  # a table's result counted (or was set, voided)
     FINISHED = "finished"
     CANCELLED = "cancelled"

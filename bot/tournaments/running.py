@@ -1,5 +1,6 @@
 """Running a tournament's rounds: seat a round, open each table (a thread, then an ordinary game of the host),
-record results as tables end, start the next round when every table of the current one is done.
+record results as tables end (a seat a bot played for a person who dropped is a forfeit), and once every table of
+the round is done pause (``break_seconds``, drops take effect) before seating the next one.
 
 Everything for one tournament happens under its own lock; the game service's ``ended`` updates reach
 ``on_game_update`` and take the same lock, so results and round changes never interleave. All state is in
@@ -11,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import time
 from collections import Counter
 from typing import Awaitable, Callable
 
@@ -32,6 +34,22 @@ TournamentListener = Callable[[TournamentUpdate], Awaitable[None]]
 TELL_AFTER = 3  # failed tries to open a table's thread before the organiser is told (once per round)
 
 
+def forfeit_bot_seats(tournament: Tournament, table: TournamentTable, game: Table) -> None:
+    """A seat a bot played for a person who dropped scores nothing for them: a forfeit, last place and no points;
+    the others move up in their order (as if the person had left the table first). A person still entered whom the
+    organiser replaced keeps the seat's result, as does a person who dropped but played the game to its end."""
+    forfeits = {uid for uid in table.players if tournament.entrants[uid].status == "dropped"
+                and not tournament.entrants[uid].is_bot and game.seat_of_user(uid) is None}
+    if not forfeits or not table.results:
+        return
+    places = sorted({place for uid, (place, _) in table.results.items() if uid not in forfeits})
+    ranking = [[uid for uid, (place, _) in table.results.items() if place == p and uid not in forfeits]
+               for p in places]
+    table.results = ranking_points(ranking + [sorted(forfeits)])
+    table.results.update({uid: (len(table.players), 0.0) for uid in forfeits})
+    table.forfeits = forfeits
+
+
 class RoundRunner:
     def __init__(self, storage: Storage, games: GameService, ratings: RatingService) -> None:
         self.store = storage.tournaments
@@ -48,6 +66,7 @@ class RoundRunner:
         self._unannounced: dict[int, int] = {}  # tournament id -> its round to announce once every table is open
         self._failures: dict[tuple[int, int, int, int], int] = {}  # (tournament, round, table, attempt) -> fails
         self._told: set[tuple[int, int]] = set()  # (tournament, round) whose organiser was told of a failing table
+        self._breaks: dict[int, asyncio.Task] = {}  # tournament id -> the task ending its pause between rounds
         self._closed = False
         self.on_open_failing: OpenFailing = self._nobody_to_tell  # the Discord cog installs one that tells
         games.subscribe(self.on_game_update)
@@ -100,14 +119,16 @@ class RoundRunner:
             return [seating.final_table(pairing_order(t, ratings), t.seats_min, t.seats_max)], []
         if t.format == "roundrobin":
             return seating.round_robin_round(active, number - 1, t.seats_min, t.seats_max, history, byes_had, rng)
+        rows = [r for r in compute_standings(t, ratings, through_round=t.rounds) if not r.dropped]
         if number > 1:
-            order = pairing_order(t, ratings)
+            order = [r.user_id for r in rows]
         elif t.first_round == "rating":
             order = sorted(active, key=lambda u: (-ratings.get(u, 0.0), t.entrants[u].seq))
         else:
             order = active[:]
             rng.shuffle(order)
-        return seating.swiss_round(order, t.seats_min, t.seats_max, history, byes_had, rng)
+        points = {r.user_id: r.points for r in rows}
+        return seating.swiss_round(order, t.seats_min, t.seats_max, history, byes_had, rng, points)
 
     async def start_round(self, tournament: Tournament, number: int) -> None:
         """Seat the round and commit its tables as pending; the caller holds the lock. The tables are opened by
@@ -146,9 +167,10 @@ class RoundRunner:
     async def close(self) -> None:
         """Stop opening tables (before the storage closes); a restart's ``resume`` opens what is left."""
         self._closed = True
-        for task in self._openers.values():
+        tasks = [*self._openers.values(), *self._breaks.values()]
+        for task in tasks:
             task.cancel()
-        await asyncio.gather(*self._openers.values(), return_exceptions=True)
+        await asyncio.gather(*tasks, return_exceptions=True)
 
     async def _keep_opening(self, tournament_id: int) -> None:
         """Open the pending tables, retrying with backoff: each thread is opened outside the tournament's lock,
@@ -239,7 +261,7 @@ class RoundRunner:
             game = await self.games.create_seated_table(
                 game=tournament.game, guild_id=tournament.guild_id, channel_id=table.channel_id, seats=seats,
                 host_id=tournament.creator_id, seed=self._seed(tournament, table), options=tournament.options,
-                locale=tournament.locale)
+                locale=tournament.locale, turn_seconds=tournament.turn_seconds)
         self._game_index[game.id] = tournament.id
         table.game_id, table.status = game.id, "running"
         await self.store.set_table(table)
@@ -271,27 +293,65 @@ class RoundRunner:
             entrant_of = {tournament.entrants[uid].player: uid for uid in table.players}
             table.results = ranking_points([[entrant_of[p] for p in group] for group in result.ranking])
             table.status = "finished"
+            forfeit_bot_seats(tournament, table, game)
         else:  # ended from the table itself (/game end): nobody scores
             table.results, table.status = {}, "cancelled"
         await self.store.set_table(table)
         await self.emit(tournament, TournamentUpdateKind.RESULT, table.round)
 
     async def advance_if_round_done(self, tournament: Tournament) -> None:
-        if tournament.status == "running" and all(
+        """Under the lock: once every table of the round is done, pause before the next round (drops then take
+        effect), or seat it at once when the tournament has no pause, or finish after the last round."""
+        if tournament.status != "running" or tournament.next_round_at is not None or not all(
                 t.done for t in tournament.round_tables(tournament.current_round)):
+            return
+        if tournament.break_seconds > 0 and self._has_next_round(tournament):
+            tournament.next_round_at = time.time() + tournament.break_seconds
+            await self.store.update(tournament.id, next_round_at=tournament.next_round_at)
+            self._schedule_break_end(tournament)
+            await self.emit(tournament, TournamentUpdateKind.BREAK, tournament.current_round)
+        else:
             await self.next_round_or_finish(tournament)
 
+    @staticmethod
+    def _has_next_round(tournament: Tournament) -> bool:
+        return (tournament.current_round < tournament.total_rounds
+                and len(tournament.active_entrants()) >= tournament.seats_min)
+
+    def _schedule_break_end(self, tournament: Tournament) -> None:
+        if self._closed or tournament.next_round_at is None:
+            return
+        old = self._breaks.get(tournament.id)
+        if old is not None and not old.done():
+            old.cancel()
+        self._breaks[tournament.id] = asyncio.create_task(self._end_break(tournament.id, tournament.next_round_at),
+                                                          name=f"tournament-{tournament.id}-break")
+
+    async def _end_break(self, tournament_id: int, at: float) -> None:
+        await asyncio.sleep(max(0.0, at - time.time()))
+        async with self.lock(tournament_id):
+            tournament = await self.get(tournament_id)
+            if tournament.status != "running" or tournament.next_round_at != at:
+                return  # the organiser moved on already, or ended it
+            if all(t.done for t in tournament.round_tables(tournament.current_round)):
+                await self.next_round_or_finish(tournament)
+            else:  # a table voided during the pause is replayed: a new pause follows once it ends
+                tournament.next_round_at = None
+                await self.store.update(tournament.id, next_round_at=None)
+
     async def next_round_or_finish(self, tournament: Tournament) -> None:
-        number = tournament.current_round + 1
-        enough = len(tournament.active_entrants()) >= tournament.seats_min
-        if number > tournament.total_rounds or not enough:
-            await self.finish(tournament, "finished")
+        """Under the lock: end the pause (if any) and seat the next round, or finish."""
+        if tournament.next_round_at is not None:
+            tournament.next_round_at = None
+            await self.store.update(tournament.id, next_round_at=None)
+        if self._has_next_round(tournament):
+            await self.start_round(tournament, tournament.current_round + 1)
         else:
-            await self.start_round(tournament, number)
+            await self.finish(tournament, "finished")
 
     async def finish(self, tournament: Tournament, status: str) -> None:
-        await self.store.update(tournament.id, status=status)
-        tournament.status = status
+        await self.store.update(tournament.id, status=status, next_round_at=None)
+        tournament.status, tournament.next_round_at = status, None
         await self.emit(tournament, TournamentUpdateKind(status))
 
     async def resume(self) -> int:
@@ -310,5 +370,6 @@ class RoundRunner:
                     self._unannounced[tournament_id] = tournament.current_round  # it never opened, so never shown
                 if pending:
                     self.open_soon(tournament_id)
+                self._schedule_break_end(tournament)  # a pause under way ends when it was due
                 await self.advance_if_round_done(tournament)
         return len(ids)

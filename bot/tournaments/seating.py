@@ -15,6 +15,7 @@ from typing import Iterable
 
 Pair = frozenset[int]
 RESTARTS = 24  # random restarts of the local search, on top of the seating in standings order
+BYE_CHOICES = 40  # bye sets the pairing tries, at most
 
 
 class SeatingError(ValueError):
@@ -52,6 +53,44 @@ def choose_byes(order: list[int], count: int, byes_had: Counter[int]) -> list[in
     position = {p: i for i, p in enumerate(order)}
     candidates = sorted(order, key=lambda p: (byes_had[p], -position[p]))
     return candidates[:count]
+
+
+def bye_choices(order: list[int], count: int, byes_had: Counter[int],
+                points: dict[int, float] | None = None) -> list[list[int]]:
+    """Every set of ``count`` byes the pairing may use, the usual one (``choose_byes``) first: byes go to those
+    with the fewest byes so far and, when ``points`` are known, to the lowest score group(s) only: a bye may move
+    to a player with the same points as the one who would have had it, never up the standings. Capped at
+    ``BYE_CHOICES`` sets (nearest the bottom first)."""
+    usual = choose_byes(order, count, byes_had)
+    if not usual:
+        return [[]]
+    fewest = min(byes_had[p] for p in order)
+    eligible = [p for p in reversed(order) if byes_had[p] == fewest]  # bottom of the standings first
+    if points is not None:
+        ceiling = max(points.get(p, 0.0) for p in usual)
+        eligible = [p for p in eligible if points.get(p, 0.0) <= ceiling]
+    if len(eligible) < count:  # some byes must go to those with more byes already: keep the usual ones
+        return [usual]
+    others = [list(c) for c in combinations(eligible, count) if sorted(c) != sorted(usual)]
+    return [usual] + others[:BYE_CHOICES - 1]
+
+
+def seat_with_byes(order: list[int], sizes: list[int], bye_sets: list[list[int]], met: Counter[Pair],
+                   rng: random.Random, *, by_standing: bool = True) -> tuple[list[list[int]], list[int]]:
+    """Byes and tables chosen together: the first bye set whose seating has no repeat meeting, else the one with
+    the fewest (then the usual bye set, the first)."""
+    grouping = _Grouping(order, met, by_standing)
+    best: tuple[int, list[list[int]], list[int]] | None = None
+    for byes in bye_sets:
+        seated = [p for p in order if p not in byes]
+        tables = group(seated, sizes, met, random.Random(rng.random()), by_standing=by_standing)
+        repeats = grouping.total(tables) // grouping.repeat_weight
+        if best is None or repeats < best[0]:
+            best = (repeats, tables, byes)
+        if repeats == 0:
+            break
+    assert best is not None
+    return best[1], best[2]
 
 
 class _Grouping:
@@ -125,13 +164,14 @@ def group(order: list[int], sizes: list[int], met: Counter[Pair], rng: random.Ra
 
 
 def swiss_round(order: list[int], seats_min: int, seats_max: int, history: list[list[int]],
-                byes_had: Counter[int], rng: random.Random) -> tuple[list[list[int]], list[int]]:
+                byes_had: Counter[int], rng: random.Random,
+                points: dict[int, float] | None = None) -> tuple[list[list[int]], list[int]]:
     """One Swiss round: ``(tables, byes)``. ``order`` is the current standings (or, in round one, a random or
-    rating order); ``history`` the tables already played (for repeat avoidance)."""
+    rating order), ``points`` each entrant's points so far; ``history`` the tables already played (for repeat
+    avoidance). Byes are chosen with the tables: a bye moves to an equal-score player if that avoids a repeat."""
     sizes, bye_count = table_sizes(len(order), seats_min, seats_max)
-    byes = choose_byes(order, bye_count, byes_had)
-    seated = [p for p in order if p not in byes]
-    return group(seated, sizes, pairs_met(history), rng), byes
+    choices = bye_choices(order, bye_count, byes_had, points)
+    return seat_with_byes(order, sizes, choices, pairs_met(history), rng)
 
 
 def round_robin_pairs(entrants: list[int], round_index: int) -> tuple[list[list[int]], list[int]]:
@@ -168,9 +208,8 @@ def round_robin_round(entrants: list[int], round_index: int, seats_min: int, sea
     if seats_max <= 2:
         return round_robin_pairs(entrants, round_index)
     sizes, bye_count = table_sizes(len(entrants), seats_min, seats_max)
-    byes = choose_byes(entrants, bye_count, byes_had)
-    seated = [p for p in entrants if p not in byes]
-    return group(seated, sizes, pairs_met(history), rng, by_standing=False), byes
+    choices = bye_choices(entrants, bye_count, byes_had)
+    return seat_with_byes(entrants, sizes, choices, pairs_met(history), rng, by_standing=False)
 
 
 def final_table(order: list[int], seats_min: int, seats_max: int) -> list[int]:

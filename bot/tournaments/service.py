@@ -4,6 +4,7 @@ it is the only door to tournaments; every check happens before anything is writt
 from __future__ import annotations
 
 import secrets
+import time
 from typing import Any
 
 from bot.errors import HostError
@@ -27,10 +28,13 @@ from .models import (
     ranking_points,
 )
 from .ratings import RatingService
-from .running import OpenFailing, OpenTable, RoundRunner
+from .running import OpenFailing, OpenTable, RoundRunner, forfeit_bot_seats
 
 MAX_ROUNDS = 20
 MAX_BOTS = 64
+MAX_BREAK = 30 * 60  # seconds: the longest pause between rounds
+MAX_TURN_SECONDS = 600
+MAX_CHECKIN_MINUTES = 120
 
 
 def default_seats(game: str) -> tuple[int, int]:
@@ -78,13 +82,15 @@ class TournamentService:
                      format: str = "swiss", rounds: int | None = None, seats_min: int | None = None,
                      seats_max: int | None = None, final_table: bool = False, first_round: str = "random",
                      options: dict[str, Any] | None = None, locale: str = "en",
-                     seed: int | None = None, bot_level: str = "normal") -> Tournament:
+                     seed: int | None = None, bot_level: str = "normal", break_seconds: int = 0,
+                     turn_seconds: int = 120) -> Tournament:
         parsed, seats_min, seats_max = self.check_create(game, format, rounds, seats_min, seats_max, first_round,
-                                                         options, bot_level)
+                                                         options, bot_level, break_seconds, turn_seconds)
         tournament = Tournament(
             0, guild_id, channel_id, creator_id, game, format, rounds or (0 if format == "roundrobin" else 3),
             seats_min, seats_max, secrets.randbits(62) if seed is None else seed, name=name[:80], options=parsed,
-            final_table=final_table, first_round=first_round, locale=locale, bot_level=bot_level)
+            final_table=final_table, first_round=first_round, locale=locale, bot_level=bot_level,
+            break_seconds=break_seconds, turn_seconds=turn_seconds)
         tournament.id = await self.store.create(tournament)
         self._cache[tournament.id] = tournament
         await self.rounds.emit(tournament, TournamentUpdateKind.SIGNUP)
@@ -93,8 +99,8 @@ class TournamentService:
     @staticmethod
     def check_create(game: str, format: str = "swiss", rounds: int | None = None, seats_min: int | None = None,
                      seats_max: int | None = None, first_round: str = "random",
-                     options: dict[str, Any] | None = None,
-                     bot_level: str = "normal") -> tuple[dict[str, Any], int, int]:
+                     options: dict[str, Any] | None = None, bot_level: str = "normal", break_seconds: int = 0,
+                     turn_seconds: int = 120) -> tuple[dict[str, Any], int, int]:
         """Refuse bad settings without touching the database (the cog checks before it defers); returns the
         parsed options and the table sizes."""
         engine = get_engine(game)  # an unknown game is refused here (BadOptions)
@@ -108,6 +114,10 @@ class TournamentService:
             raise HostError("tournament.bad_format")
         if rounds is not None and not 1 <= rounds <= MAX_ROUNDS:
             raise HostError("tournament.bad_rounds", max=MAX_ROUNDS)
+        if not 0 <= break_seconds <= MAX_BREAK:
+            raise HostError("tournament.bad_break", max=MAX_BREAK // 60)
+        if not 0 <= turn_seconds <= MAX_TURN_SECONDS:
+            raise HostError("tournament.bad_timer", max=MAX_TURN_SECONDS)
         return parsed, seats_min, seats_max
 
     def _organiser(self, tournament: Tournament, actor: int, is_admin: bool) -> None:
@@ -164,19 +174,24 @@ class TournamentService:
             await self._enter(t, [Entrant(-n, f"Bot {n}", True, status) for n in range(first, first + count)])
             return t
 
-    async def open_checkin(self, tournament_id: int, actor: int, *, is_admin: bool = False) -> Tournament:
-        """From now on only entrants who check in are seated when the tournament starts (bots are checked in)."""
+    async def open_checkin(self, tournament_id: int, actor: int, *, is_admin: bool = False,
+                           minutes: int = 10) -> Tournament:
+        """From now on only entrants who check in are seated when the tournament starts (bots are checked in);
+        ``minutes``: the deadline shown to the entrants (the organiser starts the tournament after it)."""
+        if not 1 <= minutes <= MAX_CHECKIN_MINUTES:
+            raise HostError("tournament.bad_checkin", max=MAX_CHECKIN_MINUTES)
         async with self.lock(tournament_id):
             t = await self.get(tournament_id)
             self._organiser(t, actor, is_admin)
             self._state(t, "signup")
             bots = [u for u, e in t.entrants.items() if e.is_bot]
+            until = round(time.time() + minutes * 60)
             await self.store.set_entrant_status(t.id, bots, "checked_in")
-            await self.store.update(t.id, status="checkin", checkin=1)
+            await self.store.update(t.id, status="checkin", checkin=1, checkin_until=until)
             for uid in bots:
                 t.entrants[uid].status = "checked_in"
-            t.status, t.checkin = "checkin", True
-            await self.rounds.emit(t, TournamentUpdateKind.SIGNUP)
+            t.status, t.checkin, t.checkin_until = "checkin", True, until
+            await self.rounds.emit(t, TournamentUpdateKind.CHECKIN)
             return t
 
     async def check_in(self, tournament_id: int, user_id: int) -> Tournament:
@@ -226,8 +241,10 @@ class TournamentService:
 
     # ---- the organiser's tools ----------------------------------------------------------
     async def drop(self, tournament_id: int, actor: int, user_id: int, *, is_admin: bool = False) -> Tournament:
-        """Take a player out of later rounds (a player may drop themselves). At a running table their seat is
-        played on by a bot; points already earned stay."""
+        """Take a player out of later rounds (a player may drop themselves). A drop during a round takes effect
+        after their current game, which they play to its end and which counts; if a bot plays their seat instead
+        (``replace``, or a table not yet open), that game is a forfeit: last place, no points. Points already
+        earned stay."""
         async with self.lock(tournament_id):
             t = await self.get(tournament_id)
             if actor != user_id:
@@ -245,7 +262,7 @@ class TournamentService:
                 return t
             await self.store.set_entrant_status(t.id, [user_id], "dropped")
             entrant.status = "dropped"
-            await self._seat_to_bot(t, user_id)
+            await self.rounds.emit(t, TournamentUpdateKind.SIGNUP)
             await self.rounds.emit(t, TournamentUpdateKind.RESULT, t.current_round)
             return t
 
@@ -316,7 +333,9 @@ class TournamentService:
             flat = [u for group in ranking for u in group]
             if sorted(flat) != sorted(table.players) or any(not group for group in ranking):
                 raise HostError("tournament.bad_ranking", count=len(table.players))
-            table.results, table.status = ranking_points(ranking), "finished"
+            table.results, table.status, table.forfeits = ranking_points(ranking), "finished", set()
+            if table.game_id is not None:
+                forfeit_bot_seats(t, table, await self.games.table(table.game_id))
             await self.store.set_table(table)
             await self._end_game(table)
             await self.rounds.emit(t, TournamentUpdateKind.RESULT, table.round)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .models import Tournament
+from .models import Tournament, TournamentTable
 
 
 @dataclass
@@ -16,9 +16,12 @@ class Standing:
     user_id: int
     name: str
     points: float = 0.0
-    games: int = 0
-    wins: int = 0
+    games: int = 0           # tables played (a forfeit is not a game played)
+    wins: int = 0            # outright firsts (a shared first is not a win)
     byes: int = 0
+    forfeits: int = 0        # seats a bot played after this person dropped: last place, no points
+    game_points: float = 0.0
+    bye_points: float = 0.0
     opponents: list[int] = field(default_factory=list)
     opp_points: float = 0.0
     rating: float = 0.0
@@ -45,17 +48,11 @@ def compute_standings(tournament: Tournament, ratings: dict[int, float] | None =
         if table.status == "bye":
             for uid, (_, points) in table.results.items():
                 rows[uid].points += points
+                rows[uid].bye_points += points
                 rows[uid].byes += 1
             continue
-        if table.status not in ("finished", "cancelled"):
-            continue
-        for uid in table.players:
-            rows[uid].opponents += [o for o in table.players if o != uid]
-            if uid in table.results:
-                place, points = table.results[uid]
-                rows[uid].points += points
-                rows[uid].games += 1
-                rows[uid].wins += place == 1
+        if table.status in ("finished", "cancelled"):
+            _count_table(rows, table)
     for row in rows.values():
         if row.opponents:
             row.opp_points = sum(rows[o].points for o in row.opponents) / len(row.opponents)
@@ -64,6 +61,21 @@ def compute_standings(tournament: Tournament, ratings: dict[int, float] | None =
     if through_round is None and tournament.final_table:
         ordered = _apply_final_table(tournament, ordered)
     return ordered
+
+
+def _count_table(rows: dict[int, Standing], table: TournamentTable) -> None:
+    firsts = sum(1 for place, _ in table.results.values() if place == 1)
+    for uid in table.players:
+        row = rows[uid]
+        row.opponents += [o for o in table.players if o != uid]
+        if uid in table.forfeits:
+            row.forfeits += 1
+        elif uid in table.results:
+            place, points = table.results[uid]
+            row.points += points
+            row.game_points += points
+            row.games += 1
+            row.wins += place == 1 and firsts == 1
 
 
 def _number(ordered: list[Standing]) -> None:

@@ -7,7 +7,7 @@ from typing import Callable
 from bot import literal
 from bot.i18n import t
 
-from .models import Tournament
+from .models import BYE_POINTS, Entrant, Tournament
 from .ratings import PlayerStats, RatingRow
 from .standings import Standing
 
@@ -19,6 +19,7 @@ def number(value: float) -> str:
     return f"{value:.2f}".rstrip("0").rstrip(".")
 
 
+
 def title(tournament: Tournament, locale: object | None, shown: Callable[[str], str] = literal.markdown) -> str:
     """The tournament's name as typed (``shown`` as Discord markdown; ``literal.plain`` where Discord shows text
     as is, such as a thread's name), else "<game> tournament"."""
@@ -28,16 +29,37 @@ def title(tournament: Tournament, locale: object | None, shown: Callable[[str], 
 
 def summary(tournament: Tournament, locale: object | None) -> str:
     rounds = tournament.rounds or t("tournament.rounds_auto", locale)
+    sizes = (t("tournament.sizes_fixed", locale, size=tournament.seats_min)
+             if tournament.seats_min == tournament.seats_max
+             else t("tournament.sizes_range", locale, min=tournament.seats_min, max=tournament.seats_max))
     parts = [t(f"tournament.format.{tournament.format}", locale),
              t("tournament.summary", locale, game=t(f"game.{tournament.game}.name", locale), rounds=rounds,
-               min=tournament.seats_min, max=tournament.seats_max)]
+               sizes=sizes)]
     if tournament.final_table:
         parts.append(t("tournament.with_final", locale))
     return " · ".join(parts)
 
 
+def when(timestamp: float) -> str:
+    """A moment as a Discord timestamp: each reader sees it relative to now ("in 2 minutes")."""
+    return f"<t:{int(timestamp)}:R>"
+
+
+def status_line(tournament: Tournament, locale: object | None) -> str:
+    """Where the tournament is, for its sign-up message (which follows it to its end)."""
+    tn = tournament
+    if tn.status == "checkin" and tn.checkin_until:
+        return t("tournament.status.checkin_until", locale, deadline=when(tn.checkin_until))
+    if tn.status == "running" and tn.next_round_at is not None:
+        return t("tournament.status.break", locale, round=tn.current_round, next=tn.current_round + 1,
+                 at=when(tn.next_round_at))
+    if tn.status == "running":
+        return t("tournament.status.round", locale, round=tn.current_round, rounds=tn.total_rounds)
+    return t(f"tournament.status.{tn.status}", locale)
+
+
 def signup_lines(tournament: Tournament, locale: object | None) -> list[str]:
-    lines = [summary(tournament, locale), t(f"tournament.status.{tournament.status}", locale), ""]
+    lines = [summary(tournament, locale), status_line(tournament, locale), ""]
     entrants = sorted(tournament.entrants.values(), key=lambda e: e.seq)
     for i, e in enumerate(entrants[:MAX_LINES], start=1):
         mark = "🤖" if e.is_bot else ("✅" if e.status == "checked_in" else ("❌" if e.status == "dropped" else "•"))
@@ -55,11 +77,22 @@ def standing_lines(tournament: Tournament, rows: list[Standing], locale: object 
         entrant = tournament.entrants[row.user_id]
         final = t("tournament.final_mark", locale) if row.final_place is not None else ""
         lines.append(t("tournament.standing_line", locale, place=row.place, name=entrant.mention,
-                       points=number(row.points), opp=number(row.opp_points), games=row.games, wins=row.wins,
-                       final=final, dropped=t("tournament.dropped_mark", locale) if row.dropped else ""))
+                       points=number(row.points), breakdown=points_breakdown(row, locale),
+                       opp=number(row.opp_points), final=final,
+                       dropped=t("tournament.dropped_mark", locale) if row.dropped else ""))
     if len(rows) > MAX_LINES:
         lines.append(t("tournament.more", locale, count=len(rows) - MAX_LINES))
     return lines
+
+
+def points_breakdown(row: Standing, locale: object | None) -> str:
+    """Where a row's points come from, so they can be checked: games (with outright wins), byes, forfeits."""
+    parts = [t("tournament.points_games", locale, points=number(row.game_points), games=row.games, wins=row.wins)]
+    if row.byes:
+        parts.append(t("tournament.points_byes", locale, points=number(row.bye_points), byes=row.byes))
+    if row.forfeits:
+        parts.append(t("tournament.points_forfeits", locale, forfeits=row.forfeits))
+    return " + ".join(parts)
 
 
 def standings_title(tournament: Tournament, locale: object | None) -> str:
@@ -71,17 +104,49 @@ def standings_title(tournament: Tournament, locale: object | None) -> str:
              rounds=tournament.total_rounds)
 
 
-def round_lines(tournament: Tournament, number: int, locale: object | None) -> list[str]:
-    kind = "final" if tournament.is_final_round(number) else "round"
-    lines = [t(f"tournament.{kind}_started", locale, round=number, rounds=tournament.total_rounds)]
-    for table in tournament.round_tables(number):
-        names = ", ".join(literal.markdown(tournament.entrants[u].name) for u in table.players)
+def shown_name(entrant: Entrant) -> str:
+    """A person as a mention (which pings only if the message allows it), a bot by its name."""
+    return literal.markdown(entrant.name) if entrant.is_bot else entrant.mention
+
+
+def round_lines(tournament: Tournament, round_number: int, locale: object | None) -> list[str]:
+    kind = "final" if tournament.is_final_round(round_number) else "round"
+    lines = [t(f"tournament.{kind}_started", locale, round=round_number, rounds=tournament.total_rounds)]
+    for table in tournament.round_tables(round_number):
+        names = ", ".join(shown_name(tournament.entrants[u]) for u in table.players)
         if table.status == "bye":
-            lines.append(t("tournament.bye_line", locale, name=names))
+            lines.append(t("tournament.bye_line", locale, name=names, points=number(BYE_POINTS)))
         elif table.status in ("pending", "running", "finished"):
             where = f"<#{table.channel_id}>" if table.channel_id != tournament.channel_id else f"#{table.game_id}"
             lines.append(t("tournament.table_line", locale, number=table.number, where=where, players=names))
     return lines
+
+
+def called_people(tournament: Tournament, round_number: int) -> list[int]:
+    """The people the round's call in the channel pings: those with a bye (the seated are pinged in their
+    table's thread, which adds them to it), so each person gets one ping a round."""
+    return [u for tb in tournament.round_tables(round_number) if tb.status == "bye" for u in tb.players
+            if not tournament.entrants[u].is_bot]
+
+
+def checkin_call(tournament: Tournament, locale: object | None) -> tuple[str, list[int]]:
+    """The check-in call: the people entered but not checked in, mentioned once, with the deadline."""
+    people = [e.user_id for e in tournament.active_entrants() if not e.is_bot and e.status != "checked_in"]
+    text = t("tournament.checkin_call", locale, people=" ".join(f"<@{u}>" for u in people),
+             deadline=when(tournament.checkin_until or 0))
+    return text, people
+
+
+def missed_checkin(tournament: Tournament, locale: object | None) -> tuple[str, list[int]]:
+    """At the start: the people dropped for not checking in, told why."""
+    people = [e.user_id for e in tournament.entrants.values() if e.status == "dropped" and not e.is_bot]
+    return t("tournament.missed_checkin", locale, people=" ".join(f"<@{u}>" for u in people)), people
+
+
+def break_text(tournament: Tournament, locale: object | None) -> str:
+    assert tournament.next_round_at is not None
+    return t("tournament.break", locale, round=tournament.current_round, next=tournament.current_round + 1,
+             at=when(tournament.next_round_at))
 
 
 def leaderboard_lines(rows: list[RatingRow], locale: object | None) -> list[str]:

@@ -28,10 +28,14 @@ UNIT_MIN = 26.0  # never smaller: a larger canvas instead
 CANVAS_MAX = 900  # preferred largest side in pixels (Discord shows ~400 px on a phone)
 PAD_X, PAD_Y = 1.2, 1.3  # units around the outermost card centres (a hexagon reaches 0.87 and 1 unit)
 PHONE_WIDTH = 400  # the width the picture is read at on a phone
-LABEL_MIN_PX = 11  # the labels' text height at that width
-LABEL_HEIGHT = 0.72  # text height of a label per pixel of font size (the default font's digits and letters)
-LABEL_MAX = 0.8  # a label's font size at most this many units (larger hides the card it names)
-TALL_MAX = 1.6  # a crop at most this many times as tall as wide (wider: more of the tower, not a long strip)
+LABEL_MIN_PX = 12  # the labels' and ranks' text height at that width
+LABEL_HEIGHT = 0.64  # text height of a label per pixel of font size (the default font's digits and letters, at least)
+LABEL_MAX = 0.9  # a label's font size at most this many units (larger spills over the card it names)
+RANK_MIN, RANK_MAX = 0.46, 0.62  # a face's rank: font size in units (the larger still fits the face)
+RANK_HEIGHT = 0.64  # a digit's ink height per pixel of font size
+RANK_WIDTH = 13.0  # the widest crop (units) whose ranks, at RANK_MAX, stay LABEL_MIN_PX tall at PHONE_WIDTH
+TALL_MAX = 1.6  # a crop at most this many times as tall as wide (wider: more of the tower, not a long strip),
+# unless that made it wider than RANK_WIDTH
 BACKGROUND: RGB = (246, 243, 236)
 OUTLINE: RGB = (45, 45, 50)
 SUIT_BASE: dict[str, RGB] = {"S": (84, 104, 140), "H": (196, 64, 64), "D": (222, 136, 38), "C": (62, 146, 88)}
@@ -72,15 +76,17 @@ class Canvas:
         self.min_x, self.max_y = min(xs) - PAD_X, max(ys) + PAD_Y
         width_units = max(xs) - min(xs) + 2 * PAD_X
         height_units = max(ys) - min(ys) + 2 * PAD_Y
-        if height_units > TALL_MAX * width_units:  # widen around the middle: a strip would be read far too tall
-            self.min_x -= (height_units / TALL_MAX - width_units) / 2
-            width_units = height_units / TALL_MAX
+        if height_units > TALL_MAX * width_units:  # widen around the middle: a strip would be read far too tall,
+            wider = max(width_units, min(height_units / TALL_MAX, RANK_WIDTH))  # but not so wide ranks shrink
+            self.min_x -= (wider - width_units) / 2
+            width_units = wider
         fit = min(CANVAS_MAX / width_units, CANVAS_MAX / height_units)
         self.unit = max(UNIT_MIN, min(UNIT_MAX, fit))
         self.size = (math.ceil(width_units * self.unit), math.ceil(height_units * self.unit))
         # font size (in units) whose text is LABEL_MIN_PX high once the picture is shown PHONE_WIDTH wide
         need = LABEL_MIN_PX * width_units / (PHONE_WIDTH * LABEL_HEIGHT)
         self.label = min(LABEL_MAX, max(0.34, need))
+        self.rank = min(RANK_MAX, max(RANK_MIN, LABEL_MIN_PX * width_units / (PHONE_WIDTH * RANK_HEIGHT)))
 
     def px(self, x: float, y: float) -> Point:
         return (x - self.min_x) * self.unit, (self.max_y - y) * self.unit
@@ -148,7 +154,7 @@ def draw_card(draw: ImageDraw.ImageDraw, cv: Canvas, tc: TowerEntry, dimmed: boo
     if joker:
         draw_star(draw, fx, fy, 0.3 * u, ink)  # already dimmed above
     else:
-        draw.text((fx, fy), card_rank(tc), font=font(round(0.46 * u)), fill=ink, anchor="mm")
+        draw.text((fx, fy), card_rank(tc), font=font(math.ceil(cv.rank * u)), fill=ink, anchor="mm")
     # profile: pips for numbers (a ring for 0), the rank's initial for letters
     ps = side_start(k, "profile")
     rank = card_rank(tc)
@@ -216,7 +222,7 @@ def draw_badge(draw: ImageDraw.ImageDraw, cv: Canvas, tc: TowerEntry) -> None:
     """The card's label (``b3``) on its centre, legible at phone width: blue when it can be built on now, else grey."""
     x, y = cv.px(tc.x, tc.y)
     open_now = bool(tc.playable and tc.open_sides)
-    f = font(round(cv.label * cv.unit))
+    f = font(math.ceil(cv.label * cv.unit))
     left, top, right, bottom = draw.textbbox((x, y), tc.label, font=f, anchor="mm")
     pad = 0.07 * cv.unit
     colour = BADGE_PLAYABLE if open_now else BADGE_IDLE

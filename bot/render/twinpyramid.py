@@ -296,10 +296,11 @@ def error_field(key: str, value: Any, locale: object | None) -> Any:
 
 # ---- the board picture ----------------------------------------------------------------------------------------------
 def image(view: TwinPyramidView, names: Names, locale: object | None) -> bytes:
-    """The board picture (PNG): every seat's field and hand pyramids. Called off the event loop."""
+    """The board picture (PNG): the deciding seat's field and hand pyramids, under its name. Called off the event
+    loop."""
     from .twinpyramid_image import render_png
 
-    return render_png(view)
+    return render_png(view, names.plain())
 
 
 def image_alt(view: TwinPyramidView, names: Names, locale: object | None) -> str:

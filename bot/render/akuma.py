@@ -141,13 +141,8 @@ def event(ev: Event, names: Names, locale: object | None) -> str | None:
         case "trick_started":
             return t("akuma.event.trick_started", locale, player=names(d["first_player"]),
                      direction=direction(d.get("direction", "cw"), locale))
-        case "game_over":
-            emptied = [p for p, hand in d.get("hands", {}).items() if not hand]
-            lines = [t("akuma.event.game_over", locale)]
-            lines += ranking_lines(d.get("ranking", []), scored(d.get("scores", {}), emptied), names, locale)
-            lines.append(t("akuma.result.lower_is_better", locale))
-            lines += emptied_lines(emptied, names, locale)
-            return "\n".join(lines)
+        case "game_over":  # the ranking is on the final board it is written above: shown once
+            return t("akuma.event.game_over", locale)
     return None
 
 

@@ -100,6 +100,7 @@ async def test_the_end_posts_one_clear_result_and_leaves_no_control_of_the_table
     assert f"{name} emptied their hand" in result.text and "cannot win and ranks last" in result.text
     assert "First place" in result.text and "🥇" not in result.text  # the ranking is on the board just above
     assert "🥇" in board_message(h, table).text and "lower is better" in board_message(h, table).text
+    assert sum(m.text.count("🥇") for m in h.channel_messages()) == 1  # the ranking once, not three times
     for message in h.channel_messages():
         assert f"🥉 {name} — score 0" not in message.text and f"{name} — score 0" not in message.text
     assert live_controls(h, table.id) == []  # lobby, boards: nothing left to press

@@ -157,6 +157,6 @@ def hand_png(faces: list[CardFace]) -> bytes:
                 draw.rectangle((x0, y0, x0 + cell, y0 + cell), fill=colour, outline=GRID)
                 diamond(draw, x0 + cell / 2, y0 + cell / 2, cell * 0.32, kind)
         draw.rectangle((left, top, left + 2 * cell, top + 3 * cell), outline=INK, width=2)
-        draw.text((left + cell, top + 3 * cell + cell * 0.7), f.card, font=font(cell // 2 + 2), fill=INK,
+        draw.text((left + cell, top + 3 * cell + cell * 0.7), f.card, font=font(legible_size(width)), fill=INK,
                   anchor="mm")
     return to_png(img)

@@ -108,6 +108,18 @@ async def test_a_paused_table_shows_no_clock(tmp_path: Path) -> None:
         await h.close()
 
 
+async def test_the_lobby_shows_a_timer_changed_before_start(tmp_path: Path) -> None:
+    h = await start_harness(tmp_path / "bot.db")
+    try:
+        r = await h.slash(h.user(ALICE_ID, "alice"), "play akuma", bots=1)
+        assert "120 seconds per decision" in lobby_footer(h.message(r.message.id))
+        await h.slash(h.user(ALICE_ID, "alice"), "game timer", seconds=30)
+        await h.settle()
+        assert "30 seconds per decision" in lobby_footer(h.message(r.message.id))
+    finally:
+        await h.close()
+
+
 async def test_the_lobby_shows_the_timer_in_japanese(tmp_path: Path) -> None:
     h = await start_harness(tmp_path / "bot.db")
     try:

@@ -28,7 +28,7 @@ def result_message(table: Table, locale: object | None, *, rematch: bool = True,
     names = names_for(table, locale)
     winners = result.ranking[0] if result.ranking else []
     lines = [t("result.winners", locale, players=", ".join(names(p) for p in winners))]
-    if not board_above:  # below the final board, whose ranking (with the scores) is just above: shown once
+    if not board_above:  # the places once: where the final board is above, its ranking (with the scores) has them
         lines += ["", *render.ranking_lines(result.ranking, {}, names, locale)]
     notes = render_hooks(table.row.game).result_notes
     if notes is not None:

@@ -1,8 +1,17 @@
-"""Board image render time for the games that draw one (p50 / p95 over their largest boards)."""
+"""Board images: render time (p50 / p95 over their largest boards) and legibility on a phone (the smallest text
+glyph once the picture is shown 400 px wide, as Discord shows it on a phone).
+
+    python -m bench.images
+"""
 from __future__ import annotations
 
+import io
 import random
 import time
+from contextlib import contextmanager
+from typing import Any, Iterator
+
+from PIL import Image, ImageDraw
 
 from bot import render
 from bot.games import render_hooks
@@ -10,19 +19,61 @@ from engines import GAMES, get_engine
 
 from .report import ms, percentile, print_table
 
+PHONE_WIDTH = 400  # the width a phone shows a picture at (a narrower picture is not enlarged)
 
-def largest_boards(name: str, games: int) -> list[dict]:
-    """Spectator views from seeded random games, the biggest (longest game) last."""
+
+def largest_boards(name: str, games: int) -> list[Any]:
+    """Spectator views from seeded random games at most seats, the biggest (longest game) last: for each game the
+    last position someone decides in and the final board."""
     engine = get_engine(name)
     views = []
     for seed in range(games):
         rnd = random.Random(seed)
         state = engine.new_game([f"p{i}" for i in range(engine.max_players)], seed=seed)
+        deciding = state
         while actors := engine.to_act(state):
+            deciding = state
             player = rnd.choice(actors)
             state, _ = engine.apply(state, player, rnd.choice(engine.legal_actions(state, player)))
-        views.append(engine.view(state, None))
+        views += [engine.view(deciding, None), engine.view(state, None)]
     return views
+
+
+@contextmanager
+def drawn_texts() -> Iterator[list[tuple[str, float]]]:
+    """Records every text the pictures draw while the block runs, with its ink height in pixels."""
+    texts: list[tuple[str, float]] = []
+    original = ImageDraw.ImageDraw.text
+
+    def text(self: ImageDraw.ImageDraw, xy: Any, content: Any, *args: Any, **kwargs: Any) -> None:
+        if str(content).strip():
+            box = self.textbbox(xy, content, font=kwargs.get("font"), anchor=kwargs.get("anchor"))
+            texts.append((str(content), box[3] - box[1]))
+        original(self, xy, content, *args, **kwargs)
+
+    ImageDraw.ImageDraw.text = text  # type: ignore[method-assign]  # measuring what the renderers draw, unchanged
+    try:
+        yield texts
+    finally:
+        ImageDraw.ImageDraw.text = original  # type: ignore[method-assign]
+
+
+def smallest_glyph_at_phone(name: str, view: Any, names: render.Names, locale: str = "en") -> float:
+    """The smallest text glyph of the game's picture of ``view``, in pixels once shown ``PHONE_WIDTH`` wide."""
+    draw = render_hooks(name).image
+    assert draw is not None
+    with drawn_texts() as texts:
+        png = draw(view, names, locale)
+    width = Image.open(io.BytesIO(png)).size[0]
+    return min((height for _, height in texts), default=float("inf")) * min(1.0, PHONE_WIDTH / width)
+
+
+def smallest_glyph(name: str, games: int = 3) -> float | None:
+    """The smallest glyph at phone width over the game's largest seeded boards; None for a game without a picture."""
+    if render_hooks(name).image is None:
+        return None
+    names = render.Names({f"p{i}": f"Player {i}" for i in range(8)})
+    return min(smallest_glyph_at_phone(name, view, names) for view in largest_boards(name, games))
 
 
 def run(quick: bool) -> None:
@@ -39,9 +90,14 @@ def run(quick: bool) -> None:
                 start = time.perf_counter()
                 draw(view, names, "en")
                 times.append(time.perf_counter() - start)
-        rows.append([name, len(times), ms(percentile(times, 50)), ms(percentile(times, 95))])
+        glyph = smallest_glyph(name, 3 if quick else 10)
+        rows.append([name, len(times), ms(percentile(times, 50)), ms(percentile(times, 95)), f"{glyph:.1f} px"])
     if rows:
-        print_table("Board images (final boards of seeded random games, max seats)", ["game", "renders", "p50",
-                                                                                     "p95"], rows)
+        print_table("Board images (final boards of seeded random games, max seats)",
+                    ["game", "renders", "p50", "p95", "smallest glyph at 400 px"], rows)
     else:
         print("\n## Board images\nno registered game draws a board image yet")
+
+
+if __name__ == "__main__":
+    run(quick=True)

@@ -7,7 +7,8 @@ Per game: clicks per person-turn after the hand view is open (median and max; th
 knows their move would, but may try a select option that turns out not to lead to it), public messages per game
 beside the number of person-turns, @mentions per person-turn, the board's distance from the bottom of the channel
 at each person decision (messages below it; median and max), and stale hand views: at each person decision, the
-people whose latest hand view still shows an older move of the table.
+people whose latest hand view still shows an older move of the table; and the smallest text of the board picture
+once a phone shows it 400 px wide (``bench.images``: the largest boards of seeded games at most seats).
 """
 from __future__ import annotations
 
@@ -143,6 +144,13 @@ def _look(h, table, feel: Feel, header: str, changed: str) -> None:
     feel.stale += sum(1 for message in latest_hands(h, header).values() if written_at(message) < changed)
 
 
+def glyph_column(game: str) -> str:
+    from .images import smallest_glyph
+
+    glyph = smallest_glyph(game)
+    return "no picture" if glyph is None else f"{glyph:.1f} px"
+
+
 def report(feels: list[Feel]) -> None:
     rows = []
     for f in feels:
@@ -150,9 +158,10 @@ def report(feels: list[Feel]) -> None:
         rows.append([f.game, f"{median(f.clicks):.0f} (max {max(f.clicks, default=0)})",
                      f"{f.public_messages} (turns {f.person_turns}; {f.in_channel} in the channel)",
                      f"{f.mentions / turns:.2f}",
-                     f"{median(f.distances):.0f} (max {max(f.distances, default=0)})", str(f.stale)])
+                     f"{median(f.distances):.0f} (max {max(f.distances, default=0)})", str(f.stale),
+                     glyph_column(f.game)])
     header = ["game", "clicks / person-turn", "public messages", "@mentions / person-turn", "board distance",
-              "stale hand views"]
+              "stale hand views", "smallest glyph at 400 px"]
     print_table("How a table feels (two people and a bot, one whole game each)", header, rows)
 
 

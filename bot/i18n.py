@@ -141,3 +141,13 @@ def rules_text(game: str, locale: object | None = None) -> str:
     text = path.read_text(encoding="utf-8")
     fill = games.render_hooks(game).rules_fields  # a game may fill parts of its rules from its engine's data
     return text.format(**fill(locale)) if fill is not None else text
+
+
+def quick_start_text(game: str, locale: object | None = None) -> str:
+    """A game's quick start (goal, a turn, the buttons; ``locales/rules/<game>.quick.<lang>.md``), which ``/rules``
+    shows before the rules."""
+    rules = games.plugin(game).rules_file(language(locale))
+    path = rules.with_name(f"{game}.quick.{language(locale)}.md")
+    if not path.exists():
+        path = rules.with_name(f"{game}.quick.{DEFAULT}.md")
+    return path.read_text(encoding="utf-8").strip()

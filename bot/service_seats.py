@@ -94,6 +94,8 @@ class Seats:
             except VersionConflict:
                 raise HostError("stale") from None
             table.committed(bumped=False, turn_seconds=seconds)
+            if table.status == "lobby":  # the lobby shows the time per decision
+                self.core.changed(table, UpdateKind.LOBBY)
 
     async def hand_to_bot(self, game_id: int, user_id: int) -> Update:
         """``/game leave`` at a running table: the seat stays in the game, played by a bot."""

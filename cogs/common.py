@@ -2,6 +2,7 @@
 every persistent control (a ``DynamicItem`` whose ``custom_id`` holds the game id and version)."""
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 import discord
@@ -18,7 +19,17 @@ if TYPE_CHECKING:
     from bot.client import GameHostBot
 
 __all__ = ["public_language", "game_choices", "NO_MENTIONS", "reply", "reply_error", "host", "GameItem", "names_for",
-           "board_embed", "is_admin", "check_server"]
+           "board_embed", "is_admin", "check_server", "deadline_mark"]
+
+
+def deadline_mark(table: Table) -> str | None:
+    """When the decision now due runs out, as a Discord timestamp each reader's client counts down in their own
+    language (``<t:…:R>``: "in 2 minutes"); the absolute time, so an edited message stays right. None while no
+    clock runs (no timer, bots deciding, a paused table, a held clock, a table not running): never a wrong one."""
+    deadline = table.row.deadline
+    if deadline is None or table.status != "running" or table.paused or table.clock_paused:
+        return None
+    return f"<t:{math.ceil(deadline)}:R>"
 
 
 def game_choices() -> list[app_commands.Choice[str]]:

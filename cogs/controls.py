@@ -27,7 +27,7 @@ from bot.i18n import t
 from bot.table import Table
 from engines import Action, EngineError, NotYourTurn, View
 
-from .common import GameItem, host, names_for
+from .common import GameItem, deadline_mark, host, names_for
 from .custom_ids import ID, INDEX, PART, SEAT, TEXT, VERSION, number
 from .live_hands import live_hands
 
@@ -181,6 +181,8 @@ def hand_content(table: Table, player: str, locale: object | None, *, notices: S
         return "\n".join(lines)[:2000], ui
     may_act = table.status == "running" and (
         player in table.to_act() or table.engine.out_of_turn_actions(table.state, player))
+    if may_act and player in table.to_act() and (clock := deadline_mark(table)) is not None:
+        lines.append(t("hand.deadline", locale, deadline=clock))
     if may_act:
         module = game_module(table.row.game)
         ui.selection, items = auto_chosen(module, table, player, view, list(selection or []), locale)

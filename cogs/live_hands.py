@@ -37,6 +37,7 @@ class _Live:
     since: float
     drawn_at: int  # the table version it shows
     notes: str | None  # the private notes it showed, kept in its redraws until the person answers again
+    deadline: float | None  # the decision's deadline it shows (the clock pauses and resumes within a version)
     dirty: bool = False
     task: asyncio.Task[None] | None = field(default=None, repr=False)
     replaced: list[discord.Interaction] = field(default_factory=list)  # older views of theirs, to clear
@@ -57,7 +58,7 @@ class LiveHands:
         views = self._live.setdefault(table.id, {})
         old = views.get(key[1])
         notes = "\n".join(line for line in content.splitlines() if line.startswith(NOTE_MARK)) or None
-        live = views[key[1]] = _Live(interaction, time.monotonic(), drawn_at, notes)
+        live = views[key[1]] = _Live(interaction, time.monotonic(), drawn_at, notes, table.row.deadline)
         if old is not None and old.task is not None and not old.task.done():
             live.task = old.task  # the running redraw picks up the new interaction on its next round
         if old is not None and opened_new_message(interaction):  # the older view keeps no control that cannot work
@@ -92,12 +93,12 @@ class LiveHands:
             live.dirty = False
             await _clear_replaced(live)
             table = await self.bot.service.table(key[0])
-            if live.drawn_at == table.version and table.status == "running":
+            if live.drawn_at == table.version and live.deadline == table.row.deadline and table.status == "running":
                 continue
             try:
                 content, view = await self.draw(live.interaction, table, live.notes)
                 await live.interaction.edit_original_response(content=content, view=view, **self.files(view))
-                live.drawn_at = table.version
+                live.drawn_at, live.deadline = table.version, table.row.deadline
             except (discord.NotFound, discord.Forbidden, HostError) as error:  # dismissed, token expired, left
                 log.debug("hand view of table %s can no longer be edited (%s)", key[0], error)
                 self._forget(key)

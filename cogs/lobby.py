@@ -45,10 +45,15 @@ def lobby_embed(table: Table, locale: object | None) -> discord.Embed:
                           colour=0x2ECC71 if stage == "" else 0x95A5A6)
     if stage == "":
         embed.set_footer(text=t("lobby.footer", locale, min=engine.min_players, max=engine.max_players,
-                                count=len(table.seats)))
+                                count=len(table.seats)) + " · " + timer_text(table.row.turn_seconds, locale))
     else:
         embed.set_footer(text=t(f"lobby.footer{stage}", locale, count=len(table.seats), id=table.id))
     return embed
+
+
+def timer_text(seconds: int, locale: object | None) -> str:
+    """The table's time per decision, as the lobby shows it before Start."""
+    return t("lobby.timer", locale, seconds=seconds) if seconds > 0 else t("lobby.no_timer", locale)
 
 
 def lobby_stage(table: Table) -> str:

@@ -44,6 +44,7 @@ class Post:
     content: str
     mentions: list[int]
     people: frozenset[int]  # whose turn it begins
+    log: str = ""  # what it keeps once replaced: its content without the deadline
 
 
 class BoardWriter:
@@ -56,7 +57,7 @@ class BoardWriter:
         self.pinged: set[int] = set()  # people already @mentioned (or acting) in the turn they are still in
         self.told: set[int] = set()  # people whose turn the current board message was posted for
         self.shown_lines: list[str] = []  # the event lines the current board message shows
-        self.shown_text = ""  # its content as last written
+        self.shown_text = ""  # its content as last written, less the deadline (what it keeps once replaced)
         self.old_boards: list[tuple[int, str]] = []  # replaced boards to turn into plain lines: (id, content)
         self.unrecorded = False  # edited since the stored record was written
 
@@ -70,7 +71,8 @@ class BoardWriter:
         if shown.posting is not None:
             people = [u for u in self._people(table) if u in shown.posting_for]
             turn = self._turn(table, people)
-            self.post = Post(shown.posting, [], compose([], turn), people, frozenset(self._people(table)))
+            self.post = Post(shown.posting, [], compose([], turn), people, frozenset(self._people(table)),
+                             compose([], self._turn(table, people, clock=False)))
 
     def _shown(self, table: Table, **posting: object) -> BoardShown:
         """The record to store. Only people still to act count as told: a move that ended someone's turn while
@@ -119,8 +121,8 @@ class BoardWriter:
             return None
         return max(0, round(table.row.deadline - self.bot.service.clock()))
 
-    def _turn(self, table: Table, mentioned: list[int]) -> list[str]:
-        return turn_lines(table, self._people(table), mentioned, self._warning_seconds(table))
+    def _turn(self, table: Table, mentioned: list[int], clock: bool = True) -> list[str]:
+        return turn_lines(table, self._people(table), mentioned, self._warning_seconds(table), clock)
 
     def all_told(self, table: Table) -> bool:
         """Everyone whose turn it is was told so by a board posted for their turn."""
@@ -143,9 +145,11 @@ class BoardWriter:
         people = self._people(table)
         muted = await self.bot.storage.muted_pings(people) if people else set()
         fresh = [u for u in people if u not in self.pinged and u not in muted]
-        turn = self._turn(table, [u for u in people if u in self.pinged or u in fresh])
+        told = [u for u in people if u in self.pinged or u in fresh]
+        turn = self._turn(table, told)
         lines = self.lines[:fit(self.lines, turn) or 1]
-        return Post(new_nonce(), lines, compose(lines, turn), fresh, frozenset(people))
+        return Post(new_nonce(), lines, compose(lines, turn), fresh, frozenset(people),
+                    compose(lines, self._turn(table, told, clock=False)))
 
     async def _post_board(self, table: Table, channel: discord.PartialMessageable) -> bool:
         post, locale = self.post, table.row.locale
@@ -165,7 +169,7 @@ class BoardWriter:
             self.old_boards.append((old, self.shown_text))
         self.pinged.update(post.mentions)
         self.told = set(post.people)
-        self.shown_lines, self.shown_text = list(post.lines), post.content
+        self.shown_lines, self.shown_text = list(post.lines), post.log
         self._drop_post()
         self.unrecorded = False
         await self.bot.service.note_output(table, board_message_id=message.id, board_shown=self._shown(table))
@@ -173,7 +177,8 @@ class BoardWriter:
 
     async def _edit_board(self, table: Table, channel: discord.PartialMessageable) -> bool:
         locale = table.row.locale
-        turn = self._turn(table, [u for u in self._people(table) if u in self.pinged])
+        told = [u for u in self._people(table) if u in self.pinged]
+        turn = self._turn(table, told)
         taken = fit(self.lines, turn, self.shown_lines)
         lines = [*self.shown_lines, *self.lines[:taken]]
         content = compose(lines, turn)
@@ -192,7 +197,7 @@ class BoardWriter:
             self.post = await self._build_post(table)
             return await self._post_board(table, channel)
         del self.lines[:taken]
-        self.shown_lines, self.shown_text = lines, content
+        self.shown_lines, self.shown_text = lines, compose(lines, self._turn(table, told, clock=False))
         self.unrecorded = True  # stored once the writer is idle (``record``): one write per burst, not per edit
         return True
 

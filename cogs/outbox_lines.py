@@ -36,8 +36,8 @@ def due_after(update: Update) -> set[Output]:
             return {Output.BOARD}
         case UpdateKind.ENDED:  # its thread is archived later (``TableOutbox.archive_later``)
             return {Output.LOBBY, Output.BOARD, Output.TOLD} | ({Output.RESULT} if ended else set())
-        case UpdateKind.CLOCK:
-            return set()
+        case UpdateKind.CLOCK:  # resumed: the board shows the new deadline (paused: the channel cannot be written)
+            return {Output.BOARD} if update.table.row.deadline is not None else set()
     assert_never(update.kind)  # mypy checks that every kind is matched
 
 

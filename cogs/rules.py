@@ -1,16 +1,35 @@
-"""``/rules <game>``: the rules as this bot plays them, decisions marked, only to you."""
+"""``/rules <game>``: a quick start, then the rules as this bot plays them, then the decisions this bot took where
+the original leaves a point open (the rules files mark them in place; ``/rules`` gathers them after the rules), only
+to you."""
 from __future__ import annotations
+
+import re
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.i18n import rules_text, t
+from bot.i18n import quick_start_text, rules_text, t
 
 from .common import game_choices
 
 EMBED_LIMIT = 4000
 MESSAGE_LIMIT = 6000  # Discord: characters across all embeds of one message
+DECISION = re.compile(r"> \*\*\[D\d+\]")  # a decision's line in the rules files: "> **[D3] Decision:** …"
+
+
+def arranged_rules(game: str, locale: object | None) -> str:
+    """What ``/rules`` says: the quick start, the rules without their decisions, then the decisions."""
+    rules: list[str] = []
+    decisions: list[str] = []
+    for line in rules_text(game, locale).splitlines():
+        (decisions if DECISION.match(line) else rules).append(line)
+    body = re.sub(r"\n{3,}", "\n\n", "\n".join(rules)).strip()
+    parts = [t("rules.quick_start", locale) + "\n" + quick_start_text(game, locale),
+             t("rules.in_full", locale) + "\n" + body]
+    if decisions:
+        parts.append(t("rules.decisions", locale) + "\n" + "\n".join(decisions))
+    return "\n\n".join(parts)
 
 
 def chunks(text: str, limit: int = EMBED_LIMIT) -> list[str]:
@@ -24,9 +43,11 @@ def chunks(text: str, limit: int = EMBED_LIMIT) -> list[str]:
             continue
         if current:
             pieces.append(current)
-        while len(paragraph) > limit:
-            pieces.append(paragraph[:limit])
-            paragraph = paragraph[limit:]
+        while len(paragraph) > limit:  # at a line's end if one is within the limit
+            cut = paragraph.rfind("\n", 0, limit + 1)
+            cut = cut if cut > 0 else limit
+            pieces.append(paragraph[:cut])
+            paragraph = paragraph[cut:].lstrip("\n")
         current = paragraph
     if current:
         pieces.append(current)
@@ -37,7 +58,7 @@ def rules_embeds(game: str, locale: object | None) -> list[discord.Embed]:
     """The rules of ``game`` as the embeds of one message (the first one titled with the game's name)."""
     title = t(f"game.{game}.name", locale)
     embeds = [discord.Embed(title=title if i == 0 else None, description=part, colour=0x3498DB)
-              for i, part in enumerate(chunks(rules_text(game, locale)))]
+              for i, part in enumerate(chunks(arranged_rules(game, locale)))]
     return embeds
 
 
@@ -59,7 +80,7 @@ class RulesCog(commands.Cog):
     @app_commands.describe(game="Which game")
     @app_commands.choices(game=game_choices())
     async def rules(self, interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:
-        """Read the rules of a game as this bot plays them (decisions marked)."""
+        """Read the rules of a game as this bot plays them (a quick start first, decisions after the rules)."""
         first, *rest = rules_messages(game.value, interaction.locale)
         await interaction.response.send_message(embeds=first, ephemeral=True)
         for embeds in rest:

@@ -48,9 +48,9 @@ class TableCog(commands.Cog):
     # ---- the channel side of every update ------------------------------------------
     async def on_update(self, update: Update) -> None:
         """Never waits for Discord: the table's own writer brings its channel up to date."""
-        if update.kind is not UpdateKind.CLOCK:
+        if update.kind is not UpdateKind.CLOCK or update.table.row.deadline is not None:
             self.outbox(update.table.id).push(update)
-        if update.kind not in (UpdateKind.CLOCK, UpdateKind.WARNING, UpdateKind.LOBBY):
+        if update.kind not in (UpdateKind.WARNING, UpdateKind.LOBBY):  # CLOCK: hand views show the deadline
             self.hands.changed(update.table)
 
     def _writer_done(self, box: TableOutbox) -> None:

@@ -15,7 +15,7 @@ from bot.i18n import t
 from bot.table import Table, human_player
 
 from .board import board_view
-from .common import names_for
+from .common import deadline_mark, names_for
 from .controls import BackButton
 from .paused import paused_view
 
@@ -28,15 +28,19 @@ def named(table: Table, people: Sequence[int], mentioned: Sequence[int] = ()) ->
     return " ".join(f"<@{u}>" if u in mentioned else f"**{names(human_player(u))}**" for u in people)
 
 
-def turn_lines(table: Table, people: Sequence[int], mentioned: Sequence[int], warning_seconds: int | None) -> list[str]:
-    """Whose turn it is (and, when due, how many seconds are left); at a paused table, who may resume it and how."""
+def turn_lines(table: Table, people: Sequence[int], mentioned: Sequence[int], warning_seconds: int | None,
+               clock: bool = True) -> list[str]:
+    """Whose turn it is and (``clock``) when their time runs out (and, when due, how many seconds are left); at a
+    paused table, who may resume it and how."""
     locale = table.row.locale
     if table.paused:
         away = [s.user_id for s in table.seats if s.user_id is not None]
         return [t("table.paused_board", locale, players=named(table, away))]
     if not people:
         return []
-    lines = [t("table.your_turn", locale, players=named(table, people, mentioned))]
+    deadline = deadline_mark(table) if clock else None
+    lines = [t("table.your_turn", locale, players=named(table, people, mentioned)) if deadline is None
+             else t("table.your_turn_until", locale, players=named(table, people, mentioned), deadline=deadline)]
     if warning_seconds is not None:
         lines.append(t("table.time_warning", locale, players=named(table, people, mentioned),
                        seconds=warning_seconds))

@@ -49,3 +49,12 @@ async def test_table_feel_measures_a_whole_game() -> None:
     assert feel.person_turns > 0 and len(feel.clicks) == feel.person_turns
     assert feel.public_messages > feel.person_turns // 2 and feel.distances
     assert 0 < feel.mentions <= feel.person_turns  # one @mention per person-turn at most
+
+
+def test_table_feel_reports_the_smallest_glyph_at_phone_width() -> None:
+    """The picture column: Akuma draws no picture; Twin Pyramid's smallest text is measured from its pictures."""
+    from bench import table_feel
+
+    assert table_feel.glyph_column("akuma") == "no picture"
+    figure = table_feel.glyph_column("twinpyramid")
+    assert figure.endswith(" px") and float(figure.removesuffix(" px")) >= 12

@@ -4,6 +4,7 @@ its table, and an ended table's thread is archived after its grace period."""
 from __future__ import annotations
 
 import asyncio
+import math
 import random
 import time
 from pathlib import Path
@@ -101,6 +102,8 @@ async def test_locked_threads_are_tried_rarely_and_written_within_seconds_of_unl
             assert shows_version(board_message(h, table)) == table.version
             if f"u{table.row.host_id}" in table.to_act():
                 assert not table.clock_paused and table.row.deadline is not None
+                # the resumed clock's deadline is on the board (issue 34 item 4)
+                assert f"<t:{math.ceil(table.row.deadline)}:R>" in board_message(h, table).text
     finally:
         await h.close()
 

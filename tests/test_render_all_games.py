@@ -71,3 +71,32 @@ def test_akuma_reminds_a_steal_victim_where_its_card_went_and_nobody_else() -> N
     assert lines["ja"] == f"Annにスティールされ、まだその手札にあるカード：{card}"
     for lang in LANGUAGES:
         assert card not in render.hand("akuma", engine.view(state, "p2"), names, lang)
+
+
+def test_akuma_says_lower_is_better_beside_its_scores_and_shows_the_running_score() -> None:
+    """Issue 34 item 5: the hand view shows what the hand would score now (the engine's own count), and the final
+    board says that a lower score is better, in both languages (the game-over line above it repeats no ranking)."""
+    import random as _random
+
+    from bot import render as _render
+    from bot.i18n import t as _t
+    from bot.render import akuma as AK
+    from engines import get_engine as _get_engine
+    from engines.akuma.cards import hand_score
+
+    engine = _get_engine("akuma")
+    state = engine.new_game(["p0", "p1", "p2"], seed=5)
+    names = _render.Names({"p0": "alice", "p1": "bob", "p2": "carol"})
+    for lang in ("en", "ja"):
+        own = engine.view(state, "p0")
+        assert _t("akuma.hand.score", lang, score=hand_score(state.hands["p0"])) in AK.hand(own, names, lang)
+    rng = _random.Random(5)
+    events = []
+    while actors := engine.to_act(state):
+        state, new = engine.apply(state, actors[0], rng.choice(engine.legal_actions(state, actors[0])))
+        events += new
+    over = next(ev for ev in events if ev.type == "game_over")
+    for lang in ("en", "ja"):
+        assert _t("akuma.result.lower_is_better", lang) in AK.board(engine.view(state, None), names, lang).text()
+        assert _t("akuma.result.lower_is_better", lang) not in (AK.event(over, names, lang) or "")  # on the board
+        assert _t("akuma.hand.score", lang, score=0).split("0")[0] not in AK.hand(engine.view(state, "p0"), names, lang)

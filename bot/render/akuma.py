@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from engines import Event
+from engines.akuma.cards import hand_score
 from engines.akuma.view import AkumaView
 
 from ..i18n import t
@@ -79,6 +80,7 @@ def board(view: AkumaView, names: Names, locale: object | None) -> Board:
         emptied = [p for p in view.players if not sizes[p]]
         lines.append(t("common.final_ranking", locale))
         lines.extend(ranking_lines(result.ranking, scored(result.scores, emptied), names, locale))
+        lines.append(t("akuma.result.lower_is_better", locale))
         lines.extend(emptied_lines(emptied, names, locale))
         footer = t("common.game_over", locale)
     elif view.to_act:
@@ -93,6 +95,8 @@ def board(view: AkumaView, names: Names, locale: object | None) -> Board:
 def hand(view: AkumaView, names: Names, locale: object | None) -> str:
     own = view.hand or []  # a spectator holds nothing
     lines = [t("akuma.hand.cards", locale, cards=cards(own), count=len(own))]
+    if own and view.result is None:
+        lines.append(t("akuma.hand.score", locale, score=hand_score(own)))
     row = view.row
     if row:
         last = row[-1]
@@ -137,12 +141,8 @@ def event(ev: Event, names: Names, locale: object | None) -> str | None:
         case "trick_started":
             return t("akuma.event.trick_started", locale, player=names(d["first_player"]),
                      direction=direction(d.get("direction", "cw"), locale))
-        case "game_over":
-            emptied = [p for p, hand in d.get("hands", {}).items() if not hand]
-            lines = [t("akuma.event.game_over", locale)]
-            lines += ranking_lines(d.get("ranking", []), scored(d.get("scores", {}), emptied), names, locale)
-            lines += emptied_lines(emptied, names, locale)
-            return "\n".join(lines)
+        case "game_over":  # the ranking is on the final board it is written above: shown once
+            return t("akuma.event.game_over", locale)
     return None
 
 

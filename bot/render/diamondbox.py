@@ -239,14 +239,10 @@ def event(ev: Event, names: Names, locale: object | None) -> str | None:
         case "all_passed":
             return t("diamondbox.event.all_passed", locale, round=d.get("round", 1),
                      first=names(d.get("first_passer")))
-        case "game_won":
-            lines = [t("diamondbox.event.won", locale, player=names(d.get("winner")))]
-            lines += ranking_lines(d.get("ranking", []), {}, names, locale)
-            return "\n".join(lines)
+        case "game_won":  # the ranking is on the final board it is written above: shown once
+            return t("diamondbox.event.won", locale, player=names(d.get("winner")))
         case "game_drawn":
-            lines = [t(f"diamondbox.draw.{d.get('reason')}", locale)]
-            lines += ranking_lines(d.get("ranking", []), {}, names, locale)
-            return "\n".join(lines)
+            return t(f"diamondbox.draw.{d.get('reason')}", locale)
     return None
 
 

@@ -13,13 +13,14 @@ them).
 """
 from __future__ import annotations
 
+import math
 from typing import Iterable
 
 from PIL import Image, ImageDraw
 
 from engines.diamondbox.view import CardFace, DiamondBoxView
 
-from .shapes import INK, RGB, WHITE, font, to_png
+from .shapes import INK, RGB, WHITE, font, legible_size, to_png
 
 Pos = tuple[int, int]
 
@@ -61,6 +62,10 @@ def render(view: DiamondBoxView, squares: dict[Pos, tuple[str, str, int]] | None
     cols, rows = max_x - min_x + 1, max_y - min_y + 1
     cell = CELL if max(cols, rows) <= MAX_CELLS // 2 else max(16, CELL * (MAX_CELLS // 2) // max(cols, rows))
     margin = max(MARGIN * cell // CELL, 20)
+    coordinate_size = max(10, cell * 2 // 5)
+    for _ in range(2):  # the coordinates stay legible on a phone; their margin grows with them, and the picture
+        coordinate_size = max(coordinate_size, legible_size(cols * cell + 2 * margin + 2 * FRAME))
+        margin = max(margin, math.ceil(coordinate_size * 1.5))
     width = cols * cell + 2 * margin + 2 * FRAME
     height = rows * cell + 2 * margin + 2 * FRAME
     designated = view.designated
@@ -106,7 +111,7 @@ def render(view: DiamondBoxView, squares: dict[Pos, tuple[str, str, int]] | None
         draw.rectangle(box, outline=INK, width=w + 2)  # dark, then gold inside: visible on every frame colour
         draw.rectangle((box[0] + 2, box[1] + 2, box[2] - 2, box[3] - 2), outline=LAST, width=w)
     # coordinates on all four edges
-    f = font(max(10, cell * 2 // 5))
+    f = font(coordinate_size)
     for x in range(min_x, max_x + 1):
         cx = ox + (x - min_x) * cell + cell / 2
         draw.text((cx, FRAME + margin / 2), str(x), font=f, fill=INK, anchor="mm")
@@ -152,6 +157,6 @@ def hand_png(faces: list[CardFace]) -> bytes:
                 draw.rectangle((x0, y0, x0 + cell, y0 + cell), fill=colour, outline=GRID)
                 diamond(draw, x0 + cell / 2, y0 + cell / 2, cell * 0.32, kind)
         draw.rectangle((left, top, left + 2 * cell, top + 3 * cell), outline=INK, width=2)
-        draw.text((left + cell, top + 3 * cell + cell * 0.7), f.card, font=font(cell // 2 + 2), fill=INK,
+        draw.text((left + cell, top + 3 * cell + cell * 0.7), f.card, font=font(legible_size(width)), fill=INK,
                   anchor="mm")
     return to_png(img)

@@ -307,9 +307,8 @@ def _turn_started(d: dict[str, Any], who: str, names: Names, locale: object | No
 
 
 def _game_over(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
-    lines = [t("pileup.event.game_over", locale)]
-    lines += final_lines(Result(ranking=d.get("ranking", []), scores=d.get("minus", {})), names, locale)
-    return "\n".join(lines)
+    """The end; the ranking is on the final board this line is written above (shown once)."""
+    return t("pileup.event.game_over", locale)
 
 
 _EVENTS: dict[str, EventFormatter] = {

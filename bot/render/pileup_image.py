@@ -21,6 +21,7 @@ GAP = 10
 FAN = 5  # pixels between cards stacked exactly
 DIE = 54
 PAD = 12
+BADGE, BADGE_FONT = 40, 34  # the stacked-cards badge: its count 12 px tall when the picture is 400 px wide
 MIN_SLOTS = 3  # room for three layers even when the columns are low (the picture keeps its size)
 BACKGROUND: RGB = (240, 238, 232)
 PANEL: RGB = (226, 223, 215)
@@ -57,14 +58,15 @@ def draw_layer(draw: ImageDraw.ImageDraw, left: float, top: float, cards: list[s
         draw.rounded_rectangle((x, y, x + CARD_W - (len(cards) - 1) * FAN, y + CARD_H), radius=8, fill=fill,
                                outline=edge, width=2)
     ink = ink_on(colour)
-    draw.text((left + 24, top + CARD_H / 2), number, font=font(38), fill=ink, anchor="mm")
-    sx = left + 62
-    draw_symbol(draw, COLOUR_SYMBOLS.get(colour, "●"), sx, top + CARD_H / 2, 13, ink if colour != "W" else INK,
-                outline=None)
-    if len(cards) > 1:  # how many cards the layer holds, in a badge on its corner
-        bx, by = left + CARD_W - (len(cards) - 1) * FAN - 14, top + 14
-        draw.ellipse((bx - 13, by - 13, bx + 13, by + 13), fill=INK, outline=WHITE, width=2)
-        draw.text((bx, by), str(len(cards)), font=font(20), fill=WHITE, anchor="mm")
+    draw.text((left + 22, top + CARD_H / 2), number, font=font(38), fill=ink, anchor="mm")
+    stacked = len(cards) > 1
+    draw_symbol(draw, COLOUR_SYMBOLS.get(colour, "●"), left + (45 if stacked else 62), top + CARD_H / 2,
+                10 if stacked else 13, ink if colour != "W" else INK, outline=None)
+    if stacked:  # how many cards the layer holds, in a badge on its corner, legible on a phone
+        r = BADGE / 2
+        bx, by = left + CARD_W - (len(cards) - 1) * FAN - r - 1, top + CARD_H / 2
+        draw.ellipse((bx - r, by - r, bx + r, by + r), fill=INK, outline=WHITE, width=2)
+        draw.text((bx, by), str(len(cards)), font=font(BADGE_FONT), fill=WHITE, anchor="mm")
 
 
 def column_frame(col: Column) -> RGB | None:

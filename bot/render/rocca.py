@@ -292,9 +292,8 @@ def _player_out(d: dict[str, Any], who: str, names: Names, locale: object | None
 
 
 def _game_over(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
-    lines = [t("rocca.event.game_over", locale)]
-    lines += ranking_lines(d.get("ranking", []), {}, names, locale)
-    return "\n".join(lines)
+    """The end; the ranking is on the final board this line is written above (shown once)."""
+    return t("rocca.event.game_over", locale)
 
 
 _EVENTS: dict[str, EventFormatter] = {

@@ -5,8 +5,9 @@ profile (pips) are rhombi of two triangles each, turned by the card's orientatio
 order, so every triangle shows the card placed on it last — exactly the rules' visibility. On top: the labels of
 active cards (``b3``, the names the hand view's moves use), green outlines on free sides some card could be placed
 on, a gold ring on the last card, jokers ringed in purple with an arrow for their bend, and columns frozen by a joker
-greyed out. The picture is cropped to the active cards and the last one, and its labels are sized to stay legible
-when a phone shows it 400 px wide.
+greyed out. The picture is cropped to the active cards and the last one, and its labels and face ranks are sized to
+stay 12 px tall when a phone shows it 400 px wide; a crop too wide for that is cut into bands (its left part on top)
+that overlap by a card, as long as the bands stacked do not make a long strip.
 
 No words are drawn (the board embed has the text); suits are drawn as shapes (the default font has no ♠♥♦♣).
 """
@@ -28,10 +29,17 @@ UNIT_MIN = 26.0  # never smaller: a larger canvas instead
 CANVAS_MAX = 900  # preferred largest side in pixels (Discord shows ~400 px on a phone)
 PAD_X, PAD_Y = 1.2, 1.3  # units around the outermost card centres (a hexagon reaches 0.87 and 1 unit)
 PHONE_WIDTH = 400  # the width the picture is read at on a phone
-LABEL_MIN_PX = 11  # the labels' text height at that width
-LABEL_HEIGHT = 0.72  # text height of a label per pixel of font size (the default font's digits and letters)
-LABEL_MAX = 0.8  # a label's font size at most this many units (larger hides the card it names)
-TALL_MAX = 1.6  # a crop at most this many times as tall as wide (wider: more of the tower, not a long strip)
+LABEL_MIN_PX = 12  # the labels' and ranks' text height at that width
+LABEL_HEIGHT = 0.64  # text height of a label per pixel of font size (the default font's digits and letters, at least)
+LABEL_MAX = 0.9  # a label's font size at most this many units (larger spills over the card it names)
+RANK_MIN, RANK_MAX = 0.46, 0.66  # a face's rank: font size in units (the larger still fits the face)
+RANK_HEIGHT = 0.64  # a digit's ink height per pixel of font size
+# the widest crop (units) whose ranks, at RANK_MAX, stay LABEL_MIN_PX tall at PHONE_WIDTH
+RANK_WIDTH = math.floor(10 * RANK_MAX * RANK_HEIGHT * PHONE_WIDTH / LABEL_MIN_PX) / 10
+BAND_OVERLAP = 2.0  # units two bands of a wide crop share, so a card cut by one is whole in the other
+BANDS_TALL_MAX = 2.4  # a wide crop is cut into bands only while they stack at most this many times as tall as wide
+TALL_MAX = 1.6  # a crop at most this many times as tall as wide (wider: more of the tower, not a long strip),
+# unless that made it wider than RANK_WIDTH
 BACKGROUND: RGB = (246, 243, 236)
 OUTLINE: RGB = (45, 45, 50)
 SUIT_BASE: dict[str, RGB] = {"S": (84, 104, 140), "H": (196, 64, 64), "D": (222, 136, 38), "C": (62, 146, 88)}
@@ -62,8 +70,10 @@ def card_rank(tc: TowerEntry) -> str:
 
 class Canvas:
     """Lattice drawing coordinates (y up) → pixels: cropped to the cards that matter (the active ones and the last
-    one; the others are drawn only as far as they reach into that area), scaled so its labels stay legible at
-    phone width."""
+    one; the others are drawn only as far as they reach into that area), scaled so its labels and ranks stay
+    legible at phone width. A crop wider than ``RANK_WIDTH`` is shown in ``bands`` (left part on top), each at most
+    that wide, when the bands stacked stay at most ``BANDS_TALL_MAX`` times as tall as wide: ``size`` is then the
+    size of the bands stacked, and ``full`` the size the whole crop is drawn at before it is cut."""
 
     def __init__(self, tower: list[TowerEntry]) -> None:
         focus = [tc for tc in tower if tc.active] + tower[-1:]
@@ -72,15 +82,42 @@ class Canvas:
         self.min_x, self.max_y = min(xs) - PAD_X, max(ys) + PAD_Y
         width_units = max(xs) - min(xs) + 2 * PAD_X
         height_units = max(ys) - min(ys) + 2 * PAD_Y
-        if height_units > TALL_MAX * width_units:  # widen around the middle: a strip would be read far too tall
-            self.min_x -= (height_units / TALL_MAX - width_units) / 2
-            width_units = height_units / TALL_MAX
-        fit = min(CANVAS_MAX / width_units, CANVAS_MAX / height_units)
+        if height_units > TALL_MAX * width_units:  # widen around the middle: a strip would be read far too tall,
+            wider = max(width_units, min(height_units / TALL_MAX, RANK_WIDTH))  # but not so wide ranks shrink
+            self.min_x -= (wider - width_units) / 2
+            width_units = wider
+        self.bands, shown_units = 1, width_units
+        if width_units > RANK_WIDTH:
+            bands = math.ceil((width_units - BAND_OVERLAP) / (RANK_WIDTH - BAND_OVERLAP))
+            band_units = (width_units + (bands - 1) * BAND_OVERLAP) / bands
+            if bands * height_units <= BANDS_TALL_MAX * band_units:
+                self.bands, shown_units = bands, band_units
+        self.band_units = shown_units
+        shown_height = self.bands * height_units
+        fit = min(CANVAS_MAX / shown_units, CANVAS_MAX / shown_height)
         self.unit = max(UNIT_MIN, min(UNIT_MAX, fit))
-        self.size = (math.ceil(width_units * self.unit), math.ceil(height_units * self.unit))
+        self.full = (math.ceil(width_units * self.unit), math.ceil(height_units * self.unit))
+        self.size = (math.ceil(shown_units * self.unit), self.bands * self.full[1])
         # font size (in units) whose text is LABEL_MIN_PX high once the picture is shown PHONE_WIDTH wide
-        need = LABEL_MIN_PX * width_units / (PHONE_WIDTH * LABEL_HEIGHT)
+        need = LABEL_MIN_PX * shown_units / (PHONE_WIDTH * LABEL_HEIGHT)
         self.label = min(LABEL_MAX, max(0.34, need))
+        self.rank = min(RANK_MAX, max(RANK_MIN, LABEL_MIN_PX * shown_units / (PHONE_WIDTH * RANK_HEIGHT)))
+
+    def cut(self, img: Image.Image) -> Image.Image:
+        """The whole crop as drawn, cut into its bands stacked top to bottom (a thin line between two bands)."""
+        if self.bands == 1:
+            return img
+        out = Image.new(img.mode, self.size, BACKGROUND)
+        if img.mode == "P":
+            out.putpalette(img.getpalette() or [])
+        step = (self.band_units - BAND_OVERLAP) * self.unit
+        for band in range(self.bands):
+            left = round(band * step)
+            out.paste(img.crop((left, 0, left + self.size[0], self.full[1])), (0, band * self.full[1]))
+        draw = ImageDraw.Draw(out)
+        for band in range(1, self.bands):
+            draw.line((0, band * self.full[1], self.size[0], band * self.full[1]), fill=OUTLINE, width=2)
+        return out
 
     def px(self, x: float, y: float) -> Point:
         return (x - self.min_x) * self.unit, (self.max_y - y) * self.unit
@@ -148,7 +185,7 @@ def draw_card(draw: ImageDraw.ImageDraw, cv: Canvas, tc: TowerEntry, dimmed: boo
     if joker:
         draw_star(draw, fx, fy, 0.3 * u, ink)  # already dimmed above
     else:
-        draw.text((fx, fy), card_rank(tc), font=font(round(0.46 * u)), fill=ink, anchor="mm")
+        draw.text((fx, fy), card_rank(tc), font=font(math.ceil(cv.rank * u)), fill=ink, anchor="mm")
     # profile: pips for numbers (a ring for 0), the rank's initial for letters
     ps = side_start(k, "profile")
     rank = card_rank(tc)
@@ -216,7 +253,7 @@ def draw_badge(draw: ImageDraw.ImageDraw, cv: Canvas, tc: TowerEntry) -> None:
     """The card's label (``b3``) on its centre, legible at phone width: blue when it can be built on now, else grey."""
     x, y = cv.px(tc.x, tc.y)
     open_now = bool(tc.playable and tc.open_sides)
-    f = font(round(cv.label * cv.unit))
+    f = font(math.ceil(cv.label * cv.unit))
     left, top, right, bottom = draw.textbbox((x, y), tc.label, font=f, anchor="mm")
     pad = 0.07 * cv.unit
     colour = BADGE_PLAYABLE if open_now else BADGE_IDLE
@@ -236,7 +273,7 @@ def render(view: RoccaView) -> Image.Image:
     tower = view.tower
     cv = Canvas(tower)
     # Palette mode: every colour here is one of a few dozen, and a palette PNG encodes ~10× faster than RGB.
-    img = Image.new("P", cv.size, BACKGROUND)
+    img = Image.new("P", cv.full, BACKGROUND)
     draw = ImageDraw.Draw(img)
     frozen = {col.label for col in view.columns if col.frozen}
     for tc in tower:
@@ -254,7 +291,7 @@ def render(view: RoccaView) -> Image.Image:
     for tc in tower:
         if tc.active:
             draw_badge(draw, cv, tc)
-    return img
+    return cv.cut(img)
 
 
 def render_png(view: RoccaView) -> bytes:

@@ -93,3 +93,26 @@ def draw_symbol(draw: ImageDraw.ImageDraw, symbol: str, x: float, y: float, r: f
 def suit_ink(suit: str | None) -> RGB:
     return RED_SUIT if suit in ("H", "D") else BLACK_SUIT
 
+
+
+PHONE_WIDTH = 400  # Discord shows a picture this wide on a phone (a narrower one at its own size)
+LEGIBLE_PX = 12  # the smallest text height (a digit's ink) a picture keeps at that width
+DIGIT_HEIGHT = 0.66  # a digit's ink height per pixel of the default font's size
+
+
+def legible_size(width: float) -> int:
+    """The default font's size whose digits stay ``LEGIBLE_PX`` tall once a picture ``width`` px wide is shown on a
+    phone."""
+    return math.ceil(LEGIBLE_PX / DIGIT_HEIGHT * max(width, PHONE_WIDTH) / PHONE_WIDTH)
+
+
+@lru_cache(maxsize=1)
+def _missing_glyph() -> bytes:
+    return bytes(font(24).getmask("\U000f0000"))  # a private-use character no font here draws
+
+
+def drawable(text: str) -> bool:
+    """Whether the default font draws every character of ``text`` (it has Latin letters without accents only; a
+    missing character would be drawn as an empty box)."""
+    f = font(24)
+    return all(ch.isspace() or bytes(f.getmask(ch)) != _missing_glyph() for ch in text)

@@ -125,7 +125,8 @@ def seat_mark(number: int) -> str:
 
 def seat_lines(seat: SeatView, view: TwinPyramidView, names: Names, locale: object | None,
                number: int = 1) -> list[str]:
-    """A seat on the board: its numbers; its two pyramids are in the picture (and in its alt text)."""
+    """A seat on the board: its numbers; the deciding seat's two pyramids are in the picture, every seat's in its
+    alt text."""
     lines = [seat_mark(number) + " " + seat_header(seat, view, names, locale)]
     if seat.revealed is not None:
         lines.append(t("twinpyramid.board.revealed", locale, cards=sorted_cards(seat.revealed)))
@@ -296,10 +297,11 @@ def error_field(key: str, value: Any, locale: object | None) -> Any:
 
 # ---- the board picture ----------------------------------------------------------------------------------------------
 def image(view: TwinPyramidView, names: Names, locale: object | None) -> bytes:
-    """The board picture (PNG): every seat's field and hand pyramids. Called off the event loop."""
+    """The board picture (PNG): the deciding seat's field and hand pyramids, under its name. Called off the event
+    loop."""
     from .twinpyramid_image import render_png
 
-    return render_png(view)
+    return render_png(view, names.plain())
 
 
 def image_alt(view: TwinPyramidView, names: Names, locale: object | None) -> str:

@@ -6,7 +6,7 @@ from typing import Any
 from engines import Event
 
 from ..i18n import t
-from . import Names, ranking_lines
+from . import Names
 from .event_table import EventFormatter, format_event
 from .twinpyramid_text import card, cards, sorted_cards, step_label, suit_mark, suit_name
 
@@ -168,9 +168,8 @@ def _deal_ended(d: dict[str, Any], who: str, names: Names, locale: object | None
 
 
 def _match_over(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
-    lines = [t("twinpyramid.event.match_over", locale)]
-    lines += ranking_lines(d.get("ranking", []), d.get("scores", {}), names, locale)
-    return "\n".join(lines)
+    """The end; the ranking is on the final board this line is written above (shown once)."""
+    return t("twinpyramid.event.match_over", locale)
 
 
 _EVENTS: dict[str, EventFormatter] = {

@@ -1,23 +1,29 @@
-"""Twin Pyramid's two pyramids per seat as a picture (Pillow), drawn from the spectator view only.
+"""Twin Pyramid's two pyramids of the deciding seat as a picture (Pillow), drawn from the spectator view only.
 
-Each seat is a panel with its number (the board text's ``1️⃣``; gold while the seat is to act) and its two pyramids
-of ten slots, bottom row of four first: on the left the field pyramid (a placed stone shows its card, an empty slot
-its rank in grey), on the right the hand pyramid (the held cards face down — only their number is public — then the
-shown cards face up, then the empty slots; a full hand pyramid is a burst). Seats are laid out two per row so the
-picture stays wide rather than tall. No words are drawn: ranks, numbers and suit shapes only.
+The picture shows one seat large enough to read on a phone (every seat at once shrank its ranks to 6–8 px at 400 px
+wide; the board text lists every seat's numbers and the alt text every seat's pyramids): the seat to act (or, with
+no one to act, the current one). Above its panel its name as written (gold while the seat is to act), or its
+number (the board text's ``1️⃣``) when the default font cannot draw the name. The panel holds its two pyramids of
+ten slots, bottom row of four first: on the left the field pyramid (a placed stone shows its card, an empty slot its
+rank in grey), on the right the hand pyramid (the held cards face down — only their number is public — then the
+shown cards face up, then the empty slots; a full hand pyramid is a burst). No other words are drawn: ranks, numbers
+and suit shapes only.
 """
 from __future__ import annotations
+
+from typing import Callable
 
 from PIL import Image, ImageDraw
 
 from engines.twinpyramid.view import SeatView, TwinPyramidView
 
-from .shapes import INK, RGB, WHITE, draw_star, draw_suit, font, suit_ink, to_png
+from .shapes import INK, RGB, WHITE, draw_star, draw_suit, drawable, font, suit_ink, to_png
 
 ROWS = (("7", "8", "9", "10"), ("4", "5", "6"), ("2", "3"), ("A",))  # bottom row first (the view's geometry)
 TW, TH, TGAP = 58, 46, 4  # a slot (tile) and the gap between slots
 PAD, MID = 10, 26  # around a panel's pyramids, between its two pyramids
-COLUMNS = 2  # seats per row of the picture
+NAME_H = 52  # the strip above the panel with the seat's name
+NAME_SIZE = 36  # lower-case letters stay 12 px tall at 400 px wide
 ROW_W = 4 * TW + 3 * TGAP
 PYR_H = 4 * TH + 3 * TGAP
 PANEL_W = 2 * PAD + 2 * ROW_W + MID
@@ -101,8 +107,7 @@ def draw_hand(draw: ImageDraw.ImageDraw, left: float, top: float, held: int, sho
                                                                                                top + TH))
 
 
-def draw_seat(draw: ImageDraw.ImageDraw, seat: SeatView, number: int, left: float, top: float,
-              acting: bool, burst: int) -> None:
+def draw_seat(draw: ImageDraw.ImageDraw, seat: SeatView, left: float, top: float, acting: bool, burst: int) -> None:
     panel = (left, top, left + PANEL_W, top + PANEL_H)
     draw.rounded_rectangle(panel, radius=12, fill=BACKGROUND, outline=ACTING if acting else EMPTY_INK,
                            width=6 if acting else 2)
@@ -112,27 +117,50 @@ def draw_seat(draw: ImageDraw.ImageDraw, seat: SeatView, number: int, left: floa
     draw.rounded_rectangle((hand_left - 4, py - 4, hand_left + ROW_W + 4, py + PYR_H + 4), radius=10, fill=HAND_BG)
     draw_field(draw, field_left, py, seat.stones)
     draw_hand(draw, hand_left, py, seat.held_count, seat.shown, burst)
-    r = 24  # the seat's number, in the field pyramid's empty top-left corner
-    cx, cy = field_left + r + 4, py + r + 4
-    draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=ACTING if acting else INK, outline=WHITE, width=3)
-    draw.text((cx, cy + 1), str(number), font=font(32), fill=INK if acting else WHITE, anchor="mm")
 
 
-def render(view: TwinPyramidView) -> Image.Image:
-    seats = view.table
-    rows = max(1, (len(seats) + COLUMNS - 1) // COLUMNS)
-    width = COLUMNS * PANEL_W + (COLUMNS + 1) * PAD
-    height = rows * PANEL_H + (rows + 1) * PAD
+def fitted(draw: ImageDraw.ImageDraw, text: str, room: float) -> str:
+    """``text`` shortened with an ellipsis until it is at most ``room`` pixels wide."""
+    f = font(NAME_SIZE)
+    if draw.textlength(text, font=f) <= room:
+        return text
+    while text and draw.textlength(text + "…", font=f) > room:
+        text = text[:-1]
+    return text + "…"
+
+
+def draw_name(draw: ImageDraw.ImageDraw, name: str, number: int, width: float, acting: bool) -> None:
+    """The seat's name as written in a strip above its panel (its number when the font lacks a character)."""
+    shown = name if name.strip() and drawable(name) else str(number)
+    if acting:
+        draw.rounded_rectangle((PAD, 6, width - PAD, NAME_H - 2), radius=10, fill=ACTING)
+    draw.text((2 * PAD, NAME_H / 2 + 2), fitted(draw, shown, width - 4 * PAD), font=font(NAME_SIZE), fill=INK,
+              anchor="lm")
+
+
+def focus_seat(view: TwinPyramidView) -> int:
+    """The index of the seat the picture shows: the first to act, else the current player's."""
+    players = [seat.player for seat in view.table]
+    for player in (view.to_act if view.phase != "over" else []) + [view.current]:
+        if player in players:
+            return players.index(player)
+    return 0
+
+
+def render(view: TwinPyramidView, names: Callable[[str], str] = str) -> Image.Image:
+    width = PANEL_W + 2 * PAD
+    height = NAME_H + PANEL_H + PAD
     img = Image.new("P", (width, height), (250, 249, 245))
     draw = ImageDraw.Draw(img)
-    to_act = set(view.to_act) if view.phase != "over" else set()
-    burst = view.geometry.burst_size
-    for i, seat in enumerate(seats):
-        r, c = divmod(i, COLUMNS)
-        draw_seat(draw, seat, i + 1, PAD + c * (PANEL_W + PAD), PAD + r * (PANEL_H + PAD), seat.player in to_act,
-                  burst)
+    if not view.table:
+        return img
+    index = focus_seat(view)
+    seat = view.table[index]
+    acting = view.phase != "over" and seat.player in view.to_act
+    draw_name(draw, names(seat.player), index + 1, width, acting)
+    draw_seat(draw, seat, PAD, NAME_H, acting, view.geometry.burst_size)
     return img
 
 
-def render_png(view: TwinPyramidView) -> bytes:
-    return to_png(render(view))
+def render_png(view: TwinPyramidView, names: Callable[[str], str] = str) -> bytes:
+    return to_png(render(view, names))

@@ -13,7 +13,7 @@ from bot.table import Table
 
 from . import ui_driver
 from .discord_harness import Harness
-from .discord_helpers import board_message, my_hand, only_table, start_harness
+from .discord_helpers import JOIN, START, board_message, my_hand, only_table, says, start_harness
 from .test_discord_akuma import ALICE_ID
 from .test_discord_paused import BOB_ID, advance, manual_time, paused_table
 
@@ -40,9 +40,9 @@ async def start_table(h: Harness, **options) -> Table:
     alice, bob = h.user(ALICE_ID, "alice"), h.user(BOB_ID, "bob")
     r = await h.slash(alice, "play akuma", bots=1, **options)
     lobby = r.message
-    await h.click(bob, lobby, label="Join")
+    await h.click(bob, lobby, label=JOIN)
     footer = lobby_footer(h.message(lobby.id))
-    await h.click(alice, lobby, label="Start")
+    await h.click(alice, lobby, label=START)
     await h.settle()
     table = only_table(h)
     table.lobby_footer = footer  # type: ignore[attr-defined]  # what the lobby said before Start
@@ -86,7 +86,7 @@ async def test_no_clock_without_a_timer(tmp_path: Path) -> None:
     h = await start_harness(tmp_path / "bot.db")
     try:
         table = await start_table(h, timer=0)
-        assert "no time limit" in table.lobby_footer  # type: ignore[attr-defined]
+        assert says(table.lobby_footer, "lobby.no_timer")  # type: ignore[attr-defined]
         assert table.row.deadline is None and table.user_ids_to_act()
         due = table.user_ids_to_act()[0]
         assert "<t:" not in board_message(h, table).text and not any("<t:" in p for p in pings(h, due))

@@ -98,8 +98,8 @@ async def test_the_end_posts_one_clear_result_and_leaves_no_control_of_the_table
     assert result.id == max(m.id for m in h.channel_messages())  # the last message of the table
     emptied = next(s for s in table.seats if not table.state.hands[s.player])
     name = "Bot 1" if emptied.is_bot else emptied.name
-    assert f"{name} emptied their hand" in result.text and "cannot win and ranks last" in result.text
-    assert "First place" in result.text and "🥇" not in result.text  # the ranking is on the board just above
+    assert f"{name} emptied their hand" in result.text and says(result.text, "akuma.result.emptied_last")
+    assert says(result.text, "result.winners") and "🥇" not in result.text  # the ranking is on the board just above
     assert "🥇" in board_message(h, table).text and "lower is better" in board_message(h, table).text
     assert sum(m.text.count("🥇") for m in h.channel_messages()) == 1  # the ranking once, not three times
     for message in h.channel_messages():

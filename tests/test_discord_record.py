@@ -21,7 +21,7 @@ from . import discord_harness_payloads
 from .conftest import rows
 from .discord_harness import DiscordRefused, Harness
 from .discord_harness_payloads import ATTACHMENT_SIZE_LIMIT
-from .discord_helpers import assert_forged_clicks_refused
+from .discord_helpers import assert_forged_clicks_refused, says
 
 ALICE, BOB, MALLORY = 101, 102, 109
 GUILD_B = 900_000_000_000_000_777
@@ -70,7 +70,7 @@ async def test_a_summary_over_the_servers_limit_is_left_out_and_said(h: Harness,
     monkeypatch.setattr(discord_harness_payloads, "ATTACHMENT_SIZE_LIMIT", 4096)
     r = await h.slash(h.user(ALICE, "alice"), "game record", table=table.id)
     assert list(r.messages[-1].files) == [f"table-{table.id}-rocca.json"]
-    assert "larger than this server accepts" in r.messages[-1].text
+    assert says(r.messages[-1].text, "record.summary_too_large")
 
 
 async def test_tables_not_finished_elsewhere_unknown_or_not_replaying_are_refused(h: Harness,
@@ -116,12 +116,12 @@ async def test_reveal_under_the_result_shows_every_hand_and_the_secret_events(h:
     result = next(m for m in h.channel_messages() if "Rematch" in str(m.components))
     r = await h.click(h.user(MALLORY, "mallory"), result, result.button(None, rf"gh:reveal:{table.id}")["custom_id"])
     text = r.messages[-1].text
-    assert r.ephemeral and "What each seat held at the end" in text
+    assert r.ephemeral and says(text, "reveal.hands")
     mark = render_hooks("rocca").card
     for player, hand in table.state.hands.items():
         assert f"{table.names('en')[player]}: {len(hand)} card" in text and all(mark(c) in text for c in hand)
     passes = [a for a in await h.bot.storage.action_log(table.id) if a.action["type"] == "give"]
-    assert passes and "What was kept secret during play" in text  # seed 5 has Queen passes
+    assert passes and says(text, "reveal.secrets")  # seed 5 has Queen passes
     assert text.count("seen by") == len(passes)
 
 

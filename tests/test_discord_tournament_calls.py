@@ -14,7 +14,7 @@ from itertools import combinations
 from bot.tournaments import compute_standings
 
 from .discord_harness import Harness
-from .discord_helpers import organiser
+from .discord_helpers import CHECK_IN, TOURNAMENT_JOIN, organiser, says
 from .test_discord_tournament import ALICE
 from .test_tournament_seating import fewest_repeats
 
@@ -86,7 +86,7 @@ async def test_nine_entrants_three_rounds_measured(h: Harness) -> None:
                             break_minutes=1, name="Measured Cup")).message
     assert "tables of 3\n" in signup.text and "3–3" not in signup.text
     for user in users.values():
-        await h.click(user, signup, label="Join")
+        await h.click(user, signup, label=TOURNAMENT_JOIN)
     tn = next(iter(h.bot.tournaments._cache.values()))
     tn.seed = 37  # seeded: the same seating every run
     assert len(tn.entrants) == 9
@@ -102,7 +102,7 @@ async def test_nine_entrants_three_rounds_measured(h: Harness) -> None:
                            if u > 0 and u != ALICE)
             r = await h.slash(users[dropper], "tournament drop", player=users[dropper])
             seen[dropper].append(r.messages[-1].text)
-            assert "once their current game ends" in r.messages[-1].text
+            assert says(r.messages[-1].text, "tournament.done.drop_after_game")
             r = await h.slash(alice, "tournament replace", player=users[dropper])
             assert r.ephemeral
             bye_person = next(u for t in tn.round_tables(2) if t.status == "bye" for u in t.players if u > 0)
@@ -112,7 +112,7 @@ async def test_nine_entrants_three_rounds_measured(h: Harness) -> None:
             assert tn.next_round_at is not None and not tn.round_tables(2)
             r = await h.slash(users[dave], "tournament drop", player=users[dave])
             seen[dave].append(r.messages[-1].text)
-            assert "is out of the later rounds." in r.messages[-1].text
+            assert says(r.messages[-1].text, "tournament.done.drop")
         if number < 3:
             assert any(f"<t:{int(tn.next_round_at)}:R>" in m.text for m in h.channel_messages())
             mark = len(h.calls)
@@ -157,7 +157,7 @@ async def test_the_check_in_call_and_the_word_to_who_missed_it(h: Harness) -> No
     alice, bob, carol = (await organiser(h, ALICE, "alice")), h.user(102, "bob"), h.user(103, "carol")
     signup = (await h.slash(alice, "tournament create", game="akuma", bots=2, rounds=1)).message
     for user in (alice, bob, carol):
-        await h.click(user, signup, label="Join")
+        await h.click(user, signup, label=TOURNAMENT_JOIN)
     mark = len(h.calls)
     opened = await h.slash(alice, "tournament checkin", minutes=15)
     assert opened.ephemeral
@@ -167,7 +167,7 @@ async def test_the_check_in_call_and_the_word_to_who_missed_it(h: Harness) -> No
     assert f"<t:{int(tn.checkin_until)}:R>" in signup.text
     assert tournament_pings(h, mark, {h.channel_id}) == Counter({ALICE: 1, 102: 1, 103: 1})  # bots: none
     for user in (alice, bob):
-        await h.click(user, signup, label="Check in")
+        await h.click(user, signup, label=CHECK_IN)
     mark = len(h.calls)
     await h.slash(alice, "tournament start")
     told = [m for m in h.channel_messages() if "did not check in" in m.text]
@@ -181,7 +181,7 @@ async def test_a_tournament_tables_thread_is_archived_when_its_game_has_ended(h:
     monkeypatch.setattr(TableOutbox, "archive_grace", 0.2)
     alice = await organiser(h, ALICE, "alice")
     signup = (await h.slash(alice, "tournament create", game="akuma", rounds=2, bots=2, timer=45)).message
-    await h.click(alice, signup, label="Join")
+    await h.click(alice, signup, label=TOURNAMENT_JOIN)
     await h.slash(alice, "tournament start")
     tn = next(iter(h.bot.tournaments._cache.values()))
     table = tn.round_tables(1)[0]

@@ -92,9 +92,21 @@ async def pileup_table_with_everything(service: GameService, scheduler: BotSched
             break
     await service.come_back(table.id, BOB)  # ... and he takes it back
     await play_out(service, scheduler, table, random.Random(2))
-    rematch = await service.rematch(table.id, BOB)
-    await play_out(service, scheduler, rematch, random.Random(3))
-    return [table.id, rematch.id]
+    played = [table.id]
+    # the bots' choices follow the table's id, which differs by backend: rematch until a person has handed out
+    for attempt in range(8):
+        rematch = await service.rematch(played[-1], BOB)
+        await play_out(service, scheduler, rematch, random.Random(3 + attempt))
+        played.append(rematch.id)
+        if await hand_outs(service, played):
+            break
+    return played
+
+
+async def hand_outs(service: GameService, game_ids: list[int]) -> int:
+    """Minus cards handed out in one action (``give_all``) in these games."""
+    logs = [await service.storage.action_log(game_id) for game_id in game_ids]
+    return sum(entry.action["type"] == "give_all" for log in logs for entry in log)
 
 
 async def bot_tables_of_every_game(service: GameService, scheduler: BotScheduler) -> list[int]:

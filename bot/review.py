@@ -11,12 +11,15 @@ import enum
 from collections import OrderedDict
 from dataclasses import dataclass
 
+from engines import Engine, Event, GameState, View
+
 from . import render
 from .i18n import t
-from .replay import Replay
+from .replay import GameRecord, RecordAction, Replay
 
 SEEK_OPTIONS = 25  # Discord's limit of options in one select
 CACHED_REPLAYS = 8  # rebuilt replays kept in memory (the longest game takes ~1.3 s to rebuild)
+CHECKPOINT_EVERY = 32  # frames between the states a viewer's replay keeps (the others are played again)
 PRIVATE = "🔒"
 
 
@@ -39,6 +42,47 @@ class SeekKind(str, enum.Enum):
 SEEK_EVENTS = (("deal_started", SeekKind.DEAL), ("trick_started", SeekKind.TRICK), ("turn_started", SeekKind.TURN))
 
 
+class SteppedReplay:
+    """A rebuilt replay as the viewer keeps it: every frame's action and events, but only every ``every``-th state
+    (a checkpoint); a frame between two is reached by the engine applying the logged actions from the checkpoint
+    before it (at most ``every - 1``, a few milliseconds). The full replay of the longest game takes ~68 MiB, so a
+    cache of eight would be large; kept this way (its events and checkpoints) it takes ~13 MiB. The last frame
+    shown is remembered, so ▶ applies one action."""
+
+    def __init__(self, replay: Replay, every: int = CHECKPOINT_EVERY) -> None:
+        self.record: GameRecord = replay.record
+        self.engine: Engine = replay.engine
+        self.every = every
+        self.actions: list[RecordAction | None] = [f.action for f in replay.frames]
+        self.events: list[list[Event]] = [f.events for f in replay.frames]
+        self.checkpoints = {f.index: f.state for f in replay.frames if f.index % every == 0}
+        self._last: tuple[int, GameState] = (0, self.checkpoints[0])  # one tuple: read and replaced atomically
+
+    def __len__(self) -> int:
+        return len(self.actions)
+
+    def state(self, index: int) -> GameState:
+        last_index, last_state = self._last
+        start = index - index % self.every
+        if start <= last_index <= index:  # on from the frame shown last rather than from the checkpoint
+            start, state = last_index, last_state
+        else:
+            state = self.checkpoints[start]
+        for frame in range(start + 1, index + 1):
+            action = self.actions[frame]
+            assert action is not None, "every frame after the deal has its action"
+            state, _ = self.engine.apply(state, action.player, action.action)
+        self._last = (index, state)
+        return state
+
+    def view(self, index: int, viewer: str | None) -> View:
+        return self.engine.view(self.state(index), viewer)
+
+    def events_seen(self, index: int, viewer: str | None) -> list[Event]:
+        return [ev for ev in self.events[index]
+                if ev.visible_to is None or (viewer is not None and viewer in ev.visible_to)]
+
+
 @dataclass(frozen=True)
 class SeekPoint:
     frame: int
@@ -53,33 +97,33 @@ def thin(points: list[SeekPoint], most: int = SEEK_OPTIONS) -> list[SeekPoint]:
     return [points[round(i * step)] for i in range(most)]
 
 
-def seek_points(replay: Replay) -> tuple[SeekKind, list[SeekPoint]]:
+def seek_points(replay: SteppedReplay) -> tuple[SeekKind, list[SeekPoint]]:
     """Where the seek menu jumps: the frames where a deal starts (else a trick, else a turn, as the game's events
     say); a game whose events mark none of them seeks by turn, a turn being a change of who moves."""
     for event_type, kind in SEEK_EVENTS:
-        frames = [f.index for f in replay.frames if any(ev.type == event_type for ev in f.events)]
+        frames = [i for i, events in enumerate(replay.events) if any(ev.type == event_type for ev in events)]
         if len(frames) > 1:
             return kind, thin([SeekPoint(frame, n) for n, frame in enumerate(frames, 1)])
     frames, last_player = [0], None
-    for frame in replay.frames[1:]:
-        player = frame.action.player if frame.action is not None else None
+    for index, action in enumerate(replay.actions[1:], 1):
+        player = action.player if action is not None else None
         if player != last_player:
-            frames.append(frame.index)
+            frames.append(index)
             last_player = player
     return SeekKind.TURN, thin([SeekPoint(frame, n) for n, frame in enumerate(frames, 1)])
 
 
-def frame_lines(replay: Replay, index: int, perspective: Perspective, player: str | None, lang: str,
+def frame_lines(replay: SteppedReplay, index: int, perspective: Perspective, player: str | None, lang: str,
                 names: render.Names) -> list[str]:
     """Frame ``index`` seen through ``perspective`` (``player``: the seat of *my seat*): who moved, the public
     board, what happened as that perspective saw it, and the hands it may see."""
-    game, frame = replay.record.game, replay.frames[index]
+    game, action = replay.record.game, replay.actions[index]
     viewer = player if perspective is Perspective.MINE else None
     lines = []
-    if frame.action is not None:
-        lines.append(t("review.moved", lang, player=names(frame.action.player)))
+    if action is not None:
+        lines.append(t("review.moved", lang, player=names(action.player)))
     lines.append(render.board(game, replay.view(index, None), names, lang).text())
-    events = replay.frames[index].events if perspective is Perspective.ALL else replay.events_seen(index, viewer)
+    events = replay.events[index] if perspective is Perspective.ALL else replay.events_seen(index, viewer)
     happened = [(ev, line) for ev in events if (line := render.event_line(game, ev, names, lang)) is not None]
     if happened:
         lines += ["", t("review.happened", lang)]
@@ -98,15 +142,15 @@ class ReplayCache:
 
     def __init__(self, size: int = CACHED_REPLAYS) -> None:
         self.size = size
-        self._replays: OrderedDict[int, Replay] = OrderedDict()
+        self._replays: OrderedDict[int, SteppedReplay] = OrderedDict()
 
-    def get(self, table_id: int) -> Replay | None:
+    def get(self, table_id: int) -> SteppedReplay | None:
         replay = self._replays.get(table_id)
         if replay is not None:
             self._replays.move_to_end(table_id)
         return replay
 
-    def put(self, table_id: int, replay: Replay) -> None:
+    def put(self, table_id: int, replay: SteppedReplay) -> None:
         self._replays[table_id] = replay
         self._replays.move_to_end(table_id)
         while len(self._replays) > self.size:

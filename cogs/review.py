@@ -19,10 +19,10 @@ from bot import literal, render
 from bot.errors import HostError
 from bot.games import render_hooks
 from bot.i18n import language, t
-from bot.replay import GameRecord, Replay, rebuild, stored_record
+from bot.replay import GameRecord, rebuild, stored_record
 from bot.replay_show import record_names
 from bot.replies import NO_MENTIONS
-from bot.review import Perspective, ReplayCache, frame_lines, seek_points
+from bot.review import Perspective, ReplayCache, SteppedReplay, frame_lines, seek_points
 from bot.table import Table
 
 from .common import GameItem, host
@@ -82,7 +82,7 @@ def default_perspective(table: Table, user_id: int) -> Perspective:
     return Perspective.MINE if any(s.user_id == user_id for s in table.seats) else Perspective.SPECTATOR
 
 
-def viewer_message(replay: Replay, index: int, perspective: Perspective, player: str | None,
+def viewer_message(replay: SteppedReplay, index: int, perspective: Perspective, player: str | None,
                    locale: object | None) -> dict[str, Any]:
     """The send/edit arguments of the viewer at frame ``index`` (CPU work: drawn off the event loop)."""
     record, last = replay.record, len(replay) - 1
@@ -103,7 +103,7 @@ def viewer_message(replay: Replay, index: int, perspective: Perspective, player:
             "allowed_mentions": NO_MENTIONS}
 
 
-def viewer_controls(replay: Replay, index: int, perspective: Perspective, lang: str) -> discord.ui.View:
+def viewer_controls(replay: SteppedReplay, index: int, perspective: Perspective, lang: str) -> discord.ui.View:
     gid, last = replay.record.table, len(replay) - 1
     view = discord.ui.View(timeout=None)
     steps = [("⏮", 0, index > 0), ("◀", max(index - 1, 0), index > 0), (f"{index}/{last}", index, False),
@@ -120,8 +120,13 @@ def viewer_controls(replay: Replay, index: int, perspective: Perspective, lang: 
     return view
 
 
-async def rebuilt(interaction: discord.Interaction, record: GameRecord) -> Replay:
-    replay = await asyncio.to_thread(rebuild, record)
+def stepped(record: GameRecord) -> SteppedReplay:
+    """The game rebuilt and checked (``bot.replay.rebuild``), kept as the viewer's checkpoints."""
+    return SteppedReplay(rebuild(record))
+
+
+async def rebuilt(interaction: discord.Interaction, record: GameRecord) -> SteppedReplay:
+    replay = await asyncio.to_thread(stepped, record)
     replay_cache(interaction.client).put(record.table, replay)
     return replay
 

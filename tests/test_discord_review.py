@@ -94,7 +94,7 @@ async def test_my_seat_never_shows_another_seats_hidden_cards(h: Harness) -> Non
         allowed = {p for ev in private for p in ev.visible_to or ()}
         text = h.message(viewer.id).payload["embeds"][0]["description"]  # the title's step numbers are no cards
         assert f"step {index}/" in step_of(h.message(viewer.id))
-        leaks += [f"frame {index}: {w}" for w in Secrets("rocca", replay.frames[index].state).leaks(
+        leaks += [f"frame {index}: {w}" for w in Secrets("rocca", replay.state(index)).leaks(
             text, "p1", allowed, known=told)]
         if index < len(replay) - 1:
             await h.click(alice, viewer, label=NEXT)
@@ -109,7 +109,7 @@ async def test_review_in_japanese_and_for_a_spectator(h: Harness) -> None:
     assert r.ephemeral and f"卓 #{table.id}" in step_of(viewer) and "観戦者として" in embed_text(viewer)
     assert not viewer.files  # Akuma draws no board picture
     mine = await h.select(bob, viewer, r"gh:rvp:.*", ["m"])
-    assert mine.ephemeral and "対局していない" in mine.text
+    assert mine.ephemeral and says(mine.text, "error.review_not_seated")
 
 
 async def test_unfinished_unknown_other_server_and_forged_frames_are_refused(h: Harness) -> None:

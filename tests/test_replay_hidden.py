@@ -10,7 +10,7 @@ import pytest
 
 from bot.replay import Replay, rebuild_stored
 from bot.replay_show import frame_lines, record_names
-from bot.review import Perspective
+from bot.review import Perspective, SteppedReplay
 from bot.review import frame_lines as viewer_lines
 from bot.scheduler import BotScheduler
 from bot.service import GameService
@@ -45,6 +45,7 @@ def perspective_leaks(replay: Replay, viewer: str | None, *, discord_viewer: boo
     names = record_names(replay.record, "en")
     told: set[str] = set()  # cards private events have shown this viewer so far
     leaks = []
+    stepped = SteppedReplay(replay, every=7)  # the viewer's own frames, most of them played again from a checkpoint
     for index, frame in enumerate(replay.frames):
         seen = replay.events_seen(index, viewer)
         private = [ev for ev in seen if ev.visible_to is not None]
@@ -54,7 +55,7 @@ def perspective_leaks(replay: Replay, viewer: str | None, *, discord_viewer: boo
         allowed = {p for ev in private for p in ev.visible_to or ()}
         if discord_viewer:
             perspective = Perspective.SPECTATOR if viewer is None else Perspective.MINE
-            text = "\n".join(viewer_lines(replay, index, perspective, viewer, "en", names))
+            text = "\n".join(viewer_lines(stepped, index, perspective, viewer, "en", names))
         else:
             text = "\n".join(frame_lines(replay, index, viewer, "en", names))
         for what in Secrets(game, frame.state).leaks(text, viewer, allowed, known=told):

@@ -16,7 +16,7 @@ from bot.tournaments.models import Tournament, TournamentTable
 from cogs.review import replay_cache
 
 from .discord_harness import Harness
-from .discord_helpers import assert_forged_clicks_refused, kill, says, start_harness
+from .discord_helpers import Key, assert_forged_clicks_refused, kill, says, start_harness
 from .test_hidden_information import Secrets
 
 ALICE, BOB, MALLORY = 101, 102, 109
@@ -171,3 +171,36 @@ async def test_an_old_viewer_steps_after_a_restart(tmp_path: Path) -> None:
         assert "step 1/" in step_of(h2.message(viewer.id)) and replay_cache(h2.bot).get(table.id) is not None
     finally:
         await h2.close()
+
+
+async def test_a_shared_review_is_led_by_one_player_and_watched_by_all(h: Harness) -> None:
+    """Issue 33, item 4: Alice (who played) shares her viewer with the table: one public message, stepped only by
+    her and edited in place, from the spectator's view (no one's seat); Bob, who did not play, cannot share nor
+    step it; a second share names the one open."""
+    table = await played_table(h, "rocca", seed=7)
+    alice, bob = h.user(ALICE, "alice"), h.user(BOB, "bob")
+    mine = (await h.slash(alice, "game review", table=table.id)).messages[-1]
+    await h.click(alice, mine, label=NEXT)
+    before = len(h.channel_messages())
+    r = await h.click(alice, mine, label=Key("review.share"))
+    assert r.ephemeral and says(r.messages[-1].text, "review.shared")
+    assert len(h.channel_messages()) == before + 1
+    shared = h.channel_messages()[-1]
+    assert not shared.ephemeral and says(shared.text, "review.shared_by") and "step 1/" in step_of(shared)
+    assert says(embed_text(shared), "review.perspective.s") and not says(embed_text(shared), "review.hand_of")
+    assert "m" not in [o["value"] for o in shared.select(r"gh:rvp:.*")["options"]]
+    assert all(not c.get("custom_id", "").startswith("gh:rvsh") for c in shared.components)
+    refused = await h.click(bob, shared, label=NEXT)
+    assert refused.ephemeral and says(refused.text, "error.review_not_leader") and "step 1/" in step_of(
+        h.message(shared.id))
+    await h.click(alice, shared, label=NEXT)
+    await h.select(alice, shared, r"gh:rvp:.*", ["a"])
+    assert "step 2/" in step_of(h.message(shared.id)) and says(embed_text(h.message(shared.id)),
+                                                                "review.perspective.a")
+    assert len(h.channel_messages()) == before + 1  # edited in place, never a new message
+    again = await h.click(alice, mine, label=Key("review.share"))
+    assert again.ephemeral and says(again.text, "error.review_share_open")
+    bobs = (await h.slash(bob, "game review", table=table.id)).messages[-1]
+    nope = await h.click(bob, bobs, label=Key("review.share"))
+    assert nope.ephemeral and says(nope.text, "error.review_share_not_player")
+    assert len(h.channel_messages()) == before + 1

@@ -6,7 +6,7 @@ import itertools
 from pathlib import Path
 
 from bot.replay import state_digest
-from bot.review import ReplayCache, SeekKind, SeekPoint, SteppedReplay, seek_points, thin
+from bot.review import Perspective, ReplayCache, SeekKind, SeekPoint, SteppedReplay, seek_points, thin
 
 from .test_replay_hidden import finished_replay
 
@@ -51,3 +51,26 @@ async def test_a_stepped_replay_reaches_every_frames_state_in_any_order(tmp_path
     order = [*range(len(full)), *range(last, -1, -1), *[(i * 37) % len(full) for i in range(len(full))]]
     for index in order:
         assert state_digest(stepped.state(index)) == state_digest(full.frames[index].state), index
+
+
+async def test_viewer_controls_fit_discord_and_read_back(tmp_path: Path) -> None:
+    """For the largest table and leader ids, every custom_id of a (shared) viewer fits Discord's 100 characters
+    and is read back by its own control's template; the seek menu offers at most 25 frames."""
+    import re
+
+    from cogs.custom_ids import MAX_ID
+    from cogs.review import REVIEW_ITEMS, viewer_controls
+
+    full = await finished_replay(tmp_path, "twinpyramid", seed=7)
+    big = SteppedReplay(type(full)(full.record.model_copy(update={"table": MAX_ID}), full.engine, full.frames))
+    last = len(big) - 1
+    for leader in (None, MAX_ID):
+        rows = viewer_controls(big, last, Perspective.ALL, "en", leader).to_components()
+        components = [c for row in rows for c in row["components"]]
+        assert len(rows) <= 5 and all(len(row["components"]) <= 5 for row in rows)
+        for c in components:
+            assert len(c["custom_id"]) <= 100 and len(c.get("options", [])) <= 25, c["custom_id"]
+            assert any(re.fullmatch(item.__discord_ui_compiled_template__, c["custom_id"])  # type: ignore[attr-defined]
+                       for item in REVIEW_ITEMS), c["custom_id"]
+        assert str(MAX_ID) in components[0]["custom_id"] and (leader is None) == (
+            components[0]["custom_id"].count(str(MAX_ID)) == 1)

@@ -5,7 +5,9 @@ on the longest games (Twin Pyramid, six players, two rounds), and the size of ea
 
 Plays a seeded bot game of Twin Pyramid through the service on a temporary SQLite file, then times
 ``rebuild_stored`` (read the record, replay and verify every action) and one step: a seat's frame as the terminal
-playback prints it and the public board picture of that frame (median of the frames sampled). ``--summaries``
+playback prints it and the public board picture of that frame (median of the frames sampled). The Discord viewer
+(``cogs/review.py``): opening it (rebuild, then the first frame's message: text, picture and controls) and one step
+(a frame's message from the cached replay, as a click does; median over the sampled frames). ``--summaries``
 also plays one seeded bot game of every game and prints its animated summary's size and frame count.
 """
 from __future__ import annotations
@@ -21,9 +23,11 @@ from typing import Any
 from bot.games import render_hooks
 from bot.replay import Replay, rebuild_stored
 from bot.replay_show import animated_summary, frame_lines, record_names, summary_frames
+from bot.review import Perspective, SteppedReplay
 from bot.scheduler import BotScheduler
 from bot.service import GameService
 from bot.storage import Storage
+from cogs.review import viewer_message
 from engines import GAMES, get_engine
 
 
@@ -56,6 +60,18 @@ def step_ms(replay: Replay, samples: int = 50) -> tuple[float, float]:
     return statistics.median(text) * 1000, (statistics.median(picture) * 1000 if picture else 0.0)
 
 
+def viewer_step_ms(replay: SteppedReplay, samples: int = 50) -> tuple[float, float]:
+    """Median and worst milliseconds for the viewer's message of one frame from a seat (text, picture, controls),
+    jumping between the frames sampled: each is played again from the checkpoint before it."""
+    seat = replay.record.players[0].player
+    took = []
+    for index in summary_frames(len(replay), samples):
+        start = time.perf_counter()
+        viewer_message(replay, index, Perspective.MINE, seat, "en")
+        took.append(time.perf_counter() - start)
+    return statistics.median(took) * 1000, max(took) * 1000
+
+
 async def run(players: int, rounds: int, seed: int, summaries: bool) -> None:
     with tempfile.TemporaryDirectory() as folder:
         storage, game_id = await played(Path(folder), "twinpyramid", players, seed, {"rounds": rounds})
@@ -63,9 +79,16 @@ async def run(players: int, rounds: int, seed: int, summaries: bool) -> None:
         replay = await rebuild_stored(storage, game_id)
         rebuilt = time.perf_counter() - start
         await storage.close()
+        start = time.perf_counter()
+        viewer = SteppedReplay(replay)
+        viewer_message(viewer, 0, Perspective.MINE, replay.record.players[0].player, "en")
+        first = time.perf_counter() - start
+        step_median, step_worst = viewer_step_ms(viewer)
         text_ms, picture_ms = step_ms(replay)
         print(f"twinpyramid {players} players {rounds} rounds seed {seed}: {len(replay) - 1} actions, rebuild and "
               f"verify {rebuilt * 1000:.0f} ms; one step: text {text_ms:.2f} ms, board picture {picture_ms:.1f} ms")
+        print(f"viewer: open (rebuild + first frame) {(rebuilt + first) * 1000:.0f} ms; one step from the cache "
+              f"{step_median:.0f} ms (worst {step_worst:.0f} ms)")
         if not summaries:
             return
         gif = animated_summary(replay, "en")

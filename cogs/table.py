@@ -24,6 +24,7 @@ from .outbox import TableOutbox
 from .paused import PAUSED_ITEMS, paused_view
 from .record import RevealButton, send_record
 from .refusals import RefusalBudget
+from .review import REVIEW_ITEMS, open_viewer
 from .table_events import TableEvents
 from .table_result import RematchButton
 
@@ -185,9 +186,15 @@ class TableCog(commands.Cog):
         """Get a finished table's game as a file to keep (only you see it)."""
         await send_record(interaction, table)
 
+    @game.command(name="review")
+    @app_commands.describe(table="Number of the finished table")
+    async def review(self, interaction: discord.Interaction, table: int) -> None:
+        """Step through a finished table's game, only for you."""
+        await open_viewer(interaction, table)
+
 
 async def setup(bot: commands.Bot) -> None:
-    bot.add_dynamic_items(*PERSISTENT_ITEMS, RematchButton, RevealButton, *PAUSED_ITEMS)
+    bot.add_dynamic_items(*PERSISTENT_ITEMS, RematchButton, RevealButton, *REVIEW_ITEMS, *PAUSED_ITEMS)
     tables = TableCog(bot)
     await bot.add_cog(tables)
     await bot.add_cog(TableEvents(bot, tables))

@@ -17,6 +17,7 @@ from .common import NO_MENTIONS, GameItem, host, names_for
 from .custom_ids import ID
 from .limits import count_creation, refuse_if_full, server_limits
 from .record import RevealButton
+from .review import ReviewButton
 
 
 def result_message(table: Table, locale: object | None, *, rematch: bool = True,
@@ -43,6 +44,7 @@ def result_message(table: Table, locale: object | None, *, rematch: bool = True,
     if rematch:
         view.add_item(RematchButton(table.id, locale))
         view.add_item(RevealButton(table.id, locale))
+        view.add_item(ReviewButton(table.id, locale))
     return {"embed": embed, "view": view if rematch else discord.utils.MISSING, "allowed_mentions": NO_MENTIONS}
 
 

@@ -13,3 +13,5 @@ def test_replay_bench_prints_rebuild_and_step_times(capsys: pytest.CaptureFixtur
     out = capsys.readouterr().out
     assert re.search(r"^twinpyramid 2 players 1 rounds seed 1: \d+ actions, rebuild and verify \d+ ms; one step: "
                      r"text [\d.]+ ms, board picture [\d.]+ ms$", out, re.M), out
+    assert re.search(r"^viewer: open \(rebuild \+ first frame\) \d+ ms; one step from the cache \d+ ms "
+                     r"\(worst \d+ ms\)$", out, re.M), out

@@ -80,10 +80,10 @@ async def test_a_friend_joining_a_lobby_full_of_bots_takes_a_bots_seat(h: Harnes
 
 
 def live_controls(h: Harness, table_id: int) -> list[str]:
-    """Custom ids of the table's controls still on public messages (not deleted)."""
+    """Custom ids of the table's controls still on public messages (not deleted), those of the result aside."""
     return [c["custom_id"] for m in h.channel_messages() if not m.deleted for c in m.components
             if c.get("custom_id") and f":{table_id}" in c["custom_id"]
-            and not c["custom_id"].startswith(("gh:rematch", "gh:reveal"))]
+            and not c["custom_id"].startswith(("gh:rematch", "gh:reveal", "gh:review"))]
 
 
 async def test_the_end_posts_one_clear_result_and_leaves_no_control_of_the_table(h: Harness) -> None:

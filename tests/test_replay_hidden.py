@@ -10,6 +10,8 @@ import pytest
 
 from bot.replay import Replay, rebuild_stored
 from bot.replay_show import frame_lines, record_names
+from bot.review import Perspective, SteppedReplay
+from bot.review import frame_lines as viewer_lines
 from bot.scheduler import BotScheduler
 from bot.service import GameService
 from bot.storage import Storage
@@ -36,11 +38,14 @@ async def finished_replay(tmp_path: Path, game: str, seed: int) -> Replay:
         await storage.close()
 
 
-def perspective_leaks(replay: Replay, viewer: str | None) -> list[str]:
+def perspective_leaks(replay: Replay, viewer: str | None, *, discord_viewer: bool = False) -> list[str]:
+    """``discord_viewer``: the lines of the Discord viewer (``bot.review``) at *my seat* (or as a spectator)
+    rather than the terminal playback's."""
     game = replay.record.game
     names = record_names(replay.record, "en")
     told: set[str] = set()  # cards private events have shown this viewer so far
     leaks = []
+    stepped = SteppedReplay(replay, every=7)  # the viewer's own frames, most of them played again from a checkpoint
     for index, frame in enumerate(replay.frames):
         seen = replay.events_seen(index, viewer)
         private = [ev for ev in seen if ev.visible_to is not None]
@@ -48,7 +53,11 @@ def perspective_leaks(replay: Replay, viewer: str | None) -> list[str]:
         for ev in private:
             told |= set(string_leaves(ev.data))
         allowed = {p for ev in private for p in ev.visible_to or ()}
-        text = "\n".join(frame_lines(replay, index, viewer, "en", names))
+        if discord_viewer:
+            perspective = Perspective.SPECTATOR if viewer is None else Perspective.MINE
+            text = "\n".join(viewer_lines(stepped, index, perspective, viewer, "en", names))
+        else:
+            text = "\n".join(frame_lines(replay, index, viewer, "en", names))
         for what in Secrets(game, frame.state).leaks(text, viewer, allowed, known=told):
             leaks.append(f"{game} frame {index} seen by {viewer or 'a spectator'} shows {what}")
     return leaks
@@ -59,4 +68,14 @@ async def test_each_perspective_of_a_replay_shows_only_what_it_saw(tmp_path: Pat
     replay = await finished_replay(tmp_path, game, seed=10 ** 12 + 21)  # no frame number or count looks like it
     players = [p.player for p in replay.record.players]
     leaks = [leak for viewer in [None, *players] for leak in perspective_leaks(replay, viewer)]
+    assert len(replay) > 2 and not leaks, "\n".join(leaks[:30])
+
+
+@pytest.mark.parametrize("game", GAMES)
+async def test_the_discord_viewer_at_my_seat_shows_only_what_that_seat_saw(tmp_path: Path, game: str) -> None:
+    """The viewer's *my seat* shows the seat's hand at every frame (not only on its turns): still nothing of
+    another seat's hidden cards; the spectator's shows no one's."""
+    replay = await finished_replay(tmp_path, game, seed=10 ** 12 + 21)
+    players = [p.player for p in replay.record.players]
+    leaks = [leak for viewer in [None, *players] for leak in perspective_leaks(replay, viewer, discord_viewer=True)]
     assert len(replay) > 2 and not leaks, "\n".join(leaks[:30])

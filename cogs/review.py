@@ -1,0 +1,341 @@
+"""The replay viewer (issue 33, item 2): **Review** under a table's result and ``/game review <table>`` open, only
+to whoever asked, a finished table's game one frame at a time — the board of that moment (text, and the picture
+for the games that draw one), what happened, ⏮ ◀ n/N ▶ ⏭, a seek menu (by deal, trick or turn) and a perspective
+menu (*my seat*, *spectator*, *all hands*). Every control is a ``GameItem`` whose custom_id carries the table,
+the frame and the perspective, so an old viewer still works after a restart; a click edits the viewer in place.
+The viewer reads only the stored game (``bot.replay``) and never changes it. *All hands* waits for a tournament
+game's round to be over (its other tables may still be playing); *my seat* is the clicker's own seat, found from
+who clicks, never from the custom_id."""
+from __future__ import annotations
+
+import asyncio
+import io
+import weakref
+from typing import Any
+
+import discord
+
+from bot import literal, render
+from bot.errors import HostError
+from bot.games import render_hooks
+from bot.i18n import language, t
+from bot.replay import GameRecord, rebuild, stored_record
+from bot.replay_show import record_names
+from bot.replies import NO_MENTIONS
+from bot.review import Perspective, ReplayCache, SteppedReplay, frame_lines, seek_points
+from bot.table import Table
+
+from .common import GameItem, host
+from .custom_ids import ID, INDEX, number, valid_id
+from .refusals import ARCHIVED
+
+EMBED_CHARS = 4096  # Discord's limit for an embed's description
+PICTURE = "board.png"
+PERSPECTIVE = "(?P<p>[msa])"
+LEADER = rf"(?::(?P<lead>{ID}))?"  # a shared review's custom_ids end with its leader's user id
+_caches: weakref.WeakKeyDictionary[discord.Client, ReplayCache] = weakref.WeakKeyDictionary()
+_shared: weakref.WeakKeyDictionary[discord.Client, dict[int, str]] = weakref.WeakKeyDictionary()  # table -> link
+
+
+def replay_cache(client: discord.Client) -> ReplayCache:
+    """This bot's rebuilt replays (a restarted bot starts with none)."""
+    cache = _caches.get(client)
+    if cache is None:
+        cache = _caches[client] = ReplayCache()
+    return cache
+
+
+async def finished_table(interaction: discord.Interaction, table_id: int) -> Table:
+    if not valid_id(table_id):  # a typed number no table can have
+        raise HostError("no_such_game", game_id=table_id)
+    table = await host(interaction).service.table(table_id)
+    if table.row.guild_id != interaction.guild_id:  # a table of no server is not this server's either
+        raise HostError("other_server")
+    if table.status != "finished":
+        raise HostError("review_not_finished", game_id=table_id)
+    return table
+
+
+async def all_hands_allowed(interaction: discord.Interaction, table_id: int) -> bool:
+    """Every hand may be shown once the game is over, but a tournament game's only once its round is over."""
+    storage = host(interaction).storage
+    tournament_id = await storage.tournaments.tournament_of_game(table_id)
+    if tournament_id is None:
+        return True
+    tournament = await storage.tournaments.load(tournament_id)
+    if tournament is None:
+        return False
+    rounds = {tb.round for tb in tournament.tables if tb.game_id == table_id}
+    return all(tb.done for tb in tournament.tables if tb.round in rounds)
+
+
+async def seen_as(interaction: discord.Interaction, table: Table, perspective: Perspective) -> str | None:
+    """The engine player whose seat *my seat* shows (None for the others); refused when not allowed."""
+    if perspective is Perspective.ALL and not await all_hands_allowed(interaction, table.id):
+        raise HostError("review_round_running", game_id=table.id)
+    if perspective is not Perspective.MINE:
+        return None
+    seat = next((s for s in table.seats if s.user_id == interaction.user.id), None)
+    if seat is None:
+        raise HostError("review_not_seated", game_id=table.id)
+    return seat.player
+
+
+def default_perspective(table: Table, user_id: int) -> Perspective:
+    return Perspective.MINE if any(s.user_id == user_id for s in table.seats) else Perspective.SPECTATOR
+
+
+def viewer_message(replay: SteppedReplay, index: int, perspective: Perspective, player: str | None,
+                   locale: object | None, leader: int | None = None) -> dict[str, Any]:
+    """The send/edit arguments of the viewer at frame ``index`` (CPU work: drawn off the event loop); ``leader``:
+    the user who steps a shared review (None: a private viewer)."""
+    record, last = replay.record, len(replay) - 1
+    lang = language(locale)
+    names = record_names(record, lang, literal.markdown)
+    text = "\n".join(frame_lines(replay, index, perspective, player, lang, names))
+    if len(text) > EMBED_CHARS:
+        text = text[:EMBED_CHARS - 1] + "…"
+    embed = discord.Embed(title=t("review.title", lang, id=record.table, game=render.game_title(record.game, lang),
+                                  index=index, total=last), description=text, colour=0x3498DB)
+    embed.set_footer(text=t(f"review.perspective.{perspective.value}", lang))
+    files = []
+    draw = render_hooks(record.game).image
+    if draw is not None:
+        files.append(discord.File(io.BytesIO(draw(replay.view(index, None), names.plain(), lang)), filename=PICTURE))
+        embed.set_image(url=f"attachment://{PICTURE}")
+    return {"embed": embed, "attachments": files, "allowed_mentions": NO_MENTIONS,
+            "view": viewer_controls(replay, index, perspective, lang, leader)}
+
+
+def viewer_controls(replay: SteppedReplay, index: int, perspective: Perspective, lang: str,
+                    leader: int | None) -> discord.ui.View:
+    gid, last = replay.record.table, len(replay) - 1
+    view = discord.ui.View(timeout=None)
+    steps = [("⏮", 0, index > 0), ("◀", max(index - 1, 0), index > 0), (f"{index}/{last}", index, False),
+             ("▶", min(index + 1, last), index < last), ("⏭", last, index < last)]
+    for slot, (label, target, enabled) in enumerate(steps):
+        view.add_item(ReviewStep(gid, target, perspective, slot, leader, label, disabled=not enabled))
+    kind, points = seek_points(replay)
+    view.add_item(ReviewSeek(gid, perspective, leader, [discord.SelectOption(
+        label=t(f"review.seek.{kind.value}", lang, number=p.number, index=p.frame), value=str(p.frame),
+        default=p.frame == index) for p in points], t(f"review.seek_by.{kind.value}", lang)))
+    shown = [p for p in Perspective if leader is None or p is not Perspective.MINE]  # a shared review: no one's seat
+    view.add_item(ReviewPerspective(gid, index, leader, [discord.SelectOption(
+        label=t(f"review.perspective.{p.value}", lang), value=p.value, default=p is perspective)
+        for p in shown], t("review.perspective_pick", lang)))
+    if leader is None:
+        view.add_item(ReviewShare(gid, index, perspective, lang))
+    return view
+
+
+def stepped(record: GameRecord) -> SteppedReplay:
+    """The game rebuilt and checked (``bot.replay.rebuild``), kept as the viewer's checkpoints."""
+    return SteppedReplay(rebuild(record))
+
+
+async def rebuilt(interaction: discord.Interaction, record: GameRecord) -> SteppedReplay:
+    replay = await asyncio.to_thread(stepped, record)
+    replay_cache(interaction.client).put(record.table, replay)
+    return replay
+
+
+async def open_viewer(interaction: discord.Interaction, table_id: int) -> None:
+    """A new private viewer of a finished table at its first frame, from the clicker's default perspective."""
+    table = await finished_table(interaction, table_id)
+    perspective = default_perspective(table, interaction.user.id)
+    player = await seen_as(interaction, table, perspective)
+    replay = replay_cache(interaction.client).get(table_id)
+    if replay is None:
+        record = await stored_record(host(interaction).storage, table_id)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        replay = await rebuilt(interaction, record)
+    message = await asyncio.to_thread(viewer_message, replay, 0, perspective, player, interaction.locale)
+    files = message.pop("attachments")
+    if interaction.response.is_done():
+        await interaction.followup.send(ephemeral=True, files=files, **message)
+    else:
+        await interaction.response.send_message(ephemeral=True, files=files, **message)
+
+
+async def show_frame(interaction: discord.Interaction, table_id: int, index: int, perspective: Perspective,
+                     leader: int | None = None) -> None:
+    """The viewer edited in place at frame ``index`` (a forged frame out of range is refused); a shared review
+    (``leader``) is stepped by its leader only, in the table's language, never from someone's seat."""
+    table = await finished_table(interaction, table_id)
+    if leader is not None and interaction.user.id != leader:
+        raise HostError("review_not_leader")
+    if leader is not None and perspective is Perspective.MINE:
+        raise HostError("review_no_perspective")
+    player = await seen_as(interaction, table, perspective)
+    locale = interaction.locale if leader is None else table.row.locale
+    replay = replay_cache(interaction.client).get(table_id)
+    record = replay.record if replay is not None else await stored_record(host(interaction).storage, table_id)
+    if index > len(record.actions):  # checked before any answer, so the refusal is the answer
+        raise HostError("review_no_frame", index=index, last=len(record.actions))
+    if replay is None:  # not rebuilt since the start (or pushed out of the cache): say we are on it first
+        await interaction.response.defer()
+        replay = await rebuilt(interaction, record)
+    message = await asyncio.to_thread(viewer_message, replay, index, perspective, player, locale, leader)
+    if interaction.response.is_done():
+        await interaction.edit_original_response(**message)
+    else:
+        await interaction.response.edit_message(**message)
+
+
+class ReviewButton(GameItem, template=rf"gh:review:(?P<gid>{ID})"):
+    """**Review** under a finished table's result: opens a private viewer of its game."""
+
+    def __init__(self, game_id: int, locale: object | None = None) -> None:
+        super().__init__(discord.ui.Button(label=t("result.review", locale), emoji="🎞️",
+                                           style=discord.ButtonStyle.secondary, custom_id=f"gh:review:{game_id}"))
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: Any, match: Any) -> "ReviewButton":
+        return cls(int(match["gid"]), interaction.locale)
+
+    async def run(self, interaction: discord.Interaction) -> None:
+        await open_viewer(interaction, self.game_id)
+
+
+def leader_part(leader: int | None) -> str:
+    return "" if leader is None else f":{leader}"
+
+
+def leader_of(match: Any) -> int | None:
+    return int(match["lead"]) if match["lead"] is not None else None
+
+
+class ReviewStep(GameItem,
+                 template=rf"gh:rv:(?P<gid>{ID}):(?P<frame>{INDEX}):{PERSPECTIVE}:(?P<slot>[0-4]){LEADER}"):
+    """⏮ ◀ n/N ▶ ⏭: each carries the frame it shows (``slot`` keeps two buttons to one frame apart)."""
+
+    def __init__(self, game_id: int, frame: int, perspective: Perspective, slot: int, leader: int | None = None,
+                 label: str = "", disabled: bool = False) -> None:
+        super().__init__(discord.ui.Button(
+            label=label or "·", style=discord.ButtonStyle.secondary, disabled=disabled,
+            custom_id=f"gh:rv:{game_id}:{frame}:{perspective.value}:{slot}{leader_part(leader)}"))
+        self.game_id, self.frame, self.perspective, self.leader = game_id, frame, perspective, leader
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: Any, match: Any) -> "ReviewStep":
+        return cls(int(match["gid"]), int(match["frame"]), Perspective(match["p"]), int(match["slot"]),
+                   leader_of(match))
+
+    async def run(self, interaction: discord.Interaction) -> None:
+        await show_frame(interaction, self.game_id, self.frame, self.perspective, self.leader)
+
+
+class ReviewSeek(GameItem, template=rf"gh:rvk:(?P<gid>{ID}):{PERSPECTIVE}{LEADER}"):
+    """The seek menu: each option's value is the frame it jumps to."""
+
+    def __init__(self, game_id: int, perspective: Perspective, leader: int | None = None,
+                 options: list[discord.SelectOption] | None = None, placeholder: str | None = None) -> None:
+        super().__init__(discord.ui.Select(
+            custom_id=f"gh:rvk:{game_id}:{perspective.value}{leader_part(leader)}", options=options or [],
+            placeholder=placeholder, min_values=1, max_values=1))
+        self.game_id, self.perspective, self.leader = game_id, perspective, leader
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: Any, match: Any) -> "ReviewSeek":
+        return cls(int(match["gid"]), Perspective(match["p"]), leader_of(match))
+
+    async def run(self, interaction: discord.Interaction) -> None:
+        values = self.item.values  # type: ignore[attr-defined]  # item is a Select
+        index = number(values[0], INDEX) if len(values) == 1 else None
+        if index is None:
+            raise HostError("review_bad_step")
+        await show_frame(interaction, self.game_id, index, self.perspective, self.leader)
+
+
+class ReviewPerspective(GameItem, template=rf"gh:rvp:(?P<gid>{ID}):(?P<frame>{INDEX}){LEADER}"):
+    """The perspective menu: the same frame seen through other eyes."""
+
+    def __init__(self, game_id: int, frame: int, leader: int | None = None,
+                 options: list[discord.SelectOption] | None = None, placeholder: str | None = None) -> None:
+        super().__init__(discord.ui.Select(custom_id=f"gh:rvp:{game_id}:{frame}{leader_part(leader)}",
+                                           options=options or [], placeholder=placeholder, min_values=1,
+                                           max_values=1))
+        self.game_id, self.frame, self.leader = game_id, frame, leader
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: Any, match: Any) -> "ReviewPerspective":
+        return cls(int(match["gid"]), int(match["frame"]), leader_of(match))
+
+    async def run(self, interaction: discord.Interaction) -> None:
+        values = self.item.values  # type: ignore[attr-defined]  # item is a Select
+        chosen = {p.value: p for p in Perspective}.get(values[0]) if len(values) == 1 else None
+        if chosen is None:
+            raise HostError("review_no_perspective")
+        await show_frame(interaction, self.game_id, self.frame, chosen, self.leader)
+
+
+class ReviewShare(GameItem, template=rf"gh:rvsh:(?P<gid>{ID}):(?P<frame>{INDEX}):{PERSPECTIVE}"):
+    """**Show the table** on a private viewer (issue 33, item 4): someone who played posts the review where the
+    table played, at this frame, and leads it; everyone watches it edited in place."""
+
+    def __init__(self, game_id: int, frame: int, perspective: Perspective, locale: object | None = None) -> None:
+        super().__init__(discord.ui.Button(label=t("review.share", locale), emoji="📣",
+                                           style=discord.ButtonStyle.primary,
+                                           custom_id=f"gh:rvsh:{game_id}:{frame}:{perspective.value}"))
+        self.game_id, self.frame, self.perspective = game_id, frame, perspective
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: Any, match: Any) -> "ReviewShare":
+        return cls(int(match["gid"]), int(match["frame"]), Perspective(match["p"]), interaction.locale)
+
+    async def run(self, interaction: discord.Interaction) -> None:
+        await start_shared(interaction, self.game_id, self.frame, self.perspective)
+
+
+async def start_shared(interaction: discord.Interaction, table_id: int, index: int, perspective: Perspective) -> None:
+    """One public review per table (never flooding its thread): posted by someone who played, from the spectator's
+    view (or every hand, where allowed), in the table's language; the clicker is told where."""
+    table = await finished_table(interaction, table_id)
+    if not any(s.user_id == interaction.user.id for s in table.seats):
+        raise HostError("review_share_not_player", game_id=table_id)
+    shared = _shared.setdefault(interaction.client, {})
+    if table_id in shared:
+        raise HostError("review_share_open", game_id=table_id, link=shared[table_id])
+    perspective = Perspective.SPECTATOR if perspective is Perspective.MINE else perspective
+    await seen_as(interaction, table, perspective)
+    replay = replay_cache(interaction.client).get(table_id)
+    record = replay.record if replay is not None else await stored_record(host(interaction).storage, table_id)
+    if index > len(record.actions):
+        raise HostError("review_no_frame", index=index, last=len(record.actions))
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    replay = replay or await rebuilt(interaction, record)
+    locale = table.row.locale
+    message = await asyncio.to_thread(viewer_message, replay, index, perspective, None, locale, interaction.user.id)
+    content = t("review.shared_by", locale, player=literal.markdown(interaction.user.display_name))
+    posted = await post_where_played(interaction, table, content, message)
+    shared[table_id] = posted.jump_url
+    await interaction.followup.send(t("review.shared", interaction.locale, link=posted.jump_url), ephemeral=True)
+
+
+async def post_where_played(interaction: discord.Interaction, table: Table, content: str,
+                            message: dict[str, Any]) -> discord.Message:
+    """The shared review sent to the table's thread (unarchived first when it was archived) or channel."""
+    client = interaction.client
+    channel = client.get_channel(table.row.channel_id) or await client.fetch_channel(table.row.channel_id)
+    if not isinstance(channel, discord.abc.Messageable):
+        raise HostError("review_share_failed", game_id=table.id)
+    pictures = [(f.filename, f.fp.read()) for f in message.pop("attachments")]
+
+    async def send() -> discord.Message:
+        files = [discord.File(io.BytesIO(data), filename) for filename, data in pictures]
+        return await channel.send(content, files=files, **message)
+
+    try:
+        return await send()
+    except discord.HTTPException as error:
+        if error.code != ARCHIVED:
+            raise HostError("review_share_failed", game_id=table.id) from None
+    await client.http.edit_channel(table.row.channel_id, archived=False)  # a quiet thread is archived: reopen it
+    try:
+        return await send()
+    except discord.HTTPException:
+        raise HostError("review_share_failed", game_id=table.id) from None
+
+
+REVIEW_ITEMS = (ReviewButton, ReviewStep, ReviewSeek, ReviewPerspective, ReviewShare)

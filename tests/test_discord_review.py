@@ -18,6 +18,7 @@ from cogs.review import replay_cache
 from .discord_harness import Harness
 from .discord_helpers import Key, assert_forged_clicks_refused, kill, says, start_harness
 from .test_hidden_information import Secrets
+from .discord_helpers import says
 
 ALICE, BOB, MALLORY = 101, 102, 109
 GUILD_B = 900_000_000_000_000_777
@@ -124,7 +125,7 @@ async def test_unfinished_unknown_other_server_and_forged_frames_are_refused(h: 
     elsewhere = h.add_guild(GUILD_B)["elsewhere"]
     mallory = h.user(MALLORY, "mallory", permissions=discord.Permissions.all())
     r = await h.slash(mallory, "game review", channel=elsewhere, table=done.id)
-    assert r.ephemeral and "another server" in r.text
+    assert r.ephemeral and says(r.text, "error.other_server")
     await assert_forged_clicks_refused(h, alice, done, {
         f"gh:rv:{done.id}:99999:m:3": "There is no step 99999", f"gh:rv:{lobby.id}:1:s:3": "is not finished",
         "gh:rv:987654:1:s:3": "There is no table #987654", f"gh:review:{lobby.id}": "is not finished"})

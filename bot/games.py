@@ -1,8 +1,9 @@
 """One declared plug-in per game: every part a game brings, and every optional hook with its default, here.
 
 A game is its ``GamePlugin``: the engine class (also registered in ``engines``, which stays free of ``bot``),
-the text/picture renderer (``bot/render/<game>.py``), the Discord controls with the ``/play`` subcommand
-(``cogs/games/<game>.py``), the heuristic bot (``bot/policies/<game>.py``), the determiniser of the strong bot
+the text/picture renderer (``bot/render/<game>.py``), the Discord controls (``cogs/games/<game>.py``; its
+``/play <game>`` is generated from the engine's options model by ``cogs.play_command``), the heuristic bot
+(``bot/policies/<game>.py``), the determiniser of the strong bot
 (``bot/policies/sampling/<game>.py``) and the catalogs: ``<locales>/{en,ja}/<game>.json`` and the rules
 ``<locales>/rules/<game>.{en,ja}.md``. The hooks each part must or may define are the fields of the ``*Hooks``
 classes below: a field without a default is required, a field with one is optional and the default is what the
@@ -90,12 +91,13 @@ class RenderHooks:
 
 @dataclass(frozen=True)
 class ControlsHooks:
-    play: Any  # the /play <game> subcommand (an app_commands.Command)
     controls: Callable[..., list]  # (table, player, view, selection, locale) -> hand view items
     selection_notes: Callable[..., list[str]]  # (table, player, view, selection, locale) -> lines under the hand
     public_controls: Callable[..., list] | None = None  # (table, locale) -> buttons on the public turn message
     hand_image: Callable[..., bytes | None] | None = None  # (table, player, view, selection, locale) -> PNG
     click_actions: Callable[..., list] | None = None  # (table, player) -> one-click actions the engine does not list
+    lobby_options: Callable[[dict[str, Any]], dict[str, Any]] | None = None  # the table options chosen in /play
+    # (those that differ from the model's defaults) -> the options the lobby opens with, or BadOptions
     code_action: Callable[..., Any] | None = None  # (table, player, code) -> the action a button code that is no
     # index names (an action carried whole, e.g. Pile up's every minus card to hand out), or None
 
@@ -150,9 +152,7 @@ def _hooks(kind: type, source: Any, game: str, part: str) -> Any:
 
 def _well_formed(name: str, value: Any) -> bool:
     """A hook is a callable, except the numbers (``ROLLOUT_STEPS``, ``SEARCH_CANDIDATES``, ``MAX_PLAYOUTS``,
-    ``SWITCH_Z``, ``tournament_seats``), the flag ``SEARCHED`` and the slash command ``play``."""
-    if name == "play":
-        return callable(getattr(value, "callback", None))
+    ``SWITCH_Z``, ``tournament_seats``) and the flag ``SEARCHED``."""
     if name in ("ROLLOUT_STEPS", "SEARCH_CANDIDATES", "MAX_PLAYOUTS"):
         return isinstance(value, int) and value > 0
     if name == "SWITCH_Z":

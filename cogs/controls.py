@@ -1,16 +1,16 @@
 """Persistent controls and the hand view (the ephemeral message with a player's secret hand).
 
 ``ActButton`` (``gh:do:<table>:<version>:<seat>.<index>``) plays the action at ``index`` in ``button_actions`` of
-the seat's player at that version (one encoding for every game: the version check makes a stale index harmless,
-and the list is the same for the same state; only that seat's player may click it). ``PickSelect``
+the seat's player at that version (one encoding for every game: the version check makes a stale index harmless, and
+the list is the same for the same state; only that seat's player may click it). ``PickSelect``
 (``gh:pick:<table>:<version>:<part>:<carry>``) only changes what is selected and redraws the hand. Each game has a
 controls module (its plug-in's ``controls``, ``cogs/games/<game>.py``) with the hooks of
-``bot.games.ControlsHooks``: ``play`` (its ``/play`` subcommand), ``controls`` (buttons made by ``Actions``) and
-``selection_notes``; optionally ``public_controls`` for buttons that belong on the public turn message (a dice roll
-everyone should see), ``hand_image``, ``click_actions`` (one-click actions the engine accepts but does not list,
-appended to ``button_actions``) and ``code_action`` (an action carried whole in a button code ``<seat>.<letters>``,
-when its choices are too many to list: Pile up's triple). A select the move needs that offers one option is chosen
-for the player (``single(..., chosen_when_alone=True)``, ``auto_chosen``).
+``bot.games.ControlsHooks``: ``controls`` (buttons made by ``Actions``) and ``selection_notes``; optionally
+``lobby_options`` (``/play``'s options checked before a lobby opens), ``public_controls`` for buttons that belong on
+the public turn message (a dice roll everyone should see), ``hand_image``, ``click_actions`` (one-click actions the
+engine accepts but does not list, appended to ``button_actions``) and ``code_action`` (an action carried whole in a
+button code ``<seat>.<letters>``, when its choices are too many to list: Pile up's triple). A select the move needs
+that offers one option is chosen for the player (``single(..., chosen_when_alone=True)``, ``auto_chosen``).
 """
 from __future__ import annotations
 

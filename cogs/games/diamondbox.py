@@ -13,7 +13,6 @@ the legal actions (``cogs.controls.Actions``).
 from __future__ import annotations
 
 import discord
-from discord import app_commands
 
 from bot.i18n import t
 from bot.render import diamondbox as text
@@ -24,25 +23,10 @@ from engines.diamondbox.view import DiamondBoxView
 from ..common import names_for
 from ..controls import Actions, PickSelect, refusal, single
 from ..custom_ids import INDEX, number
-from ..lobby import DEFAULT_TIMER, LEVEL_CHOICES, TimerOption, open_lobby
 
 PAGE = 23  # placements per page of the select; with "more"/"back" entries a page stays within 25 options
 CARD_PART, PLACE_PART = 0, 1
 QUICK = 5  # best placements of the chosen card offered as buttons (one row)
-
-
-@app_commands.command(name="diamondbox")
-@app_commands.describe(bots="Bot seats to add at once (0–3)",
-                       turns="all: cards turn 0°, 90°, 180° or 270° (default); half: only 0° or 180°",
-                       timer="Seconds per decision before a bot moves for an absent player (0 = no timer)")
-@app_commands.choices(turns=[app_commands.Choice(name="half", value="half"),
-                             app_commands.Choice(name="all", value="all")])
-@app_commands.describe(level="Bot level: easy, normal or strong")
-@app_commands.choices(level=LEVEL_CHOICES)
-async def play(interaction: discord.Interaction, bots: app_commands.Range[int, 0, 3] = 0, turns: str = "all",
-               timer: TimerOption = DEFAULT_TIMER, level: str = "normal") -> None:
-    """Diamond Box (2–4 players): overlap diamond cards on a shared grid and empty your hand first."""
-    await open_lobby(interaction, "diamondbox", {"turns": turns} if turns != "all" else {}, bots, timer, level)
 
 
 def value_of(p: Placement) -> str:

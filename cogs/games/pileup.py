@@ -18,7 +18,6 @@ import re
 from typing import Any
 
 import discord
-from discord import app_commands
 
 from bot.i18n import t
 from bot.render import pileup as text
@@ -30,7 +29,6 @@ from engines.pileup.rules import preview as outcome_of
 from engines.pileup.view import DeflectPending, PileupView, RollPending
 
 from ..controls import ActButton, Actions, PickSelect, refusal, single
-from ..lobby import DEFAULT_TIMER, LEVEL_CHOICES, TimerOption, open_lobby
 from .pileup_give import code_action as code_action  # the plug-in's hook: the triple's button carries its cards
 from .pileup_give import give_controls, give_notes
 
@@ -42,16 +40,9 @@ VALUE = re.compile(r"v([1-6])")
 MIN_PLAYERS = 2
 
 
-@app_commands.command(name="pileup")
-@app_commands.describe(bots="Bot seats to add at once (0–4)",
-                       deck="Copies of each number 1–6 per colour, e.g. R3B3G3Y3W1K1 (the default, 84 cards)",
-                       timer="Seconds per decision before a bot moves for an absent player (0 = no timer)")
-@app_commands.describe(level="Bot level: easy, normal or strong")
-@app_commands.choices(level=LEVEL_CHOICES)
-async def play(interaction: discord.Interaction, bots: app_commands.Range[int, 0, 4] = 0, deck: str | None = None,
-               timer: TimerOption = DEFAULT_TIMER, level: str = "normal") -> None:
-    """Pile up (2–5 players): roll three dice, stack cards on six columns, collect the fewest minus cards."""
-    await open_lobby(interaction, "pileup", deck_option(deck), bots, timer, level)
+def lobby_options(options: dict[str, Any]) -> dict[str, Any]:
+    """The plug-in's hook: ``/play pileup``'s deck, read and checked before a lobby opens."""
+    return deck_option(options.get("deck"))
 
 
 def deck_option(deck: str | None) -> dict[str, Any]:

@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import discord
-from discord import app_commands
 
 from bot.i18n import t
 from bot.render import rocca as text
@@ -26,31 +25,10 @@ from engines.rocca.view import DrawChainPending, QAnswerPending, QGivePending, R
 
 from ..common import names_for
 from ..controls import Actions, PickSelect, card_selects, refusal, single
-from ..lobby import DEFAULT_TIMER, LEVEL_CHOICES, TimerOption, open_lobby
 
 SUITS = ("S", "H", "D", "C")
 SUIT_PART = 5  # the PickSelect part number of the joker's suit select (moves use parts 0–2)
 MAX_MOVE_SELECTS = 3
-
-
-@app_commands.command(name="rocca")
-@app_commands.describe(bots="Bot seats to add at once (0–5)",
-                       bon="Optional rule Bon: anyone may place 2–3 matching cards out of turn",
-                       start="Who plays first",
-                       timer="Seconds per decision before a bot moves for an absent player (0 = no timer)")
-@app_commands.choices(start=[app_commands.Choice(name="random", value="random"),
-                             app_commands.Choice(name="host", value="host")])
-@app_commands.describe(level="Bot level: easy, normal or strong")
-@app_commands.choices(level=LEVEL_CHOICES)
-async def play(interaction: discord.Interaction, bots: app_commands.Range[int, 0, 5] = 0, bon: bool = False,
-               start: str = "random", timer: TimerOption = DEFAULT_TIMER, level: str = "normal") -> None:
-    """Rocca Card Tower (2–6 players): build the hexagonal tower and empty your hand first."""
-    options: dict[str, Any] = {}
-    if bon:
-        options["bon"] = True
-    if start == "host":
-        options["start_player"] = 0
-    await open_lobby(interaction, "rocca", options, bots, timer, level)
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,6 @@ from __future__ import annotations
 from typing import Any
 
 import discord
-from discord import app_commands
 
 from bot.i18n import t
 from bot.render import Names
@@ -29,24 +28,10 @@ from engines.twinpyramid.view import TwinPyramidView
 
 from ..common import names_for
 from ..controls import Actions, PickSelect, refusal, single
-from ..lobby import DEFAULT_TIMER, LEVEL_CHOICES, TimerOption, open_lobby
 
 ACTION_PARTS = (0, 2)  # PickSelect part numbers of the action selects (a second one only when over 25 choices)
 CARD_PART = 1  # ... and of the card-to-rearrange select
 SUITS = ("S", "H", "D", "C")
-
-
-@app_commands.command(name="twinpyramid")
-@app_commands.describe(bots="Bot seats to add at once (0–5)", jokers="Jokers in the deck (0–2)",
-                       rounds="Rounds: every player is start player once per round (1–10)",
-                       timer="Seconds per decision before a bot moves for an absent player (0 = no timer)")
-@app_commands.describe(level="Bot level: easy, normal or strong")
-@app_commands.choices(level=LEVEL_CHOICES)
-async def play(interaction: discord.Interaction, bots: app_commands.Range[int, 0, 5] = 0,
-               jokers: app_commands.Range[int, 0, 2] = 2, rounds: app_commands.Range[int, 1, 10] = 2,
-               timer: TimerOption = DEFAULT_TIMER, level: str = "normal") -> None:
-    """Twin Pyramid (2–6 players): build your field pyramid of stones before your hand bursts."""
-    await open_lobby(interaction, "twinpyramid", {"jokers": jokers, "rounds": rounds}, bots, timer, level)
 
 
 # ---- one-click actions -------------------------------------------------------------------------------------------

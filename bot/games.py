@@ -1,9 +1,9 @@
 """One declared plug-in per game: every part a game brings, and every optional hook with its default, here.
 
-A game is its ``GamePlugin``: the engine class (also registered in ``engines``, which stays free of ``bot``),
-the text/picture renderer (``bot/render/<game>.py``), the Discord controls (``cogs/games/<game>.py``; its
-``/play <game>`` is generated from the engine's options model by ``cogs.play_command``), the heuristic bot
-(``bot/policies/<game>.py``), the determiniser of the strong bot
+A game is its ``GamePlugin``: the engine class (registered in ``engines``, which lists the games and
+stays free of ``bot``), the text/picture renderer (``bot/render/<game>.py``), the Discord controls
+(``cogs/games/<game>.py``; its ``/play <game>`` is generated from the engine's options model by
+``cogs.play_command``), the heuristic bot (``bot/policies/<game>.py``), the determiniser of the strong bot
 (``bot/policies/sampling/<game>.py``) and the catalogs: ``<locales>/{en,ja}/<game>.json`` and the rules
 ``<locales>/rules/<game>.{en,ja}.md``. The hooks each part must or may define are the fields of the ``*Hooks``
 classes below: a field without a default is required, a field with one is optional and the default is what the
@@ -23,7 +23,7 @@ from importlib import import_module
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-from engines import GAMES, Engine, EngineError, get_engine, register_engine
+from engines import GAMES, Engine, EngineError, engine_target, get_engine, register_engine
 
 LOCALES = Path(__file__).with_name("locales")
 CATALOG_LANGUAGES = ("en", "ja")
@@ -44,7 +44,7 @@ class GamePlugin:
     move at random, ``sampler=None`` that the strong bot plays the heuristic (no search)."""
 
     name: str
-    engine: str  # "module:EngineClass", the same target as in engines' registry
+    engine: str = ""  # "module:EngineClass"; default: the target engines registers under ``name``
     render: str = ""  # default bot.render.<name>
     controls: str = ""  # default cogs.games.<name>
     policy: str | None = ""  # default bot.policies.<name>
@@ -52,6 +52,8 @@ class GamePlugin:
     locales: Path = LOCALES
 
     def __post_init__(self) -> None:
+        if self.engine == "":
+            object.__setattr__(self, "engine", engine_target(self.name))
         defaults = {"render": "bot.render.{}", "controls": "cogs.games.{}", "policy": "bot.policies.{}",
                     "sampler": "bot.policies.sampling.{}"}
         for field, pattern in defaults.items():
@@ -166,13 +168,9 @@ def _well_formed(name: str, value: Any) -> bool:
 
 # ---- the registry ------------------------------------------------------------------------------------------------
 
-PLUGINS: dict[str, GamePlugin] = {plugin.name: plugin for plugin in (
-    GamePlugin("akuma", "engines.akuma:AkumaEngine"),
-    GamePlugin("rocca", "engines.rocca:RoccaEngine"),
-    GamePlugin("pileup", "engines.pileup:PileupEngine"),
-    GamePlugin("twinpyramid", "engines.twinpyramid:TwinPyramidEngine"),
-    GamePlugin("diamondbox", "engines.diamondbox:DiamondBoxEngine"),
-)}  # the order of the commands' choices and /play subcommands
+# The games are listed once, in ``engines`` (which cannot import ``bot``); each has its parts in the conventional
+# places, so its plug-in is made from its name. Their order is that of the commands' choices and /play subcommands.
+PLUGINS: dict[str, GamePlugin] = {name: GamePlugin(name) for name in GAMES}
 
 
 def games() -> tuple[str, ...]:

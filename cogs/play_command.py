@@ -57,11 +57,11 @@ def field_option(game: str, name: str, field: FieldInfo) -> PlayOption:
         low = next((m.ge for m in field.metadata if isinstance(m, Ge)), None)
         high = next((m.le for m in field.metadata if isinstance(m, Le)), None)
         if low is None or high is None:
-            raise PluginError(game, "options", f"field {name!r} needs ge= and le= to become a /play option")
+            raise TypeError(f"{game}: options field {name!r} needs ge= and le= to become a /play option")
         return PlayOption(name, app_commands.Range[int, low, high], default, field=name)
     if kind is str:
         return PlayOption(name, str | None, None, field=name)  # left out: the model's default
-    raise PluginError(game, "options", f"field {name!r} of type {kind!r} cannot become a /play option")
+    raise TypeError(f"{game}: options field {name!r} of type {kind!r} cannot become a /play option")
 
 
 def play_options(game: str) -> list[PlayOption]:

@@ -1,14 +1,14 @@
 """One declared plug-in per game: every part a game brings, and every optional hook with its default, here.
 
-A game is its ``GamePlugin``: the engine class (registered in ``engines``, which lists the games and
-stays free of ``bot``), the text/picture renderer (``bot/render/<game>.py``), the Discord controls
-(``cogs/games/<game>.py``; its ``/play <game>`` is generated from the engine's options model by
-``cogs.play_command``), the heuristic bot (``bot/policies/<game>.py``), the determiniser of the strong bot
+A game is its ``GamePlugin``: the engine class (registered in ``engines``, which lists the games and stays free of
+``bot``), the text/picture renderer (``bot/render/<game>.py``), the Discord controls (``cogs/games/<game>.py``; its
+``/play <game>`` is generated from the engine's options model by ``cogs.play_command``), the heuristic bot with its
+easy-level hooks (``bot/policies/<game>.py``), the determiniser of the strong bot
 (``bot/policies/sampling/<game>.py``) and the catalogs: ``<locales>/{en,ja}/<game>.json`` and the rules
 ``<locales>/rules/<game>.{en,ja}.md``. The hooks each part must or may define are the fields of the ``*Hooks``
-classes below: a field without a default is required, a field with one is optional and the default is what the
-host does without it. Everything else reads a game's parts through ``engine_hooks``, ``render_hooks``,
-``controls_hooks``, ``policy``, ``sampler_hooks`` — never by looking into the modules itself.
+classes below: a field without a default is required, a field with one is optional and the default is what the host
+does without it. Everything else reads a game's parts through ``engine_hooks``, ``render_hooks``,
+``controls_hooks``, ``policy``, ``policy_hooks``, ``sampler_hooks`` — never by looking into the modules itself.
 
 Parts load lazily (a worker process searching moves never imports Discord); ``check_plugins`` loads them all
 and is run once when the bot, the demo or the check starts: a part that is missing or malformed stops it with a
@@ -107,6 +107,9 @@ class ControlsHooks:
 @dataclass(frozen=True)
 class PolicyHooks:
     choose: Callable[..., Any]  # (view, legal, rng) -> one of legal
+    easy_moves: Callable[[list], list] | None = None  # legal -> the moves an easy bot may pick at random; None = all
+    easy_score: Callable[..., float] | None = None  # (view, action) -> higher is better: an easy bot's random move
+    # comes from the better half by it; None = from all of them
 
 
 @dataclass(frozen=True)
@@ -221,9 +224,14 @@ def controls_hooks(game: str) -> ControlsHooks:
     return _load("controls", game, ControlsHooks, plugin(game).controls)
 
 
+def policy_hooks(game: str) -> PolicyHooks | None:
+    """The bot's hooks (heuristic, what the easy level may pick), or None when the game declares none."""
+    return _load("policy", game, PolicyHooks, plugin(game).policy)
+
+
 def policy(game: str) -> Callable[..., Any] | None:
     """The game's heuristic ``choose``, or None when it declares none (bots then move at random)."""
-    hooks = _load("policy", game, PolicyHooks, plugin(game).policy)
+    hooks = policy_hooks(game)
     return None if hooks is None else hooks.choose
 
 

@@ -102,6 +102,8 @@ class ControlsHooks:
     # (those that differ from the model's defaults) -> the options the lobby opens with, or BadOptions
     code_action: Callable[..., Any] | None = None  # (table, player, code) -> the action a button code that is no
     # index names (an action carried whole, e.g. Pile up's every minus card to hand out), or None
+    selection_model: type | None = None  # the hand view's selection as a typed model (a ``cogs.selection.Selection``
+    # subclass: read from the select values, carried in a custom_id); None = ``cogs.selection.Picks`` (chosen cards)
 
 
 @dataclass(frozen=True)

@@ -6,11 +6,15 @@ A turn is: choose a card (a select listing each card's number of legal places), 
 designated colour changes, and the centre around it). A pending colour choice shows colour buttons to the player
 the rules name (the table pings them).
 
-Everything chosen so far lives in the select values / custom ids (stateless, survives a restart): a card is its
-id (``R04``), a placement ``@<card>_<turn>_<x>_<y>``, a page ``pg<n>``. Buttons carry their action's index among
-the legal actions (``cogs.controls.Actions``).
+Everything chosen so far lives in the select values / custom ids (stateless, survives a restart), read as a
+``DiamondBoxSelection``: a card is its id (``R04``), a placement ``@<card>_<turn>_<x>_<y>``, a page ``pg<n>``.
+Buttons carry their action's index among the legal actions (``cogs.controls.Actions``).
 """
 from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Sequence
 
 import discord
 
@@ -23,14 +27,52 @@ from engines.diamondbox.view import DiamondBoxView
 from ..common import names_for
 from ..controls import Actions, PickSelect, refusal, single
 from ..custom_ids import INDEX, number
+from ..selection import TOKEN, Selection
 
 PAGE = 23  # placements per page of the select; with "more"/"back" entries a page stays within 25 options
 CARD_PART, PLACE_PART = 0, 1
 QUICK = 5  # best placements of the chosen card offered as buttons (one row)
 
 
+PLACEMENT = re.compile(r"@[A-Z0-9]+_(?:0|90|180|270)_-?[0-9]{1,3}_-?[0-9]{1,3}")  # a placement's select value
+
+
 def value_of(p: Placement) -> str:
     return f"@{p.card}_{p.turn}_{p.x}_{p.y}"
+
+
+@dataclass(frozen=True)
+class DiamondBoxSelection(Selection):
+    """The card chosen (the last card value), the placement chosen (select value ``@<card>_<turn>_<x>_<y>``) and
+    the page of placements shown (``pg<n>``); carried as those values joined by "."."""
+
+    card: str | None = None
+    placement: str | None = None
+    page: int | None = None
+
+    @classmethod
+    def of(cls, values: Sequence[str]) -> DiamondBoxSelection:
+        placement = next((v for v in values if PLACEMENT.fullmatch(v)), None)
+        page = next((n for v in values if v[:2] == "pg" and (n := number(v[2:], INDEX)) is not None), None)
+        cards = [v for v in values if v[:1] != "@" and v[:2] != "pg" and TOKEN.fullmatch(v)]
+        return cls(cards[-1] if cards else None, placement, page)
+
+    def values(self) -> list[str]:
+        return [v for v in (self.card, self.placement, None if self.page is None else f"pg{self.page}") if v]
+
+    def encode(self) -> str:
+        return ".".join(self.values())
+
+    @classmethod
+    def decode(cls, text: str) -> DiamondBoxSelection:
+        values = text.split(".") if text else []
+        read = cls.of(values)
+        if read.values() != values:  # anything not in the form ``encode`` writes
+            raise ValueError(text)
+        return read
+
+
+selection_model = DiamondBoxSelection  # the plug-in's hook
 
 
 class Choice:
@@ -78,7 +120,7 @@ def controls(table: Table, player: str, view: DiamondBoxView, selection: list[st
             label=t(key, locale, card=text.card(c), face=text.face_of(c), count=counts[c])[:100], value=c,
             default=c == chosen.card))
     items: list[discord.ui.Item] = [single(PickSelect(gid, ver, card_options, t("diamondbox.select.card", locale),
-                                                      CARD_PART, [], row=0), chosen_when_alone=True)]
+                                                      CARD_PART, None, row=0), chosen_when_alone=True)]
     if chosen.card is not None and chosen.places:
         items.append(place_select(table, chosen, locale))
     if chosen.placement is not None:
@@ -129,7 +171,8 @@ def place_select(table: Table, chosen: Choice, locale: object | None) -> PickSel
                         pages=chosen.pages)
     else:
         placeholder = t("diamondbox.select.placement", locale, card=text.card(chosen.card), count=len(chosen.places))
-    return single(PickSelect(table.id, table.version, options, placeholder[:150], PLACE_PART, [chosen.card], row=1),
+    return single(PickSelect(table.id, table.version, options, placeholder[:150], PLACE_PART,
+                             DiamondBoxSelection(card=chosen.card), row=1),
                   chosen_when_alone=True)
 
 

@@ -8,13 +8,13 @@ button per hand card to make it a minus card. A triple: choose every minus card 
 and hand them all out with one button (``cogs.games.pileup_give``). A dump: one
 button per target (and **Keep** after a successful deflect); the target gets a public **Roll to deflect** button.
 
-Everything chosen so far lives in the select values / custom ids (stateless, so it survives a restart): the value
-is ``v<n>``, each step ``<card>-`` (new layer) or ``<card>+`` (stacked exactly), a card to give its id. Buttons
-carry their action's index among the legal actions (``cogs.controls.Actions``), the triple's button its cards.
+Everything chosen so far lives in the select values / custom ids (stateless, so it survives a restart), read as a
+``PileupSelection`` (``cogs.games.pileup_selection``): the value is ``v<n>``, each step ``<card>-`` (new layer) or
+``<card>+`` (stacked exactly), a card to give ``<letter><card>``. Buttons carry their action's index among the legal
+actions (``cogs.controls.Actions``), the triple's button its cards.
 """
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import discord
@@ -31,12 +31,13 @@ from engines.pileup.view import DeflectPending, PileupView, RollPending
 from ..controls import ActButton, Actions, PickSelect, refusal, single
 from .pileup_give import code_action as code_action  # the plug-in's hook: the triple's button carries its cards
 from .pileup_give import give_controls, give_notes
+from .pileup_selection import STEP, VALUE, PileupSelection
+
+selection_model = PileupSelection  # the plug-in's hook
 
 VALUE_PART = 5  # the PickSelect part number of the value select (cards to give use parts 0–2)
 STEP_PART = 6  # ... and of the next-card select
 QUICK = 9  # one-card plays offered as buttons (rows 3 and 4, beside Refresh)
-STEP = re.compile(r"([RBGYWK][1-6][a-i])([+-])")
-VALUE = re.compile(r"v([1-6])")
 MIN_PLAYERS = 2
 
 
@@ -190,7 +191,7 @@ def play_controls(table: Table, player: str, view: PileupView, selection: list[s
         options = [discord.SelectOption(label=t("pileup.select.value_option", locale, face=text.die(v), value=v,
                                                 state=column_state(view, v, locale))[:100],
                                         value=f"v{v}", default=v == value) for v in values]
-        items.append(single(PickSelect(gid, ver, options, t("pileup.select.value", locale), VALUE_PART, [],
+        items.append(single(PickSelect(gid, ver, options, t("pileup.select.value", locale), VALUE_PART, None,
                                        row=0)))
     if value is None:
         items.append(actions.button(None, t("pileup.button.play_no_value", locale), discord.ButtonStyle.success,
@@ -204,7 +205,8 @@ def play_controls(table: Table, player: str, view: PileupView, selection: list[s
                    for s in nexts[:25]]
         placeholder = t("pileup.select.first_card" if not steps else "pileup.select.next_card", locale,
                         column=value, number=len(steps) + 1)
-        items.append(single(PickSelect(gid, ver, options, placeholder, STEP_PART, [f"v{value}", *steps], row=1),
+        items.append(single(PickSelect(gid, ver, options, placeholder, STEP_PART,
+                                       PileupSelection(value, tuple(steps)), row=1),
                             chosen_when_alone=not steps))  # the first card is needed, a further one is not
     if steps:
         chosen = play_of(value, steps)

@@ -19,6 +19,7 @@ from engines.pileup.view import GivePending, PileupView
 
 from ..common import names_for
 from ..controls import ActButton, Actions, PickSelect
+from .pileup_selection import PileupSelection
 
 LETTERS = "abcd"  # at most four other players
 CARD_LENGTH = 3  # a card id: colour, number, copy letter (``R3a``)
@@ -75,7 +76,8 @@ def give_controls(table: Table, player: str, view: PileupView, selection: list[s
                    for c in sorted(free)[:25]]
         if not options:
             continue
-        carry = [f"{LETTERS[other]}{c}" for other, cards in enumerate(chosen) if other != slot for c in cards]
+        carry = PileupSelection(gives=tuple((LETTERS[other], c) for other, cards in enumerate(chosen) if other != slot
+                                            for c in cards))
         select = PickSelect(table.id, table.version, options,
                             t("pileup.select.give_to", locale, player=names.get(to, to), count=count), slot, carry,
                             row=slot)

@@ -8,13 +8,15 @@ when nothing else is possible). Sub-decisions are buttons in the same view: ston
 suit after an 8 or a joker, draw-or-pass after a 2, the order of the three cards after a 3, a forced draw (after
 rearranging, if you like), and the next deal.
 
-Everything chosen so far lives in the select values (stateless, so it survives a restart): an action choice is
-``a<index>`` (its index in ``cogs.controls.button_actions``, which buttons carry too), a card to rearrange
-``r:<card>``. A rearrangement step while the menu is closed is ``rearrange_step`` (``click_actions``).
+Everything chosen so far lives in the select values (stateless, so it survives a restart), read as a
+``TwinPyramidSelection``: an action choice is ``a<index>`` (its index in ``cogs.controls.button_actions``, which
+buttons carry too), a card to rearrange ``r:<card>``. A rearrangement step while the menu is closed is
+``rearrange_step`` (``click_actions``).
 """
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass, replace
+from typing import Any, Sequence
 
 import discord
 
@@ -28,10 +30,53 @@ from engines.twinpyramid.view import TwinPyramidView
 
 from ..common import names_for
 from ..controls import Actions, PickSelect, refusal, single
+from ..custom_ids import INDEX, number
+from ..selection import TOKEN, Selection
 
 ACTION_PARTS = (0, 2)  # PickSelect part numbers of the action selects (a second one only when over 25 choices)
 CARD_PART = 1  # ... and of the card-to-rearrange select
 SUITS = ("S", "H", "D", "C")
+
+
+@dataclass(frozen=True)
+class TwinPyramidSelection(Selection):
+    """The play or change chosen (``action``: its index among the legal actions, select value ``a<index>``) and the
+    card chosen to rearrange (select value ``r:<card>``); carried as ``a<index>.r<card>``."""
+
+    action: int | None = None
+    card: str | None = None
+
+    @classmethod
+    def of(cls, values: Sequence[str]) -> TwinPyramidSelection:
+        action = next((n for v in values if v[:1] == "a" and (n := number(v[1:], INDEX)) is not None), None)
+        card = next((v[2:] for v in values if v[:2] == "r:" and TOKEN.fullmatch(v[2:])), None)
+        return cls(action, card)
+
+    def values(self) -> list[str]:
+        return self._tokens(card_prefix="r:")
+
+    def encode(self) -> str:
+        return ".".join(self._tokens(card_prefix="r"))
+
+    def _tokens(self, card_prefix: str) -> list[str]:
+        action = [] if self.action is None else [f"a{self.action}"]
+        return action + ([] if self.card is None else [card_prefix + self.card])
+
+    @classmethod
+    def decode(cls, text: str) -> TwinPyramidSelection:
+        found: dict[str, Any] = {}
+        for token in text.split(".") if text else []:
+            kind, rest = token[:1], token[1:]
+            if kind == "a" and "a" not in found and number(rest, INDEX) is not None:
+                found["a"] = int(rest)
+            elif kind == "r" and "r" not in found and TOKEN.fullmatch(rest):
+                found["r"] = rest
+            else:
+                raise ValueError(text)
+        return cls(found.get("a"), found.get("r"))
+
+
+selection_model = TwinPyramidSelection  # the plug-in's hook
 
 
 # ---- one-click actions -------------------------------------------------------------------------------------------
@@ -165,7 +210,7 @@ def rearrange_and_act(table: Table, player: str, view: TwinPyramidView, selectio
         for part_no, part in zip(ACTION_PARTS, parts, strict=False):
             options = [discord.SelectOption(label=label[:100], value=code, default=code == action)
                        for code, label in part]
-            carry = [v for v in selection if v.startswith("r:")]
+            carry = replace(TwinPyramidSelection.of(selection), action=None)
             items.append(single(PickSelect(gid, ver, options, t("twinpyramid.select.action", locale), part_no, carry,
                                            row=row), chosen_when_alone=len(parts) == 1))
             row += 1
@@ -174,7 +219,7 @@ def rearrange_and_act(table: Table, player: str, view: TwinPyramidView, selectio
         options = [discord.SelectOption(
             label=t("twinpyramid.select.card_held" if c in held else "twinpyramid.select.card_shown", locale,
                     card=text.card(c)), value=f"r:{c}", default=f"r:{c}" == picked) for c in rearrange_cards[:25]]
-        carry = [v for v in selection if v.startswith("a")]
+        carry = replace(TwinPyramidSelection.of(selection), card=None)
         items.append(single(PickSelect(gid, ver, options, t("twinpyramid.select.rearrange", locale,
                                                             left=view.rearranges_left or 0),
                                        CARD_PART, carry, row=row)))

@@ -57,8 +57,13 @@ class DiamondBoxSelection(Selection):
         cards = [v for v in values if v[:1] != "@" and v[:2] != "pg" and TOKEN.fullmatch(v)]
         return cls(cards[-1] if cards else None, placement, page)
 
+    @staticmethod
+    def page_value(page: int) -> str:
+        return f"pg{page}"
+
     def values(self) -> list[str]:
-        return [v for v in (self.card, self.placement, None if self.page is None else f"pg{self.page}") if v]
+        page = None if self.page is None else self.page_value(self.page)
+        return [v for v in (self.card, self.placement, page) if v]
 
     def encode(self) -> str:
         return ".".join(self.values())
@@ -79,12 +84,12 @@ class Choice:
     """What the selection says: the card, the page of its places, the placement (each may be missing)."""
 
     def __init__(self, hand: list[str], found: list[Placement], selection: list[str]) -> None:
-        self.card = next((v for v in reversed(selection) if v in hand), None)
+        chosen = DiamondBoxSelection.of(selection)
+        self.card = chosen.card if chosen.card in hand else None
         self.places = [p for p in found if p.card == self.card]
-        by_value = {value_of(p): p for p in self.places}
-        self.placement = next((by_value[v] for v in selection if v in by_value), None)
+        self.placement = next((p for p in self.places if value_of(p) == chosen.placement), None)
         pages = max(1, -(-len(self.places) // PAGE))
-        page = next((n for v in selection if v.startswith("pg") and (n := number(v[2:], INDEX)) is not None), None)
+        page = chosen.page
         if page is None and self.placement is not None:
             page = self.places.index(self.placement) // PAGE
         self.pages = pages
@@ -158,14 +163,14 @@ def place_select(table: Table, chosen: Choice, locale: object | None) -> PickSel
     options = []
     if chosen.page > 0:
         options.append(discord.SelectOption(label=t("diamondbox.select.page_previous", locale, page=chosen.page),
-                                            value=f"pg{chosen.page - 1}"))
+                                            value=DiamondBoxSelection.page_value(chosen.page - 1)))
     for p in part:
         options.append(discord.SelectOption(
             label=text.placement_option(p.card, p.turn, p.x, p.y, p.covered, locale)[:100], value=value_of(p),
             default=p == chosen.placement))
     if chosen.page + 1 < chosen.pages:
         options.append(discord.SelectOption(label=t("diamondbox.select.page_next", locale, page=chosen.page + 2),
-                                            value=f"pg{chosen.page + 1}"))
+                                            value=DiamondBoxSelection.page_value(chosen.page + 1)))
     if chosen.pages > 1:
         placeholder = t("diamondbox.select.placement_page", locale, card=text.card(chosen.card), page=chosen.page + 1,
                         pages=chosen.pages)

@@ -31,7 +31,7 @@ from engines.pileup.view import DeflectPending, PileupView, RollPending
 from ..controls import ActButton, Actions, PickSelect, refusal, single
 from .pileup_give import code_action as code_action  # the plug-in's hook: the triple's button carries its cards
 from .pileup_give import give_controls, give_notes
-from .pileup_selection import STEP, VALUE, PileupSelection
+from .pileup_selection import STEP, PileupSelection
 
 selection_model = PileupSelection  # the plug-in's hook
 
@@ -76,16 +76,13 @@ def chosen_value(selection: list[str], values: list[int]) -> int | None:
     """The rolled value chosen (the only one when just one fits)."""
     if len(values) == 1:
         return values[0]
-    for item in selection:
-        m = VALUE.fullmatch(item)
-        if m and int(m.group(1)) in values:
-            return int(m.group(1))
-    return None
+    value = PileupSelection.of(selection).value
+    return value if value in values else None
 
 
 def chosen_steps(selection: list[str], plays: list[Play]) -> list[str]:
     """The cards added so far, in order: the longest prefix of the selection that starts some legal play."""
-    steps = [s for s in selection if STEP.fullmatch(s)]
+    steps = list(PileupSelection.of(selection).steps)
     all_steps = [steps_of(p) for p in plays]
     while steps and not any(s[:len(steps)] == steps for s in all_steps):
         steps.pop()
@@ -190,7 +187,7 @@ def play_controls(table: Table, player: str, view: PileupView, selection: list[s
     if len(values) > 1:
         options = [discord.SelectOption(label=t("pileup.select.value_option", locale, face=text.die(v), value=v,
                                                 state=column_state(view, v, locale))[:100],
-                                        value=f"v{v}", default=v == value) for v in values]
+                                        value=PileupSelection.rolled_value(v), default=v == value) for v in values]
         items.append(single(PickSelect(gid, ver, options, t("pileup.select.value", locale), VALUE_PART, None,
                                        row=0)))
     if value is None:

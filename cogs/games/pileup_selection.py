@@ -37,9 +37,17 @@ class PileupSelection(Selection):
         gives = tuple((m.group(1), m.group(2)) for v in values if (m := GIVE.fullmatch(v)))
         return cls(value, steps, gives)
 
+    @staticmethod
+    def rolled_value(value: int) -> str:
+        return f"v{value}"
+
+    @staticmethod
+    def give_value(letter: str, card: str) -> str:
+        return letter + card
+
     def values(self) -> list[str]:
-        value = [f"v{self.value}"] if self.value is not None else []
-        return [*value, *self.steps, *(letter + card for letter, card in self.gives)]
+        value = [self.rolled_value(self.value)] if self.value is not None else []
+        return [*value, *self.steps, *(self.give_value(letter, card) for letter, card in self.gives)]
 
     def encode(self) -> str:
         value = f"v{self.value}" if self.value is not None else ""

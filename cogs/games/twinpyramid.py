@@ -52,15 +52,21 @@ class TwinPyramidSelection(Selection):
         card = next((v[2:] for v in values if v[:2] == "r:" and TOKEN.fullmatch(v[2:])), None)
         return cls(action, card)
 
+    @staticmethod
+    def action_value(index: int) -> str:
+        return f"a{index}"
+
+    @staticmethod
+    def card_value(card: str) -> str:
+        return f"r:{card}"
+
     def values(self) -> list[str]:
-        return self._tokens(card_prefix="r:")
+        action = [] if self.action is None else [self.action_value(self.action)]
+        return action + ([] if self.card is None else [self.card_value(self.card)])
 
     def encode(self) -> str:
-        return ".".join(self._tokens(card_prefix="r"))
-
-    def _tokens(self, card_prefix: str) -> list[str]:
         action = [] if self.action is None else [f"a{self.action}"]
-        return action + ([] if self.card is None else [card_prefix + self.card])
+        return ".".join(action + ([] if self.card is None else [f"r{self.card}"]))
 
     @classmethod
     def decode(cls, text: str) -> TwinPyramidSelection:
@@ -116,22 +122,21 @@ def steps_of_card(steps: list[Any], card: str) -> list[Any]:
     return out
 
 
-def turn_choices(legal: list[Any], names: Names, locale: object | None) -> list[tuple[str, str]]:
-    """(select value ``a<index>``, label) of every play and change; jokers are interchangeable, so only the first one
-    is offered."""
+def turn_choices(legal: list[Any], names: Names, locale: object | None) -> dict[int, str]:
+    """The label of every play and change by its index in ``legal``; jokers are interchangeable, so only the first
+    one is offered."""
     jokers = sorted({a.card for a in legal if a.type in ("play", "change") and a.card.startswith("X")})
-    out: list[tuple[str, str]] = []
+    out: dict[int, str] = {}
     for index, a in enumerate(legal):
         if a.type not in ("play", "change") or (a.card.startswith("X") and a.card != jokers[0]):
             continue
-        out.append((f"a{index}", action_label(a, names, locale)))
+        out[index] = action_label(a, names, locale)
     return out
 
 
-def chosen_action(selection: list[str], choices: list[tuple[str, str]], legal: list[Any]) -> Any | None:
-    """The play or change chosen in the action select (one of ``choices``), or None."""
-    value = chosen(selection, ("a",), {value for value, _ in choices})
-    return legal[int(value[1:])] if value else None
+def chosen_index(selection: TwinPyramidSelection, choices: dict[int, str]) -> int | None:
+    """The index of the play or change chosen in the action select (one of ``choices``), or None."""
+    return selection.action if selection.action in choices else None
 
 
 def action_label(a: Any, names: Names, locale: object | None, *, hint: bool = True) -> str:
@@ -141,10 +146,6 @@ def action_label(a: Any, names: Names, locale: object | None, *, hint: bool = Tr
         suffix = f" — {effect}" if effect and not a.card.startswith("X") else ""
         return t(key, locale, card=text.card(a.card)) + suffix
     return text.change_label(a.card, a.target, a.owner, names, locale)
-
-
-def chosen(selection: list[str], prefix: tuple[str, ...], allowed: set[str]) -> str | None:
-    return next((v for v in selection if v.startswith(prefix) and v in allowed), None)
 
 
 # ---- controls ----------------------------------------------------------------------------------------------------
@@ -199,18 +200,20 @@ def rearrange_and_act(table: Table, player: str, view: TwinPyramidView, selectio
     legal = actions.all
     steps = steps_now(table, player, legal)
     rearrange_cards = [c for c in [*(view.hand or []), *my_shown(view)] if steps_of_card(steps, c)]
-    picked = chosen(selection, ("r:",), {f"r:{c}" for c in rearrange_cards})
-    choices = turn_choices(legal, names, locale) if kind == "turn" else []
-    action = chosen(selection, ("a",), {value for value, _ in choices})
+    chosen = TwinPyramidSelection.of(selection)
+    picked = chosen.card if chosen.card in rearrange_cards else None
+    choices = turn_choices(legal, names, locale) if kind == "turn" else {}
+    action = chosen_index(chosen, choices)
     items: list[discord.ui.Item] = []
     row = 0
     if not picked and choices:
-        parts = [choices[i:i + 25] for i in range(0, len(choices), 25)][:len(ACTION_PARTS)]
+        listed = list(choices.items())
+        parts = [listed[i:i + 25] for i in range(0, len(listed), 25)][:len(ACTION_PARTS)]
         # Fewer parts than part numbers when the choices fit one select.
         for part_no, part in zip(ACTION_PARTS, parts, strict=False):
-            options = [discord.SelectOption(label=label[:100], value=code, default=code == action)
-                       for code, label in part]
-            carry = replace(TwinPyramidSelection.of(selection), action=None)
+            options = [discord.SelectOption(label=label[:100], value=chosen.action_value(index),
+                                            default=index == action) for index, label in part]
+            carry = replace(chosen, action=None)
             items.append(single(PickSelect(gid, ver, options, t("twinpyramid.select.action", locale), part_no, carry,
                                            row=row), chosen_when_alone=len(parts) == 1))
             row += 1
@@ -218,21 +221,21 @@ def rearrange_and_act(table: Table, player: str, view: TwinPyramidView, selectio
         held = set(view.hand or [])
         options = [discord.SelectOption(
             label=t("twinpyramid.select.card_held" if c in held else "twinpyramid.select.card_shown", locale,
-                    card=text.card(c)), value=f"r:{c}", default=f"r:{c}" == picked) for c in rearrange_cards[:25]]
-        carry = replace(TwinPyramidSelection.of(selection), card=None)
+                    card=text.card(c)), value=chosen.card_value(c), default=c == picked) for c in rearrange_cards[:25]]
+        carry = replace(chosen, card=None)
         items.append(single(PickSelect(gid, ver, options, t("twinpyramid.select.rearrange", locale,
                                                             left=view.rearranges_left or 0),
                                        CARD_PART, carry, row=row)))
         row += 1
     if picked:
-        for i, step in enumerate(steps_of_card(steps, picked[2:])[:10]):
+        for i, step in enumerate(steps_of_card(steps, picked)[:10]):
             items.append(actions.button(step_action(table, step), text.step_label(step.model_dump(), locale),
                                         discord.ButtonStyle.primary, row=row + i // 5))
         row += 2
     buttons: list[discord.ui.Item] = []
     if kind == "turn" and choices and not picked:
-        label = dict(choices).get(action or "", "") if action else t("twinpyramid.button.act_empty", locale)
-        buttons.append(actions.button(legal[int(action[1:])] if action else None, label, discord.ButtonStyle.success,
+        label = choices[action] if action is not None else t("twinpyramid.button.act_empty", locale)
+        buttons.append(actions.button(legal[action] if action is not None else None, label, discord.ButtonStyle.success,
                                       row=row))
     if any(isinstance(a, Draw) for a in legal):
         buttons.append(actions.button({"type": "draw"}, t("twinpyramid.button.draw", locale),
@@ -271,10 +274,11 @@ def selection_notes(table: Table, player: str, view: TwinPyramidView, selection:
     notes: list[str] = []
     names = names_for(table, locale)
     choices = turn_choices(legal, names, locale)
-    picked = next((v for v in selection if v.startswith("r:")), None)
-    action = chosen_action(selection, choices, legal)
-    if picked:
-        notes.append(t("twinpyramid.note.rearrange", locale, card=text.card(picked[2:]),
+    chosen = TwinPyramidSelection.of(selection)
+    index = chosen_index(chosen, choices)
+    action: Any = legal[index] if index is not None else None
+    if chosen.card is not None:
+        notes.append(t("twinpyramid.note.rearrange", locale, card=text.card(chosen.card),
                        left=view.rearranges_left or 0))
     elif action:
         label = action_label(action, names, locale, hint=False)

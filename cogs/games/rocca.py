@@ -13,7 +13,7 @@ Everything chosen so far lives in the select values / custom ids (stateless, so 
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Sequence
 
 import discord
@@ -49,8 +49,12 @@ class RoccaSelection(Selection):
         cards = tuple(v for v in values if v not in moves and v != f"s{suit}" and TOKEN.fullmatch(v))
         return cls(moves[0] if moves else None, suit, cards)
 
+    @staticmethod
+    def suit_value(suit: str) -> str:
+        return f"s{suit}"
+
     def values(self) -> list[str]:
-        return [*([self.move] if self.move else []), *([f"s{self.suit}"] if self.suit else []), *self.cards]
+        return [*([self.move] if self.move else []), *([self.suit_value(self.suit)] if self.suit else []), *self.cards]
 
     def encode(self) -> str:
         return ".".join(self.values())
@@ -108,12 +112,12 @@ def moves(legal: list[Any]) -> list[Move]:
 
 
 def chosen_move(selection: list[str], options: list[Move]) -> Move | None:
-    by_value = {m.value: m for m in options}
-    return next((by_value[v] for v in selection if v in by_value), None)
+    move = RoccaSelection.of(selection).move
+    return next((m for m in options if m.value == move), None)
 
 
 def chosen_suit(selection: list[str]) -> str | None:
-    return next((v[1] for v in selection if len(v) == 2 and v[0] == "s" and v[1] in SUITS), None)
+    return RoccaSelection.of(selection).suit
 
 
 
@@ -147,17 +151,16 @@ def move_controls(table: Table, view: RoccaView, selection: list[str], actions: 
     items: list[discord.ui.Item] = []
     parts = [options[i:i + 25] for i in range(0, len(options), 25)][:MAX_MOVE_SELECTS]
     for number, part in enumerate(parts):
-        values = {m.value for m in part}
         select_options = [discord.SelectOption(label=m.label(view, locale)[:100], value=m.value,
                                                default=move is not None and m.value == move.value) for m in part]
-        carry = RoccaSelection.of([v for v in selection if v not in values])
+        carry = replace(RoccaSelection.of(selection), move=None)  # a move chosen here replaces the one chosen
         items.append(single(PickSelect(gid, ver, select_options, t("rocca.select.move", locale), number, carry,
                                        row=number), chosen_when_alone=len(parts) == 1))
     if move is not None and move.is_joker:
         suit = chosen_suit(selection)
         suit_options = [discord.SelectOption(label=t("rocca.select.suit_option", locale, suit=text.suit_mark(s),
                                                      name=t(f"rocca.suit.{s}", locale)),
-                                             value=f"s{s}", default=s == suit) for s in SUITS]
+                                             value=RoccaSelection.suit_value(s), default=s == suit) for s in SUITS]
         items.append(single(PickSelect(gid, ver, suit_options, t("rocca.select.suit", locale), SUIT_PART,
                                        RoccaSelection(move=move.value), row=len(parts))))
         for bend in ("left", "right"):

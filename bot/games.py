@@ -1,13 +1,14 @@
 """One declared plug-in per game: every part a game brings, and every optional hook with its default, here.
 
-A game is its ``GamePlugin``: the engine class (also registered in ``engines``, which stays free of ``bot``),
-the text/picture renderer (``bot/render/<game>.py``), the Discord controls with the ``/play`` subcommand
-(``cogs/games/<game>.py``), the heuristic bot (``bot/policies/<game>.py``), the determiniser of the strong bot
+A game is its ``GamePlugin``: the engine class (registered in ``engines``, which lists the games and stays free of
+``bot``), the text/picture renderer (``bot/render/<game>.py``), the Discord controls (``cogs/games/<game>.py``; its
+``/play <game>`` is generated from the engine's options model by ``cogs.play_command``), the heuristic bot with its
+easy-level hooks (``bot/policies/<game>.py``), the determiniser of the strong bot
 (``bot/policies/sampling/<game>.py``) and the catalogs: ``<locales>/{en,ja}/<game>.json`` and the rules
 ``<locales>/rules/<game>.{en,ja}.md``. The hooks each part must or may define are the fields of the ``*Hooks``
-classes below: a field without a default is required, a field with one is optional and the default is what the
-host does without it. Everything else reads a game's parts through ``engine_hooks``, ``render_hooks``,
-``controls_hooks``, ``policy``, ``sampler_hooks`` — never by looking into the modules itself.
+classes below: a field without a default is required, a field with one is optional and the default is what the host
+does without it. Everything else reads a game's parts through ``engine_hooks``, ``render_hooks``,
+``controls_hooks``, ``policy``, ``policy_hooks``, ``sampler_hooks`` — never by looking into the modules itself.
 
 Parts load lazily (a worker process searching moves never imports Discord); ``check_plugins`` loads them all
 and is run once when the bot, the demo or the check starts: a part that is missing or malformed stops it with a
@@ -22,7 +23,7 @@ from importlib import import_module
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 
-from engines import GAMES, Engine, EngineError, View, get_engine, register_engine
+from engines import GAMES, Engine, EngineError, View, engine_target, get_engine, register_engine
 
 if TYPE_CHECKING:
     from .policies.seat_view import PlayoutView
@@ -46,7 +47,7 @@ class GamePlugin:
     move at random, ``sampler=None`` that the strong bot plays the heuristic (no search)."""
 
     name: str
-    engine: str  # "module:EngineClass", the same target as in engines' registry
+    engine: str = ""  # "module:EngineClass"; default: the target engines registers under ``name``
     render: str = ""  # default bot.render.<name>
     controls: str = ""  # default cogs.games.<name>
     policy: str | None = ""  # default bot.policies.<name>
@@ -54,6 +55,8 @@ class GamePlugin:
     locales: Path = LOCALES
 
     def __post_init__(self) -> None:
+        if self.engine == "":
+            object.__setattr__(self, "engine", engine_target(self.name))
         defaults = {"render": "bot.render.{}", "controls": "cogs.games.{}", "policy": "bot.policies.{}",
                     "sampler": "bot.policies.sampling.{}"}
         for field, pattern in defaults.items():
@@ -93,19 +96,25 @@ class RenderHooks:
 
 @dataclass(frozen=True)
 class ControlsHooks:
-    play: Any  # the /play <game> subcommand (an app_commands.Command)
     controls: Callable[..., list]  # (table, player, view, selection, locale) -> hand view items
     selection_notes: Callable[..., list[str]]  # (table, player, view, selection, locale) -> lines under the hand
     public_controls: Callable[..., list] | None = None  # (table, locale) -> buttons on the public turn message
     hand_image: Callable[..., bytes | None] | None = None  # (table, player, view, selection, locale) -> PNG
     click_actions: Callable[..., list] | None = None  # (table, player) -> one-click actions the engine does not list
+    lobby_options: Callable[[dict[str, Any]], dict[str, Any]] | None = None  # the table options chosen in /play
+    # (those that differ from the model's defaults) -> the options the lobby opens with, or BadOptions
     code_action: Callable[..., Any] | None = None  # (table, player, code) -> the action a button code that is no
     # index names (an action carried whole, e.g. Pile up's every minus card to hand out), or None
+    selection_model: type | None = None  # the hand view's selection as a typed model (a ``cogs.selection.Selection``
+    # subclass: read from the select values, carried in a custom_id); None = ``cogs.selection.Picks`` (chosen cards)
 
 
 @dataclass(frozen=True)
 class PolicyHooks:
     choose: Callable[..., Any]  # (view, legal, rng) -> one of legal
+    easy_moves: Callable[[list], list] | None = None  # legal -> the moves an easy bot may pick at random; None = all
+    easy_score: Callable[..., float] | None = None  # (view, action) -> higher is better: an easy bot's random move
+    # comes from the better half by it; None = from all of them
 
 
 @dataclass(frozen=True)
@@ -154,9 +163,7 @@ def _hooks(kind: type, source: Any, game: str, part: str) -> Any:
 
 def _well_formed(name: str, value: Any) -> bool:
     """A hook is a callable, except the numbers (``ROLLOUT_STEPS``, ``SEARCH_CANDIDATES``, ``MAX_PLAYOUTS``,
-    ``SWITCH_Z``, ``tournament_seats``), the flag ``SEARCHED`` and the slash command ``play``."""
-    if name == "play":
-        return callable(getattr(value, "callback", None))
+    ``SWITCH_Z``, ``tournament_seats``) and the flag ``SEARCHED``."""
     if name in ("ROLLOUT_STEPS", "SEARCH_CANDIDATES", "MAX_PLAYOUTS"):
         return isinstance(value, int) and value > 0
     if name == "SWITCH_Z":
@@ -170,13 +177,9 @@ def _well_formed(name: str, value: Any) -> bool:
 
 # ---- the registry ------------------------------------------------------------------------------------------------
 
-PLUGINS: dict[str, GamePlugin] = {plugin.name: plugin for plugin in (
-    GamePlugin("akuma", "engines.akuma:AkumaEngine"),
-    GamePlugin("rocca", "engines.rocca:RoccaEngine"),
-    GamePlugin("pileup", "engines.pileup:PileupEngine"),
-    GamePlugin("twinpyramid", "engines.twinpyramid:TwinPyramidEngine"),
-    GamePlugin("diamondbox", "engines.diamondbox:DiamondBoxEngine"),
-)}  # the order of the commands' choices and /play subcommands
+# The games are listed once, in ``engines`` (which cannot import ``bot``); each has its parts in the conventional
+# places, so its plug-in is made from its name. Their order is that of the commands' choices and /play subcommands.
+PLUGINS: dict[str, GamePlugin] = {name: GamePlugin(name) for name in GAMES}
 
 
 def games() -> tuple[str, ...]:
@@ -227,9 +230,14 @@ def controls_hooks(game: str) -> ControlsHooks:
     return _load("controls", game, ControlsHooks, plugin(game).controls)
 
 
+def policy_hooks(game: str) -> PolicyHooks | None:
+    """The bot's hooks (heuristic, what the easy level may pick), or None when the game declares none."""
+    return _load("policy", game, PolicyHooks, plugin(game).policy)
+
+
 def policy(game: str) -> Callable[..., Any] | None:
     """The game's heuristic ``choose``, or None when it declares none (bots then move at random)."""
-    hooks = _load("policy", game, PolicyHooks, plugin(game).policy)
+    hooks = policy_hooks(game)
     return None if hooks is None else hooks.choose
 
 

@@ -1,16 +1,16 @@
 """Persistent controls and the hand view (the ephemeral message with a player's secret hand).
 
 ``ActButton`` (``gh:do:<table>:<version>:<seat>.<index>``) plays the action at ``index`` in ``button_actions`` of
-the seat's player at that version (one encoding for every game: the version check makes a stale index harmless,
-and the list is the same for the same state; only that seat's player may click it). ``PickSelect``
+the seat's player at that version (one encoding for every game: the version check makes a stale index harmless, and
+the list is the same for the same state; only that seat's player may click it). ``PickSelect``
 (``gh:pick:<table>:<version>:<part>:<carry>``) only changes what is selected and redraws the hand. Each game has a
 controls module (its plug-in's ``controls``, ``cogs/games/<game>.py``) with the hooks of
-``bot.games.ControlsHooks``: ``play`` (its ``/play`` subcommand), ``controls`` (buttons made by ``Actions``) and
-``selection_notes``; optionally ``public_controls`` for buttons that belong on the public turn message (a dice roll
-everyone should see), ``hand_image``, ``click_actions`` (one-click actions the engine accepts but does not list,
-appended to ``button_actions``) and ``code_action`` (an action carried whole in a button code ``<seat>.<letters>``,
-when its choices are too many to list: Pile up's triple). A select the move needs that offers one option is chosen
-for the player (``single(..., chosen_when_alone=True)``, ``auto_chosen``).
+``bot.games.ControlsHooks``: ``controls`` (buttons made by ``Actions``) and ``selection_notes``; optionally
+``lobby_options`` (``/play``'s options checked before a lobby opens), ``public_controls`` for buttons that belong on
+the public turn message (a dice roll everyone should see), ``hand_image``, ``click_actions`` (one-click actions the
+engine accepts but does not list, appended to ``button_actions``) and ``code_action`` (an action carried whole in a
+button code ``<seat>.<letters>``, when its choices are too many to list: Pile up's triple). A select the move needs
+that offers one option is chosen for the player (``single(..., chosen_when_alone=True)``, ``auto_chosen``).
 """
 from __future__ import annotations
 
@@ -30,6 +30,7 @@ from engines import Action, EngineError, NotYourTurn, View
 from .common import GameItem, deadline_mark, host, names_for
 from .custom_ids import ID, INDEX, PART, SEAT, TEXT, VERSION, number
 from .live_hands import live_hands
+from .selection import Picks, Selection, decode_carry, pick_custom_id
 
 VERSIONED = rf"(?P<gid>{ID}):(?P<ver>{VERSION})"
 # ``<seat>.<index>``, ``<seat>.<letters>`` (a ``code_action``), or a disabled button's ``-<n>`` / ``!``
@@ -315,19 +316,25 @@ class PickSelect(GameItem, template=rf"gh:pick:{VERSIONED}:(?P<part>{PART}):(?P<
     chosen_when_alone = False  # see ``single``
 
     def __init__(self, game_id: int, version: int, options: list[discord.SelectOption] | None = None,
-                 placeholder: str | None = None, part: int = 0, carry: list[str] | None = None,
-                 row: int | None = None) -> None:
+                 placeholder: str | None = None, part: int = 0, carry: Selection | None = None,
+                 row: int | None = None, *, carried: str | None = None) -> None:
+        """``carry``: what the other selects show chosen (the game's selection model); ``carried``: that carry as
+        read back from a clicked custom_id, decoded once the table (and so the game) is known."""
         options = (options or [discord.SelectOption(label="?", value="?")])[:25]
-        custom_id = f"gh:pick:{game_id}:{version}:{part}:{'.'.join(carry or [])}"[:100]
+        if carried is None:  # drawn by a game's controls: refused if its carry does not fit
+            carried = carry.encode() if carry is not None else ""
+            custom_id = pick_custom_id(game_id, version, part, carried)
+        else:  # read back from a click
+            custom_id = f"gh:pick:{game_id}:{version}:{part}:{carried}"
         super().__init__(discord.ui.Select(custom_id=custom_id, options=options, min_values=0,
                                            max_values=len(options), placeholder=placeholder, row=row))
-        self.game_id, self.version, self.carry = game_id, version, list(carry or [])
+        self.game_id, self.version, self.carried = game_id, version, carried
+        self.carry = carry  # as drawn (None when read back from a click: ``run`` decodes ``carried``)
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: Any, match: Any) -> "PickSelect":
-        carry = [c for c in match["carry"].split(".") if c]
         return cls(int(match["gid"]), int(match["ver"]), list(getattr(item, "options", [])) or None,
-                   getattr(item, "placeholder", None), int(match["part"]), carry)
+                   getattr(item, "placeholder", None), int(match["part"]), carried=match["carry"])
 
     async def run(self, interaction: discord.Interaction) -> None:
         table = await host(interaction).service.table(self.game_id)
@@ -338,18 +345,20 @@ class PickSelect(GameItem, template=rf"gh:pick:{VERSIONED}:(?P<part>{PART}):(?P<
         data: dict[str, Any] = dict(interaction.data or {})  # a component interaction's payload
         values = [str(v) for v in data.get("values", [])
                   if str(v) in offered]  # never trust the client: only values this select offers
-        content, view = await hand_message(interaction, table, selection=self.carry + values)
+        carry = decode_carry(table.row.game, self.carried)
+        content, view = await hand_message(interaction, table, selection=carry.values() + values)
         await redraw_hand(interaction, content, view)
 
 
 def card_selects(game_id: int, version: int, hand: list[str], selection: list[str], label: Any,
-                 placeholder: str) -> list[PickSelect]:
-    """One select per 25 cards of the hand, the current selection marked as default."""
+                 placeholder: str, model: type[Selection] = Picks) -> list[PickSelect]:
+    """One select per 25 cards of the hand, the current selection marked as default; each carries what the others
+    show chosen as the game's selection ``model``."""
     parts = [hand[i:i + 25] for i in range(0, len(hand), 25)] or [[]]
     selects = []
     for part, cards in enumerate(parts[:3]):
         options = [discord.SelectOption(label=label(c), value=c, default=c in selection) for c in cards]
-        carry = [c for c in selection if c not in cards]
+        carry = model.of([c for c in selection if c not in cards])
         selects.append(PickSelect(game_id, version, options, placeholder, part, carry, row=part))
     return selects
 

@@ -1,5 +1,5 @@
-"""``/play <game>`` opens a lobby: Join, Leave, Add bot, Start (host). Each game's subcommand lives in
-``cogs.games.<game>`` as ``play`` and calls ``open_lobby``."""
+"""``/play <game>`` opens a lobby: Join, Leave, Add bot, Start (host). The subcommands are generated from each
+game's options model (``cogs.play_command``) and call ``open_lobby``."""
 from __future__ import annotations
 
 from typing import Any
@@ -9,7 +9,6 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import HostError
-from bot.games import controls_hooks, games
 from bot.i18n import t
 from bot.policies import LEVELS
 from bot.table import Table
@@ -193,15 +192,9 @@ class RemoveSelect(GameItem, template=rf"gh:lobbyrm:(?P<gid>{ID}):(?P<ver>{VERSI
         await interaction.response.defer()  # the lobby is redrawn by the table's writer
 
 
-def play_group() -> app_commands.Group:
-    """``/play`` with one subcommand per registered game."""
-    group = app_commands.Group(name="play", description="Start a table of a card game", guild_only=True)
-    for game in games():
-        group.add_command(controls_hooks(game).play)
-    return group
-
-
 async def setup(bot: commands.Bot) -> None:
+    from .play_command import play_group  # imported here: it builds on this module's open_lobby
+
     bot.add_dynamic_items(LobbyButton, RemoveSelect)
     bot.tree.add_command(play_group())
 

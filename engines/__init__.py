@@ -11,7 +11,8 @@ from typing import Callable
 from .base import Action, Engine, Event, GameState, Result, Shape, View
 from .errors import BadAction, BadOptions, EngineError, IllegalAction, NotYourTurn
 
-# name -> "module:EngineClass"; a game is listed here once its engine is complete.
+# name -> "module:EngineClass"; a game is listed here once its engine is complete. The one list of the games:
+# ``bot.games`` makes each game's plug-in from it (its order is the order of the /play subcommands).
 _REGISTRY: dict[str, str] = {
     "akuma": "engines.akuma:AkumaEngine",
     "rocca": "engines.rocca:RoccaEngine",
@@ -32,6 +33,14 @@ def get_engine(name: str) -> Engine:
     return getattr(import_module(module_name), cls_name)()
 
 
+def engine_target(name: str) -> str:
+    """Where ``name``'s engine class is ("module:EngineClass")."""
+    try:
+        return _REGISTRY[name]
+    except KeyError:
+        raise BadOptions("unknown_game", game=name) from None
+
+
 def register_engine(name: str, target: str) -> Callable[[], None]:
     """Add an engine ("module:EngineClass") under ``name`` unless one is registered (the host's plug-ins do this
     for a game defined elsewhere, e.g. a test's); returns the function that takes it out again. ``GAMES`` lists
@@ -49,6 +58,7 @@ def register_engine(name: str, target: str) -> Callable[[], None]:
 
 
 __all__ = [
-    "GAMES", "get_engine", "register_engine", "Action", "Engine", "Event", "GameState", "Result", "Shape", "View",
+    "GAMES", "get_engine", "engine_target", "register_engine", "Action", "Engine", "Event", "GameState", "Result",
+    "Shape", "View",
     "EngineError", "BadAction", "BadOptions", "IllegalAction", "NotYourTurn",
 ]

@@ -2,12 +2,15 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
 from bot import policies
-from bot.policies import LEVELS, choose_for_seat
+from bot.policies import LEVELS, choose_for_seat, easy
 from bot.policies.easy import sensible
+from bot.policies.pileup import easy_score
+from bot.policies.seat_view import seat_view
 from bot.scheduler import seat_level
 from bot.service import GameService
 from bot.storage import Storage
@@ -86,6 +89,27 @@ def test_every_level_plays_a_legal_move(game: str, monkeypatch: pytest.MonkeyPat
         assert all(move in legal for move in sensible(game, view, legal))
         differs += moves["easy"] != moves["normal"]
     assert differs > 0  # easy does not always play the heuristic's move
+
+
+def test_what_an_easy_bot_may_pick_comes_from_the_games_plugin() -> None:
+    """easy.py names no game: Twin Pyramid's plug-in keeps out the pure shuffles, Pile up's scores the better half."""
+    assert not any(game in Path(easy.__file__).read_text() for game in GAMES)
+    kept_out = better_half = 0
+    for engine, state, player in random_game("twinpyramid", 3, seed=3):
+        legal = engine.legal_actions(state, player)
+        picks = sensible("twinpyramid", engine.view(state, player), legal)
+        if any(a.type != "rearrange" for a in legal):
+            assert picks and all(a.type != "rearrange" for a in picks)
+            kept_out += len(picks) < len(legal)
+    for engine, state, player in random_game("pileup", 3, seed=3):
+        view, legal = engine.view(state, player), engine.legal_actions(state, player)
+        picks = sensible("pileup", view, legal)
+        if len(legal) >= 3:
+            scores = {id(a): easy_score(seat_view(view), a) for a in legal}
+            assert len(picks) == (len(legal) + 1) // 2
+            assert min(scores[id(a)] for a in picks) >= max(scores[id(a)] for a in legal if a not in picks)
+            better_half += 1
+    assert kept_out and better_half
 
 
 def play_out(game: str, players: int, seed: int, levels: list[str]) -> list[int]:

@@ -18,7 +18,6 @@ from cogs.review import replay_cache
 from .discord_harness import Harness
 from .discord_helpers import Key, assert_forged_clicks_refused, kill, says, start_harness
 from .test_hidden_information import Secrets
-from .discord_helpers import says
 
 ALICE, BOB, MALLORY = 101, 102, 109
 GUILD_B = 900_000_000_000_000_777

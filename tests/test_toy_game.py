@@ -110,7 +110,7 @@ def test_toy_bots_play_at_every_level(toy_game: GamePlugin) -> None:
 
 @pytest.mark.parametrize(("broken", "part", "problem"), [
     ({"render": "tests.toy.no_such_module"}, "render", "does not import"),
-    ({"controls": "tests.toy.policy"}, "controls", "required hook 'play' is missing"),
+    ({"controls": "tests.toy.policy"}, "controls", "required hook 'controls' is missing"),
     ({"policy": "tests.toy.render"}, "policy", "required hook 'choose' is missing"),
     ({"engine": "tests.toy.render:board"}, "engine", "is not an engine class"),
     ({"locales": Path(__file__).parent}, "catalog (en)", "toy.json is missing"),

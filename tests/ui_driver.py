@@ -20,6 +20,7 @@ from typing import Any, Iterator
 
 from bot.policies import choose_action
 from cogs.controls import ActButton, PickSelect, action_of, button_actions, hand_content
+from cogs.selection import selection_model
 from engines import Action
 
 from .discord_harness import Harness, HarnessUser, Reply, SentMessage
@@ -131,7 +132,7 @@ async def act(h: Harness, user: HarnessUser, table: Any, rng: random.Random, *, 
         exact = [b for b in buttons if target.sent_by(table, player, b[2])]
         legal = [b for b in buttons if b[2] is not None and table.engine.is_legal(table.state, player, b[2])]
         choice = exact[0] if exact else None
-        way = None if choice is not None else way_to(table, player, current_selection(hand), target)
+        way = None if choice is not None else way_to(table, player, current_selection(hand, table.row.game), target)
         if way and (way[0][0], ",".join(way[0][1])) not in tried:
             custom_id, values = way[0]
             tried.add((custom_id, ",".join(values)))
@@ -207,15 +208,17 @@ class Target:
             self.wanted |= set(self.order)
 
 
-def current_selection(hand: SentMessage) -> list[str]:
-    """What the hand view has chosen so far: each pick select's carried values and its chosen options."""
+def current_selection(hand: SentMessage, game: str) -> list[str]:
+    """What the hand view has chosen so far: each pick select's carried values (read with the game's selection
+    model) and its chosen options."""
     out: list[str] = []
     for c in hand.components:
         m = PICK.fullmatch(c.get("custom_id") or "")
         if c.get("type") != 3 or not m:
             continue
         chosen = [o["value"] for o in c.get("options") or [] if o.get("default")]
-        out += [v for v in [*(x for x in m["carry"].split(".") if x), *chosen] if v not in out]
+        carried = selection_model(game).decode(m["carry"]).values()
+        out += [v for v in [*carried, *chosen] if v not in out]
     return out
 
 
@@ -260,7 +263,8 @@ def _choices(item: Any, target: Target) -> list[tuple[str, list[str], list[str]]
         candidates = [list(v) for v in itertools.islice(sets, 200) if v and list(v) != chosen]
     else:
         candidates = [[v] for v in options if [v] != chosen]
-    return [(menu.custom_id, values, [*item.carry, *values]) for values in candidates]
+    carried = item.carry.values() if item.carry is not None else []
+    return [(menu.custom_id, values, [*carried, *values]) for values in candidates]
 
 
 async def _choose_option(h: Harness, user: HarnessUser, hand: SentMessage, target: Target,

@@ -294,3 +294,9 @@ def _turn(table: Table, legal: list[Action], rng: random.Random) -> Action:
     if draws:
         return draws[0]
     return rng.choice([a for a in _kinds(legal) if a.type != "rearrange"] or legal)
+
+
+def easy_moves(legal: list[Action]) -> list[Action]:
+    """The plug-in's hook for the easy level: its random moves never only shuffle its own cards (``rearrange``,
+    which the heuristic also avoids)."""
+    return [a for a in legal if getattr(a, "type", None) != "rearrange"] or list(legal)

@@ -3,7 +3,6 @@ steal targets after playing 2s)."""
 from __future__ import annotations
 
 import discord
-from discord import app_commands
 
 from bot.i18n import t
 from bot.render import akuma as akuma_text
@@ -11,20 +10,6 @@ from bot.table import Table
 from engines.akuma import AkumaView, Play, Release, Steal, StopStealing
 
 from ..controls import Actions, card_selects, refusal
-from ..lobby import DEFAULT_TIMER, LEVEL_CHOICES, TimerOption, open_lobby
-
-
-@app_commands.command(name="akuma")
-@app_commands.describe(bots="Bot seats to add at once (0–5)", start="Who plays first",
-                       timer="Seconds per decision before a bot moves for an absent player (0 = no timer)")
-@app_commands.choices(start=[app_commands.Choice(name="random", value="random"),
-                             app_commands.Choice(name="host", value="host")])
-@app_commands.describe(level="Bot level: easy, normal or strong")
-@app_commands.choices(level=LEVEL_CHOICES)
-async def play(interaction: discord.Interaction, bots: app_commands.Range[int, 0, 5] = 0,
-               start: str = "random", timer: TimerOption = DEFAULT_TIMER, level: str = "normal") -> None:
-    """Akuma Trick (3–6 players): shed your devils, but never all of them."""
-    await open_lobby(interaction, "akuma", {"start_player": 0} if start == "host" else {}, bots, timer, level)
 
 
 def controls(table: Table, player: str, view: AkumaView, selection: list[str],

@@ -6,14 +6,17 @@ A turn is: choose a card (a select listing each card's number of legal places), 
 designated colour changes, and the centre around it). A pending colour choice shows colour buttons to the player
 the rules name (the table pings them).
 
-Everything chosen so far lives in the select values / custom ids (stateless, survives a restart): a card is its
-id (``R04``), a placement ``@<card>_<turn>_<x>_<y>``, a page ``pg<n>``. Buttons carry their action's index among
-the legal actions (``cogs.controls.Actions``).
+Everything chosen so far lives in the select values / custom ids (stateless, survives a restart), read as a
+``DiamondBoxSelection``: a card is its id (``R04``), a placement ``@<card>_<turn>_<x>_<y>``, a page ``pg<n>``.
+Buttons carry their action's index among the legal actions (``cogs.controls.Actions``).
 """
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
+from typing import Sequence
+
 import discord
-from discord import app_commands
 
 from bot.i18n import t
 from bot.render import diamondbox as text
@@ -24,41 +27,69 @@ from engines.diamondbox.view import DiamondBoxView
 from ..common import names_for
 from ..controls import Actions, PickSelect, refusal, single
 from ..custom_ids import INDEX, number
-from ..lobby import DEFAULT_TIMER, LEVEL_CHOICES, TimerOption, open_lobby
+from ..selection import TOKEN, Selection
 
 PAGE = 23  # placements per page of the select; with "more"/"back" entries a page stays within 25 options
 CARD_PART, PLACE_PART = 0, 1
 QUICK = 5  # best placements of the chosen card offered as buttons (one row)
 
 
-@app_commands.command(name="diamondbox")
-@app_commands.describe(bots="Bot seats to add at once (0–3)",
-                       turns="all: cards turn 0°, 90°, 180° or 270° (default); half: only 0° or 180°",
-                       timer="Seconds per decision before a bot moves for an absent player (0 = no timer)")
-@app_commands.choices(turns=[app_commands.Choice(name="half", value="half"),
-                             app_commands.Choice(name="all", value="all")])
-@app_commands.describe(level="Bot level: easy, normal or strong")
-@app_commands.choices(level=LEVEL_CHOICES)
-async def play(interaction: discord.Interaction, bots: app_commands.Range[int, 0, 3] = 0, turns: str = "all",
-               timer: TimerOption = DEFAULT_TIMER, level: str = "normal") -> None:
-    """Diamond Box (2–4 players): overlap diamond cards on a shared grid and empty your hand first."""
-    await open_lobby(interaction, "diamondbox", {"turns": turns} if turns != "all" else {}, bots, timer, level)
+PLACEMENT = re.compile(r"@[A-Z0-9]+_(?:0|90|180|270)_-?[0-9]{1,3}_-?[0-9]{1,3}")  # a placement's select value
 
 
 def value_of(p: Placement) -> str:
     return f"@{p.card}_{p.turn}_{p.x}_{p.y}"
 
 
+@dataclass(frozen=True)
+class DiamondBoxSelection(Selection):
+    """The card chosen (the last card value), the placement chosen (select value ``@<card>_<turn>_<x>_<y>``) and
+    the page of placements shown (``pg<n>``); carried as those values joined by "."."""
+
+    card: str | None = None
+    placement: str | None = None
+    page: int | None = None
+
+    @classmethod
+    def of(cls, values: Sequence[str]) -> DiamondBoxSelection:
+        placement = next((v for v in values if PLACEMENT.fullmatch(v)), None)
+        page = next((n for v in values if v[:2] == "pg" and (n := number(v[2:], INDEX)) is not None), None)
+        cards = [v for v in values if v[:1] != "@" and v[:2] != "pg" and TOKEN.fullmatch(v)]
+        return cls(cards[-1] if cards else None, placement, page)
+
+    @staticmethod
+    def page_value(page: int) -> str:
+        return f"pg{page}"
+
+    def values(self) -> list[str]:
+        page = None if self.page is None else self.page_value(self.page)
+        return [v for v in (self.card, self.placement, page) if v]
+
+    def encode(self) -> str:
+        return ".".join(self.values())
+
+    @classmethod
+    def decode(cls, text: str) -> DiamondBoxSelection:
+        values = text.split(".") if text else []
+        read = cls.of(values)
+        if read.values() != values:  # anything not in the form ``encode`` writes
+            raise ValueError(text)
+        return read
+
+
+selection_model = DiamondBoxSelection  # the plug-in's hook
+
+
 class Choice:
     """What the selection says: the card, the page of its places, the placement (each may be missing)."""
 
     def __init__(self, hand: list[str], found: list[Placement], selection: list[str]) -> None:
-        self.card = next((v for v in reversed(selection) if v in hand), None)
+        chosen = DiamondBoxSelection.of(selection)
+        self.card = chosen.card if chosen.card in hand else None
         self.places = [p for p in found if p.card == self.card]
-        by_value = {value_of(p): p for p in self.places}
-        self.placement = next((by_value[v] for v in selection if v in by_value), None)
+        self.placement = next((p for p in self.places if value_of(p) == chosen.placement), None)
         pages = max(1, -(-len(self.places) // PAGE))
-        page = next((n for v in selection if v.startswith("pg") and (n := number(v[2:], INDEX)) is not None), None)
+        page = chosen.page
         if page is None and self.placement is not None:
             page = self.places.index(self.placement) // PAGE
         self.pages = pages
@@ -94,7 +125,7 @@ def controls(table: Table, player: str, view: DiamondBoxView, selection: list[st
             label=t(key, locale, card=text.card(c), face=text.face_of(c), count=counts[c])[:100], value=c,
             default=c == chosen.card))
     items: list[discord.ui.Item] = [single(PickSelect(gid, ver, card_options, t("diamondbox.select.card", locale),
-                                                      CARD_PART, [], row=0), chosen_when_alone=True)]
+                                                      CARD_PART, None, row=0), chosen_when_alone=True)]
     if chosen.card is not None and chosen.places:
         items.append(place_select(table, chosen, locale))
     if chosen.placement is not None:
@@ -132,20 +163,21 @@ def place_select(table: Table, chosen: Choice, locale: object | None) -> PickSel
     options = []
     if chosen.page > 0:
         options.append(discord.SelectOption(label=t("diamondbox.select.page_previous", locale, page=chosen.page),
-                                            value=f"pg{chosen.page - 1}"))
+                                            value=DiamondBoxSelection.page_value(chosen.page - 1)))
     for p in part:
         options.append(discord.SelectOption(
             label=text.placement_option(p.card, p.turn, p.x, p.y, p.covered, locale)[:100], value=value_of(p),
             default=p == chosen.placement))
     if chosen.page + 1 < chosen.pages:
         options.append(discord.SelectOption(label=t("diamondbox.select.page_next", locale, page=chosen.page + 2),
-                                            value=f"pg{chosen.page + 1}"))
+                                            value=DiamondBoxSelection.page_value(chosen.page + 1)))
     if chosen.pages > 1:
         placeholder = t("diamondbox.select.placement_page", locale, card=text.card(chosen.card), page=chosen.page + 1,
                         pages=chosen.pages)
     else:
         placeholder = t("diamondbox.select.placement", locale, card=text.card(chosen.card), count=len(chosen.places))
-    return single(PickSelect(table.id, table.version, options, placeholder[:150], PLACE_PART, [chosen.card], row=1),
+    return single(PickSelect(table.id, table.version, options, placeholder[:150], PLACE_PART,
+                             DiamondBoxSelection(card=chosen.card), row=1),
                   chosen_when_alone=True)
 
 

@@ -8,17 +8,16 @@ button per hand card to make it a minus card. A triple: choose every minus card 
 and hand them all out with one button (``cogs.games.pileup_give``). A dump: one
 button per target (and **Keep** after a successful deflect); the target gets a public **Roll to deflect** button.
 
-Everything chosen so far lives in the select values / custom ids (stateless, so it survives a restart): the value
-is ``v<n>``, each step ``<card>-`` (new layer) or ``<card>+`` (stacked exactly), a card to give its id. Buttons
-carry their action's index among the legal actions (``cogs.controls.Actions``), the triple's button its cards.
+Everything chosen so far lives in the select values / custom ids (stateless, so it survives a restart), read as a
+``PileupSelection`` (``cogs.games.pileup_selection``): the value is ``v<n>``, each step ``<card>-`` (new layer) or
+``<card>+`` (stacked exactly), a card to give ``<letter><card>``. Buttons carry their action's index among the legal
+actions (``cogs.controls.Actions``), the triple's button its cards.
 """
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import discord
-from discord import app_commands
 
 from bot.i18n import t
 from bot.render import pileup as text
@@ -30,28 +29,21 @@ from engines.pileup.rules import preview as outcome_of
 from engines.pileup.view import DeflectPending, PileupView, RollPending
 
 from ..controls import ActButton, Actions, PickSelect, refusal, single
-from ..lobby import DEFAULT_TIMER, LEVEL_CHOICES, TimerOption, open_lobby
 from .pileup_give import code_action as code_action  # the plug-in's hook: the triple's button carries its cards
 from .pileup_give import give_controls, give_notes
+from .pileup_selection import STEP, PileupSelection
+
+selection_model = PileupSelection  # the plug-in's hook
 
 VALUE_PART = 5  # the PickSelect part number of the value select (cards to give use parts 0–2)
 STEP_PART = 6  # ... and of the next-card select
 QUICK = 9  # one-card plays offered as buttons (rows 3 and 4, beside Refresh)
-STEP = re.compile(r"([RBGYWK][1-6][a-i])([+-])")
-VALUE = re.compile(r"v([1-6])")
 MIN_PLAYERS = 2
 
 
-@app_commands.command(name="pileup")
-@app_commands.describe(bots="Bot seats to add at once (0–4)",
-                       deck="Copies of each number 1–6 per colour, e.g. R3B3G3Y3W1K1 (the default, 84 cards)",
-                       timer="Seconds per decision before a bot moves for an absent player (0 = no timer)")
-@app_commands.describe(level="Bot level: easy, normal or strong")
-@app_commands.choices(level=LEVEL_CHOICES)
-async def play(interaction: discord.Interaction, bots: app_commands.Range[int, 0, 4] = 0, deck: str | None = None,
-               timer: TimerOption = DEFAULT_TIMER, level: str = "normal") -> None:
-    """Pile up (2–5 players): roll three dice, stack cards on six columns, collect the fewest minus cards."""
-    await open_lobby(interaction, "pileup", deck_option(deck), bots, timer, level)
+def lobby_options(options: dict[str, Any]) -> dict[str, Any]:
+    """The plug-in's hook: ``/play pileup``'s deck, read and checked before a lobby opens."""
+    return deck_option(options.get("deck"))
 
 
 def deck_option(deck: str | None) -> dict[str, Any]:
@@ -84,16 +76,13 @@ def chosen_value(selection: list[str], values: list[int]) -> int | None:
     """The rolled value chosen (the only one when just one fits)."""
     if len(values) == 1:
         return values[0]
-    for item in selection:
-        m = VALUE.fullmatch(item)
-        if m and int(m.group(1)) in values:
-            return int(m.group(1))
-    return None
+    value = PileupSelection.of(selection).value
+    return value if value in values else None
 
 
 def chosen_steps(selection: list[str], plays: list[Play]) -> list[str]:
     """The cards added so far, in order: the longest prefix of the selection that starts some legal play."""
-    steps = [s for s in selection if STEP.fullmatch(s)]
+    steps = list(PileupSelection.of(selection).steps)
     all_steps = [steps_of(p) for p in plays]
     while steps and not any(s[:len(steps)] == steps for s in all_steps):
         steps.pop()
@@ -198,8 +187,8 @@ def play_controls(table: Table, player: str, view: PileupView, selection: list[s
     if len(values) > 1:
         options = [discord.SelectOption(label=t("pileup.select.value_option", locale, face=text.die(v), value=v,
                                                 state=column_state(view, v, locale))[:100],
-                                        value=f"v{v}", default=v == value) for v in values]
-        items.append(single(PickSelect(gid, ver, options, t("pileup.select.value", locale), VALUE_PART, [],
+                                        value=PileupSelection.rolled_value(v), default=v == value) for v in values]
+        items.append(single(PickSelect(gid, ver, options, t("pileup.select.value", locale), VALUE_PART, None,
                                        row=0)))
     if value is None:
         items.append(actions.button(None, t("pileup.button.play_no_value", locale), discord.ButtonStyle.success,
@@ -213,7 +202,8 @@ def play_controls(table: Table, player: str, view: PileupView, selection: list[s
                    for s in nexts[:25]]
         placeholder = t("pileup.select.first_card" if not steps else "pileup.select.next_card", locale,
                         column=value, number=len(steps) + 1)
-        items.append(single(PickSelect(gid, ver, options, placeholder, STEP_PART, [f"v{value}", *steps], row=1),
+        items.append(single(PickSelect(gid, ver, options, placeholder, STEP_PART,
+                                       PileupSelection(value, tuple(steps)), row=1),
                             chosen_when_alone=not steps))  # the first card is needed, a further one is not
     if steps:
         chosen = play_of(value, steps)

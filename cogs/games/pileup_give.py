@@ -19,6 +19,7 @@ from engines.pileup.view import GivePending, PileupView
 
 from ..common import names_for
 from ..controls import ActButton, Actions, PickSelect
+from .pileup_selection import PileupSelection
 
 LETTERS = "abcd"  # at most four other players
 CARD_LENGTH = 3  # a card id: colour, number, copy letter (``R3a``)
@@ -41,11 +42,11 @@ def chosen_for(selection: list[str], plan: list[tuple[str, int]], minus: list[st
     """The cards chosen for each player so far (each minus card once, never more than the player gets)."""
     out: list[list[str]] = [[] for _ in plan]
     left = list(minus)
-    for value in selection:
-        slot = LETTERS.find(value[:1]) if value else -1
-        if 0 <= slot < len(plan) and value[1:] in left and len(out[slot]) < plan[slot][1]:
-            out[slot].append(value[1:])
-            left.remove(value[1:])
+    for letter, card in PileupSelection.of(selection).gives:
+        slot = LETTERS.find(letter)
+        if 0 <= slot < len(plan) and card in left and len(out[slot]) < plan[slot][1]:
+            out[slot].append(card)
+            left.remove(card)
     return out
 
 
@@ -71,11 +72,12 @@ def give_controls(table: Table, player: str, view: PileupView, selection: list[s
         for c in taken:
             if c not in mine:
                 free.remove(c)
-        options = [discord.SelectOption(label=text.card(c), value=f"{LETTERS[slot]}{c}", default=c in mine)
-                   for c in sorted(free)[:25]]
+        options = [discord.SelectOption(label=text.card(c), value=PileupSelection.give_value(LETTERS[slot], c),
+                                        default=c in mine) for c in sorted(free)[:25]]
         if not options:
             continue
-        carry = [f"{LETTERS[other]}{c}" for other, cards in enumerate(chosen) if other != slot for c in cards]
+        carry = PileupSelection(gives=tuple((LETTERS[other], c) for other, cards in enumerate(chosen) if other != slot
+                                            for c in cards))
         select = PickSelect(table.id, table.version, options,
                             t("pileup.select.give_to", locale, player=names.get(to, to), count=count), slot, carry,
                             row=slot)

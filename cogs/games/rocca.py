@@ -6,17 +6,17 @@ button; a joker also asks for a suit (a second select) and a bend (two buttons).
 on or draw; counter a Queen or accept; give cards one at a time. **One!** and Draw are buttons whenever legal,
 and Bon (option ``bon``) is offered in the hand view of any seated player out of turn.
 
-Everything chosen so far lives in the select values / custom ids (stateless, so it survives a restart):
-moves are ``P-<card>-<on>-<h|f|p>`` and ``B-<on>-<c1>_<c2>[_<c3>]``, a joker's suit ``s<S|H|D|C>``, a card to
-give its id. Buttons carry their action's index among the legal actions (``cogs.controls.Actions``).
+Everything chosen so far lives in the select values / custom ids (stateless, so it survives a restart), read as a
+``RoccaSelection``: moves are ``P-<card>-<on>-<h|f|p>`` and ``B-<on>-<c1>_<c2>[_<c3>]``, a joker's suit
+``s<S|H|D|C>``, a card to give its id. Buttons carry their action's index among the legal actions
+(``cogs.controls.Actions``).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, replace
+from typing import Any, Sequence
 
 import discord
-from discord import app_commands
 
 from bot.i18n import t
 from bot.render import rocca as text
@@ -26,31 +26,49 @@ from engines.rocca.view import DrawChainPending, QAnswerPending, QGivePending, R
 
 from ..common import names_for
 from ..controls import Actions, PickSelect, card_selects, refusal, single
-from ..lobby import DEFAULT_TIMER, LEVEL_CHOICES, TimerOption, open_lobby
+from ..selection import TOKEN, Selection
 
 SUITS = ("S", "H", "D", "C")
 SUIT_PART = 5  # the PickSelect part number of the joker's suit select (moves use parts 0–2)
 MAX_MOVE_SELECTS = 3
 
 
-@app_commands.command(name="rocca")
-@app_commands.describe(bots="Bot seats to add at once (0–5)",
-                       bon="Optional rule Bon: anyone may place 2–3 matching cards out of turn",
-                       start="Who plays first",
-                       timer="Seconds per decision before a bot moves for an absent player (0 = no timer)")
-@app_commands.choices(start=[app_commands.Choice(name="random", value="random"),
-                             app_commands.Choice(name="host", value="host")])
-@app_commands.describe(level="Bot level: easy, normal or strong")
-@app_commands.choices(level=LEVEL_CHOICES)
-async def play(interaction: discord.Interaction, bots: app_commands.Range[int, 0, 5] = 0, bon: bool = False,
-               start: str = "random", timer: TimerOption = DEFAULT_TIMER, level: str = "normal") -> None:
-    """Rocca Card Tower (2–6 players): build the hexagonal tower and empty your hand first."""
-    options: dict[str, Any] = {}
-    if bon:
-        options["bon"] = True
-    if start == "host":
-        options["start_player"] = 0
-    await open_lobby(interaction, "rocca", options, bots, timer, level)
+@dataclass(frozen=True)
+class RoccaSelection(Selection):
+    """The move chosen (``P-…``/``B-…``), a joker's suit (``s<S|H|D|C>``) and the cards chosen (a Queen pass);
+    carried as those values joined by "."."""
+
+    move: str | None = None
+    suit: str | None = None
+    cards: tuple[str, ...] = ()
+
+    @classmethod
+    def of(cls, values: Sequence[str]) -> RoccaSelection:
+        moves = [v for v in values if v[:2] in ("P-", "B-") and TOKEN.fullmatch(v)]
+        suit = next((v[1] for v in values if len(v) == 2 and v[0] == "s" and v[1] in SUITS), None)
+        cards = tuple(v for v in values if v not in moves and v != f"s{suit}" and TOKEN.fullmatch(v))
+        return cls(moves[0] if moves else None, suit, cards)
+
+    @staticmethod
+    def suit_value(suit: str) -> str:
+        return f"s{suit}"
+
+    def values(self) -> list[str]:
+        return [*([self.move] if self.move else []), *([self.suit_value(self.suit)] if self.suit else []), *self.cards]
+
+    def encode(self) -> str:
+        return ".".join(self.values())
+
+    @classmethod
+    def decode(cls, text: str) -> RoccaSelection:
+        values = text.split(".") if text else []
+        read = cls.of(values)
+        if read.values() != values:  # anything not in the form ``encode`` writes
+            raise ValueError(text)
+        return read
+
+
+selection_model = RoccaSelection  # the plug-in's hook
 
 
 @dataclass(frozen=True)
@@ -94,12 +112,12 @@ def moves(legal: list[Any]) -> list[Move]:
 
 
 def chosen_move(selection: list[str], options: list[Move]) -> Move | None:
-    by_value = {m.value: m for m in options}
-    return next((by_value[v] for v in selection if v in by_value), None)
+    move = RoccaSelection.of(selection).move
+    return next((m for m in options if m.value == move), None)
 
 
 def chosen_suit(selection: list[str]) -> str | None:
-    return next((v[1] for v in selection if len(v) == 2 and v[0] == "s" and v[1] in SUITS), None)
+    return RoccaSelection.of(selection).suit
 
 
 
@@ -133,19 +151,18 @@ def move_controls(table: Table, view: RoccaView, selection: list[str], actions: 
     items: list[discord.ui.Item] = []
     parts = [options[i:i + 25] for i in range(0, len(options), 25)][:MAX_MOVE_SELECTS]
     for number, part in enumerate(parts):
-        values = {m.value for m in part}
         select_options = [discord.SelectOption(label=m.label(view, locale)[:100], value=m.value,
                                                default=move is not None and m.value == move.value) for m in part]
-        carry = [v for v in selection if v not in values]
+        carry = replace(RoccaSelection.of(selection), move=None)  # a move chosen here replaces the one chosen
         items.append(single(PickSelect(gid, ver, select_options, t("rocca.select.move", locale), number, carry,
                                        row=number), chosen_when_alone=len(parts) == 1))
     if move is not None and move.is_joker:
         suit = chosen_suit(selection)
         suit_options = [discord.SelectOption(label=t("rocca.select.suit_option", locale, suit=text.suit_mark(s),
                                                      name=t(f"rocca.suit.{s}", locale)),
-                                             value=f"s{s}", default=s == suit) for s in SUITS]
+                                             value=RoccaSelection.suit_value(s), default=s == suit) for s in SUITS]
         items.append(single(PickSelect(gid, ver, suit_options, t("rocca.select.suit", locale), SUIT_PART,
-                                       [move.value], row=len(parts))))
+                                       RoccaSelection(move=move.value), row=len(parts))))
         for bend in ("left", "right"):
             joker = Place(card=move.card, on=move.on, side=move.side, suit=suit, bend=bend) if suit else None
             label = t("rocca.button.place_joker", locale, suit=text.suit_mark(suit) if suit else "?",
@@ -196,7 +213,7 @@ def give_controls(table: Table, view: RoccaView, pending: QGivePending, selectio
     chosen = next((c for c in selection if c in hand), None)
     items: list[discord.ui.Item] = [
         single(s, chosen_when_alone=True) for s in card_selects(gid, ver, hand, [chosen] if chosen else [], text.card,
-                                        t("rocca.select.give", locale))]
+                                        t("rocca.select.give", locale), RoccaSelection)]
     names = table.names(locale)
     receivers = list(dict.fromkeys(a.to for a in actions.all if isinstance(a, Give)))
     step = {"number": pending.given + 1, "total": pending.count}

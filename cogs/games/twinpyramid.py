@@ -8,16 +8,17 @@ when nothing else is possible). Sub-decisions are buttons in the same view: ston
 suit after an 8 or a joker, draw-or-pass after a 2, the order of the three cards after a 3, a forced draw (after
 rearranging, if you like), and the next deal.
 
-Everything chosen so far lives in the select values (stateless, so it survives a restart): an action choice is
-``a<index>`` (its index in ``cogs.controls.button_actions``, which buttons carry too), a card to rearrange
-``r:<card>``. A rearrangement step while the menu is closed is ``rearrange_step`` (``click_actions``).
+Everything chosen so far lives in the select values (stateless, so it survives a restart), read as a
+``TwinPyramidSelection``: an action choice is ``a<index>`` (its index in ``cogs.controls.button_actions``, which
+buttons carry too), a card to rearrange ``r:<card>``. A rearrangement step while the menu is closed is
+``rearrange_step`` (``click_actions``).
 """
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass, replace
+from typing import Any, Sequence
 
 import discord
-from discord import app_commands
 
 from bot.i18n import t
 from bot.render import Names
@@ -29,24 +30,59 @@ from engines.twinpyramid.view import TwinPyramidView
 
 from ..common import names_for
 from ..controls import Actions, PickSelect, refusal, single
-from ..lobby import DEFAULT_TIMER, LEVEL_CHOICES, TimerOption, open_lobby
+from ..custom_ids import INDEX, number
+from ..selection import TOKEN, Selection
 
 ACTION_PARTS = (0, 2)  # PickSelect part numbers of the action selects (a second one only when over 25 choices)
 CARD_PART = 1  # ... and of the card-to-rearrange select
 SUITS = ("S", "H", "D", "C")
 
 
-@app_commands.command(name="twinpyramid")
-@app_commands.describe(bots="Bot seats to add at once (0–5)", jokers="Jokers in the deck (0–2)",
-                       rounds="Rounds: every player is start player once per round (1–10)",
-                       timer="Seconds per decision before a bot moves for an absent player (0 = no timer)")
-@app_commands.describe(level="Bot level: easy, normal or strong")
-@app_commands.choices(level=LEVEL_CHOICES)
-async def play(interaction: discord.Interaction, bots: app_commands.Range[int, 0, 5] = 0,
-               jokers: app_commands.Range[int, 0, 2] = 2, rounds: app_commands.Range[int, 1, 10] = 2,
-               timer: TimerOption = DEFAULT_TIMER, level: str = "normal") -> None:
-    """Twin Pyramid (2–6 players): build your field pyramid of stones before your hand bursts."""
-    await open_lobby(interaction, "twinpyramid", {"jokers": jokers, "rounds": rounds}, bots, timer, level)
+@dataclass(frozen=True)
+class TwinPyramidSelection(Selection):
+    """The play or change chosen (``action``: its index among the legal actions, select value ``a<index>``) and the
+    card chosen to rearrange (select value ``r:<card>``); carried as ``a<index>.r<card>``."""
+
+    action: int | None = None
+    card: str | None = None
+
+    @classmethod
+    def of(cls, values: Sequence[str]) -> TwinPyramidSelection:
+        action = next((n for v in values if v[:1] == "a" and (n := number(v[1:], INDEX)) is not None), None)
+        card = next((v[2:] for v in values if v[:2] == "r:" and TOKEN.fullmatch(v[2:])), None)
+        return cls(action, card)
+
+    @staticmethod
+    def action_value(index: int) -> str:
+        return f"a{index}"
+
+    @staticmethod
+    def card_value(card: str) -> str:
+        return f"r:{card}"
+
+    def values(self) -> list[str]:
+        action = [] if self.action is None else [self.action_value(self.action)]
+        return action + ([] if self.card is None else [self.card_value(self.card)])
+
+    def encode(self) -> str:
+        action = [] if self.action is None else [f"a{self.action}"]
+        return ".".join(action + ([] if self.card is None else [f"r{self.card}"]))
+
+    @classmethod
+    def decode(cls, text: str) -> TwinPyramidSelection:
+        found: dict[str, Any] = {}
+        for token in text.split(".") if text else []:
+            kind, rest = token[:1], token[1:]
+            if kind == "a" and "a" not in found and number(rest, INDEX) is not None:
+                found["a"] = int(rest)
+            elif kind == "r" and "r" not in found and TOKEN.fullmatch(rest):
+                found["r"] = rest
+            else:
+                raise ValueError(text)
+        return cls(found.get("a"), found.get("r"))
+
+
+selection_model = TwinPyramidSelection  # the plug-in's hook
 
 
 # ---- one-click actions -------------------------------------------------------------------------------------------
@@ -86,22 +122,21 @@ def steps_of_card(steps: list[Any], card: str) -> list[Any]:
     return out
 
 
-def turn_choices(legal: list[Any], names: Names, locale: object | None) -> list[tuple[str, str]]:
-    """(select value ``a<index>``, label) of every play and change; jokers are interchangeable, so only the first one
-    is offered."""
+def turn_choices(legal: list[Any], names: Names, locale: object | None) -> dict[int, str]:
+    """The label of every play and change by its index in ``legal``; jokers are interchangeable, so only the first
+    one is offered."""
     jokers = sorted({a.card for a in legal if a.type in ("play", "change") and a.card.startswith("X")})
-    out: list[tuple[str, str]] = []
+    out: dict[int, str] = {}
     for index, a in enumerate(legal):
         if a.type not in ("play", "change") or (a.card.startswith("X") and a.card != jokers[0]):
             continue
-        out.append((f"a{index}", action_label(a, names, locale)))
+        out[index] = action_label(a, names, locale)
     return out
 
 
-def chosen_action(selection: list[str], choices: list[tuple[str, str]], legal: list[Any]) -> Any | None:
-    """The play or change chosen in the action select (one of ``choices``), or None."""
-    value = chosen(selection, ("a",), {value for value, _ in choices})
-    return legal[int(value[1:])] if value else None
+def chosen_index(selection: TwinPyramidSelection, choices: dict[int, str]) -> int | None:
+    """The index of the play or change chosen in the action select (one of ``choices``), or None."""
+    return selection.action if selection.action in choices else None
 
 
 def action_label(a: Any, names: Names, locale: object | None, *, hint: bool = True) -> str:
@@ -111,10 +146,6 @@ def action_label(a: Any, names: Names, locale: object | None, *, hint: bool = Tr
         suffix = f" — {effect}" if effect and not a.card.startswith("X") else ""
         return t(key, locale, card=text.card(a.card)) + suffix
     return text.change_label(a.card, a.target, a.owner, names, locale)
-
-
-def chosen(selection: list[str], prefix: tuple[str, ...], allowed: set[str]) -> str | None:
-    return next((v for v in selection if v.startswith(prefix) and v in allowed), None)
 
 
 # ---- controls ----------------------------------------------------------------------------------------------------
@@ -169,18 +200,20 @@ def rearrange_and_act(table: Table, player: str, view: TwinPyramidView, selectio
     legal = actions.all
     steps = steps_now(table, player, legal)
     rearrange_cards = [c for c in [*(view.hand or []), *my_shown(view)] if steps_of_card(steps, c)]
-    picked = chosen(selection, ("r:",), {f"r:{c}" for c in rearrange_cards})
-    choices = turn_choices(legal, names, locale) if kind == "turn" else []
-    action = chosen(selection, ("a",), {value for value, _ in choices})
+    chosen = TwinPyramidSelection.of(selection)
+    picked = chosen.card if chosen.card in rearrange_cards else None
+    choices = turn_choices(legal, names, locale) if kind == "turn" else {}
+    action = chosen_index(chosen, choices)
     items: list[discord.ui.Item] = []
     row = 0
     if not picked and choices:
-        parts = [choices[i:i + 25] for i in range(0, len(choices), 25)][:len(ACTION_PARTS)]
+        listed = list(choices.items())
+        parts = [listed[i:i + 25] for i in range(0, len(listed), 25)][:len(ACTION_PARTS)]
         # Fewer parts than part numbers when the choices fit one select.
         for part_no, part in zip(ACTION_PARTS, parts, strict=False):
-            options = [discord.SelectOption(label=label[:100], value=code, default=code == action)
-                       for code, label in part]
-            carry = [v for v in selection if v.startswith("r:")]
+            options = [discord.SelectOption(label=label[:100], value=chosen.action_value(index),
+                                            default=index == action) for index, label in part]
+            carry = replace(chosen, action=None)
             items.append(single(PickSelect(gid, ver, options, t("twinpyramid.select.action", locale), part_no, carry,
                                            row=row), chosen_when_alone=len(parts) == 1))
             row += 1
@@ -188,21 +221,21 @@ def rearrange_and_act(table: Table, player: str, view: TwinPyramidView, selectio
         held = set(view.hand or [])
         options = [discord.SelectOption(
             label=t("twinpyramid.select.card_held" if c in held else "twinpyramid.select.card_shown", locale,
-                    card=text.card(c)), value=f"r:{c}", default=f"r:{c}" == picked) for c in rearrange_cards[:25]]
-        carry = [v for v in selection if v.startswith("a")]
+                    card=text.card(c)), value=chosen.card_value(c), default=c == picked) for c in rearrange_cards[:25]]
+        carry = replace(chosen, card=None)
         items.append(single(PickSelect(gid, ver, options, t("twinpyramid.select.rearrange", locale,
                                                             left=view.rearranges_left or 0),
                                        CARD_PART, carry, row=row)))
         row += 1
     if picked:
-        for i, step in enumerate(steps_of_card(steps, picked[2:])[:10]):
+        for i, step in enumerate(steps_of_card(steps, picked)[:10]):
             items.append(actions.button(step_action(table, step), text.step_label(step.model_dump(), locale),
                                         discord.ButtonStyle.primary, row=row + i // 5))
         row += 2
     buttons: list[discord.ui.Item] = []
     if kind == "turn" and choices and not picked:
-        label = dict(choices).get(action or "", "") if action else t("twinpyramid.button.act_empty", locale)
-        buttons.append(actions.button(legal[int(action[1:])] if action else None, label, discord.ButtonStyle.success,
+        label = choices[action] if action is not None else t("twinpyramid.button.act_empty", locale)
+        buttons.append(actions.button(legal[action] if action is not None else None, label, discord.ButtonStyle.success,
                                       row=row))
     if any(isinstance(a, Draw) for a in legal):
         buttons.append(actions.button({"type": "draw"}, t("twinpyramid.button.draw", locale),
@@ -241,10 +274,11 @@ def selection_notes(table: Table, player: str, view: TwinPyramidView, selection:
     notes: list[str] = []
     names = names_for(table, locale)
     choices = turn_choices(legal, names, locale)
-    picked = next((v for v in selection if v.startswith("r:")), None)
-    action = chosen_action(selection, choices, legal)
-    if picked:
-        notes.append(t("twinpyramid.note.rearrange", locale, card=text.card(picked[2:]),
+    chosen = TwinPyramidSelection.of(selection)
+    index = chosen_index(chosen, choices)
+    action: Any = legal[index] if index is not None else None
+    if chosen.card is not None:
+        notes.append(t("twinpyramid.note.rearrange", locale, card=text.card(chosen.card),
                        left=view.rearranges_left or 0))
     elif action:
         label = action_label(action, names, locale, hint=False)

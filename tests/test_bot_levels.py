@@ -10,7 +10,6 @@ from bot import policies
 from bot.policies import LEVELS, choose_for_seat, easy
 from bot.policies.easy import sensible
 from bot.policies.pileup import easy_score
-from bot.policies.seat_view import seat_view
 from bot.scheduler import seat_level
 from bot.service import GameService
 from bot.storage import Storage
@@ -105,7 +104,7 @@ def test_what_an_easy_bot_may_pick_comes_from_the_games_plugin() -> None:
         view, legal = engine.view(state, player), engine.legal_actions(state, player)
         picks = sensible("pileup", view, legal)
         if len(legal) >= 3:
-            scores = {id(a): easy_score(seat_view(view), a) for a in legal}
+            scores = {id(a): easy_score(view, a) for a in legal}
             assert len(picks) == (len(legal) + 1) // 2
             assert min(scores[id(a)] for a in picks) >= max(scores[id(a)] for a in legal if a not in picks)
             better_half += 1

@@ -18,7 +18,7 @@ from cogs.play_command import play_command
 from engines import get_engine
 
 from .discord_harness import HarnessError
-from .discord_helpers import lift_limits, start_harness
+from .discord_helpers import LEAVE, lift_limits, start_harness
 
 COGS = Path(__file__).resolve().parents[1] / "cogs"
 SAMPLE_TEXT = {"deck": "R2B2G2Y2W1K1"}  # a str field's value for the lobby test (no schema gives one)
@@ -104,7 +104,7 @@ async def test_play_opens_a_lobby_with_every_option_and_discord_refuses_out_of_r
             expected = {("start_player" if k == "start" else k): (0 if k == "start" else v) for k, v in chosen.items()}
             assert lobby.row.options == expected
             assert lobby.row.turn_seconds == 30 and [s.level for s in lobby.seats if s.is_bot] == ["easy"]
-            await h.click(alice, r.message, label="Leave")  # the host leaves: the lobby closes for the next game
+            await h.click(alice, r.message, label=LEAVE)  # the host leaves: the lobby closes for the next game
             for name, schema in schema_fields(game).items():
                 if schema.get("type") == "integer" and "maximum" in schema:
                     with pytest.raises(HarnessError):

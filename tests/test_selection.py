@@ -25,7 +25,7 @@ from engines import get_engine
 from engines.pileup import Play
 from engines.pileup.view import GivePending
 
-from .discord_helpers import assert_forged_clicks_refused, start_harness
+from .discord_helpers import START, assert_forged_clicks_refused, start_harness
 
 MAX_VERSION = 2 ** 31 - 1
 MODELS = {"akuma": Picks, "rocca": RoccaSelection, "pileup": PileupSelection, "twinpyramid": TwinPyramidSelection,
@@ -124,7 +124,7 @@ async def test_a_forged_carry_is_refused_and_changes_nothing(tmp_path: Path) -> 
     try:
         alice = h.user(101, "alice")
         r = await h.slash(alice, "play twinpyramid", bots=2)
-        await h.click(alice, r.message, label="Start")
+        await h.click(alice, r.message, label=START)
         table = next(iter(h.bot.service._tables.values()))  # type: ignore[attr-defined]
         with pytest.raises(HostError):
             decode_carry("twinpyramid", "a1.a2")

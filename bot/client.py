@@ -13,7 +13,7 @@ from discord.ext import commands
 from engines import BadOptions
 
 from .cluster import syncs_commands
-from .limits import CreationCooldowns
+from .limits import CreationCooldowns, Gates
 from .replies import reply_error, reply_unknown_control
 from .scheduler import BotScheduler
 from .service import GameService
@@ -59,6 +59,7 @@ class GameHostBot(commands.Bot):
             logger.setLevel(max(logger.level, logging.INFO))
         self.sync_commands = sync_commands
         self.creations = CreationCooldowns()  # lobbies, tables and tournaments each member created this minute
+        self.gates = Gates()  # a server's caps are checked and what they count is written one request at a time
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]  # replaces the tree's hook on this instance
         self.tree.interaction_check = self.on_app_command_check  # type: ignore[method-assign]  # replaces the tree's hook on this instance
 

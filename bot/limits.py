@@ -8,7 +8,10 @@ tournament fills its field with a handful of bots (16) over an evening (10 round
 couple of lobbies, tables or tournaments a minute (3)."""
 from __future__ import annotations
 
+import asyncio
 import time
+from collections.abc import AsyncIterator, Hashable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, fields, replace
 from enum import Enum
 
@@ -112,3 +115,30 @@ class CreationCooldowns:
 
     def __len__(self) -> int:
         return len(self._buckets)
+
+
+class Gates:
+    """One lock per key (a server), kept only while someone holds or waits for it, so memory does not grow with
+    every server the bot ever saw. A cap is checked and what it counts is written under the server's gate: two
+    ``/play`` at the same instant are counted one after the other (a count made before either was written let both
+    through)."""
+
+    def __init__(self) -> None:
+        self._gates: dict[Hashable, tuple[asyncio.Lock, int]] = {}
+
+    @asynccontextmanager
+    async def hold(self, key: Hashable) -> AsyncIterator[None]:
+        lock, users = self._gates.get(key, (asyncio.Lock(), 0))
+        self._gates[key] = (lock, users + 1)
+        try:
+            async with lock:
+                yield
+        finally:
+            lock, users = self._gates[key]
+            if users == 1:
+                del self._gates[key]
+            else:
+                self._gates[key] = (lock, users - 1)
+
+    def __len__(self) -> int:
+        return len(self._gates)

@@ -3,6 +3,9 @@ starts, Rematch opens a table, and ``/tournament create`` or ``start``. Every ch
 written or sent, so a refusal changes nothing; each says which limit it hit and who can change it."""
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
 import discord
 
 from bot.errors import HostError
@@ -26,9 +29,21 @@ def count_creation(interaction: discord.Interaction, limits: Limits) -> None:
     host(interaction).creations.hit(interaction.guild_id, interaction.user.id, limits.creations_per_minute)
 
 
-async def refuse_if_full(interaction: discord.Interaction, limits: Limits, status: str) -> None:
+@asynccontextmanager
+async def room_for(interaction: discord.Interaction, limits: Limits, status: str) -> AsyncIterator[None]:
     """Refuse one more open lobby (``status="lobby"``) or running table (``"running"``) of this member, or of this
-    server, beyond its cap."""
+    server, beyond its cap; the body (which opens or starts it) runs under the server's gate, so a second request
+    at the same instant is counted after the first one is written."""
+    if interaction.guild_id is None:
+        yield
+        return
+    async with host(interaction).gates.hold(interaction.guild_id):
+        await refuse_if_full(interaction, limits, status)
+        yield
+
+
+async def refuse_if_full(interaction: discord.Interaction, limits: Limits, status: str) -> None:
+    """The caps of ``room_for``, checked now (without the gate: only where nothing is opened after it)."""
     if interaction.guild_id is None:
         return
     storage = host(interaction).storage

@@ -2,6 +2,7 @@
 game's options model (``cogs.play_command``) and call ``open_lobby``."""
 from __future__ import annotations
 
+from contextlib import nullcontext
 from typing import Any
 
 import discord
@@ -16,7 +17,7 @@ from engines import BadOptions, EngineError, get_engine
 
 from .common import NO_MENTIONS, GameItem, host, names_for, public_language
 from .custom_ids import ID, VERSION
-from .limits import count_creation, refuse_if_full, server_limits
+from .limits import count_creation, room_for, server_limits
 from .permissions import require
 from .table_thread import lobby_note, thread_plan
 
@@ -94,7 +95,6 @@ async def open_lobby(interaction: discord.Interaction, game: str, options: dict[
     """Create the table, add ``bots`` bot seats (as many as fit) and post the lobby message.
     ``timer``: seconds per decision before a bot moves for an absent player (0 = no timer); ``level``: the bots'."""
     service = host(interaction).service
-    assert interaction.channel_id is not None
     require(interaction)
     # Discord's client enforces the options' ranges; a forged request does not, so check them here too.
     if not 0 <= timer <= MAX_TIMER:
@@ -104,21 +104,9 @@ async def open_lobby(interaction: discord.Interaction, game: str, options: dict[
     if level not in LEVELS:
         raise BadOptions(option="level", reason=", ".join(LEVELS))
     limits = await server_limits(interaction)
-    await refuse_if_full(interaction, limits, "lobby")
-    count_creation(interaction, limits)
-    try:
-        await interaction.response.defer(thinking=True)  # the database and the bot seats come before the lobby
-    except discord.HTTPException:  # Discord lost the interaction: nothing was created, nobody is blocked
-        raise HostError("lobby_not_shown") from None
-    in_thread, lacking = await thread_plan(interaction)
-    try:
-        table = await service.create_lobby(
-            game=game, guild_id=interaction.guild_id, channel_id=interaction.channel_id,
-            user_id=interaction.user.id, name=interaction.user.display_name, options=options,
-            locale=await public_language(interaction), turn_seconds=timer, open_thread=in_thread)
-    except (HostError, EngineError):  # refused: the public "thinking…" goes, the refusal is shown only to them
-        await interaction.delete_original_response()
-        raise
+    async with room_for(interaction, limits, "lobby"):
+        count_creation(interaction, limits)
+        table, lacking = await _create_lobby(interaction, game, options, timer)
     for _ in range(min(bots, table.engine.max_players - 1)):
         await service.add_bot(table.id, interaction.user.id, level)
     locale = table.row.locale
@@ -130,6 +118,26 @@ async def open_lobby(interaction: discord.Interaction, game: str, options: dict[
         await service.end(table.id, interaction.user.id, is_admin=True)
         raise HostError("lobby_not_shown") from None
     await service.set_message(table, lobby_message_id=message.id)
+
+
+async def _create_lobby(interaction: discord.Interaction, game: str, options: dict[str, Any],
+                        timer: int) -> tuple[Table, list[str]]:
+    """The lobby's table (and its thread plan), after the public "thinking…" that covers the database work."""
+    try:
+        await interaction.response.defer(thinking=True)  # the database and the bot seats come before the lobby
+    except discord.HTTPException:  # Discord lost the interaction: nothing was created, nobody is blocked
+        raise HostError("lobby_not_shown") from None
+    in_thread, lacking = await thread_plan(interaction)
+    assert interaction.channel_id is not None
+    try:
+        table = await host(interaction).service.create_lobby(
+            game=game, guild_id=interaction.guild_id, channel_id=interaction.channel_id,
+            user_id=interaction.user.id, name=interaction.user.display_name, options=options,
+            locale=await public_language(interaction), turn_seconds=timer, open_thread=in_thread)
+    except (HostError, EngineError):  # refused: the public "thinking…" goes, the refusal is shown only to them
+        await interaction.delete_original_response()
+        raise
+    return table, lacking
 
 
 class LobbyButton(GameItem,
@@ -157,9 +165,10 @@ class LobbyButton(GameItem,
             await service.add_bot(self.game_id, user.id, self.level or "normal")
         else:
             require(interaction)
-            if (await service.table(self.game_id)).row.host_id == user.id:  # anyone else is refused as not the host
-                await refuse_if_full(interaction, await server_limits(interaction), "running")
-            await service.start(self.game_id, user.id)
+            hosting = (await service.table(self.game_id)).row.host_id == user.id  # anyone else: refused as not host
+            gate = room_for(interaction, await server_limits(interaction), "running") if hosting else nullcontext()
+            async with gate:
+                await service.start(self.game_id, user.id)
         interaction.extras["committed"] = "start" if self.op == "start" else "lobby"  # what a failed answer says
         # The lobby message itself is redrawn by the table cog's listener; acknowledge quietly.
         await interaction.response.defer()

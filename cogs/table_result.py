@@ -15,7 +15,7 @@ from bot.table import Table
 
 from .common import NO_MENTIONS, GameItem, host, names_for
 from .custom_ids import ID
-from .limits import count_creation, refuse_if_full, server_limits
+from .limits import count_creation, room_for, server_limits
 from .record import RevealButton
 from .review import ReviewButton
 
@@ -62,9 +62,9 @@ class RematchButton(GameItem, template=rf"gh:rematch:(?P<gid>{ID})"):
 
     async def run(self, interaction: discord.Interaction) -> None:
         limits = await server_limits(interaction)
-        await refuse_if_full(interaction, limits, "running")
-        count_creation(interaction, limits)
-        table = await host(interaction).service.rematch(self.game_id, interaction.user.id)
+        async with room_for(interaction, limits, "running"):
+            count_creation(interaction, limits)
+            table = await host(interaction).service.rematch(self.game_id, interaction.user.id)
         interaction.extras["committed"] = "start"  # a failed answer must not say nothing happened
         old = await host(interaction).service.table(self.game_id)
         locale = old.row.locale

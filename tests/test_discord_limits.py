@@ -11,7 +11,7 @@ from .conftest import rows
 from .discord_harness import Harness
 from .discord_harness_http import Reply
 from .discord_harness_payloads import build_options, interaction_payload
-from .discord_helpers import JOIN, START, organiser, public_mark, public_since, says
+from .discord_helpers import JOIN, START, dispatch_click, dispatch_slash, organiser, public_mark, public_since, says
 from .test_discord_lobby_end import play_to_the_end
 from .test_discord_tournament import threads
 
@@ -167,3 +167,30 @@ async def test_config_limits_shows_and_changes_them_for_admins_only(h: Harness) 
     await h.settle()
     assert forged.ephemeral and says(forged.text, "error.manage_server_only")
     assert (await h.bot.storage.guild_limits(h.guild_id)).tournament_bots == 4
+
+
+async def test_requests_at_the_same_instant_are_counted_one_after_the_other(h: Harness) -> None:
+    """Three ``/play`` and two Start clicks of one member arriving together, each cap at 1: exactly one lobby
+    opens and one table starts — the others are refused with the limit, not let through by counts made before
+    either was written. The server's gate is gone once nobody holds it."""
+    alice = h.user(ALICE, "alice")
+    db = str(h.bot.settings.database_path)  # type: ignore[attr-defined]
+    await h.slash(admin(h), "config limits", lobbies_per_member=1, tables_per_member=1, creations_per_minute=60)
+    replies = [dispatch_slash(h, alice, "play akuma", bots=2, timer=0) for _ in range(3)]
+    await h.settle()
+    refused_now = [says(r.text, "error.limit.lobbies_per_member") for r in replies]
+    assert sum(refused_now) == 2, [r.text for r in replies]
+    assert rows(db, "SELECT COUNT(*) FROM games")[0][0] == 1
+    await h.slash(admin(h), "config limits", lobbies_per_member=2)
+    await h.slash(alice, "play rocca", bots=1, timer=0, channel="games")
+    lobbies = [m for m in h.channel_messages() + h.channel_messages(h.channel_ids["games"]) if has_start(m)]
+    assert len(lobbies) == 2
+    starts = [dispatch_click(h, alice, lobby, lobby.button(START)) for lobby in lobbies]
+    await h.settle()
+    assert sum(says(r.text, "error.limit.tables_per_member") for r in starts) == 1
+    assert rows(db, "SELECT COUNT(*) FROM games WHERE status = 'running'")[0][0] == 1
+    assert len(h.bot.gates) == 0  # type: ignore[attr-defined]
+
+
+def has_start(message) -> bool:
+    return any(START.matches(c.get("label")) for c in message.components)

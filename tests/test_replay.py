@@ -11,12 +11,13 @@ from typing import Any
 
 import pytest
 
+from bench.memory_soak import measure
 from bot.errors import HostError
 from bot.policies import choose_action
 from bot.replay import GameRecord, rebuild, rebuild_stored, state_digest, stored_record
 from bot.scheduler import BotScheduler
 from bot.service import TIMEOUTS_BEFORE_AWAY, GameService
-from bot.storage import LEGACY_ENGINE_VERSION, SeatRow
+from bot.storage import LEGACY_ENGINE_VERSION, SeatRow, Storage
 from bot.table import Table
 from engines import GAMES, get_engine
 from engines.pileup import GiveAll
@@ -199,3 +200,18 @@ async def test_a_record_file_replays_and_a_changed_one_is_refused(service: GameS
     with pytest.raises(HostError) as no_seat:
         record.seat_player(len(record.players))
     assert no_seat.value.code == "replay_no_seat"
+
+
+async def test_every_game_the_benchs_soak_stored_replays_exactly(db_url: str) -> None:
+    """The bench's own database (``python -m bench.memory_soak``: tables of easy bots played to their end, lobbies
+    left, tables ended by their host, in batches): every finished game in it replays to its stored final state."""
+    await measure(db_url, batches=2, tables=12, lookups=0)
+    storage = await Storage.open(db_url)
+    try:
+        finished = await storage.game_ids(status=("finished",))
+        assert len(finished) >= 4
+        for game_id in finished:
+            replay = await rebuild_stored(storage, game_id)
+            assert len(replay) == len(await storage.action_log(game_id)) + 1
+    finally:
+        await storage.close()

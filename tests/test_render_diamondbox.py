@@ -65,7 +65,9 @@ def test_the_board_names_the_designated_colour_the_last_card_and_the_turn() -> N
     board = render.board("diamondbox", view, NAMES, "en")
     assert text.colour_name(state.designated, "en") in board.lines[0]
     last = state.placed[-1]
-    assert f"{text.card(last.card)} ↻{last.turn}° at ({last.x}, {last.y})" in board.text()
+    width, height = (2, 3) if last.turn in (0, 180) else (3, 2)  # named by the columns and rows it covers
+    assert (f"{text.card(last.card)} ↻{last.turn}° on columns {last.x} to {last.x + width - 1}, "
+            f"rows {last.y} to {last.y + height - 1}") in board.text()
     assert NAMES(state.current) in board.footer
 
 

@@ -36,7 +36,7 @@ FILL: dict[str, RGB] = {"R": (214, 69, 65), "Y": (236, 196, 40), "G": (64, 160, 
                         "P": (142, 80, 180)}
 NO_COLOUR: RGB = (150, 150, 150)
 BADGE: RGB = (20, 60, 140)
-BADGE_CHOSEN: RGB = (255, 196, 0)
+BADGE_CHOSEN: RGB = WHITE  # the chosen spot: dark on white, readable on every card colour
 MAX_CELLS = 60  # a centre larger than this many squares in a direction is drawn with smaller squares
 
 

@@ -3,7 +3,7 @@
 Each visible square is filled with the frame colour of the card on top and shows that square's diamond (white ◇ with
 a dark rim, black ◆). Thin dark lines outline what is visible of each card (where the next square belongs to another
 card); the last placement gets a thick gold frame with a dark rim. Grid coordinates are printed on all four edges
-(x to the right, y downwards — the numbers the hand view's placements use). The designated colour is the frame
+(x to the right, y downwards — the columns and rows the log names a card by). The designated colour is the frame
 around the whole picture and a swatch in the top-left corner, and its squares carry a small white dot so they can be
 found without telling colours apart.
 

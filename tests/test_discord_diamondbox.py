@@ -135,7 +135,7 @@ async def test_colour_gone_after_four_squares_the_placer_chooses_in_the_hand_vie
     before = public_mark(h)
     await do_action(h, alice, table, ENGINE.parse_action({"type": "place", "card": "Y10", "turn": 0, "x": 0, "y": -1}))
     public = public_since(h, before)
-    assert "alice places 🟨Y10 ↻0° at (0, -1)" in public and "covering 4 squares" in public
+    assert "alice places 🟨Y10 ↻0° on columns 0 to 1, rows -1 to 1" in public and "covering 4 squares" in public
     assert "alice chooses from" in public
     assert f"<@{ALICE_ID}>" in public  # the chooser is pinged
     assert table.state.choice is not None and table.state.choice.chooser == ALICE

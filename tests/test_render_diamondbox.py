@@ -65,7 +65,9 @@ def test_the_board_names_the_designated_colour_the_last_card_and_the_turn() -> N
     board = render.board("diamondbox", view, NAMES, "en")
     assert text.colour_name(state.designated, "en") in board.lines[0]
     last = state.placed[-1]
-    assert f"{text.card(last.card)} ↻{last.turn}° at ({last.x}, {last.y})" in board.text()
+    width, height = (2, 3) if last.turn in (0, 180) else (3, 2)  # named by the columns and rows it covers
+    assert (f"{text.card(last.card)} ↻{last.turn}° on columns {last.x} to {last.x + width - 1}, "
+            f"rows {last.y} to {last.y + height - 1}") in board.text()
     assert NAMES(state.current) in board.footer
 
 
@@ -108,3 +110,45 @@ def test_pictures_are_pngs_of_the_right_size() -> None:
             assert Image.open(io.BytesIO(image.hand_png(own.hand_faces))).width > 40
     view = ENGINE.view(ENGINE.new_game(["a", "b"], seed=1), None)
     assert image.preview_png(view, cells_of("Y10", 0), "Y10", 0, 0, 2, 3).startswith(b"\x89PNG")
+
+
+def test_the_spots_picture_letters_every_spot_legibly_at_phone_width() -> None:
+    """Issue 34 item 3: on the largest boards of seeded games (the last decision of each), every card of the seat to
+    act, every page of its places: the picture draws each spot's letter once, and its smallest text (letters and
+    coordinates) is at least 12 px tall once shown 400 px wide."""
+    from bench.images import drawn_texts, largest_boards
+    from cogs.games.diamondbox import PAGE, Choice, made, spots
+
+    checked = 0
+    for seed, view in enumerate(largest_boards("diamondbox", 6)[::2]):
+        state = ENGINE.new_game([f"p{i}" for i in range(ENGINE.max_players)], seed=seed)
+        rnd = random.Random(seed)  # the same game as largest_boards played: to its last decision
+        while ENGINE.view(state, None) != view:
+            actor = rnd.choice(ENGINE.to_act(state))
+            state, _ = ENGINE.apply(state, actor, rnd.choice(ENGINE.legal_actions(state, actor)))
+        player = ENGINE.to_act(state)[0]
+        found = ENGINE.placements(state, player)
+        for card in state.hands[player]:
+            count = sum(1 for p in found if p.card == card)
+            for page in range(max(1, -(-count // PAGE))):
+                chosen = Choice(state.hands[player], found, [card, f"pg{page}"])
+                with drawn_texts() as texts:
+                    png = image.spots_png(view, spots(chosen), made(chosen))
+                letters = [t for t, _ in texts if t.isalpha()]
+                assert sorted(letters) == sorted(text.spot_label(i) for i in
+                                                 range(page * PAGE, min(count, (page + 1) * PAGE)))
+                width = Image.open(io.BytesIO(png)).width
+                assert min(height for _, height in texts) * min(1.0, 400 / width) >= 12, (seed, card, page)
+                checked += bool(letters)
+    assert checked >= 3
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_log_names_a_place_by_the_columns_and_rows_the_board_numbers(lang: str) -> None:
+    from engines import Event
+
+    placed = Event(type="card_placed", data={"player": "a", "card": "Y09", "turn": 90, "x": -1, "y": 3, "covered": 5})
+    line = render.event_line("diamondbox", placed, NAMES, lang)
+    assert line is not None and "(-1, 3)" not in line and "（-1, 3）" not in line
+    assert {"en": "on columns -1 to 1, rows 3 to 4", "ja": "列-1〜1・行3〜4"}[lang] in line  # 3 wide, 2 tall at 90°
+    assert [text.spot_label(i) for i in (0, 1, 25, 26, 27, 51, 52)] == ["A", "B", "Z", "AA", "AB", "AZ", "BA"]

@@ -1,17 +1,19 @@
 """Diamond Box (rule 2) as text: card marks (``🟥R04``), card faces (``◇·/··/··``: white ◇, black ◆, blank ·),
-placements (``🟥R04 ↻180° at (0, -3)``), a placement preview as a small grid, and the summary under the board picture
-(the centre itself is only the picture: its alt text says what it shows).
+placements, a placement preview as a small grid, and the summary under the board picture (the centre itself is
+only the picture: its alt text says what it shows).
 
-Coordinates are the engine's: x to the right, y downwards, a placement named by the top-left square of the
-turned card — the same numbers the board picture prints on its edges. Everything here is text from views only;
-the pictures are drawn by ``diamondbox_image``.
+Places are named two ways. In the log and on the board a placement is named by the squares it covers, in the
+numbers the board picture prints on its edges (x to the right, y downwards): ``🟥R04 ↻180° on columns 0 to 1, rows
+-3 to -1`` — anyone reading the public board finds it there. In the hand view the chosen card's candidate places
+are spots lettered ``A``, ``B``, … (``spot_label``: the place's rank in the card's list, best first, so a letter
+stays with its place across pages), drawn on the hand view's picture and used by its buttons and select.
 """
 from __future__ import annotations
 
 from typing import Any
 
 from engines import Event
-from engines.diamondbox.cards import COLOURS, TURNS_ALL, cells_of, table
+from engines.diamondbox.cards import COLOURS, TURNS_ALL, cells_of, size_at, table
 from engines.diamondbox.view import DiamondBoxView
 
 from ..i18n import t
@@ -57,15 +59,40 @@ def turn_mark(turn: int) -> str:
     return f"↻{turn}°"
 
 
+def footprint(turn: int, x: int, y: int) -> dict[str, int]:
+    """The columns and rows a card turned so and placed at (x, y) covers: ``x0``–``x1``, ``y0``–``y1``."""
+    width, height = size_at(turn)
+    return {"x0": x, "x1": x + width - 1, "y0": y, "y1": y + height - 1}
+
+
 def placement(card_id: str, turn: int, x: int, y: int, locale: object | None) -> str:
-    return t("diamondbox.move.place", locale, card=card(card_id), turn=turn_mark(turn), x=x, y=y)
+    """A placement as the log and the board name it: by the columns and rows the board picture numbers."""
+    return t("diamondbox.move.place", locale, card=card(card_id), turn=turn_mark(turn), **footprint(turn, x, y))
 
 
-def placement_option(card_id: str, turn: int, x: int, y: int, covered: int, locale: object | None) -> str:
-    """A line of the hand view's placement select: where, turned how, and how many squares it covers."""
+def spot_label(index: int) -> str:
+    """The label of the ``index``-th candidate spot (0-based): ``A`` … ``Z``, ``AA``, ``AB`` … (letters, so that
+    they are not mistaken for the board's coordinates)."""
+    label = ""
+    index += 1
+    while index:
+        index, rest = divmod(index - 1, 26)
+        label = chr(ord("A") + rest) + label
+    return label
+
+
+def spot(card_id: str, turn: int, label: str, locale: object | None) -> str:
+    """``🟥R04 at B (↻180°)``: a candidate spot as the hand view's notes name it."""
+    return t("diamondbox.move.spot", locale, card=card(card_id), spot=label, turn=turn_mark(turn))
+
+
+def placement_option(card_id: str, turn: int, x: int, y: int, covered: int, label: str,
+                     locale: object | None) -> str:
+    """A line of the hand view's placement select: the spot's label, turned how, how many squares it covers and
+    where on the board's grid."""
     key = "diamondbox.move.option_bonus" if covered == 6 else "diamondbox.move.option"
-    return t(key, locale, turn=turn_mark(turn), x=x, y=y, covered=covered,
-             face=face([r for r in turned_rows(card_id, turn)]))
+    return t(key, locale, spot=label, turn=turn_mark(turn), covered=covered,
+             face=face([r for r in turned_rows(card_id, turn)]), **footprint(turn, x, y))
 
 
 def turned_rows(card_id: str, turn: int) -> list[str]:

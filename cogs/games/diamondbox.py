@@ -1,10 +1,13 @@
 """Diamond Box (rule 2) in Discord: ``/play diamondbox`` and the hand controls.
 
 A turn is: choose a card (a select listing each card's number of legal places), then one of its legal placements
-(a second select, best first — most squares covered — paged by 24 with "more"/"back" entries when longer), then
-**Place**; **Pass** is always there. The hand view previews the chosen placement (what it covers, whether the
-designated colour changes, and the centre around it). A pending colour choice shows colour buttons to the player
-the rules name (the table pings them).
+(a button for the best ones of the page shown, or a second select, best first — most squares covered — paged by 23
+with "more"/"back" entries when longer), then **Place**; **Pass** is always there. While the player decides, the
+hand view's picture is the centre with the chosen card's spots on the page shown lettered ``A``, ``B``, … — the
+labels its buttons and select use (``text.spot_label``: a place's rank in the card's list, so a letter stays with
+its place across pages). It previews the chosen placement (what it covers, whether the designated colour changes,
+and the centre with the card placed). A pending colour choice shows colour buttons to the player the rules name
+(the table pings them).
 
 Everything chosen so far lives in the select values / custom ids (stateless, survives a restart), read as a
 ``DiamondBoxSelection``: a card is its id (``R04``), a placement ``@<card>_<turn>_<x>_<y>``, a page ``pg<n>``.
@@ -14,13 +17,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 import discord
 
 from bot.i18n import t
 from bot.render import diamondbox as text
 from bot.table import Table
+from engines.diamondbox.cards import Cell, cells_of, size_at
 from engines.diamondbox.geometry import Placement, centre_from_view, place, visible_colours
 from engines.diamondbox.view import DiamondBoxView
 
@@ -28,6 +32,9 @@ from ..common import names_for
 from ..controls import Actions, PickSelect, refusal, single
 from ..custom_ids import INDEX, number
 from ..selection import TOKEN, Selection
+
+if TYPE_CHECKING:
+    from bot.render.diamondbox_image import Spot  # the picture's module loads Pillow: only where a picture is drawn
 
 PAGE = 23  # placements per page of the select; with "more"/"back" entries a page stays within 25 options
 CARD_PART, PLACE_PART = 0, 1
@@ -95,6 +102,14 @@ class Choice:
         self.pages = pages
         self.page = min(max(page or 0, 0), pages - 1)
 
+    @property
+    def page_places(self) -> list[Placement]:
+        """The card's places on the page shown (the select's options and the picture's spots)."""
+        return self.places[self.page * PAGE:(self.page + 1) * PAGE]
+
+    def label(self, p: Placement) -> str:
+        return text.spot_label(self.places.index(p))
+
 
 def placements(table: Table, player: str) -> list[Placement]:
     return table.engine.placements(table.state, player)  # type: ignore[attr-defined]  # DiamondBoxEngine's own method; table.engine is typed as Engine
@@ -129,12 +144,10 @@ def controls(table: Table, player: str, view: DiamondBoxView, selection: list[st
     if chosen.card is not None and chosen.places:
         items.append(place_select(table, chosen, locale))
     if chosen.placement is not None:
-        move = text.placement(chosen.placement.card, chosen.placement.turn, chosen.placement.x, chosen.placement.y,
-                              locale)
         p = chosen.placement
         items.append(actions.button({"type": "place", "card": p.card, "turn": p.turn, "x": p.x, "y": p.y},
-                                    t("diamondbox.button.place", locale, move=move), discord.ButtonStyle.success,
-                                    row=2))
+                                    t("diamondbox.button.place", locale, spot=chosen.label(p),
+                                      turn=text.turn_mark(p.turn)), discord.ButtonStyle.success, row=2))
     else:
         items.append(actions.button(None, t("diamondbox.button.place_empty", locale), discord.ButtonStyle.success,
                                     row=2))
@@ -144,13 +157,14 @@ def controls(table: Table, player: str, view: DiamondBoxView, selection: list[st
 
 
 def quick_places(actions: Actions, chosen: Choice, locale: object | None) -> list[discord.ui.Item]:
-    """The chosen card's best placements (most squares covered first) as buttons: the commonest move is one click
-    after choosing the card; the select (with its preview) stays for the others."""
+    """The best placements of the page shown (most squares covered first) as buttons named by their spots on the
+    picture: the commonest move is one click after choosing the card; the select (with its preview) stays for the
+    others."""
     out: list[discord.ui.Item] = []
-    for p in [p for p in chosen.places if p != chosen.placement][:QUICK]:
-        move = text.placement(p.card, p.turn, p.x, p.y, locale)
+    for p in [p for p in chosen.page_places if p != chosen.placement][:QUICK]:
         out.append(actions.button({"type": "place", "card": p.card, "turn": p.turn, "x": p.x, "y": p.y},
-                                  t("diamondbox.button.place_covers", locale, move=move, covered=p.covered),
+                                  t("diamondbox.button.place_covers", locale, spot=chosen.label(p),
+                                    turn=text.turn_mark(p.turn), covered=p.covered),
                                   discord.ButtonStyle.primary, row=3))
     return out
 
@@ -158,16 +172,14 @@ def quick_places(actions: Actions, chosen: Choice, locale: object | None) -> lis
 def place_select(table: Table, chosen: Choice, locale: object | None) -> PickSelect:
     """The chosen card's legal places, best first; a page of ``PAGE`` with entries to the next/previous page."""
     assert chosen.card is not None
-    start = chosen.page * PAGE
-    part = chosen.places[start:start + PAGE]
     options = []
     if chosen.page > 0:
         options.append(discord.SelectOption(label=t("diamondbox.select.page_previous", locale, page=chosen.page),
                                             value=DiamondBoxSelection.page_value(chosen.page - 1)))
-    for p in part:
+    for p in chosen.page_places:
         options.append(discord.SelectOption(
-            label=text.placement_option(p.card, p.turn, p.x, p.y, p.covered, locale)[:100], value=value_of(p),
-            default=p == chosen.placement))
+            label=text.placement_option(p.card, p.turn, p.x, p.y, p.covered, chosen.label(p), locale)[:100],
+            value=value_of(p), default=p == chosen.placement))
     if chosen.page + 1 < chosen.pages:
         options.append(discord.SelectOption(label=t("diamondbox.select.page_next", locale, page=chosen.page + 2),
                                             value=DiamondBoxSelection.page_value(chosen.page + 1)))
@@ -198,7 +210,7 @@ def selection_notes(table: Table, player: str, view: DiamondBoxView, selection: 
     p = chosen.placement
     if p is None:
         return [t("diamondbox.note.choose_place", locale, card=text.card(chosen.card))]
-    move = text.placement(p.card, p.turn, p.x, p.y, locale)
+    move = text.spot(p.card, p.turn, chosen.label(p), locale)
     problem = refusal(table, player, {"type": "place", "card": p.card, "turn": p.turn, "x": p.x, "y": p.y}, locale)
     if problem is not None:
         return [t("diamondbox.note.refused", locale, move=move, reason=problem)]
@@ -220,17 +232,33 @@ def selection_notes(table: Table, player: str, view: DiamondBoxView, selection: 
 
 def hand_image(table: Table, player: str, view: DiamondBoxView, selection: list[str],
                locale: object | None) -> bytes | None:
-    """The hand view's picture (called by ``hand_message`` in a worker thread): the preview of the chosen
-    placement — the centre with that card placed and framed in gold — or else the player's cards."""
+    """The hand view's picture (called by ``hand_message`` in a worker thread). While the player places: the centre
+    (drawn from the spectator view) with the chosen card's spots on the page shown lettered as the controls name
+    them, and the chosen placement made and framed in gold. Otherwise the player's cards."""
     from bot.render import diamondbox_image as image
-    from engines.diamondbox.cards import cells_of, size_at
 
     hand = view.hand
     if not hand:
         return None
     if view.turn == player and view.colour_choice is None:
-        p = Choice(hand, placements(table, player), selection).placement
-        if p is not None:
-            width, height = size_at(p.turn)
-            return image.preview_png(view, cells_of(p.card, p.turn), p.card, p.x, p.y, width, height)
+        chosen = Choice(hand, placements(table, player), selection)
+        return image.spots_png(table.view_as(DiamondBoxView, None), spots(chosen), made(chosen))
     return image.hand_png(view.hand_faces or [])
+
+
+def spots(chosen: Choice) -> list[Spot]:
+    """The picture's spots: the page's places and the chosen one (which may lie on another page)."""
+    from bot.render.diamondbox_image import Spot
+
+    shown = chosen.page_places + [p for p in [chosen.placement] if p is not None and p not in chosen.page_places]
+    return [Spot(chosen.label(p), tuple((p.x + dx, p.y + dy) for dx, dy, _ in cells_of(p.card, p.turn)),
+                 p == chosen.placement) for p in shown]
+
+
+def made(chosen: Choice) -> tuple[tuple[Cell, ...], str, int, int, int, int] | None:
+    """The chosen placement as ``spots_png`` draws it made: its cells, card, place and size."""
+    p = chosen.placement
+    if p is None:
+        return None
+    width, height = size_at(p.turn)
+    return cells_of(p.card, p.turn), p.card, p.x, p.y, width, height

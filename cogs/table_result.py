@@ -21,8 +21,8 @@ from .record import RevealButton
 
 def result_message(table: Table, locale: object | None, *, rematch: bool = True,
                    board_above: bool = True) -> dict[str, Any]:
-    """The send arguments of a finished table's result: an embed (winners; the places and the game's notes on them
-    unless the final board with both is just above) and, unless
+    """The send arguments of a finished table's result: an embed (winners; the places unless the final board with
+    them is just above; the game's notes) and, unless
     ``rematch`` is False (a tournament table; the lobby's channel of a table that played in its thread), the
     Rematch button. The footer says only what is true where it is posted (``board_above``: below the final board)."""
     result = table.result()
@@ -30,11 +30,11 @@ def result_message(table: Table, locale: object | None, *, rematch: bool = True,
     names = names_for(table, locale)
     winners = result.ranking[0] if result.ranking else []
     lines = [t("result.winners", locale, players=", ".join(names(p) for p in winners))]
-    notes = render_hooks(table.row.game).result_notes
     if not board_above:  # the places once: where the final board is above, its ranking (with the scores) has them
         lines += ["", *render.ranking_lines(result.ranking, {}, names, locale)]
-        if notes is not None:  # and so do the notes that explain them
-            lines += notes(table.view(None), names, locale)
+    notes = render_hooks(table.row.game).result_notes
+    if notes is not None:
+        lines += notes(table.view(None), names, locale)
     embed = discord.Embed(title=t("result.title", locale, game=t(f"game.{table.row.game}.name", locale),
                                   id=table.id), description="\n".join(lines)[:4000], colour=0xF1C40F)
     if board_above:

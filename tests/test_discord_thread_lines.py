@@ -174,5 +174,5 @@ async def test_akumas_note_on_its_ranking_is_shown_once_where_the_ranking_is(h: 
     assert len(emptied) == 1
     note = t("akuma.result.emptied_last", lang, player=names_for(table, lang)(emptied[0]))
     thread = h.channel_messages(table.row.channel_id)
-    assert note_count(thread, note) == 1  # on the final board, under its ranking; not again in the result below
+    assert note_count(thread, note) == 1  # in the result, just below the final board; not on the board too
     assert note_count(h.channel_messages(h.channel_id), note) == 1  # the lobby's channel, under its ranking

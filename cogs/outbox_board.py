@@ -152,6 +152,8 @@ class BoardWriter:
         told = [u for u in people if u in self.pinged or u in fresh]
         turn = self._turn(table, told)
         carried = self._bot_turn_carried()
+        if carried and not fit(self.lines, turn, carried):
+            carried = []  # no room for the bot's turn and the next line: it stays on the board it is on
         lines = self.lines[:fit(self.lines, turn, carried) or 1]
         turn_log = self._turn(table, told, clock=False)
         return Post(new_nonce(), lines, compose([*carried, *lines], turn), fresh, frozenset(people),

@@ -7,8 +7,17 @@ Per game: clicks per person-turn after the hand view is open (median and max; th
 knows their move would, but may try a select option that turns out not to lead to it), public messages per game
 beside the number of person-turns, @mentions per person-turn, the board's distance from the bottom of the channel
 at each person decision (messages below it; median and max), and stale hand views: at each person decision, the
-people whose latest hand view still shows an older move of the table; and the smallest text of the board picture
-once a phone shows it 400 px wide (``bench.images``: the largest boards of seeded games at most seats).
+people whose latest hand view still shows an older move of the table; the smallest text of the board picture
+once a phone shows it 400 px wide (``bench.images``: the largest boards of seeded games at most seats); the lines
+of text the table's thread (or channel) shows once the game is over, per person-turn (every public message there:
+its content and its embeds' titles, descriptions and footers, non-empty lines); and the game's length.
+
+The length is estimated from the measured game, played with the game's default options at three seats (two people
+and a bot): every person decision takes ``SECONDS_PER_DECISION`` (8 s, a person who knows the game on a phone), one
+after the other, and every bot decision takes the bot's pause before it moves (``Settings.bot_move_delay``, 1.5 s)
+plus the time it was measured thinking here:
+
+    minutes = (person decisions × 8 s + bot decisions × 1.5 s + bot thinking) / 60
 """
 from __future__ import annotations
 
@@ -17,6 +26,7 @@ import asyncio
 import random
 import sys
 import tempfile
+import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -27,6 +37,7 @@ from .report import median, print_table
 
 ROOT = Path(__file__).resolve().parents[1]
 PEOPLE = (101, 102)
+SECONDS_PER_DECISION = 8.0  # a person's decision, from opening the hand view to the click that plays
 
 
 @dataclass
@@ -39,6 +50,17 @@ class Feel:
     mentions: int = 0
     distances: list[int] = field(default_factory=list)
     stale: int = 0
+    thread_lines: int = 0  # lines of text the table's thread shows at the end
+    bot_decisions: int = 0
+    bot_thinking: float = 0.0  # seconds the bots were measured deciding
+
+    def minutes(self) -> float:
+        """The estimated length of the game (the model in the module's docstring)."""
+        from bot.settings import Settings
+
+        pause = Settings.model_fields["bot_move_delay"].default
+        seconds = self.person_turns * SECONDS_PER_DECISION + self.bot_decisions * pause + self.bot_thinking
+        return seconds / 60
 
 
 def _harness():
@@ -102,6 +124,7 @@ async def _play(h, ui_driver, header: str, game: str, seed: int) -> Feel:
             changed[0] = datetime.now(timezone.utc).isoformat()
 
     h.bot.service.subscribe(note_change)
+    time_bots(h, feel)
     clicks = count_clicks(h)
     last: tuple[int, int] | None = None
     while table.status == "running":
@@ -118,7 +141,39 @@ async def _play(h, ui_driver, header: str, game: str, seed: int) -> Feel:
     feel.public_messages = public_posts(h)
     feel.in_channel = public_posts(h, h.channel_id)
     feel.mentions = mentions(h)
+    feel.thread_lines = thread_lines(h, table.row.channel_id)
     return feel
+
+
+def time_bots(h, feel: Feel) -> None:
+    """Counts the bots' decisions and the time they take to decide (the scheduler's ``think``)."""
+    scheduler = h.bot.scheduler
+    original = scheduler.think
+
+    async def timed(*args, **kwargs):
+        start = time.perf_counter()
+        try:
+            return await original(*args, **kwargs)
+        finally:
+            feel.bot_decisions += 1
+            feel.bot_thinking += time.perf_counter() - start
+
+    scheduler.think = timed
+
+
+def thread_lines(h, channel_id: int) -> int:
+    """Non-empty lines of text of the public messages in ``channel_id`` as they read now: contents, and embeds'
+    titles, descriptions and footers (not button labels)."""
+    count = 0
+    for message in h.channel_messages(channel_id):
+        if message.ephemeral or message.deleted:
+            continue
+        texts = [message.payload.get("content") or ""]
+        for embed in message.payload.get("embeds") or []:
+            texts += [embed.get("title") or "", embed.get("description") or "",
+                      (embed.get("footer") or {}).get("text") or ""]
+        count += sum(1 for text in texts for line in text.splitlines() if line.strip())
+    return count
 
 
 def count_clicks(h) -> list[int]:
@@ -159,9 +214,10 @@ def report(feels: list[Feel]) -> None:
                      f"{f.public_messages} (turns {f.person_turns}; {f.in_channel} in the channel)",
                      f"{f.mentions / turns:.2f}",
                      f"{median(f.distances):.0f} (max {max(f.distances, default=0)})", str(f.stale),
-                     glyph_column(f.game)])
+                     glyph_column(f.game), f"{f.thread_lines / turns:.2f} ({f.thread_lines})",
+                     f"{f.minutes():.1f} ({f.bot_decisions} bot decisions)"])
     header = ["game", "clicks / person-turn", "public messages", "@mentions / person-turn", "board distance",
-              "stale hand views", "smallest glyph at 400 px"]
+              "stale hand views", "smallest glyph at 400 px", "thread lines / person-turn", "est. minutes"]
     print_table("How a table feels (two people and a bot, one whole game each)", header, rows)
 
 

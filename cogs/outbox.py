@@ -30,6 +30,7 @@ from bot.table import ACTIVE, EndReason, Table, Update, UpdateKind
 from .common import NO_MENTIONS
 from .lobby import lobby_embed, lobby_view
 from .outbox_board import BoardWriter
+from .outbox_fold import Line
 from .outbox_lines import Output, due_after, end_line, event_lines
 from .outbox_reach import Reach
 from .refusals import UNKNOWN_MESSAGE, Backoff, Refusal, RefusalBudget, classify, retry_after
@@ -280,7 +281,7 @@ class TableOutbox:
             return
         if table.row.lobby_channel_id and not lobby_channel:
             await self.bot.service.leave_thread(table)
-            self.board.add_lines([t("table.thread_deleted", table.row.locale, id=table.id)])
+            self.board.add_lines([Line(t("table.thread_deleted", table.row.locale, id=table.id))])
             self.board.told.clear()  # the board they decide on is posted afresh, with its ping
             self.board.pinged.clear()
             self.due |= {Output.BOARD, Output.LOBBY}
@@ -297,7 +298,7 @@ class TableOutbox:
         thread_id, why = await open_thread(self.bot, table)
         await self.bot.service.settle_thread(table, thread_id)
         if why:
-            self.board.lines.insert(0, why)
+            self.board.lines.insert(0, Line(why))
             self.due.add(Output.BOARD)
 
     def _channel(self, table: Table, lobby: bool = False) -> discord.PartialMessageable:

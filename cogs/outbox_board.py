@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import discord
@@ -21,8 +21,9 @@ from bot.table import Table
 
 from .board import board_message_kwargs
 from .common import NO_MENTIONS
+from .outbox_fold import Line, compose, fit, folded, plain_lines
 from .refusals import UNKNOWN_MESSAGE
-from .table_post import compose, fit, table_view, turn_lines
+from .table_post import table_view, turn_lines
 
 if TYPE_CHECKING:
     from bot.client import GameHostBot
@@ -40,24 +41,27 @@ class Post:
     """A new board message once built: retried with the same nonce and text until Discord has it."""
 
     nonce: str
-    lines: list[str]  # the event lines it carries (taken from the pending ones)
+    lines: list[Line]  # the event lines it carries (taken from the pending ones)
     content: str
     mentions: list[int]
     people: frozenset[int]  # whose turn it begins
     log: str = ""  # what it keeps once replaced: its content without the deadline
+    carried: list[Line] = field(default_factory=list)  # a bot's turn moved over from the board it replaces
+    turn_log: list[str] = field(default_factory=list)  # its turn lines without the deadline
 
 
 class BoardWriter:
     def __init__(self, bot: "GameHostBot") -> None:
         self.bot = bot
-        self.lines: list[str] = []  # event lines not yet on a board message
+        self.lines: list[Line] = []  # event lines not yet on a board message
         self.skipped = 0  # lines given up while the channel could not keep up
         self.warning: int | None = None  # the version whose time warning is due
         self.post: Post | None = None
         self.pinged: set[int] = set()  # people already @mentioned (or acting) in the turn they are still in
         self.told: set[int] = set()  # people whose turn the current board message was posted for
-        self.shown_lines: list[str] = []  # the event lines the current board message shows
+        self.shown_lines: list[Line] = []  # the event lines the current board message shows
         self.shown_text = ""  # its content as last written, less the deadline (what it keeps once replaced)
+        self.shown_turn: list[str] = []  # the turn lines of that content
         self.old_boards: list[tuple[int, str]] = []  # replaced boards to turn into plain lines: (id, content)
         self.unrecorded = False  # edited since the stored record was written
 
@@ -66,8 +70,8 @@ class BoardWriter:
         is sent again with its nonce: Discord answers with the message if it had stored it."""
         shown = table.row.board_shown
         self.told, self.pinged = set(shown.told), set(shown.told)
-        self.shown_lines = list(shown.lines)
-        self.shown_text = "\n".join(self.shown_lines)
+        self.shown_lines = plain_lines(shown.lines)
+        self.shown_text = "\n".join(shown.lines)
         if shown.posting is not None:
             people = [u for u in self._people(table) if u in shown.posting_for]
             turn = self._turn(table, people)
@@ -78,7 +82,7 @@ class BoardWriter:
         """The record to store. Only people still to act count as told: a move that ended someone's turn while
         this write was on its way already took them off the stored record (``GameService._told_after``)."""
         told = sorted(self.told & set(self._people(table)))
-        return BoardShown(version=table.version, told=told, lines=list(self.shown_lines),
+        return BoardShown(version=table.version, told=told, lines=folded(self.shown_lines),
                           **posting)  # type: ignore[arg-type]  # posting / posting_for only
 
     def follow_turns(self, table: Table, actor_user: int | None) -> None:
@@ -89,7 +93,7 @@ class BoardWriter:
             self.pinged.add(actor_user)  # they are deciding already: no ping for the next step of their turn
         self.told &= acting
 
-    def add_lines(self, lines: list[str]) -> None:
+    def add_lines(self, lines: list[Line]) -> None:
         self.lines += lines
         taken = len(self.post.lines) if self.post else 0  # a post being retried keeps its lines
         keep = MAX_LINES + taken
@@ -140,16 +144,32 @@ class BoardWriter:
     async def _build_post(self, table: Table) -> Post:
         """Pending lines (as many as fit), then whose turn it is: @mentions for people whose turn just began."""
         if self.skipped:
-            self.lines.insert(0, t("table.lines_skipped", table.row.locale, count=self.skipped))
+            self.lines.insert(0, Line(t("table.lines_skipped", table.row.locale, count=self.skipped)))
             self.skipped = 0
         people = self._people(table)
         muted = await self.bot.storage.muted_pings(people) if people else set()
         fresh = [u for u in people if u not in self.pinged and u not in muted]
         told = [u for u in people if u in self.pinged or u in fresh]
         turn = self._turn(table, told)
-        lines = self.lines[:fit(self.lines, turn) or 1]
-        return Post(new_nonce(), lines, compose(lines, turn), fresh, frozenset(people),
-                    compose(lines, self._turn(table, told, clock=False)))
+        carried = self._bot_turn_carried()
+        if carried and not fit(self.lines, turn, carried):
+            carried = []  # no room for the bot's turn and the next line: it stays on the board it is on
+        lines = self.lines[:fit(self.lines, turn, carried) or 1]
+        turn_log = self._turn(table, told, clock=False)
+        return Post(new_nonce(), lines, compose([*carried, *lines], turn), fresh, frozenset(people),
+                    compose([*carried, *lines], turn_log), carried, turn_log)
+
+    def _bot_turn_carried(self) -> list[Line]:
+        """The current board's last lines when they tell a bot's turn the first waiting line goes on with: they
+        move to the new board, so a bot's turn stays one line although a person's turn began within it."""
+        if not self.lines or not self.lines[0].foldable:
+            return []
+        run = 0
+        for line in reversed(self.shown_lines):
+            if not (line.foldable and line.bot == self.lines[0].bot):
+                break
+            run += 1
+        return self.shown_lines[len(self.shown_lines) - run:]
 
     async def _post_board(self, table: Table, channel: discord.PartialMessageable) -> bool:
         post, locale = self.post, table.row.locale
@@ -166,10 +186,11 @@ class BoardWriter:
                                                      everyone=False, roles=False))
         old = table.row.board_message_id
         if old:
-            self.old_boards.append((old, self.shown_text))
+            kept = self.shown_lines[:len(self.shown_lines) - len(post.carried)]
+            self.old_boards.append((old, compose(kept, self.shown_turn) if post.carried else self.shown_text))
         self.pinged.update(post.mentions)
         self.told = set(post.people)
-        self.shown_lines, self.shown_text = list(post.lines), post.log
+        self.shown_lines, self.shown_text, self.shown_turn = [*post.carried, *post.lines], post.log, post.turn_log
         self._drop_post()
         self.unrecorded = False
         await self.bot.service.note_output(table, board_message_id=message.id, board_shown=self._shown(table))
@@ -197,7 +218,8 @@ class BoardWriter:
             self.post = await self._build_post(table)
             return await self._post_board(table, channel)
         del self.lines[:taken]
-        self.shown_lines, self.shown_text = lines, compose(lines, self._turn(table, told, clock=False))
+        self.shown_turn = self._turn(table, told, clock=False)
+        self.shown_lines, self.shown_text = lines, compose(lines, self.shown_turn)
         self.unrecorded = True  # stored once the writer is idle (``record``): one write per burst, not per edit
         return True
 

@@ -8,8 +8,10 @@ from typing import assert_never
 from bot import render
 from bot.i18n import t
 from bot.table import EndReason, Table, Update, UpdateKind
+from engines import Event
 
 from .common import names_for
+from .outbox_fold import Line, plain_lines
 
 
 class Output(Enum):
@@ -41,20 +43,32 @@ def due_after(update: Update) -> set[Output]:
     assert_never(update.kind)  # mypy checks that every kind is matched
 
 
-def event_lines(update: Update) -> list[str]:
+def event_lines(update: Update) -> list[Line]:
+    """The update's public event lines (each a bot's step where a bot seat's move or turn is told: a bot's steps
+    fold into one line, ``outbox_fold``), with the game's legend once, on the table's first board."""
     table, locale = update.table, update.table.row.locale
     names = names_for(table, locale)
-    lines = [line for ev in update.events if ev.visible_to is None
-             and (line := render.event_line(table.row.game, ev, names, locale))]
+    lines = [Line(text, bot_of(table, ev)) for ev in update.events if ev.visible_to is None
+             and (text := render.event_line(table.row.game, ev, names, locale))]
+    if update.kind is UpdateKind.STARTED and update.public_view is not None:
+        legend = render.board(table.row.game, update.public_view, names, locale).legend
+        lines = ([Line(legend)] if legend else []) + lines
     seat = table.seat_of(update.actor) if update.actor else None
     if update.kind is UpdateKind.TIMEOUT and seat is not None:
-        lines.insert(0, t("table.timed_out", locale, player=names(update.actor)))
+        lines.insert(0, Line(t("table.timed_out", locale, player=names(update.actor))))
         if seat.away:
-            lines.append(t("table.seat_away", locale, player=names(update.actor)))
+            lines.append(Line(t("table.seat_away", locale, player=names(update.actor))))
     if update.kind is UpdateKind.SEATS and seat is not None:
-        lines.append(t("table.seat_to_bot" if seat.is_bot else "table.seat_back", locale,
-                       player=names(update.actor)))
-    return lines + pause_lines(update)
+        lines.append(Line(t("table.seat_to_bot" if seat.is_bot else "table.seat_back", locale,
+                            player=names(update.actor))))
+    return lines + plain_lines(pause_lines(update))
+
+
+def bot_of(table: Table, event: Event) -> str | None:
+    """The bot seat whose step an event tells (its ``player``), if a bot holds that seat."""
+    player = event.data.get("player")
+    return player if isinstance(player, str) and table.is_bot(player) else None
+
 
 def pause_lines(update: Update) -> list[str]:
     """The table paused, resumed, or was closed early (and why)."""

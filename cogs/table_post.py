@@ -19,8 +19,6 @@ from .common import deadline_mark, names_for
 from .controls import BackButton
 from .paused import paused_view
 
-CONTENT_LIMIT = 1900  # characters of lines + turn line a board message may carry (Discord allows 2,000)
-
 
 def named(table: Table, people: Sequence[int], mentioned: Sequence[int] = ()) -> str:
     """People as @mentions where they are pinged, else by the name the board uses (bold)."""
@@ -45,18 +43,6 @@ def turn_lines(table: Table, people: Sequence[int], mentioned: Sequence[int], wa
         lines.append(t("table.time_warning", locale, players=named(table, people, mentioned),
                        seconds=warning_seconds))
     return lines
-
-
-def fit(lines: Sequence[str], after: Sequence[str], before: Sequence[str] = ()) -> int:
-    """How many of ``lines`` fit between ``before`` and ``after`` in one message (at least one, cut if needed)."""
-    taken = 0
-    while taken < len(lines) and len("\n".join([*before, *lines[:taken + 1], *after])) <= CONTENT_LIMIT:
-        taken += 1
-    return taken
-
-
-def compose(lines: Sequence[str], turn: Sequence[str]) -> str:
-    return "\n".join([*lines, *turn])[:2000]
 
 
 def table_view(table: Table, locale: object | None) -> discord.ui.View | None:

@@ -51,6 +51,10 @@ async def test_table_feel_measures_a_whole_game() -> None:
     assert feel.person_turns > 0 and len(feel.clicks) == feel.person_turns
     assert feel.public_messages > feel.person_turns // 2 and feel.distances
     assert 0 < feel.mentions <= feel.person_turns  # one @mention per person-turn at most
+    assert feel.thread_lines >= feel.public_messages - feel.in_channel  # every message in the thread has a line
+    assert feel.bot_decisions > 0 and feel.bot_thinking >= 0
+    seconds = feel.person_turns * table_feel.SECONDS_PER_DECISION + feel.bot_decisions * 1.5 + feel.bot_thinking
+    assert feel.minutes() == pytest.approx(seconds / 60)  # the model the bench's docstring states
 
 
 def test_table_feel_reports_the_smallest_glyph_at_phone_width() -> None:

@@ -14,7 +14,7 @@ import pytest
 from PIL import Image
 
 from bot.errors import user_message
-from bot.i18n import has_key
+from bot.i18n import has_key, t
 from bot.policies import choose_action
 from bot.render import Names
 from bot.render import rocca as R
@@ -263,3 +263,18 @@ def test_picture_marks_only_sides_a_card_could_match(monkeypatch) -> None:
     rocca_image.render(view)
     assert "face" not in drawn
     assert "head" in drawn and "profile" in drawn
+
+
+@pytest.mark.parametrize("lang", LOCALES)
+def test_one_is_marked_only_beside_a_last_card_and_says_what_it_means(lang: str) -> None:
+    """Issue 34: the winner read "alice 0 (One!)". The mark stays only beside a player holding one card."""
+    *_, (final, _events) = seeded_states(5, 3, False)
+    view = ENG.view(final, None)
+    winner = view.result.ranking[0][0]
+    names = names_for(view.players)
+    mark = t("rocca.board.one_mark", lang)
+    gone_out = view.model_copy(update={"one_declared": [winner], "hand_sizes": {**view.hand_sizes, winner: 0}})
+    assert mark not in R.hands_line(gone_out, names, lang)
+    last_card = view.model_copy(update={"one_declared": [winner], "hand_sizes": {**view.hand_sizes, winner: 1}})
+    assert t("rocca.board.hand_size", lang, player=names(winner), count=1) + " " + mark in R.hands_line(
+        last_card, names, lang)

@@ -72,6 +72,7 @@ def words(text: str) -> set[str]:
 
 
 GAMES = [(seed, 2 + seed % 5) for seed in range(10)]
+UNTOLD = {"turn"}  # no line of its own: the board says whose turn it is, and every move's line names its player
 
 
 @pytest.mark.parametrize("seed,n", GAMES)
@@ -92,7 +93,7 @@ def test_board_hand_and_events_render_in_both_languages(seed: int, n: int) -> No
             for ev in events:
                 line = R.event(ev, names, lang)
                 seen_types.add(ev.type)
-                if ev.visible_to is None:
+                if ev.visible_to is None and ev.type not in UNTOLD:
                     assert line, ev.type
                 if line is not None:
                     assert "{" not in line and len(line) < 2000
@@ -129,7 +130,7 @@ def test_every_engine_event_type_has_a_line() -> None:
               "deal": 1, "deals_total": 4, "start_player": "p0", "flipped": ["9C", "5S"], "top": "5S",
               "draw_count": 12, "number": 1, "reason": "complete", "revealed": ["KH"], "payments": {"p0": 20},
               "points": {"p0": 20, "p1": -20}, "ranking": [["p0"], ["p1"]], "scores": {"p0": 20, "p1": -20}}
-    for kind in types:
+    for kind in types - UNTOLD:
         for lang in LOCALES:
             line = R.event(Event(type=kind, data=sample), names, lang)
             assert line and "{" not in line, kind

@@ -60,16 +60,17 @@ def seat_names(seats: Any, locale: object | None, shown: Callable[[str], str] = 
 
 @dataclass
 class Board:
-    """A public board: a title, body lines and a footer; the cog makes an embed of it, the demo prints it."""
+    """A public board: a title, body lines and a footer; the cog makes an embed of it, the demo prints it.
+    ``legend``: how to read the board (its marks, its picture), which a table shows once, not on every board."""
 
     title: str
     lines: list[str]
     footer: str = ""
+    legend: str = ""
 
     def text(self) -> str:
         parts = [f"== {self.title} ==", *self.lines]
-        if self.footer:
-            parts.append(self.footer)
+        parts += [part for part in (self.footer, self.legend) if part]
         return "\n".join(parts)
 
 

@@ -80,8 +80,8 @@ def board(view: AkumaView, names: Names, locale: object | None) -> Board:
         emptied = [p for p in view.players if not sizes[p]]
         lines.append(t("common.final_ranking", locale))
         lines.extend(ranking_lines(result.ranking, scored(result.scores, emptied), names, locale))
-        lines.append(t("akuma.result.lower_is_better", locale))
-        lines.extend(emptied_lines(emptied, names, locale))
+        lines.append(t("akuma.result.lower_is_better", locale))  # why the one who emptied their hand is last:
+        # in the result message just below (``result_notes``), once
         footer = t("common.game_over", locale)
     elif view.to_act:
         actor = view.to_act[0]

@@ -164,9 +164,7 @@ def board(view: PileupView, names: Names, locale: object | None) -> Board:
     lines.append(t("pileup.board.players", locale))
     lines += [seat_line(seat, view, names, locale) for seat in view.seats]
     result = view.result
-    if result is None:
-        lines.append(t("pileup.board.legend", locale))
-    else:
+    if result is not None:
         lines.append(t("common.final_ranking", locale))
         lines += final_lines(result, names, locale)
     if result is not None:
@@ -175,7 +173,7 @@ def board(view: PileupView, names: Names, locale: object | None) -> Board:
         footer = t("pileup.board.to_act", locale, player=names(view.to_act[0]))
     else:
         footer = ""
-    return Board(t("game.pileup.name", locale), lines, footer)
+    return Board(t("game.pileup.name", locale), lines, footer, legend=t("pileup.board.legend", locale))
 
 
 # ---- the hand view ------------------------------------------------------------------------------------------------

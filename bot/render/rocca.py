@@ -131,7 +131,7 @@ def hands_line(view: RoccaView, names: Names, locale: object | None) -> str:
             parts.append(t("rocca.board.hand_out", locale, player=names(p), count=sizes.get(p, 0)))
         else:
             parts.append(t("rocca.board.hand_size", locale, player=names(p), count=sizes.get(p, 0))
-                         + (" " + t("rocca.board.one_mark", locale) if p in one else ""))
+                         + (" " + t("rocca.board.one_mark", locale) if p in one and sizes.get(p) == 1 else ""))
     return t("rocca.board.hands", locale, hands=" · ".join(parts))
 
 

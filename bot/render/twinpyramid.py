@@ -124,17 +124,17 @@ def seat_mark(number: int) -> str:
 
 
 def seat_lines(seat: SeatView, view: TwinPyramidView, names: Names, locale: object | None,
-               number: int = 1) -> list[str]:
+               number: int = 1, reveal: bool = True) -> list[str]:
     """A seat on the board: its numbers; the deciding seat's two pyramids are in the picture, every seat's in its
-    alt text."""
+    alt text. ``reveal``: its revealed held cards (False where the deal's result names its whole hand: held and
+    shown cards, as the deal's log line does; the held cards alone beside it would read as a different hand)."""
     lines = [seat_mark(number) + " " + seat_header(seat, view, names, locale)]
-    if seat.revealed is not None:
+    if reveal and seat.revealed is not None:
         lines.append(t("twinpyramid.board.revealed", locale, cards=sorted_cards(seat.revealed)))
     return lines
 
 
 def board(view: TwinPyramidView, names: Names, locale: object | None) -> Board:
-    over = view.phase == "over"
     lines = [t("twinpyramid.board.deal", locale, deal=view.deal, total=view.deals_total,
                player=names(view.start_player), direction=direction_text(view, locale))]
     lines.append(top_line(view, locale))
@@ -147,10 +147,12 @@ def board(view: TwinPyramidView, names: Names, locale: object | None) -> Board:
     if line:
         lines.append(line)
     last = view.last_deal
+    told = None  # whose revealed hand the deal's result names already
     if last is not None and view.phase in ("deal_over", "over"):
         lines += deal_result_lines(last.model_dump(), names, locale)  # the shape the deal_ended event has
+        told = last.player if last.revealed else None
     for number, seat in enumerate(view.table, 1):
-        lines += seat_lines(seat, view, names, locale, number)
+        lines += seat_lines(seat, view, names, locale, number, reveal=seat.player != told)
     result = view.result
     if result is not None:
         lines.append(t("common.final_ranking", locale))
@@ -160,9 +162,7 @@ def board(view: TwinPyramidView, names: Names, locale: object | None) -> Board:
         footer = t("twinpyramid.board.to_act", locale, player=names(view.to_act[0]))
     else:
         footer = ""
-    if not over:
-        footer = (footer + " · " if footer else "") + t("twinpyramid.board.legend", locale)
-    return Board(t("game.twinpyramid.name", locale), lines, footer)
+    return Board(t("game.twinpyramid.name", locale), lines, footer, legend=t("twinpyramid.board.legend", locale))
 
 
 # ---- the hand view ------------------------------------------------------------------------------------------------

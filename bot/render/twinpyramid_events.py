@@ -154,10 +154,6 @@ def _forced_draw_skipped(d: dict[str, Any], who: str, names: Names, locale: obje
     return t("twinpyramid.event.forced_draw_skipped", locale, player=who)
 
 
-def _turn(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
-    return t("twinpyramid.event.turn", locale, player=who)
-
-
 def _deal_ended(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
     lines = deal_result_lines(d, names, locale)
     points = d.get("points") or {}
@@ -198,7 +194,7 @@ _EVENTS: dict[str, EventFormatter] = {
     "drew_card": _drew_card,
     "reshuffled": _reshuffled,
     "forced_draw_skipped": _forced_draw_skipped,
-    "turn": _turn,
+    # "turn" has no line: the board says whose turn it is, and every move's line names its player
     "deal_ended": _deal_ended,
     "match_over": _match_over,
 }

@@ -12,6 +12,7 @@ from discord.ext import commands
 
 from engines import BadOptions
 
+from .acknowledge import Backlog
 from .cluster import syncs_commands
 from .limits import CreationCooldowns
 from .replies import reply_error, reply_unknown_control
@@ -58,6 +59,7 @@ class GameHostBot(commands.Bot):
             logger = logging.getLogger(name)
             logger.setLevel(max(logger.level, logging.INFO))
         self.sync_commands = sync_commands
+        self.backlog = Backlog()  # interactions in flight: a click is deferred first while the process is behind
         self.creations = CreationCooldowns()  # lobbies, tables and tournaments each member created this minute
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]  # replaces the tree's hook on this instance
         self.tree.interaction_check = self.on_app_command_check  # type: ignore[method-assign]  # replaces the tree's hook on this instance

@@ -23,15 +23,26 @@ DEADLINE = 3.0  # seconds Discord gives the first answer
 NEVER = 10.0 ** 9  # a backlog limit never reached: the early deferral switched off
 
 
-async def burst(h, tables, dispatch_click, limit: float) -> dict:
+async def burst(h, tables, limit: float) -> dict:
     """One My hand click per table at once; returns the first-acknowledgement and hand-shown times (seconds)."""
     h.bot.backlog.max_in_flight = h.bot.backlog.max_age = limit
     deferred_before = h.bot.backlog.deferred
-    replies = []
+    from tests.discord_harness_http import Reply
+    from tests.discord_harness_payloads import interaction_payload
+
+    clicks = []  # Discord builds the payloads: not this process's work, so before the clock starts
     for user, table in tables:
         msg = h.message(table.row.board_message_id)
         if table.status == "running":
-            replies.append(dispatch_click(h, user, msg, msg.button("My hand", None)))
+            data = {"custom_id": msg.button("My hand", None)["custom_id"], "component_type": 2}
+            clicks.append((user, msg, interaction_payload(h, user, 3, data, msg.channel_id, msg)))
+    replies = []
+    for user, msg, payload in clicks:  # as the gateway delivers a burst: one event after the other
+        reply = Reply(h.server, int(payload["id"]), payload["token"], 3, msg.channel_id, user.payload,
+                      source_message_id=msg.id)
+        h.server.replies[reply.token] = reply
+        h.dispatch("INTERACTION_CREATE", payload)
+        replies.append(reply)
     waited = time.monotonic()
     while any(r.shown_at is None for r in replies) and time.monotonic() - waited < 300:
         await asyncio.sleep(0.05)  # only to know when to stop: the times come from the edge
@@ -42,7 +53,7 @@ async def burst(h, tables, dispatch_click, limit: float) -> dict:
 
 
 async def measure(count: int, rounds: int) -> tuple[list[dict], str]:
-    start_harness, dispatch_click, _ = _harness()
+    start_harness, _, _ = _harness()
     results: list[dict] = []
     how = "?"
     with tempfile.TemporaryDirectory() as tmp:
@@ -58,7 +69,7 @@ async def measure(count: int, rounds: int) -> tuple[list[dict], str]:
                         throttle = quarter_core() if throttled else contextlib.nullcontext()
                         with throttle as held:
                             how = getattr(held, "how", how)
-                            figures = await burst(h, tables, dispatch_click, 4 if early else NEVER)
+                            figures = await burst(h, tables, 4 if early else NEVER)
                         h.bot.backlog.max_in_flight, h.bot.backlog.max_age = 4, 1.0
                         results.append({"throttled": throttled, "early": early, **figures})
                         await asyncio.sleep(1.0)  # the live hand views' redraws settle between bursts

@@ -1,10 +1,11 @@
 """Acknowledge a click at once while the process is behind, so Discord never shows "This interaction failed".
 
 Discord wants the first answer to an interaction within 3 s. A quiet process answers directly (one callback that
-carries the answer); a busy one (more than a few interactions in flight, or a click already older than
-``MAX_AGE`` by its snowflake when its handler starts) first sends the deferral of the kind the handler's answer
-needs, and the handler then edits the original response instead of answering (``bot.replies.answer_hand``,
-``bot.replies.reply``): never a second initial response, never a followup where the original is still empty.
+carries the answer); a busy one (more than a few interactions in flight, counting those that arrived and wait for
+their handler to start, or a click already older than ``MAX_AGE`` by its snowflake when its handler starts) first
+sends the deferral of the kind the handler's answer needs, and the handler then edits the original response instead
+of answering (``bot.replies.answer_hand``, ``bot.replies.reply``): never a second initial response, never a
+followup where the original is still empty.
 """
 from __future__ import annotations
 
@@ -32,18 +33,28 @@ class Backlog:
 
     def __init__(self, max_in_flight: int = MAX_IN_FLIGHT, max_age: float = MAX_AGE) -> None:
         self.in_flight = 0
+        self.waiting: set[int] = set()  # interactions that arrived and whose handler has not started yet
         self.max_in_flight, self.max_age = max_in_flight, max_age
         self.deferred = 0  # how many were deferred first (benches and logs)
 
+    def arrived(self, interaction: discord.Interaction) -> None:
+        """Called as the gateway event is parsed, before any handler runs: a burst counts from its first click."""
+        self.waiting.add(interaction.id)
+
+    def started(self, interaction: discord.Interaction) -> None:
+        """Its handler (or, for interactions no control handles, the bot's ``on_interaction``) has started."""
+        self.waiting.discard(interaction.id)
+
     def behind(self, interaction: discord.Interaction) -> bool:
         age = (discord.utils.utcnow() - interaction.created_at).total_seconds()
-        return self.in_flight > self.max_in_flight or age > self.max_age
+        return self.in_flight + len(self.waiting) > self.max_in_flight or age > self.max_age
 
     @asynccontextmanager
     async def handling(self, interaction: discord.Interaction,
                        kind: Acknowledgement | None) -> AsyncIterator[None]:
         """Counts ``interaction`` as in flight while the block runs; defers it first (``kind``) when behind.
         ``kind`` None: the handler answers in a way no deferral can stand for (a modal): never deferred here."""
+        self.started(interaction)
         self.in_flight += 1
         try:
             if kind is not None and not interaction.response.is_done() and self.behind(interaction):

@@ -132,9 +132,15 @@ class GameHostBot(commands.Bot):
             return False
         return True
 
+    def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
+        if event_name == "interaction":  # parsed, its handler's task created but not yet run
+            self.backlog.arrived(args[0])
+        super().dispatch(event_name, *args, **kwargs)
+
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """A component or modal that none of ours will answer: a custom_id no control recognises (forged, or from
         an old release), one its message does not have (discord.py drops those silently), an unknown modal."""
+        self.backlog.started(interaction)  # whether or not a control handles it, it waits no more
         if interaction.user.bot:
             return
         data: Any = interaction.data or {}

@@ -1,16 +1,21 @@
-"""``python -m bench --only backends``: the service under load on SQLite and PostgreSQL side by side, in one
-or several processes, with the database server's CPU per action (PostgreSQL: utime + stime of every
-``postgres`` process from /proc, before and after)."""
+"""``python -m bench --only backends``: the service under load on SQLite (``synchronous=FULL``) and PostgreSQL
+side by side (the tests' throwaway server with fsync off, and a durable one: fsync and synchronous_commit on), in
+one or several processes, the bots deciding in their worker as shipped, with the database server's CPU per action
+(PostgreSQL: utime + stime of that server's postmaster and its children from /proc, before and after)."""
 from __future__ import annotations
 
 import asyncio
 import multiprocessing
 import os
 import tempfile
+import time
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
 from bot.service import GameService
 from bot.storage import Storage
+from bot.thinking import Thinkers
 
 from . import service_load
 from .report import ms, percentile, print_table
@@ -18,8 +23,9 @@ from .report import ms, percentile, print_table
 TICKS = os.sysconf("SC_CLK_TCK")
 
 
-def postgres_cpu_seconds() -> float:
-    """CPU time (user + system) of every process named ``postgres`` on this machine."""
+def server_cpu_seconds(postmaster: int) -> float:
+    """CPU time (user + system) of one PostgreSQL server: its postmaster and the postmaster's children (its
+    backends and background workers), not any other server on the machine."""
     total = 0
     for pid in filter(str.isdigit, os.listdir("/proc")):
         try:
@@ -27,10 +33,28 @@ def postgres_cpu_seconds() -> float:
                 stat = f.read()
         except OSError:
             continue
-        name, rest = stat[stat.index("(") + 1:stat.rindex(")")], stat[stat.rindex(")") + 2:].split()
-        if name == "postgres":
+        rest = stat[stat.rindex(")") + 2:].split()  # from field 3 (state) on; field 4 is the parent's pid
+        if int(pid) == postmaster or int(rest[1]) == postmaster:
             total += int(rest[11]) + int(rest[12])  # utime, stime (fields 14 and 15)
     return total / TICKS
+
+
+def postmaster_of(url: str) -> int | None:
+    """The pid of the postmaster serving ``url`` when it runs on this machine (the parent of our backend)."""
+    import asyncpg
+
+    async def backend() -> int:
+        conn = await asyncpg.connect(url)
+        try:
+            return int(await conn.fetchval("SELECT pg_backend_pid()"))
+        finally:
+            await conn.close()
+
+    try:
+        with open(f"/proc/{asyncio.run(backend())}/stat") as f:
+            return int(f.read().rsplit(")", 1)[1].split()[1])
+    except OSError:
+        return None  # a server elsewhere: its CPU is not measured here
 
 
 async def _load(url: str, tables: int, seconds: float, queue, start, stop) -> None:
@@ -38,17 +62,22 @@ async def _load(url: str, tables: int, seconds: float, queue, start, stop) -> No
     ``queue`` while its connections are still open, so their server processes are still there to be measured."""
     storage = await Storage.open(url)
     service = GameService(storage)
+    thinker = Thinkers(quick_in_worker=True)  # the shipped setting: bots decide in their worker
+    thinker.start()
+    await thinker.ready()
     latencies: list[float] = []
     running = [await service_load.new_table(service, slot, slot) for slot in range(tables)]
     await service.drain()
     queue.put("ready")
     await asyncio.to_thread(start.wait)
     until = asyncio.get_running_loop().time() + seconds
-    await asyncio.gather(*(service_load.drive(service, table, service_load.THINK_MEAN, until, latencies, [])
-                           for table in running))
+    await asyncio.gather(*(service_load.drive(service, table, service_load.THINK_MEAN, until, latencies, [],
+                                              "worker", thinker) for table in running))
     await service.drain()
-    queue.put({"actions": len(latencies), "p50": percentile(latencies, 50), "p99": percentile(latencies, 99)})
+    queue.put({"actions": len(latencies), "p50": percentile(latencies, 50), "p99": percentile(latencies, 99),
+               "fallbacks": thinker.quick.fallbacks + thinker.strong.fallbacks})
     await asyncio.to_thread(stop.wait)
+    await thinker.close()
     await storage.close()
 
 
@@ -65,10 +94,11 @@ def run_backend(url: str, processes: int, tables: int, seconds: float) -> list[d
     for child in children:
         child.start()
     assert [queue.get() for _ in children] == ["ready"] * processes
-    cpu = postgres_cpu_seconds()
+    postmaster = postmaster_of(url) if url.startswith("postgres") else None
+    cpu = server_cpu_seconds(postmaster) if postmaster else 0.0
     start.set()
     results = [queue.get() for _ in children]
-    server = postgres_cpu_seconds() - cpu
+    server = server_cpu_seconds(postmaster) - cpu if postmaster else float("nan")
     stop.set()
     for child in children:
         child.join()
@@ -78,25 +108,41 @@ def run_backend(url: str, processes: int, tables: int, seconds: float) -> list[d
     return results
 
 
+SETUPS = {"sqlite": "SQLite, synchronous=FULL", "postgres": "PostgreSQL, fsync off",
+          "postgres-durable": "PostgreSQL, fsync + synchronous_commit on"}
+
+
+@contextmanager
+def database(backend: str, folder: Path, url: str | None = None) -> Iterator[str]:
+    """The URL of a fresh database of ``backend`` (a throwaway PostgreSQL server unless ``url`` names one)."""
+    if backend == "sqlite":
+        yield f"sqlite:///{folder / f'{time.monotonic_ns()}.db'}"
+        return
+    if url is not None:
+        yield url
+        return
+    from tests.pg_server import PgServer
+
+    server = PgServer(durable=backend == "postgres-durable").start()
+    try:
+        yield server.new_database()
+    finally:
+        server.stop()
+
+
 def run(quick: bool, backends: list[str], processes: int, url: str | None = None) -> None:
     seconds, tables = (5.0, 1000) if quick else (20.0, 1000)
     rows = []
     with tempfile.TemporaryDirectory() as folder:
-        for backend in backends:
-            server = None
-            if backend == "postgres" and url is None:
-                from tests.pg_server import PgServer  # the tests' throwaway server (fsync off: CPU, not disk)
-
-                server = PgServer().start()
-            target = (url or server.new_database()) if backend == "postgres" else \
-                f"sqlite:///{Path(folder) / f'{processes}.db'}"
-            try:
+        for backend in [b for name in backends for b in ([name, f"{name}-durable"] if name == "postgres" and
+                                                            url is None else [name])]:
+            with database(backend, Path(folder), url) as target:
                 for n, r in enumerate(run_backend(target, processes, tables, seconds)):
                     cpu = r["server_cpu_per_action"]
-                    rows.append([backend, f"{n + 1}/{processes}", tables, f"{r['actions'] / seconds:.0f}",
-                                 ms(r["p50"]), ms(r["p99"]), f"{cpu * 1e6:.0f} µs" if backend == "postgres" else "—"])
-            finally:
-                if server is not None:
-                    server.stop()
-    print_table(f"Backends: {tables:,} tables per process, each acting every ~{service_load.THINK_MEAN:.0f} s",
-                ["backend", "process", "tables", "actions/s", "p50", "p99", "server CPU / action"], rows)
+                    rows.append([SETUPS[backend], f"{n + 1}/{processes}", tables, f"{r['actions'] / seconds:.0f}",
+                                 ms(r["p50"]), ms(r["p99"]), r["fallbacks"],
+                                 f"{cpu * 1e6:.0f} µs" if backend != "sqlite" else "—"])
+    print_table(f"Backends: {tables:,} tables per process, each acting every ~{service_load.THINK_MEAN:.0f} s "
+                "(offered load, not capacity: python -m bench.capacity), bots in their worker",
+                ["backend", "process", "tables", "actions/s", "p50", "p99", "bot decisions on the loop",
+                 "server CPU / action"], rows)

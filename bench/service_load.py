@@ -24,8 +24,10 @@ THINK_MEAN = 2.0  # seconds between two moves at one table (bots wait 1.5 s; peo
 
 
 def render_text(table: Table, update) -> None:
+    """The text the Discord cog draws after an action: the board from the table's spectator view (as
+    ``cogs.common.board_embed`` builds it) and the action's event lines."""
     names = render.Names(table.names())
-    render.board(table.row.game, update.public_view, names, "en")
+    render.board(table.row.game, table.view(None), names, "en")
     for ev in update.events:
         render.event_line(table.row.game, ev, names, "en")
 

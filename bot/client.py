@@ -12,6 +12,7 @@ from discord.ext import commands
 
 from engines import BadOptions
 
+from .acknowledge import Backlog
 from .cluster import syncs_commands
 from .limits import CreationCooldowns, Gates
 from .replies import reply_error, reply_unknown_control
@@ -58,6 +59,7 @@ class GameHostBot(commands.Bot):
             logger = logging.getLogger(name)
             logger.setLevel(max(logger.level, logging.INFO))
         self.sync_commands = sync_commands
+        self.backlog = Backlog()  # interactions in flight: a click is deferred first while the process is behind
         self.creations = CreationCooldowns()  # lobbies, tables and tournaments each member created this minute
         self.gates = Gates()  # a server's caps are checked and what they count is written one request at a time
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]  # replaces the tree's hook on this instance
@@ -131,9 +133,15 @@ class GameHostBot(commands.Bot):
             return False
         return True
 
+    def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
+        if event_name == "interaction":  # parsed, its handler's task created but not yet run
+            self.backlog.arrived(args[0])
+        super().dispatch(event_name, *args, **kwargs)
+
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """A component or modal that none of ours will answer: a custom_id no control recognises (forged, or from
         an old release), one its message does not have (discord.py drops those silently), an unknown modal."""
+        self.backlog.started(interaction)  # whether or not a control handles it, it waits no more
         if interaction.user.bot:
             return
         data: Any = interaction.data or {}

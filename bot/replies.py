@@ -10,6 +10,7 @@ import discord
 
 from engines import EngineError
 
+from .acknowledge import EARLY, FILLED, Acknowledgement, early
 from .errors import HostError, user_message
 from .i18n import t
 
@@ -29,10 +30,43 @@ async def reply(interaction: discord.Interaction, content: str | None = None, *,
         kwargs["embed"] = embed
     if view is not None:
         kwargs["view"] = view
-    if interaction.response.is_done():
+    if early(interaction) is Acknowledgement.EPHEMERAL_REPLY:  # deferred first: the "thinking…" message is ours
+        del kwargs["ephemeral"]
+        await fill_original(interaction, **kwargs)
+    elif interaction.response.is_done():
         await interaction.followup.send(**kwargs)
     else:
         await interaction.response.send_message(**kwargs)
+
+
+async def answer_hand(interaction: discord.Interaction, content: str, view: discord.ui.View,
+                      files: list[discord.File] | None, *, in_place: bool) -> bool:
+    """Answer with a hand view: ``in_place`` edits the clicked ephemeral message, else a new ephemeral message.
+    After an early deferral (``bot.acknowledge``) the original response is edited instead: the "thinking…" message,
+    or the clicked message when it is the clicker's own ephemeral view (never a public one: then a followup).
+    Returns whether the interaction's original response now shows the hand (what its live redraws edit)."""
+    kind = early(interaction)
+    edits: dict[str, Any] = {} if files is None else {"attachments": files}
+    sends: dict[str, Any] = {} if files is None else {"files": files}
+    mine = interaction.message is not None and interaction.message.flags.ephemeral
+    if kind is Acknowledgement.EPHEMERAL_REPLY or (kind is Acknowledgement.UPDATE and mine):
+        await fill_original(interaction, content=content, view=view, **edits)
+    elif interaction.response.is_done():
+        await interaction.followup.send(content, view=view, ephemeral=True, **sends)
+        return False
+    elif in_place:
+        await interaction.response.edit_message(content=content, view=view, **edits)
+    else:
+        await interaction.response.send_message(content, view=view, ephemeral=True, **sends)
+    return True
+
+
+async def fill_original(interaction: discord.Interaction, **kwargs: Any) -> None:
+    """Write the answer of an interaction deferred first into its original response (Discord deprecates a
+    followup for this)."""
+    await interaction.edit_original_response(**kwargs)
+    if EARLY in interaction.extras:
+        interaction.extras[FILLED] = True
 
 
 async def reply_error(interaction: discord.Interaction, error: BaseException) -> None:

@@ -83,8 +83,7 @@ class ServiceCore:
 
     def changed(self, table: Table, kind: UpdateKind, events: list[Any] | None = None, actor: str | None = None,
                 reason: EndReason | None = None) -> Update:
-        public = table.view(None) if table.state is not None else None
-        update = Update(table, kind, table.version, list(events or []), actor, public, reason)
+        update = Update(table, kind, table.version, list(events or []), actor, reason, state=table.state)
         self._publish(update)
         return update
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -138,5 +139,13 @@ class Update:
     version: int
     events: list[Event] = field(default_factory=list)
     actor: str | None = None
-    public_view: View | None = None  # the spectator view right after this change
     reason: EndReason | None = None  # why a table ended early, when it did (set before the update is published)
+    # The state right after this change (None before the deal). Never changed in place: every transition
+    # (``Engine.apply``) returns a new state and the table's ``state`` is replaced, not mutated.
+    state: Any = field(default=None, repr=False, compare=False)
+
+    @functools.cached_property
+    def public_view(self) -> View | None:
+        """The spectator view right after this change, built on first read: most updates are never read so (the
+        Discord cog draws its board from the table when it writes)."""
+        return None if self.state is None else self.table.engine.view(self.state, None)

@@ -9,6 +9,7 @@ import discord
 from discord import app_commands
 
 from bot import literal, render
+from bot.acknowledge import Acknowledgement
 from bot.errors import HostError
 from bot.games import games
 from bot.i18n import language, t
@@ -65,10 +66,16 @@ class GameItem(discord.ui.DynamicItem[discord.ui.Item], template=r"gh:never"):
 
     async def callback(self, interaction: discord.Interaction) -> None:
         try:
-            check_server(interaction, await self.server_of(interaction))
-            await self.run(interaction)
+            async with host(interaction).backlog.handling(interaction, self.acknowledgement(interaction)):
+                check_server(interaction, await self.server_of(interaction))
+                await self.run(interaction)
         except Exception as error:  # the single error boundary for controls
             await reply_error(interaction, error)
+
+    def acknowledgement(self, interaction: discord.Interaction) -> Acknowledgement | None:
+        """The deferral that stands for this control's answer when the process is behind (``bot.acknowledge``);
+        None: never deferred first (its answer is a modal, or it defers itself)."""
+        return None
 
     async def server_of(self, interaction: discord.Interaction) -> int | None:
         """The server of what the control acts on: its table's (a tournament's control says its own)."""

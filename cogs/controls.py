@@ -21,9 +21,11 @@ from typing import Any, Callable, Sequence
 import discord
 
 from bot import render
+from bot.acknowledge import Acknowledgement
 from bot.errors import HostError, user_message
 from bot.games import ControlsHooks, controls_hooks
 from bot.i18n import t
+from bot.replies import answer_hand
 from bot.table import Table
 from engines import Action, EngineError, NotYourTurn, View
 
@@ -240,28 +242,34 @@ def _files(view: discord.ui.View, key: str) -> dict[str, Any]:
 async def redraw_hand(interaction: discord.Interaction, content: str, view: discord.ui.View) -> None:
     """Redraw the clicker's own ephemeral hand view; a hand control anywhere else (forged onto a public message)
     answers with a new ephemeral message, so a hand never replaces a public message."""
-    if interaction.message is not None and interaction.message.flags.ephemeral:
-        await interaction.response.edit_message(content=content, view=view, **_files(view, "attachments"))
-    else:
-        await interaction.response.send_message(content, view=view, ephemeral=True, **_files(view, "files"))
-    await _notices_delivered(interaction, view, content)
+    in_place = interaction.message is not None and interaction.message.flags.ephemeral
+    shows = await answer_hand(interaction, content, view, getattr(view, "hand_files", None), in_place=in_place)
+    await _notices_delivered(interaction, view, content, live=shows)
 
 
 async def show_hand(interaction: discord.Interaction, table: Table, *, note: str | None = None) -> None:
     content, view = await hand_message(interaction, table, note=note)
-    await interaction.response.send_message(content, view=view, ephemeral=True, **_files(view, "files"))
-    await _notices_delivered(interaction, view, content)
+    shows = await answer_hand(interaction, content, view, view.hand_files, in_place=False)
+    await _notices_delivered(interaction, view, content, live=shows)
 
 
-async def _notices_delivered(interaction: discord.Interaction, view: discord.ui.View, content: str) -> None:
+def hand_acknowledgement(interaction: discord.Interaction) -> Acknowledgement:
+    """A hand control's deferral: its answer edits the clicker's own ephemeral view in place, or (on a public
+    message: My hand) is a new ephemeral message."""
+    mine = interaction.message is not None and interaction.message.flags.ephemeral
+    return Acknowledgement.UPDATE if mine else Acknowledgement.EPHEMERAL_REPLY
+
+
+async def _notices_delivered(interaction: discord.Interaction, view: discord.ui.View, content: str, *,
+                             live: bool = True) -> None:
     """Private notes ("you drew …") are removed only once Discord took the message that shows them; from then on
-    the view redraws itself when the table changes."""
+    the view redraws itself when the table changes (``live``: when the interaction's original response is it)."""
     shown = getattr(view, "notices_shown", None)
     if shown is not None:
         await host(interaction).service.ack_notices(*shown)
     drawn: tuple[Table, int] | None = getattr(view, "drawn", None)
     hands = live_hands(interaction.client)
-    if drawn is not None and hands is not None:
+    if live and drawn is not None and hands is not None:
         hands.remember(interaction, *drawn, content)
 
 
@@ -302,8 +310,11 @@ class ActButton(GameItem, template=rf"gh:do:{VERSIONED}:{CODE}"):
         if interaction.message is not None and interaction.message.flags.ephemeral:
             content, view = await hand_message(interaction, table)
             await redraw_hand(interaction, content, view)
-        else:  # a public button (e.g. a dice roll): the channel shows the outcome through the table's listener
-            await interaction.response.defer()
+        elif not interaction.response.is_done():  # a public button (e.g. a dice roll): the channel shows the
+            await interaction.response.defer()  # outcome through the table's listener
+
+    def acknowledgement(self, interaction: discord.Interaction) -> Acknowledgement:
+        return Acknowledgement.UPDATE  # in place on a hand view; on a public button only the deferral
 
 
 class PickSelect(GameItem, template=rf"gh:pick:{VERSIONED}:(?P<part>{PART}):(?P<carry>{TEXT}*)"):
@@ -335,6 +346,9 @@ class PickSelect(GameItem, template=rf"gh:pick:{VERSIONED}:(?P<part>{PART}):(?P<
     async def from_custom_id(cls, interaction: discord.Interaction, item: Any, match: Any) -> "PickSelect":
         return cls(int(match["gid"]), int(match["ver"]), list(getattr(item, "options", [])) or None,
                    getattr(item, "placeholder", None), int(match["part"]), carried=match["carry"])
+
+    def acknowledgement(self, interaction: discord.Interaction) -> Acknowledgement:
+        return hand_acknowledgement(interaction)
 
     async def run(self, interaction: discord.Interaction) -> None:
         table = await host(interaction).service.table(self.game_id)
@@ -375,6 +389,9 @@ class HandButton(GameItem, template=rf"gh:hand:(?P<gid>{ID})"):
     async def from_custom_id(cls, interaction: discord.Interaction, item: Any, match: Any) -> "HandButton":
         return cls(int(match["gid"]), interaction.locale)
 
+    def acknowledgement(self, interaction: discord.Interaction) -> Acknowledgement:
+        return hand_acknowledgement(interaction)
+
     async def run(self, interaction: discord.Interaction) -> None:
         table = await host(interaction).service.table(self.game_id)
         await show_hand(interaction, table)
@@ -390,6 +407,9 @@ class RefreshButton(GameItem, template=rf"gh:refresh:(?P<gid>{ID})"):
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: Any, match: Any) -> "RefreshButton":
         return cls(int(match["gid"]), interaction.locale)
+
+    def acknowledgement(self, interaction: discord.Interaction) -> Acknowledgement:
+        return hand_acknowledgement(interaction)
 
     async def run(self, interaction: discord.Interaction) -> None:
         table = await host(interaction).service.table(self.game_id)
@@ -410,6 +430,9 @@ class BackButton(GameItem, template=rf"gh:back:(?P<gid>{ID})"):
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: Any, match: Any) -> "BackButton":
         return cls(int(match["gid"]), interaction.locale)
+
+    def acknowledgement(self, interaction: discord.Interaction) -> Acknowledgement:
+        return hand_acknowledgement(interaction)
 
     async def run(self, interaction: discord.Interaction) -> None:
         service = host(interaction).service

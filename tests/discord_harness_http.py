@@ -188,6 +188,8 @@ class Reply:
     message_ids: list[int] = field(default_factory=list)
     calls: list[Call] = field(default_factory=list, repr=False)  # every request made while it was handled
     created: float = field(default_factory=time.monotonic)  # when Discord created the interaction
+    answered_at: Optional[float] = None  # when the first callback (an answer or a deferral) reached the edge
+    shown_at: Optional[float] = None  # when the answer's content did (the callback, or the deferral's first edit)
 
     responded = property(lambda self: bool(self.callbacks))
     type = property(lambda self: CALLBACK_NAMES.get(self.callbacks[0]["type"]) if self.callbacks else None,

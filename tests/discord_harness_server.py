@@ -123,8 +123,8 @@ class FakeDiscord:
                 call.status, call.response = handler(call, {k: unquote(v) for k, v in match.groupdict().items()})
                 # Discord's validation (or its upload limit) said no: not a test's route, not a state such as 50083
                 code = call.response.get("code") if isinstance(call.response, dict) else None
-                call.refused = builtin and (
-                    (call.status == 400 and code in (50035, 50006)) or (call.status == 413 and code == 40005))
+                call.refused = call.refused or (builtin and (
+                    (call.status == 400 and code in (50035, 50006)) or (call.status == 413 and code == 40005)))
                 break
         else:
             call.known = False
@@ -374,7 +374,8 @@ class FakeDiscord:
         late = self.faults.too_late(reply.created, callback=True)
         if late:
             return late
-        if reply.callbacks:
+        if reply.callbacks:  # a second initial response: a bug even when the bot swallows the error
+            call.refused = True
             return error(400, 40060, "Interaction has already been acknowledged.")
         kind, data = call.json["type"], call.json.get("data") or {}
         source = self.messages.get(reply.source_message_id or 0)
@@ -385,6 +386,9 @@ class FakeDiscord:
         if kind in (6, 7) and reply.source_message_id is None:
             return error(400, 50035, "Invalid Form Body: this interaction has no message to update")
         reply.callbacks.append({"type": kind, "data": data})
+        reply.answered_at = call.at
+        if kind in (4, 7):
+            reply.shown_at = call.at
         message = None
         if kind in (4, 5):
             flags = (data.get("flags") or 0) & SENDABLE_FLAGS | (LOADING if kind == 5 else 0)
@@ -417,6 +421,7 @@ class FakeDiscord:
     def _followup(self, call, params):
         reply = self._webhook(call, params)
         if reply is None or not reply.callbacks:
+            call.refused = reply is not None  # a followup before the interaction was acknowledged
             return UNKNOWN_WEBHOOK
         body = call.json or {}
         bad = invalid_message(body, call.files, creating=True)
@@ -427,6 +432,7 @@ class FakeDiscord:
         if original is not None and original["flags"] & LOADING and not deleted:  # the first followup fills it
             original["flags"] &= ~LOADING
             message = self.update_message(original, {k: v for k, v in body.items() if k != "flags"}, call.files)
+            reply.shown_at = reply.shown_at or call.at
         else:
             flags = (body.get("flags") or 0) & SENDABLE_FLAGS
             message = self.create_message(reply.channel_id, body, call.files, flags=flags, reply=reply)
@@ -436,6 +442,9 @@ class FakeDiscord:
     def _webhook_message(self, call, params) -> Optional[dict]:
         reply = self._webhook(call, params)
         if reply is None:
+            return None
+        if not reply.callbacks:  # the original response edited (or read) before any defer or answer
+            call.refused = True
             return None
         mid = reply.original_id if params["message_id"] == "@original" else int(params["message_id"])
         if mid is None or mid in self.deleted or (mid not in reply.message_ids and mid != reply.original_id):
@@ -454,6 +463,9 @@ class FakeDiscord:
         if bad:
             return bad
         p["flags"] &= ~LOADING
+        reply = self.replies.get(params["token"])
+        if reply is not None and int(p["id"]) == reply.original_id:
+            reply.shown_at = reply.shown_at or call.at
         return 200, self.update_message(p, call.json or {}, call.files)
 
     def _delete_webhook_message(self, call, params):

@@ -25,7 +25,8 @@ def _binary(name: str) -> str | None:
 
 
 class PgServer:
-    def __init__(self) -> None:
+    def __init__(self, *, durable: bool = False) -> None:
+        self.durable = durable  # fsync, synchronous_commit and full_page_writes on (benches: as in production)
         self.root = Path(tempfile.mkdtemp(prefix="gamehost-pg-"))
         self.data, self.socket = self.root / "data", self.root
         self.counter = 0
@@ -42,8 +43,9 @@ class PgServer:
         if os.geteuid() == 0:
             shutil.chown(self.root, "postgres", "postgres")
         self._run(initdb, "-D", str(self.data), "-U", "postgres", "--auth=trust", "--no-sync", "-E", "UTF8")
-        options = f"-c listen_addresses='' -c unix_socket_directories='{self.socket}' -c fsync=off " \
-                  "-c synchronous_commit=off -c full_page_writes=off -c max_connections=200"
+        sync = "on" if self.durable else "off"
+        options = f"-c listen_addresses='' -c unix_socket_directories='{self.socket}' -c fsync={sync} " \
+                  f"-c synchronous_commit={sync} -c full_page_writes={sync} -c max_connections=200"
         self._run(pg_ctl, "-D", str(self.data), "-o", options, "-l", str(self.root / "log"), "-w", "start")
         return self
 
@@ -52,6 +54,10 @@ class PgServer:
             self._run(_binary("pg_ctl") or "pg_ctl", "-D", str(self.data), "-m", "immediate", "stop")
         finally:
             shutil.rmtree(self.root, ignore_errors=True)
+
+    def pid(self) -> int:
+        """The postmaster's process id (the first line of its ``postmaster.pid``)."""
+        return int((self.data / "postmaster.pid").read_text().split()[0])
 
     def url(self, database: str) -> str:
         return f"postgresql://postgres@/{database}?host={self.socket}"

@@ -1,0 +1,174 @@
+"""``python -m bench.capacity``: the highest actions/s one bot process sustains with p99 <= 100 ms (SQLite FULL and
+PostgreSQL), and 1, 2, 4 processes on one PostgreSQL: a short search over offered rates (doubling until a rate
+fails, then halving the gap), each process dealing its tables once and driving them at each rate in turn (bots in
+their worker, as shipped). A rate is sustained when p99 <= 100 ms and at least 90% of the offered actions were made.
+
+What two cores can show: where one process saturates its core and what the database costs per action. What they
+cannot: how several processes scale, since two processes (plus their bots' workers and the database server) already
+share the two cores with the other work on this machine; so beside each measured figure stands the extrapolation
+per process from the measured CPU per action (1 core / process CPU per action)."""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import multiprocessing
+import random
+import tempfile
+import time
+from pathlib import Path
+
+from bot.service import GameService
+from bot.storage import Storage
+from bot.thinking import Thinkers
+
+from . import service_load
+from .backends import database
+from .report import ms, percentile, print_table
+
+P99_LIMIT = 0.100
+SUSTAINED = 0.9  # of the offered actions made
+
+
+async def _phases(url: str, tables: int, commands, results) -> None:
+    """One bot process: deals ``tables`` tables, then drives them at each (rate, seconds) it is sent."""
+    storage = await Storage.open(url)
+    service = GameService(storage)
+    thinker = Thinkers(quick_in_worker=True)
+    thinker.start()
+    await thinker.ready()
+    running = [await service_load.new_table(service, slot, slot) for slot in range(tables)]
+    await service.drain()
+    results.put("ready")
+    while (command := await asyncio.to_thread(commands.get)) is not None:
+        rate, seconds = command
+        latencies: list[float] = []
+        until = asyncio.get_running_loop().time() + seconds
+        cpu = time.process_time()
+        running = await asyncio.gather(*(drive(service, table, tables / rate, until, latencies, thinker)
+                                         for table in running))
+        await service.drain()
+        cpu = time.process_time() - cpu
+        results.put({"actions": len(latencies), "p99": percentile(latencies, 99),
+                     "cpu_per_action": cpu / max(len(latencies), 1)})
+    await thinker.close()
+    await storage.close()
+
+
+async def drive(service: GameService, table, think: float, until: float, latencies: list[float],
+                thinker: Thinkers):
+    """``bench.service_load.drive`` that never sleeps past ``until`` (a rate's run ends on time); returns the
+    table it ends on (a finished game is replaced by a new one)."""
+    loop, rng = asyncio.get_running_loop(), random.Random(table.row.channel_id * 7919 + int(until))
+    while (delay := rng.expovariate(1 / think)) < until - loop.time():
+        await asyncio.sleep(delay)
+        if table.status != "running":
+            table = await service_load.new_table(service, table.row.channel_id, rng.randrange(1 << 30))
+            continue
+        player = table.to_act()[0]
+        action = await service_load.decide(table, player, rng, "worker", thinker)
+        start = time.perf_counter()
+        update = await service.act_as(table.id, player, action, table.version)
+        service_load.render_text(table, update)
+        latencies.append(time.perf_counter() - start)
+    return table
+
+
+def _child(*args) -> None:
+    asyncio.run(_phases(*args))
+
+
+class Processes:
+    def __init__(self, url: str, count: int, tables: int) -> None:
+        ctx = multiprocessing.get_context("spawn")
+        self.commands = [ctx.Queue() for _ in range(count)]
+        self.results = ctx.Queue()
+        self.children = [ctx.Process(target=_child, args=(url, tables, q, self.results)) for q in self.commands]
+        for child in self.children:
+            child.start()
+        assert [self.results.get() for _ in self.children] == ["ready"] * count
+
+    def drive(self, rate: float, seconds: float) -> dict:
+        """Every process at ``rate`` actions/s for ``seconds``: total actions/s, worst p99, mean CPU/action."""
+        for q in self.commands:
+            q.put((rate, seconds))
+        rows = [self.results.get() for _ in self.children]
+        actions = sum(r["actions"] for r in rows)
+        return {"offered": rate * len(rows), "made": actions / seconds, "p99": max(r["p99"] for r in rows),
+                "cpu_per_action": sum(r["cpu_per_action"] * r["actions"] for r in rows) / max(actions, 1)}
+
+    def close(self) -> None:
+        for q in self.commands:
+            q.put(None)
+        for child in self.children:
+            child.join()
+
+
+def sustained(r: dict) -> bool:
+    return r["p99"] <= P99_LIMIT and r["made"] >= SUSTAINED * r["offered"]
+
+
+def search(procs: Processes, start: float, seconds: float, steps: int) -> tuple[dict | None, list[dict]]:
+    """The best sustained run: rates per process doubling from ``start`` while sustained (halving while not,
+    when ``start`` already fails), then ``steps`` halvings of the gap between the best and the first failure."""
+    tried: list[dict] = []
+    per = len(procs.children)
+
+    def attempt(rate: float) -> dict:
+        tried.append(procs.drive(rate, seconds))
+        return tried[-1]
+
+    first = attempt(start)
+    good, bad = (first, None) if sustained(first) else (None, start)
+    rate = start
+    while good is None and rate > start / 16:  # down until one is sustained
+        rate /= 2
+        r = attempt(rate)
+        good, bad = (r, bad) if sustained(r) else (None, rate)
+    while bad is None and rate < 64 * start:  # up until one fails
+        rate *= 2
+        r = attempt(rate)
+        good, bad = (r, None) if sustained(r) else (good, rate)
+    for _ in range(steps if good is not None and bad is not None else 0):
+        rate = (good["offered"] / per + bad) / 2
+        r = attempt(rate)
+        good, bad = (r, bad) if sustained(r) else (good, rate)
+    return good, tried
+
+
+def run(setups: list[tuple[str, int]], tables: int, seconds: float, start: float, steps: int) -> None:
+    rows = []
+    with tempfile.TemporaryDirectory() as folder:
+        for backend, count in setups:
+            with database(backend, Path(folder)) as url:
+                procs = Processes(url, count, tables)
+                try:
+                    best, tried = search(procs, start, seconds, steps)
+                finally:
+                    procs.close()
+            cpu = best["cpu_per_action"] if best else tried[-1]["cpu_per_action"]
+            rows.append([backend, count, f"{best['made']:.0f}" if best else "none",
+                         ms(best["p99"]) if best else "—", ms(cpu), f"{1 / cpu:.0f}",
+                         ", ".join(f"{r['offered']:.0f}{'✓' if sustained(r) else '✗'}" for r in tried)])
+            print(rows[-1], flush=True)
+    print_table(f"Capacity: highest actions/s with p99 <= {P99_LIMIT * 1000:.0f} ms ({tables:,} tables per process, "
+                f"{seconds:.0f} s per rate, bots in their worker; 2 shared cores)",
+                ["backend", "processes", "sustained actions/s", "p99 there", "process CPU / action",
+                 "extrapolated actions/s per process per core", "offered rates tried (total)"], rows)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench.capacity")
+    parser.add_argument("--tables", type=int, default=500, help="tables per process")
+    parser.add_argument("--seconds", type=float, default=6.0, help="per offered rate")
+    parser.add_argument("--start", type=float, default=100.0, help="first rate per process (actions/s)")
+    parser.add_argument("--steps", type=int, default=2, help="halvings once a rate failed")
+    parser.add_argument("--setup", action="append", help="backend:processes (repeat); default sqlite:1 "
+                        "postgres-durable:1 postgres-durable:2 postgres-durable:4")
+    args = parser.parse_args()
+    setups = [(s.split(":")[0], int(s.split(":")[1])) for s in args.setup or
+              ["sqlite:1", "postgres-durable:1", "postgres-durable:2", "postgres-durable:4"]]
+    run(setups, args.tables, args.seconds, args.start, args.steps)
+
+
+if __name__ == "__main__":
+    main()

@@ -41,12 +41,18 @@ def largest_boards(name: str, games: int) -> list[Any]:
 
 
 def late_boards(name: str, games: int, last: int = 3) -> list[Any]:
-    """Spectator views from seeded random games at every seat count and with every on/off option both ways (seat
-    count and options cycle with the seed): the last ``last`` positions someone decides in, and the final board."""
+    """Spectator views of ``late_states``."""
+    engine = get_engine(name)
+    return [engine.view(state, None) for state in late_states(name, games, last)]
+
+
+def late_states(name: str, games: int, last: int = 3) -> list[Any]:
+    """States of seeded random games at every seat count and with every on/off option both ways (seat count and
+    options cycle with the seed): the last ``last`` positions someone decides in, and the final one, per game."""
     engine = get_engine(name)
     switches = [field for field, info in engine.options_model.model_fields.items() if info.annotation is bool]
     seat_counts = engine.max_players - engine.min_players + 1
-    views = []
+    states = []
     for seed in range(games):
         rnd = random.Random(seed)
         count, combination = engine.min_players + seed % seat_counts, seed // seat_counts
@@ -57,8 +63,8 @@ def late_boards(name: str, games: int, last: int = 3) -> list[Any]:
             deciding = [*deciding[-last + 1:], state] if last > 1 else [state]
             player = rnd.choice(actors)
             state, _ = engine.apply(state, player, rnd.choice(engine.legal_actions(state, player)))
-        views += [engine.view(s, None) for s in (*deciding, state)]
-    return views
+        states += [*deciding, state]
+    return states
 
 
 @contextmanager

@@ -263,3 +263,49 @@ def test_picture_marks_only_sides_a_card_could_match(monkeypatch) -> None:
     rocca_image.render(view)
     assert "face" not in drawn
     assert "head" in drawn and "profile" in drawn
+
+
+def split_views() -> list:
+    """Late boards of random games whose towers are too wide and tall for one legible picture."""
+    from bench.images import late_states
+    from bot.render.rocca_image import Canvas
+
+    views = [ENG.view(state, None) for state in late_states("rocca", 24)]
+    return [view for view in views if Canvas(view.tower).split]
+
+
+def test_a_split_tower_shows_each_active_card_and_the_last_whole_in_a_part() -> None:
+    """Every active card (each card a move may be placed on is one) and the last card lie whole in a part drawn at
+    full size; a part is never wider than the width whose ranks stay 12 px at 400 px."""
+    from bot.render.rocca_image import RANK_WIDTH
+    from bot.render.rocca_layout import Area, parts
+
+    views = split_views()
+    assert len(views) >= 20
+    for view in views:
+        focus = [tc for tc in view.tower if tc.active] + view.tower[-1:]
+        areas = parts(focus)
+        assert len(areas) < len(focus)  # close cards share a part
+        for tc in focus:
+            card = Area.around(tc)
+            assert any(a.left <= card.left and card.right <= a.right and a.bottom <= card.bottom
+                       and card.top <= a.top for a in areas), tc.label
+        assert max(a.width for a in areas) <= RANK_WIDTH
+
+
+def test_a_split_tower_keeps_its_colours_and_reads_as_one_picture() -> None:
+    """The overview and the parts share one palette (pasting keeps every colour: the free sides' green, the last
+    card's gold, the parts' frames), and the picture stays a phone's picture, not a strip."""
+    from bot.render.rocca_image import FREE_SIDE, LAST_RING, drawn_free_sides
+    from bot.render.rocca_layout import FRAME
+
+    shown = 0
+    for view in split_views()[::3]:
+        image = Image.open(io.BytesIO(R.image(view, names_for(view.players), "en")))
+        assert image.mode == "P" and image.size[1] <= 2.5 * image.size[0]
+        colours = {colour for _, colour in image.convert("RGB").getcolors(1 << 16) or []}
+        assert {LAST_RING, FRAME} <= colours, view.tower[-1].label
+        if any(drawn_free_sides(tc) for tc in view.tower):
+            assert FREE_SIDE in colours
+            shown += 1
+    assert shown >= 3

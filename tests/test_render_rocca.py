@@ -295,16 +295,16 @@ def test_a_split_tower_shows_each_active_card_and_the_last_whole_in_a_part() -> 
 
 def test_a_split_tower_keeps_its_colours_and_reads_as_one_picture() -> None:
     """The overview and the parts share one palette (pasting keeps every colour: the free sides' green, the last
-    card's gold, the parts' frames), and the picture stays a phone's picture, not a strip."""
+    card's gold, the parts' frames, each part's colour), and the picture stays a phone's picture, not a strip."""
     from bot.render.rocca_image import FREE_SIDE, LAST_RING, drawn_free_sides
-    from bot.render.rocca_layout import FRAME
+    from bot.render.rocca_layout import FRAMES
 
     shown = 0
     for view in split_views()[::3]:
         image = Image.open(io.BytesIO(R.image(view, names_for(view.players), "en")))
         assert image.mode == "P" and image.size[1] <= 2.5 * image.size[0]
         colours = {colour for _, colour in image.convert("RGB").getcolors(1 << 16) or []}
-        assert {LAST_RING, FRAME} <= colours, view.tower[-1].label
+        assert {LAST_RING, FRAMES[0], FRAMES[1]} <= colours, view.tower[-1].label
         if any(drawn_free_sides(tc) for tc in view.tower):
             assert FREE_SIDE in colours
             shown += 1

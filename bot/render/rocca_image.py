@@ -7,7 +7,8 @@ active cards (``b3``, the names the hand view's moves use), green outlines on fr
 on, a gold ring on the last card, jokers ringed in purple with an arrow for their bend, and columns frozen by a joker
 greyed out. The picture is cropped to the active cards and the last one, and its labels and face ranks are sized to
 stay 12 px tall when a phone shows it 400 px wide; a crop too wide for that is cut into bands (its left part on top)
-that overlap by a card, as long as the bands stacked do not make a long strip.
+that overlap by a card, as long as the bands stacked do not make a long strip. A crop too wide and too tall for both
+is drawn by ``rocca_layout``: a small overview without text above the parts around the active cards at full size.
 
 No words are drawn (the board embed has the text); suits are drawn as shapes (the default font has no ♠♥♦♣).
 """

@@ -10,7 +10,8 @@ cut into bands, would shrink ranks and labels under 12 px at a phone's 400 px, t
   free sides outlined, as in the single picture.
 - **the overview**: the whole crop shrunk to the picture's width (and at most ``OVERVIEW_TALL`` units tall), without
   ranks or labels (too small to read; the suits, pips, joker rings and the last card's gold ring stay), each part
-  framed where it lies in the tower. It is smaller because it only shows where the parts are, not what to decide.
+  framed where it lies in the tower in the colour of its own frame below. It is smaller because it only shows where
+  the parts are, not what to decide.
 """
 from __future__ import annotations
 
@@ -40,7 +41,9 @@ GAP = 0.4  # units between two parts, and around the overview
 NEAR = 0.6  # two parts whose areas come this close (units) are drawn as one
 PART_TALL = 7.0  # a part grows by merging at most this tall (units)
 OVERVIEW_TALL = 6.0  # the overview at most this many units tall (at the parts' scale)
-FRAME: tuple[int, int, int] = (30, 90, 200)
+# a part and its place in the overview are framed in the same colour (told apart by colour: no text)
+FRAMES: list[tuple[int, int, int]] = [(30, 90, 200), (214, 40, 120), (0, 150, 150), (235, 120, 0), (120, 60, 190),
+                                      (90, 90, 90)]
 
 
 @dataclass(frozen=True)
@@ -132,16 +135,16 @@ def render_split(view: RoccaView, whole: Canvas) -> Image.Image:
     overview_size = (math.ceil(overview[0] * unit), math.ceil(overview[1] * unit))
     out.paste(drawn(picture(overview_size, palette), small, view, text=False), (round(left), 0))
     draw = ImageDraw.Draw(out)
-    for part in placed:
-        a = part.area
+    for n, part in enumerate(placed):
+        a, colour = part.area, FRAMES[n % len(FRAMES)]
         frame = [small.px(a.left, a.top), small.px(a.right, a.bottom)]
-        draw.rectangle([(left + x, y) for x, y in frame], outline=FRAME, width=2)
+        draw.rectangle([(left + x, y) for x, y in frame], outline=colour, width=2)
         window = Window(a.left, a.top, a.width, a.height, unit, rank=rank, label=label)
         corner = (round(part.x * unit), round(part.y * unit))
         out.paste(drawn(picture((math.ceil(a.width * unit), math.ceil(a.height * unit)), palette), window, view),
                   corner)
         draw.rectangle((corner[0], corner[1], corner[0] + a.width * unit, corner[1] + a.height * unit),
-                       outline=FRAME, width=2)
+                       outline=colour, width=3)
     y = overview[1] * unit + GAP * unit / 2
     draw.line((0, y, out.size[0], y), fill=OUTLINE, width=2)
     out.putpalette(bytes(palette.palette), "RGB")  # every colour the pieces took from it (the paste copies indices)

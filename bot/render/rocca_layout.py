@@ -28,6 +28,7 @@ from .rocca_image import (
     OUTLINE,
     PAD_X,
     PAD_Y,
+    PHONE_WIDTH,
     RANK_WIDTH,
     UNIT_MAX,
     UNIT_MIN,
@@ -126,7 +127,8 @@ def render_split(view: RoccaView, whole: Canvas) -> Image.Image:
     scale = min(width / whole.width, OVERVIEW_TALL / whole.height)  # overview units per crop unit
     overview = (whole.width * scale, whole.height * scale)
     placed, height = wrap(areas, width, overview[1] + GAP)
-    unit = max(UNIT_MIN, min(UNIT_MAX, CANVAS_MAX / width, CANVAS_MAX / height))
+    # at least PHONE_WIDTH pixels wide: a phone shrinks a wider picture to that width but never enlarges a narrower one
+    unit = max(UNIT_MIN, PHONE_WIDTH / width, min(UNIT_MAX, CANVAS_MAX / width, CANVAS_MAX / height))
     rank, label = text_sizes(width)
     palette = ImagePalette.ImagePalette()
     out = picture((math.ceil(width * unit), math.ceil(height * unit)), palette)

@@ -14,7 +14,7 @@ import pytest
 from PIL import Image
 
 from bot.errors import user_message
-from bot.i18n import has_key
+from bot.i18n import has_key, t
 from bot.policies import choose_action
 from bot.render import Names
 from bot.render import rocca as R
@@ -309,3 +309,21 @@ def test_a_split_tower_keeps_its_colours_and_reads_as_one_picture() -> None:
             assert FREE_SIDE in colours
             shown += 1
     assert shown >= 3
+
+
+def test_the_alt_text_says_what_a_split_tower_shows_small_and_why() -> None:
+    """A tower drawn whole is described as such; a split one says in both languages that the top is small and
+    without text (and why), and lists the labels each part shows: every active card, in some part."""
+    views = split_views()
+    whole = ENG.view(next(seeded_states(1, 2, False))[0], None)
+    for locale in LOCALES:
+        assert R.image_alt(whole, names_for(whole.players), locale) == t("rocca.image_alt", locale)
+    for view in views[::4]:
+        active = {tc.label for tc in view.tower if tc.active}
+        for locale in LOCALES:
+            alt = R.image_alt(view, names_for(view.players), locale)
+            before, after = t("rocca.image_alt_split", locale, parts="\0").split("\0")
+            assert alt.startswith(before) and alt.endswith(after)
+            listed = alt[len(before):len(alt) - len(after)].split(" | ")
+            assert 2 <= len(listed) <= len(active) + 1 and len(alt) <= 1024, alt
+            assert {label for part in listed for label in part.split()} == active, (alt, active)

@@ -72,6 +72,10 @@ class Area:
         return Area(min(self.left, other.left), max(self.right, other.right),
                     min(self.bottom, other.bottom), max(self.top, other.top))
 
+    def holds(self, other: Area) -> bool:
+        return (self.left <= other.left and other.right <= self.right and self.bottom <= other.bottom
+                and other.top <= self.top)
+
     def near(self, other: Area) -> bool:
         return (self.left - NEAR < other.right and other.left - NEAR < self.right
                 and self.bottom - NEAR < other.top and other.bottom - NEAR < self.top)
@@ -95,6 +99,16 @@ def parts(focus: list[TowerEntry]) -> list[Area]:
             if merged:
                 break
     return sorted(areas, key=lambda a: (-round(a.top), a.left))
+
+
+def part_labels(view: RoccaView) -> list[list[str]] | None:
+    """The labels of the active cards each part shows, in the order the parts are drawn; None for a tower drawn
+    whole (the alt text says what the picture shows)."""
+    tower = view.tower
+    if not Canvas(tower).split:
+        return None
+    active = [tc for tc in tower if tc.active]
+    return [[tc.label for tc in active if part.holds(Area.around(tc))] for part in parts(active + tower[-1:])]
 
 
 @dataclass(frozen=True)

@@ -42,9 +42,9 @@ GAP = 0.4  # units between two parts, and around the overview
 NEAR = 0.6  # two parts whose areas come this close (units) are drawn as one
 PART_TALL = 7.0  # a part grows by merging at most this tall (units)
 OVERVIEW_TALL = 6.0  # the overview at most this many units tall (at the parts' scale)
-# a part and its place in the overview are framed in the same colour (told apart by colour: no text)
-FRAMES: list[tuple[int, int, int]] = [(30, 90, 200), (214, 40, 120), (0, 150, 150), (235, 120, 0), (120, 60, 190),
-                                      (90, 90, 90)]
+# a part and its place in the overview are framed in the same colour (told apart by colour: no text); none of them
+# purple or green, which ring jokers and outline free sides
+FRAMES: list[tuple[int, int, int]] = [(30, 90, 200), (214, 40, 120), (0, 150, 150), (235, 120, 0), (90, 90, 90)]
 
 
 @dataclass(frozen=True)

@@ -278,3 +278,67 @@ def test_one_is_marked_only_beside_a_last_card_and_says_what_it_means(lang: str)
     last_card = view.model_copy(update={"one_declared": [winner], "hand_sizes": {**view.hand_sizes, winner: 1}})
     assert t("rocca.board.hand_size", lang, player=names(winner), count=1) + " " + mark in R.hands_line(
         last_card, names, lang)
+
+
+def split_views() -> list:
+    """Late boards of random games whose towers are too wide and tall for one legible picture."""
+    from bench.images import late_states
+    from bot.render.rocca_image import Canvas
+
+    views = [ENG.view(state, None) for state in late_states("rocca", 24)]
+    return [view for view in views if Canvas(view.tower).split]
+
+
+def test_a_split_tower_shows_each_active_card_and_the_last_whole_in_a_part() -> None:
+    """Every active card (each card a move may be placed on is one) and the last card lie whole in a part drawn at
+    full size; a part is never wider than the width whose ranks stay 12 px at 400 px."""
+    from bot.render.rocca_image import RANK_WIDTH
+    from bot.render.rocca_layout import Area, parts
+
+    views = split_views()
+    assert len(views) >= 20
+    for view in views:
+        focus = [tc for tc in view.tower if tc.active] + view.tower[-1:]
+        areas = parts(focus)
+        assert len(areas) < len(focus)  # close cards share a part
+        for tc in focus:
+            card = Area.around(tc)
+            assert any(a.left <= card.left and card.right <= a.right and a.bottom <= card.bottom
+                       and card.top <= a.top for a in areas), tc.label
+        assert max(a.width for a in areas) <= RANK_WIDTH
+
+
+def test_a_split_tower_keeps_its_colours_and_reads_as_one_picture() -> None:
+    """The overview and the parts share one palette (pasting keeps every colour: the free sides' green, the last
+    card's gold, the parts' frames, each part's colour), and the picture stays a phone's picture, not a strip."""
+    from bot.render.rocca_image import FREE_SIDE, LAST_RING, drawn_free_sides
+    from bot.render.rocca_layout import FRAMES
+
+    shown = 0
+    for view in split_views()[::3]:
+        image = Image.open(io.BytesIO(R.image(view, names_for(view.players), "en")))
+        assert image.mode == "P" and image.size[1] <= 2.5 * image.size[0]
+        colours = {colour for _, colour in image.convert("RGB").getcolors(1 << 16) or []}
+        assert {LAST_RING, FRAMES[0], FRAMES[1]} <= colours, view.tower[-1].label
+        if any(drawn_free_sides(tc) for tc in view.tower):
+            assert FREE_SIDE in colours
+            shown += 1
+    assert shown >= 3
+
+
+def test_the_alt_text_says_what_a_split_tower_shows_small_and_why() -> None:
+    """A tower drawn whole is described as such; a split one says in both languages that the top is small and
+    without text (and why), and lists the labels each part shows: every active card, in some part."""
+    views = split_views()
+    whole = ENG.view(next(seeded_states(1, 2, False))[0], None)
+    for locale in LOCALES:
+        assert R.image_alt(whole, names_for(whole.players), locale) == t("rocca.image_alt", locale)
+    for view in views[::4]:
+        active = {tc.label for tc in view.tower if tc.active}
+        for locale in LOCALES:
+            alt = R.image_alt(view, names_for(view.players), locale)
+            before, after = t("rocca.image_alt_split", locale, parts="\0").split("\0")
+            assert alt.startswith(before) and alt.endswith(after)
+            listed = alt[len(before):len(alt) - len(after)].split(" | ")
+            assert 2 <= len(listed) <= len(active) + 1 and len(alt) <= 1024, alt
+            assert {label for part in listed for label in part.split()} == active, (alt, active)

@@ -341,3 +341,13 @@ def image(view: RoccaView, names: Names, locale: object | None) -> bytes:
     from .rocca_image import render_png
 
     return render_png(view)
+
+
+def image_alt(view: RoccaView, names: Names, locale: object | None) -> str:
+    """The picture's alt text: what it shows and, for a tower split to stay legible, what is drawn small and why."""
+    from .rocca_layout import part_labels
+
+    parts = part_labels(view)
+    if parts is None:
+        return t("rocca.image_alt", locale)
+    return t("rocca.image_alt_split", locale, parts=" | ".join(" ".join(labels) for labels in parts))

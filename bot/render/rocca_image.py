@@ -7,7 +7,8 @@ active cards (``b3``, the names the hand view's moves use), green outlines on fr
 on, a gold ring on the last card, jokers ringed in purple with an arrow for their bend, and columns frozen by a joker
 greyed out. The picture is cropped to the active cards and the last one, and its labels and face ranks are sized to
 stay 12 px tall when a phone shows it 400 px wide; a crop too wide for that is cut into bands (its left part on top)
-that overlap by a card, as long as the bands stacked do not make a long strip.
+that overlap by a card, as long as the bands stacked do not make a long strip. A crop too wide and too tall for both
+is drawn by ``rocca_layout``: a small overview without text above the parts around the active cards at full size.
 
 No words are drawn (the board embed has the text); suits are drawn as shapes (the default font has no ♠♥♦♣).
 """
@@ -68,23 +69,42 @@ def card_rank(tc: TowerEntry) -> str:
     return "" if tc.card.startswith("X") else tc.card[:-1]
 
 
-class Canvas:
+class Window:
+    """Lattice drawing coordinates (y up) → pixels of an area ``width`` × ``height`` units whose top left corner is
+    (``min_x``, ``max_y``), at ``unit`` pixels a unit; ``rank`` and ``label`` are font sizes in units."""
+
+    def __init__(self, min_x: float, max_y: float, width: float, height: float, unit: float,
+                 rank: float = RANK_MAX, label: float = LABEL_MAX) -> None:
+        self.min_x, self.max_y, self.width, self.height = min_x, max_y, width, height
+        self.unit, self.rank, self.label = unit, rank, label
+
+    def px(self, x: float, y: float) -> Point:
+        return (x - self.min_x) * self.unit, (self.max_y - y) * self.unit
+
+    def reaches(self, tc: TowerEntry) -> bool:
+        """Whether any part of the card (its hexagon, its bend arrow) lies in the area."""
+        return (self.min_x - 1.3 < tc.x < self.min_x + self.width + 1.3
+                and self.max_y - self.height - 1.3 < tc.y < self.max_y + 1.3)
+
+
+class Canvas(Window):
     """Lattice drawing coordinates (y up) → pixels: cropped to the cards that matter (the active ones and the last
     one; the others are drawn only as far as they reach into that area), scaled so its labels and ranks stay
     legible at phone width. A crop wider than ``RANK_WIDTH`` is shown in ``bands`` (left part on top), each at most
     that wide, when the bands stacked stay at most ``BANDS_TALL_MAX`` times as tall as wide: ``size`` is then the
-    size of the bands stacked, and ``full`` the size the whole crop is drawn at before it is cut."""
+    size of the bands stacked, and ``full`` the size the whole crop is drawn at before it is cut. A crop that neither
+    fits nor bands well is ``split``: ``rocca_layout`` draws it as an overview and full-size parts instead."""
 
     def __init__(self, tower: list[TowerEntry]) -> None:
         focus = [tc for tc in tower if tc.active] + tower[-1:]
         xs = [tc.x for tc in focus or tower] or [0.0]
         ys = [tc.y for tc in focus or tower] or [0.0]
-        self.min_x, self.max_y = min(xs) - PAD_X, max(ys) + PAD_Y
+        min_x, max_y = min(xs) - PAD_X, max(ys) + PAD_Y
         width_units = max(xs) - min(xs) + 2 * PAD_X
         height_units = max(ys) - min(ys) + 2 * PAD_Y
         if height_units > TALL_MAX * width_units:  # widen around the middle: a strip would be read far too tall,
             wider = max(width_units, min(height_units / TALL_MAX, RANK_WIDTH))  # but not so wide ranks shrink
-            self.min_x -= (wider - width_units) / 2
+            min_x -= (wider - width_units) / 2
             width_units = wider
         self.bands, shown_units = 1, width_units
         if width_units > RANK_WIDTH:
@@ -95,13 +115,12 @@ class Canvas:
         self.band_units = shown_units
         shown_height = self.bands * height_units
         fit = min(CANVAS_MAX / shown_units, CANVAS_MAX / shown_height)
-        self.unit = max(UNIT_MIN, min(UNIT_MAX, fit))
-        self.full = (math.ceil(width_units * self.unit), math.ceil(height_units * self.unit))
-        self.size = (math.ceil(shown_units * self.unit), self.bands * self.full[1])
-        # font size (in units) whose text is LABEL_MIN_PX high once the picture is shown PHONE_WIDTH wide
-        need = LABEL_MIN_PX * shown_units / (PHONE_WIDTH * LABEL_HEIGHT)
-        self.label = min(LABEL_MAX, max(0.34, need))
-        self.rank = min(RANK_MAX, max(RANK_MIN, LABEL_MIN_PX * shown_units / (PHONE_WIDTH * RANK_HEIGHT)))
+        unit = max(UNIT_MIN, min(UNIT_MAX, fit))
+        self.full = (math.ceil(width_units * unit), math.ceil(height_units * unit))
+        self.size = (math.ceil(shown_units * unit), self.bands * self.full[1])
+        self.split = shown_units > RANK_WIDTH + 1e-9
+        super().__init__(min_x, max_y, width_units, height_units, unit,
+                         rank=text_sizes(shown_units)[0], label=text_sizes(shown_units)[1])
 
     def cut(self, img: Image.Image) -> Image.Image:
         """The whole crop as drawn, cut into its bands stacked top to bottom (a thin line between two bands)."""
@@ -119,8 +138,14 @@ class Canvas:
             draw.line((0, band * self.full[1], self.size[0], band * self.full[1]), fill=OUTLINE, width=2)
         return out
 
-    def px(self, x: float, y: float) -> Point:
-        return (x - self.min_x) * self.unit, (self.max_y - y) * self.unit
+
+
+def text_sizes(shown_units: float) -> tuple[float, float]:
+    """Font sizes (units) of ranks and labels whose text is ``LABEL_MIN_PX`` high once a picture ``shown_units``
+    wide is shown ``PHONE_WIDTH`` wide."""
+    rank = min(RANK_MAX, max(RANK_MIN, LABEL_MIN_PX * shown_units / (PHONE_WIDTH * RANK_HEIGHT)))
+    label = min(LABEL_MAX, max(0.34, LABEL_MIN_PX * shown_units / (PHONE_WIDTH * LABEL_HEIGHT)))
+    return rank, label
 
 
 def rhombus(c: Point, start: int) -> list[Point]:
@@ -155,7 +180,7 @@ def pip_layout(n: int) -> list[tuple[float, float]]:
 
 
 # ---- one card ----------------------------------------------------------------------------------------------------
-def draw_card(draw: ImageDraw.ImageDraw, cv: Canvas, tc: TowerEntry, dimmed: bool) -> None:
+def draw_card(draw: ImageDraw.ImageDraw, cv: Window, tc: TowerEntry, dimmed: bool, text: bool = True) -> None:
     c = (tc.x, tc.y)
     k = tc.orientation
     suit = card_suit(tc)
@@ -184,7 +209,7 @@ def draw_card(draw: ImageDraw.ImageDraw, cv: Canvas, tc: TowerEntry, dimmed: boo
     fx, fy = cv.px(*side_point(c, fs, 0.5, 0.5))
     if joker:
         draw_star(draw, fx, fy, 0.3 * u, ink)  # already dimmed above
-    else:
+    elif text:
         draw.text((fx, fy), card_rank(tc), font=font(math.ceil(cv.rank * u)), fill=ink, anchor="mm")
     # profile: pips for numbers (a ring for 0), the rank's initial for letters
     ps = side_start(k, "profile")
@@ -210,11 +235,11 @@ def draw_card(draw: ImageDraw.ImageDraw, cv: Canvas, tc: TowerEntry, dimmed: boo
 
 
 # ---- overlays ----------------------------------------------------------------------------------------------------
-def hexagon_px(cv: Canvas, tc: TowerEntry, scale: float = 1.0) -> list[Point]:
+def hexagon_px(cv: Window, tc: TowerEntry, scale: float = 1.0) -> list[Point]:
     return [cv.px(tc.x + scale * dx, tc.y + scale * dy) for dx, dy in STEPS]
 
 
-def outline_side(draw: ImageDraw.ImageDraw, cv: Canvas, tc: TowerEntry, side: str) -> None:
+def outline_side(draw: ImageDraw.ImageDraw, cv: Window, tc: TowerEntry, side: str) -> None:
     """A free side: its rhombus outlined in green, slightly inset so neighbours' edges stay visible."""
     c = (tc.x, tc.y)
     corners = rhombus(c, side_start(tc.orientation, side))
@@ -229,7 +254,7 @@ def ring_line(draw: ImageDraw.ImageDraw, points: list[Point], colour: RGB, width
     draw.line([*points, points[0]], fill=colour, width=width, joint="curve")
 
 
-def draw_bend_arrow(draw: ImageDraw.ImageDraw, cv: Canvas, tc: TowerEntry) -> None:
+def draw_bend_arrow(draw: ImageDraw.ImageDraw, cv: Window, tc: TowerEntry) -> None:
     """A curved arrow around the joker's centre, turning the way it bent the tower (left = counter-clockwise)."""
     x, y = cv.px(tc.x, tc.y)
     r = 1.12 * cv.unit
@@ -249,7 +274,7 @@ def draw_bend_arrow(draw: ImageDraw.ImageDraw, cv: Canvas, tc: TowerEntry) -> No
                   (tx - normal[0] * h * 0.6, ty - normal[1] * h * 0.6)], fill=JOKER_RING)
 
 
-def draw_badge(draw: ImageDraw.ImageDraw, cv: Canvas, tc: TowerEntry) -> None:
+def draw_badge(draw: ImageDraw.ImageDraw, cv: Window, tc: TowerEntry) -> None:
     """The card's label (``b3``) on its centre, legible at phone width: blue when it can be built on now, else grey."""
     x, y = cv.px(tc.x, tc.y)
     open_now = bool(tc.playable and tc.open_sides)
@@ -269,28 +294,40 @@ def drawn_free_sides(tc: TowerEntry) -> list[str]:
     return [side for side in tc.open_sides if side in matchable]
 
 
-def render(view: RoccaView) -> Image.Image:
+def draw_tower(draw: ImageDraw.ImageDraw, cv: Window, view: RoccaView, text: bool = True) -> None:
+    """Every card reaching into the window, then the overlays; ``text=False`` (an overview too small to read) draws
+    no ranks, labels or free sides."""
     tower = view.tower
-    cv = Canvas(tower)
-    # Palette mode: every colour here is one of a few dozen, and a palette PNG encodes ~10× faster than RGB.
-    img = Image.new("P", cv.full, BACKGROUND)
-    draw = ImageDraw.Draw(img)
+    shown = [tc for tc in tower if cv.reaches(tc)]
     frozen = {col.label for col in view.columns if col.frozen}
-    for tc in tower:
-        draw_card(draw, cv, tc, dimmed=tc.column in frozen)
+    for tc in shown:
+        draw_card(draw, cv, tc, dimmed=tc.column in frozen, text=text)
     ring = max(2, round(cv.unit / 12))
-    for tc in tower:
+    for tc in shown:
         if tc.card.startswith("X") and tc.bend:
             ring_line(draw, hexagon_px(cv, tc, 0.96), JOKER_RING, ring)
             draw_bend_arrow(draw, cv, tc)
-    if tower and len(tower) > 1:
+    if len(tower) > 1 and cv.reaches(tower[-1]):
         ring_line(draw, hexagon_px(cv, tower[-1], 0.96), LAST_RING, ring)
-    for tc in tower:
+    if not text:
+        return
+    for tc in shown:
         for side in drawn_free_sides(tc):
             outline_side(draw, cv, tc, side)
-    for tc in tower:
+    for tc in shown:
         if tc.active:
             draw_badge(draw, cv, tc)
+
+
+def render(view: RoccaView) -> Image.Image:
+    cv = Canvas(view.tower)
+    if cv.split:
+        from .rocca_layout import render_split
+
+        return render_split(view, cv)
+    # Palette mode: every colour here is one of a few dozen, and a palette PNG encodes ~10× faster than RGB.
+    img = Image.new("P", cv.full, BACKGROUND)
+    draw_tower(ImageDraw.Draw(img), cv, view)
     return cv.cut(img)
 
 

@@ -18,6 +18,8 @@ from bot.acknowledge import Backlog
 from .discord_harness import DiscordRefused, Harness
 from .discord_helpers import (
     HAND_HEADER,
+    MY_HAND,
+    REFRESH,
     START,
     board_message,
     dispatch_click,
@@ -43,7 +45,7 @@ def busy(h: Harness) -> None:
 async def test_a_quiet_process_answers_my_hand_directly(h: Harness) -> None:
     alice = h.user(ALICE_ID, "alice")
     table = await running_table(h, alice)
-    r = await h.click(alice, board_message(h, table), label="My hand")
+    r = await h.click(alice, board_message(h, table), label=MY_HAND)
     assert r.type == "message" and r.ephemeral and opens_with_line(r.text, HAND_HEADER)
     assert h.bot.backlog.deferred == 0 and h.bot.backlog.in_flight == 0
 
@@ -52,7 +54,7 @@ async def test_a_busy_process_defers_my_hand_then_edits_the_original(h: Harness)
     alice = h.user(ALICE_ID, "alice")
     table = await running_table(h, alice)
     busy(h)
-    r = await h.click(alice, board_message(h, table), label="My hand")
+    r = await h.click(alice, board_message(h, table), label=MY_HAND)
     assert r.type == "deferred" and r.ephemeral  # DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE, ephemeral
     assert opens_with_line(r.text, HAND_HEADER) and r.components  # the "thinking…" message became the hand
     assert len(r.messages) == 1 and not any("/webhooks/" in c.path and c.method == "POST" for c in r.calls)
@@ -64,9 +66,9 @@ async def test_a_busy_process_defers_a_click_in_the_hand_view_as_an_update(h: Ha
     """A click inside the ephemeral hand view: DEFERRED_UPDATE_MESSAGE, then that same message is edited."""
     alice = h.user(ALICE_ID, "alice")
     table = await running_table(h, alice)
-    hand = (await h.click(alice, board_message(h, table), label="My hand")).message
+    hand = (await h.click(alice, board_message(h, table), label=MY_HAND)).message
     busy(h)
-    r = await h.click(alice, hand, label="Refresh")
+    r = await h.click(alice, hand, label=REFRESH)
     assert r.type == "deferred_update" and r.message == hand
     assert opens_with_line(hand.content, HAND_HEADER) and not r.new_messages
     edits = [c.route for c in r.calls if c.method == "PATCH"]
@@ -78,7 +80,7 @@ async def test_a_busy_process_answers_an_error_in_the_deferred_reply(h: Harness)
     alice, bob = h.user(ALICE_ID, "alice"), h.user(102, "bob")
     table = await running_table(h, alice)
     busy(h)
-    r = await h.click(bob, board_message(h, table), label="My hand")
+    r = await h.click(bob, board_message(h, table), label=MY_HAND)
     assert r.type == "deferred" and r.ephemeral and says(r.text, "error.not_seated")
     assert len(r.messages) == 1
 
@@ -88,10 +90,10 @@ async def test_an_old_click_is_deferred_on_a_quiet_process(h: Harness) -> None:
     alice = h.user(ALICE_ID, "alice")
     table = await running_table(h, alice)
     h.bot.backlog.max_age = -1.0  # every click counts as old: the snowflake's own age decides, nothing else
-    r = await h.click(alice, board_message(h, table), label="My hand")
+    r = await h.click(alice, board_message(h, table), label=MY_HAND)
     assert r.type == "deferred" and opens_with_line(r.text, HAND_HEADER)
     h.bot.backlog.max_age = timedelta(hours=1).total_seconds()
-    r = await h.click(alice, board_message(h, table), label="My hand")
+    r = await h.click(alice, board_message(h, table), label=MY_HAND)
     assert r.type == "message"
 
 
@@ -110,7 +112,7 @@ async def test_a_burst_of_clicks_is_deferred_from_its_first_click(h: Harness) ->
     assert all(opens_with_line(r.text, HAND_HEADER) or says(r.text, "hand.replaced") for r in replies)
     assert sum(opens_with_line(r.text, HAND_HEADER) for r in replies) == 1
     assert h.bot.backlog.in_flight == 0 and not h.bot.backlog.waiting
-    r = await h.click(alice, board, label="My hand")  # quiet again: answered directly
+    r = await h.click(alice, board, label=MY_HAND)  # quiet again: answered directly
     assert r.type == "message" and not h.bot.backlog.waiting
 
 

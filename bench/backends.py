@@ -25,7 +25,8 @@ TICKS = os.sysconf("SC_CLK_TCK")
 
 def server_cpu_seconds(postmaster: int) -> float:
     """CPU time (user + system) of one PostgreSQL server: its postmaster and the postmaster's children (its
-    backends and background workers), not any other server on the machine."""
+    backends and background workers), living or ended, not any other server on the machine. A backend that ended
+    (its connection closed) is counted through the postmaster's cutime/cstime once the postmaster reaped it."""
     total = 0
     for pid in filter(str.isdigit, os.listdir("/proc")):
         try:
@@ -34,8 +35,10 @@ def server_cpu_seconds(postmaster: int) -> float:
         except OSError:
             continue
         rest = stat[stat.rindex(")") + 2:].split()  # from field 3 (state) on; field 4 is the parent's pid
-        if int(pid) == postmaster or int(rest[1]) == postmaster:
-            total += int(rest[11]) + int(rest[12])  # utime, stime (fields 14 and 15)
+        if int(pid) == postmaster:
+            total += sum(int(v) for v in rest[11:15])  # utime, stime, cutime, cstime (fields 14–17)
+        elif int(rest[1]) == postmaster:
+            total += int(rest[11]) + int(rest[12])  # a living child: utime, stime
     return total / TICKS
 
 

@@ -1,7 +1,8 @@
 """How long a game takes: whole games with the project's normal bots in every seat, for every game and every seat
 count it allows, written as data the lobby reads (``bot/data/lengths.json``).
 
-    python -m bench.lengths [--games 12] [--seed 0] [--game G ...] [--check]
+    python -m bench.lengths [--games 100] [--seed 0] [--game G ...] [--check]
+    python -m bench.lengths --minutes     # expected minutes at each game's defaults, from the stored file
 
 A decision is a turn where a seat must choose, counted as ``bench.table_feel`` counts person-turns: each time a
 seat is named by the engine's ``to_act`` at a new state (a seat that acts and is named again decides again; a
@@ -27,10 +28,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.lengths import DATA_FILE, PERSON_SECONDS
+from bot.lengths import DATA_FILE, PERSON_SECONDS, expected_seconds
 from bot.settings import Settings
 from bot.thinking import decide_here
 from engines import GAMES, get_engine
+
+from .report import print_table
 
 # Options measured instead of the game's defaults: Twin Pyramid one deal at a time (its unit: a deal).
 MEASURED_OPTIONS: dict[str, dict[str, Any]] = {"twinpyramid": {"deals": 1}}
@@ -108,14 +111,36 @@ def same_figures(a: dict[str, Any], b: dict[str, Any]) -> bool:
     return strip(a) == strip(b)
 
 
+# Rows of ``--minutes``: every game at its defaults, and Twin Pyramid also at the original's two rounds (its
+# default before the length was counted in deals).
+MINUTES_ROWS: list[tuple[str, dict[str, Any]]] = [*((game, {}) for game in GAMES), ("twinpyramid", {"rounds": 2})]
+
+
+def print_minutes() -> None:
+    rows = []
+    for game, options in MINUTES_ROWS:
+        cells = []
+        for seats in (3, 4):
+            people = expected_seconds(game, options, seats, ())
+            mixed = expected_seconds(game, options, 2, ["normal"] * (seats - 2))
+            cells += ["-" if people is None else f"{people / 60:.1f}", "-" if mixed is None else f"{mixed / 60:.1f}"]
+        rows.append([game, json.dumps(options), *cells])
+    print_table("Expected minutes (bot/data/lengths.json; 8 s a person decision, 1.5 s + thinking a bot decision)",
+                ["game", "options", "3 people", "2 people + 1 bot", "4 people", "2 people + 2 bots"], rows)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.lengths", description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=12, help="games per game and seat count")
+    parser.add_argument("--games", type=int, default=100, help="games per game and seat count")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--game", action="append", choices=GAMES, help="repeatable; default every game")
     parser.add_argument("--check", action="store_true", help="compare with the stored file instead of writing it")
     parser.add_argument("--out", type=Path, default=DATA_FILE)
+    parser.add_argument("--minutes", action="store_true", help="print expected minutes from the stored file")
     args = parser.parse_args(argv)
+    if args.minutes:
+        print_minutes()
+        return
     data = measure_all(args.games, args.seed, args.game)
     if args.check:
         stored = json.loads(args.out.read_text(encoding="utf-8"))

@@ -138,7 +138,7 @@ class Replay:
 
 
 def check_version(record: GameRecord, engine: Engine) -> None:
-    if record.engine_version not in (engine.version, LEGACY_ENGINE_VERSION):
+    if record.engine_version not in (engine.version, LEGACY_ENGINE_VERSION, *engine.replays_versions):
         raise HostError("replay_other_version", game_id=record.table, stored=record.engine_version,
                         current=engine.version)
 
@@ -158,7 +158,8 @@ def rebuild(record: GameRecord) -> Replay:
     check_version(record, engine)
     players = [p.player for p in sorted(record.players, key=lambda p: p.seat)]
     try:
-        state = engine.new_game(players, seed=record.seed, options=record.options)
+        state = engine.new_game(players, seed=record.seed,
+                                options=engine.stored_options(record.options, record.engine_version))
         start_events = engine_hooks(record.game).start_events
         frames = [Frame(0, None, state, list(start_events(state)) if start_events else [])]
         for logged in record.actions:

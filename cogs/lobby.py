@@ -11,6 +11,7 @@ from discord.ext import commands
 
 from bot.errors import HostError
 from bot.i18n import t
+from bot.lengths import expected_minutes
 from bot.policies import LEVELS
 from bot.table import Table
 from engines import BadOptions, EngineError, get_engine
@@ -45,7 +46,8 @@ def lobby_embed(table: Table, locale: object | None) -> discord.Embed:
                           colour=0x2ECC71 if stage == "" else 0x95A5A6)
     if stage == "":
         embed.set_footer(text=t("lobby.footer", locale, min=engine.min_players, max=engine.max_players,
-                                count=len(table.seats)) + " · " + timer_text(table.row.turn_seconds, locale))
+                                count=len(table.seats)) + " · " + timer_text(table.row.turn_seconds, locale)
+                         + length_text(table, locale))
     else:
         embed.set_footer(text=t(f"lobby.footer{stage}", locale, count=len(table.seats), id=table.id))
     return embed
@@ -54,6 +56,16 @@ def lobby_embed(table: Table, locale: object | None) -> discord.Embed:
 def timer_text(seconds: int, locale: object | None) -> str:
     """The table's time per decision, as the lobby shows it before Start."""
     return t("lobby.timer", locale, seconds=seconds) if seconds > 0 else t("lobby.no_timer", locale)
+
+
+def length_text(table: Table, locale: object | None) -> str:
+    """The footer's " · about N minutes": the measured length for the seats so far and the table's options
+    (seats missing to the game's minimum counted as people, who take longer than bots); empty where nothing was
+    measured."""
+    bots = [seat.level for seat in table.seats if seat.is_bot]
+    people = max(len(table.seats), table.engine.min_players) - len(bots)
+    minutes = expected_minutes(table.row.game, table.row.options, people, bots)
+    return "" if minutes is None else " · " + t("lobby.length", locale, minutes=minutes)
 
 
 def lobby_stage(table: Table) -> str:

@@ -1,8 +1,9 @@
 """``/play <game>``, generated from the game's options model: nothing about a game's options is written here or in
 its cog. Each field of ``engine.options_model`` becomes one option — its range from the field's ``ge``/``le``, its
-default from the field's, its choices from a ``Literal`` type, a ``str`` field optional (left out = the model's
-default) — between the options every game shares, declared once below: ``bots`` (0 to one less than the game's
-most players), ``timer`` and ``level``; a model with ``start_player`` gets the shared ``start`` (random or the host).
+default from the field's, its choices from a ``Literal`` type, a ``str`` or ``int | None`` field optional (left out =
+the model's default) — between the options every game shares, declared once below: ``bots`` (0 to one less than the
+game's most players), ``timer`` and ``level``; a model with ``start_player`` gets the shared ``start`` (random or the
+host).
 
 Names and descriptions come from the catalogs (``app.play.<game>.<option>.description``; the English one is the
 source, ``bot.translator`` sends the others as localisations). A game whose options need more than the model says
@@ -54,14 +55,20 @@ def field_option(game: str, name: str, field: FieldInfo) -> PlayOption:
     if kind is bool:
         return PlayOption(name, bool, default, field=name)
     if kind is int:
-        low = next((m.ge for m in field.metadata if isinstance(m, Ge)), None)
-        high = next((m.le for m in field.metadata if isinstance(m, Le)), None)
-        if low is None or high is None:
-            raise TypeError(f"{game}: options field {name!r} needs ge= and le= to become a /play option")
-        return PlayOption(name, app_commands.Range[int, low, high], default, field=name)
+        return PlayOption(name, int_range(game, name, field), default, field=name)
+    if kind == int | None:  # left out: the model's default (None)
+        return PlayOption(name, int_range(game, name, field) | None, None, field=name)
     if kind is str:
         return PlayOption(name, str | None, None, field=name)  # left out: the model's default
     raise TypeError(f"{game}: options field {name!r} of type {kind!r} cannot become a /play option")
+
+
+def int_range(game: str, name: str, field: FieldInfo) -> Any:
+    low = next((m.ge for m in field.metadata if isinstance(m, Ge)), None)
+    high = next((m.le for m in field.metadata if isinstance(m, Le)), None)
+    if low is None or high is None:
+        raise TypeError(f"{game}: options field {name!r} needs ge= and le= to become a /play option")
+    return app_commands.Range[int, low, high]
 
 
 def play_options(game: str) -> list[PlayOption]:

@@ -124,6 +124,9 @@ class Engine(ABC, Generic[S, A, O, V]):
     state_model: ClassVar[type[GameState]]
     action_model: ClassVar[Any]  # the Annotated discriminated union of this game's actions
     options_model: ClassVar[type[BaseModel]]
+    # Earlier versions whose stored games this one still replays, once ``stored_options`` has read their options
+    # (an options change that gave stored options another meaning, the rules being the same).
+    replays_versions: ClassVar[frozenset[int]] = frozenset()
 
     def __init__(self) -> None:
         self._action_adapter: TypeAdapter[Any] = TypeAdapter(self.action_model)
@@ -165,6 +168,15 @@ class Engine(ABC, Generic[S, A, O, V]):
             )
         opts = self.parse_options(options)
         return self._new_game(list(players), Rng.from_seed(seed), opts, seed)
+
+    def stored_options(self, options: dict[str, Any], version: int) -> dict[str, Any]:
+        """The options of a game that ``version`` of this engine dealt, as this version reads them."""
+        return options
+
+    def length_units(self, options: dict[str, Any], players: int) -> int:
+        """How many of the units a game's length is measured in (``bench/lengths.py``) a table with these options
+        plays: one whole game, unless the game says otherwise (Twin Pyramid: its deals)."""
+        return 1
 
     def out_of_turn_actions(self, state: Any, player: str) -> list[Action]:
         """Actions a seated player may take while not named by ``to_act`` (Rocca's Bon can be called by anyone

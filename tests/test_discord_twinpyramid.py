@@ -281,7 +281,7 @@ async def test_joker_wild_change_then_change_from_a_shown_card(h: Harness) -> No
 
 async def test_a_on_top_reveals_the_hand_ends_the_deal_and_the_next_deal_starts(h: Harness) -> None:
     alice = h.user(ALICE_ID, "alice")
-    table = await open_table(h, alice, bots=2)
+    table = await open_table(h, alice, bots=2, rounds=2)  # the original's two rounds: 6 deals
     stones = ["7C", "8C", "9C", "10C", "4C", "5C", "6C", "2C", "3C"]
     position(table, {ALICE: {"held": ["AS", "KH", "QD"], "stones": stones},
                      "bot1": {"held": ["3D"]}, "bot2": {"held": ["4D"]}}, top="5H", deal=2)

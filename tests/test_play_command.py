@@ -28,6 +28,14 @@ def schema_fields(game: str) -> dict[str, dict[str, Any]]:
     return get_engine(game).options_model.model_json_schema().get("properties", {})
 
 
+def optional_integer(schema: dict[str, Any]) -> dict[str, Any] | None:
+    """The integer part of an ``int | None`` field's schema (``anyOf`` integer or null), else None."""
+    parts = schema.get("anyOf", [])
+    if sorted(p.get("type") for p in parts) != ["integer", "null"]:
+        return None
+    return next(p for p in parts if p["type"] == "integer")
+
+
 def as_option(name: str) -> str:
     return "start" if name == "start_player" else name
 
@@ -46,6 +54,9 @@ def test_each_option_is_the_models_field(game: str) -> None:
             assert [c.value for c in param.choices] == ["random", "host"] and param.default == "random"
         elif "enum" in schema:
             assert [c.value for c in param.choices] == schema["enum"] and param.default == schema["default"]
+        elif (number := optional_integer(schema)) is not None:  # left out: the model's default, None
+            assert param.type is AppCommandOptionType.integer and schema["default"] is None
+            assert (param.min_value, param.max_value, param.default) == (number["minimum"], number["maximum"], None)
         elif schema["type"] == "integer":
             assert param.type is AppCommandOptionType.integer
             assert (param.min_value, param.max_value, param.default) == (
@@ -81,6 +92,8 @@ def changed(game: str) -> dict[str, Any]:
             out["start"] = "host"
         elif "enum" in schema:
             out[name] = next(v for v in schema["enum"] if v != schema["default"])
+        elif (number := optional_integer(schema)) is not None:
+            out[name] = number["maximum"]
         elif schema["type"] == "integer":
             out[name] = schema["minimum"] if schema["default"] != schema["minimum"] else schema["maximum"]
         elif schema["type"] == "boolean":

@@ -33,7 +33,7 @@ from .actions import (
     TwinPyramidAction,
 )
 from .cards import BUILD_LIMIT, SLOTS, SUITS, rank_of, stone_value
-from .state import Pending, Seat, TwinPyramidOptions, TwinPyramidState, Wild
+from .state import ORIGINAL_ROUNDS, Pending, Seat, TwinPyramidOptions, TwinPyramidState, Wild
 from .view import TwinPyramidView, build_view
 
 # Error codes when a well-formed action is refused, by action type.
@@ -56,20 +56,33 @@ SPECIAL_RANKS = frozenset(("2", "3", "7", "8", "9", "10"))  # effects a wild of 
 
 class TwinPyramidEngine(Engine[TwinPyramidState, TwinPyramidAction, TwinPyramidOptions, TwinPyramidView]):
     name = "twinpyramid"
-    version = 1  # bump when a rules change plays stored games differently
+    # 2: options ``{}`` mean DEFAULT_DEALS deals, no longer two rounds (``stored_options`` reads a game of 1)
+    version = 2  # bump when a rules change plays stored games differently
     secret_events = frozenset({"three_seen"})
     min_players = 2
     max_players = 6
     state_model = TwinPyramidState
     action_model = TwinPyramidAction
     options_model = TwinPyramidOptions
+    replays_versions = frozenset({1})
+
+    def stored_options(self, options: dict[str, Any], version: int) -> dict[str, Any]:
+        """Before version 2 a match without ``rounds`` lasted the original's two rounds."""
+        if version < 2 and "rounds" not in options:
+            return {**options, "rounds": ORIGINAL_ROUNDS}
+        return options
+
+    def length_units(self, options: dict[str, Any], players: int) -> int:
+        parsed = self.parse_options(options)
+        assert isinstance(parsed, TwinPyramidOptions)
+        return parsed.deals_for(players)
 
     # ---- setup --------------------------------------------------------------------
     def _new_game(self, players: list[str], rng: Rng, options: BaseModel, seed: int) -> TwinPyramidState:
         assert isinstance(options, TwinPyramidOptions)
         state = TwinPyramidState(
-            game=self.name, players=players, seed=seed, options=options.model_dump(), rng=rng,
-            seats={p: Seat() for p in players}, deals_total=options.rounds * len(players),
+            game=self.name, players=players, seed=seed, options=options.chosen(), rng=rng,
+            seats={p: Seat() for p in players}, deals_total=options.deals_for(len(players)),
         )
         flow.start_deal(state, 0)
         return state

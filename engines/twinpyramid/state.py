@@ -20,11 +20,32 @@ REARRANGE_LIMIT = 8
 TURNS_PER_PLAYER = 150
 
 
+# The match's length when the table chooses none: deals, not the original's two rounds (2 × players deals, 75
+# minutes at 3 seats), so a first game fits an evening (docs: bot/locales/rules/twinpyramid.*.md, "Length").
+DEFAULT_DEALS = 1
+ORIGINAL_ROUNDS = 2  # the original's standard: every player is start player twice
+
+
 class TwinPyramidOptions(BaseModel):
+    """``deals``: how many deals the match lasts (the start player moves one seat left each deal, so one deal per
+    player is one round). ``rounds``, when given, counts rounds instead (``rounds`` × players deals; the original's
+    standard is 2) and ``deals`` is not looked at: a game stored before ``deals`` existed (``rounds`` only) plays
+    exactly as it did."""
+
     model_config = ConfigDict(extra="forbid")
 
     jokers: int = Field(default=2, ge=0, le=2, strict=True)
-    rounds: int = Field(default=2, ge=1, le=10, strict=True)
+    deals: int = Field(default=DEFAULT_DEALS, ge=1, le=30, strict=True)
+    rounds: int | None = Field(default=None, ge=1, le=10, strict=True)
+
+    def deals_for(self, players: int) -> int:
+        return self.rounds * players if self.rounds is not None else self.deals
+
+    def chosen(self) -> dict[str, int]:
+        """The options as the state keeps them: the jokers and the one length the match is counted in."""
+        if self.rounds is not None:
+            return {"jokers": self.jokers, "rounds": self.rounds}
+        return {"jokers": self.jokers, "deals": self.deals}
 
 
 class Seat(BaseModel):

@@ -50,9 +50,9 @@ def test_deck_has_52_cards_plus_the_chosen_jokers(jokers):
     assert [c for c in full_deck(jokers) if c.startswith("X")] == ["X1", "X2"][:jokers]
 
 
-def test_defaults_two_jokers_two_rounds():
+def test_defaults_two_jokers_one_deal():
     s = ENG.new_game(players(3), seed=5)
-    assert s.options == {"jokers": 2, "rounds": 2} and s.deals_total == 6
+    assert s.options == {"jokers": 2, "deals": 1} and s.deals_total == 1
 
 
 # ---- setup ----------------------------------------------------------------------------------
@@ -168,7 +168,7 @@ def test_view_names_who_decides_a_pending_forced_draw():
 
 
 def test_revealed_hand_is_public_until_the_next_deal():
-    s = ENG.new_game(players(2), seed=4)
+    s = ENG.new_game(players(2), seed=4, options={"rounds": 2})
     s, _ = burst_now(s, "p0")
     assert ENG.view(s, "p0").model_dump()["hand"] == []  # no longer secret
     assert sorted(ENG.view(s, "p1").model_dump()["table"][0]["revealed"]) == sorted(s.seats["p0"].held)

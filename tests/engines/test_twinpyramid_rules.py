@@ -160,7 +160,8 @@ def test_tenth_card_draw_banned_while_a_play_or_change_exists():
 def test_tenth_card_may_be_drawn_when_nothing_else_is_possible_and_bursts():
     nine_held = ["4D", "9S", "KC", "3S"]
     nine_shown = ["JS", "QS", "10C", "8C", "7S"]
-    s = make(n=3, hands={"p0": {"held": nine_held, "shown": nine_shown}}, top="6H", draw=["2H"])
+    s = make(n=3, hands={"p0": {"held": nine_held, "shown": nine_shown}}, top="6H", draw=["2H"],
+             options={"rounds": 2})  # a match of more than one deal: the next one waits
     assert legal(s, "p0") == [{"type": "draw"}, {"type": "rearrange"}]
     s, ev = act(s, "p0", {"type": "draw"})
     ended = event(ev, "deal_ended").data

@@ -78,7 +78,7 @@ async def test_four_seat_game_played_to_the_end_through_buttons_and_selects(h: H
     assert table.status == "finished" and table.result() is not None
     board = board_message(h, table)
     assert says(board.text, "common.final_ranking") and board.components == []  # no My hand once over
-    assert any("Game over" in m.text for m in h.channel_messages())
+    assert any(says(m.text, "akuma.event.game_over") for m in h.channel_messages())
     assert assert_hands_only_ephemeral(h) >= turns
     status = await h.slash(alice, "game status")  # after the end: the last result here, not "no table"
     assert status.ephemeral and f"table #{table.id}" in status.messages[-1].text
@@ -117,7 +117,7 @@ async def test_errors_are_ephemeral_say_what_to_do_and_change_nothing(h: Harness
     board = board_message(h, table)
     # Not seated.
     r = await h.click(bob, board, label=MY_HAND)
-    assert r.ephemeral and "not seated" in r.text
+    assert r.ephemeral and says(r.text, "error.not_seated")
     # An illegal release: a surplus card is named.
     rng = random.Random(1)
     while table.status == "running":

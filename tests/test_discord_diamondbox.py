@@ -203,7 +203,7 @@ async def test_errors_are_ephemeral_and_change_nothing(h: Harness) -> None:
     make(table, {ALICE: ["Y10", "Y01", "G10"], "bot1": ["G10"]}, [("R10", 0, 0), ("G10", 0, 1)], designated="R")
     board = board_message(h, table)
     r = await h.click(bob, board, label=MY_HAND)
-    assert r.ephemeral and "not seated" in r.text
+    assert r.ephemeral and says(r.text, "error.not_seated")
     payload = dict(board.payload)
     payload["id"] = str(int(payload["id"]) + 1)
     v = table.version

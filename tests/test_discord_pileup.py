@@ -157,7 +157,7 @@ async def test_a_whole_game_with_bots_through_buttons_and_selects(h: Harness) ->
     board = board_message(h, table)
     assert says(board.text, "common.final_ranking") and "minus card" in board.text and board.components == []
     public = public_text(h)
-    assert "Game over" in public and "🥇" in public
+    assert says(public, "pileup.event.game_over") and "🥇" in public
     assert re.search(r"🎲 alice rolls [⚀⚁⚂⚃⚄⚅] [⚀⚁⚂⚃⚄⚅] [⚀⚁⚂⚃⚄⚅] \(\d \d \d\)", public)  # faces, publicly
     assert re.search(r"🎲 Bot 1 rolls [⚀⚁⚂⚃⚄⚅] ", public)
     assert "alice's turn" in public and says(public, "pileup.event.turn_minus")  # the empty-hand phase
@@ -194,7 +194,7 @@ async def test_dump_with_a_deflect_chain_in_the_channel(h: Harness) -> None:
     assert "Roll to deflect (alice, needs ⚃)" in message.text
     bob = h.user(BOB_ID, "bob")
     r = await h.click(bob, message, rf"gh:do:{table.id}:\d+:\S+")
-    assert r.ephemeral and "not seated" in r.text  # someone else cannot roll for her
+    assert r.ephemeral and says(r.text, "error.not_seated")  # someone else cannot roll for her
     board = board_message(h, table)
     assert "Dump of column 4:** alice → Bot 1 (rolled ⚃: deflected) → alice" in board.text
     assert "being dumped" in board_alt(board)
@@ -320,7 +320,7 @@ async def test_errors_are_ephemeral_and_change_nothing(h: Harness) -> None:
                            columns={3: col("G3a")}, pile=["Y1a"], phase="play", dice=[3, 5, 1]))
     board = board_message(h, table)
     r = await h.click(bob, board, label=MY_HAND)
-    assert r.ephemeral and "not seated" in r.text
+    assert r.ephemeral and says(r.text, "error.not_seated")
     v = table.version
     forged = {  # a button names one of the seat's legal actions by its index: nothing else can be sent
         f"gh:do:{table.id}:{v}:0.99": "does not make sense",

@@ -135,7 +135,8 @@ async def test_a_whole_match_with_bots_through_buttons_and_selects(h: Harness) -
     board = board_message(h, table)
     assert says(board.text, "common.final_ranking") and board.components == []
     public = "\n".join(m.text for m in h.channel_messages())
-    assert "Game over" in public and "🥇" in public and public.count("Scores:") == 3  # three deals, each scored
+    assert says(public, "twinpyramid.event.match_over") and "🥇" in public
+    assert public.count("Scores:") == 3  # three deals, each scored
     assert sum(table.result().scores.values()) == 0  # payments are zero-sum
     assert assert_hands_only_ephemeral(h) >= moves
     pings = [c for c in h.calls if c.method == "POST" and f"<@{ALICE_ID}>" in ((c.json or {}).get("content") or "")]
@@ -148,7 +149,7 @@ async def test_rearranging_is_one_click_per_step_then_the_action(h: Harness) -> 
     position(table, {ALICE: {"held": ["5S", "9C", "KD", "2C"], "shown": ["7H"], "stones": ["7S"]},
                      "bot1": {"held": ["3D", "4D"]}}, top="5H")
     hand = await my_hand(h, alice, table)
-    assert "Your turn" in hand.text and "8 steps left" in hand.text
+    assert says(hand.text, "twinpyramid.hand.turn") and "8 steps left" in hand.text
     version = table.version
     # Move 9♣ to shown: one select (which card), one click — one committed action.
     await h.select(alice, hand, select_with(hand, "r:9C"), ["r:9C"])
@@ -325,7 +326,7 @@ async def test_errors_are_ephemeral_and_change_nothing(h: Harness) -> None:
                      "bot1": {"held": ["3S"]}}, top="5H")
     board = board_message(h, table)
     r = await h.click(bob, board, label=MY_HAND)
-    assert r.ephemeral and "not seated" in r.text
+    assert r.ephemeral and says(r.text, "error.not_seated")
     v = table.version
     forged = {  # a button names one of the seat's legal actions by its index: nothing else can be sent
         f"gh:do:{table.id}:{v}:0.999": "does not make sense",

@@ -46,18 +46,18 @@ def postmaster_of(url: str) -> int | None:
     """The pid of the postmaster serving ``url`` when it runs on this machine (the parent of our backend)."""
     import asyncpg
 
-    async def backend() -> int:
+    async def parent_of_backend() -> int | None:
         conn = await asyncpg.connect(url)
-        try:
-            return int(await conn.fetchval("SELECT pg_backend_pid()"))
+        try:  # read while the connection is open: a closed connection's backend may be gone already
+            pid = int(await conn.fetchval("SELECT pg_backend_pid()"))
+            with open(f"/proc/{pid}/stat") as f:
+                return int(f.read().rsplit(")", 1)[1].split()[1])
+        except OSError:
+            return None  # a server elsewhere: its CPU is not measured here
         finally:
             await conn.close()
 
-    try:
-        with open(f"/proc/{asyncio.run(backend())}/stat") as f:
-            return int(f.read().rsplit(")", 1)[1].split()[1])
-    except OSError:
-        return None  # a server elsewhere: its CPU is not measured here
+    return asyncio.run(parent_of_backend())
 
 
 async def _load(url: str, tables: int, seconds: float, queue, start, stop) -> None:

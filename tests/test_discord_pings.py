@@ -15,6 +15,7 @@ from engines import get_engine
 from . import ui_driver
 from .discord_harness import Harness
 from .discord_helpers import JOIN, START, board_message, says, start_harness
+from .test_discord_faults import until
 
 ALICE, BOB = 101, 102
 
@@ -130,6 +131,10 @@ async def test_hand_views_redraw_themselves_after_every_change(h: Harness) -> No
         acted = await ui_driver.act(h, people[due], table, rng)
         assert acted.reply.ephemeral and acted.reply.message is not None
         latest[due] = acted.reply.message  # the hand view the move was made in
+        await h.settle()
+        # the bots' moves that follow are decided in their worker process: wait until a person is due again (or
+        # the game is over), so no bot moves between reading a view and opening a fresh one to compare it with
+        await until(h, lambda: table.status != "running" or any(not table.is_bot(p) for p in table.to_act()))
         await h.settle()
         for uid, user in people.items():
             if table.status != "running":

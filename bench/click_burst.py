@@ -11,11 +11,9 @@ import argparse
 import asyncio
 import contextlib
 import sys
-import tempfile
 import time
-from pathlib import Path
 
-from .discord_path import _harness, open_tables, progress
+from .discord_path import harness_with_tables, progress
 from .report import ms, percentile, print_table
 from .throttle import quarter_core
 
@@ -53,30 +51,21 @@ async def burst(h, tables, limit: float) -> dict:
 
 
 async def measure(count: int, rounds: int) -> tuple[list[dict], str]:
-    start_harness, _, _ = _harness()
     results: list[dict] = []
     how = "?"
-    with tempfile.TemporaryDirectory() as tmp:
-        h = await start_harness(Path(tmp) / "bot.db")
-        h.park_sleeps_over = 0.5
-        try:
-            began = time.perf_counter()
-            tables = await open_tables(h, count)
-            progress(f"{count} tables open", began)
-            for _ in range(rounds):
-                for throttled in (False, True):
-                    for early in (True, False):
-                        throttle = quarter_core() if throttled else contextlib.nullcontext()
-                        with throttle as held:
-                            how = getattr(held, "how", how)
-                            figures = await burst(h, tables, 4 if early else NEVER)
-                        h.bot.backlog.max_in_flight, h.bot.backlog.max_age = 4, 1.0
-                        results.append({"throttled": throttled, "early": early, **figures})
-                        await asyncio.sleep(1.0)  # the live hand views' redraws settle between bursts
-                        progress(f"burst {'¼ core' if throttled else 'quiet'} "
-                                 f"{'deferring' if early else 'direct'} done", began)
-        finally:
-            await h.close(check=False)
+    async with harness_with_tables(count) as (h, tables, began):
+        for _ in range(rounds):
+            for throttled in (False, True):
+                for early in (True, False):
+                    throttle = quarter_core() if throttled else contextlib.nullcontext()
+                    with throttle as held:
+                        how = getattr(held, "how", how)
+                        figures = await burst(h, tables, 4 if early else NEVER)
+                    h.bot.backlog.max_in_flight, h.bot.backlog.max_age = 4, 1.0
+                    results.append({"throttled": throttled, "early": early, **figures})
+                    await asyncio.sleep(1.0)  # the live hand views' redraws settle between bursts
+                    progress(f"burst {'¼ core' if throttled else 'quiet'} "
+                             f"{'deferring' if early else 'direct'} done", began)
     return results, how
 
 

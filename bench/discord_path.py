@@ -11,7 +11,10 @@ import re
 import sys
 import tempfile
 import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 from bot.errors import HostError
 
@@ -89,10 +92,11 @@ async def move_all(h, tables, rng, choose_action) -> None:
                 pass
 
 
-async def measure(count: int, rounds: int, limited: bool) -> dict:
-    import random
-
-    start_harness, dispatch_click, choose_action = _harness()
+@asynccontextmanager
+async def harness_with_tables(count: int) -> AsyncIterator[tuple[Any, list, float]]:
+    """The bot on a temporary SQLite file behind the strict edge, with ``count`` tables open (``open_tables``):
+    ``(harness, tables, when the set-up began)``; the harness is closed afterwards."""
+    start_harness, _, _ = _harness()
     with tempfile.TemporaryDirectory() as tmp:
         h = await start_harness(Path(tmp) / "bot.db")
         h.park_sleeps_over = 0.5
@@ -100,27 +104,35 @@ async def measure(count: int, rounds: int, limited: bool) -> dict:
             began = time.perf_counter()
             tables = await open_tables(h, count)
             progress(f"{count} tables open", began)
-            if limited:
-                h.server.faults.fail("POST", r"/channels/\d+/messages", status=429, retry_after=2.0, times=None,
-                                     every=10)
-                h.server.faults.fail("PATCH", r"/channels/\d+/messages/\d+", status=429, retry_after=2.0,
-                                     times=None, every=10)
-            rng, latencies, lags = random.Random(1), [], []
-            for _ in range(rounds):
-                latencies += await click_all(h, tables, dispatch_click)
-                await move_all(h, tables, rng, choose_action)
-                await asyncio.sleep(0.05)
-                lags += [tb.version - shown(h, tb) for _, tb in tables]
-                progress(f"{len(latencies)} clicks answered", began)
-            behind = time.perf_counter()
-            while any(tb.version > shown(h, tb) for _, tb in tables) and time.perf_counter() - behind < 120:
-                await asyncio.sleep(0.05)
-            caught_up = time.perf_counter() - behind
-            progress("boards caught up", began)
-            floor_times = await floor(h.bot.storage, 2000, 100)
+            yield h, tables, began
         finally:
             h.server.faults.clear()
             await h.close(check=False)
+
+
+async def measure(count: int, rounds: int, limited: bool) -> dict:
+    import random
+
+    _, dispatch_click, choose_action = _harness()
+    async with harness_with_tables(count) as (h, tables, began):
+        if limited:
+            h.server.faults.fail("POST", r"/channels/\d+/messages", status=429, retry_after=2.0, times=None,
+                                 every=10)
+            h.server.faults.fail("PATCH", r"/channels/\d+/messages/\d+", status=429, retry_after=2.0,
+                                 times=None, every=10)
+        rng, latencies, lags = random.Random(1), [], []
+        for _ in range(rounds):
+            latencies += await click_all(h, tables, dispatch_click)
+            await move_all(h, tables, rng, choose_action)
+            await asyncio.sleep(0.05)
+            lags += [tb.version - shown(h, tb) for _, tb in tables]
+            progress(f"{len(latencies)} clicks answered", began)
+        behind = time.perf_counter()
+        while any(tb.version > shown(h, tb) for _, tb in tables) and time.perf_counter() - behind < 120:
+            await asyncio.sleep(0.05)
+        caught_up = time.perf_counter() - behind
+        progress("boards caught up", began)
+        floor_times = await floor(h.bot.storage, 2000, 100)
     return {"tables": count, "limited": limited, "clicks": len(latencies), "p50": percentile(latencies, 50),
             "p99": percentile(latencies, 99), "floor50": percentile(floor_times, 50),
             "floor99": percentile(floor_times, 99), "lag_max": max(lags, default=0),

@@ -46,9 +46,12 @@ RESUME, IM_BACK, END_TABLE = Key("table.resume"), Key("table.im_back"), Key("tab
 CHECK_IN = Key("tournament.button.checkin")
 TOURNAMENT_JOIN, TOURNAMENT_LEAVE = Key("tournament.button.join"), Key("tournament.button.leave")
 
-def says(text: str, key: str) -> bool:
-    """Whether ``text`` holds the catalog line ``key`` in one of the languages, told by the line's longest fixed
-    part (the words between its fields): a behaviour test names the message, not its English wording."""
+def says(text: str, key: str, **fields: Any) -> bool:
+    """Whether ``text`` holds the catalog line ``key`` in one of the languages: a behaviour test names the message,
+    not its English wording. Without ``fields`` the line is told by its longest fixed part (the words between its
+    fields); with them, the whole line as the bot renders it with those fields (plural forms and all) must be there."""
+    if fields:
+        return any(t(key, lang, **fields) in text for lang in LANGUAGES)
     return any(longest_fixed_part(catalog(lang)[key]) in text for lang in LANGUAGES)
 
 

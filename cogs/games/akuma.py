@@ -9,7 +9,8 @@ from bot.render import akuma as akuma_text
 from bot.table import Table
 from engines.akuma import AkumaView, Play, Release, Steal, StopStealing
 
-from ..controls import Actions, card_selects, refusal
+from ..action_codes import refusal
+from ..controls import Actions, card_selects
 
 
 def controls(table: Table, player: str, view: AkumaView, selection: list[str],

@@ -28,8 +28,9 @@ from engines.diamondbox.cards import Cell, cells_of, size_at
 from engines.diamondbox.geometry import Placement, centre_from_view, place, visible_colours
 from engines.diamondbox.view import DiamondBoxView
 
+from ..action_codes import refusal
 from ..common import names_for
-from ..controls import Actions, PickSelect, refusal, single
+from ..controls import Actions, PickSelect, single
 from ..custom_ids import INDEX, number
 from ..selection import TOKEN, Selection
 

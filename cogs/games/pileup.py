@@ -28,7 +28,8 @@ from engines.pileup.cards import DEFAULT_DECK, HAND_SIZE, build_deck, deck_spec,
 from engines.pileup.rules import preview as outcome_of
 from engines.pileup.view import DeflectPending, PileupView, RollPending
 
-from ..controls import ActButton, Actions, PickSelect, refusal, single
+from ..action_codes import refusal
+from ..controls import ActButton, Actions, PickSelect, single
 from .pileup_give import code_action as code_action  # the plug-in's hook: the triple's button carries its cards
 from .pileup_give import give_controls, give_notes
 from .pileup_selection import STEP, PileupSelection

@@ -24,8 +24,9 @@ from bot.table import Table
 from engines.rocca import Accept, Bon, DeclareOne, Draw, Give, Place
 from engines.rocca.view import DrawChainPending, QAnswerPending, QGivePending, RoccaView
 
+from ..action_codes import refusal
 from ..common import names_for
-from ..controls import Actions, PickSelect, card_selects, refusal, single
+from ..controls import Actions, PickSelect, card_selects, single
 from ..selection import TOKEN, Selection
 
 SUITS = ("S", "H", "D", "C")

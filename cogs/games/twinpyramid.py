@@ -28,8 +28,9 @@ from engines.twinpyramid.actions import REARRANGE_TYPES, Draw, ForcedDraw, Order
 from engines.twinpyramid.cards import rank_of
 from engines.twinpyramid.view import TwinPyramidView
 
+from ..action_codes import refusal
 from ..common import names_for
-from ..controls import Actions, PickSelect, refusal, single
+from ..controls import Actions, PickSelect, single
 from ..custom_ids import INDEX, number
 from ..selection import TOKEN, Selection
 

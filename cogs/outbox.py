@@ -1,11 +1,12 @@
 """Each table's channel output: one bounded, coalescing writer per table (:class:`TableOutbox`).
 
 The game never waits for Discord. The service's listener only records what is due (``push``) and returns; the
-writer brings the channel up to date in its own task, one kind of message at a time in the order of ``OUTPUTS``
-(the lobby, the board with its event lines and turn ping, the result, the replaced boards' tidy-up, the end told
-in the lobby's channel, the thread archived). What the players were shown is stored with the table as it is
-written, so at start-up (``restore``) every table is brought to its game's version, each turn ping is delivered
-once, each result posted once, and a clock never runs against a person who was not told it is their turn.
+writer brings the channel up to date in its own task, one kind of message at a time in the order of the table of
+kinds (``outbox_kinds.OUTPUTS``: the lobby, the board with its event lines and turn ping, the result, the replaced
+boards' tidy-up, the end told in the lobby's channel, the thread archived). What the players were shown is stored
+with the table as it is written, so at start-up (``restore``) every table is brought to its game's version, each
+turn ping is delivered once, each result posted once, and a clock never runs against a person who was not told it
+is their turn.
 
 Every refusal is classified (``refusals.classify``) and has one reaction: transient failures and rate limits are
 retried with backoff; an archived thread is unarchived; a locked thread, missing access or a missing permission
@@ -17,25 +18,21 @@ the bot far below Discord's invalid-request limit.
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import logging
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Awaitable, Callable
+from typing import TYPE_CHECKING, Callable
 
 import discord
 
 from bot.i18n import t
 from bot.table import ACTIVE, EndReason, Table, Update, UpdateKind
 
-from .common import NO_MENTIONS
-from .lobby import lobby_embed, lobby_view
 from .outbox_board import BoardWriter
 from .outbox_fold import Line
-from .outbox_lines import Output, due_after, end_line, event_lines
+from .outbox_kinds import OUTPUTS
+from .outbox_lines import Output, due_after, event_lines
 from .outbox_reach import Reach
-from .refusals import UNKNOWN_MESSAGE, Backoff, Refusal, RefusalBudget, classify, retry_after
-from .table_result import result_message
-from .table_thread import open_thread, post_result
+from .refusals import Backoff, Refusal, RefusalBudget, classify, retry_after
+from .table_thread import open_thread
 
 if TYPE_CHECKING:
     from bot.client import GameHostBot
@@ -44,27 +41,10 @@ log = logging.getLogger(__name__)
 REQUEST_TIMEOUT = 20.0  # seconds one Discord call may take before it counts as failed (and is retried)
 
 
-@dataclass(frozen=True)
-class OutputKind:
-    write: Callable[["TableOutbox", Table], Awaitable[bool]]  # True: something was written
-    in_lobby_channel: bool  # written to the lobby's channel rather than where the table plays
-    give_up: Callable[["TableOutbox"], None]  # Discord refused the message itself: what is dropped
-
-
-def _nothing(_: "TableOutbox") -> None:
-    return None
-
-
 class _Retry(Exception):
     def __init__(self, delay: float) -> None:
         super().__init__(delay)
         self.delay = delay
-
-
-def stable_nonce(game_id: int, what: str) -> str:
-    """The same nonce on every try, before and after a restart: Discord answers a repeat with the message it has."""
-    digest = hashlib.sha256(f"gamehost:{game_id}:{what}".encode()).digest()
-    return str(int.from_bytes(digest[:8], "big") >> 1)
 
 
 class TableOutbox:
@@ -301,90 +281,10 @@ class TableOutbox:
             self.board.lines.insert(0, Line(why))
             self.due.add(Output.BOARD)
 
-    def _channel(self, table: Table, lobby: bool = False) -> discord.PartialMessageable:
+    def channel(self, table: Table, lobby: bool = False) -> discord.PartialMessageable:
         """Where the table plays (its thread, once it moved there), or with ``lobby`` where its lobby is."""
         where = (lobby and table.row.lobby_channel_id) or table.row.channel_id
         return self.bot.get_partial_messageable(where, guild_id=table.row.guild_id)
-
-    # ---- the kinds of output ---------------------------------------------------------------
-    async def _write_lobby(self, table: Table) -> bool:
-        if not table.row.lobby_message_id:
-            return False
-        locale = table.row.locale
-        if table.status == "lobby":
-            kwargs: dict[str, Any] = {"embed": lobby_embed(table, locale), "view": lobby_view(table, locale)}
-        else:  # started (who plays, no buttons), over, or ended before it finished
-            key = {"running": "lobby.started", "finished": "lobby.over"}.get(table.status)
-            content = t(key, locale, id=table.id) if key else end_line(table, self.end_reason)
-            if table.status == "running" and table.row.lobby_channel_id:  # it plays in its thread
-                content = t("lobby.playing_in_thread", locale, thread=f"<#{table.row.channel_id}>")
-            kwargs = {"content": content, "embed": lobby_embed(table, locale), "view": None}
-        try:
-            await self._channel(table, lobby=True).get_partial_message(table.row.lobby_message_id).edit(**kwargs)
-        except discord.NotFound as error:
-            if error.code != UNKNOWN_MESSAGE:
-                raise
-            if table.status != "lobby":
-                return False  # a deleted lobby of a table that started is not brought back
-            message = await self._channel(table, lobby=True).send(**kwargs, allowed_mentions=NO_MENTIONS)
-            await self.bot.service.set_message(table, lobby_message_id=message.id)
-        return True
-
-    async def _write_board(self, table: Table) -> bool:
-        return await self.board.write(table, self._channel(table))
-
-    async def _write_result(self, table: Table) -> bool:
-        """The finished table's result (``table_result.result_message``), once, below its final board; a tournament
-        table's has no Rematch (the tournament seats its next round)."""
-        if table.row.result_shown or table.status != "finished":
-            return False
-        if Output.BOARD in self.due or self.board.pending():  # the final board's lines come first
-            self.due.add(Output.RESULT)
-            return False
-        rematch = await self.bot.storage.tournaments.tournament_of_game(table.id) is None
-        kwargs = result_message(table, table.row.locale, rematch=rematch)
-        await self._channel(table).send(**kwargs, nonce=stable_nonce(table.id, "result"))
-        await self.bot.service.note_output(table, result_shown=True)
-        return True
-
-    async def _retire(self, table: Table) -> bool:
-        return await self.board.retire_old_boards(self._channel(table))
-
-    async def _write_told(self, table: Table) -> bool:
-        if table.row.told_shown or table.status in ("lobby", "running"):
-            return False
-        wrote = await post_result(self.bot, table, stable_nonce(table.id, "told"))
-        await self.bot.service.note_output(table, told_shown=True)
-        return wrote
-
-    async def _archive(self, table: Table) -> bool:
-        """An ended table's thread is archived once everything else is written; a table in a channel only marks
-        itself tidy."""
-        if table.row.end_tidied or table.status in ("lobby", "running"):
-            return False
-        if self.due & {Output.LOBBY, Output.BOARD, Output.RESULT, Output.TOLD} or self.board.old_boards:
-            self.due.add(Output.ARCHIVE)  # (a refusal of those would loop here without a pause: it raises first)
-            return False
-        if table.row.lobby_channel_id or self._in_own_thread(table):
-            await self.bot.http.edit_channel(table.row.channel_id, archived=True)
-        await self.bot.service.note_output(table, end_tidied=True)
-        return True
-
-    def _in_own_thread(self, table: Table) -> bool:
-        """A thread the bot opened for the table without a lobby (a tournament's table); not a thread where
-        someone started a game."""
-        channel = self.bot.get_channel(table.row.channel_id)
-        me = self.bot.user
-        return isinstance(channel, discord.Thread) and me is not None and channel.owner_id == me.id
-
-    def _give_up_board(self) -> None:
-        self.board.give_up()
-        if self.board.lines:
-            self.due.add(Output.BOARD)
-
-    def _give_up_retire(self) -> None:
-        if self.board.old_boards:
-            self.board.old_boards.pop(0)
 
     def writing(self) -> bool:
         """Its task is writing now (not done, and not waiting out a backoff)."""
@@ -402,14 +302,3 @@ class TableOutbox:
         if self._task is not None and not self._task.done():
             self._task.cancel()
             await asyncio.gather(self._task, return_exceptions=True)
-
-
-OUTPUTS: dict[Output, OutputKind] = {  # in the order they are written
-    Output.LOBBY: OutputKind(TableOutbox._write_lobby, True, _nothing),
-    Output.BOARD: OutputKind(TableOutbox._write_board, False, TableOutbox._give_up_board),
-    Output.RESULT: OutputKind(TableOutbox._write_result, False, _nothing),
-    Output.RETIRE: OutputKind(TableOutbox._retire, False, TableOutbox._give_up_retire),
-    Output.TOLD: OutputKind(TableOutbox._write_told, True, _nothing),
-    Output.ARCHIVE: OutputKind(TableOutbox._archive, False, _nothing),
-}
-assert list(OUTPUTS) == list(Output), "every kind of output has one row, in the order of Output"

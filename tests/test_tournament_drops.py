@@ -70,6 +70,8 @@ async def test_a_drop_during_a_game_counts_it_and_a_bot_seat_after_it_is_a_forfe
         if table.status == "running" or table.status == "cancelled":
             await host.tournaments.set_result(tn.id, ORGANISER, table.game_id, [[u] for u in table.players])
     await host.idle()
+    tn = await host.tournaments.get(tn.id)  # over now, so read from storage (an ended tournament is not kept)
+    alice_table, bob_table = (next(t for t in tn.tables if t.id == old.id) for old in (alice_table, bob_table))
     assert BOB in bob_table.forfeits and bob_table.results[BOB] == (len(bob_table.players), 0.0)
     assert ALICE not in alice_table.forfeits and alice_table.results[ALICE][1] == 3.0  # first in seat order
     others = [u for u in bob_table.players if u != BOB]  # the others move up, in their order

@@ -259,3 +259,37 @@ async def test_every_registered_game_runs_a_tournament(db_url: str, game: str) -
     assert played and all(tn.seats_min <= len(t.players) <= tn.seats_max for t in played)
     assert all(t.status in ("finished", "bye") for t in tn.tables)
     await host.close()
+
+
+def kept_in_memory(host: Host, tournament_id: int) -> list[str]:
+    """Which of the round runner's per-tournament memories still hold the tournament."""
+    runner = host.tournaments.rounds
+    kept = [name for name, memory in (("cache", runner._cache), ("openers", runner._openers),
+                                      ("breaks", runner._breaks), ("wake", runner._wake),
+                                      ("settled", runner._settled), ("unannounced", runner._unannounced),
+                                      ("locks", runner._locks)) if tournament_id in memory]
+    kept += ["game index"] if tournament_id in runner._game_index.values() else []
+    kept += ["failures"] if any(key[0] == tournament_id for key in runner._failures) else []
+    return kept + (["told"] if any(key[0] == tournament_id for key in runner._told) else [])
+
+
+async def test_an_ended_tournament_leaves_nothing_in_memory_and_reloads_from_storage(db_url: str) -> None:
+    import gc
+    host = await Host.open(db_url)
+    played = await bot_tournament(host, 4, rounds=2)
+    await host.tournaments.start(played.id, ORGANISER)
+    await host.idle()
+    cancelled = await bot_tournament(host, 4)
+    running = await bot_tournament(host, 4, rounds=2)
+    await host.tournaments.end(cancelled.id, ORGANISER)
+    gc.collect()  # the locks are weakly held: one nobody holds goes with the next collection
+    assert played.status == "finished" and cancelled.status == "cancelled"
+    assert kept_in_memory(host, played.id) == [] and kept_in_memory(host, cancelled.id) == []
+    assert "cache" in kept_in_memory(host, running.id)  # a tournament still to play stays loaded
+    again = await host.tournaments.get(played.id)  # its standings, read later: from storage, as they were
+    assert again is not played and again.status == "finished"
+    assert [(s.user_id, s.points) for s in await host.tournaments.standings(again)] == [
+        (s.user_id, s.points) for s in compute_standings(played, await host.tournaments.rating_points(played))]
+    with pytest.raises(HostError):  # and it is still over: nothing restarts it
+        await host.tournaments.start(played.id, ORGANISER)
+    await host.close()

@@ -18,6 +18,7 @@ FIRST_ROUND = ("random", "rating")
 # signup -> (checkin) -> running -> finished | cancelled
 OPEN_STATES = ("signup", "checkin")
 ACTIVE_STATES = ("signup", "checkin", "running")
+ENDED_STATES = ("finished", "cancelled")
 WINNER_POINTS = 3.0
 BYE_POINTS = WINNER_POINTS / 2  # a bye scores the middle of the scale: neither a win nor a loss
 ROUND_ROBIN_MAX = 16            # "round robin for small fields"

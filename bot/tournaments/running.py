@@ -13,8 +13,9 @@ import asyncio
 import logging
 import random
 import time
+import weakref
 from collections import Counter
-from typing import Awaitable, Callable
+from typing import Any, Awaitable, Callable, Coroutine
 
 from bot.errors import HostError
 from bot.service import GameService
@@ -22,9 +23,17 @@ from bot.storage import Storage
 from bot.table import Table, Update, UpdateKind
 
 from . import seating
-from .models import BYE_POINTS, Tournament, TournamentTable, TournamentUpdate, TournamentUpdateKind, ranking_points
+from .models import (
+    BYE_POINTS,
+    ENDED_STATES,
+    Tournament,
+    TournamentTable,
+    TournamentUpdate,
+    TournamentUpdateKind,
+    ranking_points,
+)
 from .ratings import RatingService
-from .standings import Standing, compute_standings, pairing_order
+from .standings import Standing, compute_standings, forfeit_bot_seats, pairing_order
 
 log = logging.getLogger(__name__)
 OPEN_BACKOFF = (1.0, 2.0, 5.0, 10.0, 30.0, 60.0)  # seconds before each new try to open a table; then every minute
@@ -34,22 +43,6 @@ TournamentListener = Callable[[TournamentUpdate], Awaitable[None]]
 TELL_AFTER = 3  # failed tries to open a table's thread before the organiser is told (once per round)
 
 
-def forfeit_bot_seats(tournament: Tournament, table: TournamentTable, game: Table) -> None:
-    """A seat a bot played for a person who dropped scores nothing for them: a forfeit, last place and no points;
-    the others move up in their order (as if the person had left the table first). A person still entered whom the
-    organiser replaced keeps the seat's result, as does a person who dropped but played the game to its end."""
-    forfeits = {uid for uid in table.players if tournament.entrants[uid].status == "dropped"
-                and not tournament.entrants[uid].is_bot and game.seat_of_user(uid) is None}
-    if not forfeits or not table.results:
-        return
-    places = sorted({place for uid, (place, _) in table.results.items() if uid not in forfeits})
-    ranking = [[uid for uid, (place, _) in table.results.items() if place == p and uid not in forfeits]
-               for p in places]
-    table.results = ranking_points(ranking + [sorted(forfeits)])
-    table.results.update({uid: (len(table.players), 0.0) for uid in forfeits})
-    table.forfeits = forfeits
-
-
 class RoundRunner:
     def __init__(self, storage: Storage, games: GameService, ratings: RatingService) -> None:
         self.store = storage.tournaments
@@ -57,7 +50,8 @@ class RoundRunner:
         self.ratings = ratings
         self.open_table: OpenTable = self._same_channel  # the Discord cog installs one that opens a thread
         self._cache: dict[int, Tournament] = {}
-        self._locks: dict[int, asyncio.Lock] = {}
+        # A lock lives while a task holds or waits for it; one nobody uses is dropped (none per past tournament).
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._game_index: dict[int, int] = {}  # game id -> tournament id, set before any await after creation
         self._listeners: list[TournamentListener] = []
         self._openers: dict[int, asyncio.Task] = {}  # tournament id -> the task opening its pending tables
@@ -84,7 +78,10 @@ class RoundRunner:
                 log.exception("tournament listener failed on %s %s", tournament.id, kind)
 
     def lock(self, tournament_id: int) -> asyncio.Lock:
-        return self._locks.setdefault(tournament_id, asyncio.Lock())
+        lock = self._locks.get(tournament_id)
+        if lock is None:
+            self._locks[tournament_id] = lock = asyncio.Lock()
+        return lock
 
     async def get(self, tournament_id: int) -> Tournament:
         tournament = self._cache.get(tournament_id)
@@ -92,6 +89,8 @@ class RoundRunner:
             tournament = await self.store.load(tournament_id)
             if tournament is None:
                 raise HostError("tournament.unknown", id=tournament_id)
+            if tournament.status in ENDED_STATES:  # read (standings, a corrected result) but not kept: see _forget
+                return tournament
             self._cache[tournament_id] = tournament
             self._game_index.update({t.game_id: tournament_id for t in tournament.tables if t.game_id})
         return tournament
@@ -154,8 +153,20 @@ class RoundRunner:
         self._settled.setdefault(tournament_id, asyncio.Event()).clear()
         task = self._openers.get(tournament_id)
         if task is None or task.done():
-            self._openers[tournament_id] = asyncio.create_task(self._keep_opening(tournament_id),
-                                                               name=f"tournament-{tournament_id}-opener")
+            self._openers[tournament_id] = self._task(self._openers, tournament_id, self._keep_opening(tournament_id),
+                                                      "opener")
+
+    @staticmethod
+    def _task(tasks: dict[int, asyncio.Task], tournament_id: int, work: Coroutine[Any, Any, None],
+              what: str) -> asyncio.Task:
+        """A tournament's opener or pause task, which leaves ``tasks`` once done (unless replaced meanwhile)."""
+        task = asyncio.create_task(work, name=f"tournament-{tournament_id}-{what}")
+
+        def drop(done: asyncio.Task) -> None:
+            if tasks.get(tournament_id) is done:
+                del tasks[tournament_id]
+        task.add_done_callback(drop)
+        return task
 
     async def openings(self, tournament_id: int | None = None) -> None:
         """Wait until no table (of this tournament, or of any) is waiting for its first try to open; a table
@@ -324,8 +335,8 @@ class RoundRunner:
         old = self._breaks.get(tournament.id)
         if old is not None and not old.done():
             old.cancel()
-        self._breaks[tournament.id] = asyncio.create_task(self._end_break(tournament.id, tournament.next_round_at),
-                                                          name=f"tournament-{tournament.id}-break")
+        self._breaks[tournament.id] = self._task(self._breaks, tournament.id,
+                                                 self._end_break(tournament.id, tournament.next_round_at), "break")
 
     async def _end_break(self, tournament_id: int, at: float) -> None:
         await asyncio.sleep(max(0.0, at - time.time()))
@@ -353,6 +364,22 @@ class RoundRunner:
         await self.store.update(tournament.id, status=status, next_round_at=None)
         tournament.status, tournament.next_round_at = status, None
         await self.emit(tournament, TournamentUpdateKind(status))
+        self._forget(tournament)
+
+    def _forget(self, tournament: Tournament) -> None:
+        """An ended tournament changes no more: what memory kept of it goes (a later look, e.g. its standings,
+        reloads it from storage), so memory does not grow with every tournament a server runs."""
+        tid = tournament.id
+        self._cache.pop(tid, None)
+        for table in tournament.tables:
+            if table.game_id is not None and self._game_index.get(table.game_id) == tid:
+                del self._game_index[table.game_id]
+        self._unannounced.pop(tid, None)
+        self._told.difference_update({key for key in self._told if key[0] == tid})
+        for key in [key for key in self._failures if key[0] == tid]:
+            del self._failures[key]
+        self._wake.pop(tid, None)
+        self._settled.pop(tid, None)
 
     async def resume(self) -> int:
         """After a restart: record tables that ended meanwhile, open tables not yet opened, move on where a round

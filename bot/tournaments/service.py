@@ -28,7 +28,8 @@ from .models import (
     ranking_points,
 )
 from .ratings import RatingService
-from .running import OpenFailing, OpenTable, RoundRunner, forfeit_bot_seats
+from .running import OpenFailing, OpenTable, RoundRunner
+from .standings import forfeit_bot_seats
 
 MAX_ROUNDS = 20
 MAX_BOTS = 64

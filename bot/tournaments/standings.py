@@ -7,8 +7,12 @@ everyone else follows in Swiss order.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from .models import Tournament, TournamentTable
+from .models import Tournament, TournamentTable, ranking_points
+
+if TYPE_CHECKING:
+    from bot.table import Table
 
 
 @dataclass
@@ -108,3 +112,19 @@ def pairing_order(tournament: Tournament, ratings: dict[int, float]) -> list[int
     """Active entrants in standings order (the Swiss pairing order)."""
     return [row.user_id for row in compute_standings(tournament, ratings, through_round=tournament.rounds)
             if not row.dropped]
+
+
+def forfeit_bot_seats(tournament: Tournament, table: TournamentTable, game: Table) -> None:
+    """A seat a bot played for a person who dropped scores nothing for them: a forfeit, last place and no points;
+    the others move up in their order (as if the person had left the table first). A person still entered whom the
+    organiser replaced keeps the seat's result, as does a person who dropped but played the game to its end."""
+    forfeits = {uid for uid in table.players if tournament.entrants[uid].status == "dropped"
+                and not tournament.entrants[uid].is_bot and game.seat_of_user(uid) is None}
+    if not forfeits or not table.results:
+        return
+    places = sorted({place for uid, (place, _) in table.results.items() if uid not in forfeits})
+    ranking = [[uid for uid, (place, _) in table.results.items() if place == p and uid not in forfeits]
+               for p in places]
+    table.results = ranking_points(ranking + [sorted(forfeits)])
+    table.results.update({uid: (len(table.players), 0.0) for uid in forfeits})
+    table.forfeits = forfeits

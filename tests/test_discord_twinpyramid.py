@@ -9,12 +9,16 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
-from typing import Any, AsyncIterator
+from typing import Any, AsyncIterator, Callable
 
 import pytest
 
+from bot.i18n import LANGUAGES, catalog, quick_start_text, t
 from bot.policies import choose_action
 from bot.render.twinpyramid import card as mark
+from bot.render.twinpyramid import cards, order_text, sorted_cards, suit_mark, suit_name
+from cogs.common import names_for
+from cogs.live_hands import NOTE_MARK
 from engines import get_engine
 from engines.twinpyramid.cards import full_deck, rank_of
 from engines.twinpyramid.state import Pending, Seat, Wild
@@ -27,8 +31,10 @@ from .discord_helpers import (
     assert_forged_clicks_refused,
     assert_hands_only_ephemeral,
     board_message,
+    longest_fixed_part,
     my_hand,
     only_table,
+    opening,
     public_mark,
     public_since,
     says,
@@ -39,6 +45,50 @@ from .discord_helpers import (
 ALICE_ID, BOB_ID = 101, 102
 ALICE, BOB = f"u{ALICE_ID}", f"u{BOB_ID}"
 ENGINE = get_engine("twinpyramid")
+
+
+# ---- catalog lines with parts in the line's own language ----------------------------------------------------------
+# says(text, key, **fields) of discord_helpers fills every language's line with the same fields; here a field may be
+# a function of the language, for the parts the bot renders in the reader's language too (a suit's name, a bot's
+# name, "you"), so a line is checked as the bot writes it in English or in Japanese.
+Field = Callable[[str], str]
+
+
+def lines(key: str, /, **fields: Any) -> set[str]:
+    """The catalog line ``key`` in each language, filled with ``fields`` (a callable field rendered in that
+    language)."""
+    return {t(key, lang, **{name: value(lang) if callable(value) else value for name, value in fields.items()})
+            for lang in LANGUAGES}
+
+
+def says_in(text: str, key: str, /, **fields: Any) -> bool:
+    """Whether ``text`` holds the line ``key`` with ``fields`` in one of the languages."""
+    return any(line in text for line in lines(key, **fields))
+
+
+def offers(shown: list[str], key: str, /, **fields: Any) -> bool:
+    """Whether one of the labels ``shown`` is the line ``key`` with ``fields`` in one of the languages."""
+    return not lines(key, **fields).isdisjoint(shown)
+
+
+def bot(number: int) -> Field:
+    """The host's bot seat ``number`` as the reader sees it named ("Bot 1" / 「ボット1」)."""
+    return lambda lang: t("common.bot_name", lang, number=number)
+
+
+def suit(code: str) -> Field:
+    """A suit's name in the reader's language."""
+    return lambda lang: suit_name(code, lang)
+
+
+def count_of(text: str, key: str, /, **fields: Any) -> int:
+    """How many times ``text`` holds the line ``key`` with ``fields`` (in whichever language it is written)."""
+    return max(text.count(line) for line in lines(key, **fields))
+
+
+def says_privately(text: str, key: str, /, **fields: Any) -> bool:
+    """Whether ``text`` (a hand view) holds the line ``key`` with ``fields`` as a private note."""
+    return any(NOTE_MARK + line in text for line in lines(key, **fields))
 
 
 @pytest.fixture
@@ -119,10 +169,13 @@ async def test_a_whole_match_with_bots_through_buttons_and_selects(h: Harness) -
     table = await open_table(h, alice, bots=2, rounds=1)
     assert table.state.options == {"jokers": 2, "rounds": 1} and table.state.deals_total == 3
     board = board_message(h, table)
-    assert "Top card" in board.text and "```" not in board.text and "1️⃣" in board.text  # seats numbered …
+    assert says(board.text, "twinpyramid.board.top") and "```" not in board.text
+    assert "1️⃣" in board.text  # seats numbered …
     assert board.files["board.png"].startswith(b"\x89PNG") and "attachment://board.png" in str(board.embeds)
     assert "·7·" in board.payload["attachments"][0]["description"]  # … their pyramids: the picture and its alt text
-    assert any("Deal 1 of 3" in m.text for m in h.channel_messages())
+    top = mark(table.state.discard[-1])  # no move yet: the deal's top card
+    assert any(says_in(m.text, "twinpyramid.event.deal_started", deal=1, total=3, player="alice", top=top)
+               for m in h.channel_messages())
     rng = random.Random(3)
     moves = 0
     while table.status == "running":
@@ -136,7 +189,7 @@ async def test_a_whole_match_with_bots_through_buttons_and_selects(h: Harness) -
     assert says(board.text, "common.final_ranking") and board.components == []
     public = "\n".join(m.text for m in h.channel_messages())
     assert says(public, "twinpyramid.event.match_over") and "🥇" in public
-    assert public.count("Scores:") == 3  # three deals, each scored
+    assert max(public.count(start) for start in opening("twinpyramid.event.scores")) == 3  # three deals, each scored
     assert sum(table.result().scores.values()) == 0  # payments are zero-sum
     assert assert_hands_only_ephemeral(h) >= moves
     pings = [c for c in h.calls if c.method == "POST" and f"<@{ALICE_ID}>" in ((c.json or {}).get("content") or "")]
@@ -149,24 +202,27 @@ async def test_rearranging_is_one_click_per_step_then_the_action(h: Harness) -> 
     position(table, {ALICE: {"held": ["5S", "9C", "KD", "2C"], "shown": ["7H"], "stones": ["7S"]},
                      "bot1": {"held": ["3D", "4D"]}}, top="5H")
     hand = await my_hand(h, alice, table)
-    assert says(hand.text, "twinpyramid.hand.turn") and "8 steps left" in hand.text
+    assert says_in(hand.text, "twinpyramid.hand.turn", left=8)
     version = table.version
     # Move 9♣ to shown: one select (which card), one click — one committed action.
     await h.select(alice, hand, select_with(hand, "r:9C"), ["r:9C"])
-    assert "Rearranging 9♣" in hand.text
-    assert {"Swap held 9♣ ↔ shown 7♥", "Move held 9♣ to shown"} <= set(labels(hand))
+    assert says_in(hand.text, "twinpyramid.note.rearrange", card=mark("9C"), left=8)
+    assert offers(labels(hand), "twinpyramid.step.swap_shown", held=mark("9C"), shown=mark("7H"))
+    assert offers(labels(hand), "twinpyramid.step.to_shown", card=mark("9C"))
     await h.click(alice, hand, button(hand, table, {"type": "rearrange_step",
                                                     "step": {"type": "to_shown", "card": "9C"}}))
     assert table.version == version + 1 and table.state.seats[ALICE].shown == ["7H", "9C"]
     assert not table.state.arranging and table.state.rearranged == 1
-    assert "7 steps left" in hand.text  # the redrawn view
+    assert says_in(hand.text, "twinpyramid.hand.turn", left=7)  # the redrawn view
     # Swap the same-rank stone: 7♥ (shown) for the 7♠ stone.
     await h.select(alice, hand, select_with(hand, "r:7H"), ["r:7H"])
     await h.click(alice, hand, button(hand, table, {"type": "rearrange_step",
                                                     "step": {"type": "swap_stone", "card": "7H", "stone": "7S"}}))
     assert table.state.seats[ALICE].stones["7"] == "7H" and "7S" in table.state.seats[ALICE].shown
     public = "\n".join(m.text for m in h.channel_messages())
-    assert "alice moves 9♣ from held to shown" in public and "alice swaps the 7 stone: 7♥ goes in" in public
+    assert says_in(public, "twinpyramid.event.rearranged_move", player="alice", card=mark("9C"))
+    assert says_in(public, "twinpyramid.event.rearranged_stone", player="alice", slot="7", stone=mark("7H"),
+                   card=mark("7S"))
     # Then the turn's action: 5♠ on 5♥ by rank.
     await do_action(h, alice, table, ENGINE.parse_action({"type": "play", "card": "5S"}), hand)
     assert table.state.discard[-1] == "5S" or table.state.current != 0
@@ -181,11 +237,12 @@ async def test_two_passed_on_posts_counts_only_and_the_drawer_rearranges_first(h
     before = public_mark(h)
     hand = await do_action(h, alice, table, ENGINE.parse_action({"type": "play", "card": "2H"}))
     assert says(hand.text, "twinpyramid.hand.two_choice")
-    assert {"Draw two myself", "Pass it on: Bot 1 draws two"} <= set(labels(hand))
+    assert offers(labels(hand), "twinpyramid.button.take_two")
+    assert offers(labels(hand), "twinpyramid.button.pass_two", player=bot(1))
     await h.click(alice, hand, button(hand, table, {"type": "pass_two"}))
     public = public_since(h, before)
-    assert "alice passes the 2 on: Bot 1 must draw two" in public
-    assert public.count("Bot 1 draws a card (held)") == 2
+    assert says_in(public, "twinpyramid.event.two_passed", player="alice", to=bot(1))
+    assert count_of(public, "twinpyramid.event.drew_held", player=bot(1)) == 2
     assert mark("JC") not in public and mark("8D") not in public  # the drawn cards stay secret
     assert sorted(table.state.seats["bot1"].held) == sorted([*bot_held, "JC", "8D"])
     # Now a bot passes a 2 on to alice: she may rearrange before drawing.
@@ -197,17 +254,19 @@ async def test_two_passed_on_posts_counts_only_and_the_drawer_rearranges_first(h
     await h.settle()
     assert table.state.pending is not None and table.state.pending.kind == "forced_draw"
     assert table.to_act() == [ALICE]
-    assert any("Bot 2 passes the 2 on: alice must draw two" in m.text for m in h.channel_messages())
-    assert "alice must draw 2" in board_message(h, table).text
+    assert any(says_in(m.text, "twinpyramid.event.two_passed", player=bot(2), to="alice")
+               for m in h.channel_messages())
+    assert says_in(board_message(h, table).text, "twinpyramid.pending.forced_two", player="alice", count=2)
     hand = await my_hand(h, alice, table)
-    assert says(hand.text, "twinpyramid.hand.forced_two") and "Draw 2" in labels(hand)
+    assert says(hand.text, "twinpyramid.hand.forced_two") and offers(labels(hand), "twinpyramid.button.forced_draw",
+                                                                    count=2)
     await do_action(h, alice, table, ENGINE.parse_action({"type": "rearrange_step",
                                                           "step": {"type": "to_shown", "card": "QH"}}), hand)
     assert table.state.pending.kind == "forced_draw" and table.state.seats[ALICE].shown == ["4S", "QH"]
     r = await h.click(alice, hand, button(hand, table, {"type": "forced_draw"}))
     seat = table.state.seats[ALICE]
     assert sorted(seat.held) == sorted(["9C", "KD", "JS", "AC"]) and seat.shown == ["4S", "QH", "AD"]
-    assert "🔒 You drew A♣" in r.text  # the redrawn hand view tells what was drawn
+    assert says_privately(r.text, "twinpyramid.event.drew_card", card=mark("AC"))  # the redrawn view tells the card
 
 
 async def test_three_reorder_then_everyone_draws_one_and_the_cards_stay_private(h: Harness) -> None:
@@ -217,22 +276,26 @@ async def test_three_reorder_then_everyone_draws_one_and_the_cards_stay_private(
              top="5H", draw=["4C", "8D", "QS"])
     before = public_mark(h)
     hand = await do_action(h, alice, table, ENGINE.parse_action({"type": "play", "card": "3H"}))
-    assert "the top three cards are 4♣ 8♦ Q♠" in hand.text
+    assert says_in(hand.text, "twinpyramid.hand.order_three", cards=cards(["4C", "8D", "QS"]))
     order = labels(hand)
-    assert len(order) >= 6 and "4♣→Bot 1 · 8♦→Bot 2 · Q♠→you" in order
+    view = ENGINE.view(table.state, ALICE)  # who draws which card, in the button's words: 4♣→Bot 1 · 8♦→Bot 2 · Q♠→you
+    assert len(order) >= 6 and offers(order, "twinpyramid.button.order", order=lambda lang: order_text(
+        ["4C", "8D", "QS"], view, names_for(table, lang).plain(), lang))
     assert "4♣" not in public_since(h, before) and "Q♠" not in public_since(h, before)
     # The queen to Bot 1, the 4 to alice.
     await h.click(alice, hand, button(hand, table, {"type": "order_three", "order": ["QS", "8D", "4C"]}))
     public = public_since(h, before)
-    assert "alice put the three cards back in a chosen order" in public
-    assert "Bot 1 draws a card (held)" in public and "Bot 2 draws a card (held)" in public
-    assert "alice draws a card (held)" in public
+    assert says_in(public, "twinpyramid.event.three_ordered", player="alice")
+    assert says_in(public, "twinpyramid.event.drew_held", player=bot(1))
+    assert says_in(public, "twinpyramid.event.drew_held", player=bot(2))
+    assert says_in(public, "twinpyramid.event.drew_held", player="alice")
     for c in ("QS", "8D", "4C"):
         assert mark(c) not in public
     assert "QS" in table.state.seats["bot1"].held and "8D" in table.state.seats["bot2"].held
     assert "4C" in table.state.seats[ALICE].held
     hand = await my_hand(h, alice, table)
-    assert "🔒 You drew 4♣" in hand.text and "🔒 The top three cards (top first): Q♠ 8♦ 4♣" not in hand.text
+    assert says_privately(hand.text, "twinpyramid.event.drew_card", card=mark("4C"))
+    assert not says_privately(hand.text, "twinpyramid.event.three_seen", cards=cards(["QS", "8D", "4C"]))
 
 
 async def test_eight_names_a_wild_suit_that_binds_the_others(h: Harness) -> None:
@@ -241,14 +304,16 @@ async def test_eight_names_a_wild_suit_that_binds_the_others(h: Harness) -> None
     position(table, {ALICE: {"held": ["8H", "9C", "KD"]}, "bot1": {"held": ["5S", "6C", "7D"]}}, top="5H")
     hand = await do_action(h, alice, table, ENGINE.parse_action({"type": "play", "card": "8H"}))
     assert says(hand.text, "twinpyramid.hand.name_suit")
-    assert {"♠ spades", "♥ hearts", "♦ diamonds", "♣ clubs"} <= set(labels(hand))
+    assert all(offers(labels(hand), "twinpyramid.button.suit", suit=suit_mark(s), name=suit(s)) for s in "SHDC")
     await h.click(alice, hand, button(hand, table, {"type": "name_suit", "suit": "C"}))
     board = board_message(h, table).text
     public = "\n".join(m.text for m in h.channel_messages())
-    assert "Wild: alice names ♣ clubs" in public
+    assert says_in(public, "twinpyramid.event.suit_named", player="alice", suit="♣", name=suit("C"))
     # The bot could not play 5♠ by rank: only clubs while the wild is in force.
     assert table.to_act() == [ALICE]
-    assert "Wild ♣ clubs" in board or "Wild ♣ clubs" in board_message(h, table).text
+    wild = {"suit": "♣", "name": suit("C"), "player": "alice"}
+    assert says_in(board, "twinpyramid.board.wild", **wild) or says_in(board_message(h, table).text,
+                                                                      "twinpyramid.board.wild", **wild)
     assert table.state.wild is not None and table.state.wild.suit == "C"
     assert "5S" in table.state.seats["bot1"].hand
 
@@ -260,23 +325,23 @@ async def test_joker_wild_change_then_change_from_a_shown_card(h: Harness) -> No
              top="5H")
     hand = await my_hand(h, alice, table)
     options = [o["label"] for c in hand.components if c.get("type") == 3 for o in c.get("options", [])]
-    assert "Joker 🃏1: wild (play it, name a suit)" in options
-    assert "Joker 🃏1: wild change with the top card 5♥, then name a suit" in options
-    assert "Change 🃏1 for Bot 1's shown 7♦" in options
+    assert offers(options, "twinpyramid.action.play_wild", card=mark("X1"))
+    assert offers(options, "twinpyramid.action.wild_change", card=mark("X1"), target=mark("5H"))
+    assert offers(options, "twinpyramid.action.change_shown", card=mark("X1"), target=mark("7D"), player=bot(1))
     await do_action(h, alice, table, ENGINE.parse_action({"type": "change", "card": "X1", "target": "5H"}), hand)
     assert says(hand.text, "twinpyramid.hand.name_suit")
     await h.click(alice, hand, button(hand, table, {"type": "name_suit", "suit": "D"}))
     public = "\n".join(m.text for m in h.channel_messages())
     # The card taken goes into held (it had room), so the public text no longer names it.
-    assert "Wild change: alice exchanges the joker for the top card and takes it into held" in public
-    assert "names ♦ diamonds" in public
+    assert says_in(public, "twinpyramid.event.wild_change_held", player="alice")
+    assert says_in(public, "twinpyramid.event.suit_named", player="alice", suit="♦", name=suit("D"))
     assert "5H" in table.state.seats[ALICE].held
     # The other joker mode: take a card from another player's shown cards.
     position(table, {ALICE: {"held": ["X2", "9C"]}, "bot1": {"held": ["3S"], "shown": ["7D", "QC"]}}, top="5H")
     await do_action(h, alice, table, ENGINE.parse_action({"type": "change", "card": "X2", "target": "QC",
                                                           "owner": "bot1"}))
     assert "QC" in table.state.seats[ALICE].held  # (the bot may already have used the joker it received)
-    assert any("alice exchanges 🃏2 for one of Bot 1's shown cards and takes it into held" in m.text
+    assert any(says_in(m.text, "twinpyramid.event.change_shown_held", player="alice", card=mark("X2"), owner=bot(1))
                for m in h.channel_messages())
 
 
@@ -287,26 +352,36 @@ async def test_a_on_top_reveals_the_hand_ends_the_deal_and_the_next_deal_starts(
     position(table, {ALICE: {"held": ["AS", "KH", "QD"], "stones": stones},
                      "bot1": {"held": ["3D"]}, "bot2": {"held": ["4D"]}}, top="5H", deal=2)
     hand = await do_action(h, alice, table, ENGINE.parse_action({"type": "play", "card": "KH"}))
-    assert "Place A♠ (slot A)" in labels(hand)
+    assert offers(labels(hand), "twinpyramid.button.place", card=mark("AS"), slot="A")
     before = public_mark(h)
     await h.click(alice, hand, button(hand, table, {"type": "place", "card": "AS"}))
     public = public_since(h, before)
-    assert "alice completes the field pyramid and wins the deal" in public
-    assert "alice's hand is shown: Q♦" in public
-    assert "Payments: alice +40, Bot 1 -20, Bot 2 -20" in public
+    assert says_in(public, "twinpyramid.result.complete", number=3, player="alice")
+    assert says_in(public, "twinpyramid.result.revealed", player="alice", cards=sorted_cards(["QD"]))
+    assert says_in(public, "twinpyramid.result.payments",
+                   payments=lambda lang: f"alice +40, {bot(1)(lang)} -20, {bot(2)(lang)} -20")
     assert [table.state.seats[p].points for p in table.state.players] == [40, -20, -20]
     message = board_message(h, table)
     board = message.text
-    assert says(board, "twinpyramid.pending.deal_over") and "alice completes the field pyramid" in board
+    assert says(board, "twinpyramid.pending.deal_over")
+    assert says_in(board, "twinpyramid.result.complete", number=3, player="alice")
     assert "A♠" in message.payload["attachments"][0]["description"]  # the completed pyramid: picture + alt text
     # Deal 3 of 6 over: alice is the next start player and starts deal 4 from her hand view.
     assert table.to_act() == [ALICE]
     hand = await my_hand(h, alice, table)
-    assert "Start deal 4 of 6" in labels(hand)
+    assert offers(labels(hand), "twinpyramid.button.next_deal", deal=4, total=6)
     await h.click(alice, hand, button(hand, table, {"type": "next_deal"}))
     assert table.state.deal == 3 and table.state.player_at(table.state.start) == ALICE
-    assert any("Deal 4 of 6:** alice starts" in m.text for m in h.channel_messages())
-    assert "Deal 4 of 6" in board_message(h, table).text and "40 pts" in board_message(h, table).text
+    top = mark(table.state.discard[-1])  # the new deal's top card (alice has not moved yet)
+    assert any(says_in(m.text, "twinpyramid.event.deal_started", deal=4, total=6, player="alice", top=top)
+               for m in h.channel_messages())
+    board = board_message(h, table).text
+    assert says_in(board, "twinpyramid.board.deal", deal=4, total=6, player="alice",
+                   direction=lambda lang: t("twinpyramid.direction.cw", lang))
+    view = ENGINE.view(table.state, None)
+    seat = next(s for s in view.table if s.player == ALICE)
+    assert says_in(board, "twinpyramid.board.seat", player="alice", points=40, hand=seat.hand_count,
+                   burst=view.geometry.burst_size, held=seat.held_count, stones=seat.stone_count)
 
 
 async def test_ten_breaks_the_next_players_lowest_stone(h: Harness) -> None:
@@ -315,7 +390,8 @@ async def test_ten_breaks_the_next_players_lowest_stone(h: Harness) -> None:
     position(table, {ALICE: {"held": ["10H", "9C"]}, "bot1": {"held": ["3S"], "stones": ["7D", "9S", "4C"]}},
              top="5H")
     await do_action(h, alice, table, ENGINE.parse_action({"type": "play", "card": "10H"}))
-    assert any("Break! Bot 1's lowest stone 4♣ is knocked onto the discard" in m.text for m in h.channel_messages())
+    assert any(says_in(m.text, "twinpyramid.event.stone_broken", player=bot(1), card=mark("4C"))
+               for m in h.channel_messages())
     assert "4" not in table.state.seats["bot1"].stones
 
 
@@ -329,27 +405,30 @@ async def test_errors_are_ephemeral_and_change_nothing(h: Harness) -> None:
     assert r.ephemeral and says(r.text, "error.not_seated")
     v = table.version
     forged = {  # a button names one of the seat's legal actions by its index: nothing else can be sent
-        f"gh:do:{table.id}:{v}:0.999": "does not make sense",
-        f"gh:do:{table.id}:{v}:zz": "not valid any more",  # not <seat>.<index>: no control
-        f"gh:do:{table.id}:{v}:1.0": "It is not your turn",
-        f"gh:do:{table.id}:0:0.0": "moved on",
+        f"gh:do:{table.id}:{v}:0.999": t("error.bad_action", alice.locale),
+        f"gh:do:{table.id}:{v}:zz": t("error.unknown_control", alice.locale),  # not <seat>.<index>: no control
+        f"gh:do:{table.id}:{v}:1.0": t("error.not_your_turn", alice.locale),
+        f"gh:do:{table.id}:0:0.0": t("error.stale", alice.locale),
     }
     await assert_forged_clicks_refused(h, alice, table, forged)
     # The hand view says why drawing is barred (9 cards and a play is possible) before anything is sent.
     hand = await my_hand(h, alice, table)
     assert says(hand.text, "twinpyramid.note.no_tenth_card")
-    assert "Draw a card" not in labels(hand)
+    assert not offers(labels(hand), "twinpyramid.button.draw")
 
 
 async def test_japanese_hand_and_rules(h: Harness) -> None:
     hiro = h.user(103, "hiro", locale="ja")
     r = await h.slash(hiro, "rules", game="twinpyramid")
-    assert r.ephemeral and "決定" in r.text and "場札のピラミッド" in r.text
+    assert r.ephemeral and quick_start_text("twinpyramid", "ja").splitlines()[0] in r.text
+    assert t("rules.decisions", "ja") in r.text  # the decisions, after the rules
     alice = h.user(ALICE_ID, "alice")
     r = await h.slash(alice, "rules", game="twinpyramid")
-    assert r.ephemeral and "Decision" in r.text and "field pyramid" in r.text
+    assert r.ephemeral and quick_start_text("twinpyramid", "en").splitlines()[0] in r.text
+    assert t("rules.decisions", "en") in r.text
     table = await open_table(h, hiro and alice, bots=1)
     position(table, {ALICE: {"held": ["5S", "9C"]}, "bot1": {"held": ["3S"]}}, top="5H")
     jp = h.user(ALICE_ID, "alice", locale="ja")
     r = await h.click(jp, board_message(h, table), label=MY_HAND)
-    assert r.ephemeral and "あなたのターンです" in r.text and "手持ち" in r.text
+    assert r.ephemeral and t("twinpyramid.hand.turn", "ja", left=8) in r.text
+    assert longest_fixed_part(catalog("ja")["twinpyramid.hand.held"]) in r.text

@@ -15,8 +15,10 @@ from .discord_harness import Harness
 from .discord_helpers import (
     IM_BACK,
     JOIN,
+    LEAVE,
     MY_HAND,
     START,
+    Key,
     action_button,
     assert_hands_only_ephemeral,
     board_message,
@@ -24,6 +26,7 @@ from .discord_helpers import (
     says,
     start_harness,
 )
+from .test_discord_pileup import Line, line
 
 ALICE_ID = 101
 PLAYER = f"u{ALICE_ID}"
@@ -35,10 +38,12 @@ async def open_table(h: Harness, alice, bots: int = 3):
     assert r.type == "deferred" and not r.ephemeral
     lobby = r.message
     labels = {c.get("label") for c in lobby.components}
-    assert "Bot 3" in lobby.text and labels >= {"Join", "Leave", "Add bot: normal", "Start"}
+    assert says(lobby.text, "common.bot_name", number=3)
+    add_bot = Line("lobby.button.bot_level", level=line("bot.level.normal"))
+    assert all(button.texts & labels for button in (JOIN, LEAVE, add_bot, START)), labels
     await h.click(alice, lobby, label=START)
     table = only_table(h)
-    assert table.status == "running" and "started" in lobby.text
+    assert table.status == "running" and says(lobby.text, "lobby.started")
     return table
 
 
@@ -81,7 +86,7 @@ async def test_four_seat_game_played_to_the_end_through_buttons_and_selects(h: H
     assert any(says(m.text, "akuma.event.game_over") for m in h.channel_messages())
     assert assert_hands_only_ephemeral(h) >= turns
     status = await h.slash(alice, "game status")  # after the end: the last result here, not "no table"
-    assert status.ephemeral and f"table #{table.id}" in status.messages[-1].text
+    assert status.ephemeral and says(status.messages[-1].text, "table.last_result", id=table.id)
     assert says(status.messages[-1].text, "common.final_ranking") and status.messages[-1].components == []
     # Turn pings mention Alice only, and only Alice.
     pings = [c for c in h.calls if c.method == "POST" and f"<@{ALICE_ID}>" in ((c.json or {}).get("content") or "")]
@@ -135,7 +140,7 @@ async def test_errors_are_ephemeral_say_what_to_do_and_change_nothing(h: Harness
     hand = r.message
     await h.select(alice, hand, rf"gh:pick:{table.id}:\d+:0:.*", nonzero)  # everything: surplus
     assert says(hand.text, "akuma.hand.cannot_release") and says(hand.text, "error.akuma.release_surplus")
-    release = hand.button(label=f"Akuma release (cost {view.release_number})")
+    release = hand.button(label=Key("akuma.button.release", number=view.release_number))
     assert release.get("disabled")  # a release that would be refused cannot be sent (the note above says why)
     assert ENGINE.dump(table.state) == state_before and table.version == version
     # An out-of-date button: act once, then click the old hand's button again.
@@ -159,12 +164,12 @@ async def test_game_commands_and_rules(h: Harness) -> None:
     r = await h.slash(alice, "rules", game="akuma")
     assert r.ephemeral and "Decision" in r.text and "release" in r.text.lower()
     r = await h.slash(alice, "game status")
-    assert r.ephemeral and "no table" in r.text.lower()
+    assert r.ephemeral and says(r.text, "error.no_table_here")
     table = await open_table(h, alice)
     r = await h.slash(bob, "game status")
-    assert r.ephemeral and "Akuma Trick" in r.text
+    assert r.ephemeral and says(r.text, "game.akuma.name")
     r = await h.slash(bob, "game end")
-    assert r.ephemeral and "host" in r.text.lower() and table.status == "running"
+    assert r.ephemeral and says(r.text, "error.host_or_admin_only") and table.status == "running"
     r = await h.slash(bob, "play akuma")  # a second lobby in the channel is fine for someone not seated
     assert not r.ephemeral
     r = await h.slash(alice, "play akuma")  # refused after the deferral: the public "thinking…" is deleted
@@ -208,21 +213,21 @@ async def test_forged_and_unknown_controls_get_a_clear_answer(h: Harness) -> Non
     alice = h.user(ALICE_ID, "alice")
     table = await open_table(h, alice)
     payload = dict(board_message(h, table).payload)
-    forged = {
-        "gh:hand:99999": "no table #99999",
-        "not-ours-at-all": "not valid any more",
-        f"gh:do:{table.id}:{table.version}:0.999": "does not make sense",
-        f"gh:do:{table.id}:{table.version}:zz": "not valid any more",  # not <seat>.<index>: no control
-        f"gh:do:{table.id}:0:0.0": "moved on",
+    forged = {  # the answer each gets: a catalog line, with its fields
+        "gh:hand:99999": ("error.no_such_game", {"game_id": 99999}),
+        "not-ours-at-all": ("error.unknown_control", {}),
+        f"gh:do:{table.id}:{table.version}:0.999": ("error.bad_action", {}),
+        f"gh:do:{table.id}:{table.version}:zz": ("error.unknown_control", {}),  # not <seat>.<index>: no control
+        f"gh:do:{table.id}:0:0.0": ("error.stale", {}),
     }
     payload["id"] = str(int(payload["id"]) + 1)
     payload["components"] = [{"type": 1, "components": [
         {"type": 2, "style": 1, "label": str(i), "custom_id": cid}]} for i, cid in enumerate(forged)]
     message = h.adopt(payload)
     state, version = ENGINE.dump(table.state), table.version
-    for cid, expected in forged.items():
+    for cid, (key, fields) in forged.items():
         r = await h.click(alice, message, cid)
-        assert r.ephemeral and expected in r.text, (cid, r.text)
+        assert r.ephemeral and says(r.text, key, **fields), (cid, r.text)
     assert ENGINE.dump(table.state) == state and table.version == version
 
 
@@ -241,7 +246,7 @@ async def test_a_player_who_left_comes_back_with_the_button(h: Harness) -> None:
     table = only_table(h)
     await h.slash(alice, "game leave")
     await h.settle()
-    assert any("a bot plays their seat" in m.text for m in h.channel_messages())
+    assert any(says(m.text, "table.seat_to_bot", player="alice") for m in h.channel_messages())
     assert table.seat_of(PLAYER).is_bot and table.status == "running"  # Bob still has to play
     board = board_message(h, table)  # I'm back is on the board while a bot plays a person's seat
     r = await h.click(bob, board, label=IM_BACK)
@@ -249,4 +254,4 @@ async def test_a_player_who_left_comes_back_with_the_button(h: Harness) -> None:
     r = await h.click(alice, board, label=IM_BACK)
     assert r.ephemeral and says(r.text, "hand.header")
     assert not table.seat_of(PLAYER).is_bot
-    assert any("is back" in m.text for m in h.channel_messages())
+    assert any(says(m.text, "table.seat_back", player="alice") for m in h.channel_messages())

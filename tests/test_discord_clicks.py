@@ -4,6 +4,7 @@ driver (``tests/ui_driver.py``) reaches its target the way a person would, count
 from __future__ import annotations
 
 import random
+import re
 
 from bench.table_feel import count_clicks
 from bot.policies import choose_action
@@ -11,14 +12,15 @@ from engines.pileup import GiveAll, Play
 
 from . import ui_driver
 from .discord_harness import Harness
-from .discord_helpers import START, action_button, my_hand, only_table, set_state
+from .discord_helpers import START, action_button, my_hand, only_table, says, set_state
 from .engines.test_pileup_support import table as pileup_state
 from .test_discord_diamondbox import make as diamondbox_state
-from .test_discord_pileup import roll_publicly
+from .test_discord_pileup import Line, line, roll_publicly, says_line
 
 ALICE_ID = 101
 ALICE = f"u{ALICE_ID}"
 SEATS = [ALICE, "bot1", "bot2"]
+PLACE_COVERS = "diamondbox.button.place_covers"  # a quick place button: "{spot} {turn} · covers {covered}"
 
 
 async def open_table(h: Harness, alice, game: str, bots: int = 2):
@@ -44,7 +46,9 @@ async def test_one_card_plays_are_buttons_after_the_roll(h: Harness) -> None:
                                                "bot2": ["Y2a"]}, pile=["R1a"], phase="play", dice=[3, 5, 1]))
     hand = await my_hand(h, alice, table)
     labels = [c["label"] for c in hand.components if c.get("type") == 2 and not c.get("disabled")]
-    assert "Play 🟥●3 on column 3: safe" in labels and "Play 🟦■5 on column 5: safe" in labels
+    safe = line("pileup.outcome_short.safe")
+    assert Line("pileup.button.play", cards="🟥●3", column=3, outcome=safe).texts & set(labels)
+    assert Line("pileup.button.play", cards="🟦■5", column=5, outcome=safe).texts & set(labels)
     assert len(selects(hand)) == 1  # the value select stays for longer plays (two blue 5s)
     await h.click(alice, hand, action_button(hand, table, ALICE, Play(value=3, cards=("R3a",), stacked=(False,))))
     assert table.state.columns[2].layers == [["R3a"]]
@@ -58,7 +62,8 @@ async def test_the_only_first_card_is_chosen_for_the_player_but_a_further_card_i
     set_state(table, pileup_state(SEATS, hands={ALICE: ["R3a", "R3b"], "bot1": ["G2a"], "bot2": ["Y2a"]},
                                   pile=["R1a"], phase="play", dice=[3, 4, 1]))
     hand = await my_hand(h, alice, table)
-    assert "Your play: 🟥●3 on column 3" in hand.text, hand.text
+    assert says_line(hand.text, "pileup.note.play", cards="🟥●3", column=3,
+                     outcome=line("pileup.outcome.safe", column=3, layers=1)), hand.text
     one = Play(value=3, cards=("R3a",), stacked=(False,))
     action_button(hand, table, ALICE, one)  # ready at once
     further = [o["value"] for s in selects(hand) for o in s["options"]]
@@ -131,9 +136,9 @@ async def test_diamondbox_best_places_are_buttons_once_the_card_is_chosen(h: Har
                      [("R10", 0, 0), ("G10", 0, 1)], designated="R")
     hand = await my_hand(h, alice, table)
     await h.select(alice, hand, rf"gh:pick:{table.id}:\d+:0:.*", ["Y10"])
-    quick = [c for c in hand.components if c.get("type") == 2 and "covers" in c.get("label", "")]
+    quick = [c for c in hand.components if c.get("type") == 2 and says(c.get("label", ""), PLACE_COVERS)]
     assert 1 <= len(quick) <= 5 and all(not c.get("disabled") for c in quick)
-    covers = [int(c["label"].rsplit(" ", 1)[1]) for c in quick]
+    covers = [int(re.findall(r"\d+", c["label"])[-1]) for c in quick]  # {covered}: the label's last number
     assert covers == sorted(covers, reverse=True)  # best first
     version = table.version
     await h.click(alice, hand, quick[0]["custom_id"])
@@ -149,7 +154,7 @@ async def test_diamondbox_a_last_card_is_chosen_for_the_player(h: Harness) -> No
     card = selects(hand)[0]
     assert [o.get("default") for o in card["options"]] == [True]  # the only card, chosen
     assert len(selects(hand)) == 2  # its places are offered at once
-    assert any("covers" in c.get("label", "") for c in hand.components if c.get("type") == 2)
+    assert any(says(c.get("label", ""), PLACE_COVERS) for c in hand.components if c.get("type") == 2)
 
 
 async def test_the_driver_plays_twin_pyramid_turns_without_wandering(h: Harness) -> None:

@@ -13,6 +13,7 @@ import pytest
 
 from bot.policies import choose_action
 from bot.render.diamondbox import card as mark
+from bot.render.diamondbox import colour_name, colours, face, face_of, turned_rows
 from engines import get_engine
 from engines.diamondbox.state import DiamondBoxState, Placed
 from engines.rng import Rng
@@ -26,15 +27,25 @@ from .discord_helpers import (
     board_message,
     my_hand,
     only_table,
+    opening,
     public_mark,
     public_since,
     says,
     select_with,
 )
+from .test_discord_pileup import Field, Line, bot, line, says_line
 
 ALICE_ID, BOB_ID = 101, 102
 ALICE = f"u{ALICE_ID}"
 ENGINE = get_engine("diamondbox")
+
+
+def colour(letter: str) -> Field:
+    """A colour as the bot names it (``🟥 red``), in the language of the line around it."""
+    return lambda lang: colour_name(letter, lang)
+
+
+CHOICES: Field = lambda lang: colours(["Y", "G"], lang)  # noqa: E731  the colours left to choose from, listed
 
 
 async def open_table(h: Harness, alice, bots: int = 2, **options):
@@ -80,7 +91,7 @@ async def choose_place(h: Harness, user, hand, table, action) -> None:
         await h.select(user, hand, select_with(hand, nxt[0]), [nxt[0]])
     await h.select(user, hand, select_with(hand, value), [value])
     assert "✅" in hand.text, hand.text  # the preview says the placement is allowed
-    assert "Preview" in hand.text
+    assert says(hand.text, "diamondbox.note.preview")
 
 
 async def do_action(h: Harness, user, table, action) -> None:
@@ -108,7 +119,7 @@ async def test_a_whole_game_with_bots_through_buttons_and_selects(h: Harness, tu
     assert "board.png" in board.files and board.files["board.png"].startswith(b"\x89PNG")
     assert says(board.text, "diamondbox.board.designated") and "```" not in board.text  # a text summary, no second grid
     alt = board.payload["attachments"][0]["description"]
-    assert alt.startswith("The centre:") and "visible squares" in alt  # the picture described as its alt text
+    assert alt.startswith(opening("diamondbox.image_alt")) and says(alt, "diamondbox.image_alt")  # the picture in words
     rng = random.Random(5)
     turns_played = 0
     while table.status == "running":
@@ -135,19 +146,25 @@ async def test_colour_gone_after_four_squares_the_placer_chooses_in_the_hand_vie
     before = public_mark(h)
     await do_action(h, alice, table, ENGINE.parse_action({"type": "place", "card": "Y10", "turn": 0, "x": 0, "y": -1}))
     public = public_since(h, before)
-    assert "alice places 🟨Y10 ↻0° on columns 0 to 1, rows -1 to 1" in public and "covering 4 squares" in public
-    assert "alice chooses from" in public
+    move = line("diamondbox.move.place", card="🟨Y10", turn="↻0°", x0=0, x1=1, y0=-1, y1=1)
+    assert says_line(public, "diamondbox.event.placed", player="alice", move=move, covered=4,
+                     face=face(turned_rows("Y10", 0))), public
+    assert says_line(public, "diamondbox.event.choice", previous=colour("R"), chooser="alice", choices=CHOICES,
+                     reason=line("diamondbox.reason.colour_gone"), then=bot(1)), public
     assert f"<@{ALICE_ID}>" in public  # the chooser is pinged
     assert table.state.choice is not None and table.state.choice.chooser == ALICE
     hand = await my_hand(h, alice, table)
-    assert "Choose the designated colour" in hand.text
+    assert says(hand.text, "diamondbox.hand.choose")
     labels = {c["label"] for c in hand.components if c.get("type") == 2}
-    assert {"🟨 yellow", "🟩 green"} <= labels and "🟥 red" not in labels
+    assert Line("diamondbox.button.colour", colour=colour("Y")).texts & labels
+    assert Line("diamondbox.button.colour", colour=colour("G")).texts & labels
+    assert not Line("diamondbox.button.colour", colour=colour("R")).texts & labels
     await h.click(alice, hand, action_button(hand, table, ALICE, {"type": "choose_colour", "colour": "G"}))
     public = public_since(h, before)
-    assert "alice changes the designated colour from 🟥 red to 🟩 green" in public
+    assert says_line(public, "diamondbox.event.colour_changed", player="alice", previous=colour("R"),
+                     colour=colour("G"))
     assert table.state.designated == "G"
-    assert "🟩 green" in board_message(h, table).text
+    assert says_line(board_message(h, table).text, "diamondbox.board.designated", colour=colour("G"))
 
 
 async def test_six_square_cover_colour_gone_previous_player_chooses_then_bonus_turn(h: Harness) -> None:
@@ -161,20 +178,25 @@ async def test_six_square_cover_colour_gone_previous_player_chooses_then_bonus_t
     hand = await my_hand(h, alice, table)
     await choose_place(h, alice, hand, table,
                        ENGINE.parse_action({"type": "place", "card": "Y10", "turn": 0, "x": 0, "y": 0}))
-    assert "bonus turn" in hand.text and "Bot 1 chooses" in hand.text  # the preview tells what will happen
+    assert says(hand.text, "diamondbox.note.ok_bonus")  # the preview tells what will happen
+    assert says_line(hand.text, "diamondbox.note.gone", colour=colour("R"), chooser=bot(1))
     preview = hand.files["hand.png"]  # and shows it: the centre with the card placed
     assert preview.startswith(b"\x89PNG")
     await h.click(alice, hand, action_button(hand, table, ALICE, {"type": "place", "card": "Y10", "turn": 0, "x": 0,
                                                                  "y": 0}))
-    assert "🔒" in hand.text and f"You drew {mark('R10')}" in hand.text  # the redrawn hand view, privately
+    assert "🔒" in hand.text  # the redrawn hand view, privately
+    assert says(hand.text, "diamondbox.event.drew_card", card=mark("R10"), face=face_of("R10"))
     public = public_since(h, before)
-    assert "Bot 1 (the player before) chooses" in public
-    assert "Bot 1 changes the designated colour from 🟥 red" in public and "alice plays the bonus turn" in public
+    assert says_line(public, "diamondbox.event.choice_bonus", previous=colour("R"), chooser=bot(1), choices=CHOICES,
+                     then="alice"), public
+    assert says_line(public, "diamondbox.event.colour_changed", player=bot(1), previous=colour("R"),
+                     colour=colour(table.state.designated))
+    assert says(public, "diamondbox.event.then_bonus", player="alice")
     assert mark("R10") not in public  # the card Alice drew is private
     assert table.to_act() == [ALICE] and table.state.bonus
     hand = await my_hand(h, alice, table)
     assert says(hand.text, "diamondbox.hand.your_bonus_turn") and mark("R10") in hand.text
-    assert "bonus turn" in board_message(h, table).text
+    assert says(board_message(h, table).text, "diamondbox.board.to_play_bonus", player="alice")
     assert assert_hands_only_ephemeral(h) > 0
 
 
@@ -208,10 +230,10 @@ async def test_errors_are_ephemeral_and_change_nothing(h: Harness) -> None:
     payload["id"] = str(int(payload["id"]) + 1)
     v = table.version
     forged = {  # a button names one of the seat's legal actions by its index: nothing else can be sent
-        f"gh:do:{table.id}:{v}:0.999": "does not make sense",
-        f"gh:do:{table.id}:{v}:p:Y10:x:0:0": "not valid any more",  # not <seat>.<index>: no control
-        f"gh:do:{table.id}:{v}:1.0": "It is not your turn",
-        f"gh:do:{table.id}:0:0.0": "moved on",
+        f"gh:do:{table.id}:{v}:0.999": "error.bad_action",
+        f"gh:do:{table.id}:{v}:p:Y10:x:0:0": "error.unknown_control",  # not <seat>.<index>: no control
+        f"gh:do:{table.id}:{v}:1.0": "error.not_your_turn",
+        f"gh:do:{table.id}:0:0.0": "error.stale",
     }
     buttons = [{"type": 2, "style": 1, "label": str(i), "custom_id": cid} for i, cid in enumerate(forged)]
     payload["components"] = [{"type": 1, "components": buttons[i:i + 5]} for i in range(0, len(buttons), 5)]
@@ -219,7 +241,7 @@ async def test_errors_are_ephemeral_and_change_nothing(h: Harness) -> None:
     state = ENGINE.dump(table.state)
     for cid, expected in forged.items():
         r = await h.click(alice, message, cid)
-        assert r.ephemeral and expected in r.text, (cid, r.text)
+        assert r.ephemeral and says(r.text, expected), (cid, r.text)
     assert ENGINE.dump(table.state) == state and table.version == v
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import re
 import time
-from typing import Any, Callable
+from typing import Any
 
 import discord
 
@@ -23,16 +23,18 @@ from .test_discord_tournament import ALICE, BOB, CAROL, DAVE, threads
 THREADS = r"/channels/\d+/threads"
 
 
-def says_rendered(text: str, key: str, fields: Callable[[str], dict[str, Any]]) -> bool:
+def says_rendered(text: str, key: str, **fields: Any) -> bool:
     """Like ``says(text, key, **fields)``, for a line whose fields are themselves rendered lines (permission names,
-    a reason): ``fields(lang)`` gives them in each language, so the whole line is checked as the bot renders it."""
-    return any(t(key, lang, **fields(lang)) in text for lang in LANGUAGES)
+    a reason, a default name): those are given as functions of the language, so the whole line is checked as the
+    bot renders it in each language."""
+    return any(t(key, lang, **{k: v(lang) if callable(v) else v for k, v in fields.items()}) in text
+               for lang in LANGUAGES)
 
 
 def lacks(text: str, *permissions: str) -> bool:
     """The refusal of a tournament for want of ``permissions`` (named as the bot names them)."""
     return says_rendered(text, "error.tournament.missing_permissions",
-                         lambda lang: {"missing": permission_names(list(permissions), lang)})
+                         missing=lambda lang: permission_names(list(permissions), lang))
 
 
 def round_announced(h: Harness) -> bool:
@@ -147,14 +149,10 @@ async def test_the_organiser_is_told_once_when_threads_keep_failing(h: Harness) 
     assert refusals.hits >= 6 and all(t.status == "pending" for t in tn.round_tables(1))
     dm = h.dm_messages(alice)
     lacking = ["create_public_threads", "manage_threads"]
-
-    def not_opening(table: int) -> Callable[[str], dict[str, Any]]:
-        return lambda lang: {
-            "name": tx.title(tn, lang), "round": 1, "table": table, "channel": f"<#{h.channel_id}>",
-            "reason": t("tournament.not_opening.missing", lang, missing=permission_names(lacking, lang))}
-
+    told = {"name": lambda lang: tx.title(tn, lang), "round": 1, "channel": f"<#{h.channel_id}>",
+            "reason": lambda lang: t("tournament.not_opening.missing", lang, missing=permission_names(lacking, lang))}
     assert len(dm) == 1
-    assert any(says_rendered(dm[0].content, "tournament.not_opening", not_opening(table)) for table in (1, 2))
+    assert any(says_rendered(dm[0].content, "tournament.not_opening", table=table, **told) for table in (1, 2))
     h.server.faults.faults.remove(refusals)
     channel["permission_overwrites"] = []
     h.dispatch("CHANNEL_UPDATE", channel)

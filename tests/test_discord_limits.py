@@ -7,17 +7,30 @@ from __future__ import annotations
 
 import discord
 
+from bot.i18n import t
+
 from .conftest import rows
 from .discord_harness import Harness
 from .discord_harness_http import Reply
 from .discord_harness_payloads import build_options, interaction_payload
-from .discord_helpers import JOIN, START, dispatch_click, dispatch_slash, organiser, public_mark, public_since, says
+from .discord_helpers import (
+    JOIN,
+    ORGANISER_ROLE,
+    START,
+    Key,
+    dispatch_click,
+    dispatch_slash,
+    organiser,
+    public_mark,
+    public_since,
+    says,
+)
 from .test_discord_lobby_end import play_to_the_end
 from .test_discord_tournament import threads
 
 ADMIN, MALLORY, ALICE, BOB, CAROL = 100, 666, 101, 102, 103
 ROLE = 900_000_000_000_000_555
-HOW = "A server admin can change this with `/config limits`."
+REMATCH = Key("result.rematch")
 
 
 def counts(h: Harness) -> tuple:
@@ -27,13 +40,29 @@ def counts(h: Harness) -> tuple:
                  for table in ("games", "seats", "tournaments", "tournament_entrants", "tournament_tables"))
 
 
-async def refused(h: Harness, user, command: str, expected: str, **options) -> str:
-    """``/command`` is answered ephemerally with ``expected`` and adds no row, no public message, no thread."""
+Line = tuple[str, dict]
+
+
+def line(key: str, **fields) -> Line:
+    """A catalog line a refusal must say: its key, and the fields it is rendered with (none: told by its longest
+    fixed part, see ``says``)."""
+    return key, fields
+
+
+def cooldown_said(text: str, per_minute: int) -> bool:
+    """The cooldown refusal, with its cap, for whatever number of seconds it had left."""
+    return any(says(text, "error.limit.cooldown", max=per_minute, seconds=s) for s in range(1, 61))
+
+
+async def refused(h: Harness, user, command: str, expected: Line, **options) -> str:
+    """``/command`` is answered ephemerally with the line ``expected`` and adds no row, no public message, no
+    thread."""
     before, mark, opened = counts(h), public_mark(h), len(threads(h))
     r = await h.slash(user, command, **options)
     text = r.messages[-1].text if r.messages else r.text
     assert r.ephemeral or r.type == "deferred", (command, text)
-    assert expected in text, (command, text)
+    key, fields = expected
+    assert says(text, key, **fields), (command, key, fields, text)
     assert counts(h) == before and public_since(h, mark) == "" and len(threads(h)) == opened
     return text
 
@@ -44,15 +73,14 @@ def admin(h: Harness):
 
 async def test_the_amplification_attack_is_refused_for_a_member_without_the_right(h: Harness) -> None:
     mallory = h.user(MALLORY, "mallory")
-    who = "Only someone with Manage Server can create or start tournaments here"
-    text = await refused(h, mallory, "tournament create", who, game="rocca", bots=64, rounds=20)
-    assert "`/config organiser`" in text
+    who = line("error.limit.organiser")  # no fields: the whole line, which names `/config organiser`
+    await refused(h, mallory, "tournament create", who, game="rocca", bots=64, rounds=20)
     await refused(h, mallory, "tournament create", who, game="rocca")
     # A tournament someone else may create is not Mallory's to start either.
     alice = await organiser(h, ALICE, "alice")
     signup = (await h.slash(alice, "tournament create", game="akuma", bots=3)).message
     await h.click(alice, signup, label=JOIN)
-    await refused(h, mallory, "tournament start", "Only someone with Manage Server or the role")
+    await refused(h, mallory, "tournament start", line("error.limit.organiser_role", role=f"<@&{ORGANISER_ROLE}>"))
     assert not threads(h) and next(iter(h.bot.tournaments._cache.values())).status == "signup"
 
 
@@ -61,24 +89,25 @@ async def test_an_organiser_role_member_may_within_the_caps_and_only_with_a_pers
     h.dispatch("GUILD_ROLE_CREATE", {"guild_id": str(h.guild_id), "role": {
         "id": str(ROLE), "name": "Organisers", "permissions": "0", "position": 1, "color": 0, "hoist": False,
         "managed": False, "mentionable": False, "flags": 0}})
-    await refused(h, alice, "tournament create", "Only someone with Manage Server", game="akuma")
+    await refused(h, alice, "tournament create", line("error.limit.organiser"), game="akuma")
     set_role = await h.slash(boss, "config organiser", role=ROLE)
-    assert set_role.ephemeral and f"<@&{ROLE}> may now create and start tournaments" in set_role.text
+    assert set_role.ephemeral and says(set_role.text, "config.organiser.set", role=f"<@&{ROLE}>")
 
-    await refused(h, alice, "tournament create", "at most 16 bot entrants. " + HOW, game="rocca", bots=64)
-    await refused(h, alice, "tournament create", "at most 10 rounds. " + HOW, game="rocca", bots=2, rounds=20)
+    await refused(h, alice, "tournament create", line("error.limit.tournament_bots", max=16), game="rocca", bots=64)
+    await refused(h, alice, "tournament create", line("error.limit.tournament_rounds", max=10), game="rocca", bots=2,
+                  rounds=20)
     signup = (await h.slash(alice, "tournament create", game="akuma", bots=16, rounds=1)).message
-    assert "16 entered" in signup.text
-    await refused(h, alice, "tournament start", "not with bots alone")  # nobody entered: 16 bots only
     tn = next(iter(h.bot.tournaments._cache.values()))
+    assert says(signup.text, "tournament.signup_footer", id=tn.id, count=16)
+    await refused(h, alice, "tournament start", line("error.tournament.no_person", min=1))  # 16 bots only
     assert tn.status == "signup" and not threads(h)
     await h.click(alice, signup, label=JOIN)
     started = await h.slash(alice, "tournament start")
-    assert "has started" in started.messages[-1].text and threads(h)
+    assert says(started.messages[-1].text, "tournament.done.start", id=tn.id) and threads(h)
 
     cleared = await h.slash(boss, "config organiser")
     assert cleared.ephemeral and says(cleared.text, "config.organiser.cleared")
-    await refused(h, alice, "tournament create", "Only someone with Manage Server can create", game="akuma")
+    await refused(h, alice, "tournament create", line("error.limit.organiser"), game="akuma")
 
 
 async def test_lobbies_per_member_and_per_server(h: Harness) -> None:
@@ -87,11 +116,11 @@ async def test_lobbies_per_member_and_per_server(h: Harness) -> None:
         await h.bot.service.create_lobby(game="akuma", guild_id=h.guild_id, channel_id=elsewhere,  # type: ignore[attr-defined]
                                          user_id=ALICE, name="alice")
     await h.slash(alice, "play akuma", bots=2)
-    text = await refused(h, alice, "play akuma", "You already host 3 open lobbies", channel="games")
-    assert HOW in text
+    # the whole line, with the count, which says who changes the limit (`/config limits`)
+    await refused(h, alice, "play akuma", line("error.limit.lobbies_per_member", max=3), channel="games")
     await h.slash(admin(h), "config limits", lobbies_per_member=4, lobbies_per_server=4)
     await h.slash(bob, "play akuma", channel="games")
-    await refused(h, carol, "play rocca", "This server already has 4 open lobbies, its limit")
+    await refused(h, carol, "play rocca", line("error.limit.lobbies_per_server", max=4))
 
 
 async def test_running_tables_per_member_and_per_server(h: Harness) -> None:
@@ -102,18 +131,18 @@ async def test_running_tables_per_member_and_per_server(h: Harness) -> None:
     second = (await h.slash(alice, "play akuma", bots=2, channel="games", timer=0)).message
     before = counts(h)
     r = await h.click(alice, second, label=START)
-    assert r.ephemeral and "You already host 1 running table, the most a member may have here" in r.text
-    assert counts(h) == before and "Start" in str(h.message(second).components)  # still a lobby
+    assert r.ephemeral and says(r.text, "error.limit.tables_per_member", max=1)
+    assert counts(h) == before and has_start(h.message(second))  # still a lobby
     await h.slash(alice, "game leave", channel="games")  # her lobby closes
     await h.slash(admin(h), "config limits", tables_per_member=3)
     bobs = (await h.slash(bob, "play akuma", bots=2, channel="games", timer=0)).message
     await h.click(bob, bobs, label=START)
     third = (await h.slash(bob, "play rocca", bots=1, channel="general", timer=0)).message
     r = await h.click(bob, third, label=START)
-    assert r.ephemeral and "This server already has 2 running tables, its limit" in r.text
+    assert r.ephemeral and says(r.text, "error.limit.tables_per_server", max=2)
     r = await h.click(alice, third, label=START)  # not her lobby: the limit is not what stops her
     assert r.ephemeral and says(r.text, "error.host_only")
-    assert "Start" in str(h.message(third).components)
+    assert has_start(h.message(third))
 
 
 async def test_one_cooldown_over_play_rematch_and_tournament_create(h: Harness) -> None:
@@ -125,18 +154,18 @@ async def test_one_cooldown_over_play_rematch_and_tournament_create(h: Harness) 
     table = next(iter(h.bot.service._tables.values()))  # type: ignore[attr-defined]
     await play_to_the_end(h, table, people)
     shown = await h.slash(admin(h), "config limits", creations_per_minute=2)
-    assert "Lobbies, tables and tournaments a member may create: at most 2 a minute" in shown.text
+    assert says(shown.text, "config.limits.creations_per_minute", value=2)
     for _ in range(2):  # two lobbies opened and left in the other channel: her two creations of this minute
         await h.slash(alice, "play akuma", channel="games")
         await h.slash(alice, "game leave", channel="games")
-    cooldown = "A member may create at most 2 lobbies, tables or tournaments a minute here: try again in"
-    text = await refused(h, alice, "play akuma", cooldown, channel="games")
-    assert "seconds. " + HOW in text
-    await refused(h, alice, "tournament create", cooldown, game="akuma")
-    result = next(m for m in h.channel_messages() if "Rematch" in str(m.components))
+    text = await refused(h, alice, "play akuma", line("error.limit.cooldown"), channel="games")
+    assert cooldown_said(text, 2)
+    text = await refused(h, alice, "tournament create", line("error.limit.cooldown"), game="akuma")
+    assert cooldown_said(text, 2)
+    result = next(m for m in h.channel_messages() if any(REMATCH.matches(c.get("label")) for c in m.components))
     before = counts(h)
     r = await h.click(alice, result, result.button(None, r"gh:rematch:\d+")["custom_id"])
-    assert r.ephemeral and cooldown in r.text
+    assert r.ephemeral and cooldown_said(r.text, 2)
     assert counts(h) == before and table.row.rematch_id is None and h.message(result.id).components
     other = await h.slash(people[BOB], "play akuma", channel="games")  # a bucket per member
     assert not other.ephemeral
@@ -146,17 +175,18 @@ async def test_config_limits_shows_and_changes_them_for_admins_only(h: Harness) 
     boss = admin(h)
     shown = await h.slash(boss, "config limits")
     assert shown.ephemeral
-    for line in ("Bot entrants per tournament: at most 16", "Rounds per tournament: at most 10",
-                 "Open lobbies per member: at most 3", "Open lobbies on the server: at most 25",
-                 "Running tables per member (as host): at most 3", "Running tables on the server: at most 25",
-                 "at most 3 a minute", "members with Manage Server"):
-        assert line in shown.text, line
+    for key, value in (("tournament_bots", 16), ("tournament_rounds", 10), ("lobbies_per_member", 3),
+                       ("lobbies_per_server", 25), ("tables_per_member", 3), ("tables_per_server", 25),
+                       ("creations_per_minute", 3)):
+        assert says(shown.text, f"config.limits.{key}", value=value), key
+    assert says(shown.text, "config.limits.organisers")
     changed = await h.slash(boss, "config limits", tournament_bots=4, tables_per_server=100)
-    assert "Bot entrants per tournament: at most 4" in changed.text and "on the server: at most 100" in changed.text
-    assert "Open lobbies per member: at most 3" in changed.text  # the others stay
+    assert says(changed.text, "config.limits.tournament_bots", value=4)
+    assert says(changed.text, "config.limits.tables_per_server", value=100)
+    assert says(changed.text, "config.limits.lobbies_per_member", value=3)  # the others stay
     ja = await h.slash(h.user(ADMIN + 1, "kanri", locale="ja", permissions=discord.Permissions.all()),
                        "config limits")
-    assert "このサーバーの上限" in ja.text and "最大 4" in ja.text
+    assert t("config.limits.title", "ja") in ja.text and t("config.limits.tournament_bots", "ja", value=4) in ja.text
     # A member's client does not show /config (default permissions); a forged request is refused all the same.
     mallory = h.user(MALLORY, "mallory")
     data = build_options(h, boss, "config limits", {"tournament_bots": 64})

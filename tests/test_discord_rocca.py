@@ -8,9 +8,13 @@ from __future__ import annotations
 
 import random
 import re
+from typing import Any, Callable
 
+from bot.i18n import LANGUAGES, t
 from bot.policies import choose_action
+from bot.render.rocca import bend_name, bon_move, label_of, placement, side_name
 from bot.render.rocca import card as mark
+from bot.render.rocca import cards as marks
 from engines import get_engine
 
 from .discord_harness import Harness
@@ -35,6 +39,32 @@ from .engines.test_rocca_support import make
 ALICE_ID, BOB_ID = 101, 102
 ALICE, BOB = f"u{ALICE_ID}", f"u{BOB_ID}"
 ENGINE = get_engine("rocca")
+Field = Any  # a field's value, or a function of the language giving it (a name or a line the bot renders there)
+
+
+def rendered(key: str, lang: str, **fields: Field) -> str:
+    """The catalog line ``key`` as the bot renders it in ``lang``: fields that are themselves rendered (a bot's
+    name, a side, a bend, a move) are given as functions of the language."""
+    return t(key, lang, **{k: v(lang) if callable(v) else v for k, v in fields.items()})
+
+
+def says_rendered(text: str, key: str, **fields: Field) -> bool:
+    """Like ``says(text, key, **fields)``, with fields that may be functions of the language (see ``rendered``)."""
+    return any(rendered(key, lang, **fields) in text for lang in LANGUAGES)
+
+
+def has_button(message, key: str, **fields: Field) -> bool:
+    """Whether ``message`` has a button labelled with the catalog line ``key`` (fields as for ``rendered``)."""
+    labels = {c["label"] for c in message.components if c.get("type") == 2}
+    return any(rendered(key, lang, **fields) in labels for lang in LANGUAGES)
+
+
+def bot_name(number: int) -> Callable[[str], str]:
+    """A bot seat's name as the table shows it in each language (``common.bot_name``)."""
+    return lambda lang: t("common.bot_name", lang, number=number)
+
+
+BOT1, BOT2 = bot_name(1), bot_name(2)
 
 
 async def open_table(h: Harness, alice, bots: int = 2, **options):
@@ -124,36 +154,39 @@ async def test_queen_counter_chain_shows_counts_publicly_and_cards_only_to_the_t
                                                           "side": "head"}))
     hand = await my_hand(h, alice, table)
     assert says(hand.text, "rocca.hand.q_give_first")
-    assert {c["label"] for c in hand.components if c.get("type") == 2} >= {
-        "Give to Bot 1 (choose a card first)", "Give to Bot 2 (choose a card first)"}
+    assert has_button(hand, "rocca.button.give_empty", player=BOT1)
+    assert has_button(hand, "rocca.button.give_empty", player=BOT2)
     before = public_mark(h)
     await h.select(alice, hand, select_with(hand, "7H"), ["7H"])
     await h.click(alice, hand, action_button(hand, table, ALICE, {"type": "give", "card": "7H", "to": "bot1"}))
     # Bot 1 counters with QD and gives 2 back; now Alice may counter (QC on QD) or accept.
     public = public_since(h, before)
-    assert "alice passed 1 card to Bot 1" in public
-    assert "Bot 1 answers with a Queen and gives 2 cards back to alice" in public
-    assert "Bot 1 passed 2 cards to alice" in public
+    assert says_rendered(public, "rocca.event.q_pass", giver="alice", receiver=BOT1, count=1)
+    assert says_rendered(public, "rocca.event.q_countered", player=BOT1, to="alice", count=2)
+    assert says_rendered(public, "rocca.event.q_pass", giver=BOT1, receiver="alice", count=2)
     assert mark("7H") not in public  # the card itself is never shown in the channel
     pending = table.state.pending
     assert pending.kind == "q_answer" and pending.player == ALICE and pending.count == 3
     hand = await my_hand(h, alice, table)
-    assert "passed you cards with a Queen" in hand.text and "🔒" in hand.text  # the cards received, privately
+    on_qd = label_of(table.view(ALICE), "QD")
+    assert says_rendered(hand.text, "rocca.hand.q_answer", giver=BOT1, label=on_qd, count=3)
+    assert "🔒" in hand.text  # the cards received, privately
     received = [c for c in table.state.hands[ALICE] if c not in ("QC", "8H", "9C", "2C")]
     assert len(received) == 2 and all(mark(c) in hand.text for c in received)
-    labels = {c["label"] for c in hand.components if c.get("type") == 2}
-    assert "Accept" in labels and any(label.startswith("Place Q♣ on the face of") for label in labels)
+    assert has_button(hand, "rocca.button.accept_q")
+    assert has_button(hand, "rocca.button.counter_q", card=mark("QC"), label=on_qd, count=3)
     await h.click(alice, hand, action_button(hand, table, ALICE, {"type": "place", "card": "QC", "on": "QD",
                                                                  "side": "face"}))
     for n in range(3):  # give 3 back, one at a time
         hand = await my_hand(h, alice, table)
-        assert f"Give {3 - n} more card{'' if 3 - n == 1 else 's'} back to Bot 1" in hand.text
+        assert says_rendered(hand.text, "rocca.hand.q_give_back", receiver=BOT1, count=3 - n, total=3)
         give = table.state.hands[ALICE][0]
         await h.select(alice, hand, select_with(hand, give), [give])
-        assert f"Give {mark(give)} to Bot 1 ({n + 1} of 3)" in hand.text
+        assert has_button(hand, "rocca.button.give", card=mark(give), player=BOT1, number=n + 1, total=3)
         await h.click(alice, hand, action_button(hand, table, ALICE, {"type": "give", "card": give, "to": "bot1"}))
     public = public_since(h, before)
-    assert "alice passed 3 cards to Bot 1" in public and "Bot 1 accepts the Queen pass" in public
+    assert says_rendered(public, "rocca.event.q_pass", giver="alice", receiver=BOT1, count=3)
+    assert says_rendered(public, "rocca.event.q_accepted", player=BOT1)
     secrets = {c for hand_ in table.state.hands.values() for c in hand_}
     for text in public_since(h, before).splitlines():  # since the prepared position: no card in a hand is shown
         words = set(text.replace(".", " ").split())
@@ -169,18 +202,23 @@ async def test_j_chain_passes_on_and_the_last_player_draws(h: Harness) -> None:
     await do_action(h, alice, table, ENGINE.parse_action({"type": "place", "card": "JS", "on": "5S",
                                                           "side": "head"}))
     public = public_since(h, before)
-    assert "Bot 1 must draw 1 (J chain)" in public and "alice must draw 2 (J chain)" in public
+    assert says_rendered(public, "rocca.event.draw_chain", player=BOT1, count=1, rank="J")
+    assert says(public, "rocca.event.draw_chain", player="alice", count=2, rank="J")
+    view = table.view(ALICE)
+    on = label_of(view, view.pending.card)
     board = board_message(h, table)
-    assert "alice must draw 2" in board.text and "alice decides" in board.text
+    assert says(board.text, "rocca.pending.draw_chain", player="alice", count=2, rank="J", label=on)
+    assert says(board.text, "rocca.board.to_decide", player="alice")
     hand = await my_hand(h, alice, table)
-    assert "made you draw 2" in hand.text
-    labels = {c["label"] for c in hand.components if c.get("type") == 2}
-    assert "Draw 2 and lose the turn" in labels
-    assert any(label.startswith("Place J♣ on the face of") and label.endswith("next draws 3") for label in labels)
+    assert says_rendered(hand.text, "rocca.hand.draw_chain", player=BOT1, count=2, rank="J", label=on)
+    assert has_button(hand, "rocca.button.take_draws", count=2)
+    assert has_button(hand, "rocca.button.pass_chain", card=mark("JC"), label=on, count=3)
     await h.click(alice, hand, action_button(hand, table, ALICE, {"type": "place", "card": "JC", "on": "JH",
                                                                  "side": "face"}))
     public = public_since(h, before)
-    assert "Bot 1 must draw 3 (J chain)" in public and "Bot 1 draws 3" in public and "Bot 1 loses the turn" in public
+    assert says_rendered(public, "rocca.event.draw_chain", player=BOT1, count=3, rank="J")
+    assert says_rendered(public, "rocca.event.drew", player=BOT1, count=3, pile=table.view(ALICE).deck_size)
+    assert says_rendered(public, "rocca.event.turn_lost", player=BOT1)
     assert table.state.turn == ALICE and len(table.state.hands["bot1"]) == 5
 
 
@@ -190,17 +228,21 @@ async def test_joker_suit_and_bend_then_one_and_going_out(h: Harness) -> None:
     set_state(table, make({ALICE: ["X1", "7H", "2C"], "bot1": ["3D", "4D", "8C"]}, turn=ALICE))
     await do_action(h, alice, table, ENGINE.parse_action({"type": "place", "card": "X1", "on": "5S", "side": "head",
                                                           "suit": "H", "bend": "left"}))
-    assert any("bending the tower ↶ left" in m.text for m in h.channel_messages())
+    view = table.view(ALICE)
+    placed = {"player": "alice", "card": mark("X1"), "suit": "♥", "bend": lambda lang: bend_name("left", lang),
+              "side": lambda lang: side_name("head", lang), "on": label_of(view, "5S"), "label": label_of(view, "X1"),
+              "left": 2}
+    assert any(says_rendered(m.text, "rocca.event.placed_joker", **placed) for m in h.channel_messages())
     assert says(board_message(h, table).text, "rocca.board.bent")
     # Bot 1 could not follow the hearts joker and drew; Alice plays 7H on it and holds one card.
     assert table.state.turn == ALICE
     await do_action(h, alice, table, ENGINE.parse_action({"type": "place", "card": "7H", "on": "X1",
                                                           "side": "head"}))
     hand = await my_hand(h, alice, table)
-    assert "press **One!**" in hand.text
+    assert says(hand.text, "rocca.hand.one_hint")
     await h.click(alice, hand, action_button(hand, table, ALICE, {"type": "declare_one"}))
     assert ALICE in table.state.one_declared
-    assert any("alice: **One!**" in m.text for m in h.channel_messages())
+    assert any(says(m.text, "rocca.event.one_declared", player="alice") for m in h.channel_messages())
 
 
 async def test_bon_is_offered_out_of_turn_without_telling_anyone(h: Harness) -> None:
@@ -215,9 +257,14 @@ async def test_bon_is_offered_out_of_turn_without_telling_anyone(h: Harness) -> 
     assert says(hand.text, "rocca.note.bon_out_of_turn")
     value = "B-5S-5H_5D"
     await h.select(bob, hand, select_with(hand, value), [value])
-    assert "✅ Bon! 5♥ 5♦ → a1 is allowed" in hand.text
+    view = table.view(BOB)
+    assert says_rendered(hand.text, "rocca.note.ok", move=lambda lang: bon_move(view, "5S", ["5H", "5D"], lang))
+    assert label_of(view, "5S") == "a1" and marks(["5H", "5D"]) == "5♥ 5♦"  # as the move is shown
     await h.click(bob, hand, action_button(hand, table, BOB, {"type": "bon", "on": "5S", "cards": ["5H", "5D"]}))
-    assert any("**Bon!** bob places 5♥ 5♦ out of turn" in m.text for m in h.channel_messages())
+    view = table.view(BOB)
+    labels = ", ".join(label_of(view, c) for c in ("5H", "5D"))
+    assert any(says(m.text, "rocca.event.bon", player="bob", cards=marks(["5H", "5D"]), labels=labels, left=1)
+               for m in h.channel_messages())
     assert table.state.turn == ALICE and table.state.hands[BOB] == ["8C"]
 
 
@@ -229,16 +276,18 @@ async def test_errors_are_ephemeral_and_change_nothing(h: Harness) -> None:
     r = await h.click(bob, board, label=MY_HAND)
     assert r.ephemeral and says(r.text, "error.not_seated")
     forged = {  # a button names one of the seat's legal actions by its index: nothing else can be sent
-        f"gh:do:{table.id}:{table.version}:0.99": "does not make sense",
-        f"gh:do:{table.id}:{table.version}:p:7S:5S:x": "not valid any more",  # not <seat>.<index>
-        f"gh:do:{table.id}:{table.version}:1.0": "It is not your turn",
-        f"gh:do:{table.id}:0:0.0": "moved on",
+        f"gh:do:{table.id}:{table.version}:0.99": t("error.bad_action", alice.locale),  # in the clicker's language
+        f"gh:do:{table.id}:{table.version}:p:7S:5S:x": t("error.unknown_control", alice.locale),  # not <seat>.<index>
+        f"gh:do:{table.id}:{table.version}:1.0": t("error.not_your_turn", alice.locale),
+        f"gh:do:{table.id}:0:0.0": t("error.stale", alice.locale),
     }
     await assert_forged_clicks_refused(h, alice, table, forged)
     # The hand view's preview explains a refused move before it is sent.
     hand = await my_hand(h, alice, table)
     await h.select(alice, hand, select_with(hand, "P-7S-5S-h"), ["P-7S-5S-h"])
-    assert "✅ 7♠ → head of a1 is allowed" in hand.text
+    view = table.view(ALICE)
+    assert says_rendered(hand.text, "rocca.note.ok", move=lambda lang: placement(view, "7S", "5S", "head", lang))
+    assert label_of(view, "5S") == "a1"  # the move as shown: 7♠ → head of a1
 
 
 async def test_rules_in_both_languages(h: Harness) -> None:

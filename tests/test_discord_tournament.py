@@ -6,11 +6,19 @@ from __future__ import annotations
 import pytest
 
 from bot.errors import HostError
+from bot.i18n import LANGUAGES, t
+from bot.tournaments import text as tx
 
 from .discord_harness import Harness
 from .discord_helpers import CHECK_IN, TOURNAMENT_JOIN, TOURNAMENT_LEAVE, organiser, says
 
 ALICE, BOB, CAROL, DAVE = 101, 102, 103, 104
+
+
+def names_table(text: str, game_id: int) -> bool:
+    """Whether ``text`` holds a board's header naming table #``game_id``, whatever move the board is at."""
+    cut = "\0"
+    return any(t("common.table_number", lang, id=game_id, version=cut).split(cut)[0] in text for lang in LANGUAGES)
 
 
 def threads(h: Harness) -> list[dict]:
@@ -26,13 +34,13 @@ async def finish_round(h: Harness, alice, people: dict[int, object]) -> None:
         if i == 0:
             ranking = " > ".join(str(n) for n in range(1, len(table.players) + 1))
             r = await h.slash(alice, "tournament set-result", table=table.game_id, ranking=ranking)
-            assert r.ephemeral and "is set" in r.messages[-1].text
+            assert r.ephemeral and says(r.messages[-1].text, "tournament.done.set_result", table=table.game_id)
         else:
             persons = [u for u in table.players if u > 0]
             for uid in persons:  # a bot plays on for each but the last person: the table then closes instead
                 r = await h.slash(alice, "tournament replace", player=people[uid])
-                said = "was the last person" if uid == persons[-1] else "bot plays on"
-                assert r.ephemeral and said in r.messages[-1].text, r.messages[-1].text
+                said = "tournament.done.replace_closed" if uid == persons[-1] else "tournament.done.replace"
+                assert r.ephemeral and says(r.messages[-1].text, said, player=f"<@{uid}>"), r.messages[-1].text
     await h.settle()
 
 
@@ -43,7 +51,8 @@ async def test_a_whole_tournament_from_discord(h: Harness) -> None:
     assert r.type == "deferred" and not r.ephemeral  # deferred: the bots and the database come before the answer
     signup = r.message
     assert "Spring Cup" in signup.text and "Bot 4" in signup.text
-    assert {c["label"] for c in signup.components} == {"Join", "Leave"}
+    labels = [c["label"] for c in signup.components]
+    assert len(labels) == 2 and any(map(TOURNAMENT_JOIN.matches, labels)) and any(map(TOURNAMENT_LEAVE.matches, labels))
 
     for user in (alice, bob, carol):
         reply = await h.click(user, signup, label=TOURNAMENT_JOIN)
@@ -60,12 +69,12 @@ async def test_a_whole_tournament_from_discord(h: Harness) -> None:
     assert not threads(h)
 
     started = await h.slash(alice, "tournament start")
-    assert started.ephemeral and "has started" in started.messages[-1].text
-    assert "Round 1 of 2 is being played" in signup.text and signup.components == []  # sign-up closed
+    tn = next(iter(h.bot.tournaments._cache.values()))
+    assert started.ephemeral and says(started.messages[-1].text, "tournament.done.start", id=tn.id)
+    assert says(signup.text, "tournament.status.round", round=1, rounds=2) and signup.components == []  # closed
     assert not says(signup.text, "tournament.signup_footer")
 
     # Round 1: 7 entrants -> a table of 4 and one of 3, each in its own thread with its people mentioned.
-    tn = next(iter(h.bot.tournaments._cache.values()))
     round1 = tn.round_tables(1)
     assert sorted(len(t.players) for t in round1) == [3, 4] and len(threads(h)) == 2
     for table in round1:
@@ -74,39 +83,41 @@ async def test_a_whole_tournament_from_discord(h: Harness) -> None:
         assert all(f"<@{u}>" in intro.text for u in table.players if u > 0)
         sent = next(c for c in h.calls if c.method == "POST" and c.path == f"/channels/{table.channel_id}/messages")
         assert sorted(map(int, sent.json["allowed_mentions"]["users"])) == sorted(u for u in table.players if u > 0)
-        assert any(f"Table #{table.game_id}" in m.text for m in messages[1:])  # the board, in the thread
+        assert any(names_table(m.text, table.game_id) for m in messages[1:])  # the board, in the thread
     standings = h.message(tn.standings_message_id)
-    assert "standings after round 0 of 2" in standings.text
-    announcement = [m for m in h.channel_messages() if "**Round 1 of 2** has started" in m.text]
+    assert says(standings.text, "tournament.standings_title", name="Spring Cup", round=0, rounds=2)
+    announcement = [m for m in h.channel_messages() if says(m.text, "tournament.round_started", round=1, rounds=2)]
     assert announcement and all(f"<#{t.channel_id}>" in announcement[0].text for t in round1)
 
     await finish_round(h, alice, people)
     # A pause before round 2 (the default two minutes), shown as a Discord timestamp; the organiser cuts it short.
     assert tn.current_round == 1 and all(t.done for t in round1) and tn.next_round_at is not None
-    pause = [m for m in h.channel_messages() if "Round 2 starts" in m.text]
-    assert len(pause) == 1 and f"<t:{int(tn.next_round_at)}:R>" in pause[0].text
-    assert "Round 1 is over" in signup.text
+    at = f"<t:{int(tn.next_round_at)}:R>"
+    pause = [m for m in h.channel_messages() if says(m.text, "tournament.break")]
+    assert len(pause) == 1 and says(pause[0].text, "tournament.break", round=1, next=2, at=at)
+    assert says(signup.text, "tournament.status.break", round=1, next=2, at=at)
     moved = await h.slash(alice, "tournament next-round")
     assert moved.ephemeral and tn.current_round == 2 and tn.next_round_at is None
     for table in round1:  # no Rematch at a tournament table (its result has none), not even through a forged button
         with pytest.raises(HostError, match="rematch_tournament"):
             await h.bot.service.rematch(table.game_id, ALICE)  # type: ignore[attr-defined]
-    assert "standings after round 1 of 2" in standings.text and " points (" in standings.text
-    assert "opponents' average" in standings.text
+    assert says(standings.text, "tournament.standings_title", name="Spring Cup", round=1, rounds=2)
+    assert says(standings.text, "tournament.standing_line")  # each row: points (where from) · opponents' average
     assert len(threads(h)) == 4
 
     await finish_round(h, alice, people)
     assert tn.status == "finished"
     assert not [m for m in h.channel_messages() if m.id == tn.standings_message_id]  # made way for the final
-    final = [m for m in h.channel_messages() if "standings" in m.text]
-    assert len(final) == 1 and "Spring Cup** is over" in final[0].text and "1." in final[0].text
-    assert "Finished." in signup.text
+    final = [m for m in h.channel_messages()
+             if says(m.text, "tournament.standings_title") or says(m.text, "tournament.final_standings_title")]
+    assert len(final) == 1 and says(final[0].text, "tournament.finished", name="Spring Cup") and "1." in final[0].text
+    assert says(signup.text, "tournament.status.finished")
 
     # Standings on demand, only to the asker; /stats counts the finished tables with people.
     mine = await h.slash(bob, "tournament standings", tournament=tn.id)
     assert mine.ephemeral and says(mine.messages[-1].text, "tournament.final_standings_title")
     stats = await h.slash(bob, "stats")
-    assert stats.ephemeral and "Statistics of bob" in stats.messages[-1].text
+    assert stats.ephemeral and says(stats.messages[-1].text, "stats.title", name="bob")
     board = await h.slash(bob, "leaderboard", game="akuma")
     assert not board.ephemeral and says(board.messages[-1].text, "stats.no_ratings")  # bots sat at every table
 
@@ -121,10 +132,10 @@ async def test_check_in_drop_and_errors(h: Harness) -> None:
     nothing = await h.slash(bob, "tournament checkin")
     assert nothing.ephemeral and says(nothing.messages[-1].text, "error.tournament.organiser_only")
     opened = await h.slash(alice, "tournament checkin")
-    assert opened.ephemeral and "Check in" in {c["label"] for c in signup.components}
+    assert opened.ephemeral and any(CHECK_IN.matches(c["label"]) for c in signup.components)
     for user in (bob, carol):
         reply = await h.click(user, signup, label=CHECK_IN)
-        assert reply.ephemeral and "checked in" in reply.messages[-1].text
+        assert reply.ephemeral and says(reply.messages[-1].text, "tournament.done.checkin")
     twice = await h.click(bob, signup, label=CHECK_IN)
     assert says(twice.messages[-1].text, "error.tournament.already_checked_in")
     await h.slash(alice, "tournament start")
@@ -143,6 +154,6 @@ async def test_check_in_drop_and_errors(h: Harness) -> None:
     assert badrank.ephemeral and says(badrank.messages[-1].text, "error.tournament.bad_ranking")
     ended = await h.slash(alice, "tournament end")
     assert ended.ephemeral and tn.status == "finished"
-    assert any("is over" in m.text for m in h.channel_messages())
+    assert any(says(m.text, "tournament.finished", name=tx.title(tn, tn.locale)) for m in h.channel_messages())
     none = await h.slash(alice, "tournament standings")
     assert none.ephemeral and says(none.messages[-1].text, "error.tournament.none_here")

@@ -11,6 +11,7 @@ import re
 from collections import Counter
 from itertools import combinations
 
+from bot import i18n
 from bot.tournaments import compute_standings
 
 from .discord_harness import Harness
@@ -30,7 +31,7 @@ def tournament_pings(h: Harness, since: int, channel_ids: set[int]) -> Counter[i
         body, sent_to = call.json or {}, MESSAGES.fullmatch(call.path)
         if call.method != "POST" or sent_to is None or int(sent_to[1]) not in channel_ids:
             continue
-        if int(sent_to[1]) != h.channel_id and "your game starts below" not in (body.get("content") or ""):
+        if int(sent_to[1]) != h.channel_id and not says(body.get("content") or "", "tournament.table_intro"):
             continue  # a board in a thread: the game's own turn ping
         mentioned = {int(u) for u in re.findall(r"<@!?(\d+)>", body.get("content") or "")}
         pinged.update(int(u) for u in (body.get("allowed_mentions") or {}).get("users", []) if int(u) in mentioned)
@@ -58,7 +59,7 @@ async def set_results(h: Harness, alice, tn) -> None:
     for table in [t for t in tn.round_tables(tn.current_round) if t.status in ("running", "cancelled")]:
         ranking = " > ".join(str(n) for n in range(1, len(table.players) + 1))
         r = await h.slash(alice, "tournament set-result", table=table.game_id, ranking=ranking)
-        assert "is set" in r.messages[-1].text, r.messages[-1].text
+        assert says(r.messages[-1].text, "tournament.done.set_result", table=table.game_id), r.messages[-1].text
     await h.settle()
 
 
@@ -84,7 +85,8 @@ async def test_nine_entrants_three_rounds_measured(h: Harness) -> None:
     alice = users[ALICE]
     signup = (await h.slash(alice, "tournament create", game="akuma", rounds=3, bots=2, min_seats=3, max_seats=3,
                             break_minutes=1, name="Measured Cup")).message
-    assert "tables of 3\n" in signup.text and "3–3" not in signup.text
+    assert any(i18n.t("tournament.sizes_fixed", lang, size=3) + "\n" in signup.text for lang in i18n.LANGUAGES)
+    assert not says(signup.text, "tournament.sizes_range", min=3, max=3)
     for user in users.values():
         await h.click(user, signup, label=TOURNAMENT_JOIN)
     tn = next(iter(h.bot.tournaments._cache.values()))
@@ -137,11 +139,12 @@ async def test_nine_entrants_three_rounds_measured(h: Harness) -> None:
         active = {u for t in tn.round_tables(number) for u in t.players if u > 0}
         assert counts == Counter({u: 1 for u in active}), (number, counts)
     assert dave not in pings[2] and dave not in pings[3] and dropper not in pings[3]
-    final = [m.text for m in h.channel_messages() if "final standings" in m.text]
+    final = [m.text for m in h.channel_messages() if says(m.text, "tournament.final_standings_title")]
     assert len(final) == 1
     dropper_line = next(line for line in final[0].splitlines() if f"<@{dropper}>" in line)
-    assert "1 forfeit" in dropper_line and "(dropped)" in dropper_line
-    assert "Finished." in signup.text and "❌ <@104>" in signup.text
+    assert says(dropper_line, "tournament.points_forfeits", forfeits=1)
+    assert says(dropper_line, "tournament.dropped_mark")
+    assert says(signup.text, "tournament.status.finished") and "❌ <@104>" in signup.text
 
     print("\npings per person per round (tournament calls):",
           {n: {PEOPLE[u]: c for u, c in sorted(counts.items())} for n, counts in pings.items()})
@@ -162,16 +165,18 @@ async def test_the_check_in_call_and_the_word_to_who_missed_it(h: Harness) -> No
     opened = await h.slash(alice, "tournament checkin", minutes=15)
     assert opened.ephemeral
     tn = next(iter(h.bot.tournaments._cache.values()))
-    call = [m for m in h.channel_messages() if "Check-in is open until" in m.text and m.id != signup.id]
-    assert len(call) == 1 and f"<t:{int(tn.checkin_until)}:R>" in call[0].text
+    call = [m for m in h.channel_messages() if says(m.text, "tournament.checkin_call") and m.id != signup.id]
+    assert len(call) == 1 and says(call[0].text, "tournament.checkin_call", people=f"<@{ALICE}> <@102> <@103>",
+                                   deadline=f"<t:{int(tn.checkin_until)}:R>")
     assert f"<t:{int(tn.checkin_until)}:R>" in signup.text
     assert tournament_pings(h, mark, {h.channel_id}) == Counter({ALICE: 1, 102: 1, 103: 1})  # bots: none
     for user in (alice, bob):
         await h.click(user, signup, label=CHECK_IN)
     mark = len(h.calls)
     await h.slash(alice, "tournament start")
-    told = [m for m in h.channel_messages() if "did not check in" in m.text]
-    assert len(told) == 1 and "<@103>" in told[0].text and "<@102>" not in told[0].text
+    told = [m for m in h.channel_messages() if says(m.text, "tournament.missed_checkin")]
+    assert len(told) == 1 and says(told[0].text, "tournament.missed_checkin", people="<@103>")
+    assert "<@102>" not in told[0].text
     assert tournament_pings(h, mark, {h.channel_id})[103] == 1
 
 

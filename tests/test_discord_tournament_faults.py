@@ -6,10 +6,14 @@ from __future__ import annotations
 import asyncio
 import re
 import time
+from typing import Any
 
 import discord
 
+from bot.i18n import LANGUAGES, t
 from bot.limits import Cap
+from bot.tournaments import text as tx
+from cogs.permissions import permission_names
 
 from .discord_harness import Harness
 from .discord_harness_http import Reply
@@ -17,6 +21,25 @@ from .discord_helpers import TOURNAMENT_JOIN, dispatch_click, dispatch_slash, or
 from .test_discord_tournament import ALICE, BOB, CAROL, DAVE, threads
 
 THREADS = r"/channels/\d+/threads"
+
+
+def says_rendered(text: str, key: str, **fields: Any) -> bool:
+    """Like ``says(text, key, **fields)``, for a line whose fields are themselves rendered lines (permission names,
+    a reason, a default name): those are given as functions of the language, so the whole line is checked as the
+    bot renders it in each language."""
+    return any(t(key, lang, **{k: v(lang) if callable(v) else v for k, v in fields.items()}) in text
+               for lang in LANGUAGES)
+
+
+def lacks(text: str, *permissions: str) -> bool:
+    """The refusal of a tournament for want of ``permissions`` (named as the bot names them)."""
+    return says_rendered(text, "error.tournament.missing_permissions",
+                         missing=lambda lang: permission_names(list(permissions), lang))
+
+
+def round_announced(h: Harness) -> bool:
+    """The one round of these tournaments is announced in the channel."""
+    return any(says(m.text, "tournament.round_started", round=1, rounds=1) for m in h.channel_messages())
 
 
 async def until(h: Harness, done, timeout: float = 30.0) -> None:
@@ -27,7 +50,7 @@ async def until(h: Harness, done, timeout: float = 30.0) -> None:
     await h.settle()
 
 
-def together(h: Harness, people, message, label: str) -> list[Reply]:
+def together(h: Harness, people, message, label: Any) -> list[Reply]:
     """Each of ``people`` clicks ``label`` at the same moment (all dispatched before the bot runs any)."""
     msg = h.message(message)
     button = msg.button(label, None)
@@ -47,7 +70,7 @@ async def test_signup_clicks_are_answered_while_discord_is_slow(h: Harness) -> N
     h.server.faults.deadlines = True
     h.server.faults.latency = 2.0
     people = [h.user(uid, name) for uid, name in ((BOB, "bob"), (CAROL, "carol"), (DAVE, "dave"))]
-    replies = together(h, people, signup, "Join")
+    replies = together(h, people, signup, TOURNAMENT_JOIN)
     await until(h, lambda: all(r.responded for r in replies))
     await until(h, lambda: all(f"<@{p.id}>" in h.message(signup).text for p in people))
     late = [c for c in h.calls if c.status == 404 and (c.response or {}).get("code") == 10062]
@@ -67,12 +90,12 @@ async def test_a_failed_thread_creation_is_retried_and_the_round_opens(h: Harnes
     h.server.faults.fail("POST", THREADS, status=503, times=6)  # beyond the library's own retries
     h.server.faults.fail("POST", THREADS, status=403, code=50013, times=1)
     started = await h.slash(alice, "tournament start")
-    assert started.ephemeral and "has started" in started.messages[-1].text
     tn = only_tournament(h)
-    await until(h, lambda: any("**Round 1 of 1** has started" in m.text for m in h.channel_messages()), timeout=60)
+    assert started.ephemeral and says(started.messages[-1].text, "tournament.done.start", id=tn.id)
+    await until(h, lambda: round_announced(h), timeout=60)
     assert len(threads(h)) == 2 and all(t.game_id and t.status in ("running", "finished")
                                         for t in tn.round_tables(1))
-    announcement = [m for m in h.channel_messages() if "**Round 1 of 1** has started" in m.text]
+    announcement = [m for m in h.channel_messages() if says(m.text, "tournament.round_started", round=1, rounds=1)]
     assert len(announcement) == 1 and all(f"<#{t.channel_id}>" in announcement[0].text for t in tn.round_tables(1))
 
 
@@ -97,7 +120,7 @@ async def test_a_player_is_answered_while_the_round_threads_are_being_created(h:
     assert time.monotonic() - dropped.created < 3.0
     assert "pending" in [t.status for t in tn.round_tables(1)]  # a thread is still being created
     deadline = time.monotonic() + 60
-    while not any("**Round 1 of 1** has started" in m.text for m in h.channel_messages()):
+    while not round_announced(h):
         assert time.monotonic() < deadline, "the round was never announced"
         await asyncio.sleep(0.05)
     h.server.faults.latency = 0.0  # the boards catch up at once
@@ -120,17 +143,20 @@ async def test_the_organiser_is_told_once_when_threads_keep_failing(h: Harness) 
     h.dispatch("CHANNEL_UPDATE", channel)
     refusals = h.server.faults.fail("POST", THREADS, status=403, code=50013, times=None)
     started = await h.slash(alice, "tournament start")
-    assert "has started" in started.messages[-1].text
     tn = only_tournament(h)
+    assert says(started.messages[-1].text, "tournament.done.start", id=tn.id)
     await until(h, lambda: h.dm_messages(alice), timeout=30)
     assert refusals.hits >= 6 and all(t.status == "pending" for t in tn.round_tables(1))
     dm = h.dm_messages(alice)
-    assert len(dm) == 1 and "round 1, table" in dm[0].content
-    assert "Create Public Threads, Manage Threads" in dm[0].content
+    lacking = ["create_public_threads", "manage_threads"]
+    told = {"name": lambda lang: tx.title(tn, lang), "round": 1, "channel": f"<#{h.channel_id}>",
+            "reason": lambda lang: t("tournament.not_opening.missing", lang, missing=permission_names(lacking, lang))}
+    assert len(dm) == 1
+    assert any(says_rendered(dm[0].content, "tournament.not_opening", table=table, **told) for table in (1, 2))
     h.server.faults.faults.remove(refusals)
     channel["permission_overwrites"] = []
     h.dispatch("CHANNEL_UPDATE", channel)
-    await until(h, lambda: any("**Round 1 of 1** has started" in m.text for m in h.channel_messages()), timeout=60)
+    await until(h, lambda: round_announced(h), timeout=60)
     assert len(h.dm_messages(alice)) == 1 and len(threads(h)) == 2
 
 
@@ -139,13 +165,13 @@ async def test_create_and_start_are_refused_without_thread_permissions(h: Harnes
     full = h.app_permissions
     h.app_permissions = discord.Permissions(full.value & ~discord.Permissions(create_public_threads=True).value)
     refused = await h.slash(alice, "tournament create", game="akuma", bots=4)
-    assert refused.ephemeral and "Create Public Threads" in refused.messages[-1].text
+    assert refused.ephemeral and lacks(refused.messages[-1].text, "create_public_threads")
     assert not h.bot.tournaments._cache
     h.app_permissions = full
     await h.slash(alice, "tournament create", game="akuma", bots=4)
     h.app_permissions = discord.Permissions(full.value & ~discord.Permissions(manage_threads=True).value)
     refused = await h.slash(alice, "tournament start")
-    assert refused.ephemeral and "Manage Threads" in refused.messages[-1].text
+    assert refused.ephemeral and lacks(refused.messages[-1].text, "manage_threads")
     assert only_tournament(h).status == "signup" and not threads(h)
 
 
@@ -162,9 +188,10 @@ async def test_create_with_64_bots_is_answered_within_three_seconds_on_a_slow_di
     h.bot.tournaments._enter = slow_enter
     await h.bot.storage.set_guild_limits(h.guild_id, {Cap.TOURNAMENT_BOTS: 64})  # the most an admin may allow
     r = await h.slash(alice, "tournament create", game="akuma", bots=64, expect_response=False)
-    await until(h, lambda: r.message_ids and "64 entered" in h.message(r.message).text
-                and h.bot.tournaments._cache and only_tournament(h).signup_message_id, timeout=30)
+    await until(h, lambda: r.message_ids and h.bot.tournaments._cache and only_tournament(h).signup_message_id
+                and says(h.message(r.message).text, "tournament.signup_footer", id=only_tournament(h).id, count=64),
+                timeout=30)
     late = [c for c in h.calls if c.status == 404 and (c.response or {}).get("code") == 10062]
     assert not late and r.type == "deferred" and not r.ephemeral
     signup = h.message(r.message)
-    assert signup.button("Join") and only_tournament(h).signup_message_id == signup.id
+    assert signup.button(TOURNAMENT_JOIN) and only_tournament(h).signup_message_id == signup.id

@@ -13,8 +13,16 @@ from engines.rocca.rules import rematch_start_player
 
 from . import ui_driver
 from .discord_harness import Harness
-from .discord_helpers import (JOIN, START, assert_forged_clicks_refused, board_message, dispatch_click, only_table,
-                              opens_with_line, says)
+from .discord_helpers import (
+    JOIN,
+    START,
+    assert_forged_clicks_refused,
+    board_message,
+    dispatch_click,
+    only_table,
+    opens_with_line,
+    says,
+)
 from .test_discord_pings import play_whole_game
 
 ALICE, BOB, CAROL = 101, 102, 103
@@ -128,7 +136,8 @@ async def test_the_end_posts_one_clear_result_and_leaves_no_control_of_the_table
         assert not any(name(lang) + t("common.score_suffix", lang, score=0) in message.text for lang in LANGUAGES)
     assert live_controls(h, table.id) == []  # lobby, boards: nothing left to press
     for person in (ALICE, BOB):  # each person's latest hand view (the one kept current) has no control left
-        hands = [m for m in (h.message(i) for i in sorted(h.server.messages)) if m.ephemeral and opens_with_line(m.text, "hand.header")
+        hands = [m for m in (h.message(i) for i in sorted(h.server.messages))
+                 if m.ephemeral and opens_with_line(m.text, "hand.header")
                  and m.payload.get("interaction_metadata", {}).get("user", {}).get("id") == str(person)]
         assert hands and hands[-1].components == [], hands[-1].components
     lobby = h.message(table.row.lobby_message_id)

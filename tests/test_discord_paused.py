@@ -14,8 +14,18 @@ from bot.i18n import t
 from bot.table import Table
 
 from .discord_harness import Harness
-from .discord_helpers import (END_TABLE, JOIN, RESUME, START, Key, board_message, my_hand, only_table, says,
-                              start_harness)
+from .discord_helpers import (
+    END_TABLE,
+    JOIN,
+    RESUME,
+    START,
+    Key,
+    board_message,
+    my_hand,
+    only_table,
+    says,
+    start_harness,
+)
 from .test_discord_akuma import ALICE_ID
 from .test_paused_tables import DAY, ManualClock
 
@@ -59,7 +69,7 @@ def labels(message) -> list[str]:
 def labelled(message, *keys: str) -> bool:
     """Whether the message's buttons are exactly those named by ``keys`` (catalog keys, either language), in order."""
     shown = labels(message)
-    return len(shown) == len(keys) and all(Key(key).matches(label) for key, label in zip(keys, shown))
+    return len(shown) == len(keys) and all(Key(key).matches(label) for key, label in zip(keys, shown, strict=True))
 
 
 PAUSED_CONTROLS = ("board.my_hand", "table.resume", "table.end_button")

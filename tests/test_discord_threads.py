@@ -91,7 +91,7 @@ async def test_a_table_plays_in_its_own_thread_and_the_channel_keeps_lobby_and_r
         assert not says(result.text, "result.footer") and not says(result.text, "result.footer_board")
         assert result.components == []
         in_thread = [m for m in h.channel_messages(thread.id) if says(m.text, "result.winners")]
-        assert len(in_thread) == 1 and says(str(in_thread[0].components), "result.rematch")  # Rematch stays in the thread
+        assert len(in_thread) == 1 and says(str(in_thread[0].components), "result.rematch")  # it stays in the thread
         assert len(threads_opened(h)) == 1
     finally:
         await h.close()
@@ -110,7 +110,8 @@ async def test_config_tables_channel_keeps_tables_in_the_channel(tmp_path: Path)
         assert table.row.channel_id == h.channel_id and board_message(h, table).channel_id == h.channel_id
         assert says(lobby.text, "lobby.started")
         r = await h.slash(mod, "config tables", where="thread")
-        assert r.ephemeral and t("config.tables.thread", "ja") in r.text and await h.bot.storage.guild_tables(h.guild_id) == "thread"
+        assert r.ephemeral and t("config.tables.thread", "ja") in r.text
+        assert await h.bot.storage.guild_tables(h.guild_id) == "thread"
     finally:
         await h.close()
 
@@ -148,7 +149,8 @@ async def test_when_discord_refuses_the_thread_the_game_starts_in_the_channel(tm
         assert table.status == "running" and table.row.channel_id == h.channel_id and not table.row.open_thread
         assert board_message(h, table).channel_id == h.channel_id
         said = [m.text for m in h.channel_messages() if says(m.text, "table.no_thread.missing")]
-        assert len(said) == 1 and says_missing(said[0], "table.no_thread.missing", ["create_public_threads"])  # once, in the channel's first board message
+        # once, in the channel's first board message
+        assert len(said) == 1 and says_missing(said[0], "table.no_thread.missing", ["create_public_threads"])
         assert says(r.message.text, "lobby.started")
         # Another table: a Discord outage (503) while opening the thread also leaves the game in the channel.
         h.app_permissions = discord.Permissions.all()
@@ -254,7 +256,8 @@ async def test_game_commands_reach_the_table_from_the_channel_and_from_its_threa
         assert r.ephemeral and table.status == "cancelled"
         await h.settle()
         said = [m.text for m in h.channel_messages()]
-        assert said[1:] in ([t("table.ended_in_thread", lang, id=table.id, thread=f"<#{lobby.id}>")] for lang in LANGUAGES)  # the lobby, then the end
+        ended = [[t("table.ended_in_thread", lang, id=table.id, thread=f"<#{lobby.id}>")] for lang in LANGUAGES]
+        assert said[1:] in ended  # the lobby, then the end
         assert any(says(m.text, "table.cancelled", id=table.id) for m in h.channel_messages(lobby.id))
     finally:
         await h.close()

@@ -9,6 +9,7 @@ import random
 import re
 from pathlib import Path
 
+from bot.i18n import t
 from bot.table import Table
 
 from . import ui_driver
@@ -54,7 +55,7 @@ async def test_the_ping_the_board_and_the_hand_view_show_the_stored_deadline(tmp
     try:
         clock = manual_time(h)
         table = await start_table(h)
-        assert "120 seconds per decision" in table.lobby_footer  # type: ignore[attr-defined]
+        assert says(table.lobby_footer, "lobby.timer", seconds=120)  # type: ignore[attr-defined]
         users = {ALICE_ID: h.user(ALICE_ID, "alice"), BOB_ID: h.user(BOB_ID, "bob")}
         rng, seen = random.Random(3), set()
         for _ in range(4):  # four person decisions, each with its own deadline
@@ -112,10 +113,10 @@ async def test_the_lobby_shows_a_timer_changed_before_start(tmp_path: Path) -> N
     h = await start_harness(tmp_path / "bot.db")
     try:
         r = await h.slash(h.user(ALICE_ID, "alice"), "play akuma", bots=1)
-        assert "120 seconds per decision" in lobby_footer(h.message(r.message.id))
+        assert says(lobby_footer(h.message(r.message.id)), "lobby.timer", seconds=120)
         await h.slash(h.user(ALICE_ID, "alice"), "game timer", seconds=30)
         await h.settle()
-        assert "30 seconds per decision" in lobby_footer(h.message(r.message.id))
+        assert says(lobby_footer(h.message(r.message.id)), "lobby.timer", seconds=30)
     finally:
         await h.close()
 
@@ -125,6 +126,6 @@ async def test_the_lobby_shows_the_timer_in_japanese(tmp_path: Path) -> None:
     try:
         await h.bot.storage.set_guild_language(h.guild_id, "ja")
         r = await h.slash(h.user(ALICE_ID, "alice"), "play akuma", bots=1, timer=45)
-        assert "1手45秒" in lobby_footer(h.message(r.message.id))
+        assert t("lobby.timer", "ja", seconds=45) in lobby_footer(h.message(r.message.id))  # in Japanese
     finally:
         await h.close()

@@ -9,7 +9,7 @@ import random
 
 from . import ui_driver
 from .discord_harness import Harness
-from .discord_helpers import JOIN, START, only_table, organiser
+from .discord_helpers import JOIN, START, only_table, organiser, says
 from .test_discord_akuma import ALICE_ID
 from .test_literal_names import discord_shows, problems_anywhere, problems_in_markdown, problems_in_plain, texts
 
@@ -38,10 +38,10 @@ async def test_a_tournament_s_name_and_its_entrants_names_are_literal(h: Harness
     await h.click(alice, signup, label=JOIN)
     assert CUP in shown(signup.payload) and not problems(signup.payload, [CUP, PERSON])
     started = await h.slash(alice, "tournament start")
-    assert started.ephemeral and "has started" in started.messages[-1].text
+    assert started.ephemeral and says(started.messages[-1].text, "tournament.done.start")
     names = [c["name"] for c in h.server.channels.values() if c.get("parent_id") == str(h.channel_id)]
     assert names and all(name.startswith(CUP + " · ") for name in names), names  # shown as is: no backslash
-    announcement = next(m for m in h.channel_messages() if "**Round 1 of 1** has started" in m.text)
+    announcement = next(m for m in h.channel_messages() if says(m.text, "tournament.round_started", round=1, rounds=1))
     assert f"<@{ALICE_ID}>" in shown(announcement.payload)  # a person as a mention: Discord shows the name
     for message in h.channel_messages():
         assert not problems(message.payload, [CUP, PERSON]), message.payload
@@ -72,7 +72,7 @@ async def test_a_played_table_and_its_rematch_show_hostile_names_literally(h: Ha
     while table.status == "running":
         await ui_driver.act(h, people[table.user_ids_to_act()[0]], table, rng)
         await h.settle()
-    result = next(m for m in h.channel_messages() if "Rematch" in str(m.components))
+    result = next(m for m in h.channel_messages() if says(str(m.components), "result.rematch"))
     await h.click(people[102], result, result.button(None, r"gh:rematch:\d+")["custom_id"])
     await h.settle()
     assert subtext in shown(h.message(result.id).payload)  # "… started a rematch"

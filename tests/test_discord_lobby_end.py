@@ -5,15 +5,38 @@ seats the same people and bots with the same options (once, however often it is 
 from __future__ import annotations
 
 import random
+from typing import Any
 
+from bot.i18n import LANGUAGES, t
+from cogs.common import names_for
 from engines.rocca.rules import rematch_start_player
 
 from . import ui_driver
 from .discord_harness import Harness
-from .discord_helpers import JOIN, START, assert_forged_clicks_refused, board_message, dispatch_click, only_table, says
+from .discord_helpers import (
+    JOIN,
+    START,
+    assert_forged_clicks_refused,
+    board_message,
+    dispatch_click,
+    only_table,
+    opens_with_line,
+    says,
+)
 from .test_discord_pings import play_whole_game
 
 ALICE, BOB, CAROL = 101, 102, 103
+
+
+def says_in(text: str, key: str, **fields: Any) -> bool:
+    """:func:`says` with fields, where a field may be a function of the language: a name or an inner line rendered
+    in the line's own language, as the bot renders it."""
+    return any(t(key, lang, **{k: v(lang) if callable(v) else v for k, v in fields.items()}) in text
+               for lang in LANGUAGES)
+
+
+def game_name(game: str):
+    return lambda lang: t(f"game.{game}.name", lang)
 
 
 async def test_after_start_the_lobby_says_who_plays_and_has_no_buttons(h: Harness) -> None:
@@ -21,16 +44,20 @@ async def test_after_start_the_lobby_says_who_plays_and_has_no_buttons(h: Harnes
     r = await h.slash(alice, "play akuma", bots=1, level="strong")
     lobby = r.message
     await h.click(bob, lobby, label=JOIN)
-    assert says(lobby.text, "lobby.title") and "presses Start" in lobby.text
+    assert says(lobby.text, "lobby.title") and says(lobby.text, "lobby.footer")
     await h.click(alice, lobby, label=START)
     await h.settle()
     table = only_table(h)
     lobby = h.message(lobby.id)
     assert table.status == "running"
-    assert not says(lobby.text, "lobby.title") and "presses Start" not in lobby.text, lobby.text
-    assert f"playing (table #{table.id})" in lobby.text and "has started" in lobby.text
-    assert "alice" in lobby.text and "bob" in lobby.text and "Bot 1 🤖 (strong)" in lobby.text
-    assert "3 players" in lobby.text
+    assert not says(lobby.text, "lobby.title") and not says(lobby.text, "lobby.footer"), lobby.text
+    assert says_in(lobby.text, "lobby.title_started", game=game_name("akuma"), id=table.id)
+    assert says(lobby.text, "lobby.started")
+    bot = table.seat_of("bot1")
+    assert "alice" in lobby.text and "bob" in lobby.text and says_in(
+        lobby.text, "lobby.seat_line", number=bot.seat + 1, name=lambda lang: names_for(table, lang)("bot1"),
+        tags=lambda lang: t("lobby.bot_tag", lang, level=t("bot.level.strong", lang)))
+    assert says(lobby.text, "lobby.footer_started", count=3)
     assert lobby.components == []  # no Join, Leave, Add bot or Start any more
 
 
@@ -74,7 +101,7 @@ async def test_a_friend_joining_a_lobby_full_of_bots_takes_a_bots_seat(h: Harnes
     await h.click(h.user(104, "dave"), h.message(lobby.id), label=JOIN)
     assert [s.player for s in table.seats] == [f"u{ALICE}", f"u{104}", f"u{CAROL}", f"u{BOB}"]
     r = await h.click(h.user(105, "erin"), h.message(lobby.id), label=JOIN)  # four people: now it is full
-    assert r.ephemeral and "full" in r.text and table.seat_of_user(105) is None
+    assert r.ephemeral and says(r.text, "error.table_full", max=4) and table.seat_of_user(105) is None
     await h.click(alice, h.message(lobby.id), label=START)
     assert table.status == "running" and not any(s.is_bot for s in table.seats)
 
@@ -92,27 +119,31 @@ async def test_the_end_posts_one_clear_result_and_leaves_no_control_of_the_table
     table, _ = await play_whole_game(h, "akuma", bob=True)
     await h.settle()
     assert table.status == "finished"
-    results = [m for m in h.channel_messages() if "is over" in m.text and "Rematch" in str(m.components)]
+    results = [m for m in h.channel_messages() if says_in(m.text, "result.title", game=game_name("akuma"), id=table.id)
+               and says(str(m.components), "result.rematch")]
     assert len(results) == 1, [m.text for m in h.channel_messages()][-3:]
     result = results[0]
     assert result.id == max(m.id for m in h.channel_messages())  # the last message of the table
     emptied = next(s for s in table.seats if not table.state.hands[s.player])
-    name = "Bot 1" if emptied.is_bot else emptied.name
-    assert f"{name} emptied their hand" in result.text and says(result.text, "akuma.result.emptied_last")
+    def name(lang: str) -> str:
+        return names_for(table, lang)(emptied.player)
+
+    assert says_in(result.text, "akuma.result.emptied_last", player=name)
     assert says(result.text, "result.winners") and "🥇" not in result.text  # the ranking is on the board just above
-    assert "🥇" in board_message(h, table).text and "lower is better" in board_message(h, table).text
+    assert "🥇" in board_message(h, table).text and says(board_message(h, table).text, "akuma.result.lower_is_better")
     assert sum(m.text.count("🥇") for m in h.channel_messages()) == 1  # the ranking once, not three times
     for message in h.channel_messages():
-        assert f"🥉 {name} — score 0" not in message.text and f"{name} — score 0" not in message.text
+        assert not any(name(lang) + t("common.score_suffix", lang, score=0) in message.text for lang in LANGUAGES)
     assert live_controls(h, table.id) == []  # lobby, boards: nothing left to press
     for person in (ALICE, BOB):  # each person's latest hand view (the one kept current) has no control left
-        hands = [m for m in (h.message(i) for i in sorted(h.server.messages)) if m.ephemeral and "Your hand" in m.text
+        hands = [m for m in (h.message(i) for i in sorted(h.server.messages))
+                 if m.ephemeral and opens_with_line(m.text, "hand.header")
                  and m.payload.get("interaction_metadata", {}).get("user", {}).get("id") == str(person)]
         assert hands and hands[-1].components == [], hands[-1].components
     lobby = h.message(table.row.lobby_message_id)
     assert says(lobby.text, "lobby.title_over") and lobby.components == []
     r = await h.slash(h.user(ALICE, "alice"), "game status")
-    assert r.ephemeral and f"table #{table.id}" in r.text and says(r.text, "common.final_ranking")
+    assert r.ephemeral and says(r.text, "table.last_result", id=table.id) and says(r.text, "common.final_ranking")
 
 
 async def play_to_the_end(h: Harness, table, people: dict) -> None:
@@ -133,7 +164,7 @@ async def test_rematch_seats_the_same_people_and_bots_once_and_rocca_starts_with
     table = only_table(h)
     await play_to_the_end(h, table, people)
     assert table.status == "finished"
-    result = next(m for m in h.channel_messages() if "Rematch" in str(m.components))
+    result = next(m for m in h.channel_messages() if says(str(m.components), "result.rematch"))
     button = result.button(None, r"gh:rematch:\d+")
     r = await h.click(h.user(CAROL, "carol"), result, button["custom_id"])
     assert r.ephemeral and says(r.text, "error.rematch_players_only") and table.row.rematch_id is None
@@ -143,7 +174,7 @@ async def test_rematch_seats_the_same_people_and_bots_once_and_rocca_starts_with
     assert len(tables) == 1 and table.row.rematch_id == tables[0].id
     again = tables[0]
     refused = [r for r in replies if r.ephemeral]
-    assert len(refused) == 1 and f"already open: table #{again.id}" in refused[0].text
+    assert len(refused) == 1 and says(refused[0].text, "error.rematch_exists", game_id=again.id)
     assert says(h.message(result.id).text, "result.rematch_started") and h.message(result.id).components == []
     assert [(s.player, s.user_id, s.is_bot, s.level) for s in again.seats] == \
         [(s.player, s.user_id, s.is_bot, s.level) for s in table.seats]

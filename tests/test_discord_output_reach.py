@@ -87,7 +87,7 @@ async def test_locked_threads_are_tried_rarely_and_written_within_seconds_of_unl
         assert max(per_minute[0]) <= 4 and max(per_minute[1]) <= 2 and max(per_minute[2]) <= 2, per_minute
         for host in hosts:  # each host once, with the real cause
             assert [m.content for m in h.dm_messages(host) if says(m.content, "outbox.unreachable.locked")] != []
-            assert not any("missing" in m.content.lower() for m in h.dm_messages(host))
+            assert not any(says(m.content, "outbox.unreachable") for m in h.dm_messages(host))  # not "missing"
 
         unlocked = time.monotonic()
         for table in tables:
@@ -120,7 +120,7 @@ async def test_a_deleted_thread_moves_its_table_back_to_the_lobbys_channel(tmp_p
         await h.settle()
         assert table.row.channel_id == h.channel_id and table.row.lobby_channel_id is None
         board = board_message(h, table)
-        assert board.channel_id == h.channel_id and "was deleted" in board.text
+        assert board.channel_id == h.channel_id and says(board.text, "table.thread_deleted", id=table.id)
         assert f"<@{ALICE_ID}>" in board.text  # her turn: told again where she can see it
         await move_host(h, table, 1)
         await h.settle()
@@ -142,7 +142,7 @@ async def test_a_deleted_channel_ends_its_table_and_tells_the_host(tmp_path: Pat
         assert table.status == "cancelled"
         row = await h.bot.storage.get_game(table.id)
         assert row.status == "cancelled" and row.end_tidied and row.result_shown
-        assert sum("channel was deleted" in m.content for m in h.dm_messages(alice)) == 1  # told once
+        assert sum(says(m.content, "outbox.gone", id=table.id) for m in h.dm_messages(alice)) == 1  # told once
     finally:
         await h.close()
 
@@ -205,8 +205,8 @@ async def test_a_thread_deleted_without_an_event_is_found_by_the_next_write(tmp_
         await h.settle()
         assert table.row.channel_id == h.channel_id and table.row.lobby_channel_id is None
         assert shows_version(board_message(h, table)) == table.version
-        assert "was deleted" in board_message(h, table).text or any(
-            "was deleted" in m.text for m in h.channel_messages())
+        assert says(board_message(h, table).text, "table.thread_deleted", id=table.id) or any(
+            says(m.text, "table.thread_deleted", id=table.id) for m in h.channel_messages())
     finally:
         await h.close()
 

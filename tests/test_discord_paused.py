@@ -5,16 +5,27 @@ back with a fresh clock, End table is for the host or Manage Server, and an aban
 message saying its game is kept. Time is a manual clock: turn timers run out only when the test moves it."""
 from __future__ import annotations
 
-import re
 import time
 from pathlib import Path
 
 import discord
 
+from bot.i18n import t
 from bot.table import Table
 
 from .discord_harness import Harness
-from .discord_helpers import END_TABLE, JOIN, RESUME, START, board_message, my_hand, only_table, says, start_harness
+from .discord_helpers import (
+    END_TABLE,
+    JOIN,
+    RESUME,
+    START,
+    Key,
+    board_message,
+    my_hand,
+    only_table,
+    says,
+    start_harness,
+)
 from .test_discord_akuma import ALICE_ID
 from .test_paused_tables import DAY, ManualClock
 
@@ -55,6 +66,15 @@ def labels(message) -> list[str]:
     return [c.get("label") for c in message.components if c.get("type") == 2]
 
 
+def labelled(message, *keys: str) -> bool:
+    """Whether the message's buttons are exactly those named by ``keys`` (catalog keys, either language), in order."""
+    shown = labels(message)
+    return len(shown) == len(keys) and all(Key(key).matches(label) for key, label in zip(keys, shown, strict=True))
+
+
+PAUSED_CONTROLS = ("board.my_hand", "table.resume", "table.end_button")
+
+
 def channel_text(h: Harness) -> str:
     return "\n".join(m.text for m in h.channel_messages())
 
@@ -77,13 +97,12 @@ async def test_everyone_away_pauses_the_table_and_a_seated_person_resumes_it(h: 
     text = channel_text(h)
     assert not says(text, "table.abandoned") and says(text, "table.paused")
     board = board_message(h, table)
-    assert "**Paused**" in board.text and "press **Resume**" in board.text and "/game end" in board.text
-    assert "**alice**" in board.text and "**bob**" in board.text  # who may resume it
-    assert labels(board) == ["My hand", "Resume", "End table"]  # nothing that cannot act
+    assert says(board.text, "table.paused_board", players="**alice** **bob**")  # and who may resume it
+    assert labelled(board, *PAUSED_CONTROLS)  # nothing that cannot act
     assert all(not labels(m) for m in h.channel_messages() if m.id != board.id)  # older boards: no controls
     # Alice's open hand view was redrawn: her hand, the pause, and only the way back.
     hand = h.message(hand.id)
-    assert "The table is paused" in hand.text and labels(hand) == ["Resume", "Refresh"]
+    assert says(hand.text, "hand.paused") and labelled(hand, "table.resume", "hand.refresh")
     # A move button drawn before the pause is answered with what to do, and changes nothing.
     payload = dict(hand.payload)
     payload["id"] = str(max(h.server.messages) + 1000)
@@ -92,22 +111,22 @@ async def test_everyone_away_pauses_the_table_and_a_seated_person_resumes_it(h: 
     stale = h.adopt(payload)
     version = table.version
     r = await h.click(alice, stale, old_move["custom_id"])
-    assert r.ephemeral and "paused because everyone is away" in r.text and table.version == version
+    assert r.ephemeral and says(r.text, "error.table_paused") and table.version == version
     # The clocks stand still: a day later nobody has moved.
     actions = len(await h.bot.storage.actions(table.id))  # type: ignore[attr-defined]
     await advance(h, clock, DAY)
     assert table.version == version and len(await h.bot.storage.actions(table.id)) == actions  # type: ignore[attr-defined]
     r = await h.slash(bob, "game status")  # the same, only to him
-    assert r.ephemeral and says(r.text, "table.paused") and labels(r.message) == ["My hand", "Resume", "End table"]
+    assert r.ephemeral and says(r.text, "table.paused") and labelled(r.message, *PAUSED_CONTROLS)
     # Bob may not end it; he resumes it: his seat and a fresh clock.
     r = await h.click(bob, board, label=END_TABLE)
-    assert r.ephemeral and "host" in r.text and table.paused
+    assert r.ephemeral and says(r.text, "error.host_or_admin_only") and table.paused
     r = await h.click(bob, board, label=RESUME)
     assert r.ephemeral and says(r.text, "hand.header")
     assert not table.paused and not table.seat_of("u102").is_bot and table.seat_of("u101").is_bot
-    assert "bob is back, so the game goes on" in channel_text(h)
+    assert says(channel_text(h), "table.resumed", player="bob")
     await h.settle()
-    assert "**Paused**" not in board_message(h, table).text
+    assert not says(board_message(h, table).text, "table.paused_board")
     if BOB_ID in table.user_ids_to_act():
         assert table.row.deadline == clock.now() + table.row.turn_seconds
 
@@ -117,7 +136,7 @@ async def test_the_host_ends_a_paused_table_and_it_has_no_result(h: Harness) -> 
     alice = h.user(ALICE_ID, "alice")
     table = await paused_table(h, clock)
     r = await h.click(alice, board_message(h, table), label=END_TABLE)
-    assert r.ephemeral and f"#{table.id}" in r.text
+    assert r.ephemeral and says(r.text, "table.ended", id=table.id)
     await h.settle()
     assert table.status == "cancelled" and table.result() is None
     text = channel_text(h)
@@ -133,11 +152,11 @@ async def test_a_paused_table_nobody_resumes_is_closed_with_its_game_kept(h: Har
     table = await paused_table(h, clock)
     await advance(h, clock, 2 * DAY)
     assert table.paused
+    since = f"<t:{int(table.row.paused_at or 0)}:f>"
     await advance(h, clock, DAY + 1)
     assert table.status == "cancelled" and table.result() is None
-    closed = [m.text for m in h.channel_messages() if "nobody back, so it is closed" in m.text]
-    assert closed and says(closed[0], "table.paused_closed")
-    assert re.search(r"paused since <t:\d+:f>", closed[0])
+    closed = [m.text for m in h.channel_messages() if says(m.text, "table.paused_closed")]
+    assert closed and says(closed[0], "table.paused_closed", id=table.id, since=since)
     assert all(not labels(m) for m in h.channel_messages())
     stored = await h.bot.storage.get_game(table.id)  # type: ignore[attr-defined]
     assert stored.status == "cancelled" and stored.state
@@ -149,12 +168,12 @@ async def test_japanese_paused_board(h: Harness) -> None:
     clock = manual_time(h)
     table = await paused_table(h, clock, join="参加", start="開始")
     board = board_message(h, table)
-    assert "一時停止中" in board.text and "**再開**" in board.text
-    assert labels(board) == ["手札を見る", "再開", "卓を終了"]
+    assert t("table.paused_board", "ja", players="**alice** **bob**") in board.text  # in Japanese
+    assert labels(board) == [t(key, "ja") for key in PAUSED_CONTROLS]
     r = await h.click(mod, board, label=END_TABLE)  # Manage Server may end it
     assert r.ephemeral and table.status == "cancelled"
     await h.settle()
-    assert "結果はありません" in channel_text(h)
+    assert t("table.paused_ended", "ja", id=table.id) in channel_text(h)
 
 
 async def test_a_paused_table_stays_paused_after_a_restart_and_its_board_still_resumes_it(tmp_path: Path) -> None:

@@ -10,6 +10,7 @@ from typing import AsyncIterator, Callable
 import pytest
 
 from bot.table import Table
+from cogs.common import deadline_mark
 from engines import get_engine
 
 from . import ui_driver
@@ -25,6 +26,15 @@ async def h(tmp_path: Path) -> AsyncIterator[Harness]:
     harness = await start_harness(tmp_path / "pings.db")
     yield harness
     await harness.close()
+
+
+def turn_line(table: Table, players: str) -> tuple[str, dict[str, str]]:
+    """The key and fields of the board's "your turn" line for ``players`` as the table stands now (with the
+    deadline when a clock runs)."""
+    deadline = deadline_mark(table)
+    if deadline is None:
+        return "table.your_turn", {"players": players}
+    return "table.your_turn_until", {"players": players, "deadline": deadline}
 
 
 def mentions_of(h: Harness, user_id: int) -> list[dict]:
@@ -86,14 +96,15 @@ async def test_one_mention_per_turn_and_none_while_deciding(h: Harness, game: st
 async def test_muted_person_is_named_but_never_mentioned(h: Harness) -> None:
     alice = h.user(ALICE, "alice")
     r = await h.slash(alice, "game pings", mode="off")
-    assert r.ephemeral and "off" in r.text
-    seen: list[str] = []
-    table, turns = await play_whole_game(h, "akuma", watch=lambda tb: seen.append(board_message(h, tb).text))
+    assert r.ephemeral and says(r.text, "table.pings_off")
+    seen: list[tuple[str, tuple[str, dict[str, str]]]] = []  # each turn's board and the line it should hold
+    table, turns = await play_whole_game(
+        h, "akuma", watch=lambda tb: seen.append((board_message(h, tb).text, turn_line(tb, "**alice**"))))
     assert table.status == "finished" and turns[ALICE] > 0
     assert mentions_of(h, ALICE) == []
-    assert seen and all("**alice**, your turn" in text for text in seen)  # named on the board at each turn
+    assert seen and all(says(text, key, **fields) for text, (key, fields) in seen)  # named on the board at each turn
     r = await h.slash(alice, "game pings", mode="on")
-    assert r.ephemeral and "on" in r.text
+    assert r.ephemeral and says(r.text, "table.pings_on")
     assert await h.bot.storage.muted_pings([ALICE]) == set()  # type: ignore[attr-defined]
 
 
@@ -110,7 +121,7 @@ async def test_time_warning_edits_the_turn_ping(h: Harness) -> None:
     h.bot.service.warn(table)  # type: ignore[attr-defined]
     await h.settle()
     edited = h.message(ping.id)
-    assert "left to decide" in edited.text and f"<@{ALICE}>" in edited.text
+    assert says(edited.text, "table.time_warning") and f"<@{ALICE}>" in edited.text
     assert len(h.channel_messages()) == posts_before  # no new message
     assert len(mentions_of(h, ALICE)) == pings_before  # and nobody notified again
 
@@ -164,7 +175,7 @@ async def test_a_replaced_hand_view_keeps_no_control_and_is_not_redrawn(h: Harne
     second = await ui_driver.open_hand(h, alice, table)
     await h.settle()
     assert says(first.text, "hand.replaced") and first.components == []
-    assert second.components and "replaced" not in second.text
+    assert second.components and not says(second.text, "hand.replaced")
     rng = random.Random(2)
     while table.status == "running":
         await ui_driver.act(h, alice, table, rng)

@@ -6,14 +6,18 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
+from types import SimpleNamespace
 
 import discord
 
+from bot.i18n import LANGUAGES, t
 from bot.policies import choose_action
+from cogs.table_thread import THREAD_PERMISSIONS, describe
 
 from .discord_harness import Harness
 from .discord_helpers import JOIN, MY_HAND, START, board_message, only_table, says, start_harness
 from .test_discord_akuma import ALICE_ID, ENGINE, take_turn
+from .test_discord_faults import says_missing
 
 BOB_ID = 102
 THREADS = "POST /channels/{channel_id}/messages/{message_id}/threads"
@@ -81,12 +85,13 @@ async def test_a_table_plays_in_its_own_thread_and_the_channel_keeps_lobby_and_r
         channel = h.channel_messages()
         assert channel[0].id == lobby.id and len(channel) == 2
         result = channel[1]
-        assert f"Table #{table.id} has finished in <#{thread.id}>" in result.text
+        assert says(result.text, "table.result_in_thread", id=table.id, thread=f"<#{thread.id}>")
         assert says(result.text, "result.winners")
-        assert "Rematch" not in result.text and "board is above" not in result.text  # neither is true here
+        assert not says(result.text, "result.rematch")  # neither Rematch nor "the board is above" is true here
+        assert not says(result.text, "result.footer") and not says(result.text, "result.footer_board")
         assert result.components == []
-        in_thread = [m for m in h.channel_messages(thread.id) if "First place" in m.text]
-        assert len(in_thread) == 1 and "Rematch" in str(in_thread[0].components)  # Rematch stays in the thread
+        in_thread = [m for m in h.channel_messages(thread.id) if says(m.text, "result.winners")]
+        assert len(in_thread) == 1 and says(str(in_thread[0].components), "result.rematch")  # it stays in the thread
         assert len(threads_opened(h)) == 1
     finally:
         await h.close()
@@ -97,7 +102,7 @@ async def test_config_tables_channel_keeps_tables_in_the_channel(tmp_path: Path)
     try:
         mod = h.user(104, "mod", permissions=discord.Permissions(manage_guild=True), locale="ja")
         r = await h.slash(mod, "config tables", where="channel")
-        assert r.ephemeral and "チャンネル" in r.text
+        assert r.ephemeral and t("config.tables.channel", "ja") in r.text  # in the mod's Japanese
         assert await h.bot.storage.guild_tables(h.guild_id) == "channel"
         alice = h.user(ALICE_ID, "alice")
         lobby, table = await open_and_start(h, alice)
@@ -105,7 +110,8 @@ async def test_config_tables_channel_keeps_tables_in_the_channel(tmp_path: Path)
         assert table.row.channel_id == h.channel_id and board_message(h, table).channel_id == h.channel_id
         assert says(lobby.text, "lobby.started")
         r = await h.slash(mod, "config tables", where="thread")
-        assert r.ephemeral and "スレッド" in r.text and await h.bot.storage.guild_tables(h.guild_id) == "thread"
+        assert r.ephemeral and t("config.tables.thread", "ja") in r.text
+        assert await h.bot.storage.guild_tables(h.guild_id) == "thread"
     finally:
         await h.close()
 
@@ -117,13 +123,13 @@ async def test_without_thread_permissions_the_lobby_says_so_once(tmp_path: Path)
         alice = h.user(ALICE_ID, "alice")
         r = await h.slash(alice, "play akuma", bots=3)
         lobby = r.message
-        assert "Create Public Threads" in lobby.content and says(lobby.content, "perm.send_messages_in_threads")
+        assert says_missing(lobby.content, "lobby.here_not_thread", list(THREAD_PERMISSIONS))
         await h.click(alice, lobby, label=START)
         table = only_table(h)
         assert not table.row.open_thread and table.row.lobby_channel_id is None
         assert [c for c in h.calls if c.route == THREADS] == []  # not even tried
         assert board_message(h, table).channel_id == h.channel_id
-        said = [m for m in h.channel_messages() if "Create Public Threads" in m.text]
+        said = [m for m in h.channel_messages() if says(m.text, "perm.create_public_threads")]
         assert said == []  # said once, in the lobby, which now says the game has started
     finally:
         await h.close()
@@ -142,8 +148,9 @@ async def test_when_discord_refuses_the_thread_the_game_starts_in_the_channel(tm
         assert [(c.status, c.response["code"]) for c in refused] == [(403, 50013)]
         assert table.status == "running" and table.row.channel_id == h.channel_id and not table.row.open_thread
         assert board_message(h, table).channel_id == h.channel_id
-        said = [m.text for m in h.channel_messages() if "could not open a thread" in m.text]
-        assert len(said) == 1 and "Create Public Threads" in said[0]  # once, in the channel's first board message
+        said = [m.text for m in h.channel_messages() if says(m.text, "table.no_thread.missing")]
+        # once, in the channel's first board message
+        assert len(said) == 1 and says_missing(said[0], "table.no_thread.missing", ["create_public_threads"])
         assert says(r.message.text, "lobby.started")
         # Another table: a Discord outage (503) while opening the thread also leaves the game in the channel.
         h.app_permissions = discord.Permissions.all()
@@ -153,7 +160,9 @@ async def test_when_discord_refuses_the_thread_the_game_starts_in_the_channel(tm
         await h.click(alice, r.message, label=START)
         table = next(t for t in h.bot.service._tables.values() if t.status == "running")  # type: ignore[attr-defined]
         assert table.row.channel_id == h.channel_id
-        assert sum("Discord answered 503" in m.text for m in h.channel_messages()) == 1
+        outage = describe(discord.HTTPException(SimpleNamespace(status=503, reason="Service Unavailable"),  # type: ignore[arg-type]
+                                                 ""))  # as the bot words the 503 it got (a body without a code)
+        assert sum(says(m.text, "table.no_thread.error", error=outage) for m in h.channel_messages()) == 1
     finally:
         await h.close()
 
@@ -240,14 +249,15 @@ async def test_game_commands_reach_the_table_from_the_channel_and_from_its_threa
         lobby, table = await open_and_start(h, alice)
         for where in (h.channel_id, lobby.id):
             r = await h.slash(alice, "game status", channel=where)
-            assert r.ephemeral and f"Table #{table.id}" in r.text, where
+            assert r.ephemeral and says(r.text, "common.table_number", id=table.id, version=table.version), where
         r = await h.slash(alice, "play akuma", bots=3)  # still seated at the table of this channel's lobby
         assert r.message.deleted and r.messages[-1].ephemeral and says(r.messages[-1].text, "error.already_seated")
         r = await h.slash(alice, "game end", channel=h.channel_id, table=table.id)
         assert r.ephemeral and table.status == "cancelled"
         await h.settle()
         said = [m.text for m in h.channel_messages()]
-        assert said[1:] == [f"Table #{table.id} in <#{lobby.id}> was ended."]  # the lobby, then the end
-        assert any(f"Table #{table.id} was ended." in m.text for m in h.channel_messages(lobby.id))
+        ended = [[t("table.ended_in_thread", lang, id=table.id, thread=f"<#{lobby.id}>")] for lang in LANGUAGES]
+        assert said[1:] in ended  # the lobby, then the end
+        assert any(says(m.text, "table.cancelled", id=table.id) for m in h.channel_messages(lobby.id))
     finally:
         await h.close()

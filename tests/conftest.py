@@ -67,3 +67,16 @@ async def h(tmp_path: Path) -> AsyncIterator["Harness"]:
     harness = await start_harness(tmp_path / "bot.db")
     yield harness
     await harness.close()
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """Stop the worker thread of every SQLite connection a failed test left open (its traceback keeps the harness,
+    and so the connection, alive): aiosqlite's threads are not daemons, so one left running would keep the test
+    process from exiting after the run, and a red run would hang until CI's time limit instead of failing."""
+    import gc
+
+    import aiosqlite
+
+    for connection in [o for o in gc.get_objects() if isinstance(o, aiosqlite.Connection)]:
+        if connection._thread.is_alive():
+            connection.stop()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 import re
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 import discord
 from pydantic import BaseModel
@@ -19,14 +19,45 @@ from engines import EngineError
 
 from .discord_harness import Harness, SentMessage
 
+# A field of a catalog line in a test: its value, or a function of the language giving it, for the parts the bot
+# renders in the reader's language too (a bot's name, a suit, an inner line such as a reason or a move), so a line is
+# checked as the bot writes it in English or in Japanese.
+Field = Any
+InLanguage = Callable[[str], str]
+
+
+def rendered(key: str, lang: str, /, **fields: Field) -> str:
+    """The catalog line ``key`` as the bot renders it in ``lang`` (a callable field rendered in ``lang``)."""
+    return t(key, lang, **{name: value(lang) if callable(value) else value for name, value in fields.items()})
+
+
+def lines(key: str, /, **fields: Field) -> frozenset[str]:
+    """The catalog line ``key`` in each language, filled with ``fields``."""
+    return frozenset(rendered(key, lang, **fields) for lang in LANGUAGES)
+
+
+def line(key: str, /, **fields: Field) -> InLanguage:
+    """An inner line as a field of another: rendered in the outer line's language."""
+    return lambda lang: rendered(key, lang, **fields)
+
+
+def bot_name(number: int) -> InLanguage:
+    """A bot seat's name as a table shows it ("Bot 1" / 「ボット1」)."""
+    return line("common.bot_name", number=number)
+
+
+def offers(shown: Iterable[str | None], key: str, /, **fields: Field) -> bool:
+    """Whether one of the labels ``shown`` is the line ``key`` with ``fields`` in one of the languages."""
+    return not lines(key, **fields).isdisjoint(shown)
+
 
 class Key:
     """A control's label or a select's placeholder named by its catalog key (the text in any language), so a
     behaviour test finds its buttons whatever the catalogs' wording: ``h.click(user, msg, label=START)``."""
 
-    def __init__(self, key: str, **fields: Any) -> None:
+    def __init__(self, key: str, /, **fields: Field) -> None:
         self.key = key
-        self.texts = frozenset(t(key, lang, **fields) for lang in LANGUAGES)
+        self.texts = lines(key, **fields)
 
     def matches(self, shown: str | None) -> bool:
         return shown in self.texts
@@ -46,12 +77,13 @@ RESUME, IM_BACK, END_TABLE = Key("table.resume"), Key("table.im_back"), Key("tab
 CHECK_IN = Key("tournament.button.checkin")
 TOURNAMENT_JOIN, TOURNAMENT_LEAVE = Key("tournament.button.join"), Key("tournament.button.leave")
 
-def says(text: str, key: str, **fields: Any) -> bool:
+def says(text: str, key: str, /, **fields: Field) -> bool:
     """Whether ``text`` holds the catalog line ``key`` in one of the languages: a behaviour test names the message,
     not its English wording. Without ``fields`` the line is told by its longest fixed part (the words between its
-    fields); with them, the whole line as the bot renders it with those fields (plural forms and all) must be there."""
+    fields); with them, the whole line as the bot renders it with those fields (plural forms and all; a callable
+    field rendered in the line's language) must be there."""
     if fields:
-        return any(t(key, lang, **fields) in text for lang in LANGUAGES)
+        return any(shown in text for shown in lines(key, **fields))
     return any(longest_fixed_part(catalog(lang)[key]) in text for lang in LANGUAGES)
 
 
@@ -175,7 +207,7 @@ def set_state(table: Table, state) -> None:
 
 async def my_hand(h: Harness, user, table: Table):
     """Open ``user``'s hand view from the board; it must be ephemeral."""
-    r = await h.click(user, board_message(h, table), label="My hand")
+    r = await h.click(user, board_message(h, table), label=MY_HAND)
     assert r.type == "message" and r.ephemeral and opens_with_line(r.text, HAND_HEADER)
     return r.message
 

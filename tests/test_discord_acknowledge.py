@@ -104,7 +104,7 @@ async def test_a_burst_of_clicks_is_deferred_from_its_first_click(h: Harness) ->
     alice = h.user(ALICE_ID, "alice")
     table = await running_table(h, alice)
     board = board_message(h, table)
-    replies = [dispatch_click(h, alice, board, board.button("My hand", None)) for _ in range(12)]
+    replies = [dispatch_click(h, alice, board, board.button(MY_HAND, None)) for _ in range(12)]
     await h.settle()
     kinds = [r.type for r in replies]
     assert kinds == ["deferred"] * 12, kinds

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from .discord_harness import Harness
-from .discord_helpers import organiser
+from .discord_helpers import Key, line, organiser
 from .test_discord_akuma import ALICE_ID
 
 
@@ -23,8 +23,8 @@ async def test_play_with_a_level_seats_bots_of_that_level(h: Harness) -> None:
 async def test_add_bot_lets_the_host_choose_the_level(h: Harness) -> None:
     alice = h.user(ALICE_ID, "alice")
     lobby = (await h.slash(alice, "play pileup")).message
-    await h.click(alice, lobby, label="Add bot: easy")
-    await h.click(alice, lobby, label="Add bot: strong")
+    await h.click(alice, lobby, label=Key("lobby.button.bot_level", level=line("bot.level.easy")))
+    await h.click(alice, lobby, label=Key("lobby.button.bot_level", level=line("bot.level.strong")))
     table = lobby_table(h)
     assert [(s.name, s.level) for s in table.seats if s.is_bot] == [("Bot 1", "easy"), ("Bot 2", "strong")]
     assert "(easy)" in lobby.text and "(strong)" in lobby.text

@@ -12,10 +12,10 @@ from engines.pileup import GiveAll, Play
 
 from . import ui_driver
 from .discord_harness import Harness
-from .discord_helpers import START, action_button, my_hand, only_table, says, set_state
+from .discord_helpers import START, Key, action_button, line, my_hand, only_table, says, set_state
 from .engines.test_pileup_support import table as pileup_state
 from .test_discord_diamondbox import make as diamondbox_state
-from .test_discord_pileup import Line, line, roll_publicly, says_line
+from .test_discord_pileup import roll_publicly
 
 ALICE_ID = 101
 ALICE = f"u{ALICE_ID}"
@@ -47,8 +47,8 @@ async def test_one_card_plays_are_buttons_after_the_roll(h: Harness) -> None:
     hand = await my_hand(h, alice, table)
     labels = [c["label"] for c in hand.components if c.get("type") == 2 and not c.get("disabled")]
     safe = line("pileup.outcome_short.safe")
-    assert Line("pileup.button.play", cards="🟥●3", column=3, outcome=safe).texts & set(labels)
-    assert Line("pileup.button.play", cards="🟦■5", column=5, outcome=safe).texts & set(labels)
+    assert Key("pileup.button.play", cards="🟥●3", column=3, outcome=safe).texts & set(labels)
+    assert Key("pileup.button.play", cards="🟦■5", column=5, outcome=safe).texts & set(labels)
     assert len(selects(hand)) == 1  # the value select stays for longer plays (two blue 5s)
     await h.click(alice, hand, action_button(hand, table, ALICE, Play(value=3, cards=("R3a",), stacked=(False,))))
     assert table.state.columns[2].layers == [["R3a"]]
@@ -62,7 +62,7 @@ async def test_the_only_first_card_is_chosen_for_the_player_but_a_further_card_i
     set_state(table, pileup_state(SEATS, hands={ALICE: ["R3a", "R3b"], "bot1": ["G2a"], "bot2": ["Y2a"]},
                                   pile=["R1a"], phase="play", dice=[3, 4, 1]))
     hand = await my_hand(h, alice, table)
-    assert says_line(hand.text, "pileup.note.play", cards="🟥●3", column=3,
+    assert says(hand.text, "pileup.note.play", cards="🟥●3", column=3,
                      outcome=line("pileup.outcome.safe", column=3, layers=1)), hand.text
     one = Play(value=3, cards=("R3a",), stacked=(False,))
     action_button(hand, table, ALICE, one)  # ready at once

@@ -22,9 +22,13 @@ from .discord_harness import Harness
 from .discord_helpers import (
     MY_HAND,
     START,
+    Field,
+    Key,
     action_button,
     assert_hands_only_ephemeral,
     board_message,
+    bot_name,
+    line,
     my_hand,
     only_table,
     opening,
@@ -33,7 +37,6 @@ from .discord_helpers import (
     says,
     select_with,
 )
-from .test_discord_pileup import Field, Line, bot, line, says_line
 
 ALICE_ID, BOB_ID = 101, 102
 ALICE = f"u{ALICE_ID}"
@@ -68,10 +71,6 @@ def make(table, hands: dict[str, list[str]], placed: list[tuple[str, int, int]],
         placed=[Placed(card=c, turn=0, x=x, y=y) for c, x, y in placed], designated=designated, current=current)
     table.state = state
     return state
-
-
-
-
 
 
 def offered(hand) -> list[str]:
@@ -147,24 +146,24 @@ async def test_colour_gone_after_four_squares_the_placer_chooses_in_the_hand_vie
     await do_action(h, alice, table, ENGINE.parse_action({"type": "place", "card": "Y10", "turn": 0, "x": 0, "y": -1}))
     public = public_since(h, before)
     move = line("diamondbox.move.place", card="🟨Y10", turn="↻0°", x0=0, x1=1, y0=-1, y1=1)
-    assert says_line(public, "diamondbox.event.placed", player="alice", move=move, covered=4,
+    assert says(public, "diamondbox.event.placed", player="alice", move=move, covered=4,
                      face=face(turned_rows("Y10", 0))), public
-    assert says_line(public, "diamondbox.event.choice", previous=colour("R"), chooser="alice", choices=CHOICES,
-                     reason=line("diamondbox.reason.colour_gone"), then=bot(1)), public
+    assert says(public, "diamondbox.event.choice", previous=colour("R"), chooser="alice", choices=CHOICES,
+                     reason=line("diamondbox.reason.colour_gone"), then=bot_name(1)), public
     assert f"<@{ALICE_ID}>" in public  # the chooser is pinged
     assert table.state.choice is not None and table.state.choice.chooser == ALICE
     hand = await my_hand(h, alice, table)
     assert says(hand.text, "diamondbox.hand.choose")
     labels = {c["label"] for c in hand.components if c.get("type") == 2}
-    assert Line("diamondbox.button.colour", colour=colour("Y")).texts & labels
-    assert Line("diamondbox.button.colour", colour=colour("G")).texts & labels
-    assert not Line("diamondbox.button.colour", colour=colour("R")).texts & labels
+    assert Key("diamondbox.button.colour", colour=colour("Y")).texts & labels
+    assert Key("diamondbox.button.colour", colour=colour("G")).texts & labels
+    assert not Key("diamondbox.button.colour", colour=colour("R")).texts & labels
     await h.click(alice, hand, action_button(hand, table, ALICE, {"type": "choose_colour", "colour": "G"}))
     public = public_since(h, before)
-    assert says_line(public, "diamondbox.event.colour_changed", player="alice", previous=colour("R"),
+    assert says(public, "diamondbox.event.colour_changed", player="alice", previous=colour("R"),
                      colour=colour("G"))
     assert table.state.designated == "G"
-    assert says_line(board_message(h, table).text, "diamondbox.board.designated", colour=colour("G"))
+    assert says(board_message(h, table).text, "diamondbox.board.designated", colour=colour("G"))
 
 
 async def test_six_square_cover_colour_gone_previous_player_chooses_then_bonus_turn(h: Harness) -> None:
@@ -179,7 +178,7 @@ async def test_six_square_cover_colour_gone_previous_player_chooses_then_bonus_t
     await choose_place(h, alice, hand, table,
                        ENGINE.parse_action({"type": "place", "card": "Y10", "turn": 0, "x": 0, "y": 0}))
     assert says(hand.text, "diamondbox.note.ok_bonus")  # the preview tells what will happen
-    assert says_line(hand.text, "diamondbox.note.gone", colour=colour("R"), chooser=bot(1))
+    assert says(hand.text, "diamondbox.note.gone", colour=colour("R"), chooser=bot_name(1))
     preview = hand.files["hand.png"]  # and shows it: the centre with the card placed
     assert preview.startswith(b"\x89PNG")
     await h.click(alice, hand, action_button(hand, table, ALICE, {"type": "place", "card": "Y10", "turn": 0, "x": 0,
@@ -187,9 +186,9 @@ async def test_six_square_cover_colour_gone_previous_player_chooses_then_bonus_t
     assert "🔒" in hand.text  # the redrawn hand view, privately
     assert says(hand.text, "diamondbox.event.drew_card", card=mark("R10"), face=face_of("R10"))
     public = public_since(h, before)
-    assert says_line(public, "diamondbox.event.choice_bonus", previous=colour("R"), chooser=bot(1), choices=CHOICES,
+    assert says(public, "diamondbox.event.choice_bonus", previous=colour("R"), chooser=bot_name(1), choices=CHOICES,
                      then="alice"), public
-    assert says_line(public, "diamondbox.event.colour_changed", player=bot(1), previous=colour("R"),
+    assert says(public, "diamondbox.event.colour_changed", player=bot_name(1), previous=colour("R"),
                      colour=colour(table.state.designated))
     assert says(public, "diamondbox.event.then_bonus", player="alice")
     assert mark("R10") not in public  # the card Alice drew is private

@@ -5,7 +5,6 @@ seats the same people and bots with the same options (once, however often it is 
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from bot.i18n import LANGUAGES, t
 from cogs.common import names_for
@@ -28,13 +27,6 @@ from .test_discord_pings import play_whole_game
 ALICE, BOB, CAROL = 101, 102, 103
 
 
-def says_in(text: str, key: str, **fields: Any) -> bool:
-    """:func:`says` with fields, where a field may be a function of the language: a name or an inner line rendered
-    in the line's own language, as the bot renders it."""
-    return any(t(key, lang, **{k: v(lang) if callable(v) else v for k, v in fields.items()}) in text
-               for lang in LANGUAGES)
-
-
 def game_name(game: str):
     return lambda lang: t(f"game.{game}.name", lang)
 
@@ -51,10 +43,10 @@ async def test_after_start_the_lobby_says_who_plays_and_has_no_buttons(h: Harnes
     lobby = h.message(lobby.id)
     assert table.status == "running"
     assert not says(lobby.text, "lobby.title") and not says(lobby.text, "lobby.footer"), lobby.text
-    assert says_in(lobby.text, "lobby.title_started", game=game_name("akuma"), id=table.id)
+    assert says(lobby.text, "lobby.title_started", game=game_name("akuma"), id=table.id)
     assert says(lobby.text, "lobby.started")
     bot = table.seat_of("bot1")
-    assert "alice" in lobby.text and "bob" in lobby.text and says_in(
+    assert "alice" in lobby.text and "bob" in lobby.text and says(
         lobby.text, "lobby.seat_line", number=bot.seat + 1, name=lambda lang: names_for(table, lang)("bot1"),
         tags=lambda lang: t("lobby.bot_tag", lang, level=t("bot.level.strong", lang)))
     assert says(lobby.text, "lobby.footer_started", count=3)
@@ -119,7 +111,7 @@ async def test_the_end_posts_one_clear_result_and_leaves_no_control_of_the_table
     table, _ = await play_whole_game(h, "akuma", bob=True)
     await h.settle()
     assert table.status == "finished"
-    results = [m for m in h.channel_messages() if says_in(m.text, "result.title", game=game_name("akuma"), id=table.id)
+    results = [m for m in h.channel_messages() if says(m.text, "result.title", game=game_name("akuma"), id=table.id)
                and says(str(m.components), "result.rematch")]
     assert len(results) == 1, [m.text for m in h.channel_messages()][-3:]
     result = results[0]
@@ -128,7 +120,7 @@ async def test_the_end_posts_one_clear_result_and_leaves_no_control_of_the_table
     def name(lang: str) -> str:
         return names_for(table, lang)(emptied.player)
 
-    assert says_in(result.text, "akuma.result.emptied_last", player=name)
+    assert says(result.text, "akuma.result.emptied_last", player=name)
     assert says(result.text, "result.winners") and "🥇" not in result.text  # the ranking is on the board just above
     assert "🥇" in board_message(h, table).text and says(board_message(h, table).text, "akuma.result.lower_is_better")
     assert sum(m.text.count("🥇") for m in h.channel_messages()) == 1  # the ranking once, not three times

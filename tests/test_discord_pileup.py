@@ -10,9 +10,8 @@ from __future__ import annotations
 import itertools
 import random
 import re
-from typing import Any, Callable
 
-from bot.i18n import LANGUAGES, language, t
+from bot.i18n import language, t
 from bot.policies import choose_action
 from bot.render.pileup import card as mark
 from bot.render.pileup import dice
@@ -30,6 +29,8 @@ from .discord_helpers import (
     assert_forged_clicks_refused,
     assert_hands_only_ephemeral,
     board_message,
+    bot_name,
+    line,
     my_hand,
     only_table,
     public_mark,
@@ -50,37 +51,6 @@ SEATS = [ALICE, "bot1", "bot2"]
 # Lines whose fields are themselves rendered lines (a bot's name, a reason, a chain step): ``says`` fills every
 # language's line with the same field values, so such a field is given as a function of the language instead and
 # rendered in the language of the line around it. Shared with the other game tests (diamondbox, clicks, akuma).
-Field = Callable[[str], str]
-
-
-def line_texts(key: str, **fields: Any) -> frozenset[str]:
-    """The catalog line ``key`` in each language as the bot renders it; a field that is a function of the language
-    (see :func:`line`, :func:`bot`) is rendered in that language."""
-    return frozenset(t(key, lang, **{k: v(lang) if callable(v) else v for k, v in fields.items()})
-                     for lang in LANGUAGES)
-
-
-def says_line(text: str, key: str, **fields: Any) -> bool:
-    """``says(text, key, **fields)`` for a line whose fields may be rendered lines themselves."""
-    return any(rendered in text for rendered in line_texts(key, **fields))
-
-
-def line(key: str, **fields: Any) -> Field:
-    """An inner line, as a field of another: rendered in the outer line's language."""
-    return lambda lang: t(key, lang, **{k: v(lang) if callable(v) else v for k, v in fields.items()})
-
-
-def bot(number: int) -> Field:
-    """A bot seat's name (``Bot 1``), in the table's language."""
-    return line("common.bot_name", number=number)
-
-
-class Line(Key):
-    """A label or placeholder named by its catalog line, fields rendered as in :func:`line_texts`."""
-
-    def __init__(self, key: str, **fields: Any) -> None:
-        self.key = key
-        self.texts = line_texts(key, **fields)
 
 
 async def open_table(h: Harness, alice, bots: int = 2, **options):
@@ -90,12 +60,6 @@ async def open_table(h: Harness, alice, bots: int = 2, **options):
     table = only_table(h)
     assert table.status == "running"
     return table
-
-
-
-
-
-
 
 
 def public_roll_message(h: Harness, table):
@@ -203,7 +167,7 @@ async def test_a_whole_game_with_bots_through_buttons_and_selects(h: Harness) ->
     assert says(public, "pileup.event.game_over") and "🥇" in public
     throws = [dice(list(faces)) for faces in itertools.product(range(1, 7), repeat=3)]
     assert any(says(public, "pileup.event.rolled", player="alice", dice=d) for d in throws)  # faces, publicly
-    assert any(says_line(public, "pileup.event.rolled", player=bot(1), dice=d) for d in throws)
+    assert any(says(public, "pileup.event.rolled", player=bot_name(1), dice=d) for d in throws)
     assert any(says(public, "pileup.event.turn", player="alice", turn=n) for n in range(1, 1000))
     assert says(public, "pileup.event.turn_minus")  # the empty-hand phase
     assert "💥" in public and says(public, "pileup.event.column_taken")
@@ -230,8 +194,8 @@ async def test_dump_with_a_deflect_chain_in_the_channel(h: Harness) -> None:
     hand = await my_hand(h, alice, table)
     assert says(hand.text, "pileup.hand.dump_target")
     labels = {c["label"] for c in hand.components if c.get("type") == 2}
-    assert Line("pileup.button.dump", column=4, player=bot(1), count=1).texts & labels
-    assert Line("pileup.button.dump", column=4, player=bot(2), count=2).texts & labels
+    assert Key("pileup.button.dump", column=4, player=bot_name(1), count=1).texts & labels
+    assert Key("pileup.button.dump", column=4, player=bot_name(2), count=2).texts & labels
     assert not any(says(label, "pileup.button.keep") for label in labels)  # the dumper must dump
     await h.click(alice, hand, action_button(hand, table, ALICE, {"type": "dump", "target": "bot1"}))
     # Bot 1 deflected and dumped it back on Alice: she now has the public "Roll to deflect" button.
@@ -242,28 +206,29 @@ async def test_dump_with_a_deflect_chain_in_the_channel(h: Harness) -> None:
     r = await h.click(bob, message, rf"gh:do:{table.id}:\d+:\S+")
     assert r.ephemeral and says(r.text, "error.not_seated")  # someone else cannot roll for her
     board = board_message(h, table)
-    chain = lambda lang: f"alice → {bot(1)(lang)} {t('pileup.chain.deflected', lang, die='⚃')} → alice"  # noqa: E731
-    assert says_line(board.text, "pileup.board.chain", column=4, chain=chain)
+    chain = lambda lang: f"alice → {bot_name(1)(lang)} {t('pileup.chain.deflected', lang, die='⚃')} → alice"  # noqa: E731
+    assert says(board.text, "pileup.board.chain", column=4, chain=chain)
     assert says(board_alt(board), "pileup.board.being_dumped")
     await roll_publicly(h, alice, table)
     hand = await my_hand(h, alice, table)
     assert says(hand.text, "pileup.hand.dump_again", column=4, cards=4)
     labels = {c["label"] for c in hand.components if c.get("type") == 2}
-    assert Line("pileup.button.keep", column=4, cards=4).texts & labels
+    assert Key("pileup.button.keep", column=4, cards=4).texts & labels
     await h.click(alice, hand, action_button(hand, table, ALICE, {"type": "dump", "target": "bot2"}))
     public = public_text(h, before)
     for key, fields in (
             ("pileup.event.played", dict(player="alice", cards="🟥●4 ▸ ⬜○4", mark="4️⃣", layers=4)),
             ("pileup.event.dump_started", dict(player="alice", column=4, cards=4)),
-            ("pileup.event.dumped", dict(player="alice", to=bot(1), column=4, cards=4, face="⚃")),
-            ("pileup.event.deflected", dict(player=bot(1), die="⚃ (4)", column=4)),
-            ("pileup.event.dumped", dict(player=bot(1), to="alice", column=4, cards=4, face="⚃")),
+            ("pileup.event.dumped", dict(player="alice", to=bot_name(1), column=4, cards=4, face="⚃")),
+            ("pileup.event.deflected", dict(player=bot_name(1), die="⚃ (4)", column=4)),
+            ("pileup.event.dumped", dict(player=bot_name(1), to="alice", column=4, cards=4, face="⚃")),
             ("pileup.event.deflected", dict(player="alice", die="⚃ (4)", column=4)),
-            ("pileup.event.dumped", dict(player="alice", to=bot(2), column=4, cards=4, face="⚃")),
-            ("pileup.event.not_deflected", dict(player=bot(2), die="⚁ (2)")),
-            ("pileup.event.column_taken", dict(player=bot(2), mark="4️⃣", column=4, reason=line("pileup.reason.dump"),
-                                               cards="🟩▲4 🟨★4 🟥●4 ⬜○4", count=4, total=6))):
-        assert says_line(public, key, **fields), (key, fields, public)
+            ("pileup.event.dumped", dict(player="alice", to=bot_name(2), column=4, cards=4, face="⚃")),
+            ("pileup.event.not_deflected", dict(player=bot_name(2), die="⚁ (2)")),
+            ("pileup.event.column_taken", dict(player=bot_name(2), mark="4️⃣", column=4,
+                                               reason=line("pileup.reason.dump"), cards="🟩▲4 🟨★4 🟥●4 ⬜○4",
+                                               count=4, total=6))):
+        assert says(public, key, **fields), (key, fields, public)
     assert sorted(table.state.minus["bot2"]) == ["B6a", "B6b", "G4a", "R4a", "W4a", "Y4a"]
     assert table.state.columns[3].layers == []
     assert "4️⃣ —" in board_alt(board_message(h, table))
@@ -280,23 +245,23 @@ async def test_triple_hands_out_every_minus_card_in_one_decision(h: Harness) -> 
     await roll_publicly(h, alice, table)
     assert says(public_text(h, before), "pileup.event.triple", player="alice", count=3, sum=3)
     hand = await my_hand(h, alice, table)
-    assert says_line(hand.text, "pileup.hand.give", count=3, to=bot(1))
+    assert says(hand.text, "pileup.hand.give", count=3, to=bot_name(1))
     assert hand.button(label=Key("pileup.button.give_all_empty", count=3)).get("disabled")
-    bot1, bot2 = hand.select(placeholder=Line("pileup.select.give_to", player=bot(1), count=2)), hand.select(
-        placeholder=Line("pileup.select.give_to", player=bot(2), count=1))
+    bot1, bot2 = hand.select(placeholder=Key("pileup.select.give_to", player=bot_name(1), count=2)), hand.select(
+        placeholder=Key("pileup.select.give_to", player=bot_name(2), count=1))
     assert (bot1["max_values"], bot2["max_values"]) == (2, 1) and len(bot1["options"]) == 4
     await h.select(alice, hand, re.escape(bot1["custom_id"]), ["aB3a", "aK2a"])
-    assert says_line(hand.text, "pileup.note.give_to", player=bot(1), cards="🟦■3 ⬛◆2", chosen=2, count=2)
-    assert says_line(hand.text, "pileup.note.give_to", player=bot(2), cards="—", chosen=0, count=1)
-    bot2 = hand.select(placeholder=Line("pileup.select.give_to", player=bot(2), count=1))
+    assert says(hand.text, "pileup.note.give_to", player=bot_name(1), cards="🟦■3 ⬛◆2", chosen=2, count=2)
+    assert says(hand.text, "pileup.note.give_to", player=bot_name(2), cards="—", chosen=0, count=1)
+    bot2 = hand.select(placeholder=Key("pileup.select.give_to", player=bot_name(2), count=1))
     assert [o["value"] for o in bot2["options"]] == ["bW4a", "bY6a"]  # the cards chosen for Bot 1 are not offered
     await h.select(alice, hand, re.escape(bot2["custom_id"]), ["bY6a"])
-    assert says_line(hand.text, "pileup.note.give_to", player=bot(1), cards="🟦■3 ⬛◆2", chosen=2, count=2)
-    assert says_line(hand.text, "pileup.note.give_to", player=bot(2), cards="🟨★6", chosen=1, count=1)
+    assert says(hand.text, "pileup.note.give_to", player=bot_name(1), cards="🟦■3 ⬛◆2", chosen=2, count=2)
+    assert says(hand.text, "pileup.note.give_to", player=bot_name(2), cards="🟨★6", chosen=1, count=1)
     await h.click(alice, hand, label=Key("pileup.button.give_all", count=3))  # one decision: nothing more to choose
     public = public_text(h, before)
-    assert says_line(public, "pileup.event.minus_given", player="alice", card="🟦■3", to=bot(1), left=2)
-    assert says_line(public, "pileup.event.minus_given", player="alice", card="⬛◆2", to=bot(1), left=0)
+    assert says(public, "pileup.event.minus_given", player="alice", card="🟦■3", to=bot_name(1), left=2)
+    assert says(public, "pileup.event.minus_given", player="alice", card="⬛◆2", to=bot_name(1), left=0)
     assert table.state.minus[ALICE] == ["W4a"] and table.state.minus["bot1"][:2] == ["B3a", "K2a"]
     assert table.state.minus["bot2"] == ["Y6a"]
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import random
 import re
-from typing import Any, Callable
 
 from bot.i18n import LANGUAGES, t
 from bot.policies import choose_action
@@ -22,14 +21,17 @@ from .discord_helpers import (
     JOIN,
     MY_HAND,
     START,
+    Field,
     action_button,
     assert_forged_clicks_refused,
     assert_hands_only_ephemeral,
     board_message,
+    bot_name,
     my_hand,
     only_table,
     public_mark,
     public_since,
+    rendered,
     says,
     select_with,
     set_state,
@@ -39,29 +41,12 @@ from .engines.test_rocca_support import make
 ALICE_ID, BOB_ID = 101, 102
 ALICE, BOB = f"u{ALICE_ID}", f"u{BOB_ID}"
 ENGINE = get_engine("rocca")
-Field = Any  # a field's value, or a function of the language giving it (a name or a line the bot renders there)
-
-
-def rendered(key: str, lang: str, **fields: Field) -> str:
-    """The catalog line ``key`` as the bot renders it in ``lang``: fields that are themselves rendered (a bot's
-    name, a side, a bend, a move) are given as functions of the language."""
-    return t(key, lang, **{k: v(lang) if callable(v) else v for k, v in fields.items()})
-
-
-def says_rendered(text: str, key: str, **fields: Field) -> bool:
-    """Like ``says(text, key, **fields)``, with fields that may be functions of the language (see ``rendered``)."""
-    return any(rendered(key, lang, **fields) in text for lang in LANGUAGES)
 
 
 def has_button(message, key: str, **fields: Field) -> bool:
     """Whether ``message`` has a button labelled with the catalog line ``key`` (fields as for ``rendered``)."""
     labels = {c["label"] for c in message.components if c.get("type") == 2}
     return any(rendered(key, lang, **fields) in labels for lang in LANGUAGES)
-
-
-def bot_name(number: int) -> Callable[[str], str]:
-    """A bot seat's name as the table shows it in each language (``common.bot_name``)."""
-    return lambda lang: t("common.bot_name", lang, number=number)
 
 
 BOT1, BOT2 = bot_name(1), bot_name(2)
@@ -74,12 +59,6 @@ async def open_table(h: Harness, alice, bots: int = 2, **options):
     table = only_table(h)
     assert table.status == "running"
     return table
-
-
-
-
-
-
 
 
 async def do_action(h: Harness, user, table, action) -> None:
@@ -161,15 +140,15 @@ async def test_queen_counter_chain_shows_counts_publicly_and_cards_only_to_the_t
     await h.click(alice, hand, action_button(hand, table, ALICE, {"type": "give", "card": "7H", "to": "bot1"}))
     # Bot 1 counters with QD and gives 2 back; now Alice may counter (QC on QD) or accept.
     public = public_since(h, before)
-    assert says_rendered(public, "rocca.event.q_pass", giver="alice", receiver=BOT1, count=1)
-    assert says_rendered(public, "rocca.event.q_countered", player=BOT1, to="alice", count=2)
-    assert says_rendered(public, "rocca.event.q_pass", giver=BOT1, receiver="alice", count=2)
+    assert says(public, "rocca.event.q_pass", giver="alice", receiver=BOT1, count=1)
+    assert says(public, "rocca.event.q_countered", player=BOT1, to="alice", count=2)
+    assert says(public, "rocca.event.q_pass", giver=BOT1, receiver="alice", count=2)
     assert mark("7H") not in public  # the card itself is never shown in the channel
     pending = table.state.pending
     assert pending.kind == "q_answer" and pending.player == ALICE and pending.count == 3
     hand = await my_hand(h, alice, table)
     on_qd = label_of(table.view(ALICE), "QD")
-    assert says_rendered(hand.text, "rocca.hand.q_answer", giver=BOT1, label=on_qd, count=3)
+    assert says(hand.text, "rocca.hand.q_answer", giver=BOT1, label=on_qd, count=3)
     assert "🔒" in hand.text  # the cards received, privately
     received = [c for c in table.state.hands[ALICE] if c not in ("QC", "8H", "9C", "2C")]
     assert len(received) == 2 and all(mark(c) in hand.text for c in received)
@@ -179,14 +158,14 @@ async def test_queen_counter_chain_shows_counts_publicly_and_cards_only_to_the_t
                                                                  "side": "face"}))
     for n in range(3):  # give 3 back, one at a time
         hand = await my_hand(h, alice, table)
-        assert says_rendered(hand.text, "rocca.hand.q_give_back", receiver=BOT1, count=3 - n, total=3)
+        assert says(hand.text, "rocca.hand.q_give_back", receiver=BOT1, count=3 - n, total=3)
         give = table.state.hands[ALICE][0]
         await h.select(alice, hand, select_with(hand, give), [give])
         assert has_button(hand, "rocca.button.give", card=mark(give), player=BOT1, number=n + 1, total=3)
         await h.click(alice, hand, action_button(hand, table, ALICE, {"type": "give", "card": give, "to": "bot1"}))
     public = public_since(h, before)
-    assert says_rendered(public, "rocca.event.q_pass", giver="alice", receiver=BOT1, count=3)
-    assert says_rendered(public, "rocca.event.q_accepted", player=BOT1)
+    assert says(public, "rocca.event.q_pass", giver="alice", receiver=BOT1, count=3)
+    assert says(public, "rocca.event.q_accepted", player=BOT1)
     secrets = {c for hand_ in table.state.hands.values() for c in hand_}
     for text in public_since(h, before).splitlines():  # since the prepared position: no card in a hand is shown
         words = set(text.replace(".", " ").split())
@@ -202,7 +181,7 @@ async def test_j_chain_passes_on_and_the_last_player_draws(h: Harness) -> None:
     await do_action(h, alice, table, ENGINE.parse_action({"type": "place", "card": "JS", "on": "5S",
                                                           "side": "head"}))
     public = public_since(h, before)
-    assert says_rendered(public, "rocca.event.draw_chain", player=BOT1, count=1, rank="J")
+    assert says(public, "rocca.event.draw_chain", player=BOT1, count=1, rank="J")
     assert says(public, "rocca.event.draw_chain", player="alice", count=2, rank="J")
     view = table.view(ALICE)
     on = label_of(view, view.pending.card)
@@ -210,15 +189,15 @@ async def test_j_chain_passes_on_and_the_last_player_draws(h: Harness) -> None:
     assert says(board.text, "rocca.pending.draw_chain", player="alice", count=2, rank="J", label=on)
     assert says(board.text, "rocca.board.to_decide", player="alice")
     hand = await my_hand(h, alice, table)
-    assert says_rendered(hand.text, "rocca.hand.draw_chain", player=BOT1, count=2, rank="J", label=on)
+    assert says(hand.text, "rocca.hand.draw_chain", player=BOT1, count=2, rank="J", label=on)
     assert has_button(hand, "rocca.button.take_draws", count=2)
     assert has_button(hand, "rocca.button.pass_chain", card=mark("JC"), label=on, count=3)
     await h.click(alice, hand, action_button(hand, table, ALICE, {"type": "place", "card": "JC", "on": "JH",
                                                                  "side": "face"}))
     public = public_since(h, before)
-    assert says_rendered(public, "rocca.event.draw_chain", player=BOT1, count=3, rank="J")
-    assert says_rendered(public, "rocca.event.drew", player=BOT1, count=3, pile=table.view(ALICE).deck_size)
-    assert says_rendered(public, "rocca.event.turn_lost", player=BOT1)
+    assert says(public, "rocca.event.draw_chain", player=BOT1, count=3, rank="J")
+    assert says(public, "rocca.event.drew", player=BOT1, count=3, pile=table.view(ALICE).deck_size)
+    assert says(public, "rocca.event.turn_lost", player=BOT1)
     assert table.state.turn == ALICE and len(table.state.hands["bot1"]) == 5
 
 
@@ -232,7 +211,7 @@ async def test_joker_suit_and_bend_then_one_and_going_out(h: Harness) -> None:
     placed = {"player": "alice", "card": mark("X1"), "suit": "♥", "bend": lambda lang: bend_name("left", lang),
               "side": lambda lang: side_name("head", lang), "on": label_of(view, "5S"), "label": label_of(view, "X1"),
               "left": 2}
-    assert any(says_rendered(m.text, "rocca.event.placed_joker", **placed) for m in h.channel_messages())
+    assert any(says(m.text, "rocca.event.placed_joker", **placed) for m in h.channel_messages())
     assert says(board_message(h, table).text, "rocca.board.bent")
     # Bot 1 could not follow the hearts joker and drew; Alice plays 7H on it and holds one card.
     assert table.state.turn == ALICE
@@ -258,7 +237,7 @@ async def test_bon_is_offered_out_of_turn_without_telling_anyone(h: Harness) -> 
     value = "B-5S-5H_5D"
     await h.select(bob, hand, select_with(hand, value), [value])
     view = table.view(BOB)
-    assert says_rendered(hand.text, "rocca.note.ok", move=lambda lang: bon_move(view, "5S", ["5H", "5D"], lang))
+    assert says(hand.text, "rocca.note.ok", move=lambda lang: bon_move(view, "5S", ["5H", "5D"], lang))
     assert label_of(view, "5S") == "a1" and marks(["5H", "5D"]) == "5♥ 5♦"  # as the move is shown
     await h.click(bob, hand, action_button(hand, table, BOB, {"type": "bon", "on": "5S", "cards": ["5H", "5D"]}))
     view = table.view(BOB)
@@ -286,7 +265,7 @@ async def test_errors_are_ephemeral_and_change_nothing(h: Harness) -> None:
     hand = await my_hand(h, alice, table)
     await h.select(alice, hand, select_with(hand, "P-7S-5S-h"), ["P-7S-5S-h"])
     view = table.view(ALICE)
-    assert says_rendered(hand.text, "rocca.note.ok", move=lambda lang: placement(view, "7S", "5S", "head", lang))
+    assert says(hand.text, "rocca.note.ok", move=lambda lang: placement(view, "7S", "5S", "head", lang))
     assert label_of(view, "5S") == "a1"  # the move as shown: 7♠ → head of a1
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import discord
 
-from bot.i18n import LANGUAGES, t
+from bot.i18n import t
 from bot.limits import Cap
 from bot.tournaments import text as tx
 from cogs.permissions import permission_names
@@ -23,17 +23,9 @@ from .test_discord_tournament import ALICE, BOB, CAROL, DAVE, threads
 THREADS = r"/channels/\d+/threads"
 
 
-def says_rendered(text: str, key: str, **fields: Any) -> bool:
-    """Like ``says(text, key, **fields)``, for a line whose fields are themselves rendered lines (permission names,
-    a reason, a default name): those are given as functions of the language, so the whole line is checked as the
-    bot renders it in each language."""
-    return any(t(key, lang, **{k: v(lang) if callable(v) else v for k, v in fields.items()}) in text
-               for lang in LANGUAGES)
-
-
 def lacks(text: str, *permissions: str) -> bool:
     """The refusal of a tournament for want of ``permissions`` (named as the bot names them)."""
-    return says_rendered(text, "error.tournament.missing_permissions",
+    return says(text, "error.tournament.missing_permissions",
                          missing=lambda lang: permission_names(list(permissions), lang))
 
 
@@ -152,7 +144,7 @@ async def test_the_organiser_is_told_once_when_threads_keep_failing(h: Harness) 
     told = {"name": lambda lang: tx.title(tn, lang), "round": 1, "channel": f"<#{h.channel_id}>",
             "reason": lambda lang: t("tournament.not_opening.missing", lang, missing=permission_names(lacking, lang))}
     assert len(dm) == 1
-    assert any(says_rendered(dm[0].content, "tournament.not_opening", table=table, **told) for table in (1, 2))
+    assert any(says(dm[0].content, "tournament.not_opening", table=table, **told) for table in (1, 2))
     h.server.faults.faults.remove(refusals)
     channel["permission_overwrites"] = []
     h.dispatch("CHANNEL_UPDATE", channel)

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
-from typing import Any, AsyncIterator, Callable
+from typing import Any, AsyncIterator
 
 import pytest
 
-from bot.i18n import LANGUAGES, catalog, quick_start_text, t
+from bot.i18n import catalog, quick_start_text, t
 from bot.policies import choose_action
 from bot.render.twinpyramid import card as mark
 from bot.render.twinpyramid import cards, order_text, sorted_cards, suit_mark, suit_name
@@ -27,12 +27,16 @@ from .discord_harness import Harness
 from .discord_helpers import (
     MY_HAND,
     START,
+    Field,
     action_button,
     assert_forged_clicks_refused,
     assert_hands_only_ephemeral,
     board_message,
+    bot_name,
+    lines,
     longest_fixed_part,
     my_hand,
+    offers,
     only_table,
     opening,
     public_mark,
@@ -51,29 +55,6 @@ ENGINE = get_engine("twinpyramid")
 # says(text, key, **fields) of discord_helpers fills every language's line with the same fields; here a field may be
 # a function of the language, for the parts the bot renders in the reader's language too (a suit's name, a bot's
 # name, "you"), so a line is checked as the bot writes it in English or in Japanese.
-Field = Callable[[str], str]
-
-
-def lines(key: str, /, **fields: Any) -> set[str]:
-    """The catalog line ``key`` in each language, filled with ``fields`` (a callable field rendered in that
-    language)."""
-    return {t(key, lang, **{name: value(lang) if callable(value) else value for name, value in fields.items()})
-            for lang in LANGUAGES}
-
-
-def says_in(text: str, key: str, /, **fields: Any) -> bool:
-    """Whether ``text`` holds the line ``key`` with ``fields`` in one of the languages."""
-    return any(line in text for line in lines(key, **fields))
-
-
-def offers(shown: list[str], key: str, /, **fields: Any) -> bool:
-    """Whether one of the labels ``shown`` is the line ``key`` with ``fields`` in one of the languages."""
-    return not lines(key, **fields).isdisjoint(shown)
-
-
-def bot(number: int) -> Field:
-    """The host's bot seat ``number`` as the reader sees it named ("Bot 1" / 「ボット1」)."""
-    return lambda lang: t("common.bot_name", lang, number=number)
 
 
 def suit(code: str) -> Field:
@@ -133,10 +114,6 @@ def position(table, hands: dict[str, dict[str, list[str]]], *, top: str = "5H", 
     return state
 
 
-
-
-
-
 def button(hand, table, action: dict) -> str:
     """The custom id of alice's enabled action button sending ``action``."""
     return action_button(hand, table, ALICE, action)
@@ -174,7 +151,7 @@ async def test_a_whole_match_with_bots_through_buttons_and_selects(h: Harness) -
     assert board.files["board.png"].startswith(b"\x89PNG") and "attachment://board.png" in str(board.embeds)
     assert "·7·" in board.payload["attachments"][0]["description"]  # … their pyramids: the picture and its alt text
     top = mark(table.state.discard[-1])  # no move yet: the deal's top card
-    assert any(says_in(m.text, "twinpyramid.event.deal_started", deal=1, total=3, player="alice", top=top)
+    assert any(says(m.text, "twinpyramid.event.deal_started", deal=1, total=3, player="alice", top=top)
                for m in h.channel_messages())
     rng = random.Random(3)
     moves = 0
@@ -202,26 +179,26 @@ async def test_rearranging_is_one_click_per_step_then_the_action(h: Harness) -> 
     position(table, {ALICE: {"held": ["5S", "9C", "KD", "2C"], "shown": ["7H"], "stones": ["7S"]},
                      "bot1": {"held": ["3D", "4D"]}}, top="5H")
     hand = await my_hand(h, alice, table)
-    assert says_in(hand.text, "twinpyramid.hand.turn", left=8)
+    assert says(hand.text, "twinpyramid.hand.turn", left=8)
     version = table.version
     # Move 9♣ to shown: one select (which card), one click — one committed action.
     await h.select(alice, hand, select_with(hand, "r:9C"), ["r:9C"])
-    assert says_in(hand.text, "twinpyramid.note.rearrange", card=mark("9C"), left=8)
+    assert says(hand.text, "twinpyramid.note.rearrange", card=mark("9C"), left=8)
     assert offers(labels(hand), "twinpyramid.step.swap_shown", held=mark("9C"), shown=mark("7H"))
     assert offers(labels(hand), "twinpyramid.step.to_shown", card=mark("9C"))
     await h.click(alice, hand, button(hand, table, {"type": "rearrange_step",
                                                     "step": {"type": "to_shown", "card": "9C"}}))
     assert table.version == version + 1 and table.state.seats[ALICE].shown == ["7H", "9C"]
     assert not table.state.arranging and table.state.rearranged == 1
-    assert says_in(hand.text, "twinpyramid.hand.turn", left=7)  # the redrawn view
+    assert says(hand.text, "twinpyramid.hand.turn", left=7)  # the redrawn view
     # Swap the same-rank stone: 7♥ (shown) for the 7♠ stone.
     await h.select(alice, hand, select_with(hand, "r:7H"), ["r:7H"])
     await h.click(alice, hand, button(hand, table, {"type": "rearrange_step",
                                                     "step": {"type": "swap_stone", "card": "7H", "stone": "7S"}}))
     assert table.state.seats[ALICE].stones["7"] == "7H" and "7S" in table.state.seats[ALICE].shown
     public = "\n".join(m.text for m in h.channel_messages())
-    assert says_in(public, "twinpyramid.event.rearranged_move", player="alice", card=mark("9C"))
-    assert says_in(public, "twinpyramid.event.rearranged_stone", player="alice", slot="7", stone=mark("7H"),
+    assert says(public, "twinpyramid.event.rearranged_move", player="alice", card=mark("9C"))
+    assert says(public, "twinpyramid.event.rearranged_stone", player="alice", slot="7", stone=mark("7H"),
                    card=mark("7S"))
     # Then the turn's action: 5♠ on 5♥ by rank.
     await do_action(h, alice, table, ENGINE.parse_action({"type": "play", "card": "5S"}), hand)
@@ -238,11 +215,11 @@ async def test_two_passed_on_posts_counts_only_and_the_drawer_rearranges_first(h
     hand = await do_action(h, alice, table, ENGINE.parse_action({"type": "play", "card": "2H"}))
     assert says(hand.text, "twinpyramid.hand.two_choice")
     assert offers(labels(hand), "twinpyramid.button.take_two")
-    assert offers(labels(hand), "twinpyramid.button.pass_two", player=bot(1))
+    assert offers(labels(hand), "twinpyramid.button.pass_two", player=bot_name(1))
     await h.click(alice, hand, button(hand, table, {"type": "pass_two"}))
     public = public_since(h, before)
-    assert says_in(public, "twinpyramid.event.two_passed", player="alice", to=bot(1))
-    assert count_of(public, "twinpyramid.event.drew_held", player=bot(1)) == 2
+    assert says(public, "twinpyramid.event.two_passed", player="alice", to=bot_name(1))
+    assert count_of(public, "twinpyramid.event.drew_held", player=bot_name(1)) == 2
     assert mark("JC") not in public and mark("8D") not in public  # the drawn cards stay secret
     assert sorted(table.state.seats["bot1"].held) == sorted([*bot_held, "JC", "8D"])
     # Now a bot passes a 2 on to alice: she may rearrange before drawing.
@@ -254,9 +231,9 @@ async def test_two_passed_on_posts_counts_only_and_the_drawer_rearranges_first(h
     await h.settle()
     assert table.state.pending is not None and table.state.pending.kind == "forced_draw"
     assert table.to_act() == [ALICE]
-    assert any(says_in(m.text, "twinpyramid.event.two_passed", player=bot(2), to="alice")
+    assert any(says(m.text, "twinpyramid.event.two_passed", player=bot_name(2), to="alice")
                for m in h.channel_messages())
-    assert says_in(board_message(h, table).text, "twinpyramid.pending.forced_two", player="alice", count=2)
+    assert says(board_message(h, table).text, "twinpyramid.pending.forced_two", player="alice", count=2)
     hand = await my_hand(h, alice, table)
     assert says(hand.text, "twinpyramid.hand.forced_two") and offers(labels(hand), "twinpyramid.button.forced_draw",
                                                                     count=2)
@@ -276,7 +253,7 @@ async def test_three_reorder_then_everyone_draws_one_and_the_cards_stay_private(
              top="5H", draw=["4C", "8D", "QS"])
     before = public_mark(h)
     hand = await do_action(h, alice, table, ENGINE.parse_action({"type": "play", "card": "3H"}))
-    assert says_in(hand.text, "twinpyramid.hand.order_three", cards=cards(["4C", "8D", "QS"]))
+    assert says(hand.text, "twinpyramid.hand.order_three", cards=cards(["4C", "8D", "QS"]))
     order = labels(hand)
     view = ENGINE.view(table.state, ALICE)  # who draws which card, in the button's words: 4♣→Bot 1 · 8♦→Bot 2 · Q♠→you
     assert len(order) >= 6 and offers(order, "twinpyramid.button.order", order=lambda lang: order_text(
@@ -285,10 +262,10 @@ async def test_three_reorder_then_everyone_draws_one_and_the_cards_stay_private(
     # The queen to Bot 1, the 4 to alice.
     await h.click(alice, hand, button(hand, table, {"type": "order_three", "order": ["QS", "8D", "4C"]}))
     public = public_since(h, before)
-    assert says_in(public, "twinpyramid.event.three_ordered", player="alice")
-    assert says_in(public, "twinpyramid.event.drew_held", player=bot(1))
-    assert says_in(public, "twinpyramid.event.drew_held", player=bot(2))
-    assert says_in(public, "twinpyramid.event.drew_held", player="alice")
+    assert says(public, "twinpyramid.event.three_ordered", player="alice")
+    assert says(public, "twinpyramid.event.drew_held", player=bot_name(1))
+    assert says(public, "twinpyramid.event.drew_held", player=bot_name(2))
+    assert says(public, "twinpyramid.event.drew_held", player="alice")
     for c in ("QS", "8D", "4C"):
         assert mark(c) not in public
     assert "QS" in table.state.seats["bot1"].held and "8D" in table.state.seats["bot2"].held
@@ -308,11 +285,11 @@ async def test_eight_names_a_wild_suit_that_binds_the_others(h: Harness) -> None
     await h.click(alice, hand, button(hand, table, {"type": "name_suit", "suit": "C"}))
     board = board_message(h, table).text
     public = "\n".join(m.text for m in h.channel_messages())
-    assert says_in(public, "twinpyramid.event.suit_named", player="alice", suit="♣", name=suit("C"))
+    assert says(public, "twinpyramid.event.suit_named", player="alice", suit="♣", name=suit("C"))
     # The bot could not play 5♠ by rank: only clubs while the wild is in force.
     assert table.to_act() == [ALICE]
     wild = {"suit": "♣", "name": suit("C"), "player": "alice"}
-    assert says_in(board, "twinpyramid.board.wild", **wild) or says_in(board_message(h, table).text,
+    assert says(board, "twinpyramid.board.wild", **wild) or says(board_message(h, table).text,
                                                                       "twinpyramid.board.wild", **wild)
     assert table.state.wild is not None and table.state.wild.suit == "C"
     assert "5S" in table.state.seats["bot1"].hand
@@ -327,21 +304,21 @@ async def test_joker_wild_change_then_change_from_a_shown_card(h: Harness) -> No
     options = [o["label"] for c in hand.components if c.get("type") == 3 for o in c.get("options", [])]
     assert offers(options, "twinpyramid.action.play_wild", card=mark("X1"))
     assert offers(options, "twinpyramid.action.wild_change", card=mark("X1"), target=mark("5H"))
-    assert offers(options, "twinpyramid.action.change_shown", card=mark("X1"), target=mark("7D"), player=bot(1))
+    assert offers(options, "twinpyramid.action.change_shown", card=mark("X1"), target=mark("7D"), player=bot_name(1))
     await do_action(h, alice, table, ENGINE.parse_action({"type": "change", "card": "X1", "target": "5H"}), hand)
     assert says(hand.text, "twinpyramid.hand.name_suit")
     await h.click(alice, hand, button(hand, table, {"type": "name_suit", "suit": "D"}))
     public = "\n".join(m.text for m in h.channel_messages())
     # The card taken goes into held (it had room), so the public text no longer names it.
-    assert says_in(public, "twinpyramid.event.wild_change_held", player="alice")
-    assert says_in(public, "twinpyramid.event.suit_named", player="alice", suit="♦", name=suit("D"))
+    assert says(public, "twinpyramid.event.wild_change_held", player="alice")
+    assert says(public, "twinpyramid.event.suit_named", player="alice", suit="♦", name=suit("D"))
     assert "5H" in table.state.seats[ALICE].held
     # The other joker mode: take a card from another player's shown cards.
     position(table, {ALICE: {"held": ["X2", "9C"]}, "bot1": {"held": ["3S"], "shown": ["7D", "QC"]}}, top="5H")
     await do_action(h, alice, table, ENGINE.parse_action({"type": "change", "card": "X2", "target": "QC",
                                                           "owner": "bot1"}))
     assert "QC" in table.state.seats[ALICE].held  # (the bot may already have used the joker it received)
-    assert any(says_in(m.text, "twinpyramid.event.change_shown_held", player="alice", card=mark("X2"), owner=bot(1))
+    assert any(says(m.text, "twinpyramid.event.change_shown_held", player="alice", card=mark("X2"), owner=bot_name(1))
                for m in h.channel_messages())
 
 
@@ -356,15 +333,15 @@ async def test_a_on_top_reveals_the_hand_ends_the_deal_and_the_next_deal_starts(
     before = public_mark(h)
     await h.click(alice, hand, button(hand, table, {"type": "place", "card": "AS"}))
     public = public_since(h, before)
-    assert says_in(public, "twinpyramid.result.complete", number=3, player="alice")
-    assert says_in(public, "twinpyramid.result.revealed", player="alice", cards=sorted_cards(["QD"]))
-    assert says_in(public, "twinpyramid.result.payments",
-                   payments=lambda lang: f"alice +40, {bot(1)(lang)} -20, {bot(2)(lang)} -20")
+    assert says(public, "twinpyramid.result.complete", number=3, player="alice")
+    assert says(public, "twinpyramid.result.revealed", player="alice", cards=sorted_cards(["QD"]))
+    assert says(public, "twinpyramid.result.payments",
+                   payments=lambda lang: f"alice +40, {bot_name(1)(lang)} -20, {bot_name(2)(lang)} -20")
     assert [table.state.seats[p].points for p in table.state.players] == [40, -20, -20]
     message = board_message(h, table)
     board = message.text
     assert says(board, "twinpyramid.pending.deal_over")
-    assert says_in(board, "twinpyramid.result.complete", number=3, player="alice")
+    assert says(board, "twinpyramid.result.complete", number=3, player="alice")
     assert "A♠" in message.payload["attachments"][0]["description"]  # the completed pyramid: picture + alt text
     # Deal 3 of 6 over: alice is the next start player and starts deal 4 from her hand view.
     assert table.to_act() == [ALICE]
@@ -373,14 +350,14 @@ async def test_a_on_top_reveals_the_hand_ends_the_deal_and_the_next_deal_starts(
     await h.click(alice, hand, button(hand, table, {"type": "next_deal"}))
     assert table.state.deal == 3 and table.state.player_at(table.state.start) == ALICE
     top = mark(table.state.discard[-1])  # the new deal's top card (alice has not moved yet)
-    assert any(says_in(m.text, "twinpyramid.event.deal_started", deal=4, total=6, player="alice", top=top)
+    assert any(says(m.text, "twinpyramid.event.deal_started", deal=4, total=6, player="alice", top=top)
                for m in h.channel_messages())
     board = board_message(h, table).text
-    assert says_in(board, "twinpyramid.board.deal", deal=4, total=6, player="alice",
+    assert says(board, "twinpyramid.board.deal", deal=4, total=6, player="alice",
                    direction=lambda lang: t("twinpyramid.direction.cw", lang))
     view = ENGINE.view(table.state, None)
     seat = next(s for s in view.table if s.player == ALICE)
-    assert says_in(board, "twinpyramid.board.seat", player="alice", points=40, hand=seat.hand_count,
+    assert says(board, "twinpyramid.board.seat", player="alice", points=40, hand=seat.hand_count,
                    burst=view.geometry.burst_size, held=seat.held_count, stones=seat.stone_count)
 
 
@@ -390,7 +367,7 @@ async def test_ten_breaks_the_next_players_lowest_stone(h: Harness) -> None:
     position(table, {ALICE: {"held": ["10H", "9C"]}, "bot1": {"held": ["3S"], "stones": ["7D", "9S", "4C"]}},
              top="5H")
     await do_action(h, alice, table, ENGINE.parse_action({"type": "play", "card": "10H"}))
-    assert any(says_in(m.text, "twinpyramid.event.stone_broken", player=bot(1), card=mark("4C"))
+    assert any(says(m.text, "twinpyramid.event.stone_broken", player=bot_name(1), card=mark("4C"))
                for m in h.channel_messages())
     assert "4" not in table.state.seats["bot1"].stones
 

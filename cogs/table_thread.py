@@ -81,8 +81,10 @@ async def open_thread(bot: "GameHostBot", table: Table) -> tuple[int | None, str
 
 
 def describe(error: BaseException) -> str:
-    status = getattr(error, "status", None)
-    return f"{status} {getattr(error, 'code', '')}".strip() if status else type(error).__name__
+    """Discord's answer as the channel is told it: the HTTP status and Discord's error code when it sent one (a body
+    without a code reads as code 0, which is not shown)."""
+    status, code = getattr(error, "status", None), getattr(error, "code", None)
+    return (f"{status} {code}" if code else f"{status}") if status else type(error).__name__
 
 
 def why_not(bot: "GameHostBot", table: Table, error: BaseException) -> str:

@@ -162,6 +162,7 @@ async def test_when_discord_refuses_the_thread_the_game_starts_in_the_channel(tm
         assert table.row.channel_id == h.channel_id
         outage = describe(discord.HTTPException(SimpleNamespace(status=503, reason="Service Unavailable"),  # type: ignore[arg-type]
                                                  ""))  # as the bot words the 503 it got (a body without a code)
+        assert outage == "503"  # not "503 0": Discord sent no code
         assert sum(says(m.text, "table.no_thread.error", error=outage) for m in h.channel_messages()) == 1
     finally:
         await h.close()

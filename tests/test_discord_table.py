@@ -8,7 +8,7 @@ import discord
 import pytest
 
 from .discord_harness import Harness
-from .discord_helpers import JOIN, MY_HAND, START, action_button, board_message
+from .discord_helpers import JOIN, MY_HAND, START, action_button, board_message, says
 from .test_discord_akuma import ALICE_ID, PLAYER, open_table
 
 
@@ -65,7 +65,7 @@ async def test_simultaneous_clicks_on_one_button_apply_once(h: Harness) -> None:
     actions_before = len(await h.bot.storage.actions(table.id))
     replies = await h.burst(alice, hand, play, 4)
     assert all(r.responded for r in replies)
-    moved_on = [r for r in replies if "moved on" in r.text]
+    moved_on = [r for r in replies if says(r.text, "error.stale")]
     assert len(moved_on) == 3 and all(r.ephemeral for r in moved_on)
     assert len(await h.bot.storage.actions(table.id)) >= actions_before + 1
     first_move = (await h.bot.storage.actions(table.id))[actions_before]

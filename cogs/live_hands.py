@@ -95,10 +95,13 @@ class LiveHands:
             table = await self.bot.service.table(key[0])
             if live.drawn_at == table.version and live.deadline == table.row.deadline and table.status == "running":
                 continue
+            # What the view will show, taken before drawing: the table may move on while the view is drawn and sent
+            # (the change marks it dirty again), and marking the newer version as shown would skip that redraw.
+            version, deadline = table.version, table.row.deadline
             try:
                 content, view = await self.draw(live.interaction, table, live.notes)
                 await live.interaction.edit_original_response(content=content, view=view, **self.files(view))
-                live.drawn_at, live.deadline = table.version, table.row.deadline
+                live.drawn_at, live.deadline = version, deadline
             except (discord.NotFound, discord.Forbidden, HostError) as error:  # dismissed, token expired, left
                 log.debug("hand view of table %s can no longer be edited (%s)", key[0], error)
                 self._forget(key)

@@ -136,7 +136,7 @@ async def act(h: Harness, user: HarnessUser, table: Any, rng: random.Random, *, 
         if way and (way[0][0], ",".join(way[0][1])) not in tried:
             custom_id, values = way[0]
             tried.add((custom_id, ",".join(values)))
-            await h.select(user, hand, re.escape(custom_id), values)
+            await h.select(user, hand, re.escape(shown_select(hand, custom_id)), values)
             continue
         if choice is None and not target.extended:
             target.extend(table, player, rng)  # no button sends it: one that takes it and the next steps at once
@@ -206,6 +206,15 @@ class Target:
             action = choose_action(table.engine, state, player, chooser)
             self.order += [leaf for leaf in leaves(action.model_dump(mode="json")) if leaf not in self.wanted]
             self.wanted |= set(self.order)
+
+
+def shown_select(hand: SentMessage, custom_id: str) -> str:
+    """The custom id of the hand view's select that ``custom_id`` (drawn by ``way_to`` from the selection read back)
+    stands for: the one with the same table, version and part. What it carries may be in another order than in the
+    drawing (the selection read back is ordered by select, the bot's by when each value was chosen)."""
+    prefix = custom_id.rsplit(":", 1)[0] + ":"
+    same = [c["custom_id"] for c in hand.components if c.get("type") == 3 and c.get("custom_id", "").startswith(prefix)]
+    return same[0] if len(same) == 1 else custom_id
 
 
 def current_selection(hand: SentMessage, game: str) -> list[str]:

@@ -409,3 +409,16 @@ async def test_japanese_hand_and_rules(h: Harness) -> None:
     r = await h.click(jp, board_message(h, table), label=MY_HAND)
     assert r.ephemeral and t("twinpyramid.hand.turn", "ja", left=8) in r.text
     assert longest_fixed_part(catalog("ja")["twinpyramid.hand.held"]) in r.text
+
+
+async def test_length_in_deals_or_rounds_not_both(h: Harness) -> None:
+    """Deals and rounds together would play the rounds and drop the deals without a word: refused, nothing opens;
+    each alone sets the match's length."""
+    alice = h.user(ALICE_ID, "alice")
+    r = await h.slash(alice, "play twinpyramid", bots=2, deals=4, rounds=2)
+    assert r.ephemeral and says(r.text, "error.twinpyramid.deals_or_rounds", deals=4, rounds=2), r.text
+    assert not h.bot.service._tables  # type: ignore[attr-defined]  # no lobby was opened
+    table = await open_table(h, alice, deals=4)
+    assert table.state.deals_total == 4
+    await h.slash(alice, "game end")
+    assert (await open_table(h, alice, rounds=2)).state.deals_total == 6

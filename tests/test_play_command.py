@@ -103,21 +103,32 @@ def changed(game: str) -> dict[str, Any]:
     return out
 
 
+# Options a game takes one or the other of, never together (Twin Pyramid's length: in deals or in rounds).
+ALTERNATIVES = {"twinpyramid": ("deals", "rounds")}
+
+
+def option_sets(game: str) -> list[dict[str, Any]]:
+    """``changed(game)``, once with each of the game's alternative options left out (once in all without any)."""
+    every = changed(game)
+    return [{k: v for k, v in every.items() if k != left_out} for left_out in ALTERNATIVES.get(game, (None,))]
+
+
 async def test_play_opens_a_lobby_with_every_option_and_discord_refuses_out_of_range(tmp_path: Path) -> None:
     h = await start_harness(tmp_path / "bot.db")
     try:
         alice = h.user(101, "alice")
         await lift_limits(h)  # five lobbies in a minute
         for game in games():
-            chosen = changed(game)
-            r = await h.slash(alice, f"play {game}", bots=1, level="easy", timer=30, **chosen)
-            assert r.type == "deferred" and not r.ephemeral, (game, r.content)
-            lobby = next(t for t in h.bot.service._tables.values()  # type: ignore[attr-defined]
-                         if t.status == "lobby" and t.row.game == game)
-            expected = {("start_player" if k == "start" else k): (0 if k == "start" else v) for k, v in chosen.items()}
-            assert lobby.row.options == expected
-            assert lobby.row.turn_seconds == 30 and [s.level for s in lobby.seats if s.is_bot] == ["easy"]
-            await h.click(alice, r.message, label=LEAVE)  # the host leaves: the lobby closes for the next game
+            for chosen in option_sets(game):
+                r = await h.slash(alice, f"play {game}", bots=1, level="easy", timer=30, **chosen)
+                assert r.type == "deferred" and not r.ephemeral, (game, r.content)
+                lobby = next(t for t in h.bot.service._tables.values()  # type: ignore[attr-defined]
+                             if t.status == "lobby" and t.row.game == game)
+                expected = {("start_player" if k == "start" else k): (0 if k == "start" else v)
+                            for k, v in chosen.items()}
+                assert lobby.row.options == expected
+                assert lobby.row.turn_seconds == 30 and [s.level for s in lobby.seats if s.is_bot] == ["easy"]
+                await h.click(alice, r.message, label=LEAVE)  # the host leaves: the lobby closes for the next one
             for name, schema in schema_fields(game).items():
                 if schema.get("type") == "integer" and "maximum" in schema:
                     with pytest.raises(HarnessError):

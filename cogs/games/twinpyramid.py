@@ -24,6 +24,7 @@ from bot.i18n import t
 from bot.render import Names
 from bot.render import twinpyramid as text
 from bot.table import Table
+from engines import BadOptions
 from engines.twinpyramid.actions import REARRANGE_TYPES, Draw, ForcedDraw, OrderThree, Pass, Place
 from engines.twinpyramid.cards import rank_of
 from engines.twinpyramid.view import TwinPyramidView
@@ -87,6 +88,14 @@ selection_model = TwinPyramidSelection  # the plug-in's hook
 
 
 # ---- one-click actions -------------------------------------------------------------------------------------------
+def lobby_options(options: dict[str, Any]) -> dict[str, Any]:
+    """The plug-in's hook: ``/play twinpyramid`` counts the match's length in deals or in rounds, not both (the
+    engine would play the rounds and ignore the deals)."""
+    if options.get("deals") is not None and options.get("rounds") is not None:
+        raise BadOptions("twinpyramid.deals_or_rounds", deals=options["deals"], rounds=options["rounds"])
+    return options
+
+
 def click_actions(table: Table, player: str, legal: list[Any]) -> list[Any]:
     """Every rearrangement step as one action (``rearrange`` folded in) while the menu is closed; ``legal_actions``
     lists only ``rearrange`` then, so a step button needs these (they follow the legal actions in its index)."""

@@ -1,5 +1,7 @@
 """Board images: render time (p50 / p95 over their largest boards) and legibility on a phone (the smallest text
-glyph once the picture is shown 400 px wide, as Discord shows it on a phone).
+glyph once the picture is shown ``PHONE_WIDTH`` = 280 px wide: a phone whose screen is 400 px wide shows an embed's
+picture about 280 px wide, the avatar column and the embed's padding taking the rest), of the board pictures and of
+the hand views' pictures (Diamond Box's cards and lettered spots; Rocca's hand view carries the board picture).
 
     python -m bench.images
 """
@@ -15,11 +17,11 @@ from PIL import Image, ImageDraw
 
 from bot import render
 from bot.games import render_hooks
+from bot.render.shapes import PHONE_WIDTH
 from engines import GAMES, get_engine
 
 from .report import ms, percentile, print_table
 
-PHONE_WIDTH = 400  # the width a phone shows a picture at (a narrower picture is not enlarged)
 VARIED_GAMES = 24  # random games over every seat count and option (20 of them found Rocca's 10.7 px towers)
 
 
@@ -106,6 +108,38 @@ def smallest_glyph(name: str, games: int = 3, varied: bool = False) -> float | N
     return min(smallest_glyph_at_phone(name, view, names) for view in views)
 
 
+def hand_pictures(games: int) -> list[tuple[bytes, list[tuple[str, float]]]]:
+    """Diamond Box's hand-view pictures at the last decision of seeded games at most seats, with the texts each
+    draws: every hand of every seat, and the first card's lettered spots of the seat to act."""
+    from bot.render import diamondbox_image as image
+    from cogs.games.diamondbox import Choice, made, spots
+
+    engine = get_engine("diamondbox")
+    pictures = []
+    for state in late_states("diamondbox", games, last=1)[::2]:
+        for player in state.order:
+            faces = engine.view(state, player).hand_faces
+            if faces:
+                with drawn_texts() as texts:
+                    pictures.append((image.hand_png(faces), texts))
+        actors = engine.to_act(state)
+        if actors and state.hands[actors[0]]:
+            found = engine.placements(state, actors[0])
+            chosen = Choice(state.hands[actors[0]], found, [state.hands[actors[0]][0]])
+            with drawn_texts() as texts:
+                pictures.append((image.spots_png(engine.view(state, None), spots(chosen), made(chosen)), texts))
+    return pictures
+
+
+def smallest_hand_glyph(games: int) -> float:
+    """The smallest glyph at phone width over ``hand_pictures``."""
+    smallest = float("inf")
+    for png, texts in hand_pictures(games):
+        width = Image.open(io.BytesIO(png)).size[0]
+        smallest = min([smallest] + [height * min(1.0, PHONE_WIDTH / width) for _, height in texts])
+    return smallest
+
+
 def run(quick: bool) -> None:
     rows = []
     for name in GAMES:
@@ -122,12 +156,14 @@ def run(quick: bool) -> None:
                 times.append(time.perf_counter() - start)
         glyph = smallest_glyph(name, 3 if quick else 10)
         varied = smallest_glyph(name, VARIED_GAMES, varied=True)
+        hand = smallest_hand_glyph(4 if quick else 12) if name == "diamondbox" else varied if name == "rocca" else None
         rows.append([name, len(times), ms(percentile(times, 50)), ms(percentile(times, 95)), f"{glyph:.1f} px",
-                     f"{varied:.1f} px"])
+                     f"{varied:.1f} px", "-" if hand is None else f"{hand:.1f} px"])
     if rows:
         print_table("Board images (final boards of seeded random games, max seats)",
-                    ["game", "renders", "p50", "p95", "smallest glyph at 400 px",
-                     f"same, late boards of {VARIED_GAMES} games at all seats and options"], rows)
+                    ["game", "renders", "p50", "p95", f"smallest glyph at {PHONE_WIDTH} px",
+                     f"same, late boards of {VARIED_GAMES} games at all seats and options",
+                     "same, hand view pictures"], rows)
     else:
         print("\n## Board images\nno registered game draws a board image yet")
 

@@ -1,8 +1,8 @@
 """Diamond Box's board where you decide (issue 34, item 3), through Discord: discord.py's real objects fed raw gateway
 payloads, only HTTP faked. The hand view's picture is the centre with the chosen card's spots lettered; its buttons
 and select name the same spots by the same letters, short enough for a phone, in English and Japanese; the letters
-stay with their places across a page change; the picture reads at 400 px and shows nothing of another seat's hand;
-the log names the place by the columns and rows the board picture numbers.
+stay with their places across a page change; the picture reads at 280 px (issue 44) and shows nothing of another
+seat's hand; the log names the place by the columns and rows the board picture numbers.
 """
 from __future__ import annotations
 
@@ -14,13 +14,14 @@ from PIL import Image
 
 from bench.images import drawn_texts
 from bot.render.diamondbox import spot_label
+from bot.render.shapes import PHONE_WIDTH
 from engines.diamondbox.cards import size_at
 
 from .discord_harness import Harness
 from .discord_helpers import my_hand, public_mark, public_since, select_with
 from .test_discord_diamondbox import ALICE, ENGINE, make, open_table
 
-PHONE = 400
+PHONE = PHONE_WIDTH
 BUTTON_MAX = 25  # characters a button label keeps on a phone
 LETTERS = re.compile(r"[A-Z]{1,2}")
 FIELD = [("R10", x, y) for x in range(0, 12, 2) for y in range(0, 9, 3)]  # a wide blank red field: many places

@@ -1,6 +1,7 @@
 """Board pictures for phones (issue 14, item 9): every game's picture, for seeded positions in both languages,
-decodes as a PNG whose size reads at 400 px width; its alt text says what it shows within Discord's limit; it is
-drawn from the spectator view only, which holds no secret; every text stays 12 px tall at 400 px width, and
+decodes as a PNG whose size reads at a phone's width; its alt text says what it shows within Discord's limit; it is
+drawn from the spectator view only, which holds no secret; every text stays 12 px tall at 280 px width (the width a
+400 px phone shows an embed's picture at, issue 44), and
 Rocca's cards a move may be placed on are always drawn legible."""
 from __future__ import annotations
 
@@ -18,13 +19,14 @@ from bot import games, render
 from bot.games import render_hooks
 from bot.i18n import LANGUAGES
 from bot.policies import choose_action
+from bot.render.shapes import PHONE_WIDTH
 from engines import GAMES, get_engine
 
 from .engines.conformance import string_leaves
 from .test_hidden_information import Secrets
 
 PICTURED = [g for g in GAMES if render_hooks(g).image is not None]
-PHONE = 400
+PHONE = PHONE_WIDTH
 
 
 def positions(game: str, seed: int, every: int = 7) -> Iterator[Any]:
@@ -58,7 +60,7 @@ def test_every_picture_decodes_and_reads_at_phone_width(game: str) -> None:
                 image = Image.open(io.BytesIO(module.image(view, names, lang)))
                 assert image.format == "PNG"
                 width, height = image.size
-                assert 100 <= width <= 1200, (game, image.size)  # a phone shows it ~400 px wide: not a poster
+                assert 100 <= width <= 1200, (game, image.size)  # a phone shows it ~280 px wide: not a poster
                 assert height * PHONE / width <= 1000, (game, image.size)
                 alt = module.image_alt(view, names, lang) if module.image_alt is not None else ""
                 assert "{" not in alt and len(alt) <= 1024, (game, alt)
@@ -93,7 +95,7 @@ def test_pictures_are_drawn_from_the_spectator_view_which_holds_no_secret(game: 
 def test_rocca_draws_every_card_a_move_may_be_placed_on_labelled_and_legible() -> None:
     """Honest even when cut: in the last decisions of random games at every seat count, with and without Bon, every
     card a legal move (a turn's placement, a counter, a Bon chain, anyone's) can be placed on is drawn with its label
-    12 px tall at 400 px wide, and so is every rank drawn; some of these towers are too wide and tall for one
+    12 px tall at 280 px wide, and so is every rank drawn; some of these towers are too wide and tall for one
     picture (``Canvas.split``: an overview without text above the parts at full size)."""
     from bench.images import drawn_texts, late_states
     from bot.render import rocca_image as RI
@@ -123,9 +125,9 @@ PLAYERS = {"p0": "alice", "p1": "Bob the long-named builder of pyramids", "p2": 
 
 @pytest.mark.parametrize("game", PICTURED)
 def test_every_text_of_the_largest_boards_is_12_px_tall_at_phone_width(game: str) -> None:
-    """Issue 34 item 2: card ranks, labels, coordinates and counts keep 12 px of ink at 400 px wide, on the largest
-    boards of seeded games at most seats (the last decision and the final board), every game included: 24 games for
-    Rocca, whose towers grow both wide and tall (20 of them once found 10.7 px)."""
+    """Issue 34 item 2, issue 44: card ranks, labels, coordinates and counts keep 12 px of ink at 280 px wide, on the
+    largest boards of seeded games at most seats (the last decision and the final board), every game included: 24
+    games for Rocca, whose towers grow both wide and tall (20 of them once found 10.7 px)."""
     from bench.images import largest_boards, smallest_glyph_at_phone
 
     names = render.Names(PLAYERS)

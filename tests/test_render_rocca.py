@@ -256,7 +256,7 @@ def test_picture_marks_only_sides_a_card_could_match(monkeypatch) -> None:
     from engines.rocca.view import tower_view
     tower, columns = start_tower("5S")
     state = RoccaState.model_construct(tower=tower, columns=columns, restricted=None)
-    view = SimpleNamespace(tower=tower_view(state, TowerIndex(state)), columns=[])  # the parts render reads
+    view = SimpleNamespace(tower=tower_view(state, TowerIndex(state)), columns=[], over=False)  # the parts render reads
     assert "face" in view.tower[0].open_sides
     drawn: list[str] = []
     monkeypatch.setattr(rocca_image, "outline_side", lambda draw, cv, tc, side: drawn.append(side))
@@ -342,3 +342,20 @@ def test_the_alt_text_says_what_a_split_tower_shows_small_and_why() -> None:
             listed = alt[len(before):len(alt) - len(after)].split(" | ")
             assert 2 <= len(listed) <= len(active) + 1 and len(alt) <= 1024, alt
             assert {label for part in listed for label in part.split()} == active, (alt, active)
+
+
+def test_a_final_board_shows_the_whole_tower() -> None:
+    """Issue 44: the final board is not cut around the last cards (it cut off the tower's base): every card lies in
+    the picture's crop — drawn whole, or in the overview of a split picture, whose parts show the last cards at
+    full size — and the picture keeps its text 12 px tall at phone width."""
+    from bench.images import largest_boards, smallest_glyph_at_phone
+    from bot import render
+    from bot.render.rocca_image import canvas_for
+
+    finals = [view for view in largest_boards("rocca", 8) if view.over]
+    for view in finals:
+        canvas = canvas_for(view)
+        assert all(canvas.min_x <= tc.x <= canvas.min_x + canvas.width
+                   and canvas.max_y - canvas.height <= tc.y <= canvas.max_y for tc in view.tower)
+        assert smallest_glyph_at_phone("rocca", view, render.Names({}), "en") >= 12
+    assert len(finals) == 8

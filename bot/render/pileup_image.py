@@ -3,7 +3,7 @@
 Each column stands on its die face (pips = the column's number; gold when the dice just rolled show it) and grows
 upwards, bottom layer first. A layer is a card in its colour with its number and its colour's shape (the text's
 ``●■▲★○◆``), so colours are told apart without seeing colour; cards stacked exactly are drawn fanned behind it
-with their count in a badge. A column two layers high (the next new layer takes it) is framed in amber, a trapped
+with their count beside it (x3). A column two layers high (the next new layer takes it) is framed in amber, a trapped
 one in black with a black ◆ on its die, one being dumped in blue with a white ○. No words are drawn (the alt text
 says it in words).
 """
@@ -21,8 +21,10 @@ GAP = 10
 FAN = 5  # pixels between cards stacked exactly
 DIE = 54
 PAD = 12
-BADGE, BADGE_FONT = 40, 34  # the stacked-cards badge: its count 12 px tall when the picture is 400 px wide
+COUNT_W, COUNT_FONT = 46, 34  # beside a layer, how many cards are stacked on it: ≥ 12 px tall at 280 px wide
+COLUMN_W = CARD_W + COUNT_W  # a column's panel
 MIN_SLOTS = 3  # room for three layers even when the columns are low (the picture keeps its size)
+PER_ROW = 3  # columns side by side
 BACKGROUND: RGB = (240, 238, 232)
 PANEL: RGB = (226, 223, 215)
 FILL: dict[str, RGB] = {"R": (206, 58, 52), "B": (52, 104, 196), "G": (52, 150, 84), "Y": (236, 190, 40),
@@ -60,13 +62,11 @@ def draw_layer(draw: ImageDraw.ImageDraw, left: float, top: float, cards: list[s
     ink = ink_on(colour)
     draw.text((left + 22, top + CARD_H / 2), number, font=font(38), fill=ink, anchor="mm")
     stacked = len(cards) > 1
-    draw_symbol(draw, COLOUR_SYMBOLS.get(colour, "●"), left + (45 if stacked else 62), top + CARD_H / 2,
-                10 if stacked else 13, ink if colour != "W" else INK, outline=None)
-    if stacked:  # how many cards the layer holds, in a badge on its corner, legible on a phone
-        r = BADGE / 2
-        bx, by = left + CARD_W - (len(cards) - 1) * FAN - r - 1, top + CARD_H / 2
-        draw.ellipse((bx - r, by - r, bx + r, by + r), fill=INK, outline=WHITE, width=2)
-        draw.text((bx, by), str(len(cards)), font=font(BADGE_FONT), fill=WHITE, anchor="mm")
+    draw_symbol(draw, COLOUR_SYMBOLS.get(colour, "●"), left + (58 if stacked else 62), top + CARD_H / 2, 13,
+                ink if colour != "W" else INK, outline=None)
+    if stacked:  # how many cards the layer holds, beside it (not over the cards), legible on a phone
+        draw.text((left + CARD_W + COUNT_W / 2, top + CARD_H / 2), f"x{len(cards)}", font=font(COUNT_FONT),
+                  fill=INK, anchor="mm")
 
 
 def column_frame(col: Column) -> RGB | None:
@@ -79,19 +79,21 @@ def column_frame(col: Column) -> RGB | None:
     return None
 
 
-def draw_column(draw: ImageDraw.ImageDraw, col: Column, left: float, height: float, rolled: set[int]) -> None:
-    die_y = height - PAD - DIE / 2
+def draw_column(draw: ImageDraw.ImageDraw, col: Column, left: float, top: float, bottom: float,
+                rolled: set[int]) -> None:
+    """A column in the band from ``top`` to ``bottom`` (pixels): its panel of layers above its die."""
+    die_y = bottom - PAD - DIE / 2
     frame = column_frame(col)
     base = die_y - DIE / 2 - GAP
-    panel = (left - 4, PAD - 4, left + CARD_W + 4, base + 4)
+    panel = (left - 4, top + PAD - 4, left + COLUMN_W + 4, base + 4)
     draw.rounded_rectangle(panel, radius=10, fill=PANEL, outline=frame, width=5 if frame else 1)
     for i, lay in enumerate(col.layers):
         top = base - (i + 1) * (CARD_H + GAP) + GAP
         draw_layer(draw, left + 2, top, lay.cards)
     number = col.number
-    cx = left + CARD_W / 2
+    cx = left + COLUMN_W / 2
     draw_die(draw, cx, die_y, number, ROLLED if number in rolled else WHITE)
-    mark_x, mark_y = left + CARD_W - 4, die_y - DIE / 2 + 4
+    mark_x, mark_y = left + COLUMN_W - 4, die_y - DIE / 2 + 4
     if col.being_dumped:
         draw_symbol(draw, "●", mark_x, mark_y, 14, DUMPED)
         draw_symbol(draw, "○", mark_x, mark_y, 9, WHITE)
@@ -107,15 +109,22 @@ def rolled_values(view: PileupView) -> set[int]:
 
 
 def render(view: PileupView) -> Image.Image:
+    """The columns in rows of ``PER_ROW`` (1 2 3 over 4 5 6): six in one row would be shown so small on a phone that
+    the numbers fall under 12 px."""
     columns = view.columns
-    slots = max([MIN_SLOTS] + [c.layer_count for c in columns])
-    width = PAD * 2 + len(columns) * CARD_W + (len(columns) - 1) * (GAP + 8) + 8
-    height = PAD * 2 + slots * (CARD_H + GAP) + GAP + DIE + 8
-    img = Image.new("P", (width, height), BACKGROUND)
+    rows = [columns[i:i + PER_ROW] for i in range(0, len(columns), PER_ROW)] or [[]]
+    band = [PAD * 2 + max([MIN_SLOTS] + [c.layer_count for c in row]) * (CARD_H + GAP) + GAP + DIE + 8
+            for row in rows]
+    across = max(len(row) for row in rows)
+    width = PAD * 2 + across * COLUMN_W + (across - 1) * (GAP + 8) + 8
+    img = Image.new("P", (width, sum(band)), BACKGROUND)
     draw = ImageDraw.Draw(img)
     rolled = rolled_values(view)
-    for i, col in enumerate(columns):
-        draw_column(draw, col, PAD + 4 + i * (CARD_W + GAP + 8), height, rolled)
+    top = 0
+    for row, height in zip(rows, band, strict=True):
+        for i, col in enumerate(row):
+            draw_column(draw, col, PAD + 4 + i * (COLUMN_W + GAP + 8), top, top + height, rolled)
+        top += height
     return img
 
 

@@ -21,7 +21,7 @@ from PIL import Image, ImageDraw
 from engines.rocca.geometry import SIDES
 from engines.rocca.view import RoccaView, TowerEntry
 
-from .shapes import RGB, draw_star, draw_suit, font, mix, to_png
+from .shapes import PHONE_WIDTH, RGB, draw_star, draw_suit, font, mix, to_png
 
 Point = tuple[float, float]
 
@@ -29,7 +29,6 @@ UNIT_MAX = 58.0  # pixels per lattice step (a card's circumradius) for small tow
 UNIT_MIN = 26.0  # never smaller: a larger canvas instead
 CANVAS_MAX = 900  # preferred largest side in pixels (Discord shows ~400 px on a phone)
 PAD_X, PAD_Y = 1.2, 1.3  # units around the outermost card centres (a hexagon reaches 0.87 and 1 unit)
-PHONE_WIDTH = 400  # the width the picture is read at on a phone
 LABEL_MIN_PX = 12  # the labels' and ranks' text height at that width
 LABEL_HEIGHT = 0.64  # text height of a label per pixel of font size (the default font's digits and letters, at least)
 LABEL_MAX = 0.9  # a label's font size at most this many units (larger spills over the card it names)
@@ -95,8 +94,8 @@ class Canvas(Window):
     size of the bands stacked, and ``full`` the size the whole crop is drawn at before it is cut. A crop that neither
     fits nor bands well is ``split``: ``rocca_layout`` draws it as an overview and full-size parts instead."""
 
-    def __init__(self, tower: list[TowerEntry]) -> None:
-        focus = [tc for tc in tower if tc.active] + tower[-1:]
+    def __init__(self, tower: list[TowerEntry], whole: bool = False) -> None:
+        focus = tower if whole else [tc for tc in tower if tc.active] + tower[-1:]
         xs = [tc.x for tc in focus or tower] or [0.0]
         ys = [tc.y for tc in focus or tower] or [0.0]
         min_x, max_y = min(xs) - PAD_X, max(ys) + PAD_Y
@@ -115,7 +114,8 @@ class Canvas(Window):
         self.band_units = shown_units
         shown_height = self.bands * height_units
         fit = min(CANVAS_MAX / shown_units, CANVAS_MAX / shown_height)
-        unit = max(UNIT_MIN, min(UNIT_MAX, fit))
+        # at least PHONE_WIDTH pixels wide: a phone shrinks a wider picture to that width, never enlarges a narrower one
+        unit = max(UNIT_MIN, PHONE_WIDTH / shown_units, min(UNIT_MAX, fit))
         self.full = (math.ceil(width_units * unit), math.ceil(height_units * unit))
         self.size = (math.ceil(shown_units * unit), self.bands * self.full[1])
         self.split = shown_units > RANK_WIDTH + 1e-9
@@ -319,8 +319,14 @@ def draw_tower(draw: ImageDraw.ImageDraw, cv: Window, view: RoccaView, text: boo
             draw_badge(draw, cv, tc)
 
 
+def canvas_for(view: RoccaView) -> Canvas:
+    """The tower cropped to where a move is decided; once the game is over, the whole tower (one too large to read
+    whole is ``split``: its overview shows all of it, the parts the last cards at full size)."""
+    return Canvas(view.tower, whole=view.over)
+
+
 def render(view: RoccaView) -> Image.Image:
-    cv = Canvas(view.tower)
+    cv = canvas_for(view)
     if cv.split:
         from .rocca_layout import render_split
 

@@ -95,7 +95,9 @@ def suit_ink(suit: str | None) -> RGB:
 
 
 
-PHONE_WIDTH = 400  # Discord shows a picture this wide on a phone (a narrower one at its own size)
+# Discord shows an embed's picture about this wide on a phone whose screen is 400 px wide (the avatar column and the
+# embed's padding take the rest); a narrower picture is shown at its own size, never enlarged
+PHONE_WIDTH = 280
 LEGIBLE_PX = 12  # the smallest text height (a digit's ink) a picture keeps at that width
 DIGIT_HEIGHT = 0.66  # a digit's ink height per pixel of the default font's size
 

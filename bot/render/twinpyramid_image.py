@@ -4,8 +4,9 @@ The picture shows one seat large enough to read on a phone (every seat at once s
 wide; the board text lists every seat's numbers and the alt text every seat's pyramids): the seat to act (or, with
 no one to act, the current one). Above its panel its name as written (gold while the seat is to act), or its
 number (the board text's ``1️⃣``) when the default font cannot draw the name. The panel holds its two pyramids of
-ten slots, bottom row of four first: on the left the field pyramid (a placed stone shows its card, an empty slot its
-rank in grey), on the right the hand pyramid (the held cards face down — only their number is public — then the
+ten slots, one above the other (side by side they made the picture so wide that a phone showed its ranks under
+12 px), bottom row of four first: on top the field pyramid (a placed stone shows its card, an empty slot its
+rank in grey), below it the hand pyramid (the held cards face down — only their number is public — then the
 shown cards face up, then the empty slots; a full hand pyramid is a burst). No other words are drawn: ranks, numbers
 and suit shapes only.
 """
@@ -21,13 +22,13 @@ from .shapes import INK, RGB, WHITE, draw_star, draw_suit, drawable, font, suit_
 
 ROWS = (("7", "8", "9", "10"), ("4", "5", "6"), ("2", "3"), ("A",))  # bottom row first (the view's geometry)
 TW, TH, TGAP = 58, 46, 4  # a slot (tile) and the gap between slots
-PAD, MID = 10, 26  # around a panel's pyramids, between its two pyramids
+PAD, MID = 10, 22  # around a panel's pyramids, between its two pyramids
 NAME_H = 52  # the strip above the panel with the seat's name
-NAME_SIZE = 36  # lower-case letters stay 12 px tall at 400 px wide
+NAME_SIZE = 34  # lower-case letters stay 12 px tall once shown 280 px wide
 ROW_W = 4 * TW + 3 * TGAP
 PYR_H = 4 * TH + 3 * TGAP
-PANEL_W = 2 * PAD + 2 * ROW_W + MID
-PANEL_H = 2 * PAD + PYR_H
+PANEL_W = 2 * PAD + ROW_W
+PANEL_H = 2 * PAD + 2 * PYR_H + MID
 BACKGROUND: RGB = (236, 233, 226)
 FIELD_BG: RGB = (226, 214, 190)
 HAND_BG: RGB = (204, 218, 234)
@@ -111,12 +112,12 @@ def draw_seat(draw: ImageDraw.ImageDraw, seat: SeatView, left: float, top: float
     panel = (left, top, left + PANEL_W, top + PANEL_H)
     draw.rounded_rectangle(panel, radius=12, fill=BACKGROUND, outline=ACTING if acting else EMPTY_INK,
                            width=6 if acting else 2)
-    field_left, hand_left, py = left + PAD, left + PAD + ROW_W + MID, top + PAD
-    draw.rounded_rectangle((field_left - 4, py - 4, field_left + ROW_W + 4, py + PYR_H + 4), radius=10,
+    px, field_top, hand_top = left + PAD, top + PAD, top + PAD + PYR_H + MID
+    draw.rounded_rectangle((px - 4, field_top - 4, px + ROW_W + 4, field_top + PYR_H + 4), radius=10,
                            fill=FIELD_BG)
-    draw.rounded_rectangle((hand_left - 4, py - 4, hand_left + ROW_W + 4, py + PYR_H + 4), radius=10, fill=HAND_BG)
-    draw_field(draw, field_left, py, seat.stones)
-    draw_hand(draw, hand_left, py, seat.held_count, seat.shown, burst)
+    draw.rounded_rectangle((px - 4, hand_top - 4, px + ROW_W + 4, hand_top + PYR_H + 4), radius=10, fill=HAND_BG)
+    draw_field(draw, px, field_top, seat.stones)
+    draw_hand(draw, px, hand_top, seat.held_count, seat.shown, burst)
 
 
 def fitted(draw: ImageDraw.ImageDraw, text: str, room: float) -> str:

@@ -81,7 +81,7 @@ class TableOutbox:
             self.board.warning = update.version
         if update.kind is UpdateKind.ENDED:
             self.end_reason = update.reason
-            self.archive_later()
+            self.tidy_after_end(table)
         self.board.add_lines(event_lines(update))
         self.due |= due_after(update)
         self._start()
@@ -96,7 +96,7 @@ class TableOutbox:
         else:
             if not table.row.end_tidied:
                 self.due |= {Output.LOBBY, Output.BOARD}
-                self.archive_later()
+                self.tidy_after_end(table)
             if table.status == "finished" and not table.row.result_shown:
                 self.due |= {Output.RESULT, Output.BOARD}
             if not table.row.told_shown:
@@ -105,6 +105,15 @@ class TableOutbox:
                 not self.board.all_told(table) or table.row.deadline is None):
             await self.hold_clock(table)
         self._start()
+
+    def tidy_after_end(self, table: Table) -> None:
+        """A table that played keeps its thread open a while (``archive_later``); a lobby closed before any deal
+        has no thread and nothing more to show once its end is written: it is tidied at once, and its writer
+        leaves memory (a server where people open and leave lobbies all day must not keep one writer each)."""
+        if table.state is None:
+            self.due.add(Output.ARCHIVE)
+        else:
+            self.archive_later()
 
     def archive_later(self) -> None:
         """The thread of an ended table is archived a grace period from now (people may still read it, or press

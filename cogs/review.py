@@ -28,13 +28,14 @@ from bot.table import Table
 from .common import GameItem, host
 from .custom_ids import ID, INDEX, number, valid_id
 from .refusals import ARCHIVED
+from .review_shared import SharedReviews
 
 EMBED_CHARS = 4096  # Discord's limit for an embed's description
 PICTURE = "board.png"
 PERSPECTIVE = "(?P<p>[msa])"
 LEADER = rf"(?::(?P<lead>{ID}))?"  # a shared review's custom_ids end with its leader's user id
 _caches: weakref.WeakKeyDictionary[discord.Client, ReplayCache] = weakref.WeakKeyDictionary()
-_shared: weakref.WeakKeyDictionary[discord.Client, dict[int, str]] = weakref.WeakKeyDictionary()  # table -> link
+_shared: weakref.WeakKeyDictionary[discord.Client, SharedReviews] = weakref.WeakKeyDictionary()
 
 
 def replay_cache(client: discord.Client) -> ReplayCache:
@@ -294,9 +295,10 @@ async def start_shared(interaction: discord.Interaction, table_id: int, index: i
     table = await finished_table(interaction, table_id)
     if not any(s.user_id == interaction.user.id for s in table.seats):
         raise HostError("review_share_not_player", game_id=table_id)
-    shared = _shared.setdefault(interaction.client, {})
-    if table_id in shared:
-        raise HostError("review_share_open", game_id=table_id, link=shared[table_id])
+    shared = _shared.setdefault(interaction.client, SharedReviews())
+    standing = await shared.standing(interaction.client, table_id)
+    if standing is not None:
+        raise HostError("review_share_open", game_id=table_id, link=standing.link)
     perspective = Perspective.SPECTATOR if perspective is Perspective.MINE else perspective
     await seen_as(interaction, table, perspective)
     replay = replay_cache(interaction.client).get(table_id)
@@ -309,7 +311,7 @@ async def start_shared(interaction: discord.Interaction, table_id: int, index: i
     message = await asyncio.to_thread(viewer_message, replay, index, perspective, None, locale, interaction.user.id)
     content = t("review.shared_by", locale, player=literal.markdown(interaction.user.display_name))
     posted = await post_where_played(interaction, table, content, message)
-    shared[table_id] = posted.jump_url
+    shared.add(table_id, channel_id=posted.channel.id, message_id=posted.id, link=posted.jump_url)
     await interaction.followup.send(t("review.shared", interaction.locale, link=posted.jump_url), ephemeral=True)
 
 

@@ -23,10 +23,10 @@ from .rows import (
 
 _GAME_COLUMNS = ("id, guild_id, channel_id, game, options, seed, status, host_id, locale, version, state, "
                  "lobby_message_id, board_message_id, turn_seconds, deadline, rematch_id, paused_at, open_thread, "
-                 "lobby_channel_id, board_shown, result_shown, told_shown, end_tidied, engine_version")
+                 "lobby_channel_id, board_shown, result_shown, told_shown, end_tidied, engine_version, end_reason")
 _UPDATABLE = {"status", "state", "lobby_message_id", "board_message_id", "locale", "deadline", "turn_seconds",
               "host_id", "bot_to_act", "rematch_id", "paused_at", "open_thread",
-              "channel_id", "lobby_channel_id"}
+              "channel_id", "lobby_channel_id", "end_reason"}
 
 
 def _where_shards(sql: str, params: list[Any], shards: ShardFilter | None, column: str = "guild_id") -> str:

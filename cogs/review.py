@@ -27,8 +27,7 @@ from bot.table import Table
 
 from .common import GameItem, host
 from .custom_ids import ID, INDEX, number, valid_id
-from .refusals import ARCHIVED
-from .review_shared import SharedReviews
+from .review_shared import SharedReviews, post_shared
 
 EMBED_CHARS = 4096  # Discord's limit for an embed's description
 PICTURE = "board.png"
@@ -317,7 +316,8 @@ async def start_shared(interaction: discord.Interaction, table_id: int, index: i
 
 async def post_where_played(interaction: discord.Interaction, table: Table, content: str,
                             message: dict[str, Any]) -> discord.Message:
-    """The shared review sent to the table's thread (unarchived first when it was archived) or channel."""
+    """The shared review sent to the table's thread (unarchived first when it was archived) or channel, as a
+    table's writer sends (``review_shared.post_shared``)."""
     client = interaction.client
     channel = client.get_channel(table.row.channel_id) or await client.fetch_channel(table.row.channel_id)
     if not isinstance(channel, discord.abc.Messageable):
@@ -328,16 +328,9 @@ async def post_where_played(interaction: discord.Interaction, table: Table, cont
         files = [discord.File(io.BytesIO(data), filename) for filename, data in pictures]
         return await channel.send(content, files=files, **message)
 
-    try:
-        return await send()
-    except discord.HTTPException as error:
-        if error.code != ARCHIVED:
-            raise HostError("review_share_failed", game_id=table.id) from None
-    await client.http.edit_channel(table.row.channel_id, archived=False)  # a quiet thread is archived: reopen it
-    try:
-        return await send()
-    except discord.HTTPException:
-        raise HostError("review_share_failed", game_id=table.id) from None
-
+    posted = await post_shared(client, table.row.channel_id, send)
+    if posted is None:
+        raise HostError("review_share_failed", game_id=table.id)
+    return posted
 
 REVIEW_ITEMS = (ReviewButton, ReviewStep, ReviewSeek, ReviewPerspective, ReviewShare)

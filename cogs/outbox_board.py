@@ -87,7 +87,7 @@ class BoardWriter:
         """After a restart: the event lines of the logged actions the board had not taken before the process
         stopped, rebuilt from the action log by the engine (it replays a game exactly), wait to be shown. Lines
         that came from no action (a timeout's notice, a seat change) are not in the log: they stay lost."""
-        self.actions = len(await self.bot.storage.action_log(table.id))
+        self.actions = await self.bot.storage.action_count(table.id)
         taken = table.row.board_shown.actions
         if taken is None or taken >= self.actions or table.state is None:
             return

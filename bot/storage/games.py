@@ -289,6 +289,10 @@ class GameStore:
         rows = await self.db.fetch("SELECT player, action FROM actions WHERE game_id = ? ORDER BY seq", game_id)
         return [(r[0], json.loads(r[1])) for r in rows]
 
+    async def action_count(self, game_id: int) -> int:
+        """How many actions the game's log holds."""
+        return int(await self.db.fetchval("SELECT COUNT(*) FROM actions WHERE game_id = ?", game_id))
+
     async def action_log(self, game_id: int) -> list[LoggedAction]:
         """The game's actions in the order they were committed, with when each was."""
         rows = await self.db.fetch("SELECT seq, player, action, created_at FROM actions WHERE game_id = ? "

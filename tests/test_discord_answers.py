@@ -19,15 +19,15 @@ from .discord_harness import Harness
 from .discord_helpers import rendered, says
 
 ALICE, BOB = 101, 102
-SCALE = 10.0
+SCALE = 5.0  # a fifth: margin for a loaded machine (the work before the answer is not scaled)
 FOLLOWUP = r"/webhooks/\d+/[^/]+"  # POST: a followup (here the record, a file attached)
 ORIGINAL = r"/webhooks/\d+/[^/]+/messages/@original"
 
 
 @pytest.fixture
-def harness_time(monkeypatch: pytest.MonkeyPatch) -> None:
+def harness_time(h: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
     """discord.py waits 1, 3, 5, 7, 9 s between its five tries of a webhook request answered with a 5xx (25 s);
-    here a tenth of that, and the answer window a tenth of its 30 s."""
+    here 1/SCALE of that, and the answer window 1/SCALE of its 30 s."""
     real_sleep = asyncio.sleep
 
     async def scaled_sleep(delay: float, result: object = None) -> object:
@@ -39,6 +39,7 @@ def harness_time(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(webhook_module, "asyncio", scaled)
     monkeypatch.setattr(replies, "ANSWER_WINDOW", replies.ANSWER_WINDOW / SCALE)
     monkeypatch.setattr(replies, "LAST_TRY", replies.LAST_TRY / SCALE)
+    h.park_sleeps_over = 10 / SCALE  # settle() waits for the library's scaled waits (it parks only longer sleeps)
 
 
 async def finished_table(h: Harness) -> Table:

@@ -19,7 +19,13 @@ NO_MENTIONS = discord.AllowedMentions.none()
 # How the answer to an interaction can fail after its change was committed: Discord refused or failed it, or the
 # connection broke or timed out on the way.
 ANSWER_FAILURES = (discord.HTTPException, asyncio.TimeoutError, OSError, aiohttp.ClientError)
+# Of those, the ones that say Discord (or the way to it) failed, not that it judged the request: worth trying again.
+DISCORD_FAILED = (discord.DiscordServerError, asyncio.TimeoutError, OSError, aiohttp.ClientError)
 AFTER_COMMIT = ("move", "back", "start", "lobby", "end", "tournament_start")  # error.after_commit.<what>
+ANSWER_WINDOW = 30.0  # seconds after the interaction was created by which its error answer has been delivered
+LAST_TRY = 5.0  # seconds an error answer still gets when the work itself ran past the window
+ANSWER_TRIES = 3  # deliveries of an error answer (each with the library's own retries of a 5xx inside)
+LOOK_TIMEOUT = 3.0  # seconds to read whether a deferred original still shows "thinking…"
 
 
 async def reply(interaction: discord.Interaction, content: str | None = None, *,
@@ -70,21 +76,62 @@ async def fill_original(interaction: discord.Interaction, **kwargs: Any) -> None
 
 
 async def reply_error(interaction: discord.Interaction, error: BaseException) -> None:
-    """Domain errors carry their message; anything else is logged and gets a generic apology."""
+    """Domain errors carry their message; anything else is logged and gets a generic apology. The answer is
+    delivered within ``ANSWER_WINDOW`` (``deliver_error``): never "thinking…" until the token expires."""
     committed = interaction.extras.get("committed", False)
     if committed and isinstance(error, ANSWER_FAILURES):  # the change stands; only its answer was lost
         log.warning("interaction %s: the answer after a committed change failed (%s)", interaction.id,
                     type(error).__name__)
         what = committed if committed in AFTER_COMMIT else "move"
         text = t(f"error.after_commit.{what}", interaction.locale)
+    elif isinstance(error, DISCORD_FAILED):  # Discord failed (the answer, or a request of the work): no bug of ours
+        log.warning("interaction %s: Discord failed while it was handled (%s)", interaction.id, type(error).__name__)
+        text = t("error.reply_failed", interaction.locale)
     else:
         if not isinstance(error, (HostError, EngineError)):
             log.error("unexpected error handling interaction %s", interaction.id, exc_info=error)
         text = user_message(error, interaction.locale)
     try:
-        await reply(interaction, "⚠️ " + text)
-    except discord.HTTPException:
-        log.warning("could not send an error reply for interaction %s", interaction.id)
+        await deliver_error(interaction, "⚠️ " + text)
+    except ANSWER_FAILURES as failure:
+        log.warning("could not send an error reply for interaction %s (%s)", interaction.id, type(failure).__name__)
+
+
+async def deliver_error(interaction: discord.Interaction, content: str) -> None:
+    """Deliver an error answer, tried again while Discord fails, until ``ANSWER_WINDOW`` after the interaction was
+    created (at least ``LAST_TRY`` from now). A deferral still showing "thinking…" is edited in place (PATCH
+    @original): the followup that should have filled it may be the very request Discord keeps failing."""
+    loop = asyncio.get_running_loop()
+    age = (discord.utils.utcnow() - interaction.created_at).total_seconds()
+    deadline = loop.time() + max(ANSWER_WINDOW - age, LAST_TRY)
+    for attempt in range(ANSWER_TRIES):
+        try:
+            async with asyncio.timeout_at(deadline):
+                if await _thinking(interaction):
+                    await fill_original(interaction, content=content, embeds=[], attachments=[], view=None,
+                                        allowed_mentions=NO_MENTIONS)
+                else:
+                    await reply(interaction, content)
+            return
+        except DISCORD_FAILED:
+            wait = min(2.0 ** attempt, deadline - loop.time())
+            if attempt + 1 == ANSWER_TRIES or wait <= 0:
+                raise
+            await asyncio.sleep(wait)
+
+
+async def _thinking(interaction: discord.Interaction) -> bool:
+    """Whether the interaction's handler deferred it with "thinking…" and nothing has replaced that yet (a
+    followup may have: then an error goes in a followup of its own, never over the answer already shown)."""
+    if EARLY in interaction.extras or interaction.response.type is not (
+            discord.InteractionResponseType.deferred_channel_message):
+        return False  # not deferred, or deferred early: ``reply`` knows where its answer goes
+    try:
+        async with asyncio.timeout(LOOK_TIMEOUT):
+            original = await interaction.original_response()
+    except ANSWER_FAILURES:
+        return False  # unknown: a followup fills "thinking…" if it is still there, and adds a message if not
+    return original.flags.loading
 
 
 async def reply_unknown_control(interaction: discord.Interaction) -> None:

@@ -132,7 +132,7 @@ class GameService:
             raise HostError("stale") from None
         table.committed(bumped=True, state=state, seats=seats, deadline=deadline,
                         status="finished" if over else table.status, board_shown=shown or table.row.board_shown)
-        return self.core.changed(table, UpdateKind.ENDED if over else kind, events, player)
+        return self.core.changed(table, UpdateKind.ENDED if over else kind, events, player, logged=True)
 
     @staticmethod
     def _told_after(table: Table, state: Any, seats: list[SeatRow]) -> BoardShown | None:

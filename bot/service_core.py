@@ -82,8 +82,8 @@ class ServiceCore:
             await asyncio.wait(list(self._publishing.values()))
 
     def changed(self, table: Table, kind: UpdateKind, events: list[Any] | None = None, actor: str | None = None,
-                reason: EndReason | None = None) -> Update:
-        update = Update(table, kind, table.version, list(events or []), actor, reason, state=table.state)
+                reason: EndReason | None = None, *, logged: bool = False) -> Update:
+        update = Update(table, kind, table.version, list(events or []), actor, reason, logged, state=table.state)
         self._publish(update)
         return update
 
@@ -211,10 +211,11 @@ class ServiceCore:
 
     async def finish(self, table: Table, status: str, *, reason: EndReason | None = None,
                      actor: str | None = None) -> Update:
+        why = None if reason is None else reason.value  # stored with the end: a restart tells the same reason
         try:
             await self.storage.update_game(table.id, expected_version=table.version, bump=True, status=status,
-                                           deadline=None)
+                                           deadline=None, end_reason=why)
         except VersionConflict:
             raise HostError("stale") from None
-        table.committed(bumped=True, status=status, deadline=None)
+        table.committed(bumped=True, status=status, deadline=None, end_reason=why)
         return self.changed(table, UpdateKind.ENDED, actor=actor, reason=reason)

@@ -140,6 +140,7 @@ class Update:
     events: list[Event] = field(default_factory=list)
     actor: str | None = None
     reason: EndReason | None = None  # why a table ended early, when it did (set before the update is published)
+    logged: bool = False  # this change appended one action to the game's log (a move, a timeout's, a bot's)
     # The state right after this change (None before the deal). Never changed in place: every transition
     # (``Engine.apply``) returns a new state and the table's ``state`` is replaced, not mutated.
     state: Any = field(default=None, repr=False, compare=False)

@@ -64,10 +64,11 @@ class TableOutbox:
         self.refused = Backoff(self.unreachable_first, self.unreachable_max)
         self._archive_timer: asyncio.TimerHandle | None = None
         self.clock_held = False  # this writer paused the table's clock until its people are told / reached
-        self.end_reason: EndReason | None = None  # why the table ended early (not stored: after a restart, unsaid)
+        self.end_reason: EndReason | None = None  # why the table ended early (stored with it: ``restore``)
         self._sleeping = self._woken = False  # in a backoff; asked to end it early
         self.gone = False  # its channel was deleted and the table ended: nothing more is written
         self._task: asyncio.Task[None] | None = None
+        self._followed = False  # it has seen an update or restored its table (it knows where its log stands)
 
     # ---- what is due (called by the service's listener; never waits) ---------------------
     def push(self, update: Update) -> None:
@@ -77,12 +78,16 @@ class TableOutbox:
         self.guild_id = table.row.guild_id
         seat = table.seat_of(update.actor) if update.actor else None
         self.board.follow_turns(table, seat.user_id if seat is not None and not seat.is_bot else None)
+        if not self._followed and update.kind in (UpdateKind.LOBBY, UpdateKind.STARTED):
+            self.board.began()  # a new table: its log is empty
+        self._followed = True
         if update.kind is UpdateKind.WARNING:
             self.board.warning = update.version
         if update.kind is UpdateKind.ENDED:
             self.end_reason = update.reason
-            self.archive_later()
-        self.board.add_lines(event_lines(update))
+            self.tidy_after_end(table)
+        lines = event_lines(update)
+        self.board.add_lines(self.board.numbered(lines) if update.logged else lines)
         self.due |= due_after(update)
         self._start()
 
@@ -90,13 +95,16 @@ class TableOutbox:
         """At start-up: bring what the players see in line with the stored table. A running table whose people
         were not all told it is their turn (or whose clock was held) waits, clock paused, until they are."""
         self.guild_id = table.row.guild_id
+        self.end_reason = None if table.row.end_reason is None else EndReason(table.row.end_reason)
         self.board.restore(table)
+        self._followed = True
+        await self.board.catch_up(table)
         if table.status in ("lobby", "running"):
             self.due |= {Output.LOBBY} | ({Output.BOARD} if table.status == "running" else set())
         else:
             if not table.row.end_tidied:
                 self.due |= {Output.LOBBY, Output.BOARD}
-                self.archive_later()
+                self.tidy_after_end(table)
             if table.status == "finished" and not table.row.result_shown:
                 self.due |= {Output.RESULT, Output.BOARD}
             if not table.row.told_shown:
@@ -105,6 +113,15 @@ class TableOutbox:
                 not self.board.all_told(table) or table.row.deadline is None):
             await self.hold_clock(table)
         self._start()
+
+    def tidy_after_end(self, table: Table) -> None:
+        """A table that played keeps its thread open a while (``archive_later``); a lobby closed before any deal
+        has no thread and nothing more to show once its end is written: it is tidied at once, and its writer
+        leaves memory (a server where people open and leave lobbies all day must not keep one writer each)."""
+        if table.state is None:
+            self.due.add(Output.ARCHIVE)
+        else:
+            self.archive_later()
 
     def archive_later(self) -> None:
         """The thread of an ended table is archived a grace period from now (people may still read it, or press

@@ -8,20 +8,24 @@ every write, so a restarted bot knows which turn pings were delivered and redraw
 """
 from __future__ import annotations
 
+import asyncio
 import logging
 import secrets
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 import discord
 
+from bot.errors import HostError
 from bot.i18n import t
+from bot.replay import rebuild, stored_record
 from bot.storage.rows import BoardShown
-from bot.table import Table
+from bot.table import Table, Update, UpdateKind
 
 from .board import board_message_kwargs
 from .common import NO_MENTIONS
 from .outbox_fold import Line, compose, fit, folded, plain_lines
+from .outbox_lines import event_lines
 from .refusals import UNKNOWN_MESSAGE
 from .table_post import table_view, turn_lines
 
@@ -64,6 +68,7 @@ class BoardWriter:
         self.shown_turn: list[str] = []  # the turn lines of that content
         self.old_boards: list[tuple[int, str]] = []  # replaced boards to turn into plain lines: (id, content)
         self.unrecorded = False  # edited since the stored record was written
+        self.actions: int | None = None  # the game's logged actions as this writer followed them (None: unknown)
 
     def restore(self, table: Table) -> None:
         """After a restart: what the stored record says the players were shown. A board post that was under way
@@ -78,12 +83,48 @@ class BoardWriter:
             self.post = Post(shown.posting, [], compose([], turn), people, frozenset(self._people(table)),
                              compose([], self._turn(table, people, clock=False)))
 
+    async def catch_up(self, table: Table) -> None:
+        """After a restart: the event lines of the logged actions the board had not taken before the process
+        stopped, rebuilt from the action log by the engine (it replays a game exactly), wait to be shown. Lines
+        that came from no action (a timeout's notice, a seat change) are not in the log: they stay lost."""
+        self.actions = await self.bot.storage.action_count(table.id)
+        taken = table.row.board_shown.actions
+        if taken is None or taken >= self.actions or table.state is None:
+            return
+        try:
+            replay = await asyncio.to_thread(rebuild, await stored_record(self.bot.storage, table.id))
+        except HostError as refused:  # a log the engine no longer replays: its lines cannot be told again
+            log.warning("table %s: the lines of actions %d-%d cannot be rebuilt (%s)", table.id, taken + 1,
+                        self.actions, refused.code)
+            return
+        for frame in replay.frames[taken + 1:]:
+            actor = frame.action.player if frame.action is not None else None
+            lines = event_lines(Update(table, UpdateKind.ACTION, table.version, frame.events, actor))
+            self.add_lines([replace(line, action=frame.index) for line in lines])
+
+    def began(self) -> None:
+        """The writer follows its table from the lobby or the deal: no action was logged before."""
+        if self.actions is None:
+            self.actions = 0
+
+    def numbered(self, lines: list[Line]) -> list[Line]:
+        """The lines of a change that logged one more action, each marked with that action's number."""
+        if self.actions is None:
+            return lines
+        self.actions += 1
+        return [replace(line, action=self.actions) for line in lines]
+
+    def _actions_taken(self) -> int | None:
+        """The logged actions whose lines are all on a board: up to the first one with a line still waiting."""
+        waiting = [line.action for line in self.lines if line.action is not None]
+        return min(waiting) - 1 if waiting and self.actions is not None else self.actions
+
     def _shown(self, table: Table, **posting: object) -> BoardShown:
         """The record to store. Only people still to act count as told: a move that ended someone's turn while
         this write was on its way already took them off the stored record (``GameService._told_after``)."""
         told = sorted(self.told & set(self._people(table)))
         return BoardShown(version=table.version, told=told, lines=folded(self.shown_lines),
-                          **posting)  # type: ignore[arg-type]  # posting / posting_for only
+                          actions=self._actions_taken(), **posting)  # type: ignore[arg-type]  # posting / posting_for only
 
     def follow_turns(self, table: Table, actor_user: int | None) -> None:
         """A person's turn lasts while they stay to act: one @mention per turn, none once they act in it."""

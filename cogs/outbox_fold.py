@@ -8,7 +8,7 @@ arrives after its turn's first steps were written joins their line at the next e
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Sequence
 
 CONTENT_LIMIT = 1900  # characters of lines + turn line a board message may carry (Discord allows 2,000)
@@ -17,10 +17,12 @@ STEP_SEPARATOR = " · "  # each step keeps its own words and full stop: a step r
 
 @dataclass(frozen=True)
 class Line:
-    """An event line; ``bot``: the bot seat whose step it tells (None: a person's move, a deal's end, a notice)."""
+    """An event line; ``bot``: the bot seat whose step it tells (None: a person's move, a deal's end, a notice);
+    ``action``: the number of the logged action that caused it (None: a notice, a seat change, a pause)."""
 
     text: str
     bot: str | None = None
+    action: int | None = field(default=None, compare=False)
 
     @property
     def foldable(self) -> bool:

@@ -96,14 +96,14 @@ async def write_told(outbox: "TableOutbox", table: Table) -> bool:
 
 
 async def archive(outbox: "TableOutbox", table: Table) -> bool:
-    """An ended table's thread is archived once everything else is written; a table in a channel only marks
-    itself tidy."""
+    """An ended table's thread is archived once everything else is written; a table in a channel (or a lobby closed
+    before any deal, wherever it was opened) only marks itself tidy."""
     if table.row.end_tidied or table.status in ("lobby", "running"):
         return False
     if outbox.due & {Output.LOBBY, Output.BOARD, Output.RESULT, Output.TOLD} or outbox.board.old_boards:
         outbox.due.add(Output.ARCHIVE)  # (a refusal of those would loop here without a pause: it raises first)
         return False
-    if table.row.lobby_channel_id or in_own_thread(outbox, table):
+    if table.state is not None and (table.row.lobby_channel_id or in_own_thread(outbox, table)):  # it played
         await outbox.bot.http.edit_channel(table.row.channel_id, archived=True)
     await outbox.bot.service.note_output(table, end_tidied=True)
     return True

@@ -27,14 +27,14 @@ from bot.table import Table
 
 from .common import GameItem, host
 from .custom_ids import ID, INDEX, number, valid_id
-from .refusals import ARCHIVED
+from .review_shared import SharedReviews, post_shared
 
 EMBED_CHARS = 4096  # Discord's limit for an embed's description
 PICTURE = "board.png"
 PERSPECTIVE = "(?P<p>[msa])"
 LEADER = rf"(?::(?P<lead>{ID}))?"  # a shared review's custom_ids end with its leader's user id
 _caches: weakref.WeakKeyDictionary[discord.Client, ReplayCache] = weakref.WeakKeyDictionary()
-_shared: weakref.WeakKeyDictionary[discord.Client, dict[int, str]] = weakref.WeakKeyDictionary()  # table -> link
+_shared: weakref.WeakKeyDictionary[discord.Client, SharedReviews] = weakref.WeakKeyDictionary()
 
 
 def replay_cache(client: discord.Client) -> ReplayCache:
@@ -294,9 +294,10 @@ async def start_shared(interaction: discord.Interaction, table_id: int, index: i
     table = await finished_table(interaction, table_id)
     if not any(s.user_id == interaction.user.id for s in table.seats):
         raise HostError("review_share_not_player", game_id=table_id)
-    shared = _shared.setdefault(interaction.client, {})
-    if table_id in shared:
-        raise HostError("review_share_open", game_id=table_id, link=shared[table_id])
+    shared = _shared.setdefault(interaction.client, SharedReviews())
+    standing = await shared.standing(interaction.client, table_id)
+    if standing is not None:
+        raise HostError("review_share_open", game_id=table_id, link=standing.link)
     perspective = Perspective.SPECTATOR if perspective is Perspective.MINE else perspective
     await seen_as(interaction, table, perspective)
     replay = replay_cache(interaction.client).get(table_id)
@@ -309,13 +310,14 @@ async def start_shared(interaction: discord.Interaction, table_id: int, index: i
     message = await asyncio.to_thread(viewer_message, replay, index, perspective, None, locale, interaction.user.id)
     content = t("review.shared_by", locale, player=literal.markdown(interaction.user.display_name))
     posted = await post_where_played(interaction, table, content, message)
-    shared[table_id] = posted.jump_url
+    shared.add(table_id, channel_id=posted.channel.id, message_id=posted.id, link=posted.jump_url)
     await interaction.followup.send(t("review.shared", interaction.locale, link=posted.jump_url), ephemeral=True)
 
 
 async def post_where_played(interaction: discord.Interaction, table: Table, content: str,
                             message: dict[str, Any]) -> discord.Message:
-    """The shared review sent to the table's thread (unarchived first when it was archived) or channel."""
+    """The shared review sent to the table's thread (unarchived first when it was archived) or channel, as a
+    table's writer sends (``review_shared.post_shared``)."""
     client = interaction.client
     channel = client.get_channel(table.row.channel_id) or await client.fetch_channel(table.row.channel_id)
     if not isinstance(channel, discord.abc.Messageable):
@@ -326,16 +328,9 @@ async def post_where_played(interaction: discord.Interaction, table: Table, cont
         files = [discord.File(io.BytesIO(data), filename) for filename, data in pictures]
         return await channel.send(content, files=files, **message)
 
-    try:
-        return await send()
-    except discord.HTTPException as error:
-        if error.code != ARCHIVED:
-            raise HostError("review_share_failed", game_id=table.id) from None
-    await client.http.edit_channel(table.row.channel_id, archived=False)  # a quiet thread is archived: reopen it
-    try:
-        return await send()
-    except discord.HTTPException:
-        raise HostError("review_share_failed", game_id=table.id) from None
-
+    posted = await post_shared(client, table.row.channel_id, send)
+    if posted is None:
+        raise HostError("review_share_failed", game_id=table.id)
+    return posted
 
 REVIEW_ITEMS = (ReviewButton, ReviewStep, ReviewSeek, ReviewPerspective, ReviewShare)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
-from typing import Any
+from typing import Any, Awaitable, Callable
 
 import aiohttp
 import discord
@@ -122,7 +122,9 @@ class TournamentCog(commands.Cog):
         service: TournamentService = bot.tournaments  # type: ignore[attr-defined]  # a GameHostBot, typed as commands.Bot
         service.open_table = self.open_thread
         service.on_open_failing = self.tell_organiser
-        self.writer = TournamentWriter(self.on_tournament)  # Discord calls outside the tournament's lock
+        tables = bot.get_cog("TableCog")  # loaded first: its refusal budget is the bot's, shared by every writer
+        budget = getattr(tables, "refusals", None)
+        self.writer = TournamentWriter(self.on_tournament, budget)  # Discord calls outside the tournament's lock
         service.subscribe(self._queue)
 
     async def _queue(self, update: TournamentUpdate) -> None:
@@ -164,30 +166,46 @@ class TournamentCog(commands.Cog):
         except (discord.HTTPException, asyncio.TimeoutError, OSError, aiohttp.ClientError) as failure:
             log.warning("tournament %s: could not tell its organiser (%s)", tournament.id, type(failure).__name__)
 
-    async def on_tournament(self, update: TournamentUpdate) -> None:
+    async def on_tournament(self, update: TournamentUpdate, done: set[str]) -> None:
+        """The channel side of one update, step by step. ``done``: the steps Discord took on an earlier try
+        (skipped now); each step taken is added, so a try again after a failure posts nothing twice."""
         tn, kind, locale = update.tournament, update.kind, update.tournament.locale
         service: TournamentService = self.bot.tournaments  # type: ignore[attr-defined]  # a GameHostBot, typed as commands.Bot
         channel = self.bot.get_partial_messageable(tn.channel_id, guild_id=tn.guild_id)
-        if kind is not Kind.RESULT and tn.signup_message_id:  # the sign-up message follows the tournament
-            await channel.get_partial_message(tn.signup_message_id).edit(
-                content=None, embed=signup_embed(tn, locale), view=signup_view(tn, locale))
+        signup_id, standings_id = tn.signup_message_id, tn.standings_message_id
+        steps: list[tuple[str, Callable[[], Awaitable[object]]]] = []
+        if kind is not Kind.RESULT and signup_id:  # the sign-up message follows the tournament
+            steps.append(("signup", lambda: channel.get_partial_message(signup_id).edit(
+                content=None, embed=signup_embed(tn, locale), view=signup_view(tn, locale))))
         if kind is Kind.CHECKIN:
-            await self.call(channel, *tx.checkin_call(tn, locale))
+            steps.append(("checkin", lambda: self.call(channel, *tx.checkin_call(tn, locale))))
         if kind is Kind.STARTED:
-            await self.call(channel, *tx.missed_checkin(tn, locale))
-            message = await channel.send(embed=await standings_embed(service, tn, locale),
-                                         allowed_mentions=NO_MENTIONS)
-            await service.set_messages(tn, standings_message_id=message.id)
-        if kind in (Kind.ROUND, Kind.RESULT, Kind.BREAK) and tn.standings_message_id:
-            await channel.get_partial_message(tn.standings_message_id).edit(
-                embed=await standings_embed(service, tn, locale))
-        if kind is Kind.ROUND and update.round is not None:
-            await self.call(channel, "\n".join(tx.round_lines(tn, update.round, locale))[:2000],
-                            tx.called_people(tn, update.round), always=True)
+            steps.append(("missed_checkin", lambda: self.call(channel, *tx.missed_checkin(tn, locale))))
+            steps.append(("standings", lambda: self.post_standings(channel, service, tn)))
+        if kind in (Kind.ROUND, Kind.RESULT, Kind.BREAK) and standings_id:
+            steps.append(("standings", lambda: self.edit_standings(channel, service, tn, standings_id)))
+        if kind is Kind.ROUND and (seated := update.round) is not None:
+            steps.append(("round", lambda: self.call(channel, "\n".join(tx.round_lines(tn, seated, locale))[:2000],
+                                                     tx.called_people(tn, seated), always=True)))
         if kind is Kind.BREAK and tn.next_round_at is not None:
-            await channel.send(tx.break_text(tn, locale), allowed_mentions=NO_MENTIONS)
+            steps.append(("break", lambda: channel.send(tx.break_text(tn, locale), allowed_mentions=NO_MENTIONS)))
         if kind is Kind.FINISHED:
-            await self.post_final(channel, service, tn)
+            steps.append(("final", lambda: self.post_final(channel, service, tn)))
+        for name, step in steps:
+            if name not in done:
+                await step()
+                done.add(name)
+
+    @staticmethod
+    async def post_standings(channel: discord.PartialMessageable, service: TournamentService,
+                             tn: Tournament) -> None:
+        message = await channel.send(embed=await standings_embed(service, tn, tn.locale), allowed_mentions=NO_MENTIONS)
+        await service.set_messages(tn, standings_message_id=message.id)
+
+    @staticmethod
+    async def edit_standings(channel: discord.PartialMessageable, service: TournamentService, tn: Tournament,
+                             message_id: int) -> None:
+        await channel.get_partial_message(message_id).edit(embed=await standings_embed(service, tn, tn.locale))
 
     @staticmethod
     async def call(channel: discord.PartialMessageable, text: str, people: list[int], *,

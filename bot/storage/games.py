@@ -23,10 +23,10 @@ from .rows import (
 
 _GAME_COLUMNS = ("id, guild_id, channel_id, game, options, seed, status, host_id, locale, version, state, "
                  "lobby_message_id, board_message_id, turn_seconds, deadline, rematch_id, paused_at, open_thread, "
-                 "lobby_channel_id, board_shown, result_shown, told_shown, end_tidied, engine_version")
+                 "lobby_channel_id, board_shown, result_shown, told_shown, end_tidied, engine_version, end_reason")
 _UPDATABLE = {"status", "state", "lobby_message_id", "board_message_id", "locale", "deadline", "turn_seconds",
               "host_id", "bot_to_act", "rematch_id", "paused_at", "open_thread",
-              "channel_id", "lobby_channel_id"}
+              "channel_id", "lobby_channel_id", "end_reason"}
 
 
 def _where_shards(sql: str, params: list[Any], shards: ShardFilter | None, column: str = "guild_id") -> str:
@@ -288,6 +288,10 @@ class GameStore:
     async def actions(self, game_id: int) -> list[tuple[str, dict[str, Any]]]:
         rows = await self.db.fetch("SELECT player, action FROM actions WHERE game_id = ? ORDER BY seq", game_id)
         return [(r[0], json.loads(r[1])) for r in rows]
+
+    async def action_count(self, game_id: int) -> int:
+        """How many actions the game's log holds."""
+        return int(await self.db.fetchval("SELECT COUNT(*) FROM actions WHERE game_id = ?", game_id))
 
     async def action_log(self, game_id: int) -> list[LoggedAction]:
         """The game's actions in the order they were committed, with when each was."""

@@ -34,6 +34,9 @@ class BoardShown:
     lines: list[str] = field(default_factory=list)  # the event lines it shows
     posting: str | None = None  # the nonce of a new board message being sent
     posting_for: list[int] = field(default_factory=list)  # whose turn that message begins (and who it pings)
+    # Logged actions whose event lines the board has taken (None: not known, as in records written before): after a
+    # restart, the lines of the actions after these are rebuilt from the log (``BoardWriter.catch_up``).
+    actions: int | None = None
 
     def dump(self) -> str:
         return json.dumps(asdict(self), ensure_ascii=False)
@@ -72,6 +75,7 @@ class GameRow:
     told_shown: bool = False  # its end was told in its lobby's channel (or there was nothing to tell)
     end_tidied: bool = False  # its lobby shows the end and its thread is archived
     engine_version: int = 0  # the engine's rules version that dealt it (LEGACY_ENGINE_VERSION: not recorded)
+    end_reason: str | None = None  # why it ended before its game did (a ``bot.table.EndReason`` value)
     seats: list[SeatRow] = field(default_factory=list)
 
 

@@ -87,25 +87,3 @@ def animated_summary(replay: Replay, lang: str, most: int = GIF_MAX_FRAMES) -> b
     pictures[0].save(out, format="GIF", save_all=True, append_images=pictures[1:], duration=durations, loop=0,
                      optimize=True)
     return out.getvalue()
-
-
-def reveal_lines(replay: Replay, lang: str, names: render.Names) -> list[str]:
-    """The reveal at the end (issue 33, item 3): what each seat held when the game ended, then the private events
-    the rules kept secret during play (the engine's ``secret_events``), each with its turn and who saw it."""
-    game, last = replay.record.game, len(replay) - 1
-    card = render_hooks(game).card
-    lines = [t("reveal.hands", lang)]
-    for seat in replay.record.players:
-        held = replay.view(last, seat.player).hand or []
-        lines.append(t("reveal.held", lang, player=names(seat.player), count=len(held),
-                       cards=" ".join(card(c) for c in held)))
-    secret = [(index, event) for index, frame in enumerate(replay.frames) for event in frame.events
-              if event.visible_to and event.type in replay.engine.secret_events]
-    if secret:
-        lines += ["", t("reveal.secrets", lang)]
-    for index, event in secret:
-        line = render.event_line(game, event, names, lang)
-        if line is not None:
-            lines.append(t("reveal.secret", lang, index=index, players=", ".join(names(p) for p in event.visible_to
-                                                                                  or ()), line=line))
-    return lines

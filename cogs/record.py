@@ -15,8 +15,9 @@ from bot import literal, render
 from bot.errors import HostError
 from bot.i18n import language, t
 from bot.replay import GameRecord, rebuild, stored_record
-from bot.replay_show import animated_summary, record_names, reveal_lines
+from bot.replay_show import animated_summary, record_names
 from bot.replies import NO_MENTIONS
+from bot.reveal import reveal_lines
 
 from .common import GameItem, host
 from .custom_ids import ID

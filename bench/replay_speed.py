@@ -22,7 +22,8 @@ from typing import Any
 
 from bot.games import render_hooks
 from bot.replay import Replay, rebuild_stored
-from bot.replay_show import animated_summary, frame_lines, record_names, summary_frames
+from bot.replay_gif import summary_frames
+from bot.replay_show import animated_summary, frame_lines, record_names
 from bot.review import Perspective, SteppedReplay
 from bot.scheduler import BotScheduler
 from bot.service import GameService

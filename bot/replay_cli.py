@@ -11,7 +11,8 @@ from typing import Callable
 from .errors import HostError, user_message
 from .i18n import t
 from .replay import GameRecord, rebuild
-from .replay_show import animated_summary, play_back, summary_frames
+from .replay_gif import summary_frames
+from .replay_show import animated_summary, play_back
 
 
 def run_replay(file: str, seat: int | None, lang: str, gif: str | None,

@@ -4,22 +4,15 @@ one). A seat's playback shows what that seat saw at each moment: the public boar
 private events and its own hand — never another seat's hidden cards."""
 from __future__ import annotations
 
-import io
 from typing import Callable
 
-from PIL import Image
-
-from . import render
-from .games import render_hooks
+from . import render, replay_gif
 from .i18n import t
 from .replay import GameRecord, Replay
+from .replay_gif import GIF_MAX_FRAMES
 from .storage import SeatRow
 
 PRIVATE = "🔒"
-GIF_MAX_FRAMES = 60  # a long game is summed up by this many evenly spaced moments (its first and last included)
-GIF_WIDTH = 480  # pixels: small enough to post, large enough to read the board
-GIF_FRAME_MS = 700
-GIF_LAST_FRAME_MS = 4000
 
 
 def record_names(record: GameRecord, locale: object | None,
@@ -61,29 +54,7 @@ def frame_lines(replay: Replay, index: int, viewer: str | None, lang: str, names
     return lines
 
 
-def summary_frames(count: int, most: int = GIF_MAX_FRAMES) -> list[int]:
-    """Which of ``count`` frames the summary shows: all of them, or ``most`` evenly spaced from first to last."""
-    if count <= most:
-        return list(range(count))
-    step = (count - 1) / (most - 1)
-    return sorted({round(i * step) for i in range(most)})
-
-
 def animated_summary(replay: Replay, lang: str, most: int = GIF_MAX_FRAMES) -> bytes | None:
-    """The game as an animated GIF of its public board pictures (one per turn, evenly thinned to ``most``), or
-    None for a game that draws no board picture."""
-    draw = render_hooks(replay.record.game).image
-    if draw is None:
-        return None
-    names = record_names(replay.record, lang).plain()
-    pictures = []
-    for index in summary_frames(len(replay), most):
-        with Image.open(io.BytesIO(draw(replay.view(index, None), names, lang))) as picture:
-            rgb = picture.convert("RGB")
-        height = round(rgb.height * GIF_WIDTH / rgb.width)
-        pictures.append(rgb.resize((GIF_WIDTH, height), Image.Resampling.LANCZOS).quantize(colors=128))
-    durations = [GIF_FRAME_MS] * (len(pictures) - 1) + [GIF_LAST_FRAME_MS]
-    out = io.BytesIO()
-    pictures[0].save(out, format="GIF", save_all=True, append_images=pictures[1:], duration=durations, loop=0,
-                     optimize=True)
-    return out.getvalue()
+    """The game as an animated GIF of its public board pictures (``bot.replay_gif``), or None for a game that
+    draws no board picture."""
+    return replay_gif.animated_summary(replay, record_names(replay.record, lang).plain(), lang, most)

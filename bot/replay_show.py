@@ -24,15 +24,16 @@ def record_names(record: GameRecord, locale: object | None,
 
 
 def play_back(replay: Replay, viewer: str | None, lang: str, out: Callable[[str], None] = print) -> None:
-    """Every frame as the demo prints a game (``frame_lines``), after a line saying whose view it is."""
+    """Every frame as the demo prints a game (``frame_lines``), after a line saying whose view it is; plain text
+    (``render.terminal_text``: no Discord markup), the names as typed."""
     record = replay.record
-    names = record_names(record, lang)
+    names = record_names(record, lang, render.guarded)
     who = names(viewer) if viewer is not None else t("replay.spectator", lang)
-    out(t("replay.started", lang, id=record.table, game=render.game_title(record.game, lang),
-          players=", ".join(names(p.player) for p in record.players), viewer=who))
+    out(render.terminal_text(t("replay.started", lang, id=record.table, game=render.game_title(record.game, lang),
+                               players=", ".join(names(p.player) for p in record.players), viewer=who)))
     for index in range(len(replay)):
         for line in frame_lines(replay, index, viewer, lang, names):
-            out(line)
+            out(render.terminal_text(line))
 
 
 def frame_lines(replay: Replay, index: int, viewer: str | None, lang: str, names: render.Names) -> list[str]:

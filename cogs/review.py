@@ -22,7 +22,15 @@ from bot.i18n import language, t
 from bot.replay import GameRecord, rebuild, stored_record
 from bot.replay_show import record_names
 from bot.replies import NO_MENTIONS
-from bot.review import Perspective, ReplayCache, SteppedReplay, frame_lines, seek_points
+from bot.review import (
+    Perspective,
+    ReplayCache,
+    SteppedReplay,
+    frame_lines,
+    seek_points,
+    seek_window,
+    step_buttons,
+)
 from bot.table import Table
 
 from .common import GameItem, host
@@ -31,6 +39,7 @@ from .refusals import ARCHIVED
 
 EMBED_CHARS = 4096  # Discord's limit for an embed's description
 PICTURE = "board.png"
+STEPS_PER_ROW = 5
 PERSPECTIVE = "(?P<p>[msa])"
 LEADER = rf"(?::(?P<lead>{ID}))?"  # a shared review's custom_ids end with its leader's user id
 _caches: weakref.WeakKeyDictionary[discord.Client, ReplayCache] = weakref.WeakKeyDictionary()
@@ -85,6 +94,26 @@ def default_perspective(table: Table, user_id: int) -> Perspective:
     return Perspective.MINE if any(s.user_id == user_id for s in table.seats) else Perspective.SPECTATOR
 
 
+def embed_parts(lines: list[str], limit: int = EMBED_CHARS) -> list[str]:
+    """The frame's lines as embed descriptions of at most ``limit`` characters each, split between lines (a line
+    longer than that alone is split where it must): a frame is never cut short, however many hands it shows."""
+    parts: list[str] = []
+    current = ""
+    for line in lines:
+        while len(line) > limit:
+            if current:
+                parts.append(current)
+                current = ""
+            parts.append(line[:limit])
+            line = line[limit:]
+        joined = f"{current}\n{line}" if current else line
+        if len(joined) > limit:
+            parts.append(current)
+            joined = line
+        current = joined
+    return [*parts, current] if current or not parts else parts
+
+
 def viewer_message(replay: SteppedReplay, index: int, perspective: Perspective, player: str | None,
                    locale: object | None, leader: int | None = None) -> dict[str, Any]:
     """The send/edit arguments of the viewer at frame ``index`` (CPU work: drawn off the event loop); ``leader``:
@@ -92,18 +121,18 @@ def viewer_message(replay: SteppedReplay, index: int, perspective: Perspective, 
     record, last = replay.record, len(replay) - 1
     lang = language(locale)
     names = record_names(record, lang, literal.markdown)
-    text = "\n".join(frame_lines(replay, index, perspective, player, lang, names))
-    if len(text) > EMBED_CHARS:
-        text = text[:EMBED_CHARS - 1] + "…"
-    embed = discord.Embed(title=t("review.title", lang, id=record.table, game=render.game_title(record.game, lang),
-                                  index=index, total=last), description=text, colour=0x3498DB)
-    embed.set_footer(text=t(f"review.perspective.{perspective.value}", lang))
+    parts = embed_parts(frame_lines(replay, index, perspective, player, lang, names))
+    embeds = [discord.Embed(description=part, colour=0x3498DB) for part in parts]
+    embeds[0].title = t("review.title", lang, id=record.table, game=render.game_title(record.game, lang),
+                        index=index, total=last)
+    embeds[-1].set_footer(text=t(f"review.perspective.{perspective.value}", lang))
+    embed = embeds[0]
     files = []
     draw = render_hooks(record.game).image
     if draw is not None:
         files.append(discord.File(io.BytesIO(draw(replay.view(index, None), names.plain(), lang)), filename=PICTURE))
         embed.set_image(url=f"attachment://{PICTURE}")
-    return {"embed": embed, "attachments": files, "allowed_mentions": NO_MENTIONS,
+    return {"embeds": embeds, "attachments": files, "allowed_mentions": NO_MENTIONS,
             "view": viewer_controls(replay, index, perspective, lang, leader)}
 
 
@@ -111,14 +140,12 @@ def viewer_controls(replay: SteppedReplay, index: int, perspective: Perspective,
                     leader: int | None) -> discord.ui.View:
     gid, last = replay.record.table, len(replay) - 1
     view = discord.ui.View(timeout=None)
-    steps = [("⏮", 0, index > 0), ("◀", max(index - 1, 0), index > 0), (f"{index}/{last}", index, False),
-             ("▶", min(index + 1, last), index < last), ("⏭", last, index < last)]
-    for slot, (label, target, enabled) in enumerate(steps):
-        view.add_item(ReviewStep(gid, target, perspective, slot, leader, label, disabled=not enabled))
     kind, points = seek_points(replay)
+    for slot, step in enumerate(step_buttons(points, kind, index, last, lang)):
+        view.add_item(ReviewStep(gid, step.target, perspective, slot, leader, step.label, disabled=not step.enabled))
     view.add_item(ReviewSeek(gid, perspective, leader, [discord.SelectOption(
         label=t(f"review.seek.{kind.value}", lang, number=p.number, index=p.frame), value=str(p.frame),
-        default=p.frame == index) for p in points], t(f"review.seek_by.{kind.value}", lang)))
+        default=p.frame == index) for p in seek_window(points, index)], t(f"review.seek_by.{kind.value}", lang)))
     shown = [p for p in Perspective if leader is None or p is not Perspective.MINE]  # a shared review: no one's seat
     view.add_item(ReviewPerspective(gid, index, leader, [discord.SelectOption(
         label=t(f"review.perspective.{p.value}", lang), value=p.value, default=p is perspective)
@@ -207,13 +234,14 @@ def leader_of(match: Any) -> int | None:
 
 
 class ReviewStep(GameItem,
-                 template=rf"gh:rv:(?P<gid>{ID}):(?P<frame>{INDEX}):{PERSPECTIVE}:(?P<slot>[0-4]){LEADER}"):
-    """⏮ ◀ n/N ▶ ⏭: each carries the frame it shows (``slot`` keeps two buttons to one frame apart)."""
+                 template=rf"gh:rv:(?P<gid>{ID}):(?P<frame>{INDEX}):{PERSPECTIVE}:(?P<slot>[0-9]){LEADER}"):
+    """⏮ ◀ n/N ▶ ⏭ on the first row, −10 +10 and the deal (trick, turn) before and after on the second: each
+    carries the frame it shows (``slot`` keeps two buttons to one frame apart, and says the row)."""
 
     def __init__(self, game_id: int, frame: int, perspective: Perspective, slot: int, leader: int | None = None,
                  label: str = "", disabled: bool = False) -> None:
         super().__init__(discord.ui.Button(
-            label=label or "·", style=discord.ButtonStyle.secondary, disabled=disabled,
+            label=label or "·", style=discord.ButtonStyle.secondary, disabled=disabled, row=slot // STEPS_PER_ROW,
             custom_id=f"gh:rv:{game_id}:{frame}:{perspective.value}:{slot}{leader_part(leader)}"))
         self.game_id, self.frame, self.perspective, self.leader = game_id, frame, perspective, leader
 
@@ -233,7 +261,7 @@ class ReviewSeek(GameItem, template=rf"gh:rvk:(?P<gid>{ID}):{PERSPECTIVE}{LEADER
                  options: list[discord.SelectOption] | None = None, placeholder: str | None = None) -> None:
         super().__init__(discord.ui.Select(
             custom_id=f"gh:rvk:{game_id}:{perspective.value}{leader_part(leader)}", options=options or [],
-            placeholder=placeholder, min_values=1, max_values=1))
+            placeholder=placeholder, min_values=1, max_values=1, row=2))
         self.game_id, self.perspective, self.leader = game_id, perspective, leader
 
     @classmethod
@@ -255,7 +283,7 @@ class ReviewPerspective(GameItem, template=rf"gh:rvp:(?P<gid>{ID}):(?P<frame>{IN
                  options: list[discord.SelectOption] | None = None, placeholder: str | None = None) -> None:
         super().__init__(discord.ui.Select(custom_id=f"gh:rvp:{game_id}:{frame}{leader_part(leader)}",
                                            options=options or [], placeholder=placeholder, min_values=1,
-                                           max_values=1))
+                                           max_values=1, row=3))
         self.game_id, self.frame, self.leader = game_id, frame, leader
 
     @classmethod
@@ -276,7 +304,7 @@ class ReviewShare(GameItem, template=rf"gh:rvsh:(?P<gid>{ID}):(?P<frame>{INDEX})
 
     def __init__(self, game_id: int, frame: int, perspective: Perspective, locale: object | None = None) -> None:
         super().__init__(discord.ui.Button(label=t("review.share", locale), emoji="📣",
-                                           style=discord.ButtonStyle.primary,
+                                           style=discord.ButtonStyle.primary, row=4,
                                            custom_id=f"gh:rvsh:{game_id}:{frame}:{perspective.value}"))
         self.game_id, self.frame, self.perspective = game_id, frame, perspective
 

@@ -13,6 +13,12 @@ from .replay_gif import GIF_MAX_FRAMES
 from .storage import SeatRow
 
 PRIVATE = "🔒"
+NAME_PRINTED = 64  # characters of a seat's name the terminal prints (a record's names are whatever its file says)
+
+
+def printed_name(name: str) -> str:
+    """A seat's name as the terminal prints it: as typed, at most ``NAME_PRINTED`` characters (then "…")."""
+    return render.guarded(name if len(name) <= NAME_PRINTED else name[:NAME_PRINTED - 1] + "…")
 
 
 def record_names(record: GameRecord, locale: object | None,
@@ -27,7 +33,7 @@ def play_back(replay: Replay, viewer: str | None, lang: str, out: Callable[[str]
     """Every frame as the demo prints a game (``frame_lines``), after a line saying whose view it is; plain text
     (``render.terminal_text``: no Discord markup), the names as typed."""
     record = replay.record
-    names = record_names(record, lang, render.guarded)
+    names = record_names(record, lang, printed_name)
     who = names(viewer) if viewer is not None else t("replay.spectator", lang)
     out(render.terminal_text(t("replay.started", lang, id=record.table, game=render.game_title(record.game, lang),
                                players=", ".join(names(p.player) for p in record.players), viewer=who)))

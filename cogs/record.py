@@ -21,6 +21,7 @@ from bot.reveal import reveal_lines
 
 from .common import GameItem, host
 from .custom_ids import ID
+from .review import all_hands_allowed, check_can_see
 
 REVEAL_EMBED_CHARS = 4096  # Discord's limit for an embed's description
 
@@ -28,17 +29,18 @@ REVEAL_EMBED_CHARS = 4096  # Discord's limit for an embed's description
 async def send_record(interaction: discord.Interaction, table_id: int) -> None:
     service = host(interaction).service
     table = await service.table(table_id)
-    if table.row.guild_id != interaction.guild_id:  # a table of no server is not this server's either
-        raise HostError("other_server")
+    check_can_see(interaction, table)
     if table.status != "finished":
         raise HostError("record_not_finished", game_id=table_id)
+    if not await all_hands_allowed(interaction, table_id):  # its seed and every hand: not while the round plays
+        raise HostError("record_round_running", game_id=table_id)
     await interaction.response.defer(ephemeral=True, thinking=True)
     record = await stored_record(service.storage, table_id)
     summary = await asyncio.to_thread(_checked_summary, record, language(interaction.locale))
     name = f"table-{record.table}-{record.game}"
     files = [discord.File(io.BytesIO(record.dump()), filename=f"{name}.json")]
     lines = [t("record.reply", interaction.locale, id=record.table, game=render.game_title(record.game,
-               interaction.locale), count=len(record.actions), file=f"{name}.json")]
+               interaction.locale), count=len(record.actions))]
     if summary is not None and len(summary) <= interaction.filesize_limit:
         files.append(discord.File(io.BytesIO(summary), filename=f"{name}.gif"))
     elif summary is not None:
@@ -66,6 +68,7 @@ class RevealButton(GameItem, template=rf"gh:reveal:(?P<gid>{ID})"):
     async def run(self, interaction: discord.Interaction) -> None:
         bot = host(interaction)
         table = await bot.service.table(self.game_id)
+        check_can_see(interaction, table)
         if table.status != "finished":
             raise HostError("record_not_finished", game_id=self.game_id)
         if await bot.storage.tournaments.tournament_of_game(self.game_id) is not None:

@@ -58,11 +58,34 @@ async def finished_table(interaction: discord.Interaction, table_id: int) -> Tab
     if not valid_id(table_id):  # a typed number no table can have
         raise HostError("no_such_game", game_id=table_id)
     table = await host(interaction).service.table(table_id)
-    if table.row.guild_id != interaction.guild_id:  # a table of no server is not this server's either
-        raise HostError("other_server")
+    check_can_see(interaction, table)
     if table.status != "finished":
         raise HostError("review_not_finished", game_id=table_id)
     return table
+
+
+def can_see(interaction: discord.Interaction, table: Table) -> bool:
+    """Whether the clicker may look back at ``table``: someone who played there, or a member who can see the
+    channel or thread it played in (its lobby's channel when the thread is not in the cache), as the cache holds
+    their permissions. A table whose channel is gone is open to its players only."""
+    user = interaction.user
+    if any(s.user_id == user.id for s in table.seats):
+        return True
+    if not isinstance(user, discord.Member):
+        return False
+    for channel_id in (table.row.channel_id, table.row.lobby_channel_id):
+        channel = interaction.client.get_channel(channel_id) if channel_id is not None else None
+        if isinstance(channel, (discord.abc.GuildChannel, discord.Thread)):
+            return channel.permissions_for(user).view_channel
+    return False
+
+
+def check_can_see(interaction: discord.Interaction, table: Table) -> None:
+    """One rule for review, record and Reveal: a table of this server, played where the clicker can see."""
+    if table.row.guild_id != interaction.guild_id:  # a table of no server is not this server's either
+        raise HostError("other_server")
+    if not can_see(interaction, table):
+        raise HostError("look_back_hidden", game_id=table.id)
 
 
 async def all_hands_allowed(interaction: discord.Interaction, table_id: int) -> bool:

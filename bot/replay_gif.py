@@ -19,7 +19,7 @@ from PIL import Image, ImageDraw
 
 from .games import render_hooks
 from .render.shapes import drawable, font
-from .replay import Replay
+from .replay import Rebuilt
 
 GIF_MAX_FRAMES = 60  # a long game is summed up by this many evenly spaced moments (its first and last included)
 GIF_WIDTH = 480  # pixels: small enough to post, large enough to read the board
@@ -97,7 +97,7 @@ def draw_caption(canvas: Image.Image, index: int, last: int, seats: list[Caption
         draw.text((left + cell - 6, top + CAPTION_ROW / 2), score, font=f, fill=CAPTION_INK, anchor="rm")
 
 
-def caption_seats(replay: Replay, index: int, names: Callable[[str], str]) -> list[CaptionSeat]:
+def caption_seats(replay: Rebuilt, index: int, names: Callable[[str], str]) -> list[CaptionSeat]:
     view = replay.view(index, None)
     scores = SCORES[replay.record.game](view)
     acting = set(view.to_act)
@@ -106,7 +106,7 @@ def caption_seats(replay: Replay, index: int, names: Callable[[str], str]) -> li
                         scores.get(s.player, 0), s.player in acting) for s in seats]
 
 
-def board_pictures(replay: Replay, indexes: list[int], names: Callable[[str], str],
+def board_pictures(replay: Rebuilt, indexes: list[int], names: Callable[[str], str],
                    lang: str) -> list[Image.Image] | None:
     """The public board picture of each of these frames, as drawn (RGB), or None for a game that draws none."""
     draw = render_hooks(replay.record.game).image
@@ -124,7 +124,7 @@ def common_scale(pictures: list[Image.Image]) -> float:
     return min(GIF_WIDTH / max(p.width for p in pictures), GIF_MAX_HEIGHT / max(p.height for p in pictures))
 
 
-def summary_canvases(replay: Replay, names: Callable[[str], str], lang: str,
+def summary_canvases(replay: Rebuilt, names: Callable[[str], str], lang: str,
                      most: int = GIF_MAX_FRAMES) -> list[Image.Image] | None:
     """Every frame of the summary as RGB pictures of one size: caption band, then the board of that moment
     (``names``: the seats' names as written)."""
@@ -156,7 +156,7 @@ def encode_gif(canvases: list[Image.Image]) -> bytes:
     return out.getvalue()
 
 
-def animated_summary(replay: Replay, names: Callable[[str], str], lang: str,
+def animated_summary(replay: Rebuilt, names: Callable[[str], str], lang: str,
                      most: int = GIF_MAX_FRAMES) -> bytes | None:
     """The game as an animated GIF of its public board pictures, or None for a game that draws no board picture."""
     canvases = summary_canvases(replay, names, lang, most)

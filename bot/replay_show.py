@@ -8,7 +8,7 @@ from typing import Callable
 
 from . import render, replay_gif
 from .i18n import t
-from .replay import GameRecord, Replay
+from .replay import GameRecord, Rebuilt, Replay
 from .replay_gif import GIF_MAX_FRAMES
 from .storage import SeatRow
 
@@ -61,7 +61,7 @@ def frame_lines(replay: Replay, index: int, viewer: str | None, lang: str, names
     return lines
 
 
-def animated_summary(replay: Replay, lang: str, most: int = GIF_MAX_FRAMES) -> bytes | None:
+def animated_summary(replay: Rebuilt, lang: str, most: int = GIF_MAX_FRAMES) -> bytes | None:
     """The game as an animated GIF of its public board pictures (``bot.replay_gif``), or None for a game that
     draws no board picture."""
     return replay_gif.animated_summary(replay, record_names(replay.record, lang).plain(), lang, most)

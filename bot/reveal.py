@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from engines import get_engine
 from engines.akuma.state import AkumaState
 from engines.diamondbox.state import DiamondBoxState
 from engines.pileup.state import PileupState
@@ -18,7 +19,7 @@ from engines.twinpyramid.state import TwinPyramidState
 from . import render
 from .games import render_hooks
 from .i18n import t
-from .replay import Replay
+from .replay import Rebuilt
 
 
 def _akuma(state: AkumaState) -> dict[str, list[str]]:
@@ -50,19 +51,20 @@ def held_at_end(game: str, final_state: Any) -> dict[str, list[str]]:
     return HELD_AT_END[game](final_state)
 
 
-def reveal_lines(replay: Replay, lang: str, names: render.Names) -> list[str]:
+def reveal_lines(replay: Rebuilt, lang: str, names: render.Names) -> list[str]:
     """What each seat held when the game ended, then the private events the rules kept secret during play (the
     engine's ``secret_events``), each with its step and who saw it."""
     game = replay.record.game
     card = render_hooks(game).card
-    held = held_at_end(game, replay.frames[-1].state)
+    held = held_at_end(game, replay.state(len(replay) - 1))
     lines = [t("reveal.hands", lang)]
     for seat in replay.record.players:
         cards = held.get(seat.player, [])
         lines.append(t("reveal.held", lang, player=names(seat.player), count=len(cards),
                        cards=" ".join(card(c) for c in cards)))
-    secret = [(index, event) for index, frame in enumerate(replay.frames) for event in frame.events
-              if event.visible_to and event.type in replay.engine.secret_events]
+    kept_secret = get_engine(game).secret_events
+    secret = [(index, event) for index in range(len(replay)) for event in replay.frame_events(index)
+              if event.visible_to and event.type in kept_secret]
     if secret:
         lines += ["", t("reveal.secrets", lang)]
     for index, event in secret:

@@ -13,12 +13,12 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from engines import Engine, Event, GameState, View
+from engines import Engine, Event, GameState, View, get_engine
 
 from . import render
 from .games import render_hooks
 from .i18n import t
-from .replay import GameRecord, RecordAction, Replay
+from .replay import GameRecord, RecordAction, Replay, replayed
 
 SEEK_OPTIONS = 25  # Discord's limit of options in one select
 CACHED_REPLAYS = 8  # rebuilt replays kept in memory (the longest game takes ~1.3 s to rebuild)
@@ -52,19 +52,33 @@ class SteppedReplay:
     cache of eight would be large; kept this way (its events and checkpoints) it takes ~13 MiB. The last frame
     shown is remembered, so ▶ applies one action."""
 
-    def __init__(self, replay: Replay, every: int = CHECKPOINT_EVERY) -> None:
-        self.record: GameRecord = replay.record
-        self.engine: Engine = replay.engine
+    def __init__(self, replay: Replay | GameRecord, every: int = CHECKPOINT_EVERY) -> None:
+        """From a rebuilt ``Replay``, or straight from a record, played through once (``bot.replay.replayed``:
+        checked the same way) without ever holding more states than its checkpoints."""
+        self.record: GameRecord = replay.record if isinstance(replay, Replay) else replay
+        self.engine: Engine = get_engine(self.record.game)
         self.every = every
-        self.actions: list[RecordAction | None] = [f.action for f in replay.frames]
-        self.events: list[list[Event]] = [f.events for f in replay.frames]
-        self.checkpoints = {f.index: f.state for f in replay.frames if f.index % every == 0}
+        self.actions: list[RecordAction | None] = []
+        self.events: list[list[Event]] = []
+        self.checkpoints: dict[int, GameState] = {}
+        for frame in (replay.frames if isinstance(replay, Replay) else replayed(replay)):
+            self.actions.append(frame.action)
+            self.events.append(frame.events)
+            if frame.index % every == 0:
+                self.checkpoints[frame.index] = frame.state
+            final = frame.state
+        self.final: GameState = final  # the reveal reads it, and ⏭ shows it
         self._last: tuple[int, GameState] = (0, self.checkpoints[0])  # one tuple: read and replaced atomically
 
     def __len__(self) -> int:
         return len(self.actions)
 
+    def frame_events(self, index: int) -> list[Event]:
+        return self.events[index]
+
     def state(self, index: int) -> GameState:
+        if index == len(self.actions) - 1:
+            return self.final
         last_index, last_state = self._last
         start = index - index % self.every
         if start <= last_index <= index:  # on from the frame shown last rather than from the checkpoint

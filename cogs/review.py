@@ -19,12 +19,11 @@ from bot import literal, render
 from bot.errors import HostError
 from bot.games import render_hooks
 from bot.i18n import language, t
-from bot.replay import GameRecord, rebuild, stored_record
+from bot.replay import GameRecord, stored_record
 from bot.replay_show import record_names
 from bot.replies import NO_MENTIONS
 from bot.review import (
     Perspective,
-    ReplayCache,
     SteppedReplay,
     frame_lines,
     seek_points,
@@ -35,6 +34,7 @@ from bot.table import Table
 
 from .common import GameItem, host
 from .custom_ids import ID, INDEX, number, valid_id
+from .look_back import all_hands_allowed, check_can_see, look_back, opening, replay_cache
 from .refusals import ARCHIVED
 
 EMBED_CHARS = 4096  # Discord's limit for an embed's description
@@ -42,16 +42,7 @@ PICTURE = "board.png"
 STEPS_PER_ROW = 5
 PERSPECTIVE = "(?P<p>[msa])"
 LEADER = rf"(?::(?P<lead>{ID}))?"  # a shared review's custom_ids end with its leader's user id
-_caches: weakref.WeakKeyDictionary[discord.Client, ReplayCache] = weakref.WeakKeyDictionary()
 _shared: weakref.WeakKeyDictionary[discord.Client, dict[int, str]] = weakref.WeakKeyDictionary()  # table -> link
-
-
-def replay_cache(client: discord.Client) -> ReplayCache:
-    """This bot's rebuilt replays (a restarted bot starts with none)."""
-    cache = _caches.get(client)
-    if cache is None:
-        cache = _caches[client] = ReplayCache()
-    return cache
 
 
 async def finished_table(interaction: discord.Interaction, table_id: int) -> Table:
@@ -62,43 +53,6 @@ async def finished_table(interaction: discord.Interaction, table_id: int) -> Tab
     if table.status != "finished":
         raise HostError("review_not_finished", game_id=table_id)
     return table
-
-
-def can_see(interaction: discord.Interaction, table: Table) -> bool:
-    """Whether the clicker may look back at ``table``: someone who played there, or a member who can see the
-    channel or thread it played in (its lobby's channel when the thread is not in the cache), as the cache holds
-    their permissions. A table whose channel is gone is open to its players only."""
-    user = interaction.user
-    if any(s.user_id == user.id for s in table.seats):
-        return True
-    if not isinstance(user, discord.Member):
-        return False
-    for channel_id in (table.row.channel_id, table.row.lobby_channel_id):
-        channel = interaction.client.get_channel(channel_id) if channel_id is not None else None
-        if isinstance(channel, (discord.abc.GuildChannel, discord.Thread)):
-            return channel.permissions_for(user).view_channel
-    return False
-
-
-def check_can_see(interaction: discord.Interaction, table: Table) -> None:
-    """One rule for review, record and Reveal: a table of this server, played where the clicker can see."""
-    if table.row.guild_id != interaction.guild_id:  # a table of no server is not this server's either
-        raise HostError("other_server")
-    if not can_see(interaction, table):
-        raise HostError("look_back_hidden", game_id=table.id)
-
-
-async def all_hands_allowed(interaction: discord.Interaction, table_id: int) -> bool:
-    """Every hand may be shown once the game is over, but a tournament game's only once its round is over."""
-    storage = host(interaction).storage
-    tournament_id = await storage.tournaments.tournament_of_game(table_id)
-    if tournament_id is None:
-        return True
-    tournament = await storage.tournaments.load(tournament_id)
-    if tournament is None:
-        return False
-    rounds = {tb.round for tb in tournament.tables if tb.game_id == table_id}
-    return all(tb.done for tb in tournament.tables if tb.round in rounds)
 
 
 async def seen_as(interaction: discord.Interaction, table: Table, perspective: Perspective) -> str | None:
@@ -178,20 +132,15 @@ def viewer_controls(replay: SteppedReplay, index: int, perspective: Perspective,
     return view
 
 
-def stepped(record: GameRecord) -> SteppedReplay:
-    """The game rebuilt and checked (``bot.replay.rebuild``), kept as the viewer's checkpoints."""
-    return SteppedReplay(rebuild(record))
-
-
 async def rebuilt(interaction: discord.Interaction, record: GameRecord) -> SteppedReplay:
-    replay = await asyncio.to_thread(stepped, record)
-    replay_cache(interaction.client).put(record.table, replay)
-    return replay
+    """The game from the bot's one cache of rebuilt games, rebuilt (once at a time) when not there."""
+    return await look_back(interaction.client).rebuilt(record)
 
 
 async def open_viewer(interaction: discord.Interaction, table_id: int) -> None:
     """A new private viewer of a finished table at its first frame, from the clicker's default perspective."""
     table = await finished_table(interaction, table_id)
+    opening(interaction)
     perspective = default_perspective(table, interaction.user.id)
     player = await seen_as(interaction, table, perspective)
     replay = replay_cache(interaction.client).get(table_id)

@@ -7,13 +7,22 @@ from __future__ import annotations
 
 import discord
 
+from bot.table import Table
 from bot.tournaments.models import Tournament, TournamentTable
+from cogs.look_back import LOOKS_PER_MINUTE, look_back
 
 from .discord_harness import Harness
-from .discord_helpers import says
-from .test_discord_record import finished_bot_table
+from .discord_helpers import dispatch_click, says
 
 ALICE, BOB, MALLORY = 101, 102, 109
+
+
+async def finished_bot_table(h: Harness, game: str, players: int = 2, seed: int = 3) -> Table:
+    table = await h.bot.service.create_bot_table(game=game, players=players, seed=seed, channel_id=h.channel_id,
+                                                 guild_id=h.guild_id)
+    await h.settle(timeout=120)  # a loaded machine plays slowly
+    assert table.status == "finished"
+    return table
 
 
 def hide_from_everyone_but(h: Harness, user_id: int) -> None:
@@ -66,3 +75,39 @@ async def test_the_record_of_a_tournament_table_waits_for_its_round(h: Harness) 
     await store.set_table(other)
     given = await h.slash(alice, "game record", table=table.id)
     assert says(given.text, "record.reply") and f"table-{table.id}-akuma.json" in given.messages[-1].files
+
+
+async def test_one_rebuild_serves_reveals_at_once_the_viewer_and_the_record(h: Harness) -> None:
+    """Three people press Reveal at the same moment: the game is rebuilt once, and the review and the record
+    opened next read the same rebuilt game."""
+    table = await finished_bot_table(h, "rocca", seed=5)
+    result = next(m for m in h.channel_messages() if f"gh:reveal:{table.id}" in str(m.components))
+    people = [h.user(200 + n, f"member{n}") for n in range(3)]
+    replies = [dispatch_click(h, p, result, result.button(None, rf"gh:reveal:{table.id}")) for p in people]
+    await h.settle(timeout=120)
+    assert all(says(r.text, "reveal.hands") for r in replies)
+    assert look_back(h.bot).rebuilds == 1
+    viewer = await h.slash(people[0], "game review", table=table.id)
+    record = await h.slash(people[1], "game record", table=table.id)
+    assert says(viewer.text, "review.perspective.s") and says(record.text, "record.reply")
+    assert look_back(h.bot).rebuilds == 1
+
+
+async def test_opening_is_under_a_per_member_cooldown_and_stepping_is_not(h: Harness) -> None:
+    table = await finished_bot_table(h, "rocca", seed=5)
+    result = next(m for m in h.channel_messages() if f"gh:reveal:{table.id}" in str(m.components))
+    carol, dave = h.user(300, "carol"), h.user(301, "dave")
+    opened = [await h.slash(carol, "game review", table=table.id)]
+    opened += [await h.click(carol, result, f"gh:reveal:{table.id}") for _ in range(LOOKS_PER_MINUTE - 2)]
+    opened.append(await h.slash(carol, "game record", table=table.id))
+    assert not any(says(r.text, "error.look_back_cooldown") for r in opened)
+    for ask in (h.slash(carol, "game review", table=table.id), h.click(carol, result, f"gh:reveal:{table.id}"),
+                h.slash(carol, "game record", table=table.id)):
+        refused = await ask
+        assert refused.ephemeral and says(refused.text, "error.look_back_cooldown")
+        assert all(not m.attachments for m in refused.messages)
+    viewer = opened[0].messages[-1]
+    for _ in range(LOOKS_PER_MINUTE + 2):  # ▶ is no opening
+        stepped = await h.click(carol, viewer, label="▶")
+        assert not says(stepped.text, "error.look_back_cooldown")
+    assert says((await h.click(dave, result, f"gh:reveal:{table.id}")).text, "reveal.hands")  # per member

@@ -13,7 +13,7 @@ from __future__ import annotations
 import io
 import math
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Iterable, Iterator
 
 from PIL import Image, ImageDraw
 
@@ -107,47 +107,54 @@ def caption_seats(replay: Rebuilt, index: int, names: Callable[[str], str]) -> l
 
 
 def board_pictures(replay: Rebuilt, indexes: list[int], names: Callable[[str], str],
-                   lang: str) -> list[Image.Image] | None:
-    """The public board picture of each of these frames, as drawn (RGB), or None for a game that draws none."""
+                   lang: str) -> list[bytes] | None:
+    """The public board picture of each of these frames as drawn (PNG: kept compressed until its frame is
+    composed), or None for a game that draws none."""
     draw = render_hooks(replay.record.game).image
     if draw is None:
         return None
-    pictures = []
-    for index in indexes:
-        with Image.open(io.BytesIO(draw(replay.view(index, None), names, lang))) as picture:
-            pictures.append(picture.convert("RGB"))
-    return pictures
+    return [draw(replay.view(index, None), names, lang) for index in indexes]
 
 
-def common_scale(pictures: list[Image.Image]) -> float:
+def common_scale(sizes: list[tuple[int, int]]) -> float:
     """One factor for every picture: the widest fits ``GIF_WIDTH``, the tallest ``GIF_MAX_HEIGHT``."""
-    return min(GIF_WIDTH / max(p.width for p in pictures), GIF_MAX_HEIGHT / max(p.height for p in pictures))
+    return min(GIF_WIDTH / max(w for w, _ in sizes), GIF_MAX_HEIGHT / max(h for _, h in sizes))
+
+
+def _size(png: bytes) -> tuple[int, int]:
+    with Image.open(io.BytesIO(png)) as picture:  # reads the header only
+        return picture.size
 
 
 def summary_canvases(replay: Rebuilt, names: Callable[[str], str], lang: str,
-                     most: int = GIF_MAX_FRAMES) -> list[Image.Image] | None:
-    """Every frame of the summary as RGB pictures of one size: caption band, then the board of that moment
-    (``names``: the seats' names as written)."""
+                     most: int = GIF_MAX_FRAMES) -> Iterator[Image.Image] | None:
+    """Every frame of the summary as RGB pictures of one size, one at a time: caption band, then the board of
+    that moment (``names``: the seats' names as written)."""
     indexes = summary_frames(len(replay), most)
     pictures = board_pictures(replay, indexes, names, lang)
     if pictures is None:
         return None
-    scale = common_scale(pictures)
-    scaled = [p.resize((max(1, round(p.width * scale)), max(1, round(p.height * scale))),
-                       Image.Resampling.LANCZOS) for p in pictures]
+    sizes = [_size(png) for png in pictures]
+    scale = common_scale(sizes)
+    scaled = [(max(1, round(w * scale)), max(1, round(h * scale))) for w, h in sizes]
     band = caption_height(len(replay.record.players))
-    size = (GIF_WIDTH, band + max(p.height for p in scaled))
-    canvases = []
-    for index, picture in zip(indexes, scaled, strict=True):
-        canvas = Image.new("RGB", size, BACKGROUND)
-        canvas.paste(picture, ((GIF_WIDTH - picture.width) // 2, band))
-        draw_caption(canvas, index, len(replay) - 1, caption_seats(replay, index, names))
-        canvases.append(canvas)
-    return canvases
+    canvas_size = (GIF_WIDTH, band + max(h for _, h in scaled))
+
+    def composed() -> Iterator[Image.Image]:
+        for index, png, size in zip(indexes, pictures, scaled, strict=True):
+            with Image.open(io.BytesIO(png)) as drawn:
+                picture = drawn.convert("RGB").resize(size, Image.Resampling.LANCZOS)
+            canvas = Image.new("RGB", canvas_size, BACKGROUND)
+            canvas.paste(picture, ((GIF_WIDTH - picture.width) // 2, band))
+            draw_caption(canvas, index, len(replay) - 1, caption_seats(replay, index, names))
+            yield canvas
+
+    return composed()
 
 
-def encode_gif(canvases: list[Image.Image]) -> bytes:
-    """The frames as a looping GIF, each written whole with its own palette (no differences, no transparency)."""
+def encode_gif(canvases: Iterable[Image.Image]) -> bytes:
+    """The frames as a looping GIF, each written whole with its own palette (no differences, no transparency);
+    each RGB canvas is let go once quantised."""
     frames = [c.quantize(colors=GIF_COLOURS, method=Image.Quantize.FASTOCTREE) for c in canvases]
     durations = [GIF_FRAME_MS] * (len(frames) - 1) + [GIF_LAST_FRAME_MS]
     out = io.BytesIO()

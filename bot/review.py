@@ -21,7 +21,8 @@ from .i18n import t
 from .replay import GameRecord, RecordAction, Replay, replayed
 
 SEEK_OPTIONS = 25  # Discord's limit of options in one select
-CACHED_REPLAYS = 8  # rebuilt replays kept in memory (the longest game takes ~1.3 s to rebuild)
+CACHED_REPLAYS = 8  # rebuilt replays kept in memory (the longest game takes seconds to rebuild)
+CACHED_FRAMES = 60_000  # and at most this many frames in all: the longest game (~25,000 actions) keeps ~55 MiB
 CHECKPOINT_EVERY = 32  # frames between the states a viewer's replay keeps (the others are played again)
 PRIVATE = "🔒"
 
@@ -240,11 +241,12 @@ def frame_lines(replay: SteppedReplay, index: int, perspective: Perspective, pla
 
 
 class ReplayCache:
-    """The last ``size`` rebuilt replays by table id (least recently used leaves first): a stored game never
-    changes once finished, so a rebuilt one stays true."""
+    """The last ``size`` rebuilt replays by table id, holding at most ``frames`` frames in all (least recently
+    used leaves first; the one put last always stays): a stored game never changes once finished, so a rebuilt
+    one stays true, and memory stays bounded however long the games are."""
 
-    def __init__(self, size: int = CACHED_REPLAYS) -> None:
-        self.size = size
+    def __init__(self, size: int = CACHED_REPLAYS, frames: int = CACHED_FRAMES) -> None:
+        self.size, self.frames = size, frames
         self._replays: OrderedDict[int, SteppedReplay] = OrderedDict()
 
     def get(self, table_id: int) -> SteppedReplay | None:
@@ -256,8 +258,11 @@ class ReplayCache:
     def put(self, table_id: int, replay: SteppedReplay) -> None:
         self._replays[table_id] = replay
         self._replays.move_to_end(table_id)
-        while len(self._replays) > self.size:
+        while len(self._replays) > 1 and (len(self._replays) > self.size or self.held_frames() > self.frames):
             self._replays.popitem(last=False)
+
+    def held_frames(self) -> int:
+        return sum(len(replay) for replay in self._replays.values())
 
     def __len__(self) -> int:
         return len(self._replays)

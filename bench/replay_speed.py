@@ -2,6 +2,7 @@
 on the longest games (Twin Pyramid, six players, two rounds), and the size of each game's animated summary.
 
     python -m bench.replay_speed [--players 6] [--rounds 2] [--seed 1] [--summaries]
+    python -m bench.replay_speed --look-back --rounds 10 [--record FILE | --save-record FILE]
 
 Plays a seeded bot game of Twin Pyramid through the service on a temporary SQLite file, then times
 ``rebuild_stored`` (read the record, replay and verify every action) and one step: a seat's frame as the terminal
@@ -21,8 +22,9 @@ from pathlib import Path
 from typing import Any
 
 from bot.games import render_hooks
-from bot.replay import Replay, rebuild_stored
-from bot.replay_show import animated_summary, frame_lines, record_names, summary_frames
+from bot.replay import Replay, rebuild_stored, stored_record
+from bot.replay_gif import summary_frames
+from bot.replay_show import animated_summary, frame_lines, record_names
 from bot.review import Perspective, SteppedReplay
 from bot.scheduler import BotScheduler
 from bot.service import GameService
@@ -112,8 +114,27 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--summaries", action="store_true")
+    parser.add_argument("--look-back", action="store_true", help="the longest game's look-back figures "
+                        "(bench/look_back.py): six seats, ten rounds unless --players / --rounds say otherwise")
+    parser.add_argument("--record", type=Path, help="with --look-back: this game record rather than a new game")
+    parser.add_argument("--save-record", type=Path, help="with --look-back: keep the game played as this file")
     args = parser.parse_args(argv)
+    if args.look_back:
+        asyncio.run(look_back(args.record, args.save_record, args.players, args.rounds, args.seed))
+        return
     asyncio.run(run(args.players, args.rounds, args.seed, args.summaries))
+
+
+async def look_back(record: Path | None, save: Path | None, players: int, rounds: int, seed: int) -> None:
+    from bench.look_back import look_back_figures
+
+    with tempfile.TemporaryDirectory() as folder:
+        if record is None:
+            storage, game_id = await played(Path(folder), "twinpyramid", players, seed, {"rounds": rounds})
+            record = save or Path(folder) / "game.json"
+            record.write_bytes((await stored_record(storage, game_id)).dump())
+            await storage.close()
+        look_back_figures(record)
 
 
 if __name__ == "__main__":

@@ -21,7 +21,7 @@ PRIVATE = "🔒"
 
 
 def names_of(table: Table, lang: str) -> render.Names:
-    return render.seat_names(table.seats, lang)
+    return render.seat_names(table.seats, lang, render.guarded)
 
 
 class TerminalChannel:
@@ -29,7 +29,7 @@ class TerminalChannel:
 
     def __init__(self, lang: str, out: Callable[[str], None]) -> None:
         self.lang = lang
-        self.out = out
+        self.out = lambda text: out(render.terminal_text(text))  # plain text: no Discord markup in a terminal
 
     async def __call__(self, update: Update) -> None:
         table, lang = update.table, self.lang
@@ -65,11 +65,11 @@ class TerminalChannel:
         if draw is None or update.public_view is None:
             return
         path = Path(tempfile.gettempdir()) / f"gamehost-demo-{table.row.game}-{table.row.seed}-{update.kind.value}.png"
-        path.write_bytes(draw(update.public_view, names, self.lang))
+        path.write_bytes(draw(update.public_view, names.plain(), self.lang))
         self.out(t("demo.image_written", self.lang, path=str(path)))
         describe = render_hooks(table.row.game).image_alt
         if describe is not None:  # what Discord gives screen readers: here the only text of what the picture shows
-            self.out(describe(update.public_view, names, self.lang))
+            self.out(describe(update.public_view, names.plain(), self.lang))
 
 
 async def run_demo(game: str, players: int | None, seed: int, lang: str = "en",

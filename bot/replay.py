@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Iterator, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
@@ -131,10 +131,32 @@ class Replay:
         """What ``viewer`` (a player, or None for a spectator) saw at frame ``index``: the engine's own view."""
         return self.engine.view(self.frames[index].state, viewer)
 
+    def state(self, index: int) -> GameState:
+        return self.frames[index].state
+
+    def frame_events(self, index: int) -> list[Event]:
+        return self.frames[index].events
+
     def events_seen(self, index: int, viewer: str | None) -> list[Event]:
         """The events of frame ``index`` shown to ``viewer``: public ones, and private ones meant for them."""
         return [ev for ev in self.frames[index].events
                 if ev.visible_to is None or (viewer is not None and viewer in ev.visible_to)]
+
+
+class Rebuilt(Protocol):
+    """A rebuilt game as the summary and the reveal read it: a ``Replay`` (every state) or the viewer's
+    ``bot.review.SteppedReplay`` (checkpoints)."""
+
+    @property
+    def record(self) -> GameRecord: ...
+
+    def __len__(self) -> int: ...
+
+    def view(self, index: int, viewer: str | None) -> View: ...
+
+    def state(self, index: int) -> GameState: ...
+
+    def frame_events(self, index: int) -> list[Event]: ...
 
 
 def check_version(record: GameRecord, engine: Engine) -> None:
@@ -148,9 +170,10 @@ def _refused(record: GameRecord) -> HostError:
     return HostError(code, game_id=record.table)
 
 
-def rebuild(record: GameRecord) -> Replay:
-    """Every frame of the game, played again by the engine; refused (``HostError``) unless the engine is the one
-    that played it (or the game is legacy) and its final state is the stored one."""
+def replayed(record: GameRecord) -> Iterator[Frame]:
+    """Every frame of the game as the engine plays it again, one at a time (a caller keeps what it needs, not
+    every state); refused (``HostError``) unless the engine is the one that played it (or the game is legacy) and
+    its final state is the stored one — checked after the last frame, so a caller must take them all."""
     try:
         engine = get_engine(record.game)
     except EngineError:
@@ -161,15 +184,20 @@ def rebuild(record: GameRecord) -> Replay:
         state = engine.new_game(players, seed=record.seed,
                                 options=engine.stored_options(record.options, record.engine_version))
         start_events = engine_hooks(record.game).start_events
-        frames = [Frame(0, None, state, list(start_events(state)) if start_events else [])]
-        for logged in record.actions:
+        yield Frame(0, None, state, list(start_events(state)) if start_events else [])
+        for index, logged in enumerate(record.actions, 1):
             state, events = engine.apply(state, logged.player, logged.action)
-            frames.append(Frame(len(frames), logged, state, events))
+            yield Frame(index, logged, state, events)
     except EngineError:  # an action the engine refuses: this log is not what it played
         raise _refused(record) from None
     if state_digest(state) != record.final_state_sha256:
         raise _refused(record)
-    return Replay(record, engine, frames)
+
+
+def rebuild(record: GameRecord) -> Replay:
+    """Every frame of the game, played again by the engine and checked (``replayed``), every state kept."""
+    frames = list(replayed(record))
+    return Replay(record, get_engine(record.game), frames)
 
 
 async def rebuild_stored(storage: Storage, game_id: int) -> Replay:

@@ -11,19 +11,53 @@ from typing import Callable
 from .errors import HostError, user_message
 from .i18n import t
 from .replay import GameRecord, rebuild
-from .replay_show import animated_summary, play_back, summary_frames
+from .replay_gif import summary_frames
+from .replay_show import animated_summary, play_back
+
+MAX_RECORD_BYTES = 16 * 1024 * 1024  # a record is kilobytes (the longest game allowed: a few MiB); more is no record
+
+
+def refuse(line: str) -> int:
+    print(line, file=sys.stderr)
+    return 2
+
+
+def read_record(file: str, lang: str) -> bytes | str:
+    """The file's bytes, or the line refusing it: unreadable, or larger than ``MAX_RECORD_BYTES`` (at most one
+    byte more is read, whatever the file's size, or a device that never ends)."""
+    try:
+        with open(file, "rb") as stream:
+            data = stream.read(MAX_RECORD_BYTES + 1)
+    except OSError as error:
+        return t("replay.file_unreadable", lang, path=file, reason=error.strerror or str(error))
+    if len(data) > MAX_RECORD_BYTES:
+        return t("replay.file_too_large", lang, path=file, limit=MAX_RECORD_BYTES // (1024 * 1024))
+    return data
+
+
+def gif_problem(gif: str, lang: str) -> str | None:
+    """Why the animated summary cannot be written to ``gif`` (a folder that is not there, a directory), checked
+    before the game is played back; None when it can be tried."""
+    path = Path(gif)
+    if path.is_dir():
+        return t("replay.gif_is_folder", lang, path=gif)
+    if not path.parent.is_dir():
+        return t("replay.gif_no_folder", lang, path=gif, folder=str(path.parent))
+    return None
 
 
 def run_replay(file: str, seat: int | None, lang: str, gif: str | None,
                out: Callable[[str], None] = print) -> int:
-    """0 once played back; 2 with the reason on stderr for a file that is no record or does not replay."""
+    """0 once played back; 2 with the reason on stderr for a file that is no record or does not replay, and for
+    a ``gif`` path that cannot be written."""
     if hasattr(signal, "SIGPIPE"):  # `python -m bot replay game.json | head` ends quietly
         signal.signal(signal.SIGPIPE, signal.SIG_DFL)
-    try:
-        data = Path(file).read_bytes()
-    except OSError as error:
-        print(t("replay.file_unreadable", lang, path=file, reason=error.strerror or str(error)), file=sys.stderr)
-        return 2
+    problem = gif_problem(gif, lang) if gif is not None else None
+    if problem is not None:
+        return refuse(problem)
+    data = read_record(file, lang)
+    if isinstance(data, str):
+        return refuse(data)
     try:
         record = GameRecord.read(data)
         viewer = record.seat_player(seat)
@@ -38,7 +72,10 @@ def run_replay(file: str, seat: int | None, lang: str, gif: str | None,
         if picture is None:
             out(t("replay.no_gif", lang))
         else:
-            Path(gif).write_bytes(picture)
+            try:
+                Path(gif).write_bytes(picture)
+            except OSError as error:
+                return refuse(t("replay.gif_unwritable", lang, path=gif, reason=error.strerror or str(error)))
             out(t("replay.gif_written", lang, path=gif, size=round(len(picture) / 1024),
                   frames=len(summary_frames(len(replay)))))
     return 0

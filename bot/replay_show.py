@@ -4,22 +4,21 @@ one). A seat's playback shows what that seat saw at each moment: the public boar
 private events and its own hand — never another seat's hidden cards."""
 from __future__ import annotations
 
-import io
 from typing import Callable
 
-from PIL import Image
-
-from . import render
-from .games import render_hooks
+from . import render, replay_gif
 from .i18n import t
-from .replay import GameRecord, Replay
+from .replay import GameRecord, Rebuilt, Replay
+from .replay_gif import GIF_MAX_FRAMES
 from .storage import SeatRow
 
 PRIVATE = "🔒"
-GIF_MAX_FRAMES = 60  # a long game is summed up by this many evenly spaced moments (its first and last included)
-GIF_WIDTH = 480  # pixels: small enough to post, large enough to read the board
-GIF_FRAME_MS = 700
-GIF_LAST_FRAME_MS = 4000
+NAME_PRINTED = 64  # characters of a seat's name the terminal prints (a record's names are whatever its file says)
+
+
+def printed_name(name: str) -> str:
+    """A seat's name as the terminal prints it: as typed, at most ``NAME_PRINTED`` characters (then "…")."""
+    return render.guarded(name if len(name) <= NAME_PRINTED else name[:NAME_PRINTED - 1] + "…")
 
 
 def record_names(record: GameRecord, locale: object | None,
@@ -31,15 +30,16 @@ def record_names(record: GameRecord, locale: object | None,
 
 
 def play_back(replay: Replay, viewer: str | None, lang: str, out: Callable[[str], None] = print) -> None:
-    """Every frame as the demo prints a game (``frame_lines``), after a line saying whose view it is."""
+    """Every frame as the demo prints a game (``frame_lines``), after a line saying whose view it is; plain text
+    (``render.terminal_text``: no Discord markup), the names as typed."""
     record = replay.record
-    names = record_names(record, lang)
+    names = record_names(record, lang, printed_name)
     who = names(viewer) if viewer is not None else t("replay.spectator", lang)
-    out(t("replay.started", lang, id=record.table, game=render.game_title(record.game, lang),
-          players=", ".join(names(p.player) for p in record.players), viewer=who))
+    out(render.terminal_text(t("replay.started", lang, id=record.table, game=render.game_title(record.game, lang),
+                               players=", ".join(names(p.player) for p in record.players), viewer=who)))
     for index in range(len(replay)):
         for line in frame_lines(replay, index, viewer, lang, names):
-            out(line)
+            out(render.terminal_text(line))
 
 
 def frame_lines(replay: Replay, index: int, viewer: str | None, lang: str, names: render.Names) -> list[str]:
@@ -61,51 +61,7 @@ def frame_lines(replay: Replay, index: int, viewer: str | None, lang: str, names
     return lines
 
 
-def summary_frames(count: int, most: int = GIF_MAX_FRAMES) -> list[int]:
-    """Which of ``count`` frames the summary shows: all of them, or ``most`` evenly spaced from first to last."""
-    if count <= most:
-        return list(range(count))
-    step = (count - 1) / (most - 1)
-    return sorted({round(i * step) for i in range(most)})
-
-
-def animated_summary(replay: Replay, lang: str, most: int = GIF_MAX_FRAMES) -> bytes | None:
-    """The game as an animated GIF of its public board pictures (one per turn, evenly thinned to ``most``), or
-    None for a game that draws no board picture."""
-    draw = render_hooks(replay.record.game).image
-    if draw is None:
-        return None
-    names = record_names(replay.record, lang).plain()
-    pictures = []
-    for index in summary_frames(len(replay), most):
-        with Image.open(io.BytesIO(draw(replay.view(index, None), names, lang))) as picture:
-            rgb = picture.convert("RGB")
-        height = round(rgb.height * GIF_WIDTH / rgb.width)
-        pictures.append(rgb.resize((GIF_WIDTH, height), Image.Resampling.LANCZOS).quantize(colors=128))
-    durations = [GIF_FRAME_MS] * (len(pictures) - 1) + [GIF_LAST_FRAME_MS]
-    out = io.BytesIO()
-    pictures[0].save(out, format="GIF", save_all=True, append_images=pictures[1:], duration=durations, loop=0,
-                     optimize=True)
-    return out.getvalue()
-
-
-def reveal_lines(replay: Replay, lang: str, names: render.Names) -> list[str]:
-    """The reveal at the end (issue 33, item 3): what each seat held when the game ended, then the private events
-    the rules kept secret during play (the engine's ``secret_events``), each with its turn and who saw it."""
-    game, last = replay.record.game, len(replay) - 1
-    card = render_hooks(game).card
-    lines = [t("reveal.hands", lang)]
-    for seat in replay.record.players:
-        held = replay.view(last, seat.player).hand or []
-        lines.append(t("reveal.held", lang, player=names(seat.player), count=len(held),
-                       cards=" ".join(card(c) for c in held)))
-    secret = [(index, event) for index, frame in enumerate(replay.frames) for event in frame.events
-              if event.visible_to and event.type in replay.engine.secret_events]
-    if secret:
-        lines += ["", t("reveal.secrets", lang)]
-    for index, event in secret:
-        line = render.event_line(game, event, names, lang)
-        if line is not None:
-            lines.append(t("reveal.secret", lang, index=index, players=", ".join(names(p) for p in event.visible_to
-                                                                                  or ()), line=line))
-    return lines
+def animated_summary(replay: Rebuilt, lang: str, most: int = GIF_MAX_FRAMES) -> bytes | None:
+    """The game as an animated GIF of its public board pictures (``bot.replay_gif``), or None for a game that
+    draws no board picture."""
+    return replay_gif.animated_summary(replay, record_names(replay.record, lang).plain(), lang, most)

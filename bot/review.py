@@ -7,18 +7,22 @@ shown to it (``Replay.events_seen``) and its own hand from the engine's view for
 every seat's hand and every event, private ones included; the cog allows it only once no rule keeps it secret."""
 from __future__ import annotations
 
+import bisect
 import enum
 from collections import OrderedDict
 from dataclasses import dataclass
+from typing import Any, Callable
 
-from engines import Engine, Event, GameState, View
+from engines import Engine, Event, GameState, View, get_engine
 
 from . import render
+from .games import render_hooks
 from .i18n import t
-from .replay import GameRecord, RecordAction, Replay
+from .replay import GameRecord, RecordAction, Replay, replayed
 
 SEEK_OPTIONS = 25  # Discord's limit of options in one select
-CACHED_REPLAYS = 8  # rebuilt replays kept in memory (the longest game takes ~1.3 s to rebuild)
+CACHED_REPLAYS = 8  # rebuilt replays kept in memory (the longest game takes seconds to rebuild)
+CACHED_FRAMES = 60_000  # and at most this many frames in all: the longest game (~25,000 actions) keeps ~55 MiB
 CHECKPOINT_EVERY = 32  # frames between the states a viewer's replay keeps (the others are played again)
 PRIVATE = "🔒"
 
@@ -49,19 +53,33 @@ class SteppedReplay:
     cache of eight would be large; kept this way (its events and checkpoints) it takes ~13 MiB. The last frame
     shown is remembered, so ▶ applies one action."""
 
-    def __init__(self, replay: Replay, every: int = CHECKPOINT_EVERY) -> None:
-        self.record: GameRecord = replay.record
-        self.engine: Engine = replay.engine
+    def __init__(self, replay: Replay | GameRecord, every: int = CHECKPOINT_EVERY) -> None:
+        """From a rebuilt ``Replay``, or straight from a record, played through once (``bot.replay.replayed``:
+        checked the same way) without ever holding more states than its checkpoints."""
+        self.record: GameRecord = replay.record if isinstance(replay, Replay) else replay
+        self.engine: Engine = get_engine(self.record.game)
         self.every = every
-        self.actions: list[RecordAction | None] = [f.action for f in replay.frames]
-        self.events: list[list[Event]] = [f.events for f in replay.frames]
-        self.checkpoints = {f.index: f.state for f in replay.frames if f.index % every == 0}
+        self.actions: list[RecordAction | None] = []
+        self.events: list[list[Event]] = []
+        self.checkpoints: dict[int, GameState] = {}
+        for frame in (replay.frames if isinstance(replay, Replay) else replayed(replay)):
+            self.actions.append(frame.action)
+            self.events.append(frame.events)
+            if frame.index % every == 0:
+                self.checkpoints[frame.index] = frame.state
+            final = frame.state
+        self.final: GameState = final  # the reveal reads it, and ⏭ shows it
         self._last: tuple[int, GameState] = (0, self.checkpoints[0])  # one tuple: read and replaced atomically
 
     def __len__(self) -> int:
         return len(self.actions)
 
+    def frame_events(self, index: int) -> list[Event]:
+        return self.events[index]
+
     def state(self, index: int) -> GameState:
+        if index == len(self.actions) - 1:
+            return self.final
         last_index, last_state = self._last
         start = index - index % self.every
         if start <= last_index <= index:  # on from the frame shown last rather than from the checkpoint
@@ -86,7 +104,7 @@ class SteppedReplay:
 @dataclass(frozen=True)
 class SeekPoint:
     frame: int
-    number: int  # the deal / trick / turn it starts, from 1
+    number: int  # the deal / trick / turn it starts, as the game counts it
 
 
 def thin(points: list[SeekPoint], most: int = SEEK_OPTIONS) -> list[SeekPoint]:
@@ -98,50 +116,137 @@ def thin(points: list[SeekPoint], most: int = SEEK_OPTIONS) -> list[SeekPoint]:
 
 
 def seek_points(replay: SteppedReplay) -> tuple[SeekKind, list[SeekPoint]]:
-    """Where the seek menu jumps: the frames where a deal starts (else a trick, else a turn, as the game's events
-    say); a game whose events mark none of them seeks by turn, a turn being a change of who moves."""
+    """Every frame where a deal starts (else a trick, else a turn, as the game's events say), numbered as the
+    event numbers it when it does (Pile up's turn, Twin Pyramid's deal), else counted; the deal (trick, turn)
+    under way at the first frame is the first point. A game whose events mark none of them seeks by turn, a turn
+    being a change of who moves."""
     for event_type, kind in SEEK_EVENTS:
-        frames = [i for i, events in enumerate(replay.events) if any(ev.type == event_type for ev in events)]
-        if len(frames) > 1:
-            return kind, thin([SeekPoint(frame, n) for n, frame in enumerate(frames, 1)])
-    frames, last_player = [0], None
+        starts = [(i, ev) for i, events in enumerate(replay.events) for ev in events if ev.type == event_type]
+        if len(starts) > 1:
+            first = 1 if starts[0][0] == 0 else 2  # the first frame is in a deal (trick, turn) no event started
+            points = [SeekPoint(frame, _number(ev, n)) for n, (frame, ev) in enumerate(starts, first)]
+            if points[0].frame != 0:
+                points.insert(0, SeekPoint(0, points[0].number - 1))
+            return kind, points
+    frames: list[int] = []  # a turn starts at the frame before its player's first action
+    last_player = None
     for index, action in enumerate(replay.actions[1:], 1):
         player = action.player if action is not None else None
         if player != last_player:
-            frames.append(index)
+            frames.append(index - 1)
             last_player = player
-    return SeekKind.TURN, thin([SeekPoint(frame, n) for n, frame in enumerate(frames, 1)])
+    return SeekKind.TURN, [SeekPoint(frame, n) for n, frame in enumerate(frames, 1)]
+
+
+def _number(event: Event, counted: int) -> int:
+    number = next((event.data[key] for key in ("turn", "deal") if key in event.data), None)
+    return number if isinstance(number, int) else counted
+
+
+def current_point(points: list[SeekPoint], index: int) -> int:
+    """The position in ``points`` of the deal / trick / turn frame ``index`` is in (0 before the first)."""
+    return max(0, bisect.bisect_right([p.frame for p in points], index) - 1)
+
+
+def seek_window(points: list[SeekPoint], index: int, most: int = SEEK_OPTIONS) -> list[SeekPoint]:
+    """At most ``most`` consecutive points around the one frame ``index`` is in: the menu lists deals (tricks,
+    turns) one after another, never skipping one, and moves with the viewer."""
+    if len(points) <= most:
+        return points
+    start = min(max(0, current_point(points, index) - most // 2), len(points) - most)
+    return points[start:start + most]
+
+
+@dataclass(frozen=True)
+class Step:
+    """A button that moves the viewer: its label (a frame number, or the point it reaches) and the frame."""
+
+    label: str
+    target: int
+    enabled: bool
+
+
+def step_buttons(points: list[SeekPoint], kind: SeekKind, index: int, last: int, lang: str) -> list[Step]:
+    """⏮ ◀ n/N ▶ ⏭ (one step), then −10 and +10, and the deal / trick / turn before and after this one."""
+    here = current_point(points, index) if points else 0
+    before = points[here] if points and points[here].frame < index else (points[here - 1] if here > 0 else None)
+    after = points[here + 1] if here + 1 < len(points) else None
+    steps = [Step("⏮", 0, index > 0), Step("◀", max(index - 1, 0), index > 0), Step(f"{index}/{last}", index, False),
+             Step("▶", min(index + 1, last), index < last), Step("⏭", last, index < last),
+             Step("−10", max(index - 10, 0), index > 0), Step("+10", min(index + 10, last), index < last)]
+    for point, arrow in ((before, "⇤ {}"), (after, "{} ⇥")):
+        if point is not None:
+            label = t(f"review.seek.{kind.value}", lang, number=point.number, index=point.frame)
+            steps.append(Step(arrow.format(label), point.frame, True))
+    return steps
+
+
+def review_hand(game: str, view: View) -> list[str]:
+    """A seat's cards at a moment as its own view shows them: its secret hand, with the cards of that hand the
+    game shows openly (Twin Pyramid's shown cards and a revealed hand, Pile up's revealed cards)."""
+    shows = HAND_SHOWN.get(game)
+    return shows(view) if shows is not None else list(view.hand or [])
+
+
+def _twinpyramid_hand(view: Any) -> list[str]:
+    seat = next((s for s in view.table if s.player == view.viewer), None)
+    if seat is None:
+        return list(view.hand or [])
+    return [*(seat.revealed or view.hand or []), *seat.shown]
+
+
+HAND_SHOWN: dict[str, Callable[[Any], list[str]]] = {
+    "twinpyramid": _twinpyramid_hand,
+    "pileup": lambda view: list(view.hand_all or []),
+}
+
+
+def told_line(event: Event, line: str, perspective: Perspective, lang: str, names: render.Names) -> str:
+    """An event as the frame tells it: a private one marked 🔒, and with every hand shown, who saw it (its words
+    are those its seat read: "You drew …")."""
+    if event.visible_to is None:
+        return line
+    if perspective is Perspective.ALL:
+        line = t("review.seen_by", lang, players=", ".join(names(p) for p in event.visible_to), line=line)
+    return f"{PRIVATE} {line}"
 
 
 def frame_lines(replay: SteppedReplay, index: int, perspective: Perspective, player: str | None, lang: str,
                 names: render.Names) -> list[str]:
-    """Frame ``index`` seen through ``perspective`` (``player``: the seat of *my seat*): who moved, the public
-    board, what happened as that perspective saw it, and the hands it may see."""
+    """Frame ``index`` seen through ``perspective`` (``player``: the seat of *my seat*): what happened since the
+    frame before (as that perspective saw it; who moved when nothing is told), the moment's board and whose turn
+    it is, then the hands it may see, one line a seat. No heading, no legend of the picture and nothing of a
+    live hand view (its instructions are for buttons the viewer does not have)."""
     game, action = replay.record.game, replay.actions[index]
     viewer = player if perspective is Perspective.MINE else None
-    lines = []
-    if action is not None:
-        lines.append(t("review.moved", lang, player=names(action.player)))
-    lines.append(render.board(game, replay.view(index, None), names, lang).text())
     events = replay.events[index] if perspective is Perspective.ALL else replay.events_seen(index, viewer)
     happened = [(ev, line) for ev in events if (line := render.event_line(game, ev, names, lang)) is not None]
+    lines = []
     if happened:
-        lines += ["", t("review.happened", lang)]
-        lines += [line if ev.visible_to is None else f"{PRIVATE} {line}" for ev, line in happened]
+        lines.append(t("review.happened", lang))
+        lines += [told_line(ev, line, perspective, lang, names) for ev, line in happened]
+    elif action is not None:
+        lines.append(t("review.moved", lang, player=names(action.player)))
+    board = render.board(game, replay.view(index, None), names, lang)
+    lines += ["", *board.lines, *([board.footer] if board.footer else [])]
     shown = [p.player for p in replay.record.players] if perspective is Perspective.ALL else [viewer]
-    for seat in shown:
-        if seat is not None:
-            hand = render.hand(game, replay.view(index, seat), names, lang)
-            lines += ["", f"{PRIVATE} {t('review.hand_of', lang, player=names(seat))}", hand]
+    card = render_hooks(game).card
+    hands = [(seat, review_hand(game, replay.view(index, seat))) for seat in shown if seat is not None]
+    if hands:
+        lines.append("")
+    for seat, cards in hands:
+        lines.append(f"{PRIVATE} " + t("review.hand", lang, player=names(seat), count=len(cards),
+                                       cards=" ".join(card(c) for c in cards) or "—"))
     return lines
 
 
 class ReplayCache:
-    """The last ``size`` rebuilt replays by table id (least recently used leaves first): a stored game never
-    changes once finished, so a rebuilt one stays true."""
+    """The last ``size`` rebuilt replays by table id, holding at most ``frames`` frames in all (least recently
+    used leaves first; the one put last always stays): a stored game never changes once finished, so a rebuilt
+    one stays true, and memory stays bounded however long the games are."""
 
-    def __init__(self, size: int = CACHED_REPLAYS) -> None:
-        self.size = size
+    def __init__(self, size: int = CACHED_REPLAYS, frames: int = CACHED_FRAMES) -> None:
+        self.size, self.frames = size, frames
         self._replays: OrderedDict[int, SteppedReplay] = OrderedDict()
 
     def get(self, table_id: int) -> SteppedReplay | None:
@@ -153,8 +258,11 @@ class ReplayCache:
     def put(self, table_id: int, replay: SteppedReplay) -> None:
         self._replays[table_id] = replay
         self._replays.move_to_end(table_id)
-        while len(self._replays) > self.size:
+        while len(self._replays) > 1 and (len(self._replays) > self.size or self.held_frames() > self.frames):
             self._replays.popitem(last=False)
+
+    def held_frames(self) -> int:
+        return sum(len(replay) for replay in self._replays.values())
 
     def __len__(self) -> int:
         return len(self._replays)

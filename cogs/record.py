@@ -14,12 +14,13 @@ import discord
 from bot import literal, render
 from bot.errors import HostError
 from bot.i18n import language, t
-from bot.replay import GameRecord, rebuild, stored_record
-from bot.replay_show import animated_summary, record_names, reveal_lines
+from bot.replay_show import animated_summary
 from bot.replies import NO_MENTIONS
+from bot.reveal import reveal_lines
 
 from .common import GameItem, host
 from .custom_ids import ID
+from .look_back import all_hands_allowed, check_can_see, opening, rebuilt_game
 
 REVEAL_EMBED_CHARS = 4096  # Discord's limit for an embed's description
 
@@ -27,27 +28,25 @@ REVEAL_EMBED_CHARS = 4096  # Discord's limit for an embed's description
 async def send_record(interaction: discord.Interaction, table_id: int) -> None:
     service = host(interaction).service
     table = await service.table(table_id)
-    if table.row.guild_id != interaction.guild_id:  # a table of no server is not this server's either
-        raise HostError("other_server")
+    check_can_see(interaction, table)
     if table.status != "finished":
         raise HostError("record_not_finished", game_id=table_id)
+    if not await all_hands_allowed(interaction, table_id):  # its seed and every hand: not while the round plays
+        raise HostError("record_round_running", game_id=table_id)
+    opening(interaction)
     await interaction.response.defer(ephemeral=True, thinking=True)
-    record = await stored_record(service.storage, table_id)
-    summary = await asyncio.to_thread(_checked_summary, record, language(interaction.locale))
+    replay = await rebuilt_game(interaction, table_id)  # refused unless it replays exactly
+    record = replay.record
+    summary = await asyncio.to_thread(animated_summary, replay, language(interaction.locale))
     name = f"table-{record.table}-{record.game}"
     files = [discord.File(io.BytesIO(record.dump()), filename=f"{name}.json")]
     lines = [t("record.reply", interaction.locale, id=record.table, game=render.game_title(record.game,
-               interaction.locale), count=len(record.actions), file=f"{name}.json")]
+               interaction.locale), count=len(record.actions))]
     if summary is not None and len(summary) <= interaction.filesize_limit:
         files.append(discord.File(io.BytesIO(summary), filename=f"{name}.gif"))
     elif summary is not None:
         lines.append(t("record.summary_too_large", interaction.locale, size=round(len(summary) / 1024)))
     await interaction.followup.send("\n".join(lines), files=files, ephemeral=True, allowed_mentions=NO_MENTIONS)
-
-
-def _checked_summary(record: GameRecord, locale: str) -> bytes | None:
-    """The game rebuilt (refused unless exact) and its animated summary: CPU work, done off the event loop."""
-    return animated_summary(rebuild(record), locale)
 
 
 class RevealButton(GameItem, template=rf"gh:reveal:(?P<gid>{ID})"):
@@ -65,22 +64,26 @@ class RevealButton(GameItem, template=rf"gh:reveal:(?P<gid>{ID})"):
     async def run(self, interaction: discord.Interaction) -> None:
         bot = host(interaction)
         table = await bot.service.table(self.game_id)
+        check_can_see(interaction, table)
         if table.status != "finished":
             raise HostError("record_not_finished", game_id=self.game_id)
         if await bot.storage.tournaments.tournament_of_game(self.game_id) is not None:
             raise HostError("reveal_tournament")
+        opening(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        replay = await asyncio.to_thread(rebuild, await stored_record(bot.storage, self.game_id))
+        replay = await rebuilt_game(interaction, self.game_id)
         lang = language(interaction.locale)
-        names = record_names(replay.record, lang, literal.markdown)  # names people typed, shown as written
-        text = "\n".join(reveal_lines(replay, lang, names))
+        row = await bot.storage.get_game(self.game_id)  # the seats as stored now (not the table kept in memory)
+        seats = row.seats if row is not None else table.seats
+        names = render.seat_names(seats, lang, literal.markdown)  # names people typed, shown as written
+        text = "\n".join(await asyncio.to_thread(reveal_lines, replay, lang, names))
         title = t("reveal.title", lang, id=self.game_id, game=render.game_title(table.row.game, lang))
         if len(text) <= REVEAL_EMBED_CHARS:
             await interaction.followup.send(embed=discord.Embed(title=title, description=text), ephemeral=True,
                                             allowed_mentions=NO_MENTIONS)
             return
         # a long game's secrets do not fit one embed: all of it as a text file (names as typed), never cut short
-        plain_text = "\n".join(reveal_lines(replay, lang, record_names(replay.record, lang)))
+        plain_text = "\n".join(reveal_lines(replay, lang, names.plain()))
         await interaction.followup.send(
             t("reveal.as_file", lang, title=title), ephemeral=True, allowed_mentions=NO_MENTIONS,
             file=discord.File(io.BytesIO(plain_text.encode()), filename=f"reveal-{self.game_id}.txt"))

@@ -19,54 +19,40 @@ from bot import literal, render
 from bot.errors import HostError
 from bot.games import render_hooks
 from bot.i18n import language, t
-from bot.replay import GameRecord, rebuild, stored_record
+from bot.replay import GameRecord, stored_record
 from bot.replay_show import record_names
 from bot.replies import NO_MENTIONS
-from bot.review import Perspective, ReplayCache, SteppedReplay, frame_lines, seek_points
+from bot.review import (
+    Perspective,
+    SteppedReplay,
+    frame_lines,
+    seek_points,
+    seek_window,
+    step_buttons,
+)
 from bot.table import Table
 
 from .common import GameItem, host
 from .custom_ids import ID, INDEX, number, valid_id
+from .look_back import all_hands_allowed, check_can_see, look_back, opening, replay_cache
 from .review_shared import SharedReviews, post_shared
 
 EMBED_CHARS = 4096  # Discord's limit for an embed's description
 PICTURE = "board.png"
+STEPS_PER_ROW = 5
 PERSPECTIVE = "(?P<p>[msa])"
 LEADER = rf"(?::(?P<lead>{ID}))?"  # a shared review's custom_ids end with its leader's user id
-_caches: weakref.WeakKeyDictionary[discord.Client, ReplayCache] = weakref.WeakKeyDictionary()
 _shared: weakref.WeakKeyDictionary[discord.Client, SharedReviews] = weakref.WeakKeyDictionary()
-
-
-def replay_cache(client: discord.Client) -> ReplayCache:
-    """This bot's rebuilt replays (a restarted bot starts with none)."""
-    cache = _caches.get(client)
-    if cache is None:
-        cache = _caches[client] = ReplayCache()
-    return cache
 
 
 async def finished_table(interaction: discord.Interaction, table_id: int) -> Table:
     if not valid_id(table_id):  # a typed number no table can have
         raise HostError("no_such_game", game_id=table_id)
     table = await host(interaction).service.table(table_id)
-    if table.row.guild_id != interaction.guild_id:  # a table of no server is not this server's either
-        raise HostError("other_server")
+    check_can_see(interaction, table)
     if table.status != "finished":
         raise HostError("review_not_finished", game_id=table_id)
     return table
-
-
-async def all_hands_allowed(interaction: discord.Interaction, table_id: int) -> bool:
-    """Every hand may be shown once the game is over, but a tournament game's only once its round is over."""
-    storage = host(interaction).storage
-    tournament_id = await storage.tournaments.tournament_of_game(table_id)
-    if tournament_id is None:
-        return True
-    tournament = await storage.tournaments.load(tournament_id)
-    if tournament is None:
-        return False
-    rounds = {tb.round for tb in tournament.tables if tb.game_id == table_id}
-    return all(tb.done for tb in tournament.tables if tb.round in rounds)
 
 
 async def seen_as(interaction: discord.Interaction, table: Table, perspective: Perspective) -> str | None:
@@ -85,6 +71,26 @@ def default_perspective(table: Table, user_id: int) -> Perspective:
     return Perspective.MINE if any(s.user_id == user_id for s in table.seats) else Perspective.SPECTATOR
 
 
+def embed_parts(lines: list[str], limit: int = EMBED_CHARS) -> list[str]:
+    """The frame's lines as embed descriptions of at most ``limit`` characters each, split between lines (a line
+    longer than that alone is split where it must): a frame is never cut short, however many hands it shows."""
+    parts: list[str] = []
+    current = ""
+    for line in lines:
+        while len(line) > limit:
+            if current:
+                parts.append(current)
+                current = ""
+            parts.append(line[:limit])
+            line = line[limit:]
+        joined = f"{current}\n{line}" if current else line
+        if len(joined) > limit:
+            parts.append(current)
+            joined = line
+        current = joined
+    return [*parts, current] if current or not parts else parts
+
+
 def viewer_message(replay: SteppedReplay, index: int, perspective: Perspective, player: str | None,
                    locale: object | None, leader: int | None = None) -> dict[str, Any]:
     """The send/edit arguments of the viewer at frame ``index`` (CPU work: drawn off the event loop); ``leader``:
@@ -92,18 +98,18 @@ def viewer_message(replay: SteppedReplay, index: int, perspective: Perspective, 
     record, last = replay.record, len(replay) - 1
     lang = language(locale)
     names = record_names(record, lang, literal.markdown)
-    text = "\n".join(frame_lines(replay, index, perspective, player, lang, names))
-    if len(text) > EMBED_CHARS:
-        text = text[:EMBED_CHARS - 1] + "…"
-    embed = discord.Embed(title=t("review.title", lang, id=record.table, game=render.game_title(record.game, lang),
-                                  index=index, total=last), description=text, colour=0x3498DB)
-    embed.set_footer(text=t(f"review.perspective.{perspective.value}", lang))
+    parts = embed_parts(frame_lines(replay, index, perspective, player, lang, names))
+    embeds = [discord.Embed(description=part, colour=0x3498DB) for part in parts]
+    embeds[0].title = t("review.title", lang, id=record.table, game=render.game_title(record.game, lang),
+                        index=index, total=last)
+    embeds[-1].set_footer(text=t(f"review.perspective.{perspective.value}", lang))
+    embed = embeds[0]
     files = []
     draw = render_hooks(record.game).image
     if draw is not None:
         files.append(discord.File(io.BytesIO(draw(replay.view(index, None), names.plain(), lang)), filename=PICTURE))
         embed.set_image(url=f"attachment://{PICTURE}")
-    return {"embed": embed, "attachments": files, "allowed_mentions": NO_MENTIONS,
+    return {"embeds": embeds, "attachments": files, "allowed_mentions": NO_MENTIONS,
             "view": viewer_controls(replay, index, perspective, lang, leader)}
 
 
@@ -111,14 +117,12 @@ def viewer_controls(replay: SteppedReplay, index: int, perspective: Perspective,
                     leader: int | None) -> discord.ui.View:
     gid, last = replay.record.table, len(replay) - 1
     view = discord.ui.View(timeout=None)
-    steps = [("⏮", 0, index > 0), ("◀", max(index - 1, 0), index > 0), (f"{index}/{last}", index, False),
-             ("▶", min(index + 1, last), index < last), ("⏭", last, index < last)]
-    for slot, (label, target, enabled) in enumerate(steps):
-        view.add_item(ReviewStep(gid, target, perspective, slot, leader, label, disabled=not enabled))
     kind, points = seek_points(replay)
+    for slot, step in enumerate(step_buttons(points, kind, index, last, lang)):
+        view.add_item(ReviewStep(gid, step.target, perspective, slot, leader, step.label, disabled=not step.enabled))
     view.add_item(ReviewSeek(gid, perspective, leader, [discord.SelectOption(
         label=t(f"review.seek.{kind.value}", lang, number=p.number, index=p.frame), value=str(p.frame),
-        default=p.frame == index) for p in points], t(f"review.seek_by.{kind.value}", lang)))
+        default=p.frame == index) for p in seek_window(points, index)], t(f"review.seek_by.{kind.value}", lang)))
     shown = [p for p in Perspective if leader is None or p is not Perspective.MINE]  # a shared review: no one's seat
     view.add_item(ReviewPerspective(gid, index, leader, [discord.SelectOption(
         label=t(f"review.perspective.{p.value}", lang), value=p.value, default=p is perspective)
@@ -128,20 +132,15 @@ def viewer_controls(replay: SteppedReplay, index: int, perspective: Perspective,
     return view
 
 
-def stepped(record: GameRecord) -> SteppedReplay:
-    """The game rebuilt and checked (``bot.replay.rebuild``), kept as the viewer's checkpoints."""
-    return SteppedReplay(rebuild(record))
-
-
 async def rebuilt(interaction: discord.Interaction, record: GameRecord) -> SteppedReplay:
-    replay = await asyncio.to_thread(stepped, record)
-    replay_cache(interaction.client).put(record.table, replay)
-    return replay
+    """The game from the bot's one cache of rebuilt games, rebuilt (once at a time) when not there."""
+    return await look_back(interaction.client).rebuilt(record)
 
 
 async def open_viewer(interaction: discord.Interaction, table_id: int) -> None:
     """A new private viewer of a finished table at its first frame, from the clicker's default perspective."""
     table = await finished_table(interaction, table_id)
+    opening(interaction)
     perspective = default_perspective(table, interaction.user.id)
     player = await seen_as(interaction, table, perspective)
     replay = replay_cache(interaction.client).get(table_id)
@@ -207,13 +206,14 @@ def leader_of(match: Any) -> int | None:
 
 
 class ReviewStep(GameItem,
-                 template=rf"gh:rv:(?P<gid>{ID}):(?P<frame>{INDEX}):{PERSPECTIVE}:(?P<slot>[0-4]){LEADER}"):
-    """⏮ ◀ n/N ▶ ⏭: each carries the frame it shows (``slot`` keeps two buttons to one frame apart)."""
+                 template=rf"gh:rv:(?P<gid>{ID}):(?P<frame>{INDEX}):{PERSPECTIVE}:(?P<slot>[0-9]){LEADER}"):
+    """⏮ ◀ n/N ▶ ⏭ on the first row, −10 +10 and the deal (trick, turn) before and after on the second: each
+    carries the frame it shows (``slot`` keeps two buttons to one frame apart, and says the row)."""
 
     def __init__(self, game_id: int, frame: int, perspective: Perspective, slot: int, leader: int | None = None,
                  label: str = "", disabled: bool = False) -> None:
         super().__init__(discord.ui.Button(
-            label=label or "·", style=discord.ButtonStyle.secondary, disabled=disabled,
+            label=label or "·", style=discord.ButtonStyle.secondary, disabled=disabled, row=slot // STEPS_PER_ROW,
             custom_id=f"gh:rv:{game_id}:{frame}:{perspective.value}:{slot}{leader_part(leader)}"))
         self.game_id, self.frame, self.perspective, self.leader = game_id, frame, perspective, leader
 
@@ -233,7 +233,7 @@ class ReviewSeek(GameItem, template=rf"gh:rvk:(?P<gid>{ID}):{PERSPECTIVE}{LEADER
                  options: list[discord.SelectOption] | None = None, placeholder: str | None = None) -> None:
         super().__init__(discord.ui.Select(
             custom_id=f"gh:rvk:{game_id}:{perspective.value}{leader_part(leader)}", options=options or [],
-            placeholder=placeholder, min_values=1, max_values=1))
+            placeholder=placeholder, min_values=1, max_values=1, row=2))
         self.game_id, self.perspective, self.leader = game_id, perspective, leader
 
     @classmethod
@@ -255,7 +255,7 @@ class ReviewPerspective(GameItem, template=rf"gh:rvp:(?P<gid>{ID}):(?P<frame>{IN
                  options: list[discord.SelectOption] | None = None, placeholder: str | None = None) -> None:
         super().__init__(discord.ui.Select(custom_id=f"gh:rvp:{game_id}:{frame}{leader_part(leader)}",
                                            options=options or [], placeholder=placeholder, min_values=1,
-                                           max_values=1))
+                                           max_values=1, row=3))
         self.game_id, self.frame, self.leader = game_id, frame, leader
 
     @classmethod
@@ -276,7 +276,7 @@ class ReviewShare(GameItem, template=rf"gh:rvsh:(?P<gid>{ID}):(?P<frame>{INDEX})
 
     def __init__(self, game_id: int, frame: int, perspective: Perspective, locale: object | None = None) -> None:
         super().__init__(discord.ui.Button(label=t("review.share", locale), emoji="📣",
-                                           style=discord.ButtonStyle.primary,
+                                           style=discord.ButtonStyle.primary, row=4,
                                            custom_id=f"gh:rvsh:{game_id}:{frame}:{perspective.value}"))
         self.game_id, self.frame, self.perspective = game_id, frame, perspective
 

@@ -31,6 +31,7 @@ def check_demo_output(out: str) -> None:
     assert "🔒" in out, "no private hand view was printed"
     assert "# " in out, "no public event was printed"
     assert "🥇" in out, "no final ranking"
+    assert "**" not in out and "`" not in out, "Discord markup printed in a terminal"
 
 
 def test_demo_plays_a_whole_game_and_prints_channel_and_private_views() -> None:

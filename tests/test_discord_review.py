@@ -57,7 +57,7 @@ async def test_review_under_the_result_opens_steps_seeks_and_switches(h: Harness
     total = len(replay) - 1
     assert f"step 0/{total}" in step_of(viewer) and says(embed_text(viewer), "review.perspective.m")
     assert "board.png" in viewer.files  # Twin Pyramid draws its board
-    assert says(embed_text(viewer), "review.hand_of")  # her own hand, from the start
+    assert says(embed_text(viewer), "review.hand")  # her own hand, from the start
     stepped = await h.click(alice, viewer, label=NEXT)
     assert stepped.type != "message" and f"step 1/{total}" in step_of(h.message(viewer.id))
     await h.click(alice, viewer, label=LAST)
@@ -71,7 +71,7 @@ async def test_review_under_the_result_opens_steps_seeks_and_switches(h: Harness
     assert says(shown, "review.perspective.a") and shown.count("🔒") >= 3  # every seat's hand
     await h.select(alice, viewer, r"gh:rvp:.*", ["s"])
     shown = embed_text(h.message(viewer.id))
-    assert says(shown, "review.perspective.s") and not says(shown, "review.hand_of")
+    assert says(shown, "review.perspective.s") and not says(shown, "review.hand")
     assert table.status == "finished" and table.version == (await h.bot.service.table(table.id)).version
 
 
@@ -187,7 +187,7 @@ async def test_a_shared_review_is_led_by_one_player_and_watched_by_all(h: Harnes
     assert len(h.channel_messages()) == before + 1
     shared = h.channel_messages()[-1]
     assert not shared.ephemeral and says(shared.text, "review.shared_by") and "step 1/" in step_of(shared)
-    assert says(embed_text(shared), "review.perspective.s") and not says(embed_text(shared), "review.hand_of")
+    assert says(embed_text(shared), "review.perspective.s") and not says(embed_text(shared), "review.hand")
     assert "m" not in [o["value"] for o in shared.select(r"gh:rvp:.*")["options"]]
     assert all(not c.get("custom_id", "").startswith("gh:rvsh") for c in shared.components)
     refused = await h.click(bob, shared, label=NEXT)

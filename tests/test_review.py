@@ -39,6 +39,13 @@ async def test_the_cache_keeps_the_most_recently_used(tmp_path: Path) -> None:
     assert cache.get(1) is replay  # 1 is now the most recent
     cache.put(3, replay)
     assert len(cache) == 2 and cache.get(2) is None and cache.get(1) is replay and cache.get(3) is replay
+    by_frames = ReplayCache(size=8, frames=2 * len(replay) + 1)  # long games: bounded by the frames they hold
+    for table_id in range(1, 5):
+        by_frames.put(table_id, replay)
+    assert len(by_frames) == 2 and by_frames.held_frames() <= by_frames.frames and by_frames.get(4) is replay
+    alone = ReplayCache(frames=1)
+    alone.put(9, replay)
+    assert alone.get(9) is replay  # the one put last stays, however long
 
 
 async def test_a_stepped_replay_reaches_every_frames_state_in_any_order(tmp_path: Path) -> None:

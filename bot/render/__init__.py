@@ -20,6 +20,23 @@ def as_written(name: str) -> str:
     return name
 
 
+# A name enters terminal text with its markdown characters stood in for, so that ``terminal_text`` removes the
+# catalog's markup (``**bold**``, ```code```) and gives the name back as typed.
+_GUARD = str.maketrans({"*": "\ue000", "`": "\ue001"})
+_UNGUARD = str.maketrans({"\ue000": "*", "\ue001": "`"})
+
+
+def guarded(name: str) -> str:
+    """How a name enters text printed by ``terminal_text`` (the demo, the terminal replay)."""
+    return name.translate(_GUARD)
+
+
+def terminal_text(text: str) -> str:
+    """A line written for Discord as a terminal prints it: the catalog's bold and code marks dropped, the names
+    (entered through ``guarded``) as typed."""
+    return text.replace("**", "").replace("`", "").translate(_UNGUARD)
+
+
 @dataclass
 class Names:
     """Display names of the seats (``display``: as typed, less the hidden characters ``bot.literal.plain`` drops),

@@ -1,0 +1,75 @@
+"""The reveal at the end of a game (issue 33, item 3; issue 42, item 1): what each seat held when the game ended,
+as the final board counts it, then the private events the rules kept secret during play.
+
+A seat's hand is read from the final *state*, never from the final view: a view hides what the scoring step
+counts (Akuma's view shows no hand once the game is over, Twin Pyramid's no held card of a revealed hand, and a
+view's ``hand`` leaves out Pile up's revealed cards), while the board's counts are those of the state. Each game
+says here which of its cards count as held at the end (``HELD_AT_END``): the cards its board counts."""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from engines import get_engine
+from engines.akuma.state import AkumaState
+from engines.diamondbox.state import DiamondBoxState
+from engines.pileup.state import PileupState
+from engines.rocca.state import RoccaState
+from engines.twinpyramid.state import TwinPyramidState
+
+from . import render
+from .games import render_hooks
+from .i18n import t
+from .replay import Rebuilt
+
+
+def _akuma(state: AkumaState) -> dict[str, list[str]]:
+    return state.hands  # the ranks the score counts ("Cards in hand")
+
+
+def _rocca(state: RoccaState) -> dict[str, list[str]]:
+    return state.hands
+
+
+def _pileup(state: PileupState) -> dict[str, list[str]]:
+    return state.hands  # secret and revealed cards alike (the board's ✋)
+
+
+def _diamondbox(state: DiamondBoxState) -> dict[str, list[str]]:
+    return {p: [*state.hands[p], *state.piles[p]] for p in state.players}  # "Cards left": hand and own pile
+
+
+def _twinpyramid(state: TwinPyramidState) -> dict[str, list[str]]:
+    return {p: seat.hand for p, seat in state.seats.items()}  # held and shown: the board's "hand n/10"
+
+
+HELD_AT_END: dict[str, Callable[[Any], dict[str, list[str]]]] = {
+    "akuma": _akuma, "rocca": _rocca, "pileup": _pileup, "diamondbox": _diamondbox, "twinpyramid": _twinpyramid}
+
+
+def held_at_end(game: str, final_state: Any) -> dict[str, list[str]]:
+    """Every seat's cards at the end of the game, as its final board counts them."""
+    return HELD_AT_END[game](final_state)
+
+
+def reveal_lines(replay: Rebuilt, lang: str, names: render.Names) -> list[str]:
+    """What each seat held when the game ended, then the private events the rules kept secret during play (the
+    engine's ``secret_events``), each with its step and who saw it."""
+    game = replay.record.game
+    card = render_hooks(game).card
+    held = held_at_end(game, replay.state(len(replay) - 1))
+    lines = [t("reveal.hands", lang)]
+    for seat in replay.record.players:
+        cards = held.get(seat.player, [])
+        lines.append(t("reveal.held", lang, player=names(seat.player), count=len(cards),
+                       cards=" ".join(card(c) for c in cards)))
+    kept_secret = get_engine(game).secret_events
+    secret = [(index, event) for index in range(len(replay)) for event in replay.frame_events(index)
+              if event.visible_to and event.type in kept_secret]
+    if secret:
+        lines += ["", t("reveal.secrets", lang)]
+    for index, event in secret:
+        line = render.event_line(game, event, names, lang)
+        if line is not None:
+            lines.append(t("reveal.secret", lang, index=index, players=", ".join(names(p) for p in event.visible_to
+                                                                                  or ()), line=line))
+    return lines

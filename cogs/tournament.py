@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import re
 from typing import Any
 
 import aiohttp
@@ -19,10 +18,12 @@ from bot.i18n import t
 from bot.tournaments import Tournament, TournamentService, TournamentTable, TournamentUpdate
 from bot.tournaments import text as tx
 from bot.tournaments.models import TournamentUpdateKind as Kind
+from bot.tournaments.ranking import parse as parse_places
+from bot.tournaments.ranking import resolve as resolve_places
 from bot.tournaments.service import MAX_BREAK, MAX_CHECKIN_MINUTES, MAX_TURN_SECONDS
 
 from .common import NO_MENTIONS, GameItem, check_server, game_choices, host, is_admin, public_language, reply
-from .custom_ids import ID, SEAT, number, valid_id
+from .custom_ids import ID, valid_id
 from .limits import PEOPLE_TO_START, count_creation, refuse_tournament_size, refuse_unless_organiser, server_limits
 from .lobby import LEVEL_CHOICES
 from .outbox import REQUEST_TIMEOUT
@@ -33,7 +34,6 @@ from .tournament_writer import TournamentWriter
 SIGNUP_OPS = ("join", "leave", "checkin")
 OP_STYLES = {"join": discord.ButtonStyle.success, "leave": discord.ButtonStyle.secondary,
              "checkin": discord.ButtonStyle.primary}
-MENTION = re.compile(rf"<@!?({ID})>")
 WHICH = "Tournament number (only needed when the channel has several)"
 log = logging.getLogger(__name__)
 
@@ -68,23 +68,24 @@ async def standings_embed(service: TournamentService, tournament: Tournament,
     return embed
 
 
-def parse_ranking(text: str, players: list[int]) -> list[list[int]]:
-    """``"@Ann > @Bob = 3 > 1"``: places separated by ``>`` (or ``,``), ties by ``=``; a player is a mention or
-    a seat number (bots have no mention)."""
-    ranking = []
-    for part in re.split(r"[>,]", text):
-        group = []
-        for token in filter(None, (s.strip() for s in part.split("="))):
-            mention = MENTION.fullmatch(token)
-            if mention:
-                group.append(int(mention[1]))
-            elif (seat := number(token, SEAT)) is not None and 1 <= seat <= len(players):
-                group.append(players[seat - 1])
-            else:
-                raise HostError("tournament.bad_ranking", count=len(players))
-        if group:
-            ranking.append(group)
-    return ranking
+def ranking_names(guild: discord.Guild | None, tournament: Tournament, players: list[int]) -> dict[int, list[str]]:
+    """Each player's names a ranking may use: the entrant's name as the standings show it, and for a person their
+    current names on the server."""
+    names = {}
+    for uid in players:
+        entrant = tournament.entrants[uid]
+        member = guild.get_member(uid) if guild is not None and not entrant.is_bot else None
+        names[uid] = [entrant.name] + ([member.display_name, member.name] if member is not None else [])
+    return names
+
+
+def parse_ranking(text: str, tournament: Tournament, table: TournamentTable,
+                  guild: discord.Guild | None = None) -> list[list[int]]:
+    """``"@Ann > Bob = 3 > \"Bot 2\""``: places best first separated by ``>``, ties by ``=``; a player is a
+    mention, a seat number or a name (see ``bot.tournaments.ranking``)."""
+    assert table.game_id is not None
+    places = parse_places(text, len(table.players))
+    return resolve_places(places, table.players, ranking_names(guild, tournament, table.players), table.game_id)
 
 
 class SignupButton(GameItem, template=rf"gh:tn:(?P<tid>{ID}):(?P<op>join|leave|checkin)"):
@@ -333,7 +334,7 @@ class TournamentCog(commands.Cog):
 
     @tournament.command(name="set-result")
     @app_commands.describe(table="The table number (#) shown on its board",
-                           ranking="Places best first: @a > @b = @c > 4 (ties with =, seat numbers for bots)",
+                           ranking="Places best first: @a > @b = @c > 4 (ties with =; a mention, seat number or name)",
                            tournament=WHICH)
     async def set_result(self, interaction: discord.Interaction, table: int, ranking: str,
                          tournament: int | None = None) -> None:
@@ -342,7 +343,7 @@ class TournamentCog(commands.Cog):
         record = tn.table_of_game(table)
         if record is None:
             raise HostError("tournament.unknown_table", table=table)
-        parsed = parse_ranking(ranking, record.players)
+        parsed = parse_ranking(ranking, tn, record, interaction.guild)
         await interaction.response.defer(ephemeral=True, thinking=True)
         await tournaments(interaction).set_result(tn.id, interaction.user.id, table, parsed,
                                                   is_admin=is_admin(interaction))

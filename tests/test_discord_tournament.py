@@ -151,7 +151,12 @@ async def test_check_in_drop_and_errors(h: Harness) -> None:
     assert wrong.ephemeral and says(wrong.messages[-1].text, "error.tournament.unknown_table")
     table = tn.round_tables(1)[0]
     badrank = await h.slash(alice, "tournament set-result", table=table.game_id, ranking="1 > banana")
-    assert badrank.ephemeral and says(badrank.messages[-1].text, "error.tournament.bad_ranking")
+    assert badrank.ephemeral and says(badrank.messages[-1].text, "error.tournament.ranking_unknown", player="banana",
+                                      table=table.game_id)
+    seats = " > ".join(map(str, range(1, len(table.players) + 1)))
+    for ranking in ("1 > 2 > > 3", seats + " > 1"):
+        badrank = await h.slash(alice, "tournament set-result", table=table.game_id, ranking=ranking)
+        assert badrank.ephemeral and not says(badrank.messages[-1].text, "tournament.done.set_result")
     ended = await h.slash(alice, "tournament end")
     assert ended.ephemeral and tn.status == "finished"
     assert any(says(m.text, "tournament.finished", name=tx.title(tn, tn.locale)) for m in h.channel_messages())

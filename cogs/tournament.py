@@ -207,8 +207,9 @@ class TournamentCog(commands.Cog):
                 await channel.get_partial_message(tn.standings_message_id).delete()
             except discord.NotFound:
                 pass
-        await channel.send(t("tournament.finished", locale, name=tx.title(tn, locale)),
-                           embed=await standings_embed(service, tn, locale), allowed_mentions=NO_MENTIONS)
+        final = await channel.send(t("tournament.finished", locale, name=tx.title(tn, locale)),
+                                   embed=await standings_embed(service, tn, locale), allowed_mentions=NO_MENTIONS)
+        await service.set_messages(tn, standings_message_id=final.id)  # a correction after the end edits it
 
     # ---- helpers --------------------------------------------------------------------------
     async def resolve(self, interaction: discord.Interaction, tournament_id: int | None) -> Tournament:
@@ -227,6 +228,14 @@ class TournamentCog(commands.Cog):
         if len(found) > 1:
             raise HostError("tournament.which", ids=", ".join(str(x.id) for x in found))
         return found[0]
+
+    async def resolve_table(self, interaction: discord.Interaction, tournament_id: int | None,
+                            table: int) -> Tournament:
+        """For a command on a table: the tournament named, else the one the table belongs to (running or ended:
+        a correction after the end needs no ``tournament:``), else the one of this channel."""
+        if tournament_id is None and valid_id(table):
+            tournament_id = await tournaments(interaction).tournament_of_table(table)
+        return await self.resolve(interaction, tournament_id)
 
     # ---- commands ---------------------------------------------------------------------------
     @tournament.command(name="create")
@@ -327,10 +336,11 @@ class TournamentCog(commands.Cog):
     @app_commands.describe(table="The table number (#) shown on its board", tournament=WHICH)
     async def void(self, interaction: discord.Interaction, table: int, tournament: int | None = None) -> None:
         """Void a table of the current round and replay it with a new deal."""
-        tn = await self.resolve(interaction, tournament)
+        tn = await self.resolve_table(interaction, tournament, table)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await tournaments(interaction).void(tn.id, interaction.user.id, table, is_admin=is_admin(interaction))
-        await reply(interaction, t("tournament.done.void", interaction.locale, table=table))
+        tn = await tournaments(interaction).void(tn.id, interaction.user.id, table, is_admin=is_admin(interaction))
+        key = "tournament.done.void" if tn.status == "running" else "tournament.done.void_ended"
+        await reply(interaction, t(key, interaction.locale, table=table))
 
     @tournament.command(name="set-result")
     @app_commands.describe(table="The table number (#) shown on its board",
@@ -339,7 +349,7 @@ class TournamentCog(commands.Cog):
     async def set_result(self, interaction: discord.Interaction, table: int, ranking: str,
                          tournament: int | None = None) -> None:
         """Set a table's result by hand (a running game there is stopped)."""
-        tn = await self.resolve(interaction, tournament)
+        tn = await self.resolve_table(interaction, tournament, table)
         record = tn.table_of_game(table)
         if record is None:
             raise HostError("tournament.unknown_table", table=table)

@@ -107,7 +107,7 @@ async def test_a_whole_tournament_from_discord(h: Harness) -> None:
 
     await finish_round(h, alice, people)
     assert tn.status == "finished"
-    assert not [m for m in h.channel_messages() if m.id == tn.standings_message_id]  # made way for the final
+    assert not [m for m in h.channel_messages() if m.id == standings.id]  # made way for the final
     final = [m for m in h.channel_messages()
              if says(m.text, "tournament.standings_title") or says(m.text, "tournament.final_standings_title")]
     assert len(final) == 1 and says(final[0].text, "tournament.finished", name="Spring Cup") and "1." in final[0].text

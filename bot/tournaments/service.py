@@ -303,21 +303,28 @@ class TournamentService:
         return table
 
     async def void(self, tournament_id: int, actor: int, game_id: int, *, is_admin: bool = False) -> Tournament:
-        """Void a table of the current round and replay it: same players, a new deal in a new thread."""
+        """Void a table of the current round and replay it: same players, a new deal in a new thread. After the
+        end, a void corrects: the table counts for nobody (no points, no opponents) and is not replayed."""
         async with self.lock(tournament_id):
             t = await self.get(tournament_id)
             self._organiser(t, actor, is_admin)
-            self._state(t, "running")
-            table = self._table(t, game_id)
+            self._state(t, "running", "finished")
+            table = self._table(t, game_id, current=t.status == "running")
             table.status, table.results = "void", {}
             await self.store.set_table(table)
             await self._end_game(table)
-            replay = TournamentTable(0, table.round, table.number, list(table.players), attempt=table.attempt + 1)
-            await self.store.add_table(t.id, replay)
-            t.tables.append(replay)
-            self.rounds.open_soon(t.id)  # its thread is opened once the lock is released
-            await self.rounds.emit(t, TournamentUpdateKind.RESULT, t.current_round)
+            if t.status == "running":
+                replay = TournamentTable(0, table.round, table.number, list(table.players),
+                                         attempt=table.attempt + 1)
+                await self.store.add_table(t.id, replay)
+                t.tables.append(replay)
+                self.rounds.open_soon(t.id)  # its thread is opened once the lock is released
+            await self.rounds.emit(t, TournamentUpdateKind.RESULT, table.round)
             return t
+
+    async def tournament_of_table(self, game_id: int) -> int | None:
+        """The tournament a table (its game id) belongs to, whatever its state."""
+        return await self.store.tournament_of_game(game_id)
 
     async def _end_game(self, table: TournamentTable) -> None:
         if table.game_id is not None and (await self.games.table(table.game_id)).status == "running":

@@ -1,0 +1,54 @@
+"""Corrections that correct (issue 43): a ``/tournament set-result`` or ``void`` after the end edits the posted final
+standings message, and works from the tournament's channel or a table's thread without ``tournament:``."""
+from __future__ import annotations
+
+from bot.tournaments import compute_standings
+
+from .discord_harness import Harness, SentMessage
+from .discord_helpers import organiser, says
+
+ALICE, BOB = 101, 102
+
+
+def order_shown(message: SentMessage, people: list[int]) -> list[int]:
+    """``people`` in the order the standings message lists them (by where each one's mention first appears)."""
+    description = message.embeds[0]["description"]
+    return sorted(people, key=lambda uid: description.index(f"<@{uid}>"))
+
+
+async def test_a_correction_after_the_end_edits_the_final_standings_from_a_thread_or_the_channel(h: Harness) -> None:
+    alice, bob = await organiser(h, ALICE, "alice"), h.user(BOB, "bob")
+    r = await h.slash(alice, "tournament create", game="akuma", rounds=1, bots=2, min_seats=4, max_seats=4)
+    for user in (alice, bob):
+        await h.click(user, r.message, label="Join")
+    await h.slash(alice, "tournament start")
+    tn = next(iter(h.bot.tournaments._cache.values()))
+    (table,) = tn.round_tables(1)
+    seats = table.players
+    bots = [seats.index(u) + 1 for u in seats if u < 0]
+    done = await h.slash(alice, "tournament set-result", table=table.game_id,
+                         ranking=f"<@101> > <@102> > {bots[0]} > {bots[1]}")
+    assert says(done.messages[-1].text, "tournament.done.set_result", table=table.game_id)
+    assert tn.status == "finished"
+    final = next(m for m in h.channel_messages() if says(m.text, "tournament.finished"))
+    assert final.id == (await h.bot.storage.tournaments.load(tn.id)).standings_message_id
+    assert order_shown(final, [ALICE, BOB]) == [ALICE, BOB]
+    before = final.text
+
+    # In the table's thread, without tournament: Bob first, Alice last.
+    ranking = f"<@102> > {bots[0]} = {bots[1]} > alice"
+    fixed = await h.slash(alice, "tournament set-result", channel=table.channel_id, table=table.game_id,
+                          ranking=ranking)
+    assert fixed.ephemeral and says(fixed.messages[-1].text, "tournament.done.set_result", table=table.game_id)
+    assert final.text != before and order_shown(final, [ALICE, BOB]) == [BOB, ALICE]
+    stored = await h.bot.storage.tournaments.load(tn.id)
+    assert compute_standings(stored)[0].user_id == BOB
+    assert len([m for m in h.channel_messages() if says(m.text, "tournament.finished")]) == 1  # edited, not reposted
+
+    # From the channel: voided, the table counts for nobody; the same message says so.
+    voided = await h.slash(alice, "tournament void", table=table.game_id)
+    assert voided.ephemeral and says(voided.messages[-1].text, "tournament.done.void_ended", table=table.game_id)
+    stored = await h.bot.storage.tournaments.load(tn.id)
+    assert all(row.points == 0 and row.games == 0 and not row.opponents for row in compute_standings(stored))
+    assert not says(final.text, "tournament.points_games", points="3", games=1, wins=1)
+    assert says(final.text, "tournament.points_games", points="0", games=0, wins=0)

@@ -23,7 +23,7 @@ from bot.tournaments.ranking import resolve as resolve_places
 from bot.tournaments.service import MAX_BREAK, MAX_CHECKIN_MINUTES, MAX_TURN_SECONDS
 
 from .common import NO_MENTIONS, GameItem, check_server, game_choices, host, is_admin, public_language, reply
-from .custom_ids import ID, valid_id
+from .custom_ids import ID, ROUND, valid_id
 from .limits import PEOPLE_TO_START, count_creation, refuse_tournament_size, refuse_unless_organiser, server_limits
 from .lobby import LEVEL_CHOICES
 from .outbox import REQUEST_TIMEOUT
@@ -111,6 +111,59 @@ class SignupButton(GameItem, template=rf"gh:tn:(?P<tid>{ID}):(?P<op>join|leave|c
         else:
             await service.check_in(self.tournament_id, user.id)
         await reply(interaction, t(f"tournament.done.{self.op}", interaction.locale))  # the message redraws itself
+
+
+def live_tables(tournament: Tournament) -> list[TournamentTable]:
+    """The tables of the current round still being opened or played."""
+    return [tb for tb in tournament.round_tables(tournament.current_round) if tb.status in ("pending", "running")]
+
+
+def next_round_question(tournament: Tournament, locale: object | None) -> str:
+    """What moving on now would do: which tables are cancelled (they score nothing, for nobody's opponents)."""
+    tables = live_tables(tournament)
+    where = ", ".join(f"<#{tb.channel_id}>" if tb.channel_id else f"#{tb.number}" for tb in tables)
+    last = tournament.current_round >= tournament.total_rounds
+    then = (t("tournament.next_round_then_finish", locale) if last
+            else t("tournament.next_round_then_round", locale, next=tournament.current_round + 1))
+    return t("tournament.next_round_confirm", locale, round=tournament.current_round, count=len(tables),
+             tables=where, then=then)
+
+
+class NextRoundButton(GameItem, template=rf"gh:tnr:(?P<tid>{ID}):(?P<round>{ROUND}):(?P<op>go|stay)"):
+    """Confirm (go) or call off (stay) moving on from a round still being played; the round is in the button, so a
+    second click, or a confirmation left open after the tournament moved on, does nothing."""
+
+    def __init__(self, tournament_id: int, round_number: int, op: str, locale: object | None = None) -> None:
+        style = discord.ButtonStyle.danger if op == "go" else discord.ButtonStyle.secondary
+        super().__init__(discord.ui.Button(label=t(f"tournament.button.next_{op}", locale), style=style,
+                                           custom_id=f"gh:tnr:{tournament_id}:{round_number}:{op}"))
+        self.tournament_id, self.round, self.op = tournament_id, round_number, op
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item,
+                             match: Any) -> "NextRoundButton":
+        return cls(int(match["tid"]), int(match["round"]), match["op"], interaction.locale)
+
+    async def server_of(self, interaction: discord.Interaction) -> int | None:
+        return (await tournaments(interaction).get(self.tournament_id)).guild_id
+
+    async def run(self, interaction: discord.Interaction) -> None:
+        locale = interaction.locale
+        if self.op == "stay":
+            text = t("tournament.next_round_kept", locale, round=self.round)
+        elif await tournaments(interaction).next_round(self.tournament_id, interaction.user.id,
+                                                       is_admin=is_admin(interaction), from_round=self.round):
+            text = t("tournament.done.next_round", locale)
+        else:
+            text = t("tournament.next_round_moved_on", locale, round=self.round)
+        await interaction.response.edit_message(content=text, view=None, allowed_mentions=NO_MENTIONS)
+
+
+def next_round_view(tournament: Tournament, locale: object | None) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    for op in ("go", "stay"):
+        view.add_item(NextRoundButton(tournament.id, tournament.current_round, op, locale))
+    return view
 
 
 class TournamentCog(commands.Cog):
@@ -364,9 +417,17 @@ class TournamentCog(commands.Cog):
     async def next_round(self, interaction: discord.Interaction, tournament: int | None = None) -> None:
         """Start the next round now; tables still playing are stopped and score nothing."""
         tn = await self.resolve(interaction, tournament)
+        service, locale = tournaments(interaction), interaction.locale
+        service.check_organiser(tn, interaction.user.id, is_admin=is_admin(interaction))
+        if tn.status == "running" and live_tables(tn):  # tables would be cancelled: the organiser confirms first
+            await reply(interaction, next_round_question(tn, locale), view=next_round_view(tn, locale))
+            return
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await tournaments(interaction).next_round(tn.id, interaction.user.id, is_admin=is_admin(interaction))
-        await reply(interaction, t("tournament.done.next_round", interaction.locale))
+        from_round = tn.current_round  # the round this command moves on from, whatever happens meanwhile
+        moved = await service.next_round(tn.id, interaction.user.id, is_admin=is_admin(interaction),
+                                         from_round=from_round)
+        key = "tournament.done.next_round" if moved else "tournament.next_round_moved_on"
+        await reply(interaction, t(key, locale, round=from_round))
 
     @tournament.command(name="end")
     @app_commands.describe(tournament=WHICH)
@@ -386,5 +447,5 @@ class TournamentCog(commands.Cog):
 
 
 async def setup(bot: commands.Bot) -> None:
-    bot.add_dynamic_items(SignupButton)
+    bot.add_dynamic_items(SignupButton, NextRoundButton)
     await bot.add_cog(TournamentCog(bot))

@@ -17,6 +17,7 @@ from engines import get_engine
 from . import seating
 from .models import (
     ACTIVE_STATES,
+    ENDED_STATES,
     FIRST_ROUND,
     FORMATS,
     OPEN_STATES,
@@ -350,15 +351,25 @@ class TournamentService:
             await self.rounds.advance_if_round_done(t)
             return t
 
-    async def next_round(self, tournament_id: int, actor: int, *, is_admin: bool = False) -> Tournament:
-        """Force the next round: tables still playing are stopped and score nothing."""
+    def check_organiser(self, tournament: Tournament, actor: int, *, is_admin: bool = False) -> None:
+        """Refuse anyone but the tournament's creator or an admin (before asking them to confirm anything)."""
+        self._organiser(tournament, actor, is_admin)
+
+    async def next_round(self, tournament_id: int, actor: int, *, is_admin: bool = False,
+                         from_round: int | None = None) -> bool:
+        """Force the next round: tables still playing are stopped and score nothing. ``from_round``: the round the
+        organiser moves on from; once the tournament has moved past it (a repeat, a double send) nothing happens
+        and the answer is False, so a round is never skipped."""
         async with self.lock(tournament_id):
             t = await self.get(tournament_id)
             self._organiser(t, actor, is_admin)
+            if from_round is not None and 0 < from_round <= t.current_round and (
+                    from_round < t.current_round or t.status in ENDED_STATES):
+                return False
             self._state(t, "running")
             await self._cancel_live_tables(t)
             await self.rounds.next_round_or_finish(t)
-            return t
+            return True
 
     async def _cancel_live_tables(self, t: Tournament) -> None:
         for table in [tb for tb in t.tables if tb.status in ("pending", "running")]:

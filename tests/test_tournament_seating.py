@@ -123,30 +123,6 @@ def test_repeats_are_the_fewest_possible(count: int, low: int, high: int) -> Non
             history += tables
 
 
-def test_two_seat_round_robin_meets_everyone_exactly_once() -> None:
-    for count in (4, 5, 6, 7, 8):
-        rounds = seating.round_robin_rounds(count, 2)
-        met: Counter = Counter()
-        byes: Counter = Counter()
-        for r in range(rounds):
-            tables, bye = seating.round_robin_pairs(list(range(count)), r)
-            met.update(seating.pairs_met(tables))
-            byes.update(bye)
-        assert set(met) == {frozenset(p) for p in combinations(range(count), 2)}
-        assert set(met.values()) == {1}
-        assert byes == (Counter({p: 1 for p in range(count)}) if count % 2 else Counter())
-
-
-def test_multi_seat_round_robin_avoids_repeats() -> None:
-    history: list[list[int]] = []
-    for r in range(seating.round_robin_rounds(9, 3)):  # 4 rounds of three tables of 3
-        tables, byes = seating.round_robin_round(list(range(9)), r, 3, 3, history, Counter(), random.Random(r))
-        assert not byes and sorted(len(t) for t in tables) == [3, 3, 3]
-        history += tables
-    met = seating.pairs_met(history)
-    assert len(met) >= 30 and max(met.values()) <= 2  # 36 pairs exist; a perfect schedule meets all once
-
-
 def test_final_table_is_the_top_of_the_standings() -> None:
     assert seating.final_table([5, 2, 9, 1, 7], 3, 4) == [5, 2, 9, 1]
     assert seating.final_table([5, 2, 9], 3, 4) == [5, 2, 9]

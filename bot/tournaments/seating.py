@@ -1,4 +1,5 @@
-"""Who sits where: table sizes, byes, Swiss grouping, round robin and the final table.
+"""Who sits where: table sizes, byes, Swiss grouping, the round robin at two seats and the final table (round
+robins at every size are planned in ``round_robin.py``).
 
 Pure functions over entrant ids (no I/O, seeded ``random.Random`` only), so every property is testable:
 sizes stay within the organiser's range and are balanced (they differ by at most one seat), byes only when the
@@ -190,26 +191,6 @@ def round_robin_pairs(entrants: list[int], round_index: int) -> tuple[list[list[
         else:
             tables.append([a, b])
     return tables, [p for p in byes if p is not None]
-
-
-def round_robin_rounds(count: int, seats_max: int) -> int:
-    """Rounds needed for everyone to meet everyone: ``n - 1`` (``n`` if odd) at two seats; at bigger tables each
-    round meets up to ``seats_max - 1`` new opponents."""
-    if seats_max <= 2:
-        return count - 1 + count % 2
-    return max(1, math.ceil((count - 1) / (seats_max - 1)))
-
-
-def round_robin_round(entrants: list[int], round_index: int, seats_min: int, seats_max: int,
-                      history: list[list[int]], byes_had: Counter[int],
-                      rng: random.Random) -> tuple[list[list[int]], list[int]]:
-    """A round-robin round: the circle method at two seats, else the seating that meets the fewest repeat
-    opponents (ignoring standings)."""
-    if seats_max <= 2:
-        return round_robin_pairs(entrants, round_index)
-    sizes, bye_count = table_sizes(len(entrants), seats_min, seats_max)
-    choices = bye_choices(entrants, bye_count, byes_had)
-    return seat_with_byes(entrants, sizes, choices, pairs_met(history), rng, by_standing=False)
 
 
 def final_table(order: list[int], seats_min: int, seats_max: int) -> list[int]:

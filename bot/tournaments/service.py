@@ -14,7 +14,6 @@ from bot.service import GameService
 from bot.storage import Storage
 from engines import get_engine
 
-from . import seating
 from .models import (
     ACTIVE_STATES,
     ENDED_STATES,
@@ -29,6 +28,7 @@ from .models import (
     ranking_points,
 )
 from .ratings import RatingService
+from .round_robin import planned_rounds
 from .running import OpenFailing, OpenTable, RoundRunner
 from .standings import forfeit_bot_seats
 
@@ -116,6 +116,8 @@ class TournamentService:
             raise HostError("tournament.bad_format")
         if rounds is not None and not 1 <= rounds <= MAX_ROUNDS:
             raise HostError("tournament.bad_rounds", max=MAX_ROUNDS)
+        if rounds is not None and format == "roundrobin":
+            raise HostError("tournament.round_robin_rounds")
         if not 0 <= break_seconds <= MAX_BREAK:
             raise HostError("tournament.bad_break", max=MAX_BREAK // 60)
         if not 0 <= turn_seconds <= MAX_TURN_SECONDS:
@@ -228,15 +230,15 @@ class TournamentService:
                 raise HostError("tournament.round_robin_too_big", count=count, max=ROUND_ROBIN_MAX)
             if sum(1 for u, e in t.entrants.items() if not e.is_bot and u not in absent) < min_people:
                 raise HostError("tournament.no_person", min=min_people)
-            rounds = t.rounds or seating.round_robin_rounds(count, t.seats_max)
+            rounds = planned_rounds(count, t.seats_min, t.seats_max, t.seed) if t.format == "roundrobin" else t.rounds
             if rounds > max_rounds:
                 raise HostError("limit.tournament_rounds", max=max_rounds)
             if absent:
                 await self.store.set_entrant_status(t.id, absent, "dropped")
                 for uid in absent:
                     t.entrants[uid].status = "dropped"
-            if t.format == "roundrobin" and not t.rounds:
-                t.rounds = seating.round_robin_rounds(count, t.seats_max)
+            if rounds != t.rounds:  # a round robin plays the rounds its plan takes (shown on the sign-up)
+                t.rounds = rounds
                 await self.store.update(t.id, rounds=t.rounds)
             await self.rounds.start_round(t, 1)
             return t

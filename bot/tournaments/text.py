@@ -9,6 +9,7 @@ from bot.i18n import t
 
 from .models import BYE_POINTS, Entrant, Tournament
 from .ratings import PlayerStats, RatingRow
+from .round_robin import planned_rounds
 from .standings import Standing
 
 MAX_LINES = 40
@@ -27,8 +28,18 @@ def title(tournament: Tournament, locale: object | None, shown: Callable[[str], 
     return shown(tournament.name) if tournament.name else t("tournament.default_name", locale, game=game)
 
 
+def planned(tournament: Tournament) -> int:
+    """The rounds a tournament plays: a round robin's, before its start, the plan of its field as it stands
+    (those checked in, once check-in is open), so the sign-up shows what the start will do."""
+    tn = tournament
+    if tn.format != "roundrobin" or tn.status not in ("signup", "checkin"):
+        return tn.rounds
+    field = [e for e in tn.entrants.values() if tn.status == "signup" or e.status == "checked_in"]
+    return planned_rounds(len(field), tn.seats_min, tn.seats_max, tn.seed)
+
+
 def summary(tournament: Tournament, locale: object | None) -> str:
-    rounds = tournament.rounds or t("tournament.rounds_auto", locale)
+    rounds = planned(tournament) or t("tournament.rounds_auto", locale)
     sizes = (t("tournament.sizes_fixed", locale, size=tournament.seats_min)
              if tournament.seats_min == tournament.seats_max
              else t("tournament.sizes_range", locale, min=tournament.seats_min, max=tournament.seats_max))

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
-from itertools import combinations
+from itertools import combinations, product
 from typing import Iterable
 
 Pair = frozenset[int]
@@ -59,20 +59,24 @@ def choose_byes(order: list[int], count: int, byes_had: Counter[int]) -> list[in
 def bye_choices(order: list[int], count: int, byes_had: Counter[int],
                 points: dict[int, float] | None = None) -> list[list[int]]:
     """Every set of ``count`` byes the pairing may use, the usual one (``choose_byes``) first: byes go to those
-    with the fewest byes so far and, when ``points`` are known, to the lowest score group(s) only: a bye may move
-    to a player with the same points as the one who would have had it, never up the standings. Capped at
-    ``BYE_CHOICES`` sets (nearest the bottom first)."""
+    with the fewest byes so far and, when ``points`` are known, a bye may only move to a player on the same points
+    as the one who would have had it: the byes' score groups stay those of the usual choice, so a bye never moves
+    up the standings (nor down). Capped at ``BYE_CHOICES`` sets (nearest the bottom first)."""
     usual = choose_byes(order, count, byes_had)
     if not usual:
         return [[]]
     fewest = min(byes_had[p] for p in order)
     eligible = [p for p in reversed(order) if byes_had[p] == fewest]  # bottom of the standings first
-    if points is not None:
-        ceiling = max(points.get(p, 0.0) for p in usual)
-        eligible = [p for p in eligible if points.get(p, 0.0) <= ceiling]
     if len(eligible) < count:  # some byes must go to those with more byes already: keep the usual ones
         return [usual]
-    others = [list(c) for c in combinations(eligible, count) if sorted(c) != sorted(usual)]
+    if points is None:
+        sets = [list(c) for c in combinations(eligible, count)]
+    else:
+        need = Counter(points.get(p, 0.0) for p in usual)
+        groups = [list(combinations([p for p in eligible if points.get(p, 0.0) == score], n))
+                  for score, n in need.items()]
+        sets = [[p for part in parts for p in part] for parts in product(*groups)]
+    others = [s for s in sets if sorted(s) != sorted(usual)]
     return [usual] + others[:BYE_CHOICES - 1]
 
 

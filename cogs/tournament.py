@@ -14,7 +14,7 @@ from discord.ext import commands
 
 from bot import literal
 from bot.errors import HostError
-from bot.i18n import t
+from bot.i18n import LANGUAGES, t
 from bot.tournaments import Tournament, TournamentService, TournamentTable, TournamentUpdate
 from bot.tournaments import text as tx
 from bot.tournaments.models import TournamentUpdateKind as Kind
@@ -76,6 +76,8 @@ def ranking_names(guild: discord.Guild | None, tournament: Tournament, players: 
         entrant = tournament.entrants[uid]
         member = guild.get_member(uid) if guild is not None and not entrant.is_bot else None
         names[uid] = [entrant.name] + ([member.display_name, member.name] if member is not None else [])
+        if entrant.is_bot:  # a bot by its name in any language ("Bot 2" on a Japanese server too)
+            names[uid] += [t("common.bot_name", lang, number=-uid) for lang in LANGUAGES]
     return names
 
 
@@ -380,10 +382,8 @@ class TournamentCog(commands.Cog):
                       tournament: int | None = None) -> None:
         """A bot plays the rest of this player's current game (the player stays entered)."""
         tn = await self.resolve(interaction, tournament)
-        plays_on = await tournaments(interaction).replace(tn.id, interaction.user.id, player.id,
-                                                          is_admin=is_admin(interaction))
-        key = "tournament.done.replace" if plays_on else "tournament.done.replace_closed"
-        await reply(interaction, t(key, interaction.locale, player=player.mention))
+        await tournaments(interaction).replace(tn.id, interaction.user.id, player.id, is_admin=is_admin(interaction))
+        await reply(interaction, t("tournament.done.replace", interaction.locale, player=player.mention))
 
     @tournament.command(name="void")
     @app_commands.describe(table="The table number (#) shown on its board", tournament=WHICH)

@@ -37,9 +37,9 @@ async def finish_round(h: Harness, alice, people: dict[int, object]) -> None:
             assert r.ephemeral and says(r.messages[-1].text, "tournament.done.set_result", table=table.game_id)
         else:
             persons = [u for u in table.players if u > 0]
-            for uid in persons:  # a bot plays on for each but the last person: the table then closes instead
+            for uid in persons:  # a bot plays on for each, the last person too: the bots finish the table
                 r = await h.slash(alice, "tournament replace", player=people[uid])
-                said = "tournament.done.replace_closed" if uid == persons[-1] else "tournament.done.replace"
+                said = "tournament.done.replace"
                 assert r.ephemeral and says(r.messages[-1].text, said, player=f"<@{uid}>"), r.messages[-1].text
     await h.settle()
 

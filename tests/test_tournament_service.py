@@ -234,9 +234,13 @@ async def test_bad_input_is_refused_and_changes_nothing(db_url: str) -> None:
     table = tn.round_tables(1)[0]
     await refused("bad_ranking", ts.set_result(tn.id, ORGANISER, table.game_id, [[table.players[0]]]))
     # Bob's seat goes to a bot on replace; he stays in the tournament. He was the last person at his table (Alice
-    # dropped), so it closes rather than a bot playing on, and replace says so.
-    assert await ts.replace(tn.id, ORGANISER, BOB) is False
-    await refused("not_playing", ts.replace(tn.id, ORGANISER, BOB))
+    # dropped): the table plays on with bots only, and its bots score.
+    game = await host.games.table(table.game_id)
+    await ts.replace(tn.id, ORGANISER, BOB)
+    assert game.status == "running" and all(s.is_bot for s in game.seats)
+    await host.idle()
+    assert game.status == "finished" and table.status == "finished" and len(table.results) == len(table.players)
+    await refused("not_playing", ts.replace(tn.id, ORGANISER, ALICE))  # dropped, at no table
     assert tn.entrants[BOB].status == "checked_in"
     await ts.set_result(tn.id, ORGANISER, table.game_id, [list(reversed(table.players))])
     assert set(table.results.values()) == {(1, 1.5)} and table.status == "finished"

@@ -7,6 +7,7 @@ import secrets
 import time
 from typing import Any
 
+from bot import i18n
 from bot.errors import HostError
 from bot.games import engine_hooks
 from bot.policies import check_level
@@ -175,7 +176,8 @@ class TournamentService:
                 raise HostError("tournament.too_many_bots", max=MAX_BOTS)
             first = max(taken, default=0) + 1
             status = "checked_in" if t.status == "checkin" else "entered"
-            await self._enter(t, [Entrant(-n, f"Bot {n}", True, status) for n in range(first, first + count)])
+            names = [i18n.t("common.bot_name", t.locale, number=n) for n in range(first, first + count)]  # its language
+            await self._enter(t, [Entrant(-n, name, True, status) for n, name in enumerate(names, start=first)])
             return t
 
     async def open_checkin(self, tournament_id: int, actor: int, *, is_admin: bool = False,
@@ -280,20 +282,17 @@ class TournamentService:
         await self.games.hand_to_bot(table.game_id, user_id)
         return True
 
-    async def replace(self, tournament_id: int, actor: int, user_id: int, *, is_admin: bool = False) -> bool:
+    async def replace(self, tournament_id: int, actor: int, user_id: int, *, is_admin: bool = False) -> None:
         """A bot plays the rest of this player's current game (its placing still counts for the player, who stays
-        in the tournament). False: they were the last person at their table, which therefore closed instead."""
+        in the tournament); a table left with bots only plays on, and its bots score."""
         async with self.lock(tournament_id):
             t = await self.get(tournament_id)
             self._organiser(t, actor, is_admin)
             self._state(t, "running")
             if user_id not in t.entrants:
                 raise HostError("tournament.not_entered")
-            table = t.live_table_of(user_id)
             if not await self._seat_to_bot(t, user_id):
                 raise HostError("tournament.not_playing")
-            assert table is not None and table.game_id is not None
-            return (await self.games.table(table.game_id)).status == "running"
 
     def _table(self, t: Tournament, game_id: int, *, current: bool = True) -> TournamentTable:
         table = t.table_of_game(game_id)

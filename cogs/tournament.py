@@ -13,7 +13,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import literal
-from bot.errors import HostError
+from bot.errors import HostError, user_message
 from bot.i18n import LANGUAGES, t
 from bot.tournaments import Tournament, TournamentService, TournamentTable, TournamentUpdate
 from bot.tournaments import text as tx
@@ -227,10 +227,10 @@ class TournamentCog(commands.Cog):
         if kind is not Kind.RESULT and tn.signup_message_id:  # the sign-up message follows the tournament
             await channel.get_partial_message(tn.signup_message_id).edit(
                 content=None, embed=signup_embed(tn, locale), view=signup_view(tn, locale))
-        if kind is Kind.CHECKIN:
-            await self.call(channel, *tx.checkin_call(tn, locale))
+        if kind in (Kind.CHECKIN, Kind.CHECKIN_CLOSED, Kind.NOT_STARTED):
+            await self.on_checkin(update, channel)
         if kind is Kind.STARTED:
-            await self.call(channel, *tx.missed_checkin(tn, locale))
+            await self.call(channel, *tx.missed_checkin(tn, locale, update.people))
             message = await channel.send(embed=await standings_embed(service, tn, locale),
                                          allowed_mentions=NO_MENTIONS)
             await service.set_messages(tn, standings_message_id=message.id)
@@ -244,6 +244,18 @@ class TournamentCog(commands.Cog):
             await channel.send(tx.break_text(tn, locale), allowed_mentions=NO_MENTIONS)
         if kind is Kind.FINISHED:
             await self.post_final(channel, service, tn)
+
+    async def on_checkin(self, update: TournamentUpdate, channel: discord.PartialMessageable) -> None:
+        """Check-in opened (the entrants not checked in are called), closed at its deadline (those dropped are told
+        why, once), or its deadline could not start the tournament (the channel is told why)."""
+        tn, locale = update.tournament, update.tournament.locale
+        if update.kind is Kind.CHECKIN:
+            await self.call(channel, *tx.checkin_call(tn, locale))
+        elif update.kind is Kind.CHECKIN_CLOSED:
+            await self.call(channel, *tx.missed_checkin(tn, locale, update.people, at_deadline=True))
+        elif update.error is not None:
+            await channel.send(t("tournament.not_started", locale, name=tx.title(tn, locale),
+                                 reason=user_message(update.error, locale)), allowed_mentions=NO_MENTIONS)
 
     @staticmethod
     async def call(channel: discord.PartialMessageable, text: str, people: list[int], *,
@@ -302,7 +314,8 @@ class TournamentCog(commands.Cog):
                            bots="Bot entrants to fill the field", name="A name for the tournament",
                            bot_level="The bot entrants' level: easy, normal or strong",
                            timer="Seconds per decision at its tables before a bot moves (0 = no timer)",
-                           break_minutes="Pause between rounds, for drops (0 = the next round starts at once)")
+                           break_minutes="Pause between rounds, for drops (0 = the next round starts at once)",
+                           start_at_deadline="Start by itself when check-in closes (those not checked in are dropped)")
     @app_commands.choices(game=game_choices(),
                           format=[app_commands.Choice(name="Swiss", value="swiss"),
                                   app_commands.Choice(name="Round robin", value="roundrobin")],
@@ -316,7 +329,8 @@ class TournamentCog(commands.Cog):
                      first_round: str = "random", bots: app_commands.Range[int, 0, 64] = 0,
                      name: str | None = None, bot_level: str = "normal",
                      timer: app_commands.Range[int, 0, MAX_TURN_SECONDS] = 120,
-                     break_minutes: app_commands.Range[int, 0, MAX_BREAK // 60] = 2) -> None:
+                     break_minutes: app_commands.Range[int, 0, MAX_BREAK // 60] = 2,
+                     start_at_deadline: bool = False) -> None:
         """Create a tournament here and post its public sign-up message (Join / Leave)."""
         service = tournaments(interaction)
         assert interaction.channel_id is not None
@@ -333,7 +347,7 @@ class TournamentCog(commands.Cog):
             creator_id=interaction.user.id, name=name or "", format=format, rounds=rounds, seats_min=min_seats,
             seats_max=max_seats, final_table=final_table, first_round=first_round,
             locale=await public_language(interaction), bot_level=bot_level, break_seconds=break_minutes * 60,
-            turn_seconds=timer)
+            turn_seconds=timer, start_at_deadline=start_at_deadline)
         if bots:
             await service.add_bots(tn.id, interaction.user.id, bots)
         view = signup_view(tn, tn.locale) or discord.utils.MISSING  # a new tournament signs up: never None

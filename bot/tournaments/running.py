@@ -69,8 +69,9 @@ class RoundRunner:
     def subscribe(self, listener: TournamentListener) -> None:
         self._listeners.append(listener)
 
-    async def emit(self, tournament: Tournament, kind: TournamentUpdateKind, round_number: int | None = None) -> None:
-        update = TournamentUpdate(tournament, kind, round_number)
+    async def emit(self, tournament: Tournament, kind: TournamentUpdateKind, round_number: int | None = None, *,
+                   people: list[int] | None = None, error: Exception | None = None) -> None:
+        update = TournamentUpdate(tournament, kind, round_number, people or [], error)
         for listener in list(self._listeners):
             try:
                 await listener(update)
@@ -130,10 +131,10 @@ class RoundRunner:
         points = {r.user_id: r.points for r in rows}
         return seating.swiss_round(order, t.seats_min, t.seats_max, history, byes_had, rng, points)
 
-    async def start_round(self, tournament: Tournament, number: int) -> None:
+    async def start_round(self, tournament: Tournament, number: int, *, missed: list[int] | None = None) -> None:
         """Seat the round and commit its tables as pending; the caller holds the lock. The tables are opened by
         the opener task once the lock is released (never a Discord call under the lock); it announces the round
-        when every table of it is open."""
+        when every table of it is open. ``missed``: who the start dropped for not checking in."""
         groups, byes = await self._seat_round(tournament, number)
         tables = [TournamentTable(0, number, i + 1, players) for i, players in enumerate(groups)]
         tables += [TournamentTable(0, number, len(groups) + i + 1, [uid], "bye", results={uid: (1, BYE_POINTS)})
@@ -142,7 +143,7 @@ class RoundRunner:
         tournament.tables += tables
         tournament.current_round, tournament.status = number, "running"
         if number == 1:
-            await self.emit(tournament, TournamentUpdateKind.STARTED)
+            await self.emit(tournament, TournamentUpdateKind.STARTED, people=missed)
         self._unannounced[tournament.id] = number
         self.open_soon(tournament.id)
 

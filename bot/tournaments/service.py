@@ -15,6 +15,7 @@ from bot.service import GameService
 from bot.storage import Storage
 from engines import get_engine
 
+from .checkin import CheckinDeadlines
 from .models import (
     ACTIVE_STATES,
     ENDED_STATES,
@@ -60,8 +61,18 @@ class TournamentService:
         # The round runner's public calls, callable on the service (bound methods: typed as theirs).
         self.subscribe, self.lock, self.get = rounds.subscribe, rounds.lock, rounds.get
         self.standings, self.rating_points = rounds.standings, rounds.rating_points
-        self.openings, self.resume, self.close = rounds.openings, rounds.resume, rounds.close
+        self.openings = rounds.openings
+        self.checkins = CheckinDeadlines(self)
         self._cache = rounds._cache  # the loaded tournaments (the same dict, never rebound): tests look into it
+
+    async def resume(self) -> int:
+        """After a restart: running tournaments pick up where they were, check-in deadlines are kept."""
+        await self.checkins.resume()
+        return await self.rounds.resume()
+
+    async def close(self) -> None:
+        await self.checkins.close()
+        await self.rounds.close()
 
     # ---- what the Discord cog installs on the round runner -------------------------------
     @property
@@ -86,14 +97,14 @@ class TournamentService:
                      seats_max: int | None = None, final_table: bool = False, first_round: str = "random",
                      options: dict[str, Any] | None = None, locale: str = "en",
                      seed: int | None = None, bot_level: str = "normal", break_seconds: int = 0,
-                     turn_seconds: int = 120) -> Tournament:
+                     turn_seconds: int = 120, start_at_deadline: bool = False) -> Tournament:
         parsed, seats_min, seats_max = self.check_create(game, format, rounds, seats_min, seats_max, first_round,
                                                          options, bot_level, break_seconds, turn_seconds)
         tournament = Tournament(
             0, guild_id, channel_id, creator_id, game, format, rounds or (0 if format == "roundrobin" else 3),
             seats_min, seats_max, secrets.randbits(62) if seed is None else seed, name=name[:80], options=parsed,
             final_table=final_table, first_round=first_round, locale=locale, bot_level=bot_level,
-            break_seconds=break_seconds, turn_seconds=turn_seconds)
+            break_seconds=break_seconds, turn_seconds=turn_seconds, start_at_deadline=start_at_deadline)
         tournament.id = await self.store.create(tournament)
         self._cache[tournament.id] = tournament
         await self.rounds.emit(tournament, TournamentUpdateKind.SIGNUP)
@@ -198,7 +209,26 @@ class TournamentService:
                 t.entrants[uid].status = "checked_in"
             t.status, t.checkin, t.checkin_until = "checkin", True, until
             await self.rounds.emit(t, TournamentUpdateKind.CHECKIN)
+            self.checkins.schedule(t)
             return t
+
+    async def close_checkin(self, tournament_id: int, until: float) -> None:
+        """The check-in deadline ``until`` has come: whoever has not checked in is dropped (and told, once); then,
+        when the organiser chose it, the tournament starts (a refusal is told in its channel)."""
+        async with self.lock(tournament_id):
+            t = await self.get(tournament_id)
+            if t.status != "checkin" or t.checkin_until != until:
+                return  # started, cancelled or given a new deadline meanwhile
+            absent = [u for u, e in t.entrants.items() if e.status != "checked_in" and e.status != "dropped"]
+            await self.store.set_entrant_status(t.id, absent, "dropped")
+            for uid in absent:
+                t.entrants[uid].status = "dropped"
+            await self.rounds.emit(t, TournamentUpdateKind.CHECKIN_CLOSED, people=absent)
+        if t.start_at_deadline:
+            try:
+                await self.start(t.id, t.creator_id, is_admin=True, min_people=1)
+            except HostError as refused:
+                await self.rounds.emit(t, TournamentUpdateKind.NOT_STARTED, error=refused)
 
     async def check_in(self, tournament_id: int, user_id: int) -> Tournament:
         async with self.lock(tournament_id):
@@ -235,6 +265,7 @@ class TournamentService:
             rounds = planned_rounds(count, t.seats_min, t.seats_max, t.seed) if t.format == "roundrobin" else t.rounds
             if rounds > max_rounds:
                 raise HostError("limit.tournament_rounds", max=max_rounds)
+            absent = [u for u in absent if t.entrants[u].status != "dropped"]  # not those the deadline dropped
             if absent:
                 await self.store.set_entrant_status(t.id, absent, "dropped")
                 for uid in absent:
@@ -242,7 +273,7 @@ class TournamentService:
             if rounds != t.rounds:  # a round robin plays the rounds its plan takes (shown on the sign-up)
                 t.rounds = rounds
                 await self.store.update(t.id, rounds=t.rounds)
-            await self.rounds.start_round(t, 1)
+            await self.rounds.start_round(t, 1, missed=absent)
             return t
 
     # ---- the organiser's tools ----------------------------------------------------------

@@ -59,8 +59,11 @@ def when(timestamp: float) -> str:
 def status_line(tournament: Tournament, locale: object | None) -> str:
     """Where the tournament is, for its sign-up message (which follows it to its end)."""
     tn = tournament
+    starts = " " + t("tournament.starts_at_deadline", locale) if tn.start_at_deadline else ""
     if tn.status == "checkin" and tn.checkin_until:
-        return t("tournament.status.checkin_until", locale, deadline=when(tn.checkin_until))
+        return t("tournament.status.checkin_until", locale, deadline=when(tn.checkin_until)) + starts
+    if tn.status == "signup":
+        return t("tournament.status.signup", locale) + starts
     if tn.status == "running" and tn.next_round_at is not None:
         return t("tournament.status.break", locale, round=tn.current_round, next=tn.current_round + 1,
                  at=when(tn.next_round_at))
@@ -148,10 +151,12 @@ def checkin_call(tournament: Tournament, locale: object | None) -> tuple[str, li
     return text, people
 
 
-def missed_checkin(tournament: Tournament, locale: object | None) -> tuple[str, list[int]]:
-    """At the start: the people dropped for not checking in, told why."""
-    people = [e.user_id for e in tournament.entrants.values() if e.status == "dropped" and not e.is_bot]
-    return t("tournament.missed_checkin", locale, people=" ".join(f"<@{u}>" for u in people)), people
+def missed_checkin(tournament: Tournament, locale: object | None, dropped: list[int], *,
+                   at_deadline: bool = False) -> tuple[str, list[int]]:
+    """The people just ``dropped`` for not checking in (at the start, or at the deadline), told why."""
+    people = [u for u in dropped if not tournament.entrants[u].is_bot]
+    key = "tournament.missed_checkin_deadline" if at_deadline else "tournament.missed_checkin"
+    return t(key, locale, people=" ".join(f"<@{u}>" for u in people)), people
 
 
 def break_text(tournament: Tournament, locale: object | None) -> str:

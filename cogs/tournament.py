@@ -194,6 +194,7 @@ class TournamentCog(commands.Cog):
         assert isinstance(channel, discord.TextChannel)  # tournaments are created in a text channel
         thread = await channel.create_thread(
             name=name[:100], type=discord.ChannelType.public_thread, auto_archive_duration=1440)
+        await self.point_to_replay(tournament, table, thread.id)
         entrants = [tournament.entrants[u] for u in table.players]
         await thread.send(
             t("tournament.table_intro", locale, round=table.round, table=table.number,
@@ -201,6 +202,20 @@ class TournamentCog(commands.Cog):
             allowed_mentions=discord.AllowedMentions(users=[discord.Object(e.user_id) for e in entrants
                                                             if not e.is_bot], everyone=False, roles=False))
         return thread.id
+
+    async def point_to_replay(self, tournament: Tournament, table: TournamentTable, thread_id: int) -> None:
+        """A replay of a voided table: the voided table's thread says where it is replayed (best effort: the new
+        table opens whether or not the old thread can be written to)."""
+        voided = next((tb for tb in tournament.tables if (tb.round, tb.number, tb.attempt)
+                       == (table.round, table.number, table.attempt - 1)), None)
+        if voided is None or voided.channel_id in (None, tournament.channel_id):
+            return
+        text = t("tournament.replayed_in", tournament.locale, table=voided.game_id, where=f"<#{thread_id}>")
+        try:
+            await self.bot.get_partial_messageable(voided.channel_id).send(text, allowed_mentions=NO_MENTIONS)
+        except discord.HTTPException as failure:
+            log.warning("tournament %s: the voided table's thread was not told of its replay (%s)", tournament.id,
+                        failure.status)
 
     async def tell_organiser(self, tournament: Tournament, table: TournamentTable, error: Exception) -> None:
         """A table's thread still cannot be created after a few tries (the service keeps trying): its organiser

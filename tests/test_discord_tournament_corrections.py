@@ -52,3 +52,20 @@ async def test_a_correction_after_the_end_edits_the_final_standings_from_a_threa
     assert all(row.points == 0 and row.games == 0 and not row.opponents for row in compute_standings(stored))
     assert not says(final.text, "tournament.points_games", points="3", games=1, wins=1)
     assert says(final.text, "tournament.points_games", points="0", games=0, wins=0)
+
+
+async def test_a_voided_tables_thread_links_its_replay(h: Harness) -> None:
+    alice, bob = await organiser(h, ALICE, "alice"), h.user(BOB, "bob")
+    r = await h.slash(alice, "tournament create", game="akuma", rounds=1, bots=2, min_seats=4, max_seats=4)
+    for user in (alice, bob):
+        await h.click(user, r.message, label="Join")
+    await h.slash(alice, "tournament start")
+    tn = next(iter(h.bot.tournaments._cache.values()))
+    (old,) = tn.round_tables(1)
+    voided = await h.slash(alice, "tournament void", channel=old.channel_id, table=old.game_id)
+    assert says(voided.messages[-1].text, "tournament.done.void", table=old.game_id)
+    replay = next(tb for tb in tn.round_tables(1) if tb.attempt == 1)
+    assert replay.status == "running" and replay.channel_id not in (None, old.channel_id)
+    told = [m for m in h.channel_messages(old.channel_id)
+            if says(m.text, "tournament.replayed_in", table=old.game_id, where=f"<#{replay.channel_id}>")]
+    assert len(told) == 1

@@ -86,14 +86,20 @@ def signup_lines(tournament: Tournament, locale: object | None) -> list[str]:
 
 
 def standing_lines(tournament: Tournament, rows: list[Standing], locale: object | None) -> list[str]:
+    """One line per row. A finalist's line leads with their place at the final table, their points before it
+    after (a finalist placed 3rd may have more points than the 2nd: the final table decides)."""
     lines = []
     for row in rows[:MAX_LINES]:
         entrant = tournament.entrants[row.user_id]
-        final = t("tournament.final_mark", locale) if row.final_place is not None else ""
+        dropped = t("tournament.dropped_mark", locale) if row.dropped else ""
+        if row.final_place is not None:
+            lines.append(t("tournament.final_line", locale, place=row.place, name=entrant.mention,
+                           final=row.final_place, points=number(row.points),
+                           breakdown=points_breakdown(row, locale), dropped=dropped))
+            continue
         lines.append(t("tournament.standing_line", locale, place=row.place, name=entrant.mention,
                        points=number(row.points), breakdown=points_breakdown(row, locale),
-                       opp=number(row.opp_points), final=final,
-                       dropped=t("tournament.dropped_mark", locale) if row.dropped else ""))
+                       opp=number(row.opp_points), dropped=dropped))
     if len(rows) > MAX_LINES:
         lines.append(t("tournament.more", locale, count=len(rows) - MAX_LINES))
     return lines

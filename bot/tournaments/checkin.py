@@ -7,6 +7,10 @@ import asyncio
 import time
 from typing import TYPE_CHECKING, Callable
 
+from bot.errors import HostError
+
+from .models import TournamentUpdateKind
+
 if TYPE_CHECKING:
     from .models import Tournament
     from .service import TournamentService
@@ -37,7 +41,26 @@ class CheckinDeadlines:
     async def _close_at(self, tournament_id: int, until: float) -> None:
         while now() < until:
             await asyncio.sleep(min(STEP, max(0.0, until - now())) or STEP)
-        await self.service.close_checkin(tournament_id, until)
+        await self.close_checkin(tournament_id, until)
+
+    async def close_checkin(self, tournament_id: int, until: float) -> None:
+        """The check-in deadline ``until`` has come: whoever has not checked in is dropped (and told, once); then,
+        when the organiser chose it, the tournament starts (a refusal is told in its channel)."""
+        service = self.service
+        async with service.lock(tournament_id):
+            t = await service.get(tournament_id)
+            if t.status != "checkin" or t.checkin_until != until:
+                return  # started, cancelled or given a new deadline meanwhile
+            absent = [u for u, e in t.entrants.items() if e.status != "checked_in" and e.status != "dropped"]
+            await service.store.set_entrant_status(t.id, absent, "dropped")
+            for uid in absent:
+                t.entrants[uid].status = "dropped"
+            await service.rounds.emit(t, TournamentUpdateKind.CHECKIN_CLOSED, people=absent)
+        if t.start_at_deadline:
+            try:
+                await service.start(t.id, t.creator_id, is_admin=True, min_people=1)
+            except HostError as refused:
+                await service.rounds.emit(t, TournamentUpdateKind.NOT_STARTED, error=refused)
 
     async def resume(self) -> int:
         """After a restart: the deadlines of the tournaments still in check-in (a passed one closes at once)."""

@@ -20,8 +20,12 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
+from typing import TYPE_CHECKING
 
 from .seating import Pair, pairs_met, round_robin_pairs, table_sizes
+
+if TYPE_CHECKING:
+    from .models import Tournament
 
 RESTARTS = 192  # greedy plans tried, divided by the entrants (12 for 16, 6 for 32): the fields are small
 REPEAT = 1_000  # a table's cost: each pair that met already, then how often
@@ -179,3 +183,24 @@ def planned_rounds(count: int, seats_min: int, seats_max: int, seed: int) -> int
     if count < max(2, seats_min):
         return 0
     return len(plan(list(range(count)), seats_min, seats_max, seed=f"{seed}:0"))
+
+
+def rounds_left(tournament: Tournament, done: int) -> list[Round]:
+    """A round robin tournament's rounds still to play after ``done`` rounds, planned from what was played: the
+    plan of the start while it holds, a new one after a drop or a cancelled table (see ``next_round``)."""
+    t = tournament
+    active = [e.user_id for e in t.active_entrants()]
+    if len(active) < max(2, t.seats_min):
+        return []
+    roster = sorted({u for tb in t.round_tables(1) for u in tb.players}) if done else active
+    played = [tb.players for tb in t.tables if tb.status == "finished" and tb.round <= done]
+    byes_had = Counter(uid for tb in t.tables if tb.status == "bye" and tb.round <= done for uid in tb.players)
+    return next_round(roster, active, t.seats_min, t.seats_max, played, byes_had, t.seed, done)
+
+
+def planned_total(tournament: Tournament) -> int:
+    """The rounds before the final table: a round robin's follow its plan (a drop may shorten or lengthen it)."""
+    t = tournament
+    if t.format != "roundrobin" or t.is_final_round(t.current_round):
+        return t.rounds
+    return t.current_round + len(rounds_left(t, t.current_round))

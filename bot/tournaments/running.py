@@ -118,7 +118,7 @@ class RoundRunner:
         if t.is_final_round(number):
             return [seating.final_table(pairing_order(t, ratings), t.seats_min, t.seats_max)], []
         if t.format == "roundrobin":
-            first = self.round_robin_left(t, number - 1)[0]
+            first = round_robin.rounds_left(t, number - 1)[0]
             return first.tables, first.byes
         rows = [r for r in compute_standings(t, ratings, through_round=t.rounds) if not r.dropped]
         if number > 1:
@@ -326,28 +326,8 @@ class RoundRunner:
         else:
             await self.next_round_or_finish(tournament)
 
-    @staticmethod
-    def round_robin_left(tournament: Tournament, done: int) -> list[round_robin.Round]:
-        """The round robin's rounds still to play after ``done`` rounds, planned from what was played: the plan of
-        the start while it holds, a new one after a drop or a cancelled table (see ``round_robin.next_round``)."""
-        t = tournament
-        active = [e.user_id for e in t.active_entrants()]
-        roster = sorted({u for tb in t.round_tables(1) for u in tb.players}) if done else active
-        played = [tb.players for tb in t.tables if tb.status == "finished" and tb.round <= done]
-        byes_had = Counter(uid for tb in t.tables if tb.status == "bye" and tb.round <= done for uid in tb.players)
-        if len(active) < max(2, t.seats_min):
-            return []
-        return round_robin.next_round(roster, active, t.seats_min, t.seats_max, played, byes_had, t.seed, done)
-
-    def _planned_rounds(self, tournament: Tournament) -> int:
-        """The rounds before the final table: a round robin's follow its plan (a drop may shorten or lengthen it)."""
-        t = tournament
-        if t.format != "roundrobin" or t.is_final_round(t.current_round):
-            return t.rounds
-        return t.current_round + len(self.round_robin_left(t, t.current_round))
-
     def _has_next_round(self, tournament: Tournament) -> bool:
-        total = self._planned_rounds(tournament) + (1 if tournament.final_table else 0)
+        total = round_robin.planned_total(tournament) + (1 if tournament.final_table else 0)
         return tournament.current_round < total and len(tournament.active_entrants()) >= tournament.seats_min
 
     def _schedule_break_end(self, tournament: Tournament) -> None:
@@ -376,7 +356,7 @@ class RoundRunner:
         if tournament.next_round_at is not None:
             tournament.next_round_at = None
             await self.store.update(tournament.id, next_round_at=None)
-        planned = self._planned_rounds(tournament)
+        planned = round_robin.planned_total(tournament)
         if planned != tournament.rounds:  # a round robin re-planned after a drop or a cancelled table
             tournament.rounds = planned
             await self.store.update(tournament.id, rounds=planned)

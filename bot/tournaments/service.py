@@ -212,24 +212,6 @@ class TournamentService:
             self.checkins.schedule(t)
             return t
 
-    async def close_checkin(self, tournament_id: int, until: float) -> None:
-        """The check-in deadline ``until`` has come: whoever has not checked in is dropped (and told, once); then,
-        when the organiser chose it, the tournament starts (a refusal is told in its channel)."""
-        async with self.lock(tournament_id):
-            t = await self.get(tournament_id)
-            if t.status != "checkin" or t.checkin_until != until:
-                return  # started, cancelled or given a new deadline meanwhile
-            absent = [u for u, e in t.entrants.items() if e.status != "checked_in" and e.status != "dropped"]
-            await self.store.set_entrant_status(t.id, absent, "dropped")
-            for uid in absent:
-                t.entrants[uid].status = "dropped"
-            await self.rounds.emit(t, TournamentUpdateKind.CHECKIN_CLOSED, people=absent)
-        if t.start_at_deadline:
-            try:
-                await self.start(t.id, t.creator_id, is_admin=True, min_people=1)
-            except HostError as refused:
-                await self.rounds.emit(t, TournamentUpdateKind.NOT_STARTED, error=refused)
-
     async def check_in(self, tournament_id: int, user_id: int) -> Tournament:
         async with self.lock(tournament_id):
             t = await self.get(tournament_id)

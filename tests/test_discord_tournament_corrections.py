@@ -69,3 +69,33 @@ async def test_a_voided_tables_thread_links_its_replay(h: Harness) -> None:
     told = [m for m in h.channel_messages(old.channel_id)
             if says(m.text, "tournament.replayed_in", table=old.game_id, where=f"<#{replay.channel_id}>")]
     assert len(told) == 1
+
+
+async def test_a_correction_redoes_the_ratings_the_game_changed(h: Harness) -> None:
+    """Alice and Bob play a table to its end (bots stand in for both): the game is rated by its own result. After
+    the end the organiser reverses their order: each rating moves by the difference the corrected places make, and
+    /stats-style records show the new places."""
+    alice, bob = await organiser(h, ALICE, "alice"), h.user(BOB, "bob")
+    r = await h.slash(alice, "tournament create", game="akuma", rounds=1, bots=2, min_seats=4, max_seats=4)
+    for user in (alice, bob):
+        await h.click(user, r.message, label="Join")
+    await h.slash(alice, "tournament start")
+    tn = next(iter(h.bot.tournaments._cache.values()))
+    (table,) = tn.round_tables(1)
+    for user in (alice, bob):
+        await h.slash(alice, "tournament replace", player=user)
+    await h.settle()
+    assert tn.status == "finished" and table.status == "finished"
+    ratings = h.bot.ratings
+    before = await ratings.ratings(h.guild_id, "akuma", [ALICE, BOB])
+    first, second = sorted((ALICE, BOB), key=lambda u: table.results[u][0])
+    assert before[first].ordinal > before[second].ordinal and before[first].games == 1
+    seats = table.players
+    bots = [str(seats.index(u) + 1) for u in seats if u < 0]
+    await h.slash(alice, "tournament set-result", table=table.game_id,
+                  ranking=f"<@{second}> > {bots[0]} > {bots[1]} > <@{first}>")
+    after = await ratings.ratings(h.guild_id, "akuma", [ALICE, BOB])
+    assert after[second].ordinal > after[first].ordinal  # the corrected winner is now rated above
+    assert (after[second].wins, after[first].wins) == (1, 0) and after[first].games == 1  # not counted twice
+    assert (await ratings.stats(h.guild_id, second)).placings == {1: 1}
+    assert (await ratings.stats(h.guild_id, first)).placings == {4: 1}

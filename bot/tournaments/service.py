@@ -358,7 +358,12 @@ class TournamentService:
                 raise HostError("tournament.bad_ranking", count=len(table.players))
             table.results, table.status, table.forfeits = ranking_points(ranking), "finished", set()
             if table.game_id is not None:
-                forfeit_bot_seats(t, table, await self.games.table(table.game_id))
+                game = await self.games.table(table.game_id)
+                forfeit_bot_seats(t, table, game)
+                if game.status == "finished":  # it was rated by its own result: the correction redoes that
+                    people = {s.user_id for s in game.seats if s.user_id is not None}
+                    await self.ratings.correct_game(game.id, {u: place for u, (place, _) in table.results.items()
+                                                              if u in people})
             await self.store.set_table(table)
             await self._end_game(table)
             await self.rounds.emit(t, TournamentUpdateKind.RESULT, table.round)

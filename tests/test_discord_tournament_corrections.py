@@ -2,6 +2,8 @@
 standings message, and works from the tournament's channel or a table's thread without ``tournament:``."""
 from __future__ import annotations
 
+import pytest
+
 from bot.tournaments import compute_standings
 
 from .discord_harness import Harness, SentMessage
@@ -74,7 +76,7 @@ async def test_a_voided_tables_thread_links_its_replay(h: Harness) -> None:
 async def test_a_correction_redoes_the_ratings_the_game_changed(h: Harness) -> None:
     """Alice and Bob play a table to its end (bots stand in for both): the game is rated by its own result. After
     the end the organiser reverses their order: each rating moves by the difference the corrected places make, and
-    /stats-style records show the new places."""
+    /stats-style records show the new places; a void then undoes what the game changed."""
     alice, bob = await organiser(h, ALICE, "alice"), h.user(BOB, "bob")
     r = await h.slash(alice, "tournament create", game="akuma", rounds=1, bots=2, min_seats=4, max_seats=4)
     for user in (alice, bob):
@@ -99,3 +101,11 @@ async def test_a_correction_redoes_the_ratings_the_game_changed(h: Harness) -> N
     assert (after[second].wins, after[first].wins) == (1, 0) and after[first].games == 1  # not counted twice
     assert (await ratings.stats(h.guild_id, second)).placings == {1: 1}
     assert (await ratings.stats(h.guild_id, first)).placings == {4: 1}
+
+    # Voided after the end: it counts for nobody, and the ratings it changed are undone (a newcomer's again).
+    await h.slash(alice, "tournament void", table=table.game_id)
+    undone = await ratings.ratings(h.guild_id, "akuma", [ALICE, BOB])
+    fresh = ratings.default(0)
+    for uid in (ALICE, BOB):
+        assert undone[uid].mu == pytest.approx(fresh.mu) and undone[uid].sigma == pytest.approx(fresh.sigma)
+        assert (undone[uid].games, undone[uid].wins) == (0, 0)

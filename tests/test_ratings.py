@@ -199,3 +199,22 @@ async def test_a_corrected_game_is_rated_as_if_played_so(host, db_url: str) -> N
     assert not await ratings.correct_game(table.id, corrected)  # unchanged
     assert not await ratings.correct_game(table.id + 99, corrected)  # never recorded
     assert rows(db_url, "SELECT * FROM ratings ORDER BY user_id") == snapshot
+
+
+async def test_a_voided_game_gives_back_what_it_changed(host, db_url: str) -> None:
+    """A rated game voided by hand: the ratings go back to what they were before it, its game and win are taken off;
+    the voided game stays recorded (for /stats), unrated, and is never rated again."""
+    games, ratings = host
+    first = await people_table(games, 1)
+    await play_out(games, first, 1)
+    after_first = await ratings.ratings(GUILD, "akuma", list(PEOPLE))
+    assert await ratings.unrate_game(first.id)
+    back = await ratings.ratings(GUILD, "akuma", list(PEOPLE))
+    fresh = ratings.default(0)
+    for u in PEOPLE:
+        assert back[u].mu == pytest.approx(fresh.mu) and back[u].sigma == pytest.approx(fresh.sigma)
+        assert (back[u].games, back[u].wins) == (0, 0) and after_first[u].games == 1
+    assert rows(db_url, "SELECT COUNT(*), SUM(rated) FROM game_results WHERE game_id = ?", first.id) == [
+        (len(PEOPLE), 0)]
+    assert not await ratings.unrate_game(first.id)  # once
+    assert not await ratings.record_game(first)  # still recorded: never rated again

@@ -77,6 +77,31 @@ class RatingStore:
                 [(places[r[0]], *after.get(r[0], (r[7], r[8])), game_id, r[0]) for r in rows])
         return True
 
+    async def unrate_game(self, game_id: int, now: float) -> bool:
+        """A rated game voided by hand (a tournament's void after the end): each person's rating moves back by
+        what the game changed, its game and win are taken off, and the game stays recorded (its places for
+        ``/stats``) as unrated, so it is never rated again. False when it was not rated."""
+        async with self.db.transaction() as tx:
+            await tx.fetch(f"SELECT id FROM games WHERE id = ?{self.db.for_update}", game_id)
+            rows = await tx.fetch("SELECT user_id, guild_id, game, place, mu_before, sigma_before, mu_after, "
+                                  "sigma_after FROM game_results WHERE game_id = ? AND rated = 1 ORDER BY user_id",
+                                  game_id)
+            if not rows:
+                return False
+            guild_id, game, users = rows[0][1], rows[0][2], [r[0] for r in rows]
+            current = {r[0]: (r[1], r[2]) for r in await tx.fetch(
+                f"SELECT user_id, mu, sigma FROM ratings WHERE guild_id = ? AND game = ? "
+                f"AND user_id IN ({', '.join('?' * len(users))}) ORDER BY user_id{self.db.for_update}",
+                guild_id, game, *users)}
+            await tx.executemany(
+                "UPDATE ratings SET mu = ?, sigma = ?, games = ratings.games - 1, wins = ratings.wins - ?, "
+                "updated_at = ? WHERE guild_id = ? AND game = ? AND user_id = ?",
+                [(current[r[0]][0] - (r[6] - r[4]), max(1e-6, current[r[0]][1] - (r[7] - r[5])), int(r[3] == 1),
+                  now, guild_id, game, r[0]) for r in rows])
+            await tx.execute("UPDATE game_results SET rated = 0, mu_after = mu_before, sigma_after = sigma_before "
+                             "WHERE game_id = ?", game_id)
+        return True
+
     async def _lock_ratings(self, tx: Tx, guild_id: int, game: str, users: list[int], default: Skill,
                             now: float) -> dict[int, Skill]:
         """Make sure every player has a row (a newcomer's default), then read them all under a row lock."""

@@ -125,6 +125,10 @@ class RatingService:
             done += await self.record_game(await games.table(game_id))
         return done
 
+    async def unrate_game(self, game_id: int) -> bool:
+        """A finished game voided by hand: the ratings it changed are undone (it stays in ``/stats``, unrated)."""
+        return await self.storage.ratings.unrate_game(game_id, time.time())
+
     # ---- queries ---------------------------------------------------------------------
     async def _ratings(self, guild_id: int, game: str, user_ids: list[int]) -> dict[int, RatingRow]:
         found = {uid: self.default(uid) for uid in user_ids}

@@ -328,6 +328,8 @@ class TournamentService:
             table.status, table.results = "void", {}
             await self.store.set_table(table)
             await self._end_game(table)
+            if table.game_id is not None and (await self.games.table(table.game_id)).status == "finished":
+                await self.ratings.unrate_game(table.game_id)  # it counts for nobody: its ratings are undone
             if t.status == "running":
                 replay = TournamentTable(0, table.round, table.number, list(table.players),
                                          attempt=table.attempt + 1)

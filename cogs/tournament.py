@@ -249,7 +249,7 @@ class TournamentCog(commands.Cog):
     # ---- commands ---------------------------------------------------------------------------
     @tournament.command(name="create")
     @app_commands.describe(game="The game every table plays", format="Swiss, or round robin for small fields",
-                           rounds="Rounds (Swiss default 3; round robin: enough for everyone to meet)",
+                           rounds="Swiss rounds (default 3); a round robin plays what everyone needs to meet",
                            min_seats="Smallest table (default: the game's)", max_seats="Largest table",
                            final_table="A final table for the top players after the rounds",
                            first_round="Round 1 seating: random, or by rating",

@@ -101,6 +101,7 @@ def read_example(h: Harness, where: str, written: str, tables: dict[str, int]) -
     named = re.split(rf"(?:^|\s)({'|'.join(map(re.escape, params))}):", rest) if params else [rest]
     given: dict[str, list[Any]] = {}
     positional = [w for w in named[0].split() if w != "…"]
+    assert len(positional) <= len(node.parameters), f"{where}: {written} has more words than /{example.path} options"
     for param, word in zip(node.parameters, positional, strict=False):  # words fill the options in order
         given[param.display_name] = values_of(param, word, tables, example.path)
     for name, value in zip(named[1::2], named[2::2], strict=True):

@@ -297,3 +297,31 @@ async def test_an_ended_tournament_leaves_nothing_in_memory_and_reloads_from_sto
     with pytest.raises(HostError):  # and it is still over: nothing restarts it
         await host.tournaments.start(played.id, ORGANISER)
     await host.close()
+
+
+async def test_a_check_in_deadline_survives_a_restart(db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Check-in opened, then the process stops: the restarted one keeps the deadline; when it comes, whoever has not
+    checked in is dropped and (chosen at creation) the tournament starts."""
+    import time
+
+    from bot.tournaments import checkin
+
+    first = await Host.open(db_url)
+    tn = await first.tournaments.create(game="akuma", guild_id=5, channel_id=50, creator_id=ORGANISER,
+                                        start_at_deadline=True)
+    await first.tournaments.add_bots(tn.id, ORGANISER, 2)
+    for uid, name in ((ALICE, "Alice"), (BOB, "Bob")):
+        await first.tournaments.join(tn.id, uid, name)
+    await first.tournaments.open_checkin(tn.id, ORGANISER, minutes=5)
+    await first.tournaments.check_in(tn.id, ALICE)
+    await first.close()
+
+    second = await Host.open(db_url)
+    assert await second.tournaments.resume() == 0  # none running yet
+    monkeypatch.setattr(checkin, "now", lambda: time.time() + 600)
+    await asyncio.sleep(checkin.STEP + 0.2)
+    await second.idle()
+    tn = await second.tournaments.get(tn.id)
+    assert tn.entrants[BOB].status == "dropped" and tn.entrants[ALICE].status == "checked_in"
+    assert tn.status in ("running", "finished") and all(BOB not in t.players for t in tn.tables)
+    await second.close()

@@ -37,12 +37,14 @@ class Seats:
             return await self._replace_running_seats(table, seats, seat.player)
 
     async def _replace_running_seats(self, table: Table, seats: list[SeatRow], actor: str) -> Update:
-        """A running table's seats change. With no person left playing it closes — or, when one of them is only
-        away, pauses (a paused table stays paused); a person taking their seat back resumes a paused table."""
+        """A running table's seats change. With no person left playing it closes (a tournament's table plays on)
+        — or, when one of them is only away, pauses (a paused table stays paused); a person taking their seat back
+        resumes a paused table."""
         if self.core.everyone_away(seats):
             return await (self._paused_seats(table, seats, actor) if table.paused
                           else self.core.pause(table, seats, actor))
-        if self.core.abandoned(seats) or (table.paused and all(s.user_id is None for s in seats)):
+        if (self.core.abandoned(seats) and not await self._tournament_table(table)) or (
+                table.paused and all(s.user_id is None for s in seats)):
             await self.core.storage.replace_seats(table.id, seats, expected_version=table.version, deadline=None)
             table.committed(bumped=True, seats=seats, deadline=None)
             return await self.core.finish(table, "cancelled", reason=EndReason.ABANDONED, actor=actor)
@@ -54,6 +56,10 @@ class Seats:
                                          **pause)
         table.committed(bumped=True, seats=seats, deadline=deadline, **pause)
         return self.core.changed(table, UpdateKind.RESUMED if resumed else UpdateKind.SEATS, actor=actor)
+
+    async def _tournament_table(self, table: Table) -> bool:
+        """A tournament's table plays on with bots when its last person leaves: its bots score for the round."""
+        return await self.core.storage.tournaments.tournament_of_game(table.id) is not None
 
     async def _paused_seats(self, table: Table, seats: list[SeatRow], actor: str) -> Update:
         """A seat change at a paused table that brings nobody back (a kick): it stays paused."""

@@ -29,6 +29,7 @@ def at_most(limit: int) -> str:
 ID = at_most(MAX_ID)  # a table or tournament (or a Discord id)
 VERSION = at_most(2 ** 31 - 1)  # a table's version
 SEAT = at_most(99)  # a seat number
+ROUND = at_most(99)  # a tournament's round
 INDEX = at_most(2 ** 31 - 1)  # an index into a list of actions (a Pile up hand of a big deck has thousands)
 PART = "[0-9]"  # a hand select's part (a digit)
 TEXT = "[!-~]"  # a character of a code or a carried select value: printable ASCII, no space

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import re
 from typing import Any, Awaitable, Callable
 
 import aiohttp
@@ -14,32 +13,35 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import literal
-from bot.errors import HostError
+from bot.errors import HostError, user_message
 from bot.i18n import t
 from bot.tournaments import Tournament, TournamentService, TournamentTable, TournamentUpdate
 from bot.tournaments import text as tx
 from bot.tournaments.models import TournamentUpdateKind as Kind
 from bot.tournaments.service import MAX_BREAK, MAX_CHECKIN_MINUTES, MAX_TURN_SECONDS
 
-from .common import NO_MENTIONS, GameItem, check_server, game_choices, host, is_admin, public_language, reply
-from .custom_ids import ID, SEAT, number, valid_id
+from .common import NO_MENTIONS, GameItem, check_server, game_choices, is_admin, public_language, reply
+from .custom_ids import ID, valid_id
 from .limits import PEOPLE_TO_START, count_creation, refuse_tournament_size, refuse_unless_organiser, server_limits
 from .lobby import LEVEL_CHOICES
 from .outbox import REQUEST_TIMEOUT
 from .permissions import TOURNAMENT_PERMISSIONS, missing_in_channel, permission_names, require
 from .refusals import MISSING_ACCESS, MISSING_PERMISSIONS
+from .tournament_controls import (
+    NextRoundButton,
+    live_tables,
+    next_round_question,
+    next_round_view,
+    parse_ranking,
+    tournaments,
+)
 from .tournament_writer import TournamentWriter
 
 SIGNUP_OPS = ("join", "leave", "checkin")
 OP_STYLES = {"join": discord.ButtonStyle.success, "leave": discord.ButtonStyle.secondary,
              "checkin": discord.ButtonStyle.primary}
-MENTION = re.compile(rf"<@!?({ID})>")
 WHICH = "Tournament number (only needed when the channel has several)"
 log = logging.getLogger(__name__)
-
-
-def tournaments(interaction: discord.Interaction) -> TournamentService:
-    return host(interaction).tournaments
 
 
 def signup_embed(tournament: Tournament, locale: object | None) -> discord.Embed:
@@ -66,25 +68,6 @@ async def standings_embed(service: TournamentService, tournament: Tournament,
                           description="\n".join(tx.standing_lines(tournament, rows, locale))[:4000], colour=0x3498DB)
     embed.set_footer(text=t("tournament.standings_footer", locale, id=tournament.id))
     return embed
-
-
-def parse_ranking(text: str, players: list[int]) -> list[list[int]]:
-    """``"@Ann > @Bob = 3 > 1"``: places separated by ``>`` (or ``,``), ties by ``=``; a player is a mention or
-    a seat number (bots have no mention)."""
-    ranking = []
-    for part in re.split(r"[>,]", text):
-        group = []
-        for token in filter(None, (s.strip() for s in part.split("="))):
-            mention = MENTION.fullmatch(token)
-            if mention:
-                group.append(int(mention[1]))
-            elif (seat := number(token, SEAT)) is not None and 1 <= seat <= len(players):
-                group.append(players[seat - 1])
-            else:
-                raise HostError("tournament.bad_ranking", count=len(players))
-        if group:
-            ranking.append(group)
-    return ranking
 
 
 class SignupButton(GameItem, template=rf"gh:tn:(?P<tid>{ID}):(?P<op>join|leave|checkin)"):
@@ -140,6 +123,7 @@ class TournamentCog(commands.Cog):
         assert isinstance(channel, discord.TextChannel)  # tournaments are created in a text channel
         thread = await channel.create_thread(
             name=name[:100], type=discord.ChannelType.public_thread, auto_archive_duration=1440)
+        await self.point_to_replay(tournament, table, thread.id)
         entrants = [tournament.entrants[u] for u in table.players]
         await thread.send(
             t("tournament.table_intro", locale, round=table.round, table=table.number,
@@ -147,6 +131,20 @@ class TournamentCog(commands.Cog):
             allowed_mentions=discord.AllowedMentions(users=[discord.Object(e.user_id) for e in entrants
                                                             if not e.is_bot], everyone=False, roles=False))
         return thread.id
+
+    async def point_to_replay(self, tournament: Tournament, table: TournamentTable, thread_id: int) -> None:
+        """A replay of a voided table: the voided table's thread says where it is replayed (best effort: the new
+        table opens whether or not the old thread can be written to)."""
+        voided = next((tb for tb in tournament.tables if (tb.round, tb.number, tb.attempt)
+                       == (table.round, table.number, table.attempt - 1)), None)
+        if voided is None or voided.channel_id in (None, tournament.channel_id):
+            return
+        text = t("tournament.replayed_in", tournament.locale, table=voided.game_id, where=f"<#{thread_id}>")
+        try:
+            await self.bot.get_partial_messageable(voided.channel_id).send(text, allowed_mentions=NO_MENTIONS)
+        except discord.HTTPException as failure:
+            log.warning("tournament %s: the voided table's thread was not told of its replay (%s)", tournament.id,
+                        failure.status)
 
     async def tell_organiser(self, tournament: Tournament, table: TournamentTable, error: Exception) -> None:
         """A table's thread still cannot be created after a few tries (the service keeps trying): its organiser
@@ -177,10 +175,11 @@ class TournamentCog(commands.Cog):
         if kind is not Kind.RESULT and signup_id:  # the sign-up message follows the tournament
             steps.append(("signup", lambda: channel.get_partial_message(signup_id).edit(
                 content=None, embed=signup_embed(tn, locale), view=signup_view(tn, locale))))
-        if kind is Kind.CHECKIN:
-            steps.append(("checkin", lambda: self.call(channel, *tx.checkin_call(tn, locale))))
+        if kind in (Kind.CHECKIN, Kind.CHECKIN_CLOSED, Kind.NOT_STARTED):
+            steps.append(("checkin", lambda: self.on_checkin(update, channel)))
         if kind is Kind.STARTED:
-            steps.append(("missed_checkin", lambda: self.call(channel, *tx.missed_checkin(tn, locale))))
+            steps.append(("missed_checkin", lambda: self.call(channel, *tx.missed_checkin(tn, locale,
+                                                                                           update.people))))
             steps.append(("standings", lambda: self.post_standings(channel, service, tn)))
         if kind in (Kind.ROUND, Kind.RESULT, Kind.BREAK) and standings_id:
             steps.append(("standings", lambda: self.edit_standings(channel, service, tn, standings_id)))
@@ -207,6 +206,18 @@ class TournamentCog(commands.Cog):
                              message_id: int) -> None:
         await channel.get_partial_message(message_id).edit(embed=await standings_embed(service, tn, tn.locale))
 
+    async def on_checkin(self, update: TournamentUpdate, channel: discord.PartialMessageable) -> None:
+        """Check-in opened (the entrants not checked in are called), closed at its deadline (those dropped are told
+        why, once), or its deadline could not start the tournament (the channel is told why)."""
+        tn, locale = update.tournament, update.tournament.locale
+        if update.kind is Kind.CHECKIN:
+            await self.call(channel, *tx.checkin_call(tn, locale))
+        elif update.kind is Kind.CHECKIN_CLOSED:
+            await self.call(channel, *tx.missed_checkin(tn, locale, update.people, at_deadline=True))
+        elif update.error is not None:
+            await channel.send(t("tournament.not_started", locale, name=tx.title(tn, locale),
+                                 reason=user_message(update.error, locale)), allowed_mentions=NO_MENTIONS)
+
     @staticmethod
     async def call(channel: discord.PartialMessageable, text: str, people: list[int], *,
                    always: bool = False) -> None:
@@ -224,8 +235,9 @@ class TournamentCog(commands.Cog):
                 await channel.get_partial_message(tn.standings_message_id).delete()
             except discord.NotFound:
                 pass
-        await channel.send(t("tournament.finished", locale, name=tx.title(tn, locale)),
-                           embed=await standings_embed(service, tn, locale), allowed_mentions=NO_MENTIONS)
+        final = await channel.send(t("tournament.finished", locale, name=tx.title(tn, locale)),
+                                   embed=await standings_embed(service, tn, locale), allowed_mentions=NO_MENTIONS)
+        await service.set_messages(tn, standings_message_id=final.id)  # a correction after the end edits it
 
     # ---- helpers --------------------------------------------------------------------------
     async def resolve(self, interaction: discord.Interaction, tournament_id: int | None) -> Tournament:
@@ -245,17 +257,26 @@ class TournamentCog(commands.Cog):
             raise HostError("tournament.which", ids=", ".join(str(x.id) for x in found))
         return found[0]
 
+    async def resolve_table(self, interaction: discord.Interaction, tournament_id: int | None,
+                            table: int) -> Tournament:
+        """For a command on a table: the tournament named, else the one the table belongs to (running or ended:
+        a correction after the end needs no ``tournament:``), else the one of this channel."""
+        if tournament_id is None and valid_id(table):
+            tournament_id = await tournaments(interaction).tournament_of_table(table)
+        return await self.resolve(interaction, tournament_id)
+
     # ---- commands ---------------------------------------------------------------------------
     @tournament.command(name="create")
     @app_commands.describe(game="The game every table plays", format="Swiss, or round robin for small fields",
-                           rounds="Rounds (Swiss default 3; round robin: enough for everyone to meet)",
+                           rounds="Swiss rounds (default 3); a round robin plays what everyone needs to meet",
                            min_seats="Smallest table (default: the game's)", max_seats="Largest table",
                            final_table="A final table for the top players after the rounds",
                            first_round="Round 1 seating: random, or by rating",
                            bots="Bot entrants to fill the field", name="A name for the tournament",
                            bot_level="The bot entrants' level: easy, normal or strong",
                            timer="Seconds per decision at its tables before a bot moves (0 = no timer)",
-                           break_minutes="Pause between rounds, for drops (0 = the next round starts at once)")
+                           break_minutes="Pause between rounds, for drops (0 = the next round starts at once)",
+                           start_at_deadline="Start by itself when check-in closes (those not checked in are dropped)")
     @app_commands.choices(game=game_choices(),
                           format=[app_commands.Choice(name="Swiss", value="swiss"),
                                   app_commands.Choice(name="Round robin", value="roundrobin")],
@@ -269,7 +290,8 @@ class TournamentCog(commands.Cog):
                      first_round: str = "random", bots: app_commands.Range[int, 0, 64] = 0,
                      name: str | None = None, bot_level: str = "normal",
                      timer: app_commands.Range[int, 0, MAX_TURN_SECONDS] = 120,
-                     break_minutes: app_commands.Range[int, 0, MAX_BREAK // 60] = 2) -> None:
+                     break_minutes: app_commands.Range[int, 0, MAX_BREAK // 60] = 2,
+                     start_at_deadline: bool = False) -> None:
         """Create a tournament here and post its public sign-up message (Join / Leave)."""
         service = tournaments(interaction)
         assert interaction.channel_id is not None
@@ -286,7 +308,7 @@ class TournamentCog(commands.Cog):
             creator_id=interaction.user.id, name=name or "", format=format, rounds=rounds, seats_min=min_seats,
             seats_max=max_seats, final_table=final_table, first_round=first_round,
             locale=await public_language(interaction), bot_level=bot_level, break_seconds=break_minutes * 60,
-            turn_seconds=timer)
+            turn_seconds=timer, start_at_deadline=start_at_deadline)
         if bots:
             await service.add_bots(tn.id, interaction.user.id, bots)
         view = signup_view(tn, tn.locale) or discord.utils.MISSING  # a new tournament signs up: never None
@@ -335,32 +357,31 @@ class TournamentCog(commands.Cog):
                       tournament: int | None = None) -> None:
         """A bot plays the rest of this player's current game (the player stays entered)."""
         tn = await self.resolve(interaction, tournament)
-        plays_on = await tournaments(interaction).replace(tn.id, interaction.user.id, player.id,
-                                                          is_admin=is_admin(interaction))
-        key = "tournament.done.replace" if plays_on else "tournament.done.replace_closed"
-        await reply(interaction, t(key, interaction.locale, player=player.mention))
+        await tournaments(interaction).replace(tn.id, interaction.user.id, player.id, is_admin=is_admin(interaction))
+        await reply(interaction, t("tournament.done.replace", interaction.locale, player=player.mention))
 
     @tournament.command(name="void")
     @app_commands.describe(table="The table number (#) shown on its board", tournament=WHICH)
     async def void(self, interaction: discord.Interaction, table: int, tournament: int | None = None) -> None:
         """Void a table of the current round and replay it with a new deal."""
-        tn = await self.resolve(interaction, tournament)
+        tn = await self.resolve_table(interaction, tournament, table)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await tournaments(interaction).void(tn.id, interaction.user.id, table, is_admin=is_admin(interaction))
-        await reply(interaction, t("tournament.done.void", interaction.locale, table=table))
+        tn = await tournaments(interaction).void(tn.id, interaction.user.id, table, is_admin=is_admin(interaction))
+        key = "tournament.done.void" if tn.status == "running" else "tournament.done.void_ended"
+        await reply(interaction, t(key, interaction.locale, table=table))
 
     @tournament.command(name="set-result")
     @app_commands.describe(table="The table number (#) shown on its board",
-                           ranking="Places best first: @a > @b = @c > 4 (ties with =, seat numbers for bots)",
+                           ranking="Places best first: @a > @b = @c > 4 (ties with =; a mention, seat number or name)",
                            tournament=WHICH)
     async def set_result(self, interaction: discord.Interaction, table: int, ranking: str,
                          tournament: int | None = None) -> None:
         """Set a table's result by hand (a running game there is stopped)."""
-        tn = await self.resolve(interaction, tournament)
+        tn = await self.resolve_table(interaction, tournament, table)
         record = tn.table_of_game(table)
         if record is None:
             raise HostError("tournament.unknown_table", table=table)
-        parsed = parse_ranking(ranking, record.players)
+        parsed = parse_ranking(ranking, tn, record, interaction.guild)
         await interaction.response.defer(ephemeral=True, thinking=True)
         await tournaments(interaction).set_result(tn.id, interaction.user.id, table, parsed,
                                                   is_admin=is_admin(interaction))
@@ -371,9 +392,17 @@ class TournamentCog(commands.Cog):
     async def next_round(self, interaction: discord.Interaction, tournament: int | None = None) -> None:
         """Start the next round now; tables still playing are stopped and score nothing."""
         tn = await self.resolve(interaction, tournament)
+        service, locale = tournaments(interaction), interaction.locale
+        service.check_organiser(tn, interaction.user.id, is_admin=is_admin(interaction))
+        if tn.status == "running" and live_tables(tn):  # tables would be cancelled: the organiser confirms first
+            await reply(interaction, next_round_question(tn, locale), view=next_round_view(tn, locale))
+            return
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await tournaments(interaction).next_round(tn.id, interaction.user.id, is_admin=is_admin(interaction))
-        await reply(interaction, t("tournament.done.next_round", interaction.locale))
+        from_round = tn.current_round  # the round this command moves on from, whatever happens meanwhile
+        moved = await service.next_round(tn.id, interaction.user.id, is_admin=is_admin(interaction),
+                                         from_round=from_round)
+        key = "tournament.done.next_round" if moved else "tournament.next_round_moved_on"
+        await reply(interaction, t(key, locale, round=from_round))
 
     @tournament.command(name="end")
     @app_commands.describe(tournament=WHICH)
@@ -393,5 +422,5 @@ class TournamentCog(commands.Cog):
 
 
 async def setup(bot: commands.Bot) -> None:
-    bot.add_dynamic_items(SignupButton)
+    bot.add_dynamic_items(SignupButton, NextRoundButton)
     await bot.add_cog(TournamentCog(bot))

@@ -37,9 +37,9 @@ async def finish_round(h: Harness, alice, people: dict[int, object]) -> None:
             assert r.ephemeral and says(r.messages[-1].text, "tournament.done.set_result", table=table.game_id)
         else:
             persons = [u for u in table.players if u > 0]
-            for uid in persons:  # a bot plays on for each but the last person: the table then closes instead
+            for uid in persons:  # a bot plays on for each, the last person too: the bots finish the table
                 r = await h.slash(alice, "tournament replace", player=people[uid])
-                said = "tournament.done.replace_closed" if uid == persons[-1] else "tournament.done.replace"
+                said = "tournament.done.replace"
                 assert r.ephemeral and says(r.messages[-1].text, said, player=f"<@{uid}>"), r.messages[-1].text
     await h.settle()
 
@@ -107,7 +107,7 @@ async def test_a_whole_tournament_from_discord(h: Harness) -> None:
 
     await finish_round(h, alice, people)
     assert tn.status == "finished"
-    assert not [m for m in h.channel_messages() if m.id == tn.standings_message_id]  # made way for the final
+    assert not [m for m in h.channel_messages() if m.id == standings.id]  # made way for the final
     final = [m for m in h.channel_messages()
              if says(m.text, "tournament.standings_title") or says(m.text, "tournament.final_standings_title")]
     assert len(final) == 1 and says(final[0].text, "tournament.finished", name="Spring Cup") and "1." in final[0].text
@@ -119,7 +119,8 @@ async def test_a_whole_tournament_from_discord(h: Harness) -> None:
     stats = await h.slash(bob, "stats")
     assert stats.ephemeral and says(stats.messages[-1].text, "stats.title", name="bob")
     board = await h.slash(bob, "leaderboard", game="akuma")
-    assert not board.ephemeral and says(board.messages[-1].text, "stats.no_ratings")  # bots sat at every table
+    assert not board.ephemeral and says(board.messages[-1].text, "stats.leaderboard_title",
+                                        game=t("game.akuma.name", "en"))
 
 
 async def test_check_in_drop_and_errors(h: Harness) -> None:
@@ -151,7 +152,12 @@ async def test_check_in_drop_and_errors(h: Harness) -> None:
     assert wrong.ephemeral and says(wrong.messages[-1].text, "error.tournament.unknown_table")
     table = tn.round_tables(1)[0]
     badrank = await h.slash(alice, "tournament set-result", table=table.game_id, ranking="1 > banana")
-    assert badrank.ephemeral and says(badrank.messages[-1].text, "error.tournament.bad_ranking")
+    assert badrank.ephemeral and says(badrank.messages[-1].text, "error.tournament.ranking_unknown", player="banana",
+                                      table=table.game_id)
+    seats = " > ".join(map(str, range(1, len(table.players) + 1)))
+    for ranking in ("1 > 2 > > 3", seats + " > 1"):
+        badrank = await h.slash(alice, "tournament set-result", table=table.game_id, ranking=ranking)
+        assert badrank.ephemeral and not says(badrank.messages[-1].text, "tournament.done.set_result")
     ended = await h.slash(alice, "tournament end")
     assert ended.ephemeral and tn.status == "finished"
     assert any(says(m.text, "tournament.finished", name=tx.title(tn, tn.locale)) for m in h.channel_messages())

@@ -176,3 +176,45 @@ async def test_two_processes_recording_at_once_lose_no_update(db_url: str) -> No
         assert rows(db_url, "SELECT mu FROM ratings WHERE user_id = ?", user)[0][0] == pytest.approx(mine[-1][1])
     for store in stores:
         await store.close()
+
+
+async def test_a_corrected_game_is_rated_as_if_played_so(host, db_url: str) -> None:
+    """One rated game, then its places corrected by hand: the ratings are those the corrected places give from the
+    same start (OpenSkill recomputed), the wins and the recorded places follow, the games are not counted twice; a
+    correction that changes nothing, or of a game never recorded, writes nothing."""
+    games, ratings = host
+    model = PlackettLuce()
+    table = await people_table(games, 1)
+    await play_out(games, table, 1)
+    order = sorted(PEOPLE, key=lambda u: places(table.result().ranking)[f"u{u}"])
+    corrected = {u: place for place, u in enumerate(reversed(order), start=1)}
+    assert await ratings.correct_game(table.id, corrected)
+    new = model.rate([[model.rating()] for _ in PEOPLE], ranks=[corrected[u] for u in PEOPLE])
+    stored = await ratings.ratings(GUILD, "akuma", list(PEOPLE))
+    for u, team in zip(PEOPLE, new, strict=True):
+        assert stored[u].mu == pytest.approx(team[0].mu) and stored[u].sigma == pytest.approx(team[0].sigma)
+        assert stored[u].games == 1 and stored[u].wins == int(corrected[u] == 1)
+    assert dict(rows(db_url, "SELECT user_id, place FROM game_results WHERE game_id = ?", table.id)) == corrected
+    snapshot = rows(db_url, "SELECT * FROM ratings ORDER BY user_id")
+    assert not await ratings.correct_game(table.id, corrected)  # unchanged
+    assert not await ratings.correct_game(table.id + 99, corrected)  # never recorded
+    assert rows(db_url, "SELECT * FROM ratings ORDER BY user_id") == snapshot
+
+
+async def test_a_voided_game_gives_back_what_it_changed(host, db_url: str) -> None:
+    """A rated game voided by hand: the ratings go back to what they were before it, its game and win are taken off;
+    the voided game stays recorded (for /stats), unrated, and is never rated again."""
+    games, ratings = host
+    first = await people_table(games, 1)
+    await play_out(games, first, 1)
+    after_first = await ratings.ratings(GUILD, "akuma", list(PEOPLE))
+    assert await ratings.unrate_game(first.id)
+    back = await ratings.ratings(GUILD, "akuma", list(PEOPLE))
+    fresh = ratings.default(0)
+    for u in PEOPLE:
+        assert back[u].mu == pytest.approx(fresh.mu) and back[u].sigma == pytest.approx(fresh.sigma)
+        assert (back[u].games, back[u].wins) == (0, 0) and after_first[u].games == 1
+    assert rows(db_url, "SELECT COUNT(*), SUM(rated) FROM game_results WHERE game_id = ?", first.id) == [
+        (len(PEOPLE), 0)]
+    assert not await ratings.unrate_game(first.id)  # once
+    assert not await ratings.record_game(first)  # still recorded: never rated again

@@ -234,9 +234,13 @@ async def test_bad_input_is_refused_and_changes_nothing(db_url: str) -> None:
     table = tn.round_tables(1)[0]
     await refused("bad_ranking", ts.set_result(tn.id, ORGANISER, table.game_id, [[table.players[0]]]))
     # Bob's seat goes to a bot on replace; he stays in the tournament. He was the last person at his table (Alice
-    # dropped), so it closes rather than a bot playing on, and replace says so.
-    assert await ts.replace(tn.id, ORGANISER, BOB) is False
-    await refused("not_playing", ts.replace(tn.id, ORGANISER, BOB))
+    # dropped): the table plays on with bots only, and its bots score.
+    game = await host.games.table(table.game_id)
+    await ts.replace(tn.id, ORGANISER, BOB)
+    assert game.status == "running" and all(s.is_bot for s in game.seats)
+    await host.idle()
+    assert game.status == "finished" and table.status == "finished" and len(table.results) == len(table.players)
+    await refused("not_playing", ts.replace(tn.id, ORGANISER, ALICE))  # dropped, at no table
     assert tn.entrants[BOB].status == "checked_in"
     await ts.set_result(tn.id, ORGANISER, table.game_id, [list(reversed(table.players))])
     assert set(table.results.values()) == {(1, 1.5)} and table.status == "finished"
@@ -293,3 +297,31 @@ async def test_an_ended_tournament_leaves_nothing_in_memory_and_reloads_from_sto
     with pytest.raises(HostError):  # and it is still over: nothing restarts it
         await host.tournaments.start(played.id, ORGANISER)
     await host.close()
+
+
+async def test_a_check_in_deadline_survives_a_restart(db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Check-in opened, then the process stops: the restarted one keeps the deadline; when it comes, whoever has not
+    checked in is dropped and (chosen at creation) the tournament starts."""
+    import time
+
+    from bot.tournaments import checkin
+
+    first = await Host.open(db_url)
+    tn = await first.tournaments.create(game="akuma", guild_id=5, channel_id=50, creator_id=ORGANISER,
+                                        start_at_deadline=True)
+    await first.tournaments.add_bots(tn.id, ORGANISER, 2)
+    for uid, name in ((ALICE, "Alice"), (BOB, "Bob")):
+        await first.tournaments.join(tn.id, uid, name)
+    await first.tournaments.open_checkin(tn.id, ORGANISER, minutes=5)
+    await first.tournaments.check_in(tn.id, ALICE)
+    await first.close()
+
+    second = await Host.open(db_url)
+    assert await second.tournaments.resume() == 0  # none running yet
+    monkeypatch.setattr(checkin, "now", lambda: time.time() + 600)
+    await asyncio.sleep(checkin.STEP + 0.2)
+    await second.idle()
+    tn = await second.tournaments.get(tn.id)
+    assert tn.entrants[BOB].status == "dropped" and tn.entrants[ALICE].status == "checked_in"
+    assert tn.status in ("running", "finished") and all(BOB not in t.players for t in tn.tables)
+    await second.close()

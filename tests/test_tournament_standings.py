@@ -111,3 +111,27 @@ def test_the_sign_up_text_follows_the_tournament_in_both_languages() -> None:
     assert "第 1 / 3 ラウンドを対戦中" in signup_lines(tn, "ja")[1]
     tn.status = "cancelled"
     assert signup_lines(tn, "en")[1] == "Cancelled." and signup_lines(tn, "ja")[1] == "中止されました。"
+
+
+def test_final_table_lines_lead_with_the_final_place() -> None:
+    """The final table decides the top places: each finalist's line says their place there first and their points
+    before it after (3rd may have more points than 2nd), in both languages; the others keep the usual line."""
+    from bot.i18n import t
+
+    tn = Tournament(1, 1, 10, 99, "akuma", "swiss", 1, 2, 3, seed=0, final_table=True, status="finished")
+    for uid in range(1, 6):
+        tn.entrants[uid] = Entrant(uid, f"P{uid}", seq=uid)
+    tn.tables = [table(1, 1, [[1], [2], [3]]), table(1, 2, [[4], [5]]), table(2, 1, [[3], [2], [1]])]
+    rows = compute_standings(tn)
+    assert [(r.user_id, r.final_place) for r in rows[:3]] == [(3, 1), (2, 2), (1, 3)]
+    for lang in ("en", "ja"):
+        lines = standing_lines(tn, rows, lang)
+        first = t("tournament.final_line", lang, place=1, name="<@3>", final=1, points="0",
+                  breakdown=t("tournament.points_games", lang, points="0", games=1, wins=0), dropped="")
+        assert lines[0] == first
+        third = t("tournament.final_line", lang, place=3, name="<@1>", final=3, points="3",
+                  breakdown=t("tournament.points_games", lang, points="3", games=1, wins=1), dropped="")
+        assert lines[2] == third
+        assert lines[3] == t("tournament.standing_line", lang, place=4, name="<@4>", points="3",
+                             breakdown=t("tournament.points_games", lang, points="3", games=1, wins=1), opp="0",
+                             dropped="")

@@ -48,6 +48,60 @@ class RatingStore:
                   *before.get(u, (None, None)), *after.get(u, (None, None)), now) for u in users])
         return True
 
+    async def correct_game(self, game_id: int, places: dict[int, int], rate: Rate, now: float) -> bool:
+        """A recorded game's places corrected by hand (a tournament's set-result after the game ended): each
+        person's rating moves by the difference between the update the corrected places give and the one recorded,
+        their wins follow. False (nothing written) when the game was not recorded, for other people, or its places
+        are unchanged."""
+        async with self.db.transaction() as tx:
+            await tx.fetch(f"SELECT id FROM games WHERE id = ?{self.db.for_update}", game_id)
+            rows = await tx.fetch("SELECT user_id, guild_id, game, place, rated, mu_before, sigma_before, mu_after, "
+                                  "sigma_after FROM game_results WHERE game_id = ? ORDER BY user_id", game_id)
+            if not rows or {r[0] for r in rows} != set(places) or all(r[3] == places[r[0]] for r in rows):
+                return False
+            guild_id, game, users = rows[0][1], rows[0][2], [r[0] for r in rows]
+            after: dict[int, Skill] = {}
+            if rows[0][4]:
+                after = rate({r[0]: (r[5], r[6]) for r in rows})
+                current = {r[0]: (r[1], r[2]) for r in await tx.fetch(
+                    f"SELECT user_id, mu, sigma FROM ratings WHERE guild_id = ? AND game = ? "
+                    f"AND user_id IN ({', '.join('?' * len(users))}) ORDER BY user_id{self.db.for_update}",
+                    guild_id, game, *users)}
+                await tx.executemany(
+                    "UPDATE ratings SET mu = ?, sigma = ?, wins = ratings.wins + ?, updated_at = ? "
+                    "WHERE guild_id = ? AND game = ? AND user_id = ?",
+                    [(current[r[0]][0] + after[r[0]][0] - r[7], max(1e-6, current[r[0]][1] + after[r[0]][1] - r[8]),
+                      int(places[r[0]] == 1) - int(r[3] == 1), now, guild_id, game, r[0]) for r in rows])
+            await tx.executemany(
+                "UPDATE game_results SET place = ?, mu_after = ?, sigma_after = ? WHERE game_id = ? AND user_id = ?",
+                [(places[r[0]], *after.get(r[0], (r[7], r[8])), game_id, r[0]) for r in rows])
+        return True
+
+    async def unrate_game(self, game_id: int, now: float) -> bool:
+        """A rated game voided by hand (a tournament's void after the end): each person's rating moves back by
+        what the game changed, its game and win are taken off, and the game stays recorded (its places for
+        ``/stats``) as unrated, so it is never rated again. False when it was not rated."""
+        async with self.db.transaction() as tx:
+            await tx.fetch(f"SELECT id FROM games WHERE id = ?{self.db.for_update}", game_id)
+            rows = await tx.fetch("SELECT user_id, guild_id, game, place, mu_before, sigma_before, mu_after, "
+                                  "sigma_after FROM game_results WHERE game_id = ? AND rated = 1 ORDER BY user_id",
+                                  game_id)
+            if not rows:
+                return False
+            guild_id, game, users = rows[0][1], rows[0][2], [r[0] for r in rows]
+            current = {r[0]: (r[1], r[2]) for r in await tx.fetch(
+                f"SELECT user_id, mu, sigma FROM ratings WHERE guild_id = ? AND game = ? "
+                f"AND user_id IN ({', '.join('?' * len(users))}) ORDER BY user_id{self.db.for_update}",
+                guild_id, game, *users)}
+            await tx.executemany(
+                "UPDATE ratings SET mu = ?, sigma = ?, games = ratings.games - 1, wins = ratings.wins - ?, "
+                "updated_at = ? WHERE guild_id = ? AND game = ? AND user_id = ?",
+                [(current[r[0]][0] - (r[6] - r[4]), max(1e-6, current[r[0]][1] - (r[7] - r[5])), int(r[3] == 1),
+                  now, guild_id, game, r[0]) for r in rows])
+            await tx.execute("UPDATE game_results SET rated = 0, mu_after = mu_before, sigma_after = sigma_before "
+                             "WHERE game_id = ?", game_id)
+        return True
+
     async def _lock_ratings(self, tx: Tx, guild_id: int, game: str, users: list[int], default: Skill,
                             now: float) -> dict[int, Skill]:
         """Make sure every player has a row (a newcomer's default), then read them all under a row lock."""

@@ -15,7 +15,7 @@ if TYPE_CHECKING:  # the models import the storage package (SeatRow): load them 
 _TOURNAMENT_FIELDS = ("guild_id", "channel_id", "creator_id", "name", "game", "format", "rounds", "seats_min",
                       "seats_max", "final_table", "first_round", "checkin", "status", "current_round", "seed",
                       "locale", "signup_message_id", "standings_message_id", "bot_level", "break_seconds",
-                      "next_round_at", "checkin_until", "turn_seconds")
+                      "next_round_at", "checkin_until", "turn_seconds", "start_at_deadline")
 _UPDATABLE = {"status", "current_round", "rounds", "checkin", "signup_message_id", "standings_message_id",
               "next_round_at", "checkin_until"}
 
@@ -111,6 +111,7 @@ class TournamentStore:
         data = {k: row[k] for k in row.keys()}
         data["options"] = json.loads(data["options"])
         data["final_table"], data["checkin"] = bool(data["final_table"]), bool(data["checkin"])
+        data["start_at_deadline"] = bool(data["start_at_deadline"])
         tournament = Tournament(**data)
         for r in await self.db.fetch("SELECT user_id, name, is_bot, status, seq FROM tournament_entrants "
                                      "WHERE tournament_id = ? ORDER BY seq", tournament_id):

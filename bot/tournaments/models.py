@@ -115,6 +115,7 @@ class Tournament:
     next_round_at: float | None = None  # when the pause under way ends (None: no pause)
     checkin_until: float | None = None  # the check-in deadline shown to entrants
     turn_seconds: int = 120            # time per decision at its tables
+    start_at_deadline: bool = False    # the check-in deadline starts it (those not checked in are dropped then)
     entrants: dict[int, Entrant] = field(default_factory=dict)
     tables: list[TournamentTable] = field(default_factory=list)
 
@@ -144,6 +145,8 @@ class TournamentUpdateKind(StrEnum):
 
     SIGNUP = "signup"  # its entrants changed (joined, left, checked in, dropped)
     CHECKIN = "checkin"  # check-in opened: the entrants not checked in are called once
+    CHECKIN_CLOSED = "checkin_closed"  # the deadline passed: ``people`` were dropped for not checking in
+    NOT_STARTED = "not_started"  # the deadline was to start it, and the start was refused (``error``)
     STARTED = "started"
     ROUND = "round"  # a round was seated
     BREAK = "break"  # every table of a round is done: the pause before the next one began
@@ -159,3 +162,5 @@ class TournamentUpdate:
     tournament: Tournament
     kind: TournamentUpdateKind
     round: int | None = None
+    people: list[int] = field(default_factory=list)  # who the update is about (dropped at check-in's end)
+    error: Exception | None = None

@@ -11,11 +11,13 @@ from __future__ import annotations
 import logging
 import time
 from dataclasses import dataclass
+from typing import Callable
 
 from openskill.models import PlackettLuce
 
 from bot.service import GameService
 from bot.storage import ShardFilter, Storage
+from bot.storage.ratings import Skill
 from bot.table import Table, Update, UpdateKind
 
 log = logging.getLogger(__name__)
@@ -94,17 +96,26 @@ class RatingService:
         place_of = places(result.ranking)
         places_by_user = {s.user_id: place_of[s.player] for s in humans if s.user_id is not None}
         rated = len(humans) >= 2
+        fresh = self.default(0)
+        return await self.storage.ratings.record_game(
+            table.id, guild_id=table.row.guild_id or 0, game=table.row.game, seats=len(table.seats),
+            places=places_by_user, rate=self._rater(places_by_user) if rated else None,
+            default=(fresh.mu, fresh.sigma), now=time.time())
 
-        def rate(before: dict[int, tuple[float, float]]) -> dict[int, tuple[float, float]]:
+    def _rater(self, places_by_user: dict[int, int]) -> Callable[[dict[int, Skill]], dict[int, Skill]]:
+        """The update of the people's ratings by their places among themselves (ratings before -> after)."""
+        def rate(before: dict[int, Skill]) -> dict[int, Skill]:
             users = list(places_by_user)
             teams = [[self.model.rating(mu=before[u][0], sigma=before[u][1])] for u in users]
             new = self.model.rate(teams, ranks=[places_by_user[u] for u in users])
             return {u: (team[0].mu, team[0].sigma) for u, team in zip(users, new, strict=True)}
+        return rate
 
-        fresh = self.default(0)
-        return await self.storage.ratings.record_game(
-            table.id, guild_id=table.row.guild_id or 0, game=table.row.game, seats=len(table.seats),
-            places=places_by_user, rate=rate if rated else None, default=(fresh.mu, fresh.sigma), now=time.time())
+    async def correct_game(self, game_id: int, places_by_user: dict[int, int]) -> bool:
+        """A finished game's places corrected by hand: the ratings it changed are redone with the new places (and
+        ``/stats`` shows them); False when the game was not recorded or nothing changes."""
+        return await self.storage.ratings.correct_game(game_id, places_by_user, self._rater(places_by_user),
+                                                       time.time())
 
     async def catch_up(self, games: GameService, shards: ShardFilter | None = None) -> int:
         """Record finished games the bot had no chance to record (it stopped between a game's last commit and
@@ -113,6 +124,10 @@ class RatingService:
         for game_id in await self.storage.ratings.unrecorded_games(shards):
             done += await self.record_game(await games.table(game_id))
         return done
+
+    async def unrate_game(self, game_id: int) -> bool:
+        """A finished game voided by hand: the ratings it changed are undone (it stays in ``/stats``, unrated)."""
+        return await self.storage.ratings.unrate_game(game_id, time.time())
 
     # ---- queries ---------------------------------------------------------------------
     async def _ratings(self, guild_id: int, game: str, user_ids: list[int]) -> dict[int, RatingRow]:

@@ -22,7 +22,7 @@ from bot.service import GameService
 from bot.storage import Storage
 from bot.table import Table, Update, UpdateKind
 
-from . import seating
+from . import round_robin, seating
 from .models import (
     BYE_POINTS,
     ENDED_STATES,
@@ -69,8 +69,9 @@ class RoundRunner:
     def subscribe(self, listener: TournamentListener) -> None:
         self._listeners.append(listener)
 
-    async def emit(self, tournament: Tournament, kind: TournamentUpdateKind, round_number: int | None = None) -> None:
-        update = TournamentUpdate(tournament, kind, round_number)
+    async def emit(self, tournament: Tournament, kind: TournamentUpdateKind, round_number: int | None = None, *,
+                   people: list[int] | None = None, error: Exception | None = None) -> None:
+        update = TournamentUpdate(tournament, kind, round_number, people or [], error)
         for listener in list(self._listeners):
             try:
                 await listener(update)
@@ -117,7 +118,8 @@ class RoundRunner:
         if t.is_final_round(number):
             return [seating.final_table(pairing_order(t, ratings), t.seats_min, t.seats_max)], []
         if t.format == "roundrobin":
-            return seating.round_robin_round(active, number - 1, t.seats_min, t.seats_max, history, byes_had, rng)
+            first = round_robin.rounds_left(t, number - 1)[0]
+            return first.tables, first.byes
         rows = [r for r in compute_standings(t, ratings, through_round=t.rounds) if not r.dropped]
         if number > 1:
             order = [r.user_id for r in rows]
@@ -129,10 +131,10 @@ class RoundRunner:
         points = {r.user_id: r.points for r in rows}
         return seating.swiss_round(order, t.seats_min, t.seats_max, history, byes_had, rng, points)
 
-    async def start_round(self, tournament: Tournament, number: int) -> None:
+    async def start_round(self, tournament: Tournament, number: int, *, missed: list[int] | None = None) -> None:
         """Seat the round and commit its tables as pending; the caller holds the lock. The tables are opened by
         the opener task once the lock is released (never a Discord call under the lock); it announces the round
-        when every table of it is open."""
+        when every table of it is open. ``missed``: who the start dropped for not checking in."""
         groups, byes = await self._seat_round(tournament, number)
         tables = [TournamentTable(0, number, i + 1, players) for i, players in enumerate(groups)]
         tables += [TournamentTable(0, number, len(groups) + i + 1, [uid], "bye", results={uid: (1, BYE_POINTS)})
@@ -141,7 +143,7 @@ class RoundRunner:
         tournament.tables += tables
         tournament.current_round, tournament.status = number, "running"
         if number == 1:
-            await self.emit(tournament, TournamentUpdateKind.STARTED)
+            await self.emit(tournament, TournamentUpdateKind.STARTED, people=missed)
         self._unannounced[tournament.id] = number
         self.open_soon(tournament.id)
 
@@ -324,10 +326,9 @@ class RoundRunner:
         else:
             await self.next_round_or_finish(tournament)
 
-    @staticmethod
-    def _has_next_round(tournament: Tournament) -> bool:
-        return (tournament.current_round < tournament.total_rounds
-                and len(tournament.active_entrants()) >= tournament.seats_min)
+    def _has_next_round(self, tournament: Tournament) -> bool:
+        total = round_robin.planned_total(tournament) + (1 if tournament.final_table else 0)
+        return tournament.current_round < total and len(tournament.active_entrants()) >= tournament.seats_min
 
     def _schedule_break_end(self, tournament: Tournament) -> None:
         if self._closed or tournament.next_round_at is None:
@@ -355,6 +356,10 @@ class RoundRunner:
         if tournament.next_round_at is not None:
             tournament.next_round_at = None
             await self.store.update(tournament.id, next_round_at=None)
+        planned = round_robin.planned_total(tournament)
+        if planned != tournament.rounds:  # a round robin re-planned after a drop or a cancelled table
+            tournament.rounds = planned
+            await self.store.update(tournament.id, rounds=planned)
         if self._has_next_round(tournament):
             await self.start_round(tournament, tournament.current_round + 1)
         else:

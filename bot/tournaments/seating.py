@@ -1,4 +1,5 @@
-"""Who sits where: table sizes, byes, Swiss grouping, round robin and the final table.
+"""Who sits where: table sizes, byes, Swiss grouping, the round robin at two seats and the final table (round
+robins at every size are planned in ``round_robin.py``).
 
 Pure functions over entrant ids (no I/O, seeded ``random.Random`` only), so every property is testable:
 sizes stay within the organiser's range and are balanced (they differ by at most one seat), byes only when the
@@ -10,7 +11,7 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
-from itertools import combinations
+from itertools import combinations, product
 from typing import Iterable
 
 Pair = frozenset[int]
@@ -58,20 +59,24 @@ def choose_byes(order: list[int], count: int, byes_had: Counter[int]) -> list[in
 def bye_choices(order: list[int], count: int, byes_had: Counter[int],
                 points: dict[int, float] | None = None) -> list[list[int]]:
     """Every set of ``count`` byes the pairing may use, the usual one (``choose_byes``) first: byes go to those
-    with the fewest byes so far and, when ``points`` are known, to the lowest score group(s) only: a bye may move
-    to a player with the same points as the one who would have had it, never up the standings. Capped at
-    ``BYE_CHOICES`` sets (nearest the bottom first)."""
+    with the fewest byes so far and, when ``points`` are known, a bye may only move to a player on the same points
+    as the one who would have had it: the byes' score groups stay those of the usual choice, so a bye never moves
+    up the standings (nor down). Capped at ``BYE_CHOICES`` sets (nearest the bottom first)."""
     usual = choose_byes(order, count, byes_had)
     if not usual:
         return [[]]
     fewest = min(byes_had[p] for p in order)
     eligible = [p for p in reversed(order) if byes_had[p] == fewest]  # bottom of the standings first
-    if points is not None:
-        ceiling = max(points.get(p, 0.0) for p in usual)
-        eligible = [p for p in eligible if points.get(p, 0.0) <= ceiling]
     if len(eligible) < count:  # some byes must go to those with more byes already: keep the usual ones
         return [usual]
-    others = [list(c) for c in combinations(eligible, count) if sorted(c) != sorted(usual)]
+    if points is None:
+        sets = [list(c) for c in combinations(eligible, count)]
+    else:
+        need = Counter(points.get(p, 0.0) for p in usual)
+        groups = [list(combinations([p for p in eligible if points.get(p, 0.0) == score], n))
+                  for score, n in need.items()]
+        sets = [[p for part in parts for p in part] for parts in product(*groups)]
+    others = [s for s in sets if sorted(s) != sorted(usual)]
     return [usual] + others[:BYE_CHOICES - 1]
 
 
@@ -190,26 +195,6 @@ def round_robin_pairs(entrants: list[int], round_index: int) -> tuple[list[list[
         else:
             tables.append([a, b])
     return tables, [p for p in byes if p is not None]
-
-
-def round_robin_rounds(count: int, seats_max: int) -> int:
-    """Rounds needed for everyone to meet everyone: ``n - 1`` (``n`` if odd) at two seats; at bigger tables each
-    round meets up to ``seats_max - 1`` new opponents."""
-    if seats_max <= 2:
-        return count - 1 + count % 2
-    return max(1, math.ceil((count - 1) / (seats_max - 1)))
-
-
-def round_robin_round(entrants: list[int], round_index: int, seats_min: int, seats_max: int,
-                      history: list[list[int]], byes_had: Counter[int],
-                      rng: random.Random) -> tuple[list[list[int]], list[int]]:
-    """A round-robin round: the circle method at two seats, else the seating that meets the fewest repeat
-    opponents (ignoring standings)."""
-    if seats_max <= 2:
-        return round_robin_pairs(entrants, round_index)
-    sizes, bye_count = table_sizes(len(entrants), seats_min, seats_max)
-    choices = bye_choices(entrants, bye_count, byes_had)
-    return seat_with_byes(entrants, sizes, choices, pairs_met(history), rng, by_standing=False)
 
 
 def final_table(order: list[int], seats_min: int, seats_max: int) -> list[int]:

@@ -7,6 +7,7 @@ import secrets
 import time
 from typing import Any
 
+from bot import i18n
 from bot.errors import HostError
 from bot.games import engine_hooks
 from bot.policies import check_level
@@ -14,9 +15,10 @@ from bot.service import GameService
 from bot.storage import Storage
 from engines import get_engine
 
-from . import seating
+from .checkin import CheckinDeadlines
 from .models import (
     ACTIVE_STATES,
+    ENDED_STATES,
     FIRST_ROUND,
     FORMATS,
     OPEN_STATES,
@@ -28,6 +30,7 @@ from .models import (
     ranking_points,
 )
 from .ratings import RatingService
+from .round_robin import planned_rounds
 from .running import OpenFailing, OpenTable, RoundRunner
 from .standings import forfeit_bot_seats
 
@@ -58,8 +61,18 @@ class TournamentService:
         # The round runner's public calls, callable on the service (bound methods: typed as theirs).
         self.subscribe, self.lock, self.get = rounds.subscribe, rounds.lock, rounds.get
         self.standings, self.rating_points = rounds.standings, rounds.rating_points
-        self.openings, self.resume, self.close = rounds.openings, rounds.resume, rounds.close
+        self.openings = rounds.openings
+        self.checkins = CheckinDeadlines(self)
         self._cache = rounds._cache  # the loaded tournaments (the same dict, never rebound): tests look into it
+
+    async def resume(self) -> int:
+        """After a restart: running tournaments pick up where they were, check-in deadlines are kept."""
+        await self.checkins.resume()
+        return await self.rounds.resume()
+
+    async def close(self) -> None:
+        await self.checkins.close()
+        await self.rounds.close()
 
     # ---- what the Discord cog installs on the round runner -------------------------------
     @property
@@ -84,14 +97,14 @@ class TournamentService:
                      seats_max: int | None = None, final_table: bool = False, first_round: str = "random",
                      options: dict[str, Any] | None = None, locale: str = "en",
                      seed: int | None = None, bot_level: str = "normal", break_seconds: int = 0,
-                     turn_seconds: int = 120) -> Tournament:
+                     turn_seconds: int = 120, start_at_deadline: bool = False) -> Tournament:
         parsed, seats_min, seats_max = self.check_create(game, format, rounds, seats_min, seats_max, first_round,
                                                          options, bot_level, break_seconds, turn_seconds)
         tournament = Tournament(
             0, guild_id, channel_id, creator_id, game, format, rounds or (0 if format == "roundrobin" else 3),
             seats_min, seats_max, secrets.randbits(62) if seed is None else seed, name=name[:80], options=parsed,
             final_table=final_table, first_round=first_round, locale=locale, bot_level=bot_level,
-            break_seconds=break_seconds, turn_seconds=turn_seconds)
+            break_seconds=break_seconds, turn_seconds=turn_seconds, start_at_deadline=start_at_deadline)
         tournament.id = await self.store.create(tournament)
         self._cache[tournament.id] = tournament
         await self.rounds.emit(tournament, TournamentUpdateKind.SIGNUP)
@@ -115,6 +128,8 @@ class TournamentService:
             raise HostError("tournament.bad_format")
         if rounds is not None and not 1 <= rounds <= MAX_ROUNDS:
             raise HostError("tournament.bad_rounds", max=MAX_ROUNDS)
+        if rounds is not None and format == "roundrobin":
+            raise HostError("tournament.round_robin_rounds")
         if not 0 <= break_seconds <= MAX_BREAK:
             raise HostError("tournament.bad_break", max=MAX_BREAK // 60)
         if not 0 <= turn_seconds <= MAX_TURN_SECONDS:
@@ -172,7 +187,8 @@ class TournamentService:
                 raise HostError("tournament.too_many_bots", max=MAX_BOTS)
             first = max(taken, default=0) + 1
             status = "checked_in" if t.status == "checkin" else "entered"
-            await self._enter(t, [Entrant(-n, f"Bot {n}", True, status) for n in range(first, first + count)])
+            names = [i18n.t("common.bot_name", t.locale, number=n) for n in range(first, first + count)]  # its language
+            await self._enter(t, [Entrant(-n, name, True, status) for n, name in enumerate(names, start=first)])
             return t
 
     async def open_checkin(self, tournament_id: int, actor: int, *, is_admin: bool = False,
@@ -193,6 +209,7 @@ class TournamentService:
                 t.entrants[uid].status = "checked_in"
             t.status, t.checkin, t.checkin_until = "checkin", True, until
             await self.rounds.emit(t, TournamentUpdateKind.CHECKIN)
+            self.checkins.schedule(t)
             return t
 
     async def check_in(self, tournament_id: int, user_id: int) -> Tournament:
@@ -227,17 +244,18 @@ class TournamentService:
                 raise HostError("tournament.round_robin_too_big", count=count, max=ROUND_ROBIN_MAX)
             if sum(1 for u, e in t.entrants.items() if not e.is_bot and u not in absent) < min_people:
                 raise HostError("tournament.no_person", min=min_people)
-            rounds = t.rounds or seating.round_robin_rounds(count, t.seats_max)
+            rounds = planned_rounds(count, t.seats_min, t.seats_max, t.seed) if t.format == "roundrobin" else t.rounds
             if rounds > max_rounds:
                 raise HostError("limit.tournament_rounds", max=max_rounds)
+            absent = [u for u in absent if t.entrants[u].status != "dropped"]  # not those the deadline dropped
             if absent:
                 await self.store.set_entrant_status(t.id, absent, "dropped")
                 for uid in absent:
                     t.entrants[uid].status = "dropped"
-            if t.format == "roundrobin" and not t.rounds:
-                t.rounds = seating.round_robin_rounds(count, t.seats_max)
+            if rounds != t.rounds:  # a round robin plays the rounds its plan takes (shown on the sign-up)
+                t.rounds = rounds
                 await self.store.update(t.id, rounds=t.rounds)
-            await self.rounds.start_round(t, 1)
+            await self.rounds.start_round(t, 1, missed=absent)
             return t
 
     # ---- the organiser's tools ----------------------------------------------------------
@@ -277,20 +295,17 @@ class TournamentService:
         await self.games.hand_to_bot(table.game_id, user_id)
         return True
 
-    async def replace(self, tournament_id: int, actor: int, user_id: int, *, is_admin: bool = False) -> bool:
+    async def replace(self, tournament_id: int, actor: int, user_id: int, *, is_admin: bool = False) -> None:
         """A bot plays the rest of this player's current game (its placing still counts for the player, who stays
-        in the tournament). False: they were the last person at their table, which therefore closed instead."""
+        in the tournament); a table left with bots only plays on, and its bots score."""
         async with self.lock(tournament_id):
             t = await self.get(tournament_id)
             self._organiser(t, actor, is_admin)
             self._state(t, "running")
             if user_id not in t.entrants:
                 raise HostError("tournament.not_entered")
-            table = t.live_table_of(user_id)
             if not await self._seat_to_bot(t, user_id):
                 raise HostError("tournament.not_playing")
-            assert table is not None and table.game_id is not None
-            return (await self.games.table(table.game_id)).status == "running"
 
     def _table(self, t: Tournament, game_id: int, *, current: bool = True) -> TournamentTable:
         table = t.table_of_game(game_id)
@@ -303,21 +318,30 @@ class TournamentService:
         return table
 
     async def void(self, tournament_id: int, actor: int, game_id: int, *, is_admin: bool = False) -> Tournament:
-        """Void a table of the current round and replay it: same players, a new deal in a new thread."""
+        """Void a table of the current round and replay it: same players, a new deal in a new thread. After the
+        end, a void corrects: the table counts for nobody (no points, no opponents) and is not replayed."""
         async with self.lock(tournament_id):
             t = await self.get(tournament_id)
             self._organiser(t, actor, is_admin)
-            self._state(t, "running")
-            table = self._table(t, game_id)
+            self._state(t, "running", "finished")
+            table = self._table(t, game_id, current=t.status == "running")
             table.status, table.results = "void", {}
             await self.store.set_table(table)
             await self._end_game(table)
-            replay = TournamentTable(0, table.round, table.number, list(table.players), attempt=table.attempt + 1)
-            await self.store.add_table(t.id, replay)
-            t.tables.append(replay)
-            self.rounds.open_soon(t.id)  # its thread is opened once the lock is released
-            await self.rounds.emit(t, TournamentUpdateKind.RESULT, t.current_round)
+            if table.game_id is not None and (await self.games.table(table.game_id)).status == "finished":
+                await self.ratings.unrate_game(table.game_id)  # it counts for nobody: its ratings are undone
+            if t.status == "running":
+                replay = TournamentTable(0, table.round, table.number, list(table.players),
+                                         attempt=table.attempt + 1)
+                await self.store.add_table(t.id, replay)
+                t.tables.append(replay)
+                self.rounds.open_soon(t.id)  # its thread is opened once the lock is released
+            await self.rounds.emit(t, TournamentUpdateKind.RESULT, table.round)
             return t
+
+    async def tournament_of_table(self, game_id: int) -> int | None:
+        """The tournament a table (its game id) belongs to, whatever its state."""
+        return await self.store.tournament_of_game(game_id)
 
     async def _end_game(self, table: TournamentTable) -> None:
         if table.game_id is not None and (await self.games.table(table.game_id)).status == "running":
@@ -336,22 +360,37 @@ class TournamentService:
                 raise HostError("tournament.bad_ranking", count=len(table.players))
             table.results, table.status, table.forfeits = ranking_points(ranking), "finished", set()
             if table.game_id is not None:
-                forfeit_bot_seats(t, table, await self.games.table(table.game_id))
+                game = await self.games.table(table.game_id)
+                forfeit_bot_seats(t, table, game)
+                if game.status == "finished":  # it was rated by its own result: the correction redoes that
+                    people = {s.user_id for s in game.seats if s.user_id is not None}
+                    await self.ratings.correct_game(game.id, {u: place for u, (place, _) in table.results.items()
+                                                              if u in people})
             await self.store.set_table(table)
             await self._end_game(table)
             await self.rounds.emit(t, TournamentUpdateKind.RESULT, table.round)
             await self.rounds.advance_if_round_done(t)
             return t
 
-    async def next_round(self, tournament_id: int, actor: int, *, is_admin: bool = False) -> Tournament:
-        """Force the next round: tables still playing are stopped and score nothing."""
+    def check_organiser(self, tournament: Tournament, actor: int, *, is_admin: bool = False) -> None:
+        """Refuse anyone but the tournament's creator or an admin (before asking them to confirm anything)."""
+        self._organiser(tournament, actor, is_admin)
+
+    async def next_round(self, tournament_id: int, actor: int, *, is_admin: bool = False,
+                         from_round: int | None = None) -> bool:
+        """Force the next round: tables still playing are stopped and score nothing. ``from_round``: the round the
+        organiser moves on from; once the tournament has moved past it (a repeat, a double send) nothing happens
+        and the answer is False, so a round is never skipped."""
         async with self.lock(tournament_id):
             t = await self.get(tournament_id)
             self._organiser(t, actor, is_admin)
+            if from_round is not None and 0 < from_round <= t.current_round and (
+                    from_round < t.current_round or t.status in ENDED_STATES):
+                return False
             self._state(t, "running")
             await self._cancel_live_tables(t)
             await self.rounds.next_round_or_finish(t)
-            return t
+            return True
 
     async def _cancel_live_tables(self, t: Tournament) -> None:
         for table in [tb for tb in t.tables if tb.status in ("pending", "running")]:

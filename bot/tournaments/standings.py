@@ -55,7 +55,7 @@ def compute_standings(tournament: Tournament, ratings: dict[int, float] | None =
                 rows[uid].bye_points += points
                 rows[uid].byes += 1
             continue
-        if table.status in ("finished", "cancelled"):
+        if table.status == "finished":  # a cancelled or void table counts for nobody, opponents included
             _count_table(rows, table)
     for row in rows.values():
         if row.opponents:

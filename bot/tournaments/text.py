@@ -9,6 +9,7 @@ from bot.i18n import t
 
 from .models import BYE_POINTS, Entrant, Tournament
 from .ratings import PlayerStats, RatingRow
+from .round_robin import planned_rounds
 from .standings import Standing
 
 MAX_LINES = 40
@@ -27,8 +28,18 @@ def title(tournament: Tournament, locale: object | None, shown: Callable[[str], 
     return shown(tournament.name) if tournament.name else t("tournament.default_name", locale, game=game)
 
 
+def planned(tournament: Tournament) -> int:
+    """The rounds a tournament plays: a round robin's, before its start, the plan of its field as it stands
+    (those checked in, once check-in is open), so the sign-up shows what the start will do."""
+    tn = tournament
+    if tn.format != "roundrobin" or tn.status not in ("signup", "checkin"):
+        return tn.rounds
+    field = [e for e in tn.entrants.values() if tn.status == "signup" or e.status == "checked_in"]
+    return planned_rounds(len(field), tn.seats_min, tn.seats_max, tn.seed)
+
+
 def summary(tournament: Tournament, locale: object | None) -> str:
-    rounds = tournament.rounds or t("tournament.rounds_auto", locale)
+    rounds = planned(tournament) or t("tournament.rounds_auto", locale)
     sizes = (t("tournament.sizes_fixed", locale, size=tournament.seats_min)
              if tournament.seats_min == tournament.seats_max
              else t("tournament.sizes_range", locale, min=tournament.seats_min, max=tournament.seats_max))
@@ -48,8 +59,11 @@ def when(timestamp: float) -> str:
 def status_line(tournament: Tournament, locale: object | None) -> str:
     """Where the tournament is, for its sign-up message (which follows it to its end)."""
     tn = tournament
+    starts = " " + t("tournament.starts_at_deadline", locale) if tn.start_at_deadline else ""
     if tn.status == "checkin" and tn.checkin_until:
-        return t("tournament.status.checkin_until", locale, deadline=when(tn.checkin_until))
+        return t("tournament.status.checkin_until", locale, deadline=when(tn.checkin_until)) + starts
+    if tn.status == "signup":
+        return t("tournament.status.signup", locale) + starts
     if tn.status == "running" and tn.next_round_at is not None:
         return t("tournament.status.break", locale, round=tn.current_round, next=tn.current_round + 1,
                  at=when(tn.next_round_at))
@@ -72,14 +86,20 @@ def signup_lines(tournament: Tournament, locale: object | None) -> list[str]:
 
 
 def standing_lines(tournament: Tournament, rows: list[Standing], locale: object | None) -> list[str]:
+    """One line per row. A finalist's line leads with their place at the final table, their points before it
+    after (a finalist placed 3rd may have more points than the 2nd: the final table decides)."""
     lines = []
     for row in rows[:MAX_LINES]:
         entrant = tournament.entrants[row.user_id]
-        final = t("tournament.final_mark", locale) if row.final_place is not None else ""
+        dropped = t("tournament.dropped_mark", locale) if row.dropped else ""
+        if row.final_place is not None:
+            lines.append(t("tournament.final_line", locale, place=row.place, name=entrant.mention,
+                           final=row.final_place, points=number(row.points),
+                           breakdown=points_breakdown(row, locale), dropped=dropped))
+            continue
         lines.append(t("tournament.standing_line", locale, place=row.place, name=entrant.mention,
                        points=number(row.points), breakdown=points_breakdown(row, locale),
-                       opp=number(row.opp_points), final=final,
-                       dropped=t("tournament.dropped_mark", locale) if row.dropped else ""))
+                       opp=number(row.opp_points), dropped=dropped))
     if len(rows) > MAX_LINES:
         lines.append(t("tournament.more", locale, count=len(rows) - MAX_LINES))
     return lines
@@ -137,10 +157,12 @@ def checkin_call(tournament: Tournament, locale: object | None) -> tuple[str, li
     return text, people
 
 
-def missed_checkin(tournament: Tournament, locale: object | None) -> tuple[str, list[int]]:
-    """At the start: the people dropped for not checking in, told why."""
-    people = [e.user_id for e in tournament.entrants.values() if e.status == "dropped" and not e.is_bot]
-    return t("tournament.missed_checkin", locale, people=" ".join(f"<@{u}>" for u in people)), people
+def missed_checkin(tournament: Tournament, locale: object | None, dropped: list[int], *,
+                   at_deadline: bool = False) -> tuple[str, list[int]]:
+    """The people just ``dropped`` for not checking in (at the start, or at the deadline), told why."""
+    people = [u for u in dropped if not tournament.entrants[u].is_bot]
+    key = "tournament.missed_checkin_deadline" if at_deadline else "tournament.missed_checkin"
+    return t(key, locale, people=" ".join(f"<@{u}>" for u in people)), people
 
 
 def break_text(tournament: Tournament, locale: object | None) -> str:

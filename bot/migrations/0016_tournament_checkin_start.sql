@@ -1,0 +1,4 @@
+-- Counterpart: PostgreSQL 0012_tournament_checkin_start.sql.
+-- Check-in that closes itself (issue 43): at the check-in deadline those not checked in are dropped, and with
+-- start_at_deadline = 1 (the organiser's choice at creation) the tournament then starts by itself.
+ALTER TABLE tournaments ADD COLUMN start_at_deadline INTEGER NOT NULL DEFAULT 0;

@@ -1,16 +1,15 @@
 """Ephemeral replies, and the one place a domain error becomes the user's message."""
 from __future__ import annotations
 
-import asyncio
 import logging
 from typing import Any
 
-import aiohttp
 import discord
 
 from engines import EngineError
 
 from .acknowledge import EARLY, FILLED, Acknowledgement, early
+from .discord_errors import FAILURES
 from .errors import HostError, user_message
 from .i18n import t
 
@@ -18,7 +17,7 @@ log = logging.getLogger(__name__)
 NO_MENTIONS = discord.AllowedMentions.none()
 # How the answer to an interaction can fail after its change was committed: Discord refused or failed it, or the
 # connection broke or timed out on the way.
-ANSWER_FAILURES = (discord.HTTPException, asyncio.TimeoutError, OSError, aiohttp.ClientError)
+ANSWER_FAILURES = FAILURES
 AFTER_COMMIT = ("move", "back", "start", "lobby", "end", "tournament_start")  # error.after_commit.<what>
 
 

@@ -74,6 +74,7 @@ class TableOutbox:
         self._sleeping = self._woken = False  # in a backoff; asked to end it early
         self.gone = False  # its channel was deleted and the table ended: nothing more is written
         self._task: asyncio.Task[None] | None = None
+        self.budget_held = False  # its server used its share of the refusal budget: held back until it frees
         self._next_try = 0.0  # unreachable: when a write is tried whatever the cache says (time.monotonic)
 
     # ---- what is due (called by the service's listener; never waits) ---------------------
@@ -161,10 +162,15 @@ class TableOutbox:
     async def _may_write(self, table: Table) -> None:
         """Before a round of writes: held back while the table's server spent its share of the refusal budget, or
         while its channel is unreachable and the gateway's cache says it still is (no request: the cheap probe)."""
-        if (hold := self.budget.wait(table.row.guild_id)) > 0:
-            log.warning("table %s: its server used its share of refused requests; holding back %.0f s", table.id, hold)
+        hold = self.budget.wait(table.row.guild_id)
+        if hold > 0:
+            if not self.budget_held:
+                log.warning("table %s: its server used its share of refused requests; holding back %.0f s", table.id,
+                            hold)
+            self.budget_held = True
             await self._cannot_show(table)
             raise _Retry(hold)
+        self.budget_held = False
         if self.reach.cause is not None and self.reach.cache_refuses(table):
             if (left := self._next_try - time.monotonic()) > 0:
                 raise _Retry(min(left, self.probe_every))

@@ -54,7 +54,8 @@ class _Retry(Exception):
 class TableOutbox:
     backoff_first, backoff_max = 0.5, 30.0  # transient failures: first wait and longest wait
     unreachable_first, unreachable_max = 15.0, 600.0  # a channel that cannot be reached: tried this rarely
-    probe_every = 60.0  # ... but its writer looks at least this often whether the cache says it can write again
+    probe_every = 60.0  # ... but its writer looks at least this often whether it could write again
+    server_probe_every = 15.0  # the held writers of one server ask Discord together at most this often
     hold_after = 2.0  # a backoff at least this long pauses the table's clock (shorter blips do not)
     archive_grace = 300.0  # seconds a finished table's thread stays open after its result
 
@@ -75,7 +76,8 @@ class TableOutbox:
         self.gone = False  # its channel was deleted and the table ended: nothing more is written
         self._task: asyncio.Task[None] | None = None
         self.budget_held = False  # its server used its share of the refusal budget: held back until it frees
-        self._next_try = 0.0  # unreachable: when a write is tried whatever the cache says (time.monotonic)
+        self._tried_at = 0.0  # unreachable: when it last asked Discord (time.monotonic)
+        self._sibling_reached = False  # woken because another held writer of its server got through
 
     # ---- what is due (called by the service's listener; never waits) ---------------------
     def push(self, update: Update) -> None:
@@ -123,9 +125,12 @@ class TableOutbox:
                 self._start()
             self._archive_timer = asyncio.get_running_loop().call_later(self.archive_grace, due)
 
-    def wake(self) -> None:
-        """Something changed in the server (a thread unlocked, a permission granted): try now, not at the next
-        backoff."""
+    def wake(self, sibling_reached: bool = False) -> None:
+        """Something changed in the server (a thread unlocked, a permission granted, or with ``sibling_reached``
+        another table's writer there got through): try now, not at the next backoff."""
+        self._sibling_reached |= sibling_reached
+        if not sibling_reached:
+            self.budget.changed(self.guild_id)
         if self.reach.cause is not None:
             self.due.add(Output.BOARD)
         if self._sleeping and self._task is not None and not self._woken:
@@ -171,9 +176,18 @@ class TableOutbox:
             await self._cannot_show(table)
             raise _Retry(hold)
         self.budget_held = False
-        if self.reach.cause is not None and self.reach.cache_refuses(table):
-            if (left := self._next_try - time.monotonic()) > 0:
-                raise _Retry(min(left, self.probe_every))
+        if self.reach.cause is not None:
+            bypass, self._sibling_reached = self._sibling_reached, False
+            if not bypass and not self._may_probe(table):
+                raise _Retry(self.probe_every)
+
+    def _may_probe(self, table: Table) -> bool:
+        """An unreachable table asks Discord again only when the gateway's cache says its channel could take the
+        message (or does not know it), else rarely (``unreachable_max``: a cache may be wrong); and only in its
+        server's turn (``server_probe_every``): a server's held tables ask together, not each."""
+        if self.reach.cache_refuses(table) and time.monotonic() - self._tried_at < self.unreachable_max:
+            return False
+        return self.budget.may_probe(table.row.guild_id, self.server_probe_every)
 
     async def _cannot_show(self, table: Table) -> None:
         """The board cannot be shown for a while: the clock waits, and the board (with its ping) is written again
@@ -218,6 +232,7 @@ class TableOutbox:
         if self.reach.cause is not None:
             self.reach.cause = None
             self.refused.reset()
+            self.budget.reachable(table.row.guild_id, table.id)
         if self.clock_held and self.board.all_told(table) and Output.BOARD not in self.due:
             self.clock_held = False
             await self.bot.service.resume_clock(self.game_id)
@@ -252,9 +267,9 @@ class TableOutbox:
             self.due.add(Output.BOARD)
             await self.hold_clock(table)
             await self.reach.cannot_reach(table, refusal, lobby_channel=OUTPUTS[output].in_lobby_channel)
-            wait = self.refused.next()
-            self._next_try = time.monotonic() + wait
-            raise _Retry(min(wait, self.probe_every))
+            self._tried_at = time.monotonic()
+            self.budget.hold(table.row.guild_id, table.id, lambda: self.wake(sibling_reached=True))
+            raise _Retry(min(self.refused.next(), self.probe_every))
         if refusal is Refusal.CHANNEL_GONE:
             await self._channel_gone(table, lobby_channel=OUTPUTS[output].in_lobby_channel)
             raise _Retry(self.transient.next())

@@ -118,6 +118,8 @@ class RefusalBudget:
         self._tables: Counter[int | None] = Counter()  # each table's refusals in the window
         self.total = 0  # every refusal counted since start (tests, logs)
         self.totals: Counter[int | None] = Counter()  # the same per server
+        self._probed: dict[int | None, float] = {}  # when a held writer of each server last asked Discord
+        self._held: dict[int | None, dict[int, Callable[[], None]]] = {}  # held writers' wakes, by server and table
 
     def _trim(self) -> None:
         cutoff = self.clock() - self.window
@@ -165,3 +167,33 @@ class RefusalBudget:
     def of_table(self, table_id: int | None) -> int:
         self._trim()
         return self._tables.get(table_id, 0)
+
+    # ---- writers held because their channel refused them ---------------------------------------
+    def may_probe(self, guild_id: int | None, every: float) -> bool:
+        """Whether a held writer of this server may try a request now: the server's held writers together try at
+        most once every ``every`` seconds (one probe tells for all: see ``reachable``)."""
+        now = self.clock()
+        last = self._probed.get(guild_id)
+        if last is not None and now - last < every:
+            return False
+        if len(self._probed) >= 1000:  # servers that stopped probing leave
+            self._probed = {g: at for g, at in self._probed.items() if now - at < every}
+        self._probed[guild_id] = now
+        return True
+
+    def changed(self, guild_id: int | None) -> None:
+        """Discord told of a change in the server (an event): its held writers may ask once now, whenever they
+        last did (one request for the server, however many writers the event woke)."""
+        self._probed.pop(guild_id, None)
+
+    def hold(self, guild_id: int | None, table_id: int, wake: Callable[[], None]) -> None:
+        """A writer of this server is held (its channel refused it): ``wake`` once another writer there gets
+        through."""
+        self._held.setdefault(guild_id, {})[table_id] = wake
+
+    def reachable(self, guild_id: int | None, table_id: int) -> None:
+        """A held writer of this server wrote again: the others held there try again now."""
+        held = self._held.pop(guild_id, {})
+        held.pop(table_id, None)
+        for wake in held.values():
+            wake()

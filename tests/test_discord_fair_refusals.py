@@ -148,6 +148,7 @@ async def test_access_back_without_any_event_is_used_within_a_minute(h: Harness,
     monkeypatch.setattr(TableOutbox, "unreachable_first", TableOutbox.unreachable_first / SCALE)
     monkeypatch.setattr(TableOutbox, "unreachable_max", TableOutbox.unreachable_max / SCALE)
     monkeypatch.setattr(TableOutbox, "probe_every", 60.0 / SCALE, raising=False)
+    monkeypatch.setattr(TableOutbox, "server_probe_every", 15.0 / SCALE, raising=False)
     alice = h.user(ALICE_ID, "alice")
     table = await open_table(h, alice)
     box = outbox(h, table)

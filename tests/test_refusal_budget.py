@@ -52,3 +52,21 @@ def test_empty_servers_and_tables_leave_memory() -> None:
     now[0] = 11.0
     assert refusals.in_window() == 0
     assert not refusals._servers and not refusals._tables
+
+
+def test_a_servers_held_writers_ask_together_and_wake_each_other() -> None:
+    refusals, now = budget(limit=10, server_limit=5, window=60.0)
+    assert refusals.may_probe(A, every=15.0) and not refusals.may_probe(A, every=15.0)  # one asks for the server
+    assert refusals.may_probe(B, every=15.0)  # another server asks on its own
+    now[0] = 14.0
+    assert not refusals.may_probe(A, every=15.0)
+    refusals.changed(A)  # an event: one request now, whenever the last was
+    assert refusals.may_probe(A, every=15.0) and not refusals.may_probe(A, every=15.0)
+    woken: list[int] = []
+    for table in (1, 2, 3):
+        refusals.hold(A, table, lambda table=table: woken.append(table))
+    refusals.hold(B, 9, lambda: woken.append(9))
+    refusals.reachable(A, 2)  # table 2 got through: the others held in A try again, B's stay
+    assert woken == [1, 3]
+    refusals.reachable(A, 1)
+    assert woken == [1, 3]  # each wake once

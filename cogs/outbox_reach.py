@@ -21,6 +21,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 DM_TIMEOUT = 20.0
+# The least a board post needs (text and its picture): the cache's look does not wait for the rest of
+# TABLE_PERMISSIONS, which a server may well never grant while boards still go through.
+WRITE_NEEDS = ("view_channel", "send_messages", "attach_files")
 
 
 class Reach:
@@ -61,7 +64,7 @@ class Reach:
         perms = channel.permissions_for(guild.me)
         if isinstance(channel, discord.Thread) and channel.locked and not perms.manage_threads:
             return True
-        return bool(missing(perms, TABLE_PERMISSIONS, in_thread=isinstance(channel, discord.Thread)))
+        return bool(missing(perms, WRITE_NEEDS, in_thread=isinstance(channel, discord.Thread)))
 
     async def tell_host_gone(self, table: Table) -> None:
         await self.tell_host(table, t("outbox.gone", table.row.locale, id=table.id))

@@ -121,6 +121,23 @@ async def test_a_clock_waits_while_the_board_cannot_be_shown_and_restarts_with_t
     assert table.row.deadline is not None and table.row.deadline - shown > 2.5  # her full 3 s, from now
 
 
+async def test_a_writer_held_by_the_budget_holds_the_clock_until_the_board_is_shown(h: Harness) -> None:
+    alice = h.user(ALICE_ID, "alice")
+    table = await open_table(h, alice)
+    box = outbox(h, table)
+    refusals = h.bot.get_cog("TableCog").refusals
+    refusals.window, refusals.server_limit = 3.0, 3
+    await person_moves(h, table, PLAYER)
+    for _ in range(3):  # meanwhile other tables of her server spent its share
+        refusals.refused(h.guild_id, table_id=None)
+    await until(h, lambda: PLAYER in table.to_act())  # her next turn: its board waits for the budget
+    assert box.budget_held and table.clock_paused and table.row.deadline is None
+    assert shows_version(board_message(h, table)) < table.version
+    await until(h, lambda: shows_version(board_message(h, table)) == table.version and not table.clock_paused)
+    assert f"<@{ALICE_ID}>" in board_message(h, table).text
+    assert table.row.deadline is not None and table.row.deadline - time.time() > table.row.turn_seconds - 1.0
+
+
 async def test_an_accepted_unarchive_followed_by_50083_again_backs_off(tmp_path: Path) -> None:
     h = await start_harness(tmp_path / "bot.db", tables=None)
     try:

@@ -105,20 +105,20 @@ async def test_a_server_refusing_everything_never_holds_another_servers_writers(
 async def test_a_clock_waits_while_the_board_cannot_be_shown_and_restarts_with_the_full_time(h: Harness) -> None:
     alice = h.user(ALICE_ID, "alice")
     table = await open_table(h, alice)
-    await h.bot.service.set_turn_seconds(table.id, ALICE_ID, 3, is_admin=True)
+    await h.bot.service.set_turn_seconds(table.id, ALICE_ID, 5, is_admin=True)
     box = outbox(h, table)
     faults = refuse(h, h.channel_id, status=503)  # Discord fails every write (a long outage)
     await person_moves(h, table, PLAYER)
     await until(h, lambda: PLAYER in table.to_act())  # her next turn: its board (with her ping) cannot be posted
     version = table.version
-    await asyncio.sleep(5.0)  # longer than her 3 s
+    await asyncio.sleep(7.0)  # longer than her 5 s (the clock is held once a retry waits 2 s: after 1.5 s)
     assert table.version == version and PLAYER in table.to_act(), "timed out on a board she was never shown"
     assert table.clock_paused and table.row.deadline is None and box.clock_held
     lift(h, faults)
     await until(h, lambda: shows_version(board_message(h, table)) == table.version and not table.clock_paused)
     shown = time.time()
     assert f"<@{ALICE_ID}>" in board_message(h, table).text  # the board with her ping
-    assert table.row.deadline is not None and table.row.deadline - shown > 2.5  # her full 3 s, from now
+    assert table.row.deadline is not None and table.row.deadline - shown > 4.0  # her full 5 s, from now
 
 
 async def test_a_writer_held_by_the_budget_holds_the_clock_until_the_board_is_shown(h: Harness) -> None:

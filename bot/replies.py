@@ -5,12 +5,12 @@ import asyncio
 import logging
 from typing import Any
 
-import aiohttp
 import discord
 
 from engines import EngineError
 
 from .acknowledge import EARLY, FILLED, Acknowledgement, early
+from .discord_errors import DISCORD_FAILED, FAILURES
 from .errors import HostError, user_message
 from .i18n import t
 
@@ -18,9 +18,7 @@ log = logging.getLogger(__name__)
 NO_MENTIONS = discord.AllowedMentions.none()
 # How the answer to an interaction can fail after its change was committed: Discord refused or failed it, or the
 # connection broke or timed out on the way.
-ANSWER_FAILURES = (discord.HTTPException, asyncio.TimeoutError, OSError, aiohttp.ClientError)
-# Of those, the ones that say Discord (or the way to it) failed, not that it judged the request: worth trying again.
-DISCORD_FAILED = (discord.DiscordServerError, asyncio.TimeoutError, OSError, aiohttp.ClientError)
+ANSWER_FAILURES = FAILURES
 AFTER_COMMIT = ("move", "back", "start", "lobby", "end", "tournament_start")  # error.after_commit.<what>
 ANSWER_WINDOW = 30.0  # seconds after the interaction was created by which its error answer has been delivered
 LAST_TRY = 5.0  # seconds an error answer still gets when the work itself ran past the window

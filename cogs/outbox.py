@@ -8,17 +8,21 @@ with the table as it is written, so at start-up (``restore``) every table is bro
 turn ping is delivered once, each result posted once, and a clock never runs against a person who was not told it
 is their turn.
 
-Every refusal is classified (``refusals.classify``) and has one reaction: transient failures and rate limits are
-retried with backoff; an archived thread is unarchived; a locked thread, missing access or a missing permission
-pause the table's clock, tell its host the real cause and retry rarely (events from Discord wake the writer as
-soon as something changes); a deleted thread moves the table back to its lobby's channel, a deleted channel ends
-it; anything else is our own bug: that message is given up and logged. One process-wide budget of refusals keeps
-the bot far below Discord's invalid-request limit.
+Every refusal is classified (``refusals.classify``) and has one reaction, and every retry waits, growing:
+transient failures and rate limits are retried with backoff; an archived thread is unarchived, then written to
+after the same backoff; a locked thread, missing access or a missing permission tell its host the real cause and
+are tried rarely (events from Discord wake the writer as soon as something changes, and at least once a minute it
+looks in the gateway's cache whether the channel could take the message now); a deleted thread moves the table
+back to its lobby's channel, a deleted channel ends it; anything else is our own bug: that message is given up and
+logged. Whenever the writer cannot show the board for more than a moment (held by the refusal budget, backing off,
+unreachable) the table's clock is paused, and it runs again with the full time once the board is shown. The
+refusal budget keeps the bot far below Discord's invalid-request limit, in per-server shares.
 """
 from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from typing import TYPE_CHECKING, Callable
 
 import discord
@@ -50,6 +54,9 @@ class _Retry(Exception):
 class TableOutbox:
     backoff_first, backoff_max = 0.5, 30.0  # transient failures: first wait and longest wait
     unreachable_first, unreachable_max = 15.0, 600.0  # a channel that cannot be reached: tried this rarely
+    probe_every = 60.0  # ... but its writer looks at least this often whether it could write again
+    server_probe_every = 15.0  # the held writers of one server ask Discord together at most this often
+    hold_after = 2.0  # a backoff at least this long pauses the table's clock (shorter blips do not)
     archive_grace = 300.0  # seconds a finished table's thread stays open after its result
 
     def __init__(self, bot: "GameHostBot", game_id: int, budget: RefusalBudget,
@@ -69,6 +76,9 @@ class TableOutbox:
         self.gone = False  # its channel was deleted and the table ended: nothing more is written
         self._task: asyncio.Task[None] | None = None
         self._followed = False  # it has seen an update or restored its table (it knows where its log stands)
+        self.budget_held = False  # its server used its share of the refusal budget: held back until it frees
+        self._tried_at = 0.0  # unreachable: when it last asked Discord (time.monotonic)
+        self._sibling_reached = False  # woken because another held writer of its server got through
 
     # ---- what is due (called by the service's listener; never waits) ---------------------
     def push(self, update: Update) -> None:
@@ -132,9 +142,12 @@ class TableOutbox:
                 self._start()
             self._archive_timer = asyncio.get_running_loop().call_later(self.archive_grace, due)
 
-    def wake(self) -> None:
-        """Something changed in the server (a thread unlocked, a permission granted): try now, not at the next
-        backoff."""
+    def wake(self, sibling_reached: bool = False) -> None:
+        """Something changed in the server (a thread unlocked, a permission granted, or with ``sibling_reached``
+        another table's writer there got through): try now, not at the next backoff."""
+        self._sibling_reached |= sibling_reached
+        if not sibling_reached:
+            self.budget.changed(self.guild_id)
         if self.reach.cause is not None:
             self.due.add(Output.BOARD)
         if self._sleeping and self._task is not None and not self._woken:
@@ -154,9 +167,8 @@ class TableOutbox:
         table: Table | None = None
         while self.pending():
             try:
-                if (hold := self.budget.wait()) > 0:
-                    raise _Retry(hold)
                 table = await self.bot.service.table(self.game_id)
+                await self._may_write(table)
                 if table.row.open_thread and table.state is not None:
                     await self._move_to_thread(table)
                 for output in OUTPUTS:
@@ -168,6 +180,38 @@ class TableOutbox:
                 await self.board.record(table)
         if table is not None and table.row.end_tidied and self.done is not None:
             self.done(self)
+
+    async def _may_write(self, table: Table) -> None:
+        """Before a round of writes: held back while the table's server spent its share of the refusal budget, or
+        while its channel is unreachable and the gateway's cache says it still is (no request: the cheap probe)."""
+        hold = self.budget.wait(table.row.guild_id)
+        if hold > 0:
+            if not self.budget_held:
+                log.warning("table %s: its server used its share of refused requests; holding back %.0f s", table.id,
+                            hold)
+            self.budget_held = True
+            await self._cannot_show(table)
+            raise _Retry(hold)
+        self.budget_held = False
+        if self.reach.cause is not None:
+            bypass, self._sibling_reached = self._sibling_reached, False
+            if not bypass and not self._may_probe(table):
+                raise _Retry(self.probe_every)
+
+    def _may_probe(self, table: Table) -> bool:
+        """An unreachable table asks Discord again only when the gateway's cache says its channel could take the
+        message (or does not know it), else rarely (``unreachable_max``: a cache may be wrong); and only in its
+        server's turn (``server_probe_every``): a server's held tables ask together, not each."""
+        if self.reach.cache_refuses(table) and time.monotonic() - self._tried_at < self.unreachable_max:
+            return False
+        return self.budget.may_probe(table.row.guild_id, self.server_probe_every)
+
+    async def _cannot_show(self, table: Table) -> None:
+        """The board cannot be shown for a while: the clock waits, and the board (with its ping) is written again
+        once it can be, which runs the clock again with the full time."""
+        if table.status == "running":
+            self.due.add(Output.BOARD)
+            await self.hold_clock(table)
 
     async def _sleep(self, delay: float) -> None:
         """Wait out a backoff; ``wake`` ends the wait early (by cancelling this sleep only)."""
@@ -205,6 +249,7 @@ class TableOutbox:
         if self.reach.cause is not None:
             self.reach.cause = None
             self.refused.reset()
+            self.budget.reachable(table.row.guild_id, table.id)
         if self.clock_held and self.board.all_told(table) and Output.BOARD not in self.due:
             self.clock_held = False
             await self.bot.service.resume_clock(self.game_id)
@@ -225,25 +270,26 @@ class TableOutbox:
     async def _failed(self, table: Table, output: Output, error: BaseException) -> None:
         refusal = classify(error)
         if refusal.counts_as_invalid:
-            self.budget.refused()
-        if refusal is Refusal.ARCHIVED:
-            reopened = await self._unarchive(table)
-            if reopened is None:
-                raise _Retry(0)
-            refusal = reopened
-        if refusal in (Refusal.TRANSIENT, Refusal.RATE_LIMITED):
+            self.budget.refused(table.row.guild_id, table.id)
+        if refusal is Refusal.ARCHIVED:  # opened again (or why not); written to after a backoff all the same
+            refusal = await self._unarchive(table) or Refusal.ARCHIVED
+        if refusal in (Refusal.TRANSIENT, Refusal.RATE_LIMITED, Refusal.ARCHIVED):
             wait = max(retry_after(error), self.transient.next())
             log.warning("table %s: writing the %s failed (%s); trying again in %.1f s", self.game_id,
                         output.value, type(error).__name__, wait)
+            if wait >= self.hold_after:
+                await self._cannot_show(table)
             raise _Retry(wait)
         if refusal.unreachable:
             self.due.add(Output.BOARD)
             await self.hold_clock(table)
             await self.reach.cannot_reach(table, refusal, lobby_channel=OUTPUTS[output].in_lobby_channel)
-            raise _Retry(self.refused.next())
+            self._tried_at = time.monotonic()
+            self.budget.hold(table.row.guild_id, table.id, lambda: self.wake(sibling_reached=True))
+            raise _Retry(min(self.refused.next(), self.probe_every))
         if refusal is Refusal.CHANNEL_GONE:
             await self._channel_gone(table, lobby_channel=OUTPUTS[output].in_lobby_channel)
-            raise _Retry(0)
+            raise _Retry(self.transient.next())
         log.error("table %s: Discord refused the %s (%s); dropped", self.game_id, output.value, error)
         self.due.discard(output)
         OUTPUTS[output].give_up(self)
@@ -255,7 +301,7 @@ class TableOutbox:
         except Exception as again:  # locked, no permission, or Discord down
             refusal = classify(again)
             if refusal.counts_as_invalid:
-                self.budget.refused()
+                self.budget.refused(table.row.guild_id, table.id)
             return Refusal.LOCKED if refusal is Refusal.NO_PERMISSION else refusal
         return None
 

@@ -2,22 +2,32 @@
 
 Discord bans a bot's IP for an hour after 10,000 invalid requests (401, 403, 429) in ten minutes, so every kind of
 refusal has a defined reaction and a backoff of its own, and one process-wide budget (:class:`RefusalBudget`) keeps
-all the writers together far below that limit.
+all the writers together far below that limit, in shares: one server refusing everything never holds the writers
+of another.
 """
 from __future__ import annotations
 
-import asyncio
 import time
-from collections import deque
+from collections import Counter, deque
 from enum import Enum
 from typing import Callable
 
-import aiohttp
 import discord
 
-UNKNOWN_CHANNEL, UNKNOWN_MESSAGE = 10003, 10008
-MISSING_ACCESS, MISSING_PERMISSIONS, ARCHIVED = 50001, 50013, 50083
-THREAD_LOCKED, THREAD_LIMIT = 160005, 160006
+from bot.discord_errors import (  # named once there; re-exported for the writers
+    ARCHIVED,
+    FAILURES,
+    MISSING_ACCESS,
+    MISSING_PERMISSIONS,
+    THREAD_LIMIT,
+    THREAD_LOCKED,
+    TRANSPORT,
+    UNKNOWN_CHANNEL,
+    UNKNOWN_MESSAGE,
+)
+
+__all__ = ["ARCHIVED", "FAILURES", "MISSING_ACCESS", "MISSING_PERMISSIONS", "UNKNOWN_CHANNEL", "UNKNOWN_MESSAGE",
+           "Backoff", "Refusal", "RefusalBudget", "classify", "retry_after"]
 
 
 class Refusal(Enum):
@@ -49,7 +59,6 @@ class Refusal(Enum):
 _CODES = {ARCHIVED: Refusal.ARCHIVED, THREAD_LOCKED: Refusal.LOCKED, MISSING_ACCESS: Refusal.NO_ACCESS,
           MISSING_PERMISSIONS: Refusal.NO_PERMISSION, UNKNOWN_CHANNEL: Refusal.CHANNEL_GONE,
           UNKNOWN_MESSAGE: Refusal.MESSAGE_GONE, THREAD_LIMIT: Refusal.THREAD_LIMIT}
-TRANSPORT = (asyncio.TimeoutError, OSError, aiohttp.ClientError, discord.DiscordServerError)
 
 
 def classify(error: BaseException) -> Refusal:
@@ -61,7 +70,7 @@ def classify(error: BaseException) -> Refusal:
         if error.status >= 500:
             return Refusal.TRANSIENT
         return _CODES.get(error.code, Refusal.INVALID)
-    if isinstance(error, TRANSPORT):
+    if isinstance(error, (*TRANSPORT, discord.DiscordServerError)):
         return Refusal.TRANSIENT
     return Refusal.INVALID
 
@@ -94,27 +103,97 @@ class Backoff:
 
 
 class RefusalBudget:
-    """Refused requests of the whole process in a sliding window. Writers ask ``wait()`` before writing: past
-    ``limit`` refusals in ``window`` seconds they hold back until the oldest refusal leaves the window. The default
-    (500 in 10 minutes) is a twentieth of Discord's 10,000."""
+    """Refused requests in a sliding window, counted for the whole process, per server and per table. Writers ask
+    ``wait(guild_id)`` before writing. A server that reached its share (``server_limit`` refusals in ``window``
+    seconds) holds back until its oldest refusal leaves the window, whatever the others do. When the process as a
+    whole reaches ``limit`` (it can: many servers, each under its share), only the servers that caused it hold back:
+    those at or over an even share of the limit among the servers refused in the window; a server with fewer
+    refusals (or none) goes on. The default (500 in 10 minutes, 100 a server) is a twentieth of Discord's 10,000."""
 
-    def __init__(self, limit: int = 500, window: float = 600.0, clock: Callable[[], float] = time.monotonic) -> None:
-        self.limit, self.window, self.clock = limit, window, clock
-        self._times: deque[float] = deque()
+    def __init__(self, limit: int = 500, window: float = 600.0, server_limit: int = 100,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.limit, self.window, self.server_limit, self.clock = limit, window, server_limit, clock
+        self._times: deque[tuple[float, int | None, int | None]] = deque()  # (when, server, table), oldest first
+        self._servers: dict[int | None, deque[float]] = {}  # each server's refusals in the window, oldest first
+        self._tables: Counter[int | None] = Counter()  # each table's refusals in the window
         self.total = 0  # every refusal counted since start (tests, logs)
+        self.totals: Counter[int | None] = Counter()  # the same per server
+        self._probed: dict[int | None, float] = {}  # when a held writer of each server last asked Discord
+        self._held: dict[int | None, dict[int, Callable[[], None]]] = {}  # held writers' wakes, by server and table
 
     def _trim(self) -> None:
         cutoff = self.clock() - self.window
-        while self._times and self._times[0] <= cutoff:
-            self._times.popleft()
+        while self._times and self._times[0][0] <= cutoff:
+            _, server, table = self._times.popleft()
+            times = self._servers[server]
+            times.popleft()
+            if not times:
+                del self._servers[server]
+            self._tables[table] -= 1
+            if self._tables[table] <= 0:
+                del self._tables[table]
 
-    def refused(self) -> None:
-        self._times.append(self.clock())
-        self.total += 1
-
-    def wait(self) -> float:
-        """Seconds to hold back before the next request (0: go ahead)."""
+    def refused(self, guild_id: int | None = None, table_id: int | None = None) -> None:
+        now = self.clock()
         self._trim()
-        if len(self._times) < self.limit:
+        self._times.append((now, guild_id, table_id))
+        self._servers.setdefault(guild_id, deque()).append(now)
+        self._tables[table_id] += 1
+        self.total += 1
+        self.totals[guild_id] += 1
+
+    def wait(self, guild_id: int | None = None) -> float:
+        """Seconds a writer of this server holds back before its next request (0: go ahead)."""
+        self._trim()
+        mine = self._servers.get(guild_id)
+        if not mine:
             return 0.0
-        return max(0.0, self._times[len(self._times) - self.limit] + self.window - self.clock())
+        now, waits = self.clock(), []
+        if len(mine) >= self.server_limit:  # its own share is spent
+            waits.append(mine[len(mine) - self.server_limit] + self.window - now)
+        if len(self._times) >= self.limit and len(mine) * len(self._servers) >= self.limit:  # one of the causes
+            waits.append(self._times[len(self._times) - self.limit][0] + self.window - now)
+        return max(0.0, max(waits, default=0.0))
+
+    def in_window(self) -> int:
+        """Refusals of the whole process in the window now."""
+        self._trim()
+        return len(self._times)
+
+    def of_server(self, guild_id: int | None) -> int:
+        self._trim()
+        return len(self._servers.get(guild_id, ()))
+
+    def of_table(self, table_id: int | None) -> int:
+        self._trim()
+        return self._tables.get(table_id, 0)
+
+    # ---- writers held because their channel refused them ---------------------------------------
+    def may_probe(self, guild_id: int | None, every: float) -> bool:
+        """Whether a held writer of this server may try a request now: the server's held writers together try at
+        most once every ``every`` seconds (one probe tells for all: see ``reachable``)."""
+        now = self.clock()
+        last = self._probed.get(guild_id)
+        if last is not None and now - last < every:
+            return False
+        if len(self._probed) >= 1000:  # servers that stopped probing leave
+            self._probed = {g: at for g, at in self._probed.items() if now - at < every}
+        self._probed[guild_id] = now
+        return True
+
+    def changed(self, guild_id: int | None) -> None:
+        """Discord told of a change in the server (an event): its held writers may ask once now, whenever they
+        last did (one request for the server, however many writers the event woke)."""
+        self._probed.pop(guild_id, None)
+
+    def hold(self, guild_id: int | None, table_id: int, wake: Callable[[], None]) -> None:
+        """A writer of this server is held (its channel refused it): ``wake`` once another writer there gets
+        through."""
+        self._held.setdefault(guild_id, {})[table_id] = wake
+
+    def reachable(self, guild_id: int | None, table_id: int) -> None:
+        """A held writer of this server wrote again: the others held there try again now."""
+        held = self._held.pop(guild_id, {})
+        held.pop(table_id, None)
+        for wake in held.values():
+            wake()

@@ -328,7 +328,7 @@ async def post_where_played(interaction: discord.Interaction, table: Table, cont
         files = [discord.File(io.BytesIO(data), filename) for filename, data in pictures]
         return await channel.send(content, files=files, **message)
 
-    posted = await post_shared(client, table.row.channel_id, send)
+    posted = await post_shared(client, table.row.channel_id, table.row.guild_id, send)
     if posted is None:
         raise HostError("review_share_failed", game_id=table.id)
     return posted

@@ -70,27 +70,28 @@ class SharedReviews:
         return shared
 
 
-async def post_shared(client: discord.Client, channel_id: int,
+async def post_shared(client: discord.Client, channel_id: int, guild_id: int | None,
                       send: Callable[[], Awaitable[discord.Message]]) -> discord.Message | None:
-    """Send a shared review (``send``) as a table's writer would; None when Discord would not take it."""
+    """Send a shared review (``send``) as a table's writer would (its refusals counted in its server's share of the
+    budget); None when Discord would not take it."""
     tables = client.get_cog("TableCog") if isinstance(client, commands.Bot) else None
     budget: RefusalBudget | None = getattr(tables, "refusals", None)  # the bot's, shared by every table's writer
     backoff = Backoff(*POST_BACKOFF)
     for _ in range(POST_TRIES):
-        if budget is not None and budget.wait() > 0:
+        if budget is not None and budget.wait(guild_id) > 0:
             return None  # the bot is refused too often just now: no more refused requests for a review
         try:
             return await send()
         except (discord.HTTPException, *TRANSPORT) as error:
             refusal = classify(error)
             if budget is not None and refusal.counts_as_invalid:
-                budget.refused()
+                budget.refused(guild_id)
             if refusal is Refusal.ARCHIVED:  # a quiet thread is archived: reopen it, then send again
                 try:
                     await client.http.edit_channel(channel_id, archived=False)
                 except (discord.HTTPException, *TRANSPORT) as again:
                     if budget is not None and classify(again).counts_as_invalid:
-                        budget.refused()
+                        budget.refused(guild_id)
                     return None
             elif refusal in (Refusal.TRANSIENT, Refusal.RATE_LIMITED):
                 await asyncio.sleep(max(retry_after(error), backoff.next()))

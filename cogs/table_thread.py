@@ -13,9 +13,16 @@ import asyncio
 import logging
 from typing import TYPE_CHECKING, Literal
 
-import aiohttp
 import discord
 
+from bot.discord_errors import (
+    FAILURES,
+    MISSING_ACCESS,
+    MISSING_PERMISSIONS,
+    THREAD_EXISTS,
+    THREAD_LIMIT,
+    UNKNOWN_CHANNEL,
+)
 from bot.i18n import t
 from bot.table import ACTIVE, Table
 
@@ -30,10 +37,7 @@ log = logging.getLogger(__name__)
 THREAD_PERMISSIONS = ("create_public_threads", "send_messages_in_threads")
 THREAD_PARENTS = (discord.ChannelType.text, discord.ChannelType.news)  # channels whose messages can start threads
 AUTO_ARCHIVE_MINUTES: Literal[1440] = 1440  # a quiet thread is archived after a day; the table's writer opens it again
-THREAD_EXISTS, UNKNOWN_CHANNEL, MISSING_ACCESS, MISSING_PERMISSIONS = 160004, 10003, 50001, 50013
-THREAD_LIMIT = 160006
 CALL_TIMEOUT = 20.0  # seconds one Discord call may take
-FAILURES = (discord.HTTPException, discord.RateLimited, asyncio.TimeoutError, OSError, aiohttp.ClientError)
 
 
 async def thread_plan(interaction: discord.Interaction) -> tuple[bool, list[str]]:

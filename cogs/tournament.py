@@ -7,7 +7,6 @@ import asyncio
 import logging
 from typing import Any, Awaitable, Callable
 
-import aiohttp
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -26,7 +25,7 @@ from .limits import PEOPLE_TO_START, count_creation, refuse_tournament_size, ref
 from .lobby import LEVEL_CHOICES
 from .outbox import REQUEST_TIMEOUT
 from .permissions import TOURNAMENT_PERMISSIONS, missing_in_channel, permission_names, require
-from .refusals import MISSING_ACCESS, MISSING_PERMISSIONS
+from .refusals import FAILURES, MISSING_ACCESS, MISSING_PERMISSIONS
 from .tournament_controls import (
     NextRoundButton,
     live_tables,
@@ -161,7 +160,7 @@ class TournamentCog(commands.Cog):
         try:
             user = self.bot.get_user(tournament.creator_id) or await self.bot.fetch_user(tournament.creator_id)
             await asyncio.wait_for(user.send(text, allowed_mentions=NO_MENTIONS), REQUEST_TIMEOUT)
-        except (discord.HTTPException, asyncio.TimeoutError, OSError, aiohttp.ClientError) as failure:
+        except FAILURES as failure:
             log.warning("tournament %s: could not tell its organiser (%s)", tournament.id, type(failure).__name__)
 
     async def on_tournament(self, update: TournamentUpdate, done: set[str]) -> None:

@@ -66,7 +66,8 @@ class TournamentWriter:
     async def _try(self, update: TournamentUpdate, done: Steps, backoff: Backoff) -> float | None:
         """One delivery of ``update``: None once it is done with (shown, or given up), else the seconds to wait
         before trying it again."""
-        hold = self.budget.wait()
+        guild_id = update.tournament.guild_id
+        hold = self.budget.wait(guild_id)
         if hold > 0:
             return hold
         try:
@@ -74,7 +75,7 @@ class TournamentWriter:
         except Exception as error:  # every failure is sorted below
             refusal = classify(error)
             if refusal.counts_as_invalid:
-                self.budget.refused()
+                self.budget.refused(guild_id)
             if refusal in (Refusal.TRANSIENT, Refusal.RATE_LIMITED) and backoff.failures < self.tries:
                 wait = max(retry_after(error), backoff.next())
                 log.warning("tournament %s: showing %s failed (%s); trying again in %.1f s", update.tournament.id,

@@ -46,7 +46,7 @@ from typing import Any, Iterable, Optional, Union
 
 import discord
 
-from .discord_harness_errors import OWNER, ErrorLog, HarnessErrors
+from .discord_harness_errors import OWNER, ErrorLog, HarnessErrors, cancel_callbacks_of
 from .discord_harness_http import (
     Call,
     DiscordRefused,
@@ -163,8 +163,9 @@ class Harness(HarnessErrors):
             self.check_errors()
 
     async def abandon(self) -> None:
-        """The bot's process dies: every task started for it is cancelled where it stands; nothing is closed,
-        flushed or answered (drop its connections yourself, as the kernel would). The harness is finished."""
+        """The bot's process dies: every task started for it is cancelled where it stands, and every timer it armed;
+        nothing is closed, flushed or answered (drop its connections yourself, as the kernel would). The harness is
+        finished."""
         if self._closed:
             return
         self._closed = True
@@ -173,6 +174,7 @@ class Harness(HarnessErrors):
             task.cancel()
         if mine:
             await asyncio.wait(mine, timeout=1)
+        cancel_callbacks_of(self)  # its timers too (after the tasks: one may have armed a timer as it stopped)
         self._tasks.clear()
         self._give_back_loop()
         self.errors.clear()

@@ -7,6 +7,7 @@ errors, ``close`` and ``abandon`` see only its own tasks (and those of nobody in
 """
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import contextvars
 import logging
@@ -91,3 +92,15 @@ class HarnessErrors:
         if unclaimed:
             text = "\n".join("".join(traceback.format_exception(e)) for e in unclaimed)
             raise HarnessError(f"{len(unclaimed)} error(s) in the bot:\n{text}") from unclaimed[0]
+
+
+def cancel_callbacks_of(harness: "Harness") -> int:
+    """Cancel the loop's pending callbacks (``call_later`` timers, ``call_soon``) scheduled by this harness's bot (the
+    context they run in is the bot's): a killed process runs none of them. Returns how many were cancelled."""
+    loop = asyncio.get_running_loop()
+    pending = [*getattr(loop, "_scheduled", ()), *getattr(loop, "_ready", ())]  # asyncio's own queues
+    mine = [handle for handle in pending if not handle.cancelled()
+            and getattr(handle, "_context", contextvars.Context()).get(OWNER) is harness]
+    for handle in mine:
+        handle.cancel()
+    return len(mine)

@@ -362,3 +362,18 @@ async def test_custom_route_can_inject_a_discord_error(h: Harness, alice) -> Non
     with h.expect_errors(discord.Forbidden):
         await h.slash(alice, "announce", text="x")
     assert h.channel_messages()[0].content == "announcing x"
+
+
+async def test_an_abandoned_bot_runs_none_of_its_timers() -> None:
+    """A killed process does nothing afterwards: timers its bot armed (``call_later``, ``call_soon``) are cancelled
+    with its tasks; the test's own are not."""
+    h = await Harness(SampleBot()).start()
+    fired: list[str] = []
+    loop = asyncio.get_running_loop()
+    with h._owning():  # as the bot's own code arms them
+        loop.call_later(0.1, fired.append, "bot timer")
+        loop.call_soon(fired.append, "bot callback")
+    loop.call_later(0.1, fired.append, "test timer")
+    await h.abandon()
+    await asyncio.sleep(0.3)
+    assert fired == ["test timer"]

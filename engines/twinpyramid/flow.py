@@ -20,7 +20,8 @@ def match_result(state: TwinPyramidState) -> Result:
 def start_deal(state: TwinPyramidState, number: int) -> list[Event]:
     deck = full_deck(state.options["jokers"])
     state.rng.shuffle(deck)
-    state.deal, state.start = number, number % len(state.players)
+    first = state.first_start  # read from this deal's start and number before they change
+    state.deal, state.start = number, (first + number) % len(state.players)
     state.current, state.direction = state.start, 1
     state.draw, state.discard = deck, []
     state.top_suit = state.wild = state.pending = state.three_player = None
@@ -103,7 +104,7 @@ def end_deal(state: TwinPyramidState, reason: str, player: str | None, events: l
         **state.last_deal.model_dump(), "points": {p: state.seats[p].points for p in state.players},
     }))
     if state.deal + 1 < state.deals_total:
-        next_start = state.player_at((state.deal + 1) % n)
+        next_start = state.player_at(state.first_start + state.deal + 1)
         state.pending = Pending(kind="deal_over", player=next_start)
     else:
         state.over = True

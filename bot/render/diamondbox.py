@@ -16,7 +16,7 @@ from engines import Event
 from engines.diamondbox.cards import COLOURS, TURNS_ALL, cells_of, size_at, table
 from engines.diamondbox.view import DiamondBoxView
 
-from ..i18n import t
+from ..i18n import join_list, t
 from . import Board, Names, ranking_lines
 
 COLOUR_MARKS = {"R": "🟥", "Y": "🟨", "G": "🟩", "B": "🟦", "P": "🟪"}
@@ -35,7 +35,7 @@ def colour_name(colour: str | None, locale: object | None) -> str:
 
 
 def colours(values: list[str], locale: object | None) -> str:
-    return ", ".join(colour_name(c, locale) for c in values) or "—"
+    return join_list((colour_name(c, locale) for c in values), locale) or "—"
 
 
 def card(card_id: str) -> str:
@@ -284,7 +284,7 @@ def error_field(key: str, value: Any, locale: object | None) -> Any:
     if key == "turn" and isinstance(value, int):
         return turn_mark(value)
     if key == "turns" and isinstance(value, (list, tuple)):
-        return ", ".join(turn_mark(v) for v in value)
+        return join_list((turn_mark(v) for v in value), locale)
     return value
 
 

@@ -14,7 +14,7 @@ from engines.pileup.cards import COLOURS
 from engines.pileup.state import DumpLink
 from engines.pileup.view import Column, Pending, PileupView, Seat
 
-from ..i18n import t
+from ..i18n import join_list, t
 from . import Board, Names, ranking_lines
 from .event_table import EventFormatter, format_event
 
@@ -208,7 +208,7 @@ def my_decision(view: PileupView, p: Pending, names: Names, locale: object | Non
     if p.kind == "play":
         values = view.playable_values or []
         key = "pileup.hand.play_minus" if p.minus_turn else "pileup.hand.play"
-        return t(key, locale, dice=dice(p.dice), values=", ".join(f"{die(v)} {v}" for v in values) or "—")
+        return t(key, locale, dice=dice(p.dice), values=join_list((f"{die(v)} {v}" for v in values), locale) or "—")
     if p.kind == "penalty":
         return t("pileup.hand.penalty", locale, dice=dice(p.dice))
     if p.kind == "give":
@@ -298,7 +298,7 @@ def _drew(d: dict[str, Any], who: str, names: Names, locale: object | None) -> s
 def _turn_started(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
     parts = []
     if d.get("skipped"):
-        parts.append(t("pileup.event.skipped", locale, players=", ".join(names(p) for p in d["skipped"])))
+        parts.append(t("pileup.event.skipped", locale, players=join_list((names(p) for p in d["skipped"]), locale)))
     key = "pileup.event.turn_minus" if d.get("minus_turn") else "pileup.event.turn"
     parts.append(t(key, locale, player=who, turn=d.get("turn", 0)))
     return " ".join(parts)

@@ -5,7 +5,7 @@ from typing import Any
 
 from engines import Event
 
-from ..i18n import t
+from ..i18n import join_list, t
 from . import Names
 from .event_table import EventFormatter, format_event
 from .twinpyramid_text import card, cards, sorted_cards, step_label, suit_mark, suit_name
@@ -21,8 +21,8 @@ def deal_result_lines(outcome: dict[str, Any], names: Names, locale: object | No
         lines.append(t("twinpyramid.result.revealed", locale, player=who, cards=sorted_cards(outcome["revealed"])))
     payments = outcome.get("payments") or {}
     if any(payments.values()):
-        lines.append(t("twinpyramid.result.payments", locale, payments=", ".join(
-            f"{names(p)} {amount:+d}" for p, amount in payments.items())))
+        lines.append(t("twinpyramid.result.payments", locale, payments=join_list(
+            (f"{names(p)} {amount:+d}" for p, amount in payments.items()), locale)))
     return lines
 
 
@@ -158,8 +158,8 @@ def _deal_ended(d: dict[str, Any], who: str, names: Names, locale: object | None
     lines = deal_result_lines(d, names, locale)
     points = d.get("points") or {}
     if points:
-        lines.append(t("twinpyramid.event.scores", locale, scores=", ".join(
-            f"{names(p)} {v}" for p, v in sorted(points.items(), key=lambda kv: -kv[1]))))
+        lines.append(t("twinpyramid.event.scores", locale, scores=join_list(
+            (f"{names(p)} {v}" for p, v in sorted(points.items(), key=lambda kv: -kv[1])), locale)))
     return "\n".join(lines)
 
 

@@ -11,7 +11,7 @@ from typing import Sequence
 
 import discord
 
-from bot.i18n import t
+from bot.i18n import join_list, t
 from bot.table import Table, human_player
 
 from .board import board_view
@@ -21,9 +21,11 @@ from .paused import paused_view
 
 
 def named(table: Table, people: Sequence[int], mentioned: Sequence[int] = ()) -> str:
-    """People as @mentions where they are pinged, else by the name the board uses (bold)."""
-    names = names_for(table, table.row.locale)
-    return " ".join(f"<@{u}>" if u in mentioned else f"**{names(human_player(u))}**" for u in people)
+    """People as @mentions where they are pinged, else by the name the board uses (bold), listed with the
+    language's separator (``**alice**, **bob**``; ``**alice**、**bob**``)."""
+    locale = table.row.locale
+    names = names_for(table, locale)
+    return join_list((f"<@{u}>" if u in mentioned else f"**{names(human_player(u))}**" for u in people), locale)
 
 
 def turn_lines(table: Table, people: Sequence[int], mentioned: Sequence[int], warning_seconds: int | None,

@@ -178,11 +178,10 @@ def result_lines(view: DiamondBoxView, names: Names, locale: object | None) -> l
         lines.append(t(f"diamondbox.draw.{view.draw_reason}", locale))
     lines.append(t("common.final_ranking", locale))
     result = view.result
-    lines += ranking_lines(result.ranking if result else [], {}, names, locale)
-    left = result.scores if result else {}  # the cards each player has left
-    lines.append(t("diamondbox.board.cards_left", locale, players=" · ".join(
-        t("diamondbox.board.player_left", locale, player=names(p), count=left.get(p, 0)) for p in view.order)))
-    return lines
+    ranking = result.ranking if result else []
+    left = result.scores if result else {}  # the cards each player has left: on their place's line (shown once)
+    return lines + [line + t("diamondbox.ranking_left", locale, count=left.get(group[0], 0)) if group else line
+                    for line, group in zip(ranking_lines(ranking, {}, names, locale), ranking, strict=True)]
 
 
 def board(view: DiamondBoxView, names: Names, locale: object | None) -> Board:

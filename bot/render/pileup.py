@@ -44,6 +44,12 @@ def sorted_cards(ids: list[str]) -> str:
     return cards(sorted(ids, key=lambda c: (COLOURS.index(c[0]) if c[:1] in COLOURS else 9, c[1:])))
 
 
+def by_colour(ids: list[str]) -> str:
+    """Minus cards counted per colour (``🟥×3 ⬛×1``): what the ranking counts, without every card listed."""
+    counts = {colour: sum(1 for c in ids if c[:1] == colour) for colour in COLOURS}
+    return " ".join(f"{COLOUR_MARKS[colour]}×{n}" for colour, n in counts.items() if n) or "—"
+
+
 def die(value: int) -> str:
     return DIE_FACES[value - 1] if 1 <= value <= 6 else "?"
 
@@ -134,7 +140,7 @@ def seat_line(seat: Seat, view: PileupView, names: Names, locale: object | None)
     if seat.out:
         return mark + t("pileup.board.seat_out", locale, player=names(me))
     text = t("pileup.board.seat", locale, player=names(me), hand=seat.hand_size, count=seat.minus_count,
-             minus=sorted_cards(seat.minus))
+             minus=by_colour(seat.minus))
     if seat.revealed:
         text += " " + t("pileup.board.revealed", locale, cards=sorted_cards(seat.revealed))
     return mark + text

@@ -100,10 +100,11 @@ def end_deal(state: TwinPyramidState, reason: str, player: str | None, events: l
     )
     state.pending = state.wild = state.three_player = None
     state.three_queue, state.peek = [], []
+    last = state.deal + 1 >= state.deals_total
     events.append(Event(type="deal_ended", data={
-        **state.last_deal.model_dump(), "points": {p: state.seats[p].points for p in state.players},
+        **state.last_deal.model_dump(), "points": {p: state.seats[p].points for p in state.players}, "last": last,
     }))
-    if state.deal + 1 < state.deals_total:
+    if not last:
         next_start = state.player_at(state.first_start + state.deal + 1)
         state.pending = Pending(kind="deal_over", player=next_start)
     else:

@@ -38,8 +38,10 @@ def positions(games: int = 2, counts: tuple[int, ...] = (2, 3, 4), every: int = 
         taken: Counter[str] = Counter()
         for game in range(games):
             seed = 7000 + n * 100 + game
-            # the original's two rounds (the default when the recorded digests were taken): whole matches
-            state = ENGINE.new_game([f"p{i}" for i in range(n)], seed=seed, options={"rounds": 2})
+            # the original's two rounds (the default when the recorded digests were taken) under the rules of
+            # then (ENGINE.stored_options of a version-2 game: the host starts, rules 2): whole matches
+            state = ENGINE.new_game([f"p{i}" for i in range(n)], seed=seed,
+                                    options=ENGINE.stored_options({"rounds": 2}, 2))
             step = 0
             while actors := ENGINE.to_act(state):
                 player = actors[0]

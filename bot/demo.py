@@ -11,7 +11,7 @@ from engines import get_engine
 
 from . import render
 from .games import render_hooks
-from .i18n import t
+from .i18n import join_list, t
 from .scheduler import BotScheduler
 from .service import GameService
 from .storage import Storage
@@ -37,7 +37,7 @@ class TerminalChannel:
         game = table.row.game
         if update.kind is UpdateKind.STARTED:
             self.out(t("demo.started", lang, game=render.game_title(game, lang),
-                       players=", ".join(names(p) for p in table.view(None).players)))
+                       players=join_list((names(p) for p in table.view(None).players), lang)))
         for ev in update.events:
             line = render.event_line(game, ev, names, lang)
             if line is None:
@@ -45,7 +45,7 @@ class TerminalChannel:
             if ev.visible_to is None:
                 self.out(f"# {line}")
             else:
-                who = ", ".join(names(p) for p in ev.visible_to)
+                who = join_list((names(p) for p in ev.visible_to), lang)
                 self.out(f"  {PRIVATE} {t('demo.private_to', lang, players=who)}: {line}")
         if update.public_view is None:
             return

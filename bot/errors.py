@@ -7,7 +7,7 @@ from typing import Any
 from engines import EngineError
 
 from .games import PLUGINS, render_hooks
-from .i18n import has_key, t
+from .i18n import has_key, join_list, t
 
 
 class HostError(Exception):
@@ -37,6 +37,6 @@ def _readable(code: str, fields: dict[str, Any], locale: object | None) -> dict[
         if fmt is not None:
             value = fmt(key, value, locale)
         if isinstance(value, (list, tuple)):
-            value = ", ".join(map(str, value))
+            value = join_list(value, locale)
         out[key] = value
     return out

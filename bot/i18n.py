@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import string
+from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
 from typing import Any, Callable
@@ -130,6 +131,12 @@ def t(key: str, locale: object | None = None, /, **fields: Any) -> str:
     if text is None:
         raise KeyError(f"missing i18n key {key!r}")
     return _format(lang, text, fields) if fields else text
+
+
+def join_list(items: Iterable[object], locale: object | None = None) -> str:
+    """Items listed in running text with the language's separator (``common.list_separator``: ", " in English,
+    "、" in Japanese): names, colours, places."""
+    return t("common.list_separator", locale).join(map(str, items))
 
 
 def rules_text(game: str, locale: object | None = None) -> str:

@@ -78,7 +78,7 @@ class GameRecord(BaseModel):
         for entry in self.players:
             if entry.seat == seat:
                 return entry.player
-        raise HostError("replay_no_seat", seat=seat, seats=", ".join(str(p.seat) for p in self.players))
+        raise HostError("replay_no_seat", seat=seat, seats=[p.seat for p in self.players])
 
 
 def state_digest(state: GameState) -> str:

@@ -2,9 +2,12 @@
 message they go on, and who has been told it is their turn.
 
 A new board goes to the bottom when a person's turn begins (with one @mention per person and turn), or when the
-waiting lines outgrow the current one; otherwise the current board is edited. What the players were shown — the
-board message, the version and lines it shows and whose turn it was posted for — is stored with the table after
-every write, so a restarted bot knows which turn pings were delivered and redraws the board with the same lines.
+waiting lines outgrow the current one; otherwise the current board is edited. The time warning is a message of its
+own below the board, with an @mention (Discord notifies nobody of a mention added by an edit), once per person and
+turn — so a turn notifies a person at most twice — and deleted once the decision it warned of is made (a restart
+forgets it: it stays). What the players were shown — the board message, the version and lines it shows and whose
+turn it was posted for — is stored with the table after every write, so a restarted bot knows which turn pings were
+delivered and redraws the board with the same lines.
 """
 from __future__ import annotations
 
@@ -27,7 +30,7 @@ from .common import NO_MENTIONS
 from .outbox_fold import Line, compose, fit, folded, plain_lines
 from .outbox_lines import event_lines
 from .refusals import UNKNOWN_MESSAGE
-from .table_post import table_view, turn_lines
+from .table_post import named, table_view, turn_lines
 
 if TYPE_CHECKING:
     from bot.client import GameHostBot
@@ -60,6 +63,8 @@ class BoardWriter:
         self.lines: list[Line] = []  # event lines not yet on a board message
         self.skipped = 0  # lines given up while the channel could not keep up
         self.warning: int | None = None  # the version whose time warning is due
+        self.warned: tuple[int, int] | None = None  # the time warning message shown: (message id, its version)
+        self.warned_in_turn: set[int] = set()  # people the time warning @mentioned in the turn they are still in
         self.post: Post | None = None
         self.pinged: set[int] = set()  # people already @mentioned (or acting) in the turn they are still in
         self.told: set[int] = set()  # people whose turn the current board message was posted for
@@ -130,6 +135,7 @@ class BoardWriter:
         """A person's turn lasts while they stay to act: one @mention per turn, none once they act in it."""
         acting = set(table.user_ids_to_act()) if table.status == "running" and table.state is not None else set()
         self.pinged &= acting
+        self.warned_in_turn &= acting
         if actor_user is not None and actor_user in acting:
             self.pinged.add(actor_user)  # they are deciding already: no ping for the next step of their turn
         self.told &= acting
@@ -154,9 +160,32 @@ class BoardWriter:
             return await self._write_plain_lines(table, channel)
         if self.post is None and self._new_board_due(table):
             self.post = await self._build_post(table)
-        if self.post is not None:
-            return await self._post_board(table, channel)
-        return await self._edit_board(table, channel)
+        wrote = await (self._post_board(table, channel) if self.post is not None else self._edit_board(table, channel))
+        return await self._write_warning(table, channel) or wrote
+
+    async def _write_warning(self, table: Table, channel: discord.PartialMessageable) -> bool:
+        """The time warning below the board: sent when due, deleted once its decision is made (or the table moved
+        on). It @mentions only those it has not warned in this turn."""
+        wrote = False
+        if self.warned is not None and self.warned[1] != table.version:
+            try:
+                await channel.get_partial_message(self.warned[0]).delete()
+            except discord.NotFound:
+                pass  # deleted already
+            self.warned, wrote = None, True
+        seconds = self._warning_seconds(table)
+        people = self._people(table)
+        if seconds is None or self.warned is not None or not people:
+            return wrote
+        muted = await self.bot.storage.muted_pings(people)
+        ping = [u for u in people if u not in muted and u not in self.warned_in_turn]
+        message = await channel.send(
+            t("table.time_warning", table.row.locale, players=named(table, people, ping), seconds=seconds),
+            allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in ping], everyone=False,
+                                                     roles=False))
+        self.warned = (message.id, table.version)
+        self.warned_in_turn.update(ping)
+        return True
 
     def _people(self, table: Table) -> list[int]:
         return table.user_ids_to_act() if table.status == "running" else []
@@ -167,7 +196,7 @@ class BoardWriter:
         return max(0, round(table.row.deadline - self.bot.service.clock()))
 
     def _turn(self, table: Table, mentioned: list[int], clock: bool = True) -> list[str]:
-        return turn_lines(table, self._people(table), mentioned, self._warning_seconds(table), clock)
+        return turn_lines(table, self._people(table), mentioned, clock)  # the time warning: ``_write_warning``
 
     def all_told(self, table: Table) -> bool:
         """Everyone whose turn it is was told so by a board posted for their turn."""

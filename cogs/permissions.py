@@ -11,7 +11,7 @@ from bot.permissions import TABLE_PERMISSIONS, TOURNAMENT_PERMISSIONS
 
 __all__ = ["TABLE_PERMISSIONS", "TOURNAMENT_PERMISSIONS", "missing", "missing_in_channel", "permission_names",
            "require"]
-from bot.i18n import t
+from bot.i18n import join_list, t
 
 if TYPE_CHECKING:
     from discord.ext import commands
@@ -28,7 +28,7 @@ def missing(perms: discord.Permissions, needed: tuple[str, ...], *, in_thread: b
 
 
 def permission_names(names: list[str], locale: object | None) -> str:
-    return ", ".join(t(f"perm.{name}", locale) for name in names)
+    return join_list((t(f"perm.{name}", locale) for name in names), locale)
 
 
 def require(interaction: discord.Interaction, needed: tuple[str, ...] = TABLE_PERMISSIONS,

@@ -77,7 +77,9 @@ def play_options(game: str) -> list[PlayOption]:
     shared = {"bots": PlayOption("bots", app_commands.Range[int, 0, engine.max_players - 1], 0),
               "timer": PlayOption("timer", TimerOption, DEFAULT_TIMER),
               "level": PlayOption("level", str, "normal", LEVEL_CHOICES)}
-    fields = [field_option(game, name, field) for name, field in engine.options_model.model_fields.items()]
+    stored_only: frozenset[str] = getattr(engine.options_model, "stored_only", frozenset())  # stored games only
+    fields = [field_option(game, name, field) for name, field in engine.options_model.model_fields.items()
+              if name not in stored_only]
     return [shared[name] for name in SHARED_BEFORE] + fields + [shared[name] for name in SHARED_AFTER]
 
 

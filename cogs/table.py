@@ -107,7 +107,7 @@ class TableCog(commands.Cog):
             return tables[0]
         if not tables:
             raise HostError("no_table_here")
-        raise HostError("which_table", ids=", ".join(str(tb.id) for tb in tables))
+        raise HostError("which_table", ids=[tb.id for tb in tables])  # listed in the reader's language
 
     @game.command(name="status")
     @app_commands.describe(table="Table number (only needed when the channel has several)")

@@ -11,7 +11,7 @@ from typing import Sequence
 
 import discord
 
-from bot.i18n import t
+from bot.i18n import join_list, t
 from bot.table import Table, human_player
 
 from .board import board_view
@@ -21,15 +21,16 @@ from .paused import paused_view
 
 
 def named(table: Table, people: Sequence[int], mentioned: Sequence[int] = ()) -> str:
-    """People as @mentions where they are pinged, else by the name the board uses (bold)."""
-    names = names_for(table, table.row.locale)
-    return " ".join(f"<@{u}>" if u in mentioned else f"**{names(human_player(u))}**" for u in people)
+    """People as @mentions where they are pinged, else by the name the board uses (bold), listed with the
+    language's separator (``**alice**, **bob**``; ``**alice**、**bob**``)."""
+    locale = table.row.locale
+    names = names_for(table, locale)
+    return join_list((f"<@{u}>" if u in mentioned else f"**{names(human_player(u))}**" for u in people), locale)
 
 
-def turn_lines(table: Table, people: Sequence[int], mentioned: Sequence[int], warning_seconds: int | None,
-               clock: bool = True) -> list[str]:
-    """Whose turn it is and (``clock``) when their time runs out (and, when due, how many seconds are left); at a
-    paused table, who may resume it and how."""
+def turn_lines(table: Table, people: Sequence[int], mentioned: Sequence[int], clock: bool = True) -> list[str]:
+    """Whose turn it is and (``clock``) when their time runs out; at a paused table, who may resume it and how. (The
+    time warning is a message of its own: ``outbox_board.BoardWriter``.)"""
     locale = table.row.locale
     if table.paused:
         away = [s.user_id for s in table.seats if s.user_id is not None]
@@ -37,12 +38,8 @@ def turn_lines(table: Table, people: Sequence[int], mentioned: Sequence[int], wa
     if not people:
         return []
     deadline = deadline_mark(table) if clock else None
-    lines = [t("table.your_turn", locale, players=named(table, people, mentioned)) if deadline is None
-             else t("table.your_turn_until", locale, players=named(table, people, mentioned), deadline=deadline)]
-    if warning_seconds is not None:
-        lines.append(t("table.time_warning", locale, players=named(table, people, mentioned),
-                       seconds=warning_seconds))
-    return lines
+    return [t("table.your_turn", locale, players=named(table, people, mentioned)) if deadline is None
+            else t("table.your_turn_until", locale, players=named(table, people, mentioned), deadline=deadline)]
 
 
 def table_view(table: Table, locale: object | None) -> discord.ui.View | None:

@@ -10,7 +10,7 @@ import discord
 
 from bot import literal, render
 from bot.games import render_hooks
-from bot.i18n import t
+from bot.i18n import join_list, t
 from bot.table import Table
 
 from .common import NO_MENTIONS, GameItem, host, names_for
@@ -30,7 +30,7 @@ def result_message(table: Table, locale: object | None, *, rematch: bool = True,
     assert result is not None, "only a finished table has a result"
     names = names_for(table, locale)
     winners = result.ranking[0] if result.ranking else []
-    lines = [t("result.winners", locale, players=", ".join(names(p) for p in winners))]
+    lines = [t("result.winners", locale, players=join_list((names(p) for p in winners), locale))]
     if not board_above:  # the places once: where the final board is above, its ranking (with the scores) has them
         lines += ["", *render.ranking_lines(result.ranking, {}, names, locale)]
     notes = render_hooks(table.row.game).result_notes

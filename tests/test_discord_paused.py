@@ -97,7 +97,7 @@ async def test_everyone_away_pauses_the_table_and_a_seated_person_resumes_it(h: 
     text = channel_text(h)
     assert not says(text, "table.abandoned") and says(text, "table.paused")
     board = board_message(h, table)
-    assert says(board.text, "table.paused_board", players="**alice** **bob**")  # and who may resume it
+    assert says(board.text, "table.paused_board", players="**alice**, **bob**")  # and who may resume it
     assert labelled(board, *PAUSED_CONTROLS)  # nothing that cannot act
     assert all(not labels(m) for m in h.channel_messages() if m.id != board.id)  # older boards: no controls
     # Alice's open hand view was redrawn: her hand, the pause, and only the way back.
@@ -168,7 +168,7 @@ async def test_japanese_paused_board(h: Harness) -> None:
     clock = manual_time(h)
     table = await paused_table(h, clock, join="参加", start="開始")
     board = board_message(h, table)
-    assert t("table.paused_board", "ja", players="**alice** **bob**") in board.text  # in Japanese
+    assert t("table.paused_board", "ja", players="**alice**、**bob**") in board.text  # in Japanese, listed with 、
     assert labels(board) == [t(key, "ja") for key in PAUSED_CONTROLS]
     r = await h.click(mod, board, label=END_TABLE)  # Manage Server may end it
     assert r.ephemeral and table.status == "cancelled"

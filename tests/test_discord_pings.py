@@ -108,7 +108,9 @@ async def test_muted_person_is_named_but_never_mentioned(h: Harness) -> None:
     assert await h.bot.storage.muted_pings([ALICE]) == set()  # type: ignore[attr-defined]
 
 
-async def test_time_warning_edits_the_turn_ping(h: Harness) -> None:
+async def test_time_warning_is_a_new_message_that_notifies_and_goes_once_they_move(h: Harness) -> None:
+    """Discord notifies nobody of a mention added by an edit: the warning is a message of its own with the mention
+    (a second notification in the turn, never a third), deleted once the person has moved."""
     alice = h.user(ALICE, "alice")
     r = await h.slash(alice, "play akuma", bots=2)
     await h.click(alice, r.message, label=START)
@@ -116,14 +118,19 @@ async def test_time_warning_edits_the_turn_ping(h: Harness) -> None:
     table = (await h.bot.service.tables_in_channel(h.channel_id))[0]  # type: ignore[attr-defined]
     assert table.user_ids_to_act() == [ALICE]
     pings_before = len(mentions_of(h, ALICE))
-    posts_before = len(h.channel_messages())
     ping = next(m for m in reversed(h.channel_messages()) if f"<@{ALICE}>" in m.text)
     h.bot.service.warn(table)  # type: ignore[attr-defined]
     await h.settle()
-    edited = h.message(ping.id)
-    assert says(edited.text, "table.time_warning") and f"<@{ALICE}>" in edited.text
-    assert len(h.channel_messages()) == posts_before  # no new message
-    assert len(mentions_of(h, ALICE)) == pings_before  # and nobody notified again
+    warning = h.channel_messages()[-1]
+    assert warning.id != ping.id and says(warning.text, "table.time_warning") and f"<@{ALICE}>" in warning.text
+    assert len(mentions_of(h, ALICE)) == pings_before + 1  # notified: a new message, not an edit
+    assert not says(h.message(ping.id).text, "table.time_warning")  # the board does not say it twice
+    h.bot.service.warn(table)  # type: ignore[attr-defined]  # warned again in the same decision: nothing new
+    await h.settle()
+    assert len(mentions_of(h, ALICE)) == pings_before + 1 and h.channel_messages()[-1].id == warning.id
+    await ui_driver.act(h, alice, table, random.Random(1))
+    await h.settle()
+    assert h.message(warning.id).deleted  # gone once alice moved
 
 
 async def test_hand_views_redraw_themselves_after_every_change(h: Harness) -> None:

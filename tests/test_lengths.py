@@ -121,11 +121,12 @@ async def test_the_lobby_shows_the_length_in_japanese(tmp_path: Path) -> None:
 # ---- Twin Pyramid's stored games ------------------------------------------------------------------
 
 
-def bot_match(options: dict, players: int = 2, seed: int = 5) -> tuple[list[RecordAction], str, int]:
-    """A whole match with bots: its log, its final state's digest and its deals."""
+def bot_match(options: dict, version: int, players: int = 2, seed: int = 5) -> tuple[list[RecordAction], str, int]:
+    """A whole match with bots as engine ``version`` played it (its options as that version read them): its log,
+    its final state's digest and its deals."""
     engine = get_engine("twinpyramid")
     names = [f"p{i}" for i in range(players)]
-    state = engine.new_game(names, seed=seed, options=options)
+    state = engine.new_game(names, seed=seed, options=engine.stored_options(options, version))
     rng, log = random.Random(seed), []
     while engine.result(state) is None:
         player = engine.to_act(state)[0]
@@ -142,7 +143,7 @@ def record(options: dict, version: int, log: list[RecordAction], digest: str, pl
 
 
 def test_a_default_game_of_version_1_replays_as_the_original_two_rounds():
-    log, digest, deals = bot_match({"rounds": 2})  # what version 1 played for options {}
+    log, digest, deals = bot_match({}, 1)  # version 1 played options {} as two rounds
     assert deals == 4
     replay = rebuild(record({}, 1, log, digest))
     assert len(replay) == len(log) + 1 and replay.frames[-1].state.deals_total == 4
@@ -151,13 +152,14 @@ def test_a_default_game_of_version_1_replays_as_the_original_two_rounds():
     assert refused.value.code == "replay_mismatch"
 
 
-@pytest.mark.parametrize("version", [1, 2])
-def test_stored_rounds_replay_in_either_version(version: int):
-    log, digest, deals = bot_match({"rounds": 1})
+@pytest.mark.parametrize("version", [1, 2, 3])
+def test_stored_rounds_replay_in_every_version(version: int):
+    log, digest, deals = bot_match({"rounds": 1}, version)
     assert deals == 2
     assert len(rebuild(record({"rounds": 1}, version, log, digest))) == len(log) + 1
 
 
-def test_deals_replay_and_count_deals():
-    log, digest, deals = bot_match({"deals": 3})
-    assert deals == 3 and len(rebuild(record({"deals": 3}, 2, log, digest))) == len(log) + 1
+@pytest.mark.parametrize("version", [2, 3])
+def test_deals_replay_and_count_deals(version: int):
+    log, digest, deals = bot_match({"deals": 3}, version)
+    assert deals == 3 and len(rebuild(record({"deals": 3}, version, log, digest))) == len(log) + 1

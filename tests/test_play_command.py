@@ -25,7 +25,17 @@ SAMPLE_TEXT = {"deck": "R2B2G2Y2W1K1"}  # a str field's value for the lobby test
 
 
 def schema_fields(game: str) -> dict[str, dict[str, Any]]:
-    return get_engine(game).options_model.model_json_schema().get("properties", {})
+    """The fields a table may choose: all but those only a stored game sets (``stored_only``)."""
+    model = get_engine(game).options_model
+    stored_only = getattr(model, "stored_only", frozenset())
+    return {name: schema for name, schema in model.model_json_schema().get("properties", {}).items()
+            if name not in stored_only}
+
+
+def test_a_stored_only_field_is_no_play_option() -> None:
+    """Twin Pyramid's ``rules`` says which rules a stored game was dealt under: no table chooses it."""
+    assert "rules" in get_engine("twinpyramid").options_model.model_fields
+    assert "rules" not in [p.name for p in play_command("twinpyramid").parameters]
 
 
 def optional_integer(schema: dict[str, Any]) -> dict[str, Any] | None:

@@ -42,8 +42,9 @@ EXPECTED: dict[str, str] = {  # python -m tests.test_policy_moves, on the code b
 }
 
 
-# The defaults when the digests were recorded, where a game's defaults changed since (Twin Pyramid: two rounds).
-RECORDED_OPTIONS = {"twinpyramid": {"rounds": 2}}
+# The defaults when the digests were recorded, where a game's defaults changed since (Twin Pyramid: two rounds,
+# the host starting, rules 2 — what ``stored_options`` gives a game of version 2).
+RECORDED_OPTIONS = {"twinpyramid": {"rounds": 2, "start_player": 0, "rules": 2}}  # and its rules of then
 
 
 def seat_levels(players: int, seed: int) -> list[str]:

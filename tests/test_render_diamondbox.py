@@ -59,6 +59,26 @@ def test_boards_hands_and_events_render_for_many_states(lang: str) -> None:
     assert kinds & {"game_won", "game_drawn"}
 
 
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_final_board_gives_the_ranking_once_with_the_cards_left(lang: str) -> None:
+    """Issue 44: each place's line carries its cards left (no separate "cards left" list repeating the ranking)."""
+    finished = 0
+    for state, _events in games(4):
+        result = ENGINE.result(state)
+        if result is None:
+            continue
+        finished += 1
+        body = render.board("diamondbox", ENGINE.view(state, None), NAMES, lang).text()
+        assert body.count(catalog(lang)["common.final_ranking"]) == 1
+        for group in result.ranking:
+            count = result.scores[group[0]]
+            place = next(line for line in body.splitlines() if NAMES(group[0]) in line and line[:1] in "🥇🥈🥉4")
+            assert place.endswith(text.t("diamondbox.ranking_left", lang, count=count))
+            assert sum(NAMES(group[0]) in line for line in body.splitlines()[body.splitlines().index(
+                catalog(lang)["common.final_ranking"]):]) == 1  # named once after the heading
+    assert finished >= 2
+
+
 def test_the_board_names_the_designated_colour_the_last_card_and_the_turn() -> None:
     state, _ = next((s, e) for s, e in games(1) if s.current and len(s.placed) > 3)
     view = ENGINE.view(state, None)

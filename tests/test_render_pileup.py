@@ -122,9 +122,18 @@ def test_board_shows_pile_hands_and_minus_cards_and_its_picture_the_columns() ->
     assert "3️⃣ 🟩▲3 ▸ 🟦■3×2 · 2 layers, 3 cards ⚠️ a new layer takes it" in alt and "3️⃣" not in text
     assert "5️⃣ 🟥●5 ▸ ⬛◆5 · 2 layers, 2 cards ⬛ **trapped** by Bob" in alt
     assert "1️⃣ —" in alt and "**Draw pile:** 2 cards" in text
-    assert "▶ Ann — ✋ 2 · ➖ 0: —" in text and "Cat — ✋ 0 · ➖ 2: 🟥●2 ⬜○1" in text
+    assert "▶ Ann — ✋ 2 · ➖ 0: —" in text and "Cat — ✋ 0 · ➖ 2: 🟥×1 ⬜×1" in text
     ja = R.board(ENG.view(state, None), names, "ja").text()
     assert "**山札：** 2枚" in ja and "マイナスカード" in ja
+
+
+def test_the_board_counts_minus_cards_per_colour() -> None:
+    """Issue 44: a player with many minus cards is one short line (the count is what ranks), not every card."""
+    many = ["R1a", "R2a", "R3b", "B6a", "K2a", "R1b", "W5a", "B1a"]
+    assert R.by_colour(many) == "🟥×4 🟦×2 ⬜×1 ⬛×1" and R.by_colour([]) == "—"
+    state = build(["ann", "bob"], hands={"ann": ["G3a"], "bob": ["Y4a"]}, minus={"bob": many}, pile=["R5a"])
+    text = R.board(ENG.view(state, None), Names({"ann": "Ann", "bob": "Bob"}), "en").text()
+    assert "Bob — ✋ 1 · ➖ 8: 🟥×4 🟦×2 ⬜×1 ⬛×1" in text and R.card("R3b") not in text
 
 
 def test_board_never_depends_on_secret_cards() -> None:

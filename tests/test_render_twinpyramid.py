@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.errors import user_message
-from bot.i18n import has_key
+from bot.i18n import has_key, t
 from bot.policies import choose_action
 from bot.render import Names
 from bot.render import twinpyramid as R
@@ -264,3 +264,58 @@ def test_hand_view_sub_choices_and_notes() -> None:
     ok = cog.selection_notes(table, "p0", view, [f"a{legal.index(ENG.parse_action({'type': 'play', 'card': '5S'}))}"],
                              "ja")
     assert ok and ok[0].startswith("✅")
+
+
+# ---- less to read past (issue 44) -------------------------------------------------------------------------------
+def test_a_one_deal_match_does_not_number_its_deal() -> None:
+    names = names_for(["p0", "p1", "p2"])
+    one = ENG.new_game(["p0", "p1", "p2"], seed=3, options={"start_player": 1})
+    three = ENG.new_game(["p0", "p1", "p2"], seed=3, options={"deals": 3, "start_player": 1})
+    for lang in LOCALES:
+        text = R.board(ENG.view(one, None), names, lang).text()
+        assert t("twinpyramid.board.single_deal", lang, player="Player p1",
+                   direction=R.direction_text(ENG.view(one, None), lang)) in text
+        assert t("twinpyramid.board.deal", lang, deal=1, total=1, player="Player p1",
+                   direction=R.direction_text(ENG.view(one, None), lang)) not in text
+        assert t("twinpyramid.board.deal", lang, deal=1, total=3, player="Player p1",
+                   direction=R.direction_text(ENG.view(three, None), lang)) in R.board(ENG.view(three, None), names,
+                                                                                     lang).text()
+        started = [R.event(e, names, lang) for e in ENG.start_events(one)]
+        assert started == [t("twinpyramid.event.single_deal_started", lang, player="Player p1",
+                               top=R.card(one.top()))]
+
+
+def test_the_turn_limit_shows_only_in_its_last_tenth() -> None:
+    names = names_for(["p0", "p1", "p2"])
+    state = make(n=3)
+    limit = ENG.view(state, None).turn_limit
+    for turn, shown in ((0, False), (int(0.9 * limit) - 2, False), (int(0.9 * limit) - 1, True), (limit - 1, True)):
+        state.turns = turn
+        line = t("twinpyramid.board.turns", "en", turn=turn + 1, limit=limit)
+        assert (line in R.board(ENG.view(state, None), names, "en").text()) is shown, turn
+
+
+def burst_at_the_end(deals: int):
+    state = make(n=3, hands={"p0": {"held": ["4S", "6S", "8S", "QS"], "shown": ["3D", "4D", "6D", "8D", "9D"]}},
+                 top="KC", options={"deals": deals})
+    return ENG.apply(state, "p0", {"type": "draw"})
+
+
+def test_the_scores_are_shown_once_at_the_end() -> None:
+    """After the last deal: the deal's line has the payments, the final board the ranking with the totals; no
+    "Scores" line and no payments on the final board (they were three rankings before)."""
+    names = names_for(["p0", "p1", "p2"])
+    state, events = burst_at_the_end(1)
+    assert state.over
+    for lang in LOCALES:
+        ended = R.event(next(e for e in events if e.type == "deal_ended"), names, lang)
+        scores = t("twinpyramid.event.scores", lang, scores="")
+        assert scores not in ended and t("twinpyramid.result.payments", lang, payments="") in ended
+        final = R.board(ENG.view(state, None), names, lang).text()
+        assert t("twinpyramid.result.payments", lang, payments="") not in final
+        assert final.count(t("common.final_ranking", lang)) == 1
+        assert t("twinpyramid.result.burst", lang, number=1, player="Player p0", limit=0) in final
+    state, events = burst_at_the_end(2)  # a deal before the last still tells the scores so far
+    assert not state.over
+    ended = R.event(next(e for e in events if e.type == "deal_ended"), names, "en")
+    assert t("twinpyramid.event.scores", "en", scores="") in ended

@@ -56,6 +56,8 @@ def _step(state, player: str, walk: random.Random, seen: Counter) -> object:
     seen[_phase(state)] += 1
     seen["wild against the player" if state.wild and state.wild.owner != player else "no wild"] += 1
     seen["a change listed" if any(a.type == "change" for a in legal) else "no change"] += 1
+    jokers = [a for a in legal if a.type == "change" and a.card.startswith("X") and a.target.startswith("X")]
+    seen["a joker takes a joker" if jokers else "no joker for a joker"] += 1
     return move if walk.random() < 0.7 else walk.choice(legal)
 
 
@@ -115,7 +117,8 @@ def test_fast_path_matches_the_engine_along_games_and_sampled_playouts():
     for _dump, view, _legal, seed in positions(games=1, every=11, per_phase=3):
         _walk(sample(view, random.Random(seed)), 30, walk, seen)
     for kind in ("turn", "build", "name_suit", "two_choice", "order_three", "forced_draw", "arranging", "deal_over",
-                 "wild against the player", "a change listed", "limit at turn", "limit at forced_draw",
+                 "wild against the player", "a change listed", "a joker takes a joker", "limit at turn",
+                 "limit at forced_draw",
                  "empty hand at turn", "empty hand at forced_draw", "last turn: draw", "last turn: play",
                  "a fresh wild of the mover's: draw", "a fresh wild of the mover's: play",
                  "the draw's top seen with a 3: draw"):

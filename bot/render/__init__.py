@@ -12,7 +12,7 @@ from typing import Any, Callable
 from engines import Event, View
 
 from ..games import render_hooks
-from ..i18n import t
+from ..i18n import join_list, t
 from ..literal import plain
 
 
@@ -114,7 +114,7 @@ def ranking_lines(ranking: list[list[str]], scores: dict[str, Any], names: Names
     place = 1
     for group in ranking:
         mark = medals[place - 1] if place <= len(medals) else f"{place}."
-        who = ", ".join(names(p) for p in group)
+        who = join_list((names(p) for p in group), locale)
         score = scores.get(group[0])
         lines.append(t("common.ranking_line", locale, mark=mark, place=place, players=who,
                        score="" if score is None else t("common.score_suffix", locale, score=score)))

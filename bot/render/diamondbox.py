@@ -16,7 +16,7 @@ from engines import Event
 from engines.diamondbox.cards import COLOURS, TURNS_ALL, cells_of, size_at, table
 from engines.diamondbox.view import DiamondBoxView
 
-from ..i18n import t
+from ..i18n import join_list, t
 from . import Board, Names, ranking_lines
 
 COLOUR_MARKS = {"R": "🟥", "Y": "🟨", "G": "🟩", "B": "🟦", "P": "🟪"}
@@ -35,7 +35,7 @@ def colour_name(colour: str | None, locale: object | None) -> str:
 
 
 def colours(values: list[str], locale: object | None) -> str:
-    return ", ".join(colour_name(c, locale) for c in values) or "—"
+    return join_list((colour_name(c, locale) for c in values), locale) or "—"
 
 
 def card(card_id: str) -> str:
@@ -178,11 +178,10 @@ def result_lines(view: DiamondBoxView, names: Names, locale: object | None) -> l
         lines.append(t(f"diamondbox.draw.{view.draw_reason}", locale))
     lines.append(t("common.final_ranking", locale))
     result = view.result
-    lines += ranking_lines(result.ranking if result else [], {}, names, locale)
-    left = result.scores if result else {}  # the cards each player has left
-    lines.append(t("diamondbox.board.cards_left", locale, players=" · ".join(
-        t("diamondbox.board.player_left", locale, player=names(p), count=left.get(p, 0)) for p in view.order)))
-    return lines
+    ranking = result.ranking if result else []
+    left = result.scores if result else {}  # the cards each player has left: on their place's line (shown once)
+    return lines + [line + t("diamondbox.ranking_left", locale, count=left.get(group[0], 0)) if group else line
+                    for line, group in zip(ranking_lines(ranking, {}, names, locale), ranking, strict=True)]
 
 
 def board(view: DiamondBoxView, names: Names, locale: object | None) -> Board:
@@ -284,7 +283,7 @@ def error_field(key: str, value: Any, locale: object | None) -> Any:
     if key == "turn" and isinstance(value, int):
         return turn_mark(value)
     if key == "turns" and isinstance(value, (list, tuple)):
-        return ", ".join(turn_mark(v) for v in value)
+        return join_list((turn_mark(v) for v in value), locale)
     return value
 
 

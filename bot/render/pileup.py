@@ -14,7 +14,7 @@ from engines.pileup.cards import COLOURS
 from engines.pileup.state import DumpLink
 from engines.pileup.view import Column, Pending, PileupView, Seat
 
-from ..i18n import t
+from ..i18n import join_list, t
 from . import Board, Names, ranking_lines
 from .event_table import EventFormatter, format_event
 
@@ -42,6 +42,12 @@ def cards(ids: list[str]) -> str:
 def sorted_cards(ids: list[str]) -> str:
     """A hand or a set of minus cards: by colour (red, blue, green, yellow, white, black), then number."""
     return cards(sorted(ids, key=lambda c: (COLOURS.index(c[0]) if c[:1] in COLOURS else 9, c[1:])))
+
+
+def by_colour(ids: list[str]) -> str:
+    """Minus cards counted per colour (``🟥×3 ⬛×1``): what the ranking counts, without every card listed."""
+    counts = {colour: sum(1 for c in ids if c[:1] == colour) for colour in COLOURS}
+    return " ".join(f"{COLOUR_MARKS[colour]}×{n}" for colour, n in counts.items() if n) or "—"
 
 
 def die(value: int) -> str:
@@ -134,7 +140,7 @@ def seat_line(seat: Seat, view: PileupView, names: Names, locale: object | None)
     if seat.out:
         return mark + t("pileup.board.seat_out", locale, player=names(me))
     text = t("pileup.board.seat", locale, player=names(me), hand=seat.hand_size, count=seat.minus_count,
-             minus=sorted_cards(seat.minus))
+             minus=by_colour(seat.minus))
     if seat.revealed:
         text += " " + t("pileup.board.revealed", locale, cards=sorted_cards(seat.revealed))
     return mark + text
@@ -208,7 +214,7 @@ def my_decision(view: PileupView, p: Pending, names: Names, locale: object | Non
     if p.kind == "play":
         values = view.playable_values or []
         key = "pileup.hand.play_minus" if p.minus_turn else "pileup.hand.play"
-        return t(key, locale, dice=dice(p.dice), values=", ".join(f"{die(v)} {v}" for v in values) or "—")
+        return t(key, locale, dice=dice(p.dice), values=join_list((f"{die(v)} {v}" for v in values), locale) or "—")
     if p.kind == "penalty":
         return t("pileup.hand.penalty", locale, dice=dice(p.dice))
     if p.kind == "give":
@@ -298,7 +304,7 @@ def _drew(d: dict[str, Any], who: str, names: Names, locale: object | None) -> s
 def _turn_started(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
     parts = []
     if d.get("skipped"):
-        parts.append(t("pileup.event.skipped", locale, players=", ".join(names(p) for p in d["skipped"])))
+        parts.append(t("pileup.event.skipped", locale, players=join_list((names(p) for p in d["skipped"]), locale)))
     key = "pileup.event.turn_minus" if d.get("minus_turn") else "pileup.event.turn"
     parts.append(t(key, locale, player=who, turn=d.get("turn", 0)))
     return " ".join(parts)

@@ -11,7 +11,7 @@ from engines import Event
 from engines.rocca.geometry import SIDES
 from engines.rocca.view import Pending, RoccaView, TowerEntry
 
-from ..i18n import t
+from ..i18n import join_list, t
 from . import Board, Names, ranking_lines
 from .event_table import EventFormatter, format_event
 
@@ -78,10 +78,10 @@ def active_line(tc: TowerEntry, locale: object | None) -> str:
     if not tc.playable:
         state = t("rocca.board.frozen", locale)
     elif sides:
-        state = t("rocca.board.open_sides", locale, sides=", ".join(sides))
+        state = t("rocca.board.open_sides", locale, sides=join_list(sides, locale))
     else:
         state = t("rocca.board.no_open_side", locale)
-    return f"{tower_mark(tc)} ({state})"
+    return t("rocca.board.active_card", locale, card=tower_mark(tc), state=state)
 
 
 def tower_summary(view: RoccaView, names: Names, locale: object | None) -> list[str]:
@@ -104,7 +104,7 @@ def tower_summary(view: RoccaView, names: Names, locale: object | None) -> list[
         joker = tower_card(view, restriction.joker)
         lines.append(t("rocca.board.bent", locale, joker=tower_mark(joker) if joker else JOKER_MARK,
                        bend=bend_name(joker.bend or "left", locale) if joker else "?",
-                       columns=", ".join(restriction.columns)))
+                       columns=join_list(restriction.columns, locale)))
     return lines
 
 
@@ -224,7 +224,7 @@ def _tower_bent(d: dict[str, Any], who: str, names: Names, locale: object | None
 
 def _bon(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
     return t("rocca.event.bon", locale, player=names(d["player"]), cards=cards(d["cards"]),
-             labels=", ".join(d.get("labels", [])), left=d.get("cards_left", 0))
+             labels=join_list(d.get("labels", []), locale), left=d.get("cards_left", 0))
 
 
 def _one_declared(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:

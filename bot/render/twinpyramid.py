@@ -134,11 +134,25 @@ def seat_lines(seat: SeatView, view: TwinPyramidView, names: Names, locale: obje
     return lines
 
 
+# The turn count and the limit are shown only in the last tenth of the limit, where they matter (few deals get
+# there: docs/rules/twinpyramid.md, "Turn limit").
+TURN_LIMIT_SHOWN_FROM = 0.9
+
+
+def limit_near(view: TwinPyramidView) -> bool:
+    return view.phase not in ("deal_over", "over") and view.turn + 1 >= TURN_LIMIT_SHOWN_FROM * view.turn_limit
+
+
 def board(view: TwinPyramidView, names: Names, locale: object | None) -> Board:
-    lines = [t("twinpyramid.board.deal", locale, deal=view.deal, total=view.deals_total,
-               player=names(view.start_player), direction=direction_text(view, locale))]
-    lines.append(top_line(view, locale))
-    if view.phase not in ("deal_over", "over"):
+    """The board; a one-deal match does not number its deal, and the turn limit shows only once it is near."""
+    if view.deals_total == 1:
+        head = t("twinpyramid.board.single_deal", locale, player=names(view.start_player),
+                 direction=direction_text(view, locale))
+    else:
+        head = t("twinpyramid.board.deal", locale, deal=view.deal, total=view.deals_total,
+                 player=names(view.start_player), direction=direction_text(view, locale))
+    lines = [head, top_line(view, locale)]
+    if limit_near(view):
         lines.append(t("twinpyramid.board.turns", locale, turn=view.turn + 1, limit=view.turn_limit))
     wild = wild_line(view, names, locale)
     if wild:
@@ -149,7 +163,9 @@ def board(view: TwinPyramidView, names: Names, locale: object | None) -> Board:
     last = view.last_deal
     told = None  # whose revealed hand the deal's result names already
     if last is not None and view.phase in ("deal_over", "over"):
-        lines += deal_result_lines(last.model_dump(), names, locale)  # the shape the deal_ended event has
+        # the shape the deal_ended event has; at the end without the payments (the log line above has them, the
+        # ranking below the totals: the scores are shown once)
+        lines += deal_result_lines(last.model_dump(), names, locale, payments=view.phase != "over")
         told = last.player if last.revealed else None
     for number, seat in enumerate(view.table, 1):
         lines += seat_lines(seat, view, names, locale, number, reveal=seat.player != told)
@@ -208,7 +224,9 @@ def hand(view: TwinPyramidView, names: Names, locale: object | None) -> str:
         return "\n".join(lines)
     last = view.last_deal
     if view.phase == "deal_over" and last is not None:
-        lines += deal_result_lines(last.model_dump(), names, locale)  # the shape the deal_ended event has
+        # the shape the deal_ended event has; at the end without the payments (the log line above has them, the
+        # ranking below the totals: the scores are shown once)
+        lines += deal_result_lines(last.model_dump(), names, locale, payments=view.phase != "over")
     if me not in view.to_act:
         line = pending_line(view, names, locale)
         waiting_for = view.to_act[0] if view.to_act else None

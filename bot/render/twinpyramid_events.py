@@ -5,13 +5,14 @@ from typing import Any
 
 from engines import Event
 
-from ..i18n import t
+from ..i18n import join_list, t
 from . import Names
 from .event_table import EventFormatter, format_event
 from .twinpyramid_text import card, cards, sorted_cards, step_label, suit_mark, suit_name
 
 
-def deal_result_lines(outcome: dict[str, Any], names: Names, locale: object | None) -> list[str]:
+def deal_result_lines(outcome: dict[str, Any], names: Names, locale: object | None,
+                      payments: bool = True) -> list[str]:
     reason = outcome.get("reason")
     who = names(outcome.get("player"))
     key = {"complete": "twinpyramid.result.complete", "burst": "twinpyramid.result.burst",
@@ -19,18 +20,23 @@ def deal_result_lines(outcome: dict[str, Any], names: Names, locale: object | No
     lines = [t(key, locale, number=outcome.get("number", 0), player=who, limit=outcome.get("turn_limit", 0))]
     if outcome.get("revealed"):
         lines.append(t("twinpyramid.result.revealed", locale, player=who, cards=sorted_cards(outcome["revealed"])))
-    payments = outcome.get("payments") or {}
-    if any(payments.values()):
-        lines.append(t("twinpyramid.result.payments", locale, payments=", ".join(
-            f"{names(p)} {amount:+d}" for p, amount in payments.items())))
+    paid = outcome.get("payments") or {}
+    if payments and any(paid.values()):
+        lines.append(t("twinpyramid.result.payments", locale, payments=join_list(
+            (f"{names(p)} {amount:+d}" for p, amount in paid.items()), locale)))
     return lines
 
 
 # ---- events ---------------------------------------------------------------------------------------------------------
 def _deal_started(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
     flipped = d.get("flipped", [])
-    text = t("twinpyramid.event.deal_started", locale, deal=d.get("deal", 1), total=d.get("deals_total", 1),
-             player=names(d.get("start_player")), top=card(d.get("top", "")))
+    total = d.get("deals_total", 1)
+    if total == 1:  # a one-deal match does not number its deal
+        text = t("twinpyramid.event.single_deal_started", locale, player=names(d.get("start_player")),
+                 top=card(d.get("top", "")))
+    else:
+        text = t("twinpyramid.event.deal_started", locale, deal=d.get("deal", 1), total=total,
+                 player=names(d.get("start_player")), top=card(d.get("top", "")))
     if len(flipped) > 1:
         text += " " + t("twinpyramid.event.flipped", locale, cards=cards(flipped))
     return text
@@ -157,9 +163,9 @@ def _forced_draw_skipped(d: dict[str, Any], who: str, names: Names, locale: obje
 def _deal_ended(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
     lines = deal_result_lines(d, names, locale)
     points = d.get("points") or {}
-    if points:
-        lines.append(t("twinpyramid.event.scores", locale, scores=", ".join(
-            f"{names(p)} {v}" for p, v in sorted(points.items(), key=lambda kv: -kv[1]))))
+    if points and not d.get("last"):  # after the last deal the final board's ranking has the totals
+        lines.append(t("twinpyramid.event.scores", locale, scores=join_list(
+            (f"{names(p)} {v}" for p, v in sorted(points.items(), key=lambda kv: -kv[1])), locale)))
     return "\n".join(lines)
 
 

@@ -10,6 +10,7 @@ from pydantic import BaseModel
 from ..base import Action, Engine, Event, Result
 from ..errors import IllegalAction
 from ..rng import Rng
+from ..seating import choose_start_player
 from . import flow, rules
 from .actions import (
     Change,
@@ -57,19 +58,24 @@ SPECIAL_RANKS = frozenset(("2", "3", "7", "8", "9", "10"))  # effects a wild of 
 class TwinPyramidEngine(Engine[TwinPyramidState, TwinPyramidAction, TwinPyramidOptions, TwinPyramidView]):
     name = "twinpyramid"
     # 2: options ``{}`` mean DEFAULT_DEALS deals, no longer two rounds (``stored_options`` reads a game of 1)
-    version = 2  # bump when a rules change plays stored games differently
+    # 3: the first start player drawn by lot, a joker may change with a joker (rules 3; ``stored_options`` gives
+    #    a game of 1 or 2 the host as start player and rules 2)
+    version = 3  # bump when a rules change plays stored games differently
     secret_events = frozenset({"three_seen"})
     min_players = 2
     max_players = 6
     state_model = TwinPyramidState
     action_model = TwinPyramidAction
     options_model = TwinPyramidOptions
-    replays_versions = frozenset({1})
+    replays_versions = frozenset({1, 2})
 
     def stored_options(self, options: dict[str, Any], version: int) -> dict[str, Any]:
-        """Before version 2 a match without ``rounds`` lasted the original's two rounds."""
+        """Before version 2 a match without ``rounds`` lasted the original's two rounds; before version 3 the host
+        (seat 0) started and rules 2 applied."""
         if version < 2 and "rounds" not in options:
-            return {**options, "rounds": ORIGINAL_ROUNDS}
+            options = {**options, "rounds": ORIGINAL_ROUNDS}
+        if version < 3:
+            options = {**options, "start_player": 0, "rules": 2}
         return options
 
     def length_units(self, options: dict[str, Any], players: int) -> int:
@@ -80,9 +86,11 @@ class TwinPyramidEngine(Engine[TwinPyramidState, TwinPyramidAction, TwinPyramidO
     # ---- setup --------------------------------------------------------------------
     def _new_game(self, players: list[str], rng: Rng, options: BaseModel, seed: int) -> TwinPyramidState:
         assert isinstance(options, TwinPyramidOptions)
+        first = choose_start_player(players, rng, options.start_player)
         state = TwinPyramidState(
             game=self.name, players=players, seed=seed, options=options.chosen(), rng=rng,
             seats={p: Seat() for p in players}, deals_total=options.deals_for(len(players)),
+            start=players.index(first),
         )
         flow.start_deal(state, 0)
         return state

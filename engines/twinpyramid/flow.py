@@ -20,7 +20,8 @@ def match_result(state: TwinPyramidState) -> Result:
 def start_deal(state: TwinPyramidState, number: int) -> list[Event]:
     deck = full_deck(state.options["jokers"])
     state.rng.shuffle(deck)
-    state.deal, state.start = number, number % len(state.players)
+    first = state.first_start  # read from this deal's start and number before they change
+    state.deal, state.start = number, (first + number) % len(state.players)
     state.current, state.direction = state.start, 1
     state.draw, state.discard = deck, []
     state.top_suit = state.wild = state.pending = state.three_player = None
@@ -99,11 +100,12 @@ def end_deal(state: TwinPyramidState, reason: str, player: str | None, events: l
     )
     state.pending = state.wild = state.three_player = None
     state.three_queue, state.peek = [], []
+    last = state.deal + 1 >= state.deals_total
     events.append(Event(type="deal_ended", data={
-        **state.last_deal.model_dump(), "points": {p: state.seats[p].points for p in state.players},
+        **state.last_deal.model_dump(), "points": {p: state.seats[p].points for p in state.players}, "last": last,
     }))
-    if state.deal + 1 < state.deals_total:
-        next_start = state.player_at((state.deal + 1) % n)
+    if not last:
+        next_start = state.player_at(state.first_start + state.deal + 1)
         state.pending = Pending(kind="deal_over", player=next_start)
     else:
         state.over = True

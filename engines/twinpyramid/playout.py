@@ -64,8 +64,8 @@ def _playable(state: TwinPyramidState, player: str, hand: list[str]) -> list[Act
 
 
 def _changes(state: TwinPyramidState, player: str, hand: list[str]) -> list[Action]:
-    """``rules.change_actions``: an A takes its suit or another A, a joker anything but a joker; the discard's
-    top first, then the others' shown cards in seat order."""
+    """``rules.change_actions``: an A takes its suit or another A, a joker anything (rules 2: but a joker); the
+    discard's top first, then the others' shown cards in seat order."""
     wild = state.wild
     if wild is not None and wild.owner != player:
         return []
@@ -74,11 +74,14 @@ def _changes(state: TwinPyramidState, player: str, hand: list[str]) -> list[Acti
         return []
     top = state.discard[-1]
     targets = [(None, top), *((o, t) for o in state.players if o != player for t in state.seats[o].shown)]
+    joker_takes_joker = state.joker_takes_joker
     actions: list[Action] = []
     for card in changers:
         rank, suit = RANK[card], SUIT[card]
         for owner, target in targets:
             if RANK[target] is None:
+                if rank is None and joker_takes_joker:
+                    actions.append(_change(card, target, owner))
                 continue
             if rank is None or SUIT[target] == suit or RANK[target] == "A":
                 actions.append(_change(card, target, owner))

@@ -40,14 +40,16 @@ def can_play(state: TwinPyramidState, player: str, card: str) -> bool:
 def change_targets(state: TwinPyramidState, player: str, card: str) -> list[tuple[str | None, str]]:
     """(owner, target) pairs an A or a joker in ``player``'s hand may be exchanged with.
 
-    ``owner=None`` is the discard's top card. An A takes a card of its suit or another A;
-    a joker takes any card (never another joker).
+    ``owner=None`` is the discard's top card. An A takes a card of its suit or another A; a joker takes any card
+    (rules 2: any but a joker).
     """
     if suppressed(state, player):
         return []
     if is_joker(card):
+        any_card = state.joker_takes_joker
+
         def fits(target: str) -> bool:
-            return not is_joker(target)
+            return any_card or not is_joker(target)
     elif rank_of(card) == "A":
         suit = suit_of(card)
 

@@ -1,7 +1,7 @@
 """State and options models of Twin Pyramid."""
 from __future__ import annotations
 
-from typing import Literal
+from typing import ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -25,27 +25,35 @@ TURNS_PER_PLAYER = 150
 DEFAULT_DEALS = 1
 ORIGINAL_ROUNDS = 2  # the original's standard: every player is start player twice
 
+# The rules a game is dealt under (the options' ``rules``, set only by ``stored_options`` for a stored game):
+# 2 = before issue 44 (the host always started; a joker never took a joker), 3 = the original's text on both.
+RULES = 3
+
 
 class TwinPyramidOptions(BaseModel):
     """``deals``: how many deals the match lasts (the start player moves one seat left each deal, so one deal per
     player is one round). ``rounds``, when given, counts rounds instead (``rounds`` × players deals; the original's
     standard is 2) and ``deals`` is not looked at: a game stored before ``deals`` existed (``rounds`` only) plays
-    exactly as it did."""
+    exactly as it did. ``start_player``: the seat of the first deal's start player, None = drawn by lot (the
+    original: 「最初のSPはジャンケンなどで決めて」). ``rules``: see ``RULES``; no table chooses it."""
 
     model_config = ConfigDict(extra="forbid")
+    stored_only: ClassVar[frozenset[str]] = frozenset({"rules"})  # not offered by /play
 
     jokers: int = Field(default=2, ge=0, le=2, strict=True)
     deals: int = Field(default=DEFAULT_DEALS, ge=1, le=30, strict=True)
     rounds: int | None = Field(default=None, ge=1, le=10, strict=True)
+    start_player: int | None = Field(default=None, ge=0, strict=True)
+    rules: int = Field(default=RULES, ge=2, le=RULES, strict=True)
 
     def deals_for(self, players: int) -> int:
         return self.rounds * players if self.rounds is not None else self.deals
 
     def chosen(self) -> dict[str, int]:
-        """The options as the state keeps them: the jokers and the one length the match is counted in."""
-        if self.rounds is not None:
-            return {"jokers": self.jokers, "rounds": self.rounds}
-        return {"jokers": self.jokers, "deals": self.deals}
+        """The options as the state keeps them: the jokers, the one length the match is counted in and the rules
+        (absent for rules 2, so a stored game of rules 2 replays to the very state it stored)."""
+        length = {"rounds": self.rounds} if self.rounds is not None else {"deals": self.deals}
+        return {"jokers": self.jokers, **length, **({"rules": self.rules} if self.rules > 2 else {})}
 
 
 class Seat(BaseModel):
@@ -129,4 +137,15 @@ class TwinPyramidState(GameState):
 
     def top(self) -> str:
         return self.discard[-1]
+
+    @property
+    def first_start(self) -> int:
+        """Seat index of the first deal's start player (each deal moves it one seat on). Derived, not stored: a
+        game stored before it was drawn by lot dumps to the very same state."""
+        return (self.start - self.deal) % len(self.players)
+
+    @property
+    def joker_takes_joker(self) -> bool:
+        """Rules 3: a joker may change with a joker (the original: any card); before, never."""
+        return int(self.options.get("rules", 2)) >= 3
 

@@ -52,7 +52,7 @@ def test_deck_has_52_cards_plus_the_chosen_jokers(jokers):
 
 def test_defaults_two_jokers_one_deal():
     s = ENG.new_game(players(3), seed=5)
-    assert s.options == {"jokers": 2, "deals": 1} and s.deals_total == 1
+    assert s.options == {"jokers": 2, "deals": 1, "rules": 3} and s.deals_total == 1
 
 
 # ---- setup ----------------------------------------------------------------------------------
@@ -64,13 +64,40 @@ def test_setup_deals_four_and_flips_until_a_start_card(seed):
     assert all(len(seat.held) == 4 and not seat.shown and not seat.stones for seat in s.seats.values())
     assert rank_of(s.top()) in START_RANKS
     assert all(rank_of(c) not in START_RANKS for c in s.discard[:-1])  # the flipped-over cards
-    assert ENG.to_act(s) == ["p0"] and s.direction == 1
+    assert s.start == s.first_start and ENG.to_act(s) == [s.player_at(s.first_start)] and s.direction == 1
+
+
+def test_first_start_player_is_drawn_by_lot_from_the_seed():
+    """The original: the first start player is decided by lot (「最初のSPはジャンケンなどで決めて」)."""
+    for n in (2, 3, 6):
+        firsts = [ENG.new_game(players(n), seed=seed).first_start for seed in range(60 * n)]
+        assert set(firsts) == set(range(n))  # every seat starts some games, not always the host
+        assert max(firsts.count(i) for i in range(n)) < 2 * len(firsts) / n  # none far above its share
+    again = [ENG.new_game(players(3), seed=seed) for seed in range(20)]
+    assert [s.first_start for s in again] == [ENG.new_game(players(3), seed=seed).first_start for seed in range(20)]
+    for s in again:
+        assert ENG.to_act(s) == [s.player_at(s.first_start)]
+        assert ENG.start_events(s)[0].data["start_player"] == s.player_at(s.first_start)
+
+
+@pytest.mark.parametrize("seat", [0, 1, 2])
+def test_start_option_names_the_first_start_player(seat):
+    s = ENG.new_game(players(3), seed=7, options={"start_player": seat})
+    assert s.first_start == s.start == s.current == seat and ENG.to_act(s) == [f"p{seat}"]
+    assert s.options == {"jokers": 2, "deals": 1, "rules": 3}  # the state keeps the seat, not the option
+
+
+def test_a_start_seat_outside_the_table_is_refused():
+    with pytest.raises(BadOptions):
+        ENG.new_game(players(3), seed=7, options={"start_player": 3})
+    with pytest.raises(BadOptions):
+        ENG.new_game(players(3), seed=7, options={"start_player": -1})
 
 
 def test_flipped_cards_are_public_in_the_deal_event():
     flips = []
     for seed in range(30):
-        s = pending(ENG.new_game(players(2), seed=seed), "deal_over", "p1")
+        s = pending(ENG.new_game(players(2), seed=seed, options={"start_player": 0}), "deal_over", "p1")
         s2, ev = act(s, "p1", {"type": "next_deal"})
         started = event(ev, "deal_started").data
         assert started["flipped"] == s2.discard and started["top"] == s2.top() == s2.discard[-1]
@@ -93,19 +120,21 @@ def burst_now(state, player):
     return act(state, player, {"type": "draw"})
 
 
-def test_start_player_rotates_and_rounds_end_the_match_ranked_by_points():
-    s = ENG.new_game(players(3), seed=3, options={"rounds": 1})
+@pytest.mark.parametrize("first", [0, 1, 2])
+def test_start_player_rotates_and_rounds_end_the_match_ranked_by_points(first):
+    s = ENG.new_game(players(3), seed=3, options={"rounds": 1, "start_player": first})
     starts = []
     for deal in range(3):
         starts.append(s.player_at(s.current))
         assert s.deal == deal and s.direction == 1
         s, ev = burst_now(s, s.player_at(s.current))
         if deal < 2:
-            assert ENG.to_act(s) == [players(3)[deal + 1]] and legal(s, ENG.to_act(s)[0]) == [{"type": "next_deal"}]
+            after = players(3)[(first + deal + 1) % 3]
+            assert ENG.to_act(s) == [after] and legal(s, after) == [{"type": "next_deal"}]
             assert ENG.result(s) is None
-            s, ev = act(s, ENG.to_act(s)[0], {"type": "next_deal"})
+            s, ev = act(s, after, {"type": "next_deal"})
             assert not any(seat.revealed for seat in s.seats.values())
-    assert starts == ["p0", "p1", "p2"]
+    assert starts == (players(3) * 2)[first:first + 3]
     assert ENG.to_act(s) == [] and "match_over" in types(ev)
     result = ENG.result(s)
     assert result.scores == {"p0": 0, "p1": 0, "p2": 0}  # each burst once: -20 + 10 + 10
@@ -127,7 +156,7 @@ def test_ranking_by_total_points_highest_first_with_ties_sharing():
 
 @pytest.mark.parametrize("n", range(2, 7))
 def test_payments_are_zero_sum(n):
-    s = ENG.new_game(players(n), seed=n)
+    s = ENG.new_game(players(n), seed=n, options={"start_player": 0})
     s, ev = burst_now(s, "p0")
     pay = event(ev, "deal_ended").data["payments"]
     assert pay["p0"] == -10 * (n - 1) and all(pay[p] == 10 for p in players(n)[1:]) and sum(pay.values()) == 0
@@ -180,10 +209,11 @@ def test_revealed_hand_is_public_until_the_next_deal():
 def test_not_your_turn_and_illegal_actions_leave_state_unchanged():
     s = ENG.new_game(players(3), seed=9)
     before = ENG.dump(s)
+    first = s.player_at(s.first_start)
     with pytest.raises(NotYourTurn):
-        ENG.apply(s, "p1", {"type": "draw"})
+        ENG.apply(s, s.player_at(s.first_start + 1), {"type": "draw"})
     with pytest.raises(IllegalAction):
-        ENG.apply(s, "p0", {"type": "next_deal"})
+        ENG.apply(s, first, {"type": "next_deal"})
     assert ENG.dump(s) == before
 
 

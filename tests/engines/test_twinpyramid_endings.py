@@ -27,15 +27,15 @@ def test_changes_never_end_a_deal():
 
 
 def test_the_turn_limit_is_announced_and_ends_the_deal_truthfully():
-    """The only ending besides 「どちらかのピラミッドを完成させると勝負がつきます」 is the safeguard: shown on the
-    board from the first turn, and the deal's result says the limit was reached."""
+    """The only ending besides 「どちらかのピラミッドを完成させると勝負がつきます」 is the safeguard: in the view from
+    the first turn, on the board in its last tenth (issue 44), and the deal's result says the limit was reached."""
     s = make(n=2, hands={"p0": {"held": ["4D"]}, "p1": {"held": ["9C"]}}, top="6H")
     limit = TURNS_PER_PLAYER * 2
     view = ENG.view(s, None)
     assert (view.turn, view.turn_limit) == (0, limit)
-    text = "\n".join(board(view, str, "en").lines)
-    assert f"of at most {limit}" in text
+    assert f"of at most {limit}" not in "\n".join(board(view, str, "en").lines)
     s.turns = limit - 2
+    assert f"of at most {limit}" in "\n".join(board(ENG.view(s, None), str, "en").lines)
     s, ev = act(s, "p0", {"type": "draw"})
     assert "deal_ended" not in types(ev)
     s, ev = act(s, "p1", {"type": "draw"})

@@ -25,11 +25,11 @@ def make(
     top_suit: str | None = None,
     options: dict[str, Any] | None = None,
 ) -> TwinPyramidState:
-    """A mid-deal state. ``hands[p]`` has ``held``, ``shown`` and ``stones`` lists;
+    """A mid-deal state (p0 started the deal). ``hands[p]`` has ``held``, ``shown`` and ``stones`` lists;
     ``draw`` lists the next cards to be drawn, first first; the unused rest of the deck
     lies under them unless ``fill_draw`` is false. ``under`` is the discard below ``top``."""
     players = [f"p{i}" for i in range(n)]
-    state = ENG.new_game(players, seed=1, options=options)
+    state = ENG.new_game(players, seed=1, options={"start_player": 0, **(options or {})})
     used: list[str] = []
     for p in players:
         spec = (hands or {}).get(p, {})

@@ -199,11 +199,14 @@ class TableOutbox:
                 raise _Retry(self.probe_every)
 
     def _may_probe(self, table: Table) -> bool:
-        """An unreachable table asks Discord again only when the gateway's cache says its channel could take the
-        message (or does not know it), else rarely (``unreachable_max``: a cache may be wrong); and only in its
-        server's turn (``server_probe_every``): a server's held tables ask together, not each."""
-        if self.reach.cache_refuses(table) and time.monotonic() - self._tried_at < self.unreachable_max:
-            return False
+        """An unreachable table asks Discord again in its server's turn (``server_probe_every``: a server's held
+        tables ask together, not each) when the gateway's cache says its channel could take the message (or does not
+        know it). When the cache says it still could not, it asks once a minute for its whole server all the same
+        (``probe_every``): a permission given back without an event leaves the cache wrong, and nothing else would
+        tell."""
+        if self.reach.cache_refuses(table):
+            return (time.monotonic() - self._tried_at >= self.probe_every
+                    and self.budget.may_probe(table.row.guild_id, self.probe_every))
         return self.budget.may_probe(table.row.guild_id, self.server_probe_every)
 
     async def _cannot_show(self, table: Table) -> None:

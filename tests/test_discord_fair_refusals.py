@@ -126,13 +126,15 @@ async def test_a_writer_held_by_the_budget_holds_the_clock_until_the_board_is_sh
     table = await open_table(h, alice)
     box = outbox(h, table)
     refusals = h.bot.get_cog("TableCog").refusals
-    refusals.window, refusals.server_limit = 3.0, 3
+    refusals.window, refusals.server_limit = 600.0, 3  # held until the test lets the refusals leave the window
     await person_moves(h, table, PLAYER)
     for _ in range(3):  # meanwhile other tables of her server spent its share
         refusals.refused(h.guild_id, table_id=None)
-    await until(h, lambda: PLAYER in table.to_act())  # her next turn: its board waits for the budget
+    await until(h, lambda: PLAYER in table.to_act() and box.budget_held)  # her next turn: its board waits
     assert box.budget_held and table.clock_paused and table.row.deadline is None
     assert shows_version(board_message(h, table)) < table.version
+    refusals.window = 0.0  # the refusals leave the window; the writer looks again at its next wake
+    box.wake()
     await until(h, lambda: shows_version(board_message(h, table)) == table.version and not table.clock_paused)
     assert f"<@{ALICE_ID}>" in board_message(h, table).text
     assert table.row.deadline is not None and table.row.deadline - time.time() > table.row.turn_seconds - 1.0
@@ -183,6 +185,34 @@ async def test_access_back_without_any_event_is_used_within_a_minute(h: Harness,
     recovered = time.monotonic() - back
     print(f"board written {recovered * SCALE:.0f} scaled s after access came back without an event")
     assert recovered <= MINUTE + 0.3
+    assert shows_version(board_message(h, table)) == table.version and not table.clock_paused
+
+
+async def test_access_given_back_without_an_event_the_cache_missed_is_used_within_a_minute(h: Harness,
+                                                                                          monkeypatch) -> None:
+    """Send Messages denied in the channel (CHANNEL_UPDATE: the cache knows), then given back with no event (missed in
+    a reconnect): the cache still says no, yet the table asks Discord once a minute and writes within a minute; the
+    refused requests stay at about one a minute."""
+    monkeypatch.setattr(TableOutbox, "unreachable_first", TableOutbox.unreachable_first / SCALE)
+    monkeypatch.setattr(TableOutbox, "unreachable_max", TableOutbox.unreachable_max / SCALE)
+    monkeypatch.setattr(TableOutbox, "probe_every", 60.0 / SCALE, raising=False)
+    monkeypatch.setattr(TableOutbox, "server_probe_every", 15.0 / SCALE, raising=False)
+    alice = h.user(ALICE_ID, "alice")
+    table = await open_table(h, alice)
+    box = outbox(h, table)
+    deny_bot_in_channel(h, h.channel_id, discord.Permissions(send_messages=True))
+    faults = refuse(h, h.channel_id, status=403, code=50013)
+    start = time.monotonic()
+    await move_host(h, table, 1)
+    await until_shown(lambda: box.reach.cause is not None)
+    await asyncio.sleep(3 * MINUTE)
+    per_minute = [refused_in(h, h.channel_id, start + k * MINUTE, start + (k + 1) * MINUTE) for k in range(3)]
+    assert max(per_minute) <= 2, per_minute
+    lift(h, faults)
+    h.server.channels[h.channel_id]["permission_overwrites"] = []  # given back; Discord tells the bot nothing
+    back = time.monotonic()
+    await until_shown(lambda: box.reach.cause is None and not box.pending(), timeout=4 * MINUTE)
+    assert time.monotonic() - back <= MINUTE + 0.3
     assert shows_version(board_message(h, table)) == table.version and not table.clock_paused
 
 

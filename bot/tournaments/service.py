@@ -16,21 +16,20 @@ from bot.storage import Storage
 from engines import get_engine
 
 from .checkin import CheckinDeadlines
+from .formats import FORMATS, rules_of
 from .models import (
     ACTIVE_STATES,
     ENDED_STATES,
     FIRST_ROUND,
-    FORMATS,
     OPEN_STATES,
-    ROUND_ROBIN_MAX,
     Entrant,
+    Format,
     Tournament,
     TournamentTable,
     TournamentUpdateKind,
     ranking_points,
 )
 from .ratings import RatingService
-from .round_robin import planned_rounds
 from .running import OpenFailing, OpenTable, RoundRunner
 from .standings import forfeit_bot_seats
 
@@ -97,14 +96,18 @@ class TournamentService:
                      seats_max: int | None = None, final_table: bool = False, first_round: str = "random",
                      options: dict[str, Any] | None = None, locale: str = "en",
                      seed: int | None = None, bot_level: str = "normal", break_seconds: int = 0,
-                     turn_seconds: int = 120, start_at_deadline: bool = False) -> Tournament:
+                     turn_seconds: int = 120, start_at_deadline: bool = False,
+                     advance: int | None = None) -> Tournament:
         parsed, seats_min, seats_max = self.check_create(game, format, rounds, seats_min, seats_max, first_round,
-                                                         options, bot_level, break_seconds, turn_seconds)
+                                                         options, bot_level, break_seconds, turn_seconds,
+                                                         final_table=final_table, advance=advance)
+        planned = FORMATS[Format(format)].planned is not None
         tournament = Tournament(
-            0, guild_id, channel_id, creator_id, game, format, rounds or (0 if format == "roundrobin" else 3),
+            0, guild_id, channel_id, creator_id, game, Format(format), rounds or (0 if planned else 3),
             seats_min, seats_max, secrets.randbits(62) if seed is None else seed, name=name[:80], options=parsed,
             final_table=final_table, first_round=first_round, locale=locale, bot_level=bot_level,
-            break_seconds=break_seconds, turn_seconds=turn_seconds, start_at_deadline=start_at_deadline)
+            break_seconds=break_seconds, turn_seconds=turn_seconds, start_at_deadline=start_at_deadline,
+            advance=advance or 0)
         tournament.id = await self.store.create(tournament)
         self._cache[tournament.id] = tournament
         await self.rounds.emit(tournament, TournamentUpdateKind.SIGNUP)
@@ -114,7 +117,8 @@ class TournamentService:
     def check_create(game: str, format: str = "swiss", rounds: int | None = None, seats_min: int | None = None,
                      seats_max: int | None = None, first_round: str = "random",
                      options: dict[str, Any] | None = None, bot_level: str = "normal", break_seconds: int = 0,
-                     turn_seconds: int = 120) -> tuple[dict[str, Any], int, int]:
+                     turn_seconds: int = 120, *, final_table: bool = False,
+                     advance: int | None = None) -> tuple[dict[str, Any], int, int]:
         """Refuse bad settings without touching the database (the cog checks before it defers); returns the
         parsed options and the table sizes."""
         engine = get_engine(game)  # an unknown game is refused here (BadOptions)
@@ -124,12 +128,19 @@ class TournamentService:
         seats_min, seats_max = seats_min or low, seats_max or max(high, seats_min or low)
         if not engine.min_players <= seats_min <= seats_max <= engine.max_players:
             raise HostError("tournament.bad_seats", min=engine.min_players, max=engine.max_players)
-        if format not in FORMATS or first_round not in FIRST_ROUND:
+        if format not in set(Format) or first_round not in FIRST_ROUND:
             raise HostError("tournament.bad_format")
+        rules = FORMATS[Format(format)]
         if rounds is not None and not 1 <= rounds <= MAX_ROUNDS:
             raise HostError("tournament.bad_rounds", max=MAX_ROUNDS)
-        if rounds is not None and format == "roundrobin":
-            raise HostError("tournament.round_robin_rounds")
+        if rounds is not None and rules.rounds_refused:
+            raise HostError(rules.rounds_refused)
+        if final_table and not rules.final_table:
+            raise HostError("tournament.no_final_table")
+        if rules.advance and not (advance is not None and 1 <= advance < seats_min):
+            raise HostError("tournament.bad_advance", max=seats_min - 1)
+        if advance is not None and not rules.advance:
+            raise HostError("tournament.advance_knockout_only")
         if not 0 <= break_seconds <= MAX_BREAK:
             raise HostError("tournament.bad_break", max=MAX_BREAK // 60)
         if not 0 <= turn_seconds <= MAX_TURN_SECONDS:
@@ -238,13 +249,17 @@ class TournamentService:
             self._state(t, *OPEN_STATES)
             absent = [u for u, e in t.entrants.items() if t.checkin and e.status != "checked_in"]
             count = len(t.entrants) - len(absent)
-            if count < t.seats_min or (t.format == "roundrobin" and count < 2):
-                raise HostError("tournament.too_few_players", count=count, min=t.seats_min)
-            if t.format == "roundrobin" and count > ROUND_ROBIN_MAX:
-                raise HostError("tournament.round_robin_too_big", count=count, max=ROUND_ROBIN_MAX)
+            rules = rules_of(t)
+            if count < max(t.seats_min, rules.min_entrants):
+                raise HostError("tournament.too_few_players", count=count, min=max(t.seats_min, rules.min_entrants))
+            if rules.max_entrants is not None and count > rules.max_entrants:
+                raise HostError("tournament.round_robin_too_big", count=count, max=rules.max_entrants)
             if sum(1 for u, e in t.entrants.items() if not e.is_bot and u not in absent) < min_people:
                 raise HostError("tournament.no_person", min=min_people)
-            rounds = planned_rounds(count, t.seats_min, t.seats_max, t.seed) if t.format == "roundrobin" else t.rounds
+            rounds = rules.planned(t, count) if rules.planned else t.rounds
+            if not rounds:  # a knockout no table sizes in the range can carry to one final table
+                raise HostError("tournament.knockout_no_plan", count=count, min=t.seats_min, max=t.seats_max,
+                                advance=t.advance)
             if rounds > max_rounds:
                 raise HostError("limit.tournament_rounds", max=max_rounds)
             absent = [u for u in absent if t.entrants[u].status != "dropped"]  # not those the deadline dropped
@@ -252,7 +267,7 @@ class TournamentService:
                 await self.store.set_entrant_status(t.id, absent, "dropped")
                 for uid in absent:
                     t.entrants[uid].status = "dropped"
-            if rounds != t.rounds:  # a round robin plays the rounds its plan takes (shown on the sign-up)
+            if rounds != t.rounds:  # a planned format plays the rounds its plan takes (shown on the sign-up)
                 t.rounds = rounds
                 await self.store.update(t.id, rounds=t.rounds)
             await self.rounds.start_round(t, 1, missed=absent)

@@ -86,8 +86,11 @@ class Entrant:
     user_id: int
     name: str
     is_bot: bool = False
-    status: str = EntrantStatus.ENTERED
+    status: EntrantStatus = EntrantStatus.ENTERED
     seq: int = 0              # sign-up order (the last tie-breaker)
+
+    def __post_init__(self) -> None:
+        self.status = EntrantStatus(self.status)  # storage and tests give its stored text
 
     @property
     def player(self) -> str:
@@ -109,12 +112,15 @@ class TournamentTable:
     round: int
     number: int
     players: list[int]                 # entrant ids, seat order
-    status: str = TableStatus.PENDING
+    status: TableStatus = TableStatus.PENDING
     game_id: int | None = None
     channel_id: int | None = None      # the thread the table is played in
     attempt: int = 0                   # replays of a voided table count up
     results: dict[int, tuple[int, float]] = field(default_factory=dict)  # entrant -> (place, points)
     forfeits: set[int] = field(default_factory=set)  # dropped people whose seat a bot played: last, no points
+
+    def __post_init__(self) -> None:
+        self.status = TableStatus(self.status)
 
     @property
     def done(self) -> bool:
@@ -138,7 +144,7 @@ class Tournament:
     final_table: bool = False
     first_round: str = "random"
     checkin: bool = False              # check-in window opened: only checked-in entrants are seated
-    status: str = TournamentStatus.SIGNUP
+    status: TournamentStatus = TournamentStatus.SIGNUP
     current_round: int = 0
     locale: str = "en"
     signup_message_id: int | None = None
@@ -155,6 +161,7 @@ class Tournament:
 
     def __post_init__(self) -> None:
         self.format = Format(self.format)  # stored as its value: rules are looked up by the member
+        self.status = TournamentStatus(self.status)
 
     @property
     def total_rounds(self) -> int:

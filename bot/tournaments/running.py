@@ -25,7 +25,9 @@ from .formats import rules_of
 from .models import (
     BYE_POINTS,
     ENDED_STATES,
+    TableStatus,
     Tournament,
+    TournamentStatus,
     TournamentTable,
     TournamentUpdate,
     TournamentUpdateKind,
@@ -116,11 +118,11 @@ class RoundRunner:
         when every table of it is open. ``missed``: who the start dropped for not checking in."""
         groups, byes = await self._seat_round(tournament, number)
         tables = [TournamentTable(0, number, i + 1, players) for i, players in enumerate(groups)]
-        tables += [TournamentTable(0, number, len(groups) + i + 1, [uid], "bye", results={uid: (1, BYE_POINTS)})
-                   for i, uid in enumerate(byes)]
+        tables += [TournamentTable(0, number, len(groups) + i + 1, [uid], TableStatus.BYE,
+                                   results={uid: (1, BYE_POINTS)}) for i, uid in enumerate(byes)]
         await self.store.open_round(tournament, number, tables)
         tournament.tables += tables
-        tournament.current_round, tournament.status = number, "running"
+        tournament.current_round, tournament.status = number, TournamentStatus.RUNNING
         if number == 1:
             await self.emit(tournament, TournamentUpdateKind.STARTED, people=missed)
         self._unannounced[tournament.id] = number
@@ -255,7 +257,7 @@ class RoundRunner:
                 host_id=tournament.creator_id, seed=self._seed(tournament, table), options=tournament.options,
                 locale=tournament.locale, turn_seconds=tournament.turn_seconds)
         self._game_index[game.id] = tournament.id
-        table.game_id, table.status = game.id, "running"
+        table.game_id, table.status = game.id, TableStatus.RUNNING
         await self.store.set_table(table)
         for uid in table.players:  # dropped while the table waited for its thread: a bot plays the seat
             entrant = tournament.entrants[uid]
@@ -284,10 +286,10 @@ class RoundRunner:
         if game.status == "finished" and result is not None:
             entrant_of = {tournament.entrants[uid].player: uid for uid in table.players}
             table.results = ranking_points([[entrant_of[p] for p in group] for group in result.ranking])
-            table.status = "finished"
+            table.status = TableStatus.FINISHED
             forfeit_bot_seats(tournament, table, game)
         else:  # ended from the table itself (/game end): nobody scores
-            table.results, table.status = {}, "cancelled"
+            table.results, table.status = {}, TableStatus.CANCELLED
         await self.store.set_table(table)
         await self.emit(tournament, TournamentUpdateKind.RESULT, table.round)
 
@@ -342,9 +344,9 @@ class RoundRunner:
         if self._has_next_round(tournament):
             await self.start_round(tournament, tournament.current_round + 1)
         else:
-            await self.finish(tournament, "finished")
+            await self.finish(tournament, TournamentStatus.FINISHED)
 
-    async def finish(self, tournament: Tournament, status: str) -> None:
+    async def finish(self, tournament: Tournament, status: TournamentStatus) -> None:
         await self.store.update(tournament.id, status=status, next_round_at=None)
         tournament.status, tournament.next_round_at = status, None
         await self.emit(tournament, TournamentUpdateKind(status))

@@ -23,8 +23,11 @@ from .models import (
     FIRST_ROUND,
     OPEN_STATES,
     Entrant,
+    EntrantStatus,
     Format,
+    TableStatus,
     Tournament,
+    TournamentStatus,
     TournamentTable,
     TournamentUpdateKind,
     ranking_points,
@@ -163,7 +166,7 @@ class TournamentService:
                 raise HostError("tournament.closed")
             if user_id in t.entrants:
                 raise HostError("tournament.already_entered")
-            status = "checked_in" if t.status == "checkin" else "entered"
+            status = EntrantStatus.CHECKED_IN if t.status == TournamentStatus.CHECKIN else EntrantStatus.ENTERED
             await self._enter(t, [Entrant(user_id, name[:32], False, status)])
             return t
 
@@ -197,7 +200,7 @@ class TournamentService:
             if not 1 <= count <= MAX_BOTS - len(taken):
                 raise HostError("tournament.too_many_bots", max=MAX_BOTS)
             first = max(taken, default=0) + 1
-            status = "checked_in" if t.status == "checkin" else "entered"
+            status = EntrantStatus.CHECKED_IN if t.status == TournamentStatus.CHECKIN else EntrantStatus.ENTERED
             names = [i18n.t("common.bot_name", t.locale, number=n) for n in range(first, first + count)]  # its language
             await self._enter(t, [Entrant(-n, name, True, status) for n, name in enumerate(names, start=first)])
             return t
@@ -217,8 +220,8 @@ class TournamentService:
             await self.store.set_entrant_status(t.id, bots, "checked_in")
             await self.store.update(t.id, status="checkin", checkin=1, checkin_until=until)
             for uid in bots:
-                t.entrants[uid].status = "checked_in"
-            t.status, t.checkin, t.checkin_until = "checkin", True, until
+                t.entrants[uid].status = EntrantStatus.CHECKED_IN
+            t.status, t.checkin, t.checkin_until = TournamentStatus.CHECKIN, True, until
             await self.rounds.emit(t, TournamentUpdateKind.CHECKIN)
             self.checkins.schedule(t)
             return t
@@ -234,7 +237,7 @@ class TournamentService:
             if entrant.status == "checked_in":
                 raise HostError("tournament.already_checked_in")
             await self.store.set_entrant_status(t.id, [user_id], "checked_in")
-            entrant.status = "checked_in"
+            entrant.status = EntrantStatus.CHECKED_IN
             await self.rounds.emit(t, TournamentUpdateKind.SIGNUP)
             return t
 
@@ -266,7 +269,7 @@ class TournamentService:
             if absent:
                 await self.store.set_entrant_status(t.id, absent, "dropped")
                 for uid in absent:
-                    t.entrants[uid].status = "dropped"
+                    t.entrants[uid].status = EntrantStatus.DROPPED
             if rounds != t.rounds:  # a planned format plays the rounds its plan takes (shown on the sign-up)
                 t.rounds = rounds
                 await self.store.update(t.id, rounds=t.rounds)
@@ -295,7 +298,7 @@ class TournamentService:
                 await self.rounds.emit(t, TournamentUpdateKind.SIGNUP)
                 return t
             await self.store.set_entrant_status(t.id, [user_id], "dropped")
-            entrant.status = "dropped"
+            entrant.status = EntrantStatus.DROPPED
             await self.rounds.emit(t, TournamentUpdateKind.SIGNUP)
             await self.rounds.emit(t, TournamentUpdateKind.RESULT, t.current_round)
             return t
@@ -340,7 +343,7 @@ class TournamentService:
             self._organiser(t, actor, is_admin)
             self._state(t, "running", "finished")
             table = self._table(t, game_id, current=t.status == "running")
-            table.status, table.results = "void", {}
+            table.status, table.results = TableStatus.VOID, {}
             await self.store.set_table(table)
             await self._end_game(table)
             if table.game_id is not None and (await self.games.table(table.game_id)).status == "finished":
@@ -373,7 +376,7 @@ class TournamentService:
             flat = [u for group in ranking for u in group]
             if sorted(flat) != sorted(table.players) or any(not group for group in ranking):
                 raise HostError("tournament.bad_ranking", count=len(table.players))
-            table.results, table.status, table.forfeits = ranking_points(ranking), "finished", set()
+            table.results, table.status, table.forfeits = ranking_points(ranking), TableStatus.FINISHED, set()
             if table.game_id is not None:
                 game = await self.games.table(table.game_id)
                 forfeit_bot_seats(t, table, game)
@@ -409,7 +412,7 @@ class TournamentService:
 
     async def _cancel_live_tables(self, t: Tournament) -> None:
         for table in [tb for tb in t.tables if tb.status in ("pending", "running")]:
-            table.status, table.results = "cancelled", {}
+            table.status, table.results = TableStatus.CANCELLED, {}
             await self.store.set_table(table)
             await self._end_game(table)
 
@@ -422,9 +425,9 @@ class TournamentService:
             self._state(t, *ACTIVE_STATES)
             if t.status == "running":
                 await self._cancel_live_tables(t)
-                await self.rounds.finish(t, "finished")
+                await self.rounds.finish(t, TournamentStatus.FINISHED)
             else:
-                await self.rounds.finish(t, "cancelled")
+                await self.rounds.finish(t, TournamentStatus.CANCELLED)
             return t
 
     async def in_channel(self, channel_id: int) -> list[Tournament]:

@@ -17,6 +17,7 @@ from bot.errors import HostError, user_message
 from bot.i18n import t
 from bot.tournaments import Tournament, TournamentService, TournamentTable, TournamentUpdate
 from bot.tournaments import text as tx
+from bot.tournaments.formats import rules_of
 from bot.tournaments.models import TournamentUpdateKind as Kind
 from bot.tournaments.service import MAX_BREAK, MAX_CHECKIN_MINUTES, MAX_TURN_SECONDS
 
@@ -66,7 +67,8 @@ async def standings_embed(service: TournamentService, tournament: Tournament,
     rows = await service.standings(tournament)
     embed = discord.Embed(title=tx.standings_title(tournament, locale),
                           description="\n".join(tx.standing_lines(tournament, rows, locale))[:4000], colour=0x3498DB)
-    embed.set_footer(text=t("tournament.standings_footer", locale, id=tournament.id))
+    footer = "tournament.knockout_footer" if rules_of(tournament).advance else "tournament.standings_footer"
+    embed.set_footer(text=t(footer, locale, id=tournament.id, advance=tournament.advance))
     return embed
 
 

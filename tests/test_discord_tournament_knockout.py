@@ -67,6 +67,9 @@ async def test_ten_entrants_of_akuma_knock_out_to_one_final_table(h: Harness) ->
     assert len(final) == 1 and final[0].status == "finished"  # one final table, the last round
     assert [len([tb for tb in tn.round_tables(n) if tb.status != "bye"]) for n in (1, 2)] == [3, 2]
 
+    calls = [m.text for m in h.channel_messages()]
+    assert any(says(text, "tournament.round_started", round=2, rounds=3) for text in calls)
+    assert any(says(text, "tournament.final_started", round=3, rounds=3) for text in calls)  # named the final
     posted = next(m for m in h.channel_messages() if says(m.text, "tournament.finished"))
     for uid in final[0].players:  # the final table's places are the top places
         name = tn.entrants[uid].name if uid < 0 else f"<@{uid}>"
@@ -86,6 +89,8 @@ async def test_ten_entrants_of_akuma_knock_out_to_one_final_table(h: Harness) ->
         name = tn.entrants[uid].name if uid < 0 else f"<@{uid}>"
         assert says(posted.text, "tournament.knockout_out_line", place=4 + first + 1, name=name, round=number,
                     table_place=table_place, table=table_number, dropped="")
+    assert says(posted.text, "tournament.knockout_footer", id=tn.id, advance=2)
+    assert not says(posted.text, "tournament.standings_footer")  # no points scale: a knockout is not scored so
     assert says(posted.text, "tournament.bracket_round", round=1) and says(posted.text, "tournament.bracket_final",
                                                                            round=3)
 

@@ -138,3 +138,31 @@ def test_while_a_round_is_played_those_still_in_lead() -> None:
     rows = compute_standings(tn)
     assert {r.user_id for r in rows[:4]} == {-1, -5, -6, -7} and all(r.out_round is None for r in rows[:4])
     assert [(r.user_id, r.place) for r in rows[4:]] == [(-2, 5), (-3, 6), (-4, 7)]  # behind the four still in
+
+
+def test_a_cancelled_table_places_its_players_by_seed_and_says_so() -> None:
+    tn = knockout(7)
+    table(tn, 1, 1, [[-1], [-2], [-3], [-4]])
+    table(tn, 1, 2, [[-5], [-6], [-7]], status="cancelled")  # the organiser moved on: its best seed goes on
+    table(tn, 2, 1, [[-1], [-5]], status="cancelled")  # ... and the final table too
+    tn.current_round = 2
+    rows = compute_standings(tn)
+    assert [(r.user_id, r.place) for r in rows] == [(-1, 1), (-5, 2), (-2, 3), (-6, 3), (-3, 5), (-7, 5), (-4, 7)]
+    lines = knockout_lines(tn, rows, "en")
+    assert t("tournament.knockout_final_seeded_line", "en", place=2, name="Bot 5", dropped="") in lines
+    assert t("tournament.knockout_out_seeded_line", "en", place=3, name="Bot 6", round=1, table=2, dropped="") in lines
+    assert t("tournament.knockout_out_line", "en", place=3, name="Bot 2", round=1, table_place=2, table=1,
+             dropped="") in lines
+    assert not any(line.startswith(t("tournament.knockout_final_line", "en", place=1, name="Bot 1", final=1,
+                                     dropped="")) for line in lines)
+
+
+def test_moving_on_during_a_knockout_round_says_the_best_seeds_go_on() -> None:
+    from cogs.tournament_controls import next_round_question
+
+    tn = knockout(7)
+    tn.status, tn.current_round = "running", 1
+    tn.tables.append(TournamentTable(1, 1, 1, [-1, -2, -3, -4], "running", channel_id=55))
+    question = next_round_question(tn, "en")
+    assert question.startswith(t("tournament.next_round_confirm_knockout", "en", round=1, count=1, tables="<#55>",
+                                 then="")[:-1])

@@ -22,11 +22,17 @@ def knockout_lines(tournament: Tournament, rows: list[Standing], locale: object 
     for row in rows[:MAX_LINES]:
         name = _name(tournament, row.user_id)
         dropped = t("tournament.dropped_mark", locale) if row.dropped else ""
-        if row.final_place is not None:
+        if row.final_place is not None and row.out_cancelled:
+            lines.append(t("tournament.knockout_final_seeded_line", locale, place=row.place, name=name,
+                           dropped=dropped))
+        elif row.final_place is not None:
             lines.append(t("tournament.knockout_final_line", locale, place=row.place, name=name,
                            final=row.final_place, dropped=dropped))
         elif row.out_round is None:
             lines.append(t("tournament.knockout_in_line", locale, name=name, dropped=dropped))
+        elif row.out_cancelled:
+            lines.append(t("tournament.knockout_out_seeded_line", locale, place=row.place, name=name,
+                           round=row.out_round, table=row.out_table, dropped=dropped))
         else:
             lines.append(t("tournament.knockout_out_line", locale, place=row.place, name=name,
                            round=row.out_round, table_place=row.out_place, table=row.out_table, dropped=dropped))

@@ -36,6 +36,7 @@ class Standing:
     out_round: int | None = None   # a knockout: the round this player went out in (None: still in, or a finalist)
     out_place: int = 0             # ... and their place at that table
     out_table: int = 0
+    out_cancelled: bool = False    # ... a table cancelled before its end: placed there by seed
 
     @property
     def key(self) -> tuple[float, float, float]:
@@ -157,7 +158,9 @@ def knockout_places(tournament: Tournament, ordered: list[Standing]) -> list[Sta
         for u in table.players:
             row = by_id[u]
             row.out_round, row.out_table = table.round, table.number
-            row.out_place = table.results.get(u, (len(table.players), 0.0))[0]
+            # a table cancelled before its end has no places: its players are ranked by seed (seat order)
+            row.out_place = table.results[u][0] if u in table.results else table.players.index(u) + 1
+            row.out_cancelled = table.status == "cancelled"
     top = [by_id[u] for u in still_in]
     for row in top:
         row.out_round, row.place = None, 0

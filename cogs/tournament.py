@@ -19,7 +19,7 @@ from bot.tournaments import Tournament, TournamentService, TournamentTable, Tour
 from bot.tournaments import text as tx
 from bot.tournaments.formats import rules_of
 from bot.tournaments.models import TournamentUpdateKind as Kind
-from bot.tournaments.service import MAX_BREAK, MAX_CHECKIN_MINUTES, MAX_TURN_SECONDS
+from bot.tournaments.settings import MAX_BREAK, MAX_CHECKIN_MINUTES, MAX_TURN_SECONDS
 
 from .common import NO_MENTIONS, GameItem, check_server, game_choices, is_admin, public_language, reply
 from .custom_ids import ID, valid_id

@@ -41,7 +41,26 @@ async def test_a_dropped_winner_does_not_go_on_and_the_rest_is_replanned(db_url:
     byes = [tb.players for tb in second if tb.status == "bye"]
     assert byes == [[field[0]]]  # the best seed of the five
     assert [len(tb.players) for tb in second if tb.status != "bye"] == [4]
-    assert len(tn.round_tables(3)) == 1 and len(tn.round_tables(3)[0].players) == 3  # the final table
+    final = tn.round_tables(3)
+    assert len(final) == 1 and len(final[0].players) == 3  # the final table
+
+    # Corrections after the end: a round others went on from is settled; the final table is corrected, not voided.
+    first = tn.round_tables(1)[0]
+    assert first.game_id is not None and final[0].game_id is not None
+    before = {tb.id: dict(tb.results) for tb in tn.tables}
+    reversed_first = [[u] for u in first.players[::-1]]
+    with pytest.raises(HostError) as refused:
+        await host.tournaments.set_result(tn.id, ORGANISER, first.game_id, reversed_first)
+    assert refused.value.code == "tournament.knockout_round_settled"
+    with pytest.raises(HostError) as refused:
+        await host.tournaments.void(tn.id, ORGANISER, final[0].game_id)
+    assert refused.value.code == "tournament.knockout_final_void"
+    assert {tb.id: dict(tb.results) for tb in tn.tables} == before  # nothing changed
+    last = final[0].players[-1]
+    await host.tournaments.set_result(tn.id, ORGANISER, final[0].game_id,
+                                      [[last]] + [[u] for u in final[0].players if u != last])
+    stored = await host.tournaments.get(tn.id)
+    assert (await host.tournaments.standings(stored))[0].user_id == last  # the corrected final decides the winner
     await host.close()
 
 

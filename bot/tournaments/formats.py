@@ -9,10 +9,11 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Callable
 
+from bot.errors import HostError
 from engines import get_engine
 
 from . import knockout, round_robin, seating
-from .models import ROUND_ROBIN_MAX, Format, Tournament
+from .models import ROUND_ROBIN_MAX, Format, Tournament, TournamentStatus, TournamentTable
 from .standings import (
     Standing,
     apply_final_table,
@@ -39,6 +40,8 @@ class FormatRules:
     rounds_refused: str | None = None  # the error when the organiser gives ``rounds`` to a format that plans them
     final_table: bool = True            # may end with a final table of the top of the standings
     advance: bool = False               # takes ``advance`` (the top k of each table go on)
+    # Refuses (HostError) a correction (a set result, or a void when ``void``) of a table that later rounds rest on.
+    check_correction: Callable[[Tournament, TournamentTable, bool], None] = lambda t, table, void: None
 
 
 def rules_of(tournament: Tournament) -> FormatRules:
@@ -103,6 +106,15 @@ def _knockout_rounds_after(t: Tournament) -> int:
     return done + left
 
 
+def _knockout_correction(t: Tournament, table: TournamentTable, void: bool) -> None:
+    """A knockout round whose players went on to the next one is settled: changing it would change who should have
+    played since. After the end, the final table is corrected by its result, not voided (it would leave no final)."""
+    if table.round < t.current_round:
+        raise HostError("tournament.knockout_round_settled", round=table.round, next=table.round + 1)
+    if void and t.status == TournamentStatus.FINISHED:
+        raise HostError("tournament.knockout_final_void")
+
+
 def _planned_round_robin(t: Tournament, count: int) -> int:
     return round_robin.planned_rounds(count, t.seats_min, t.seats_max, t.seed)
 
@@ -123,6 +135,7 @@ FORMATS: dict[Format, FormatRules] = {
                                     max_entrants=ROUND_ROBIN_MAX, rounds_refused="tournament.round_robin_rounds"),
     Format.KNOCKOUT: FormatRules(seat=_seat_knockout, planned=_planned_knockout,
                                  rounds_after=_knockout_rounds_after, places=knockout_places,
-                                 rounds_refused="tournament.knockout_rounds", final_table=False, advance=True),
+                                 rounds_refused="tournament.knockout_rounds", final_table=False, advance=True,
+                                 check_correction=_knockout_correction),
 }
 assert set(FORMATS) == set(Format), "every format has its rules"

@@ -273,7 +273,7 @@ class TournamentService:
             if not await self._seat_to_bot(t, user_id):
                 raise HostError("tournament.not_playing")
 
-    def _table(self, t: Tournament, game_id: int, *, current: bool = True) -> TournamentTable:
+    def _table(self, t: Tournament, game_id: int, *, current: bool = True, void: bool = False) -> TournamentTable:
         table = t.table_of_game(game_id)
         if table is None:
             raise HostError("tournament.unknown_table", table=game_id)
@@ -281,6 +281,7 @@ class TournamentService:
             raise HostError("tournament.not_current_round", table=game_id)
         if table.status in ("void", "bye"):
             raise HostError("tournament.table_void", table=game_id)
+        rules_of(t).check_correction(t, table, void)
         return table
 
     async def void(self, tournament_id: int, actor: int, game_id: int, *, is_admin: bool = False) -> Tournament:
@@ -290,7 +291,7 @@ class TournamentService:
             t = await self.get(tournament_id)
             self._organiser(t, actor, is_admin)
             self._state(t, "running", "finished")
-            table = self._table(t, game_id, current=t.status == "running")
+            table = self._table(t, game_id, current=t.status == "running", void=True)
             table.status, table.results = TableStatus.VOID, {}
             await self.store.set_table(table)
             await self._end_game(table)

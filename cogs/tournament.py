@@ -16,8 +16,9 @@ from bot.errors import HostError, user_message
 from bot.i18n import t
 from bot.tournaments import Tournament, TournamentService, TournamentTable, TournamentUpdate
 from bot.tournaments import text as tx
+from bot.tournaments.formats import rules_of
 from bot.tournaments.models import TournamentUpdateKind as Kind
-from bot.tournaments.service import MAX_BREAK, MAX_CHECKIN_MINUTES, MAX_TURN_SECONDS
+from bot.tournaments.settings import MAX_BREAK, MAX_CHECKIN_MINUTES, MAX_TURN_SECONDS
 
 from .common import NO_MENTIONS, GameItem, check_server, game_choices, is_admin, public_language, reply
 from .custom_ids import ID, valid_id
@@ -65,7 +66,8 @@ async def standings_embed(service: TournamentService, tournament: Tournament,
     rows = await service.standings(tournament)
     embed = discord.Embed(title=tx.standings_title(tournament, locale),
                           description="\n".join(tx.standing_lines(tournament, rows, locale))[:4000], colour=0x3498DB)
-    embed.set_footer(text=t("tournament.standings_footer", locale, id=tournament.id))
+    footer = "tournament.knockout_footer" if rules_of(tournament).advance else "tournament.standings_footer"
+    embed.set_footer(text=t(footer, locale, id=tournament.id, advance=tournament.advance))
     return embed
 
 
@@ -266,7 +268,8 @@ class TournamentCog(commands.Cog):
 
     # ---- commands ---------------------------------------------------------------------------
     @tournament.command(name="create")
-    @app_commands.describe(game="The game every table plays", format="Swiss, or round robin for small fields",
+    @app_commands.describe(game="The game every table plays",
+                           format="Swiss, round robin for small fields, or knockout",
                            rounds="Swiss rounds (default 3); a round robin plays what everyone needs to meet",
                            min_seats="Smallest table (default: the game's)", max_seats="Largest table",
                            final_table="A final table for the top players after the rounds",
@@ -275,10 +278,12 @@ class TournamentCog(commands.Cog):
                            bot_level="The bot entrants' level: easy, normal or strong",
                            timer="Seconds per decision at its tables before a bot moves (0 = no timer)",
                            break_minutes="Pause between rounds, for drops (0 = the next round starts at once)",
-                           start_at_deadline="Start by itself when check-in closes (those not checked in are dropped)")
+                           start_at_deadline="Start by itself when check-in closes (those not checked in are dropped)",
+                           advance="Knockout only: how many players of each table go on")
     @app_commands.choices(game=game_choices(),
                           format=[app_commands.Choice(name="Swiss", value="swiss"),
-                                  app_commands.Choice(name="Round robin", value="roundrobin")],
+                                  app_commands.Choice(name="Round robin", value="roundrobin"),
+                                  app_commands.Choice(name="Knockout", value="knockout")],
                           first_round=[app_commands.Choice(name="random", value="random"),
                                        app_commands.Choice(name="by rating", value="rating")],
                           bot_level=LEVEL_CHOICES)
@@ -290,7 +295,7 @@ class TournamentCog(commands.Cog):
                      name: str | None = None, bot_level: str = "normal",
                      timer: app_commands.Range[int, 0, MAX_TURN_SECONDS] = 120,
                      break_minutes: app_commands.Range[int, 0, MAX_BREAK // 60] = 2,
-                     start_at_deadline: bool = False) -> None:
+                     start_at_deadline: bool = False, advance: app_commands.Range[int, 1, 7] | None = None) -> None:
         """Create a tournament here and post its public sign-up message (Join / Leave)."""
         service = tournaments(interaction)
         assert interaction.channel_id is not None
@@ -299,7 +304,8 @@ class TournamentCog(commands.Cog):
         refuse_unless_organiser(interaction, limits)
         refuse_tournament_size(limits, bots, rounds)
         service.check_create(game, format, rounds, min_seats, max_seats, first_round, bot_level=bot_level,
-                             break_seconds=break_minutes * 60, turn_seconds=timer)
+                             break_seconds=break_minutes * 60, turn_seconds=timer, final_table=final_table,
+                             advance=advance)
         count_creation(interaction, limits)
         await interaction.response.defer(thinking=True)  # the database and up to 64 bot entrants come next
         tn = await service.create(
@@ -307,7 +313,7 @@ class TournamentCog(commands.Cog):
             creator_id=interaction.user.id, name=name or "", format=format, rounds=rounds, seats_min=min_seats,
             seats_max=max_seats, final_table=final_table, first_round=first_round,
             locale=await public_language(interaction), bot_level=bot_level, break_seconds=break_minutes * 60,
-            turn_seconds=timer, start_at_deadline=start_at_deadline)
+            turn_seconds=timer, start_at_deadline=start_at_deadline, advance=advance)
         if bots:
             await service.add_bots(tn.id, interaction.user.id, bots)
         view = signup_view(tn, tn.locale) or discord.utils.MISSING  # a new tournament signs up: never None

@@ -9,6 +9,7 @@ import discord
 
 from bot.i18n import LANGUAGES, t
 from bot.tournaments import Tournament, TournamentService, TournamentTable
+from bot.tournaments.formats import rules_of
 from bot.tournaments.ranking import parse as parse_places
 from bot.tournaments.ranking import resolve as resolve_places
 
@@ -54,8 +55,8 @@ def next_round_question(tournament: Tournament, locale: object | None) -> str:
     last = tournament.current_round >= tournament.total_rounds
     then = (t("tournament.next_round_then_finish", locale) if last
             else t("tournament.next_round_then_round", locale, next=tournament.current_round + 1))
-    return t("tournament.next_round_confirm", locale, round=tournament.current_round, count=len(tables),
-             tables=where, then=then)
+    key = "tournament.next_round_confirm_knockout" if rules_of(tournament).advance else "tournament.next_round_confirm"
+    return t(key, locale, round=tournament.current_round, count=len(tables), tables=where, then=then)
 
 
 class NextRoundButton(GameItem, template=rf"gh:tnr:(?P<tid>{ID}):(?P<round>{ROUND}):(?P<op>go|stay)"):

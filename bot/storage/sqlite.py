@@ -105,6 +105,9 @@ class SqliteDatabase(SqliteTx, Database):
                 if number > current:
                     for statement in filter(str.strip, sql.split(";")):
                         await self.conn.execute(statement)
+                    if "writable_schema" in sql:  # the schema's text was edited: connections must re-read it
+                        version = await self.fetchval("PRAGMA schema_version")
+                        await self.conn.execute(f"PRAGMA schema_version = {int(version) + 1}")
                     await self.conn.execute(f"PRAGMA user_version = {number}")
                     current = number
         return current

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import time
+from enum import Enum
 from typing import TYPE_CHECKING, Any
 
 from .backend import Database, Tx
@@ -15,9 +16,16 @@ if TYPE_CHECKING:  # the models import the storage package (SeatRow): load them 
 _TOURNAMENT_FIELDS = ("guild_id", "channel_id", "creator_id", "name", "game", "format", "rounds", "seats_min",
                       "seats_max", "final_table", "first_round", "checkin", "status", "current_round", "seed",
                       "locale", "signup_message_id", "standings_message_id", "bot_level", "break_seconds",
-                      "next_round_at", "checkin_until", "turn_seconds", "start_at_deadline")
+                      "next_round_at", "checkin_until", "turn_seconds", "start_at_deadline", "advance")
 _UPDATABLE = {"status", "current_round", "rounds", "checkin", "signup_message_id", "standings_message_id",
               "next_round_at", "checkin_until"}
+
+
+def _plain(value: Any) -> Any:
+    """A value as the database stores it: a flag as 0/1, an enum member (a ``StrEnum``) as its text."""
+    if isinstance(value, bool):
+        return int(value)
+    return str(value) if isinstance(value, Enum) else value
 
 
 class TournamentStore:
@@ -26,7 +34,7 @@ class TournamentStore:
 
     async def create(self, tournament: Tournament) -> int:
         now = time.time()
-        values = [int(v) if isinstance(v, bool) else v for v in (getattr(tournament, f) for f in _TOURNAMENT_FIELDS)]
+        values = [_plain(getattr(tournament, f)) for f in _TOURNAMENT_FIELDS]
         marks = ", ".join("?" * (len(values) + 3))
         async with self.db.transaction() as tx:
             return int(await tx.fetchval(
@@ -40,7 +48,7 @@ class TournamentStore:
         sets = "".join(f"{k} = ?, " for k in fields)
         async with self.db.transaction() as tx:
             await tx.execute(f"UPDATE tournaments SET {sets}updated_at = ? WHERE id = ?",
-                             *(int(v) if isinstance(v, bool) else v for v in fields.values()), time.time(),
+                             *(_plain(v) for v in fields.values()), time.time(),
                              tournament_id)
 
     # ---- entrants --------------------------------------------------------------------
@@ -49,7 +57,7 @@ class TournamentStore:
             await tx.executemany(
                 "INSERT INTO tournament_entrants (tournament_id, user_id, name, is_bot, status, seq) "
                 "VALUES (?, ?, ?, ?, ?, ?)",
-                [(tournament_id, e.user_id, e.name, int(e.is_bot), e.status, e.seq) for e in entrants])
+                [(tournament_id, e.user_id, e.name, int(e.is_bot), str(e.status), e.seq) for e in entrants])
 
     async def remove_entrant(self, tournament_id: int, user_id: int) -> None:
         async with self.db.transaction() as tx:
@@ -60,7 +68,7 @@ class TournamentStore:
         async with self.db.transaction() as tx:
             await tx.executemany(
                 "UPDATE tournament_entrants SET status = ? WHERE tournament_id = ? AND user_id = ?",
-                [(status, tournament_id, uid) for uid in user_ids])
+                [(str(status), tournament_id, uid) for uid in user_ids])
 
     # ---- rounds and tables -----------------------------------------------------------
     async def open_round(self, tournament: Tournament, number: int, tables: list[TournamentTable],
@@ -72,14 +80,14 @@ class TournamentStore:
                 await self._insert_table(tx, tournament.id, number, table)
                 await self._write_results(tx, table)
             await tx.execute("UPDATE tournaments SET current_round = ?, status = ?, updated_at = ? WHERE id = ?",
-                             number, status, time.time(), tournament.id)
+                             number, str(status), time.time(), tournament.id)
 
     @staticmethod
     async def _insert_table(tx: Tx, tournament_id: int, number: int, table: TournamentTable) -> None:
         table.id = int(await tx.fetchval(
             "INSERT INTO tournament_tables (tournament_id, round, number, attempt, players, status) "
             "VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
-            tournament_id, number, table.number, table.attempt, json.dumps(table.players), table.status))
+            tournament_id, number, table.number, table.attempt, json.dumps(table.players), str(table.status)))
 
     async def add_table(self, tournament_id: int, table: TournamentTable) -> None:
         async with self.db.transaction() as tx:
@@ -89,7 +97,7 @@ class TournamentStore:
         """Write a table's status, game, thread and results (results are replaced) in one transaction."""
         async with self.db.transaction() as tx:
             await tx.execute("UPDATE tournament_tables SET status = ?, game_id = ?, channel_id = ? WHERE id = ?",
-                             table.status, table.game_id, table.channel_id, table.id)
+                             str(table.status), table.game_id, table.channel_id, table.id)
             await tx.execute("DELETE FROM tournament_results WHERE table_id = ?", table.id)
             await self._write_results(tx, table)
 
@@ -134,7 +142,7 @@ class TournamentStore:
     async def ids(self, *, statuses: tuple[str, ...], channel_id: int | None = None,
                   shards: ShardFilter | None = None) -> list[int]:
         sql = f"SELECT id FROM tournaments WHERE status IN ({', '.join('?' * len(statuses))})"
-        params: list[Any] = list(statuses)
+        params: list[Any] = [str(s) for s in statuses]
         if channel_id is not None:
             sql += " AND channel_id = ?"
             params.append(channel_id)

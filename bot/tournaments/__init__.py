@@ -2,7 +2,8 @@
 standings, and OpenSkill ratings per server and game."""
 from .models import Entrant, Tournament, TournamentTable, TournamentUpdate, place_points, ranking_points
 from .ratings import RatingService
-from .service import TournamentService, default_seats
+from .service import TournamentService
+from .settings import default_seats
 from .standings import Standing, compute_standings
 
 __all__ = ["Entrant", "Tournament", "TournamentTable", "TournamentUpdate", "place_points", "ranking_points",

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Callable
 
 from bot.errors import HostError
 
-from .models import TournamentUpdateKind
+from .models import EntrantStatus, TournamentUpdateKind
 
 if TYPE_CHECKING:
     from .models import Tournament
@@ -52,9 +52,9 @@ class CheckinDeadlines:
             if t.status != "checkin" or t.checkin_until != until:
                 return  # started, cancelled or given a new deadline meanwhile
             absent = [u for u, e in t.entrants.items() if e.status != "checked_in" and e.status != "dropped"]
-            await service.store.set_entrant_status(t.id, absent, "dropped")
+            await service.store.set_entrant_status(t.id, absent, EntrantStatus.DROPPED)
             for uid in absent:
-                t.entrants[uid].status = "dropped"
+                t.entrants[uid].status = EntrantStatus.DROPPED
             await service.rounds.emit(t, TournamentUpdateKind.CHECKIN_CLOSED, people=absent)
         if t.start_at_deadline:
             try:

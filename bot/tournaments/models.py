@@ -13,16 +13,49 @@ from typing import Any
 from bot.storage import SeatRow
 from bot.table import human_player
 
-FORMATS = ("swiss", "roundrobin")
+
+class Format(StrEnum):
+    """A tournament's format (stored as its value); its rules are one row of ``formats.FORMATS``."""
+
+    SWISS = "swiss"
+    ROUND_ROBIN = "roundrobin"
+    KNOCKOUT = "knockout"
+
+
+class TournamentStatus(StrEnum):
+    """signup -> (checkin) -> running -> finished | cancelled"""
+
+    SIGNUP = "signup"
+    CHECKIN = "checkin"
+    RUNNING = "running"
+    FINISHED = "finished"
+    CANCELLED = "cancelled"
+
+
+class EntrantStatus(StrEnum):
+    ENTERED = "entered"
+    CHECKED_IN = "checked_in"
+    DROPPED = "dropped"
+
+
+class TableStatus(StrEnum):
+    PENDING = "pending"
+    RUNNING = "running"
+    FINISHED = "finished"
+    CANCELLED = "cancelled"
+    VOID = "void"
+    BYE = "bye"
+
+
 FIRST_ROUND = ("random", "rating")
-# signup -> (checkin) -> running -> finished | cancelled
-OPEN_STATES = ("signup", "checkin")
-ACTIVE_STATES = ("signup", "checkin", "running")
-ENDED_STATES = ("finished", "cancelled")
+OPEN_STATES = (TournamentStatus.SIGNUP, TournamentStatus.CHECKIN)
+ACTIVE_STATES = (*OPEN_STATES, TournamentStatus.RUNNING)
+ENDED_STATES = (TournamentStatus.FINISHED, TournamentStatus.CANCELLED)
 WINNER_POINTS = 3.0
 BYE_POINTS = WINNER_POINTS / 2  # a bye scores the middle of the scale: neither a win nor a loss
 ROUND_ROBIN_MAX = 16            # "round robin for small fields"
-DONE_TABLE_STATES = ("finished", "cancelled", "void", "bye")  # a round is over once none is pending/running
+# a round is over once none of its tables is pending or running
+DONE_TABLE_STATES = (TableStatus.FINISHED, TableStatus.CANCELLED, TableStatus.VOID, TableStatus.BYE)
 
 
 def place_points(size: int, place: int) -> float:
@@ -53,8 +86,11 @@ class Entrant:
     user_id: int
     name: str
     is_bot: bool = False
-    status: str = "entered"   # entered | checked_in | dropped
+    status: EntrantStatus = EntrantStatus.ENTERED
     seq: int = 0              # sign-up order (the last tie-breaker)
+
+    def __post_init__(self) -> None:
+        self.status = EntrantStatus(self.status)  # storage and tests give its stored text
 
     @property
     def player(self) -> str:
@@ -76,12 +112,15 @@ class TournamentTable:
     round: int
     number: int
     players: list[int]                 # entrant ids, seat order
-    status: str = "pending"            # pending | running | finished | cancelled | void | bye
+    status: TableStatus = TableStatus.PENDING
     game_id: int | None = None
     channel_id: int | None = None      # the thread the table is played in
     attempt: int = 0                   # replays of a voided table count up
     results: dict[int, tuple[int, float]] = field(default_factory=dict)  # entrant -> (place, points)
     forfeits: set[int] = field(default_factory=set)  # dropped people whose seat a bot played: last, no points
+
+    def __post_init__(self) -> None:
+        self.status = TableStatus(self.status)
 
     @property
     def done(self) -> bool:
@@ -95,7 +134,7 @@ class Tournament:
     channel_id: int
     creator_id: int
     game: str
-    format: str
+    format: Format
     rounds: int
     seats_min: int
     seats_max: int
@@ -105,7 +144,7 @@ class Tournament:
     final_table: bool = False
     first_round: str = "random"
     checkin: bool = False              # check-in window opened: only checked-in entrants are seated
-    status: str = "signup"
+    status: TournamentStatus = TournamentStatus.SIGNUP
     current_round: int = 0
     locale: str = "en"
     signup_message_id: int | None = None
@@ -116,8 +155,13 @@ class Tournament:
     checkin_until: float | None = None  # the check-in deadline shown to entrants
     turn_seconds: int = 120            # time per decision at its tables
     start_at_deadline: bool = False    # the check-in deadline starts it (those not checked in are dropped then)
+    advance: int = 0                   # a knockout: the top ``advance`` of each table go on
     entrants: dict[int, Entrant] = field(default_factory=dict)
     tables: list[TournamentTable] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.format = Format(self.format)  # stored as its value: rules are looked up by the member
+        self.status = TournamentStatus(self.status)
 
     @property
     def total_rounds(self) -> int:

@@ -199,8 +199,8 @@ def rounds_left(tournament: Tournament, done: int) -> list[Round]:
 
 
 def planned_total(tournament: Tournament) -> int:
-    """The rounds before the final table: a round robin's follow its plan (a drop may shorten or lengthen it)."""
+    """A round robin's rounds before the final table follow its plan (a drop may shorten or lengthen it)."""
     t = tournament
-    if t.format != "roundrobin" or t.is_final_round(t.current_round):
+    if t.is_final_round(t.current_round):
         return t.rounds
     return t.current_round + len(rounds_left(t, t.current_round))

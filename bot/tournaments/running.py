@@ -14,7 +14,6 @@ import logging
 import random
 import time
 import weakref
-from collections import Counter
 from typing import Any, Awaitable, Callable, Coroutine
 
 from bot.errors import HostError
@@ -22,18 +21,20 @@ from bot.service import GameService
 from bot.storage import Storage
 from bot.table import Table, Update, UpdateKind
 
-from . import round_robin, seating
+from .formats import rules_of
 from .models import (
     BYE_POINTS,
     ENDED_STATES,
+    TableStatus,
     Tournament,
+    TournamentStatus,
     TournamentTable,
     TournamentUpdate,
     TournamentUpdateKind,
     ranking_points,
 )
 from .ratings import RatingService
-from .standings import Standing, compute_standings, forfeit_bot_seats, pairing_order
+from .standings import Standing, compute_standings, forfeit_bot_seats
 
 log = logging.getLogger(__name__)
 OPEN_BACKOFF = (1.0, 2.0, 5.0, 10.0, 30.0, 60.0)  # seconds before each new try to open a table; then every minute
@@ -109,27 +110,7 @@ class RoundRunner:
 
     # ---- seating a round -------------------------------------------------------------
     async def _seat_round(self, tournament: Tournament, number: int) -> tuple[list[list[int]], list[int]]:
-        t = tournament
-        rng = random.Random(f"{t.seed}:{number}")
-        ratings = await self.rating_points(t)
-        history = [tb.players for tb in t.tables if tb.status in ("pending", "running", "finished", "cancelled")]
-        byes_had = Counter(uid for tb in t.tables if tb.status == "bye" for uid in tb.players)
-        active = [e.user_id for e in t.active_entrants()]
-        if t.is_final_round(number):
-            return [seating.final_table(pairing_order(t, ratings), t.seats_min, t.seats_max)], []
-        if t.format == "roundrobin":
-            first = round_robin.rounds_left(t, number - 1)[0]
-            return first.tables, first.byes
-        rows = [r for r in compute_standings(t, ratings, through_round=t.rounds) if not r.dropped]
-        if number > 1:
-            order = [r.user_id for r in rows]
-        elif t.first_round == "rating":
-            order = sorted(active, key=lambda u: (-ratings.get(u, 0.0), t.entrants[u].seq))
-        else:
-            order = active[:]
-            rng.shuffle(order)
-        points = {r.user_id: r.points for r in rows}
-        return seating.swiss_round(order, t.seats_min, t.seats_max, history, byes_had, rng, points)
+        return rules_of(tournament).seat(tournament, number, await self.rating_points(tournament))
 
     async def start_round(self, tournament: Tournament, number: int, *, missed: list[int] | None = None) -> None:
         """Seat the round and commit its tables as pending; the caller holds the lock. The tables are opened by
@@ -137,11 +118,11 @@ class RoundRunner:
         when every table of it is open. ``missed``: who the start dropped for not checking in."""
         groups, byes = await self._seat_round(tournament, number)
         tables = [TournamentTable(0, number, i + 1, players) for i, players in enumerate(groups)]
-        tables += [TournamentTable(0, number, len(groups) + i + 1, [uid], "bye", results={uid: (1, BYE_POINTS)})
-                   for i, uid in enumerate(byes)]
+        tables += [TournamentTable(0, number, len(groups) + i + 1, [uid], TableStatus.BYE,
+                                   results={uid: (1, BYE_POINTS)}) for i, uid in enumerate(byes)]
         await self.store.open_round(tournament, number, tables)
         tournament.tables += tables
-        tournament.current_round, tournament.status = number, "running"
+        tournament.current_round, tournament.status = number, TournamentStatus.RUNNING
         if number == 1:
             await self.emit(tournament, TournamentUpdateKind.STARTED, people=missed)
         self._unannounced[tournament.id] = number
@@ -276,7 +257,7 @@ class RoundRunner:
                 host_id=tournament.creator_id, seed=self._seed(tournament, table), options=tournament.options,
                 locale=tournament.locale, turn_seconds=tournament.turn_seconds)
         self._game_index[game.id] = tournament.id
-        table.game_id, table.status = game.id, "running"
+        table.game_id, table.status = game.id, TableStatus.RUNNING
         await self.store.set_table(table)
         for uid in table.players:  # dropped while the table waited for its thread: a bot plays the seat
             entrant = tournament.entrants[uid]
@@ -305,10 +286,10 @@ class RoundRunner:
         if game.status == "finished" and result is not None:
             entrant_of = {tournament.entrants[uid].player: uid for uid in table.players}
             table.results = ranking_points([[entrant_of[p] for p in group] for group in result.ranking])
-            table.status = "finished"
+            table.status = TableStatus.FINISHED
             forfeit_bot_seats(tournament, table, game)
         else:  # ended from the table itself (/game end): nobody scores
-            table.results, table.status = {}, "cancelled"
+            table.results, table.status = {}, TableStatus.CANCELLED
         await self.store.set_table(table)
         await self.emit(tournament, TournamentUpdateKind.RESULT, table.round)
 
@@ -327,7 +308,7 @@ class RoundRunner:
             await self.next_round_or_finish(tournament)
 
     def _has_next_round(self, tournament: Tournament) -> bool:
-        total = round_robin.planned_total(tournament) + (1 if tournament.final_table else 0)
+        total = rules_of(tournament).rounds_after(tournament) + (1 if tournament.final_table else 0)
         return tournament.current_round < total and len(tournament.active_entrants()) >= tournament.seats_min
 
     def _schedule_break_end(self, tournament: Tournament) -> None:
@@ -356,16 +337,16 @@ class RoundRunner:
         if tournament.next_round_at is not None:
             tournament.next_round_at = None
             await self.store.update(tournament.id, next_round_at=None)
-        planned = round_robin.planned_total(tournament)
-        if planned != tournament.rounds:  # a round robin re-planned after a drop or a cancelled table
+        planned = rules_of(tournament).rounds_after(tournament)
+        if planned != tournament.rounds:  # a round robin or knockout re-planned after a drop or a cancelled table
             tournament.rounds = planned
             await self.store.update(tournament.id, rounds=planned)
         if self._has_next_round(tournament):
             await self.start_round(tournament, tournament.current_round + 1)
         else:
-            await self.finish(tournament, "finished")
+            await self.finish(tournament, TournamentStatus.FINISHED)
 
-    async def finish(self, tournament: Tournament, status: str) -> None:
+    async def finish(self, tournament: Tournament, status: TournamentStatus) -> None:
         await self.store.update(tournament.id, status=status, next_round_at=None)
         tournament.status, tournament.next_round_at = status, None
         await self.emit(tournament, TournamentUpdateKind(status))

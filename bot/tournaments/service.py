@@ -9,47 +9,29 @@ from typing import Any
 
 from bot import i18n
 from bot.errors import HostError
-from bot.games import engine_hooks
-from bot.policies import check_level
 from bot.service import GameService
 from bot.storage import Storage
-from engines import get_engine
 
 from .checkin import CheckinDeadlines
+from .formats import FORMATS, rules_of
 from .models import (
     ACTIVE_STATES,
     ENDED_STATES,
-    FIRST_ROUND,
-    FORMATS,
     OPEN_STATES,
-    ROUND_ROBIN_MAX,
     Entrant,
+    EntrantStatus,
+    Format,
+    TableStatus,
     Tournament,
+    TournamentStatus,
     TournamentTable,
     TournamentUpdateKind,
     ranking_points,
 )
 from .ratings import RatingService
-from .round_robin import planned_rounds
 from .running import OpenFailing, OpenTable, RoundRunner
+from .settings import MAX_BOTS, MAX_CHECKIN_MINUTES, MAX_ROUNDS, check_settings
 from .standings import forfeit_bot_seats
-
-MAX_ROUNDS = 20
-MAX_BOTS = 64
-MAX_BREAK = 30 * 60  # seconds: the longest pause between rounds
-MAX_TURN_SECONDS = 600
-MAX_CHECKIN_MINUTES = 120
-
-
-def default_seats(game: str) -> tuple[int, int]:
-    """Table size range a tournament of ``game`` uses unless the organiser says otherwise: the game's own
-    ``tournament_seats`` when it declares one, else from its minimum up to four seats (3–4 for Akuma Trick, 2 for a
-    two-player game)."""
-    engine = get_engine(game)
-    declared = engine_hooks(game).tournament_seats
-    if declared:
-        return declared
-    return engine.min_players, min(engine.max_players, max(engine.min_players, 4))
 
 
 class TournamentService:
@@ -97,44 +79,24 @@ class TournamentService:
                      seats_max: int | None = None, final_table: bool = False, first_round: str = "random",
                      options: dict[str, Any] | None = None, locale: str = "en",
                      seed: int | None = None, bot_level: str = "normal", break_seconds: int = 0,
-                     turn_seconds: int = 120, start_at_deadline: bool = False) -> Tournament:
+                     turn_seconds: int = 120, start_at_deadline: bool = False,
+                     advance: int | None = None) -> Tournament:
         parsed, seats_min, seats_max = self.check_create(game, format, rounds, seats_min, seats_max, first_round,
-                                                         options, bot_level, break_seconds, turn_seconds)
+                                                         options, bot_level, break_seconds, turn_seconds,
+                                                         final_table=final_table, advance=advance)
+        planned = FORMATS[Format(format)].planned is not None
         tournament = Tournament(
-            0, guild_id, channel_id, creator_id, game, format, rounds or (0 if format == "roundrobin" else 3),
+            0, guild_id, channel_id, creator_id, game, Format(format), rounds or (0 if planned else 3),
             seats_min, seats_max, secrets.randbits(62) if seed is None else seed, name=name[:80], options=parsed,
             final_table=final_table, first_round=first_round, locale=locale, bot_level=bot_level,
-            break_seconds=break_seconds, turn_seconds=turn_seconds, start_at_deadline=start_at_deadline)
+            break_seconds=break_seconds, turn_seconds=turn_seconds, start_at_deadline=start_at_deadline,
+            advance=advance or 0)
         tournament.id = await self.store.create(tournament)
         self._cache[tournament.id] = tournament
         await self.rounds.emit(tournament, TournamentUpdateKind.SIGNUP)
         return tournament
 
-    @staticmethod
-    def check_create(game: str, format: str = "swiss", rounds: int | None = None, seats_min: int | None = None,
-                     seats_max: int | None = None, first_round: str = "random",
-                     options: dict[str, Any] | None = None, bot_level: str = "normal", break_seconds: int = 0,
-                     turn_seconds: int = 120) -> tuple[dict[str, Any], int, int]:
-        """Refuse bad settings without touching the database (the cog checks before it defers); returns the
-        parsed options and the table sizes."""
-        engine = get_engine(game)  # an unknown game is refused here (BadOptions)
-        check_level(bot_level)
-        parsed = engine.parse_options(options).model_dump(mode="json", exclude_defaults=True)
-        low, high = default_seats(game)
-        seats_min, seats_max = seats_min or low, seats_max or max(high, seats_min or low)
-        if not engine.min_players <= seats_min <= seats_max <= engine.max_players:
-            raise HostError("tournament.bad_seats", min=engine.min_players, max=engine.max_players)
-        if format not in FORMATS or first_round not in FIRST_ROUND:
-            raise HostError("tournament.bad_format")
-        if rounds is not None and not 1 <= rounds <= MAX_ROUNDS:
-            raise HostError("tournament.bad_rounds", max=MAX_ROUNDS)
-        if rounds is not None and format == "roundrobin":
-            raise HostError("tournament.round_robin_rounds")
-        if not 0 <= break_seconds <= MAX_BREAK:
-            raise HostError("tournament.bad_break", max=MAX_BREAK // 60)
-        if not 0 <= turn_seconds <= MAX_TURN_SECONDS:
-            raise HostError("tournament.bad_timer", max=MAX_TURN_SECONDS)
-        return parsed, seats_min, seats_max
+    check_create = staticmethod(check_settings)  # the cog checks before it defers
 
     def _organiser(self, tournament: Tournament, actor: int, is_admin: bool) -> None:
         if actor != tournament.creator_id and not is_admin:
@@ -152,7 +114,7 @@ class TournamentService:
                 raise HostError("tournament.closed")
             if user_id in t.entrants:
                 raise HostError("tournament.already_entered")
-            status = "checked_in" if t.status == "checkin" else "entered"
+            status = EntrantStatus.CHECKED_IN if t.status == TournamentStatus.CHECKIN else EntrantStatus.ENTERED
             await self._enter(t, [Entrant(user_id, name[:32], False, status)])
             return t
 
@@ -186,7 +148,7 @@ class TournamentService:
             if not 1 <= count <= MAX_BOTS - len(taken):
                 raise HostError("tournament.too_many_bots", max=MAX_BOTS)
             first = max(taken, default=0) + 1
-            status = "checked_in" if t.status == "checkin" else "entered"
+            status = EntrantStatus.CHECKED_IN if t.status == TournamentStatus.CHECKIN else EntrantStatus.ENTERED
             names = [i18n.t("common.bot_name", t.locale, number=n) for n in range(first, first + count)]  # its language
             await self._enter(t, [Entrant(-n, name, True, status) for n, name in enumerate(names, start=first)])
             return t
@@ -206,8 +168,8 @@ class TournamentService:
             await self.store.set_entrant_status(t.id, bots, "checked_in")
             await self.store.update(t.id, status="checkin", checkin=1, checkin_until=until)
             for uid in bots:
-                t.entrants[uid].status = "checked_in"
-            t.status, t.checkin, t.checkin_until = "checkin", True, until
+                t.entrants[uid].status = EntrantStatus.CHECKED_IN
+            t.status, t.checkin, t.checkin_until = TournamentStatus.CHECKIN, True, until
             await self.rounds.emit(t, TournamentUpdateKind.CHECKIN)
             self.checkins.schedule(t)
             return t
@@ -223,7 +185,7 @@ class TournamentService:
             if entrant.status == "checked_in":
                 raise HostError("tournament.already_checked_in")
             await self.store.set_entrant_status(t.id, [user_id], "checked_in")
-            entrant.status = "checked_in"
+            entrant.status = EntrantStatus.CHECKED_IN
             await self.rounds.emit(t, TournamentUpdateKind.SIGNUP)
             return t
 
@@ -238,21 +200,25 @@ class TournamentService:
             self._state(t, *OPEN_STATES)
             absent = [u for u, e in t.entrants.items() if t.checkin and e.status != "checked_in"]
             count = len(t.entrants) - len(absent)
-            if count < t.seats_min or (t.format == "roundrobin" and count < 2):
-                raise HostError("tournament.too_few_players", count=count, min=t.seats_min)
-            if t.format == "roundrobin" and count > ROUND_ROBIN_MAX:
-                raise HostError("tournament.round_robin_too_big", count=count, max=ROUND_ROBIN_MAX)
+            rules = rules_of(t)
+            if count < max(t.seats_min, rules.min_entrants):
+                raise HostError("tournament.too_few_players", count=count, min=max(t.seats_min, rules.min_entrants))
+            if rules.max_entrants is not None and count > rules.max_entrants:
+                raise HostError("tournament.round_robin_too_big", count=count, max=rules.max_entrants)
             if sum(1 for u, e in t.entrants.items() if not e.is_bot and u not in absent) < min_people:
                 raise HostError("tournament.no_person", min=min_people)
-            rounds = planned_rounds(count, t.seats_min, t.seats_max, t.seed) if t.format == "roundrobin" else t.rounds
+            rounds = rules.planned(t, count) if rules.planned else t.rounds
+            if not rounds:  # a knockout no table sizes in the range can carry to one final table
+                raise HostError("tournament.knockout_no_plan", count=count, min=t.seats_min, max=t.seats_max,
+                                advance=t.advance)
             if rounds > max_rounds:
                 raise HostError("limit.tournament_rounds", max=max_rounds)
             absent = [u for u in absent if t.entrants[u].status != "dropped"]  # not those the deadline dropped
             if absent:
                 await self.store.set_entrant_status(t.id, absent, "dropped")
                 for uid in absent:
-                    t.entrants[uid].status = "dropped"
-            if rounds != t.rounds:  # a round robin plays the rounds its plan takes (shown on the sign-up)
+                    t.entrants[uid].status = EntrantStatus.DROPPED
+            if rounds != t.rounds:  # a planned format plays the rounds its plan takes (shown on the sign-up)
                 t.rounds = rounds
                 await self.store.update(t.id, rounds=t.rounds)
             await self.rounds.start_round(t, 1, missed=absent)
@@ -280,7 +246,7 @@ class TournamentService:
                 await self.rounds.emit(t, TournamentUpdateKind.SIGNUP)
                 return t
             await self.store.set_entrant_status(t.id, [user_id], "dropped")
-            entrant.status = "dropped"
+            entrant.status = EntrantStatus.DROPPED
             await self.rounds.emit(t, TournamentUpdateKind.SIGNUP)
             await self.rounds.emit(t, TournamentUpdateKind.RESULT, t.current_round)
             return t
@@ -307,7 +273,7 @@ class TournamentService:
             if not await self._seat_to_bot(t, user_id):
                 raise HostError("tournament.not_playing")
 
-    def _table(self, t: Tournament, game_id: int, *, current: bool = True) -> TournamentTable:
+    def _table(self, t: Tournament, game_id: int, *, current: bool = True, void: bool = False) -> TournamentTable:
         table = t.table_of_game(game_id)
         if table is None:
             raise HostError("tournament.unknown_table", table=game_id)
@@ -315,6 +281,7 @@ class TournamentService:
             raise HostError("tournament.not_current_round", table=game_id)
         if table.status in ("void", "bye"):
             raise HostError("tournament.table_void", table=game_id)
+        rules_of(t).check_correction(t, table, void)
         return table
 
     async def void(self, tournament_id: int, actor: int, game_id: int, *, is_admin: bool = False) -> Tournament:
@@ -324,8 +291,8 @@ class TournamentService:
             t = await self.get(tournament_id)
             self._organiser(t, actor, is_admin)
             self._state(t, "running", "finished")
-            table = self._table(t, game_id, current=t.status == "running")
-            table.status, table.results = "void", {}
+            table = self._table(t, game_id, current=t.status == "running", void=True)
+            table.status, table.results = TableStatus.VOID, {}
             await self.store.set_table(table)
             await self._end_game(table)
             if table.game_id is not None and (await self.games.table(table.game_id)).status == "finished":
@@ -358,7 +325,7 @@ class TournamentService:
             flat = [u for group in ranking for u in group]
             if sorted(flat) != sorted(table.players) or any(not group for group in ranking):
                 raise HostError("tournament.bad_ranking", count=len(table.players))
-            table.results, table.status, table.forfeits = ranking_points(ranking), "finished", set()
+            table.results, table.status, table.forfeits = ranking_points(ranking), TableStatus.FINISHED, set()
             if table.game_id is not None:
                 game = await self.games.table(table.game_id)
                 forfeit_bot_seats(t, table, game)
@@ -394,7 +361,7 @@ class TournamentService:
 
     async def _cancel_live_tables(self, t: Tournament) -> None:
         for table in [tb for tb in t.tables if tb.status in ("pending", "running")]:
-            table.status, table.results = "cancelled", {}
+            table.status, table.results = TableStatus.CANCELLED, {}
             await self.store.set_table(table)
             await self._end_game(table)
 
@@ -407,9 +374,9 @@ class TournamentService:
             self._state(t, *ACTIVE_STATES)
             if t.status == "running":
                 await self._cancel_live_tables(t)
-                await self.rounds.finish(t, "finished")
+                await self.rounds.finish(t, TournamentStatus.FINISHED)
             else:
-                await self.rounds.finish(t, "cancelled")
+                await self.rounds.finish(t, TournamentStatus.CANCELLED)
             return t
 
     async def in_channel(self, channel_id: int) -> list[Tournament]:

@@ -33,6 +33,10 @@ class Standing:
     seq: int = 0
     place: int = 0           # shared when points and both tie-breakers are equal
     final_place: int | None = None
+    out_round: int | None = None   # a knockout: the round this player went out in (None: still in, or a finalist)
+    out_place: int = 0             # ... and their place at that table
+    out_table: int = 0
+    out_cancelled: bool = False    # ... a table cancelled before its end: placed there by seed
 
     @property
     def key(self) -> tuple[float, float, float]:
@@ -62,8 +66,10 @@ def compute_standings(tournament: Tournament, ratings: dict[int, float] | None =
             row.opp_points = sum(rows[o].points for o in row.opponents) / len(row.opponents)
     ordered = sorted(rows.values(), key=lambda r: (-r.key[0], -r.key[1], -r.key[2], r.seq))
     _number(ordered)
-    if through_round is None and tournament.final_table:
-        ordered = _apply_final_table(tournament, ordered)
+    if through_round is None:
+        from .formats import rules_of  # the formats' table seats rounds with these standings: imported late
+
+        ordered = rules_of(tournament).places(tournament, ordered)
     return ordered
 
 
@@ -87,7 +93,7 @@ def _number(ordered: list[Standing]) -> None:
         row.place = ordered[i - 1].place if i and ordered[i - 1].key == row.key else i + 1
 
 
-def _apply_final_table(tournament: Tournament, ordered: list[Standing]) -> list[Standing]:
+def apply_final_table(tournament: Tournament, ordered: list[Standing]) -> list[Standing]:
     final = [t for t in tournament.round_tables(tournament.rounds + 1) if t.status == "finished"]
     if not final:
         return ordered
@@ -105,6 +111,72 @@ def _apply_final_table(tournament: Tournament, ordered: list[Standing]) -> list[
         row.place = out[i - 1].place if same_final else i + 1
     for i, row in enumerate(rest, start=len(top)):
         row.place = out[i - 1].place if i > len(top) and out[i - 1].key == row.key else i + 1
+    return out
+
+
+def went_on(tournament: Tournament, table: TournamentTable) -> list[tuple[int, int, int]]:
+    """A knockout table's players who go on, as ``(place, seat, entrant)``: its top ``advance`` (a tie across the
+    cut goes to the better seed, who sits first); a bye's player; a table cancelled before its end sends on its
+    best seeds. Nobody from a void table (it is replayed) or one still playing."""
+    if table.status == "bye":
+        return [(0, 0, table.players[0])]
+    if table.status not in ("finished", "cancelled"):
+        return []
+    size = len(table.players)
+    ranked = sorted((table.results.get(u, (size, 0.0))[0], seat, u) for seat, u in enumerate(table.players))
+    return ranked[:tournament.advance]
+
+
+def knockout_field(tournament: Tournament, done: int) -> list[int]:
+    """Who plays the round after ``done``, best seed first: those who went on from it (byes first, then by their
+    place at their table, their seat, their table), less the dropped."""
+    going_on = sorted((place, seat, table.number, u) for table in tournament.round_tables(done)
+                      for place, seat, u in went_on(tournament, table))
+    return [u for *_, u in going_on if tournament.entrants[u].status != "dropped"]
+
+
+def knockout_final(tournament: Tournament, number: int) -> TournamentTable | None:
+    """Round ``number``'s table when that round was the final table (one table, no byes)."""
+    tables = [tb for tb in tournament.round_tables(number) if tb.status != "void"]
+    return tables[0] if len(tables) == 1 and tables[0].status != "bye" else None
+
+
+def knockout_places(tournament: Tournament, ordered: list[Standing]) -> list[Standing]:
+    """A knockout's order: those still in, then the final table's places, then everyone else by the round they
+    went out in (later first), then their place at that table."""
+    t = tournament
+    by_id = {row.user_id: row for row in ordered}
+    current = t.current_round
+    final = knockout_final(t, current) if current and all(tb.done for tb in t.round_tables(current)) else None
+    still_in: list[int] = []
+    if final is None and current:
+        live = [u for tb in t.round_tables(current) if not tb.done for u in tb.players]
+        gone_on = [u for tb in t.round_tables(current) for _, _, u in went_on(t, tb)]
+        still_in = [u for u in live + gone_on if t.entrants[u].status != "dropped"]
+    for table in sorted((tb for tb in t.tables if tb.status in ("finished", "cancelled", "bye")),
+                        key=lambda tb: tb.round):
+        for u in table.players:
+            row = by_id[u]
+            row.out_round, row.out_table = table.round, table.number
+            # a table cancelled before its end has no places: its players are ranked by seed (seat order)
+            row.out_place = table.results[u][0] if u in table.results else table.players.index(u) + 1
+            row.out_cancelled = table.status == "cancelled"
+    top = [by_id[u] for u in still_in]
+    for row in top:
+        row.out_round, row.place = None, 0
+    finalists = sorted((by_id[u] for u in final.players), key=lambda r: (r.out_place, r.seq)) if final else []
+    for row in finalists:
+        row.final_place, row.out_round = row.out_place, None
+    placed = set(still_in) | set(final.players if final else ())
+    rest = sorted((r for r in ordered if r.user_id not in placed), key=lambda r: (-(r.out_round or 0), r.out_place,
+                                                                                  r.seq))
+    out = top + finalists + rest
+    for i, row in enumerate(out):
+        if row in top:
+            continue
+        same = i > len(top) and (out[i - 1].final_place, out[i - 1].out_round, out[i - 1].out_place) == (
+            row.final_place, row.out_round, row.out_place)
+        row.place = out[i - 1].place if same else i + 1  # those still in will finish above
     return out
 
 

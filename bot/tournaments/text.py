@@ -7,10 +7,11 @@ from typing import Callable
 from bot import literal
 from bot.i18n import t
 
-from .models import BYE_POINTS, Entrant, Tournament
+from .formats import rules_of
+from .knockout_text import knockout_lines
+from .models import BYE_POINTS, OPEN_STATES, Entrant, Tournament
 from .ratings import PlayerStats, RatingRow
-from .round_robin import planned_rounds
-from .standings import Standing
+from .standings import Standing, knockout_final
 
 MAX_LINES = 40
 
@@ -32,10 +33,11 @@ def planned(tournament: Tournament) -> int:
     """The rounds a tournament plays: a round robin's, before its start, the plan of its field as it stands
     (those checked in, once check-in is open), so the sign-up shows what the start will do."""
     tn = tournament
-    if tn.format != "roundrobin" or tn.status not in ("signup", "checkin"):
+    rules = rules_of(tn)
+    if rules.planned is None or tn.status not in OPEN_STATES:
         return tn.rounds
     field = [e for e in tn.entrants.values() if tn.status == "signup" or e.status == "checked_in"]
-    return planned_rounds(len(field), tn.seats_min, tn.seats_max, tn.seed)
+    return rules.planned(tn, len(field))
 
 
 def summary(tournament: Tournament, locale: object | None) -> str:
@@ -48,6 +50,8 @@ def summary(tournament: Tournament, locale: object | None) -> str:
                sizes=sizes)]
     if tournament.final_table:
         parts.append(t("tournament.with_final", locale))
+    if rules_of(tournament).advance:
+        parts.append(t("tournament.knockout_advance", locale, advance=tournament.advance))
     return " · ".join(parts)
 
 
@@ -88,6 +92,8 @@ def signup_lines(tournament: Tournament, locale: object | None) -> list[str]:
 def standing_lines(tournament: Tournament, rows: list[Standing], locale: object | None) -> list[str]:
     """One line per row. A finalist's line leads with their place at the final table, their points before it
     after (a finalist placed 3rd may have more points than the 2nd: the final table decides)."""
+    if rules_of(tournament).advance:
+        return knockout_lines(tournament, rows, locale)
     lines = []
     for row in rows[:MAX_LINES]:
         entrant = tournament.entrants[row.user_id]
@@ -130,7 +136,9 @@ def shown_name(entrant: Entrant) -> str:
 
 
 def round_lines(tournament: Tournament, round_number: int, locale: object | None) -> list[str]:
-    kind = "final" if tournament.is_final_round(round_number) else "round"
+    final = tournament.is_final_round(round_number) or (
+        rules_of(tournament).advance and knockout_final(tournament, round_number) is not None)
+    kind = "final" if final else "round"
     lines = [t(f"tournament.{kind}_started", locale, round=round_number, rounds=tournament.total_rounds)]
     for table in tournament.round_tables(round_number):
         names = ", ".join(shown_name(tournament.entrants[u]) for u in table.players)

@@ -1,0 +1,141 @@
+"""The tournament formats as one table of rules: how a round is seated, how many rounds are played (and what a drop
+re-plans), and how places are decided. Seating, running, the service and the standings read ``rules_of`` instead of
+comparing format names, so a format is one more row.
+"""
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass
+from typing import Callable
+
+from bot.errors import HostError
+from engines import get_engine
+
+from . import knockout, round_robin, seating
+from .models import ROUND_ROBIN_MAX, Format, Tournament, TournamentStatus, TournamentTable
+from .standings import (
+    Standing,
+    apply_final_table,
+    compute_standings,
+    knockout_field,
+    knockout_final,
+    knockout_places,
+    pairing_order,
+)
+
+Seating = tuple[list[list[int]], list[int]]  # (tables in seat order, byes)
+
+
+@dataclass(frozen=True)
+class FormatRules:
+    seat: Callable[[Tournament, int, dict[int, float]], Seating]  # round ``number``'s tables and byes
+    # Rounds a field of ``count`` plays from the start (None: the organiser's ``rounds``, as for a Swiss).
+    planned: Callable[[Tournament, int], int] | None
+    # Rounds before the final table given what was played: a round robin or a knockout re-plans after a drop.
+    rounds_after: Callable[[Tournament], int]
+    places: Callable[[Tournament, list[Standing]], list[Standing]]  # the final order, from the points' order
+    min_entrants: int = 2
+    max_entrants: int | None = None
+    rounds_refused: str | None = None  # the error when the organiser gives ``rounds`` to a format that plans them
+    final_table: bool = True            # may end with a final table of the top of the standings
+    advance: bool = False               # takes ``advance`` (the top k of each table go on)
+    # Refuses (HostError) a correction (a set result, or a void when ``void``) of a table that later rounds rest on.
+    check_correction: Callable[[Tournament, TournamentTable, bool], None] = lambda t, table, void: None
+
+
+def rules_of(tournament: Tournament) -> FormatRules:
+    return FORMATS[tournament.format]
+
+
+def first_order(t: Tournament, ratings: dict[int, float], rng: random.Random) -> list[int]:
+    """Round one's order (best seed first): by rating, or random."""
+    active = [e.user_id for e in t.active_entrants()]
+    if t.first_round == "rating":
+        return sorted(active, key=lambda u: (-ratings.get(u, 0.0), t.entrants[u].seq))
+    rng.shuffle(active)
+    return active
+
+
+def _rng(t: Tournament, number: int) -> random.Random:
+    return random.Random(f"{t.seed}:{number}")
+
+
+def _seat_final(t: Tournament, ratings: dict[int, float]) -> Seating:
+    return [seating.final_table(pairing_order(t, ratings), t.seats_min, t.seats_max)], []
+
+
+def _seat_swiss(t: Tournament, number: int, ratings: dict[int, float]) -> Seating:
+    if t.is_final_round(number):
+        return _seat_final(t, ratings)
+    rng = _rng(t, number)
+    history = [tb.players for tb in t.tables if tb.status in ("pending", "running", "finished", "cancelled")]
+    byes_had = Counter(uid for tb in t.tables if tb.status == "bye" for uid in tb.players)
+    rows = [r for r in compute_standings(t, ratings, through_round=t.rounds) if not r.dropped]
+    order = [r.user_id for r in rows] if number > 1 else first_order(t, ratings, rng)
+    points = {r.user_id: r.points for r in rows}
+    return seating.swiss_round(order, t.seats_min, t.seats_max, history, byes_had, rng, points)
+
+
+def _seat_round_robin(t: Tournament, number: int, ratings: dict[int, float]) -> Seating:
+    if t.is_final_round(number):
+        return _seat_final(t, ratings)
+    first = round_robin.rounds_left(t, number - 1)[0]
+    return first.tables, first.byes
+
+
+def _seat_knockout(t: Tournament, number: int, ratings: dict[int, float]) -> Seating:
+    order = first_order(t, ratings, _rng(t, number)) if number == 1 else knockout_field(t, number - 1)
+    seated = knockout.seat_round(order, t.seats_min, t.seats_max, t.advance)
+    assert seated is not None, "the knockout's rounds_after says there is no next round"
+    return seated
+
+
+def _knockout_rounds_after(t: Tournament) -> int:
+    """The rounds planned at the start while a round is under way; once it is done, re-planned from who goes on
+    (a drop can shorten it); none after the final table."""
+    done = t.current_round
+    if done == 0 or not all(tb.done for tb in t.round_tables(done)):
+        return t.rounds
+    if knockout_final(t, done) is not None:
+        return done
+    field = knockout_field(t, done)
+    left = knockout.rounds_for(len(field), t.seats_min, t.seats_max, t.advance)
+    if not left and (len(field) > t.seats_max or get_engine(t.game).min_players <= len(field)):
+        left = 1  # drops left a field no plan reaches: one round at the sizes that fit, then re-planned
+    return done + left
+
+
+def _knockout_correction(t: Tournament, table: TournamentTable, void: bool) -> None:
+    """A knockout round whose players went on to the next one is settled: changing it would change who should have
+    played since. After the end, the final table is corrected by its result, not voided (it would leave no final)."""
+    if table.round < t.current_round:
+        raise HostError("tournament.knockout_round_settled", round=table.round, next=table.round + 1)
+    if void and t.status == TournamentStatus.FINISHED:
+        raise HostError("tournament.knockout_final_void")
+
+
+def _planned_round_robin(t: Tournament, count: int) -> int:
+    return round_robin.planned_rounds(count, t.seats_min, t.seats_max, t.seed)
+
+
+def _planned_knockout(t: Tournament, count: int) -> int:
+    return knockout.rounds_for(count, t.seats_min, t.seats_max, t.advance)
+
+
+def _final_table_places(t: Tournament, rows: list[Standing]) -> list[Standing]:
+    return apply_final_table(t, rows) if t.final_table else rows
+
+
+FORMATS: dict[Format, FormatRules] = {
+    Format.SWISS: FormatRules(seat=_seat_swiss, planned=None, rounds_after=lambda t: t.rounds,
+                              places=_final_table_places),
+    Format.ROUND_ROBIN: FormatRules(seat=_seat_round_robin, planned=_planned_round_robin,
+                                    rounds_after=round_robin.planned_total, places=_final_table_places,
+                                    max_entrants=ROUND_ROBIN_MAX, rounds_refused="tournament.round_robin_rounds"),
+    Format.KNOCKOUT: FormatRules(seat=_seat_knockout, planned=_planned_knockout,
+                                 rounds_after=_knockout_rounds_after, places=knockout_places,
+                                 rounds_refused="tournament.knockout_rounds", final_table=False, advance=True,
+                                 check_correction=_knockout_correction),
+}
+assert set(FORMATS) == set(Format), "every format has its rules"

@@ -1,0 +1,73 @@
+"""A knockout's standings and bracket as text (through ``t()`` only): who is still in, the final table's places,
+who went out in which round and at which place, then each round's tables and who went on from them."""
+from __future__ import annotations
+
+from bot import literal
+from bot.i18n import t
+
+from .models import Tournament, TournamentTable
+from .standings import Standing, knockout_final, went_on
+
+MAX_LINES = 40
+
+
+def _name(tournament: Tournament, user_id: int) -> str:
+    entrant = tournament.entrants[user_id]
+    return literal.markdown(entrant.name) if entrant.is_bot else entrant.mention
+
+
+def knockout_lines(tournament: Tournament, rows: list[Standing], locale: object | None) -> list[str]:
+    """The places, then the bracket."""
+    lines = []
+    for row in rows[:MAX_LINES]:
+        name = _name(tournament, row.user_id)
+        dropped = t("tournament.dropped_mark", locale) if row.dropped else ""
+        if row.final_place is not None and row.out_cancelled:
+            lines.append(t("tournament.knockout_final_seeded_line", locale, place=row.place, name=name,
+                           dropped=dropped))
+        elif row.final_place is not None:
+            lines.append(t("tournament.knockout_final_line", locale, place=row.place, name=name,
+                           final=row.final_place, dropped=dropped))
+        elif row.out_round is None:
+            lines.append(t("tournament.knockout_in_line", locale, name=name, dropped=dropped))
+        elif row.out_cancelled:
+            lines.append(t("tournament.knockout_out_seeded_line", locale, place=row.place, name=name,
+                           round=row.out_round, table=row.out_table, dropped=dropped))
+        else:
+            lines.append(t("tournament.knockout_out_line", locale, place=row.place, name=name,
+                           round=row.out_round, table_place=row.out_place, table=row.out_table, dropped=dropped))
+    if len(rows) > MAX_LINES:
+        lines.append(t("tournament.more", locale, count=len(rows) - MAX_LINES))
+    return lines + bracket_lines(tournament, locale)
+
+
+def bracket_lines(tournament: Tournament, locale: object | None) -> list[str]:
+    """Each round's tables (players best placed first once it ended) and who went on from each."""
+    lines: list[str] = []
+    for number in range(1, tournament.current_round + 1):
+        tables = [tb for tb in tournament.round_tables(number) if tb.status != "void"]
+        if not tables:
+            continue
+        final = knockout_final(tournament, number) is not None
+        lines += ["", t("tournament.bracket_final" if final else "tournament.bracket_round", locale, round=number)]
+        lines += [_table_line(tournament, table, final, locale) for table in tables]
+    return lines
+
+
+def _table_line(tournament: Tournament, table: TournamentTable, final: bool, locale: object | None) -> str:
+    if table.status == "bye":
+        return t("tournament.bracket_bye", locale, name=_name(tournament, table.players[0]))
+    if not table.done:
+        players = ", ".join(_name(tournament, u) for u in table.players)
+        return t("tournament.bracket_playing", locale, number=table.number, players=players)
+    size = len(table.players)
+    placed = sorted(table.players, key=lambda u: table.results.get(u, (size, 0.0))[0])
+    players = ", ".join(t("tournament.bracket_placed", locale, place=table.results.get(u, (size, 0.0))[0],
+                          name=_name(tournament, u)) for u in placed)
+    if table.status == "cancelled":
+        players = ", ".join(_name(tournament, u) for u in table.players)
+    if final:
+        return t("tournament.bracket_final_table", locale, players=players)
+    advanced = ", ".join(_name(tournament, u) for _, _, u in went_on(tournament, table))
+    key = "tournament.bracket_cancelled" if table.status == "cancelled" else "tournament.bracket_table"
+    return t(key, locale, number=table.number, players=players, advanced=advanced)

@@ -1,0 +1,168 @@
+"""The knockout planner as properties (issue 43), over every field of 2–64 and the table sizes games use: each round
+seats the whole field within the sizes, the top ``advance`` of each table (and the byes) make the next field, which is
+smaller (about ``advance / size`` of it); exactly one final table, last; byes only when a round without them cannot
+lead to a final table, and to the best seeds. Then a knockout's places and bracket text from crafted results."""
+from __future__ import annotations
+
+from itertools import product
+
+import pytest
+
+from bot.i18n import t
+from bot.tournaments import Entrant, Tournament, TournamentTable, compute_standings, ranking_points
+from bot.tournaments.knockout import KnockoutRound, plan, seat_round, snake
+from bot.tournaments.knockout_text import knockout_lines
+from bot.tournaments.models import Format
+
+SIZES = [(2, 2), (3, 4), (4, 4), (2, 4), (3, 5), (4, 6), (5, 5)]
+CASES = [(n, lo, hi, k) for (lo, hi), n in product(SIZES, range(2, 65)) for k in range(1, lo)]
+
+
+def reaches_final(count: int, lo: int, hi: int, k: int) -> bool:
+    """Brute force, independent of the planner's order of search: can a field of ``count`` reach one final
+    table by rounds of tables within ``lo..hi`` (any sizes, not only balanced ones) plus byes?"""
+    seen: dict[int, bool] = {}
+
+    def can(n: int) -> bool:
+        if lo <= n <= hi:
+            return True
+        if n in seen:
+            return seen[n]
+        seen[n] = False
+        ok = any(can(tables * k + byes) for byes in range(n) for tables in range(1, n // lo + 1)
+                 if tables * lo <= n - byes <= tables * hi and tables * k + byes < n)
+        seen[n] = ok
+        return ok
+    return can(count)
+
+
+@pytest.mark.parametrize(("lo", "hi"), SIZES)
+def test_every_round_shrinks_the_field_to_exactly_one_final_table(lo: int, hi: int) -> None:
+    for n, k in product(range(2, 65), range(1, lo)):
+        rounds = plan(n, lo, hi, k)
+        assert (rounds is not None) == reaches_final(n, lo, hi, k), (n, lo, hi, k)
+        if rounds is None:
+            continue
+        field = n
+        for i, rnd in enumerate(rounds):
+            assert sum(rnd.sizes) + rnd.byes == field
+            assert all(lo <= size <= hi for size in rnd.sizes) and max(rnd.sizes) - min(rnd.sizes) <= 1
+            assert rnd.final == (i == len(rounds) - 1), (n, lo, hi, k, rounds)  # one final table, the last round
+            if not rnd.final:
+                going_on = len(rnd.sizes) * k + rnd.byes
+                assert going_on < field
+                if not rnd.byes:  # about advance / size of the field goes on ("halves" at 2 of 4)
+                    assert going_on <= field * k / lo
+                field = going_on
+        assert len(rounds[-1].sizes) == 1 and lo <= rounds[-1].sizes[0] <= hi
+
+
+@pytest.mark.parametrize(("lo", "hi"), SIZES)
+def test_byes_only_when_every_round_without_them_leads_nowhere(lo: int, hi: int) -> None:
+    for n, k in product(range(2, 65), range(1, lo)):
+        rounds = plan(n, lo, hi, k)
+        if not rounds or not rounds[0].byes:
+            continue
+        for byes in range(rounds[0].byes):  # fewer byes in the first round: no table count reaches a final
+            seated = n - byes
+            for tables in range(1, seated // lo + 1):
+                if tables * lo <= seated <= tables * hi and tables * k + byes < n and (tables, byes) != (1, 0):
+                    assert not reaches_final(tables * k + byes, lo, hi, k), (n, lo, hi, k, tables, byes)
+
+
+def test_a_round_seats_everyone_once_and_the_best_seeds_get_the_byes() -> None:
+    for n, lo, hi, k in CASES:
+        order = list(range(100, 100 + n))
+        seated = seat_round(order, lo, hi, k)
+        rounds = plan(n, lo, hi, k)
+        if rounds is None:
+            continue
+        assert seated is not None
+        tables, byes = seated
+        assert byes == order[:rounds[0].byes]
+        assert sorted(p for tb in tables for p in tb) + byes == sorted(order[len(byes):]) + byes
+        assert [len(tb) for tb in tables] == list(rounds[0].sizes)
+        assert tables[0][0] == order[len(byes)]  # the best seed seated leads table 1
+
+
+def test_snake_deals_seeds_back_and_forth() -> None:
+    assert snake(list(range(11)), (4, 4, 3)) == [[0, 5, 6, 10], [1, 4, 7, 9], [2, 3, 8]]
+
+
+def test_an_impossible_field_has_no_plan() -> None:
+    assert plan(5, 4, 4, 1) is None  # one table of 4 and a bye leave 2: no table of 4 can follow
+    assert plan(8, 3, 4, 1) == (KnockoutRound((4, 3), 1), KnockoutRound((3,), 0))  # a bye makes a final of 3
+
+
+def knockout(n: int = 7) -> Tournament:
+    tn = Tournament(1, 1, 1, 1, "akuma", Format.KNOCKOUT, 2, 3, 4, 0, advance=1, status="finished")
+    tn.entrants = {-i: Entrant(-i, f"Bot {i}", True, seq=i) for i in range(1, n + 1)}
+    return tn
+
+
+def table(tn: Tournament, rnd: int, number: int, ranking: list[list[int]], status: str = "finished") -> None:
+    players = [u for group in ranking for u in group]
+    results = ranking_points(ranking) if status == "finished" else {}
+    tn.tables.append(TournamentTable(len(tn.tables) + 1, rnd, number, players, status, results=results))
+
+
+def test_places_final_table_first_then_by_the_round_and_place_they_went_out() -> None:
+    tn = knockout(7)
+    table(tn, 1, 1, [[-1], [-2], [-3], [-4]])
+    table(tn, 1, 2, [[-5], [-6, -7]])
+    tn.tables.append(TournamentTable(3, 1, 3, [-8], "bye", results={-8: (1, 1.5)}))
+    tn.entrants[-8] = Entrant(-8, "Bot 8", True, seq=8)
+    table(tn, 2, 1, [[-5], [-8], [-1]])
+    tn.current_round = 2
+    rows = compute_standings(tn)
+    assert [(r.user_id, r.place) for r in rows] == [
+        (-5, 1), (-8, 2), (-1, 3),            # the final table's places
+        (-2, 4), (-6, 4), (-7, 4),  # out in round 1 at second place (a tie at a table shares it too)
+        (-3, 7), (-4, 8)]
+    lines = knockout_lines(tn, rows, "ja")
+    assert t("tournament.knockout_out_line", "ja", place=4, name="Bot 6", round=1, table_place=2, table=2,
+             dropped="") in lines
+    assert t("tournament.knockout_final_line", "ja", place=1, name="Bot 5", final=1, dropped="") in lines
+    assert t("tournament.bracket_final", "ja", round=2) in lines
+    assert t("tournament.bracket_bye", "ja", name="Bot 8") in lines
+    placed = ", ".join(t("tournament.bracket_placed", "ja", place=p, name=f"Bot {b}")
+                       for p, b in ((1, 5), (2, 6), (2, 7)))
+    assert t("tournament.bracket_table", "ja", number=2, players=placed, advanced="Bot 5") in lines
+
+
+def test_while_a_round_is_played_those_still_in_lead() -> None:
+    tn = knockout(7)
+    table(tn, 1, 1, [[-1], [-2], [-3], [-4]])
+    tn.tables.append(TournamentTable(2, 1, 2, [-5, -6, -7], "running"))
+    tn.current_round, tn.status = 1, "running"
+    rows = compute_standings(tn)
+    assert {r.user_id for r in rows[:4]} == {-1, -5, -6, -7} and all(r.out_round is None for r in rows[:4])
+    assert [(r.user_id, r.place) for r in rows[4:]] == [(-2, 5), (-3, 6), (-4, 7)]  # behind the four still in
+
+
+def test_a_cancelled_table_places_its_players_by_seed_and_says_so() -> None:
+    tn = knockout(7)
+    table(tn, 1, 1, [[-1], [-2], [-3], [-4]])
+    table(tn, 1, 2, [[-5], [-6], [-7]], status="cancelled")  # the organiser moved on: its best seed goes on
+    table(tn, 2, 1, [[-1], [-5]], status="cancelled")  # ... and the final table too
+    tn.current_round = 2
+    rows = compute_standings(tn)
+    assert [(r.user_id, r.place) for r in rows] == [(-1, 1), (-5, 2), (-2, 3), (-6, 3), (-3, 5), (-7, 5), (-4, 7)]
+    lines = knockout_lines(tn, rows, "en")
+    assert t("tournament.knockout_final_seeded_line", "en", place=2, name="Bot 5", dropped="") in lines
+    assert t("tournament.knockout_out_seeded_line", "en", place=3, name="Bot 6", round=1, table=2, dropped="") in lines
+    assert t("tournament.knockout_out_line", "en", place=3, name="Bot 2", round=1, table_place=2, table=1,
+             dropped="") in lines
+    assert not any(line.startswith(t("tournament.knockout_final_line", "en", place=1, name="Bot 1", final=1,
+                                     dropped="")) for line in lines)
+
+
+def test_moving_on_during_a_knockout_round_says_the_best_seeds_go_on() -> None:
+    from cogs.tournament_controls import next_round_question
+
+    tn = knockout(7)
+    tn.status, tn.current_round = "running", 1
+    tn.tables.append(TournamentTable(1, 1, 1, [-1, -2, -3, -4], "running", channel_id=55))
+    question = next_round_question(tn, "en")
+    assert question.startswith(t("tournament.next_round_confirm_knockout", "en", round=1, count=1, tables="<#55>",
+                                 then="")[:-1])

@@ -243,7 +243,7 @@ def _bad_option(interaction: discord.Interaction) -> BadOptions | None:
             continue
         value = given[param.display_name]
         if param.choices and value not in [c.value for c in param.choices]:
-            return BadOptions(option=param.display_name, reason=", ".join(str(c.value) for c in param.choices))
+            return BadOptions(option=param.display_name, reason=[str(c.value) for c in param.choices])
         low, high = param.min_value, param.max_value
         if isinstance(value, str):
             value = len(value)

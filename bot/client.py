@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any
+import re
+from typing import Any, Awaitable, Callable
 
 import discord
 from discord import app_commands
@@ -31,6 +32,11 @@ log = logging.getLogger(__name__)
 # configured level, so logs hold no hand and no secret.
 PAYLOAD_LOGGERS = ("aiosqlite", "asyncpg", "discord.http", "discord.webhook.async_", "discord.gateway", "discord.state")
 EXTENSIONS = ("cogs.lobby", "cogs.table", "cogs.rules", "cogs.tournament", "cogs.stats", "cogs.config")
+
+
+# Answers a click on a control its message no longer has (the control's class and its template's match), or
+# returns False to leave it refused as an unknown control (``GameHostBot.stale_control``).
+StaleControlAnswer = Callable[[discord.Interaction, type, re.Match[str]], Awaitable[bool]]
 
 
 def bot_intents() -> discord.Intents:
@@ -62,6 +68,7 @@ class GameHostBot(commands.Bot):
         self.backlog = Backlog()  # interactions in flight: a click is deferred first while the process is behind
         self.creations = CreationCooldowns()  # lobbies, tables and tournaments each member created this minute
         self.gates = Gates()  # a server's caps are checked and what they count is written one request at a time
+        self.stale_control: StaleControlAnswer | None = None  # set by the table cog: the hand view's old controls
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]  # replaces the tree's hook on this instance
         self.tree.interaction_check = self.on_app_command_check  # type: ignore[method-assign]  # replaces the tree's hook on this instance
 
@@ -140,7 +147,8 @@ class GameHostBot(commands.Bot):
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """A component or modal that none of ours will answer: a custom_id no control recognises (forged, or from
-        an old release), one its message does not have (discord.py drops those silently), an unknown modal."""
+        an old release), one its message does not have (discord.py drops those silently: ``stale_control`` may
+        answer it, e.g. an earlier drawing of one's own hand view), an unknown modal."""
         self.backlog.started(interaction)  # whether or not a control handles it, it waits no more
         if interaction.user.bot:
             return
@@ -155,10 +163,14 @@ class GameHostBot(commands.Bot):
             return
         if interaction.type is not discord.InteractionType.component:
             return
-        if any(pattern.fullmatch(custom_id) for pattern in store._dynamic_items) and (
-                (data.get("component_type"), custom_id) in _components_of(interaction.message)):
-            return
-        await reply_unknown_control(interaction)
+        control = next(((cls, match) for pattern, cls in store._dynamic_items.items()
+                        if (match := pattern.fullmatch(custom_id))), None)
+        if control is None:
+            await reply_unknown_control(interaction)
+        elif (data.get("component_type"), custom_id) in _components_of(interaction.message):
+            return  # the control's own handler answers
+        elif self.stale_control is None or not await self.stale_control(interaction, *control):
+            await reply_unknown_control(interaction)
 
     async def close(self) -> None:
         if hasattr(self, "scheduler"):
@@ -231,7 +243,7 @@ def _bad_option(interaction: discord.Interaction) -> BadOptions | None:
             continue
         value = given[param.display_name]
         if param.choices and value not in [c.value for c in param.choices]:
-            return BadOptions(option=param.display_name, reason=", ".join(str(c.value) for c in param.choices))
+            return BadOptions(option=param.display_name, reason=[str(c.value) for c in param.choices])
         low, high = param.min_value, param.max_value
         if isinstance(value, str):
             value = len(value)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Callable
 
 from . import render, replay_gif
-from .i18n import t
+from .i18n import join_list, t
 from .replay import GameRecord, Rebuilt, Replay
 from .replay_gif import GIF_MAX_FRAMES
 from .storage import SeatRow
@@ -36,7 +36,7 @@ def play_back(replay: Replay, viewer: str | None, lang: str, out: Callable[[str]
     names = record_names(record, lang, printed_name)
     who = names(viewer) if viewer is not None else t("replay.spectator", lang)
     out(render.terminal_text(t("replay.started", lang, id=record.table, game=render.game_title(record.game, lang),
-                               players=", ".join(names(p.player) for p in record.players), viewer=who)))
+                               players=join_list((names(p.player) for p in record.players), lang), viewer=who)))
     for index in range(len(replay)):
         for line in frame_lines(replay, index, viewer, lang, names):
             out(render.terminal_text(line))

@@ -18,7 +18,7 @@ from engines.twinpyramid.state import TwinPyramidState
 
 from . import render
 from .games import render_hooks
-from .i18n import t
+from .i18n import join_list, t
 from .replay import Rebuilt
 
 
@@ -70,6 +70,6 @@ def reveal_lines(replay: Rebuilt, lang: str, names: render.Names) -> list[str]:
     for index, event in secret:
         line = render.event_line(game, event, names, lang)
         if line is not None:
-            lines.append(t("reveal.secret", lang, index=index, players=", ".join(names(p) for p in event.visible_to
-                                                                                  or ()), line=line))
+            players = join_list((names(p) for p in event.visible_to or ()), lang)
+            lines.append(t("reveal.secret", lang, index=index, players=players, line=line))
     return lines

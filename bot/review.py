@@ -17,7 +17,7 @@ from engines import Engine, Event, GameState, View, get_engine
 
 from . import render
 from .games import render_hooks
-from .i18n import t
+from .i18n import join_list, t
 from .replay import GameRecord, RecordAction, Replay, replayed
 
 SEEK_OPTIONS = 25  # Discord's limit of options in one select
@@ -207,7 +207,7 @@ def told_line(event: Event, line: str, perspective: Perspective, lang: str, name
     if event.visible_to is None:
         return line
     if perspective is Perspective.ALL:
-        line = t("review.seen_by", lang, players=", ".join(names(p) for p in event.visible_to), line=line)
+        line = t("review.seen_by", lang, players=join_list((names(p) for p in event.visible_to), lang), line=line)
     return f"{PRIVATE} {line}"
 
 

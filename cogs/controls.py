@@ -352,6 +352,8 @@ class HandButton(GameItem, template=rf"gh:hand:(?P<gid>{ID})"):
 
 
 class RefreshButton(GameItem, template=rf"gh:refresh:(?P<gid>{ID})"):
+    note: str | None = None  # a line above the hand (``cogs.stale_hand``: why this view was drawn again)
+
     def __init__(self, game_id: int, locale: object | None = None) -> None:
         super().__init__(discord.ui.Button(label=t("hand.refresh", locale), emoji="🔄",
                                            style=discord.ButtonStyle.secondary, custom_id=f"gh:refresh:{game_id}",
@@ -367,7 +369,7 @@ class RefreshButton(GameItem, template=rf"gh:refresh:(?P<gid>{ID})"):
 
     async def run(self, interaction: discord.Interaction) -> None:
         table = await host(interaction).service.table(self.game_id)
-        content, view = await hand_message(interaction, table)
+        content, view = await hand_message(interaction, table, note=self.note)
         await redraw_hand(interaction, content, view)
 
 

@@ -6,7 +6,9 @@ answered with it (``edit_original_response``). Each person's redraws run one at 
 table wins), and a redraw is never lost to a click answered meanwhile: every answer that draws a hand registers
 itself again, and a redraw follows when the table moved on while it was being drawn. A redraw shows the
 person's private notes ("you drew …") but does not count them as delivered: only a view they opened or clicked
-does, so a note is never lost in a view they dismissed.
+does, so a note is never lost in a view they dismissed. A person has one hand view per table: opening a new one
+(My hand) deletes the older ones once the new one is shown (an ephemeral message can be deleted through its
+interaction's token while it lives), so presses leave no trail of old views.
 """
 from __future__ import annotations
 
@@ -20,7 +22,6 @@ import discord
 import discord.ext.commands
 
 from bot.errors import HostError
-from bot.i18n import t
 from bot.table import Table
 
 if TYPE_CHECKING:
@@ -40,7 +41,7 @@ class _Live:
     deadline: float | None  # the decision's deadline it shows (the clock pauses and resumes within a version)
     dirty: bool = False
     task: asyncio.Task[None] | None = field(default=None, repr=False)
-    replaced: list[discord.Interaction] = field(default_factory=list)  # older views of theirs, to clear
+    older: list[discord.Interaction] = field(default_factory=list)  # older views of theirs, to delete
 
 
 HandDrawer = Callable[[discord.Interaction, Table, str | None], Awaitable[tuple[str, discord.ui.View]]]
@@ -61,9 +62,9 @@ class LiveHands:
         live = views[key[1]] = _Live(interaction, time.monotonic(), drawn_at, notes, table.row.deadline)
         if old is not None and old.task is not None and not old.task.done():
             live.task = old.task  # the running redraw picks up the new interaction on its next round
-        if old is not None and opened_new_message(interaction):  # the older view keeps no control that cannot work
-            live.replaced = [*old.replaced, old.interaction]
-        if table.version != drawn_at or live.replaced:  # the table moved on while this answer was drawn
+        if old is not None and opened_new_message(interaction):  # one hand view per person: the older one goes
+            live.older = [*old.older, old.interaction]
+        if table.version != drawn_at or live.older:  # the table moved on while this answer was drawn
             self._schedule(key, live)
         if table.status != "running" and (live.task is None or live.task.done()):
             self._forget(key)  # an ended table changes no more: its views are never redrawn
@@ -91,7 +92,7 @@ class LiveHands:
     async def _redraw(self, key: tuple[int, int]) -> None:
         while (live := self._live.get(key[0], {}).get(key[1])) is not None and live.dirty:
             live.dirty = False
-            await _clear_replaced(live)
+            await _delete_older(live)
             table = await self.bot.service.table(key[0])
             if live.drawn_at == table.version and live.deadline == table.row.deadline and table.status == "running":
                 continue
@@ -116,15 +117,15 @@ class LiveHands:
                 return
 
 
-async def _clear_replaced(live: _Live) -> None:
-    """Older hand views of this person say they were replaced and lose their controls (in this person's redraw
-    task, so an edit of an older view still under way cannot land after it)."""
-    while live.replaced:
-        older = live.replaced.pop(0)
+async def _delete_older(live: _Live) -> None:
+    """Older hand views of this person are deleted, the newer one being shown (in this person's redraw task, so
+    an edit of an older view still under way cannot land after its deletion)."""
+    while live.older:
+        older = live.older.pop(0)
         try:
-            await older.edit_original_response(content=t("hand.replaced", older.locale), view=None, attachments=[])
-        except discord.HTTPException as error:  # dismissed, or its token expired: nothing left to clear
-            log.debug("an older hand view could not be cleared (%s)", error)
+            await older.delete_original_response()
+        except discord.HTTPException as error:  # dismissed, or its token expired: nothing left to delete
+            log.debug("an older hand view could not be deleted (%s)", error)
 
 
 def opened_new_message(interaction: discord.Interaction) -> bool:

@@ -114,7 +114,7 @@ async def open_lobby(interaction: discord.Interaction, game: str, options: dict[
     if not 0 <= bots < get_engine(game).max_players:
         raise BadOptions(option="bots", reason=f"0–{get_engine(game).max_players - 1}")
     if level not in LEVELS:
-        raise BadOptions(option="level", reason=", ".join(LEVELS))
+        raise BadOptions(option="level", reason=list(LEVELS))
     limits = await server_limits(interaction)
     async with room_for(interaction, limits, "lobby"):
         count_creation(interaction, limits)

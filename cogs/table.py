@@ -25,6 +25,7 @@ from .paused import PAUSED_ITEMS, paused_view
 from .record import RevealButton, send_record
 from .refusals import RefusalBudget
 from .review import REVIEW_ITEMS, open_viewer
+from .stale_hand import answer_stale_hand_control
 from .table_events import TableEvents
 from .table_result import RematchButton
 
@@ -44,6 +45,7 @@ class TableCog(commands.Cog):
         self.outboxes: dict[int, TableOutbox] = {}
         self.refusals = RefusalBudget()  # Discord's refusals of every table's writer together
         self.hands = LiveHands(bot, hand_message, redraw_files)  # type: ignore[arg-type]  # a GameHostBot
+        bot.stale_control = answer_stale_hand_control  # type: ignore[attr-defined]  # a GameHostBot
         bot.service.subscribe(self.on_update)  # type: ignore[attr-defined]  # a GameHostBot, typed as commands.Bot
 
     # ---- the channel side of every update ------------------------------------------

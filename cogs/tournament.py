@@ -255,7 +255,7 @@ class TournamentCog(commands.Cog):
         if not found:
             raise HostError("tournament.none_here")
         if len(found) > 1:
-            raise HostError("tournament.which", ids=", ".join(str(x.id) for x in found))
+            raise HostError("tournament.which", ids=[x.id for x in found])  # listed in the reader's language
         return found[0]
 
     async def resolve_table(self, interaction: discord.Interaction, tournament_id: int | None,

@@ -7,7 +7,7 @@ from typing import Any
 
 import discord
 
-from bot.i18n import LANGUAGES, t
+from bot.i18n import LANGUAGES, join_list, t
 from bot.tournaments import Tournament, TournamentService, TournamentTable
 from bot.tournaments.formats import rules_of
 from bot.tournaments.ranking import parse as parse_places
@@ -51,7 +51,7 @@ def live_tables(tournament: Tournament) -> list[TournamentTable]:
 def next_round_question(tournament: Tournament, locale: object | None) -> str:
     """What moving on now would do: which tables are cancelled (they score nothing, for nobody's opponents)."""
     tables = live_tables(tournament)
-    where = ", ".join(f"<#{tb.channel_id}>" if tb.channel_id else f"#{tb.number}" for tb in tables)
+    where = join_list((f"<#{tb.channel_id}>" if tb.channel_id else f"#{tb.number}" for tb in tables), locale)
     last = tournament.current_round >= tournament.total_rounds
     then = (t("tournament.next_round_then_finish", locale) if last
             else t("tournament.next_round_then_round", locale, next=tournament.current_round + 1))

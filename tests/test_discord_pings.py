@@ -15,7 +15,7 @@ from engines import get_engine
 
 from . import ui_driver
 from .discord_harness import Harness
-from .discord_helpers import JOIN, START, board_message, says, start_harness
+from .discord_helpers import HAND_HEADER, JOIN, START, board_message, opens_with_line, says, start_harness
 from .test_discord_faults import until
 
 ALICE, BOB = 101, 102
@@ -161,31 +161,48 @@ async def test_hand_views_redraw_themselves_after_every_change(h: Harness) -> No
             fresh = (await h.click(user, board_message(h, table), f"gh:hand:{table.id}")).message
             assert public_part(shown) == public_part(fresh.text), f"the latest hand view of {uid} is stale"
             assert controls == [c.get("custom_id") for c in fresh.components]
-            await h.settle()  # the view just replaced says so and keeps no control
-            assert says(latest[uid].text, "hand.replaced") and latest[uid].components == []
+            await h.settle()  # the view just replaced is gone: one hand view per person
+            assert latest[uid].deleted and live_hand_views(h, uid) == [fresh.id]
             latest[uid] = fresh
             checked += 1
     assert checked >= 6
 
 
-async def test_a_replaced_hand_view_keeps_no_control_and_is_not_redrawn(h: Harness) -> None:
-    """Opening My hand again leaves the older view saying it was replaced, without buttons (nothing clickable that
-    cannot work); a click inside a view redraws that same view and replaces nothing; at the end no view of the
-    table has a control."""
-    alice = h.user(ALICE, "alice")
-    r = await h.slash(alice, "play akuma", bots=2)
-    await h.click(alice, r.message, label=START)
+def live_hand_views(h: Harness, user_id: int) -> list[int]:
+    """The ephemeral messages ``user_id`` can still see (not deleted), oldest first; each must be a hand view."""
+    shown = [h.message(i) for i, p in list(h.server.messages.items()) if p["flags"] & 64 and i not in h.server.deleted
+             and p.get("interaction_metadata", {}).get("user", {}).get("id") == str(user_id)]
+    assert all(opens_with_line(m.text, HAND_HEADER) for m in shown), [m.text for m in shown]  # no stub, no note
+    return [m.id for m in shown]
+
+
+async def test_my_hand_pressed_again_and_again_leaves_one_hand_view(h: Harness) -> None:
+    """Each press of My hand shows the hand in a new ephemeral message and deletes the older view once the new one
+    is shown: however many presses, each person keeps one hand view and no stub per press; a click inside a view
+    redraws that same view and deletes nothing; at the end no view of the table has a control."""
+    people = {ALICE: h.user(ALICE, "alice"), BOB: h.user(BOB, "bob")}
+    r = await h.slash(people[ALICE], "play akuma", bots=1)
+    await h.click(people[BOB], r.message, label=JOIN)
+    await h.click(people[ALICE], r.message, label=START)
     await h.settle()
     table = (await h.bot.service.tables_in_channel(h.channel_id))[0]  # type: ignore[attr-defined]  # GameHostBot
-    first = await ui_driver.open_hand(h, alice, table)
-    assert first.components
-    second = await ui_driver.open_hand(h, alice, table)
-    await h.settle()
-    assert says(first.text, "hand.replaced") and first.components == []
-    assert second.components and not says(second.text, "hand.replaced")
+    opened: dict[int, list[int]] = {ALICE: [], BOB: []}
+    for _ in range(6):
+        for uid, user in people.items():
+            opened[uid].append((await ui_driver.open_hand(h, user, table)).id)
+            await h.settle()
+            assert live_hand_views(h, uid) == [opened[uid][-1]]
+    assert all(len(set(ids)) == 6 for ids in opened.values())  # each press showed a new message
     rng = random.Random(2)
-    while table.status == "running":
-        await ui_driver.act(h, alice, table, rng)
+    while True:  # the bots' moves are decided in their worker process: wait until a person is due or it is over
+        await until(h, lambda: table.status != "running" or any(not table.is_bot(p) for p in table.to_act()))
+        if table.status != "running":
+            break
+        due = people[table.user_ids_to_act()[0]]
+        acted = await ui_driver.act(h, due, table, rng)
         await h.settle()
-    hands = [m for m in h.server.messages.values() if m["flags"] & 64 and m.get("components")]
+        assert acted.reply.message is not None and not acted.reply.message.deleted  # redrawn in place, kept
+        assert all(len(live_hand_views(h, uid)) <= 1 for uid in people)
+    hands = [m for m in h.server.messages.values() if m["flags"] & 64 and m.get("components")
+             and int(m["id"]) not in h.server.deleted]
     assert hands == [], "a hand view of the finished table still has controls"

@@ -115,3 +115,15 @@ def test_join_list_follows_the_language() -> None:
     assert join_list(["名前0", "名前1"], "ja") == "名前0、名前1"
     assert join_list(["alice", "bob"], "en") == "alice, bob"
     assert join_list([3, 5], "ja") == "3、5"
+
+
+def test_a_players_placings_are_listed_in_the_readers_language() -> None:
+    """``/stats``: the placings line lists each place with the language's separator."""
+    from bot.tournaments.ratings import PlayerStats
+    from bot.tournaments.text import stats_lines
+
+    stats = PlayerStats(user_id=1, games=5, wins=2, placings={1: 2, 2: 3}, ratings={}, recent=[])
+    placings = {lang: next(line for line in stats_lines(stats, lang) if line != stats_lines(stats, lang)[0])
+                for lang in ("en", "ja")}
+    assert placings["en"].count(", ") == 1 and placings["ja"].count("、") == 1 and ", " not in placings["ja"]
+    assert slips(placings["ja"]) == []

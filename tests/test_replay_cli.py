@@ -44,6 +44,13 @@ def test_a_record_plays_back_from_a_seat_and_writes_its_summary(record_file: Pat
     assert "観戦者" in capsys.readouterr().out
 
 
+def test_the_japanese_playback_lists_the_players_with_the_japanese_separator(
+        record_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["replay", str(record_file), "--lang", "ja"]) == 0
+    opening = capsys.readouterr().out.splitlines()[0]  # 卓 #…の再生：<players>。視点：…
+    assert "、" in opening and ", " not in opening, opening
+
+
 def test_bad_files_and_seats_are_refused(record_file: Path, tmp_path: Path,
                                          capsys: pytest.CaptureFixture[str]) -> None:
     gif = tmp_path / "never.gif"

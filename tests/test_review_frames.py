@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from bot import literal, render
-from bot.i18n import catalog, t
+from bot.i18n import catalog, join_list, t
 from bot.replay import Replay
 from bot.replay_show import record_names
 from bot.review import Perspective, SteppedReplay, current_point, frame_lines, seek_points, seek_window, step_buttons
@@ -43,8 +43,8 @@ def check_frames(replay: Replay, perspective: Perspective, lang: str) -> list[st
         text = "\n".join(lines)
         board = render.board(game, stepped.view(index, None), names, lang)
         events = stepped.events[index] if perspective is Perspective.ALL else stepped.events_seen(index, None)
-        told = [line if ev.visible_to is None else "🔒 " + t("review.seen_by", lang, line=line, players=", ".join(
-            names(p) for p in ev.visible_to)) for ev in events
+        told = [line if ev.visible_to is None else "🔒 " + t("review.seen_by", lang, line=line, players=join_list(
+            (names(p) for p in ev.visible_to), lang)) for ev in events
             if (line := render.event_line(game, ev, names, lang)) is not None]
         if any(line.startswith("== ") for line in lines) or (board.legend and board.legend in text):
             problems.append(f"{index}: a heading or the picture's legend")

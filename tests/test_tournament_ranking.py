@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.errors import HostError
+from bot.errors import HostError, user_message
 from bot.tournaments.ranking import parse, resolve
 
 PLAYERS = [101, 102, -1, -2]
@@ -32,7 +32,7 @@ def test_every_way_of_naming_a_player_gives_the_same_ranking(text: str) -> None:
     ("1 > 2 > 3 > 5", "tournament.ranking_no_seat", {"seat": 5, "count": 4, "table": 7}),
     ("1 > 2 > 3 > 1", "tournament.ranking_twice", {"player": "1", "table": 7}),
     ("ann > <@101> > 3 > 4", "tournament.ranking_twice", {"player": "<@101>", "table": 7}),
-    ("1 > 2 > 3", "tournament.ranking_missing", {"players": "4. A > B", "count": 4, "table": 7}),
+    ("1 > 2 > 3", "tournament.ranking_missing", {"players": ["4. A > B"], "count": 4, "table": 7}),
     ("1 > > 2 > 3 > 4", "tournament.bad_ranking", {"count": 4}),
     ("1 > 2 > 3 > 4 =", "tournament.bad_ranking", {"count": 4}),
     ("<@101><@102> > 3 > 4", "tournament.bad_ranking", {"count": 4}),
@@ -50,5 +50,7 @@ def test_a_name_two_players_share_is_ambiguous() -> None:
     with pytest.raises(HostError) as refused:
         resolve(parse("bob > 1 > 3 > 4", 4), PLAYERS, names, 7)
     assert (refused.value.code, refused.value.fields) == (
-        "tournament.ranking_ambiguous", {"player": "bob", "seats": "2, 3", "table": 7})
+        "tournament.ranking_ambiguous", {"player": "bob", "seats": [2, 3], "table": 7})
+    # the seats are listed in the reader's language
+    assert "2, 3" in user_message(refused.value, "en") and "2、3" in user_message(refused.value, "ja")
     assert resolve(parse("<@102> > 1 > 3 > 4", 4), PLAYERS, names, 7) == [[102], [101], [-1], [-2]]

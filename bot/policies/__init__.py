@@ -41,7 +41,7 @@ STRONG_BUDGET_S = 0.5
 
 def check_level(level: str) -> str:
     if level not in LEVELS:
-        raise BadOptions(option="level", reason=", ".join(LEVELS))
+        raise BadOptions(option="level", reason=list(LEVELS))
     return level
 
 

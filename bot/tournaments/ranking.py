@@ -116,7 +116,7 @@ def resolve(places: list[list[Ref]], players: list[int], names: dict[int, list[s
         ranking.append(group)
     missing = [uid for uid in players if uid not in written]
     if missing:
-        shown = ", ".join(f"{players.index(uid) + 1}. {_who(uid, names)}" for uid in missing)
+        shown = [f"{players.index(uid) + 1}. {_who(uid, names)}" for uid in missing]  # listed in the reader's language
         raise HostError("tournament.ranking_missing", players=shown, count=len(players), table=table)
     return ranking
 
@@ -135,7 +135,7 @@ def _player(ref: Ref, players: list[int], names: dict[int, list[str]], table: in
     if not found:
         raise HostError("tournament.ranking_unknown", player=_shown(ref), table=table)
     if len(found) > 1:
-        seats = ", ".join(str(players.index(uid) + 1) for uid in found)
+        seats = [players.index(uid) + 1 for uid in found]  # listed in the reader's language
         raise HostError("tournament.ranking_ambiguous", player=_shown(ref), seats=seats, table=table)
     return found[0]
 

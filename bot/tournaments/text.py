@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Callable
 
 from bot import literal
-from bot.i18n import t
+from bot.i18n import join_list, t
 
 from .formats import rules_of
 from .knockout_text import knockout_lines
@@ -141,7 +141,7 @@ def round_lines(tournament: Tournament, round_number: int, locale: object | None
     kind = "final" if final else "round"
     lines = [t(f"tournament.{kind}_started", locale, round=round_number, rounds=tournament.total_rounds)]
     for table in tournament.round_tables(round_number):
-        names = ", ".join(shown_name(tournament.entrants[u]) for u in table.players)
+        names = join_list((shown_name(tournament.entrants[u]) for u in table.players), locale)
         if table.status == "bye":
             lines.append(t("tournament.bye_line", locale, name=names, points=number(BYE_POINTS)))
         elif table.status in ("pending", "running", "finished"):
@@ -190,8 +190,8 @@ def leaderboard_lines(rows: list[RatingRow], locale: object | None) -> list[str]
 def stats_lines(stats: PlayerStats, locale: object | None) -> list[str]:
     lines = [t("stats.summary", locale, games=stats.games, wins=stats.wins)]
     if stats.placings:
-        lines.append(t("stats.placings", locale, placings=", ".join(
-            t("stats.placing", locale, place=p, count=c) for p, c in sorted(stats.placings.items()))))
+        lines.append(t("stats.placings", locale, placings=join_list(
+            (t("stats.placing", locale, place=p, count=c) for p, c in sorted(stats.placings.items())), locale)))
     for game, row in stats.ratings.items():
         lines.append(t("stats.rating_line", locale, game=t(f"game.{game}.name", locale), rating=number(row.ordinal),
                        mu=number(row.mu), sigma=number(row.sigma), games=row.games))

@@ -13,7 +13,11 @@ from engines.twinpyramid.view import SeatView, TwinPyramidView
 
 from ..i18n import t
 from . import Board, Names, ranking_lines
-from .twinpyramid_events import deal_result_lines, event  # event: the renderer registry calls it here
+from .twinpyramid_events import (  # event: the renderer registry calls it here
+    deal_result_lines,
+    event,
+    shared_first_line,
+)
 from .twinpyramid_text import (
     ACTIONS,
     BUILD_LIMIT,
@@ -173,6 +177,8 @@ def board(view: TwinPyramidView, names: Names, locale: object | None) -> Board:
     if result is not None:
         lines.append(t("common.final_ranking", locale))
         lines += ranking_lines(result.ranking, result.scores, names, locale)
+        if len(result.ranking[0]) > 1 and last is not None:
+            lines.append(shared_first_line(last.model_dump(), names, locale))
         footer = t("common.game_over", locale)
     elif view.to_act:
         footer = t("twinpyramid.board.to_act", locale, player=names(view.to_act[0]))

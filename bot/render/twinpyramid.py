@@ -147,6 +147,14 @@ def limit_near(view: TwinPyramidView) -> bool:
     return view.phase not in ("deal_over", "over") and view.turn + 1 >= TURN_LIMIT_SHOWN_FROM * view.turn_limit
 
 
+def result_notes(view: TwinPyramidView, names: Names, locale: object | None) -> list[str]:
+    """Under a finished game's result: why first place is shared, when it is (how the last deal ended)."""
+    result, last = view.result, view.last_deal
+    if result is None or last is None or len(result.ranking[0]) < 2:
+        return []
+    return [shared_first_line(last.model_dump(), names, locale)]
+
+
 def board(view: TwinPyramidView, names: Names, locale: object | None) -> Board:
     """The board; a one-deal match does not number its deal, and the turn limit shows only once it is near."""
     if view.deals_total == 1:
@@ -177,8 +185,6 @@ def board(view: TwinPyramidView, names: Names, locale: object | None) -> Board:
     if result is not None:
         lines.append(t("common.final_ranking", locale))
         lines += ranking_lines(result.ranking, result.scores, names, locale)
-        if len(result.ranking[0]) > 1 and last is not None:
-            lines.append(shared_first_line(last.model_dump(), names, locale))
         footer = t("common.game_over", locale)
     elif view.to_act:
         footer = t("twinpyramid.board.to_act", locale, player=names(view.to_act[0]))

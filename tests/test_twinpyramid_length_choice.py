@@ -5,7 +5,14 @@ from __future__ import annotations
 
 from bot.i18n import t
 from bot.lengths import expected_minutes
-from cogs.games.twinpyramid_length import DEFAULT_LENGTH, LENGTH_OPTIONS, Length, length_lines, lobby_options
+from cogs.games.twinpyramid_length import (
+    DEFAULT_LENGTH,
+    LENGTH_OPTIONS,
+    Length,
+    chosen_length,
+    length_lines,
+    lobby_options,
+)
 from cogs.play_command import play_options, table_options
 from engines.twinpyramid import TwinPyramidEngine
 
@@ -29,6 +36,7 @@ def test_play_opens_one_round_unless_a_length_is_named() -> None:
 def test_a_game_stored_without_a_length_still_plays_one_deal() -> None:
     state = ENG.new_game(["a", "b", "c"], seed=1, options={})
     assert state.deals_total == 1 and state.options["deals"] == 1
+    assert chosen_length({}) is Length.DEAL and chosen_length({"deals": 3}) is None  # the lobby marks what it plays
     assert ENG.load(ENG.dump(state)) == state
 
 

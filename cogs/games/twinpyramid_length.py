@@ -38,8 +38,9 @@ def lobby_options(options: dict[str, Any]) -> dict[str, Any]:
 
 
 def chosen_length(options: dict[str, Any]) -> Length | None:
-    """Which offered length the options are, None for another (say, 3 deals)."""
-    length = {key: options[key] for key in ("deals", "rounds") if options.get(key) is not None}
+    """Which offered length the options are, None for another (say, 3 deals). Naming none is one deal: a table
+    stored before D16 (its rematch too) plays the engine's default."""
+    length = {key: options[key] for key in ("deals", "rounds") if options.get(key) is not None} or {"deals": 1}
     return next((choice for choice, chosen in LENGTH_OPTIONS.items() if chosen == length), None)
 
 

@@ -103,6 +103,8 @@ class ControlsHooks:
     click_actions: Callable[..., list] | None = None  # (table, player) -> one-click actions the engine does not list
     lobby_options: Callable[[dict[str, Any]], dict[str, Any]] | None = None  # the table options chosen in /play
     # (those that differ from the model's defaults) -> the options the lobby opens with, or BadOptions
+    length_lines: Callable[..., list[str]] | None = None  # (options, people, bot levels, locale) -> the lobby's
+    # lines on the match's length (the lengths offered with their expected minutes)
     code_action: Callable[..., Any] | None = None  # (table, player, code) -> the action a button code that is no
     # index names (an action carried whole, e.g. Pile up's every minus card to hand out), or None
     selection_model: type | None = None  # the hand view's selection as a typed model (a ``cogs.selection.Selection``

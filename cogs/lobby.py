@@ -10,6 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import HostError
+from bot.games import controls_hooks
 from bot.i18n import t
 from bot.lengths import expected_minutes
 from bot.policies import LEVELS
@@ -42,6 +43,8 @@ def lobby_embed(table: Table, locale: object | None) -> discord.Embed:
         for s in table.seats)
     game = t(f"game.{table.row.game}.name", locale)
     stage = lobby_stage(table)
+    if stage == "":
+        seats = "\n".join([seats, *length_lines(table, locale)])
     embed = discord.Embed(title=t(f"lobby.title{stage}", locale, game=game, id=table.id), description=seats,
                           colour=0x2ECC71 if stage == "" else 0x95A5A6)
     if stage == "":
@@ -58,12 +61,23 @@ def timer_text(seconds: int, locale: object | None) -> str:
     return t("lobby.timer", locale, seconds=seconds) if seconds > 0 else t("lobby.no_timer", locale)
 
 
-def length_text(table: Table, locale: object | None) -> str:
-    """The footer's " · about N minutes": the measured length for the seats so far and the table's options
-    (seats missing to the game's minimum counted as people, who take longer than bots); empty where nothing was
-    measured."""
+def lobby_seats(table: Table) -> tuple[int, list[str]]:
+    """The people and the bots' levels a length is expected for: the seats so far, seats missing to the game's
+    minimum counted as people (who take longer than bots)."""
     bots = [seat.level for seat in table.seats if seat.is_bot]
-    people = max(len(table.seats), table.engine.min_players) - len(bots)
+    return max(len(table.seats), table.engine.min_players) - len(bots), bots
+
+
+def length_lines(table: Table, locale: object | None) -> list[str]:
+    """The game's lines on the match's length under the seats (Twin Pyramid: the lengths it offers), if any."""
+    lines = controls_hooks(table.row.game).length_lines
+    return [] if lines is None else ["", *lines(table.row.options, *lobby_seats(table), locale)]
+
+
+def length_text(table: Table, locale: object | None) -> str:
+    """The footer's " · about N minutes": the measured length for the seats so far and the table's options; empty
+    where nothing was measured."""
+    people, bots = lobby_seats(table)
     minutes = expected_minutes(table.row.game, table.row.options, people, bots)
     return "" if minutes is None else " · " + t("lobby.length", locale, minutes=minutes)
 

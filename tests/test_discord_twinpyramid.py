@@ -80,6 +80,8 @@ async def h(tmp_path: Path) -> AsyncIterator[Harness]:
 
 
 async def open_table(h: Harness, alice, bots: int = 2, **options):
+    if "rounds" not in options:  # one deal unless a test names its length (/play's default is one round, D16)
+        options.setdefault("deals", 1)
     r = await h.slash(alice, "play twinpyramid", bots=bots, **options)
     assert r.type == "deferred" and not r.ephemeral
     await h.click(alice, r.message, label=START)
@@ -423,3 +425,17 @@ async def test_length_in_deals_or_rounds_not_both(h: Harness) -> None:
     assert table.state.deals_total == 4
     await h.slash(alice, "game end")
     assert (await open_table(h, alice, rounds=2)).state.deals_total == 6
+
+
+async def test_the_lobby_offers_each_length_with_its_minutes(h: Harness) -> None:
+    """/play twinpyramid with no length opens one round; the lobby lists the three lengths with their minutes."""
+    alice = h.user(ALICE_ID, "alice")
+    r = await h.slash(alice, "play twinpyramid", bots=2)
+    assert r.type == "deferred" and not r.ephemeral
+    lobby = r.message.text
+    assert says(lobby, "twinpyramid.lobby.lengths")
+    for choice in ("deal", "round", "two_rounds"):
+        assert says(lobby, f"twinpyramid.lobby.length.{choice}")
+    await h.click(alice, r.message, label=START)
+    table = only_table(h)
+    assert table.row.options == {"rounds": 1} and table.state.deals_total == 3

@@ -319,3 +319,27 @@ def test_the_scores_are_shown_once_at_the_end() -> None:
     assert not state.over
     ended = R.event(next(e for e in events if e.type == "deal_ended"), names, "en")
     assert t("twinpyramid.event.scores", "en", scores="") in ended
+
+
+def test_a_shared_first_place_says_why() -> None:
+    """A burst pays every other player the same, so they share first place: the result message's notes say who burst
+    and what each was paid; a first place of one gets no note; a deal ended unpaid at the turn limit says so."""
+    names = names_for(["p0", "p1", "p2"])
+    state, _ = burst_at_the_end(1)
+    assert ENG.result(state).ranking[0] == ["p1", "p2"]
+    for lang in LOCALES:
+        assert R.result_notes(ENG.view(state, None), names, lang) == [
+            t("twinpyramid.result.shared_burst", lang, player="Player p0", amount=10)]
+    alone = make(n=3, hands={"p0": {"held": ["KS", "AS", "JH", "QD"],
+                                    "stones": ["2C", "3C", "4C", "5C", "6C", "7C", "8C", "9C", "10C"]}},
+                 top="KC", options={"deals": 1})
+    alone, _ = ENG.apply(alone, "p0", {"type": "play", "card": "KS"})
+    alone, _ = ENG.apply(alone, "p0", {"type": "place", "card": "AS"})
+    assert ENG.result(alone).ranking[0] == ["p0"]
+    assert R.result_notes(ENG.view(alone, None), names, "en") == []
+    stalled = make(n=3, hands={"p0": {"held": ["4D"]}}, top="6H", options={"deals": 1})
+    stalled.turns = ENG.view(stalled, None).turn_limit - 1
+    stalled, _ = ENG.apply(stalled, "p0", {"type": "draw"})
+    assert ENG.result(stalled).ranking[0] == ["p0", "p1", "p2"]
+    for lang in LOCALES:
+        assert R.result_notes(ENG.view(stalled, None), names, lang) == [t("twinpyramid.result.shared_unpaid", lang)]

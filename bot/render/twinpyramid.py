@@ -13,7 +13,11 @@ from engines.twinpyramid.view import SeatView, TwinPyramidView
 
 from ..i18n import t
 from . import Board, Names, ranking_lines
-from .twinpyramid_events import deal_result_lines, event  # event: the renderer registry calls it here
+from .twinpyramid_events import (  # event: the renderer registry calls it here
+    deal_result_lines,
+    event,
+    shared_first_line,
+)
 from .twinpyramid_text import (
     ACTIONS,
     BUILD_LIMIT,
@@ -141,6 +145,14 @@ TURN_LIMIT_SHOWN_FROM = 0.9
 
 def limit_near(view: TwinPyramidView) -> bool:
     return view.phase not in ("deal_over", "over") and view.turn + 1 >= TURN_LIMIT_SHOWN_FROM * view.turn_limit
+
+
+def result_notes(view: TwinPyramidView, names: Names, locale: object | None) -> list[str]:
+    """Under a finished game's result: why first place is shared, when it is (how the last deal ended)."""
+    result, last = view.result, view.last_deal
+    if result is None or last is None or len(result.ranking[0]) < 2:
+        return []
+    return [shared_first_line(last.model_dump(), names, locale)]
 
 
 def board(view: TwinPyramidView, names: Names, locale: object | None) -> Board:

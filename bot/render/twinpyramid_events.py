@@ -27,6 +27,19 @@ def deal_result_lines(outcome: dict[str, Any], names: Names, locale: object | No
     return lines
 
 
+def shared_first_line(outcome: dict[str, Any], names: Names, locale: object | None) -> str:
+    """Why the final ranking's first place is shared: how the last deal ended (a burst pays each other player the
+    same, so they tie), with who paid or who was paid."""
+    player = outcome.get("player")
+    paid = outcome.get("payments") or {}
+    others = [amount for p, amount in paid.items() if p != player]
+    reason = outcome.get("reason")
+    if reason in ("burst", "complete") and player is not None and others:
+        key = "twinpyramid.result.shared_burst" if reason == "burst" else "twinpyramid.result.shared_complete"
+        return t(key, locale, player=names(player), amount=abs(others[0]))
+    return t("twinpyramid.result.shared_unpaid", locale)
+
+
 # ---- events ---------------------------------------------------------------------------------------------------------
 def _deal_started(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
     flipped = d.get("flipped", [])

@@ -24,7 +24,6 @@ from bot.i18n import t
 from bot.render import Names
 from bot.render import twinpyramid as text
 from bot.table import Table
-from engines import BadOptions
 from engines.twinpyramid.actions import REARRANGE_TYPES, Draw, ForcedDraw, OrderThree, Pass, Place
 from engines.twinpyramid.cards import rank_of
 from engines.twinpyramid.view import TwinPyramidView
@@ -34,6 +33,7 @@ from ..common import names_for
 from ..controls import Actions, PickSelect, single
 from ..custom_ids import INDEX, number
 from ..selection import TOKEN, Selection
+from .twinpyramid_length import length_lines, lobby_options  # noqa: F401  (the plug-in's hooks)
 
 ACTION_PARTS = (0, 2)  # PickSelect part numbers of the action selects (a second one only when over 25 choices)
 CARD_PART = 1  # ... and of the card-to-rearrange select
@@ -88,14 +88,6 @@ selection_model = TwinPyramidSelection  # the plug-in's hook
 
 
 # ---- one-click actions -------------------------------------------------------------------------------------------
-def lobby_options(options: dict[str, Any]) -> dict[str, Any]:
-    """The plug-in's hook: ``/play twinpyramid`` counts the match's length in deals or in rounds, not both (the
-    engine would play the rounds and ignore the deals)."""
-    if options.get("deals") is not None and options.get("rounds") is not None:
-        raise BadOptions("twinpyramid.deals_or_rounds", deals=options["deals"], rounds=options["rounds"])
-    return options
-
-
 def click_actions(table: Table, player: str, legal: list[Any]) -> list[Any]:
     """Every rearrangement step as one action (``rearrange`` folded in) while the menu is closed; ``legal_actions``
     lists only ``rearrange`` then, so a step button needs these (they follow the legal actions in its index)."""

@@ -20,8 +20,9 @@ REARRANGE_LIMIT = 8
 TURNS_PER_PLAYER = 150
 
 
-# The match's length when the table chooses none: deals, not the original's two rounds (2 × players deals, 75
-# minutes at 3 seats), so a first game fits an evening (docs: bot/locales/rules/twinpyramid.*.md, "Length").
+# The match's length when the options name none (a stored game of engine version 2 or 3 that chose none): one deal.
+# A table opened by /play now names its length (one round unless it chooses another: cogs/games/twinpyramid.py,
+# docs/rules/twinpyramid.md D16), so a ``deals`` left out (None) keeps this meaning for stored games.
 DEFAULT_DEALS = 1
 ORIGINAL_ROUNDS = 2  # the original's standard: every player is start player twice
 
@@ -41,18 +42,21 @@ class TwinPyramidOptions(BaseModel):
     stored_only: ClassVar[frozenset[str]] = frozenset({"rules"})  # not offered by /play
 
     jokers: int = Field(default=2, ge=0, le=2, strict=True)
-    deals: int = Field(default=DEFAULT_DEALS, ge=1, le=30, strict=True)
+    deals: int | None = Field(default=None, ge=1, le=30, strict=True)  # None: DEFAULT_DEALS
     rounds: int | None = Field(default=None, ge=1, le=10, strict=True)
     start_player: int | None = Field(default=None, ge=0, strict=True)
     rules: int = Field(default=RULES, ge=2, le=RULES, strict=True)
 
     def deals_for(self, players: int) -> int:
-        return self.rounds * players if self.rounds is not None else self.deals
+        if self.rounds is not None:
+            return self.rounds * players
+        return DEFAULT_DEALS if self.deals is None else self.deals
 
     def chosen(self) -> dict[str, int]:
         """The options as the state keeps them: the jokers, the one length the match is counted in and the rules
         (absent for rules 2, so a stored game of rules 2 replays to the very state it stored)."""
-        length = {"rounds": self.rounds} if self.rounds is not None else {"deals": self.deals}
+        deals = DEFAULT_DEALS if self.deals is None else self.deals
+        length = {"rounds": self.rounds} if self.rounds is not None else {"deals": deals}
         return {"jokers": self.jokers, **length, **({"rules": self.rules} if self.rules > 2 else {})}
 
 

@@ -29,6 +29,14 @@ SCALE = 12.0  # the writer's waits are shortened this many times: 15 s -> 1.25 s
 MINUTE = 60.0 / SCALE  # request every 5 s stays inside discord.py's own per-channel limit of 5 in 5 s)
 
 
+def scaled_waits(monkeypatch) -> None:
+    """The unreachable writer's waits and probes shortened ``SCALE`` times."""
+    monkeypatch.setattr(TableOutbox, "unreachable_first", TableOutbox.unreachable_first / SCALE)
+    monkeypatch.setattr(TableOutbox, "unreachable_max", TableOutbox.unreachable_max / SCALE)
+    monkeypatch.setattr(TableOutbox, "probe_every", 60.0 / SCALE, raising=False)
+    monkeypatch.setattr(TableOutbox, "server_probe_every", 15.0 / SCALE, raising=False)
+
+
 def refuse(h: Harness, channel_id: int, *, status: int, code: int | None = None) -> list:
     """Discord answers every message the bot posts or edits in the channel with this error, until removed."""
     return [h.server.faults.fail("POST", POST.replace(r"\d+", str(channel_id), 1), status=status, code=code,
@@ -164,10 +172,7 @@ async def test_an_accepted_unarchive_followed_by_50083_again_backs_off(tmp_path:
 
 
 async def test_access_back_without_any_event_is_used_within_a_minute(h: Harness, monkeypatch) -> None:
-    monkeypatch.setattr(TableOutbox, "unreachable_first", TableOutbox.unreachable_first / SCALE)
-    monkeypatch.setattr(TableOutbox, "unreachable_max", TableOutbox.unreachable_max / SCALE)
-    monkeypatch.setattr(TableOutbox, "probe_every", 60.0 / SCALE, raising=False)
-    monkeypatch.setattr(TableOutbox, "server_probe_every", 15.0 / SCALE, raising=False)
+    scaled_waits(monkeypatch)
     alice = h.user(ALICE_ID, "alice")
     table = await open_table(h, alice)
     box = outbox(h, table)
@@ -193,10 +198,7 @@ async def test_access_given_back_without_an_event_the_cache_missed_is_used_withi
     """Send Messages denied in the channel (CHANNEL_UPDATE: the cache knows), then given back with no event (missed in
     a reconnect): the cache still says no, yet the table asks Discord once a minute and writes within a minute; the
     refused requests stay at about one a minute."""
-    monkeypatch.setattr(TableOutbox, "unreachable_first", TableOutbox.unreachable_first / SCALE)
-    monkeypatch.setattr(TableOutbox, "unreachable_max", TableOutbox.unreachable_max / SCALE)
-    monkeypatch.setattr(TableOutbox, "probe_every", 60.0 / SCALE, raising=False)
-    monkeypatch.setattr(TableOutbox, "server_probe_every", 15.0 / SCALE, raising=False)
+    scaled_waits(monkeypatch)
     alice = h.user(ALICE_ID, "alice")
     table = await open_table(h, alice)
     box = outbox(h, table)

@@ -63,10 +63,7 @@ class RatingStore:
             after: dict[int, Skill] = {}
             if rows[0][4]:
                 after = rate({r[0]: (r[5], r[6]) for r in rows})
-                current = {r[0]: (r[1], r[2]) for r in await tx.fetch(
-                    f"SELECT user_id, mu, sigma FROM ratings WHERE guild_id = ? AND game = ? "
-                    f"AND user_id IN ({', '.join('?' * len(users))}) ORDER BY user_id{self.db.for_update}",
-                    guild_id, game, *users)}
+                current = await self._locked_skills(tx, guild_id, game, users)
                 await tx.executemany(
                     "UPDATE ratings SET mu = ?, sigma = ?, wins = ratings.wins + ?, updated_at = ? "
                     "WHERE guild_id = ? AND game = ? AND user_id = ?",
@@ -89,10 +86,7 @@ class RatingStore:
             if not rows:
                 return False
             guild_id, game, users = rows[0][1], rows[0][2], [r[0] for r in rows]
-            current = {r[0]: (r[1], r[2]) for r in await tx.fetch(
-                f"SELECT user_id, mu, sigma FROM ratings WHERE guild_id = ? AND game = ? "
-                f"AND user_id IN ({', '.join('?' * len(users))}) ORDER BY user_id{self.db.for_update}",
-                guild_id, game, *users)}
+            current = await self._locked_skills(tx, guild_id, game, users)
             await tx.executemany(
                 "UPDATE ratings SET mu = ?, sigma = ?, games = ratings.games - 1, wins = ratings.wins - ?, "
                 "updated_at = ? WHERE guild_id = ? AND game = ? AND user_id = ?",
@@ -102,6 +96,13 @@ class RatingStore:
                              "WHERE game_id = ?", game_id)
         return True
 
+    async def _locked_skills(self, tx: Tx, guild_id: int, game: str, users: list[int]) -> dict[int, Skill]:
+        """The players' current ratings in the server and game, read under a row lock (in user order)."""
+        return {r[0]: (r[1], r[2]) for r in await tx.fetch(
+            f"SELECT user_id, mu, sigma FROM ratings WHERE guild_id = ? AND game = ? "
+            f"AND user_id IN ({', '.join('?' * len(users))}) ORDER BY user_id{self.db.for_update}",
+            guild_id, game, *users)}
+
     async def _lock_ratings(self, tx: Tx, guild_id: int, game: str, users: list[int], default: Skill,
                             now: float) -> dict[int, Skill]:
         """Make sure every player has a row (a newcomer's default), then read them all under a row lock."""
@@ -109,11 +110,7 @@ class RatingStore:
             "INSERT INTO ratings (guild_id, game, user_id, mu, sigma, games, wins, updated_at) "
             "VALUES (?, ?, ?, ?, ?, 0, 0, ?) ON CONFLICT (guild_id, game, user_id) DO NOTHING",
             [(guild_id, game, u, *default, now) for u in users])
-        rows = await tx.fetch(
-            f"SELECT user_id, mu, sigma FROM ratings WHERE guild_id = ? AND game = ? "
-            f"AND user_id IN ({', '.join('?' * len(users))}) ORDER BY user_id{self.db.for_update}",
-            guild_id, game, *users)
-        return {r[0]: (r[1], r[2]) for r in rows}
+        return await self._locked_skills(tx, guild_id, game, users)
 
     async def unrecorded_games(self, shards: ShardFilter | None = None) -> list[int]:
         """Finished games with a human seat and no recorded result (the process stopped in between)."""

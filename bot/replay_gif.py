@@ -18,7 +18,7 @@ from typing import Any, Callable, Iterable, Iterator
 from PIL import Image, ImageDraw
 
 from .games import render_hooks
-from .render.shapes import drawable, font
+from .render.shapes import drawable, fitted, font
 from .replay import Rebuilt
 
 GIF_MAX_FRAMES = 60  # a long game is summed up by this many evenly spaced moments (its first and last included)
@@ -69,15 +69,6 @@ def caption_height(seats: int) -> int:
     return CAPTION_ROW * max(1, math.ceil(seats / SEATS_PER_ROW))
 
 
-def _fitted(draw: ImageDraw.ImageDraw, text: str, room: float) -> str:
-    f = font(CAPTION_SIZE)
-    if draw.textlength(text, font=f) <= room:
-        return text
-    while text and draw.textlength(text + "…", font=f) > room:
-        text = text[:-1]
-    return text + "…"
-
-
 def draw_caption(canvas: Image.Image, index: int, last: int, seats: list[CaptionSeat]) -> None:
     """The band at the top of a frame: ``index/last``, then each seat's name and score (those to act on a band)."""
     draw = ImageDraw.Draw(canvas)
@@ -92,8 +83,8 @@ def draw_caption(canvas: Image.Image, index: int, last: int, seats: list[Caption
                                    fill=ACTING)
         score = str(seat.score)
         room = cell - 14 - draw.textlength(score, font=f)
-        draw.text((left + 5, top + CAPTION_ROW / 2), _fitted(draw, seat.name, room), font=f, fill=CAPTION_INK,
-                  anchor="lm")
+        draw.text((left + 5, top + CAPTION_ROW / 2), fitted(draw, seat.name, CAPTION_SIZE, room), font=f,
+                  fill=CAPTION_INK, anchor="lm")
         draw.text((left + cell - 6, top + CAPTION_ROW / 2), score, font=f, fill=CAPTION_INK, anchor="rm")
 
 

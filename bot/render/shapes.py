@@ -24,6 +24,16 @@ def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     return ImageFont.load_default(size=max(8, size))
 
 
+def fitted(draw: ImageDraw.ImageDraw, text: str, size: int, room: float) -> str:
+    """``text`` at font ``size``, shortened with an ellipsis until it is at most ``room`` pixels wide."""
+    f = font(size)
+    if draw.textlength(text, font=f) <= room:
+        return text
+    while text and draw.textlength(text + "…", font=f) > room:
+        text = text[:-1]
+    return text + "…"
+
+
 def mix(a: RGB, b: RGB, share: float) -> RGB:
     return tuple(round(x + (y - x) * share) for x, y in zip(a, b, strict=True))  # type: ignore[return-value]  # three channels in, three out
 

@@ -18,7 +18,7 @@ from PIL import Image, ImageDraw
 
 from engines.twinpyramid.view import SeatView, TwinPyramidView
 
-from .shapes import INK, RGB, WHITE, draw_star, draw_suit, drawable, font, suit_ink, to_png
+from .shapes import INK, RGB, WHITE, draw_star, draw_suit, drawable, fitted, font, suit_ink, to_png
 
 ROWS = (("7", "8", "9", "10"), ("4", "5", "6"), ("2", "3"), ("A",))  # bottom row first (the view's geometry)
 TW, TH, TGAP = 58, 46, 4  # a slot (tile) and the gap between slots
@@ -120,23 +120,13 @@ def draw_seat(draw: ImageDraw.ImageDraw, seat: SeatView, left: float, top: float
     draw_hand(draw, px, hand_top, seat.held_count, seat.shown, burst)
 
 
-def fitted(draw: ImageDraw.ImageDraw, text: str, room: float) -> str:
-    """``text`` shortened with an ellipsis until it is at most ``room`` pixels wide."""
-    f = font(NAME_SIZE)
-    if draw.textlength(text, font=f) <= room:
-        return text
-    while text and draw.textlength(text + "…", font=f) > room:
-        text = text[:-1]
-    return text + "…"
-
-
 def draw_name(draw: ImageDraw.ImageDraw, name: str, number: int, width: float, acting: bool) -> None:
     """The seat's name as written in a strip above its panel (its number when the font lacks a character)."""
     shown = name if name.strip() and drawable(name) else str(number)
     if acting:
         draw.rounded_rectangle((PAD, 6, width - PAD, NAME_H - 2), radius=10, fill=ACTING)
-    draw.text((2 * PAD, NAME_H / 2 + 2), fitted(draw, shown, width - 4 * PAD), font=font(NAME_SIZE), fill=INK,
-              anchor="lm")
+    draw.text((2 * PAD, NAME_H / 2 + 2), fitted(draw, shown, NAME_SIZE, width - 4 * PAD), font=font(NAME_SIZE),
+              fill=INK, anchor="lm")
 
 
 def focus_seat(view: TwinPyramidView) -> int:

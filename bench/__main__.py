@@ -19,7 +19,7 @@ def main() -> None:
     parser.add_argument("--database-url", help="an existing PostgreSQL (default: a throwaway server)")
     parser.add_argument("--discord-tables", type=int, action="append",
                         help="table counts of the discord section (repeat; default 1 and 100, quick 1 and 10; "
-                             "the README's figures: 1, 100 and 1000, about 15 minutes)")
+                             "docs/performance.md's figures: 1, 100 and 1000, about 15 minutes)")
     args = parser.parse_args()
     print(f"# Benchmarks ({'quick' if args.quick else 'full'}) — Python {platform.python_version()}, "
           f"{os.cpu_count()} CPUs")

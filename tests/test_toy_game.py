@@ -1,4 +1,4 @@
-"""A sixth game needs only its plug-in (README, "To add a game"): the toy game of ``tests/toy`` — defined here,
+"""A sixth game needs only its plug-in (docs/adding-a-game.md): the toy game of ``tests/toy`` — defined here,
 registered only while a test runs — passes the engine conformance suite, plays through the demo and the render
 check, and its catalogs and code pass the i18n checks; all by calling those suites' own functions. A plug-in
 that is missing a part stops the start-up check with the game and the part named."""

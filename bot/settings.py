@@ -38,7 +38,6 @@ class Settings(BaseSettings):
     bot_think_workers: int = 0
     # easy and normal in a worker of their own (0: on the event loop; slower at 1,000 tables: bot/thinking.py).
     bot_think_quick_in_worker: bool = True
-    default_locale: str = "en"
     # Shards over several processes: the total count and this process's range ("0-7", "0,2,4-5"). Unset: one
     # process, discord.py's single connection.
     shard_count: int | None = None

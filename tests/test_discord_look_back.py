@@ -8,11 +8,11 @@ from __future__ import annotations
 import discord
 
 from bot.table import Table
-from bot.tournaments.models import Tournament, TournamentTable
 from cogs.look_back import LOOKS_PER_MINUTE, look_back
 
 from .discord_harness import Harness
 from .discord_helpers import dispatch_click, says
+from .tournament_round import in_running_round
 
 ALICE, BOB, MALLORY = 101, 102, 109
 
@@ -59,20 +59,12 @@ async def test_review_record_and_reveal_are_for_those_who_can_see_the_table(h: H
 
 async def test_the_record_of_a_tournament_table_waits_for_its_round(h: Harness) -> None:
     table = await finished_bot_table(h, "akuma", players=3, seed=9)
-    store = h.bot.storage.tournaments
-    tournament = Tournament(id=0, guild_id=h.guild_id, channel_id=h.channel_id, creator_id=ALICE, game="akuma",
-                            format="swiss", rounds=2, seats_min=3, seats_max=4, seed=1, status="running")
-    tournament.id = await store.create(tournament)
-    ours, other = TournamentTable(0, 1, 1, [ALICE, 1, 2]), TournamentTable(0, 1, 2, [BOB, 3, 4])
-    await store.open_round(tournament, 1, [ours, other])
-    ours.status, ours.game_id = "finished", table.id
-    await store.set_table(ours)
+    round_ = await in_running_round(h, table.id, ALICE, BOB)
     alice = h.user(ALICE, "alice")
     refused = await h.slash(alice, "game record", table=table.id)
     assert refused.ephemeral and says(refused.text, "error.record_round_running", game_id=table.id)
     assert all(not m.attachments for m in refused.messages)
-    other.status = "finished"
-    await store.set_table(other)
+    await round_.finish()
     given = await h.slash(alice, "game record", table=table.id)
     assert says(given.text, "record.reply") and f"table-{table.id}-akuma.json" in given.messages[-1].files
 

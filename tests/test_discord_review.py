@@ -12,12 +12,12 @@ import discord
 from bot.review import Perspective, seek_points
 from bot.storage import SeatRow
 from bot.table import Table
-from bot.tournaments.models import Tournament, TournamentTable
 from cogs.review import replay_cache
 
 from .discord_harness import Harness
 from .discord_helpers import Key, assert_forged_clicks_refused, kill, says, start_harness
 from .test_hidden_information import Secrets
+from .tournament_round import in_running_round
 
 ALICE, BOB, MALLORY = 101, 102, 109
 GUILD_B = 900_000_000_000_000_777
@@ -134,14 +134,7 @@ async def test_all_hands_waits_for_the_tournament_round(h: Harness) -> None:
     """A tournament table finished while another table of its round still plays: *my seat* and the spectator
     view open, *all hands* is refused; once the round is over it opens."""
     table = await played_table(h, "akuma", seed=9)
-    store = h.bot.storage.tournaments
-    tournament = Tournament(id=0, guild_id=h.guild_id, channel_id=h.channel_id, creator_id=ALICE, game="akuma",
-                            format="swiss", rounds=2, seats_min=3, seats_max=4, seed=1, status="running")
-    tournament.id = await store.create(tournament)
-    ours, other = TournamentTable(0, 1, 1, [ALICE, 1, 2]), TournamentTable(0, 1, 2, [BOB, 3, 4])
-    await store.open_round(tournament, 1, [ours, other])
-    ours.status, ours.game_id = "finished", table.id
-    await store.set_table(ours)
+    round_ = await in_running_round(h, table.id, ALICE, BOB)
     alice = h.user(ALICE, "alice")
     r = await h.slash(alice, "game review", table=table.id)
     viewer = r.messages[-1]
@@ -149,8 +142,7 @@ async def test_all_hands_waits_for_the_tournament_round(h: Harness) -> None:
     refused = await h.select(alice, viewer, r"gh:rvp:.*", [Perspective.ALL.value])
     assert refused.ephemeral and says(refused.text, "error.review_round_running")
     assert says(embed_text(h.message(viewer.id)), "review.perspective.m")  # the viewer is unchanged
-    other.status = "finished"
-    await store.set_table(other)
+    await round_.finish()
     await h.select(alice, viewer, r"gh:rvp:.*", [Perspective.ALL.value])
     assert says(embed_text(h.message(viewer.id)), "review.perspective.a")
 

@@ -15,7 +15,7 @@ from bot import literal, render
 from bot.errors import HostError
 from bot.i18n import language, t
 from bot.replay_show import animated_summary
-from bot.replies import NO_MENTIONS
+from bot.replies import NO_MENTIONS, fill_original
 from bot.reveal import reveal_lines
 
 from .common import GameItem, host
@@ -46,7 +46,7 @@ async def send_record(interaction: discord.Interaction, table_id: int) -> None:
         files.append(discord.File(io.BytesIO(summary), filename=f"{name}.gif"))
     elif summary is not None:
         lines.append(t("record.summary_too_large", interaction.locale, size=round(len(summary) / 1024)))
-    await interaction.followup.send("\n".join(lines), files=files, ephemeral=True, allowed_mentions=NO_MENTIONS)
+    await fill_original(interaction, content="\n".join(lines), attachments=files, allowed_mentions=NO_MENTIONS)
 
 
 class RevealButton(GameItem, template=rf"gh:reveal:(?P<gid>{ID})"):
@@ -79,11 +79,11 @@ class RevealButton(GameItem, template=rf"gh:reveal:(?P<gid>{ID})"):
         text = "\n".join(await asyncio.to_thread(reveal_lines, replay, lang, names))
         title = t("reveal.title", lang, id=self.game_id, game=render.game_title(table.row.game, lang))
         if len(text) <= REVEAL_EMBED_CHARS:
-            await interaction.followup.send(embed=discord.Embed(title=title, description=text), ephemeral=True,
-                                            allowed_mentions=NO_MENTIONS)
+            await fill_original(interaction, embed=discord.Embed(title=title, description=text),
+                                allowed_mentions=NO_MENTIONS)
             return
         # a long game's secrets do not fit one embed: all of it as a text file (names as typed), never cut short
         plain_text = "\n".join(reveal_lines(replay, lang, names.plain()))
-        await interaction.followup.send(
-            t("reveal.as_file", lang, title=title), ephemeral=True, allowed_mentions=NO_MENTIONS,
-            file=discord.File(io.BytesIO(plain_text.encode()), filename=f"reveal-{self.game_id}.txt"))
+        await fill_original(
+            interaction, content=t("reveal.as_file", lang, title=title), allowed_mentions=NO_MENTIONS,
+            attachments=[discord.File(io.BytesIO(plain_text.encode()), filename=f"reveal-{self.game_id}.txt")])

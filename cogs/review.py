@@ -21,7 +21,7 @@ from bot.games import render_hooks
 from bot.i18n import language, t
 from bot.replay import GameRecord, stored_record
 from bot.replay_show import record_names
-from bot.replies import NO_MENTIONS
+from bot.replies import NO_MENTIONS, fill_original
 from bot.review import (
     Perspective,
     SteppedReplay,
@@ -150,8 +150,8 @@ async def open_viewer(interaction: discord.Interaction, table_id: int) -> None:
         replay = await rebuilt(interaction, record)
     message = await asyncio.to_thread(viewer_message, replay, 0, perspective, player, interaction.locale)
     files = message.pop("attachments")
-    if interaction.response.is_done():
-        await interaction.followup.send(ephemeral=True, files=files, **message)
+    if interaction.response.is_done():  # deferred while the game was rebuilt: the "thinking…" message is the answer
+        await fill_original(interaction, attachments=files, **message)
     else:
         await interaction.response.send_message(ephemeral=True, files=files, **message)
 
@@ -311,7 +311,7 @@ async def start_shared(interaction: discord.Interaction, table_id: int, index: i
     content = t("review.shared_by", locale, player=literal.markdown(interaction.user.display_name))
     posted = await post_where_played(interaction, table, content, message)
     shared.add(table_id, channel_id=posted.channel.id, message_id=posted.id, link=posted.jump_url)
-    await interaction.followup.send(t("review.shared", interaction.locale, link=posted.jump_url), ephemeral=True)
+    await fill_original(interaction, content=t("review.shared", interaction.locale, link=posted.jump_url))
 
 
 async def post_where_played(interaction: discord.Interaction, table: Table, content: str,

@@ -81,7 +81,7 @@ class Harness(HarnessErrors):
     def __init__(self, bot: discord.Client, *, guild_id: int = 900_000_000_000_000_001,
                  channels: Iterable[str] = ("general", "games"), bot_user_id: int = 900_000_000_000_000_100,
                  guild_locale: str = "en-US", app_permissions: Optional[discord.Permissions] = None,
-                 settle_timeout: float = 5.0, park_sleeps_over: float = 1.0):
+                 settle_timeout: float = 20.0, park_sleeps_over: float = 1.0):
         self.bot, self.guild_id, self.guild_locale, self.settle_timeout = bot, guild_id, guild_locale, settle_timeout
         self.park_sleeps_over = park_sleeps_over
         self.app_id = bot.application_id or bot_user_id

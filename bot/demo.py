@@ -52,6 +52,10 @@ class TerminalChannel:
         if update.kind in (UpdateKind.STARTED, UpdateKind.ENDED):
             self.out(render.board(game, update.public_view, names, lang).text())
             self.write_image(table, update, names)
+        notes = render_hooks(game).result_notes
+        if update.kind is UpdateKind.ENDED and notes is not None:
+            for line in notes(update.public_view, names, lang):  # why a result is as it is, as Discord says
+                self.out(line)
         if update.kind is not UpdateKind.ENDED and update.table.version == update.version:
             for player in table.to_act():
                 view = table.view(player)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Callable
 
 from . import render, replay_gif
+from .games import render_hooks
 from .i18n import join_list, t
 from .replay import GameRecord, Rebuilt, Replay
 from .replay_gif import GIF_MAX_FRAMES
@@ -55,6 +56,9 @@ def frame_lines(replay: Replay, index: int, viewer: str | None, lang: str, names
             lines.append(f"# {line}" if event.visible_to is None else f"  {PRIVATE} {line}")
     if index in (0, last):
         lines.append(render.board(game, replay.view(index, None), names, lang).text())
+    notes = render_hooks(game).result_notes
+    if index == last and notes is not None:  # (an unfinished game's notes are none)
+        lines.extend(notes(replay.view(index, None), names, lang))  # why a result is as it is, as Discord says
     if viewer is not None and index != last and viewer in replay.engine.to_act(frame.state):
         hand = render.hand(game, replay.view(index, viewer), names, lang)
         lines.append(f"  {PRIVATE} {t('demo.hand_view', lang, player=names(viewer))}: " + hand.replace("\n", " / "))

@@ -18,7 +18,7 @@ from typing import Any, Callable, Iterable, Iterator
 from PIL import Image, ImageDraw
 
 from .games import render_hooks
-from .render.shapes import drawable, fitted, font
+from .render.shapes import draw_fitted, drawable, font
 from .replay import Rebuilt
 
 GIF_MAX_FRAMES = 60  # a long game is summed up by this many evenly spaced moments (its first and last included)
@@ -83,8 +83,7 @@ def draw_caption(canvas: Image.Image, index: int, last: int, seats: list[Caption
                                    fill=ACTING)
         score = str(seat.score)
         room = cell - 14 - draw.textlength(score, font=f)
-        draw.text((left + 5, top + CAPTION_ROW / 2), fitted(draw, seat.name, CAPTION_SIZE, room), font=f,
-                  fill=CAPTION_INK, anchor="lm")
+        draw_fitted(draw, (left + 5, top + CAPTION_ROW / 2), seat.name, CAPTION_SIZE, room, CAPTION_INK)
         draw.text((left + cell - 6, top + CAPTION_ROW / 2), score, font=f, fill=CAPTION_INK, anchor="rm")
 
 

@@ -141,8 +141,8 @@ def test_every_text_of_the_largest_boards_is_12_px_tall_at_phone_width(game: str
 
 
 def test_twin_pyramid_draws_the_deciding_seat_under_its_name() -> None:
-    """The picture shows the seat to act, named as written (shortened when long; its number when the default font
-    lacks a character of the name), and no other seat's name."""
+    """The picture shows the seat to act, named as written (Japanese too; shortened when long; its number when no
+    font here has a character of the name, an emoji), and no other seat's name."""
     from bench.images import drawn_texts, largest_boards
     from bot.render.twinpyramid import image
 
@@ -151,7 +151,7 @@ def test_twin_pyramid_draws_the_deciding_seat_under_its_name() -> None:
     shown = 0
     for view in largest_boards("twinpyramid", 3)[::2]:  # positions where someone decides
         acting = view.to_act[0]
-        for name, expected in (("alice", {"alice"}), ("さくら", set()), (long_name, None)):
+        for name, expected in (("alice", {"alice"}), ("さくら", {"さくら"}), ("🎲", set()), (long_name, None)):
             names = render.Names({**{p: f"other {p}" for p in view.players}, acting: name})
             with drawn_texts() as texts:
                 image(view, names, "en")
@@ -164,3 +164,15 @@ def test_twin_pyramid_draws_the_deciding_seat_under_its_name() -> None:
                 assert str(view.players.index(acting) + 1) in {text for text, _ in texts}
         shown += 1
     assert shown == 3
+
+
+def test_names_in_japanese_and_with_accents_are_drawn_and_emoji_are_not() -> None:
+    """A name is drawn in the default font when it can, else in the shipped Japanese font; an emoji in neither."""
+    from bot.render.shapes import NAME_FONT_FILE, font, name_font
+
+    assert NAME_FONT_FILE.is_file()
+    assert name_font("alice", 20) is font(20)
+    for name in ("さくら", "山田花子", "José Müller", "ボット1"):
+        chosen = name_font(name, 20)
+        assert chosen is not None and chosen is not font(20), name
+    assert name_font("🎲", 20) is None and name_font("alice 🎲", 20) is None

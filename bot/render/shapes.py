@@ -2,16 +2,22 @@
 drawn as shapes (the default font has no ♠♥♦♣), and the ink of a suit.
 
 Pictures draw no words: only numbers, ranks and labels the default font can show; everything else is a shape.
+Names people chose are the exception: drawn in the default font when it has every character, else in IPAexGothic
+(``fonts/``, shipped unmodified under its licence beside it: Japanese, and Latin with accents), else (emoji, other
+scripts) not at all — the caller shows the seat's number.
 """
 from __future__ import annotations
 
 import io
 import math
 from functools import lru_cache
+from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
 RGB = tuple[int, int, int]
+NAME_FONT_FILE = Path(__file__).with_name("fonts") / "ipaexg.ttf"
+Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
 
 INK: RGB = (40, 40, 48)
 WHITE: RGB = (255, 255, 255)
@@ -25,13 +31,21 @@ def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
 
 
 def fitted(draw: ImageDraw.ImageDraw, text: str, size: int, room: float) -> str:
-    """``text`` at font ``size``, shortened with an ellipsis until it is at most ``room`` pixels wide."""
-    f = font(size)
+    """``text`` at font ``size`` (its ``name_font``), shortened with an ellipsis until it is at most ``room`` pixels
+    wide."""
+    f = name_font(text, size) or font(size)
     if draw.textlength(text, font=f) <= room:
         return text
     while text and draw.textlength(text + "…", font=f) > room:
         text = text[:-1]
     return text + "…"
+
+
+def draw_fitted(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int, room: float,
+                fill: RGB) -> None:
+    """``text`` (a name) drawn left-middle at ``xy`` in its ``name_font``, shortened to fit ``room`` pixels."""
+    shown = fitted(draw, text, size, room)
+    draw.text(xy, shown, font=name_font(shown, size) or font(size), fill=fill, anchor="lm")
 
 
 def mix(a: RGB, b: RGB, share: float) -> RGB:
@@ -118,13 +132,26 @@ def legible_size(width: float) -> int:
     return math.ceil(LEGIBLE_PX / DIGIT_HEIGHT * max(width, PHONE_WIDTH) / PHONE_WIDTH)
 
 
-@lru_cache(maxsize=1)
-def _missing_glyph() -> bytes:
-    return bytes(font(24).getmask("\U000f0000"))  # a private-use character no font here draws
+def _missing(f: Font) -> bytes:
+    return bytes(f.getmask("\U000f0000"))  # a private-use character no font here draws
+
+
+@lru_cache(maxsize=64)
+def _japanese_font(size: int) -> ImageFont.FreeTypeFont:
+    return ImageFont.truetype(str(NAME_FONT_FILE), max(8, size))
+
+
+@lru_cache(maxsize=1024)
+def name_font(text: str, size: int) -> Font | None:
+    """The font that draws every character of ``text`` (the default one first), or None when neither does (a
+    missing character would be drawn as an empty box)."""
+    for f in (font(size), _japanese_font(size)):
+        missing = _missing(f)
+        if all(ch.isspace() or bytes(f.getmask(ch)) != missing for ch in text):
+            return f
+    return None
 
 
 def drawable(text: str) -> bool:
-    """Whether the default font draws every character of ``text`` (it has Latin letters without accents only; a
-    missing character would be drawn as an empty box)."""
-    f = font(24)
-    return all(ch.isspace() or bytes(f.getmask(ch)) != _missing_glyph() for ch in text)
+    """Whether a name can be drawn (``name_font``)."""
+    return name_font(text, 24) is not None

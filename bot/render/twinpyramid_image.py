@@ -18,7 +18,7 @@ from PIL import Image, ImageDraw
 
 from engines.twinpyramid.view import SeatView, TwinPyramidView
 
-from .shapes import INK, RGB, WHITE, draw_star, draw_suit, drawable, fitted, font, suit_ink, to_png
+from .shapes import INK, RGB, WHITE, draw_fitted, draw_star, draw_suit, drawable, font, suit_ink, to_png
 
 ROWS = (("7", "8", "9", "10"), ("4", "5", "6"), ("2", "3"), ("A",))  # bottom row first (the view's geometry)
 TW, TH, TGAP = 58, 46, 4  # a slot (tile) and the gap between slots
@@ -125,8 +125,7 @@ def draw_name(draw: ImageDraw.ImageDraw, name: str, number: int, width: float, a
     shown = name if name.strip() and drawable(name) else str(number)
     if acting:
         draw.rounded_rectangle((PAD, 6, width - PAD, NAME_H - 2), radius=10, fill=ACTING)
-    draw.text((2 * PAD, NAME_H / 2 + 2), fitted(draw, shown, NAME_SIZE, width - 4 * PAD), font=font(NAME_SIZE),
-              fill=INK, anchor="lm")
+    draw_fitted(draw, (2 * PAD, NAME_H / 2 + 2), shown, NAME_SIZE, width - 4 * PAD, INK)
 
 
 def focus_seat(view: TwinPyramidView) -> int:

@@ -4,6 +4,7 @@ final standings are the channel side's (``cogs.tournament_channel``)."""
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -12,12 +13,13 @@ from discord.ext import commands
 from bot.errors import HostError
 from bot.i18n import t
 from bot.tournaments import Tournament, TournamentService, TournamentUpdate
-from bot.tournaments.settings import MAX_BREAK, MAX_CHECKIN_MINUTES, MAX_TURN_SECONDS
+from bot.tournaments.settings import MAX_CHECKIN_MINUTES, TournamentSettings
 
 from .common import NO_MENTIONS, check_server, game_choices, is_admin, public_language, reply
 from .custom_ids import valid_id
 from .limits import PEOPLE_TO_START, count_creation, refuse_tournament_size, refuse_unless_organiser, server_limits
 from .lobby import LEVEL_CHOICES
+from .model_options import model_command
 from .permissions import TOURNAMENT_PERMISSIONS, require
 from .tournament_channel import SignupButton, TournamentChannel, signup_embed, signup_view, standings_message
 from .tournament_controls import (
@@ -34,6 +36,35 @@ WHICH = "Tournament number (only needed when the channel has several)"
 log = logging.getLogger(__name__)
 
 
+async def create(interaction: discord.Interaction, values: dict[str, Any]) -> None:
+    """``/tournament create``: a tournament here and its public sign-up message (Join / Leave)."""
+    settings = TournamentSettings(**values)
+    service = tournaments(interaction)
+    assert interaction.channel_id is not None
+    require(interaction, TOURNAMENT_PERMISSIONS, "tournament.missing_permissions")
+    limits = await server_limits(interaction)
+    refuse_unless_organiser(interaction, limits)
+    refuse_tournament_size(limits, settings.bots, settings.rounds)
+    settings.check()
+    count_creation(interaction, limits)
+    await interaction.response.defer(thinking=True)  # the database and up to 64 bot entrants come next
+    tn = await service.create(guild_id=interaction.guild_id, channel_id=interaction.channel_id,
+                              creator_id=interaction.user.id, locale=await public_language(interaction),
+                              **settings.create_arguments())
+    if settings.bots:
+        await service.add_bots(tn.id, interaction.user.id, settings.bots)
+    view = signup_view(tn, tn.locale) or discord.utils.MISSING  # a new tournament signs up: never None
+    message = await interaction.followup.send(embed=signup_embed(tn, tn.locale), view=view,
+                                              allowed_mentions=NO_MENTIONS, wait=True)
+    await service.set_messages(tn, signup_message_id=message.id)
+
+
+def create_command() -> app_commands.Command:
+    """``/tournament create``, generated from ``TournamentSettings``."""
+    return model_command("create", "tournament.create", TournamentSettings, create,
+                         choices={"game": game_choices(), "bot_level": LEVEL_CHOICES})
+
+
 class TournamentCog(TournamentChannel, commands.Cog):
     """The tournament commands; the channel side of every tournament change is ``TournamentChannel``'s."""
 
@@ -48,6 +79,8 @@ class TournamentCog(TournamentChannel, commands.Cog):
         budget = getattr(tables, "refusals", None)
         self.writer = TournamentWriter(self.on_tournament, budget)  # Discord calls outside the tournament's lock
         service.subscribe(self._queue)
+        # generated from the settings model; added to this cog's copy of the group, so it is called without the cog
+        self.tournament.add_command(create_command())
 
     async def _queue(self, update: TournamentUpdate) -> None:
         self.writer.push(update)
@@ -80,60 +113,6 @@ class TournamentCog(TournamentChannel, commands.Cog):
         return await self.resolve(interaction, tournament_id)
 
     # ---- commands ---------------------------------------------------------------------------
-    @tournament.command(name="create")
-    @app_commands.describe(game="The game every table plays",
-                           format="Swiss, round robin for small fields, or knockout",
-                           rounds="Swiss rounds (default 3); a round robin plays what everyone needs to meet",
-                           min_seats="Smallest table (default: the game's)", max_seats="Largest table",
-                           final_table="A final table for the top players after the rounds",
-                           first_round="Round 1 seating: random, or by rating",
-                           bots="Bot entrants to fill the field", name="A name for the tournament",
-                           bot_level="The bot entrants' level: easy, normal or strong",
-                           timer="Seconds per decision at its tables before a bot moves (0 = no timer)",
-                           break_minutes="Pause between rounds, for drops (0 = the next round starts at once)",
-                           start_at_deadline="Start by itself when check-in closes (those not checked in are dropped)",
-                           advance="Knockout only: how many players of each table go on")
-    @app_commands.choices(game=game_choices(),
-                          format=[app_commands.Choice(name="Swiss", value="swiss"),
-                                  app_commands.Choice(name="Round robin", value="roundrobin"),
-                                  app_commands.Choice(name="Knockout", value="knockout")],
-                          first_round=[app_commands.Choice(name="random", value="random"),
-                                       app_commands.Choice(name="by rating", value="rating")],
-                          bot_level=LEVEL_CHOICES)
-    async def create(self, interaction: discord.Interaction, game: str, format: str = "swiss",
-                     rounds: app_commands.Range[int, 1, 20] | None = None,
-                     min_seats: app_commands.Range[int, 2, 8] | None = None,
-                     max_seats: app_commands.Range[int, 2, 8] | None = None, final_table: bool = False,
-                     first_round: str = "random", bots: app_commands.Range[int, 0, 64] = 0,
-                     name: str | None = None, bot_level: str = "normal",
-                     timer: app_commands.Range[int, 0, MAX_TURN_SECONDS] = 120,
-                     break_minutes: app_commands.Range[int, 0, MAX_BREAK // 60] = 2,
-                     start_at_deadline: bool = False, advance: app_commands.Range[int, 1, 7] | None = None) -> None:
-        """Create a tournament here and post its public sign-up message (Join / Leave)."""
-        service = tournaments(interaction)
-        assert interaction.channel_id is not None
-        require(interaction, TOURNAMENT_PERMISSIONS, "tournament.missing_permissions")
-        limits = await server_limits(interaction)
-        refuse_unless_organiser(interaction, limits)
-        refuse_tournament_size(limits, bots, rounds)
-        service.check_create(game, format, rounds, min_seats, max_seats, first_round, bot_level=bot_level,
-                             break_seconds=break_minutes * 60, turn_seconds=timer, final_table=final_table,
-                             advance=advance)
-        count_creation(interaction, limits)
-        await interaction.response.defer(thinking=True)  # the database and up to 64 bot entrants come next
-        tn = await service.create(
-            game=game, guild_id=interaction.guild_id, channel_id=interaction.channel_id,
-            creator_id=interaction.user.id, name=name or "", format=format, rounds=rounds, seats_min=min_seats,
-            seats_max=max_seats, final_table=final_table, first_round=first_round,
-            locale=await public_language(interaction), bot_level=bot_level, break_seconds=break_minutes * 60,
-            turn_seconds=timer, start_at_deadline=start_at_deadline, advance=advance)
-        if bots:
-            await service.add_bots(tn.id, interaction.user.id, bots)
-        view = signup_view(tn, tn.locale) or discord.utils.MISSING  # a new tournament signs up: never None
-        message = await interaction.followup.send(embed=signup_embed(tn, tn.locale), view=view,
-                                                  allowed_mentions=NO_MENTIONS, wait=True)
-        await service.set_messages(tn, signup_message_id=message.id)
-
     @tournament.command(name="checkin")
     @app_commands.describe(tournament=WHICH, minutes="Minutes until the deadline shown to the entrants")
     async def checkin(self, interaction: discord.Interaction, tournament: int | None = None,

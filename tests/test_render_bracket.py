@@ -119,3 +119,22 @@ def test_who_went_on_is_marked_and_the_plan_shows_the_rounds_to_come() -> None:
                for box in rounds[1].boxes)
     assert [(box.state, box.seats) for box in rounds[2].boxes] == [(BoxState.PLANNED, 4)] * 2
     assert Image.open(io.BytesIO(png)).size[0] == bracket_image.TWO_COLUMN_WIDTH
+
+
+def test_a_cancelled_table_sends_on_its_best_seeds_and_a_bye_goes_on() -> None:
+    SIZES[8] = (3, 4, 1)  # 8 at tables of 3-4, the winner going on: a bye in round 1
+    try:
+        tn = knockout(8, "en", rounds_played=1)
+    finally:
+        del SIZES[8]
+    cancelled = tn.round_tables(1)[1]
+    cancelled.status = "cancelled"
+    rounds, _, texts = drawn(tn)
+    box = next(b for b in rounds[0].boxes if b.table == cancelled.number)
+    assert box.state is BoxState.CANCELLED and [e.advanced for e in box.entries] == [True, False, False]
+    assert all(e.place is None for e in box.entries)  # no places: it did not end
+    bye = next(b for b in rounds[0].boxes if b.state is BoxState.BYE)
+    assert bye.table is None and [e.advanced for e in bye.entries] == [True]
+    still_in = next(e for e in box.entries if e.advanced)
+    assert not still_in.is_bot and still_in.number == 0  # still in: no place to stand for the name
+    assert "0" not in {text for text, _ in texts}

@@ -160,7 +160,8 @@ def _draw_entry(draw: ImageDraw.ImageDraw, layout: Layout, entry: BracketEntry, 
         draw.text((x, middle), fitted(draw, entry.name, room, s), font=font(s), fill=INK, anchor="lm")
         return
     _draw_mark(draw, entry.is_bot, x + 0.4 * s, middle, 0.4 * s)
-    draw.text((x + 1.0 * s, middle), str(entry.number), font=font(s), fill=INK, anchor="lm")
+    if entry.number > 0:  # a person still in has no place yet: the mark alone
+        draw.text((x + 1.0 * s, middle), str(entry.number), font=font(s), fill=INK, anchor="lm")
 
 
 def _draw_mark(draw: ImageDraw.ImageDraw, is_bot: bool, x: float, y: float, r: float) -> None:

@@ -24,7 +24,8 @@ class BoxState(StrEnum):
 @dataclass(frozen=True)
 class BracketEntry:
     name: str               # as typed, less hidden characters (``literal.plain``)
-    number: int             # what stands for the name when the font cannot draw it: a bot's number, else the place
+    number: int             # what stands for a name the font cannot draw: a bot's number, else the person's place
+                            # in the standings (0 while still in: none yet)
     is_bot: bool
     place: int | None       # the place at the table, once it ended
     advanced: bool          # went on to the next round (or won the final table)

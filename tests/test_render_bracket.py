@@ -138,3 +138,18 @@ def test_a_cancelled_table_sends_on_its_best_seeds_and_a_bye_goes_on() -> None:
     still_in = next(e for e in box.entries if e.advanced)
     assert not still_in.is_bot and still_in.number == 0  # still in: no place to stand for the name
     assert "0" not in {text for text, _ in texts}
+
+
+def test_a_long_name_is_cut_by_whole_characters() -> None:
+    from PIL import ImageDraw
+
+    draw = ImageDraw.Draw(Image.new("RGB", (10, 10)))
+    accented = "Zoe\u0301" * 20  # e + a combining acute
+    joined = "ab" + "\U0001f469\u200d\U0001f4bb" * 20  # woman + joiner + laptop
+    for name in (accented, joined):
+        for room in range(20, 400, 7):
+            shown = bracket_image.fitted(draw, name, room, 20)
+            assert shown.endswith("…") and name.startswith(shown[:-1])
+            rest = name[len(shown) - 1:]
+            assert not rest.startswith(("\u0301", "\u200d")), (room, shown)  # no mark or joiner cut from its letter
+            assert not shown[:-1].endswith("\u200d"), (room, shown)

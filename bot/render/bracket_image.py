@@ -32,6 +32,7 @@ HEADER: RGB = (60, 64, 80)
 
 ROW, HEAD, GAP, MARGIN = 1.35, 1.7, 0.5, 0.5  # in font sizes
 BOX_TOP, BOX_BOTTOM = 1.0, 0.3                # a box's room above its first row (its number) and below its last
+ZWJ = "\u200d"
 
 
 @dataclass(frozen=True)
@@ -59,18 +60,30 @@ def bands(rounds: list[BracketRound]) -> list[list[BracketRound]]:
 
 
 def fitted(draw: ImageDraw.ImageDraw, text: str, room: float, size: int) -> str:
-    """``text`` shortened with an ellipsis until it is at most ``room`` px wide, never ending in a combining mark
-    or a joiner cut from the character it belongs to."""
+    """``text`` shortened with an ellipsis until it is at most ``room`` px wide, by whole characters: a letter goes
+    with its combining marks, and characters joined by a zero-width joiner go together."""
     f = font(size)
     if draw.textlength(text, font=f) <= room:
         return text
-    while text and (draw.textlength(text + "…", font=f) > room or _joins(text[-1])):
-        text = text[:-1]
+    while text and draw.textlength(text + "…", font=f) > room:
+        text = _without_last(text)
     return text + "…"
 
 
-def _joins(ch: str) -> bool:
-    return bool(unicodedata.combining(ch)) or ch in "\u200d\ufe0f\ufe0e"
+def _without_last(text: str) -> str:
+    end = len(text)
+    while end and _marks(text[end - 1]):  # the marks of the last letter go with it
+        end -= 1
+    end -= 1
+    while end > 1 and text[end - 1] == ZWJ:  # joined to the character before: both go
+        end -= 2
+        while end and _marks(text[end - 1]):
+            end -= 1
+    return text[:max(end, 0)]
+
+
+def _marks(ch: str) -> bool:
+    return bool(unicodedata.combining(ch)) or ch in "\ufe0f\ufe0e"
 
 
 def render(rounds: list[BracketRound]) -> Image.Image:

@@ -215,8 +215,8 @@ class TournamentCog(TournamentChannel, commands.Cog):
     async def standings(self, interaction: discord.Interaction, tournament: int | None = None) -> None:
         """Show the current standings, only to you."""
         tn = await self.resolve(interaction, tournament)
-        embed, _ = await standings_message(tournaments(interaction), tn, interaction.locale, picture=False)
-        await reply(interaction, embed=embed)
+        embed, files = await standings_message(tournaments(interaction), tn, interaction.locale)
+        await reply(interaction, embed=embed, files=files)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -51,16 +51,16 @@ def signup_view(tournament: Tournament, locale: object | None) -> discord.ui.Vie
     return view
 
 
-async def standings_message(service: TournamentService, tournament: Tournament, locale: object | None, *,
-                            picture: bool = True) -> tuple[discord.Embed, list[discord.File]]:
-    """The standings embed, and for a knockout under way or ended (``picture``) its bracket as a picture shown in
-    the embed (drawn in a worker thread, never on the event loop)."""
+async def standings_message(service: TournamentService, tournament: Tournament,
+                            locale: object | None) -> tuple[discord.Embed, list[discord.File]]:
+    """The standings embed, and for a knockout under way or ended its bracket as a picture shown in the embed
+    (drawn in a worker thread, never on the event loop)."""
     rows = await service.standings(tournament)
     embed = discord.Embed(title=tx.standings_title(tournament, locale),
                           description="\n".join(tx.standing_lines(tournament, rows, locale))[:4000], colour=0x3498DB)
     footer = "tournament.knockout_footer" if rules_of(tournament).advance else "tournament.standings_footer"
     embed.set_footer(text=t(footer, locale, id=tournament.id, advance=tournament.advance))
-    if not (picture and rules_of(tournament).advance and tournament.current_round):
+    if not (rules_of(tournament).advance and tournament.current_round):
         return embed, []
     rounds = bracket(tournament, rows)
     png = await asyncio.to_thread(bracket_png, rounds)

@@ -102,6 +102,8 @@ async def test_ten_entrants_of_akuma_knock_out_to_one_final_table(h: Harness) ->
                                                                            round=3)
     assert bracket_picture(posted) != seated  # the picture follows the results
     assert posted.payload["attachments"][0]["description"] == t("tournament.bracket_alt", "en", rounds=3)
+    asked = await h.slash(alice, "tournament standings", tournament=tn.id)  # only to her, the same picture
+    assert asked.ephemeral and bracket_picture(asked.messages[-1]) == bracket_picture(posted)
 
 
 def bracket_picture(message) -> bytes:

@@ -11,6 +11,7 @@ import io
 import random
 import time
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any, Iterator
 
 from PIL import Image, ImageDraw
@@ -140,6 +141,35 @@ def smallest_hand_glyph(games: int) -> float:
     return smallest
 
 
+def bracket_rows(quick: bool) -> list[list[str]]:
+    """The knockout bracket picture of tests/test_render_bracket.py's played-out knockouts (4, 10, 32 entrants, in
+    Japanese: every person's and bot's name a mark and number): render time, size, smallest digit at phone width."""
+    import sys
+
+    from bot.render import bracket_image
+    from bot.tournaments import compute_standings
+    from bot.tournaments.bracket import bracket
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from tests.test_render_bracket import knockout
+
+    rows = []
+    for count in (4, 10, 32):
+        rounds = bracket(knockout(count, "ja"), compute_standings(knockout(count, "ja")))
+        times = []
+        for _ in range(3 if quick else 20):
+            start = time.perf_counter()
+            with drawn_texts() as texts:
+                png = bracket_image.render_png(rounds)
+            times.append(time.perf_counter() - start)
+        width, height = Image.open(io.BytesIO(png)).size
+        shrink = min(1.0, PHONE_WIDTH / width)
+        digit = min(h for text, h in texts if any(c.isdigit() for c in text)) * shrink
+        rows.append([str(count), len(times), ms(percentile(times, 50)), ms(percentile(times, 95)),
+                     f"{width}×{height}", f"{height * shrink:.0f} px", f"{digit:.1f} px", f"{len(png) // 1024} KiB"])
+    return rows
+
+
 def run(quick: bool) -> None:
     rows = []
     for name in GAMES:
@@ -166,6 +196,9 @@ def run(quick: bool) -> None:
                      "same, hand view pictures"], rows)
     else:
         print("\n## Board images\nno registered game draws a board image yet")
+    print_table("Knockout bracket picture (played-out knockouts, names as marks)",
+                ["entrants", "renders", "p50", "p95", "size", f"height at {PHONE_WIDTH} px wide",
+                 f"smallest digit at {PHONE_WIDTH} px", "PNG"], bracket_rows(quick))
 
 
 if __name__ == "__main__":

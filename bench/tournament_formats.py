@@ -2,7 +2,8 @@
 on a temporary SQLite file (issue 43's measure): rounds played, pairs that never met and pairs that met twice or
 more in the scored rounds (a Swiss final table has its own places), byes per entrant, the standings recounted from
 the tables' results and whether a final table seats the top of the standings. A knockout's pairs are not meant to
-all meet (its places are checked by tests/test_discord_tournament_knockout.py)."""
+all meet (its places are checked by tests/test_discord_tournament_knockout.py). Then pings per person per round for
+every format, end to end through the harness (``bench.tournament_pings``)."""
 from __future__ import annotations
 
 import asyncio
@@ -15,6 +16,7 @@ from pathlib import Path
 from bot.tournaments import compute_standings
 from bot.tournaments.seating import pairs_met
 
+from . import tournament_pings
 from .report import print_table
 
 # (game, format, seats min, seats max, entrants, final table, advance)
@@ -74,6 +76,7 @@ def main() -> None:
     print_table("Tournaments of bots, every format (seed 11)",
                 ["format", "entrants", "seats", "status", "rounds", "pairs never met", "pairs met 2+",
                  "byes: entrants", "standings recount (and final table = top)", "took"], rows)
+    tournament_pings.main()
 
 
 if __name__ == "__main__":

@@ -12,10 +12,11 @@ import asyncio
 import time
 from collections.abc import AsyncIterator, Hashable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, fields, replace
 from enum import Enum
 
+from annotated_types import Ge, Le
 from discord import app_commands
+from pydantic import BaseModel, ConfigDict, Field
 
 from .errors import HostError
 
@@ -23,7 +24,7 @@ MINUTE = 60.0
 
 
 class Cap(str, Enum):
-    """A limit a server's admins may change (its column in ``guild_settings``)."""
+    """A limit a server's admins may change: a field of ``Limits`` (and its column in ``guild_settings``)."""
     TOURNAMENT_BOTS = "tournament_bots"
     TOURNAMENT_ROUNDS = "tournament_rounds"
     LOBBIES_PER_MEMBER = "lobbies_per_member"
@@ -33,28 +34,20 @@ class Cap(str, Enum):
     CREATIONS_PER_MINUTE = "creations_per_minute"
 
 
-# The range an admin may choose for each cap; the upper ends are what the bot itself can carry.
-BOUNDS: dict[Cap, tuple[int, int]] = {
-    Cap.TOURNAMENT_BOTS: (0, 64),
-    Cap.TOURNAMENT_ROUNDS: (1, 20),
-    Cap.LOBBIES_PER_MEMBER: (1, 25),
-    Cap.LOBBIES_PER_SERVER: (1, 500),
-    Cap.TABLES_PER_MEMBER: (1, 25),
-    Cap.TABLES_PER_SERVER: (1, 500),
-    Cap.CREATIONS_PER_MINUTE: (1, 60),
-}
+class Limits(BaseModel):
+    """One server's limits (the defaults until its admins change one): the one table of the caps. Each cap's
+    default and the range an admin may choose (``ge``/``le``; the upper ends are what the bot itself can carry) are
+    read from here by ``/config limits`` (generated from these fields), by storage (its columns) and by the
+    commands whose options a cap bounds (``/tournament create``'s ``bots`` and ``rounds``)."""
+    model_config = ConfigDict(frozen=True)
 
-
-@dataclass(frozen=True)
-class Limits:
-    """One server's limits (the defaults until its admins change one)."""
-    tournament_bots: int = 16
-    tournament_rounds: int = 10
-    lobbies_per_member: int = 3
-    lobbies_per_server: int = 25
-    tables_per_member: int = 3
-    tables_per_server: int = 25
-    creations_per_minute: int = 3
+    tournament_bots: int = Field(16, ge=0, le=64)
+    tournament_rounds: int = Field(10, ge=1, le=20)
+    lobbies_per_member: int = Field(3, ge=1, le=25)
+    lobbies_per_server: int = Field(25, ge=1, le=500)
+    tables_per_member: int = Field(3, ge=1, le=25)
+    tables_per_server: int = Field(25, ge=1, le=500)
+    creations_per_minute: int = Field(3, ge=1, le=60)
     organiser_role_id: int | None = None
 
     def cap(self, cap: Cap) -> int:
@@ -67,13 +60,25 @@ class Limits:
             low, high = BOUNDS[cap]
             if not low <= value <= high:
                 raise HostError("limit.out_of_range", limit=cap.value, low=low, high=high)
-        return replace(self, **{cap.value: value for cap, value in changes.items()})
+        return self.model_copy(update={cap.value: value for cap, value in changes.items()})
 
     @classmethod
     def from_columns(cls, columns: dict[str, int | None]) -> "Limits":
         """From stored columns (NULL: the default)."""
-        names = {f.name for f in fields(cls)}
-        return cls(**{k: v for k, v in columns.items() if k in names and v is not None})
+        return cls(**{k: v for k, v in columns.items() if k in cls.model_fields and v is not None})
+
+
+def bounds(name: str) -> tuple[int, int]:
+    """The range a field of ``Limits`` may take (its ``ge`` and ``le``)."""
+    metadata = Limits.model_fields[name].metadata
+    low = next(m.ge for m in metadata if isinstance(m, Ge))
+    high = next(m.le for m in metadata if isinstance(m, Le))
+    return int(low), int(high)  # type: ignore[call-overload]  # annotated_types' bounds are the ints given above
+
+
+# The range an admin may choose for each cap, read from the model.
+BOUNDS: dict[Cap, tuple[int, int]] = {cap: bounds(cap.value) for cap in Cap}
+assert {cap.value for cap in Cap} == set(Limits.model_fields) - {"organiser_role_id"}, "every cap is a field"
 
 
 def refuse_over(cap: Cap, limits: Limits, count: int) -> None:

@@ -27,15 +27,20 @@ LOOK_TIMEOUT = 3.0  # seconds to read whether a deferred original still shows "t
 
 
 async def reply(interaction: discord.Interaction, content: str | None = None, *,
-                embed: discord.Embed | None = None, view: discord.ui.View | None = None) -> None:
+                embed: discord.Embed | None = None, view: discord.ui.View | None = None,
+                files: list[discord.File] | None = None) -> None:
     """Answer ephemerally, whether or not the interaction was already answered or deferred."""
     kwargs: dict[str, Any] = {"content": content, "ephemeral": True, "allowed_mentions": NO_MENTIONS}
     if embed is not None:
         kwargs["embed"] = embed
     if view is not None:
         kwargs["view"] = view
+    if files:
+        kwargs["files"] = files
     if early(interaction) is Acknowledgement.EPHEMERAL_REPLY:  # deferred first: the "thinking…" message is ours
         del kwargs["ephemeral"]
+        if files:  # an edit attaches, a new message sends files
+            kwargs["attachments"] = kwargs.pop("files")
         await fill_original(interaction, **kwargs)
     elif interaction.response.is_done():
         await interaction.followup.send(**kwargs)

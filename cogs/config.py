@@ -1,15 +1,19 @@
 """``/config``: server settings (Manage Server only)."""
 from __future__ import annotations
 
+from typing import Any
+
 import discord
 from discord import app_commands
 from discord.ext import commands
+from pydantic import BaseModel, Field, create_model
 
 from bot.errors import HostError
 from bot.i18n import t
-from bot.limits import Cap, Limits
+from bot.limits import BOUNDS, Cap, Limits
 
 from .common import host, is_admin, reply
+from .model_options import model_command
 
 LANGUAGE_CHOICES = [app_commands.Choice(name="automatic", value="auto"),
                     app_commands.Choice(name="English", value="en"),
@@ -29,11 +33,32 @@ def limits_text(limits: Limits, locale: object | None) -> str:
     return "\n".join(lines)
 
 
+# ``/config limits``' options: every cap of ``Limits``, optional (left out: unchanged), within the cap's bounds.
+CHANGES: dict[str, Any] = {cap.value: (int | None, Field(None, ge=low, le=high)) for cap, (low, high) in BOUNDS.items()}
+LimitChanges: type[BaseModel] = create_model("LimitChanges", **CHANGES)
+
+
+async def show_or_change_limits(interaction: discord.Interaction, values: dict[str, int | None]) -> None:
+    """Show this server's limits; change those given (the others stay)."""
+    if not is_admin(interaction):
+        raise HostError("manage_server_only")
+    assert interaction.guild_id is not None
+    changes = {cap: value for cap in Cap if (value := values[cap.value]) is not None}
+    storage = host(interaction).storage
+    limits = (await storage.guild_limits(interaction.guild_id)).changed(changes)  # out of range: refused
+    await storage.set_guild_limits(interaction.guild_id, changes)
+    await reply(interaction, limits_text(limits, interaction.locale))
+
+
 class ConfigCog(commands.Cog):
     """Server settings."""
 
     config = app_commands.Group(name="config", description="Server settings for the game host", guild_only=True,
                                 default_permissions=discord.Permissions(manage_guild=True))
+
+    def __init__(self) -> None:
+        # generated from the Limits model; added to this cog's copy of the group, so it is called without the cog
+        self.config.add_command(model_command("limits", "config.limits", LimitChanges, show_or_change_limits))
 
     @config.command(name="language")
     @app_commands.describe(language="Language of the tables' public messages on this server")
@@ -58,37 +83,6 @@ class ConfigCog(commands.Cog):
         assert interaction.guild_id is not None
         await host(interaction).storage.set_guild_tables(interaction.guild_id, where)
         await reply(interaction, t(f"config.tables.{where}", interaction.locale))
-
-    @config.command(name="limits")
-    @app_commands.describe(tournament_bots="Most bot entrants a tournament may have",
-                           tournament_rounds="Most rounds a tournament may have",
-                           lobbies_per_member="Most open lobbies one member may host",
-                           lobbies_per_server="Most open lobbies on this server",
-                           tables_per_member="Most running tables one member may host",
-                           tables_per_server="Most running tables on this server",
-                           creations_per_minute="Lobbies, tables and tournaments one member may create a minute")
-    async def limits(self, interaction: discord.Interaction,
-                     tournament_bots: app_commands.Range[int, 0, 64] | None = None,
-                     tournament_rounds: app_commands.Range[int, 1, 20] | None = None,
-                     lobbies_per_member: app_commands.Range[int, 1, 25] | None = None,
-                     lobbies_per_server: app_commands.Range[int, 1, 500] | None = None,
-                     tables_per_member: app_commands.Range[int, 1, 25] | None = None,
-                     tables_per_server: app_commands.Range[int, 1, 500] | None = None,
-                     creations_per_minute: app_commands.Range[int, 1, 60] | None = None) -> None:
-        """Show this server's limits; change those you give (the others stay)."""
-        # The ranges above are bot.limits.BOUNDS (tests/test_limits.py holds them equal); Limits.changed checks too.
-        if not is_admin(interaction):
-            raise HostError("manage_server_only")
-        assert interaction.guild_id is not None
-        given = {Cap.TOURNAMENT_BOTS: tournament_bots, Cap.TOURNAMENT_ROUNDS: tournament_rounds,
-                 Cap.LOBBIES_PER_MEMBER: lobbies_per_member, Cap.LOBBIES_PER_SERVER: lobbies_per_server,
-                 Cap.TABLES_PER_MEMBER: tables_per_member, Cap.TABLES_PER_SERVER: tables_per_server,
-                 Cap.CREATIONS_PER_MINUTE: creations_per_minute}
-        changes: dict[Cap, int] = {cap: value for cap, value in given.items() if value is not None}
-        storage = host(interaction).storage
-        limits = (await storage.guild_limits(interaction.guild_id)).changed(changes)  # out of range: refused
-        await storage.set_guild_limits(interaction.guild_id, changes)
-        await reply(interaction, limits_text(limits, interaction.locale))
 
     @config.command(name="organiser")
     @app_commands.describe(role="Members with this role may create and start tournaments; leave out to clear")

@@ -2,8 +2,13 @@
 top 2 of each table going on. The rounds the plan takes are shown on the sign-up; each round seats exactly those who
 went on (the top 2 of each table of the round before), within the sizes; one final table ends it; the final standings
 posted in the channel give the final table's places first, then everyone else by the round they went out in and
-their place there, with the bracket (each round's tables and who went through)."""
+their place there, with the bracket (each round's tables and who went through) as text and as a picture attached to
+the standings message, redrawn as results come in."""
 from __future__ import annotations
+
+import io
+
+from PIL import Image
 
 from bot.i18n import t
 from bot.tournaments import Tournament
@@ -54,6 +59,8 @@ async def test_ten_entrants_of_akuma_knock_out_to_one_final_table(h: Harness) ->
     assert says(signup.text, "tournament.knockout_advance", advance=2)
     await h.slash(alice, "tournament start")
     assert tn.rounds == 3 and says(signup.text, "tournament.status.round", round=1, rounds=3)
+    assert tn.standings_message_id is not None
+    seated = bracket_picture(h.message(tn.standings_message_id))
     await play_out(h, alice, tn)
 
     assert tn.status == "finished" and tn.current_round == 3
@@ -93,6 +100,18 @@ async def test_ten_entrants_of_akuma_knock_out_to_one_final_table(h: Harness) ->
     assert not says(posted.text, "tournament.standings_footer")  # no points scale: a knockout is not scored so
     assert says(posted.text, "tournament.bracket_round", round=1) and says(posted.text, "tournament.bracket_final",
                                                                            round=3)
+    assert bracket_picture(posted) != seated  # the picture follows the results
+    assert posted.payload["attachments"][0]["description"] == t("tournament.bracket_alt", "en", rounds=3)
+    asked = await h.slash(alice, "tournament standings", tournament=tn.id)  # only to her, the same picture
+    assert asked.ephemeral and bracket_picture(asked.messages[-1]) == bracket_picture(posted)
+
+
+def bracket_picture(message) -> bytes:
+    """The bracket picture a standings message carries and shows in its embed (a PNG that decodes)."""
+    assert message.payload["embeds"][0]["image"]["url"] == "attachment://bracket.png"
+    png = message.files["bracket.png"]
+    Image.open(io.BytesIO(png)).load()
+    return png
 
 
 async def test_a_knockout_refuses_rounds_a_final_table_and_a_missing_advance(h: Harness) -> None:

@@ -8,8 +8,13 @@ from .backend import Database
 if TYPE_CHECKING:  # bot.limits imports discord; the storage package stays loadable without it
     from bot.limits import Cap, Limits
 
-_LIMIT_COLUMNS = ("organiser_role_id", "tournament_bots", "tournament_rounds", "lobbies_per_member",
-                  "lobbies_per_server", "tables_per_member", "tables_per_server", "creations_per_minute")
+
+
+def _limit_columns() -> tuple[str, ...]:
+    """The columns of ``guild_settings`` that hold a server's limits: the fields of ``Limits``."""
+    from bot.limits import Limits
+
+    return tuple(Limits.model_fields)
 
 
 class LimitStore:
@@ -19,16 +24,16 @@ class LimitStore:
         """The server's limits: the defaults, with what its admins changed."""
         from bot.limits import Limits
 
-        row = await self.db.fetchrow(f"SELECT {', '.join(_LIMIT_COLUMNS)} FROM guild_settings WHERE guild_id = ?",
-                                     guild_id)
-        return Limits() if row is None else Limits.from_columns({k: row[k] for k in _LIMIT_COLUMNS})
+        columns = _limit_columns()
+        row = await self.db.fetchrow(f"SELECT {', '.join(columns)} FROM guild_settings WHERE guild_id = ?", guild_id)
+        return Limits() if row is None else Limits.from_columns({k: row[k] for k in columns})
 
     async def set_guild_limits(self, guild_id: int, changes: "dict[Cap, int]") -> None:
         """Store changed caps (checked by ``Limits.changed`` first); the others keep their value."""
         if not changes:
             return
         columns = [cap.value for cap in changes]
-        assert set(columns) <= set(_LIMIT_COLUMNS)
+        assert set(columns) <= set(_limit_columns())
         updates = ", ".join(f"{c} = excluded.{c}" for c in columns)
         async with self.db.transaction() as tx:
             await tx.execute(f"INSERT INTO guild_settings (guild_id, {', '.join(columns)}) "

@@ -13,7 +13,7 @@ from bot.errors import HostError
 from engines import get_engine
 
 from . import knockout, round_robin, seating
-from .models import ROUND_ROBIN_MAX, Format, Tournament, TournamentStatus, TournamentTable
+from .models import ROUND_ROBIN_MAX, Format, TableStatus, Tournament, TournamentStatus, TournamentTable
 from .standings import (
     Standing,
     apply_final_table,
@@ -69,7 +69,9 @@ def _seat_swiss(t: Tournament, number: int, ratings: dict[int, float]) -> Seatin
     if t.is_final_round(number):
         return _seat_final(t, ratings)
     rng = _rng(t, number)
-    history = [tb.players for tb in t.tables if tb.status in ("pending", "running", "finished", "cancelled")]
+    # a cancelled table is no meeting (it counts for nobody's opponents either); a void one was replayed
+    history = [tb.players for tb in t.tables if tb.status in (TableStatus.PENDING, TableStatus.RUNNING,
+                                                             TableStatus.FINISHED)]
     byes_had = Counter(uid for tb in t.tables if tb.status == "bye" for uid in tb.players)
     rows = [r for r in compute_standings(t, ratings, through_round=t.rounds) if not r.dropped]
     order = [r.user_id for r in rows] if number > 1 else first_order(t, ratings, rng)

@@ -1,19 +1,24 @@
-"""A tournament's settings at creation: the server-independent caps, the game's default table sizes, and the
-checks ``/tournament create`` runs before anything is written (refused input changes nothing)."""
+"""A tournament's settings at creation: the server-independent caps, the game's default table sizes, the settings
+model ``/tournament create`` is generated from (one option per field), and the checks it runs before anything is
+written (refused input changes nothing)."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
 
 from bot.errors import HostError
 from bot.games import engine_hooks
+from bot.limits import BOUNDS, Cap
 from bot.policies import check_level
 from engines import get_engine
 
 from .formats import FORMATS
 from .models import FIRST_ROUND, Format
 
-MAX_ROUNDS = 20
-MAX_BOTS = 64
+MAX_ROUNDS = BOUNDS[Cap.TOURNAMENT_ROUNDS][1]  # what a server's admins may allow at most (bot.limits)
+MAX_BOTS = BOUNDS[Cap.TOURNAMENT_BOTS][1]
+MAX_SEATS = 8  # the most seats any game's table has
 MAX_BREAK = 30 * 60  # seconds: the longest pause between rounds
 MAX_TURN_SECONDS = 600
 MAX_CHECKIN_MINUTES = 120
@@ -62,3 +67,37 @@ def check_settings(game: str, format: str = "swiss", rounds: int | None = None, 
     if not 0 <= turn_seconds <= MAX_TURN_SECONDS:
         raise HostError("tournament.bad_timer", max=MAX_TURN_SECONDS)
     return parsed, seats_min, seats_max
+
+
+class TournamentSettings(BaseModel):
+    """What ``/tournament create`` takes: one option per field, in this order (``cogs.model_options`` generates the
+    command from it; ``game`` and ``bot_level`` get their choices there: the registered games, the bot levels)."""
+    model_config = ConfigDict(frozen=True)
+
+    game: str
+    format: Format = Format.SWISS
+    rounds: int | None = Field(None, ge=1, le=MAX_ROUNDS)
+    min_seats: int | None = Field(None, ge=2, le=MAX_SEATS)
+    max_seats: int | None = Field(None, ge=2, le=MAX_SEATS)
+    final_table: bool = False
+    first_round: Literal["random", "rating"] = "random"
+    bots: int = Field(0, ge=0, le=MAX_BOTS)
+    name: str | None = None
+    bot_level: str = "normal"
+    timer: int = Field(120, ge=0, le=MAX_TURN_SECONDS)
+    break_minutes: int = Field(2, ge=0, le=MAX_BREAK // 60)
+    start_at_deadline: bool = False
+    advance: int | None = Field(None, ge=1, le=MAX_SEATS - 1)
+
+    def check(self) -> None:
+        """Refuse bad settings (``check_settings``) without touching the database."""
+        check_settings(self.game, self.format, self.rounds, self.min_seats, self.max_seats, self.first_round,
+                       bot_level=self.bot_level, break_seconds=self.break_minutes * 60, turn_seconds=self.timer,
+                       final_table=self.final_table, advance=self.advance)
+
+    def create_arguments(self) -> dict[str, Any]:
+        """``TournamentService.create``'s keyword arguments for these settings (all but where and by whom)."""
+        return {"game": self.game, "name": self.name or "", "format": self.format, "rounds": self.rounds,
+                "seats_min": self.min_seats, "seats_max": self.max_seats, "final_table": self.final_table,
+                "first_round": self.first_round, "bot_level": self.bot_level, "break_seconds": self.break_minutes * 60,
+                "turn_seconds": self.timer, "start_at_deadline": self.start_at_deadline, "advance": self.advance}

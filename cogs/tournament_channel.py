@@ -1,0 +1,228 @@
+"""The channel side of a tournament: the sign-up message (its embed and Join / Leave / Check in buttons), the
+standings message (with the knockout's bracket picture), each table's thread, and the messages every update of the
+tournament posts or edits (``TournamentChannel.on_tournament``, delivered by ``TournamentWriter``)."""
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from typing import Any, Awaitable, Callable
+
+import discord
+from discord.ext import commands
+
+from bot import literal
+from bot.errors import user_message
+from bot.i18n import t
+from bot.render.bracket_image import render_png as bracket_png
+from bot.tournaments import Tournament, TournamentService, TournamentTable, TournamentUpdate
+from bot.tournaments import text as tx
+from bot.tournaments.bracket import bracket
+from bot.tournaments.formats import rules_of
+from bot.tournaments.models import TournamentUpdateKind as Kind
+
+from .common import NO_MENTIONS, GameItem, reply
+from .custom_ids import ID
+from .outbox import REQUEST_TIMEOUT
+from .permissions import TOURNAMENT_PERMISSIONS, missing_in_channel, permission_names
+from .refusals import FAILURES, MISSING_ACCESS, MISSING_PERMISSIONS
+from .tournament_controls import tournaments
+
+SIGNUP_OPS = ("join", "leave", "checkin")
+OP_STYLES = {"join": discord.ButtonStyle.success, "leave": discord.ButtonStyle.secondary,
+             "checkin": discord.ButtonStyle.primary}
+BRACKET = "bracket.png"
+log = logging.getLogger(__name__)
+
+def signup_embed(tournament: Tournament, locale: object | None) -> discord.Embed:
+    embed = discord.Embed(title="🏆 " + tx.title(tournament, locale),
+                          description="\n".join(tx.signup_lines(tournament, locale)), colour=0xF1C40F)
+    footer = "tournament.signup_footer" if tournament.status in ("signup", "checkin") else "tournament.entered_footer"
+    embed.set_footer(text=t(footer, locale, id=tournament.id, count=len(tournament.entrants)))
+    return embed
+
+
+def signup_view(tournament: Tournament, locale: object | None) -> discord.ui.View | None:
+    if tournament.status not in ("signup", "checkin"):
+        return None
+    view = discord.ui.View(timeout=None)
+    for op in SIGNUP_OPS if tournament.status == "checkin" else SIGNUP_OPS[:2]:
+        view.add_item(SignupButton(tournament.id, op, locale))
+    return view
+
+
+async def standings_message(service: TournamentService, tournament: Tournament,
+                            locale: object | None) -> tuple[discord.Embed, list[discord.File]]:
+    """The standings embed, and for a knockout under way or ended its bracket as a picture shown in the embed
+    (drawn in a worker thread, never on the event loop)."""
+    rows = await service.standings(tournament)
+    embed = discord.Embed(title=tx.standings_title(tournament, locale),
+                          description="\n".join(tx.standing_lines(tournament, rows, locale))[:4000], colour=0x3498DB)
+    footer = "tournament.knockout_footer" if rules_of(tournament).advance else "tournament.standings_footer"
+    embed.set_footer(text=t(footer, locale, id=tournament.id, advance=tournament.advance))
+    if not (rules_of(tournament).advance and tournament.current_round):
+        return embed, []
+    rounds = bracket(tournament, rows)
+    png = await asyncio.to_thread(bracket_png, rounds)
+    embed.set_image(url=f"attachment://{BRACKET}")
+    alt = t("tournament.bracket_alt", locale, rounds=len(rounds))
+    return embed, [discord.File(io.BytesIO(png), filename=BRACKET, description=alt)]
+
+
+class SignupButton(GameItem, template=rf"gh:tn:(?P<tid>{ID}):(?P<op>join|leave|checkin)"):
+    def __init__(self, tournament_id: int, op: str, locale: object | None = None) -> None:
+        super().__init__(discord.ui.Button(label=t(f"tournament.button.{op}", locale), style=OP_STYLES[op],
+                                           custom_id=f"gh:tn:{tournament_id}:{op}"))
+        self.tournament_id, self.op = tournament_id, op
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item,
+                             match: Any) -> "SignupButton":
+        return cls(int(match["tid"]), match["op"], interaction.locale)
+
+    async def server_of(self, interaction: discord.Interaction) -> int | None:
+        return (await tournaments(interaction).get(self.tournament_id)).guild_id
+
+    async def run(self, interaction: discord.Interaction) -> None:
+        service, user = tournaments(interaction), interaction.user
+        if self.op == "join":
+            await service.join(self.tournament_id, user.id, user.display_name)
+        elif self.op == "leave":
+            await service.leave(self.tournament_id, user.id)
+        else:
+            await service.check_in(self.tournament_id, user.id)
+        await reply(interaction, t(f"tournament.done.{self.op}", interaction.locale))  # the message redraws itself
+
+
+class TournamentChannel:
+    """The channel side of every tournament change (the cog's half that talks to Discord for the service)."""
+
+    bot: commands.Bot
+
+    async def open_thread(self, tournament: Tournament, table: TournamentTable) -> int:
+        """A public thread per table, opened with the seated players mentioned (which also adds them to it)."""
+        locale = tournament.locale
+        channel = self.bot.get_channel(tournament.channel_id) or await self.bot.fetch_channel(tournament.channel_id)
+        name = t("tournament.thread_name", locale, name=tx.title(tournament, locale, literal.plain),
+                 round=table.round, table=table.number)  # Discord shows a thread's name as is
+        assert isinstance(channel, discord.TextChannel)  # tournaments are created in a text channel
+        thread = await channel.create_thread(
+            name=name[:100], type=discord.ChannelType.public_thread, auto_archive_duration=1440)
+        await self.point_to_replay(tournament, table, thread.id)
+        entrants = [tournament.entrants[u] for u in table.players]
+        await thread.send(
+            t("tournament.table_intro", locale, round=table.round, table=table.number,
+              players=" ".join(e.mention for e in entrants)),
+            allowed_mentions=discord.AllowedMentions(users=[discord.Object(e.user_id) for e in entrants
+                                                            if not e.is_bot], everyone=False, roles=False))
+        return thread.id
+
+    async def point_to_replay(self, tournament: Tournament, table: TournamentTable, thread_id: int) -> None:
+        """A replay of a voided table: the voided table's thread says where it is replayed (best effort: the new
+        table opens whether or not the old thread can be written to)."""
+        voided = next((tb for tb in tournament.tables if (tb.round, tb.number, tb.attempt)
+                       == (table.round, table.number, table.attempt - 1)), None)
+        if voided is None or voided.channel_id in (None, tournament.channel_id):
+            return
+        text = t("tournament.replayed_in", tournament.locale, table=voided.game_id, where=f"<#{thread_id}>")
+        try:
+            await self.bot.get_partial_messageable(voided.channel_id).send(text, allowed_mentions=NO_MENTIONS)
+        except discord.HTTPException as failure:
+            log.warning("tournament %s: the voided table's thread was not told of its replay (%s)", tournament.id,
+                        failure.status)
+
+    async def tell_organiser(self, tournament: Tournament, table: TournamentTable, error: Exception) -> None:
+        """A table's thread still cannot be created after a few tries (the service keeps trying): its organiser
+        hears it once, by DM, with the permission the bot lacks when Discord refused for want of one."""
+        locale = tournament.locale
+        if getattr(error, "code", None) in (MISSING_ACCESS, MISSING_PERMISSIONS):
+            lacking = missing_in_channel(self.bot, tournament.guild_id, tournament.channel_id, TOURNAMENT_PERMISSIONS)
+            reason = t("tournament.not_opening.missing", locale,
+                       missing=permission_names(lacking or ["create_public_threads"], locale))
+        else:
+            reason = t("tournament.not_opening.error", locale, error=getattr(error, "status", type(error).__name__))
+        text = t("tournament.not_opening", locale, name=tx.title(tournament, locale), round=table.round,
+                 table=table.number, channel=f"<#{tournament.channel_id}>", reason=reason)
+        try:
+            user = self.bot.get_user(tournament.creator_id) or await self.bot.fetch_user(tournament.creator_id)
+            await asyncio.wait_for(user.send(text, allowed_mentions=NO_MENTIONS), REQUEST_TIMEOUT)
+        except FAILURES as failure:
+            log.warning("tournament %s: could not tell its organiser (%s)", tournament.id, type(failure).__name__)
+
+    async def on_tournament(self, update: TournamentUpdate, done: set[str]) -> None:
+        """The channel side of one update, step by step. ``done``: the steps Discord took on an earlier try
+        (skipped now); each step taken is added, so a try again after a failure posts nothing twice."""
+        tn, kind, locale = update.tournament, update.kind, update.tournament.locale
+        service: TournamentService = self.bot.tournaments  # type: ignore[attr-defined]  # a GameHostBot, typed as commands.Bot
+        channel = self.bot.get_partial_messageable(tn.channel_id, guild_id=tn.guild_id)
+        signup_id, standings_id = tn.signup_message_id, tn.standings_message_id
+        steps: list[tuple[str, Callable[[], Awaitable[object]]]] = []
+        if kind is not Kind.RESULT and signup_id:  # the sign-up message follows the tournament
+            steps.append(("signup", lambda: channel.get_partial_message(signup_id).edit(
+                content=None, embed=signup_embed(tn, locale), view=signup_view(tn, locale))))
+        if kind in (Kind.CHECKIN, Kind.CHECKIN_CLOSED, Kind.NOT_STARTED):
+            steps.append(("checkin", lambda: self.on_checkin(update, channel)))
+        if kind is Kind.STARTED:
+            steps.append(("missed_checkin", lambda: self.call(channel, *tx.missed_checkin(tn, locale,
+                                                                                           update.people))))
+            steps.append(("standings", lambda: self.post_standings(channel, service, tn)))
+        if kind in (Kind.ROUND, Kind.RESULT, Kind.BREAK) and standings_id:
+            steps.append(("standings", lambda: self.edit_standings(channel, service, tn, standings_id)))
+        if kind is Kind.ROUND and (seated := update.round) is not None:
+            steps.append(("round", lambda: self.call(channel, "\n".join(tx.round_lines(tn, seated, locale))[:2000],
+                                                     tx.called_people(tn, seated), always=True)))
+        if kind is Kind.BREAK and tn.next_round_at is not None:
+            steps.append(("break", lambda: channel.send(tx.break_text(tn, locale), allowed_mentions=NO_MENTIONS)))
+        if kind is Kind.FINISHED:
+            steps.append(("final", lambda: self.post_final(channel, service, tn)))
+        for name, step in steps:
+            if name not in done:
+                await step()
+                done.add(name)
+
+    @staticmethod
+    async def post_standings(channel: discord.PartialMessageable, service: TournamentService,
+                             tn: Tournament) -> None:
+        embed, files = await standings_message(service, tn, tn.locale)
+        message = await channel.send(embed=embed, files=files, allowed_mentions=NO_MENTIONS)
+        await service.set_messages(tn, standings_message_id=message.id)
+
+    @staticmethod
+    async def edit_standings(channel: discord.PartialMessageable, service: TournamentService, tn: Tournament,
+                             message_id: int) -> None:
+        embed, files = await standings_message(service, tn, tn.locale)
+        await channel.get_partial_message(message_id).edit(embed=embed, attachments=files)
+
+    async def on_checkin(self, update: TournamentUpdate, channel: discord.PartialMessageable) -> None:
+        """Check-in opened (the entrants not checked in are called), closed at its deadline (those dropped are told
+        why, once), or its deadline could not start the tournament (the channel is told why)."""
+        tn, locale = update.tournament, update.tournament.locale
+        if update.kind is Kind.CHECKIN:
+            await self.call(channel, *tx.checkin_call(tn, locale))
+        elif update.kind is Kind.CHECKIN_CLOSED:
+            await self.call(channel, *tx.missed_checkin(tn, locale, update.people, at_deadline=True))
+        elif update.error is not None:
+            await channel.send(t("tournament.not_started", locale, name=tx.title(tn, locale),
+                                 reason=user_message(update.error, locale)), allowed_mentions=NO_MENTIONS)
+
+    @staticmethod
+    async def call(channel: discord.PartialMessageable, text: str, people: list[int], *,
+                   always: bool = False) -> None:
+        """A message in the tournament's channel that pings exactly ``people`` (none: sent only if ``always``)."""
+        if people or always:
+            await channel.send(text, allowed_mentions=discord.AllowedMentions(
+                users=[discord.Object(u) for u in people], everyone=False, roles=False))
+
+    async def post_final(self, channel: discord.PartialMessageable, service: TournamentService,
+                         tn: Tournament) -> None:
+        """The final standings, posted once: the running standings message makes way for them."""
+        locale = tn.locale
+        if tn.standings_message_id:
+            try:
+                await channel.get_partial_message(tn.standings_message_id).delete()
+            except discord.NotFound:
+                pass
+        embed, files = await standings_message(service, tn, locale)
+        final = await channel.send(t("tournament.finished", locale, name=tx.title(tn, locale)), embed=embed,
+                                   files=files, allowed_mentions=NO_MENTIONS)
+        await service.set_messages(tn, standings_message_id=final.id)  # a correction after the end edits it

@@ -7,14 +7,13 @@ The picture draws no words, only names, numbers and shapes: a name the default f
 """
 from __future__ import annotations
 
-import unicodedata
 from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
 from bot.tournaments.bracket import BoxState, BracketBox, BracketEntry, BracketRound
 
-from .shapes import INK, RGB, WHITE, draw_star, drawable, font, legible_size, to_png
+from .shapes import INK, RGB, WHITE, draw_fitted, draw_star, drawable, font, legible_size, to_png
 
 COLUMNS = 2            # rounds side by side; more would shrink the names below legibility at phone width
 ONE_COLUMN_WIDTH = 300
@@ -32,7 +31,6 @@ HEADER: RGB = (60, 64, 80)
 
 ROW, HEAD, GAP, MARGIN = 1.35, 1.7, 0.5, 0.5  # in font sizes
 BOX_TOP, BOX_BOTTOM = 1.0, 0.3                # a box's room above its first row (its number) and below its last
-ZWJ = "\u200d"
 
 
 @dataclass(frozen=True)
@@ -57,33 +55,6 @@ class Layout:
 
 def bands(rounds: list[BracketRound]) -> list[list[BracketRound]]:
     return [rounds[i:i + COLUMNS] for i in range(0, len(rounds), COLUMNS)]
-
-
-def fitted(draw: ImageDraw.ImageDraw, text: str, room: float, size: int) -> str:
-    """``text`` shortened with an ellipsis until it is at most ``room`` px wide, by whole characters: a letter goes
-    with its combining marks, and characters joined by a zero-width joiner go together."""
-    f = font(size)
-    if draw.textlength(text, font=f) <= room:
-        return text
-    while text and draw.textlength(text + "…", font=f) > room:
-        text = _without_last(text)
-    return text + "…"
-
-
-def _without_last(text: str) -> str:
-    end = len(text)
-    while end and _marks(text[end - 1]):  # the marks of the last letter go with it
-        end -= 1
-    end -= 1
-    while end > 1 and text[end - 1] == ZWJ:  # joined to the character before: both go
-        end -= 2
-        while end and _marks(text[end - 1]):
-            end -= 1
-    return text[:max(end, 0)]
-
-
-def _marks(ch: str) -> bool:
-    return bool(unicodedata.combining(ch)) or ch in "\ufe0f\ufe0e"
 
 
 def render(rounds: list[BracketRound]) -> Image.Image:
@@ -170,7 +141,7 @@ def _draw_entry(draw: ImageDraw.ImageDraw, layout: Layout, entry: BracketEntry, 
         x += 0.85 * s
     room = right - 0.3 * s - x
     if entry.name.strip() and drawable(entry.name):
-        draw.text((x, middle), fitted(draw, entry.name, room, s), font=font(s), fill=INK, anchor="lm")
+        draw_fitted(draw, (x, middle), entry.name, s, room, INK)
         return
     _draw_mark(draw, entry.is_bot, x + 0.4 * s, middle, 0.4 * s)
     if entry.number > 0:  # a person still in has no place yet: the mark alone

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import math
+import unicodedata
 from functools import lru_cache
 from pathlib import Path
 
@@ -18,6 +19,7 @@ from PIL import Image, ImageDraw, ImageFont
 RGB = tuple[int, int, int]
 NAME_FONT_FILE = Path(__file__).with_name("fonts") / "ipaexg.ttf"
 Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
+ZWJ = "\u200d"
 
 INK: RGB = (40, 40, 48)
 WHITE: RGB = (255, 255, 255)
@@ -31,14 +33,31 @@ def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
 
 
 def fitted(draw: ImageDraw.ImageDraw, text: str, size: int, room: float) -> str:
-    """``text`` at font ``size`` (its ``name_font``), shortened with an ellipsis until it is at most ``room`` pixels
-    wide."""
+    """``text`` at font ``size`` (its ``name_font``), shortened with an ellipsis until it is at most ``room`` px wide,
+    by whole characters: a letter goes with its combining marks, and characters joined by a zero-width joiner go
+    together."""
     f = name_font(text, size) or font(size)
     if draw.textlength(text, font=f) <= room:
         return text
     while text and draw.textlength(text + "…", font=f) > room:
-        text = text[:-1]
+        text = _without_last(text)
     return text + "…"
+
+
+def _without_last(text: str) -> str:
+    end = len(text)
+    while end and _marks(text[end - 1]):  # the marks of the last letter go with it
+        end -= 1
+    end -= 1
+    while end > 1 and text[end - 1] == ZWJ:  # joined to the character before: both go
+        end -= 2
+        while end and _marks(text[end - 1]):
+            end -= 1
+    return text[:max(end, 0)]
+
+
+def _marks(ch: str) -> bool:
+    return bool(unicodedata.combining(ch)) or ch in "\ufe0f\ufe0e"
 
 
 def draw_fitted(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int, room: float,

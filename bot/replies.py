@@ -70,12 +70,13 @@ async def answer_hand(interaction: discord.Interaction, content: str, view: disc
     return True
 
 
-async def fill_original(interaction: discord.Interaction, **kwargs: Any) -> None:
+async def fill_original(interaction: discord.Interaction, **kwargs: Any) -> discord.InteractionMessage:
     """Write the answer of an interaction deferred first into its original response (Discord deprecates a
-    followup for this)."""
-    await interaction.edit_original_response(**kwargs)
+    followup for this); the message it now is."""
+    message = await interaction.edit_original_response(**kwargs)
     if EARLY in interaction.extras:
         interaction.extras[FILLED] = True
+    return message
 
 
 async def reply_error(interaction: discord.Interaction, error: BaseException) -> None:

@@ -14,6 +14,7 @@ from bot.games import controls_hooks
 from bot.i18n import t
 from bot.lengths import expected_minutes
 from bot.policies import LEVELS
+from bot.replies import fill_original
 from bot.table import Table
 from engines import BadOptions, EngineError, get_engine
 
@@ -137,9 +138,9 @@ async def open_lobby(interaction: discord.Interaction, game: str, options: dict[
         await service.add_bot(table.id, interaction.user.id, level)
     locale = table.row.locale
     try:
-        message = await interaction.followup.send(
-            lobby_note(lacking, locale) or discord.utils.MISSING, embed=lobby_embed(table, locale),
-            view=lobby_view(table, locale), allowed_mentions=NO_MENTIONS, wait=True)
+        message = await fill_original(
+            interaction, content=lobby_note(lacking, locale) or discord.utils.MISSING,
+            embed=lobby_embed(table, locale), view=lobby_view(table, locale), allowed_mentions=NO_MENTIONS)
     except discord.HTTPException:  # nobody can see this lobby: close it, so it blocks nobody's next /play
         await service.end(table.id, interaction.user.id, is_admin=True)
         raise HostError("lobby_not_shown") from None

@@ -12,6 +12,7 @@ from discord.ext import commands
 
 from bot.errors import HostError
 from bot.i18n import t
+from bot.replies import fill_original
 from bot.tournaments import Tournament, TournamentService, TournamentUpdate
 from bot.tournaments.settings import MAX_CHECKIN_MINUTES, TournamentSettings
 
@@ -54,8 +55,8 @@ async def create(interaction: discord.Interaction, values: dict[str, Any]) -> No
     if settings.bots:
         await service.add_bots(tn.id, interaction.user.id, settings.bots)
     view = signup_view(tn, tn.locale) or discord.utils.MISSING  # a new tournament signs up: never None
-    message = await interaction.followup.send(embed=signup_embed(tn, tn.locale), view=view,
-                                              allowed_mentions=NO_MENTIONS, wait=True)
+    message = await fill_original(interaction, embed=signup_embed(tn, tn.locale), view=view,
+                                  allowed_mentions=NO_MENTIONS)
     await service.set_messages(tn, signup_message_id=message.id)
 
 

@@ -37,7 +37,7 @@ async def reply(interaction: discord.Interaction, content: str | None = None, *,
         kwargs["view"] = view
     if files:
         kwargs["files"] = files
-    if early(interaction) is Acknowledgement.EPHEMERAL_REPLY:  # deferred first: the "thinking…" message is ours
+    if early(interaction) is Acknowledgement.EPHEMERAL_REPLY or awaits_answer(interaction):  # "thinking…" is ours
         del kwargs["ephemeral"]
         if files:  # an edit attaches, a new message sends files
             kwargs["attachments"] = kwargs.pop("files")
@@ -70,12 +70,18 @@ async def answer_hand(interaction: discord.Interaction, content: str, view: disc
     return True
 
 
+def awaits_answer(interaction: discord.Interaction) -> bool:
+    """Whether its handler deferred the interaction with "thinking…" and nothing has filled that yet: the answer
+    edits that original response."""
+    deferred = interaction.response.type is discord.InteractionResponseType.deferred_channel_message
+    return deferred and not interaction.extras.get(FILLED)
+
+
 async def fill_original(interaction: discord.Interaction, **kwargs: Any) -> discord.InteractionMessage:
     """Write the answer of an interaction deferred first into its original response (Discord deprecates a
     followup for this); the message it now is."""
     message = await interaction.edit_original_response(**kwargs)
-    if EARLY in interaction.extras:
-        interaction.extras[FILLED] = True
+    interaction.extras[FILLED] = True
     return message
 
 

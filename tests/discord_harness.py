@@ -49,6 +49,7 @@ import discord
 from .discord_harness_errors import OWNER, ErrorLog, HarnessErrors, cancel_callbacks_of
 from .discord_harness_http import (
     Call,
+    DeprecatedRequest,
     DiscordRefused,
     FakeGateway,
     HarnessError,
@@ -445,3 +446,4 @@ class Harness(HarnessErrors):
         self.errors += [HarnessError(f"request to a route the fake Discord does not know: {c.method} {c.path} "
                                      "(add it with harness.server.route)") for c in fresh if not c.known]
         self.errors += [DiscordRefused(c) for c in fresh if c.refused]
+        self.errors += [DeprecatedRequest(c) for c in fresh if c.deprecated]

@@ -62,6 +62,14 @@ class DiscordRefused(HarnessError):
         super().__init__(f"Discord refused {call.method} {call.path}:\n  {detail}")
 
 
+class DeprecatedRequest(HarnessError):
+    """The fake Discord accepted a request its docs tell apps not to make (as Discord does): a bug all the same."""
+
+    def __init__(self, call: "Call"):
+        self.call = call
+        super().__init__(f"{call.method} {call.path}: {call.deprecated}")
+
+
 @dataclass
 class Call:
     """One request that reached the fake edge. ``json`` is the JSON body or the multipart ``payload_json``;
@@ -76,6 +84,7 @@ class Call:
     route: str = "?"
     known: bool = True
     refused: bool = False  # the fake Discord answered 400 (or 413): the request breaks Discord's rules
+    deprecated: str = ""  # accepted, but what Discord's docs tell apps not to do (why)
     status: int = 0
     response: Any = None
     interaction_id: Optional[int] = None

@@ -430,6 +430,8 @@ class FakeDiscord:
         original = self.messages.get(reply.original_id or 0)
         deleted = reply.original_id in self.deleted  # a deleted "thinking…" is not filled: a new message is sent
         if original is not None and original["flags"] & LOADING and not deleted:  # the first followup fills it
+            call.deprecated = ("a followup filled a deferred response's \"thinking…\": the answer edits the original "
+                               "response (PATCH /webhooks/{app_id}/{token}/messages/@original)")
             original["flags"] &= ~LOADING
             message = self.update_message(original, {k: v for k, v in body.items() if k != "flags"}, call.files)
             reply.shown_at = reply.shown_at or call.at

@@ -10,6 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from .discord_harness import Harness, HarnessError
+from .discord_harness_http import DeprecatedRequest
 
 JOINS: list[tuple[int, int]] = []
 
@@ -108,8 +109,13 @@ class Sample(commands.Cog):
     async def slow(self, interaction: discord.Interaction, private: bool = False) -> None:
         await interaction.response.defer(thinking=True, ephemeral=private)
         await asyncio.sleep(0.01)
-        await interaction.followup.send("done thinking")
+        await interaction.edit_original_response(content="done thinking")
         await interaction.followup.send("and one more", ephemeral=True)
+
+    @app_commands.command(name="legacy", description="Think, then a followup")
+    async def legacy(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(thinking=True)
+        await interaction.followup.send("done thinking")
 
     @app_commands.command(name="rename", description="Rename")
     async def rename(self, interaction: discord.Interaction) -> None:
@@ -292,6 +298,15 @@ async def test_deferred_response_then_followups(h: Harness, alice) -> None:
     assert second.content == "and one more" and second.ephemeral
     r = await h.slash(alice, "slow")
     assert not r.ephemeral and [m.content for m in h.channel_messages()] == ["done thinking"]
+
+
+async def test_a_followup_filling_a_deferred_response_is_flagged(h: Harness, alice) -> None:
+    """Discord's docs: after a deferred response the answer edits the original; the edge accepts a followup there
+    (as Discord does) and the harness reports it."""
+    with h.expect_errors(DeprecatedRequest) as caught:
+        r = await h.slash(alice, "legacy")
+    assert r.messages[0].content == "done thinking"
+    assert any("edits the original response" in str(e) for e in caught)
 
 
 async def test_modal_submit(h: Harness, alice) -> None:

@@ -20,10 +20,10 @@ REARRANGE_LIMIT = 8
 TURNS_PER_PLAYER = 150
 
 
-# The match's length when the options name none (a stored game of engine version 2 or 3 that chose none): one deal.
-# A table opened by /play now names its length (one round unless it chooses another: cogs/games/twinpyramid.py,
-# docs/rules/twinpyramid.md D16), so a ``deals`` left out (None) keeps this meaning for stored games.
-DEFAULT_DEALS = 1
+# The match's length when the options name none, by the players dealt in (engine version 4, docs/rules/twinpyramid.md
+# D17): one round (everyone starts once) up to this many players, one deal above — a six-seat round is six deals,
+# about seven hours of people. A game stored by version 2 or 3 that named none played one deal (``stored_options``).
+ROUND_BY_DEFAULT_UP_TO = 4
 ORIGINAL_ROUNDS = 2  # the original's standard: every player is start player twice
 
 # The rules a game is dealt under (the options' ``rules``, set only by ``stored_options`` for a stored game):
@@ -42,22 +42,31 @@ class TwinPyramidOptions(BaseModel):
     stored_only: ClassVar[frozenset[str]] = frozenset({"rules"})  # not offered by /play
 
     jokers: int = Field(default=2, ge=0, le=2, strict=True)
-    deals: int | None = Field(default=None, ge=1, le=30, strict=True)  # None: DEFAULT_DEALS
+    deals: int | None = Field(default=None, ge=1, le=30, strict=True)  # with rounds None: ``default_length``
     rounds: int | None = Field(default=None, ge=1, le=10, strict=True)
     start_player: int | None = Field(default=None, ge=0, strict=True)
     rules: int = Field(default=RULES, ge=2, le=RULES, strict=True)
 
-    def deals_for(self, players: int) -> int:
+    def length(self, players: int) -> dict[str, int]:
+        """The one length the match is counted in: ``rounds`` if given, else ``deals``, else the default for
+        this many players."""
         if self.rounds is not None:
-            return self.rounds * players
-        return DEFAULT_DEALS if self.deals is None else self.deals
+            return {"rounds": self.rounds}
+        return default_length(players) if self.deals is None else {"deals": self.deals}
 
-    def chosen(self) -> dict[str, int]:
+    def deals_for(self, players: int) -> int:
+        length = self.length(players)
+        return length["rounds"] * players if "rounds" in length else length["deals"]
+
+    def chosen(self, players: int) -> dict[str, int]:
         """The options as the state keeps them: the jokers, the one length the match is counted in and the rules
         (absent for rules 2, so a stored game of rules 2 replays to the very state it stored)."""
-        deals = DEFAULT_DEALS if self.deals is None else self.deals
-        length = {"rounds": self.rounds} if self.rounds is not None else {"deals": deals}
-        return {"jokers": self.jokers, **length, **({"rules": self.rules} if self.rules > 2 else {})}
+        return {"jokers": self.jokers, **self.length(players), **({"rules": self.rules} if self.rules > 2 else {})}
+
+
+def default_length(players: int) -> dict[str, int]:
+    """The length of a match whose options name none (D17)."""
+    return {"rounds": 1} if players <= ROUND_BY_DEFAULT_UP_TO else {"deals": 1}
 
 
 class Seat(BaseModel):

@@ -146,7 +146,7 @@ async def do_action(h: Harness, user, table, action, hand=None) -> Any:
 async def test_a_whole_match_with_bots_through_buttons_and_selects(h: Harness) -> None:
     alice = h.user(ALICE_ID, "alice")
     table = await open_table(h, alice, bots=2, rounds=1, start="host")  # alice starts the first deal
-    assert table.state.options == {"jokers": 2, "rounds": 1, "rules": 3} and table.state.deals_total == 3
+    assert table.state.options == {"jokers": 2, "rounds": 1, "rules": 4} and table.state.deals_total == 3
     board = board_message(h, table)
     assert says(board.text, "twinpyramid.board.top") and "```" not in board.text
     assert "1️⃣" in board.text  # seats numbered …

@@ -61,7 +61,8 @@ class TwinPyramidEngine(Engine[TwinPyramidState, TwinPyramidAction, TwinPyramidO
     # 3: the first start player drawn by lot, a joker may change with a joker (rules 3; ``stored_options`` gives
     #    a game of 1 or 2 the host as start player and rules 2)
     # 4: options naming no length mean one round up to four players, one deal at five and six (D17), no longer one
-    #    deal (``stored_options`` gives a game of 2 or 3 that named none one deal)
+    #    deal, and a deal's turn limit is at most 720 (rules 4; ``stored_options`` gives a game of 2 or 3 that named
+    #    no length one deal, and a game of 3 rules 3)
     version = 4  # bump when a rules change plays stored games differently
     secret_events = frozenset({"three_seen"})
     min_players = 2
@@ -73,11 +74,14 @@ class TwinPyramidEngine(Engine[TwinPyramidState, TwinPyramidAction, TwinPyramidO
 
     def stored_options(self, options: dict[str, Any], version: int) -> dict[str, Any]:
         """Before version 2 a match without ``rounds`` lasted the original's two rounds; before version 3 the host
-        (seat 0) started and rules 2 applied; before version 4 a match naming no length was one deal."""
+        (seat 0) started and rules 2 applied; before version 4 a match naming no length was one deal and the turn limit
+        had no cap (rules 3)."""
         if version < 2 and "rounds" not in options:
             options = {**options, "rounds": ORIGINAL_ROUNDS}
         if version < 4 and options.get("rounds") is None and options.get("deals") is None:
             options = {**options, "deals": 1}
+        if version < 4:
+            options = {"rules": 3, **options}  # no cap on the turn limit (rules 2, set above, stays)
         if version < 3:
             options = {**options, "start_player": 0, "rules": 2}
         return options

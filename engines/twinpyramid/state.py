@@ -15,9 +15,12 @@ REARRANGE_LIMIT = 8
 # A deal ends when someone completes either pyramid (the original's only ending). As a
 # safeguard against a deal that could in principle run for ever (cards locked in hands and
 # stones, plays and draws cycling), a deal also ends unpaid after this many turns per player.
-# The limit is shown on the board from the first turn; with the project's bots in every seat
-# fewer than 1% of deals reach it (docs/rules/twinpyramid.md, "Turn limit").
+# The board shows it in the deal's last tenth; with the project's bots in every seat fewer than 1% of deals
+# reach it at two to five players, about a quarter at six (docs/rules/twinpyramid.md, D11).
 TURNS_PER_PLAYER = 150
+# Rules 4: and at most this many turns a deal, so that a six-seat deal that stalls (cards locked in six pyramids)
+# ends within two hours of people; four seats and fewer are unchanged, five go from 750 to 720 (D11, D17).
+MAX_TURNS = 720
 
 
 # The match's length when the options name none, by the players dealt in (engine version 4, docs/rules/twinpyramid.md
@@ -28,7 +31,8 @@ ORIGINAL_ROUNDS = 2  # the original's standard: every player is start player twi
 
 # The rules a game is dealt under (the options' ``rules``, set only by ``stored_options`` for a stored game):
 # 2 = before issue 44 (the host always started; a joker never took a joker), 3 = the original's text on both.
-RULES = 3
+# 4 = a deal's turn limit is at most MAX_TURNS (engine version 4).
+RULES = 4
 
 
 class TwinPyramidOptions(BaseModel):
@@ -156,6 +160,12 @@ class TwinPyramidState(GameState):
         """Seat index of the first deal's start player (each deal moves it one seat on). Derived, not stored: a
         game stored before it was drawn by lot dumps to the very same state."""
         return (self.start - self.deal) % len(self.players)
+
+    @property
+    def turn_limit(self) -> int:
+        """The turn at which a deal still running ends unpaid (D11): 150 per player, from rules 4 at most 720."""
+        limit = TURNS_PER_PLAYER * len(self.players)
+        return min(limit, MAX_TURNS) if int(self.options.get("rules", 2)) >= 4 else limit
 
     @property
     def joker_takes_joker(self) -> bool:

@@ -16,14 +16,14 @@ def players(n: int) -> list[str]:
 @pytest.mark.parametrize("n", [2, 3, 4])
 def test_deals_count_deals_whatever_the_seats(n):
     s = ENG.new_game(players(n), seed=1, options={"deals": 3})
-    assert s.deals_total == 3 and s.options == {"jokers": 2, "deals": 3, "rules": 3}
+    assert s.deals_total == 3 and s.options == {"jokers": 2, "deals": 3, "rules": 4}
     assert ENG.length_units({"deals": 3}, n) == 3
 
 
 @pytest.mark.parametrize("n", [2, 3, 4])
 def test_rounds_count_one_deal_per_player_and_overrule_deals(n):
     s = ENG.new_game(players(n), seed=1, options={"rounds": 2, "deals": 5})
-    assert s.deals_total == 2 * n and s.options == {"jokers": 2, "rounds": 2, "rules": 3}
+    assert s.deals_total == 2 * n and s.options == {"jokers": 2, "rounds": 2, "rules": 4}
     assert ENG.length_units({"rounds": 2}, n) == 2 * n
 
 
@@ -45,10 +45,10 @@ def test_a_stored_game_of_version_1_reads_its_options_as_the_original_two_rounds
     assert ENG.new_game(players(3), seed=4).deals_total == 3  # today: one round at three (D17)
 
 
-def test_a_stored_game_of_version_2_or_3_that_named_no_length_reads_as_one_deal():
-    assert ENG.stored_options({}, 3) == {"deals": 1}
-    assert ENG.stored_options({"jokers": 0}, 3) == {"jokers": 0, "deals": 1}
-    assert ENG.stored_options({"rounds": 2}, 3) == {"rounds": 2}
+def test_a_stored_game_of_version_2_or_3_that_named_no_length_reads_as_one_deal_under_rules_3():
+    assert ENG.stored_options({}, 3) == {"deals": 1, "rules": 3}  # and no cap on the turn limit (rules 3)
+    assert ENG.stored_options({"jokers": 0}, 3) == {"jokers": 0, "deals": 1, "rules": 3}
+    assert ENG.stored_options({"rounds": 2}, 3) == {"rounds": 2, "rules": 3}
     assert ENG.stored_options({}, ENG.version) == {}
     state = ENG.new_game(players(5), seed=4, options=ENG.stored_options({}, 3))
     assert state.deals_total == 1 and state.options == {"jokers": 2, "deals": 1, "rules": 3}
@@ -60,6 +60,6 @@ def test_a_stored_game_of_version_2_or_3_that_named_no_length_reads_as_one_deal(
 def test_no_length_named_is_one_round_up_to_four_players_and_one_deal_above(n, deals, length):
     """D17: the default follows the players dealt in; the state keeps the length it plays, so it reads back."""
     s = ENG.new_game(players(n), seed=1, options={"jokers": 1})
-    assert s.deals_total == deals and s.options == {"jokers": 1, **length, "rules": 3}
+    assert s.deals_total == deals and s.options == {"jokers": 1, **length, "rules": 4}
     assert ENG.length_units({}, n) == deals
     assert ENG.load(ENG.dump(s)) == s

@@ -7,7 +7,9 @@ Per game and seat count (over seeds ``seed .. seed + games - 1``, options as giv
 - per seat index (seat 0 is the host): the games it ranked first in (alone or shared), its mean final score, and for
   Twin Pyramid the deals it ended by completing its field pyramid, the deals it burst in and its net points per deal;
 - how games end: the share whose first place is shared, and (Twin Pyramid) the share of deals ended by the turn
-  limit with nobody paid.
+  limit with nobody paid, and the share of games ending with every score 0;
+- how long games take with a person in every seat, by the lobby's model (``bot/lengths.py``: 8 s a decision,
+  decisions counted as ``bench.lengths`` counts them): minutes p10 / median / p90 and the share over two hours.
 
 A seat that is favoured by the rules (say, always starting) shows as a column of wins well beyond ``games / seats``;
 at 300 games a seat's share of wins has a standard error of about 2.7 points at three seats.
@@ -20,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.games import engine_hooks
+from bot.lengths import PERSON_SECONDS
 from bot.thinking import decide_here
 from engines import GAMES, get_engine
 
@@ -43,6 +46,8 @@ class Tally:
     deals: int = 0
     shared_first: int = 0
     turn_limit: int = 0  # Twin Pyramid: deals ended by the turn limit
+    all_zero: int = 0  # games ended with every score 0 (Twin Pyramid: every deal at the turn limit)
+    minutes: list[float] = field(default_factory=list)  # per game, the lobby's model with people in every seat
     events: dict[str, int] = field(default_factory=dict)
 
 
@@ -51,7 +56,7 @@ def play_game(game: str, seats: int, seed: int, options: dict[str, Any], tally: 
     engine = get_engine(game)
     players = [f"s{i}" for i in range(seats)]
     state = engine.new_game(players, seed=seed, options=options)
-    moves, start = 0, 0
+    moves, start, decisions = 0, 0, len(engine.to_act(state))
     start_events = engine_hooks(game).start_events
     events = list(start_events(state)) if start_events else []
     while True:
@@ -62,11 +67,16 @@ def play_game(game: str, seats: int, seed: int, options: dict[str, Any], tally: 
                 count_deal(event.data, players, start, tally)
         if (result := engine.result(state)) is not None:
             break
-        player = engine.to_act(state)[0]
+        waiting = engine.to_act(state)
+        player = waiting[0]
         action = decide_here(engine, state, player, f"{seed}:{moves}:{player}", "normal")
         state, events = engine.apply(state, player, action)
         moves += 1
+        # counted as bench.lengths counts a decision
+        decisions += sum(named == player or named not in waiting for named in engine.to_act(state))
     tally.games += 1
+    tally.minutes.append(decisions * PERSON_SECONDS / 60)
+    tally.all_zero += not any((result.scores or {}).values())
     first = result.ranking[0]
     tally.shared_first += len(first) > 1
     for index, player in enumerate(players):
@@ -113,6 +123,18 @@ def report(game: str, seats: int, tally: Tally, options: dict[str, Any]) -> None
     if tally.deals:
         line += f"; deals ended by the turn limit: {100 * tally.turn_limit / tally.deals:.0f}% of {tally.deals}"
     print(line)
+    minutes = sorted(tally.minutes)
+    print(f"every score 0: {100 * tally.all_zero / tally.games:.0f}% of games; minutes with people in every seat "
+          f"(8 s a decision) p10 / median / p90: {percentile(minutes, 10):.0f} / {percentile(minutes, 50):.0f} / "
+          f"{percentile(minutes, 90):.0f}; over two hours: {100 * sum(m > 120 for m in minutes) / len(minutes):.0f}%")
+
+
+def percentile(values: list[float], share: float) -> float:
+    """Linear interpolation between the closest ranks of sorted ``values``."""
+    position = (len(values) - 1) * share / 100
+    low = int(position)
+    high = min(low + 1, len(values) - 1)
+    return values[low] + (values[high] - values[low]) * (position - low)
 
 
 def parse_option(text: str) -> tuple[str, Any]:

@@ -105,6 +105,10 @@ class ControlsHooks:
     # (those that differ from the model's defaults) -> the options the lobby opens with, or BadOptions
     length_lines: Callable[..., list[str]] | None = None  # (options, people, bot levels, locale) -> the lobby's
     # lines on the match's length (the lengths offered with their expected minutes)
+    quick_offered: Callable[..., bool] | None = None  # (options, people, bot levels) -> whether the lobby offers a
+    # quick-start button (the table is expected to be long)
+    quick_options: Callable[[dict[str, Any]], dict[str, Any]] | None = None  # the lobby's options -> the quick
+    # game's (what the quick-start button deals)
     code_action: Callable[..., Any] | None = None  # (table, player, code) -> the action a button code that is no
     # index names (an action carried whole, e.g. Pile up's every minus card to hand out), or None
     selection_model: type | None = None  # the hand view's selection as a typed model (a ``cogs.selection.Selection``

@@ -185,16 +185,18 @@ class ServiceCore:
         """No person plays at the table, and one of them is only away (they may come back): it pauses, not closes."""
         return cls.abandoned(seats) and any(s.away for s in seats if s.user_id is not None)
 
-    async def begin(self, table: Table) -> Update:
-        """Deal the game for the seated players; the table is running once this commits."""
+    async def begin(self, table: Table, options: dict[str, Any] | None = None) -> Update:
+        """Deal the game for the seated players, with the table's options or ``options`` instead (stored with the
+        game, which replays from them); the table is running once this commits."""
         engine = table.engine
-        state = engine.new_game([s.player for s in table.seats], seed=table.row.seed, options=table.row.options)
+        chosen = table.row.options if options is None else options
+        state = engine.new_game([s.player for s in table.seats], seed=table.row.seed, options=chosen)
         deadline = self.deadline(table, state)
         await self.storage.start_game(table.id, state=engine.dump(state), expected_version=table.version,
                                       bot_to_act=self.bot_to_act(table, state), deadline=deadline,
-                                      engine_version=engine.version)
+                                      engine_version=engine.version, options=options)
         table.committed(bumped=True, state=state, status="running", deadline=deadline,
-                        engine_version=engine.version)
+                        engine_version=engine.version, options=chosen)
         start_events = engine_hooks(table.row.game).start_events  # public events announcing the deal
         return self.changed(table, UpdateKind.STARTED, start_events(state) if start_events else [])
 

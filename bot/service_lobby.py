@@ -4,7 +4,7 @@ Owned by ``GameService`` (``bot/service.py``); loads, publishes, deals and ends 
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from engines import get_engine
 
@@ -122,7 +122,10 @@ class Lobbies:
             bot = SeatRow(0, f"bot{number}", f"Bot {number}", None, True, level=level)
             return await self.edit(table, [*table.seats, bot])
 
-    async def start(self, game_id: int, user_id: int) -> Update:
+    async def start(self, game_id: int, user_id: int, quick: Callable[[dict[str, Any]], dict[str, Any]] | None = None
+                    ) -> Update:
+        """The host deals the game; ``quick`` gives the options of the game's quick length from the lobby's (its
+        quick-start button), stored with the game instead of the lobby's."""
         table = await self.core.table(game_id)
         async with table.lock:
             self._lobby(table)
@@ -130,7 +133,11 @@ class Lobbies:
                 raise HostError("host_only")
             if len(table.seats) < table.engine.min_players:
                 raise HostError("not_enough_players", min=table.engine.min_players, count=len(table.seats))
-            return await self.core.begin(table)
+            if quick is None:
+                return await self.core.begin(table)
+            options = quick(table.row.options)
+            table.engine.parse_options(options)  # BadOptions before anything is written
+            return await self.core.begin(table, options)
 
     async def create_bot_table(self, *, game: str, players: int, seed: int, channel_id: int,
                                guild_id: int | None = None, options: dict[str, Any] | None = None,

@@ -30,7 +30,8 @@ TimerOption = app_commands.Range[int, 0, MAX_TIMER]
 LOBBY_OPS = ("join", "leave", "start")
 LEVEL_CHOICES = [app_commands.Choice(name=level, value=level) for level in LEVELS]
 OP_STYLES = {"join": discord.ButtonStyle.success, "leave": discord.ButtonStyle.secondary,
-             "bot": discord.ButtonStyle.secondary, "start": discord.ButtonStyle.primary}
+             "bot": discord.ButtonStyle.secondary, "start": discord.ButtonStyle.primary,
+             "quick": discord.ButtonStyle.primary}
 
 
 def lobby_embed(table: Table, locale: object | None) -> discord.Embed:
@@ -102,10 +103,14 @@ def bot_tag(seat: Any, locale: object | None) -> str:
 
 
 def lobby_view(table: Table, locale: object | None) -> discord.ui.View:
-    """Join, Leave, Start; below them one Add bot button per level (one click adds a bot of that level)."""
+    """Join, Leave, Start (and the game's quick start when the lobby offers one); below them one Add bot button
+    per level (one click adds a bot of that level)."""
     view = discord.ui.View(timeout=None)
     for op in LOBBY_OPS:
         view.add_item(LobbyButton(table.id, op, locale))
+    offered = controls_hooks(table.row.game).quick_offered
+    if offered is not None and offered(table.row.options, *lobby_seats(table)):
+        view.add_item(LobbyButton(table.id, "quick", locale))
     for level in LEVELS:
         view.add_item(LobbyButton(table.id, "bot", locale, level))
     names = names_for(table, locale).plain()  # select labels show text as is
@@ -168,7 +173,7 @@ async def _create_lobby(interaction: discord.Interaction, game: str, options: di
 
 
 class LobbyButton(GameItem,
-                  template=rf"gh:lobby:(?P<gid>{ID}):(?P<op>join|leave|bot|start)(?::(?P<level>easy|normal|strong))?"):
+                  template=rf"gh:lobby:(?P<gid>{ID}):(?P<op>join|leave|bot|start|quick)(?::(?P<level>easy|normal|strong))?"):
     def __init__(self, game_id: int, op: str, locale: object | None = None, level: str | None = None) -> None:
         label = t(f"lobby.button.{op}", locale) if level is None else \
             t("lobby.button.bot_level", locale, level=t(f"bot.level.{level}", locale))
@@ -190,13 +195,16 @@ class LobbyButton(GameItem,
             await service.leave_lobby(self.game_id, user.id)
         elif self.op == "bot":
             await service.add_bot(self.game_id, user.id, self.level or "normal")
-        else:
+        else:  # start, or the quick start: the game's quick length instead of the lobby's
             require(interaction)
-            hosting = (await service.table(self.game_id)).row.host_id == user.id  # anyone else: refused as not host
+            table = await service.table(self.game_id)
+            hosting = table.row.host_id == user.id  # anyone else: refused as not host
+            quick = controls_hooks(table.row.game).quick_options if self.op == "quick" else None
             gate = room_for(interaction, await server_limits(interaction), "running") if hosting else nullcontext()
             async with gate:
-                await service.start(self.game_id, user.id)
-        interaction.extras["committed"] = "start" if self.op == "start" else "lobby"  # what a failed answer says
+                await service.start(self.game_id, user.id, quick)
+        started = self.op in ("start", "quick")
+        interaction.extras["committed"] = "start" if started else "lobby"  # what a failed answer says
         # The lobby message itself is redrawn by the table cog's listener; acknowledge quietly.
         await interaction.response.defer()
 

@@ -165,6 +165,7 @@ async def test_a_whole_game_with_bots_through_buttons_and_selects(h: Harness) ->
     assert says(board.text, "pileup.ranking_minus", count=len(table.state.minus[ALICE]))  # with her count
     public = public_text(h)
     assert says(public, "pileup.event.game_over") and "🥇" in public
+    assert sum("🥇" in m.text for m in h.channel_messages()) == 1  # the ranking once at the end (issue 44)
     throws = [dice(list(faces)) for faces in itertools.product(range(1, 7), repeat=3)]
     assert any(says(public, "pileup.event.rolled", player="alice", dice=d) for d in throws)  # faces, publicly
     assert any(says(public, "pileup.event.rolled", player=bot_name(1), dice=d) for d in throws)

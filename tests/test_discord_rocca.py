@@ -118,6 +118,7 @@ async def test_a_whole_game_with_bots_through_buttons_and_selects(h: Harness) ->
     assert says(board.text, "common.final_ranking") and board.components == []
     assert board.files["board.png"].startswith(b"\x89PNG")  # the picture follows the tower to the end
     assert any(says(m.text, "rocca.event.game_over") for m in h.channel_messages())
+    assert sum("🥇" in m.text for m in h.channel_messages()) == 1  # the ranking once at the end (issue 44)
     assert assert_hands_only_ephemeral(h) >= turns
     pings = [c for c in h.calls if c.method == "POST" and f"<@{ALICE_ID}>" in ((c.json or {}).get("content") or "")]
     assert pings and all([str(u) for u in c.json["allowed_mentions"]["users"]] == [str(ALICE_ID)] for c in pings)

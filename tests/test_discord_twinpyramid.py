@@ -80,7 +80,7 @@ async def h(tmp_path: Path) -> AsyncIterator[Harness]:
 
 
 async def open_table(h: Harness, alice, bots: int = 2, **options):
-    if "rounds" not in options:  # one deal unless a test names its length (/play's default is one round, D16)
+    if "rounds" not in options:  # one deal unless a test names its length (/play's default: D16, D17)
         options.setdefault("deals", 1)
     r = await h.slash(alice, "play twinpyramid", bots=bots, **options)
     assert r.type == "deferred" and not r.ephemeral
@@ -146,7 +146,7 @@ async def do_action(h: Harness, user, table, action, hand=None) -> Any:
 async def test_a_whole_match_with_bots_through_buttons_and_selects(h: Harness) -> None:
     alice = h.user(ALICE_ID, "alice")
     table = await open_table(h, alice, bots=2, rounds=1, start="host")  # alice starts the first deal
-    assert table.state.options == {"jokers": 2, "rounds": 1, "rules": 3} and table.state.deals_total == 3
+    assert table.state.options == {"jokers": 2, "rounds": 1, "rules": 4} and table.state.deals_total == 3
     board = board_message(h, table)
     assert says(board.text, "twinpyramid.board.top") and "```" not in board.text
     assert "1️⃣" in board.text  # seats numbered …
@@ -428,7 +428,8 @@ async def test_length_in_deals_or_rounds_not_both(h: Harness) -> None:
 
 
 async def test_the_lobby_offers_each_length_with_its_minutes(h: Harness) -> None:
-    """/play twinpyramid with no length opens one round; the lobby lists the three lengths with their minutes."""
+    """/play twinpyramid with no length plays one round at three seats (D17: the default for the seats at Start);
+    the lobby lists the three lengths with their minutes."""
     alice = h.user(ALICE_ID, "alice")
     r = await h.slash(alice, "play twinpyramid", bots=2)
     assert r.type == "deferred" and not r.ephemeral
@@ -438,4 +439,4 @@ async def test_the_lobby_offers_each_length_with_its_minutes(h: Harness) -> None
         assert says(lobby, f"twinpyramid.lobby.length.{choice}")
     await h.click(alice, r.message, label=START)
     table = only_table(h)
-    assert table.row.options == {"rounds": 1} and table.state.deals_total == 3
+    assert table.row.options == {} and table.state.deals_total == 3 and table.state.options["rounds"] == 1

@@ -96,13 +96,13 @@ async def test_twin_pyramid_lobbies_show_the_length_of_their_deals_or_rounds(tmp
     try:
         alice = h.user(ALICE_ID, "alice")
         lengths = []
-        for options, stored, units in (({"deals": 1}, {"deals": 1}, 1), ({}, {"rounds": 1}, 3),
+        for options, stored, units in (({"deals": 1}, {"deals": 1}, 1), ({}, {}, 3),
                                        ({"rounds": 2}, {"rounds": 2}, 6)):
             r = await h.slash(alice, "play twinpyramid", bots=2, **options)
             lengths.append(minutes_from_file("twinpyramid", 1, 2, units))
             assert f"about {lengths[-1]} minutes" in footer(h, r.message.id)
             table = (await h.bot.service.tables_in_channel(h.channel_id))[-1]
-            assert table.row.options == stored  # what /play chose (no length: one round, D16)
+            assert table.row.options == stored  # what /play chose (no length: the default at Start, D17)
             await h.bot.service.end(table.id, ALICE_ID, is_admin=True)
         assert lengths[0] < lengths[1] < lengths[2]
     finally:

@@ -269,7 +269,7 @@ def test_hand_view_sub_choices_and_notes() -> None:
 # ---- less to read past (issue 44) -------------------------------------------------------------------------------
 def test_a_one_deal_match_does_not_number_its_deal() -> None:
     names = names_for(["p0", "p1", "p2"])
-    one = ENG.new_game(["p0", "p1", "p2"], seed=3, options={"start_player": 1})
+    one = ENG.new_game(["p0", "p1", "p2"], seed=3, options={"deals": 1, "start_player": 1})
     three = ENG.new_game(["p0", "p1", "p2"], seed=3, options={"deals": 3, "start_player": 1})
     for lang in LOCALES:
         text = R.board(ENG.view(one, None), names, lang).text()

@@ -26,7 +26,7 @@ def test_the_version_2_records_are_here():
 @pytest.mark.parametrize("path", RECORDS, ids=lambda p: p.stem)
 def test_a_game_stored_by_version_2_replays_to_its_stored_final_state(path):
     record = GameRecord.read(path.read_bytes())
-    assert record.engine_version == 2 and ENG.version == 3
+    assert record.engine_version == 2 and ENG.version == 4
     replay = rebuild(record)  # refused unless every logged action is legal and the final digest is the stored one
     assert len(replay) == len(record.actions) + 1
     first = replay.frames[0].state

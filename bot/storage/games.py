@@ -197,12 +197,16 @@ class GameStore:
 
     # ---- the action log --------------------------------------------------------------
     async def start_game(self, game_id: int, *, state: str, expected_version: int, bot_to_act: bool,
-                         deadline: float | None, engine_version: int = LEGACY_ENGINE_VERSION) -> None:
-        """The game is dealt: its first state, and the version of the engine's rules that plays it (unknown if
-        not given)."""
+                         deadline: float | None, engine_version: int = LEGACY_ENGINE_VERSION,
+                         options: dict[str, Any] | None = None) -> None:
+        """The game is dealt: its first state, the version of the engine's rules that plays it (unknown if not
+        given) and, when the game starts with other options than the lobby's (a quick length chosen at Start),
+        those options."""
+        changed = {} if options is None else {"options": json.dumps(options)}
         async with self.db.transaction() as tx:
             await self._bump_version(tx, game_id, expected_version, status="running", state=state,
-                                     bot_to_act=int(bot_to_act), deadline=deadline, engine_version=engine_version)
+                                     bot_to_act=int(bot_to_act), deadline=deadline, engine_version=engine_version,
+                                     **changed)
 
     async def commit_action(self, game_id: int, *, expected_version: int, player: str, action: dict[str, Any],
                             state: str, status: str, notices: list[tuple[str, str]], bot_to_act: bool = False,

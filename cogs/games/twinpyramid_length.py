@@ -1,6 +1,7 @@
-"""Twin Pyramid's length, chosen knowingly: ``/play twinpyramid`` opens a table of one round unless it names another
-length, and the lobby lists the lengths it offers with each one's expected minutes for the seats taken, saying so
-when the table's length is over half an hour (docs/rules/twinpyramid.md, Decision D16)."""
+"""Twin Pyramid's length, chosen knowingly: a table whose ``/play`` names no length plays the default for the seats
+taken at Start (one round up to four seats, one deal at five and six: docs/rules/twinpyramid.md, D16 and D17), and
+the lobby lists the lengths it offers with each one's expected minutes for the seats taken, saying so when the
+table's length is over half an hour."""
 from __future__ import annotations
 
 from enum import Enum
@@ -9,6 +10,7 @@ from typing import Any, Sequence
 from bot.i18n import t
 from bot.lengths import expected_minutes
 from engines import BadOptions
+from engines.twinpyramid.state import ROUND_BY_DEFAULT_UP_TO, default_length
 
 
 class Length(Enum):
@@ -21,43 +23,64 @@ class Length(Enum):
 
 LENGTH_OPTIONS: dict[Length, dict[str, int]] = {
     Length.DEAL: {"deals": 1}, Length.ROUND: {"rounds": 1}, Length.TWO_ROUNDS: {"rounds": 2}}
-# The shortest length with a single first place in at least 75% of bot games at three and four seats (D16).
-DEFAULT_LENGTH = Length.ROUND
 QUICK_LENGTH = Length.DEAL
 QUICK_ABOVE_MINUTES = 30  # a table longer than this is told of the quick length
 
 
 def lobby_options(options: dict[str, Any]) -> dict[str, Any]:
     """The plug-in's hook: ``/play twinpyramid`` counts the match's length in deals or in rounds, not both (the
-    engine would play the rounds and ignore the deals); naming neither gives the default length."""
+    engine would play the rounds and ignore the deals); naming neither leaves the default for the seats taken to
+    the engine (D17)."""
     if options.get("deals") is not None and options.get("rounds") is not None:
         raise BadOptions("twinpyramid.deals_or_rounds", deals=options["deals"], rounds=options["rounds"])
-    if options.get("deals") is None and options.get("rounds") is None:
-        return {**options, **LENGTH_OPTIONS[DEFAULT_LENGTH]}
     return options
 
 
-def chosen_length(options: dict[str, Any]) -> Length | None:
-    """Which offered length the options are, None for another (say, 3 deals). Naming none is one deal: a table
-    stored before D16 (its rematch too) plays the engine's default."""
-    length = {key: options[key] for key in ("deals", "rounds") if options.get(key) is not None} or {"deals": 1}
+def names_length(options: dict[str, Any]) -> bool:
+    return options.get("deals") is not None or options.get("rounds") is not None
+
+
+def chosen_length(options: dict[str, Any], seats: int) -> Length | None:
+    """Which offered length the options play at ``seats``, None for another (say, 3 deals). Naming none is the
+    default for the seats (D17)."""
+    length = ({key: options[key] for key in ("deals", "rounds") if options.get(key) is not None}
+              if names_length(options) else default_length(seats))
     return next((choice for choice, chosen in LENGTH_OPTIONS.items() if chosen == length), None)
 
 
+def quick_options(options: dict[str, Any]) -> dict[str, Any]:
+    """The quick-start button's game: the lobby's options with the quick length instead of any other."""
+    return {**{key: value for key, value in options.items() if key not in ("deals", "rounds")},
+            **LENGTH_OPTIONS[QUICK_LENGTH]}
+
+
+def quick_offered(options: dict[str, Any], people: int, bots: Sequence[str]) -> bool:
+    """The lobby offers the quick length (a line and a button) when the table's own is expected to pass
+    ``QUICK_ABOVE_MINUTES``."""
+    current = expected_minutes("twinpyramid", options, people, bots)
+    return (current is not None and current > QUICK_ABOVE_MINUTES
+            and chosen_length(options, people + len(bots)) is not QUICK_LENGTH)
+
+
 def length_lines(options: dict[str, Any], people: int, bots: Sequence[str], locale: object | None) -> list[str]:
-    """The lobby's lines on length: each offered length with its expected minutes (the table's own marked) and,
-    when the table's length is expected to pass ``QUICK_ABOVE_MINUTES``, the quick length to open instead."""
+    """The lobby's lines on length: each offered length with its expected minutes (the table's own marked), for a
+    table that named none that its default follows the seats, and, when the table's length is expected to pass
+    ``QUICK_ABOVE_MINUTES``, the quick length."""
     minutes = {choice: expected_minutes("twinpyramid", chosen, people, bots)
                for choice, chosen in LENGTH_OPTIONS.items()}
     current = expected_minutes("twinpyramid", options, people, bots)
     if current is None:
         return []
-    chosen = chosen_length(options)
+    seats = people + len(bots)
+    chosen = chosen_length(options, seats)
     lines = [t("twinpyramid.lobby.lengths", locale)]
     lines += [t("twinpyramid.lobby.length_choice", locale, mark="✅" if choice is chosen else "▫️",
                 length=t(f"twinpyramid.lobby.length.{choice.value}", locale), minutes=minutes[choice] or 0)
               for choice in Length]
-    if chosen is not QUICK_LENGTH and current > QUICK_ABOVE_MINUTES:
+    if not names_length(options) and chosen is not None:
+        lines.append(t("twinpyramid.lobby.default", locale, count=seats, upto=ROUND_BY_DEFAULT_UP_TO,
+                       length=t(f"twinpyramid.lobby.length.{chosen.value}", locale)))
+    if quick_offered(options, people, bots):
         lines.append(t("twinpyramid.lobby.long", locale, limit=QUICK_ABOVE_MINUTES,
-                       quick=minutes[QUICK_LENGTH] or 0))
+                       quick=minutes[QUICK_LENGTH] or 0, button=t("lobby.button.quick", locale)))
     return lines

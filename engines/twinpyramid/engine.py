@@ -57,23 +57,31 @@ SPECIAL_RANKS = frozenset(("2", "3", "7", "8", "9", "10"))  # effects a wild of 
 
 class TwinPyramidEngine(Engine[TwinPyramidState, TwinPyramidAction, TwinPyramidOptions, TwinPyramidView]):
     name = "twinpyramid"
-    # 2: options ``{}`` mean DEFAULT_DEALS deals, no longer two rounds (``stored_options`` reads a game of 1)
+    # 2: options ``{}`` mean one deal, no longer two rounds (``stored_options`` reads a game of 1)
     # 3: the first start player drawn by lot, a joker may change with a joker (rules 3; ``stored_options`` gives
     #    a game of 1 or 2 the host as start player and rules 2)
-    version = 3  # bump when a rules change plays stored games differently
+    # 4: options naming no length mean one round up to four players, one deal at five and six (D17), no longer one
+    #    deal, and a deal's turn limit is at most 720 (rules 4; ``stored_options`` gives a game of 2 or 3 that named
+    #    no length one deal, and a game of 3 rules 3)
+    version = 4  # bump when a rules change plays stored games differently
     secret_events = frozenset({"three_seen"})
     min_players = 2
     max_players = 6
     state_model = TwinPyramidState
     action_model = TwinPyramidAction
     options_model = TwinPyramidOptions
-    replays_versions = frozenset({1, 2})
+    replays_versions = frozenset({1, 2, 3})
 
     def stored_options(self, options: dict[str, Any], version: int) -> dict[str, Any]:
         """Before version 2 a match without ``rounds`` lasted the original's two rounds; before version 3 the host
-        (seat 0) started and rules 2 applied."""
+        (seat 0) started and rules 2 applied; before version 4 a match naming no length was one deal and the turn limit
+        had no cap (rules 3)."""
         if version < 2 and "rounds" not in options:
             options = {**options, "rounds": ORIGINAL_ROUNDS}
+        if version < 4 and options.get("rounds") is None and options.get("deals") is None:
+            options = {**options, "deals": 1}
+        if version < 4:
+            options = {"rules": 3, **options}  # no cap on the turn limit (rules 2, set above, stays)
         if version < 3:
             options = {**options, "start_player": 0, "rules": 2}
         return options
@@ -88,7 +96,7 @@ class TwinPyramidEngine(Engine[TwinPyramidState, TwinPyramidAction, TwinPyramidO
         assert isinstance(options, TwinPyramidOptions)
         first = choose_start_player(players, rng, options.start_player)
         state = TwinPyramidState(
-            game=self.name, players=players, seed=seed, options=options.chosen(), rng=rng,
+            game=self.name, players=players, seed=seed, options=options.chosen(len(players)), rng=rng,
             seats={p: Seat() for p in players}, deals_total=options.deals_for(len(players)),
             start=players.index(first),
         )

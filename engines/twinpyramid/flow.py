@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..base import Event, Result
 from . import rules
 from .cards import HELD_LIMIT, START_RANKS, full_deck, rank_of
-from .state import TURNS_PER_PLAYER, DealOutcome, Pending, Seat, TwinPyramidState
+from .state import DealOutcome, Pending, Seat, TwinPyramidState
 
 
 def match_result(state: TwinPyramidState) -> Result:
@@ -75,7 +75,7 @@ def end_turn(state: TwinPyramidState, events: list[Event], skip: int = 0) -> Non
     state.current = state.next_index(1 + skip)
     state.rearranged = 0
     state.turns += 1
-    if state.turns >= TURNS_PER_PLAYER * len(state.players):
+    if state.turns >= state.turn_limit:
         end_deal(state, "turn_limit", None, events)
     else:
         events.append(Event(type="turn", data={"player": state.player_at(state.current)}))
@@ -96,7 +96,7 @@ def end_deal(state: TwinPyramidState, reason: str, player: str | None, events: l
         state.seats[p].points += amount
     state.last_deal = DealOutcome(
         number=state.deal + 1, reason=reason, player=player, revealed=revealed, payments=payments,
-        turn_limit=TURNS_PER_PLAYER * n if reason == "turn_limit" else None,
+        turn_limit=state.turn_limit if reason == "turn_limit" else None,
     )
     state.pending = state.wild = state.three_player = None
     state.three_queue, state.peek = [], []

@@ -20,7 +20,7 @@ from ..base import Action
 from .actions import Change, Draw, EndBuild, ForcedDraw, NameSuit, Pass, Place, Play, Rearrange
 from .cards import BURST_SIZE, HELD_LIMIT, JOKERS, RANKS, STONE_RANKS, SUITS, SUPPORTS
 from .engine import SPECIAL_RANKS, TwinPyramidEngine
-from .state import REARRANGE_LIMIT, TURNS_PER_PLAYER, TwinPyramidState
+from .state import REARRANGE_LIMIT, TwinPyramidState
 
 # Rank and suit of every card id (None for a joker): a dict look-up instead of a call.
 RANK: dict[str, str | None] = {**{r + s: r for s in SUITS for r in RANKS}, **{j: None for j in JOKERS}}
@@ -152,7 +152,7 @@ def rollout_apply(state: TwinPyramidState, player: str, action: Action) -> None:
 
 def _ends_quietly(state: TwinPyramidState) -> bool:
     """Ending the turn now does not reach the turn limit (which ends the deal)."""
-    return state.turns + 1 < TURNS_PER_PLAYER * len(state.players)
+    return state.turns + 1 < state.turn_limit
 
 
 def _end_turn(state: TwinPyramidState) -> None:

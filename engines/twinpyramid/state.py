@@ -15,20 +15,24 @@ REARRANGE_LIMIT = 8
 # A deal ends when someone completes either pyramid (the original's only ending). As a
 # safeguard against a deal that could in principle run for ever (cards locked in hands and
 # stones, plays and draws cycling), a deal also ends unpaid after this many turns per player.
-# The limit is shown on the board from the first turn; with the project's bots in every seat
-# fewer than 1% of deals reach it (docs/rules/twinpyramid.md, "Turn limit").
+# The board shows it in the deal's last tenth; with the project's bots in every seat fewer than 1% of deals
+# reach it at two to five players, about a quarter at six (docs/rules/twinpyramid.md, D11).
 TURNS_PER_PLAYER = 150
+# Rules 4: and at most this many turns a deal, so that a six-seat deal that stalls (cards locked in six pyramids)
+# ends within two hours of people; four seats and fewer are unchanged, five go from 750 to 720 (D11, D17).
+MAX_TURNS = 720
 
 
-# The match's length when the options name none (a stored game of engine version 2 or 3 that chose none): one deal.
-# A table opened by /play now names its length (one round unless it chooses another: cogs/games/twinpyramid.py,
-# docs/rules/twinpyramid.md D16), so a ``deals`` left out (None) keeps this meaning for stored games.
-DEFAULT_DEALS = 1
+# The match's length when the options name none, by the players dealt in (engine version 4, docs/rules/twinpyramid.md
+# D17): one round (everyone starts once) up to this many players, one deal above — a six-seat round is six deals,
+# about seven hours of people. A game stored by version 2 or 3 that named none played one deal (``stored_options``).
+ROUND_BY_DEFAULT_UP_TO = 4
 ORIGINAL_ROUNDS = 2  # the original's standard: every player is start player twice
 
 # The rules a game is dealt under (the options' ``rules``, set only by ``stored_options`` for a stored game):
 # 2 = before issue 44 (the host always started; a joker never took a joker), 3 = the original's text on both.
-RULES = 3
+# 4 = a deal's turn limit is at most MAX_TURNS (engine version 4).
+RULES = 4
 
 
 class TwinPyramidOptions(BaseModel):
@@ -42,22 +46,31 @@ class TwinPyramidOptions(BaseModel):
     stored_only: ClassVar[frozenset[str]] = frozenset({"rules"})  # not offered by /play
 
     jokers: int = Field(default=2, ge=0, le=2, strict=True)
-    deals: int | None = Field(default=None, ge=1, le=30, strict=True)  # None: DEFAULT_DEALS
+    deals: int | None = Field(default=None, ge=1, le=30, strict=True)  # with rounds None: ``default_length``
     rounds: int | None = Field(default=None, ge=1, le=10, strict=True)
     start_player: int | None = Field(default=None, ge=0, strict=True)
     rules: int = Field(default=RULES, ge=2, le=RULES, strict=True)
 
-    def deals_for(self, players: int) -> int:
+    def length(self, players: int) -> dict[str, int]:
+        """The one length the match is counted in: ``rounds`` if given, else ``deals``, else the default for
+        this many players."""
         if self.rounds is not None:
-            return self.rounds * players
-        return DEFAULT_DEALS if self.deals is None else self.deals
+            return {"rounds": self.rounds}
+        return default_length(players) if self.deals is None else {"deals": self.deals}
 
-    def chosen(self) -> dict[str, int]:
+    def deals_for(self, players: int) -> int:
+        length = self.length(players)
+        return length["rounds"] * players if "rounds" in length else length["deals"]
+
+    def chosen(self, players: int) -> dict[str, int]:
         """The options as the state keeps them: the jokers, the one length the match is counted in and the rules
         (absent for rules 2, so a stored game of rules 2 replays to the very state it stored)."""
-        deals = DEFAULT_DEALS if self.deals is None else self.deals
-        length = {"rounds": self.rounds} if self.rounds is not None else {"deals": deals}
-        return {"jokers": self.jokers, **length, **({"rules": self.rules} if self.rules > 2 else {})}
+        return {"jokers": self.jokers, **self.length(players), **({"rules": self.rules} if self.rules > 2 else {})}
+
+
+def default_length(players: int) -> dict[str, int]:
+    """The length of a match whose options name none (D17)."""
+    return {"rounds": 1} if players <= ROUND_BY_DEFAULT_UP_TO else {"deals": 1}
 
 
 class Seat(BaseModel):
@@ -147,6 +160,12 @@ class TwinPyramidState(GameState):
         """Seat index of the first deal's start player (each deal moves it one seat on). Derived, not stored: a
         game stored before it was drawn by lot dumps to the very same state."""
         return (self.start - self.deal) % len(self.players)
+
+    @property
+    def turn_limit(self) -> int:
+        """The turn at which a deal still running ends unpaid (D11): 150 per player, from rules 4 at most 720."""
+        limit = TURNS_PER_PLAYER * len(self.players)
+        return min(limit, MAX_TURNS) if int(self.options.get("rules", 2)) >= 4 else limit
 
     @property
     def joker_takes_joker(self) -> bool:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 from engines.base import Shape, View
 
 from .cards import BUILD_LIMIT, BURST_SIZE, HELD_LIMIT, PYRAMID_ROWS, SLOTS, SUPPORTS
-from .state import REARRANGE_LIMIT, TURNS_PER_PLAYER, PendingKind, TwinPyramidState
+from .state import REARRANGE_LIMIT, PendingKind, TwinPyramidState
 
 if TYPE_CHECKING:
     from .engine import TwinPyramidEngine
@@ -156,7 +156,7 @@ def build_view(engine: TwinPyramidEngine, state: TwinPyramidState, viewer: str |
         named_suit=state.top_suit,
         wild=WildView(owner=state.wild.owner, suit=state.wild.suit) if state.wild else None,
         turn=state.turns,
-        turn_limit=TURNS_PER_PLAYER * len(state.players),
+        turn_limit=state.turn_limit,
         draw_count=len(state.draw),
         discard_count=len(state.discard),
         pending=None if pending is None else PendingView(kind=pending.kind, player=pending.player,

@@ -3,8 +3,10 @@
 original (seed 001) it enforces."""
 from __future__ import annotations
 
+import pytest
+
 from bot.render.twinpyramid import board, deal_result_lines
-from engines.twinpyramid.state import TURNS_PER_PLAYER
+from engines.twinpyramid.state import MAX_TURNS, TURNS_PER_PLAYER
 
 from .test_twinpyramid_support import ENG, act, assert_conserved, event, legal, make, pending, types
 
@@ -44,6 +46,20 @@ def test_the_turn_limit_is_announced_and_ends_the_deal_truthfully():
     assert ended["payments"] == {"p0": 0, "p1": 0}
     line = deal_result_lines(ended, str, "en")[0]
     assert "turn limit" in line and str(limit) in line and "nobody" not in line
+
+
+@pytest.mark.parametrize(("n", "rules", "limit"), [(3, 4, 450), (4, 4, 600), (5, 4, 720), (6, 4, 720),
+                                                   (6, 3, 900), (5, 3, 750)])
+def test_the_turn_limit_is_at_most_720_from_rules_4(n, rules, limit):
+    """D11, D17: 150 turns per player, and from rules 4 (engine version 4) at most 720 a deal, so that a six-seat deal
+    that stalls ends within two hours of people; a stored game of rules 3 keeps its 150 per player."""
+    hands = {f"p{i}": {"held": [card]} for i, card in enumerate(["4D", "9C", "4C", "9D", "4H", "9H"][:n])}
+    s = make(n=n, hands=hands, top="6S", options={"rules": rules})
+    assert s.turn_limit == limit == ENG.view(s, None).turn_limit
+    s.turns = limit - 1
+    s, ev = act(s, "p0", {"type": "draw"})
+    ended = event(ev, "deal_ended").data
+    assert ended["reason"] == "turn_limit" and ended["turn_limit"] == limit and limit <= max(MAX_TURNS, 150 * n)
 
 
 def test_a_shown_card_goes_back_into_held_when_there_is_room():

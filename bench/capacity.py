@@ -19,6 +19,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from bot import event_loop
 from bot.service import GameService
 from bot.storage import Storage
 from bot.thinking import Thinkers
@@ -89,7 +90,7 @@ async def drive(service: GameService, table, due: list[float], until: float, lat
 
 
 def _child(*args) -> None:
-    asyncio.run(_phases(*args))
+    event_loop.run(_phases(*args))
 
 
 class Processes:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from bench import backends, capacity, click_burst, throttle
+from bench import backends, capacity, click_burst, service_load, throttle
 from bench.throttle import quarter_core
 
 from .pg_server import PgServer
@@ -115,3 +115,23 @@ def test_capacity_search_finds_a_sustained_rate(tmp_path) -> None:
             procs.close()
     assert best is not None and capacity.sustained(best) and best in tried
     assert best["made"] > 0 and best["cpu_per_action"] > 0
+
+
+def test_a_load_window_counts_only_its_steady_state() -> None:
+    """The warm-up and whatever is issued after the end are not counted; the CPU figures are the window's own."""
+    window = service_load.Window.after_warm_up(100.0, 10.0)
+    assert (window.begin, window.end) == (102.0, 110.0)
+    assert [window.counts(t) for t in (101.9, 102.0, 109.9, 110.0)] == [False, True, True, False]
+    window.latencies, window.waits = [0.01, 0.02, 0.03, 0.04], [0.1, 0.1, 0.2, 0.2]
+    window.marks = [(102.0, 1.0, 2.0, 3.0, 0.0), (110.0, 1.4, 2.8, 3.2, 0.0)]
+    figures = window.figures()
+    assert figures["seconds"] == 8.0 and figures["actions"] == 4
+    assert figures["loop_cpu_per_action"] == pytest.approx(0.1)
+    assert figures["process_cpu_per_action"] == pytest.approx(0.2)
+    assert figures["workers_cpu_per_action"] == pytest.approx(0.05)
+
+
+async def test_a_load_run_issues_nothing_after_its_window(tmp_path) -> None:
+    figures = await service_load.load_run(30, 2.0, tmp_path)
+    assert figures["actions"] > 0 and figures["wait99"] >= figures["wait50"] > 0
+    assert figures["lasted"] < 2.0 + 1.0  # the actions under way at the end finish; no new ones start

@@ -49,7 +49,7 @@ async def burst(h, tables, limit: float) -> dict:
     clicks = []  # Discord builds the payloads: not this process's work, so before the clock starts
     for user, table in tables:
         msg = h.message(table.row.board_message_id)
-        if table.status == "running":
+        if table.status == "running" and any(c.get("label") == "My hand" for c in msg.components):
             data = {"custom_id": msg.button("My hand", None)["custom_id"], "component_type": 2}
             clicks.append((user, msg, interaction_payload(h, user, 3, data, msg.channel_id, msg)))
     replies = []

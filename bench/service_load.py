@@ -120,7 +120,10 @@ async def decide(table: Table, player: str, rng: random.Random, bots: str, think
 
 
 async def drive(service: GameService, table: Table, think: float, window: Window, sizes: list[int],
-                bots: str = "loop", thinker: Thinkers | None = None) -> None:
+                bots: str = "loop", thinker: Thinkers | None = None, during_pacing: bool = True) -> None:
+    """Moves ``table``'s seats, one move after each pause (the bots' pacing, ~``think`` s on average). As the bot
+    scheduler does, the decision is asked as the pause begins and awaited once it is over (``during_pacing``
+    False: asked after it, as the scheduler did before); its wait beyond the pause is the bots' wait."""
     slot = table.row.channel_id
     rng = random.Random(slot)
     loop = asyncio.get_running_loop()
@@ -128,22 +131,23 @@ async def drive(service: GameService, table: Table, think: float, window: Window
         pause = rng.expovariate(1 / think)
         if loop.time() + pause >= window.end:  # its next move would fall after the window: the table stops now
             return
-        await asyncio.sleep(pause)
-        if loop.time() >= window.end:  # a busy loop woke it late
-            return
         if table.status != "running":
+            await asyncio.sleep(pause)
             table = await new_table(service, slot, rng.randrange(1 << 30))
             continue
         player = table.to_act()[0]
+        counted = window.counts(loop.time() + pause)
         # the bot's thinking is not part of the action, but on the loop it delays every other table's action
-        counted, asked = window.counts(loop.time()), time.perf_counter()
-        action = await decide(table, player, rng, bots, thinker)
+        thinking = asyncio.ensure_future(decide(table, player, rng, bots, thinker)) if during_pacing else None
+        await asyncio.sleep(pause)
+        paced = time.perf_counter()
+        action = await (thinking or decide(table, player, rng, bots, thinker))
         start = time.perf_counter()
         update = await service.act_as(table.id, player, action, table.version)
         render_text(table, update)
         if counted:
             window.latencies.append(time.perf_counter() - start)
-            window.waits.append(start - asked)
+            window.waits.append(start - paced)
         if len(sizes) < 200:
             sizes.append(len(table.engine.dump(table.state)) + len(json.dumps(action.model_dump(mode="json"))))
 
@@ -151,7 +155,7 @@ async def drive(service: GameService, table: Table, think: float, window: Window
 LABELS = {"loop": " (bots on the loop)", "worker": " (bots in their worker)", "random": " (random movers)"}
 
 
-async def load_run(tables: int, seconds: float, folder: Path, bots: str = "worker") -> dict:
+async def load_run(tables: int, seconds: float, folder: Path, bots: str = "worker", during_pacing: bool = True) -> dict:
     """``bots``: "worker" (the normal heuristic decides in the quick worker of the bot's ``Thinkers``, the bot's
     default), "loop" (it decides on the event loop, ``BOT_THINK_QUICK_IN_WORKER=0``) or "random" (random legal
     moves: the host alone)."""
@@ -172,7 +176,8 @@ async def load_run(tables: int, seconds: float, folder: Path, bots: str = "worke
     began = time.perf_counter()
     window = Window.after_warm_up(asyncio.get_running_loop().time(), seconds)
     window.watch(lambda: [] if thinker is None else thinker.quick.pids() + thinker.strong.pids())
-    await asyncio.gather(*(drive(service, table, think, window, sizes, bots, thinker) for table in running))
+    await asyncio.gather(*(drive(service, table, think, window, sizes, bots, thinker, during_pacing)
+                           for table in running))
     lasted = time.perf_counter() - began
     await service.drain()
     workers_rss, fallbacks = 0, 0
@@ -232,7 +237,8 @@ def run(quick: bool) -> list[dict]:
     return results
 
 
-def compare(tables: int, seconds: float, modes: list[str], profile: Path | None = None) -> None:
+def compare(tables: int, seconds: float, modes: list[str], profile: Path | None = None,
+            during_pacing: bool = True) -> None:
     """One line per run, in the order given (alternate the modes to see the run-to-run spread); a mode is a bot
     setting (``worker``, ``loop``, ``random``) and, after ``@``, the event loop (``uvloop`` or ``asyncio``; the
     default is what a bot process uses, ``bot/event_loop.py``). With ``profile``, the last run's cProfile
@@ -247,7 +253,7 @@ def compare(tables: int, seconds: float, modes: list[str], profile: Path | None 
                 profiler.enable()
             factory = {"": event_loop.loop_factory(), "asyncio": None, "uvloop": _uvloop_factory()}[loop]
             with asyncio.Runner(loop_factory=factory) as runner:
-                r = runner.run(load_run(tables, seconds, Path(folder) / str(i), bots=bots))
+                r = runner.run(load_run(tables, seconds, Path(folder) / str(i), bots, during_pacing))
             if profiler is not None:
                 profiler.disable()
                 profiler.dump_stats(profile)
@@ -281,5 +287,7 @@ if __name__ == "__main__":
     parser.add_argument("--tables", type=int, default=1000)
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--profile", type=Path, default=None, help="write the last run's cProfile stats here")
+    parser.add_argument("--think-after-pacing", action="store_true",
+                        help="ask a bot's decision once its pause is over (the bot scheduler before issue 45)")
     args = parser.parse_args()
-    compare(args.tables, args.seconds, args.modes, args.profile)
+    compare(args.tables, args.seconds, args.modes, args.profile, not args.think_after_pacing)

@@ -9,7 +9,8 @@ the answer arrives; no other thread of this process touches a job.
 Because jobs wait in this process until a worker is free, a job nobody waits for any more (its future cancelled) is
 simply skipped, and a job that runs longer than its ``run_limit`` is ended by killing its own worker, which is then
 replaced; the other workers carry on. Only the running time counts: a job queued behind a backlog is not "late"
-(the caller waits for it: back-pressure, not a second decision on the loop)."""
+(the caller waits for it: back-pressure, not a second decision on the loop). The queue is bounded (``max_queued``):
+``full`` tells a caller to send its job elsewhere, or to wait for ``room`` before submitting."""
 from __future__ import annotations
 
 import asyncio
@@ -63,12 +64,18 @@ class Worker:
     lost: bool = field(default=False)
 
 
+class QueueFull(Exception):
+    """The pool's queue holds ``max_queued`` jobs already."""
+
+
 class WorkerPool:
-    def __init__(self, size: int, warm_up: Callable[[], Any]) -> None:
+    def __init__(self, size: int, warm_up: Callable[[], Any], max_queued: int | None = None) -> None:
         self.size = size
         self.warm_up = warm_up  # a top-level function: the spawned worker imports it by name
+        self.max_queued = max_queued  # jobs waiting for a worker (None: no bound)
         self.workers: list[Worker] = []
         self.queue: deque[Job] = deque()
+        self._room: deque[asyncio.Future[None]] = deque()  # callers waiting for the queue to have room
         self.replaced = 0  # workers replaced after they died or were killed
         self.closed = False
 
@@ -101,13 +108,43 @@ class WorkerPool:
         return [w.process.pid for w in self.workers if not w.lost]
 
     # ---- jobs ----------------------------------------------------------------------------------------------------
+    def full(self) -> bool:
+        if self.max_queued is None or len(self.queue) < self.max_queued:
+            return False
+        self._drop_withdrawn()
+        return len(self.queue) >= self.max_queued
+
+    async def room(self) -> None:
+        """Until the queue has room for one more job (at once when it has)."""
+        while self.full() and not self.closed:
+            waiter = asyncio.get_running_loop().create_future()
+            self._room.append(waiter)
+            try:
+                await waiter
+            finally:
+                waiter.cancel()
+
+    def _drop_withdrawn(self) -> None:
+        self.queue = deque(job for job in self.queue if not job.future.done())
+
+    def _make_room(self) -> None:
+        """Wakes the callers waiting for room (each checks again: the first to submit may fill it)."""
+        while self._room and not self.full():
+            waiter = self._room.popleft()
+            if not waiter.done():
+                waiter.set_result(None)
+
     def submit(self, fn: Callable[..., Any], *args: Any, run_limit: float | None = None) -> asyncio.Future[Any]:
         """Run ``fn(*args)`` in a worker as soon as one is free; the future holds its answer (``WorkerLost`` when
         the worker died, or ran it longer than ``run_limit`` seconds and was killed). Cancelling the future
-        withdraws a job still queued and drops the answer of one running."""
+        withdraws a job still queued and drops the answer of one running. Raises ``QueueFull`` when ``full``."""
         if self.closed:
             raise WorkerLost("the pool is closed")
+        if self.full():
+            raise QueueFull(f"{len(self.queue)} jobs wait for a worker")
         job = Job(fn, args, asyncio.get_running_loop().create_future(), run_limit)
+        if self.max_queued is not None:  # a job withdrawn from a full queue makes room for a waiting caller
+            job.future.add_done_callback(lambda done: done.cancelled() and self._make_room())
         self.queue.append(job)
         self._dispatch()
         return job.future
@@ -125,7 +162,7 @@ class WorkerPool:
                 continue
             job = self._next_job()
             if job is None:
-                return
+                break
             worker.job = job
             try:
                 worker.conn.send_bytes(pickle.dumps((job.fn, job.args)))
@@ -134,6 +171,7 @@ class WorkerPool:
                 continue
             if job.run_limit is not None:
                 job.overrun = asyncio.get_running_loop().call_later(job.run_limit, self._overran, worker, job)
+        self._make_room()
 
     def _overran(self, worker: Worker, job: Job) -> None:
         if worker.job is job:
@@ -187,6 +225,9 @@ class WorkerPool:
             if not job.future.done():
                 job.future.set_exception(WorkerLost("the pool closed"))
         self.queue.clear()
+        for waiter in self._room:
+            if not waiter.done():
+                waiter.set_result(None)
         for worker in list(self.workers):
             self._lose(worker, "the pool closed")
         await asyncio.sleep(0)

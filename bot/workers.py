@@ -127,6 +127,10 @@ class WorkerPool:
     def _drop_withdrawn(self) -> None:
         self.queue = deque(job for job in self.queue if not job.future.done())
 
+    def _withdrawn(self, future: asyncio.Future[Any]) -> None:
+        if future.cancelled():
+            self._make_room()
+
     def _make_room(self) -> None:
         """Wakes the callers waiting for room (each checks again: the first to submit may fill it)."""
         while self._room and not self.full():
@@ -144,7 +148,7 @@ class WorkerPool:
             raise QueueFull(f"{len(self.queue)} jobs wait for a worker")
         job = Job(fn, args, asyncio.get_running_loop().create_future(), run_limit)
         if self.max_queued is not None:  # a job withdrawn from a full queue makes room for a waiting caller
-            job.future.add_done_callback(lambda done: done.cancelled() and self._make_room())
+            job.future.add_done_callback(self._withdrawn)
         self.queue.append(job)
         self._dispatch()
         return job.future

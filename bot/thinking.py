@@ -1,6 +1,6 @@
 """Bot thinking off the event loop: every level decides in worker processes (``bot/workers.py``), so a table's bot
 thinking never delays another table's answer. ``strong``'s search has a pool of its own (``BOT_THINK_WORKERS``);
-``easy`` and ``normal`` share workers of their own (one per core beside the loop's), so a quick decision never waits
+``easy`` and ``normal`` share workers of their own (``quick_workers_for_cores``), so a quick decision never waits
 behind a search. Each lane's queue is bounded (``MAX_QUEUED_PER_WORKER``): a decision whose lane is full goes to the
 other lane's workers if they have room (``strong`` then plays the ``normal`` heuristic, which takes milliseconds),
 else it waits for room in its own lane; never onto the loop. The loop hands a worker the table's stored state (one
@@ -57,6 +57,12 @@ def warm_up() -> int:
 
 def default_workers() -> int:
     return max(1, (os.cpu_count() or 2) - 1)
+
+
+def quick_workers_for_cores() -> int:
+    """One per core beside the loop's, at most two: a quick decision takes ~0.6 ms of CPU, so 1,000 busy tables
+    keep one worker about a third busy, and every bot process of a cluster starts its own."""
+    return min(2, default_workers())
 
 
 def decide_from_state(game: str, state_text: str, player: str, seed: str, level: str,
@@ -164,7 +170,7 @@ class Thinkers:
 
     def __init__(self, strong_workers: int | None = None, *, quick_in_worker: bool = True,
                  quick_workers: int | None = None) -> None:
-        self.quick = Thinker(quick_workers or default_workers(), timeout=QUICK_TIMEOUT_S,
+        self.quick = Thinker(quick_workers or quick_workers_for_cores(), timeout=QUICK_TIMEOUT_S,
                              offloaded=QUICK if quick_in_worker else ())
         self.strong = Thinker(strong_workers, offloaded=OFFLOADED)
         self.overflowed = 0  # decisions sent to the other lane because their own lane's queue was full

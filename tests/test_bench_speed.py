@@ -115,6 +115,9 @@ def test_capacity_search_finds_a_sustained_rate(tmp_path) -> None:
             procs.close()
     assert best is not None and capacity.sustained(best) and best in tried
     assert best["made"] > 0 and best["cpu_per_action"] > 0
+    # the whole deployment: the bot process and the workers its bots decide in (SQLite: no server)
+    assert best["workers_cpu_per_action"] > 0 and best["server_cpu_per_action"] == 0
+    assert best["deployment_cpu_per_action"] >= best["cpu_per_action"] + best["workers_cpu_per_action"] * 0.99
 
 
 def test_a_load_window_counts_only_its_steady_state() -> None:

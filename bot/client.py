@@ -154,17 +154,12 @@ class GameHostBot(commands.Bot):
         answer it, e.g. an earlier drawing of one's own hand view), an unknown modal."""
         self.backlog.started(interaction)  # whether or not a control handles it, it waits no more
         if interaction.user.bot:
-            self.backlog.acknowledged(interaction)  # never answered (bot.acknowledge waits for it no more)
             return
         data: Any = interaction.data or {}
         custom_id = str(data.get("custom_id", ""))
         # discord.py has no public getter for open modals or dynamic-item templates; tests/test_discord_private_api.py
         # pins the private names read here, so an upgrade that changes them fails a test, not production.
         store = self._connection._view_store
-        handled = interaction.type is discord.InteractionType.component and (
-            (data.get("component_type"), custom_id) in _components_of(interaction.message))
-        if not handled:  # answered here, or by a command or modal nothing waits for (bot.acknowledge)
-            self.backlog.acknowledged(interaction)
         if interaction.type is discord.InteractionType.modal_submit:
             if custom_id not in store._modals:
                 await reply_unknown_control(interaction)

@@ -3,7 +3,7 @@ thinking never delays another table's answer. ``strong``'s search has a pool of 
 ``easy`` and ``normal`` share workers of their own (``quick_workers_for_cores``), so a quick decision never waits
 behind a search. Each lane's queue is bounded (``MAX_QUEUED_PER_WORKER``): a decision whose lane is full goes to the
 other lane's workers if they have room (``strong`` then plays the ``normal`` heuristic, which takes milliseconds),
-else it waits for room in its own lane; never onto the loop. The loop hands a worker the table's stored state (one
+else it queues in its own lane all the same; never onto the loop. The loop hands a worker the table's stored state (one
 JSON dump, microseconds) and the seat; the worker builds the seat's view and legal actions itself, and the policy
 sees only that view (``decide_from_state``). ``BOT_THINK_QUICK_IN_WORKER=0`` keeps the quick levels on the loop,
 which measured slower: ``python -m bench.service_load worker loop …``, 1,000 tables on two cores, three runs each:
@@ -27,7 +27,7 @@ from typing import Any, Callable
 from engines import Action, Engine, get_engine
 
 from .policies import STRONG_BUDGET_S, choose_for_seat
-from .workers import QueueFull, WorkerPool
+from .workers import WorkerPool
 
 log = logging.getLogger(__name__)
 OFFLOADED = ("strong",)
@@ -138,7 +138,7 @@ class Thinker:
     async def decide(self, engine: Engine, state: Any, player: str, seed: str, level: str,
                      *, anywhere: bool = False) -> Action:
         """The move of ``player``'s bot at ``level``: in a worker for the offloaded levels (``anywhere``: whatever
-        the level), else here on the loop. A full queue is waited out (back-pressure)."""
+        the level), else here on the loop. Past its queue's bound it still queues (back-pressure)."""
         if (level not in self.offloaded and not anywhere) or self.pool is None:
             return decide_here(engine, state, player, seed, level)
         text = engine.dump(state)
@@ -153,15 +153,10 @@ class Thinker:
             return decide_here(engine, engine.load(text), player, seed, here)
 
     async def _in_worker(self, pool: WorkerPool, *args: str | float) -> Action:
-        while True:
-            await pool.room()
-            try:
-                job = pool.submit(self.decide_fn, *args, run_limit=self.timeout)
-            except QueueFull:  # another caller woken with this one took the place
-                continue
-            # awaited directly (no task, no timer of its own): a caller cancelled cancels the job with it
-            answer: Action = await job
-            return answer
+        # queued even past the bound (back-pressure; Thinkers sends the overflow to the other lane while it has
+        # room), and awaited directly (no task, no timer of its own): a caller cancelled cancels the job with it
+        answer: Action = await pool.submit(self.decide_fn, *args, run_limit=self.timeout, over_bound=True)
+        return answer
 
 
 class Thinkers:

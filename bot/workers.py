@@ -9,8 +9,9 @@ the answer arrives; no other thread of this process touches a job.
 Because jobs wait in this process until a worker is free, a job nobody waits for any more (its future cancelled) is
 simply skipped, and a job that runs longer than its ``run_limit`` is ended by killing its own worker, which is then
 replaced; the other workers carry on. Only the running time counts: a job queued behind a backlog is not "late"
-(the caller waits for it: back-pressure, not a second decision on the loop). The queue is bounded (``max_queued``):
-``full`` tells a caller to send its job elsewhere, or to wait for ``room`` before submitting."""
+(the caller waits for it: back-pressure, not a second decision on the loop). The queue has a bound (``max_queued``)
+past which ``submit`` refuses a job (``QueueFull``) unless told the caller will wait behind it anyway (``over_bound``):
+``full`` tells a caller to send its job to another pool first."""
 from __future__ import annotations
 
 import asyncio
@@ -75,7 +76,6 @@ class WorkerPool:
         self.max_queued = max_queued  # jobs waiting for a worker (None: no bound)
         self.workers: list[Worker] = []
         self.queue: deque[Job] = deque()
-        self._room: deque[asyncio.Future[None]] = deque()  # callers waiting for the queue to have room
         self.replaced = 0  # workers replaced after they died or were killed
         self.closed = False
 
@@ -109,46 +109,20 @@ class WorkerPool:
 
     # ---- jobs ----------------------------------------------------------------------------------------------------
     def full(self) -> bool:
-        if self.max_queued is None or len(self.queue) < self.max_queued:
-            return False
-        self._drop_withdrawn()
-        return len(self.queue) >= self.max_queued
+        """The queue holds ``max_queued`` jobs (withdrawn ones included until a worker would have taken them)."""
+        return self.max_queued is not None and len(self.queue) >= self.max_queued
 
-    async def room(self) -> None:
-        """Until the queue has room for one more job (at once when it has)."""
-        while self.full() and not self.closed:
-            waiter = asyncio.get_running_loop().create_future()
-            self._room.append(waiter)
-            try:
-                await waiter
-            finally:
-                waiter.cancel()
-
-    def _drop_withdrawn(self) -> None:
-        self.queue = deque(job for job in self.queue if not job.future.done())
-
-    def _withdrawn(self, future: asyncio.Future[Any]) -> None:
-        if future.cancelled():
-            self._make_room()
-
-    def _make_room(self) -> None:
-        """Wakes the callers waiting for room (each checks again: the first to submit may fill it)."""
-        while self._room and not self.full():
-            waiter = self._room.popleft()
-            if not waiter.done():
-                waiter.set_result(None)
-
-    def submit(self, fn: Callable[..., Any], *args: Any, run_limit: float | None = None) -> asyncio.Future[Any]:
+    def submit(self, fn: Callable[..., Any], *args: Any, run_limit: float | None = None,
+               over_bound: bool = False) -> asyncio.Future[Any]:
         """Run ``fn(*args)`` in a worker as soon as one is free; the future holds its answer (``WorkerLost`` when
         the worker died, or ran it longer than ``run_limit`` seconds and was killed). Cancelling the future
-        withdraws a job still queued and drops the answer of one running. Raises ``QueueFull`` when ``full``."""
+        withdraws a job still queued and drops the answer of one running. Raises ``QueueFull`` when ``full`` (unless
+        ``over_bound``)."""
         if self.closed:
             raise WorkerLost("the pool is closed")
-        if self.full():
+        if self.full() and not over_bound:
             raise QueueFull(f"{len(self.queue)} jobs wait for a worker")
         job = Job(fn, args, asyncio.get_running_loop().create_future(), run_limit)
-        if self.max_queued is not None:  # a job withdrawn from a full queue makes room for a waiting caller
-            job.future.add_done_callback(self._withdrawn)
         self.queue.append(job)
         self._dispatch()
         return job.future
@@ -175,7 +149,6 @@ class WorkerPool:
                 continue
             if job.run_limit is not None:
                 job.overrun = asyncio.get_running_loop().call_later(job.run_limit, self._overran, worker, job)
-        self._make_room()
 
     def _overran(self, worker: Worker, job: Job) -> None:
         if worker.job is job:
@@ -229,9 +202,6 @@ class WorkerPool:
             if not job.future.done():
                 job.future.set_exception(WorkerLost("the pool closed"))
         self.queue.clear()
-        for waiter in self._room:
-            if not waiter.done():
-                waiter.set_result(None)
         for worker in list(self.workers):
             self._lose(worker, "the pool closed")
         await asyncio.sleep(0)

@@ -15,6 +15,7 @@ from bot.policies import choose_for_seat
 from bot.scheduler import BotScheduler
 from bot.service import GameService
 from bot.thinking import QUICK, WORKER_NICENESS, Thinker, Thinkers
+from bot.workers import QueueFull
 from engines import Action, Engine, get_engine
 
 from .thinking_fns import fails, hang, slow, where, where_pid, where_slowly
@@ -274,27 +275,31 @@ async def test_a_bot_thinks_while_it_waits_its_pacing_delay(service: GameService
         await thinkers.close()
 
 
-async def test_a_full_lane_waits_for_room_and_never_decides_on_the_loop() -> None:
-    """One worker stuck on a decision, a queue bound of two: the fourth decision finds the queue full and waits
-    for room outside it (the queue never grows past its bound) instead of deciding on the loop."""
+async def test_a_full_lane_refuses_other_work_but_queues_its_own_and_never_decides_on_the_loop() -> None:
+    """One worker stuck on a decision, a queue bound of two: the pool refuses a job past the bound (so the other
+    lane is asked first), while the lane's own decisions still queue behind it rather than decide on the loop."""
     thinker = Thinker(1, timeout=60.0, decide_fn=hang, offloaded=QUICK)
     thinker.start()
     await thinker.ready()
     assert thinker.pool is not None
     thinker.pool.max_queued = 2
+    waiting = [asyncio.ensure_future(thinker.decide(*a_decision(), f"b{i}", "normal")) for i in range(4)]
     try:
-        waiting = [asyncio.ensure_future(thinker.decide(*a_decision(), f"b{i}", "normal")) for i in range(4)]
-        for _ in range(100):
+        for _ in range(50):
             await asyncio.sleep(0.01)
-        assert thinker.full() and len(thinker.pool.queue) == 2 and not any(w.done() for w in waiting)
-        waiting[1].cancel()  # a table that no longer needs its decision makes room
-        for _ in range(100):
-            await asyncio.sleep(0.01)
-        assert [job.args[3] for job in thinker.pool.queue] == ["b2", "b3"] and thinker.fallbacks == 0
+        assert thinker.full() and [job.args[3] for job in thinker.pool.queue] == ["b1", "b2", "b3"]
+        with pytest.raises(QueueFull):
+            thinker.pool.submit(where, *a_decision_args())
+        assert not any(w.done() for w in waiting) and thinker.fallbacks == 0
     finally:
         for w in waiting:
             w.cancel()
         await thinker.close()
+
+
+def a_decision_args() -> tuple[str, str, str, str, str]:
+    engine, state, player = a_decision()
+    return engine.name, engine.dump(state), player, "x", "normal"
 
 
 async def test_a_full_lane_overflows_into_the_other_lanes_workers() -> None:

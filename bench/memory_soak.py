@@ -46,7 +46,6 @@ def live_objects() -> int:
     """Live objects after a collection. Bounded ``functools`` caches are emptied first: they fill up to their size
     over a long warm-up (the engines' shared actions keep up to 8,192) and cannot grow past it; an unbounded cache
     is counted like everything else."""
-    gc.unfreeze()  # the objects bot/heap.py froze are neither collected nor listed otherwise
     gc.collect()
     for thing in gc.get_objects():
         if isinstance(thing, functools._lru_cache_wrapper) and thing.cache_info().maxsize is not None:

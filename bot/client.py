@@ -13,7 +13,6 @@ from discord.ext import commands
 
 from engines import BadOptions
 
-from . import heap
 from .acknowledge import Backlog
 from .cluster import syncs_commands
 from .limits import CreationCooldowns, Gates
@@ -99,8 +98,6 @@ class GameHostBot(commands.Bot):
         recorded = await self.ratings.catch_up(self.service, self.service.shards)
         running = await self.tournaments.resume()
         log.info("recorded %d finished games; %d tournaments running", recorded, running)
-        heap.KEEPER.quiet = lambda: not self.backlog.in_flight and not self.backlog.waiting
-        heap.KEEPER.settle()  # what start-up made lives as long as the process
 
     async def _claim_shards(self) -> None:
         """With ``SHARD_COUNT``/``SHARD_IDS``: own those shards exclusively on the database (a second process

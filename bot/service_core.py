@@ -17,7 +17,6 @@ from typing import Any, Awaitable, Callable
 
 from engines import get_engine
 
-from . import heap
 from .errors import HostError
 from .games import engine_hooks
 from .storage import SeatRow, Storage, VersionConflict
@@ -112,7 +111,6 @@ class ServiceCore:
         state = get_engine(row.game).load(row.state) if row.state else None
         table = self._tables[game_id] = self._live[game_id] = Table(row, state)
         self._evict_idle()
-        heap.KEEPER.loaded()  # a loaded table lives long: out of the collector's full walks (bot/heap.py)
         return table
 
     def _cached(self, game_id: int) -> Table | None:

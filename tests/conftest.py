@@ -77,7 +77,6 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
 
     import aiosqlite
 
-    gc.unfreeze()  # bot/heap.py moves long-lived objects where gc.get_objects() does not list them
     for connection in [o for o in gc.get_objects() if isinstance(o, aiosqlite.Connection)]:
         if connection._thread.is_alive():
             connection.stop()

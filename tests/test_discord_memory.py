@@ -16,7 +16,6 @@ PERSON = 300
 
 
 def live_writers() -> int:
-    gc.unfreeze()  # frozen objects (bot/heap.py) are neither collected nor listed
     gc.collect()
     return sum(isinstance(o, TableOutbox) for o in gc.get_objects())
 

@@ -78,7 +78,10 @@ class BotScheduler:
                     continue
                 action = await thinking
             finally:
-                thinking.cancel()  # withdrawn from its worker's queue when it is no longer wanted
+                if not thinking.done():
+                    thinking.cancel()  # withdrawn from its worker's queue when it is no longer wanted
+                elif not thinking.cancelled():
+                    thinking.exception()  # a stale decision's error is not this move's: marked as seen
             if table.version != version:
                 continue
             try:

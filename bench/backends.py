@@ -13,12 +13,13 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
+from bot import event_loop
 from bot.service import GameService
 from bot.storage import Storage
 from bot.thinking import Thinkers
 
 from . import service_load
-from .report import ms, percentile, print_table
+from .report import ms, print_table
 
 TICKS = os.sysconf("SC_CLK_TCK")
 
@@ -60,7 +61,7 @@ def postmaster_of(url: str) -> int | None:
     return asyncio.run(parent_of_backend())
 
 
-async def _load(url: str, tables: int, seconds: float, queue, start, stop) -> None:
+async def _load(url: str, tables: int, seconds: float, postmaster: int | None, queue, start, stop) -> None:
     """One bot process: its tables are dealt, then (on ``start``) driven for ``seconds``; its result goes to
     ``queue`` while its connections are still open, so their server processes are still there to be measured."""
     storage = await Storage.open(url)
@@ -68,46 +69,43 @@ async def _load(url: str, tables: int, seconds: float, queue, start, stop) -> No
     thinker = Thinkers(quick_in_worker=True)  # the shipped setting: bots decide in their worker
     thinker.start()
     await thinker.ready()
-    latencies: list[float] = []
     running = [await service_load.new_table(service, slot, slot) for slot in range(tables)]
     await service.drain()
     queue.put("ready")
     await asyncio.to_thread(start.wait)
-    until = asyncio.get_running_loop().time() + seconds
-    await asyncio.gather(*(service_load.drive(service, table, service_load.THINK_MEAN, until, latencies, [],
-                                              "worker", thinker) for table in running))
+    window = service_load.Window.after_warm_up(asyncio.get_running_loop().time(), seconds)
+    window.watch(lambda: thinker.quick.pids() + thinker.strong.pids(),
+                 lambda: server_cpu_seconds(postmaster) if postmaster else float("nan"))
+    await asyncio.gather(*(service_load.drive(service, table, service_load.THINK_MEAN, window, [], "worker",
+                                              thinker) for table in running))
     await service.drain()
-    queue.put({"actions": len(latencies), "p50": percentile(latencies, 50), "p99": percentile(latencies, 99),
-               "fallbacks": thinker.quick.fallbacks + thinker.strong.fallbacks})
+    queue.put({**window.figures(), "fallbacks": thinker.quick.fallbacks + thinker.strong.fallbacks})
     await asyncio.to_thread(stop.wait)
     await thinker.close()
     await storage.close()
 
 
 def _child(*args) -> None:
-    asyncio.run(_load(*args))
+    event_loop.run(_load(*args))
 
 
 def run_backend(url: str, processes: int, tables: int, seconds: float) -> list[dict]:
     """``processes`` processes, each with ``tables`` busy tables on the database at ``url``; the server's CPU is
-    counted from the start of the driving to its end (dealing the tables excluded)."""
+    counted over each process's measuring window (dealing the tables and the warm-up excluded), per action of
+    that process (with several processes, each window sees the others' actions' server work too)."""
     ctx = multiprocessing.get_context("spawn")
     queue, start, stop = ctx.Queue(), ctx.Event(), ctx.Event()
-    children = [ctx.Process(target=_child, args=(url, tables, seconds, queue, start, stop)) for _ in range(processes)]
+    postmaster = postmaster_of(url) if url.startswith("postgres") else None
+    children = [ctx.Process(target=_child, args=(url, tables, seconds, postmaster, queue, start, stop))
+                for _ in range(processes)]
     for child in children:
         child.start()
     assert [queue.get() for _ in children] == ["ready"] * processes
-    postmaster = postmaster_of(url) if url.startswith("postgres") else None
-    cpu = server_cpu_seconds(postmaster) if postmaster else 0.0
     start.set()
     results = [queue.get() for _ in children]
-    server = server_cpu_seconds(postmaster) - cpu if postmaster else float("nan")
     stop.set()
     for child in children:
         child.join()
-    actions = sum(r["actions"] for r in results)
-    for r in results:
-        r["server_cpu_per_action"] = server / max(actions, 1)
     return results
 
 
@@ -142,10 +140,12 @@ def run(quick: bool, backends: list[str], processes: int, url: str | None = None
             with database(backend, Path(folder), url) as target:
                 for n, r in enumerate(run_backend(target, processes, tables, seconds)):
                     cpu = r["server_cpu_per_action"]
-                    rows.append([SETUPS[backend], f"{n + 1}/{processes}", tables, f"{r['actions'] / seconds:.0f}",
-                                 ms(r["p50"]), ms(r["p99"]), r["fallbacks"],
+                    rows.append([SETUPS[backend], f"{n + 1}/{processes}", tables,
+                                 f"{r['actions'] / r['seconds']:.0f}", ms(r["p50"]), ms(r["p99"]), ms(r["wait50"]),
+                                 ms(r["wait99"]), r["fallbacks"],
                                  f"{cpu * 1e6:.0f} µs" if backend != "sqlite" else "—"])
     print_table(f"Backends: {tables:,} tables per process, each acting every ~{service_load.THINK_MEAN:.0f} s "
                 "(offered load, not capacity: python -m bench.capacity), bots in their worker",
-                ["backend", "process", "tables", "actions/s", "p50", "p99", "bot decisions on the loop",
+                ["backend", "process", "tables", "actions/s", "p50", "p99", "bot wait p50", "bot wait p99",
+                 "bot decisions on the loop",
                  "server CPU / action"], rows)

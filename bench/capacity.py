@@ -19,12 +19,13 @@ import tempfile
 import time
 from pathlib import Path
 
+from bot import event_loop
 from bot.service import GameService
 from bot.storage import Storage
 from bot.thinking import Thinkers
 
 from . import service_load
-from .backends import database
+from .backends import database, postmaster_of, server_cpu_seconds
 from .report import ms, percentile, print_table
 
 P99_LIMIT = 0.100
@@ -47,16 +48,21 @@ async def _phases(url: str, tables: int, commands, results) -> None:
         start = asyncio.get_running_loop().time()
         schedules = [arrivals(random.Random(table.row.channel_id * 7919 + int(start)), tables / rate, seconds)
                      for table in running]
-        cpu = time.process_time()
+        cpu, workers = time.process_time(), _workers_cpu(thinker)
         running = await asyncio.gather(*(drive(service, table, [start + t for t in times], start + seconds,
                                                latencies, thinker)
                                          for table, times in zip(running, schedules, strict=True)))
         await service.drain()
-        cpu = time.process_time() - cpu
+        cpu, workers = time.process_time() - cpu, _workers_cpu(thinker) - workers
         results.put({"actions": len(latencies), "scheduled": sum(map(len, schedules)),
-                     "p99": percentile(latencies, 99), "cpu_per_action": cpu / max(len(latencies), 1)})
+                     "p99": percentile(latencies, 99), "cpu_per_action": cpu / max(len(latencies), 1),
+                     "cpu": cpu, "workers_cpu": workers})
     await thinker.close()
     await storage.close()
+
+
+def _workers_cpu(thinker: Thinkers) -> float:
+    return sum(map(service_load.cpu_seconds, thinker.quick.pids() + thinker.strong.pids()))
 
 
 def arrivals(rng: random.Random, think: float, seconds: float) -> list[float]:
@@ -89,11 +95,12 @@ async def drive(service: GameService, table, due: list[float], until: float, lat
 
 
 def _child(*args) -> None:
-    asyncio.run(_phases(*args))
+    event_loop.run(_phases(*args))
 
 
 class Processes:
     def __init__(self, url: str, count: int, tables: int) -> None:
+        self.postmaster = postmaster_of(url) if url.startswith("postgres") else None
         ctx = multiprocessing.get_context("spawn")
         self.commands = [ctx.Queue() for _ in range(count)]
         self.results = ctx.Queue()
@@ -104,11 +111,17 @@ class Processes:
 
     def drive(self, rate: float, seconds: float) -> dict:
         """Every process at ``rate`` actions/s for ``seconds``: total actions/s, worst p99, mean CPU/action."""
+        server = server_cpu_seconds(self.postmaster) if self.postmaster else 0.0
         for q in self.commands:
             q.put((rate, seconds))
         rows = [self.results.get() for _ in self.children]
+        server = server_cpu_seconds(self.postmaster) - server if self.postmaster else 0.0
         actions, scheduled = sum(r["actions"] for r in rows), sum(r["scheduled"] for r in rows)
+        deployment = sum(r["cpu"] + r["workers_cpu"] for r in rows) + server
         return {"offered": rate * len(rows), "made": actions / seconds, "share_made": actions / max(scheduled, 1),
+                "deployment_cpu_per_action": deployment / max(actions, 1), "server_cpu_per_action":
+                server / max(actions, 1), "workers_cpu_per_action": sum(r["workers_cpu"] for r in rows) /
+                max(actions, 1),
                 "scheduled": scheduled, "p99": max(r["p99"] for r in rows),
                 "cpu_per_action": sum(r["cpu_per_action"] * r["actions"] for r in rows) / max(actions, 1)}
 
@@ -172,6 +185,35 @@ def run(setups: list[tuple[str, int]], tables: int, seconds: float, start: float
                  "extrapolated actions/s per process per core", "offered rates tried (total)"], rows)
 
 
+ACTIONS_PER_TABLE = 1 / service_load.THINK_MEAN  # an active table's actions per second (one every ~2 s)
+
+
+def deployment(setups: list[tuple[str, int]], tables: int, seconds: float, rate: float, runs: int) -> None:
+    """CPU per action of the whole deployment (the bot processes, their thinking workers, the database server) at
+    one offered rate, ``runs`` times per setup, and what that makes in cores per 1,000 active tables."""
+    rows = []
+    with tempfile.TemporaryDirectory() as folder:
+        for backend, count in setups:
+            with database(backend, Path(folder)) as url:
+                procs = Processes(url, count, tables)
+                try:
+                    results = [procs.drive(rate, seconds) for _ in range(runs)]
+                finally:
+                    procs.close()
+            cpu = sorted(r["deployment_cpu_per_action"] for r in results)
+            middle = cpu[len(cpu) // 2]
+            rows.append([backend, count, f"{rate * count:.0f}", " · ".join(ms(c) for c in cpu), ms(middle),
+                         f"{cpu[0] / middle - 1:+.0%} / {cpu[-1] / middle - 1:+.0%}",
+                         ms(sorted(r["workers_cpu_per_action"] for r in results)[len(cpu) // 2]),
+                         ms(sorted(r["server_cpu_per_action"] for r in results)[len(cpu) // 2]),
+                         f"{middle * ACTIONS_PER_TABLE * 1000:.2f}"])
+            print(rows[-1], flush=True)
+    print_table(f"Whole deployment's CPU per action ({tables:,} tables per process, {seconds:.0f} s per run, bots in "
+                "their worker)", ["backend", "processes", "offered actions/s", "CPU / action, each run",
+                                  "median", "spread (min / max vs median)", "of it: workers", "of it: database",
+                                  "cores per 1,000 active tables"], rows)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.capacity")
     parser.add_argument("--tables", type=int, default=500, help="tables per process")
@@ -180,7 +222,15 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=2, help="halvings once a rate failed")
     parser.add_argument("--setup", action="append", help="backend:processes (repeat); default sqlite:1 "
                         "postgres-durable:1 postgres-durable:2 postgres-durable:4")
+    parser.add_argument("--deployment", type=float, metavar="RATE", help="instead of the search: the whole "
+                        "deployment's CPU per action at RATE actions/s per process, --runs times per setup "
+                        "(default setups sqlite:1 postgres-durable:1)")
+    parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args()
+    if args.deployment:
+        setups = [(s.split(":")[0], int(s.split(":")[1])) for s in args.setup or ["sqlite:1", "postgres-durable:1"]]
+        deployment(setups, args.tables, args.seconds, args.deployment, args.runs)
+        return
     setups = [(s.split(":")[0], int(s.split(":")[1])) for s in args.setup or
               ["sqlite:1", "postgres-durable:1", "postgres-durable:2", "postgres-durable:4"]]
     run(setups, args.tables, args.seconds, args.start, args.steps)

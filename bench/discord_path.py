@@ -16,6 +16,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+from bot import event_loop
 from bot.errors import HostError
 
 from .report import ms, percentile, print_table
@@ -142,7 +143,7 @@ async def measure(count: int, rounds: int, limited: bool) -> dict:
 def run(quick: bool, sizes: list[int] | None = None) -> list[dict]:
     sizes = sizes or ([1, 10] if quick else [1, 100])
     rounds = 3 if quick else 5
-    results = [asyncio.run(measure(n, rounds, limited)) for limited in (False, True) for n in sizes]
+    results = [event_loop.run(measure(n, rounds, limited)) for limited in (False, True) for n in sizes]
     print_table("Discord path: click → first answer (strict edge)",
                 ["tables", "edge", "clicks", "answer p50", "answer p99", "commit floor p50", "commit floor p99",
                  "board behind: max", "p99", "board caught up after"],

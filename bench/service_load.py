@@ -1,13 +1,19 @@
 """The service under load: latency of one action (load, validate, apply, SQLite commit, text render) with
-many tables acting concurrently, against the floor of a bare aiosqlite insert + commit of a row the same size."""
+many tables acting concurrently, against the floor of a bare aiosqlite insert + commit of a row the same size, and
+beside it how long a bot's decision waits (in the bot, a decision is asked once the bot's pacing delay is over, so
+this is its wait beyond pacing). Each run measures a steady state (``Window``): a warm-up is not counted, no action
+is issued after the window ends, and the actions still under way then are not counted either; the CPU figures are
+the window's own."""
 from __future__ import annotations
 
 import asyncio
 import json
+import os
 import random
 import tempfile
 import time
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from bot import event_loop, render
@@ -21,6 +27,56 @@ from engines import GAMES, Action, get_engine
 from .report import ms, percentile, print_table, rss_bytes
 
 THINK_MEAN = 2.0  # seconds between two moves at one table (bots wait 1.5 s; people longer)
+WARM_UP = 0.2  # of a run's seconds, not counted: every table's first move and the queues filling
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU of process ``pid`` so far (Linux /proc; 0 where unavailable)."""
+    try:
+        fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+@dataclass(eq=False)
+class Window:
+    """The measured part of a load run, in loop time: from ``begin`` (after the warm-up) to ``end``, after which
+    no action is issued. An action counts when it started inside; its latency counts even if it ends after."""
+    begin: float
+    end: float
+    latencies: list[float] = field(default_factory=list)  # seconds of each counted action
+    waits: list[float] = field(default_factory=list)  # seconds each counted bot decision waited for its answer
+    marks: list[tuple[float, ...]] = field(default_factory=list)  # (loop time, loop, process, workers, server CPU)
+
+    @classmethod
+    def after_warm_up(cls, now: float, seconds: float) -> "Window":
+        return cls(now + seconds * WARM_UP, now + seconds)
+
+    def counts(self, at: float) -> bool:
+        return self.begin <= at < self.end
+
+    def watch(self, worker_pids: Callable[[], list[int]], server: Callable[[], float] = lambda: 0.0) -> None:
+        """Reads the CPU clocks as the window begins and ends (the loop's thread, this process, the workers, a
+        database server's CPU seconds as ``server`` counts them)."""
+        loop = asyncio.get_running_loop()
+
+        def mark() -> None:
+            self.marks.append((loop.time(), time.thread_time(), time.process_time(),
+                               sum(map(cpu_seconds, worker_pids())), server()))
+        loop.call_at(self.begin, mark)
+        loop.call_at(self.end, mark)
+
+    def figures(self) -> dict:
+        """Actions/s and CPU per counted action over the window as the clocks read it."""
+        (t0, loop0, proc0, work0, server0), (t1, loop1, proc1, work1, server1) = self.marks
+        actions = max(len(self.latencies), 1)
+        return {"actions": len(self.latencies), "seconds": t1 - t0, "p50": percentile(self.latencies, 50),
+                "p99": percentile(self.latencies, 99), "wait50": percentile(self.waits, 50),
+                "wait99": percentile(self.waits, 99), "loop_cpu_per_action": (loop1 - loop0) / actions,
+                "process_cpu_per_action": (proc1 - proc0) / actions,
+                "workers_cpu_per_action": (work1 - work0) / actions,
+                "server_cpu_per_action": (server1 - server0) / actions}
 
 
 def render_text(table: Table, update) -> None:
@@ -63,23 +119,35 @@ async def decide(table: Table, player: str, rng: random.Random, bots: str, think
     return await thinker.decide(engine, table.state, player, f"{table.row.seed}:{table.version}:{player}", "normal")
 
 
-async def drive(service: GameService, table: Table, think: float, until: float, latencies: list[float],
-                sizes: list[int], bots: str = "loop", thinker: Thinkers | None = None) -> None:
+async def drive(service: GameService, table: Table, think: float, window: Window, sizes: list[int],
+                bots: str = "loop", thinker: Thinkers | None = None, during_pacing: bool = True) -> None:
+    """Moves ``table``'s seats, one move after each pause (the bots' pacing, ~``think`` s on average). As the bot
+    scheduler does, the decision is asked as the pause begins and awaited once it is over (``during_pacing``
+    False: asked after it, as the scheduler did before); its wait beyond the pause is the bots' wait."""
     slot = table.row.channel_id
     rng = random.Random(slot)
     loop = asyncio.get_running_loop()
-    while loop.time() < until:
-        await asyncio.sleep(rng.expovariate(1 / think))
+    while True:
+        pause = rng.expovariate(1 / think)
+        if loop.time() + pause >= window.end:  # its next move would fall after the window: the table stops now
+            return
         if table.status != "running":
+            await asyncio.sleep(pause)
             table = await new_table(service, slot, rng.randrange(1 << 30))
             continue
         player = table.to_act()[0]
+        counted = window.counts(loop.time() + pause)
         # the bot's thinking is not part of the action, but on the loop it delays every other table's action
-        action = await decide(table, player, rng, bots, thinker)
+        thinking = asyncio.ensure_future(decide(table, player, rng, bots, thinker)) if during_pacing else None
+        await asyncio.sleep(pause)
+        paced = time.perf_counter()
+        action = await (thinking or decide(table, player, rng, bots, thinker))
         start = time.perf_counter()
         update = await service.act_as(table.id, player, action, table.version)
         render_text(table, update)
-        latencies.append(time.perf_counter() - start)
+        if counted:
+            window.latencies.append(time.perf_counter() - start)
+            window.waits.append(start - paced)
         if len(sizes) < 200:
             sizes.append(len(table.engine.dump(table.state)) + len(json.dumps(action.model_dump(mode="json"))))
 
@@ -87,7 +155,7 @@ async def drive(service: GameService, table: Table, think: float, until: float, 
 LABELS = {"loop": " (bots on the loop)", "worker": " (bots in their worker)", "random": " (random movers)"}
 
 
-async def load_run(tables: int, seconds: float, folder: Path, bots: str = "worker") -> dict:
+async def load_run(tables: int, seconds: float, folder: Path, bots: str = "worker", during_pacing: bool = True) -> dict:
     """``bots``: "worker" (the normal heuristic decides in the quick worker of the bot's ``Thinkers``, the bot's
     default), "loop" (it decides on the event loop, ``BOT_THINK_QUICK_IN_WORKER=0``) or "random" (random legal
     moves: the host alone)."""
@@ -98,7 +166,6 @@ async def load_run(tables: int, seconds: float, folder: Path, bots: str = "worke
         thinker.start()
         await thinker.ready()
     service = GameService(storage)
-    latencies: list[float] = []
     sizes: list[int] = []
     rss_before = rss_bytes()
     running = [await new_table(service, slot, slot) for slot in range(tables)]  # before the clock starts
@@ -106,11 +173,12 @@ async def load_run(tables: int, seconds: float, folder: Path, bots: str = "worke
     rss_after = rss_bytes()
     # One table alone is measured unloaded (short pauses, many samples); many tables at a realistic pace.
     think = 0.005 if tables == 1 else THINK_MEAN
-    until = asyncio.get_running_loop().time() + seconds
-    loop_cpu, process_cpu = time.thread_time(), time.process_time()  # this thread is the event loop's
-    await asyncio.gather(*(drive(service, table, think, until, latencies, sizes, bots, thinker)
+    began = time.perf_counter()
+    window = Window.after_warm_up(asyncio.get_running_loop().time(), seconds)
+    window.watch(lambda: [] if thinker is None else thinker.quick.pids() + thinker.strong.pids())
+    await asyncio.gather(*(drive(service, table, think, window, sizes, bots, thinker, during_pacing)
                            for table in running))
-    loop_cpu, process_cpu = time.thread_time() - loop_cpu, time.process_time() - process_cpu
+    lasted = time.perf_counter() - began
     await service.drain()
     workers_rss, fallbacks = 0, 0
     if thinker is not None:
@@ -122,13 +190,10 @@ async def load_run(tables: int, seconds: float, folder: Path, bots: str = "worke
     db_bytes = await database_bytes(storage)
     actions = await count_actions(storage)
     await storage.close()
-    return {"tables": tables, "actions": len(latencies), "p50": percentile(latencies, 50),
-            "p99": percentile(latencies, 99), "floor50": percentile(floor_times, 50),
+    return {"tables": tables, **window.figures(), "lasted": lasted, "floor50": percentile(floor_times, 50),
             "floor99": percentile(floor_times, 99), "row": row, "rss_per_table": (rss_after - rss_before) / tables,
             "rss": rss_after, "workers_rss": workers_rss, "fallbacks": fallbacks,
-            "loop_cpu_per_action": loop_cpu / max(len(latencies), 1),
-            "process_cpu_per_action": process_cpu / max(len(latencies), 1),
-            "db_per_action": db_bytes / max(actions, 1), "seconds": seconds,
+            "db_per_action": db_bytes / max(actions, 1),
             "label": f"{tables:,}" + (LABELS[bots] if tables == 1000 else "")}
 
 
@@ -154,13 +219,14 @@ def run(quick: bool) -> list[dict]:
         others = [event_loop.run(load_run(1000, 4.0 if quick else 20.0, Path(folder), bots=bots))
                   for bots in ("loop", "random")]
     rows = [[r["label"], r["actions"], f"{r['actions'] / r['seconds']:.0f}", ms(r["p50"]), ms(r["p99"]),
-             ms(r["floor50"]), ms(r["floor99"]), f"{r['p99'] / r['floor99']:.2f}×", r["row"],
-             r["fallbacks"]]
+             ms(r["floor50"]), ms(r["floor99"]), f"{r['p99'] / r['floor99']:.2f}×", ms(r["wait50"]),
+             ms(r["wait99"]), r["row"], r["fallbacks"]]
             for r in [*results, *others]]
     print_table(f"Action latency (1 table: back to back; more: each table acts every ~{THINK_MEAN:.0f} s; "
-                "action = load, validate, apply, commit, text render)",
+                "action = load, validate, apply, commit, text render; the first "
+                f"{WARM_UP:.0%} of each run not counted) and the bots' decision wait beyond their pacing",
                 ["tables", "actions", "actions/s", "p50", "p99", "floor p50", "floor p99", "p99 / floor p99",
-                 "row bytes", "bot decisions on the loop"], rows)
+                 "bot wait p50", "bot wait p99", "row bytes", "bot decisions on the loop"], rows)
     big = results[-1]
     print_table("Memory and storage", ["figure", "value"], [
         ["RSS with 1,000 active tables", f"{big['rss'] / 2**20:.0f} MB"],
@@ -171,7 +237,8 @@ def run(quick: bool) -> list[dict]:
     return results
 
 
-def compare(tables: int, seconds: float, modes: list[str], profile: Path | None = None) -> None:
+def compare(tables: int, seconds: float, modes: list[str], profile: Path | None = None,
+            during_pacing: bool = True) -> None:
     """One line per run, in the order given (alternate the modes to see the run-to-run spread); a mode is a bot
     setting (``worker``, ``loop``, ``random``) and, after ``@``, the event loop (``uvloop`` or ``asyncio``; the
     default is what a bot process uses, ``bot/event_loop.py``). With ``profile``, the last run's cProfile
@@ -186,15 +253,18 @@ def compare(tables: int, seconds: float, modes: list[str], profile: Path | None 
                 profiler.enable()
             factory = {"": event_loop.loop_factory(), "asyncio": None, "uvloop": _uvloop_factory()}[loop]
             with asyncio.Runner(loop_factory=factory) as runner:
-                r = runner.run(load_run(tables, seconds, Path(folder) / str(i), bots=bots))
+                r = runner.run(load_run(tables, seconds, Path(folder) / str(i), bots, during_pacing))
             if profiler is not None:
                 profiler.disable()
                 profiler.dump_stats(profile)
-            print(f"{tables:,} tables, bots: {mode:<14}  actions/s {r['actions'] / seconds:>4.0f}  "
+            print(f"{tables:,} tables, bots: {mode:<14}  actions/s {r['actions'] / r['seconds']:>4.0f}  "
                   f"p50 {ms(r['p50'])}  p99 {ms(r['p99'])}  floor p99 {ms(r['floor99'])}  "
+                  f"bot wait p50 {ms(r['wait50'])}  p99 {ms(r['wait99'])}  "
                   f"loop CPU/action {ms(r['loop_cpu_per_action'])}  "
                   f"process CPU/action {ms(r['process_cpu_per_action'])}  "
-                  f"bot decisions on the loop {r['fallbacks']}", flush=True)
+                  f"workers CPU/action {ms(r['workers_cpu_per_action'])}  "
+                  f"bot decisions on the loop {r['fallbacks']}  run lasted {r['lasted']:.1f} s of {seconds:.0f}",
+                  flush=True)
 
 
 def _uvloop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
@@ -217,5 +287,7 @@ if __name__ == "__main__":
     parser.add_argument("--tables", type=int, default=1000)
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--profile", type=Path, default=None, help="write the last run's cProfile stats here")
+    parser.add_argument("--think-after-pacing", action="store_true",
+                        help="ask a bot's decision once its pause is over (the bot scheduler before issue 45)")
     args = parser.parse_args()
-    compare(args.tables, args.seconds, args.modes, args.profile)
+    compare(args.tables, args.seconds, args.modes, args.profile, not args.think_after_pacing)

@@ -66,13 +66,22 @@ class BotScheduler:
                      and table.engine.out_of_turn_actions(table.state, s.player)]
             if not bots:
                 return
-            version = table.version
-            if self.delay:
-                await asyncio.sleep(self.delay)
-            if table.version != version:
-                continue
-            player = bots[0]
-            action = await self.think(table, player, version)
+            version, player = table.version, bots[0]
+            # The bot thinks while it waits its pacing delay: a decision that waited for a busy worker is still
+            # ready when the delay is over, so the table moves on time (python -m bench.service_load: the bots'
+            # wait beyond pacing).
+            thinking = asyncio.ensure_future(self.think(table, player, version))
+            try:
+                if self.delay:
+                    await asyncio.sleep(self.delay)
+                if table.version != version:  # someone moved meanwhile: think again about the new position
+                    continue
+                action = await thinking
+            finally:
+                if not thinking.done():
+                    thinking.cancel()  # withdrawn from its worker's queue when it is no longer wanted
+                elif not thinking.cancelled():
+                    thinking.exception()  # a stale decision's error is not this move's: marked as seen
             if table.version != version:
                 continue
             try:

@@ -1,11 +1,13 @@
-"""Bot thinking off the event loop: every level decides in worker processes (``bot/workers.py``), so a table's
-bot thinking never delays another table's answer. ``strong``'s search has a pool of its own
-(``BOT_THINK_WORKERS``); ``easy`` and ``normal`` share one worker of their own, so a quick decision never waits
-behind a search. The loop hands a worker the table's stored state (one JSON dump, microseconds) and the seat; the
-worker builds the seat's view and legal actions itself, and the policy sees only that view
-(``decide_from_state``). ``BOT_THINK_QUICK_IN_WORKER=0`` keeps the quick levels on the loop, which measured slower:
-``python -m bench.service_load worker loop …``, 1,000 tables on two cores, three runs each: p50 6.7–8.3 ms with the
-quick worker against 10.5–15.0 ms on the loop, p99 40–56 against 147–155 ms.
+"""Bot thinking off the event loop: every level decides in worker processes (``bot/workers.py``), so a table's bot
+thinking never delays another table's answer. ``strong``'s search has a pool of its own (``BOT_THINK_WORKERS``);
+``easy`` and ``normal`` share workers of their own (``quick_workers_for_cores``), so a quick decision never waits
+behind a search. Each lane's queue is bounded (``MAX_QUEUED_PER_WORKER``): a decision whose lane is full goes to the
+other lane's workers if they have room (``strong`` then plays the ``normal`` heuristic, which takes milliseconds),
+else it queues in its own lane all the same; never onto the loop. The loop hands a worker the table's stored state (one
+JSON dump, microseconds) and the seat; the worker builds the seat's view and legal actions itself, and the policy
+sees only that view (``decide_from_state``). ``BOT_THINK_QUICK_IN_WORKER=0`` keeps the quick levels on the loop,
+which measured slower: ``python -m bench.service_load worker loop …``, 1,000 tables on two cores, three runs each:
+p50 6.7–8.3 ms with the quick worker against 10.5–15.0 ms on the loop, p99 40–56 against 147–155 ms.
 
 A strong decision's budget runs from when its table asks, so one that waited for a busy worker searches only what
 is left of it (``decide_from_state``, in the worker) and still answers in time. A decision waits for its worker
@@ -34,6 +36,9 @@ QUICK_TIMEOUT_S = 5.0  # a heuristic takes milliseconds of CPU: one running for 
 MARGIN_S = 0.5  # beyond the budget: process hand-over and a busy machine
 MIN_SEARCH_S = 0.1  # a strong decision left with less of its budget after waiting for a worker plays normal
 WARM_UP_S = 30.0  # a fresh worker imports the engines and policies before its first decision
+# Decisions waiting in one lane per worker: ~50 quick decisions are ~50-100 ms of a worker's time, well inside a
+# bot's 1.5 s pacing (it thinks while it waits, bot/scheduler.py); beyond that the other lane takes the overflow.
+MAX_QUEUED_PER_WORKER = 50
 # Workers run at a lower priority than the bot's event loop: handing a decision to a worker of equal priority
 # woke it in the loop's place (a pipe write's p90 went from 45 to 500 us) and the 1,000-table action p99 went
 # from 20-31 ms to 42-45 ms (python -m bench.service_load worker, two runs each way).
@@ -52,6 +57,12 @@ def warm_up() -> int:
 
 def default_workers() -> int:
     return max(1, (os.cpu_count() or 2) - 1)
+
+
+def quick_workers_for_cores() -> int:
+    """One per core beside the loop's, at most two: a quick decision takes ~0.6 ms of CPU, so 1,000 busy tables
+    keep one worker about a third busy, and every bot process of a cluster starts its own."""
+    return min(2, default_workers())
 
 
 def decide_from_state(game: str, state_text: str, player: str, seed: str, level: str,
@@ -96,7 +107,7 @@ class Thinker:
 
     def start(self) -> None:
         try:
-            pool = WorkerPool(self.workers, warm_up)
+            pool = WorkerPool(self.workers, warm_up, max_queued=MAX_QUEUED_PER_WORKER * self.workers)
             pool.start()
         except NotImplementedError:  # an event loop without add_reader (Windows' proactor): think on the loop
             log.warning("bot thinking: this event loop cannot watch worker pipes; bots decide on the loop")
@@ -116,9 +127,19 @@ class Thinker:
         if pool is not None:
             await pool.close()
 
-    async def decide(self, engine: Engine, state: Any, player: str, seed: str, level: str) -> Action:
-        """The move of ``player``'s bot at ``level``: in a worker for the offloaded levels, else here on the loop."""
-        if level not in self.offloaded or self.pool is None:
+    def full(self) -> bool:
+        """Its workers' queue is at its bound (a lane deciding on the loop never is)."""
+        return self.pool is not None and self.pool.full()
+
+    def has_room(self) -> bool:
+        """Its workers are there and warm, and their queue has room."""
+        return self.pool is not None and self.pool.is_ready() and not self.pool.full()
+
+    async def decide(self, engine: Engine, state: Any, player: str, seed: str, level: str,
+                     *, anywhere: bool = False) -> Action:
+        """The move of ``player``'s bot at ``level``: in a worker for the offloaded levels (``anywhere``: whatever
+        the level), else here on the loop. Past its queue's bound it still queues (back-pressure)."""
+        if (level not in self.offloaded and not anywhere) or self.pool is None:
             return decide_here(engine, state, player, seed, level)
         text = engine.dump(state)
         deadline = time.monotonic() + self.budget_s
@@ -132,8 +153,9 @@ class Thinker:
             return decide_here(engine, engine.load(text), player, seed, here)
 
     async def _in_worker(self, pool: WorkerPool, *args: str | float) -> Action:
-        # awaited directly (no task, no timer of its own): a caller cancelled cancels the job with it
-        answer: Action = await pool.submit(self.decide_fn, *args, run_limit=self.timeout)
+        # queued even past the bound (back-pressure; Thinkers sends the overflow to the other lane while it has
+        # room), and awaited directly (no task, no timer of its own): a caller cancelled cancels the job with it
+        answer: Action = await pool.submit(self.decide_fn, *args, run_limit=self.timeout, over_bound=True)
         return answer
 
 
@@ -141,9 +163,12 @@ class Thinkers:
     """The bot's thinking: ``strong`` in ``strong_workers``; ``easy`` and ``normal`` in one worker of their own (a
     hanging or slow search never holds up a quick decision), or on the loop without ``quick_in_worker``."""
 
-    def __init__(self, strong_workers: int | None = None, *, quick_in_worker: bool = True) -> None:
-        self.quick = Thinker(1, timeout=QUICK_TIMEOUT_S, offloaded=QUICK if quick_in_worker else ())
+    def __init__(self, strong_workers: int | None = None, *, quick_in_worker: bool = True,
+                 quick_workers: int | None = None) -> None:
+        self.quick = Thinker(quick_workers or quick_workers_for_cores(), timeout=QUICK_TIMEOUT_S,
+                             offloaded=QUICK if quick_in_worker else ())
         self.strong = Thinker(strong_workers, offloaded=OFFLOADED)
+        self.overflowed = 0  # decisions sent to the other lane because their own lane's queue was full
 
     def start(self) -> None:
         if self.quick.offloaded:  # no process for a lane that decides on the loop
@@ -157,4 +182,9 @@ class Thinkers:
         await asyncio.gather(self.quick.close(), self.strong.close())
 
     async def decide(self, engine: Engine, state: Any, player: str, seed: str, level: str) -> Action:
-        return await (self.quick if level in QUICK else self.strong).decide(engine, state, player, seed, level)
+        lane, spare = (self.quick, self.strong) if level in QUICK else (self.strong, self.quick)
+        if lane.full() and spare.has_room():
+            self.overflowed += 1
+            here = "normal" if level == "strong" else level  # a search would hold a quick worker for its budget
+            return await spare.decide(engine, state, player, seed, here, anywhere=True)
+        return await lane.decide(engine, state, player, seed, level)

@@ -9,7 +9,9 @@ the answer arrives; no other thread of this process touches a job.
 Because jobs wait in this process until a worker is free, a job nobody waits for any more (its future cancelled) is
 simply skipped, and a job that runs longer than its ``run_limit`` is ended by killing its own worker, which is then
 replaced; the other workers carry on. Only the running time counts: a job queued behind a backlog is not "late"
-(the caller waits for it: back-pressure, not a second decision on the loop)."""
+(the caller waits for it: back-pressure, not a second decision on the loop). The queue has a bound (``max_queued``)
+past which ``submit`` refuses a job (``QueueFull``) unless told the caller will wait behind it anyway (``over_bound``):
+``full`` tells a caller to send its job to another pool first."""
 from __future__ import annotations
 
 import asyncio
@@ -63,10 +65,15 @@ class Worker:
     lost: bool = field(default=False)
 
 
+class QueueFull(Exception):
+    """The pool's queue holds ``max_queued`` jobs already."""
+
+
 class WorkerPool:
-    def __init__(self, size: int, warm_up: Callable[[], Any]) -> None:
+    def __init__(self, size: int, warm_up: Callable[[], Any], max_queued: int | None = None) -> None:
         self.size = size
         self.warm_up = warm_up  # a top-level function: the spawned worker imports it by name
+        self.max_queued = max_queued  # jobs waiting for a worker (None: no bound)
         self.workers: list[Worker] = []
         self.queue: deque[Job] = deque()
         self.replaced = 0  # workers replaced after they died or were killed
@@ -101,12 +108,20 @@ class WorkerPool:
         return [w.process.pid for w in self.workers if not w.lost]
 
     # ---- jobs ----------------------------------------------------------------------------------------------------
-    def submit(self, fn: Callable[..., Any], *args: Any, run_limit: float | None = None) -> asyncio.Future[Any]:
+    def full(self) -> bool:
+        """The queue holds ``max_queued`` jobs (withdrawn ones included until a worker would have taken them)."""
+        return self.max_queued is not None and len(self.queue) >= self.max_queued
+
+    def submit(self, fn: Callable[..., Any], *args: Any, run_limit: float | None = None,
+               over_bound: bool = False) -> asyncio.Future[Any]:
         """Run ``fn(*args)`` in a worker as soon as one is free; the future holds its answer (``WorkerLost`` when
         the worker died, or ran it longer than ``run_limit`` seconds and was killed). Cancelling the future
-        withdraws a job still queued and drops the answer of one running."""
+        withdraws a job still queued and drops the answer of one running. Raises ``QueueFull`` when ``full`` (unless
+        ``over_bound``)."""
         if self.closed:
             raise WorkerLost("the pool is closed")
+        if self.full() and not over_bound:
+            raise QueueFull(f"{len(self.queue)} jobs wait for a worker")
         job = Job(fn, args, asyncio.get_running_loop().create_future(), run_limit)
         self.queue.append(job)
         self._dispatch()
@@ -125,7 +140,7 @@ class WorkerPool:
                 continue
             job = self._next_job()
             if job is None:
-                return
+                break
             worker.job = job
             try:
                 worker.conn.send_bytes(pickle.dumps((job.fn, job.args)))

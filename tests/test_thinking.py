@@ -15,6 +15,7 @@ from bot.policies import choose_for_seat
 from bot.scheduler import BotScheduler
 from bot.service import GameService
 from bot.thinking import QUICK, WORKER_NICENESS, Thinker, Thinkers
+from bot.workers import QueueFull
 from engines import Action, Engine, get_engine
 
 from .thinking_fns import fails, hang, slow, where, where_pid, where_slowly
@@ -234,4 +235,92 @@ async def test_by_default_every_level_thinks_in_a_worker() -> None:
             assert await thinkers.decide(*a_decision(), "w", level) == on_the_loop("w", level)
         assert thinkers.quick.fallbacks == 0
     finally:
+        await thinkers.close()
+
+
+class Recording(Thinkers):
+    """The shipped thinking, noting each decision it was asked for and each it answered."""
+
+    def __init__(self) -> None:
+        super().__init__(1, quick_in_worker=True)
+        self.asked: list[int] = []
+        self.answered: list[Action] = []
+
+    async def decide(self, engine: Engine, state: Any, player: str, seed: str, level: str) -> Action:
+        self.asked.append(int(seed.split(":")[1]))
+        action = await super().decide(engine, state, player, seed, level)
+        self.answered.append(action)
+        return action
+
+
+async def test_a_bot_thinks_while_it_waits_its_pacing_delay(service: GameService) -> None:
+    """The decision is asked when the bot's turn comes, not after its pacing delay: a decision that waits for a
+    busy worker is ready when the delay ends. The table does not move before the delay is over."""
+    thinkers = Recording()
+    thinkers.start()
+    await thinkers.ready()
+    scheduler = BotScheduler(service, delay=60, thinker=thinkers)
+    table = await service.create_bot_table(game="akuma", players=3, seed=1, channel_id=1)
+    version = table.version
+    scheduler.kick(table.id)
+    try:
+        for _ in range(500):
+            if thinkers.answered:
+                break
+            await asyncio.sleep(0.01)
+        assert thinkers.asked == [version] and len(thinkers.answered) == 1  # decided in the first seconds
+        assert table.version == version and thinkers.quick.fallbacks == 0  # still waiting out the delay
+    finally:
+        await scheduler.close()
+        await thinkers.close()
+
+
+async def test_a_full_lane_refuses_other_work_but_queues_its_own_and_never_decides_on_the_loop() -> None:
+    """One worker stuck on a decision, a queue bound of two: the pool refuses a job past the bound (so the other
+    lane is asked first), while the lane's own decisions still queue behind it rather than decide on the loop."""
+    thinker = Thinker(1, timeout=60.0, decide_fn=hang, offloaded=QUICK)
+    thinker.start()
+    await thinker.ready()
+    assert thinker.pool is not None
+    thinker.pool.max_queued = 2
+    waiting = [asyncio.ensure_future(thinker.decide(*a_decision(), f"b{i}", "normal")) for i in range(4)]
+    try:
+        for _ in range(50):
+            await asyncio.sleep(0.01)
+        assert thinker.full() and [job.args[3] for job in thinker.pool.queue] == ["b1", "b2", "b3"]
+        with pytest.raises(QueueFull):
+            thinker.pool.submit(where, *a_decision_args())
+        assert not any(w.done() for w in waiting) and thinker.fallbacks == 0
+    finally:
+        for w in waiting:
+            w.cancel()
+        await thinker.close()
+
+
+def a_decision_args() -> tuple[str, str, str, str, str]:
+    engine, state, player = a_decision()
+    return engine.name, engine.dump(state), player, "x", "normal"
+
+
+async def test_a_full_lane_overflows_into_the_other_lanes_workers() -> None:
+    """The quick lane's worker stuck and its queue full: the next normal decisions are made by the strong lane's
+    worker (its real move), and a strong decision whose lane is full plays normal in the quick lane."""
+    thinkers = Thinkers(1, quick_in_worker=True)
+    thinkers.quick = Thinker(1, timeout=60.0, decide_fn=hang, offloaded=QUICK)
+    thinkers.strong = Thinker(1, decide_fn=where_pid, offloaded=("strong",))
+    thinkers.start()
+    await thinkers.ready()
+    assert thinkers.quick.pool is not None
+    thinkers.quick.pool.max_queued = 1
+    stuck = [asyncio.ensure_future(thinkers.decide(*a_decision(), f"q{i}", "normal")) for i in range(2)]
+    try:
+        for _ in range(50):
+            await asyncio.sleep(0.01)
+        assert thinkers.quick.full()
+        move, pid = await asyncio.wait_for(thinkers.decide(*a_decision(), "o", "normal"), 10)
+        assert pid in thinkers.strong.pids() and move == on_the_loop("o", "normal")
+        assert thinkers.overflowed == 1 and thinkers.quick.fallbacks == thinkers.strong.fallbacks == 0
+    finally:
+        for w in stuck:
+            w.cancel()
         await thinkers.close()

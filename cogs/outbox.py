@@ -28,11 +28,12 @@ from typing import TYPE_CHECKING, Callable
 import discord
 
 from bot.i18n import t
+from bot.place import PlaceKind
 from bot.table import ACTIVE, EndReason, Table, Update, UpdateKind
 
 from .outbox_board import BoardWriter
 from .outbox_fold import Line
-from .outbox_kinds import OUTPUTS
+from .outbox_kinds import OUTPUTS, Writing
 from .outbox_lines import Output, due_after, event_lines
 from .outbox_reach import Reach
 from .refusals import Backoff, Refusal, RefusalBudget, classify, retry_after
@@ -169,7 +170,7 @@ class TableOutbox:
             try:
                 table = await self.bot.service.table(self.game_id)
                 await self._may_write(table)
-                if table.row.open_thread and table.state is not None:
+                if table.place.moves_to_thread and table.state is not None:
                     await self._move_to_thread(table)
                 for output in OUTPUTS:
                     if output in self.due or (output is Output.RETIRE and self.board.old_boards):
@@ -232,6 +233,9 @@ class TableOutbox:
     async def _step(self, table: Table, output: Output) -> None:
         kind = OUTPUTS[output]
         self.due.discard(output)  # an update arriving meanwhile makes it due again
+        if kind.where[table.place.kind] is Writing.NOT:
+            await kind.skip(self, table)
+            return
         try:
             wrote = await asyncio.wait_for(kind.write(self, table), REQUEST_TIMEOUT)
         except _Retry:
@@ -286,12 +290,12 @@ class TableOutbox:
         if refusal.unreachable:
             self.due.add(Output.BOARD)
             await self.hold_clock(table)
-            await self.reach.cannot_reach(table, refusal, lobby_channel=OUTPUTS[output].in_lobby_channel)
+            await self.reach.cannot_reach(table, refusal, lobby_channel=self.in_lobby_channel(table, output))
             self._tried_at = time.monotonic()
             self.budget.hold(table.row.guild_id, table.id, lambda: self.wake(sibling_reached=True))
             raise _Retry(min(self.refused.next(), self.probe_every))
         if refusal is Refusal.CHANNEL_GONE:
-            await self._channel_gone(table, lobby_channel=OUTPUTS[output].in_lobby_channel)
+            await self._channel_gone(table, lobby_channel=self.in_lobby_channel(table, output))
             raise _Retry(self.transient.next())
         log.error("table %s: Discord refused the %s (%s); dropped", self.game_id, output.value, error)
         self.due.discard(output)
@@ -300,7 +304,7 @@ class TableOutbox:
     async def _unarchive(self, table: Table) -> Refusal | None:
         """A thread Discord archived after a quiet while: open it again (None), or why that was refused."""
         try:
-            await asyncio.wait_for(self.bot.http.edit_channel(table.row.channel_id, archived=False), REQUEST_TIMEOUT)
+            await asyncio.wait_for(self.bot.http.edit_channel(table.place.channel_id, archived=False), REQUEST_TIMEOUT)
         except Exception as again:  # locked, no permission, or Discord down
             refusal = classify(again)
             if refusal.counts_as_invalid:
@@ -313,9 +317,10 @@ class TableOutbox:
         table = await self.bot.service.table(self.game_id)
         if table.status not in ACTIVE and not self.pending():
             return
-        if channel_id == table.row.channel_id:
+        place = table.place
+        if channel_id == place.channel_id:
             await self._channel_gone(table, lobby_channel=False)
-        elif channel_id == table.row.lobby_channel_id:
+        elif channel_id == place.lobby_channel_id:
             await self._channel_gone(table, lobby_channel=True)
         self._start()
 
@@ -325,7 +330,7 @@ class TableOutbox:
         more is written for it."""
         if self.gone:
             return
-        if table.row.lobby_channel_id and not lobby_channel:
+        if table.place.kind is PlaceKind.THREAD and not lobby_channel:
             await self.bot.service.leave_thread(table)
             self.board.add_lines([Line(t("table.thread_deleted", table.row.locale, id=table.id))])
             self.board.told.clear()  # the board they decide on is posted afresh, with its ping
@@ -347,10 +352,19 @@ class TableOutbox:
             self.board.lines.insert(0, Line(why))
             self.due.add(Output.BOARD)
 
-    def channel(self, table: Table, lobby: bool = False) -> discord.PartialMessageable:
-        """Where the table plays (its thread, once it moved there), or with ``lobby`` where its lobby is."""
-        where = (lobby and table.row.lobby_channel_id) or table.row.channel_id
-        return self.bot.get_partial_messageable(where, guild_id=table.row.guild_id)
+    def in_lobby_channel(self, table: Table, output: Output) -> bool:
+        """The kind of message is written in the lobby's channel at this table's place (not where it plays)."""
+        return OUTPUTS[output].where[table.place.kind] is Writing.LOBBY
+
+    def channel(self, table: Table, output: Output) -> discord.PartialMessageable:
+        """The channel a kind of message is written to at this table's place (``OUTPUTS``: where it plays, or
+        where its lobby is)."""
+        place = table.place
+        writing = OUTPUTS[output].where[place.kind]
+        if writing not in (Writing.PLAYS, Writing.LOBBY):
+            raise ValueError(f"table {table.id}: no channel writes of the {output.value} at a {place.kind.value}")
+        return self.bot.get_partial_messageable(place.channel_for(lobby=writing is Writing.LOBBY),
+                                                guild_id=place.guild_id)
 
     def writing(self) -> bool:
         """Its task is writing now (not done, and not waiting out a backoff)."""

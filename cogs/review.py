@@ -318,8 +318,8 @@ async def post_where_played(interaction: discord.Interaction, table: Table, cont
                             message: dict[str, Any]) -> discord.Message:
     """The shared review sent to the table's thread (unarchived first when it was archived) or channel, as a
     table's writer sends (``review_shared.post_shared``)."""
-    client = interaction.client
-    channel = client.get_channel(table.row.channel_id) or await client.fetch_channel(table.row.channel_id)
+    client, place = interaction.client, table.place
+    channel = client.get_channel(place.channel_id) or await client.fetch_channel(place.channel_id)
     if not isinstance(channel, discord.abc.Messageable):
         raise HostError("review_share_failed", game_id=table.id)
     pictures = [(f.filename, f.fp.read()) for f in message.pop("attachments")]
@@ -328,7 +328,7 @@ async def post_where_played(interaction: discord.Interaction, table: Table, cont
         files = [discord.File(io.BytesIO(data), filename) for filename, data in pictures]
         return await channel.send(content, files=files, **message)
 
-    posted = await post_shared(client, table.row.channel_id, table.row.guild_id, send)
+    posted = await post_shared(client, place.channel_id, place.guild_id, send)
     if posted is None:
         raise HostError("review_share_failed", game_id=table.id)
     return posted

@@ -98,7 +98,7 @@ class TableCog(commands.Cog):
         if table_id is not None:
             table = await service.table(table_id)
             check_server(interaction, table.row.guild_id)
-            if interaction.channel_id not in (table.row.channel_id, table.row.lobby_channel_id):
+            if interaction.channel_id not in table.place.channel_ids:
                 raise HostError("not_this_channel", game_id=table_id)
             return table
         tables = await service.tables_in_channel(interaction.channel_id or 0)

@@ -32,7 +32,7 @@ def limits_text(limits: Limits, locale: object | None) -> str:
 class ConfigCog(commands.Cog):
     """Server settings."""
 
-    config = app_commands.Group(name="config", description="Server settings for the game host", guild_only=True,
+    config = app_commands.Group(name="config", description="Server settings for the game host",
                                 default_permissions=discord.Permissions(manage_guild=True))
 
     @config.command(name="language")

@@ -36,7 +36,7 @@ PING_CHOICES = [app_commands.Choice(name="on", value="on"), app_commands.Choice(
 class TableCog(commands.Cog):
     """Keeps every table's channel in step with the game."""
 
-    game = app_commands.Group(name="game", description="The table in this channel", guild_only=True)
+    game = app_commands.Group(name="game", description="The table in this channel")
 
     flush_seconds = 10.0  # how long a shutdown waits for the writers before stopping them
 

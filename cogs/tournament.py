@@ -99,7 +99,7 @@ class SignupButton(GameItem, template=rf"gh:tn:(?P<tid>{ID}):(?P<op>join|leave|c
 class TournamentCog(commands.Cog):
     """The tournament commands, the sign-up buttons and the channel side of every tournament change."""
 
-    tournament = app_commands.Group(name="tournament", description="Community tournaments", guild_only=True)
+    tournament = app_commands.Group(name="tournament", description="Community tournaments")
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot

@@ -54,9 +54,12 @@ from .discord_harness_http import (
     HarnessError,
     Reply,
     SentMessage,
+    snowflake,
     use_fake_session,
 )
 from .discord_harness_payloads import (
+    DM,
+    GROUP_DM,
     MEMBER_PERMISSIONS,
     HarnessUser,
     build_options,
@@ -65,6 +68,7 @@ from .discord_harness_payloads import (
     interaction_payload,
     member_add,
     modal_answers,
+    private_channel_payload,
     ready_payloads,
 )
 from .discord_harness_server import FakeDiscord
@@ -222,6 +226,23 @@ class Harness(HarnessErrors):
             self.server.channels[cid] = channel_payload(cid, name, guild_id)
         self.dispatch("GUILD_CREATE", guild_payload(self, guild_id, ids.values()))
         return ids
+
+    def dm(self, user: HarnessUser) -> int:
+        """The DM between ``user`` and the bot (interactions there come with context BOT_DM); its id."""
+        return self._private(DM, [user])
+
+    def group_dm(self, *users: HarnessUser) -> int:
+        """A group DM of these people, where they use the bot installed to their accounts (context
+        PRIVATE_CHANNEL; the bot is not a member); its id."""
+        return self._private(GROUP_DM, list(users))
+
+    def _private(self, kind: int, users: list[HarnessUser]) -> int:
+        for cid, channel in self.server.channels.items():
+            if channel["type"] == kind and [r["id"] for r in channel["recipients"]] == [str(u.id) for u in users]:
+                return cid
+        cid = snowflake()
+        self.server.channels[cid] = private_channel_payload(cid, kind, users)
+        return cid
 
     # ------------------------------------------------------------------ people
     def user(self, id: int, name: str, *, locale: str = "en-US", permissions: Union[int, discord.Permissions, None]

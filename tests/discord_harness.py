@@ -228,7 +228,8 @@ class Harness(HarnessErrors):
         return ids
 
     def dm(self, user: HarnessUser) -> int:
-        """The DM between ``user`` and the bot (interactions there come with context BOT_DM); its id."""
+        """The DM between ``user`` and the bot installed to their account, as for someone who shares no server with
+        it (interactions there come with context BOT_DM; the bot writes there only through their tokens); its id."""
         return self._private(DM, [user])
 
     def group_dm(self, *users: HarnessUser) -> int:
@@ -237,11 +238,13 @@ class Harness(HarnessErrors):
         return self._private(GROUP_DM, list(users))
 
     def _private(self, kind: int, users: list[HarnessUser]) -> int:
-        for cid, channel in self.server.channels.items():
+        for cid in self.server.token_only:
+            channel = self.server.channels[cid]
             if channel["type"] == kind and [r["id"] for r in channel["recipients"]] == [str(u.id) for u in users]:
                 return cid
         cid = snowflake()
         self.server.channels[cid] = private_channel_payload(cid, kind, users)
+        self.server.token_only.add(cid)
         return cid
 
     # ------------------------------------------------------------------ people

@@ -36,6 +36,7 @@ from .outbox_fold import Line
 from .outbox_kinds import OUTPUTS, Writing
 from .outbox_lines import Output, due_after, event_lines
 from .outbox_reach import Reach
+from .outbox_token import Carrier, NoLiveToken, TokenChannel
 from .refusals import Backoff, Refusal, RefusalBudget, classify, retry_after
 from .table_thread import open_thread
 
@@ -80,6 +81,8 @@ class TableOutbox:
         self.budget_held = False  # its server used its share of the refusal budget: held back until it frees
         self._tried_at = 0.0  # unreachable: when it last asked Discord (time.monotonic)
         self._sibling_reached = False  # woken because another held writer of its server got through
+        self.carrier: Carrier | None = None  # a DM or group DM table: the last press, whose token it writes with
+        self.token_wait = 3600.0  # no live token: the writer waits this long at most (a press wakes it at once)
 
     # ---- what is due (called by the service's listener; never waits) ---------------------
     def push(self, update: Update) -> None:
@@ -151,6 +154,16 @@ class TableOutbox:
             self.budget.changed(self.guild_id)
         if self.reach.cause is not None:
             self.due.add(Output.BOARD)
+        if self._sleeping and self._task is not None and not self._woken:
+            self._woken = True
+            self._task.cancel()
+        self._start()
+
+    def carry(self, carrier: Carrier) -> None:
+        """A press on a DM or group DM table: its token carries what is due (and what waited for a token)."""
+        self.carrier = carrier
+        if self.clock_held:
+            self.due.add(Output.BOARD)  # the board it waited to show, with the clock running again
         if self._sleeping and self._task is not None and not self._woken:
             self._woken = True
             self._task.cancel()
@@ -241,6 +254,10 @@ class TableOutbox:
         except _Retry:
             self.due.add(output)
             raise
+        except NoLiveToken:  # a DM or group DM table nobody pressed for a while: it waits for the next press
+            self.due.add(output)
+            await self._cannot_show(table)
+            raise _Retry(self.token_wait) from None
         except Exception as error:  # every failure is sorted below
             self.due.add(output)
             await self._failed(table, output, error)
@@ -356,11 +373,13 @@ class TableOutbox:
         """The kind of message is written in the lobby's channel at this table's place (not where it plays)."""
         return OUTPUTS[output].where[table.place.kind] is Writing.LOBBY
 
-    def channel(self, table: Table, output: Output) -> discord.PartialMessageable:
-        """The channel a kind of message is written to at this table's place (``OUTPUTS``: where it plays, or
-        where its lobby is)."""
+    def channel(self, table: Table, output: Output) -> discord.PartialMessageable | TokenChannel:
+        """The channel a kind of message is written to at this table's place (``OUTPUTS``: where it plays, where
+        its lobby is, or through the last press's token)."""
         place = table.place
         writing = OUTPUTS[output].where[place.kind]
+        if writing is Writing.TOKEN:
+            return TokenChannel(self.carrier)
         if writing not in (Writing.PLAYS, Writing.LOBBY):
             raise ValueError(f"table {table.id}: no channel writes of the {output.value} at a {place.kind.value}")
         return self.bot.get_partial_messageable(place.channel_for(lobby=writing is Writing.LOBBY),

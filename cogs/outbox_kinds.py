@@ -140,6 +140,16 @@ def in_own_thread(outbox: "TableOutbox", table: Table) -> bool:
     return isinstance(channel, discord.Thread) and me is not None and channel.owner_id == me.id
 
 
+async def tidied_nowhere(outbox: "TableOutbox", table: Table) -> None:
+    """A DM or group DM table has no thread to archive: once everything else is shown, it is only marked tidy."""
+    if table.row.end_tidied or table.status in ("lobby", "running"):
+        return
+    if outbox.due & {Output.LOBBY, Output.BOARD, Output.RESULT, Output.TOLD}:
+        outbox.due.add(Output.ARCHIVE)
+        return
+    await outbox.bot.service.note_output(table, end_tidied=True)
+
+
 def give_up_board(outbox: "TableOutbox") -> None:
     outbox.board.give_up()
     if outbox.board.lines:
@@ -160,9 +170,9 @@ OUTPUTS: dict[Output, OutputKind] = {  # in the order they are written; per plac
     Output.LOBBY: OutputKind(write_lobby, places(LOBBY, LOBBY, TOKEN), nothing, record_nothing),
     Output.BOARD: OutputKind(write_board, places(PLAYS, PLAYS, TOKEN), give_up_board, record_nothing),
     Output.RESULT: OutputKind(write_result, places(PLAYS, PLAYS, TOKEN), nothing, record_nothing),
-    Output.RETIRE: OutputKind(retire, places(PLAYS, PLAYS, NOT), give_up_retire, record_nothing),
+    Output.RETIRE: OutputKind(retire, places(PLAYS, PLAYS, TOKEN), give_up_retire, record_nothing),
     Output.TOLD: OutputKind(write_told, places(NOT, LOBBY, NOT), nothing, told_nowhere),
-    Output.ARCHIVE: OutputKind(archive, places(PLAYS, PLAYS, NOT), nothing, record_nothing),
+    Output.ARCHIVE: OutputKind(archive, places(PLAYS, PLAYS, NOT), nothing, tidied_nowhere),
 }
 assert list(OUTPUTS) == list(Output), "every kind of output has one row, in the order of Output"
 assert all(set(kind.where) == set(PlaceKind) for kind in OUTPUTS.values()), "every kind says how, at every place"

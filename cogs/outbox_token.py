@@ -1,0 +1,85 @@
+"""How a table's writer reaches a DM or group DM (``PlaceKind.PRIVATE``): through a person's interaction token only.
+
+The bot is not a member there (an app installed to a person's account): it cannot post or edit in the channel, only
+answer interactions. Each press on the table's controls (and the ``/play`` that opened it) becomes the table's
+:class:`Carrier`: what the writer shows next — the board, the bots' moves after that person's move, the result — goes
+out as that interaction's followups, and a board sent through a token is edited with the same token. Discord allows
+a token for 15 minutes and (for such an app outside a server) 5 followups: a carrier past either has nothing to
+write with (:class:`NoLiveToken`), and the table waits, clock held, until the next press brings a new carrier."""
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import discord
+
+TOKEN_LIFETIME = 15 * 60.0  # seconds Discord accepts an interaction token
+TOKEN_MARGIN = 30.0  # a token this close to its end is not started on (a request may take a while)
+MAX_FOLLOWUPS = 5  # followups per interaction for a user-installed app outside a server
+
+
+class NoLiveToken(Exception):
+    """Nothing to write with: the last press's token expired or used its followups (the table waits for a press)."""
+
+
+class Carrier:
+    """One press (or ``/play``) whose token the writer writes with; shared by every table it carries."""
+
+    def __init__(self, interaction: discord.Interaction, now: float | None = None) -> None:
+        self.interaction = interaction
+        self.since = time.monotonic() if now is None else now  # when the press arrived (about when Discord made it)
+        self.followups = 0
+        self.sent: set[int] = set()  # messages this token may edit: its followups
+
+    def alive(self) -> bool:
+        return time.monotonic() - self.since < TOKEN_LIFETIME - TOKEN_MARGIN
+
+    def can_send(self) -> bool:
+        return self.alive() and self.followups < MAX_FOLLOWUPS
+
+    def can_edit(self, message_id: int | None) -> bool:
+        return self.alive() and message_id in self.sent
+
+
+class TokenChannel:
+    """What the table's writer writes to at a DM or group DM: the ``send`` / ``get_partial_message`` it uses on a
+    channel, carried out with the carrier's token."""
+
+    def __init__(self, carrier: Carrier | None) -> None:
+        self.carrier = carrier
+
+    def can_edit(self, message_id: int | None) -> bool:
+        return self.carrier is not None and self.carrier.can_edit(message_id)
+
+    async def send(self, content: str | None = None, *, nonce: object = None, **kwargs: Any) -> discord.Message:
+        """A followup of the carrier (a deferred ``/play`` has its "thinking…" filled by the first one)."""
+        del nonce  # followups take none; a repeat after a lost answer is not told apart (see the report)
+        carrier = self.carrier
+        if carrier is None or not carrier.can_send():
+            raise NoLiveToken()
+        carrier.followups += 1
+        kwargs = {k: v for k, v in kwargs.items() if v is not discord.utils.MISSING}
+        message = await carrier.interaction.followup.send(content or discord.utils.MISSING, wait=True, **kwargs)
+        carrier.sent.add(message.id)
+        return message
+
+    def get_partial_message(self, message_id: int) -> "TokenMessage":
+        return TokenMessage(self, message_id)
+
+
+class TokenMessage:
+    def __init__(self, channel: TokenChannel, message_id: int) -> None:
+        self.channel, self.id = channel, message_id
+
+    async def edit(self, **kwargs: Any) -> None:
+        carrier = self.channel.carrier
+        if carrier is None or not carrier.can_edit(self.id):
+            raise NoLiveToken()
+        kwargs = {k: v for k, v in kwargs.items() if v is not discord.utils.MISSING}
+        await carrier.interaction.followup.edit_message(self.id, **kwargs)
+
+    async def delete(self) -> None:
+        carrier = self.channel.carrier
+        if carrier is None or not carrier.can_edit(self.id):
+            raise NoLiveToken()
+        await carrier.interaction.followup.delete_message(self.id)

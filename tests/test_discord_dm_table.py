@@ -1,0 +1,97 @@
+"""A table in a DM with the bot installed to a person's account: ``/play akuma bots:3`` plays a whole game there,
+carried by interaction tokens only (the strict edge refuses channel writes there, expired tokens and a sixth
+followup), and a table nobody pressed for 15 minutes waits and catches up on the next press."""
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from bot.place import PlaceKind
+from bot.replay import rebuild_stored
+
+from .discord_harness import Harness
+from .discord_helpers import MY_HAND, board_message, only_table, says, start_harness
+from .test_discord_akuma import PLAYER, take_turn
+
+ALICE_ID = 101
+
+
+@pytest.fixture
+async def h(tmp_path: Path):
+    harness = await start_harness(tmp_path / "bot.db")
+    yield harness
+    await harness.close()
+
+
+def channel_calls(h: Harness, channel_id: int) -> list[str]:
+    return [f"{c.method} {c.path}" for c in h.calls if c.path.startswith(f"/channels/{channel_id}")]
+
+
+async def open_dm_table(h: Harness, alice, dm: int):
+    r = await h.slash(alice, "play akuma", channel=dm, bots=3, start="host")
+    assert r.type == "deferred" and not r.ephemeral
+    table = only_table(h)
+    assert table.place.kind is PlaceKind.PRIVATE and table.status == "running"
+    assert board_message(h, table).id == r.message.id  # the first board fills the command's "thinking…"
+    return table, r
+
+
+async def test_a_whole_game_against_bots_in_a_dm_through_tokens_only(h: Harness) -> None:
+    alice = h.user(ALICE_ID, "alice")
+    dm = h.dm(alice)
+    table, _ = await open_dm_table(h, alice, dm)
+    rng, turns = random.Random(3), 0
+    while table.status == "running":
+        assert table.to_act() == [PLAYER], "the bots moved with the last press's token"
+        await take_turn(h, alice, table, rng)
+        turns += 1
+        assert turns < 300
+    assert table.status == "finished" and table.result() is not None
+    messages = h.server.channel_messages(dm)
+    assert any(says(m.text, "common.final_ranking") for m in messages)
+    assert channel_calls(h, dm) == []  # not one channel write: everything went through interaction tokens
+    assert not [c for c in h.calls if c.refused]
+    assert max(reply.followups for reply in h.server.replies.values()) <= 5
+    replay = await rebuild_stored(h.bot.storage, table.id)  # stored as in a server: the log replays to the end
+    assert table.engine.dump(replay.frames[-1].state) == table.engine.dump(table.state)
+
+
+async def test_a_dm_table_without_a_live_token_waits_and_catches_up_on_the_next_press(h: Harness) -> None:
+    alice = h.user(ALICE_ID, "alice")
+    dm = h.dm(alice)
+    table, _ = await open_dm_table(h, alice, dm)
+    box = h.bot.get_cog("TableCog").outbox(table.id)
+    old_board = board_message(h, table)
+    # Alice is away for 20 minutes: every token she gave is dead, on Discord's side and the bot's ...
+    for reply in h.server.replies.values():
+        reply.created -= 20 * 60
+    assert box.carrier is not None
+    box.carrier.since -= 20 * 60
+    # ... and her time runs out: a bot plays her turn, and the bots go on until her next turn.
+    calls = len(h.calls)
+    await h.bot.service.expire(table.id, table.version)
+    await h.settle()
+    assert table.to_act() == [PLAYER] and table.version > 1
+    assert h.calls[calls:] == []  # nothing to write with: no request at all (none refused)
+    assert box.clock_held and table.row.deadline is None  # the table waits; her clock does not run meanwhile
+    # Her next press (My hand on the board she has) brings the board up to date with its token.
+    r = await h.click(alice, old_board, label=MY_HAND)
+    assert r.ephemeral
+    board = board_message(h, table)
+    assert board.id != old_board.id and board.payload["interaction_metadata"]["id"] == str(r.id)
+    caught_up = "\n".join(m.text for m in h.server.channel_messages(dm) if m.id > old_board.id)
+    assert says(caught_up, "table.timed_out", player="alice"), caught_up  # what happened while she was away
+    assert not box.clock_held and table.row.deadline is not None  # her clock runs again, with the full time
+    assert channel_calls(h, dm) == [] and not [c for c in h.calls if c.refused]
+    await take_turn(h, alice, table, random.Random(5))  # and the game goes on
+
+
+async def test_outside_a_server_play_says_what_it_can_do(h: Harness) -> None:
+    alice, bob = h.user(ALICE_ID, "alice"), h.user(102, "bob")
+    r = await h.slash(alice, "play akuma", channel=h.dm(alice), bots=0)
+    assert r.ephemeral and says(r.text, "error.dm_needs_bots", min=2)
+    r = await h.slash(alice, "play akuma", channel=h.group_dm(alice, bob), bots=3)
+    assert r.ephemeral and says(r.text, "error.group_dm_not_yet")
+    assert await h.bot.storage.game_ids(status=("lobby", "running", "finished")) == []

@@ -36,7 +36,7 @@ from .outbox_fold import Line
 from .outbox_kinds import OUTPUTS, Writing
 from .outbox_lines import Output, due_after, event_lines
 from .outbox_reach import Reach
-from .outbox_token import Carrier, NoLiveToken, TokenChannel
+from .outbox_token import Carrier, NoLiveToken, PressWait, TokenChannel
 from .refusals import Backoff, Refusal, RefusalBudget, classify, retry_after
 from .table_thread import open_thread
 
@@ -82,6 +82,7 @@ class TableOutbox:
         self._tried_at = 0.0  # unreachable: when it last asked Discord (time.monotonic)
         self._sibling_reached = False  # woken because another held writer of its server got through
         self.carrier: Carrier | None = None  # a DM or group DM table: the last press, whose token it writes with
+        self.press_wait = PressWait()  # ... and its wait for the next press once that token is about to end
         self.token_wait = 3600.0  # no live token: the writer waits this long at most (a press wakes it at once)
 
     # ---- what is due (called by the service's listener; never waits) ---------------------
@@ -162,11 +163,23 @@ class TableOutbox:
     def carry(self, carrier: Carrier) -> None:
         """A press on a DM or group DM table: its token carries what is due (and what waited for a token)."""
         self.carrier = carrier
+        self.press_wait.schedule(carrier, self.wait_for_press)
         if self.clock_held:
             self.due.add(Output.BOARD)  # the board it waited to show, with the clock running again
         if self._sleeping and self._task is not None and not self._woken:
             self._woken = True
             self._task.cancel()
+        self._start()
+
+    async def wait_for_press(self) -> None:
+        """The last press's token is about to end: the board says the table waits for a press, clock stopped."""
+        table = await self.bot.service.table(self.game_id)
+        if table.status != "running" or self.press_wait.waiting:
+            return
+        self.press_wait.waiting = True
+        self.board.add_lines([Line(t("table.waiting_for_press", table.row.locale))])
+        self.due.add(Output.BOARD)
+        await self.hold_clock(table)
         self._start()
 
     def _start(self) -> None:
@@ -274,7 +287,8 @@ class TableOutbox:
             self.reach.cause = None
             self.refused.reset()
             self.budget.reachable(table.row.guild_id, table.id)
-        if self.clock_held and self.board.all_told(table) and Output.BOARD not in self.due:
+        if self.clock_held and self.board.all_told(table) and Output.BOARD not in self.due and \
+                not self.press_wait.waiting:
             self.clock_held = False
             await self.bot.service.resume_clock(self.game_id)
 
@@ -398,6 +412,7 @@ class TableOutbox:
         """Stop writing (shutdown): what is still due is written after the next start, from the stored table."""
         if self._archive_timer is not None:
             self._archive_timer.cancel()
+        self.press_wait.cancel()
         if self._task is not None and not self._task.done():
             self._task.cancel()
             await asyncio.gather(self._task, return_exceptions=True)

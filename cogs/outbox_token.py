@@ -8,14 +8,16 @@ a token for 15 minutes and (for such an app outside a server) 5 followups: a car
 write with (:class:`NoLiveToken`), and the table waits, clock held, until the next press brings a new carrier."""
 from __future__ import annotations
 
+import asyncio
 import time
-from typing import Any
+from typing import Any, Callable, Coroutine
 
 import discord
 
 TOKEN_LIFETIME = 15 * 60.0  # seconds Discord accepts an interaction token
 TOKEN_MARGIN = 30.0  # a token this close to its end is not started on (a request may take a while)
 MAX_FOLLOWUPS = 5  # followups per interaction for a user-installed app outside a server
+TOKEN_NOTICE = 60.0  # the board says the table waits for a press this long before the last token ends
 
 
 class NoLiveToken(Exception):
@@ -83,3 +85,27 @@ class TokenMessage:
         if carrier is None or not carrier.can_edit(self.id):
             raise NoLiveToken()
         await carrier.interaction.followup.delete_message(self.id)
+
+
+class PressWait:
+    """A DM table's wait for the next press: shortly before the last press's token ends, its board says the table
+    waits (and its clock stops, so nobody's time runs out unseen); the next press ends the wait."""
+
+    def __init__(self) -> None:
+        self.waiting = False
+        self._timer: asyncio.TimerHandle | None = None
+        self._task: asyncio.Task[None] | None = None
+
+    def schedule(self, carrier: Carrier, notice: Callable[[], Coroutine[Any, Any, None]]) -> None:
+        self.cancel()
+        self.waiting = False
+        delay = max(0.0, carrier.since + TOKEN_LIFETIME - TOKEN_MARGIN - TOKEN_NOTICE - time.monotonic())
+
+        def due() -> None:
+            self._task = asyncio.create_task(notice())
+        self._timer = asyncio.get_running_loop().call_later(delay, due)
+
+    def cancel(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None

@@ -3,6 +3,7 @@ carried by interaction tokens only (the strict edge refuses channel writes there
 followup), and a table nobody pressed for 15 minutes waits and catches up on the next press."""
 from __future__ import annotations
 
+import asyncio
 import random
 from pathlib import Path
 
@@ -11,9 +12,11 @@ import pytest
 from bot.place import PlaceKind
 from bot.replay import rebuild_stored
 
+from .discord_faults import TOKEN_LIFETIME
 from .discord_harness import Harness
-from .discord_helpers import MY_HAND, board_message, only_table, says, start_harness
+from .discord_helpers import MY_HAND, board_message, kill, only_table, says, start_harness
 from .test_discord_akuma import PLAYER, take_turn
+from .test_discord_output import kept_by_discord
 
 ALICE_ID = 101
 
@@ -95,3 +98,56 @@ async def test_outside_a_server_play_says_what_it_can_do(h: Harness) -> None:
     r = await h.slash(alice, "play akuma", channel=h.group_dm(alice, bob), bots=3)
     assert r.ephemeral and says(r.text, "error.group_dm_not_yet")
     assert await h.bot.storage.game_ids(status=("lobby", "running", "finished")) == []
+
+
+async def test_a_restart_loses_nothing_and_the_next_press_brings_the_board_back(tmp_path: Path) -> None:
+    db = tmp_path / "bot.db"
+    h = await start_harness(db)
+    alice = h.user(ALICE_ID, "alice")
+    dm = h.dm(alice)
+    table, _ = await open_dm_table(h, alice, dm)
+    rng = random.Random(3)
+    for _ in range(2):
+        await take_turn(h, alice, table, rng)
+    version, state, old_board = table.version, table.engine.dump(table.state), board_message(h, table)
+    await kill(h)
+    old = h
+    h = await start_harness(db, discord_has=kept_by_discord(old))
+    try:
+        h.server.token_only |= old.server.token_only
+        alice = h.user(ALICE_ID, "alice")
+        await h.settle()
+        table = await h.bot.service.table(table.id)
+        assert (table.version, table.engine.dump(table.state)) == (version, state)  # every move kept
+        assert channel_calls(h, dm) == [] and not [c for c in h.calls if c.refused]  # it waits for a press
+        r = await h.click(alice, h.message(old_board.id), label=MY_HAND)
+        assert r.ephemeral
+        board = board_message(h, table)
+        assert board.id != old_board.id and board.payload["interaction_metadata"]["id"] == str(r.id)
+        assert table.to_act() == [PLAYER] and table.row.deadline is not None
+        await take_turn(h, alice, table, rng)
+        assert table.version > version and channel_calls(h, dm) == []
+    finally:
+        await h.close()
+
+
+async def test_before_the_last_token_ends_the_board_says_the_table_waits(h: Harness) -> None:
+    alice = h.user(ALICE_ID, "alice")
+    dm = h.dm(alice)
+    table, _ = await open_dm_table(h, alice, dm)
+    box = h.bot.get_cog("TableCog").outbox(table.id)
+    timer = box.press_wait._timer
+    assert timer is not None  # due a little before the token of her last press ends
+    left = timer.when() - asyncio.get_running_loop().time()
+    assert TOKEN_LIFETIME - 120 < left < TOKEN_LIFETIME - 60, left
+    await box.wait_for_press()  # what that timer runs
+    await h.settle()
+    board = board_message(h, table)
+    assert says(board.text, "table.waiting_for_press") and table.row.deadline is None  # said, and no clock runs
+    for reply in h.server.replies.values():  # 20 minutes later: nothing happened meanwhile
+        reply.created -= 20 * 60
+    box.carrier.since -= 20 * 60
+    r = await h.click(alice, board, label=MY_HAND)
+    assert r.ephemeral and table.row.deadline is not None  # her press: the clock runs again, with the full time
+    assert channel_calls(h, dm) == [] and not [c for c in h.calls if c.refused]
+    await take_turn(h, alice, table, random.Random(5))

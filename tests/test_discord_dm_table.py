@@ -10,7 +10,9 @@ from pathlib import Path
 import pytest
 
 from bot.place import PlaceKind
+from bot.policies import choose_action
 from bot.replay import rebuild_stored
+from engines import GAMES, get_engine
 
 from .discord_faults import TOKEN_LIFETIME
 from .discord_harness import Harness
@@ -151,3 +153,30 @@ async def test_before_the_last_token_ends_the_board_says_the_table_waits(h: Harn
     assert r.ephemeral and table.row.deadline is not None  # her press: the clock runs again, with the full time
     assert channel_calls(h, dm) == [] and not [c for c in h.calls if c.refused]
     await take_turn(h, alice, table, random.Random(5))
+
+
+@pytest.mark.parametrize("game", GAMES)
+async def test_every_game_plays_to_its_end_in_a_dm(h: Harness, game: str) -> None:
+    """Each game's whole deal against bots in a DM: Alice presses My hand on the board each turn (her press carries
+    what follows) and her decision is taken by the service; every message goes through tokens."""
+    alice = h.user(ALICE_ID, "alice")
+    dm = h.dm(alice)
+    engine = get_engine(game)
+    options = {"deals": 1} if game == "twinpyramid" else {}
+    await h.slash(alice, f"play {game}", channel=dm, bots=engine.min_players - 1 if game != "akuma" else 3,
+                  **options)
+    table = only_table(h)
+    rng, presses = random.Random(7), 0
+    while table.status == "running":
+        assert table.to_act() == [PLAYER], table.to_act()
+        r = await h.click(alice, board_message(h, table), label=MY_HAND)
+        assert r.ephemeral
+        presses += 1
+        action = choose_action(engine, table.state, PLAYER, rng)
+        with h._owning():
+            await h.bot.service.act_as(table.id, PLAYER, action, table.version)
+        await h.settle()
+        assert presses < 400
+    assert any(says(m.text, "common.final_ranking") for m in h.server.channel_messages(dm))
+    assert channel_calls(h, dm) == [] and not [c for c in h.calls if c.refused]
+    assert max(reply.followups for reply in h.server.replies.values()) <= 5

@@ -270,7 +270,8 @@ class TableOutbox:
         except NoLiveToken:  # a DM or group DM table nobody pressed for a while: it waits for the next press
             self.due.add(output)
             await self._cannot_show(table)
-            raise _Retry(self.token_wait) from None
+            fresh = self.carrier is not None and self.carrier.can_send()  # a press arrived meanwhile
+            raise _Retry(0.0 if fresh else self.token_wait) from None
         except Exception as error:  # every failure is sorted below
             self.due.add(output)
             await self._failed(table, output, error)

@@ -34,6 +34,10 @@ def channel_calls(h: Harness, channel_id: int) -> list[str]:
     return [f"{c.method} {c.path}" for c in h.calls if c.path.startswith(f"/channels/{channel_id}")]
 
 
+def result_of(messages, custom_id: str):
+    return next(m for m in messages if any(c.get("custom_id") == custom_id for c in m.components))
+
+
 async def open_dm_table(h: Harness, alice, dm: int):
     r = await h.slash(alice, "play akuma", channel=dm, bots=3, start="host")
     assert r.type == "deferred" and not r.ephemeral
@@ -61,6 +65,18 @@ async def test_a_whole_game_against_bots_in_a_dm_through_tokens_only(h: Harness)
     assert max(reply.followups for reply in h.server.replies.values()) <= 5
     replay = await rebuild_stored(h.bot.storage, table.id)  # stored as in a server: the log replays to the end
     assert table.engine.dump(replay.frames[-1].state) == table.engine.dump(table.state)
+    for look in (f"gh:review:{table.id}", f"gh:reveal:{table.id}"):  # looking back works there too, only to her
+        r = await h.click(alice, result_of(messages, look), look)
+        assert r.ephemeral, look
+    viewer = (await h.click(alice, result_of(messages, f"gh:review:{table.id}"), f"gh:review:{table.id}")).message
+    shared = await h.click(alice, viewer, rf"gh:rvsh:{table.id}:.*")  # shared with the DM: through this press
+    assert shared.ephemeral and len(h.server.channel_messages(dm)) == len(messages) + 1
+    # Rematch: its press carries the new table's first board.
+    r = await h.click(alice, result_of(messages, f"gh:rematch:{table.id}"), rf"gh:rematch:{table.id}")
+    again = await h.bot.service.table(table.id + 1)
+    assert again.status == "running" and again.place.kind is PlaceKind.PRIVATE
+    assert board_message(h, again).payload["interaction_metadata"]["id"] == str(r.id)
+    assert channel_calls(h, dm) == [] and not [c for c in h.calls if c.refused]
 
 
 async def test_a_dm_table_without_a_live_token_waits_and_catches_up_on_the_next_press(h: Harness) -> None:

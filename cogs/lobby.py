@@ -22,7 +22,7 @@ from .common import NO_MENTIONS, GameItem, host, names_for, public_language
 from .custom_ids import ID, VERSION
 from .limits import count_creation, room_for, server_limits
 from .permissions import require
-from .private_table import open_private_table, table_place
+from .private_table import in_group_dm, open_private_table, table_place
 from .table_thread import lobby_note, thread_plan
 
 DEFAULT_TIMER = 120
@@ -133,7 +133,7 @@ async def open_lobby(interaction: discord.Interaction, game: str, options: dict[
         raise BadOptions(option="bots", reason=f"0–{get_engine(game).max_players - 1}")
     if level not in LEVELS:
         raise BadOptions(option="level", reason=list(LEVELS))
-    if private:
+    if private and not in_group_dm(interaction):  # a DM with the bot: against bots, started at once
         await open_private_table(interaction, game, options, bots, timer, level)
         return
     limits = await server_limits(interaction)
@@ -197,7 +197,8 @@ class LobbyButton(GameItem,
         elif self.op == "bot":
             await service.add_bot(self.game_id, user.id, self.level or "normal")
         else:
-            require(interaction)
+            if table_place(interaction) is not PlaceKind.PRIVATE:  # (a group DM: written through presses only)
+                require(interaction)
             hosting = (await service.table(self.game_id)).row.host_id == user.id  # anyone else: refused as not host
             gate = room_for(interaction, await server_limits(interaction), "running") if hosting else nullcontext()
             async with gate:

@@ -259,6 +259,7 @@ class TableOutbox:
     async def _step(self, table: Table, output: Output) -> None:
         kind = OUTPUTS[output]
         self.due.discard(output)  # an update arriving meanwhile makes it due again
+        used = self.carrier
         if kind.where[table.place.kind] is Writing.NOT:
             await kind.skip(self, table)
             return
@@ -270,7 +271,7 @@ class TableOutbox:
         except NoLiveToken:  # a DM or group DM table nobody pressed for a while: it waits for the next press
             self.due.add(output)
             await self._cannot_show(table)
-            fresh = self.carrier is not None and self.carrier.can_send()  # a press arrived meanwhile
+            fresh = self.carrier not in (None, used) and self.carrier.can_send()  # a press arrived meanwhile
             raise _Retry(0.0 if fresh else self.token_wait) from None
         except Exception as error:  # every failure is sorted below
             self.due.add(output)

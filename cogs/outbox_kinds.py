@@ -18,6 +18,7 @@ from bot.table import Table
 from .common import NO_MENTIONS
 from .lobby import lobby_embed, lobby_view
 from .outbox_lines import Output, end_line
+from .outbox_token import NotThisToken
 from .refusals import UNKNOWN_MESSAGE
 from .table_result import result_message
 from .table_thread import post_result
@@ -71,6 +72,8 @@ async def write_lobby(outbox: "TableOutbox", table: Table) -> bool:
         kwargs = {"content": content, "embed": lobby_embed(table, locale), "view": None}
     try:
         await outbox.channel(table, Output.LOBBY).get_partial_message(table.row.lobby_message_id).edit(**kwargs)
+    except NotThisToken:  # a group DM's lobby, edited only by a press on it: it keeps what it shows
+        return False
     except discord.NotFound as error:
         if error.code != UNKNOWN_MESSAGE:
             raise

@@ -24,6 +24,10 @@ class NoLiveToken(Exception):
     """Nothing to write with: the last press's token expired or used its followups (the table waits for a press)."""
 
 
+class NotThisToken(Exception):
+    """A live token that cannot edit this message (sent with another press's token): it keeps what it shows."""
+
+
 class Carrier:
     """One press (or ``/play``) whose token the writer writes with; shared by every table it carries."""
 
@@ -31,7 +35,11 @@ class Carrier:
         self.interaction = interaction
         self.since = time.monotonic() if now is None else now  # when the press arrived (about when Discord made it)
         self.followups = 0
-        self.sent: set[int] = set()  # messages this token may edit: its followups
+        self.sent: set[int] = set()  # messages this token may edit: its followups ...
+        self.source = updated_message(interaction)  # ... and the public message the press updates in place
+
+    def can_edit(self, message_id: int | None) -> bool:
+        return self.alive() and message_id is not None and (message_id in self.sent or message_id == self.source)
 
     def alive(self) -> bool:
         return time.monotonic() - self.since < TOKEN_LIFETIME - TOKEN_MARGIN
@@ -39,8 +47,15 @@ class Carrier:
     def can_send(self) -> bool:
         return self.alive() and self.followups < MAX_FOLLOWUPS
 
-    def can_edit(self, message_id: int | None) -> bool:
-        return self.alive() and message_id in self.sent
+
+
+def updated_message(interaction: discord.Interaction) -> int | None:
+    """The public message a press answered by updating in place (a lobby's Join, Start…): its token edits it."""
+    updates = (discord.InteractionResponseType.deferred_message_update, discord.InteractionResponseType.message_update)
+    message = interaction.message
+    if interaction.response.type not in updates or message is None or message.flags.ephemeral:
+        return None
+    return message.id
 
 
 class TokenChannel:
@@ -75,10 +90,15 @@ class TokenMessage:
 
     async def edit(self, **kwargs: Any) -> None:
         carrier = self.channel.carrier
-        if carrier is None or not carrier.can_edit(self.id):
+        if carrier is None or not carrier.alive():
             raise NoLiveToken()
+        if not carrier.can_edit(self.id):
+            raise NotThisToken()
         kwargs = {k: v for k, v in kwargs.items() if v is not discord.utils.MISSING}
-        await carrier.interaction.followup.edit_message(self.id, **kwargs)
+        if self.id == carrier.source:
+            await carrier.interaction.edit_original_response(**kwargs)
+        else:
+            await carrier.interaction.followup.edit_message(self.id, **kwargs)
 
     async def delete(self) -> None:
         carrier = self.channel.carrier

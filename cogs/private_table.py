@@ -3,8 +3,9 @@ whole game there against bots, carried by interaction tokens (``outbox_token``).
 
 The table is stored as in a server (a lobby, its bot seats, the start, every move in the log), with no server and the
 DM as its channel (``bot.place``: ``PlaceKind.PRIVATE``). Every press on its controls hands its token to the table's
-writer (:func:`carry_press`), which shows what follows with it. Group DMs (people together) and a person's own install
-used in a server that has not added the bot are refused with why (:func:`table_place`)."""
+writer (:func:`carry_press`), which shows what follows with it. In a group DM ``/play`` opens a lobby as in a server
+(people join, add bots, start) on the same footing; a person's own install used in a server that has not added the
+bot is refused with why (:func:`table_place`)."""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
@@ -31,9 +32,11 @@ def table_place(interaction: discord.Interaction) -> PlaceKind:
         if not interaction.is_guild_integration():
             raise HostError("server_without_bot")  # a person's own install: the bot cannot write in this server
         return PlaceKind.CHANNEL  # (or its thread: ``table_thread.thread_plan``)
-    if interaction.context.private_channel:
-        raise HostError("group_dm_not_yet")
     return PlaceKind.PRIVATE
+
+
+def in_group_dm(interaction: discord.Interaction) -> bool:
+    return bool(interaction.context.private_channel)
 
 
 async def open_private_table(interaction: discord.Interaction, game: str, options: dict[str, Any], bots: int,

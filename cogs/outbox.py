@@ -17,6 +17,9 @@ back to its lobby's channel, a deleted channel ends it; anything else is our own
 logged. Whenever the writer cannot show the board for more than a moment (held by the refusal budget, backing off,
 unreachable) the table's clock is paused, and it runs again with the full time once the board is shown. The
 refusal budget keeps the bot far below Discord's invalid-request limit, in per-server shares.
+
+A table in a DM or group DM (``bot.place``) is written through the last press's token (``outbox_token``): with
+none alive it waits, clock paused, and the next press (``carry``) brings what waited.
 """
 from __future__ import annotations
 

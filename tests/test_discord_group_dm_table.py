@@ -111,6 +111,9 @@ async def test_a_group_dm_table_plays_every_game_with_one_person_away(h: Harness
     assert channel_calls(h, group) == [] and not [c for c in h.calls if c.refused]
     followups = max(reply.followups for reply in h.server.replies.values())
     assert followups <= 5
+    # Ratings belong to servers: the game is recorded (not asked again at each start), nobody is rated.
+    assert table.id not in await h.bot.storage.ratings.unrecorded_games()
+    assert await h.bot.storage.ratings.ratings(0, game, [ALICE_ID, BOB_ID]) == []
     print(f"\n{game} group DM: {cost}, most followups of one press {followups}")
 
 

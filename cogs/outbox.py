@@ -28,18 +28,16 @@ import logging
 import time
 from typing import TYPE_CHECKING, Callable
 
-import discord
-
 from bot.i18n import t
 from bot.place import PlaceKind
 from bot.table import ACTIVE, EndReason, Table, Update, UpdateKind
 
 from .outbox_board import BoardWriter
 from .outbox_fold import Line
-from .outbox_kinds import OUTPUTS, Writing
+from .outbox_kinds import OUTPUTS, Writing, in_lobby_channel
 from .outbox_lines import Output, due_after, event_lines
 from .outbox_reach import Reach
-from .outbox_token import Carrier, NoLiveToken, PressWait, TokenChannel
+from .outbox_token import Carrier, NoLiveToken, PressWait
 from .refusals import Backoff, Refusal, RefusalBudget, classify, retry_after
 from .table_thread import open_thread
 
@@ -326,12 +324,12 @@ class TableOutbox:
         if refusal.unreachable:
             self.due.add(Output.BOARD)
             await self.hold_clock(table)
-            await self.reach.cannot_reach(table, refusal, lobby_channel=self.in_lobby_channel(table, output))
+            await self.reach.cannot_reach(table, refusal, lobby_channel=in_lobby_channel(table, output))
             self._tried_at = time.monotonic()
             self.budget.hold(table.row.guild_id, table.id, lambda: self.wake(sibling_reached=True))
             raise _Retry(min(self.refused.next(), self.probe_every))
         if refusal is Refusal.CHANNEL_GONE:
-            await self._channel_gone(table, lobby_channel=self.in_lobby_channel(table, output))
+            await self._channel_gone(table, lobby_channel=in_lobby_channel(table, output))
             raise _Retry(self.transient.next())
         log.error("table %s: Discord refused the %s (%s); dropped", self.game_id, output.value, error)
         self.due.discard(output)
@@ -387,22 +385,6 @@ class TableOutbox:
         if why:
             self.board.lines.insert(0, Line(why))
             self.due.add(Output.BOARD)
-
-    def in_lobby_channel(self, table: Table, output: Output) -> bool:
-        """The kind of message is written in the lobby's channel at this table's place (not where it plays)."""
-        return OUTPUTS[output].where[table.place.kind] is Writing.LOBBY
-
-    def channel(self, table: Table, output: Output) -> discord.PartialMessageable | TokenChannel:
-        """The channel a kind of message is written to at this table's place (``OUTPUTS``: where it plays, where
-        its lobby is, or through the last press's token)."""
-        place = table.place
-        writing = OUTPUTS[output].where[place.kind]
-        if writing is Writing.TOKEN:
-            return TokenChannel(self.carrier)
-        if writing not in (Writing.PLAYS, Writing.LOBBY):
-            raise ValueError(f"table {table.id}: no channel writes of the {output.value} at a {place.kind.value}")
-        return self.bot.get_partial_messageable(place.channel_for(lobby=writing is Writing.LOBBY),
-                                                guild_id=place.guild_id)
 
     def writing(self) -> bool:
         """Its task is writing now (not done, and not waiting out a backoff)."""

@@ -18,7 +18,7 @@ from bot.table import Table
 from .common import NO_MENTIONS
 from .lobby import lobby_embed, lobby_view
 from .outbox_lines import Output, end_line
-from .outbox_token import NotThisToken
+from .outbox_token import NotThisToken, TokenChannel
 from .refusals import UNKNOWN_MESSAGE
 from .table_result import result_message
 from .table_thread import post_result
@@ -42,6 +42,24 @@ class OutputKind:
     where: Mapping[PlaceKind, Writing]  # how it is written at each kind of place
     give_up: Callable[["TableOutbox"], None]  # Discord refused the message itself: what is dropped
     skip: Callable[["TableOutbox", Table], Awaitable[None]]  # not written at this place: what it records instead
+
+
+def in_lobby_channel(table: Table, output: Output) -> bool:
+    """The kind of message is written in the lobby's channel at this table's place (not where it plays)."""
+    return OUTPUTS[output].where[table.place.kind] is Writing.LOBBY
+
+
+def channel(outbox: "TableOutbox", table: Table, output: Output) -> discord.PartialMessageable | TokenChannel:
+    """Where a kind of message is written at this table's place (``OUTPUTS``): where it plays, where its lobby is,
+    or through the last press's token."""
+    place = table.place
+    writing = OUTPUTS[output].where[place.kind]
+    if writing is Writing.TOKEN:
+        return TokenChannel(outbox.carrier)
+    if writing not in (Writing.PLAYS, Writing.LOBBY):
+        raise ValueError(f"table {table.id}: no channel writes of the {output.value} at a {place.kind.value}")
+    return outbox.bot.get_partial_messageable(place.channel_for(lobby=writing is Writing.LOBBY),
+                                              guild_id=place.guild_id)
 
 
 def nothing(_: "TableOutbox") -> None:
@@ -71,7 +89,7 @@ async def write_lobby(outbox: "TableOutbox", table: Table) -> bool:
             content = t("lobby.playing_in_thread", locale, thread=f"<#{table.place.channel_id}>")
         kwargs = {"content": content, "embed": lobby_embed(table, locale), "view": None}
     try:
-        await outbox.channel(table, Output.LOBBY).get_partial_message(table.row.lobby_message_id).edit(**kwargs)
+        await channel(outbox, table, Output.LOBBY).get_partial_message(table.row.lobby_message_id).edit(**kwargs)
     except NotThisToken:  # a group DM's lobby, edited only by a press on it: it keeps what it shows
         return False
     except discord.NotFound as error:
@@ -79,13 +97,13 @@ async def write_lobby(outbox: "TableOutbox", table: Table) -> bool:
             raise
         if table.status != "lobby":
             return False  # a deleted lobby of a table that started is not brought back
-        message = await outbox.channel(table, Output.LOBBY).send(**kwargs, allowed_mentions=NO_MENTIONS)
+        message = await channel(outbox, table, Output.LOBBY).send(**kwargs, allowed_mentions=NO_MENTIONS)
         await outbox.bot.service.set_message(table, lobby_message_id=message.id)
     return True
 
 
 async def write_board(outbox: "TableOutbox", table: Table) -> bool:
-    return await outbox.board.write(table, outbox.channel(table, Output.BOARD))
+    return await outbox.board.write(table, channel(outbox, table, Output.BOARD))
 
 
 async def write_result(outbox: "TableOutbox", table: Table) -> bool:
@@ -98,13 +116,13 @@ async def write_result(outbox: "TableOutbox", table: Table) -> bool:
         return False
     rematch = await outbox.bot.storage.tournaments.tournament_of_game(table.id) is None
     kwargs = result_message(table, table.row.locale, rematch=rematch)
-    await outbox.channel(table, Output.RESULT).send(**kwargs, nonce=stable_nonce(table.id, "result"))
+    await channel(outbox, table, Output.RESULT).send(**kwargs, nonce=stable_nonce(table.id, "result"))
     await outbox.bot.service.note_output(table, result_shown=True)
     return True
 
 
 async def retire(outbox: "TableOutbox", table: Table) -> bool:
-    return await outbox.board.retire_old_boards(outbox.channel(table, Output.RETIRE))
+    return await outbox.board.retire_old_boards(channel(outbox, table, Output.RETIRE))
 
 
 async def write_told(outbox: "TableOutbox", table: Table) -> bool:

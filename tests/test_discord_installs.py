@@ -7,6 +7,8 @@ from pathlib import Path
 from bot.discord_rules import command_errors
 from bot.tournaments.models import TournamentStatus
 
+from .discord_harness_http import Reply
+from .discord_harness_payloads import build_options, interaction_payload
 from .discord_helpers import says, start_harness
 
 GUILD_INSTALL, USER_INSTALL = 0, 1  # Discord's ApplicationIntegrationType
@@ -48,5 +50,26 @@ async def test_a_server_command_outside_a_server_says_why_and_changes_nothing(tm
         # In a server that added the bot the same command runs (no refusal).
         reply = await h.slash(alice, "leaderboard", game="akuma")
         assert not says(reply.text, "error.server_only")
+    finally:
+        await h.close()
+
+
+async def test_a_persons_own_install_in_a_server_without_the_bot_says_why(tmp_path: Path) -> None:
+    """Someone who installed the app to their account uses it in a server that has not added the bot: Discord
+    sends the interaction with only their own install as its authorizer."""
+    h = await start_harness(tmp_path / "bot.db")
+    try:
+        alice = h.user(101, "alice")
+        for command, options, key in (("play akuma", {"bots": 3}, "error.server_without_bot"),
+                                      ("leaderboard", {"game": "akuma"}, "error.server_only")):
+            payload = interaction_payload(h, alice, 2, build_options(h, alice, command, options), h.channel_id,
+                                          None)
+            payload["authorizing_integration_owners"] = {"1": str(alice.id)}
+            reply = Reply(h.server, int(payload["id"]), payload["token"], 2, h.channel_id, alice.payload)
+            h.server.replies[reply.token] = reply
+            h.dispatch("INTERACTION_CREATE", payload)
+            await h.settle()
+            assert reply.ephemeral and says(reply.text, key), reply.text
+        assert await h.bot.storage.game_ids(status=("lobby", "running", "finished")) == []
     finally:
         await h.close()

@@ -15,6 +15,8 @@ Usage (``MyBot`` is any ``commands.Bot`` subclass, constructed but not logged in
         r2 = await h.click(alice, lobby, label="Join")     # or custom_id="akuma:7:join" (regex ok)
         r3 = await h.select(alice, r2.message, "pick", ["c3"])
         r4 = await h.submit(alice, r3, {"name": "Bob"})    # answer the modal r3 opened
+        dm = h.dm(alice)                              # her DM with the bot installed to her account (or
+        await h.slash(alice, "play akuma", channel=dm)     # h.group_dm(alice, bob)): token-only, as Discord has it
 
 What is real: ``Bot.login`` (``static_login`` is swapped for one that installs the fake session), ``setup_hook``,
 the ConnectionState parsers (``READY``, ``GUILD_CREATE``, ``INTERACTION_CREATE`` … fed through
@@ -64,6 +66,7 @@ from .discord_harness_payloads import (
     HarnessUser,
     build_options,
     channel_payload,
+    find_command,
     guild_payload,
     interaction_payload,
     member_add,
@@ -270,7 +273,18 @@ class Harness(HarnessErrors):
         choices, ranges, ``default_permissions``): breaking one raises :class:`HarnessError` before dispatch."""
         data = build_options(self, user, command, options)
         channel_id = self.channel_ids.get(str(channel), channel) if channel else self.channel_id
+        self._offered_here(command, channel_id)
         return await self._interact(user, 2, data, channel_id, None, expect_response)
+
+    def _offered_here(self, command: str, channel_id: int) -> None:
+        """Discord's client offers a command only in the contexts it declares (a server, the DM with the bot, a
+        group DM); a test that must send one elsewhere forges the request (``interaction_payload``)."""
+        context = {DM: 1, GROUP_DM: 2}.get(self.server.channels[channel_id]["type"], 0)
+        root, _, _ = find_command(self, command)
+        contexts = self.bot.tree.allowed_contexts._merge_to_array(getattr(root, "allowed_contexts", None))
+        if contexts is not None and context not in contexts:
+            raise HarnessError(f"/{command} declares contexts {contexts}: Discord's client does not offer it in "
+                               f"context {context}")
 
     async def autocomplete(self, user: HarnessUser, command: str, focused: str, **options: Any) -> list[dict]:
         """The choices the bot offers while ``user`` types ``options[focused]``."""

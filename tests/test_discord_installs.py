@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from bot.discord_rules import command_errors
 from bot.tournaments.models import TournamentStatus
 
-from .discord_harness_http import Reply
+from .discord_harness_http import HarnessError, Reply
 from .discord_harness_payloads import build_options, interaction_payload
 from .discord_helpers import says, start_harness
 
@@ -36,15 +38,29 @@ async def test_synced_commands_say_where_they_install_and_run(tmp_path: Path) ->
         await h.close()
 
 
+async def forged(h, user, command: str, channel: int, owners: dict[str, str] | None = None, **options):
+    """A slash command sent where Discord's client would not offer it (an old client, a forged request)."""
+    payload = interaction_payload(h, user, 2, build_options(h, user, command, options), channel, None)
+    if owners is not None:
+        payload["authorizing_integration_owners"] = owners
+    reply = Reply(h.server, int(payload["id"]), payload["token"], 2, channel, user.payload)
+    h.server.replies[reply.token] = reply
+    h.dispatch("INTERACTION_CREATE", payload)
+    await h.settle()
+    return reply
+
+
 async def test_a_server_command_outside_a_server_says_why_and_changes_nothing(tmp_path: Path) -> None:
     h = await start_harness(tmp_path / "bot.db")
     try:
         alice = h.user(101, "alice")
+        with pytest.raises(HarnessError, match="does not offer it"):  # the client does not even show it there
+            await h.slash(alice, "leaderboard", channel=h.dm(alice), game="akuma")
         for channel in (h.dm(alice), h.group_dm(alice, h.user(102, "bob"))):
             for command, options in (("leaderboard", {"game": "akuma"}), ("stats", {})):
-                reply = await h.slash(alice, command, channel=channel, **options)
+                reply = await forged(h, alice, command, channel, **options)
                 assert reply.ephemeral and says(reply.text, "error.server_only"), reply.text
-        reply = await h.slash(alice, "tournament create", channel=h.dm(alice), game="akuma")
+        reply = await forged(h, alice, "tournament create", h.dm(alice), game="akuma")
         assert reply.ephemeral and says(reply.text, "error.server_only")
         assert await h.bot.storage.tournaments.ids(statuses=tuple(TournamentStatus)) == []
         # In a server that added the bot the same command runs (no refusal).
@@ -62,13 +78,7 @@ async def test_a_persons_own_install_in_a_server_without_the_bot_says_why(tmp_pa
         alice = h.user(101, "alice")
         for command, options, key in (("play akuma", {"bots": 3}, "error.server_without_bot"),
                                       ("leaderboard", {"game": "akuma"}, "error.server_only")):
-            payload = interaction_payload(h, alice, 2, build_options(h, alice, command, options), h.channel_id,
-                                          None)
-            payload["authorizing_integration_owners"] = {"1": str(alice.id)}
-            reply = Reply(h.server, int(payload["id"]), payload["token"], 2, h.channel_id, alice.payload)
-            h.server.replies[reply.token] = reply
-            h.dispatch("INTERACTION_CREATE", payload)
-            await h.settle()
+            reply = await forged(h, alice, command, h.channel_id, owners={"1": str(alice.id)}, **options)
             assert reply.ephemeral and says(reply.text, key), reply.text
         assert await h.bot.storage.game_ids(status=("lobby", "running", "finished")) == []
     finally:

@@ -15,6 +15,8 @@ from engines import BadOptions
 
 from .acknowledge import Backlog
 from .cluster import syncs_commands
+from .errors import HostError
+from .installs import declare_reach, outside_its_server
 from .limits import CreationCooldowns, Gates
 from .replies import reply_error, reply_unknown_control
 from .scheduler import BotScheduler
@@ -90,6 +92,7 @@ class GameHostBot(commands.Bot):
         await self.tree.set_translator(CatalogTranslator())
         for extension in EXTENSIONS:
             await self.load_extension(extension)
+        declare_reach(self.tree)
         if self.sync_commands and syncs_commands(self.service.shards):
             await self.sync_app_commands()  # one process syncs: the one owning shard 0
         bots = await self.scheduler.resume()
@@ -134,7 +137,9 @@ class GameHostBot(commands.Bot):
     async def on_app_command_check(self, interaction: discord.Interaction) -> bool:
         if interaction.user.bot:
             return False  # bots do not play or run commands
-        problem = _bad_option(interaction)
+        problem: Exception | None = _bad_option(interaction)
+        if problem is None and outside_its_server(interaction):
+            problem = HostError("server_only")
         if problem is not None:
             await reply_error(interaction, problem)
             return False

@@ -19,6 +19,7 @@ from typing import Any, Callable
 from engines import Action, EngineError
 
 from .errors import HostError
+from .place import back_from_thread, moved_to_thread, place_of
 from .policies import choose_action
 from .service_core import ServiceCore
 from .service_lobby import Lobbies
@@ -252,16 +253,13 @@ class GameService:
         """A table that was to move to a thread at its start: it now plays in ``thread_id`` (its lobby stays in
         the channel), or, with None, in its channel. Stored before anything is written there, so a restarted bot
         writes to the same place."""
-        fields: dict[str, object] = {"open_thread": False}
-        if thread_id is not None:
-            fields |= {"channel_id": thread_id, "lobby_channel_id": table.row.channel_id}
-        await self._note(table, **fields)
+        await self._note(table, **moved_to_thread(place_of(table.row), thread_id))
 
     async def leave_thread(self, table: Table) -> None:
         """The table's thread was deleted: it plays on in its lobby's channel, with a new board message there."""
-        if table.row.lobby_channel_id:
-            await self._note(table, channel_id=table.row.lobby_channel_id, lobby_channel_id=None,
-                             board_message_id=None)
+        fields = back_from_thread(place_of(table.row))
+        if fields:
+            await self._note(table, **fields)
 
     async def end_gone(self, game_id: int) -> Update | None:
         """The table's channel was deleted: it ends (its game stays stored, without a result)."""

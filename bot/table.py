@@ -10,6 +10,7 @@ from typing import Any
 from engines import Engine, Event, Result, View, get_engine
 from engines.base import V
 
+from .place import Place, place_of
 from .render import seat_names
 from .storage import GameRow, SeatRow
 
@@ -42,6 +43,11 @@ class Table:
     @property
     def status(self) -> str:
         return self.row.status
+
+    @property
+    def place(self) -> Place:
+        """Where it plays (``bot.place``: the one reading of its row's channel fields)."""
+        return place_of(self.row)
 
     @property
     def paused(self) -> bool:

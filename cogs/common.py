@@ -69,6 +69,9 @@ class GameItem(discord.ui.DynamicItem[discord.ui.Item], template=r"gh:never"):
             async with host(interaction).backlog.handling(interaction, self.acknowledgement(interaction)):
                 check_server(interaction, await self.server_of(interaction))
                 await self.run(interaction)
+            if interaction.guild_id is None:  # a DM table: this press's token shows what follows
+                from .private_table import carry_press  # (it builds on this module)
+                await carry_press(interaction, self.game_id)
         except Exception as error:  # the single error boundary for controls
             await reply_error(interaction, error)
 

@@ -53,7 +53,7 @@ async def show_or_change_limits(interaction: discord.Interaction, values: dict[s
 class ConfigCog(commands.Cog):
     """Server settings."""
 
-    config = app_commands.Group(name="config", description="Server settings for the game host", guild_only=True,
+    config = app_commands.Group(name="config", description="Server settings for the game host",
                                 default_permissions=discord.Permissions(manage_guild=True))
 
     def __init__(self) -> None:

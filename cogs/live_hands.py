@@ -41,7 +41,7 @@ class _Live:
     deadline: float | None  # the decision's deadline it shows (the clock pauses and resumes within a version)
     dirty: bool = False
     task: asyncio.Task[None] | None = field(default=None, repr=False)
-    older: list[discord.Interaction] = field(default_factory=list)  # older views of theirs, to delete
+    older: list[tuple[discord.Interaction, float]] = field(default_factory=list)  # older views (and since), to delete
 
 
 HandDrawer = Callable[[discord.Interaction, Table, str | None], Awaitable[tuple[str, discord.ui.View]]]
@@ -63,7 +63,7 @@ class LiveHands:
         if old is not None and old.task is not None and not old.task.done():
             live.task = old.task  # the running redraw picks up the new interaction on its next round
         if old is not None and opened_new_message(interaction):  # one hand view per person: the older one goes
-            live.older = [*old.older, old.interaction]
+            live.older = [*old.older, (old.interaction, old.since)]
         if table.version != drawn_at or live.older:  # the table moved on while this answer was drawn
             self._schedule(key, live)
         if table.status != "running" and (live.task is None or live.task.done()):
@@ -93,6 +93,9 @@ class LiveHands:
         while (live := self._live.get(key[0], {}).get(key[1])) is not None and live.dirty:
             live.dirty = False
             await _delete_older(live)
+            if time.monotonic() - live.since > EDIT_WINDOW:  # its token ended: it cannot be edited any more
+                self._forget(key)
+                return
             table = await self.bot.service.table(key[0])
             if live.drawn_at == table.version and live.deadline == table.row.deadline and table.status == "running":
                 continue
@@ -121,7 +124,9 @@ async def _delete_older(live: _Live) -> None:
     """Older hand views of this person are deleted, the newer one being shown (in this person's redraw task, so
     an edit of an older view still under way cannot land after its deletion)."""
     while live.older:
-        older = live.older.pop(0)
+        older, since = live.older.pop(0)
+        if time.monotonic() - since > EDIT_WINDOW:
+            continue  # its token ended: Discord would refuse (the person may dismiss it)
         try:
             await older.delete_original_response()
         except discord.HTTPException as error:  # dismissed, or its token expired: nothing left to delete

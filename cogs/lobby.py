@@ -13,6 +13,7 @@ from bot.errors import HostError
 from bot.games import controls_hooks
 from bot.i18n import t
 from bot.lengths import expected_minutes
+from bot.place import PlaceKind
 from bot.policies import LEVELS
 from bot.replies import fill_original
 from bot.table import Table
@@ -22,6 +23,7 @@ from .common import NO_MENTIONS, GameItem, host, names_for, public_language
 from .custom_ids import ID, VERSION
 from .limits import count_creation, room_for, server_limits
 from .permissions import require
+from .private_table import in_group_dm, open_private_table, table_place
 from .table_thread import lobby_note, thread_plan
 
 DEFAULT_TIMER = 120
@@ -127,7 +129,9 @@ async def open_lobby(interaction: discord.Interaction, game: str, options: dict[
     """Create the table, add ``bots`` bot seats (as many as fit) and post the lobby message.
     ``timer``: seconds per decision before a bot moves for an absent player (0 = no timer); ``level``: the bots'."""
     service = host(interaction).service
-    require(interaction)
+    private = table_place(interaction) is PlaceKind.PRIVATE
+    if not private:
+        require(interaction)
     # Discord's client enforces the options' ranges; a forged request does not, so check them here too.
     if not 0 <= timer <= MAX_TIMER:
         raise BadOptions(option="timer", reason=f"0–{MAX_TIMER}")
@@ -135,6 +139,9 @@ async def open_lobby(interaction: discord.Interaction, game: str, options: dict[
         raise BadOptions(option="bots", reason=f"0–{get_engine(game).max_players - 1}")
     if level not in LEVELS:
         raise BadOptions(option="level", reason=list(LEVELS))
+    if private and not in_group_dm(interaction):  # a DM with the bot: against bots, started at once
+        await open_private_table(interaction, game, options, bots, timer, level)
+        return
     limits = await server_limits(interaction)
     async with room_for(interaction, limits, "lobby"):
         count_creation(interaction, limits)
@@ -196,7 +203,8 @@ class LobbyButton(GameItem,
         elif self.op == "bot":
             await service.add_bot(self.game_id, user.id, self.level or "normal")
         else:  # start, or the quick start: the game's quick length instead of the lobby's
-            require(interaction)
+            if table_place(interaction) is not PlaceKind.PRIVATE:  # (a group DM: written through presses only)
+                require(interaction)
             table = await service.table(self.game_id)
             hosting = table.row.host_id == user.id  # anyone else: refused as not host
             quick = controls_hooks(table.row.game).quick_options if self.op == "quick" else None

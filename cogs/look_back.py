@@ -91,8 +91,8 @@ def can_see(interaction: discord.Interaction, table: Table) -> bool:
         return True
     if not isinstance(user, discord.Member):
         return False
-    for channel_id in (table.row.channel_id, table.row.lobby_channel_id):
-        channel = interaction.client.get_channel(channel_id) if channel_id is not None else None
+    for channel_id in table.place.channel_ids:
+        channel = interaction.client.get_channel(channel_id)
         if isinstance(channel, (discord.abc.GuildChannel, discord.Thread)):
             return channel.permissions_for(user).view_channel
     return False

@@ -17,6 +17,9 @@ back to its lobby's channel, a deleted channel ends it; anything else is our own
 logged. Whenever the writer cannot show the board for more than a moment (held by the refusal budget, backing off,
 unreachable) the table's clock is paused, and it runs again with the full time once the board is shown. The
 refusal budget keeps the bot far below Discord's invalid-request limit, in per-server shares.
+
+A table in a DM or group DM (``bot.place``) is written through the last press's token (``outbox_token``): with
+none alive it waits, clock paused, and the next press (``carry``) brings what waited.
 """
 from __future__ import annotations
 
@@ -25,16 +28,16 @@ import logging
 import time
 from typing import TYPE_CHECKING, Callable
 
-import discord
-
 from bot.i18n import t
+from bot.place import PlaceKind
 from bot.table import ACTIVE, EndReason, Table, Update, UpdateKind
 
 from .outbox_board import BoardWriter
 from .outbox_fold import Line
-from .outbox_kinds import OUTPUTS
+from .outbox_kinds import OUTPUTS, Writing, in_lobby_channel
 from .outbox_lines import Output, due_after, event_lines
 from .outbox_reach import Reach
+from .outbox_token import Carrier, NoLiveToken, PressWait
 from .refusals import Backoff, Refusal, RefusalBudget, classify, retry_after
 from .table_thread import open_thread
 
@@ -79,6 +82,9 @@ class TableOutbox:
         self.budget_held = False  # its server used its share of the refusal budget: held back until it frees
         self._tried_at = 0.0  # unreachable: when it last asked Discord (time.monotonic)
         self._sibling_reached = False  # woken because another held writer of its server got through
+        self.carrier: Carrier | None = None  # a DM or group DM table: the last press, whose token it writes with
+        self.press_wait = PressWait()  # ... and its wait for the next press once that token is about to end
+        self.token_wait = 3600.0  # no live token: the writer waits this long at most (a press wakes it at once)
 
     # ---- what is due (called by the service's listener; never waits) ---------------------
     def push(self, update: Update) -> None:
@@ -155,6 +161,28 @@ class TableOutbox:
             self._task.cancel()
         self._start()
 
+    def carry(self, carrier: Carrier) -> None:
+        """A press on a DM or group DM table: its token carries what is due (and what waited for a token)."""
+        self.carrier = carrier
+        self.press_wait.schedule(carrier, self.wait_for_press)
+        if self.clock_held:
+            self.due.add(Output.BOARD)  # the board it waited to show, with the clock running again
+        if self._sleeping and self._task is not None and not self._woken:
+            self._woken = True
+            self._task.cancel()
+        self._start()
+
+    async def wait_for_press(self) -> None:
+        """The last press's token is about to end: the board says the table waits for a press, clock stopped."""
+        table = await self.bot.service.table(self.game_id)
+        if table.status != "running" or self.press_wait.waiting:
+            return
+        self.press_wait.waiting = True
+        self.board.add_lines([Line(t("table.waiting_for_press", table.row.locale))])
+        self.due.add(Output.BOARD)
+        await self.hold_clock(table)
+        self._start()
+
     def _start(self) -> None:
         if self.pending() and (self._task is None or self._task.done()):
             self._task = asyncio.create_task(self._run())
@@ -169,7 +197,7 @@ class TableOutbox:
             try:
                 table = await self.bot.service.table(self.game_id)
                 await self._may_write(table)
-                if table.row.open_thread and table.state is not None:
+                if table.place.moves_to_thread and table.state is not None:
                     await self._move_to_thread(table)
                 for output in OUTPUTS:
                     if output in self.due or (output is Output.RETIRE and self.board.old_boards):
@@ -232,11 +260,20 @@ class TableOutbox:
     async def _step(self, table: Table, output: Output) -> None:
         kind = OUTPUTS[output]
         self.due.discard(output)  # an update arriving meanwhile makes it due again
+        used = self.carrier
+        if kind.where[table.place.kind] is Writing.NOT:
+            await kind.skip(self, table)
+            return
         try:
             wrote = await asyncio.wait_for(kind.write(self, table), REQUEST_TIMEOUT)
         except _Retry:
             self.due.add(output)
             raise
+        except NoLiveToken:  # a DM or group DM table nobody pressed for a while: it waits for the next press
+            self.due.add(output)
+            await self._cannot_show(table)
+            fresh = self.carrier not in (None, used) and self.carrier.can_send()  # a press arrived meanwhile
+            raise _Retry(0.0 if fresh else self.token_wait) from None
         except Exception as error:  # every failure is sorted below
             self.due.add(output)
             await self._failed(table, output, error)
@@ -253,7 +290,8 @@ class TableOutbox:
             self.reach.cause = None
             self.refused.reset()
             self.budget.reachable(table.row.guild_id, table.id)
-        if self.clock_held and self.board.all_told(table) and Output.BOARD not in self.due:
+        if self.clock_held and self.board.all_told(table) and Output.BOARD not in self.due and \
+                not self.press_wait.waiting:
             self.clock_held = False
             await self.bot.service.resume_clock(self.game_id)
 
@@ -286,12 +324,12 @@ class TableOutbox:
         if refusal.unreachable:
             self.due.add(Output.BOARD)
             await self.hold_clock(table)
-            await self.reach.cannot_reach(table, refusal, lobby_channel=OUTPUTS[output].in_lobby_channel)
+            await self.reach.cannot_reach(table, refusal, lobby_channel=in_lobby_channel(table, output))
             self._tried_at = time.monotonic()
             self.budget.hold(table.row.guild_id, table.id, lambda: self.wake(sibling_reached=True))
             raise _Retry(min(self.refused.next(), self.probe_every))
         if refusal is Refusal.CHANNEL_GONE:
-            await self._channel_gone(table, lobby_channel=OUTPUTS[output].in_lobby_channel)
+            await self._channel_gone(table, lobby_channel=in_lobby_channel(table, output))
             raise _Retry(self.transient.next())
         log.error("table %s: Discord refused the %s (%s); dropped", self.game_id, output.value, error)
         self.due.discard(output)
@@ -300,7 +338,7 @@ class TableOutbox:
     async def _unarchive(self, table: Table) -> Refusal | None:
         """A thread Discord archived after a quiet while: open it again (None), or why that was refused."""
         try:
-            await asyncio.wait_for(self.bot.http.edit_channel(table.row.channel_id, archived=False), REQUEST_TIMEOUT)
+            await asyncio.wait_for(self.bot.http.edit_channel(table.place.channel_id, archived=False), REQUEST_TIMEOUT)
         except Exception as again:  # locked, no permission, or Discord down
             refusal = classify(again)
             if refusal.counts_as_invalid:
@@ -313,9 +351,10 @@ class TableOutbox:
         table = await self.bot.service.table(self.game_id)
         if table.status not in ACTIVE and not self.pending():
             return
-        if channel_id == table.row.channel_id:
+        place = table.place
+        if channel_id == place.channel_id:
             await self._channel_gone(table, lobby_channel=False)
-        elif channel_id == table.row.lobby_channel_id:
+        elif channel_id == place.lobby_channel_id:
             await self._channel_gone(table, lobby_channel=True)
         self._start()
 
@@ -325,7 +364,7 @@ class TableOutbox:
         more is written for it."""
         if self.gone:
             return
-        if table.row.lobby_channel_id and not lobby_channel:
+        if table.place.kind is PlaceKind.THREAD and not lobby_channel:
             await self.bot.service.leave_thread(table)
             self.board.add_lines([Line(t("table.thread_deleted", table.row.locale, id=table.id))])
             self.board.told.clear()  # the board they decide on is posted afresh, with its ping
@@ -347,11 +386,6 @@ class TableOutbox:
             self.board.lines.insert(0, Line(why))
             self.due.add(Output.BOARD)
 
-    def channel(self, table: Table, lobby: bool = False) -> discord.PartialMessageable:
-        """Where the table plays (its thread, once it moved there), or with ``lobby`` where its lobby is."""
-        where = (lobby and table.row.lobby_channel_id) or table.row.channel_id
-        return self.bot.get_partial_messageable(where, guild_id=table.row.guild_id)
-
     def writing(self) -> bool:
         """Its task is writing now (not done, and not waiting out a backoff)."""
         return self._task is not None and not self._task.done() and not self._sleeping
@@ -365,6 +399,7 @@ class TableOutbox:
         """Stop writing (shutdown): what is still due is written after the next start, from the stored table."""
         if self._archive_timer is not None:
             self._archive_timer.cancel()
+        self.press_wait.cancel()
         if self._task is not None and not self._task.done():
             self._task.cancel()
             await asyncio.gather(self._task, return_exceptions=True)

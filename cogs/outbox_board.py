@@ -29,6 +29,7 @@ from .board import board_message_kwargs
 from .common import NO_MENTIONS
 from .outbox_fold import Line, compose, fit, folded, plain_lines
 from .outbox_lines import event_lines
+from .outbox_token import TokenChannel
 from .refusals import UNKNOWN_MESSAGE
 from .table_post import named, table_view, turn_lines
 
@@ -37,6 +38,15 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 MAX_LINES = 40  # event lines kept while they cannot be written; older ones are summarised in one line
+
+
+Writable = discord.PartialMessageable | TokenChannel  # a channel, or a DM / group DM reached through a token
+
+
+def editable(channel: Writable, message_id: int | None) -> bool:
+    """Whether the writer may edit this message where it writes: always in a channel; through a token, only the
+    messages that token sent."""
+    return channel.can_edit(message_id) if isinstance(channel, TokenChannel) else True
 
 
 def new_nonce() -> str:
@@ -153,23 +163,25 @@ class BoardWriter:
         return bool(self.post or self.lines)
 
     # ---- writing ---------------------------------------------------------------------------
-    async def write(self, table: Table, channel: discord.PartialMessageable) -> bool:
+    async def write(self, table: Table, channel: Writable) -> bool:
         """The board message: a new one at the bottom when a person's turn begins (or the lines outgrow it), else
         the current one edited. Lines that do not fit stay pending for another round."""
         if table.state is None:
             return await self._write_plain_lines(table, channel)
-        if self.post is None and self._new_board_due(table):
+        board = table.row.board_message_id
+        if self.post is None and (self._new_board_due(table) or (board and not editable(channel, board))):
             self.post = await self._build_post(table)
         wrote = await (self._post_board(table, channel) if self.post is not None else self._edit_board(table, channel))
         return await self._write_warning(table, channel) or wrote
 
-    async def _write_warning(self, table: Table, channel: discord.PartialMessageable) -> bool:
+    async def _write_warning(self, table: Table, channel: Writable) -> bool:
         """The time warning below the board: sent when due, deleted once its decision is made (or the table moved
         on). It @mentions only those it has not warned in this turn."""
         wrote = False
         if self.warned is not None and self.warned[1] != table.version:
             try:
-                await channel.get_partial_message(self.warned[0]).delete()
+                if editable(channel, self.warned[0]):  # (through a token: only while it is that press's message)
+                    await channel.get_partial_message(self.warned[0]).delete()
             except discord.NotFound:
                 pass  # deleted already
             self.warned, wrote = None, True
@@ -241,7 +253,7 @@ class BoardWriter:
             run += 1
         return self.shown_lines[len(self.shown_lines) - run:]
 
-    async def _post_board(self, table: Table, channel: discord.PartialMessageable) -> bool:
+    async def _post_board(self, table: Table, channel: Writable) -> bool:
         post, locale = self.post, table.row.locale
         assert post is not None
         kwargs = await board_message_kwargs(table, locale)
@@ -266,7 +278,7 @@ class BoardWriter:
         await self.bot.service.note_output(table, board_message_id=message.id, board_shown=self._shown(table))
         return True
 
-    async def _edit_board(self, table: Table, channel: discord.PartialMessageable) -> bool:
+    async def _edit_board(self, table: Table, channel: Writable) -> bool:
         locale = table.row.locale
         told = [u for u in self._people(table) if u in self.pinged]
         turn = self._turn(table, told)
@@ -300,7 +312,7 @@ class BoardWriter:
             self.unrecorded = False
             await self.bot.service.note_output(table, board_shown=self._shown(table))
 
-    async def _write_plain_lines(self, table: Table, channel: discord.PartialMessageable) -> bool:
+    async def _write_plain_lines(self, table: Table, channel: Writable) -> bool:
         """Lines of a table that never had a board (cancelled in its lobby): a message of their own."""
         if self.post is None and self.lines:
             lines = self.lines[:fit(self.lines, ()) or 1]
@@ -311,14 +323,16 @@ class BoardWriter:
         self._drop_post()
         return True
 
-    async def retire_old_boards(self, channel: discord.PartialMessageable) -> bool:
+    async def retire_old_boards(self, channel: Writable) -> bool:
         """A replaced board keeps only its lines (picture, board and controls removed); one with none is deleted."""
         wrote = False
         while self.old_boards:
             message_id, content = self.old_boards[0]
             old = channel.get_partial_message(message_id)
             try:
-                if content:
+                if not editable(channel, message_id):
+                    pass  # sent with an older press's token: it keeps its controls (they answer as stale)
+                elif content:
                     await old.edit(content=content, embed=None, attachments=[], view=None,
                                    allowed_mentions=NO_MENTIONS)
                 else:

@@ -34,7 +34,7 @@ class Reach:
 
     async def cannot_reach(self, table: Table, refusal: Refusal, *, lobby_channel: bool) -> None:
         """The first refusal of a cause tells the host; the same cause again tells nobody."""
-        channel_id = (lobby_channel and table.row.lobby_channel_id) or table.row.channel_id
+        channel_id = table.place.channel_for(lobby=lobby_channel)
         self.channel_id = channel_id
         if self.cause is refusal:
             return
@@ -58,7 +58,7 @@ class Reach:
         or a permission the bot lacks there. False when it looks writable or the cache does not know it (a server
         the bot left, a channel not cached): then only a request can tell."""
         guild = self.bot.get_guild(table.row.guild_id) if table.row.guild_id else None
-        channel = guild.get_channel_or_thread(self.channel_id or table.row.channel_id) if guild else None
+        channel = guild.get_channel_or_thread(self.channel_id or table.place.channel_id) if guild else None
         if guild is None or channel is None or guild.me is None:
             return False
         perms = channel.permissions_for(guild.me)

@@ -126,7 +126,7 @@ def play_command(game: str) -> app_commands.Command:
 
 def play_group() -> app_commands.Group:
     """``/play`` with one generated subcommand per registered game."""
-    group = app_commands.Group(name="play", description=catalog("en")["app.play.description"], guild_only=True)
+    group = app_commands.Group(name="play", description=catalog("en")["app.play.description"])
     for game in games():
         group.add_command(play_command(game))
     return group

@@ -19,6 +19,7 @@ from bot import literal, render
 from bot.errors import HostError
 from bot.games import render_hooks
 from bot.i18n import language, t
+from bot.place import PlaceKind
 from bot.replay import GameRecord, stored_record
 from bot.replay_show import record_names
 from bot.replies import NO_MENTIONS, fill_original
@@ -304,7 +305,8 @@ async def start_shared(interaction: discord.Interaction, table_id: int, index: i
     record = replay.record if replay is not None else await stored_record(host(interaction).storage, table_id)
     if index > len(record.actions):
         raise HostError("review_no_frame", index=index, last=len(record.actions))
-    await interaction.response.defer(ephemeral=True, thinking=True)
+    private = table.place.kind is PlaceKind.PRIVATE  # a DM: shared through this press (no "thinking…" to fill)
+    await interaction.response.defer(ephemeral=True, thinking=not private)
     replay = replay or await rebuilt(interaction, record)
     locale = table.row.locale
     message = await asyncio.to_thread(viewer_message, replay, index, perspective, None, locale, interaction.user.id)
@@ -318,8 +320,11 @@ async def post_where_played(interaction: discord.Interaction, table: Table, cont
                             message: dict[str, Any]) -> discord.Message:
     """The shared review sent to the table's thread (unarchived first when it was archived) or channel, as a
     table's writer sends (``review_shared.post_shared``)."""
-    client = interaction.client
-    channel = client.get_channel(table.row.channel_id) or await client.fetch_channel(table.row.channel_id)
+    client, place = interaction.client, table.place
+    if place.kind is PlaceKind.PRIVATE:  # the bot writes there only through the press's token
+        files = [discord.File(f.fp, f.filename) for f in message.pop("attachments")]
+        return await interaction.followup.send(content, files=files, wait=True, **message)
+    channel = client.get_channel(place.channel_id) or await client.fetch_channel(place.channel_id)
     if not isinstance(channel, discord.abc.Messageable):
         raise HostError("review_share_failed", game_id=table.id)
     pictures = [(f.filename, f.fp.read()) for f in message.pop("attachments")]
@@ -328,7 +333,7 @@ async def post_where_played(interaction: discord.Interaction, table: Table, cont
         files = [discord.File(io.BytesIO(data), filename) for filename, data in pictures]
         return await channel.send(content, files=files, **message)
 
-    posted = await post_shared(client, table.row.channel_id, table.row.guild_id, send)
+    posted = await post_shared(client, place.channel_id, place.guild_id, send)
     if posted is None:
         raise HostError("review_share_failed", game_id=table.id)
     return posted

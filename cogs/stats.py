@@ -21,7 +21,6 @@ class StatsCog(commands.Cog):
         self.bot = bot
 
     @app_commands.command(name="leaderboard")
-    @app_commands.guild_only()
     @app_commands.describe(game="Which game's ratings")
     @app_commands.choices(game=game_choices())
     async def leaderboard(self, interaction: discord.Interaction, game: str) -> None:
@@ -34,7 +33,6 @@ class StatsCog(commands.Cog):
         await interaction.response.send_message(embed=embed, allowed_mentions=NO_MENTIONS)
 
     @app_commands.command(name="stats")
-    @app_commands.guild_only()
     @app_commands.describe(user="Whose statistics (default: yours)")
     async def stats(self, interaction: discord.Interaction, user: discord.Member | None = None) -> None:
         """Games, wins, placings, ratings and recent results of a player on this server (only to you)."""

@@ -36,7 +36,7 @@ PING_CHOICES = [app_commands.Choice(name="on", value="on"), app_commands.Choice(
 class TableCog(commands.Cog):
     """Keeps every table's channel in step with the game."""
 
-    game = app_commands.Group(name="game", description="The table in this channel", guild_only=True)
+    game = app_commands.Group(name="game", description="The table in this channel")
 
     flush_seconds = 10.0  # how long a shutdown waits for the writers before stopping them
 
@@ -98,7 +98,7 @@ class TableCog(commands.Cog):
         if table_id is not None:
             table = await service.table(table_id)
             check_server(interaction, table.row.guild_id)
-            if interaction.channel_id not in (table.row.channel_id, table.row.lobby_channel_id):
+            if interaction.channel_id not in table.place.channel_ids:
                 raise HostError("not_this_channel", game_id=table_id)
             return table
         tables = await service.tables_in_channel(interaction.channel_id or 0)

@@ -24,6 +24,7 @@ from bot.discord_errors import (
     UNKNOWN_CHANNEL,
 )
 from bot.i18n import t
+from bot.place import PlaceKind
 from bot.table import ACTIVE, Table
 
 from .common import NO_MENTIONS, host
@@ -112,10 +113,11 @@ async def post_result(bot: "GameHostBot", table: Table, nonce: str) -> bool:
     """A table that played in its thread has ended: the channel of its lobby gets its result (the same places and
     notes as the result in the thread, without Rematch, which stays in the thread) or that it was ended, as one
     message linking the thread. Other tables: nothing (False)."""
-    if table.status in ACTIVE or not table.row.lobby_channel_id:
+    place = table.place
+    if table.status in ACTIVE or place.kind is not PlaceKind.THREAD:
         return False
-    locale, thread = table.row.locale, f"<#{table.row.channel_id}>"
-    channel = bot.get_partial_messageable(table.row.lobby_channel_id, guild_id=table.row.guild_id)
+    locale, thread = table.row.locale, f"<#{place.channel_id}>"
+    channel = bot.get_partial_messageable(place.lobby_channel_id, guild_id=place.guild_id)
     finished = table.status == "finished" and table.state is not None
     embed = discord.utils.MISSING
     if finished:

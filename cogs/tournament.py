@@ -69,7 +69,7 @@ def create_command() -> app_commands.Command:
 class TournamentCog(TournamentChannel, commands.Cog):
     """The tournament commands; the channel side of every tournament change is ``TournamentChannel``'s."""
 
-    tournament = app_commands.Group(name="tournament", description="Community tournaments", guild_only=True)
+    tournament = app_commands.Group(name="tournament", description="Community tournaments")
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot

@@ -213,10 +213,15 @@ class Faults:
     def _expired(self, call: "Call", server: "FakeDiscord", make) -> Optional["FakeResponse"]:
         """A followup or an edit with an interaction token older than 15 minutes: 401, code 50027."""
         match = re.fullmatch(r"/webhooks/\d+/([^/]+)(/.*)?", call.path)
-        reply = server.replies.get(match.group(1)) if match and self.deadlines else None
-        if reply is None or time.monotonic() - reply.created <= TOKEN_LIFETIME:
+        reply = server.replies.get(match.group(1)) if match else None
+        if reply is None or not (self.deadlines or server.is_private(reply.channel_id)):
+            return None  # (outside a server the token is all the bot has: its expiry is always on)
+        if time.monotonic() - reply.created <= TOKEN_LIFETIME:
             return None
-        return make(401, {"message": "Invalid Webhook Token", "code": 50027})
+        body = {"message": "Invalid Webhook Token", "code": 50027}
+        if server.is_private(reply.channel_id):
+            call.refused, call.response = True, body  # the bot writes there only with a live token: it should know
+        return make(401, body)
 
 
 Responder = Callable[["Call"], Awaitable["FakeResponse"]]

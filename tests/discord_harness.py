@@ -15,6 +15,8 @@ Usage (``MyBot`` is any ``commands.Bot`` subclass, constructed but not logged in
         r2 = await h.click(alice, lobby, label="Join")     # or custom_id="akuma:7:join" (regex ok)
         r3 = await h.select(alice, r2.message, "pick", ["c3"])
         r4 = await h.submit(alice, r3, {"name": "Bob"})    # answer the modal r3 opened
+        dm = h.dm(alice)                              # her DM with the bot installed to her account (or
+        await h.slash(alice, "play akuma", channel=dm)     # h.group_dm(alice, bob)): token-only, as Discord has it
 
 What is real: ``Bot.login`` (``static_login`` is swapped for one that installs the fake session), ``setup_hook``,
 the ConnectionState parsers (``READY``, ``GUILD_CREATE``, ``INTERACTION_CREATE`` … fed through
@@ -55,17 +57,22 @@ from .discord_harness_http import (
     HarnessError,
     Reply,
     SentMessage,
+    snowflake,
     use_fake_session,
 )
 from .discord_harness_payloads import (
+    DM,
+    GROUP_DM,
     MEMBER_PERMISSIONS,
     HarnessUser,
     build_options,
     channel_payload,
+    find_command,
     guild_payload,
     interaction_payload,
     member_add,
     modal_answers,
+    private_channel_payload,
     ready_payloads,
 )
 from .discord_harness_server import FakeDiscord
@@ -224,6 +231,26 @@ class Harness(HarnessErrors):
         self.dispatch("GUILD_CREATE", guild_payload(self, guild_id, ids.values()))
         return ids
 
+    def dm(self, user: HarnessUser) -> int:
+        """The DM between ``user`` and the bot installed to their account, as for someone who shares no server with
+        it (interactions there come with context BOT_DM; the bot writes there only through their tokens); its id."""
+        return self._private(DM, [user])
+
+    def group_dm(self, *users: HarnessUser) -> int:
+        """A group DM of these people, where they use the bot installed to their accounts (context
+        PRIVATE_CHANNEL; the bot is not a member); its id."""
+        return self._private(GROUP_DM, list(users))
+
+    def _private(self, kind: int, users: list[HarnessUser]) -> int:
+        for cid in self.server.token_only:
+            channel = self.server.channels[cid]
+            if channel["type"] == kind and [r["id"] for r in channel["recipients"]] == [str(u.id) for u in users]:
+                return cid
+        cid = snowflake()
+        self.server.channels[cid] = private_channel_payload(cid, kind, users)
+        self.server.token_only.add(cid)
+        return cid
+
     # ------------------------------------------------------------------ people
     def user(self, id: int, name: str, *, locale: str = "en-US", permissions: Union[int, discord.Permissions, None]
              = None, roles: Iterable[int] = (), bot: bool = False) -> HarnessUser:
@@ -247,7 +274,18 @@ class Harness(HarnessErrors):
         choices, ranges, ``default_permissions``): breaking one raises :class:`HarnessError` before dispatch."""
         data = build_options(self, user, command, options)
         channel_id = self.channel_ids.get(str(channel), channel) if channel else self.channel_id
+        self._offered_here(command, channel_id)
         return await self._interact(user, 2, data, channel_id, None, expect_response)
+
+    def _offered_here(self, command: str, channel_id: int) -> None:
+        """Discord's client offers a command only in the contexts it declares (a server, the DM with the bot, a
+        group DM); a test that must send one elsewhere forges the request (``interaction_payload``)."""
+        context = {DM: 1, GROUP_DM: 2}.get(self.server.channels[channel_id]["type"], 0)
+        root, _, _ = find_command(self, command)
+        contexts = self.bot.tree.allowed_contexts._merge_to_array(getattr(root, "allowed_contexts", None))
+        if contexts is not None and context not in contexts:
+            raise HarnessError(f"/{command} declares contexts {contexts}: Discord's client does not offer it in "
+                               f"context {context}")
 
     async def autocomplete(self, user: HarnessUser, command: str, focused: str, **options: Any) -> list[dict]:
         """The choices the bot offers while ``user`` types ``options[focused]``."""

@@ -199,6 +199,7 @@ class Reply:
     created: float = field(default_factory=time.monotonic)  # when Discord created the interaction
     answered_at: Optional[float] = None  # when the first callback (an answer or a deferral) reached the edge
     shown_at: Optional[float] = None  # when the answer's content did (the callback, or the deferral's first edit)
+    followups: int = 0  # followup messages Discord accepted for it (a deferral's filling included)
 
     responded = property(lambda self: bool(self.callbacks))
     type = property(lambda self: CALLBACK_NAMES.get(self.callbacks[0]["type"]) if self.callbacks else None,

@@ -207,6 +207,8 @@ def interaction_payload(h: "Harness", user: HarnessUser, kind: int, data: dict, 
     """INTERACTION_CREATE as Discord sends it to a guild bot; ``message`` (a SentMessage) for components/modals.
     The interaction comes from the server of ``channel_id`` (see ``Harness.add_guild``)."""
     iid = snowflake()
+    if h.server.channels[channel_id]["type"] in PRIVATE_TYPES:
+        return private_interaction(h, user, iid, kind, data, channel_id, message)
     guild_id = int(h.server.channels[channel_id].get("guild_id") or h.guild_id)
     payload = {
         "id": str(iid), "application_id": str(h.app_id), "type": kind, "data": data, "token": f"tok-{iid}",
@@ -215,6 +217,39 @@ def interaction_payload(h: "Harness", user: HarnessUser, kind: int, data: dict, 
         "channel": {**h.server.channels[channel_id], "permissions": str(user.permissions)}, "member": user.member(),
         "locale": user.locale, "guild_locale": h.guild_locale, "app_permissions": str(h.app_permissions.value),
         "entitlements": [], "authorizing_integration_owners": {"0": str(guild_id)}, "context": 0,
+        "attachment_size_limit": ATTACHMENT_SIZE_LIMIT}
+    if message is not None:
+        payload["message"] = message.payload
+    return payload
+
+
+DM, GROUP_DM = 1, 3  # channel types
+PRIVATE_TYPES = (DM, GROUP_DM)
+BOT_DM, PRIVATE_CHANNEL = 1, 2  # interaction contexts
+# What Discord sends as ``app_permissions`` outside a server: Attach Files, Embed Links, Mention Everyone only.
+PRIVATE_APP_PERMISSIONS = (1 << 15) | (1 << 14) | (1 << 17)
+
+
+def private_channel_payload(cid: int, kind: int, users: list[HarnessUser]) -> dict:
+    """A DM of one person with the bot, or a group DM of people (the bot is never a member of one)."""
+    payload = {"id": str(cid), "type": kind, "last_message_id": None, "flags": 0,
+               "recipients": [u.payload for u in users]}
+    if kind == GROUP_DM:
+        payload.update(name=None, icon=None, owner_id=str(users[0].id))
+    return payload
+
+
+def private_interaction(h: "Harness", user: HarnessUser, iid: int, kind: int, data: dict, channel_id: int,
+                        message: Optional[Any]) -> dict:
+    """INTERACTION_CREATE from a DM with the bot or a group DM, for an app the person installed to their account:
+    no guild, a ``user`` instead of a member, the context, and the reduced ``app_permissions``."""
+    channel = h.server.channels[channel_id]
+    payload = {
+        "id": str(iid), "application_id": str(h.app_id), "type": kind, "data": data, "token": f"tok-{iid}",
+        "version": 1, "channel_id": str(channel_id), "channel": channel, "user": user.payload,
+        "locale": user.locale, "app_permissions": str(PRIVATE_APP_PERMISSIONS), "entitlements": [],
+        "authorizing_integration_owners": {"1": str(user.id)},
+        "context": BOT_DM if channel["type"] == DM else PRIVATE_CHANNEL,
         "attachment_size_limit": ATTACHMENT_SIZE_LIMIT}
     if message is not None:
         payload["message"] = message.payload

@@ -48,6 +48,10 @@ THREAD_LOCKED = error(403, 160005, "Thread is locked")
 THREAD_LIMIT = error(400, 160006, "Maximum number of active threads reached")
 MANAGE_THREADS = 1 << 34
 UNKNOWN_WEBHOOK = error(404, 10015, "Unknown Webhook")
+MISSING_ACCESS = error(403, 50001, "Missing Access")
+CANNOT_DM = error(403, 50007, "Cannot send messages to this user")
+FOLLOWUP_LIMIT = error(400, 40094, "This interaction has hit the maximum number of follow up messages")
+MAX_PRIVATE_FOLLOWUPS = 5  # followups per interaction for a user-installed app outside a server
 
 
 def kept_attachments(message: Optional[dict]) -> dict[str, str]:
@@ -84,6 +88,7 @@ class FakeDiscord:
         self.deleted: set[int] = set()
         self.uploads: dict[int, bytes] = {}  # attachment id → bytes
         self.channels: dict[int, dict] = {}  # guild channels, threads and DMs that exist
+        self.token_only: set[int] = set()  # DMs and group DMs reached only through interaction tokens
         self.guild: dict = {}  # the guild as GUILD_CREATE has it (roles, members); the harness fills it
         self.users: dict[int, dict] = {int(bot_user["id"]): bot_user}
         self.replies: dict[str, Reply] = {}
@@ -120,7 +125,8 @@ class FakeDiscord:
             match = pattern.match(call.path)
             if match and method == call.method:
                 call.route = name
-                call.status, call.response = handler(call, {k: unquote(v) for k, v in match.groupdict().items()})
+                params = {k: unquote(v) for k, v in match.groupdict().items()}
+                call.status, call.response = self._private_refusal(call, params) or handler(call, params)
                 # Discord's validation (or its upload limit) said no: not a test's route, not a state such as 50083
                 code = call.response.get("code") if isinstance(call.response, dict) else None
                 call.refused = call.refused or (builtin and (
@@ -146,6 +152,20 @@ class FakeDiscord:
             self._nonces.setdefault((str(payload["channel_id"]), str(payload["nonce"])), int(payload["id"]))
         return SentMessage(self, int(payload["id"]))
 
+    def is_private(self, channel_id: int) -> bool:
+        """A DM or group DM where people use the bot installed to their accounts (``Harness.dm``/``group_dm``): it
+        writes there only through interaction tokens. (A DM the bot opened with a member of its server is not one.)"""
+        return channel_id in self.token_only
+
+    def _private_refusal(self, call: Call, params: dict) -> Optional[tuple[int, dict]]:
+        """A channel request by the bot in a DM or group DM it is not a member of: Discord refuses it (the group DM:
+        no access; the DM: the bot may not message someone it shares no server with)."""
+        channel_id = int(params.get("channel_id", 0))
+        if not self.is_private(channel_id):
+            return None
+        call.refused = True
+        return MISSING_ACCESS if self.channels[channel_id]["type"] == 3 else CANNOT_DM
+
     # ------------------------------------------------------------------ messages
     def create_message(self, channel_id: int, body: dict, files: dict, *, flags: int, reply: Optional[Reply] = None):
         p = {"id": str(snowflake()), "channel_id": str(channel_id), "type": 0, "author": self.bot_user, "content": "",
@@ -155,9 +175,10 @@ class FakeDiscord:
         if self.channels.get(channel_id, {}).get("guild_id"):
             p["guild_id"] = str(self.channels[channel_id]["guild_id"])
         if reply is not None:
+            owners = {"1": reply.user["id"]} if self.is_private(channel_id) else {"0": str(self.guild_id)}
             p.update(webhook_id=str(self.app_id), application_id=str(self.app_id), type=20 if reply.kind == 2 else 0,
                      interaction_metadata={"id": str(reply.id), "type": reply.kind, "user": reply.user,
-                                           "authorizing_integration_owners": {"0": str(self.guild_id)}})
+                                           "authorizing_integration_owners": owners})
         if body.get("message_reference"):
             p.update(type=19, message_reference={"channel_id": str(channel_id), **body["message_reference"]})
         self.update_message(p, body, files)
@@ -230,7 +251,7 @@ class FakeDiscord:
         if uid not in self.users:
             return error(404, 10013, "Unknown User")
         for ch in self.channels.values():
-            if ch["type"] == 1 and int(ch["recipients"][0]["id"]) == uid:
+            if ch["type"] == 1 and int(ch["recipients"][0]["id"]) == uid and int(ch["id"]) not in self.token_only:
                 return 200, ch
         ch = {"id": str(snowflake()), "type": 1, "recipients": [self.users[uid]], "last_message_id": None, "flags": 0}
         self.channels[int(ch["id"])] = ch
@@ -436,9 +457,13 @@ class FakeDiscord:
             message = self.update_message(original, {k: v for k, v in body.items() if k != "flags"}, call.files)
             reply.shown_at = reply.shown_at or call.at
         else:
+            if self.is_private(reply.channel_id) and reply.followups >= MAX_PRIVATE_FOLLOWUPS:
+                call.refused = True
+                return FOLLOWUP_LIMIT
             flags = (body.get("flags") or 0) & SENDABLE_FLAGS
             message = self.create_message(reply.channel_id, body, call.files, flags=flags, reply=reply)
             reply.message_ids.append(int(message["id"]))
+        reply.followups += 1
         return (200, message) if call.params.get("wait") in ("1", "true", "True") else NO_CONTENT
 
     def _webhook_message(self, call, params) -> Optional[dict]:

@@ -9,6 +9,9 @@ from .problems import Answer, Path, Problems
 CHAT_INPUT, USER, MESSAGE_COMMAND = 1, 2, 3
 SUB_COMMAND, SUB_COMMAND_GROUP, STRING, INTEGER, NUMBER = 1, 2, 3, 4, 10
 MAX_COMMANDS = {CHAT_INPUT: 100, USER: 15, MESSAGE_COMMAND: 15}
+# Discord's OpenAPI (ApplicationCommandCreateRequest): ``integration_types`` are ApplicationIntegrationType values
+# (0 GUILD_INSTALL, 1 USER_INSTALL), ``contexts`` InteractionContextType values (0 GUILD, 1 BOT_DM, 2 PRIVATE_CHANNEL).
+INTEGRATION_TYPES, CONTEXTS = frozenset({0, 1}), frozenset({0, 1, 2})
 COMMAND_SIZE = 8000
 MAX_SAFE_INTEGER = 2 ** 53
 # Discord's developer documentation, "Reference > Locales": the only keys a localization map may have.
@@ -52,6 +55,8 @@ def command_errors(commands: Any) -> Optional[Answer]:
 
 def check_command(p: Problems, path: Path, command: dict) -> None:
     kind = command.get("type", CHAT_INPUT)
+    check_enum_list(p, (*path, "integration_types"), command.get("integration_types"), INTEGRATION_TYPES)
+    check_enum_list(p, (*path, "contexts"), command.get("contexts"), CONTEXTS)
     if kind == CHAT_INPUT:
         check_named(p, path, command)
         check_options(p, path, command.get("options") or [], depth=0)
@@ -65,6 +70,18 @@ def check_command(p: Problems, path: Path, command: dict) -> None:
         if command.get("options"):
             p.add((*path, "options"), "APPLICATION_COMMAND_OPTIONS_NOT_ALLOWED",
                   "Only chat input commands have options")
+
+
+def check_enum_list(p: Problems, path: Path, values: Any, allowed: frozenset[int]) -> None:
+    """``integration_types`` / ``contexts``: absent, null (Discord's default) or a list of known values."""
+    if values is None:
+        return
+    if not isinstance(values, list):
+        p.add(path, "BASE_TYPE_ARRAY", "Must be an array")
+        return
+    for i, value in enumerate(values):
+        if value not in allowed:
+            p.add((*path, i), "ENUM_TYPE_COERCE", f"Value \"{value}\" is not a valid enum value.")
 
 
 def check_named(p: Problems, path: Path, item: dict) -> None:

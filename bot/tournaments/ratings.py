@@ -15,6 +15,7 @@ from typing import Callable
 
 from openskill.models import PlackettLuce
 
+from bot.place import PlaceKind
 from bot.service import GameService
 from bot.storage import ShardFilter, Storage
 from bot.storage.ratings import Skill
@@ -86,16 +87,17 @@ class RatingService:
             await self.record_game(update.table)
 
     async def record_game(self, table: Table) -> bool:
-        """Record the people of a finished game and, when there are two or more, rate them by their order among
-        themselves: the host's bots are ignored, and a person whose seat a bot finished (away, left) still
-        counts, so leaving a lost game does not dodge its rating."""
+        """Record the people of a finished game and, when there are two or more at a server's table, rate them by
+        their order among themselves (a DM or group DM game is recorded, never rated): the host's bots are
+        ignored, and a person whose seat a bot finished (away, left) still counts, so leaving a lost game does not
+        dodge its rating."""
         result = table.result()
         humans = [s for s in table.seats if s.user_id is not None]
         if table.status != "finished" or result is None or not humans:
             return False
         place_of = places(result.ranking)
         places_by_user = {s.user_id: place_of[s.player] for s in humans if s.user_id is not None}
-        rated = len(humans) >= 2
+        rated = len(humans) >= 2 and table.place.kind is not PlaceKind.PRIVATE  # ratings belong to a server
         fresh = self.default(0)
         return await self.storage.ratings.record_game(
             table.id, guild_id=table.row.guild_id or 0, game=table.row.game, seats=len(table.seats),

@@ -1,0 +1,88 @@
+"""A table outside a server: ``/play <game> bots:N`` in a DM with the bot (installed to the person's account) plays a
+whole game there against bots, carried by interaction tokens (``outbox_token``).
+
+The table is stored as in a server (a lobby, its bot seats, the start, every move in the log), with no server and the
+DM as its channel (``bot.place``: ``PlaceKind.PRIVATE``). Every press on its controls hands its token to the table's
+writer (:func:`carry_press`), which shows what follows with it. In a group DM ``/play`` opens a lobby as in a server
+(people join, add bots, start) on the same footing; a person's own install used in a server that has not added the
+bot is refused with why (:func:`table_place`)."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.errors import HostError
+from bot.i18n import language
+from bot.limits import Limits
+from bot.place import PlaceKind
+from bot.table import Table
+from engines import get_engine
+
+from .common import host
+from .limits import count_creation
+from .outbox_token import Carrier
+
+if TYPE_CHECKING:
+    from .table import TableCog
+
+def table_place(interaction: discord.Interaction) -> PlaceKind:
+    """Where a ``/play`` here would open its table, or why it cannot."""
+    if interaction.guild_id is not None:
+        if not interaction.is_guild_integration():
+            raise HostError("server_without_bot")  # a person's own install: the bot cannot write in this server
+        return PlaceKind.CHANNEL  # (or its thread: ``table_thread.thread_plan``)
+    return PlaceKind.PRIVATE
+
+
+def in_group_dm(interaction: discord.Interaction) -> bool:
+    return bool(interaction.context.private_channel)
+
+
+async def open_private_table(interaction: discord.Interaction, game: str, options: dict[str, Any], bots: int,
+                             timer: int, level: str) -> None:
+    """The person and ``bots`` bots, started at once: its first board fills this command's "thinking…"."""
+    engine = get_engine(game)
+    if 1 + bots < engine.min_players:
+        raise HostError("dm_needs_bots", min=engine.min_players - 1)
+    service, user = host(interaction).service, interaction.user
+    count_creation(interaction, Limits())  # the per-person cooldown, as in a server
+    try:
+        await interaction.response.defer(thinking=True)
+    except discord.HTTPException:  # Discord lost the interaction: nothing was created
+        raise HostError("lobby_not_shown") from None
+    assert interaction.channel_id is not None
+    table = await service.create_lobby(
+        game=game, guild_id=None, channel_id=interaction.channel_id, user_id=user.id, name=user.display_name,
+        options=options, locale=language(interaction.locale), turn_seconds=timer)
+    for _ in range(min(bots, engine.max_players - 1)):
+        await service.add_bot(table.id, user.id, level)
+    tables_cog(interaction).outbox(table.id).carry(Carrier(interaction))  # before the start: the board uses it
+    await service.start(table.id, user.id)
+    interaction.extras["committed"] = "start"
+
+
+def tables_cog(interaction: discord.Interaction) -> "TableCog":
+    cog = host(interaction).get_cog("TableCog")
+    assert cog is not None
+    return cog  # type: ignore[return-value]  # the table cog is loaded with the bot
+
+
+def carried_here(interaction: discord.Interaction, table: Table) -> bool:
+    place = table.place
+    return place.kind is PlaceKind.PRIVATE and place.channel_id == interaction.channel_id
+
+
+async def carry_press(interaction: discord.Interaction, game_id: int) -> None:
+    """A press in a DM on a table's control, answered: its token carries what that table shows next (and what a
+    Rematch opened there shows first)."""
+    if interaction.guild_id is not None or not interaction.response.is_done() or interaction.channel_id is None:
+        return
+    service = host(interaction).service
+    try:
+        tables = [await service.table(game_id), *await service.tables_in_channel(interaction.channel_id)]
+    except HostError:
+        return  # a forged control naming no table
+    carrier = Carrier(interaction)
+    for table in {t.id: t for t in tables if carried_here(interaction, t)}.values():
+        tables_cog(interaction).outbox(table.id).carry(carrier)

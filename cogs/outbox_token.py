@@ -14,6 +14,8 @@ from typing import Any, Callable, Coroutine
 
 import discord
 
+from bot.replies import awaits_answer, fill_original
+
 TOKEN_LIFETIME = 15 * 60.0  # seconds Discord accepts an interaction token
 TOKEN_MARGIN = 30.0  # a token this close to its end is not started on (a request may take a while)
 MAX_FOLLOWUPS = 5  # followups per interaction for a user-installed app outside a server
@@ -36,7 +38,8 @@ class Carrier:
         self.since = time.monotonic() if now is None else now  # when the press arrived (about when Discord made it)
         self.followups = 0
         self.sent: set[int] = set()  # messages this token may edit: its followups ...
-        self.source = updated_message(interaction)  # ... and the public message the press updates in place
+        self.source = updated_message(interaction)  # ... and the public message the press updates in place (or the
+        # deferred /play's original response, once ``TokenChannel.send`` filled it)
 
     def can_edit(self, message_id: int | None) -> bool:
         return self.alive() and message_id is not None and (message_id in self.sent or message_id == self.source)
@@ -68,14 +71,24 @@ class TokenChannel:
     def can_edit(self, message_id: int | None) -> bool:
         return self.carrier is not None and self.carrier.can_edit(message_id)
 
-    async def send(self, content: str | None = None, *, nonce: object = None, **kwargs: Any) -> discord.Message:
-        """A followup of the carrier (a deferred ``/play`` has its "thinking…" filled by the first one)."""
+    async def send(self, content: str | None = None, *, nonce: object = None,
+                   **kwargs: Any) -> discord.Message | discord.InteractionMessage:
+        """A followup of the carrier; a deferred ``/play``'s "thinking…" is filled by editing it (Discord's rule after
+        a defer), which is no followup: it becomes the message the token edits as its original."""
         del nonce  # followups take none; a repeat after a lost answer is not told apart (see the report)
         carrier = self.carrier
-        if carrier is None or not carrier.can_send():
+        if carrier is None or not carrier.alive():
+            raise NoLiveToken()
+        kwargs = {k: v for k, v in kwargs.items() if v is not discord.utils.MISSING}
+        if awaits_answer(carrier.interaction):
+            if "files" in kwargs:
+                kwargs["attachments"] = kwargs.pop("files")
+            original = await fill_original(carrier.interaction, content=content, **kwargs)
+            carrier.source = original.id
+            return original
+        if not carrier.can_send():
             raise NoLiveToken()
         carrier.followups += 1
-        kwargs = {k: v for k, v in kwargs.items() if v is not discord.utils.MISSING}
         message = await carrier.interaction.followup.send(content or discord.utils.MISSING, wait=True, **kwargs)
         carrier.sent.add(message.id)
         return message

@@ -22,7 +22,7 @@ from bot.i18n import language, t
 from bot.place import PlaceKind
 from bot.replay import GameRecord, stored_record
 from bot.replay_show import record_names
-from bot.replies import NO_MENTIONS, fill_original
+from bot.replies import NO_MENTIONS, fill_original, reply
 from bot.review import (
     Perspective,
     SteppedReplay,
@@ -313,7 +313,8 @@ async def start_shared(interaction: discord.Interaction, table_id: int, index: i
     content = t("review.shared_by", locale, player=literal.markdown(interaction.user.display_name))
     posted = await post_where_played(interaction, table, content, message)
     shared.add(table_id, channel_id=posted.channel.id, message_id=posted.id, link=posted.jump_url)
-    await fill_original(interaction, content=t("review.shared", interaction.locale, link=posted.jump_url))
+    # a server's "thinking…" is filled; in a DM (no "thinking…": the press updates the viewer) a message of its own
+    await reply(interaction, t("review.shared", interaction.locale, link=posted.jump_url))
 
 
 async def post_where_played(interaction: discord.Interaction, table: Table, content: str,

@@ -71,6 +71,7 @@ async def test_a_whole_game_against_bots_in_a_dm_through_tokens_only(h: Harness)
     viewer = (await h.click(alice, result_of(messages, f"gh:review:{table.id}"), f"gh:review:{table.id}")).message
     shared = await h.click(alice, viewer, rf"gh:rvsh:{table.id}:.*")  # shared with the DM: through this press
     assert shared.ephemeral and len(h.server.channel_messages(dm)) == len(messages) + 1
+    assert not says(h.message(viewer.id).text, "review.shared")  # the viewer stays as it was: the link is a reply
     # Rematch: its press carries the new table's first board.
     r = await h.click(alice, result_of(messages, f"gh:rematch:{table.id}"), rf"gh:rematch:{table.id}")
     again = await h.bot.service.table(table.id + 1)

@@ -77,6 +77,12 @@ def awaits_answer(interaction: discord.Interaction) -> bool:
     return deferred and not interaction.extras.get(FILLED)
 
 
+async def withdraw_original(interaction: discord.Interaction) -> None:
+    """Delete the deferred "thinking…": nothing fills it any more, so an answer after this is a message of its own."""
+    await interaction.delete_original_response()
+    interaction.extras[FILLED] = True
+
+
 async def fill_original(interaction: discord.Interaction, **kwargs: Any) -> discord.InteractionMessage:
     """Write the answer of an interaction deferred first into its original response (Discord deprecates a
     followup for this); the message it now is."""
@@ -141,6 +147,8 @@ async def _thinking(interaction: discord.Interaction) -> bool:
             original = await interaction.original_response()
     except ANSWER_FAILURES:
         return False  # unknown: a followup fills "thinking…" if it is still there, and adds a message if not
+    if not original.flags.loading:  # filled (by an edit whose answer was lost): an error goes in a message of its own
+        interaction.extras[FILLED] = True
     return original.flags.loading
 
 

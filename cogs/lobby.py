@@ -15,7 +15,7 @@ from bot.i18n import t
 from bot.lengths import expected_minutes
 from bot.place import PlaceKind
 from bot.policies import LEVELS
-from bot.replies import fill_original
+from bot.replies import fill_original, withdraw_original
 from bot.table import Table
 from engines import BadOptions, EngineError, get_engine
 
@@ -174,7 +174,7 @@ async def _create_lobby(interaction: discord.Interaction, game: str, options: di
             user_id=interaction.user.id, name=interaction.user.display_name, options=options,
             locale=await public_language(interaction), turn_seconds=timer, open_thread=in_thread)
     except (HostError, EngineError):  # refused: the public "thinking…" goes, the refusal is shown only to them
-        await interaction.delete_original_response()
+        await withdraw_original(interaction)
         raise
     return table, lacking
 

@@ -5,6 +5,7 @@ own waits between its retries of a 5xx and the answer window run ``SCALE`` times
 from __future__ import annotations
 
 import asyncio
+import re
 import types
 
 import discord
@@ -20,7 +21,7 @@ from .discord_helpers import rendered, says
 
 ALICE, BOB = 101, 102
 SCALE = 5.0  # a fifth: margin for a loaded machine (the work before the answer is not scaled)
-FOLLOWUP = r"/webhooks/\d+/[^/]+"  # POST: a followup (here the record, a file attached)
+FOLLOWUP = r"/webhooks/\d+/[^/]+"  # POST: a followup
 ORIGINAL = r"/webhooks/\d+/[^/]+/messages/@original"
 
 
@@ -56,7 +57,7 @@ async def finished_table(h: Harness) -> Table:
 async def test_a_record_discord_keeps_failing_edits_the_thinking_message_in_time(h: Harness, harness_time: None,
                                                                                 locale: str) -> None:
     table = await finished_table(h)
-    failing = h.server.faults.fail("POST", FOLLOWUP, status=500, times=None)
+    failing = h.server.faults.fail("PATCH", ORIGINAL, status=500, times=5)  # the record's edit, every try
     with h.expect_errors(discord.DiscordServerError):  # what the command met, answered by the error boundary
         r = await h.slash(h.user(ALICE, "alice", locale=locale), "game record", table=table.id)
     assert failing.hits == 5  # the library tried the record five times, every one refused
@@ -66,22 +67,23 @@ async def test_a_record_discord_keeps_failing_edits_the_thinking_message_in_time
     assert not answer.loading
     assert r.shown_at is not None and r.shown_at - r.created <= replies.ANSWER_WINDOW
     edits = [c for c in r.calls if c.method == "PATCH"]
-    assert [c.path.endswith("/messages/@original") for c in edits] == [True]
+    assert len(edits) == 6 and all(c.path.endswith("/messages/@original") for c in edits)  # 5 refused, the error
+    assert not any(c.method == "POST" and re.fullmatch(FOLLOWUP, c.path) for c in r.calls)
 
 
 async def test_an_error_after_the_answer_was_shown_comes_in_a_followup(h: Harness, harness_time: None) -> None:
-    """The record's followup is stored by Discord and its answer lost on the way back (a 502 after processing),
-    then refused on each of the library's tries: "thinking…" was filled with the record, so the error line goes in
-    a message of its own and the record stays as shown."""
+    """The record's edit of "thinking…" is stored by Discord and its answer lost on the way back (a 502 after
+    processing), then refused on each of the library's tries: "thinking…" was filled with the record, so the error
+    line goes in a message of its own and the record stays as shown."""
     table = await finished_table(h)
-    h.server.faults.fail("POST", FOLLOWUP, status=502, after=True, times=1)
-    h.server.faults.fail("POST", FOLLOWUP, status=500, times=4)
+    h.server.faults.fail("PATCH", ORIGINAL, status=502, after=True, times=1)
+    h.server.faults.fail("PATCH", ORIGINAL, status=500, times=4)
     with h.expect_errors(discord.DiscordServerError):
         r = await h.slash(h.user(BOB, "bob"), "game record", table=table.id)
     shown = r.messages[0]
     assert not says(shown.text, "error.reply_failed") and shown.attachments  # the record stays as shown
     assert says(r.text, "error.reply_failed")
-    assert not any(c.method == "PATCH" for c in r.calls)
+    assert len([c for c in r.calls if c.method == "PATCH"]) == 5  # the record's tries; the error wrote over nothing
 
 
 async def test_when_discord_fails_every_answer_the_error_path_gives_up_within_the_window(

@@ -91,7 +91,11 @@ async def test_a_correction_redoes_the_ratings_the_game_changed(h: Harness) -> N
     ratings = h.bot.ratings
     before = await ratings.ratings(h.guild_id, "akuma", [ALICE, BOB])
     first, second = sorted((ALICE, BOB), key=lambda u: table.results[u][0])
-    assert before[first].ordinal > before[second].ordinal and before[first].games == 1
+    if table.results[first][0] < table.results[second][0]:  # rated by the game's own places
+        assert before[first].ordinal > before[second].ordinal
+    else:  # the bots' game (its seed drawn at creation) may tie them: rated alike
+        assert before[first].ordinal == pytest.approx(before[second].ordinal)
+    assert before[first].games == 1
     seats = table.players
     bots = [str(seats.index(u) + 1) for u in seats if u < 0]
     await h.slash(alice, "tournament set-result", table=table.game_id,

@@ -78,6 +78,7 @@ async def _load(url: str, tables: int, seconds: float, postmaster: int | None, q
                  lambda: server_cpu_seconds(postmaster) if postmaster else float("nan"))
     await asyncio.gather(*(service_load.drive(service, table, service_load.THINK_MEAN, window, [], "worker",
                                               thinker) for table in running))
+    await window.closed()
     await service.drain()
     queue.put({**window.figures(), "fallbacks": thinker.quick.fallbacks + thinker.strong.fallbacks})
     await asyncio.to_thread(stop.wait)

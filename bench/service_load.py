@@ -67,6 +67,12 @@ class Window:
         loop.call_at(self.begin, mark)
         loop.call_at(self.end, mark)
 
+    async def closed(self) -> None:
+        """Until both marks are read: the drivers may all stop just before the end's mark fires (a quick run)."""
+        loop = asyncio.get_running_loop()
+        while len(self.marks) < 2:
+            await asyncio.sleep(max(0.0, self.end - loop.time()) + 0.001)
+
     def figures(self) -> dict:
         """Actions/s and CPU per counted action over the window as the clocks read it."""
         (t0, loop0, proc0, work0, server0), (t1, loop1, proc1, work1, server1) = self.marks
@@ -179,6 +185,7 @@ async def load_run(tables: int, seconds: float, folder: Path, bots: str = "worke
     await asyncio.gather(*(drive(service, table, think, window, sizes, bots, thinker, during_pacing)
                            for table in running))
     lasted = time.perf_counter() - began
+    await window.closed()
     await service.drain()
     workers_rss, fallbacks = 0, 0
     if thinker is not None:

@@ -23,13 +23,6 @@ from .test_discord_output import kept_by_discord
 ALICE_ID = 101
 
 
-@pytest.fixture
-async def h(tmp_path: Path):
-    harness = await start_harness(tmp_path / "bot.db")
-    yield harness
-    await harness.close()
-
-
 def channel_calls(h: Harness, channel_id: int) -> list[str]:
     return [f"{c.method} {c.path}" for c in h.calls if c.path.startswith(f"/channels/{channel_id}")]
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import random
 import re
-from pathlib import Path
 
 import pytest
 
@@ -16,20 +15,10 @@ from cogs.live_hands import live_hands
 from engines import GAMES, get_engine
 
 from .discord_harness import Harness
-from .discord_helpers import JOIN, MY_HAND, START, board_message, only_table, says, start_harness
+from .discord_helpers import JOIN, MY_HAND, START, board_message, only_table, says
+from .test_discord_dm_table import channel_calls
 
 ALICE_ID, BOB_ID = 101, 102
-
-
-@pytest.fixture
-async def h(tmp_path: Path):
-    harness = await start_harness(tmp_path / "bot.db")
-    yield harness
-    await harness.close()
-
-
-def channel_calls(h: Harness, channel_id: int) -> list[str]:
-    return [f"{c.method} {c.path}" for c in h.calls if c.path.startswith(f"/channels/{channel_id}")]
 
 
 async def play_out(h: Harness, people: dict, channel: int, game: str, away_at: int | None = None) -> dict[str, int]:

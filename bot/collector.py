@@ -5,10 +5,12 @@ and a burst of 1,000 clicks allocates enough to start two of them (0.5-0.6 s of 
 to a quarter core that is 2 s of Discord's 3, so while the process is behind (``bot.acknowledge.Backlog``) full
 collections are postponed (``gc``'s third threshold raised) until the interactions in flight are done; the young
 generations are still collected, so the garbage of each click goes as before. A backlog that never ends holds
-them at most ``HELD_AT_MOST`` seconds, then lets them run again until the process has been idle once.
+them at most ``HELD_AT_MOST`` seconds (a handler that never ends too: a timer lets them go), then lets them run
+again until the process has been idle once.
 """
 from __future__ import annotations
 
+import asyncio
 import gc
 import time
 
@@ -25,6 +27,7 @@ class FullCollections:
         self.saved_threshold: int | None = None
         self.exhausted = False  # held for HELD_AT_MOST: not held again until every holder was idle once
         self.holds = 0  # how many times they were held (benches)
+        self._timer: asyncio.TimerHandle | None = None
 
     @property
     def held(self) -> bool:
@@ -35,8 +38,7 @@ class FullCollections:
         if self.exhausted:
             return
         if self.held_since is not None and time.monotonic() - self.held_since > HELD_AT_MOST:
-            self._restore()
-            self.exhausted = True
+            self._expire()
             return
         if self.held_since is None:
             first, second, third = gc.get_threshold()
@@ -44,6 +46,10 @@ class FullCollections:
             gc.set_threshold(first, second, NEVER)
             self.held_since = time.monotonic()
             self.holds += 1
+            try:
+                self._timer = asyncio.get_running_loop().call_later(HELD_AT_MOST, self._expire)
+            except RuntimeError:  # no event loop (a unit test): the check above still applies at the next hold
+                self._timer = None
 
     def release(self, holder: object) -> None:
         self.holders.discard(id(holder))
@@ -51,7 +57,14 @@ class FullCollections:
             self.exhausted = False
             self._restore()
 
+    def _expire(self) -> None:
+        self._restore()
+        self.exhausted = True
+
     def _restore(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
         if self.held_since is not None and self.saved_threshold is not None:
             first, second, _ = gc.get_threshold()
             gc.set_threshold(first, second, self.saved_threshold)

@@ -2,6 +2,7 @@
 restored once every holder is idle, and never held longer than ``HELD_AT_MOST`` by a backlog that does not end."""
 from __future__ import annotations
 
+import asyncio
 import gc
 from collections.abc import Iterator
 
@@ -48,3 +49,12 @@ def test_a_backlog_that_never_ends_lets_them_run_again(threshold, monkeypatch) -
 def test_release_without_hold_changes_nothing(threshold) -> None:
     FullCollections().release(object())
     assert gc.get_threshold() == threshold
+
+
+async def test_a_handler_that_never_ends_holds_them_no_longer_than_the_limit(threshold, monkeypatch) -> None:
+    monkeypatch.setattr(collector, "HELD_AT_MOST", 0.05)
+    full, holder = FullCollections(), object()
+    full.hold(holder)  # and nothing more arrives, nor does the holder ever become idle
+    assert full.held
+    await asyncio.sleep(0.2)
+    assert not full.held and full.exhausted and gc.get_threshold() == threshold

@@ -6,7 +6,7 @@ to a quarter core that is 2 s of Discord's 3, so while the process is behind (``
 collections are postponed (``gc``'s third threshold raised) until the interactions in flight are done; the young
 generations are still collected, so the garbage of each click goes as before. A backlog that never ends holds
 them at most ``HELD_AT_MOST`` seconds (a handler that never ends too: a timer lets them go), then lets them run
-again until the process has been idle once.
+for ``REST`` seconds before they can be held again.
 """
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ import gc
 import time
 
 HELD_AT_MOST = 30.0  # seconds a continuous backlog may postpone full collections
+REST = 5.0  # seconds full collections may run, after they were held that long, before they can be held again
 NEVER = 1 << 30  # a third threshold no count of second-generation collections reaches
 
 
@@ -25,7 +26,7 @@ class FullCollections:
         self.holders: set[int] = set()
         self.held_since: float | None = None
         self.saved_threshold: int | None = None
-        self.exhausted = False  # held for HELD_AT_MOST: not held again until every holder was idle once
+        self.resting_until = 0.0  # held for HELD_AT_MOST: not held again before this (monotonic)
         self.holds = 0  # how many times they were held (benches)
         self._timer: asyncio.TimerHandle | None = None
 
@@ -34,9 +35,9 @@ class FullCollections:
         return self.held_since is not None
 
     def hold(self, holder: object) -> None:
-        self.holders.add(id(holder))
-        if self.exhausted:
+        if time.monotonic() < self.resting_until:
             return
+        self.holders.add(id(holder))
         if self.held_since is not None and time.monotonic() - self.held_since > HELD_AT_MOST:
             self._expire()
             return
@@ -54,12 +55,19 @@ class FullCollections:
     def release(self, holder: object) -> None:
         self.holders.discard(id(holder))
         if not self.holders:
-            self.exhausted = False
             self._restore()
 
     def _expire(self) -> None:
+        """Held too long: let them run, and forget the holders (one whose handler never ends would hold for good)."""
         self._restore()
-        self.exhausted = True
+        self.holders.clear()
+        self.resting_until = time.monotonic() + REST
+
+    def reset(self) -> None:
+        """As a fresh process (tests: holders left by a bot abandoned in the middle of a burst)."""
+        self._restore()
+        self.holders.clear()
+        self.resting_until = 0.0
 
     def _restore(self) -> None:
         if self._timer is not None:

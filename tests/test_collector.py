@@ -37,11 +37,12 @@ def test_a_backlog_that_never_ends_lets_them_run_again(threshold, monkeypatch) -
     full, holder = FullCollections(), object()
     full.hold(holder)
     now[0] += collector.HELD_AT_MOST + 1
-    full.hold(holder)  # still behind: released, and not held again while this backlog lasts
+    full.hold(holder)  # still behind: released, and not held again for a while
     assert not full.held and gc.get_threshold() == threshold
+    now[0] += collector.REST - 1
     full.hold(holder)
     assert not full.held
-    full.release(holder)  # idle once
+    now[0] += 2
     full.hold(holder)
     assert full.held and full.holds == 2
 
@@ -57,4 +58,4 @@ async def test_a_handler_that_never_ends_holds_them_no_longer_than_the_limit(thr
     full.hold(holder)  # and nothing more arrives, nor does the holder ever become idle
     assert full.held
     await asyncio.sleep(0.2)
-    assert not full.held and full.exhausted and gc.get_threshold() == threshold
+    assert not full.held and not full.holders and gc.get_threshold() == threshold

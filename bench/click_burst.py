@@ -147,7 +147,8 @@ def run(count: int, rounds: int, answers: tuple[bool, ...] = (True, False)) -> l
                          f"{percentile(r['ack'], 99) / percentile(base['ack'], 99):.2f}x",
                          ms(percentile(r["shown"], 99)), r["late"], r["late_by_dispatch"],
                          f"{r['full_collections']} ({r['full_collection_s']:.2f} s)",
-                         f"{r['cpu_until_ack'] / r['bursts']:.2f} s ({r['edge_cpu_until_ack'] / r['cpu_until_ack']:.0%})",
+                         f"{r['cpu_until_ack'] / r['bursts']:.2f} s "
+                         f"({r['edge_cpu_until_ack'] / r['cpu_until_ack']:.0%})",
                          " / ".join(str(b["late"]) for b in results
                                     if b["throttled"] == throttled and b["early"] == early)])
     print_table(f"My hand burst: first acknowledgement and hand shown, by Discord's clock (strict edge; loop: "

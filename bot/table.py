@@ -156,8 +156,8 @@ class Table:
         return self._moving
 
     def restore(self) -> None:
-        """Give up a move (``move``) whose commit failed: the table's state is the committed one again, read back
-        from its stored text."""
+        """Give up a move (``move``: refused, or its commit failed): the table's state is the committed one again,
+        read back from its stored text."""
         self._state = self._stored_state()
         self._moving, self._committed = False, None
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import sys
 import time
 from collections.abc import Sequence
@@ -32,6 +33,34 @@ def discord_clock(created: float, at: Sequence[float | None]) -> list[float | No
     """Seconds from the interactions' creation (``created``, the same instant for every click of a burst) to each
     event ``at`` (None: it never happened)."""
     return [None if when is None else when - created for when in at]
+
+
+class FullCollections:
+    """When the collector's full (oldest-generation) collections ran during a block, and for how long."""
+
+    def __init__(self) -> None:
+        self.runs: list[tuple[float, float]] = []  # (start, seconds)
+        self._began = 0.0
+
+    def _callback(self, phase: str, info: dict) -> None:
+        if info.get("generation") != 2:
+            return
+        if phase == "start":
+            self._began = time.monotonic()
+        else:
+            self.runs.append((self._began, time.monotonic() - self._began))
+
+    def __enter__(self) -> "FullCollections":
+        gc.callbacks.append(self._callback)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        gc.callbacks.remove(self._callback)
+
+    def before(self, until: float) -> tuple[int, float]:
+        """How many began before ``until`` (monotonic) and the seconds they took."""
+        runs = [seconds for began, seconds in self.runs if began < until]
+        return len(runs), sum(runs)
 
 
 def late(waits: Sequence[float | None], deadline: float = DEADLINE) -> int:
@@ -53,22 +82,32 @@ async def burst(h, tables, limit: float) -> dict:
             data = {"custom_id": msg.button("My hand", None)["custom_id"], "component_type": 2}
             clicks.append((user, msg, interaction_payload(h, user, 3, data, msg.channel_id, msg)))
     replies = []
-    created = time.monotonic()  # Discord created every interaction of the burst in this instant
-    for user, msg, payload in clicks:  # as the gateway delivers a burst: one event after the other
-        reply = Reply(h.server, int(payload["id"]), payload["token"], 3, msg.channel_id, user.payload,
-                      source_message_id=msg.id)
-        h.server.replies[reply.token] = reply
-        h.dispatch("INTERACTION_CREATE", payload)
-        replies.append(reply)
-    waited = time.monotonic()
-    while any(r.shown_at is None for r in replies) and time.monotonic() - waited < 300:
-        await asyncio.sleep(0.05)  # only to know when to stop: the times come from the edge
+    calls_before = len(h.server.calls)
+    with FullCollections() as collections:
+        created = time.monotonic()  # Discord created every interaction of the burst in this instant
+        cpu = [(created, time.process_time())]  # the process's CPU seconds along the burst
+        for user, msg, payload in clicks:  # as the gateway delivers a burst: one event after the other
+            reply = Reply(h.server, int(payload["id"]), payload["token"], 3, msg.channel_id, user.payload,
+                          source_message_id=msg.id)
+            h.server.replies[reply.token] = reply
+            h.dispatch("INTERACTION_CREATE", payload)
+            replies.append(reply)
+        waited = time.monotonic()
+        while any(r.shown_at is None for r in replies) and time.monotonic() - waited < 300:
+            cpu.append((time.monotonic(), time.process_time()))
+            await asyncio.sleep(0.05)  # only to know when to stop: the times come from the edge
+    last_ack = max((r.answered_at for r in replies if r.answered_at is not None), default=created)
+    full_count, full_seconds = collections.before(last_ack)
+    until_ack = next((used for at, used in cpu if at >= last_ack), cpu[-1][1]) - cpu[0][1]
+    edge = sum(call.edge_cpu for call in h.server.calls[calls_before:] if call.at <= last_ack)
     acks = discord_clock(created, [r.answered_at for r in replies])
     shown = discord_clock(created, [r.shown_at for r in replies])
     by_dispatch = [None if r.answered_at is None else r.answered_at - r.created for r in replies]
     return {"clicks": len(replies), "ack": [a for a in acks if a is not None],
             "shown": [s for s in shown if s is not None], "deferred": h.bot.backlog.deferred - deferred_before,
-            "late": late(acks), "late_by_dispatch": late(by_dispatch), "bursts": 1}
+            "late": late(acks), "late_by_dispatch": late(by_dispatch), "bursts": 1,
+            "full_collections": full_count, "full_collection_s": full_seconds, "cpu_until_ack": until_ack,
+            "edge_cpu_until_ack": edge}
 
 
 async def measure(count: int, rounds: int, answers: tuple[bool, ...] = (True, False)) -> tuple[list[dict], str]:
@@ -107,12 +146,15 @@ def run(count: int, rounds: int, answers: tuple[bool, ...] = (True, False)) -> l
                          r["clicks"], r["deferred"], ms(percentile(r["ack"], 50)), ms(percentile(r["ack"], 99)),
                          f"{percentile(r['ack'], 99) / percentile(base['ack'], 99):.2f}x",
                          ms(percentile(r["shown"], 99)), r["late"], r["late_by_dispatch"],
+                         f"{r['full_collections']} ({r['full_collection_s']:.2f} s)",
+                         f"{r['cpu_until_ack'] / r['bursts']:.2f} s ({r['edge_cpu_until_ack'] / r['cpu_until_ack']:.0%})",
                          " / ".join(str(b["late"]) for b in results
                                     if b["throttled"] == throttled and b["early"] == early)])
     print_table(f"My hand burst: first acknowledgement and hand shown, by Discord's clock (strict edge; loop: "
                 f"{event_loop.loop_name()}; throttle: {how})",
                 ["tables", "process", "answer", "clicks", "deferred", "first ack p50", "first ack p99",
                  "ack p99 vs direct", "hand shown p99", "acks later than 3 s", "late by each click's dispatch",
+                 "full collections before the last ack", "CPU per burst until its last ack (of it: the fake Discord)",
                  "late per burst"], rows)
     return rows
 

@@ -16,6 +16,8 @@ from typing import AsyncIterator
 
 import discord
 
+from .collector import full_collections
+
 MAX_IN_FLIGHT = 4  # interactions being handled at once above which a new one is deferred first
 MAX_AGE = 1.0  # seconds since Discord created the interaction above which it is deferred first
 EARLY = "acknowledged_early"  # interaction.extras: the Acknowledgement sent before the handler ran
@@ -39,12 +41,20 @@ class Backlog:
         self.deferred = 0  # how many were deferred first (benches and logs)
 
     def arrived(self, interaction: discord.Interaction) -> None:
-        """Called as the gateway event is parsed, before any handler runs: a burst counts from its first click."""
+        """Called as the gateway event is parsed, before any handler runs: a burst counts from its first click,
+        and from then on full garbage collections wait until it is done (``bot.collector``)."""
         self.waiting.add(interaction.id)
+        if self.in_flight + len(self.waiting) > self.max_in_flight:
+            full_collections.hold(self)
 
     def started(self, interaction: discord.Interaction) -> None:
         """Its handler (or, for interactions no control handles, the bot's ``on_interaction``) has started."""
         self.waiting.discard(interaction.id)
+        self._release_when_idle()
+
+    def _release_when_idle(self) -> None:
+        if not self.in_flight and not self.waiting:
+            full_collections.release(self)
 
     def behind(self, interaction: discord.Interaction) -> bool:
         age = (discord.utils.utcnow() - interaction.created_at).total_seconds()
@@ -67,6 +77,7 @@ class Backlog:
             yield
         finally:
             self.in_flight -= 1
+            self._release_when_idle()
 
 
 async def acknowledge(interaction: discord.Interaction, kind: Acknowledgement) -> None:

@@ -122,7 +122,8 @@ async def decide(table: Table, player: str, rng: random.Random, bots: str, think
         return rng.choice(engine.legal_actions(table.state, player))
     if thinker is None:
         return choose_action(engine, table.state, player, rng)
-    return await thinker.decide(engine, table.state, player, f"{table.row.seed}:{table.version}:{player}", "normal")
+    return await thinker.decide(engine, table.state, player, f"{table.row.seed}:{table.version}:{player}", "normal",
+                                state_text=table.state_text)
 
 
 async def drive(service: GameService, table: Table, think: float, window: Window, sizes: list[int],

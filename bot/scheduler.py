@@ -98,7 +98,8 @@ class BotScheduler:
         choices. The thinker decides in its worker processes once it is started (``bot/thinking.py``): they get the
         table's state and build the seat's view there."""
         seed = f"{table.row.seed}:{version}:{player}"
-        return await self.thinker.decide(table.engine, table.state, player, seed, seat_level(table, player))
+        return await self.thinker.decide(table.engine, table.state, player, seed, seat_level(table, player),
+                                         state_text=table.state_text)
 
     async def idle(self) -> None:
         """Wait until no bot has a move pending and every update is delivered (tests, demo)."""

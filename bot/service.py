@@ -3,7 +3,9 @@
 Every change runs under the table's lock, is checked (seat, turn, version), applied by the
 engine, committed in one database transaction, and only then copied into memory (``Table.committed``),
 published to listeners and acknowledged to the caller. A failed check or commit leaves memory and
-database unchanged. The service is built of parts: what they share (storage, loading, publishing, dealing,
+database unchanged. A move changes the table's own state in place (``Table.move``, no copy): until its commit
+ends the lock stays held and ``Table.state`` reads as the committed state; a refusal or a failed commit takes
+the stored state back. The service is built of parts: what they share (storage, loading, publishing, dealing,
 pausing, ending) is ``service_core.ServiceCore``; lobbies are ``service_lobby.Lobbies``, seat changes of running
 tables ``service_seats.Seats``; moves, timers, notices and what the players were shown are here.
 """
@@ -14,7 +16,7 @@ import json
 import random
 import time
 from dataclasses import replace
-from typing import Any, Callable
+from typing import Any, Callable, Coroutine
 
 from engines import Action, EngineError
 
@@ -100,38 +102,56 @@ class GameService:
     async def act_as(self, game_id: int, player: str, action: Action | dict[str, Any],
                      expected_version: int | None) -> Update:
         table = await self.table(game_id)
-        async with table.lock:
+        await table.lock.acquire()
+        try:
             if table.status != "running":
                 raise HostError("game_not_running")
             if table.paused:
                 raise HostError("table_paused")
             if expected_version is not None and expected_version != table.version:
                 raise HostError("stale")
-            engine = table.engine
-            state, events = engine.apply(table.state, player, action)
-            action_model = action if isinstance(action, Action) else engine.parse_action(action)
+            action_model = action if isinstance(action, Action) else table.engine.parse_action(action)
             seat = table.seat_of(player)
             # A person's own move clears their run of timeouts.
             reset = replace(seat, timeouts=0) if seat and not seat.is_bot and seat.timeouts else None
-            # Shielded: once the write is on its way, memory follows the database even if the caller goes away.
-            return await asyncio.shield(self._commit(table, player, action_model, state, events, reset))
+            events = table.move(player, action_model)  # in place, no copy: a refusal takes the stored state back
+        except BaseException:
+            table.lock.release()
+            raise
+        return await self._commit_locked(table, self._commit(table, player, action_model, table.moved, events, reset))
+
+    @staticmethod
+    async def _commit_locked(table: Table, commit: Coroutine[Any, Any, Update]) -> Update:
+        """Run ``commit`` shielded (once the write is on its way, memory follows the database even if the caller
+        goes away) and release the table's lock, which the caller holds, only once it has ended: until then the
+        table's state is the one being committed, changed in place, and no other change may start from it."""
+        task = asyncio.ensure_future(commit)
+        task.add_done_callback(lambda _: table.lock.release())
+        return await asyncio.shield(task)
 
     async def _commit(self, table: Table, player: str, action: Action, state: Any, events: list,
                       seat: SeatRow | None = None, kind: UpdateKind = UpdateKind.ACTION) -> Update:
+        """Store the move that made ``state`` (the table's own state changed in place: ``Table.move``, or a new
+        one) and bring memory in line; if it cannot be stored, the table's state is the stored one again."""
         engine = table.engine
-        over = engine.result(state) is not None
-        notices = [(p, ev.model_dump_json()) for ev in events if ev.visible_to for p in ev.visible_to]
-        seats = [seat if seat is not None and s.seat == seat.seat else s for s in table.seats]
-        deadline = self.core.deadline(table, state, seats)
-        shown = self._told_after(table, state, seats)
         try:
+            over = engine.result(state) is not None
+            seats = [seat if seat is not None and s.seat == seat.seat else s for s in table.seats]
+            deadline = self.core.deadline(table, state, seats)
+            shown = self._told_after(table, state, seats)
+            text = engine.dump(state)
             await self.storage.commit_action(
                 table.id, expected_version=table.version, player=player, action=action.model_dump(mode="json"),
-                state=engine.dump(state), status="finished" if over else "running", notices=notices,
+                state=text, status="finished" if over else "running",
+                notices=[(p, ev.model_dump_json()) for ev in events if ev.visible_to for p in ev.visible_to],
                 bot_to_act=self.core.bot_to_act(table, state, seats), deadline=deadline, seat=seat, board_shown=shown)
-        except VersionConflict:
-            raise HostError("stale") from None
-        table.committed(bumped=True, state=state, seats=seats, deadline=deadline,
+        except BaseException as error:
+            if table.moving:
+                table.restore()
+            if isinstance(error, VersionConflict):
+                raise HostError("stale") from None
+            raise
+        table.committed(bumped=True, state=state, state_text=text, seats=seats, deadline=deadline,
                         status="finished" if over else table.status, board_shown=shown or table.row.board_shown)
         return self.core.changed(table, UpdateKind.ENDED if over else kind, events, player, logged=True)
 

@@ -83,7 +83,8 @@ class ServiceCore:
 
     def changed(self, table: Table, kind: UpdateKind, events: list[Any] | None = None, actor: str | None = None,
                 reason: EndReason | None = None, *, logged: bool = False) -> Update:
-        update = Update(table, kind, table.version, list(events or []), actor, reason, logged, state=table.state)
+        update = Update(table, kind, table.version, list(events or []), actor, reason, logged,
+                        state_text=table.row.state)
         self._publish(update)
         return update
 
@@ -192,10 +193,11 @@ class ServiceCore:
         chosen = table.row.options if options is None else options
         state = engine.new_game([s.player for s in table.seats], seed=table.row.seed, options=chosen)
         deadline = self.deadline(table, state)
-        await self.storage.start_game(table.id, state=engine.dump(state), expected_version=table.version,
+        text = engine.dump(state)
+        await self.storage.start_game(table.id, state=text, expected_version=table.version,
                                       bot_to_act=self.bot_to_act(table, state), deadline=deadline,
                                       engine_version=engine.version, options=options)
-        table.committed(bumped=True, state=state, status="running", deadline=deadline,
+        table.committed(bumped=True, state=state, state_text=text, status="running", deadline=deadline,
                         engine_version=engine.version, options=chosen)
         start_events = engine_hooks(table.row.game).start_events  # public events announcing the deal
         return self.changed(table, UpdateKind.STARTED, start_events(state) if start_events else [])

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from engines import Engine, Event, Result, View, get_engine
+from engines import Action, Engine, Event, Result, View, get_engine
 from engines.base import V
 
 from .place import Place, place_of
@@ -24,9 +24,35 @@ def human_player(user_id: int) -> str:
 @dataclass
 class Table:
     row: GameRow
-    state: Any | None = None
+    _state: Any | None = None  # the game's state (None before the deal): read it as ``state``
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     clock_paused: bool = False  # the channel cannot be reached: no turn deadline until it can
+    _moving: bool = field(default=False, repr=False)  # a move changed ``_state`` in place; its commit is under way
+    _committed: Any | None = field(default=None, repr=False)  # the committed state, read back meanwhile
+
+    @property
+    def state(self) -> Any | None:
+        """The game's state as last committed (None before the deal). While a move that changed the table's own
+        state in place is being committed (``move``), it is the committed one, read back from its stored text
+        when first asked for: nothing is shown a state that is not stored (the commit may still fail)."""
+        if not self._moving:
+            return self._state
+        if self._committed is None:
+            self._committed = self._stored_state()
+        return self._committed
+
+    @state.setter
+    def state(self, state: Any | None) -> None:
+        """A position set outside the service's commits (tests, the Discord sample): its text follows, as if
+        stored (a refused move takes this one back), and the table keeps a copy of its own, which its moves
+        change in place (the caller's never changes)."""
+        self.row.state = None if state is None else self.engine.dump(state)
+        self._state = None if self.row.state is None else self.engine.load(self.row.state)
+
+    @property
+    def state_text(self) -> str | None:
+        """``state`` as stored (its JSON dump, kept beside it): what a bot's worker process is handed."""
+        return self.row.state
 
     @property
     def id(self) -> int:
@@ -88,19 +114,58 @@ class Table:
     def result(self) -> Result | None:
         return self.engine.result(self.state) if self.state is not None else None
 
-    def committed(self, *, bumped: bool, state: Any = None, **row: Any) -> None:
+    def committed(self, *, bumped: bool, state: Any = None, state_text: str | None = None, **row: Any) -> None:
         """Bring this table in line with a write that has just committed — the one place memory follows the
         database: the game row's columns it wrote (``seats``, ``status``, ``deadline``, ...), the new ``state`` (if
-        any) and, when the write advanced it, the version. Called only after the commit succeeded, so a failed
-        write leaves memory as it was."""
+        any, with ``state_text``, the dump stored) and, when the write advanced it, the version. Called only after
+        the commit succeeded, so a failed write leaves memory as it was."""
+        if (state is None) != (state_text is None):
+            raise ValueError("a new state comes with the text stored for it")
         for key, value in row.items():
             if not hasattr(self.row, key):
                 raise AttributeError(f"GameRow has no {key!r}")
             setattr(self.row, key, value)
         if state is not None:
-            self.state = state
+            self._state, self.row.state = state, state_text
+            self._moving, self._committed = False, None
         if bumped:
             self.row.version += 1
+
+    def move(self, player: str, action: Action) -> list[Event]:
+        """Play ``action`` on the table's own state, changed in place (``Engine.apply_in_place``: no copy), under
+        the table's lock; ``moved`` is that state until the move is committed (``committed``) or given up
+        (``restore``), and ``state`` meanwhile the committed one. A refused move takes the committed state back
+        at once (a transition may refuse after changing part of it)."""
+        self._moving = True
+        try:
+            return self.engine.apply_in_place(self._state, player, action)
+        except BaseException:
+            self.restore()
+            raise
+
+    @property
+    def moved(self) -> Any:
+        """The state a move made, being committed (``move``)."""
+        if not self._moving:
+            raise RuntimeError("no move is being committed")
+        return self._state
+
+    @property
+    def moving(self) -> bool:
+        """A move changed the table's own state in place and its commit is under way."""
+        return self._moving
+
+    def restore(self) -> None:
+        """Give up a move (``move``: refused, or its commit failed): the table's state is the committed one again,
+        read back from its stored text."""
+        self._state = self._stored_state()
+        self._moving, self._committed = False, None
+
+    def _stored_state(self) -> Any:
+        """The committed state, read back from its stored text (a running table always has one)."""
+        if self.row.state is None:
+            raise RuntimeError(f"table {self.id} has no stored state")
+        return self.engine.load(self.row.state)
 
     def user_ids_to_act(self) -> list[int]:
         ids = []
@@ -147,12 +212,15 @@ class Update:
     actor: str | None = None
     reason: EndReason | None = None  # why a table ended early, when it did (set before the update is published)
     logged: bool = False  # this change appended one action to the game's log (a move, a timeout's, a bot's)
-    # The state right after this change (None before the deal). Never changed in place: every transition
-    # (``Engine.apply``) returns a new state and the table's ``state`` is replaced, not mutated.
-    state: Any = field(default=None, repr=False, compare=False)
+    # The state right after this change as stored (None before the deal): the table's own state changes in place
+    # with its next move, so an update keeps the text, which nothing changes.
+    state_text: str | None = field(default=None, repr=False, compare=False)
 
     @functools.cached_property
     def public_view(self) -> View | None:
         """The spectator view right after this change, built on first read: most updates are never read so (the
         Discord cog draws its board from the table when it writes)."""
-        return None if self.state is None else self.table.engine.view(self.state, None)
+        if self.state_text is None:
+            return None
+        engine = self.table.engine
+        return engine.view(engine.load(self.state_text), None)

@@ -3,11 +3,12 @@ thinking never delays another table's answer. ``strong``'s search has a pool of 
 ``easy`` and ``normal`` share workers of their own (``quick_workers_for_cores``), so a quick decision never waits
 behind a search. Each lane's queue is bounded (``MAX_QUEUED_PER_WORKER``): a decision whose lane is full goes to the
 other lane's workers if they have room (``strong`` then plays the ``normal`` heuristic, which takes milliseconds),
-else it queues in its own lane all the same; never onto the loop. The loop hands a worker the table's stored state (one
-JSON dump, microseconds) and the seat; the worker builds the seat's view and legal actions itself, and the policy
-sees only that view (``decide_from_state``). ``BOT_THINK_QUICK_IN_WORKER=0`` keeps the quick levels on the loop,
-which measured slower: ``python -m bench.service_load worker loop …``, 1,000 tables on two cores, three runs each:
-p50 6.7–8.3 ms with the quick worker against 10.5–15.0 ms on the loop, p99 40–56 against 147–155 ms.
+else it queues in its own lane all the same; never onto the loop. The loop hands a worker the table's stored state
+(the JSON text its last commit stored, kept beside it: ``Table.state_text``) and the seat; the worker builds the
+seat's view and legal actions itself, and the policy sees only that view (``decide_from_state``).
+``BOT_THINK_QUICK_IN_WORKER=0`` keeps the quick levels on the loop, which measured slower: ``python -m
+bench.service_load worker loop …``, 1,000 tables on two cores, three runs each: p50 6.7–8.3 ms with the quick
+worker against 10.5–15.0 ms on the loop, p99 40–56 against 147–155 ms.
 
 A strong decision's budget runs from when its table asks, so one that waited for a busy worker searches only what
 is left of it (``decide_from_state``, in the worker) and still answers in time. A decision waits for its worker
@@ -136,12 +137,13 @@ class Thinker:
         return self.pool is not None and self.pool.is_ready() and not self.pool.full()
 
     async def decide(self, engine: Engine, state: Any, player: str, seed: str, level: str,
-                     *, anywhere: bool = False) -> Action:
+                     *, anywhere: bool = False, state_text: str | None = None) -> Action:
         """The move of ``player``'s bot at ``level``: in a worker for the offloaded levels (``anywhere``: whatever
-        the level), else here on the loop. Past its queue's bound it still queues (back-pressure)."""
+        the level), else here on the loop. Past its queue's bound it still queues (back-pressure). ``state_text``:
+        the state's dump where the caller has it already (a table's stored text), else it is dumped here."""
         if (level not in self.offloaded and not anywhere) or self.pool is None:
             return decide_here(engine, state, player, seed, level)
-        text = engine.dump(state)
+        text = engine.dump(state) if state_text is None else state_text
         deadline = time.monotonic() + self.budget_s
         try:
             await self.ready()
@@ -181,10 +183,11 @@ class Thinkers:
     async def close(self) -> None:
         await asyncio.gather(self.quick.close(), self.strong.close())
 
-    async def decide(self, engine: Engine, state: Any, player: str, seed: str, level: str) -> Action:
+    async def decide(self, engine: Engine, state: Any, player: str, seed: str, level: str,
+                     *, state_text: str | None = None) -> Action:
         lane, spare = (self.quick, self.strong) if level in QUICK else (self.strong, self.quick)
         if lane.full() and spare.has_room():
             self.overflowed += 1
             here = "normal" if level == "strong" else level  # a search would hold a quick worker for its budget
-            return await spare.decide(engine, state, player, seed, here, anywhere=True)
-        return await lane.decide(engine, state, player, seed, level)
+            return await spare.decide(engine, state, player, seed, here, anywhere=True, state_text=state_text)
+        return await lane.decide(engine, state, player, seed, level, state_text=state_text)

@@ -3,7 +3,7 @@
 A game is a state model, a discriminated union of actions, a pure transition and a
 per-player view. Subclasses implement the ``_``-prefixed hooks; the public methods here
 add what is the same for every game: turn checks, copying (so ``apply`` never mutates
-its input), JSON dump/load and action parsing.
+its input; ``apply_in_place`` is for the one owner of a state), JSON dump/load and action parsing.
 """
 from __future__ import annotations
 
@@ -143,7 +143,8 @@ class Engine(ABC, Generic[S, A, O, V]):
 
     @abstractmethod
     def _apply(self, state: Any, player: str, action: Any) -> list[Event]:
-        """Mutate ``state`` (already a private copy) or raise IllegalAction; return events."""
+        """Mutate ``state`` (a private copy, or the owner's own state: ``apply_in_place``) or raise IllegalAction;
+        return events."""
 
     @abstractmethod
     def view(self, state: S, viewer: str | None) -> V: ...
@@ -184,7 +185,9 @@ class Engine(ABC, Generic[S, A, O, V]):
         the cards for them. Most games have none."""
         return []
 
-    def apply(self, state: Any, player: str, action: Action | dict[str, Any]) -> tuple[Any, list[Event]]:
+    def _checked(self, state: Any, player: str, action: Action | dict[str, Any]) -> Action:
+        """The action as a model, once ``player`` may take an action now (else BadAction / NotYourTurn; nothing
+        changes)."""
         if isinstance(action, dict):
             action = self.parse_action(action)
         if player not in self.to_act(state) and not (
@@ -194,10 +197,22 @@ class Engine(ABC, Generic[S, A, O, V]):
             if self.result(state) is not None:
                 raise NotYourTurn("game_over")
             raise NotYourTurn()
+        return action
+
+    def apply(self, state: Any, player: str, action: Action | dict[str, Any]) -> tuple[Any, list[Event]]:
+        action = self._checked(state, player, action)
         # A private copy for the transition: a dump/validate round trip is ~4x faster than deepcopy here.
         new_state = type(state).model_validate(state.model_dump())
         events = self._apply(new_state, player, action)
         return new_state, events
+
+    def apply_in_place(self, state: Any, player: str, action: Action | dict[str, Any]) -> list[Event]:
+        """``apply`` without its private copy: ``state`` itself becomes the state after the action. Only for the
+        state's one owner (the game service's table), on two conditions: nothing else holds ``state`` or a part
+        of it (what this returns, and views, results and legal actions built from it, share no mutable object
+        with it: ``tests/engines/conformance.py`` checks), and on any error the owner discards ``state`` (a
+        transition may refuse after changing part of it) and takes back the state it stored last."""
+        return self._apply(state, player, self._checked(state, player, action))
 
     def dump(self, state: Any) -> str:
         return state.model_dump_json()

@@ -244,11 +244,14 @@ class Recording(Thinkers):
     def __init__(self) -> None:
         super().__init__(1, quick_in_worker=True)
         self.asked: list[int] = []
+        self.handed: list[bool] = []  # whether each decision was handed the stored text of its state
         self.answered: list[Action] = []
 
-    async def decide(self, engine: Engine, state: Any, player: str, seed: str, level: str) -> Action:
+    async def decide(self, engine: Engine, state: Any, player: str, seed: str, level: str,
+                     *, state_text: str | None = None) -> Action:
         self.asked.append(int(seed.split(":")[1]))
-        action = await super().decide(engine, state, player, seed, level)
+        self.handed.append(state_text == engine.dump(state))  # the table's stored text is the state's own dump
+        action = await super().decide(engine, state, player, seed, level, state_text=state_text)
         self.answered.append(action)
         return action
 
@@ -269,6 +272,7 @@ async def test_a_bot_thinks_while_it_waits_its_pacing_delay(service: GameService
                 break
             await asyncio.sleep(0.01)
         assert thinkers.asked == [version] and len(thinkers.answered) == 1  # decided in the first seconds
+        assert thinkers.handed == [True]
         assert table.version == version and thinkers.quick.fallbacks == 0  # still waiting out the delay
     finally:
         await scheduler.close()

@@ -174,3 +174,35 @@ def check_replay(engine: Engine, seed: int, n_players: int, options: dict | None
     for i, (player, data) in enumerate(log, start=1):
         state, _ = engine.apply(state, player, engine.parse_action(data))
         assert engine.dump(state) == dumps[i], f"replay diverged at step {i}"
+
+
+def check_in_place(engine: Engine, seed: int, n_players: int, options: dict | None = None) -> int:
+    """``apply_in_place`` plays a seeded random game exactly as ``apply`` does (the same states and events), and
+    nothing built on the way (its events, the views, results and legal actions) changes as the state moves on
+    after it: none shares a mutable part with the state. Returns the number of steps played."""
+    rnd = random.Random(seed)
+    players = [f"p{i}" for i in range(n_players)]
+    state = engine.new_game(players, seed=seed, options=options)
+    copy = engine.load(engine.dump(state))  # played with ``apply``
+    kept: list[tuple[BaseModel, str]] = []  # everything built from the state, with its JSON when it was built
+
+    def keep(*built: BaseModel | None) -> None:
+        kept.extend((b, b.model_dump_json()) for b in built if b is not None)
+
+    steps = 0
+    while actors := engine.to_act(state):
+        assert steps < MAX_STEPS, f"game did not end within {MAX_STEPS} steps"
+        interjecting = [p for p in state.players if p not in actors and engine.out_of_turn_actions(state, p)]
+        player = rnd.choice(interjecting if interjecting and rnd.random() < 0.1 else actors)
+        legal = engine.legal_actions(state, player)
+        keep(*legal, *engine.out_of_turn_actions(state, player), engine.view(state, player), engine.view(state, None))
+        action = rnd.choice(legal)
+        events = engine.apply_in_place(state, player, action)
+        copy, copied_events = engine.apply(copy, player, action)
+        assert engine.dump(state) == engine.dump(copy), f"in place diverged at step {steps}"
+        assert events == copied_events
+        keep(*events, engine.result(state))
+        steps += 1
+    changed = [(type(b).__name__, text) for b, text in kept if b.model_dump_json() != text]
+    assert not changed, f"{len(changed)} of {len(kept)} built objects changed with the state, e.g. {changed[0]}"
+    return steps

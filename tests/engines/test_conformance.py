@@ -6,7 +6,7 @@ import pytest
 from engines import GAMES, BadOptions, get_engine
 
 from ..suite_level import count
-from .conformance import check_replay, random_playthrough
+from .conformance import check_in_place, check_replay, random_playthrough
 
 
 def player_counts(name: str) -> list[int]:
@@ -64,3 +64,13 @@ def test_engines_import_no_io_layers() -> None:
                 names = [node.module]
             for n in names:
                 assert n.split(".")[0] not in forbidden, f"{path.name} imports {n}"
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_in_place_plays_as_apply_and_shares_nothing(name: str) -> None:
+    """The service's in-place transition (``Engine.apply_in_place``): the same game as ``apply``, and no event,
+    view, result or legal action built on the way changes after it (each would be a holder seeing the table's
+    state change under it)."""
+    eng = get_engine(name)
+    for n in (eng.min_players, eng.max_players):
+        assert check_in_place(eng, 11 + n, n) > 0

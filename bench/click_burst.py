@@ -35,7 +35,7 @@ def discord_clock(created: float, at: Sequence[float | None]) -> list[float | No
     return [None if when is None else when - created for when in at]
 
 
-class FullCollections:
+class FullCollectionTimes:
     """When the collector's full (oldest-generation) collections ran during a block, and for how long."""
 
     def __init__(self) -> None:
@@ -50,7 +50,7 @@ class FullCollections:
         else:
             self.runs.append((self._began, time.monotonic() - self._began))
 
-    def __enter__(self) -> "FullCollections":
+    def __enter__(self) -> "FullCollectionTimes":
         gc.callbacks.append(self._callback)
         return self
 
@@ -83,7 +83,7 @@ async def burst(h, tables, limit: float) -> dict:
             clicks.append((user, msg, interaction_payload(h, user, 3, data, msg.channel_id, msg)))
     replies = []
     calls_before = len(h.server.calls)
-    with FullCollections() as collections:
+    with FullCollectionTimes() as collections:
         created = time.monotonic()  # Discord created every interaction of the burst in this instant
         cpu = [(created, time.process_time())]  # the process's CPU seconds along the burst
         for user, msg, payload in clicks:  # as the gateway delivers a burst: one event after the other

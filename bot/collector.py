@@ -27,7 +27,7 @@ class FullCollections:
         self.held_since: float | None = None
         self.saved_threshold: int | None = None
         self.resting_until = 0.0  # held for HELD_AT_MOST: not held again before this (monotonic)
-        self.holds = 0  # how many times they were held (benches)
+        self.holds = 0  # how many times they were held (tests)
         self._timer: asyncio.TimerHandle | None = None
 
     @property

@@ -45,6 +45,16 @@ class Settings(BaseSettings):
     # The gateway's session_start_limit.max_concurrency: shards of one bucket (shard_id % this) identify 5 s apart
     # across all processes on the database.
     identify_concurrency: int = 1
+    # The web side (bot/web/): replay pages at links, /healthz and /metrics. Off unless WEB_BASE_URL is set: the
+    # address people open (``https://games.example.org``, the operator's reverse proxy in front of WEB_HOST:WEB_PORT).
+    web_base_url: str | None = None
+    web_host: str = "127.0.0.1"
+    web_port: int = 8080
+    # /healthz and /metrics only on this port (on WEB_HOST), not on the public one (unset: on the public one).
+    web_operator_port: int | None = None
+    web_link_days: float = 90.0  # how long a link to a replay page opens it
+    # Proxies whose X-Forwarded-For names the visitor (each address's rate limit is the visitor's, not the proxy's).
+    web_trusted_proxies: str = "127.0.0.1,::1"
 
     def shards(self) -> "ShardFilter | None":
         """The shards this process owns (all of them with only ``SHARD_COUNT``), or None when not sharded."""
@@ -56,6 +66,12 @@ class Settings(BaseSettings):
         if not ids or max(ids) >= self.shard_count:
             raise ValueError(f"SHARD_IDS {self.shard_ids!r} must lie within 0..{self.shard_count - 1}")
         return ShardFilter(self.shard_count, ids)
+
+    def web_on(self) -> bool:
+        return bool(self.web_base_url and self.web_base_url.strip())
+
+    def trusted_proxies(self) -> frozenset[str]:
+        return frozenset(filter(None, (p.strip() for p in self.web_trusted_proxies.split(","))))
 
     def database(self) -> str:
         """The database to open: ``DATABASE_URL``, else the SQLite file at ``DATABASE_PATH``."""

@@ -14,6 +14,7 @@ from discord import app_commands
 from bot.errors import HostError
 from bot.replay import GameRecord, stored_record
 from bot.review import ReplayCache, SteppedReplay
+from bot.shares import shows_every_hand
 from bot.table import Table
 
 from .common import host
@@ -108,15 +109,7 @@ def check_can_see(interaction: discord.Interaction, table: Table) -> None:
 
 async def all_hands_allowed(interaction: discord.Interaction, table_id: int) -> bool:
     """Every hand may be shown once the game is over, but a tournament game's only once its round is over."""
-    storage = host(interaction).storage
-    tournament_id = await storage.tournaments.tournament_of_game(table_id)
-    if tournament_id is None:
-        return True
-    tournament = await storage.tournaments.load(tournament_id)
-    if tournament is None:
-        return False
-    rounds = {tb.round for tb in tournament.tables if tb.game_id == table_id}
-    return all(tb.done for tb in tournament.tables if tb.round in rounds)
+    return await shows_every_hand(host(interaction).storage, table_id)
 
 
 async def rebuilt_game(interaction: discord.Interaction, table_id: int) -> SteppedReplay:

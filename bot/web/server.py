@@ -156,12 +156,14 @@ class WebServer:
         if isinstance(found, web.Response):
             return found
         opened, step = found
-        lang = _lang(request, opened.lang)
-        origin = self.config.base_url.rstrip("/")
         async with self._drawing:
-            page = await asyncio.to_thread(replay_page, opened, step, lang, origin)
-        body = self.templates.get_template("replay.html").render(page=page, static=self.static_urls)
+            body = await asyncio.to_thread(self.render_page, opened, step, _lang(request, opened.lang))
         return web.Response(text=body, content_type="text/html", headers={"Cache-Control": "no-store"})
+
+    def render_page(self, opened: Opened, step: int, lang: str) -> str:
+        """The page's HTML (CPU work: run off the event loop)."""
+        page = replay_page(opened, step, lang, self.config.base_url.rstrip("/"))
+        return self.templates.get_template("replay.html").render(page=page, static=self.static_urls)
 
     async def _picture(self, request: web.Request) -> web.StreamResponse:
         found = await self._opened(request)

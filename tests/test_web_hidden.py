@@ -14,8 +14,8 @@ import pytest
 from bot.replay_show import printed_name, record_names
 from bot.reveal import reveal_lines
 from bot.review import SteppedReplay
-from bot.storage import Storage
 from bot.service import GameService
+from bot.storage import Storage
 from bot.web import WebConfig, WebServer
 from bot.web.page import Opened, html_line
 from bot.web.source import FileReplays

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import re
 import time
+from pathlib import Path
+from typing import AsyncIterator
 
 import pytest
 
@@ -17,7 +19,14 @@ from bot.web.server import CSP
 from bot.web.source import StoredReplays
 
 from .discord_helpers import Key, says
-from .web_helpers import HOSTILE_NAME, fetch, finished_table, served
+from .web_helpers import HOSTILE_NAME, fetch, finished_table, served, sqlite_service
+
+
+@pytest.fixture
+async def service(tmp_path: Path) -> AsyncIterator[GameService]:
+    """One backend here: what these tests look at is the web side (storage: tests/test_web_shares.py)."""
+    async with sqlite_service(tmp_path / "games.db") as it:
+        yield it
 
 SECURITY = {"Referrer-Policy": "no-referrer", "Content-Security-Policy": CSP, "X-Robots-Tag": "noindex, nofollow",
             "X-Content-Type-Options": "nosniff"}

@@ -3,13 +3,14 @@ and the real web server (``bot.web``) on a free port of 127.0.0.1, asked with a 
 from __future__ import annotations
 
 from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import Any, AsyncIterator
 
 import aiohttp
 
 from bot.scheduler import BotScheduler
 from bot.service import GameService
-from bot.storage import SeatRow
+from bot.storage import SeatRow, Storage
 from bot.table import Table
 from bot.web import WebConfig, WebServer
 from bot.web.limits import AddressLimits
@@ -61,3 +62,14 @@ async def fetch(url: str, headers: dict[str, str] | None = None) -> tuple[int, d
     async with aiohttp.ClientSession() as session:
         async with session.get(url, headers=headers, allow_redirects=False) as response:
             return response.status, dict(response.headers), await response.read()
+
+
+@asynccontextmanager
+async def sqlite_service(path: Path) -> AsyncIterator[GameService]:
+    """The service on a SQLite file: for the web side's tests, whose storage is tested on both backends in
+    tests/test_web_shares.py."""
+    storage = await Storage.open(path)
+    try:
+        yield GameService(storage)
+    finally:
+        await storage.close()

@@ -46,7 +46,7 @@ HEADERS = {
 STEP_DIGITS = 9  # a step number longer than this is past the end of any game (and never parsed)
 PICTURES_KEPT = 64  # board pictures kept drawn (a step's picture is drawn once however often it is shown)
 DRAWING_AT_ONCE = 2  # pages and pictures drawn at once, off the event loop (the bot's tables come first)
-STATIC = {"replay.css": "text/css", "replay.js": "text/javascript"}
+STATIC = {"replay.css": "text/css", "replay.js": "text/javascript", "icon.svg": "image/svg+xml"}
 TOKEN_ROUTES = "/r/"
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
@@ -85,6 +85,7 @@ class WebServer:
             app.router.add_get(r"/r/{key}/{step:[0-9]+}", self._page)
             app.router.add_get(r"/r/{key}/{step:[0-9]+}/board.png", self._picture)
             app.router.add_get(r"/static/{name}", self._static)
+            app.router.add_get(r"/favicon.ico", self._icon)  # browsers ask for it whatever the page says
         if operator and self.operator is not None:
             app.router.add_routes(self.operator)
         return app
@@ -188,6 +189,9 @@ class WebServer:
         while len(self._pictures) > PICTURES_KEPT:
             self._pictures.popitem(last=False)
         return picture
+
+    async def _icon(self, request: web.Request) -> web.StreamResponse:
+        raise web.HTTPFound(self.static_urls["svg"])
 
     async def _static(self, request: web.Request) -> web.StreamResponse:
         found = self.static.get(request.match_info["name"])

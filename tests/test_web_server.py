@@ -103,6 +103,9 @@ async def test_huge_and_past_the_end_steps_are_refused_with_the_games_range(serv
             status, headers, body = await fetch(f"{site}/r/{token}/{step}")
             assert status == 404 and secured(headers), step
             assert f"/r/{token}/{last}?lang=en" in text(body) and len(body) < 2000  # where the game ends
+            said = text(body).replace("&#39;", "'")
+            assert (says(said, "web.no_step", step=int(step), last=last) if len(step) <= 9
+                    else says(said, "web.no_such_step", last=last)), step  # never a number it was not given
         for bad in ("-1", "1e3", "0x10", "１"):
             status, _, _ = await fetch(f"{site}/r/{token}/{bad}")
             assert status == 404, bad

@@ -116,9 +116,10 @@ class WebServer:
         if request.path.startswith(TOKEN_ROUTES):
             wait = self.limits.take(visitor(request.remote, request.headers.getall("X-Forwarded-For", []),
                                             self.config.trusted_proxies))
-            if wait > 0:
-                return self._message(429, request, [t("web.too_many", _lang(request), seconds=max(1, round(wait)))],
-                                     headers={"Retry-After": str(max(1, round(wait)))})
+            if wait > 0:  # in both languages: nothing was looked up, so the game's language is not known
+                seconds = max(1, round(wait))
+                return self._message(429, request, [t("web.too_many", code, seconds=seconds) for code in LANGUAGES],
+                                     headers={"Retry-After": str(seconds)})
         try:
             return await handler(request)
         except (web.HTTPNotFound, web.HTTPMethodNotAllowed):
@@ -148,8 +149,10 @@ class WebServer:
         step = int(text) if len(text) <= STEP_DIGITS else last + 1
         if step > last:
             lang = _lang(request, opened.lang)
-            return self._message(404, request, [t("web.no_step", lang, step=text[:STEP_DIGITS + 1], last=last)],
-                                 Link(t("web.to_last", lang, last=last), step_href(opened, last, lang)))
+            line = (t("web.no_step", lang, step=step, last=last) if len(text) <= STEP_DIGITS
+                    else t("web.no_such_step", lang, last=last))
+            return self._message(404, request, [line], Link(t("web.to_last", lang, last=last),
+                                                             step_href(opened, last, lang)))
         return opened, step
 
     async def _page(self, request: web.Request) -> web.StreamResponse:

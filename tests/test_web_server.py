@@ -180,3 +180,29 @@ async def test_the_page_speaks_the_games_language_and_switches(service: GameServ
         _, _, odd = await fetch(f"{site}/r/{token}/2?lang=fr")
         assert f'<html lang="{lang}">' in text(odd)  # an unknown language: the game's own
     assert Key("web.seat_warning")  # (the catalog key a seat link's page shows, checked in test_web_pages)
+
+
+async def test_no_token_and_no_hand_reaches_the_logs(service: GameService, caplog: pytest.LogCaptureFixture) -> None:
+    """Logging at DEBUG while pages, pictures, misses and refusals are served: no record of the web side or of
+    aiohttp holds a token (a path holds one) or a card of anyone's hand. (The database drivers' DEBUG records hold
+    SQL parameters: the bot keeps those loggers at INFO, ``bot.client.PAYLOAD_LOGGERS``.)"""
+    import logging
+
+    from .test_hidden_information import Secrets
+
+    table = await finished_table(service, "rocca", players=3, seed=10 ** 12 + 21)
+    seat = await issue(service.storage, table.id, 0, 1, days=90)
+    forged = "B" * 43
+    caplog.set_level(logging.DEBUG)
+    limits = AddressLimits(burst=6, per_second=0.001)
+    async with served(StoredReplays(service.storage), limits=limits) as site:
+        for path in (f"/r/{seat}/0", f"/r/{seat}/3", f"/r/{seat}/3/board.png", f"/r/{forged}", f"/r/{seat}/99999",
+                     f"/r/{seat}/1", f"/r/{seat}/2"):
+            await fetch(f"{site}{path}")
+    logged = "\n".join(f"{r.name} {r.getMessage()}" for r in caplog.records
+                       if r.name.startswith(("bot", "aiohttp", "cogs")))
+    assert "web side listening" in logged  # the capture works
+    assert seat not in logged and forged not in logged
+    engine = table.engine
+    replay_state = engine.load((await service.storage.get_game(table.id)).state)
+    assert not Secrets("rocca", replay_state).leaks(logged, None)

@@ -6,6 +6,7 @@ the fields the template fills, every name people typed entering as text (escaped
 from __future__ import annotations
 
 import re
+import weakref
 from dataclasses import dataclass, field
 
 from markupsafe import Markup, escape
@@ -17,7 +18,17 @@ from ..games import render_hooks
 from ..i18n import LANGUAGES, join_list, t
 from ..replay_show import printed_name, record_names
 from ..reveal import reveal_lines
-from ..review import Perspective, SteppedReplay, current_point, frame_lines, seek_points, seek_window, step_buttons
+from ..review import (
+    Perspective,
+    SeekKind,
+    SeekPoint,
+    SteppedReplay,
+    current_point,
+    frame_lines,
+    seek_points,
+    seek_window,
+    step_buttons,
+)
 
 BOLD = re.compile(r"\*\*(.+?)\*\*")
 CODE = re.compile(r"`([^`]+)`")
@@ -104,6 +115,18 @@ def preview(opened: Opened, lang: str, names: render.Names) -> tuple[str, str]:
     return title, t("web.preview_result", lang, players=players, winners=winners, steps=len(replay) - 1)
 
 
+_SEEK: weakref.WeakKeyDictionary[SteppedReplay, tuple[SeekKind, list[SeekPoint]]] = weakref.WeakKeyDictionary()
+
+
+def seek_of(replay: SteppedReplay) -> tuple[SeekKind, list[SeekPoint]]:
+    """The replay's seek points, found once per rebuilt game (a long game's take a scan of every event, ~10 ms),
+    forgotten with it."""
+    found = _SEEK.get(replay)
+    if found is None:
+        found = _SEEK[replay] = seek_points(replay)
+    return found
+
+
 def replay_page(opened: Opened, index: int, lang: str, origin: str) -> ReplayPage:
     """The page at step ``index`` (0..last, checked by the caller) in ``lang``; ``origin``: the site's address,
     for the preview's picture (link previews need an absolute address)."""
@@ -112,7 +135,7 @@ def replay_page(opened: Opened, index: int, lang: str, origin: str) -> ReplayPag
     names = record_names(record, lang, printed_name)
     perspective = Perspective.SPECTATOR if opened.player is None else Perspective.MINE
     lines = frame_lines(replay, index, perspective, opened.player, lang, names)
-    kind, points = seek_points(replay)
+    kind, points = seek_of(replay)
     steps = []
     for step in step_buttons(points, kind, index, last, lang):
         if step.target == index and not step.enabled:

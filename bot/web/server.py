@@ -66,7 +66,7 @@ class WebServer:
         self.config, self.source, self.operator = config, source, operator
         self.limits = limits if limits is not None else AddressLimits()
         self.templates = Environment(loader=PackageLoader("bot.web", "templates"), autoescape=True,
-                                     undefined=StrictUndefined, trim_blocks=False)
+                                     undefined=StrictUndefined, auto_reload=False)
         self.static = {name: (resources.files("bot.web").joinpath("static", name).read_bytes(), kind)
                        for name, kind in STATIC.items()}
         self.static_urls = {name.split(".")[-1]: f"/static/{name}?v={hashlib.sha256(data).hexdigest()[:12]}"

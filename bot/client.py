@@ -19,6 +19,7 @@ from .errors import HostError
 from .installs import declare_reach, outside_its_server
 from .limits import CreationCooldowns, Gates
 from .metrics import Metrics
+from .rebuilds import Rebuilds
 from .replies import reply_error, reply_unknown_control
 from .scheduler import BotScheduler
 from .service import GameService
@@ -75,6 +76,7 @@ class GameHostBot(commands.Bot):
         self.gates = Gates()  # a server's caps are checked and what they count is written one request at a time
         self.stale_control: StaleControlAnswer | None = None  # set by the table cog: the hand view's old controls
         self.web: Any = None  # bot.web.WebServer, started in setup_hook when WEB_BASE_URL is set
+        self.rebuilds = Rebuilds()  # the one cache of rebuilt games: the Discord viewer's and the web pages'
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]  # replaces the tree's hook on this instance
         self.tree.interaction_check = self.on_app_command_check  # type: ignore[method-assign]  # replaces the tree's hook on this instance
 
@@ -117,7 +119,8 @@ class GameHostBot(commands.Bot):
         from .web.operator import operator_routes
         from .web.source import StoredReplays
 
-        self.web = WebServer(config_of(self.settings), StoredReplays(self.storage), operator_routes(self))
+        source = StoredReplays(self.storage, self.rebuilds)
+        self.web = WebServer(config_of(self.settings), source, operator_routes(self))
         await self.web.start()
 
     async def _claim_shards(self) -> None:

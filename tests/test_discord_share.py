@@ -19,6 +19,7 @@ from bot.errors import HostError
 from bot.settings import Settings
 from bot.storage import SeatRow
 from bot.table import Table
+from cogs.look_back import look_back
 from engines import EngineError
 
 from .discord_harness import Harness
@@ -88,6 +89,8 @@ async def test_share_gives_the_public_link_and_only_the_player_their_seats_link(
     assert LINK.findall(s.text)[0] != public  # each press makes a new link
     for message in h.channel_messages():  # nothing public holds a link
         assert not LINK.search(message.text)
+    review = await h.click(bob, result, f"gh:review:{table.id}")  # the Discord viewer: the game rebuilt once
+    assert review.ephemeral and h.bot.rebuilds.count == 1 and look_back(h.bot).rebuilds == 1
 
 
 async def test_a_table_out_of_public_sight_is_shared_only_by_who_sat_there(hw: Harness) -> None:

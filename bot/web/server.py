@@ -167,7 +167,8 @@ class WebServer:
     def render_page(self, opened: Opened, step: int, lang: str) -> str:
         """The page's HTML (CPU work: run off the event loop)."""
         page = replay_page(opened, step, lang, self.config.base_url.rstrip("/"))
-        return self.templates.get_template("replay.html").render(page=page, static=self.static_urls)
+        return self.templates.get_template("replay.html").render(page=page, lang=page.lang, title=page.title,
+                                                                 static=self.static_urls)
 
     async def _picture(self, request: web.Request) -> web.StreamResponse:
         found = await self._opened(request)

@@ -2,21 +2,21 @@
 finished game, ``bot.shares.resolve`` decides), or one record file on the operator's own machine (``FileReplays``,
 ``python -m bot replay FILE --serve``: no tokens, the spectator's view and each seat's). A game is rebuilt by the
 engine and checked once (``bot.review.SteppedReplay``), off the event loop, however many visitors ask together,
-and the last few are kept."""
+and the last few are kept (``bot.rebuilds``: the bot's one cache, the Discord viewer's too)."""
 from __future__ import annotations
 
-import asyncio
 from typing import Protocol
 
 from ..errors import HostError
 from ..i18n import language
-from ..replay import GameRecord, stored_record
+from ..rebuilds import Rebuilds
+from ..replay import stored_record
 from ..review import ReplayCache, SteppedReplay
 from ..shares import resolve, shows_every_hand
 from ..storage import Storage
 from .page import Opened
 
-WEB_REPLAYS_KEPT = 4  # rebuilt games the web side keeps (its own: the Discord viewer's cache is the cogs')
+WEB_REPLAYS_KEPT = 4  # rebuilt games kept by a web side without the bot's cache (a record served from a file)
 
 
 class ReplaySource(Protocol):
@@ -24,34 +24,11 @@ class ReplaySource(Protocol):
         """The replay ``key`` (a link's token) opens, or None: not found, and nothing more is said."""
 
 
-class Rebuilds:
-    """Rebuilt games by table id: from the cache, else rebuilt once however many ask while it runs."""
-
-    def __init__(self, kept: int = WEB_REPLAYS_KEPT) -> None:
-        self.cache = ReplayCache(size=kept)
-        self._building: dict[int, asyncio.Future[SteppedReplay]] = {}
-
-    async def rebuilt(self, record: GameRecord) -> SteppedReplay:
-        cached = self.cache.get(record.table)
-        if cached is not None:
-            return cached
-        building = self._building.get(record.table)
-        if building is None:
-            building = asyncio.ensure_future(asyncio.to_thread(SteppedReplay, record))
-            self._building[record.table] = building
-            building.add_done_callback(lambda done: self._built(record.table, done))
-        return await asyncio.shield(building)
-
-    def _built(self, table_id: int, done: asyncio.Future[SteppedReplay]) -> None:
-        self._building.pop(table_id, None)
-        if not done.cancelled() and done.exception() is None:
-            self.cache.put(table_id, done.result())
-
-
 class StoredReplays:
-    def __init__(self, storage: Storage) -> None:
+    def __init__(self, storage: Storage, rebuilds: Rebuilds | None = None) -> None:
+        """``rebuilds``: the bot's one cache of rebuilt games (``GameHostBot.rebuilds``), else one of its own."""
         self.storage = storage
-        self.rebuilds = Rebuilds()
+        self.rebuilds = rebuilds if rebuilds is not None else Rebuilds(ReplayCache(size=WEB_REPLAYS_KEPT))
 
     async def open(self, key: str) -> Opened | None:
         shared = await resolve(self.storage, key)

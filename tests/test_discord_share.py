@@ -19,6 +19,7 @@ from bot.errors import HostError
 from bot.settings import Settings
 from bot.storage import SeatRow
 from bot.table import Table
+from cogs.look_back import LOOKS_PER_MINUTE as LOOKS
 from cogs.look_back import look_back
 from engines import EngineError
 
@@ -152,3 +153,33 @@ async def test_share_refuses_a_running_table_and_a_bot_without_web_offers_none(h
     plain = await played_table(h)
     result = next(m for m in h.channel_messages() if f"gh:review:{plain.id}" in str(m.components))
     assert f"gh:share:{plain.id}" not in str(result.components) and h.bot.web is None
+
+
+async def test_presses_are_rationed_and_links_outlive_a_restart(tmp_path: Path) -> None:
+    """A member pressing Share again and again gets links six times a minute (with reviews and records), then the
+    cooldown; the links given open after the bot restarts (only their digests were stored)."""
+    h = Harness(web_bot(tmp_path / "games.db"))
+    await h.start()
+    await h.bot.storage.set_guild_tables(h.guild_id, "channel")
+    h.allow_errors(HostError, EngineError)
+    try:
+        table = await played_table(h)
+        alice = h.user(ALICE, "alice")
+        result = result_of(h, table)
+        given = [LINK.findall((await h.click(alice, result, f"gh:share:{table.id}")).text) for _ in range(LOOKS)]
+        assert all(len(links) == 2 for links in given)
+        refused = await h.click(alice, result, f"gh:share:{table.id}")
+        assert refused.ephemeral and not LINK.search(refused.text)
+        assert any(says(refused.text, "error.look_back_cooldown", max=LOOKS, seconds=s) for s in range(1, 61))
+        stored = await h.bot.storage.db.fetchval("SELECT COUNT(*) FROM share_links")
+        assert stored == 2 * LOOKS  # the refused press stored nothing
+    finally:
+        await h.close()
+    again = Harness(web_bot(tmp_path / "games.db"))
+    await again.start()
+    try:
+        public, seat = given[0]
+        site_again = f"http://127.0.0.1:{again.bot.web.ports[0]}"
+        assert [(await fetch(site_again + x))[0] for x in (public, seat)] == [200, 200]
+    finally:
+        await again.close()

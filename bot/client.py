@@ -110,7 +110,7 @@ class GameHostBot(commands.Bot):
         recorded = await self.ratings.catch_up(self.service, self.service.shards)
         running = await self.tournaments.resume()
         log.info("recorded %d finished games; %d tournaments running", recorded, running)
-        if self.settings.web_on():
+        if self.settings.web_on() and syncs_commands(self.service.shards):  # one web side per cluster: WEB_PORT's
             await self._start_web()
 
     async def _start_web(self) -> None:

@@ -126,3 +126,28 @@ async def test_the_operator_port_takes_health_and_metrics_off_the_public_one(tmp
     finally:
         await h.close()
     assert h.bot.web is None  # stopped with the bot
+
+
+@pytest.mark.parametrize("shard", [0, 1])
+async def test_in_a_cluster_the_process_owning_shard_0_runs_the_web_side(tmp_path: Path, shard: int) -> None:
+    """``python -m bot cluster`` starts its processes with the same WEB_PORT: only one binds it, the one owning
+    shard 0 (as only it syncs the commands). (The harness runs no ``Shard`` objects, so the health read of each
+    shard's connection, ``ShardInfo.is_closed``, is not reached here: its one stand-in gateway is read.)"""
+    from bot.client import make_bot
+
+    from .test_shards_discord import COUNT, guild_on
+
+    settings = Settings(_env_file=None, discord_token=None, database_path=tmp_path / "games.db", bot_move_delay=0,
+                        web_base_url=BASE, web_port=0, shard_count=COUNT, shard_ids=str(shard))
+    h = Harness(make_bot(settings, sync_commands=False), guild_id=guild_on(shard))
+    await h.start()
+    try:
+        if shard == 1:
+            assert h.bot.web is None
+            return
+        status, body = await health(h)
+        assert status == 503 and body["failed"] == ["gateway"] and "disconnected" in body["checks"]["gateway"]["detail"]
+        h.gateway.open = True
+        assert (await health(h))[0] == 200
+    finally:
+        await h.close()

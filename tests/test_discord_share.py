@@ -183,3 +183,26 @@ async def test_presses_are_rationed_and_links_outlive_a_restart(tmp_path: Path) 
         assert [(await fetch(site_again + x))[0] for x in (public, seat)] == [200, 200]
     finally:
         await again.close()
+
+
+async def test_a_dm_table_is_shared_by_its_player_through_the_press_token(hw: Harness) -> None:
+    """A table in a DM with the bot (a user install): the result carries Share; its player's press gets both links
+    through that press's token (the strict edge refuses any channel write there), and the pages open."""
+    import random
+
+    from .test_discord_akuma import take_turn
+    from .test_discord_dm_table import channel_calls, open_dm_table
+    from .test_discord_dm_table import result_of as dm_result
+
+    h = hw
+    alice = h.user(ALICE, "alice")
+    dm = h.dm(alice)
+    table, _ = await open_dm_table(h, alice, dm)
+    rng = random.Random(3)
+    while table.status == "running":
+        await take_turn(h, alice, table, rng)
+    result = dm_result(h.server.channel_messages(dm), f"gh:share:{table.id}")
+    r = await h.click(alice, result, f"gh:share:{table.id}")
+    public, seat = LINK.findall(r.text)
+    assert r.ephemeral and channel_calls(h, dm) == []
+    assert [(await fetch(site(h) + x))[0] for x in (public, seat)] == [200, 200]

@@ -11,13 +11,14 @@ from pathlib import Path
 
 import pytest
 
+from bot.games import render_hooks
 from bot.replay_show import printed_name, record_names
 from bot.reveal import reveal_lines
 from bot.review import SteppedReplay
 from bot.service import GameService
 from bot.storage import Storage
 from bot.web import WebConfig, WebServer
-from bot.web.page import Opened, html_line
+from bot.web.page import Opened, board_picture, html_line
 from bot.web.source import FileReplays
 from engines import GAMES, get_engine
 from tests.engines.conformance import string_leaves
@@ -92,8 +93,18 @@ async def test_a_seat_link_shows_that_seats_hand_and_the_public_link_no_hand(tmp
     assert hand
     mine = page_text(server.render_page(Opened(replay, seat, "en", True, "/r/s"), step, "en"))
     public = page_text(server.render_page(Opened(replay, None, "en", True, "/r/p"), step, "en"))
-    from bot.games import render_hooks
-
-    marks = " ".join(render_hooks("rocca").card(c) for c in hand)
+    marks = " ".join(render_hooks("rocca").card(c) for c in hand)  # as the hand's line lists them
     assert marks in mine and "🔒" in mine
     assert marks not in public and "🔒" not in public
+
+
+@pytest.mark.parametrize("game", [g for g in GAMES if render_hooks(g).image is not None])
+async def test_the_picture_is_the_public_board_whatever_the_link(tmp_path: Path, game: str) -> None:
+    """A seat link's board picture (and so the preview's) is the spectator's, byte for byte: a hand never enters
+    a picture."""
+    replay = await replay_of(tmp_path, game)
+    last = len(replay) - 1
+    for index in sorted({0, 1, last // 2, last}):
+        public = board_picture(Opened(replay, None, "en", True, "/r/p"), index, "en")
+        for seat in replay.record.players:
+            assert board_picture(Opened(replay, seat.player, "en", True, "/r/s"), index, "en") == public

@@ -40,7 +40,7 @@ HEADERS = {
     "X-Robots-Tag": "noindex, nofollow",
     "Cross-Origin-Opener-Policy": "same-origin",
     "Cross-Origin-Resource-Policy": "same-origin",
-    "Permissions-Policy": "interest-cohort=()",
+    "Permissions-Policy": "camera=(), microphone=(), geolocation=(), payment=()",
     "Server": "gamehost",
 }
 STEP_DIGITS = 9  # a step number longer than this is past the end of any game (and never parsed)

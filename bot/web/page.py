@@ -138,11 +138,11 @@ def replay_page(opened: Opened, index: int, lang: str, origin: str) -> ReplayPag
     kind, points = seek_of(replay)
     steps = []
     for step in step_buttons(points, kind, index, last, lang):
-        if step.target == index and not step.enabled:
-            steps.append(Link(step.label, "", enabled=False, current=not step.label.startswith(tuple(STEP_NAMES))))
-            continue
         name = STEP_NAMES.get(step.label)
-        steps.append(Link(step.label, step_href(opened, step.target, lang), step.enabled,
+        if name is None and not step.enabled and step.target == index:  # the viewer's counter, n/N
+            steps.append(Link(step.label, "", enabled=False, current=True))
+            continue
+        steps.append(Link(step.label, step_href(opened, step.target, lang) if step.enabled else "", step.enabled,
                           t(name, lang) if name else "", REL.get(step.label, "")))
     here = current_point(points, index) if points else -1
     seek = [Link(t(f"review.seek.{kind.value}", lang, number=p.number, index=p.frame),

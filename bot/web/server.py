@@ -144,7 +144,7 @@ class WebServer:
             return self._message(409, request, [user_message(error, _lang(request))])
         if opened is None:
             return self.not_found(request)
-        text = request.match_info.get("step", "0")
+        text = request.match_info.get("step", "0").lstrip("0") or "0"  # 007 is step 7
         last = len(opened.replay) - 1
         step = int(text) if len(text) <= STEP_DIGITS else last + 1
         if step > last:

@@ -19,7 +19,7 @@ from bot.storage import GameStatus
 from bot.table import Table
 
 from .common import GameItem, host, is_admin, reply
-from .custom_ids import ID
+from .custom_ids import ID, valid_id
 from .look_back import check_can_see, opening
 
 
@@ -71,6 +71,8 @@ async def share_links(interaction: discord.Interaction, table_id: int) -> None:
 
 async def revoke_links(interaction: discord.Interaction, table_id: int) -> None:
     """Revoke the links to a table: those the caller made, or, with Manage Server, every one."""
+    if not valid_id(table_id):  # a typed number no table can have
+        raise HostError("no_such_game", game_id=table_id)
     bot = host(interaction)
     table = await bot.service.table(table_id)
     check_can_see(interaction, table)

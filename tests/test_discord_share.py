@@ -136,8 +136,9 @@ async def test_moderators_turn_links_off_and_unshare_revokes(hw: Harness) -> Non
     everything = await h.slash(admin, "game unshare", table=table.id)
     assert says(everything.text, "share.revoked_all", id=table.id, count=1)
     assert (await fetch(site(h) + theirs))[0] == 404
-    unknown = await h.slash(alice, "game unshare", table=987654)
-    assert unknown.ephemeral and says(unknown.text, "error.no_such_game", game_id=987654)
+    for number in (987654, -1, 2 ** 53):  # no such table, and numbers no table can have
+        unknown = await h.slash(alice, "game unshare", table=number)
+        assert unknown.ephemeral and says(unknown.text, "error.no_such_game", game_id=number)
 
 
 async def test_share_refuses_a_running_table_and_a_bot_without_web_offers_none(hw: Harness, h: Harness) -> None:

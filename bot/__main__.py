@@ -55,9 +55,16 @@ def run_check(args: argparse.Namespace) -> int:
 
 
 def run_bot(dry: bool = False) -> int:
+    from pydantic import ValidationError
+
     from .settings import Settings
 
-    settings = Settings()
+    try:
+        settings = Settings()
+    except ValidationError as error:  # a setting that cannot be used: said in one line each, nothing starts
+        for problem in error.errors():
+            print(f"{'.'.join(map(str, problem['loc'])).upper()}: {problem['msg']}", file=sys.stderr)
+        return 2
     if dry:
         from . import event_loop
         from .dry_run import dry_run

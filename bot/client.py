@@ -120,8 +120,15 @@ class GameHostBot(commands.Bot):
         from .web.source import StoredReplays
 
         source = StoredReplays(self.storage, self.rebuilds)
-        self.web = WebServer(config_of(self.settings), source, operator_routes(self))
-        await self.web.start()
+        web = WebServer(config_of(self.settings), source, operator_routes(self))
+        try:
+            await web.start()
+        except OSError as error:  # the bot does not run without the pages its Share buttons link to
+            await web.stop()
+            log.error("the web side cannot listen on %s port %s (%s): free it, set WEB_PORT, or unset WEB_BASE_URL",
+                      self.settings.web_host, self.settings.web_port, error.strerror or error)
+            raise
+        self.web = web
 
     async def _claim_shards(self) -> None:
         """With ``SHARD_COUNT``/``SHARD_IDS``: own those shards exclusively on the database (a second process

@@ -3,8 +3,9 @@ from __future__ import annotations
 
 from pathlib import Path
 from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
 
-from pydantic import SecretStr
+from pydantic import SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 if TYPE_CHECKING:
@@ -66,6 +67,17 @@ class Settings(BaseSettings):
         if not ids or max(ids) >= self.shard_count:
             raise ValueError(f"SHARD_IDS {self.shard_ids!r} must lie within 0..{self.shard_count - 1}")
         return ShardFilter(self.shard_count, ids)
+
+    @field_validator("web_base_url")
+    @classmethod
+    def _web_address(cls, value: str | None) -> str | None:
+        """The address people open: http(s), a host, nothing after the path (links are made by appending to it)."""
+        if value is None or not value.strip():
+            return None
+        parts = urlsplit(value.strip())
+        if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
+            raise ValueError(f"WEB_BASE_URL {value!r} must be an address such as https://games.example.org")
+        return value.strip().rstrip("/")
 
     def web_on(self) -> bool:
         return bool(self.web_base_url and self.web_base_url.strip())

@@ -151,3 +151,32 @@ async def test_in_a_cluster_the_process_owning_shard_0_runs_the_web_side(tmp_pat
         assert (await health(h))[0] == 200
     finally:
         await h.close()
+
+
+async def test_a_taken_port_stops_the_bot_saying_why(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """Share buttons would link to pages nobody serves: a bot whose web side cannot listen does not start."""
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        bot = GameHostBot(Settings(_env_file=None, discord_token=None, database_path=tmp_path / "games.db",
+                                   bot_move_delay=0, web_base_url=BASE, web_port=port), sync_commands=False)
+        h = Harness(bot)
+        with pytest.raises(OSError):
+            await h.start()
+        await h.close(check=False)
+    assert bot.web is None and any("cannot listen" in r.getMessage() for r in caplog.records)
+
+
+def test_a_web_address_that_is_no_address_is_refused(monkeypatch: pytest.MonkeyPatch,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    from bot.__main__ import main
+
+    monkeypatch.setenv("DISCORD_TOKEN", "not-used")
+    for wrong in ("games.example.org", "ftp://games.example.org", "https://games.example.org/?x=1"):
+        monkeypatch.setenv("WEB_BASE_URL", wrong)
+        assert main(["run"]) == 2
+        assert f"WEB_BASE_URL {wrong!r} must be an address" in capsys.readouterr().err
+    assert Settings(_env_file=None, web_base_url="https://games.example.org/").web_base_url == BASE

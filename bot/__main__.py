@@ -1,6 +1,6 @@
 """Command line: ``python -m bot`` runs the Discord bot; ``python -m bot demo GAME`` plays a
 bot-only game in the terminal (no token needed); ``python -m bot replay FILE`` plays a game record back
-(``bot.replay_cli``); ``python -m bot check`` says whether the bot is ready for
+(``bot.replay_cli``; ``--serve``: as web pages on 127.0.0.1); ``python -m bot check`` says whether the bot is ready for
 Discord (``bot.check``)."""
 from __future__ import annotations
 
@@ -30,11 +30,14 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     demo.add_argument("--seed", type=int, default=1, help=t("cli.seed_help"))
     demo.add_argument("--lang", choices=LANGUAGES, default="en", help=t("cli.lang_help"))
     demo.add_argument("--level", choices=LEVELS, default="normal", help=t("cli.level_help"))
+    demo.add_argument("--record", default=None, metavar="FILE", help=t("cli.demo_record_help"))
     replay = sub.add_parser("replay", help=t("cli.replay_help"))
     replay.add_argument("file", help=t("cli.replay_file_help"))
     replay.add_argument("--seat", type=int, default=None, help=t("cli.replay_seat_help"))
     replay.add_argument("--lang", choices=LANGUAGES, default="en", help=t("cli.lang_help"))
     replay.add_argument("--gif", default=None, help=t("cli.replay_gif_help"))
+    replay.add_argument("--serve", action="store_true", help=t("cli.replay_serve_help"))
+    replay.add_argument("--port", type=int, default=0, help=t("cli.replay_port_help"))
     check = sub.add_parser("check", help=t("cli.check_help"))
     check.add_argument("--channel", type=int, default=None, help=t("cli.channel_help"))
     check.add_argument("--lang", choices=LANGUAGES, default="en", help=t("cli.lang_help"))
@@ -52,9 +55,16 @@ def run_check(args: argparse.Namespace) -> int:
 
 
 def run_bot(dry: bool = False) -> int:
+    from pydantic import ValidationError
+
     from .settings import Settings
 
-    settings = Settings()
+    try:
+        settings = Settings()
+    except ValidationError as error:  # a setting that cannot be used: said in one line each, nothing starts
+        for problem in error.errors():
+            print(f"{'.'.join(map(str, problem['loc'])).upper()}: {problem['msg']}", file=sys.stderr)
+        return 2
     if dry:
         from . import event_loop
         from .dry_run import dry_run
@@ -100,7 +110,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "replay":
         from .replay_cli import run_replay
 
-        return run_replay(args.file, args.seat, args.lang, args.gif)
+        return run_replay(args.file, args.seat, args.lang, args.gif, serve=args.serve, port=args.port)
     if args.command == "demo":
         from engines import BadOptions, get_engine
 
@@ -112,12 +122,22 @@ def main(argv: list[str] | None = None) -> int:
             print(t("error.bad_player_count", args.lang, count=players, min=engine.min_players,
                     max=engine.max_players), file=sys.stderr)
             return 2
+        from .demo import record_problem
+
+        problem = record_problem(args.record, args.lang) if args.record else None
+        if problem is not None:
+            print(problem, file=sys.stderr)
+            return 2
         if hasattr(signal, "SIGPIPE"):  # `python -m bot demo akuma | head` ends quietly
             signal.signal(signal.SIGPIPE, signal.SIG_DFL)
         try:
-            asyncio.run(run_demo(args.game, players, args.seed, args.lang, level=args.level))
+            asyncio.run(run_demo(args.game, players, args.seed, args.lang, level=args.level, record=args.record))
         except BadOptions as exc:
             print(exc, file=sys.stderr)
+            return 2
+        except OSError as exc:  # the record file could not be written (checked before the game, may still fail)
+            print(t("demo.record_unwritable", args.lang, path=args.record, reason=exc.strerror or str(exc)),
+                  file=sys.stderr)
             return 2
         return 0
     if args.command == "cluster":

@@ -18,6 +18,8 @@ from .cluster import syncs_commands
 from .errors import HostError
 from .installs import declare_reach, outside_its_server
 from .limits import CreationCooldowns, Gates
+from .metrics import Metrics
+from .rebuilds import Rebuilds
 from .replies import reply_error, reply_unknown_control
 from .scheduler import BotScheduler
 from .service import GameService
@@ -61,6 +63,8 @@ class GameHostBot(commands.Bot):
         # A 429 longer than this raises instead of sleeping inside the call: a table's writer retries it later
         # (coalescing meanwhile) and nothing else waits behind it.
         kwargs.setdefault("max_ratelimit_timeout", 30.0)
+        self.metrics = Metrics()  # what /metrics shows (bot.metrics); every request to Discord passes its trace
+        kwargs.setdefault("http_trace", self.metrics.trace())
         super().__init__(command_prefix=commands.when_mentioned, intents=bot_intents(), help_command=None, **kwargs)
         self.settings = settings
         for name in PAYLOAD_LOGGERS:
@@ -71,6 +75,8 @@ class GameHostBot(commands.Bot):
         self.creations = CreationCooldowns()  # lobbies, tables and tournaments each member created this minute
         self.gates = Gates()  # a server's caps are checked and what they count is written one request at a time
         self.stale_control: StaleControlAnswer | None = None  # set by the table cog: the hand view's old controls
+        self.web: Any = None  # bot.web.WebServer, started in setup_hook when WEB_BASE_URL is set
+        self.rebuilds = Rebuilds()  # the one cache of rebuilt games: the Discord viewer's and the web pages'
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]  # replaces the tree's hook on this instance
         self.tree.interaction_check = self.on_app_command_check  # type: ignore[method-assign]  # replaces the tree's hook on this instance
 
@@ -78,12 +84,15 @@ class GameHostBot(commands.Bot):
         url = self.settings.database()
         options = {"max_size": self.settings.database_pool_size} if url.startswith("postgres") else {}
         self.storage = await Storage.open(url, **options)
+        self.storage.on_commit = self.metrics.commit.observe
         self.service = GameService(self.storage)
+        self.service.subscribe(self.metrics.on_update)
         await self._claim_shards()
         self.thinker = Thinkers(self.settings.bot_think_workers or None,
                                 quick_in_worker=self.settings.bot_think_quick_in_worker)
         self.thinker.start()  # strong bots think in these worker processes, off the event loop
         self.scheduler = BotScheduler(self.service, self.settings.bot_move_delay, self.thinker)
+        self.scheduler.on_decided = self.metrics.decision_wait.observe
         self.timers = TurnTimers(self.service, close_paused_after=self.settings.paused_table_close_days * 86400,
                                  close_lobby_after=self.settings.lobby_close_hours * 3600)
         self.ratings = RatingService(self.storage)
@@ -101,6 +110,25 @@ class GameHostBot(commands.Bot):
         recorded = await self.ratings.catch_up(self.service, self.service.shards)
         running = await self.tournaments.resume()
         log.info("recorded %d finished games; %d tournaments running", recorded, running)
+        if self.settings.web_on() and syncs_commands(self.service.shards):  # one web side per cluster: WEB_PORT's
+            await self._start_web()
+
+    async def _start_web(self) -> None:
+        """The replay pages, /healthz and /metrics (``bot.web``), in this event loop."""
+        from .web import WebServer, config_of
+        from .web.operator import operator_routes
+        from .web.source import StoredReplays
+
+        source = StoredReplays(self.storage, self.rebuilds)
+        web = WebServer(config_of(self.settings), source, operator_routes(self))
+        try:
+            await web.start()
+        except OSError as error:  # the bot does not run without the pages its Share buttons link to
+            await web.stop()
+            log.error("the web side cannot listen on %s port %s (%s): free it, set WEB_PORT, or unset WEB_BASE_URL",
+                      self.settings.web_host, self.settings.web_port, error.strerror or error)
+            raise
+        self.web = web
 
     async def _claim_shards(self) -> None:
         """With ``SHARD_COUNT``/``SHARD_IDS``: own those shards exclusively on the database (a second process
@@ -178,6 +206,9 @@ class GameHostBot(commands.Bot):
             await reply_unknown_control(interaction)
 
     async def close(self) -> None:
+        if self.web is not None:  # no page is served from a closing storage
+            await self.web.stop()
+            self.web = None
         if hasattr(self, "scheduler"):
             await self.tournaments.close()
             await self.timers.close()

@@ -12,6 +12,7 @@ from engines import get_engine
 from . import render
 from .games import render_hooks
 from .i18n import join_list, t
+from .replay import stored_record
 from .scheduler import BotScheduler
 from .service import GameService
 from .storage import Storage
@@ -76,9 +77,21 @@ class TerminalChannel:
             self.out(describe(update.public_view, names.plain(), self.lang))
 
 
+def record_problem(path: str, lang: str) -> str | None:
+    """Why a record cannot be written to ``path`` (a folder, or a folder that is not there), checked before the
+    game is played; None when it can be tried."""
+    target = Path(path)
+    if target.is_dir() or not target.parent.is_dir():
+        reason = t("demo.record_is_folder" if target.is_dir() else "demo.record_no_folder", lang,
+                   folder=str(target.parent))
+        return t("demo.record_unwritable", lang, path=path, reason=reason)
+    return None
+
+
 async def run_demo(game: str, players: int | None, seed: int, lang: str = "en",
-                   out: Callable[[str], None] = print, level: str = "normal") -> Table:
-    """Bots of ``level`` play a whole game; they think on this loop (no worker pool), so a seed replays exactly."""
+                   out: Callable[[str], None] = print, level: str = "normal", record: str | None = None) -> Table:
+    """Bots of ``level`` play a whole game; they think on this loop (no worker pool), so a seed replays exactly.
+    ``record``: a file to keep the game in as a record (``/game record``'s format), to replay or serve."""
     engine = get_engine(game)
     count = players or engine.min_players
     with tempfile.TemporaryDirectory() as folder:
@@ -91,6 +104,9 @@ async def run_demo(game: str, players: int | None, seed: int, lang: str = "en",
                                                      levels=[level])
             await scheduler.idle()
             await scheduler.close()
+            if record is not None:
+                Path(record).write_bytes((await stored_record(storage, table.id)).dump())
+                out(t("demo.recorded", lang, path=record))
         finally:
             await storage.close()
     return table

@@ -3,6 +3,7 @@ the engine, checked against its final state, and played back in the terminal fro
 spectator); ``--gif`` also writes its animated summary."""
 from __future__ import annotations
 
+import asyncio
 import signal
 import sys
 from pathlib import Path
@@ -46,10 +47,24 @@ def gif_problem(gif: str, lang: str) -> str | None:
     return None
 
 
+def serve_until_stopped(record: GameRecord, lang: str, port: int, seat: int | None,
+                        out: Callable[[str], None]) -> int:
+    """``--serve``: the replay pages on 127.0.0.1 until Ctrl-C (a port already taken: said, exit 2)."""
+    from .web.serve_file import serve_record
+
+    try:
+        asyncio.run(serve_record(record, lang, port, seat, out))
+    except KeyboardInterrupt:
+        pass
+    except OSError as error:
+        return refuse(t("replay.port_taken", lang, port=port, reason=error.strerror or str(error)))
+    return 0
+
+
 def run_replay(file: str, seat: int | None, lang: str, gif: str | None,
-               out: Callable[[str], None] = print) -> int:
-    """0 once played back; 2 with the reason on stderr for a file that is no record or does not replay, and for
-    a ``gif`` path that cannot be written."""
+               out: Callable[[str], None] = print, *, serve: bool = False, port: int = 0) -> int:
+    """0 once played back (or served until Ctrl-C, with ``serve``); 2 with the reason on stderr for a file that is
+    no record or does not replay, and for a ``gif`` path that cannot be written."""
     if hasattr(signal, "SIGPIPE"):  # `python -m bot replay game.json | head` ends quietly
         signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     problem = gif_problem(gif, lang) if gif is not None else None
@@ -61,6 +76,8 @@ def run_replay(file: str, seat: int | None, lang: str, gif: str | None,
     try:
         record = GameRecord.read(data)
         viewer = record.seat_player(seat)
+        if serve:
+            return serve_until_stopped(record, lang, port, seat, out)
         replay = rebuild(record)
     except HostError as error:
         print(user_message(error, lang), file=sys.stderr)

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
+from typing import Callable
 
 from engines import Action
 
@@ -29,6 +31,7 @@ class BotScheduler:
         self.thinker = thinker or Thinker()  # not started: everything is decided on the loop
         self._tasks: dict[int, asyncio.Task[None]] = {}
         self._closed = False  # after close, updates still being delivered start no bot (the storage closes next)
+        self.on_decided: Callable[[float], None] | None = None  # each decision's wait beyond pacing (bot.metrics)
         service.subscribe(self.on_update)
 
     async def on_update(self, update: Update) -> None:
@@ -76,7 +79,10 @@ class BotScheduler:
                     await asyncio.sleep(self.delay)
                 if table.version != version:  # someone moved meanwhile: think again about the new position
                     continue
+                waited = time.perf_counter()
                 action = await thinking
+                if self.on_decided is not None:  # the wait beyond pacing (bot.metrics)
+                    self.on_decided(time.perf_counter() - waited)
             finally:
                 if not thinking.done():
                     thinking.cancel()  # withdrawn from its worker's queue when it is no longer wanted

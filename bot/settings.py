@@ -3,8 +3,9 @@ from __future__ import annotations
 
 from pathlib import Path
 from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
 
-from pydantic import SecretStr
+from pydantic import SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 if TYPE_CHECKING:
@@ -45,6 +46,16 @@ class Settings(BaseSettings):
     # The gateway's session_start_limit.max_concurrency: shards of one bucket (shard_id % this) identify 5 s apart
     # across all processes on the database.
     identify_concurrency: int = 1
+    # The web side (bot/web/): replay pages at links, /healthz and /metrics. Off unless WEB_BASE_URL is set: the
+    # address people open (``https://games.example.org``, the operator's reverse proxy in front of WEB_HOST:WEB_PORT).
+    web_base_url: str | None = None
+    web_host: str = "127.0.0.1"
+    web_port: int = 8080
+    # /healthz and /metrics only on this port (on WEB_HOST), not on the public one (unset: on the public one).
+    web_operator_port: int | None = None
+    web_link_days: float = 90.0  # how long a link to a replay page opens it
+    # Proxies whose X-Forwarded-For names the visitor (each address's rate limit is the visitor's, not the proxy's).
+    web_trusted_proxies: str = "127.0.0.1,::1"
 
     def shards(self) -> "ShardFilter | None":
         """The shards this process owns (all of them with only ``SHARD_COUNT``), or None when not sharded."""
@@ -56,6 +67,23 @@ class Settings(BaseSettings):
         if not ids or max(ids) >= self.shard_count:
             raise ValueError(f"SHARD_IDS {self.shard_ids!r} must lie within 0..{self.shard_count - 1}")
         return ShardFilter(self.shard_count, ids)
+
+    @field_validator("web_base_url")
+    @classmethod
+    def _web_address(cls, value: str | None) -> str | None:
+        """The address people open: http(s), a host, nothing after the path (links are made by appending to it)."""
+        if value is None or not value.strip():
+            return None
+        parts = urlsplit(value.strip())
+        if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
+            raise ValueError(f"WEB_BASE_URL {value!r} must be an address such as https://games.example.org")
+        return value.strip().rstrip("/")
+
+    def web_on(self) -> bool:
+        return bool(self.web_base_url and self.web_base_url.strip())
+
+    def trusted_proxies(self) -> frozenset[str]:
+        return frozenset(filter(None, (p.strip() for p in self.web_trusted_proxies.split(","))))
 
     def database(self) -> str:
         """The database to open: ``DATABASE_URL``, else the SQLite file at ``DATABASE_PATH``."""

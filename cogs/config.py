@@ -18,6 +18,7 @@ from .model_options import model_command
 LANGUAGE_CHOICES = [app_commands.Choice(name="automatic", value="auto"),
                     app_commands.Choice(name="English", value="en"),
                     app_commands.Choice(name="日本語", value="ja")]
+LINKS_CHOICES = [app_commands.Choice(name="on", value="on"), app_commands.Choice(name="off", value="off")]
 TABLES_CHOICES = [app_commands.Choice(name="thread", value="thread"),
                   app_commands.Choice(name="channel", value="channel")]
 
@@ -83,6 +84,17 @@ class ConfigCog(commands.Cog):
         assert interaction.guild_id is not None
         await host(interaction).storage.set_guild_tables(interaction.guild_id, where)
         await reply(interaction, t(f"config.tables.{where}", interaction.locale))
+
+    @config.command(name="links")
+    @app_commands.describe(mode="on: finished games may be shared at links outside Discord; off: no link opens")
+    @app_commands.choices(mode=LINKS_CHOICES)
+    async def links(self, interaction: discord.Interaction, mode: str) -> None:
+        """Allow or stop links to this server's finished games outside Discord (off: every link stops opening)."""
+        if not is_admin(interaction):
+            raise HostError("manage_server_only")
+        assert interaction.guild_id is not None
+        await host(interaction).storage.set_guild_web_links(interaction.guild_id, mode == "on")
+        await reply(interaction, t(f"config.links.{mode}", interaction.locale))
 
     @config.command(name="organiser")
     @app_commands.describe(role="Members with this role may create and start tournaments; leave out to clear")

@@ -4,7 +4,6 @@ games, rebuild a game at most once at a time however many people ask together, a
 per-member cooldown (stepping a viewer is not: it is cheap once the game is rebuilt)."""
 from __future__ import annotations
 
-import asyncio
 import time
 import weakref
 
@@ -12,8 +11,10 @@ import discord
 from discord import app_commands
 
 from bot.errors import HostError
+from bot.rebuilds import Rebuilds
 from bot.replay import GameRecord, stored_record
 from bot.review import ReplayCache, SteppedReplay
+from bot.shares import shows_every_hand
 from bot.table import Table
 
 from .common import host
@@ -23,34 +24,24 @@ MINUTE = 60.0
 
 
 class LookBack:
-    """One bot's rebuilt games (bounded: ``ReplayCache``, each kept as checkpoints), the rebuilds under way (one
-    per game: whoever asks while it runs waits for the same one), and the members' cooldown buckets (discord.py's
-    ``app_commands.Cooldown``; refilled ones dropped, so memory stays bounded by who looked back this minute)."""
+    """One bot's rebuilt games (``bot.rebuilds.Rebuilds``: the bot's one cache, shared with its web side), and the
+    members' cooldown buckets (discord.py's ``app_commands.Cooldown``; refilled ones dropped, so memory stays
+    bounded by who looked back this minute)."""
 
-    def __init__(self) -> None:
-        self.cache = ReplayCache()
-        self._building: dict[int, asyncio.Future[SteppedReplay]] = {}
+    def __init__(self, games: Rebuilds | None = None) -> None:
+        self.games = games if games is not None else Rebuilds()
+        self.cache = self.games.cache
         self._buckets: dict[tuple[int | None, int], app_commands.Cooldown] = {}
         self._next_sweep = 0.0
-        self.rebuilds = 0  # games rebuilt since the start (the tests count them)
+
+    @property
+    def rebuilds(self) -> int:
+        """Games rebuilt since the start (the tests count them)."""
+        return self.games.count
 
     async def rebuilt(self, record: GameRecord) -> SteppedReplay:
         """The game of ``record`` from the cache, else rebuilt off the event loop, once however many ask."""
-        cached = self.cache.get(record.table)
-        if cached is not None:
-            return cached
-        building = self._building.get(record.table)
-        if building is None:
-            building = asyncio.ensure_future(self._rebuild(record))
-            self._building[record.table] = building
-            building.add_done_callback(lambda _: self._building.pop(record.table, None))
-        return await asyncio.shield(building)
-
-    async def _rebuild(self, record: GameRecord) -> SteppedReplay:
-        self.rebuilds += 1
-        replay = await asyncio.to_thread(SteppedReplay, record)
-        self.cache.put(record.table, replay)
-        return replay
+        return await self.games.rebuilt(record)
 
     def hit(self, guild_id: int | None, user_id: int, now: float | None = None) -> None:
         """Count one opening, or refuse it (``look_back_cooldown``, with the seconds to wait) and count nothing."""
@@ -73,7 +64,7 @@ def look_back(client: discord.Client) -> LookBack:
     """This bot's look-back state (a restarted bot starts with none)."""
     found = _look_backs.get(client)
     if found is None:
-        found = _look_backs[client] = LookBack()
+        found = _look_backs[client] = LookBack(getattr(client, "rebuilds", None))
     return found
 
 
@@ -108,15 +99,7 @@ def check_can_see(interaction: discord.Interaction, table: Table) -> None:
 
 async def all_hands_allowed(interaction: discord.Interaction, table_id: int) -> bool:
     """Every hand may be shown once the game is over, but a tournament game's only once its round is over."""
-    storage = host(interaction).storage
-    tournament_id = await storage.tournaments.tournament_of_game(table_id)
-    if tournament_id is None:
-        return True
-    tournament = await storage.tournaments.load(tournament_id)
-    if tournament is None:
-        return False
-    rounds = {tb.round for tb in tournament.tables if tb.game_id == table_id}
-    return all(tb.done for tb in tournament.tables if tb.round in rounds)
+    return await shows_every_hand(host(interaction).storage, table_id)
 
 
 async def rebuilt_game(interaction: discord.Interaction, table_id: int) -> SteppedReplay:

@@ -115,7 +115,7 @@ async def write_result(outbox: "TableOutbox", table: Table) -> bool:
         outbox.due.add(Output.RESULT)
         return False
     rematch = await outbox.bot.storage.tournaments.tournament_of_game(table.id) is None
-    kwargs = result_message(table, table.row.locale, rematch=rematch)
+    kwargs = result_message(table, table.row.locale, rematch=rematch, share=outbox.bot.settings.web_on())
     await channel(outbox, table, Output.RESULT).send(**kwargs, nonce=stable_nonce(table.id, "result"))
     await outbox.bot.service.note_output(table, result_shown=True)
     return True

@@ -25,6 +25,7 @@ from .paused import PAUSED_ITEMS, paused_view
 from .record import RevealButton, send_record
 from .refusals import RefusalBudget
 from .review import REVIEW_ITEMS, open_viewer
+from .share import ShareButton, revoke_links
 from .stale_hand import answer_stale_hand_control
 from .table_events import TableEvents
 from .table_result import RematchButton
@@ -194,9 +195,16 @@ class TableCog(commands.Cog):
         """Step through a finished table's game, only for you."""
         await open_viewer(interaction, table)
 
+    @game.command(name="unshare")
+    @app_commands.describe(table="Number of the finished table")
+    async def unshare(self, interaction: discord.Interaction, table: int) -> None:
+        """Revoke the links to a finished table's replay page that you made (Manage Server: all of them)."""
+        await revoke_links(interaction, table)
+
 
 async def setup(bot: commands.Bot) -> None:
-    bot.add_dynamic_items(*PERSISTENT_ITEMS, RematchButton, RevealButton, *REVIEW_ITEMS, *PAUSED_ITEMS)
+    bot.add_dynamic_items(*PERSISTENT_ITEMS, RematchButton, RevealButton, ShareButton, *REVIEW_ITEMS,
+                          *PAUSED_ITEMS)
     tables = TableCog(bot)
     await bot.add_cog(tables)
     await bot.add_cog(TableEvents(bot, tables))

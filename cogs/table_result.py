@@ -18,14 +18,16 @@ from .custom_ids import ID
 from .limits import count_creation, room_for, server_limits
 from .record import RevealButton
 from .review import ReviewButton
+from .share import ShareButton
 
 
 def result_message(table: Table, locale: object | None, *, rematch: bool = True,
-                   board_above: bool = True) -> dict[str, Any]:
+                   board_above: bool = True, share: bool = False) -> dict[str, Any]:
     """The send arguments of a finished table's result: an embed (winners; the places unless the final board with
     them is just above; the game's notes) and, unless
     ``rematch`` is False (a tournament table; the lobby's channel of a table that played in its thread), the
-    Rematch button. The footer says only what is true where it is posted (``board_above``: below the final board)."""
+    Rematch button. The footer says only what is true where it is posted (``board_above``: below the final board).
+    ``share``: the bot serves replay pages (``WEB_BASE_URL``), so the result offers **Share** (``cogs/share.py``)."""
     result = table.result()
     assert result is not None, "only a finished table has a result"
     names = names_for(table, locale)
@@ -45,6 +47,8 @@ def result_message(table: Table, locale: object | None, *, rematch: bool = True,
         view.add_item(RematchButton(table.id, locale))
         view.add_item(RevealButton(table.id, locale))
         view.add_item(ReviewButton(table.id, locale))
+        if share:
+            view.add_item(ShareButton(table.id, locale))
     return {"embed": embed, "view": view if rematch else discord.utils.MISSING, "allowed_mentions": NO_MENTIONS}
 
 

@@ -23,10 +23,13 @@ from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, Optional
 from urllib.parse import urlsplit
 
+import aiohttp
+from aiohttp.tracing import Trace
 from discord.errors import HTTPException, LoginFailure
 from discord.http import Route
 from discord.utils import time_snowflake
 from multidict import CIMultiDict
+from yarl import URL
 
 from bot.discord_rules.problems import error_lines
 
@@ -281,15 +284,21 @@ class FakeResponse:
 
 
 class FakeSession:
-    """Stands in for the ``aiohttp.ClientSession``; every request goes to :meth:`FakeDiscord.handle`."""
+    """Stands in for the ``aiohttp.ClientSession``; every request goes to :meth:`FakeDiscord.handle`. Like
+    aiohttp's session it tells its ``trace_configs`` (discord.py's ``http_trace``) of each request's end, with the
+    response, or of its exception (a broken connection)."""
 
     closed = False
 
-    def __init__(self, server: "FakeDiscord"):
+    def __init__(self, server: "FakeDiscord", trace_configs: list[aiohttp.TraceConfig] | None = None):
         self.server = server
+        self.trace_configs = list(trace_configs or [])
+        for config in self.trace_configs:
+            config.freeze()  # as aiohttp.ClientSession does with its trace_configs
 
     def request(self, method: str, url: str, *, data=None, params=None, **_: Any):
-        return _Pending(self.server, method, url, data, params)
+        traces = [Trace(self, config, config.trace_config_ctx()) for config in self.trace_configs]  # type: ignore[arg-type]
+        return _Pending(self.server, method, url, data, params, traces)
 
     async def ws_connect(self, *_: Any, **__: Any):
         raise RuntimeError("the Discord test harness has no gateway: feed events with harness.dispatch()")
@@ -301,7 +310,7 @@ class FakeSession:
 def use_fake_session(http, server: "FakeDiscord") -> None:
     """Make ``http`` (a client's ``HTTPClient``) log in on :class:`FakeSession` instead of a real aiohttp session:
     ``HTTPClient.static_login`` minus the session it would create."""
-    session = FakeSession(server)
+    session = FakeSession(server, [http.http_trace] if http.http_trace is not None else None)
 
     async def static_login(token: str) -> dict:
         http._HTTPClient__session, http.token = session, token
@@ -318,8 +327,9 @@ def use_fake_session(http, server: "FakeDiscord") -> None:
 
 
 class _Pending:
-    def __init__(self, server, method, url, data, params):
+    def __init__(self, server, method, url, data, params, traces=()):
         self.args = server, method, url, data, params
+        self.traces = traces
 
     async def __aenter__(self) -> FakeResponse:
         began = time.thread_time()
@@ -328,9 +338,16 @@ class _Pending:
         path = re.sub(r"^/api/v\d+", "", urlsplit(url).path)
         call = Call(method, path, {k: str(v) for k, v in (params or {}).items()}, body, files)
         try:
-            return await server.respond(call)
+            response = await server.respond(call)
+        except Exception as error:
+            for trace in self.traces:
+                await trace.send_request_exception(method, URL(url), CIMultiDict(), error)
+            raise
         finally:  # (a fault's latency or a dead process would add other tasks' time: benches run without them)
             call.edge_cpu = time.thread_time() - began
+        for trace in self.traces:
+            await trace.send_request_end(method, URL(url), CIMultiDict(), response)  # type: ignore[arg-type]
+        return response
 
     async def __aexit__(self, *exc) -> None:
         return None

@@ -32,6 +32,7 @@ DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 SPAN = re.compile(r"`(/[^`]+)`")
 COMMAND = re.compile(r"/[a-z][a-z-]*(?=\s|$)")  # a path such as /proc/<pid>/stat is not a command
 ANN, BOB = 101, 102
+FINISHED_TABLE = ("game record", "game review", "game unshare")  # the commands whose <table> is a finished one
 TABLES, CUPS = "tables", "cups"  # the channels a table and a tournament of the examples live in
 
 
@@ -125,7 +126,7 @@ class World:
 
     async def before(self, path: str) -> str | None:
         """Put the world in the state ``path`` needs; the channel to run it in."""
-        if path in ("game record", "game review"):
+        if path in FINISHED_TABLE:
             finished = await self.h.bot.service.create_bot_table(
                 game="akuma", players=3, seed=3, channel_id=self.h.channel_ids[TABLES], guild_id=self.h.guild_id)
             await self.h.settle()
@@ -197,7 +198,7 @@ async def test_every_documented_slash_command_runs_as_written(h: Harness) -> Non
     failures, runs, references = [], 0, 0
     found = spans()
     for where, written in found:
-        probe = read_example(h, where, written, {"game record": 0, "game review": 0, "tournament set-result": 0,
+        probe = read_example(h, where, written, {**dict.fromkeys(FINISHED_TABLE, 0), "tournament set-result": 0,
                                                  "tournament void": 0})
         if not probe.runs:
             references += 1

@@ -17,11 +17,12 @@ from .claims import ShardsTaken
 from .games import GameStore
 from .limits import LimitStore
 from .ratings import RatingStore
-from .rows import LEGACY_ENGINE_VERSION, GameRow, LoggedAction, SeatRow, ShardFilter, VersionConflict
+from .rows import LEGACY_ENGINE_VERSION, GameRow, GameStatus, LoggedAction, SeatRow, ShardFilter, VersionConflict
+from .shares import ShareRow, ShareStore
 from .tournaments import TournamentStore
 
 
-class Storage(GameStore, LimitStore):
+class Storage(GameStore, LimitStore, ShareStore):
     def __init__(self, db: Database) -> None:
         self.db = db
         self.tournaments = TournamentStore(db)
@@ -61,5 +62,5 @@ class Storage(GameStore, LimitStore):
         await self.db.close()
 
 
-__all__ = ["Storage", "GameRow", "LEGACY_ENGINE_VERSION", "LoggedAction", "SeatRow", "ShardFilter", "ShardsTaken",
-           "VersionConflict", "parse_url"]
+__all__ = ["Storage", "GameRow", "GameStatus", "LEGACY_ENGINE_VERSION", "LoggedAction", "SeatRow", "ShardFilter",
+           "ShareRow", "ShardsTaken", "VersionConflict", "parse_url"]

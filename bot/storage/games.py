@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from typing import Any
+from typing import Any, Callable
 
 from .backend import Database, Tx
 from .rows import (
@@ -43,6 +43,7 @@ class GameStore:
     def _init_games(self) -> None:
         self._pending: list[PendingAction] = []
         self._flusher: asyncio.Task[None] | None = None
+        self.on_commit: Callable[[float], None] | None = None  # each group commit's seconds (bot.metrics)
 
     # ---- games and seats -----------------------------------------------------------
     async def create_game(self, *, guild_id: int | None, channel_id: int, game: str, options: dict[str, Any],
@@ -242,7 +243,10 @@ class GameStore:
         while self._pending:
             batch = self._next_batch()
             try:
+                started = time.perf_counter()
                 ok = await self.db.write_actions(batch, time.time())
+                if self.on_commit is not None:
+                    self.on_commit(time.perf_counter() - started)
             except Exception as error:
                 if len(batch) == 1:
                     batch[0].done.set_exception(error)
@@ -313,3 +317,9 @@ class GameStore:
         """Remove a player's notices up to ``up_to_id`` (once the message showing them was delivered)."""
         await self.db.execute("DELETE FROM notices WHERE game_id = ? AND player = ? AND id <= ?",
                               game_id, player, up_to_id)
+
+    async def count_running(self, shards: ShardFilter | None = None) -> int:
+        """The running tables (of these shards): what ``/metrics`` reports."""
+        params: list[Any] = []
+        sql = _where_shards("SELECT COUNT(*) FROM games WHERE status = 'running'", params, shards)
+        return int(await self.db.fetchval(sql, *params))

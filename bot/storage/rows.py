@@ -4,7 +4,17 @@ from __future__ import annotations
 import asyncio
 import json
 from dataclasses import asdict, dataclass, field
+from enum import StrEnum
 from typing import Any
+
+
+class GameStatus(StrEnum):
+    """A stored game's ``status`` (the CHECK of ``0001_init.sql``)."""
+
+    LOBBY = "lobby"
+    RUNNING = "running"
+    FINISHED = "finished"
+    CANCELLED = "cancelled"
 
 
 class VersionConflict(Exception):

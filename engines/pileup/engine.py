@@ -273,8 +273,10 @@ class PileupEngine(Engine[PileupState, PileupAction, PileupOptions, PileupView])
             hand.extend(drawn)
             hand.sort()
             events.append(Event(type="drew", visible_to=[player], data={"player": player, "cards": drawn}))
+        # a seat's own pile (``streams: per_seat``) is ``own_pile``, so that the table says whose pile it is
+        pile_key = "draw_pile" if state.own is None else "own_pile"
         events.append(Event(type="refilled", data={
-            "player": player, "count": len(drawn), "hand_size": len(hand), "draw_pile": len(pile)}))
+            "player": player, "count": len(drawn), "hand_size": len(hand), pile_key: len(pile)}))
         state.dice, state.dump, state.give_left = [], None, 0
         if not any(state.pile_of(p) for p in state.players) and not any(state.hands.values()):
             state.phase = "over"

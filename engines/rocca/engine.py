@@ -148,7 +148,7 @@ class RoccaEngine(Engine[RoccaState, RoccaAction, RoccaOptions, RoccaView]):
         if state.pending is not None:
             raise IllegalAction("rocca.not_now", action=action.type)
         if not state.pile_of(player):
-            raise IllegalAction("rocca.pile_empty")
+            raise IllegalAction("rocca.pile_empty") if state.own is None else IllegalAction("rocca.own_pile_empty")
         self._declined(state, player, Declined(tower=len(state.tower)))
         self._draw(state, player, 1, events)
         self._start_turn(state, self._next(state, player), events)
@@ -269,8 +269,9 @@ class RoccaEngine(Engine[RoccaState, RoccaAction, RoccaOptions, RoccaView]):
         state.hands[player] = C.sort_cards(state.hands[player] + drawn)
         self._received(state, player, len(drawn))
         self._hand_changed(state, player)
+        # a seat's own pile (``streams: per_seat``) is ``own_pile``, so that the table says whose pile it is
         events.append(Event(type="drew", data={"player": player, "count": len(drawn), "wanted": count,
-                                               "pile": len(pile)}))
+                                               "pile" if state.own is None else "own_pile": len(pile)}))
         if drawn:
             events.append(Event(type="drew_cards", visible_to=[player], data={"player": player, "cards": drawn}))
 
@@ -334,7 +335,8 @@ class RoccaEngine(Engine[RoccaState, RoccaAction, RoccaOptions, RoccaView]):
         state.out.append(player)
         if player in state.one_declared:
             state.one_declared.remove(player)
-        events.append(Event(type="player_out", data={"player": player, "cards_left": len(state.hands[player])}))
+        out = {"player": player, "cards_left": len(state.hands[player])}
+        events.append(Event(type="player_out", data=out if state.own is None else {**out, "own_pile": 0}))
         left = self._active(state)
         if len(left) == 1:
             state.winner, state.over, state.pending = left[0], True, None

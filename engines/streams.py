@@ -7,9 +7,9 @@ each kind of random outcome after the deal (dice, a deflect roll, a random steal
 the deal. Two tables dealt with the same seed, options and seat count then give each seat the same cards, draws
 and rolls in the same order whatever the other seats do — what a same-deal tournament round compares.
 
-The option is left out of the options' dump while it is ``shared``, and so is a state's ``own`` part while it is
-None: a game dealt before the option existed dumps, digests (``bot.replay.state_digest``) and replays exactly as
-it did.
+The option is left out of the options' dump while it is ``shared``, and so is a state's ``own`` field while it is
+None (``Field(default=None, exclude_if=absent)``): a game dealt before the option existed dumps, digests
+(``bot.replay.state_digest``) and replays exactly as it did.
 """
 from __future__ import annotations
 
@@ -51,16 +51,10 @@ class StreamsOption(BaseModel):
         return data
 
 
-class OwnState(BaseModel):
-    """A base class of a game state whose ``own`` part holds the per-seat streams (None: ``shared``); the part is
-    left out of the dump while None. Secret: no view shows it."""
-
-    @model_serializer(mode="wrap")
-    def _absent_own_left_out(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
-        data: dict[str, Any] = handler(self)
-        if data.get("own", ...) is None:
-            del data["own"]
-        return data
+def absent(value: Any) -> bool:
+    """``exclude_if`` of a state's ``own`` field: left out of the dump while None (``shared``). A field's
+    ``exclude_if`` costs nothing measurable, where a model serializer doubled the state's dump time."""
+    return value is None
 
 
 def split(rng: Rng) -> Rng:

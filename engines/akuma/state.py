@@ -8,7 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from engines.base import GameState
 from engines.knowledge import Known
 from engines.rng import Rng
-from engines.streams import OwnState, StreamsOption
+from engines.streams import StreamsOption, absent
 
 Direction = Literal["cw", "ccw"]
 """``cw``: seat order increasing (the starting direction); ``ccw``: decreasing."""
@@ -32,7 +32,7 @@ class RowPlay(BaseModel):
     kind: Literal["single", "set", "run"]
 
 
-class AkumaState(GameState, OwnState):
+class AkumaState(GameState):
     game: str = "akuma"
     colours: list[str]
     hands: dict[str, list[str]]  # secret; each kept sorted by rank, then colour
@@ -49,4 +49,4 @@ class AkumaState(GameState, OwnState):
     known: Known = Field(default_factory=dict)
     over: bool = False
     # every seat's own RNG for the cards its steals take (``streams: per_seat``); secret
-    own: dict[str, Rng] | None = None
+    own: dict[str, Rng] | None = Field(default=None, exclude_if=absent)

@@ -7,7 +7,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from ..base import GameState
 from ..rng import Rng
-from ..streams import OwnState, StreamsOption
+from ..streams import StreamsOption, absent
 from .cards import DEFAULT_DECK, colour_of, deck_spec, parse_deck
 
 Phase = Literal["roll", "play", "penalty", "give", "dump", "deflect", "over"]
@@ -68,7 +68,7 @@ class OwnStreams(BaseModel):
     deflect: Rng
 
 
-class PileupState(GameState, OwnState):
+class PileupState(GameState):
     game: str = "pileup"
     draw_pile: list[str]
     hands: dict[str, list[str]]
@@ -83,7 +83,8 @@ class PileupState(GameState, OwnState):
     give_left: int = 0  # minus cards still to hand out after a triple
     give_next: int = 0  # seat index of the next recipient
     dump: Optional[Dump] = None
-    own: Optional[dict[str, OwnStreams]] = None  # per seat (``streams: per_seat``); then ``draw_pile`` is empty
+    # per seat (``streams: per_seat``); then ``draw_pile`` is empty
+    own: Optional[dict[str, OwnStreams]] = Field(default=None, exclude_if=absent)
 
     def pile_of(self, player: str) -> list[str]:
         """The pile ``player`` draws from: the draw pile, or the seat's own (``streams: per_seat``)."""

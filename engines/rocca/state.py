@@ -7,7 +7,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from engines.base import GameState
 from engines.knowledge import Known
-from engines.streams import OwnState, StreamsOption
+from engines.streams import StreamsOption, absent
 
 Side = Literal["head", "face", "profile"]
 Suit = Literal["S", "H", "D", "C"]
@@ -79,7 +79,7 @@ class Declined(BaseModel):
     since: int = 0
 
 
-class RoccaState(GameState, OwnState):
+class RoccaState(GameState):
     game: str = "rocca"
     hands: dict[str, list[str]]
     deck: list[str]  # secret; the top is the end of the list
@@ -100,7 +100,7 @@ class RoccaState(GameState, OwnState):
     winner: str | None = None
     over: bool = False
     # every seat's own draw pile, the top at the end (``streams: per_seat``; ``deck`` is then empty); secret
-    own: dict[str, list[str]] | None = None
+    own: dict[str, list[str]] | None = Field(default=None, exclude_if=absent)
 
     def pile_of(self, player: str) -> list[str]:
         """The pile ``player`` draws from: the draw pile, or the seat's own (``streams: per_seat``)."""

@@ -16,7 +16,16 @@ from bot.storage import SeatRow
 from engines import get_engine
 
 from .discord_harness import Harness
-from .discord_helpers import assert_hands_only_ephemeral, board_message, longest_fixed_part, my_hand, says
+from .discord_helpers import (
+    assert_hands_only_ephemeral,
+    board_message,
+    kill,
+    longest_fixed_part,
+    my_hand,
+    says,
+    start_harness,
+)
+from .test_discord_output import kept_by_discord
 from .test_discord_pileup import do_action as pileup_action
 from .test_discord_rocca import do_action as rocca_action
 from .test_hidden_information import Secrets
@@ -114,3 +123,65 @@ async def test_rocca_with_own_piles_in_japanese_at_the_smallest_table(h: Harness
     assert in_japanese(public, "rocca.event.drew_own") and not says(public, "rocca.event.drew")
 
 
+
+
+async def test_a_per_seat_table_killed_mid_game_comes_back_with_the_same_deal(tmp_path: Path) -> None:
+    """The process dies mid-game: after the restart the table's state — every own pile and own RNG — is the one
+    stored before the kill, and the game plays on to its end and replays from its record."""
+    db = tmp_path / "bot.db"
+    h = await start_harness(db)
+    alice = h.user(ALICE_ID, "alice")
+    table = await seated(h, "pileup", ALICE_ID, "alice", bots=2, seed=10 ** 12 + 7)
+    me, engine, rng = f"u{ALICE_ID}", get_engine("pileup"), random.Random(1)
+    for _ in range(12):
+        assert table.to_act() == [me]
+        await pileup_action(h, alice, table, choose_action(engine, table.state, me, rng))
+    await h.settle()
+    before, game_id = engine.dump(table.state), table.id
+    assert '"own"' in before
+    await kill(h)
+    h2 = await start_harness(db, discord_has=kept_by_discord(h))
+    try:
+        alice = h2.user(ALICE_ID, "alice")
+        await h2.settle()
+        table = await h2.bot.service.table(game_id)
+        assert engine.dump(table.state) == before  # the deal, the own piles and dice, as stored before the kill
+        steps = 0
+        while table.status == "running":
+            assert table.to_act() == [me]
+            await pileup_action(h2, alice, table, choose_action(engine, table.state, me, rng))
+            steps += 1
+            assert steps < 600
+        record = await record_of(h2, alice, game_id, "pileup")
+        assert record.options == PER_SEAT
+    finally:
+        await h2.close()
+
+
+async def test_a_player_who_leaves_a_per_seat_table_is_played_by_a_bot_to_the_end(h: Harness) -> None:
+    """Rocca at its largest table, Hiro and Alice with four bots: Hiro leaves after his first turn (``/game
+    leave``) and a bot plays his seat from his own pile while Alice plays hers to the end of the game."""
+    hiro, alice = h.user(HIRO_ID, "hiro", locale="ja"), h.user(ALICE_ID, "alice")
+    seats = [SeatRow(0, f"u{HIRO_ID}", "hiro", HIRO_ID, False), SeatRow(1, f"u{ALICE_ID}", "alice", ALICE_ID, False)]
+    seats += [SeatRow(i, f"bot{i}", f"Bot {i}", None, True) for i in range(2, 6)]
+    table = await h.bot.service.create_seated_table(game="rocca", guild_id=h.guild_id, channel_id=h.channel_id,
+                                                    seats=seats, host_id=HIRO_ID, seed=10 ** 12 + 9,
+                                                    options=PER_SEAT)
+    engine, rng = get_engine("rocca"), random.Random(3)
+    people = {f"u{HIRO_ID}": hiro, f"u{ALICE_ID}": alice}
+    left, steps = False, 0
+    while table.status == "running":
+        await h.settle()
+        actors = [p for p in table.to_act() if p in people and (p != f"u{HIRO_ID}" or not left)]
+        if not actors:
+            continue
+        player = actors[0]
+        await rocca_action(h, people[player], table, choose_action(engine, table.state, player, rng))
+        if player == f"u{HIRO_ID}" and not left:
+            r = await h.slash(hiro, "game leave")
+            assert r.ephemeral and any(s.player == player and s.is_bot for s in table.seats)  # a bot plays it
+            left = True
+        steps += 1
+        assert steps < 400
+    assert left and table.status == "finished" and table.result() is not None
+    assert table.state.own is not None and len(table.state.players) == 6

@@ -1,6 +1,7 @@
-"""Per-seat streams (``streams: per_seat``, engines/streams.py): two tables dealt from the same seed give every seat
-the same draws, dice and steals in the same order whatever the other seats do; with the original ``shared``
-streams one seat's different play shifts the others' (so the property can fail).
+"""Per-seat streams (``streams: per_seat``, engines/streams.py): two tables dealt from the same seed, other people
+seated in the same order, give every seat the same draws, dice and steals in the same order whatever the other
+seats do; with the original ``shared`` streams one seat's different play shifts the others' (so the property can
+fail).
 
 "The n-th draw of seat s" is read from the events: the cards its private draw events show it, one by one; "the
 n-th roll" from its public roll events (Pile up keeps a seat's turn rolls and deflect rolls apart); Akuma's n-th
@@ -8,6 +9,7 @@ steal of a seat is the place the stolen card had in the victim's sorted hand, co
 the same size in both games (a random steal can only take the same card from the same hand)."""
 from __future__ import annotations
 
+import json
 import random
 from collections import defaultdict
 from typing import Any, Callable
@@ -23,7 +25,7 @@ from ..suite_level import count
 
 STREAM_GAMES = ("akuma", "rocca", "pileup", "diamondbox")
 PER_SEAT = {STREAMS_FIELD: Streams.PER_SEAT.value}
-Outcomes = dict[tuple[str, str], list[Any]]  # (seat, kind) -> that seat's outcomes of that kind, in order
+Outcomes = dict[tuple[int, str], list[Any]]  # (seat, kind) -> that seat's outcomes of that kind, in order
 
 
 def test_the_games_with_the_option() -> None:
@@ -81,18 +83,19 @@ CHOOSERS: dict[str, Callable[[random.Random, list[Any]], Any]] = {"akuma": steal
 
 
 def play(game: str, players: int, seed: int, options: dict[str, Any], seat_seeds: list[int],
-         start_differing: int) -> tuple[Outcomes, list[tuple[str, dict]]]:
-    """A game played by random legal actions, each seat with its own ``random.Random``; every seat's outcomes and
-    the action log. A seat's generator is seeded with its ``seat_seeds`` entry only from action
-    ``start_differing`` on (before that every seat draws from one generator seeded with ``seed``), so two games
-    differing in one seat's entry play alike up to there and then apart."""
+         start_differing: int, prefix: str = "p") -> tuple[Outcomes, list[str]]:
+    """A game played by random legal actions, each seat with its own ``random.Random``; every seat's outcomes (by
+    seat number) and the action log (the players' names written as their seat numbers). A seat's generator is
+    seeded with its ``seat_seeds`` entry only from action ``start_differing`` on (before that every seat draws
+    from one generator seeded with ``seed``), so two games differing in one seat's entry play alike up to there
+    and then apart. The players are named ``prefix`` + seat number: other names at another table of the round."""
     engine = get_engine(game)
-    names = [f"p{i}" for i in range(players)]
+    names = [f"{prefix}{i}" for i in range(players)]
     state = engine.new_game(names, seed=seed, options=options)
     common = random.Random(seed)
     own = {p: random.Random(s) for p, s in zip(names, seat_seeds, strict=True)}
     outcomes: Outcomes = defaultdict(list)
-    log: list[tuple[str, dict]] = []
+    log: list[str] = []
     read = READERS[game]
     choose = CHOOSERS.get(game, random.Random.choice)
     while actors := engine.to_act(state):
@@ -101,8 +104,11 @@ def play(game: str, players: int, seed: int, options: dict[str, Any], seat_seeds
         before = state
         state, events = engine.apply(state, player, action)
         for seat, kind, value in read(before, player, events):
-            outcomes[(seat, kind)].append(value)
-        log.append((player, action.model_dump(mode="json")))
+            outcomes[(names.index(seat), kind)].append(value)
+        written = json.dumps([player, action.model_dump(mode="json")])
+        for i, name in enumerate(names):
+            written = written.replace(f'"{name}"', f'"#{i}"')
+        log.append(written)
     return outcomes, log
 
 
@@ -113,10 +119,12 @@ def compared(game: str, a: list[Any], b: list[Any]) -> list[tuple[Any, Any]]:
 
 
 def two_tables(game: str, players: int, seed: int, options: dict[str, Any]) -> tuple[Outcomes, Outcomes, bool]:
-    """The same deal at two tables where the last seat plays otherwise from action 5 on."""
+    """The same deal at two tables of other players, seated in the same order, where the last seat plays otherwise
+    from action 5 on."""
     seats = [seed * 10 + i for i in range(players)]
     a, log_a = play(game, players, seed, options, seats, 5)
-    b, log_b = play(game, players, seed, options, [*seats[:-1], seats[-1] + 1], 5)
+    b, log_b = play(game, players, seed, options, [*seats[:-1], seats[-1] + 1], 5, prefix="other")
+    assert log_a[:5] == log_b[:5]  # the same deal and the same first actions, seat for seat
     return a, b, log_a != log_b
 
 
@@ -147,7 +155,7 @@ def test_shared_one_seats_play_shifts_the_other_seats_outcomes(game: str) -> Non
     shifted = 0
     for players, seed in cases(game):
         a, b, _ = two_tables(game, players, seed, {})
-        others = {key for key in a.keys() | b.keys() if key[0] != f"p{players - 1}"}
+        others = {key for key in a.keys() | b.keys() if key[0] != players - 1}
         shifted += any(x != y for key in others for x, y in compared(game, a.get(key, []), b.get(key, [])))
     assert shifted >= len(cases(game)) // 2
 

@@ -18,6 +18,10 @@ fair share at 3–4: 50% / 37.5%), and the hero's time per decision (p50/p99). G
 ``--log FILE`` appends each finished game to FILE (one JSON line) and skips the games FILE already holds for
 the same cell and settings, so a long cell can be stopped and resumed, or split over machines and merged
 (``cat`` the files): ``python -m bench.bots --game twinpyramid --players 2 --iterations 36 --log tp.jsonl``.
+
+``--streams per_seat`` deals every game with per-seat streams (the same-deal tournament variant,
+engines/streams.py) for the games that take the option; the same seeds as a ``shared`` run, so the two cells are
+paired game by game.
 """
 from __future__ import annotations
 
@@ -35,6 +39,7 @@ from bot.policies import LEVELS, STRONG_BUDGET_S, choose_for_seat
 from bot.policies.search import choose_strong
 from engines import GAMES, Action, View, get_engine
 from engines.rng import Rng
+from engines.streams import STREAMS_FIELD, Streams
 
 from .report import rank_percentile
 
@@ -49,6 +54,10 @@ class Matchup:
     field: str = "normal"
     iterations: int | None = 40  # the strong search's playouts per decision; None: ``budget_s`` seconds
     budget_s: float = STRONG_BUDGET_S
+    streams: Streams = Streams.SHARED  # the games' ``streams`` option (engines/streams.py)
+
+    def options(self) -> dict[str, Any]:
+        return {} if self.streams is Streams.SHARED else {STREAMS_FIELD: self.streams.value}
 
     def choose(self, level: str, game: str, view: View, legal: list[Action], seed: str,
                state: Any = None) -> Action:
@@ -102,7 +111,7 @@ def play_one(game: str, players: int, seed: int, hero_seat: int, matchup: Matchu
     engine = get_engine(game)
     names = [f"s{i}" for i in range(players)]
     hero = names[hero_seat]
-    state = engine.new_game(names, seed=seed)
+    state = engine.new_game(names, seed=seed, options=matchup.options())
     step = 0
     while actors := engine.to_act(state):
         player = actors[0]
@@ -124,8 +133,9 @@ def play_one(game: str, players: int, seed: int, hero_seat: int, matchup: Matchu
 def cell_key(game: str, players: int, seed: int, matchup: Matchup) -> dict[str, Any]:
     """What makes two logged games part of the same cell."""
     budget = None if matchup.iterations is not None else matchup.budget_s
-    return {"game": game, "players": players, "seed": seed, "hero": matchup.hero, "field": matchup.field,
-            "iterations": matchup.iterations, "budget": budget}
+    key = {"game": game, "players": players, "seed": seed, "hero": matchup.hero, "field": matchup.field,
+           "iterations": matchup.iterations, "budget": budget}
+    return key if matchup.streams is Streams.SHARED else {**key, STREAMS_FIELD: matchup.streams.value}
 
 
 def logged_games(log: Path | None, key: dict[str, Any]) -> dict[int, dict[str, Any]]:
@@ -191,16 +201,21 @@ def main(argv: list[str] | None = None) -> None:
                         help="the level of the one rotating seat (oracle: strong search that sees the true state; "
                              "seer: the hidden cards but not the dice and draws to come)")
     parser.add_argument("--field", choices=LEVELS, default="normal", help="the level of every other seat")
+    parser.add_argument("--streams", choices=[s.value for s in Streams], default=Streams.SHARED.value,
+                        help="the games' streams option (per_seat: the same-deal variant; games without it skipped)")
     parser.add_argument("--seed", type=int, default=100_000)
     parser.add_argument("--max-seconds", type=float, default=None, help="stop a cell early after this long")
     parser.add_argument("--log", type=Path, default=None,
                         help="append each game to this file and skip the games it already holds (resume)")
     args = parser.parse_args(argv)
-    matchup = Matchup(args.hero, args.field, args.iterations or None, args.budget)
+    matchup = Matchup(args.hero, args.field, args.iterations or None, args.budget, Streams(args.streams))
     print(f"# {matchup.hero} vs {matchup.field} — strong iterations/decision: {matchup.iterations or 'time'}  "
-          f"budget: {matchup.budget_s}s")
+          f"budget: {matchup.budget_s}s  streams: {matchup.streams.value}")
     for game in args.game or GAMES:
         engine = get_engine(game)
+        if matchup.options() and STREAMS_FIELD not in engine.options_model.model_fields:
+            print(f"{game:<12} skipped: no {STREAMS_FIELD} option")
+            continue
         for players in args.players or [2, 3, 4]:
             if not engine.min_players <= players <= engine.max_players:
                 continue

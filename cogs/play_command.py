@@ -3,7 +3,7 @@ its cog. Each field of ``engine.options_model`` becomes one option — its range
 default from the field's, its choices from a ``Literal`` type, a ``str`` or ``int | None`` field optional (left out =
 the model's default) — between the options every game shares, declared once below: ``bots`` (0 to one less than the
 game's most players), ``timer`` and ``level``; a model with ``start_player`` gets the shared ``start`` (random or the
-host).
+host). Fields only a stored game or a tournament sets (``not_offered``) are left out.
 
 Names and descriptions come from the catalogs (``app.play.<game>.<option>.description``; the English one is the
 source, ``bot.translator`` sends the others as localisations). A game whose options need more than the model says
@@ -71,15 +71,22 @@ def int_range(game: str, name: str, field: FieldInfo) -> Any:
     return app_commands.Range[int, low, high]
 
 
+def not_offered(model: type) -> frozenset[str]:
+    """The options fields no table chooses: those only a stored game sets (``stored_only``) and those only a
+    tournament sets (``tournament_only``: ``streams``, engines/streams.py)."""
+    stored_only: frozenset[str] = getattr(model, "stored_only", frozenset())
+    tournament_only: frozenset[str] = getattr(model, "tournament_only", frozenset())
+    return stored_only | tournament_only
+
+
 def play_options(game: str) -> list[PlayOption]:
     """Every option of ``/play <game>`` in the order Discord shows them."""
     engine = get_engine(game)
     shared = {"bots": PlayOption("bots", app_commands.Range[int, 0, engine.max_players - 1], 0),
               "timer": PlayOption("timer", TimerOption, DEFAULT_TIMER),
               "level": PlayOption("level", str, "normal", LEVEL_CHOICES)}
-    stored_only: frozenset[str] = getattr(engine.options_model, "stored_only", frozenset())  # stored games only
     fields = [field_option(game, name, field) for name, field in engine.options_model.model_fields.items()
-              if name not in stored_only]
+              if name not in not_offered(engine.options_model)]
     return [shared[name] for name in SHARED_BEFORE] + fields + [shared[name] for name in SHARED_AFTER]
 
 

@@ -82,12 +82,15 @@ class Secrets:
         mark = render_hooks(game).card
         self.game = game
         self.owners = {p: set((engine.view(state, p).hand or [])) for p in state.players}
+        piles, streams = own_secrets(state)
+        if piles:  # every seat's own pile (``streams: per_seat``): secret from everyone, its owner included
+            self.owners[PILES] = piles
         public = set(string_leaves(engine.view(state, None)))
         public_marks = {mark(x) for x in public if x}
         self.ids = {p: cards - public for p, cards in self.owners.items()}
         static = catalog_marks(game)
         self.marks = {p: {mark(c) for c in cards} - public_marks - static for p, cards in self.ids.items()}
-        self.rng = {str(state.seed), str(state.rng.state)}
+        self.rng = {str(state.seed), str(state.rng.state), *map(str, streams)}
 
     def hidden_from(self, reader: str | None, allowed: Iterable[str] = ()) -> tuple[set[str], set[str]]:
         """(ids, marks) that ``reader`` (None: everyone) may not see; ``allowed``: owners whose secrets are shown to
@@ -107,6 +110,25 @@ class Secrets:
             mark = render_hooks(self.game).card
             ids, marks = ids - set(known), marks - {mark(c) for c in known}
         return (found(ids, text) if raw else set()) | found(marks, text) | {r for r in self.rng if r in text}
+
+
+PILES = "\x00own piles"  # the owner nobody is: the cards of the seats' own piles
+
+
+def own_secrets(state: Any) -> tuple[set[str], set[int]]:
+    """The cards of every seat's own pile and the states of every seat's own RNGs (``streams: per_seat``; Pile up
+    keeps a pile and two RNGs per seat, Rocca a pile, Akuma an RNG)."""
+    piles: set[str] = set()
+    streams: set[int] = set()
+    for own in (getattr(state, "own", None) or {}).values():
+        if isinstance(own, list):
+            piles |= set(own)
+        elif hasattr(own, "pile"):
+            piles |= set(own.pile)
+            streams |= {own.dice.state, own.deflect.state}
+        else:
+            streams.add(own.state)
+    return piles, streams
 
 
 # ---- 1. every game, many seeded games --------------------------------------------------------------------------
@@ -149,10 +171,10 @@ def engine_games(game: str) -> int:
     return int(os.environ.get("GAMEHOST_HIDDEN_GAMES", default))
 
 
-def play_seeded(game: str, seed: int, leaks: list[str]) -> int:
+def play_seeded(game: str, seed: int, leaks: list[str], options: dict[str, Any] | None = None) -> int:
     engine = get_engine(game)
     seats = engine.min_players + seed % seat_counts(game)
-    state = engine.new_game([f"p{i}" for i in range(seats)], seed=10 ** 12 + seed)
+    state = engine.new_game([f"p{i}" for i in range(seats)], seed=10 ** 12 + seed, options=options)
     rng = random.Random(seed)
     start = engine_hooks(game).start_events
     check_step(game, state, start(state) if start else [], leaks, f"{game} seed {seed} start")
@@ -177,6 +199,16 @@ def test_seeded_games_never_show_a_secret_to_anyone_else(game: str) -> None:
     steps = sum(play_seeded(game, seed, leaks) for seed in range(games))
     print(f"\nhidden information, {game}: {games} games, {steps} moves checked, leaks found: {len(leaks)}")
     assert not leaks, "\n".join(leaks[:30])
+
+
+@pytest.mark.parametrize("game", ["pileup", "rocca", "akuma"])
+def test_per_seat_games_never_show_an_own_pile_or_stream_to_anyone(game: str) -> None:
+    """The same with ``streams: per_seat``: besides the hands, every seat's own pile (no text shows its cards, not
+    even to the pile's owner) and every seat's own RNG state."""
+    leaks: list[str] = []
+    games = engine_games(game)
+    steps = sum(play_seeded(game, seed, leaks, {"streams": "per_seat"}) for seed in range(games))
+    assert steps > 0 and not leaks, "\n".join(leaks[:30])
 
 
 # ---- 2. through the Discord layer, with the logs ----------------------------------------------------------------

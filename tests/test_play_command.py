@@ -25,17 +25,25 @@ SAMPLE_TEXT = {"deck": "R2B2G2Y2W1K1"}  # a str field's value for the lobby test
 
 
 def schema_fields(game: str) -> dict[str, dict[str, Any]]:
-    """The fields a table may choose: all but those only a stored game sets (``stored_only``)."""
+    """The fields a table may choose: all but those only a stored game sets (``stored_only``) or only a
+    tournament sets (``tournament_only``)."""
     model = get_engine(game).options_model
-    stored_only = getattr(model, "stored_only", frozenset())
+    left_out = getattr(model, "stored_only", frozenset()) | getattr(model, "tournament_only", frozenset())
     return {name: schema for name, schema in model.model_json_schema().get("properties", {}).items()
-            if name not in stored_only}
+            if name not in left_out}
 
 
 def test_a_stored_only_field_is_no_play_option() -> None:
     """Twin Pyramid's ``rules`` says which rules a stored game was dealt under: no table chooses it."""
     assert "rules" in get_engine("twinpyramid").options_model.model_fields
     assert "rules" not in [p.name for p in play_command("twinpyramid").parameters]
+
+
+@pytest.mark.parametrize("game", ["akuma", "rocca", "pileup", "diamondbox"])
+def test_the_tournament_variant_is_no_play_option(game: str) -> None:
+    """``streams`` (per-seat streams, a same-deal tournament's variant): a casual table plays the original."""
+    assert "streams" in get_engine(game).options_model.model_fields
+    assert "streams" not in [p.name for p in play_command(game).parameters]
 
 
 def optional_integer(schema: dict[str, Any]) -> dict[str, Any] | None:

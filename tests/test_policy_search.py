@@ -14,12 +14,12 @@ from engines import get_engine
 GAMES = [("akuma", 3), ("pileup", 3), ("rocca", 3), ("diamondbox", 3), ("twinpyramid", 2)]
 
 
-def positions(game: str, players: int, seed: int, every: int, limit: int):
+def positions(game: str, players: int, seed: int, every: int, limit: int, options: dict[str, Any] | None = None):
     """(state, player) pairs from a game played by the heuristics, every ``every`` actions."""
     engine = get_engine(game)
     policy = heuristic_for(game)
     rng = random.Random(seed)
-    state = engine.new_game([f"s{i}" for i in range(players)], seed=seed)
+    state = engine.new_game([f"s{i}" for i in range(players)], seed=seed, options=options)
     step = found = 0
     while (actors := engine.to_act(state)) and found < limit:
         player = actors[0]
@@ -42,6 +42,31 @@ def test_sampled_states_match_the_view(game: str, players: int) -> None:
             sampled = sample(view, random.Random(k))
             assert engine.view(sampled, player) == view
             assert engine.legal_actions(sampled, player) == engine.legal_actions(state, player)
+
+
+PER_SEAT = {"streams": "per_seat"}
+
+
+@pytest.mark.parametrize("game,players", [("akuma", 4), ("pileup", 4), ("rocca", 4), ("diamondbox", 3)])
+def test_sampled_states_with_per_seat_streams_match_the_view(game: str, players: int) -> None:
+    """With every seat's own pile (``streams: per_seat``) the sampler deals each own pile to the size the view
+    shows, the viewer's included, and the sample plays the variant: the same view and legal actions, a draw from
+    the drawer's own pile."""
+    engine = get_engine(game)
+    sample = sampler_for(game)
+    assert sample is not None
+    for state, player in positions(game, players, seed=7, every=3, limit=12, options=PER_SEAT):
+        view = engine.view(state, player)
+        for k in range(3):
+            sampled = sample(view, random.Random(k))
+            assert engine.view(sampled, player) == view
+            assert engine.legal_actions(sampled, player) == engine.legal_actions(state, player)
+            if game in ("pileup", "rocca"):
+                assert sampled.options["streams"] == "per_seat" and sampled.own is not None
+                assert {p: len(sampled.pile_of(p)) for p in state.players} == \
+                    {p: len(state.pile_of(p)) for p in state.players}
+                held = set(view.hand or ()) | {c for p in state.players for c in sampled.pile_of(p)}
+                assert len(held) == len(view.hand or ()) + sum(len(sampled.pile_of(p)) for p in state.players)
 
 
 @pytest.mark.parametrize("game,players", GAMES)
@@ -145,6 +170,26 @@ def test_the_seers_pile_shuffle_changes_only_the_draws_to_come(game: str, player
 
 
 PILES = {"deck", "draw_pile", "piles", "draw"}  # the piles' fields in the games' states
+
+
+@pytest.mark.parametrize("game", ["pileup", "rocca"])
+def test_the_seers_shuffle_reorders_every_own_pile(game: str) -> None:
+    """With ``streams: per_seat`` the seer's ``shuffle_pile`` reorders each seat's own pile (its cards stay its
+    own) and gives Pile up's own dice a new RNG; nothing any seat sees changes."""
+    from bot.games import sampler_hooks
+
+    engine = get_engine(game)
+    hooks = sampler_hooks(game)
+    assert hooks is not None and hooks.shuffle_pile is not None
+    reordered = 0
+    for state, _player in positions(game, 3, seed=5, every=4, limit=8, options=PER_SEAT):
+        shuffled = engine.load(engine.dump(state))
+        hooks.shuffle_pile(shuffled, random.Random(1))
+        assert all(engine.view(shuffled, p) == engine.view(state, p) for p in state.players)
+        assert shuffled.model_dump(exclude={"own"}) == state.model_dump(exclude={"own"})
+        assert all(sorted(shuffled.pile_of(p)) == sorted(state.pile_of(p)) for p in state.players)
+        reordered += any(shuffled.pile_of(p) != state.pile_of(p) for p in state.players)
+    assert reordered > 0
 
 
 def same_cards(pile: list[str] | dict[str, list[str]]) -> Any:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.errors import user_message
-from bot.i18n import has_key
+from bot.i18n import has_key, t
 from bot.policies import choose_action
 from bot.render import Names
 from bot.render import pileup as R
@@ -291,3 +291,36 @@ def test_unknown_codes_name_no_action() -> None:
     assert action_of(table, "ann", "0.0") == ENG.legal_actions(state, "ann")[0]
     for garbage in ("", "p", "0", "0.", "0.99", "1.0", "0.-1", "x.0", "0.0.0", "zz"):
         assert action_of(table, "ann", garbage) is None, garbage
+
+
+@pytest.mark.parametrize("n", [2, 5])
+def test_per_seat_streams_say_whose_pile_in_both_languages(n: int) -> None:
+    """``streams: per_seat``: the board counts the own piles together and every seat's line its own pile, a
+    refill says it came from the seat's own pile; a shared table's board says "draw pile" as before."""
+    names = names_for([f"p{i}" for i in range(n)])
+    state = ENG.new_game([f"p{i}" for i in range(n)], seed=n, options={"streams": "per_seat"})
+    shared = ENG.new_game([f"p{i}" for i in range(n)], seed=n)
+    for lang in LOCALES:
+        lines = R.board(ENG.view(shared, None), names, lang).lines
+        assert t("pileup.board.pile", lang, count=ENG.view(shared, None).draw_pile, turn=1) in lines
+    rng = random.Random(n)
+    refills = 0
+    while actors := ENG.to_act(state):
+        view = ENG.view(state, None)
+        for lang in LOCALES:
+            lines = R.board(view, names, lang).lines
+            assert t("pileup.board.own_piles", lang, count=view.draw_pile, turn=view.turn) in lines
+            for seat in view.seats:
+                if not seat.out:
+                    assert any(line.endswith(t("pileup.board.own_pile", lang, count=seat.pile))
+                               or t("pileup.board.own_pile", lang, count=seat.pile) + " " in line
+                               for line in lines if names(seat.player) in line)
+        state, events = ENG.apply(state, actors[0], choose_action(ENG, state, actors[0], rng))
+        for ev in events:
+            if ev.type == "refilled" and ev.data["count"]:
+                refills += 1
+                for lang in LOCALES:
+                    assert R.event(ev, names, lang) == t("pileup.event.refilled_own", lang,
+                                                         player=names(ev.data["player"]), count=ev.data["count"],
+                                                         pile=ev.data["own_pile"])
+    assert refills > 10

@@ -359,3 +359,40 @@ def test_a_final_board_shows_the_whole_tower() -> None:
                    and canvas.max_y - canvas.height <= tc.y <= canvas.max_y for tc in view.tower)
         assert smallest_glyph_at_phone("rocca", view, render.Names({}), "en") >= 12
     assert len(finals) == 8
+
+
+@pytest.mark.parametrize("n", [2, 6])
+def test_per_seat_streams_say_whose_pile_in_both_languages(n: int) -> None:
+    """``streams: per_seat``: the board lists every seat's own pile (the table line no longer names one draw
+    pile), a draw says it came from the drawer's own pile, and a shared table's board has neither."""
+    names = names_for([f"p{i}" for i in range(n)])
+    state = ENG.new_game([f"p{i}" for i in range(n)], seed=n, options={"streams": "per_seat"})
+    shared = ENG.new_game([f"p{i}" for i in range(n)], seed=n)
+    rng = random.Random(n)
+    drew = 0
+    for lang in LOCALES:
+        own_line = t("rocca.board.own_piles", lang, piles="")
+        assert not any(line.startswith(own_line) for line in R.board(ENG.view(shared, None), names, lang).lines)
+    while actors := ENG.to_act(state):
+        for lang in LOCALES:
+            lines = R.board(ENG.view(state, None), names, lang).lines
+            piles = [line for line in lines if line.startswith(t("rocca.board.own_piles", lang, piles=""))]
+            assert len(piles) == 1 and all(names(p) in piles[0] for p in state.players)
+            view = ENG.view(state, None)
+            direction = R.direction(view.direction, lang)
+            bon = t("rocca.board.bon_off", lang)
+            assert t("rocca.board.table_own", lang, direction=direction, pile=view.deck_size, bon=bon) in lines
+            assert t("rocca.board.table", lang, direction=direction, pile=view.deck_size, bon=bon) not in lines
+        state, events = ENG.apply(state, actors[0], choose_action(ENG, state, actors[0], rng))
+        for ev in events:
+            if ev.type == "drew":
+                drew += 1
+                key = "rocca.event.drew_short_own" if ev.data["count"] < ev.data["wanted"] else "rocca.event.drew_own"
+                for lang in LOCALES:
+                    assert R.event(ev, names, lang) == t(key, lang, player=names(ev.data["player"]),
+                                                         count=ev.data["count"], wanted=ev.data["wanted"],
+                                                         pile=ev.data["own_pile"])
+            if ev.type == "player_out":
+                assert R.event(ev, names, "en") == t("rocca.event.player_out_own", "en",
+                                                     player=names(ev.data["player"]), count=ev.data["cards_left"])
+    assert drew > 0

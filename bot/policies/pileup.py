@@ -91,8 +91,9 @@ def _play_score(view: PileupView, action: Play) -> float:
     elif outcome["layers"] == 2:
         score += HAZARD_GAIN
     # Cards out of the hand bring the empty-hand phase nearer, where minus cards are shed;
-    # that matters once the draw pile no longer refills the hand.
-    score += (0.3 if view.draw_pile == 0 else 0.05) * len(action.cards)
+    # that matters once the draw pile (or the seat's own pile, ``streams: per_seat``) no longer refills the hand.
+    empty = (view.draw_pile if view.viewer is None else view.pile_left(view.viewer)) == 0
+    score += (0.3 if empty else 0.05) * len(action.cards)
     return score
 
 

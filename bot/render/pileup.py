@@ -141,6 +141,8 @@ def seat_line(seat: Seat, view: PileupView, names: Names, locale: object | None)
         return mark + t("pileup.board.seat_out", locale, player=names(me))
     text = t("pileup.board.seat", locale, player=names(me), hand=seat.hand_size, count=seat.minus_count,
              minus=by_colour(seat.minus))
+    if seat.pile is not None:  # streams: per_seat
+        text += " " + t("pileup.board.own_pile", locale, count=seat.pile)
     if seat.revealed:
         text += " " + t("pileup.board.revealed", locale, cards=sorted_cards(seat.revealed))
     return mark + text
@@ -166,7 +168,9 @@ def board(view: PileupView, names: Names, locale: object | None) -> Board:
     line = pending_line(view, names, locale)
     if line:
         lines.append(line)
-    lines.append(t("pileup.board.pile", locale, count=view.draw_pile, turn=view.turn))
+    own = any(seat.pile is not None for seat in view.seats)  # streams: per_seat
+    lines.append(t("pileup.board.own_piles" if own else "pileup.board.pile", locale, count=view.draw_pile,
+                   turn=view.turn))
     lines.append(t("pileup.board.players", locale))
     lines += [seat_line(seat, view, names, locale) for seat in view.seats]
     result = view.result
@@ -293,6 +297,8 @@ def _column_trapped(d: dict[str, Any], who: str, names: Names, locale: object | 
 def _refilled(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
     if not d.get("count"):
         return None
+    if "own_pile" in d:  # streams: per_seat
+        return t("pileup.event.refilled_own", locale, player=who, count=d["count"], pile=d["own_pile"])
     return t("pileup.event.refilled", locale, player=who, count=d["count"], pile=d.get("draw_pile", 0))
 
 

@@ -140,10 +140,14 @@ def board(view: RoccaView, names: Names, locale: object | None) -> Board:
     pending = pending_line(view, names, locale)
     if pending and not view.over:
         lines.append(pending)
-    lines.append(t("rocca.board.table", locale, direction=direction(view.direction, locale),
-                   pile=view.deck_size,
+    lines.append(t("rocca.board.table" if view.pile_sizes is None else "rocca.board.table_own", locale,
+                   direction=direction(view.direction, locale), pile=view.deck_size,
                    bon=t("rocca.board.bon_on" if view.options.bon else "rocca.board.bon_off", locale)))
     lines.append(hands_line(view, names, locale))
+    if view.pile_sizes is not None:  # streams: per_seat
+        piles = " · ".join(t("rocca.board.hand_size", locale, player=names(p), count=view.pile_sizes[p])
+                           for p in view.players)
+        lines.append(t("rocca.board.own_piles", locale, piles=piles))
     result = view.result
     if result is not None:
         lines.append(t("common.final_ranking", locale))
@@ -264,10 +268,13 @@ def _q_accepted(d: dict[str, Any], who: str, names: Names, locale: object | None
 
 
 def _drew(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
+    own = "own_pile" in d  # streams: per_seat
+    pile = d["own_pile"] if own else d.get("pile", 0)
     if d.get("count", 0) < d.get("wanted", 0):
-        return t("rocca.event.drew_short", locale, player=names(d["player"]), count=d["count"],
-                 wanted=d["wanted"], pile=d.get("pile", 0))
-    return t("rocca.event.drew", locale, player=names(d["player"]), count=d["count"], pile=d.get("pile", 0))
+        return t("rocca.event.drew_short_own" if own else "rocca.event.drew_short", locale, player=names(d["player"]),
+                 count=d["count"], wanted=d["wanted"], pile=pile)
+    return t("rocca.event.drew_own" if own else "rocca.event.drew", locale, player=names(d["player"]),
+             count=d["count"], pile=pile)
 
 
 def _drew_cards(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
@@ -288,7 +295,8 @@ def _went_out(d: dict[str, Any], who: str, names: Names, locale: object | None) 
 
 
 def _player_out(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
-    return t("rocca.event.player_out", locale, player=names(d["player"]), count=d.get("cards_left", 0))
+    key = "rocca.event.player_out_own" if "own_pile" in d else "rocca.event.player_out"  # own: streams per_seat
+    return t(key, locale, player=names(d["player"]), count=d.get("cards_left", 0))
 
 
 def _game_over(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:

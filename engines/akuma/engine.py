@@ -12,6 +12,7 @@ from engines.base import Action, Engine, Event, Result
 from engines.errors import IllegalAction
 from engines.rng import Rng
 from engines.seating import choose_start_player
+from engines.streams import split, ticket
 
 from . import rules
 from .actions import AkumaAction, Play, Release, Steal, StopStealing
@@ -52,9 +53,11 @@ class AkumaEngine(Engine[AkumaState, AkumaAction, AkumaOptions, AkumaView]):
         hands = {
             p: sort_cards(deck[i * CARDS_PER_PLAYER:(i + 1) * CARDS_PER_PLAYER]) for i, p in enumerate(players)
         }
+        # Decision [D8]: with ``streams: per_seat`` every seat's steals draw from its own RNG, split off at the deal
+        own = {p: split(rng) for p in players} if options.per_seat else None
         return AkumaState(
             players=players, seed=seed, options=options.model_dump(), rng=rng, colours=colours,
-            hands=hands, current=start, trick_starter=start, start_player=start,
+            hands=hands, current=start, trick_starter=start, start_player=start, own=own,
         )
 
     def start_events(self, state: AkumaState) -> list[Event]:
@@ -181,7 +184,8 @@ class AkumaEngine(Engine[AkumaState, AkumaAction, AkumaOptions, AkumaView]):
         if len(state.hands[victim]) < 2:
             raise IllegalAction("akuma.victim_too_few_cards", victim=victim, hand_size=len(state.hands[victim]))
         victim_hand = state.hands[victim]
-        card = victim_hand.pop(state.rng.randbelow(len(victim_hand)))
+        rng = state.rng if state.own is None else ticket(state.own[player])
+        card = victim_hand.pop(rng.randbelow(len(victim_hand)))
         state.hands[player] = sort_cards([*state.hands[player], card])
         knowledge.moved(state.known, state.players, victim, player, card)
         state.steals_left -= 1

@@ -7,12 +7,17 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from engines.base import GameState
 from engines.knowledge import Known
+from engines.rng import Rng
+from engines.streams import StreamsOption, absent
 
 Direction = Literal["cw", "ccw"]
 """``cw``: seat order increasing (the starting direction); ``ccw``: decreasing."""
 
 
-class AkumaOptions(BaseModel):
+class AkumaOptions(StreamsOption):
+    """``streams`` (``engines.streams``): ``per_seat`` gives every seat its own RNG for the cards its steals take
+    (Decision [D8])."""
+
     model_config = ConfigDict(extra="forbid")
 
     start_player: int | None = None
@@ -43,3 +48,5 @@ class AkumaState(GameState):
     # private to each key: thief -> the cards a steal took from that player (engines/knowledge.py)
     known: Known = Field(default_factory=dict)
     over: bool = False
+    # every seat's own RNG for the cards its steals take (``streams: per_seat``); secret
+    own: dict[str, Rng] | None = Field(default=None, exclude_if=absent)

@@ -6,11 +6,14 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from ..base import GameState
+from ..streams import StreamsOption
 
 
-class DiamondBoxOptions(BaseModel):
+class DiamondBoxOptions(StreamsOption):
     """Table options. ``turns``: ``half`` = cards may be turned 0° or 180°,
-    ``all`` = also 90° and 270° (the card lies 3 wide and 2 high)."""
+    ``all`` = also 90° and 270° (the card lies 3 wide and 2 high). ``streams`` (``engines.streams``): both values
+    play the same game, since every player already has their own pile and nothing is random after the deal
+    (Decision [D6])."""
 
     model_config = ConfigDict(extra="forbid")
 

@@ -8,10 +8,11 @@ from pydantic import BaseModel
 from ..base import Action, Engine, Event, Result
 from ..errors import BadOptions, IllegalAction
 from ..rng import Rng
+from ..streams import cut, split
 from .actions import DumpOn, Give, GiveAll, KeepColumn, Penalty, PileupAction, Play, Roll
 from .cards import HAND_SIZE, build_deck, canonical_of_kind, kind_of, number_of, one_per_kind, parse_deck
 from .rules import enumerate_plays, outcome, place, play_problem, ranking
-from .state import Column, Dump, DumpLink, PileupOptions, PileupState
+from .state import Column, Dump, DumpLink, OwnStreams, PileupOptions, PileupState
 from .view import PileupView, build_view
 
 
@@ -34,16 +35,23 @@ class PileupEngine(Engine[PileupState, PileupAction, PileupOptions, PileupView])
             )
         rng.shuffle(deck)
         hands = {p: sorted(deck[i * HAND_SIZE:(i + 1) * HAND_SIZE]) for i, p in enumerate(players)}
+        draw_pile = deck[HAND_SIZE * len(players):]
+        own = None
+        if options.per_seat:  # Decision [D5]: the rest dealt out as every seat's own pile, its own dice split off
+            own = {p: OwnStreams(pile=pile, dice=split(rng), deflect=split(rng))
+                   for p, pile in cut(draw_pile, players).items()}
+            draw_pile = []
         return PileupState(
             players=players,
             seed=seed,
             options=options.model_dump(),
             rng=rng,
-            draw_pile=deck[HAND_SIZE * len(players):],
+            draw_pile=draw_pile,
             hands=hands,
             revealed={p: [] for p in players},
             minus={p: [] for p in players},
             columns=[Column() for _ in range(6)],
+            own=own,
         )
 
     # ---- who acts, what they may do ------------------------------------------------
@@ -103,7 +111,8 @@ class PileupEngine(Engine[PileupState, PileupAction, PileupOptions, PileupView])
         return handler(state, player, action)
 
     def _roll_turn(self, state: PileupState, player: str, action: Roll) -> list[Event]:
-        dice = [state.rng.randint(1, 6) for _ in range(3)]
+        rng = state.rng if state.own is None else state.own[player].dice
+        dice = [rng.randint(1, 6) for _ in range(3)]
         state.dice = dice
         events = [Event(type="rolled", data={"player": player, "dice": dice, "minus_turn": state.minus_turn})]
         if dice[0] == dice[1] == dice[2]:
@@ -214,7 +223,7 @@ class PileupEngine(Engine[PileupState, PileupAction, PileupOptions, PileupView])
     def _roll_deflect(self, state: PileupState, player: str, action: Roll) -> list[Event]:
         dump = state.dump
         assert dump is not None
-        die = state.rng.randint(1, 6)
+        die = (state.rng if state.own is None else state.own[player].deflect).randint(1, 6)
         dump.chain[-1].die = die
         deflected = die == dump.column
         events = [Event(type="deflect_rolled", data={
@@ -255,18 +264,21 @@ class PileupEngine(Engine[PileupState, PileupAction, PileupOptions, PileupView])
     def _end_turn(self, state: PileupState) -> list[Event]:
         player = state.players[state.turn]
         hand = state.hands[player]
+        pile = state.pile_of(player)
         events: list[Event] = []
         drawn: list[str] = []
-        while len(hand) + len(drawn) < HAND_SIZE and state.draw_pile:
-            drawn.append(state.draw_pile.pop(0))
+        while len(hand) + len(drawn) < HAND_SIZE and pile:
+            drawn.append(pile.pop(0))
         if drawn:
             hand.extend(drawn)
             hand.sort()
             events.append(Event(type="drew", visible_to=[player], data={"player": player, "cards": drawn}))
+        # a seat's own pile (``streams: per_seat``) is ``own_pile``, so that the table says whose pile it is
+        pile_key = "draw_pile" if state.own is None else "own_pile"
         events.append(Event(type="refilled", data={
-            "player": player, "count": len(drawn), "hand_size": len(hand), "draw_pile": len(state.draw_pile)}))
+            "player": player, "count": len(drawn), "hand_size": len(hand), pile_key: len(pile)}))
         state.dice, state.dump, state.give_left = [], None, 0
-        if not state.draw_pile and not any(state.hands.values()):
+        if not any(state.pile_of(p) for p in state.players) and not any(state.hands.values()):
             state.phase = "over"
             res = self.result(state)
             assert res is not None

@@ -6,13 +6,16 @@ from typing import Any, Literal, Optional
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from ..base import GameState
+from ..rng import Rng
+from ..streams import StreamsOption, absent
 from .cards import DEFAULT_DECK, colour_of, deck_spec, parse_deck
 
 Phase = Literal["roll", "play", "penalty", "give", "dump", "deflect", "over"]
 
 
-class PileupOptions(BaseModel):
-    """Table options. ``deck``: copies of each number 1-6 per colour, e.g. ``R2B2G2Y2W1K1``."""
+class PileupOptions(StreamsOption):
+    """Table options. ``deck``: copies of each number 1-6 per colour, e.g. ``R2B2G2Y2W1K1``; ``streams``
+    (``engines.streams``): ``per_seat`` gives every seat its own draw pile, dice and deflect die (Decision [D5])."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -56,6 +59,15 @@ class Dump(BaseModel):
     chain: list[DumpLink] = []
 
 
+class OwnStreams(BaseModel):
+    """One seat's own streams (option ``streams: per_seat``): its draw pile (the next draw is the first card), the
+    RNG of its turn rolls and the RNG of its deflect rolls."""
+
+    pile: list[str]
+    dice: Rng
+    deflect: Rng
+
+
 class PileupState(GameState):
     game: str = "pileup"
     draw_pile: list[str]
@@ -71,3 +83,9 @@ class PileupState(GameState):
     give_left: int = 0  # minus cards still to hand out after a triple
     give_next: int = 0  # seat index of the next recipient
     dump: Optional[Dump] = None
+    # per seat (``streams: per_seat``); then ``draw_pile`` is empty
+    own: Optional[dict[str, OwnStreams]] = Field(default=None, exclude_if=absent)
+
+    def pile_of(self, player: str) -> list[str]:
+        """The pile ``player`` draws from: the draw pile, or the seat's own (``streams: per_seat``)."""
+        return self.draw_pile if self.own is None else self.own[player].pile

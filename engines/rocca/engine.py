@@ -11,6 +11,7 @@ from engines.base import Action, Engine, Event, Result
 from engines.errors import IllegalAction
 from engines.rng import Rng
 from engines.seating import choose_start_player
+from engines.streams import cut
 
 from . import cards as C
 from . import rules as M
@@ -46,8 +47,12 @@ class RoccaEngine(Engine[RoccaState, RoccaAction, RoccaOptions, RoccaView]):
             deck.append(start_card)  # shuffled back, another one turned up
             rng.shuffle(deck)
         tower, columns = start_tower(start_card)
+        own = None
+        if options.per_seat:  # Decision [D9]: the pile dealt out as every seat's own, the top card to the first seat
+            own = {p: pile[::-1] for p, pile in cut(deck[::-1], players).items()}
+            deck = []
         return RoccaState(players=players, seed=seed, options=options.model_dump(), rng=rng, hands=hands,
-                          deck=deck, tower=tower, columns=columns, turn=start, start_player=start)
+                          deck=deck, tower=tower, columns=columns, turn=start, start_player=start, own=own)
 
     def start_events(self, state: RoccaState) -> list[Event]:
         """The public event announcing a new game (``new_game`` itself returns only the state)."""
@@ -89,7 +94,7 @@ class RoccaEngine(Engine[RoccaState, RoccaAction, RoccaOptions, RoccaView]):
         if pending is None:
             if player == state.turn:
                 out += M.turn_placements(state, ix, player)
-                if state.deck:
+                if state.pile_of(player):
                     out.append(Draw())
             out += M.bon_options(state, ix, player)
         elif pending.kind == "q_give":
@@ -142,8 +147,8 @@ class RoccaEngine(Engine[RoccaState, RoccaAction, RoccaOptions, RoccaView]):
     def _on_draw(self, state: RoccaState, player: str, action: Draw, events: list[Event]) -> None:
         if state.pending is not None:
             raise IllegalAction("rocca.not_now", action=action.type)
-        if not state.deck:
-            raise IllegalAction("rocca.pile_empty")
+        if not state.pile_of(player):
+            raise IllegalAction("rocca.pile_empty") if state.own is None else IllegalAction("rocca.own_pile_empty")
         self._declined(state, player, Declined(tower=len(state.tower)))
         self._draw(state, player, 1, events)
         self._start_turn(state, self._next(state, player), events)
@@ -259,12 +264,14 @@ class RoccaEngine(Engine[RoccaState, RoccaAction, RoccaOptions, RoccaView]):
 
     # ---- hands, turns, going out ------------------------------------------------------------------
     def _draw(self, state: RoccaState, player: str, count: int, events: list[Event]) -> None:
-        drawn = [state.deck.pop() for _ in range(min(count, len(state.deck)))]
+        pile = state.pile_of(player)
+        drawn = [pile.pop() for _ in range(min(count, len(pile)))]
         state.hands[player] = C.sort_cards(state.hands[player] + drawn)
         self._received(state, player, len(drawn))
         self._hand_changed(state, player)
+        # a seat's own pile (``streams: per_seat``) is ``own_pile``, so that the table says whose pile it is
         events.append(Event(type="drew", data={"player": player, "count": len(drawn), "wanted": count,
-                                               "pile": len(state.deck)}))
+                                               "pile" if state.own is None else "own_pile": len(pile)}))
         if drawn:
             events.append(Event(type="drew_cards", visible_to=[player], data={"player": player, "cards": drawn}))
 
@@ -316,7 +323,7 @@ class RoccaEngine(Engine[RoccaState, RoccaAction, RoccaOptions, RoccaView]):
         state.pending = None
         while not state.over:
             state.turn = player
-            if state.deck:
+            if state.pile_of(player):
                 return
             ix = TowerIndex(state)
             if M.turn_placements(state, ix, player, first_only=True) or M.bon_options(state, ix, player):
@@ -328,7 +335,8 @@ class RoccaEngine(Engine[RoccaState, RoccaAction, RoccaOptions, RoccaView]):
         state.out.append(player)
         if player in state.one_declared:
             state.one_declared.remove(player)
-        events.append(Event(type="player_out", data={"player": player, "cards_left": len(state.hands[player])}))
+        out = {"player": player, "cards_left": len(state.hands[player])}
+        events.append(Event(type="player_out", data=out if state.own is None else {**out, "own_pile": 0}))
         left = self._active(state)
         if len(left) == 1:
             state.winner, state.over, state.pending = left[0], True, None

@@ -7,13 +7,16 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from engines.base import GameState
 from engines.knowledge import Known
+from engines.streams import StreamsOption, absent
 
 Side = Literal["head", "face", "profile"]
 Suit = Literal["S", "H", "D", "C"]
 Bend = Literal["left", "right"]
 
 
-class RoccaOptions(BaseModel):
+class RoccaOptions(StreamsOption):
+    """``streams`` (``engines.streams``): ``per_seat`` gives every seat its own draw pile (Decision [D9])."""
+
     model_config = ConfigDict(extra="forbid")
 
     bon: bool = False
@@ -96,3 +99,9 @@ class RoccaState(GameState):
     known: Known = Field(default_factory=dict)
     winner: str | None = None
     over: bool = False
+    # every seat's own draw pile, the top at the end (``streams: per_seat``; ``deck`` is then empty); secret
+    own: dict[str, list[str]] | None = Field(default=None, exclude_if=absent)
+
+    def pile_of(self, player: str) -> list[str]:
+        """The pile ``player`` draws from: the draw pile, or the seat's own (``streams: per_seat``)."""
+        return self.deck if self.own is None else self.own[player]

@@ -109,13 +109,14 @@ class RoccaOptionsShown(_Part):
 
 
 class RoccaView(View):
-    omit_when_none: ClassVar[frozenset[str]] = frozenset({"viewer", "hand"})
+    omit_when_none: ClassVar[frozenset[str]] = frozenset({"viewer", "hand", "pile_sizes"})
 
     turn: str | None  # None once over
     pending: Pending | None
     direction: Literal[1, -1]
-    deck_size: int
+    deck_size: int  # the cards left to draw: the draw pile, or every seat's own pile together
     hand_sizes: dict[str, int]
+    pile_sizes: dict[str, int] | None  # every seat's own pile (``streams: per_seat``); None while one is shared
     one_declared: list[str]
     out: list[str]
     options: RoccaOptionsShown
@@ -183,8 +184,9 @@ def build_view(engine: RoccaEngine, state: RoccaState, viewer: str | None) -> Ro
         turn=None if state.over else state.turn,
         pending=pending_view(state),
         direction=state.direction,
-        deck_size=len(state.deck),
+        deck_size=len(state.deck) + sum(len(pile) for pile in (state.own or {}).values()),
         hand_sizes={p: len(h) for p, h in state.hands.items()},
+        pile_sizes=None if state.own is None else {p: len(pile) for p, pile in state.own.items()},
         one_declared=list(state.one_declared),
         out=list(state.out),
         options=RoccaOptionsShown(bon=bool(state.options.get("bon"))),

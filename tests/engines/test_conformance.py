@@ -4,6 +4,7 @@ from __future__ import annotations
 import pytest
 
 from engines import GAMES, BadOptions, get_engine
+from engines.streams import STREAMS_FIELD, Streams
 
 from ..suite_level import count
 from .conformance import check_in_place, check_replay, random_playthrough
@@ -74,3 +75,30 @@ def test_in_place_plays_as_apply_and_shares_nothing(name: str) -> None:
     eng = get_engine(name)
     for n in (eng.min_players, eng.max_players):
         assert check_in_place(eng, 11 + n, n) > 0
+
+
+PER_SEAT_GAMES = [g for g in GAMES if STREAMS_FIELD in get_engine(g).options_model.model_fields]
+PER_SEAT = {STREAMS_FIELD: Streams.PER_SEAT.value}
+
+
+@pytest.mark.parametrize("name", PER_SEAT_GAMES)
+def test_per_seat_streams_conform(name: str) -> None:
+    """The same suite with every seat's own streams (``streams: per_seat``, engines/streams.py): playthroughs at
+    every table size that end and never leak, dump/load at every step, replay and in-place determinism."""
+    eng = get_engine(name)
+    for n in player_counts(name):
+        for seed in range(count(quick=1, full=3)):
+            random_playthrough(eng, seed * 1000 + n + 500, n, PER_SEAT)
+    check_replay(eng, 17, eng.min_players, PER_SEAT)
+    check_replay(eng, 18, eng.max_players, PER_SEAT)
+    for n in (eng.min_players, eng.max_players):
+        assert check_in_place(eng, 21 + n, n, PER_SEAT) > 0
+
+
+@pytest.mark.parametrize("name", PER_SEAT_GAMES)
+def test_the_streams_option_is_checked(name: str) -> None:
+    eng = get_engine(name)
+    players = [f"p{i}" for i in range(eng.min_players)]
+    with pytest.raises(BadOptions):
+        eng.new_game(players, seed=1, options={STREAMS_FIELD: "per_player"})
+    assert eng.new_game(players, seed=1, options={STREAMS_FIELD: "shared"}) == eng.new_game(players, seed=1)

@@ -1,4 +1,6 @@
-"""Pile up determiniser: the unseen cards (rivals' unrevealed hand cards and the draw pile) are dealt at random.
+"""Pile up determiniser: the unseen cards (rivals' unrevealed hand cards and the draw pile, or every seat's own
+pile with ``streams: per_seat``, to the sizes the view shows) are dealt at random; the dice to come are a fresh RNG
+(every seat's own two with ``per_seat``).
 
 Everything else is public: the columns, every minus card, the cards a failed roll revealed (they
 stay known while in hand), the hand sizes and the draw pile's size. The unseen pool is the deck
@@ -11,9 +13,10 @@ from typing import Any
 
 from engines import View
 from engines.pileup.cards import build_deck, parse_deck
-from engines.pileup.state import Column, Dump, DumpLink, PileupState
+from engines.pileup.state import Column, Dump, DumpLink, OwnStreams, PileupState
 from engines.pileup.view import DeflectPending, DumpTargetPending, GivePending
 from engines.rng import Rng
+from engines.streams import STREAMS_FIELD, Streams
 
 from ..pileup import pileup_view
 from ..seat_view import held
@@ -52,6 +55,16 @@ def sample(view: View, rng: random.Random) -> PileupState:
         hidden = seat.hand_size - len(seat.revealed)
         hands[p] = sorted([*seat.revealed, *pool[at:at + hidden]])
         at += hidden
+    own: dict[str, OwnStreams] | None = None
+    options: dict[str, Any] = {"deck": view.deck}
+    if any(seat.pile is not None for seat in view.seats):
+        own = {}
+        for seat in view.seats:
+            size = seat.pile or 0
+            own[seat.player] = OwnStreams(pile=pool[at:at + size], dice=Rng(state=rng.getrandbits(64)),
+                                          deflect=Rng(state=rng.getrandbits(64)))
+            at += size
+        options[STREAMS_FIELD] = Streams.PER_SEAT.value
     draw_pile = pool[at:]
     columns = [
         Column(layers=[list(layer.cards) for layer in c.layers], trapped=c.trapped, trapped_by=c.trapped_by)
@@ -64,11 +77,11 @@ def sample(view: View, rng: random.Random) -> PileupState:
                     chain=[DumpLink(source=link.source, target=link.target, die=link.die) for link in pending.chain])
     give = pending if isinstance(pending, GivePending) else None
     return PileupState(
-        players=players, seed=0, options={"deck": view.deck}, rng=Rng(state=rng.getrandbits(64)),
+        players=players, seed=0, options=options, rng=Rng(state=rng.getrandbits(64)),
         draw_pile=draw_pile, hands=hands, revealed=revealed, minus=minus, columns=columns,
         turn=players.index(view.turn_player), turn_count=view.turn, phase=view.phase,
         minus_turn=view.minus_turn, dice=list(view.dice), give_left=0 if give is None else give.remaining,
-        give_next=0 if give is None else players.index(give.to), dump=dump,
+        give_next=0 if give is None else players.index(give.to), dump=dump, own=own,
     )
 
 
@@ -94,5 +107,9 @@ def prior(view: View, action: Any) -> float:
 
 
 def shuffle_pile(state: PileupState, rng: random.Random) -> None:
-    """The draw pile in a new order (bench.bots' seer: the hidden hands but not the draws to come)."""
+    """The draw piles in a new order (bench.bots' seer: the hidden hands but not the draws to come); with
+    ``streams: per_seat`` every seat's own pile, and its own dice a fresh RNG."""
     rng.shuffle(state.draw_pile)
+    for own in (state.own or {}).values():
+        rng.shuffle(own.pile)
+        own.dice, own.deflect = Rng(state=rng.getrandbits(64)), Rng(state=rng.getrandbits(64))

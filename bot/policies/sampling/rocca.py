@@ -1,5 +1,6 @@
 """Rocca determiniser: the cards neither in our hand nor in the tower are dealt at random to the rivals'
-hands (sizes from the view) and the draw pile.
+hands (sizes from the view) and the draw pile (with ``streams: per_seat``, every seat's own pile, ours included,
+to the sizes the view shows).
 
 A rival who drew instead of placing (or took a J/K chain's draws instead of countering) held no card that
 would have fitted then, as far as we can tell from public play (the heuristic never passes up a
@@ -24,6 +25,7 @@ from engines.rocca.geometry import SIDES
 from engines.rocca.state import Column, Declined, Pending, RoccaState, TowerCard
 from engines.rocca.tower import TowerIndex, matches, put, start_tower
 from engines.rocca.view import DrawChainPending, QGivePending, RoccaView
+from engines.streams import STREAMS_FIELD, Streams
 
 from ..rocca import RoccaPlayoutView
 from ..seat_view import held
@@ -131,6 +133,13 @@ def sample(view: View, rng: random.Random) -> RoccaState:
     pool = unseen_cards(view)
     rng.shuffle(pool)
     hands, deck = deal_rivals(view, pool)
+    options: dict[str, Any] = {"bon": view.options.bon, "start_player": view.players.index(view.start_player)}
+    own: dict[str, list[str]] | None = None
+    if view.pile_sizes is not None:
+        own = {}
+        for p in view.players:
+            own[p], deck = deck[:view.pile_sizes[p]], deck[view.pile_sizes[p]:]
+        options[STREAMS_FIELD] = Streams.PER_SEAT.value
     tower = [
         TowerCard(card=t.card, centre=tuple(t.centre), orientation=t.orientation, column=column_index(t.column),
                   height=t.height, placer=t.placer, on=t.on, side=t.on_side, suit=t.suit, bend=t.bend)
@@ -141,8 +150,8 @@ def sample(view: View, rng: random.Random) -> RoccaState:
     turn = view.turn if view.turn is not None else view.start_player
     return RoccaState(
         players=list(view.players), seed=0,
-        options={"bon": view.options.bon, "start_player": view.players.index(view.start_player)},
-        rng=Rng(state=rng.getrandbits(64)), hands=hands, deck=deck, tower=tower, columns=columns,
+        options=options, rng=Rng(state=rng.getrandbits(64)), hands=hands, deck=deck, own=own, tower=tower,
+        columns=columns,
         restricted=None if restriction is None else [column_index(c) for c in restriction.columns],
         joker=None if restriction is None else restriction.joker, turn=turn, direction=view.direction,
         start_player=view.start_player, pending=_pending(view), one_declared=list(view.one_declared),
@@ -183,5 +192,8 @@ def rollout_view(state: RoccaState, player: str) -> RoccaPlayoutView:
 
 
 def shuffle_pile(state: RoccaState, rng: random.Random) -> None:
-    """The draw pile in a new order (bench.bots' seer: the hidden hands but not the draws to come)."""
+    """The draw pile (or every seat's own, ``streams: per_seat``) in a new order (bench.bots' seer: the hidden
+    hands but not the draws to come)."""
     rng.shuffle(state.deck)
+    for pile in (state.own or {}).values():
+        rng.shuffle(pile)

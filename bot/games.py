@@ -79,6 +79,9 @@ class EngineHooks:
     tournament_seats: tuple[int, int] | None = None  # table sizes a tournament uses; None = min..4
     # (options, players of the rematch in seat order, the previous Result) -> the rematch's options; None = the same
     rematch_options: Callable[[dict[str, Any], list[str], Any], dict[str, Any]] | None = None
+    # (final state) -> every seat's cards as its final board counts them (the Reveal's "held at the end");
+    # None = each seat's hand as its own view shows it (``bot.reveal.held_at_end``)
+    held_at_end: Callable[[Any], dict[str, list[str]]] | None = None
 
 
 @dataclass(frozen=True)
@@ -92,6 +95,12 @@ class RenderHooks:
     error_field: Callable[..., Any] | None = None  # (key, value, locale) -> readable error field (card marks)
     rules_fields: Callable[..., dict[str, str]] | None = None  # (locale) -> fields the rules text is formatted with
     result_notes: Callable[..., list[str]] | None = None  # (public view, names, locale) -> lines explaining a result
+    # (a seat's view) -> that seat's cards as the viewer's hands show them: its secret hand with the cards of it the
+    # game shows openly; None = the view's ``hand`` (``bot.review.review_hand``)
+    hand_cards: Callable[[Any], list[str]] | None = None
+    # (public view) -> each seat's score at that moment, what its board counts toward the result (the animated
+    # summary's caption); None = the caption shows no score
+    scores: Callable[[Any], dict[str, int]] | None = None
 
 
 @dataclass(frozen=True)

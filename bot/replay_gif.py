@@ -13,7 +13,7 @@ from __future__ import annotations
 import io
 import math
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Iterator
+from typing import Callable, Iterable, Iterator
 
 from PIL import Image, ImageDraw
 
@@ -36,24 +36,10 @@ SEATS_PER_ROW = 3
 STEP_CELL = 84  # the step number's cell, left of the first row of seats
 
 
-def _hand_sizes(view: Any) -> dict[str, int]:
-    return dict(view.hand_sizes)
-
-
-# each game's score at a moment, from its public view: what its board counts toward the result
-SCORES: dict[str, Callable[[Any], dict[str, int]]] = {
-    "akuma": _hand_sizes,
-    "rocca": _hand_sizes,
-    "pileup": lambda view: {seat.player: seat.minus_count for seat in view.seats},
-    "diamondbox": lambda view: {p: view.hand_sizes[p] + view.pile_sizes[p] for p in view.players},
-    "twinpyramid": lambda view: {seat.player: seat.points for seat in view.table},
-}
-
-
 @dataclass(frozen=True)
 class CaptionSeat:
     name: str  # as the picture shows it
-    score: int
+    score: int | None  # None: the game counts no score the caption shows
     acting: bool
 
 
@@ -81,7 +67,7 @@ def draw_caption(canvas: Image.Image, index: int, last: int, seats: list[Caption
         if seat.acting:
             draw.rounded_rectangle((left + 1, top + 2, left + cell - 2, top + CAPTION_ROW - 2), radius=5,
                                    fill=ACTING)
-        score = str(seat.score)
+        score = "" if seat.score is None else str(seat.score)
         room = cell - 14 - draw.textlength(score, font=f)
         draw_fitted(draw, (left + 5, top + CAPTION_ROW / 2), seat.name, CAPTION_SIZE, room, CAPTION_INK)
         draw.text((left + cell - 6, top + CAPTION_ROW / 2), score, font=f, fill=CAPTION_INK, anchor="rm")
@@ -89,11 +75,12 @@ def draw_caption(canvas: Image.Image, index: int, last: int, seats: list[Caption
 
 def caption_seats(replay: Rebuilt, index: int, names: Callable[[str], str]) -> list[CaptionSeat]:
     view = replay.view(index, None)
-    scores = SCORES[replay.record.game](view)
+    counted = render_hooks(replay.record.game).scores
+    scores = counted(view) if counted is not None else {}
     acting = set(view.to_act)
     seats = sorted(replay.record.players, key=lambda s: s.seat)
     return [CaptionSeat(name if (name := names(s.player)).strip() and drawable(name) else str(s.seat + 1),
-                        scores.get(s.player, 0), s.player in acting) for s in seats]
+                        scores.get(s.player), s.player in acting) for s in seats]
 
 
 def board_pictures(replay: Rebuilt, indexes: list[int], names: Callable[[str], str],

@@ -11,7 +11,6 @@ import bisect
 import enum
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Any, Callable
 
 from engines import Engine, Event, GameState, View, get_engine
 
@@ -183,22 +182,10 @@ def step_buttons(points: list[SeekPoint], kind: SeekKind, index: int, last: int,
 
 def review_hand(game: str, view: View) -> list[str]:
     """A seat's cards at a moment as its own view shows them: its secret hand, with the cards of that hand the
-    game shows openly (Twin Pyramid's shown cards and a revealed hand, Pile up's revealed cards)."""
-    shows = HAND_SHOWN.get(game)
+    game shows openly (the plug-in's ``hand_cards``: Twin Pyramid's shown cards and a revealed hand, Pile up's
+    revealed cards)."""
+    shows = render_hooks(game).hand_cards
     return shows(view) if shows is not None else list(view.hand or [])
-
-
-def _twinpyramid_hand(view: Any) -> list[str]:
-    seat = next((s for s in view.table if s.player == view.viewer), None)
-    if seat is None:
-        return list(view.hand or [])
-    return [*(seat.revealed or view.hand or []), *seat.shown]
-
-
-HAND_SHOWN: dict[str, Callable[[Any], list[str]]] = {
-    "twinpyramid": _twinpyramid_hand,
-    "pileup": lambda view: list(view.hand_all or []),
-}
 
 
 def told_line(event: Event, line: str, perspective: Perspective, lang: str, names: render.Names) -> str:

@@ -311,3 +311,8 @@ def rules_fields(locale: object | None) -> dict[str, str]:
         lines.append(t("diamondbox.rules.table_row", locale, number=number, face=face(rows),
                        rows="/".join(rows)))
     return {"card_table": "\n".join(lines)}
+
+
+def scores(view: DiamondBoxView) -> dict[str, int]:
+    """Each seat's cards left, hand and own pile: what the result counts (the animated summary's caption)."""
+    return {p: view.hand_sizes[p] + view.pile_sizes[p] for p in view.players}

@@ -351,3 +351,8 @@ def image_alt(view: RoccaView, names: Names, locale: object | None) -> str:
     if parts is None:
         return t("rocca.image_alt", locale)
     return t("rocca.image_alt_split", locale, parts=" | ".join(" ".join(labels) for labels in parts))
+
+
+def scores(view: RoccaView) -> dict[str, int]:
+    """Each seat's cards in hand: what the result counts (the animated summary's caption)."""
+    return dict(view.hand_sizes)

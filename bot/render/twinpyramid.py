@@ -345,3 +345,16 @@ def image_alt(view: TwinPyramidView, names: Names, locale: object | None) -> str
 
 __all__ = ["board", "hand", "event", "error_field", "card", "cards", "pyramid_lines", "order_text", "image",
            "image_alt"]
+
+
+def scores(view: TwinPyramidView) -> dict[str, int]:
+    """Each seat's points of the match so far (the animated summary's caption)."""
+    return {seat.player: seat.points for seat in view.table}
+
+
+def hand_cards(view: TwinPyramidView) -> list[str]:
+    """A seat's hand as the viewer shows it: its held cards (or its revealed hand) and its shown cards."""
+    seat = seat_of(view, view.viewer)
+    if seat is None:
+        return list(view.hand or [])
+    return [*(seat.revealed or view.hand or []), *seat.shown]

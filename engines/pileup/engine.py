@@ -297,3 +297,8 @@ class PileupEngine(Engine[PileupState, PileupAction, PileupOptions, PileupView])
         scores = {p: len(state.minus[p]) for p in state.players}
         return Result(ranking=ranking(state.players, scores), scores=scores)
 
+    def held_at_end(self, state: PileupState) -> dict[str, list[str]]:
+        """Every seat's hand, secret and revealed cards alike (the board's ✋; a view's ``hand`` leaves the
+        revealed ones out)."""
+        return {p: list(state.hands[p]) for p in state.players}
+

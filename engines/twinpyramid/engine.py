@@ -149,6 +149,11 @@ class TwinPyramidEngine(Engine[TwinPyramidState, TwinPyramidAction, TwinPyramidO
     def result(self, state: TwinPyramidState) -> Result | None:
         return flow.match_result(state) if state.over else None
 
+    def held_at_end(self, state: TwinPyramidState) -> dict[str, list[str]]:
+        """Every seat's hand, held and shown cards alike (the board's "hand n/10"; the view of a revealed hand
+        holds no held card)."""
+        return {p: list(seat.hand) for p, seat in state.seats.items()}
+
     # ---- transitions ----------------------------------------------------------------
     def _apply(self, state: TwinPyramidState, player: str, action: Any) -> list[Event]:
         if not isinstance(action, RearrangeStep):

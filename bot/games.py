@@ -82,6 +82,9 @@ class EngineHooks:
     # (final state) -> every seat's cards as its final board counts them (the Reveal's "held at the end");
     # None = each seat's hand as its own view shows it (``bot.reveal.held_at_end``)
     held_at_end: Callable[[Any], dict[str, list[str]]] | None = None
+    # (state) -> the turn the game counts at that moment, as its board numbers it (the viewer's turn menu); None =
+    # the game counts no turns (the viewer then lists each change of who moves)
+    turn_number: Callable[[Any], int] | None = None
 
 
 @dataclass(frozen=True)

@@ -129,10 +129,14 @@ def seat_mark(number: int) -> str:
 
 def seat_lines(seat: SeatView, view: TwinPyramidView, names: Names, locale: object | None,
                number: int = 1, reveal: bool = True) -> list[str]:
-    """A seat on the board: its numbers; the deciding seat's two pyramids are in the picture, every seat's in its
-    alt text. ``reveal``: its revealed held cards (False where the deal's result names its whole hand: held and
-    shown cards, as the deal's log line does; the held cards alone beside it would read as a different hand)."""
+    """A seat on the board: its numbers and the stones of its field pyramid, bottom row first (the deciding seat's
+    two pyramids are drawn in the picture, every seat's in its alt text). ``reveal``: its revealed held cards
+    (False where the deal's result names its whole hand: held and shown cards, as the deal's log line does; the
+    held cards alone beside it would read as a different hand)."""
     lines = [seat_mark(number) + " " + seat_header(seat, view, names, locale)]
+    placed = [stone for row in ROWS for rank in row if (stone := seat.stones.get(rank))]
+    if placed:  # public, and in the picture only for the deciding seat
+        lines.append(t("twinpyramid.board.field", locale, cards=cards(placed)))
     if reveal and seat.revealed is not None:
         lines.append(t("twinpyramid.board.revealed", locale, cards=sorted_cards(seat.revealed)))
     return lines

@@ -5,7 +5,7 @@ from typing import Any
 
 from engines import Event
 
-from ..i18n import join_list, t
+from ..i18n import join_list, sentences, t
 from . import Names
 from .event_table import EventFormatter, format_event
 from .twinpyramid_text import card, cards, sorted_cards, step_label, suit_mark, suit_name
@@ -51,7 +51,7 @@ def _deal_started(d: dict[str, Any], who: str, names: Names, locale: object | No
         text = t("twinpyramid.event.deal_started", locale, deal=d.get("deal", 1), total=total,
                  player=names(d.get("start_player")), top=card(d.get("top", "")))
     if len(flipped) > 1:
-        text += " " + t("twinpyramid.event.flipped", locale, cards=cards(flipped))
+        text = sentences([text, t("twinpyramid.event.flipped", locale, cards=cards(flipped))], locale)
     return text
 
 

@@ -149,6 +149,10 @@ class TwinPyramidEngine(Engine[TwinPyramidState, TwinPyramidAction, TwinPyramidO
     def result(self, state: TwinPyramidState) -> Result | None:
         return flow.match_result(state) if state.over else None
 
+    def turn_number(self, state: TwinPyramidState) -> int:
+        """The turn of the deal under way, as the board counts it ("turn n of at most m"; each deal from 1)."""
+        return state.turns + 1
+
     def held_at_end(self, state: TwinPyramidState) -> dict[str, list[str]]:
         """Every seat's hand, held and shown cards alike (the board's "hand n/10"; the view of a revealed hand
         holds no held card)."""

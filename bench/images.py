@@ -89,9 +89,11 @@ def drawn_texts() -> Iterator[list[tuple[str, float]]]:
         ImageDraw.ImageDraw.text = original  # type: ignore[method-assign]
 
 
-def smallest_glyph_at_phone(name: str, view: Any, names: render.Names, locale: str = "en") -> float:
-    """The smallest text glyph of the game's picture of ``view``, in pixels once shown ``PHONE_WIDTH`` wide."""
-    draw = render_hooks(name).image
+def smallest_glyph_at_phone(name: str, view: Any, names: render.Names, locale: str = "en",
+                            looked_back: bool = False) -> float:
+    """The smallest text glyph of the game's picture of ``view``, in pixels once shown ``PHONE_WIDTH`` wide
+    (``looked_back``: the picture the viewer and the animated summary show, ``render.review_picture``)."""
+    draw = render.review_picture(name) if looked_back else render_hooks(name).image
     assert draw is not None
     with drawn_texts() as texts:
         png = draw(view, names, locale)

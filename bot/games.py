@@ -95,6 +95,9 @@ class RenderHooks:
     card: Callable[[str], str]  # a card id as the players read it
     image: Callable[..., bytes] | None = None  # (public view, names, locale) -> PNG of the board
     image_alt: Callable[..., str] | None = None  # (public view, names, locale) -> what the picture shows, as text
+    # (public view, names, locale) -> PNG of a moment looked back at (the viewer, the animated summary): every
+    # seat's public state; None = ``image``
+    review_image: Callable[..., bytes] | None = None
     error_field: Callable[..., Any] | None = None  # (key, value, locale) -> readable error field (card marks)
     rules_fields: Callable[..., dict[str, str]] | None = None  # (locale) -> fields the rules text is formatted with
     result_notes: Callable[..., list[str]] | None = None  # (public view, names, locale) -> lines explaining a result

@@ -18,6 +18,7 @@ from typing import Callable, Iterable, Iterator
 from PIL import Image, ImageDraw
 
 from .games import render_hooks
+from .render import review_picture
 from .render.shapes import draw_fitted, drawable, font
 from .replay import Rebuilt
 
@@ -87,7 +88,7 @@ def board_pictures(replay: Rebuilt, indexes: list[int], names: Callable[[str], s
                    lang: str) -> list[bytes] | None:
     """The public board picture of each of these frames as drawn (PNG: kept compressed until its frame is
     composed), or None for a game that draws none."""
-    draw = render_hooks(replay.record.game).image
+    draw = review_picture(replay.record.game)
     if draw is None:
         return None
     return [draw(replay.view(index, None), names, lang) for index in indexes]

@@ -18,7 +18,6 @@ import discord
 
 from bot import literal, render
 from bot.errors import HostError
-from bot.games import render_hooks
 from bot.i18n import language, t
 from bot.place import PlaceKind
 from bot.replay import GameRecord, stored_record
@@ -101,7 +100,7 @@ def viewer_message(replay: SteppedReplay, index: int, perspective: Perspective, 
     embeds[-1].set_footer(text=t(f"review.perspective.{perspective.value}", lang))
     embed = embeds[0]
     files = []
-    draw = render_hooks(record.game).image
+    draw = render.review_picture(record.game)
     if draw is not None:
         files.append(discord.File(io.BytesIO(draw(replay.view(index, None), names.plain(), lang)), filename=PICTURE))
         embed.set_image(url=f"attachment://{PICTURE}")

@@ -13,6 +13,7 @@ import pytest
 from PIL import Image, ImageChops, ImageSequence
 
 from bot.games import render_hooks
+from bot.render import review_picture
 from bot.replay import Replay
 from bot.replay_gif import (
     BACKGROUND,
@@ -49,7 +50,7 @@ def decoded_frames(gif: bytes) -> list[Image.Image]:
 def expected_frames(replay: Replay) -> list[Image.Image]:
     """Each moment's board picture, drawn again here, scaled by one factor for the game, placed under the caption."""
     names = record_names(replay.record, "en").plain()
-    draw = render_hooks(replay.record.game).image
+    draw = review_picture(replay.record.game)
     assert draw is not None
     indexes = summary_frames(len(replay))
     pictures = []

@@ -338,6 +338,14 @@ def image(view: TwinPyramidView, names: Names, locale: object | None) -> bytes:
     return render_png(view, names.plain())
 
 
+def review_image(view: TwinPyramidView, names: Names, locale: object | None) -> bytes:
+    """The picture of a moment looked back at (the viewer, the animated summary): the deciding seat's pyramids and
+    every seat's at a glance under them, so that a frame follows from the one before whoever moved."""
+    from .twinpyramid_image import render_review_png
+
+    return render_review_png(view, names.plain())
+
+
 def image_alt(view: TwinPyramidView, names: Names, locale: object | None) -> str:
     """The picture's alt text: each seat's two pyramids in words."""
     lines = [t("twinpyramid.image_alt", locale)]
@@ -348,7 +356,7 @@ def image_alt(view: TwinPyramidView, names: Names, locale: object | None) -> str
 
 
 __all__ = ["board", "hand", "event", "error_field", "card", "cards", "pyramid_lines", "order_text", "image",
-           "image_alt"]
+           "image_alt", "review_image", "scores", "hand_cards"]
 
 
 def scores(view: TwinPyramidView) -> dict[str, int]:

@@ -124,6 +124,9 @@ class ControlsHooks:
     # quick-start button (the table is expected to be long)
     quick_options: Callable[[dict[str, Any]], dict[str, Any]] | None = None  # the lobby's options -> the quick
     # game's (what the quick-start button deals)
+    length_label: Callable[..., str | None] | None = None  # (options, people, bot levels, locale) -> the length
+    # these options deal with its expected minutes, for the Start and quick-start buttons side by side; None = the
+    # buttons say only Start and the quick game
     code_action: Callable[..., Any] | None = None  # (table, player, code) -> the action a button code that is no
     # index names (an action carried whole, e.g. Pile up's every minus card to hand out), or None
     selection_model: type | None = None  # the hand view's selection as a typed model (a ``cogs.selection.Selection``

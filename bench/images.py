@@ -101,6 +101,28 @@ def smallest_glyph_at_phone(name: str, view: Any, names: render.Names, locale: s
     return min((height for _, height in texts), default=float("inf")) * min(1.0, PHONE_WIDTH / width)
 
 
+def caption_glyphs(replay: Any, lang: str) -> list[tuple[str, float]]:
+    """Every text the animated summary of ``replay`` draws in its captions, with its ink height in pixels once a
+    phone shows the GIF ``PHONE_WIDTH`` wide (the board pictures' own texts are measured by ``smallest_glyph``)."""
+    from bot import replay_gif
+    from bot.replay_show import record_names
+
+    texts: list[tuple[str, float]] = []
+    original = replay_gif.draw_caption
+
+    def measured(canvas: Image.Image, *args: Any, **kwargs: Any) -> None:
+        with drawn_texts() as drawn:
+            original(canvas, *args, **kwargs)
+        texts.extend((text, height * PHONE_WIDTH / canvas.width) for text, height in drawn)
+
+    replay_gif.draw_caption = measured  # type: ignore[assignment]  # measuring the captions the GIF draws
+    try:
+        replay_gif.animated_summary(replay, record_names(replay.record, lang), lang)
+    finally:
+        replay_gif.draw_caption = original  # type: ignore[assignment]
+    return texts
+
+
 def smallest_glyph(name: str, games: int = 3, varied: bool = False) -> float | None:
     """The smallest glyph at phone width over the game's largest seeded boards (``varied``: over the late boards of
     games at every seat count and option, ``late_boards``); None for a game without a picture."""

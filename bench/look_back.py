@@ -10,8 +10,9 @@ set, ``ru_maxrss``, imports included) is that scenario's alone:
 - ``reveal``: Reveal on a game not rebuilt yet; ``reveal3``: three people pressing Reveal at the same moment;
 - ``record``: ``/game record`` on a game not rebuilt yet (rebuild, animated summary, the file).
 
-And how many presses reach the middle of the game: ▶ alone, and the fewest with every control the viewer offers
-(a breadth-first search over the frames through each frame's buttons and seek menu)."""
+And how many presses reach the game's moments: ▶ alone to the middle, and the fewest to the frame hardest to reach
+with every control the viewer offers (a breadth-first search over the frames through each frame's buttons and
+both seek menus, ``bot.review_seek.targets``)."""
 from __future__ import annotations
 
 import asyncio

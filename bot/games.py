@@ -104,9 +104,9 @@ class RenderHooks:
     # (a seat's view) -> that seat's cards as the viewer's hands show them: its secret hand with the cards of it the
     # game shows openly; None = the view's ``hand`` (``bot.review.review_hand``)
     hand_cards: Callable[[Any], list[str]] | None = None
-    # (public view) -> each seat's score at that moment, what its board counts toward the result (the animated
-    # summary's caption); None = the caption shows no score
-    scores: Callable[[Any], dict[str, int]] | None = None
+    # (public view, locale) -> each seat's score at that moment with its unit ("3 cards"), what its board counts
+    # toward the result (the animated summary's caption); None = the caption shows no score
+    caption_scores: Callable[..., dict[str, str]] | None = None
 
 
 @dataclass(frozen=True)

@@ -82,6 +82,9 @@ class SteppedReplay:
     def frame_events(self, index: int) -> list[Event]:
         return self.events[index]
 
+    def frame_action(self, index: int) -> RecordAction | None:
+        return self.actions[index]
+
     def state(self, index: int) -> GameState:
         if index == len(self.actions) - 1:
             return self.final

@@ -54,7 +54,7 @@ def test_toy_registers_only_inside_the_fixture(toy_game: GamePlugin) -> None:
     check_plugins()
     assert games.policy("toy") is not None and games.sampler_hooks("toy") is None
     assert games.engine_hooks("toy").start_events is not None and games.render_hooks("toy").image is not None
-    assert games.render_hooks("toy").scores is None and games.engine_hooks("toy").held_at_end is None
+    assert games.render_hooks("toy").caption_scores is None and games.engine_hooks("toy").held_at_end is None
 
 
 def test_toy_is_gone_after_the_fixture() -> None:

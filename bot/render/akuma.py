@@ -155,8 +155,3 @@ def error_field(key: str, value: Any, locale: object | None) -> Any:
     if key == "lock" and isinstance(value, list):
         return lock_text(value, locale)
     return value
-
-
-def scores(view: AkumaView) -> dict[str, int]:
-    """Each seat's cards in hand: what the result counts (the animated summary's caption)."""
-    return dict(view.hand_sizes)

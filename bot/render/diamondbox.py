@@ -313,6 +313,7 @@ def rules_fields(locale: object | None) -> dict[str, str]:
     return {"card_table": "\n".join(lines)}
 
 
-def scores(view: DiamondBoxView) -> dict[str, int]:
-    """Each seat's cards left, hand and own pile: what the result counts (the animated summary's caption)."""
-    return {p: view.hand_sizes[p] + view.pile_sizes[p] for p in view.players}
+def caption_scores(view: DiamondBoxView, locale: object | None) -> dict[str, str]:
+    """Each seat's cards left, hand and own pile, with the unit: what the result counts (the summary's caption)."""
+    return {p: t("diamondbox.caption.score", locale, count=view.hand_sizes[p] + view.pile_sizes[p])
+            for p in view.players}

@@ -366,9 +366,9 @@ def image_alt(view: PileupView, names: Names, locale: object | None) -> str:
     return "\n".join([t("pileup.board.columns", locale)] + [column_line(col, names, locale) for col in view.columns])
 
 
-def scores(view: PileupView) -> dict[str, int]:
-    """Each seat's minus cards: what the result counts (the animated summary's caption)."""
-    return {seat.player: seat.minus_count for seat in view.seats}
+def caption_scores(view: PileupView, locale: object | None) -> dict[str, str]:
+    """Each seat's minus cards: what the result counts, with its unit (the animated summary's caption)."""
+    return {seat.player: t("pileup.caption.score", locale, count=seat.minus_count) for seat in view.seats}
 
 
 def hand_cards(view: PileupView) -> list[str]:

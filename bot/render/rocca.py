@@ -353,6 +353,6 @@ def image_alt(view: RoccaView, names: Names, locale: object | None) -> str:
     return t("rocca.image_alt_split", locale, parts=" | ".join(" ".join(labels) for labels in parts))
 
 
-def scores(view: RoccaView) -> dict[str, int]:
-    """Each seat's cards in hand: what the result counts (the animated summary's caption)."""
-    return dict(view.hand_sizes)
+def caption_scores(view: RoccaView, locale: object | None) -> dict[str, str]:
+    """Each seat's cards in hand: what the result counts, with its unit (the animated summary's caption)."""
+    return {p: t("rocca.caption.score", locale, count=n) for p, n in view.hand_sizes.items()}

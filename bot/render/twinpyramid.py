@@ -356,12 +356,12 @@ def image_alt(view: TwinPyramidView, names: Names, locale: object | None) -> str
 
 
 __all__ = ["board", "hand", "event", "error_field", "card", "cards", "pyramid_lines", "order_text", "image",
-           "image_alt", "review_image", "scores", "hand_cards"]
+           "image_alt", "review_image", "caption_scores", "hand_cards"]
 
 
-def scores(view: TwinPyramidView) -> dict[str, int]:
-    """Each seat's points of the match so far (the animated summary's caption)."""
-    return {seat.player: seat.points for seat in view.table}
+def caption_scores(view: TwinPyramidView, locale: object | None) -> dict[str, str]:
+    """Each seat's points of the match so far, with its unit (the animated summary's caption)."""
+    return {seat.player: t("twinpyramid.caption.score", locale, count=seat.points) for seat in view.table}
 
 
 def hand_cards(view: TwinPyramidView) -> list[str]:

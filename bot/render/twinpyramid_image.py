@@ -130,24 +130,29 @@ def draw_name(draw: ImageDraw.ImageDraw, name: str, number: int, width: float, a
     draw_fitted(draw, (left + 2 * PAD, top + NAME_H / 2 + 2), shown, NAME_SIZE, width - 4 * PAD, INK)
 
 
-def focus_seat(view: TwinPyramidView) -> int:
-    """The index of the seat the picture shows: the first to act, else the current player's."""
+def focus_seat(view: TwinPyramidView, ended_first: bool = False) -> int:
+    """The index of the seat the picture shows: the first to act, else the current player's; ``ended_first`` (a
+    moment looked back at): at a deal's end the seat that ended it (its completed pyramid, its burst hand)."""
     players = [seat.player for seat in view.table]
-    for player in (view.to_act if view.phase != "over" else []) + [view.current]:
+    over = ended_first and view.last_deal is not None and view.phase in ("deal_over", "over")
+    ended = view.last_deal.player if over and view.last_deal is not None else None
+    for player in ([ended] if ended else []) + (view.to_act if view.phase != "over" else []) + [view.current]:
         if player in players:
             return players.index(player)
     return 0
 
 
-def render(view: TwinPyramidView, names: Callable[[str], str] = str, below: int = 0) -> Image.Image:
-    """The deciding seat's panel under its name (``below``: pixels left free under it, for ``render_review``)."""
+def render(view: TwinPyramidView, names: Callable[[str], str] = str, below: int = 0,
+           ended_first: bool = False) -> Image.Image:
+    """The deciding seat's panel under its name (``below``: pixels left free under it, and ``ended_first``, for
+    ``render_review``)."""
     width = PANEL_W + 2 * PAD
     height = NAME_H + PANEL_H + PAD + below
     img = Image.new("P", (width, height), (250, 249, 245))
     draw = ImageDraw.Draw(img)
     if not view.table:
         return img
-    index = focus_seat(view)
+    index = focus_seat(view, ended_first)
     seat = view.table[index]
     acting = view.phase != "over" and seat.player in view.to_act
     draw_name(draw, names(seat.player), index + 1, width, acting)
@@ -201,10 +206,11 @@ def draw_mini(draw: ImageDraw.ImageDraw, seat: SeatView, number: int, left: floa
 
 
 def render_review(view: TwinPyramidView, names: Callable[[str], str] = str) -> Image.Image:
-    """The deciding seat's two pyramids under its name (``render``), and under them every seat at a glance, in
+    """The deciding seat's two pyramids under its name (``render``; at a deal's end the seat that ended it), and
+    under them every seat at a glance, in
     seat order, numbered as the board text numbers them (the one to act on gold): what the viewer and the
     animated summary show, so that a frame follows from the one before whoever moved."""
-    img = render(view, names, below=MINI_H)
+    img = render(view, names, below=MINI_H, ended_first=True)
     if not view.table:
         return img
     draw = ImageDraw.Draw(img)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import io
 import math
+import re
 from typing import Callable, Iterable, Iterator
 
 from PIL import Image, ImageDraw
@@ -50,8 +51,10 @@ def caption_font(text: str) -> Font:
 
 
 def drawable_text(text: str) -> str:
-    """``text`` without the characters no font here draws (emoji): the marks beside them (♠, ●, ★) stay."""
-    return " ".join("".join(ch for ch in text if ch.isspace() or drawable(ch)).split())
+    """``text`` without the characters no font here draws (emoji): the marks beside them (♠, ●, ★) stay, and no
+    space is left where one went (after an opening bracket)."""
+    kept = " ".join("".join(ch for ch in text if ch.isspace() or drawable(ch)).split())
+    return re.sub(r"([（(「]) ", r"\1", kept)
 
 
 def tokens(text: str) -> list[str]:

@@ -139,3 +139,20 @@ def test_a_stored_game_of_version_4_keeps_the_deal_unpaid():
     assert ENG.stored_options({}, 4)["rules"] == 4 and "rules" not in ENG.stored_options({}, 5)
     state = ENG.new_game([f"p{i}" for i in range(6)], seed=3, options=ENG.stored_options({}, 4))
     assert not state.settled_by_stones
+
+
+def test_a_first_place_shared_after_a_settled_deal_says_why():
+    """D18: the result under a match whose last deal was settled by the stones, first place shared, says so (not
+    that the deal ended unpaid)."""
+    from bot.render.twinpyramid_events import shared_first_line
+
+    stones = [["7S", "8S"], ["7H", "8H"], [], ["7D"], [], []]
+    hands = {f"p{i}": {"held": [card], "stones": stones[i]}
+             for i, card in enumerate(["4D", "4C", "4H", "5D", "5C", "5H"])}
+    s = make(n=6, hands=hands, top="6S")
+    s.turns = s.turn_limit - 1
+    s, ev = act(s, "p0", {"type": "draw"})
+    ended = event(ev, "deal_ended").data
+    assert ended["payments"]["p0"] == ended["payments"]["p1"] > 0
+    for lang in ("en", "ja"):
+        assert shared_first_line(ended, str, lang) == t("twinpyramid.result.shared_settled", lang)

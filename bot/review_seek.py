@@ -296,6 +296,22 @@ def points(replay: SteppedReplay) -> Points:
     return found
 
 
+DEALS_ROOM = 15  # of a part menu over more deals than one menu holds: the options its deals take
+
+
+def many_deals_parts(turns: list[SeekPoint], deals: list[SeekPoint], index: int,
+                     most: int = SEEK_OPTIONS) -> list[SeekPoint]:
+    """The part menu of a match of more deals than a menu holds: its deals, paged so that any deal is two choices
+    away (``menu_points``), and the deal ``index`` is in cut into pages of turns in the rest of the menu."""
+    shown = menu_points(deals, index, DEALS_ROOM)
+    deal = deals[current_point(deals, index)]
+    inside = in_deal(turns, deals, index)
+    size = max(1, math.ceil(len(inside) / max(1, most - len(shown))))
+    pages = [p for p in parts_of(inside, [deal], size) if p.frame != deal.frame]
+    by_frame = {p.frame: p for p in [*shown, *pages]}
+    return sorted(by_frame.values(), key=lambda p: p.frame)[:most]
+
+
 def menus(replay: SteppedReplay, index: int, lang: str, player: str | None = None) -> Menus:
     """The controls at frame ``index`` (``player``: the seat *my seat* shows, for its own turns): a frame is one
     choice of a part, one of a turn and one of a move away."""
@@ -305,12 +321,11 @@ def menus(replay: SteppedReplay, index: int, lang: str, player: str | None = Non
     deals = dealt[1] if dealt is not None else None
     if size is not None:
         parts = found.parts
-        here = current_point(parts, index)
-        end = parts[here + 1].frame if here + 1 < len(parts) else math.inf
-        page = menu_points([p for p in turns if parts[here].frame <= p.frame < end], index, SEEK_OPTIONS - MOVES_ROOM)
-    else:  # too many deals for one menu: the deals, two choices away, and the turns of this deal
-        parts = menu_points(deals or [], index)
-        page = menu_points(in_deal(turns, deals, index), index)
+    else:  # too many deals for one menu: the deals two choices away, and the pages of this deal's turns
+        parts = many_deals_parts(turns, deals or [], index)
+    here = current_point(parts, index)
+    end = parts[here + 1].frame if here + 1 < len(parts) else math.inf
+    page = menu_points([p for p in turns if parts[here].frame <= p.frame < end], index, SEEK_OPTIONS - MOVES_ROOM)
     mine = my_turns(turns, player)
     if dealt is not None:
         steps = step_buttons(deals or [], dealt[0], index, last, lang, mine)

@@ -192,3 +192,38 @@ async def test_all_hands_at_six_seats_are_shown_whole(tmp_path: Path) -> None:
     parts = embed_parts(lines)
     assert all(len(part) <= EMBED_CHARS for part in parts) and len(parts) > 2
     assert "".join(parts).replace("\n", "") == "".join(lines)
+
+
+class StoredMatch:
+    """What the seek menus read of a rebuilt game (its events, turn numbers and movers), for a match longer than
+    any test plays: ``deals`` deals of ``turns`` turns of two moves each, two seats taking turns."""
+
+    def __init__(self, deals: int, turns: int) -> None:
+        from bot.replay import RecordAction
+        from engines import Event
+
+        self.events: list[list] = [[Event(type="deal_started", data={"deal": 1})]]
+        self.turns: list[int | None] = [1]
+        self.actions: list = [None]
+        for deal in range(deals):
+            for turn in range(turns):
+                for move in range(2):
+                    last = move == 1 and turn == turns - 1
+                    self.events.append([Event(type="deal_started", data={"deal": deal + 2})]
+                                       if last and deal + 1 < deals else [])
+                    self.turns.append(1 if last else turn + 1 + move)
+                    player = "ab"[(deal + turn) % 2]
+                    self.actions.append(RecordAction(seq=len(self.actions), player=player, action={}, time=0.0))
+
+    def __len__(self) -> int:
+        return len(self.actions)
+
+
+def test_a_match_of_more_deals_than_a_menu_holds_stays_a_few_presses_away() -> None:
+    """Thirty deals (a menu holds 25): the deals are paged, two choices away, and the deal being shown is cut into
+    pages of turns in the same menu — any frame within six presses of the first."""
+    match = StoredMatch(deals=30, turns=40)
+    presses = fewest_presses(match)  # type: ignore[arg-type]  # reads what a SteppedReplay holds for the menus
+    assert len(presses) == len(match) and max(presses.values()) <= 6, max(presses.values())
+    shown = menus(match, len(match) // 2, "en")  # type: ignore[arg-type]
+    assert len(shown.parts) <= 25 and len(shown.turns) <= 25

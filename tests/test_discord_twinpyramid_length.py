@@ -94,7 +94,7 @@ async def test_the_quick_game_is_a_button_that_starts_one_deal(h: Harness, langu
     quick_button, start_button = label("lobby.button.quick_as", "deal", quick), label("lobby.button.start_as",
                                                                                       "round", round_minutes)
     assert has_button(h, r.message, quick_button) and has_button(h, r.message, start_button)
-    assert says(lobby, "twinpyramid.lobby.long", limit=30, quick=quick, button=lambda lang: t(
+    assert says(lobby, "twinpyramid.lobby.long", limit=30, button=lambda lang: t(
         "lobby.button.quick_as", lang, length=t("twinpyramid.lobby.short_minutes", lang,
                                                  length=t("twinpyramid.lobby.short.deal", lang), minutes=quick)))
     refused = await h.click(bob, r.message, label=quick_button)  # only the host starts

@@ -99,6 +99,5 @@ def length_lines(options: dict[str, Any], people: int, bots: Sequence[str], loca
     if quick_offered(options, people, bots):
         quick = length_label(quick_options(options), people, bots, locale)
         button = t("lobby.button.quick_as", locale, length=quick) if quick else t("lobby.button.quick", locale)
-        lines.append(t("twinpyramid.lobby.long", locale, limit=QUICK_ABOVE_MINUTES,
-                       quick=minutes[QUICK_LENGTH] or 0, button=button))
+        lines.append(t("twinpyramid.lobby.long", locale, limit=QUICK_ABOVE_MINUTES, button=button))
     return lines

@@ -89,14 +89,38 @@ def drawn_texts() -> Iterator[list[tuple[str, float]]]:
         ImageDraw.ImageDraw.text = original  # type: ignore[method-assign]
 
 
-def smallest_glyph_at_phone(name: str, view: Any, names: render.Names, locale: str = "en") -> float:
-    """The smallest text glyph of the game's picture of ``view``, in pixels once shown ``PHONE_WIDTH`` wide."""
-    draw = render_hooks(name).image
+def smallest_glyph_at_phone(name: str, view: Any, names: render.Names, locale: str = "en",
+                            looked_back: bool = False) -> float:
+    """The smallest text glyph of the game's picture of ``view``, in pixels once shown ``PHONE_WIDTH`` wide
+    (``looked_back``: the picture the viewer and the animated summary show, ``render.review_picture``)."""
+    draw = render.review_picture(name) if looked_back else render_hooks(name).image
     assert draw is not None
     with drawn_texts() as texts:
         png = draw(view, names, locale)
     width = Image.open(io.BytesIO(png)).size[0]
     return min((height for _, height in texts), default=float("inf")) * min(1.0, PHONE_WIDTH / width)
+
+
+def caption_glyphs(replay: Any, lang: str) -> list[tuple[str, float]]:
+    """Every text the animated summary of ``replay`` draws in its captions, with its ink height in pixels once a
+    phone shows the GIF ``PHONE_WIDTH`` wide (the board pictures' own texts are measured by ``smallest_glyph``)."""
+    from bot import replay_gif
+    from bot.replay_show import record_names
+
+    texts: list[tuple[str, float]] = []
+    original = replay_gif.draw_caption
+
+    def measured(canvas: Image.Image, *args: Any, **kwargs: Any) -> None:
+        with drawn_texts() as drawn:
+            original(canvas, *args, **kwargs)
+        texts.extend((text, height * PHONE_WIDTH / canvas.width) for text, height in drawn)
+
+    replay_gif.draw_caption = measured  # type: ignore[assignment]  # measuring the captions the GIF draws
+    try:
+        replay_gif.animated_summary(replay, record_names(replay.record, lang), lang)
+    finally:
+        replay_gif.draw_caption = original  # type: ignore[assignment]
+    return texts
 
 
 def smallest_glyph(name: str, games: int = 3, varied: bool = False) -> float | None:

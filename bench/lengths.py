@@ -3,6 +3,7 @@ count it allows, written as data the lobby reads (``bot/data/lengths.json``).
 
     python -m bench.lengths [--games 100] [--seed 0] [--game G ...] [--check]
     python -m bench.lengths --minutes     # expected minutes at each game's defaults, from the stored file
+    python -m bench.lengths --report [--games 40]   # the lobby's minutes beside whole games' median and p90
 
 A decision is a turn where a seat must choose, counted as ``bench.table_feel`` counts person-turns: each time a
 seat is named by the engine's ``to_act`` at a new state (a seat that acts and is named again decides again; a
@@ -48,11 +49,14 @@ class Tally:
     moves: int = 0
 
 
-def play_game(game: str, seats: int, seed: int) -> tuple[dict[str, int], float, int]:
-    """One game with normal bots in every seat: decisions per seat, seconds spent thinking, moves made."""
+def play_game(game: str, seats: int, seed: int,
+              options: dict[str, Any] | None = None) -> tuple[dict[str, int], float, int]:
+    """One game with normal bots in every seat: decisions per seat, seconds spent thinking, moves made
+    (``options``: default the measured unit's, ``MEASURED_OPTIONS``)."""
     engine = get_engine(game)
     players = [f"s{i}" for i in range(seats)]
-    state = engine.new_game(players, seed=seed, options=MEASURED_OPTIONS.get(game, {}))
+    chosen = MEASURED_OPTIONS.get(game, {}) if options is None else options
+    state = engine.new_game(players, seed=seed, options=chosen)
     decisions = dict.fromkeys(players, 0)
     for player in engine.to_act(state):
         decisions[player] += 1
@@ -129,6 +133,57 @@ def print_minutes() -> None:
                 ["game", "options", "3 people", "2 people + 1 bot", "4 people", "2 people + 2 bots"], rows)
 
 
+# Rows of ``--report``: every game at its defaults (Twin Pyramid's default follows the seats: one round up to four,
+# one deal at five and six), and Twin Pyramid's quick game (one deal) where the lobby offers it beside Start.
+REPORT_ROWS: list[tuple[str, dict[str, Any]]] = [*((game, {}) for game in GAMES), ("twinpyramid", {"deals": 1})]
+PEOPLE_WITH_BOTS = 2  # the mixed table: two people, bots in the other seats
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
+
+
+def game_seconds(decisions: dict[str, int], people: int, bot_s: float) -> float:
+    """A played game's length by the lobby's model: the first ``people`` seats decide in ``PERSON_SECONDS``, the
+    others (bots) in ``bot_s`` (the pacing delay and their thinking)."""
+    seats = list(decisions)
+    return sum(decisions[p] * (PERSON_SECONDS if i < people else bot_s) for i, p in enumerate(seats))
+
+
+def report_row(game: str, options: dict[str, Any], seats: int, games: int, seed: int) -> list[str]:
+    """The lobby's minutes beside the median and p90 of ``games`` whole games, people in every seat and two people
+    with bots (normal), and each lobby figure as a share of its median."""
+    delay = Settings.model_fields["bot_move_delay"].default
+    everyone, mixed = [], []
+    for n in range(seed, seed + games):
+        decisions, think, moves = play_game(game, seats, n, options)
+        everyone.append(game_seconds(decisions, seats, 0.0) / 60)
+        mixed.append(game_seconds(decisions, PEOPLE_WITH_BOTS, delay + think / max(1, moves)) / 60)
+    cells = [game, json.dumps(options), str(seats)]
+    bots = seats - PEOPLE_WITH_BOTS
+    for figures, lobby in ((everyone, expected_seconds(game, options, seats, ())),
+                           (mixed, expected_seconds(game, options, PEOPLE_WITH_BOTS, ["normal"] * bots)
+                            if bots > 0 else None)):
+        if lobby is None:
+            cells += ["-", "-", "-", "-"]
+            continue
+        median = percentile(figures, 0.5)
+        cells += [f"{lobby / 60:.0f}", f"{median:.0f}", f"{percentile(figures, 0.9):.0f}",
+                  f"{lobby / 60 / median:.2f}"]
+    return cells
+
+
+def print_report(games: int, seed: int, only: list[str] | None) -> None:
+    rows = [report_row(game, options, seats, games, seed) for game, options in REPORT_ROWS
+            if only is None or game in only
+            for seats in range(get_engine(game).min_players, get_engine(game).max_players + 1)]
+    print_table(f"Minutes: the lobby's figure beside whole games of normal bots ({games} a row, seeds {seed}-"
+                f"{seed + games - 1}; 8 s a person decision, 1.5 s + thinking a bot decision)",
+                ["game", "options", "seats", "lobby, people", "median", "p90", "lobby/median",
+                 "lobby, 2 people + bots", "median", "p90", "lobby/median"], rows)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.lengths", description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=100, help="games per game and seat count")
@@ -137,9 +192,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--check", action="store_true", help="compare with the stored file instead of writing it")
     parser.add_argument("--out", type=Path, default=DATA_FILE)
     parser.add_argument("--minutes", action="store_true", help="print expected minutes from the stored file")
+    parser.add_argument("--report", action="store_true",
+                        help="the lobby's minutes beside whole games' median and p90 (--games of them a row)")
     args = parser.parse_args(argv)
     if args.minutes:
         print_minutes()
+        return
+    if args.report:
+        print_report(args.games, args.seed, args.game)
         return
     data = measure_all(args.games, args.seed, args.game)
     if args.check:

@@ -10,8 +10,9 @@ set, ``ru_maxrss``, imports included) is that scenario's alone:
 - ``reveal``: Reveal on a game not rebuilt yet; ``reveal3``: three people pressing Reveal at the same moment;
 - ``record``: ``/game record`` on a game not rebuilt yet (rebuild, animated summary, the file).
 
-And how many presses reach the middle of the game: ▶ alone, and the fewest with every control the viewer offers
-(a breadth-first search over the frames through each frame's buttons and seek menu)."""
+And how many presses reach the game's moments: ▶ alone to the middle, and the fewest to the frame hardest to reach
+with every control the viewer offers (a breadth-first search over the frames through each frame's buttons and
+both seek menus, ``bot.review_seek.targets``)."""
 from __future__ import annotations
 
 import asyncio
@@ -23,12 +24,12 @@ import sys
 import time
 from collections import deque
 from pathlib import Path
-from typing import Callable
 
 from bot.replay import GameRecord
 from bot.replay_show import animated_summary, record_names
 from bot.reveal import reveal_lines
-from bot.review import Perspective, SteppedReplay, seek_points, seek_window, step_buttons
+from bot.review import Perspective, SteppedReplay
+from bot.review_seek import targets
 from cogs.look_back import LookBack
 from cogs.review import viewer_message
 
@@ -77,31 +78,26 @@ def run_scenario(name: str, record: GameRecord) -> dict[str, float]:
     return {"ms": (time.perf_counter() - start) * 1000, "peak_mib": peak_mib()}
 
 
-def fewest_presses(count: int, target: int, targets: Callable[[int], set[int]]) -> int:
-    """Presses from frame 0 to ``target`` when each frame offers ``targets``."""
+def fewest_presses(replay: SteppedReplay) -> dict[int, int]:
+    """The fewest presses from frame 0 (where the viewer opens) to each frame, with every button and both menus
+    the viewer offers at each frame (``bot.review_seek.targets``, what the cog builds its controls from)."""
     seen, queue = {0: 0}, deque([0])
     while queue:
         index = queue.popleft()
-        if index == target:
-            return seen[index]
-        for nxt in targets(index):
-            if 0 <= nxt < count and nxt not in seen:
+        for nxt in targets(replay, index):
+            if nxt not in seen:
                 seen[nxt] = seen[index] + 1
                 queue.append(nxt)
-    raise AssertionError("the middle cannot be reached")
+    return seen
 
 
-def presses_to_middle(record: GameRecord) -> tuple[int, int]:
-    """▶ presses to the middle frame, and the fewest presses with every button and the seek menu."""
+def presses_to_worst(record: GameRecord) -> tuple[int, int, int]:
+    """▶ presses to the middle frame, the fewest presses to the frame hardest to reach, and how many frames need
+    that many."""
     replay = SteppedReplay(record)
-    last = len(replay) - 1
-    kind, points = seek_points(replay)
-
-    def targets(index: int) -> set[int]:
-        steps = {s.target for s in step_buttons(points, kind, index, last, "en") if s.enabled}
-        return steps | {p.frame for p in seek_window(points, index)}
-
-    return last // 2, fewest_presses(len(replay), last // 2, targets)
+    presses = fewest_presses(replay)
+    worst = max(presses.values())
+    return (len(replay) - 1) // 2, worst, sum(1 for p in presses.values() if p == worst)
 
 
 def look_back_figures(record_file: Path) -> None:
@@ -112,8 +108,8 @@ def look_back_figures(record_file: Path) -> None:
                               capture_output=True, text=True, check=True)
         figures = json.loads(done.stdout.strip().splitlines()[-1])
         print(f"{name}: {figures['ms']:.0f} ms, process peak {figures['peak_mib']:.0f} MiB")
-    forward, fewest = presses_to_middle(record)
-    print(f"presses to the middle (frame {len(record.actions) // 2}): ▶ alone {forward}, fewest {fewest}")
+    forward, worst, frames = presses_to_worst(record)
+    print(f"presses: ▶ alone to the middle {forward}; the hardest frame to reach {worst} ({frames} frames need it)")
 
 
 def main(argv: list[str]) -> None:

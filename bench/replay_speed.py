@@ -23,7 +23,7 @@ from typing import Any
 
 from bot.games import render_hooks
 from bot.replay import Replay, rebuild_stored, stored_record
-from bot.replay_gif import summary_frames
+from bot.replay_caption import summary_frames
 from bot.replay_show import animated_summary, frame_lines, record_names
 from bot.review import Perspective, SteppedReplay
 from bot.scheduler import BotScheduler
@@ -45,13 +45,21 @@ async def played(folder: Path, game: str, players: int, seed: int, options: dict
     return storage, table.id
 
 
+def spaced(count: int, most: int) -> list[int]:
+    """``most`` of ``count`` frames evenly spaced, the first and last included (all of them when fewer)."""
+    if count <= most:
+        return list(range(count))
+    step = (count - 1) / (most - 1)
+    return sorted({round(i * step) for i in range(most)})
+
+
 def step_ms(replay: Replay, samples: int = 50) -> tuple[float, float]:
     """Median milliseconds to show one frame: a seat's text lines, and the public board picture."""
     names = record_names(replay.record, "en")
     seat = replay.record.players[0].player
     draw = render_hooks(replay.record.game).image
     text, picture = [], []
-    for index in summary_frames(len(replay), samples):
+    for index in spaced(len(replay), samples):
         start = time.perf_counter()
         frame_lines(replay, index, seat, "en", names)
         text.append(time.perf_counter() - start)
@@ -67,7 +75,7 @@ def viewer_step_ms(replay: SteppedReplay, samples: int = 50) -> tuple[float, flo
     jumping between the frames sampled: each is played again from the checkpoint before it."""
     seat = replay.record.players[0].player
     took = []
-    for index in summary_frames(len(replay), samples):
+    for index in spaced(len(replay), samples):
         start = time.perf_counter()
         viewer_message(replay, index, Perspective.MINE, seat, "en")
         took.append(time.perf_counter() - start)
@@ -104,7 +112,7 @@ async def run(players: int, rounds: int, seed: int, summaries: bool) -> None:
             gif = animated_summary(replay, "en")
             took = time.perf_counter() - start
             size = "no board picture" if gif is None else (
-                f"{len(gif) / 1024:.0f} KiB, {len(summary_frames(len(replay)))} frames, {took:.1f} s to draw")
+                f"{len(gif) / 1024:.0f} KiB, {len(summary_frames(replay))} frames, {took:.1f} s to draw")
             print(f"summary {game} ({engine.min_players} players, {len(replay) - 1} actions): {size}")
 
 

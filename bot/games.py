@@ -79,6 +79,12 @@ class EngineHooks:
     tournament_seats: tuple[int, int] | None = None  # table sizes a tournament uses; None = min..4
     # (options, players of the rematch in seat order, the previous Result) -> the rematch's options; None = the same
     rematch_options: Callable[[dict[str, Any], list[str], Any], dict[str, Any]] | None = None
+    # (final state) -> every seat's cards as its final board counts them (the Reveal's "held at the end");
+    # None = each seat's hand as its own view shows it (``bot.reveal.held_at_end``)
+    held_at_end: Callable[[Any], dict[str, list[str]]] | None = None
+    # (state) -> the turn the game counts at that moment, as its board numbers it (the viewer's turn menu); None =
+    # the game counts no turns (the viewer then lists each change of who moves)
+    turn_number: Callable[[Any], int] | None = None
 
 
 @dataclass(frozen=True)
@@ -89,9 +95,18 @@ class RenderHooks:
     card: Callable[[str], str]  # a card id as the players read it
     image: Callable[..., bytes] | None = None  # (public view, names, locale) -> PNG of the board
     image_alt: Callable[..., str] | None = None  # (public view, names, locale) -> what the picture shows, as text
+    # (public view, names, locale) -> PNG of a moment looked back at (the viewer, the animated summary): every
+    # seat's public state; None = ``image``
+    review_image: Callable[..., bytes] | None = None
     error_field: Callable[..., Any] | None = None  # (key, value, locale) -> readable error field (card marks)
     rules_fields: Callable[..., dict[str, str]] | None = None  # (locale) -> fields the rules text is formatted with
     result_notes: Callable[..., list[str]] | None = None  # (public view, names, locale) -> lines explaining a result
+    # (a seat's view) -> that seat's cards as the viewer's hands show them: its secret hand with the cards of it the
+    # game shows openly; None = the view's ``hand`` (``bot.review.review_hand``)
+    hand_cards: Callable[[Any], list[str]] | None = None
+    # (public view, locale) -> each seat's score at that moment with its unit ("3 cards"), what its board counts
+    # toward the result (the animated summary's caption); None = the caption shows no score
+    caption_scores: Callable[..., dict[str, str]] | None = None
 
 
 @dataclass(frozen=True)
@@ -109,6 +124,9 @@ class ControlsHooks:
     # quick-start button (the table is expected to be long)
     quick_options: Callable[[dict[str, Any]], dict[str, Any]] | None = None  # the lobby's options -> the quick
     # game's (what the quick-start button deals)
+    length_label: Callable[..., str | None] | None = None  # (options, people, bot levels, locale) -> the length
+    # these options deal with its expected minutes, for the Start and quick-start buttons side by side; None = the
+    # buttons say only Start and the quick game
     code_action: Callable[..., Any] | None = None  # (table, player, code) -> the action a button code that is no
     # index names (an action carried whole, e.g. Pile up's every minus card to hand out), or None
     selection_model: type | None = None  # the hand view's selection as a typed model (a ``cogs.selection.Selection``

@@ -139,6 +139,12 @@ def join_list(items: Iterable[object], locale: object | None = None) -> str:
     return t("common.list_separator", locale).join(map(str, items))
 
 
+def sentences(parts: Iterable[str], locale: object | None = None) -> str:
+    """Sentences of one line run on with the language's gap (``common.sentence_separator``: a space in English,
+    none in Japanese, whose 。 closes a sentence)."""
+    return t("common.sentence_separator", locale).join(parts)
+
+
 def rules_text(game: str, locale: object | None = None) -> str:
     """The full rules of a game, with its decisions marked, in the locale's language (``locales/rules/``)."""
     declared = games.plugin(game)

@@ -134,6 +134,10 @@ class Replay:
     def state(self, index: int) -> GameState:
         return self.frames[index].state
 
+    def frame_action(self, index: int) -> RecordAction | None:
+        """The logged move that made frame ``index`` (None for the deal)."""
+        return self.frames[index].action
+
     def frame_events(self, index: int) -> list[Event]:
         return self.frames[index].events
 
@@ -155,6 +159,8 @@ class Rebuilt(Protocol):
     def view(self, index: int, viewer: str | None) -> View: ...
 
     def state(self, index: int) -> GameState: ...
+
+    def frame_action(self, index: int) -> RecordAction | None: ...
 
     def frame_events(self, index: int) -> list[Event]: ...
 

@@ -94,5 +94,5 @@ def run_replay(file: str, seat: int | None, lang: str, gif: str | None,
             except OSError as error:
                 return refuse(t("replay.gif_unwritable", lang, path=gif, reason=error.strerror or str(error)))
             out(t("replay.gif_written", lang, path=gif, size=round(len(picture) / 1024),
-                  frames=len(summary_frames(len(replay)))))
+                  frames=len(summary_frames(replay))))
     return 0

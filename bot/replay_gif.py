@@ -1,114 +1,156 @@
-"""A finished game's animated summary (issue 42, item 2): a GIF of the public board pictures, evenly thinned to at
-most ``GIF_MAX_FRAMES`` moments (the first and last included), every frame the whole board of its moment and
-nothing else.
+"""A finished game's animated summary (issue 42, item 2; issue 53, item 5): a GIF that reads like the game — one
+frame a turn (``bot.replay_caption``: the cause and its effect together, every deal's end and the final result
+kept), the board of that moment as the viewer draws it (``render.review_picture``), under a caption in words: where
+in the game it is, what happened in that turn, and each seat with its score and the score's unit (the seats to act
+on a band).
 
 The board pictures of one game differ in size (Rocca's tower and Diamond Box's centre grow), and a GIF has one
-canvas: each picture is scaled by one factor for the whole game (so the board grows as it did) and placed on a
-canvas of the largest size with a fixed background, below a caption band that carries the step, each seat's name
-(its seat number when the picture font cannot draw it) with its score at that moment, and who is to act. Every frame
-is written whole (no frame is a difference from the one before, no transparency), so no older board shows through
-and nothing is cut."""
+canvas: each picture is scaled by one factor for the whole game (so the board grows as it did, and the largest,
+the tower at its tallest, fits whole) and placed on a canvas of the largest size with a fixed background, below
+the caption band. The caption's letters stay ``CAPTION_INK_PX`` px tall once a phone shows the GIF 280 px wide.
+Every frame is written whole (no frame is a difference from the one before, no transparency), so no older board
+shows through and nothing is cut."""
 from __future__ import annotations
 
 import io
 import math
-from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Iterator
+import re
+from typing import Callable, Iterable, Iterator
 
 from PIL import Image, ImageDraw
 
-from .games import render_hooks
-from .render.shapes import draw_fitted, drawable, font
+from .i18n import sentences
+from .render import Names, review_picture
+from .render.shapes import Font, draw_fitted, drawable, font, name_font
 from .replay import Rebuilt
+from .replay_caption import GIF_MAX_FRAMES, Caption, CaptionSeat, caption, summary_frames
 
-GIF_MAX_FRAMES = 60  # a long game is summed up by this many evenly spaced moments (its first and last included)
-GIF_WIDTH = 480  # pixels: small enough to post, large enough to read the board
-GIF_MAX_HEIGHT = 720
-GIF_FRAME_MS = 700
-GIF_LAST_FRAME_MS = 4000
+GIF_WIDTH = 360  # pixels: a phone shows it 280-300 wide; the board pictures are drawn for that width
+GIF_MAX_HEIGHT = 960  # a phone shows it whole, 280 wide
+GIF_FRAME_MS = 1400  # a turn's caption is a sentence or two: time to read it
+GIF_LAST_FRAME_MS = 5000
 GIF_COLOURS = 256  # fast octree: every colour of a small mark (a card's suit) keeps its own entry
 BACKGROUND = (250, 249, 245)
 CAPTION_INK = (40, 40, 48)
 ACTING = (255, 214, 102)  # the band behind the seats that are to act
-CAPTION_ROW = 24  # pixels per caption row
-CAPTION_SIZE = 15
-SEATS_PER_ROW = 3
-STEP_CELL = 84  # the step number's cell, left of the first row of seats
+PHONE_WIDTH = 280
+CAPTION_SIZE = 21  # the caption's font: a name's capitals and digits 11.4 px tall once shown 280 px wide
+CAPTION_ROW = 29  # pixels per caption line
+CLOSING = "。、」）！？,.)!?"  # never the first character of a line
+HAPPENED_LINES = 3  # lines of what happened, at most (the rest ends in "…")
+SEATS_PER_ROW = 2
+PAD = 6
+
+__all__ = ["GIF_MAX_FRAMES", "CaptionSeat", "animated_summary", "caption_height", "draw_caption", "encode_gif",
+           "summary_canvases", "summary_frames"]
 
 
-def _hand_sizes(view: Any) -> dict[str, int]:
-    return dict(view.hand_sizes)
+def caption_font(text: str) -> Font:
+    """The font the caption draws ``text`` in: the default one, else the shipped Japanese one (``name_font``)."""
+    return name_font(text, CAPTION_SIZE) or font(CAPTION_SIZE)
 
 
-# each game's score at a moment, from its public view: what its board counts toward the result
-SCORES: dict[str, Callable[[Any], dict[str, int]]] = {
-    "akuma": _hand_sizes,
-    "rocca": _hand_sizes,
-    "pileup": lambda view: {seat.player: seat.minus_count for seat in view.seats},
-    "diamondbox": lambda view: {p: view.hand_sizes[p] + view.pile_sizes[p] for p in view.players},
-    "twinpyramid": lambda view: {seat.player: seat.points for seat in view.table},
-}
+def drawable_text(text: str) -> str:
+    """``text`` without the characters no font here draws (emoji): the marks beside them (♠, ●, ★) stay, and no
+    space is left where one went (after an opening bracket)."""
+    kept = " ".join("".join(ch for ch in text if ch.isspace() or drawable(ch)).split())
+    return re.sub(r"([（(「]) ", r"\1", kept)
 
 
-@dataclass(frozen=True)
-class CaptionSeat:
-    name: str  # as the picture shows it
-    score: int
-    acting: bool
+def tokens(text: str) -> list[str]:
+    """``text`` as the pieces a line may break between: words, and each Japanese character on its own — a closing
+    mark (。、」) kept with the piece before it — each word with the space that follows it."""
+    pieces: list[str] = []
+    for word in text.split(" "):
+        parts: list[str] = []
+        for ch in word:
+            if parts and (ch in CLOSING or (ord(ch) < 0x2E80 and ord(parts[-1][-1]) < 0x2E80)):
+                parts[-1] += ch  # Latin letters, digits and marks stay one piece; so does a closing mark
+            else:
+                parts.append(ch)
+        if parts:
+            parts[-1] += " "
+        pieces += parts
+    return pieces
 
 
-def summary_frames(count: int, most: int = GIF_MAX_FRAMES) -> list[int]:
-    """Which of ``count`` frames the summary shows: all of them, or ``most`` evenly spaced from first to last."""
-    if count <= most:
-        return list(range(count))
-    step = (count - 1) / (most - 1)
-    return sorted({round(i * step) for i in range(most)})
+def wrapped(draw: ImageDraw.ImageDraw, text: str, room: float, lines: int) -> list[str]:
+    """``text`` in at most ``lines`` lines of at most ``room`` px, broken between words (between characters in
+    Japanese, never before a closing mark), the last shortened with "…" when the text does not fit."""
+    f = caption_font(text + "…")  # one font for the whole text (it draws every character of it)
+    out: list[str] = []
+    current = ""
+    pieces = tokens(text)
+    for number, piece in enumerate(pieces):
+        trial = current + piece
+        if not current or draw.textlength(trial.rstrip(), font=f) <= room:
+            current = trial
+            continue
+        out.append(current.rstrip())
+        if len(out) == lines:
+            rest = out[-1] + " " + "".join(pieces[number:])
+            while rest and draw.textlength(rest + "…", font=f) > room:
+                rest = rest[:-1]
+            return out[:-1] + [rest.rstrip() + "…"]
+        current = piece
+    return [*out, current.rstrip()][:lines] if current.strip() else out
 
 
-def caption_height(seats: int) -> int:
-    return CAPTION_ROW * max(1, math.ceil(seats / SEATS_PER_ROW))
+def caption_lines(draw: ImageDraw.ImageDraw, shown: Caption, width: int, lang: str) -> list[str]:
+    """The heading and what happened, as drawn (wrapped to the canvas)."""
+    told = drawable_text(sentences(shown.happened, lang))
+    return [shown.heading, *(wrapped(draw, told, width - 2 * PAD, HAPPENED_LINES) if told else [])]
 
 
-def draw_caption(canvas: Image.Image, index: int, last: int, seats: list[CaptionSeat]) -> None:
-    """The band at the top of a frame: ``index/last``, then each seat's name and score (those to act on a band)."""
+def seat_columns(seats: list[CaptionSeat], width: int) -> int:
+    """Two seats a row when each one's name and score fit half the band, else one."""
+    probe = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+    widest = max((probe.textlength(s.name, font=caption_font(s.name)) +
+                  probe.textlength(s.score or "", font=caption_font(s.score or "")) for s in seats), default=0)
+    return SEATS_PER_ROW if widest + 24 <= (width - 2 * PAD) / SEATS_PER_ROW else 1
+
+
+def caption_height(seats: int, columns: int = SEATS_PER_ROW, lines: int = 1 + HAPPENED_LINES) -> int:
+    return CAPTION_ROW * (lines + max(1, math.ceil(seats / columns))) + PAD
+
+
+def draw_caption(canvas: Image.Image, shown: Caption, lang: str, columns: int = SEATS_PER_ROW,
+                 lines: int = 1 + HAPPENED_LINES) -> None:
+    """The band at the top of a frame: where in the game, what happened, then each seat's name and score with its
+    unit, ``columns`` seats a row (those to act on a band)."""
     draw = ImageDraw.Draw(canvas)
-    f = font(CAPTION_SIZE)
-    draw.text((6, CAPTION_ROW / 2), f"{index}/{last}", font=f, fill=CAPTION_INK, anchor="lm")
-    cell = (canvas.width - STEP_CELL) / SEATS_PER_ROW
-    for number, seat in enumerate(seats):
-        row, column = divmod(number, SEATS_PER_ROW)
-        left, top = STEP_CELL + column * cell, row * CAPTION_ROW
+    text = caption_lines(draw, shown, canvas.width, lang)
+    for row, line in enumerate(text):
+        draw.text((PAD, row * CAPTION_ROW + CAPTION_ROW / 2), line, font=caption_font(line), fill=CAPTION_INK,
+                  anchor="lm")
+    cell = (canvas.width - 2 * PAD) / columns
+    for number, seat in enumerate(shown.seats):
+        row, column = divmod(number, columns)
+        left, top = PAD + column * cell, (lines + row) * CAPTION_ROW
         if seat.acting:
             draw.rounded_rectangle((left + 1, top + 2, left + cell - 2, top + CAPTION_ROW - 2), radius=5,
                                    fill=ACTING)
-        score = str(seat.score)
-        room = cell - 14 - draw.textlength(score, font=f)
+        score = seat.score or ""
+        room = cell - 14 - (draw.textlength(score, font=caption_font(score)) if score else 0)
         draw_fitted(draw, (left + 5, top + CAPTION_ROW / 2), seat.name, CAPTION_SIZE, room, CAPTION_INK)
-        draw.text((left + cell - 6, top + CAPTION_ROW / 2), score, font=f, fill=CAPTION_INK, anchor="rm")
-
-
-def caption_seats(replay: Rebuilt, index: int, names: Callable[[str], str]) -> list[CaptionSeat]:
-    view = replay.view(index, None)
-    scores = SCORES[replay.record.game](view)
-    acting = set(view.to_act)
-    seats = sorted(replay.record.players, key=lambda s: s.seat)
-    return [CaptionSeat(name if (name := names(s.player)).strip() and drawable(name) else str(s.seat + 1),
-                        scores.get(s.player, 0), s.player in acting) for s in seats]
+        if score:
+            draw.text((left + cell - 6, top + CAPTION_ROW / 2), score, font=caption_font(score), fill=CAPTION_INK,
+                      anchor="rm")
 
 
 def board_pictures(replay: Rebuilt, indexes: list[int], names: Callable[[str], str],
                    lang: str) -> list[bytes] | None:
-    """The public board picture of each of these frames as drawn (PNG: kept compressed until its frame is
+    """The board picture of each of these frames as the viewer draws it (PNG: kept compressed until its frame is
     composed), or None for a game that draws none."""
-    draw = render_hooks(replay.record.game).image
+    draw = review_picture(replay.record.game)
     if draw is None:
         return None
     return [draw(replay.view(index, None), names, lang) for index in indexes]
 
 
-def common_scale(sizes: list[tuple[int, int]]) -> float:
-    """One factor for every picture: the widest fits ``GIF_WIDTH``, the tallest ``GIF_MAX_HEIGHT``."""
-    return min(GIF_WIDTH / max(w for w, _ in sizes), GIF_MAX_HEIGHT / max(h for _, h in sizes))
+def common_scale(sizes: list[tuple[int, int]], room_height: int = GIF_MAX_HEIGHT) -> float:
+    """One factor for every picture: the widest fits ``GIF_WIDTH``, the tallest ``room_height``."""
+    return min(GIF_WIDTH / max(w for w, _ in sizes), room_height / max(h for _, h in sizes))
 
 
 def _size(png: bytes) -> tuple[int, int]:
@@ -116,18 +158,29 @@ def _size(png: bytes) -> tuple[int, int]:
         return picture.size
 
 
-def summary_canvases(replay: Rebuilt, names: Callable[[str], str], lang: str,
+def summary_canvases(replay: Rebuilt, names: Names, lang: str,
                      most: int = GIF_MAX_FRAMES) -> Iterator[Image.Image] | None:
     """Every frame of the summary as RGB pictures of one size, one at a time: caption band, then the board of
-    that moment (``names``: the seats' names as written)."""
-    indexes = summary_frames(len(replay), most)
-    pictures = board_pictures(replay, indexes, names, lang)
+    that moment (``names``: the seats' names for the captions' words; the pictures and the seat cells draw them
+    as written)."""
+    indexes = summary_frames(replay, most)
+    plain = names.plain()
+
+    def seat_name(player: str, number: int) -> str:
+        shown = plain(player)
+        return shown if shown.strip() and drawable(shown) else str(number)
+
+    pictures = board_pictures(replay, indexes, plain, lang)
     if pictures is None:
         return None
+    seats = [CaptionSeat(seat_name(s.player, s.seat + 1), None, False) for s in replay.record.players]
+    widest = caption(replay, indexes[-1], plain, lang, seat_name).seats  # the scores' longest words: at the end
+    columns = seat_columns([CaptionSeat(s.name, w.score, False) for s, w in zip(seats, widest, strict=True)],
+                           GIF_WIDTH)
+    band = caption_height(len(seats), columns)
     sizes = [_size(png) for png in pictures]
-    scale = common_scale(sizes)
+    scale = common_scale(sizes, GIF_MAX_HEIGHT - band)
     scaled = [(max(1, round(w * scale)), max(1, round(h * scale))) for w, h in sizes]
-    band = caption_height(len(replay.record.players))
     canvas_size = (GIF_WIDTH, band + max(h for _, h in scaled))
 
     def composed() -> Iterator[Image.Image]:
@@ -136,7 +189,7 @@ def summary_canvases(replay: Rebuilt, names: Callable[[str], str], lang: str,
                 picture = drawn.convert("RGB").resize(size, Image.Resampling.LANCZOS)
             canvas = Image.new("RGB", canvas_size, BACKGROUND)
             canvas.paste(picture, ((GIF_WIDTH - picture.width) // 2, band))
-            draw_caption(canvas, index, len(replay) - 1, caption_seats(replay, index, names))
+            draw_caption(canvas, caption(replay, index, plain, lang, seat_name), lang, columns)
             yield canvas
 
     return composed()
@@ -153,8 +206,8 @@ def encode_gif(canvases: Iterable[Image.Image]) -> bytes:
     return out.getvalue()
 
 
-def animated_summary(replay: Rebuilt, names: Callable[[str], str], lang: str,
-                     most: int = GIF_MAX_FRAMES) -> bytes | None:
-    """The game as an animated GIF of its public board pictures, or None for a game that draws no board picture."""
+def animated_summary(replay: Rebuilt, names: Names, lang: str, most: int = GIF_MAX_FRAMES) -> bytes | None:
+    """The game as an animated GIF of its board pictures with their captions, or None for a game that draws no
+    board picture."""
     canvases = summary_canvases(replay, names, lang, most)
     return None if canvases is None else encode_gif(canvases)

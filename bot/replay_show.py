@@ -68,4 +68,4 @@ def frame_lines(replay: Replay, index: int, viewer: str | None, lang: str, names
 def animated_summary(replay: Rebuilt, lang: str, most: int = GIF_MAX_FRAMES) -> bytes | None:
     """The game as an animated GIF of its public board pictures (``bot.replay_gif``), or None for a game that
     draws no board picture."""
-    return replay_gif.animated_summary(replay, record_names(replay.record, lang).plain(), lang, most)
+    return replay_gif.animated_summary(replay, record_names(replay.record, lang), lang, most)

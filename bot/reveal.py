@@ -4,51 +4,27 @@ as the final board counts it, then the private events the rules kept secret duri
 A seat's hand is read from the final *state*, never from the final view: a view hides what the scoring step
 counts (Akuma's view shows no hand once the game is over, Twin Pyramid's no held card of a revealed hand, and a
 view's ``hand`` leaves out Pile up's revealed cards), while the board's counts are those of the state. Each game
-says here which of its cards count as held at the end (``HELD_AT_END``): the cards its board counts."""
+says which of its cards count as held at the end, the cards its board counts, through its plug-in (the engine's
+``held_at_end``; without one, each seat's hand as its own view shows it)."""
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any
 
 from engines import get_engine
-from engines.akuma.state import AkumaState
-from engines.diamondbox.state import DiamondBoxState
-from engines.pileup.state import PileupState
-from engines.rocca.state import RoccaState
-from engines.twinpyramid.state import TwinPyramidState
 
 from . import render
-from .games import render_hooks
+from .games import engine_hooks, render_hooks
 from .i18n import join_list, t
 from .replay import Rebuilt
 
 
-def _akuma(state: AkumaState) -> dict[str, list[str]]:
-    return state.hands  # the ranks the score counts ("Cards in hand")
-
-
-def _rocca(state: RoccaState) -> dict[str, list[str]]:
-    return state.hands
-
-
-def _pileup(state: PileupState) -> dict[str, list[str]]:
-    return state.hands  # secret and revealed cards alike (the board's ✋)
-
-
-def _diamondbox(state: DiamondBoxState) -> dict[str, list[str]]:
-    return {p: [*state.hands[p], *state.piles[p]] for p in state.players}  # "Cards left": hand and own pile
-
-
-def _twinpyramid(state: TwinPyramidState) -> dict[str, list[str]]:
-    return {p: seat.hand for p, seat in state.seats.items()}  # held and shown: the board's "hand n/10"
-
-
-HELD_AT_END: dict[str, Callable[[Any], dict[str, list[str]]]] = {
-    "akuma": _akuma, "rocca": _rocca, "pileup": _pileup, "diamondbox": _diamondbox, "twinpyramid": _twinpyramid}
-
-
 def held_at_end(game: str, final_state: Any) -> dict[str, list[str]]:
     """Every seat's cards at the end of the game, as its final board counts them."""
-    return HELD_AT_END[game](final_state)
+    held = engine_hooks(game).held_at_end
+    if held is not None:
+        return held(final_state)
+    engine = get_engine(game)
+    return {p: list(engine.view(final_state, p).hand or []) for p in final_state.players}
 
 
 def reveal_lines(replay: Rebuilt, lang: str, names: render.Names) -> list[str]:

@@ -1,26 +1,38 @@
 """The replay viewer's pure parts (issue 33, item 2): whose eyes a frame is seen through (``Perspective``), what
-a frame shows from them (``frame_lines``), where the seek menu jumps (``seek_points``), and a small bounded cache
-of rebuilt replays so that stepping does not replay the game again. Nothing here knows Discord.
+a frame shows from them (``frame_lines``), where its menus and buttons jump (``bot.review_seek``), and a small
+bounded cache of rebuilt replays so that stepping does not replay the game again. Nothing here knows Discord.
 
 A seat's perspective shows what that seat saw at that moment and nothing more: the public board, the events
 shown to it (``Replay.events_seen``) and its own hand from the engine's view for that seat. *All hands* shows
 every seat's hand and every event, private ones included; the cog allows it only once no rule keeps it secret."""
 from __future__ import annotations
 
-import bisect
 import enum
 from collections import OrderedDict
-from dataclasses import dataclass
-from typing import Any, Callable
 
 from engines import Engine, Event, GameState, View, get_engine
 
 from . import render
-from .games import render_hooks
+from .games import engine_hooks, render_hooks
 from .i18n import join_list, t
 from .replay import GameRecord, RecordAction, Replay, replayed
+from .reveal import held_at_end
+from .review_seek import (  # noqa: F401  (the viewer's seek parts, read from here too)
+    SEEK_OPTIONS,
+    SeekKind,
+    SeekPoint,
+    Step,
+    current_point,
+    deal_points,
+    menu_points,
+    menus,
+    seek_points,
+    seek_window,
+    step_buttons,
+    thin,
+    turn_points,
+)
 
-SEEK_OPTIONS = 25  # Discord's limit of options in one select
 CACHED_REPLAYS = 8  # rebuilt replays kept in memory (the longest game takes seconds to rebuild)
 CACHED_FRAMES = 60_000  # and at most this many frames in all: the longest game (~25,000 actions) keeps ~55 MiB
 CHECKPOINT_EVERY = 32  # frames between the states a viewer's replay keeps (the others are played again)
@@ -34,16 +46,6 @@ class Perspective(str, enum.Enum):
     MINE = "m"
     SPECTATOR = "s"
     ALL = "a"
-
-
-class SeekKind(str, enum.Enum):
-    DEAL = "deal"
-    TRICK = "trick"
-    TURN = "turn"
-
-
-# the event that starts a seek point, by kind, in the order a game's events are looked for
-SEEK_EVENTS = (("deal_started", SeekKind.DEAL), ("trick_started", SeekKind.TRICK), ("turn_started", SeekKind.TURN))
 
 
 class SteppedReplay:
@@ -62,9 +64,12 @@ class SteppedReplay:
         self.actions: list[RecordAction | None] = []
         self.events: list[list[Event]] = []
         self.checkpoints: dict[int, GameState] = {}
+        self.turns: list[int | None] = []  # the turn the game counts at each frame (None: it counts none)
+        turn_number = engine_hooks(self.record.game).turn_number
         for frame in (replay.frames if isinstance(replay, Replay) else replayed(replay)):
             self.actions.append(frame.action)
             self.events.append(frame.events)
+            self.turns.append(turn_number(frame.state) if turn_number is not None else None)
             if frame.index % every == 0:
                 self.checkpoints[frame.index] = frame.state
             final = frame.state
@@ -76,6 +81,9 @@ class SteppedReplay:
 
     def frame_events(self, index: int) -> list[Event]:
         return self.events[index]
+
+    def frame_action(self, index: int) -> RecordAction | None:
+        return self.actions[index]
 
     def state(self, index: int) -> GameState:
         if index == len(self.actions) - 1:
@@ -101,104 +109,12 @@ class SteppedReplay:
                 if ev.visible_to is None or (viewer is not None and viewer in ev.visible_to)]
 
 
-@dataclass(frozen=True)
-class SeekPoint:
-    frame: int
-    number: int  # the deal / trick / turn it starts, as the game counts it
-
-
-def thin(points: list[SeekPoint], most: int = SEEK_OPTIONS) -> list[SeekPoint]:
-    """At most ``most`` of ``points``, evenly spaced, the first and last kept."""
-    if len(points) <= most:
-        return points
-    step = (len(points) - 1) / (most - 1)
-    return [points[round(i * step)] for i in range(most)]
-
-
-def seek_points(replay: SteppedReplay) -> tuple[SeekKind, list[SeekPoint]]:
-    """Every frame where a deal starts (else a trick, else a turn, as the game's events say), numbered as the
-    event numbers it when it does (Pile up's turn, Twin Pyramid's deal), else counted; the deal (trick, turn)
-    under way at the first frame is the first point. A game whose events mark none of them seeks by turn, a turn
-    being a change of who moves."""
-    for event_type, kind in SEEK_EVENTS:
-        starts = [(i, ev) for i, events in enumerate(replay.events) for ev in events if ev.type == event_type]
-        if len(starts) > 1:
-            first = 1 if starts[0][0] == 0 else 2  # the first frame is in a deal (trick, turn) no event started
-            points = [SeekPoint(frame, _number(ev, n)) for n, (frame, ev) in enumerate(starts, first)]
-            if points[0].frame != 0:
-                points.insert(0, SeekPoint(0, points[0].number - 1))
-            return kind, points
-    frames: list[int] = []  # a turn starts at the frame before its player's first action
-    last_player = None
-    for index, action in enumerate(replay.actions[1:], 1):
-        player = action.player if action is not None else None
-        if player != last_player:
-            frames.append(index - 1)
-            last_player = player
-    return SeekKind.TURN, [SeekPoint(frame, n) for n, frame in enumerate(frames, 1)]
-
-
-def _number(event: Event, counted: int) -> int:
-    number = next((event.data[key] for key in ("turn", "deal") if key in event.data), None)
-    return number if isinstance(number, int) else counted
-
-
-def current_point(points: list[SeekPoint], index: int) -> int:
-    """The position in ``points`` of the deal / trick / turn frame ``index`` is in (0 before the first)."""
-    return max(0, bisect.bisect_right([p.frame for p in points], index) - 1)
-
-
-def seek_window(points: list[SeekPoint], index: int, most: int = SEEK_OPTIONS) -> list[SeekPoint]:
-    """At most ``most`` consecutive points around the one frame ``index`` is in: the menu lists deals (tricks,
-    turns) one after another, never skipping one, and moves with the viewer."""
-    if len(points) <= most:
-        return points
-    start = min(max(0, current_point(points, index) - most // 2), len(points) - most)
-    return points[start:start + most]
-
-
-@dataclass(frozen=True)
-class Step:
-    """A button that moves the viewer: its label (a frame number, or the point it reaches) and the frame."""
-
-    label: str
-    target: int
-    enabled: bool
-
-
-def step_buttons(points: list[SeekPoint], kind: SeekKind, index: int, last: int, lang: str) -> list[Step]:
-    """⏮ ◀ n/N ▶ ⏭ (one step), then −10 and +10, and the deal / trick / turn before and after this one."""
-    here = current_point(points, index) if points else 0
-    before = points[here] if points and points[here].frame < index else (points[here - 1] if here > 0 else None)
-    after = points[here + 1] if here + 1 < len(points) else None
-    steps = [Step("⏮", 0, index > 0), Step("◀", max(index - 1, 0), index > 0), Step(f"{index}/{last}", index, False),
-             Step("▶", min(index + 1, last), index < last), Step("⏭", last, index < last),
-             Step("−10", max(index - 10, 0), index > 0), Step("+10", min(index + 10, last), index < last)]
-    for point, arrow in ((before, "⇤ {}"), (after, "{} ⇥")):
-        if point is not None:
-            label = t(f"review.seek.{kind.value}", lang, number=point.number, index=point.frame)
-            steps.append(Step(arrow.format(label), point.frame, True))
-    return steps
-
-
 def review_hand(game: str, view: View) -> list[str]:
     """A seat's cards at a moment as its own view shows them: its secret hand, with the cards of that hand the
-    game shows openly (Twin Pyramid's shown cards and a revealed hand, Pile up's revealed cards)."""
-    shows = HAND_SHOWN.get(game)
+    game shows openly (the plug-in's ``hand_cards``: Twin Pyramid's shown cards and a revealed hand, Pile up's
+    revealed cards)."""
+    shows = render_hooks(game).hand_cards
     return shows(view) if shows is not None else list(view.hand or [])
-
-
-def _twinpyramid_hand(view: Any) -> list[str]:
-    seat = next((s for s in view.table if s.player == view.viewer), None)
-    if seat is None:
-        return list(view.hand or [])
-    return [*(seat.revealed or view.hand or []), *seat.shown]
-
-
-HAND_SHOWN: dict[str, Callable[[Any], list[str]]] = {
-    "twinpyramid": _twinpyramid_hand,
-    "pileup": lambda view: list(view.hand_all or []),
-}
 
 
 def told_line(event: Event, line: str, perspective: Perspective, lang: str, names: render.Names) -> str:
@@ -231,7 +147,11 @@ def frame_lines(replay: SteppedReplay, index: int, perspective: Perspective, pla
     lines += ["", *board.lines, *([board.footer] if board.footer else [])]
     shown = [p.player for p in replay.record.players] if perspective is Perspective.ALL else [viewer]
     card = render_hooks(game).card
-    hands = [(seat, review_hand(game, replay.view(index, seat))) for seat in shown if seat is not None]
+    if replay.engine.result(replay.state(index)) is not None:  # over: the cards the final board counts, as Reveal
+        held = held_at_end(game, replay.state(index))
+        hands = [(seat, held.get(seat, [])) for seat in shown if seat is not None]
+    else:
+        hands = [(seat, review_hand(game, replay.view(index, seat))) for seat in shown if seat is not None]
     if hands:
         lines.append("")
     for seat, cards in hands:

@@ -152,7 +152,8 @@ class GameService:
                 raise HostError("stale") from None
             raise
         table.committed(bumped=True, state=state, state_text=text, seats=seats, deadline=deadline,
-                        status="finished" if over else table.status, board_shown=shown or table.row.board_shown)
+                        status="finished" if over else table.status, board_shown=shown or table.row.board_shown,
+                        moves=table.row.moves + 1)
         return self.core.changed(table, UpdateKind.ENDED if over else kind, events, player, logged=True)
 
     @staticmethod

@@ -67,6 +67,12 @@ class Table:
         return self.row.version
 
     @property
+    def moves(self) -> int:
+        """The moves its game has logged (a bot's and a timeout's too): the number a board, the record, the viewer
+        and the reveal give the latest (``version`` counts every stored change, the lobby's too)."""
+        return self.row.moves
+
+    @property
     def status(self) -> str:
         return self.row.status
 

@@ -106,7 +106,7 @@ def board_embed(table: Table, locale: object | None) -> discord.Embed:
     embed = discord.Embed(title=board.title, description="\n".join(board.lines), colour=0x8E44AD)
     if board.footer:
         embed.set_footer(text=render.board(table.row.game, view, names.plain(), locale).footer)
-    embed.set_author(name=t("common.table_number", locale, id=table.id, version=table.version))
+    embed.set_author(name=t("common.table_number", locale, id=table.id, move=table.moves))
     return embed
 
 

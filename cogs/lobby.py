@@ -72,6 +72,21 @@ def lobby_seats(table: Table) -> tuple[int, list[str]]:
     return max(len(table.seats), table.engine.min_players) - len(bots), bots
 
 
+def start_labels(table: Table, locale: object | None) -> dict[str, str]:
+    """Start and the quick start side by side, each with the length it deals and its expected minutes for the
+    seats so far (the game's ``length_label``), so that the long game is a choice; none without the hook."""
+    hooks = controls_hooks(table.row.game)
+    if hooks.length_label is None or hooks.quick_options is None:
+        return {}
+    people, bots = lobby_seats(table)
+    full = hooks.length_label(table.row.options, people, bots, locale)
+    quick = hooks.length_label(hooks.quick_options(table.row.options), people, bots, locale)
+    if full is None or quick is None:
+        return {}
+    return {"start": t("lobby.button.start_as", locale, length=full),
+            "quick": t("lobby.button.quick_as", locale, length=quick)}
+
+
 def length_lines(table: Table, locale: object | None) -> list[str]:
     """The game's lines on the match's length under the seats (Twin Pyramid: the lengths it offers), if any."""
     lines = controls_hooks(table.row.game).length_lines
@@ -108,11 +123,14 @@ def lobby_view(table: Table, locale: object | None) -> discord.ui.View:
     """Join, Leave, Start (and the game's quick start when the lobby offers one); below them one Add bot button
     per level (one click adds a bot of that level)."""
     view = discord.ui.View(timeout=None)
+    hooks = controls_hooks(table.row.game)
+    offered = hooks.quick_offered
+    quick = offered is not None and offered(table.row.options, *lobby_seats(table))
+    labels = start_labels(table, locale) if quick else {}
     for op in LOBBY_OPS:
-        view.add_item(LobbyButton(table.id, op, locale))
-    offered = controls_hooks(table.row.game).quick_offered
-    if offered is not None and offered(table.row.options, *lobby_seats(table)):
-        view.add_item(LobbyButton(table.id, "quick", locale))
+        view.add_item(LobbyButton(table.id, op, locale, label=labels.get(op)))
+    if quick:
+        view.add_item(LobbyButton(table.id, "quick", locale, label=labels.get("quick")))
     for level in LEVELS:
         view.add_item(LobbyButton(table.id, "bot", locale, level))
     names = names_for(table, locale).plain()  # select labels show text as is
@@ -181,9 +199,10 @@ async def _create_lobby(interaction: discord.Interaction, game: str, options: di
 
 class LobbyButton(GameItem,
                   template=rf"gh:lobby:(?P<gid>{ID}):(?P<op>join|leave|bot|start|quick)(?::(?P<level>easy|normal|strong))?"):
-    def __init__(self, game_id: int, op: str, locale: object | None = None, level: str | None = None) -> None:
-        label = t(f"lobby.button.{op}", locale) if level is None else \
-            t("lobby.button.bot_level", locale, level=t(f"bot.level.{level}", locale))
+    def __init__(self, game_id: int, op: str, locale: object | None = None, level: str | None = None,
+                 label: str | None = None) -> None:
+        label = label or (t(f"lobby.button.{op}", locale) if level is None else
+                          t("lobby.button.bot_level", locale, level=t(f"bot.level.{level}", locale)))
         super().__init__(discord.ui.Button(label=label, style=OP_STYLES[op], row=0 if level is None else 1,
                                            custom_id=f"gh:lobby:{game_id}:{op}" + (f":{level}" if level else "")))
         self.game_id, self.op, self.level = game_id, op, level

@@ -44,6 +44,7 @@ async def send_record(interaction: discord.Interaction, table_id: int) -> None:
                interaction.locale), count=len(record.actions))]
     if summary is not None and len(summary) <= interaction.filesize_limit:
         files.append(discord.File(io.BytesIO(summary), filename=f"{name}.gif"))
+        lines.append(t("record.animated", interaction.locale))
     elif summary is not None:
         lines.append(t("record.summary_too_large", interaction.locale, size=round(len(summary) / 1024)))
     await fill_original(interaction, content="\n".join(lines), attachments=files, allowed_mentions=NO_MENTIONS)

@@ -9,6 +9,7 @@ who clicks, never from the custom_id."""
 from __future__ import annotations
 
 import asyncio
+import enum
 import io
 import weakref
 from typing import Any
@@ -17,20 +18,13 @@ import discord
 
 from bot import literal, render
 from bot.errors import HostError
-from bot.games import render_hooks
 from bot.i18n import language, t
 from bot.place import PlaceKind
 from bot.replay import GameRecord, stored_record
 from bot.replay_show import record_names
 from bot.replies import NO_MENTIONS, fill_original, reply
-from bot.review import (
-    Perspective,
-    SteppedReplay,
-    frame_lines,
-    seek_points,
-    seek_window,
-    step_buttons,
-)
+from bot.review import Perspective, SteppedReplay, frame_lines
+from bot.review_seek import menus, point_label
 from bot.table import Table
 
 from .common import GameItem, host
@@ -106,30 +100,41 @@ def viewer_message(replay: SteppedReplay, index: int, perspective: Perspective, 
     embeds[-1].set_footer(text=t(f"review.perspective.{perspective.value}", lang))
     embed = embeds[0]
     files = []
-    draw = render_hooks(record.game).image
+    draw = render.review_picture(record.game)
     if draw is not None:
         files.append(discord.File(io.BytesIO(draw(replay.view(index, None), names.plain(), lang)), filename=PICTURE))
         embed.set_image(url=f"attachment://{PICTURE}")
     return {"embeds": embeds, "attachments": files, "allowed_mentions": NO_MENTIONS,
-            "view": viewer_controls(replay, index, perspective, lang, leader)}
+            "view": viewer_controls(replay, index, perspective, lang, leader, player)}
 
 
 def viewer_controls(replay: SteppedReplay, index: int, perspective: Perspective, lang: str,
-                    leader: int | None) -> discord.ui.View:
-    gid, last = replay.record.table, len(replay) - 1
+                    leader: int | None, player: str | None = None) -> discord.ui.View:
+    """⏮ ◀ n/N ▶ ⏭; the deal (trick, turn) before and after, and from *my seat* the seat's own turn before and
+    after, with **Show the table**; the deal menu, the turn menu; the perspective menu (``bot.review_seek``)."""
+    gid = replay.record.table
     view = discord.ui.View(timeout=None)
-    kind, points = seek_points(replay)
-    for slot, step in enumerate(step_buttons(points, kind, index, last, lang)):
+    shown = menus(replay, index, lang, player)
+    for slot, step in enumerate(shown.steps):
         view.add_item(ReviewStep(gid, step.target, perspective, slot, leader, step.label, disabled=not step.enabled))
-    view.add_item(ReviewSeek(gid, perspective, leader, [discord.SelectOption(
-        label=t(f"review.seek.{kind.value}", lang, number=p.number, index=p.frame), value=str(p.frame),
-        default=p.frame == index) for p in seek_window(points, index)], t(f"review.seek_by.{kind.value}", lang)))
-    shown = [p for p in Perspective if leader is None or p is not Perspective.MINE]  # a shared review: no one's seat
-    view.add_item(ReviewPerspective(gid, index, leader, [discord.SelectOption(
-        label=t(f"review.perspective.{p.value}", lang), value=p.value, default=p is perspective)
-        for p in shown], t("review.perspective_pick", lang)))
     if leader is None:
         view.add_item(ReviewShare(gid, index, perspective, lang))
+    names = record_names(replay.record, lang).plain()
+    row = 2
+    for menu, kind, points in ((SeekMenu.DEAL, shown.part_kind, shown.parts),
+                               (SeekMenu.TURN, shown.turn_kind, shown.turns)):
+        if kind is None or not points:
+            continue
+        view.add_item(ReviewSeek(gid, perspective, leader, [discord.SelectOption(
+            label=point_label(p, kind, lang, names(p.player) if p.player else None, shown.turn_kind)[:100],
+            value=str(p.frame), default=p.frame == index) for p in points],
+            t(f"review.seek_by.{kind.value}" if menu is SeekMenu.DEAL else f"review.seek_near.{kind.value}", lang),
+            menu, row))
+        row += 1
+    seen = [p for p in Perspective if leader is None or p is not Perspective.MINE]  # a shared review: no one's seat
+    view.add_item(ReviewPerspective(gid, index, leader, [discord.SelectOption(
+        label=t(f"review.perspective.{p.value}", lang), value=p.value, default=p is perspective)
+        for p in seen], t("review.perspective_pick", lang), row))
     return view
 
 
@@ -227,14 +232,22 @@ class ReviewStep(GameItem,
         await show_frame(interaction, self.game_id, self.frame, self.perspective, self.leader)
 
 
-class ReviewSeek(GameItem, template=rf"gh:rvk:(?P<gid>{ID}):{PERSPECTIVE}{LEADER}"):
-    """The seek menu: each option's value is the frame it jumps to."""
+class SeekMenu(str, enum.Enum):
+    """Which of the viewer's two seek menus (their custom_ids differ in one message)."""
+
+    DEAL = "d"
+    TURN = "t"
+
+
+class ReviewSeek(GameItem, template=rf"gh:rvk:(?P<gid>{ID}):{PERSPECTIVE}(?::(?P<menu>[dt]))?{LEADER}"):
+    """A seek menu (the deals, or the turns): each option's value is the frame it jumps to."""
 
     def __init__(self, game_id: int, perspective: Perspective, leader: int | None = None,
-                 options: list[discord.SelectOption] | None = None, placeholder: str | None = None) -> None:
+                 options: list[discord.SelectOption] | None = None, placeholder: str | None = None,
+                 menu: SeekMenu = SeekMenu.DEAL, row: int = 2) -> None:
         super().__init__(discord.ui.Select(
-            custom_id=f"gh:rvk:{game_id}:{perspective.value}{leader_part(leader)}", options=options or [],
-            placeholder=placeholder, min_values=1, max_values=1, row=2))
+            custom_id=f"gh:rvk:{game_id}:{perspective.value}:{menu.value}{leader_part(leader)}",
+            options=options or [], placeholder=placeholder, min_values=1, max_values=1, row=row))
         self.game_id, self.perspective, self.leader = game_id, perspective, leader
 
     @classmethod
@@ -253,10 +266,11 @@ class ReviewPerspective(GameItem, template=rf"gh:rvp:(?P<gid>{ID}):(?P<frame>{IN
     """The perspective menu: the same frame seen through other eyes."""
 
     def __init__(self, game_id: int, frame: int, leader: int | None = None,
-                 options: list[discord.SelectOption] | None = None, placeholder: str | None = None) -> None:
+                 options: list[discord.SelectOption] | None = None, placeholder: str | None = None,
+                 row: int = 4) -> None:
         super().__init__(discord.ui.Select(custom_id=f"gh:rvp:{game_id}:{frame}{leader_part(leader)}",
                                            options=options or [], placeholder=placeholder, min_values=1,
-                                           max_values=1, row=3))
+                                           max_values=1, row=row))
         self.game_id, self.frame, self.leader = game_id, frame, leader
 
     @classmethod
@@ -277,7 +291,7 @@ class ReviewShare(GameItem, template=rf"gh:rvsh:(?P<gid>{ID}):(?P<frame>{INDEX})
 
     def __init__(self, game_id: int, frame: int, perspective: Perspective, locale: object | None = None) -> None:
         super().__init__(discord.ui.Button(label=t("review.share", locale), emoji="📣",
-                                           style=discord.ButtonStyle.primary, row=4,
+                                           style=discord.ButtonStyle.primary, row=1,
                                            custom_id=f"gh:rvsh:{game_id}:{frame}:{perspective.value}"))
         self.game_id, self.frame, self.perspective = game_id, frame, perspective
 

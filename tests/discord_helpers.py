@@ -55,12 +55,17 @@ class Key:
     """A control's label or a select's placeholder named by its catalog key (the text in any language), so a
     behaviour test finds its buttons whatever the catalogs' wording: ``h.click(user, msg, label=START)``."""
 
-    def __init__(self, key: str, /, **fields: Field) -> None:
+    def __init__(self, key: str, /, *, opening_of: str | None = None, **fields: Field) -> None:
+        """``opening_of``: another catalog key whose lines (whatever their fields) match too, told by their fixed
+        start — Start is also "Start: one round, ~61 min" when the lobby offers the quick game beside it."""
         self.key = key
         self.texts = lines(key, **fields)
+        self.opening_of = opening_of
 
     def matches(self, shown: str | None) -> bool:
-        return shown in self.texts
+        if shown in self.texts:
+            return True
+        return self.opening_of is not None and shown is not None and shown.startswith(opening(self.opening_of))
 
     def __repr__(self) -> str:
         return f"Key({self.key!r})"
@@ -71,7 +76,8 @@ def shows(text: str, key: str, **fields: Any) -> bool:
     return any(t(key, lang, **fields) in text for lang in LANGUAGES)
 
 
-START, JOIN, LEAVE = Key("lobby.button.start"), Key("lobby.button.join"), Key("lobby.button.leave")
+START = Key("lobby.button.start", opening_of="lobby.button.start_as")
+JOIN, LEAVE = Key("lobby.button.join"), Key("lobby.button.leave")
 MY_HAND, REFRESH = Key("board.my_hand"), Key("hand.refresh")
 RESUME, IM_BACK, END_TABLE = Key("table.resume"), Key("table.im_back"), Key("table.end_button")
 CHECK_IN = Key("tournament.button.checkin")

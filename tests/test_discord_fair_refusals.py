@@ -19,7 +19,7 @@ from .discord_harness import Harness
 from .discord_helpers import START, board_message, lift_limits, start_harness
 from .test_discord_akuma import ALICE_ID, PLAYER, open_table
 from .test_discord_faults import EDIT, POST, outbox, until
-from .test_discord_output import shows_version
+from .test_discord_output import shows_move
 from .test_discord_output import until as until_shown
 from .test_discord_output_reach import move_host, open_in_thread
 
@@ -97,7 +97,7 @@ async def test_a_server_refusing_everything_never_holds_another_servers_writers(
             edit_channel(h, h.channel_id)
             await h.settle()
             await person_moves(h, b_table, f"u{BOB_ID}")  # B plays on meanwhile: its board keeps up at once
-            await until(h, lambda: shows_version(board_message(h, b_table)) == b_table.version, timeout=2.0)
+            await until(h, lambda: shows_move(board_message(h, b_table)) == b_table.moves, timeout=2.0)
             assert refused_in(h, h.channel_id, 0.0) > 0
             assert refusals.wait(GUILD_B) == 0.0 and not b_box.clock_held
         a_refused = refused_in(h, h.channel_id, 0.0)
@@ -123,7 +123,7 @@ async def test_a_clock_waits_while_the_board_cannot_be_shown_and_restarts_with_t
     assert table.version == version and PLAYER in table.to_act(), "timed out on a board she was never shown"
     assert table.clock_paused and table.row.deadline is None and box.clock_held
     lift(h, faults)
-    await until(h, lambda: shows_version(board_message(h, table)) == table.version and not table.clock_paused)
+    await until(h, lambda: shows_move(board_message(h, table)) == table.moves and not table.clock_paused)
     shown = time.time()
     assert f"<@{ALICE_ID}>" in board_message(h, table).text  # the board with her ping
     assert table.row.deadline is not None and table.row.deadline - shown > 4.0  # her full 5 s, from now
@@ -140,10 +140,10 @@ async def test_a_writer_held_by_the_budget_holds_the_clock_until_the_board_is_sh
         refusals.refused(h.guild_id, table_id=None)
     await until(h, lambda: PLAYER in table.to_act() and box.budget_held)  # her next turn: its board waits
     assert box.budget_held and table.clock_paused and table.row.deadline is None
-    assert shows_version(board_message(h, table)) < table.version
+    assert shows_move(board_message(h, table)) < table.moves
     refusals.window = 0.0  # the refusals leave the window; the writer looks again at its next wake
     box.wake()
-    await until(h, lambda: shows_version(board_message(h, table)) == table.version and not table.clock_paused)
+    await until(h, lambda: shows_move(board_message(h, table)) == table.moves and not table.clock_paused)
     assert f"<@{ALICE_ID}>" in board_message(h, table).text
     assert table.row.deadline is not None and table.row.deadline - time.time() > table.row.turn_seconds - 1.0
 
@@ -165,7 +165,7 @@ async def test_an_accepted_unarchive_followed_by_50083_again_backs_off(tmp_path:
         assert 2 <= refused <= 5 and unarchives == refused  # 0.5 s, 1 s, 2 s ... apart, not at once
         assert table.clock_paused  # the board could not be shown for more than a moment
         lift(h, faults)
-        await until(h, lambda: shows_version(board_message(h, table)) == table.version)
+        await until(h, lambda: shows_move(board_message(h, table)) == table.moves)
         await until(h, lambda: not outbox(h, table).pending() and not table.clock_paused)
     finally:
         await h.close()
@@ -190,7 +190,7 @@ async def test_access_back_without_any_event_is_used_within_a_minute(h: Harness,
     recovered = time.monotonic() - back
     print(f"board written {recovered * SCALE:.0f} scaled s after access came back without an event")
     assert recovered <= MINUTE + 0.3
-    assert shows_version(board_message(h, table)) == table.version and not table.clock_paused
+    assert shows_move(board_message(h, table)) == table.moves and not table.clock_paused
 
 
 async def test_access_given_back_without_an_event_the_cache_missed_is_used_within_a_minute(h: Harness,
@@ -215,7 +215,7 @@ async def test_access_given_back_without_an_event_the_cache_missed_is_used_withi
     back = time.monotonic()
     await until_shown(lambda: box.reach.cause is None and not box.pending(), timeout=4 * MINUTE)
     assert time.monotonic() - back <= MINUTE + 0.3
-    assert shows_version(board_message(h, table)) == table.version and not table.clock_paused
+    assert shows_move(board_message(h, table)) == table.moves and not table.clock_paused
 
 
 def deny_bot_in_channel(h: Harness, channel_id: int, denied: discord.Permissions) -> None:
@@ -244,4 +244,4 @@ async def test_events_the_cache_says_change_nothing_send_no_request(h: Harness) 
     lift(h, faults)
     deny_bot_in_channel(h, h.channel_id, discord.Permissions.none())  # allowed again: written at once
     await until(h, lambda: box.reach.cause is None and not box.pending(), timeout=5.0)
-    assert shows_version(board_message(h, table)) == table.version
+    assert shows_move(board_message(h, table)) == table.moves

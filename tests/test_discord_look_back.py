@@ -7,11 +7,14 @@ from __future__ import annotations
 
 import discord
 
+from bot import literal, render
+from bot.i18n import join_list
 from bot.table import Table
 from cogs.look_back import LOOKS_PER_MINUTE, look_back
+from cogs.review import replay_cache
 
 from .discord_harness import Harness
-from .discord_helpers import dispatch_click, says
+from .discord_helpers import board_message, dispatch_click, says
 from .tournament_round import in_running_round
 
 ALICE, BOB, MALLORY = 101, 102, 109
@@ -103,3 +106,33 @@ async def test_opening_is_under_a_per_member_cooldown_and_stepping_is_not(h: Har
         stepped = await h.click(carol, viewer, label="▶")
         assert not says(stepped.text, "error.look_back_cooldown")
     assert says((await h.click(dave, result, f"gh:reveal:{table.id}")).text, "reveal.hands")  # per member
+
+
+async def test_one_numbering_of_moves_on_the_board_the_record_the_viewer_and_reveal(h: Harness) -> None:
+    """Issue 53: the final board's "move n", the record's n moves, the viewer's last frame n/n and Reveal's moves
+    are one count — the logged moves, not the table's changes (its start is one) — and Reveal tells each secret at
+    the move the viewer shows it."""
+    table = await finished_bot_table(h, "rocca", seed=5)  # seed 5 has Queen passes, which Reveal tells
+    moves = len(await h.bot.storage.action_log(table.id))
+    assert table.moves == moves < table.version
+    author = board_message(h, table).embeds[0]["author"]["name"]
+    assert says(author, "common.table_number", id=table.id, move=moves)
+    alice = h.user(ALICE, "alice")
+    record = await h.slash(alice, "game record", table=table.id)
+    assert says(record.text, "record.reply", id=table.id, game="Rocca Card Tower", count=moves)
+    viewer = (await h.slash(alice, "game review", table=table.id)).messages[-1]
+    await h.click(alice, viewer, label="⏭")
+    assert says(h.message(viewer.id).payload["embeds"][0]["title"], "review.title", id=table.id,
+                game="Rocca Card Tower", index=moves, total=moves)
+    result = next(m for m in h.channel_messages() if f"gh:reveal:{table.id}" in str(m.components))
+    reveal = await h.click(alice, result, f"gh:reveal:{table.id}")
+    replay = replay_cache(h.bot).get(table.id)
+    assert replay is not None and len(replay) == moves + 1
+    names = render.seat_names(table.seats, "en", literal.markdown)
+    secrets = [(index, event) for index in range(len(replay)) for event in replay.frame_events(index)
+               if event.visible_to and event.type in table.engine.secret_events]
+    assert secrets
+    for index, event in secrets:
+        line = render.event_line("rocca", event, names, "en")
+        assert says(reveal.text, "reveal.secret", index=index, line=line,
+                    players=join_list(names(p) for p in event.visible_to or ())), index

@@ -80,8 +80,8 @@ async def until(done, timeout: float = 20.0) -> None:
         await asyncio.sleep(0.02)
 
 
-def shows_version(board: Any) -> int:
-    """The version a board message shows ("Table #1 · move 12")."""
+def shows_move(board: Any) -> int:
+    """The move a board message shows ("Table #1 · move 12"): the moves its game had logged when it was drawn."""
     return int(board.embeds[0]["author"]["name"].rsplit(" ", 1)[1])
 
 
@@ -142,7 +142,7 @@ async def test_a_turn_ping_lost_to_a_kill_is_delivered_once_and_the_clock_waits_
     refused = refuse_posts(h1, lambda call: True)  # no new board message gets through
     await play_alice(h1, table, random.Random(5))
     await until(lambda: PLAYER in table.to_act() and refused[0] >= 1)
-    version = table.version
+    version, moves = table.version, table.moves
     assert stored(db, table.id)["deadline"] is not None  # her clock runs, yet she was never told
     assert ALICE_ID not in BoardShown.load(stored(db, table.id)["board_shown"]).told
     await kill(h1)
@@ -156,7 +156,7 @@ async def test_a_turn_ping_lost_to_a_kill_is_delivered_once_and_the_clock_waits_
         pings = [c for c in h2.calls if c.route == POSTS and str(ALICE_ID) in map(
             str, ((c.json or {}).get("allowed_mentions") or {}).get("users", []))]
         assert len(pings) == 1 and f"<@{ALICE_ID}>" in pings[0].json["content"]
-        assert shows_version(board_message(h2, table2)) == version
+        assert table2.moves == moves and shows_move(board_message(h2, table2)) == moves
         # Her clock started when she was told, with the whole time of a decision.
         assert table2.row.deadline is not None and table2.row.deadline >= mark + table2.row.turn_seconds - 5
         assert ALICE_ID in table2.row.board_shown.told
@@ -174,4 +174,4 @@ async def test_shutdown_flushes_the_writers_before_storage_closes(tmp_path: Path
     await h.bot.service.act_as(table.id, PLAYER, action, table.version)
     await h.bot.service.drain()
     await h.close()  # the bots stop first; the board then shows the last move they made
-    assert shows_version(h.message(stored(db, table.id)["board_message_id"])) == table.version
+    assert shows_move(h.message(stored(db, table.id)["board_message_id"])) == table.moves

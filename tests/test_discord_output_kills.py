@@ -18,7 +18,7 @@ from bot.policies import choose_action
 from .discord_helpers import board_message, kill, start_harness
 from .suite_level import count
 from .test_discord_akuma import ALICE_ID, PLAYER, open_table
-from .test_discord_output import kept_by_discord, results_in, shows_version
+from .test_discord_output import kept_by_discord, results_in, shows_move
 
 STRIDE = count(quick=2, full=2, soak=1)
 
@@ -86,7 +86,7 @@ async def test_a_kill_at_every_output_step_loses_no_board_ping_or_result(tmp_pat
         h.user(ALICE_ID, "alice")
         await h.settle(timeout=20)
         table = await h.bot.service.table(game_id)
-        if table.status in ("running", "finished") and shows_version(board_message(h, table)) != table.version:
+        if table.status in ("running", "finished") and shows_move(board_message(h, table)) != table.moves:
             lost["boards behind"] += 1
         if table.status == "running" and PLAYER in table.to_act() and not table.paused and (
                 ALICE_ID not in table.row.board_shown.told or table.row.deadline is None):

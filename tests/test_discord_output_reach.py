@@ -18,7 +18,7 @@ from cogs.refusals import RefusalBudget
 from .discord_harness import Harness
 from .discord_helpers import START, board_message, lift_limits, says, start_harness
 from .test_discord_akuma import ALICE_ID
-from .test_discord_output import shows_version, until
+from .test_discord_output import shows_move, until
 
 SCALE = 75.0  # the writer's waits are shortened this many times: 15 s -> 0.2 s, 600 s -> 8 s
 MINUTE = 60.0 / SCALE
@@ -99,7 +99,7 @@ async def test_locked_threads_are_tried_rarely_and_written_within_seconds_of_unl
         assert recovered <= 5.0
         await h.settle()
         for table in tables:
-            assert shows_version(board_message(h, table)) == table.version
+            assert shows_move(board_message(h, table)) == table.moves
             if f"u{table.row.host_id}" in table.to_act():
                 assert not table.clock_paused and table.row.deadline is not None
                 # the resumed clock's deadline is on the board (issue 34 item 4)
@@ -124,7 +124,7 @@ async def test_a_deleted_thread_moves_its_table_back_to_the_lobbys_channel(tmp_p
         assert f"<@{ALICE_ID}>" in board.text  # her turn: told again where she can see it
         await move_host(h, table, 1)
         await h.settle()
-        assert shows_version(board_message(h, table)) == table.version
+        assert shows_move(board_message(h, table)) == table.moves
     finally:
         await h.close()
 
@@ -204,7 +204,7 @@ async def test_a_thread_deleted_without_an_event_is_found_by_the_next_write(tmp_
         await move_host(h, table, 1)
         await h.settle()
         assert table.row.channel_id == h.channel_id and table.row.lobby_channel_id is None
-        assert shows_version(board_message(h, table)) == table.version
+        assert shows_move(board_message(h, table)) == table.moves
         assert says(board_message(h, table).text, "table.thread_deleted", id=table.id) or any(
             says(m.text, "table.thread_deleted", id=table.id) for m in h.channel_messages())
     finally:

@@ -54,6 +54,7 @@ async def test_a_finished_table_comes_back_as_a_record_and_a_summary(h: Harness)
     with Image.open(io.BytesIO(files[f"table-{table.id}-pileup.gif"])) as gif:
         assert gif.format == "GIF" and gif.n_frames > 2
     assert len(files[f"table-{table.id}-pileup.gif"]) <= ATTACHMENT_SIZE_LIMIT
+    assert says(answer.text, "record.animated")  # said only because it is attached
 
 
 async def test_a_game_without_board_picture_gets_the_record_alone_in_japanese(h: Harness) -> None:
@@ -61,6 +62,7 @@ async def test_a_game_without_board_picture_gets_the_record_alone_in_japanese(h:
     r = await h.slash(h.user(BOB, "bob", locale="ja"), "game record", table=table.id)
     assert r.ephemeral and f"卓 #{table.id}" in r.messages[-1].text
     assert list(r.messages[-1].files) == [f"table-{table.id}-akuma.json"]
+    assert says(r.messages[-1].text, "record.reply") and not says(r.messages[-1].text, "record.animated")
 
 
 async def test_a_summary_over_the_servers_limit_is_left_out_and_said(h: Harness,
@@ -70,7 +72,7 @@ async def test_a_summary_over_the_servers_limit_is_left_out_and_said(h: Harness,
     monkeypatch.setattr(discord_harness_payloads, "ATTACHMENT_SIZE_LIMIT", 4096)
     r = await h.slash(h.user(ALICE, "alice"), "game record", table=table.id)
     assert list(r.messages[-1].files) == [f"table-{table.id}-rocca.json"]
-    assert says(r.messages[-1].text, "record.summary_too_large")
+    assert says(r.messages[-1].text, "record.summary_too_large") and not says(r.messages[-1].text, "record.animated")
 
 
 async def test_tables_not_finished_elsewhere_unknown_or_not_replaying_are_refused(h: Harness,

@@ -5,10 +5,12 @@ unknown and other servers' tables and forged frames are refused and change nothi
 restart (its custom_ids carry everything)."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import discord
 
+from bot.i18n import LANGUAGES, catalog
 from bot.review import Perspective, seek_points
 from bot.storage import SeatRow
 from bot.table import Table
@@ -46,6 +48,17 @@ def step_of(message) -> str:
     return message.payload["embeds"][0]["title"]
 
 
+def shown_frame(message) -> int:
+    """The move a viewer's title says it shows (``review.title``, in either language)."""
+    title = step_of(message)
+    for lang in LANGUAGES:
+        pattern = re.escape(catalog(lang)["review.title"]).replace(r"\{index\}", r"(?P<index>\d+)")
+        found = re.fullmatch(re.sub(r"\\\{\w+\\\}", ".*?", pattern), title)
+        if found is not None:
+            return int(found["index"])
+    raise AssertionError(f"not a viewer's title: {title!r}")
+
+
 async def test_review_under_the_result_opens_steps_seeks_and_switches(h: Harness) -> None:
     table = await played_table(h, "twinpyramid", seed=4)
     alice = h.user(ALICE, "alice")
@@ -55,17 +68,18 @@ async def test_review_under_the_result_opens_steps_seeks_and_switches(h: Harness
     replay = replay_cache(h.bot).get(table.id)
     assert replay is not None and r.ephemeral
     total = len(replay) - 1
-    assert f"step 0/{total}" in step_of(viewer) and says(embed_text(viewer), "review.perspective.m")
+    assert shown_frame(viewer) == 0 and says(step_of(viewer), "review.title", id=table.id, game="Twin Pyramid",
+                                            index=0, total=total) and says(embed_text(viewer), "review.perspective.m")
     assert "board.png" in viewer.files  # Twin Pyramid draws its board
     assert says(embed_text(viewer), "review.hand")  # her own hand, from the start
     stepped = await h.click(alice, viewer, label=NEXT)
-    assert stepped.type != "message" and f"step 1/{total}" in step_of(h.message(viewer.id))
+    assert stepped.type != "message" and shown_frame(h.message(viewer.id)) == 1
     await h.click(alice, viewer, label=LAST)
-    assert f"step {total}/{total}" in step_of(h.message(viewer.id))
+    assert shown_frame(h.message(viewer.id)) == total
     kind, points = seek_points(replay)
     assert kind.value == "deal" and 1 < len(points) <= 25
-    await h.select(alice, viewer, r"gh:rvk:.*", [str(points[1].frame)])
-    assert f"step {points[1].frame}/{total}" in step_of(h.message(viewer.id))
+    await h.select(alice, viewer, r"gh:rvk:.*:d", [str(points[1].frame)])
+    assert shown_frame(h.message(viewer.id)) == points[1].frame
     await h.select(alice, viewer, r"gh:rvp:.*", ["a"])
     shown = embed_text(h.message(viewer.id))
     assert says(shown, "review.perspective.a") and shown.count("🔒") >= 3  # every seat's hand
@@ -93,7 +107,7 @@ async def test_my_seat_never_shows_another_seats_hidden_cards(h: Harness) -> Non
             told |= set(string_leaves(ev.data))
         allowed = {p for ev in private for p in ev.visible_to or ()}
         text = h.message(viewer.id).payload["embeds"][0]["description"]  # the title's step numbers are no cards
-        assert f"step {index}/" in step_of(h.message(viewer.id))
+        assert shown_frame(h.message(viewer.id)) == index
         leaks += [f"frame {index}: {w}" for w in Secrets("rocca", replay.state(index)).leaks(
             text, "p1", allowed, known=told)]
         if index < len(replay) - 1:
@@ -126,7 +140,7 @@ async def test_unfinished_unknown_other_server_and_forged_frames_are_refused(h: 
     r = await h.slash(mallory, "game review", channel=elsewhere, table=done.id)
     assert r.ephemeral and says(r.text, "error.other_server")
     await assert_forged_clicks_refused(h, alice, done, {
-        f"gh:rv:{done.id}:99999:m:3": "There is no step 99999", f"gh:rv:{lobby.id}:1:s:3": "is not finished",
+        f"gh:rv:{done.id}:99999:m:3": "There is no move 99999", f"gh:rv:{lobby.id}:1:s:3": "is not finished",
         "gh:rv:987654:1:s:3": "There is no table #987654", f"gh:review:{lobby.id}": "is not finished"})
 
 
@@ -160,7 +174,7 @@ async def test_an_old_viewer_steps_after_a_restart(tmp_path: Path) -> None:
         viewer = h2.adopt(old)
         stepped = await h2.click(h2.user(ALICE, "alice"), viewer, label=NEXT)
         assert stepped.type == "deferred_update" or stepped.responded
-        assert "step 1/" in step_of(h2.message(viewer.id)) and replay_cache(h2.bot).get(table.id) is not None
+        assert shown_frame(h2.message(viewer.id)) == 1 and replay_cache(h2.bot).get(table.id) is not None
     finally:
         await h2.close()
 
@@ -178,16 +192,16 @@ async def test_a_shared_review_is_led_by_one_player_and_watched_by_all(h: Harnes
     assert r.ephemeral and says(r.messages[-1].text, "review.shared")
     assert len(h.channel_messages()) == before + 1
     shared = h.channel_messages()[-1]
-    assert not shared.ephemeral and says(shared.text, "review.shared_by") and "step 1/" in step_of(shared)
+    assert not shared.ephemeral and says(shared.text, "review.shared_by") and shown_frame(shared) == 1
     assert says(embed_text(shared), "review.perspective.s") and not says(embed_text(shared), "review.hand")
     assert "m" not in [o["value"] for o in shared.select(r"gh:rvp:.*")["options"]]
     assert all(not c.get("custom_id", "").startswith("gh:rvsh") for c in shared.components)
     refused = await h.click(bob, shared, label=NEXT)
-    assert refused.ephemeral and says(refused.text, "error.review_not_leader") and "step 1/" in step_of(
+    assert refused.ephemeral and says(refused.text, "error.review_not_leader") and 1 == shown_frame(
         h.message(shared.id))
     await h.click(alice, shared, label=NEXT)
     await h.select(alice, shared, r"gh:rvp:.*", ["a"])
-    assert "step 2/" in step_of(h.message(shared.id)) and says(embed_text(h.message(shared.id)),
+    assert shown_frame(h.message(shared.id)) == 2 and says(embed_text(h.message(shared.id)),
                                                                 "review.perspective.a")
     assert len(h.channel_messages()) == before + 1  # edited in place, never a new message
     again = await h.click(alice, mine, label=Key("review.share"))

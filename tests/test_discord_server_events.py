@@ -15,7 +15,7 @@ from .discord_harness_payloads import guild_payload
 from .discord_helpers import board_message
 from .test_discord_akuma import ALICE_ID, PLAYER, open_table
 from .test_discord_faults import POST, outbox, until
-from .test_discord_output import shows_version
+from .test_discord_output import shows_move
 
 WOKEN_WITHIN = 5.0  # seconds; without the event the writer would wait out its 15 s backoff first
 
@@ -56,7 +56,7 @@ async def test_a_role_given_its_permission_back_wakes_the_writer_at_once(h: Harn
         h.server.faults.faults.remove(fault)
     h.dispatch("GUILD_ROLE_UPDATE", bot_role(h, full))  # and gives it back
     await until(h, lambda: box.reach.cause is None and not box.pending(), timeout=WOKEN_WITHIN)
-    assert shows_version(board_message(h, table)) == table.version and not table.clock_paused
+    assert shows_move(board_message(h, table)) == table.moves and not table.clock_paused
 
 
 async def test_removed_from_the_server_holds_the_clock_quietly_and_writes_again_once_back(h: Harness) -> None:
@@ -76,4 +76,4 @@ async def test_removed_from_the_server_holds_the_clock_quietly_and_writes_again_
         h.server.faults.faults.remove(fault)
     h.dispatch("GUILD_CREATE", guild_payload(h))  # invited back
     await until(h, lambda: box.reach.cause is None and not box.pending(), timeout=WOKEN_WITHIN)
-    assert shows_version(board_message(h, table)) == table.version and not table.clock_paused
+    assert shows_move(board_message(h, table)) == table.moves and not table.clock_paused

@@ -250,7 +250,7 @@ async def test_game_commands_reach_the_table_from_the_channel_and_from_its_threa
         lobby, table = await open_and_start(h, alice)
         for where in (h.channel_id, lobby.id):
             r = await h.slash(alice, "game status", channel=where)
-            assert r.ephemeral and says(r.text, "common.table_number", id=table.id, version=table.version), where
+            assert r.ephemeral and says(r.text, "common.table_number", id=table.id, move=table.moves), where
         r = await h.slash(alice, "play akuma", bots=3)  # still seated at the table of this channel's lobby
         assert r.message.deleted and r.messages[-1].ephemeral and says(r.messages[-1].text, "error.already_seated")
         r = await h.slash(alice, "game end", channel=h.channel_id, table=table.id)

@@ -18,7 +18,7 @@ ALICE, BOB, CAROL, DAVE = 101, 102, 103, 104
 def names_table(text: str, game_id: int) -> bool:
     """Whether ``text`` holds a board's header naming table #``game_id``, whatever move the board is at."""
     cut = "\0"
-    return any(t("common.table_number", lang, id=game_id, version=cut).split(cut)[0] in text for lang in LANGUAGES)
+    return any(t("common.table_number", lang, id=game_id, move=cut).split(cut)[0] in text for lang in LANGUAGES)
 
 
 def threads(h: Harness) -> list[dict]:

@@ -21,7 +21,7 @@ from cogs.common import names_for
 from cogs.live_hands import NOTE_MARK
 from engines import get_engine
 from engines.twinpyramid.cards import full_deck, rank_of
-from engines.twinpyramid.state import Pending, Seat, Wild
+from engines.twinpyramid.state import REARRANGE_LIMIT, RULES, Pending, Seat, Wild
 
 from .discord_harness import Harness
 from .discord_helpers import (
@@ -146,7 +146,7 @@ async def do_action(h: Harness, user, table, action, hand=None) -> Any:
 async def test_a_whole_match_with_bots_through_buttons_and_selects(h: Harness) -> None:
     alice = h.user(ALICE_ID, "alice")
     table = await open_table(h, alice, bots=2, rounds=1, start="host")  # alice starts the first deal
-    assert table.state.options == {"jokers": 2, "rounds": 1, "rules": 4} and table.state.deals_total == 3
+    assert table.state.options == {"jokers": 2, "rounds": 1, "rules": RULES} and table.state.deals_total == 3
     board = board_message(h, table)
     assert says(board.text, "twinpyramid.board.top") and "```" not in board.text
     assert "1️⃣" in board.text  # seats numbered …
@@ -182,18 +182,18 @@ async def test_rearranging_is_one_click_per_step_then_the_action(h: Harness) -> 
     position(table, {ALICE: {"held": ["5S", "9C", "KD", "2C"], "shown": ["7H"], "stones": ["7S"]},
                      "bot1": {"held": ["3D", "4D"]}}, top="5H")
     hand = await my_hand(h, alice, table)
-    assert says(hand.text, "twinpyramid.hand.turn", left=8)
+    assert says(hand.text, "twinpyramid.hand.turn", left=REARRANGE_LIMIT)
     version = table.version
     # Move 9♣ to shown: one select (which card), one click — one committed action.
     await h.select(alice, hand, select_with(hand, "r:9C"), ["r:9C"])
-    assert says(hand.text, "twinpyramid.note.rearrange", card=mark("9C"), left=8)
+    assert says(hand.text, "twinpyramid.note.rearrange", card=mark("9C"), left=REARRANGE_LIMIT)
     assert offers(labels(hand), "twinpyramid.step.swap_shown", held=mark("9C"), shown=mark("7H"))
     assert offers(labels(hand), "twinpyramid.step.to_shown", card=mark("9C"))
     await h.click(alice, hand, button(hand, table, {"type": "rearrange_step",
                                                     "step": {"type": "to_shown", "card": "9C"}}))
     assert table.version == version + 1 and table.state.seats[ALICE].shown == ["7H", "9C"]
     assert not table.state.arranging and table.state.rearranged == 1
-    assert says(hand.text, "twinpyramid.hand.turn", left=7)  # the redrawn view
+    assert says(hand.text, "twinpyramid.hand.turn", left=REARRANGE_LIMIT - 1)  # the redrawn view
     # Swap the same-rank stone: 7♥ (shown) for the 7♠ stone.
     await h.select(alice, hand, select_with(hand, "r:7H"), ["r:7H"])
     await h.click(alice, hand, button(hand, table, {"type": "rearrange_step",
@@ -410,7 +410,7 @@ async def test_japanese_hand_and_rules(h: Harness) -> None:
     position(table, {ALICE: {"held": ["5S", "9C"]}, "bot1": {"held": ["3S"]}}, top="5H")
     jp = h.user(ALICE_ID, "alice", locale="ja")
     r = await h.click(jp, board_message(h, table), label=MY_HAND)
-    assert r.ephemeral and t("twinpyramid.hand.turn", "ja", left=8) in r.text
+    assert r.ephemeral and t("twinpyramid.hand.turn", "ja", left=REARRANGE_LIMIT) in r.text
     assert longest_fixed_part(catalog("ja")["twinpyramid.hand.held"]) in r.text
 
 

@@ -17,7 +17,7 @@ from .discord_harness import Harness
 from .discord_helpers import JOIN, START, Key, bot_name, only_table, says, start_harness
 
 ALICE_ID, BOB_ID = 101, 102
-QUICK = Key("lobby.button.quick")
+QUICK = Key("lobby.button.quick", opening_of="lobby.button.quick_as")
 ADD_NORMAL_BOT = Key("lobby.button.bot_level", level="normal")
 DEAL, ROUND = "twinpyramid.lobby.length.deal", "twinpyramid.lobby.length.round"
 
@@ -87,13 +87,20 @@ async def test_the_quick_game_is_a_button_that_starts_one_deal(h: Harness, langu
     quick = expected_minutes("twinpyramid", {"deals": 1}, 2, ["normal"])
     lobby = h.message(r.message).text
     print(f"\n--- lobby with the quick game ({language}) ---\n{lobby}")
-    assert says(lobby, "twinpyramid.lobby.long", limit=30, quick=quick,
-                button=lambda lang: t("lobby.button.quick", lang))
-    assert has_button(h, r.message, QUICK)
-    refused = await h.click(bob, r.message, label=QUICK)  # only the host starts
+    # Start and the quick game side by side, each with its length and its minutes for the seats taken
+    def label(key: str, length: str, minutes: int | None) -> Key:
+        return Key(key, length=lambda lang: t("twinpyramid.lobby.short_minutes", lang,
+                                              length=t(f"twinpyramid.lobby.short.{length}", lang), minutes=minutes))
+    quick_button, start_button = label("lobby.button.quick_as", "deal", quick), label("lobby.button.start_as",
+                                                                                      "round", round_minutes)
+    assert has_button(h, r.message, quick_button) and has_button(h, r.message, start_button)
+    assert says(lobby, "twinpyramid.lobby.long", limit=30, button=lambda lang: t(
+        "lobby.button.quick_as", lang, length=t("twinpyramid.lobby.short_minutes", lang,
+                                                 length=t("twinpyramid.lobby.short.deal", lang), minutes=quick)))
+    refused = await h.click(bob, r.message, label=quick_button)  # only the host starts
     assert says(refused.text, "error.host_only")
     assert [tab.status for tab in await h.bot.service.tables_in_channel(h.channel_id)] == ["lobby"]
-    await h.click(alice, r.message, label=QUICK)
+    await h.click(alice, r.message, label=quick_button)
     table = only_table(h)
     assert table.status == "running" and table.state.deals_total == 1
     assert table.row.options == {"deals": 1}

@@ -24,8 +24,10 @@ SLIPS = {
     "ASCII comma next to Japanese (、)": re.compile(rf"(?<=[{JA}]),|,(?= ?[{JA}])"),
     "ASCII period after Japanese (。)": re.compile(rf"(?<=[{JA}])\.(?=\s|$|\*|」)"),
     "ASCII colon after Japanese (：)": re.compile(rf"(?<=[{JA}]):"),
-    "a space after 。 inside a line": re.compile(r"。 (?!·)"),
+    "a space after 。 inside a line": re.compile(r"。(?:\*\*)? (?!·)(?=\S)"),
+    "a space after ： inside a line": re.compile(r"：(?:\*\*)? (?=\S)"),
 }
+SPACES = ("a space after 。 inside a line", "a space after ： inside a line")
 
 
 def slips(text: str) -> list[str]:
@@ -43,7 +45,8 @@ def test_the_checks_find_each_slip() -> None:
     """The patterns catch what they are meant to (and leave the correct forms alone)."""
     assert len(slips("**目的.** 赤, 青と白。 次に")) == 3
     assert len(slips("**決定:** 手札を見る")) == 1
-    assert slips("**目的。** 赤、青と白。次に `/play x a:b, c` {a}, {b} 1. 名前 · 次。 · 次") == []
+    assert len(slips("**場札：** なし · **目的。** 赤。 🟢 次： 1")) == 4
+    assert slips("**目的。**赤、青と白。次に `/play x a:b, c` {a}, {b} 1. 名前 · 次。 · 次 **場札：**なし") == []
 
 
 def test_the_ja_catalog_uses_full_width_punctuation() -> None:
@@ -109,6 +112,15 @@ def test_lists_in_a_whole_japanese_game_use_the_japanese_separator(game: str) ->
     found = [text for text in texts if ", " in text]
     assert found == [], f"{len(found)} texts with ', ', the first: {found[0]!r}"
     assert json.dumps(texts, ensure_ascii=False).count("名前") > 10  # the game did render its players
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_whole_japanese_game_has_no_space_after_a_full_stop_or_colon(game: str) -> None:
+    """Sentences the renderers run on in one line, and bold labels, read 「…しました。次に…」「**場札：**なし」: the
+    catalog holds each line right, and the lines a renderer puts together keep it (``bot.i18n.sentences``)."""
+    found = [slip for text in whole_game_text(game) for line in text.splitlines() for slip in slips(line)
+             if slip.startswith(SPACES)]
+    assert found == [], f"{len(found)} slips, the first: {found[:3]}"
 
 
 def test_join_list_follows_the_language() -> None:

@@ -13,7 +13,7 @@ from types import SimpleNamespace
 from typing import Any, Iterator
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageChops
 
 from bot import games, render
 from bot.games import render_hooks
@@ -136,6 +136,7 @@ def test_every_text_of_the_largest_boards_is_12_px_tall_at_phone_width(game: str
     for view in largest_boards(game, games):
         for lang in LANGUAGES:
             assert smallest_glyph_at_phone(game, view, names, lang) >= 12, (game, lang)
+            assert smallest_glyph_at_phone(game, view, names, lang, looked_back=True) >= 12, (game, lang)
         checked += 1
     assert checked == 2 * games
 
@@ -155,15 +156,46 @@ def test_twin_pyramid_draws_the_deciding_seat_under_its_name() -> None:
             names = render.Names({**{p: f"other {p}" for p in view.players}, acting: name})
             with drawn_texts() as texts:
                 image(view, names, "en")
-            words = {text for text, _ in texts if text not in ranks}
+            number = str(view.players.index(acting) + 1)  # drawn instead of a name no font here has
+            words = {text for text, _ in texts if text not in ranks | {number}}
             if expected is None:
                 assert len(words) == 1 and (word := words.pop()).endswith("…") and long_name.startswith(word[:-1])
             else:
                 assert words == expected, (name, texts)
             if not expected and expected is not None:  # the seat's number instead of a name the font cannot draw
-                assert str(view.players.index(acting) + 1) in {text for text, _ in texts}
+                assert number in {text for text, _ in texts}
         shown += 1
     assert shown == 3
+
+
+def test_twin_pyramids_picture_looked_back_at_shows_every_seat() -> None:
+    """Issue 53: the viewer's and the animated summary's picture holds every seat's public state: a stone placed
+    on any one seat, or one more card shown, changes the picture there — inside that seat's part of the strip
+    under the big panel, and nowhere but there and in the big panel when that seat is the one drawn large."""
+    from bench.images import largest_boards
+    from bot.render.twinpyramid import review_image
+    from bot.render.twinpyramid_image import MINI_H, PAD, focus_seat
+
+    view = largest_boards("twinpyramid", 1)[0]
+    names = render.Names({p: p for p in view.players})
+
+    def drawn(v: Any) -> Image.Image:
+        return Image.open(io.BytesIO(review_image(v, names, "en"))).convert("RGB")
+
+    before = drawn(view)
+    cell = (before.width - 2 * PAD) / len(view.table)
+    for number, seat in enumerate(view.table):
+        empty = next(rank for rank, stone in seat.stones.items() if stone is None)
+        changed = [s.model_copy(update={"stones": {**s.stones, empty: "X1"}, "shown": [*s.shown, "KH"]})
+                   if s.player == seat.player else s for s in view.table]
+        difference = ImageChops.difference(before, drawn(view.model_copy(update={"table": changed})))
+        top = before.height - MINI_H
+        strip = difference.crop((0, top, before.width, before.height)).getbbox()
+        assert strip is not None, seat.player  # its part of the strip changed, and no other seat's
+        assert PAD + number * cell - 1 <= strip[0] and strip[2] <= PAD + (number + 1) * cell + 1, (seat.player, strip)
+        above = difference.crop((0, 0, before.width, top)).getbbox()
+        big = number == focus_seat(view, ended_first=True)  # the big panel changes for its seat only
+        assert (above is not None) == big, seat.player
 
 
 def test_names_in_japanese_and_with_accents_are_drawn_and_emoji_are_not() -> None:

@@ -124,7 +124,7 @@ def test_board_shows_pile_hands_and_minus_cards_and_its_picture_the_columns() ->
     assert "1️⃣ —" in alt and "**Draw pile:** 2 cards" in text
     assert "▶ Ann — ✋ 2 · ➖ 0: —" in text and "Cat — ✋ 0 · ➖ 2: 🟥×1 ⬜×1" in text
     ja = R.board(ENG.view(state, None), names, "ja").text()
-    assert "**山札：** 2枚" in ja and "マイナスカード" in ja
+    assert "**山札：**2枚" in ja and "マイナスカード" in ja
 
 
 def test_the_board_counts_minus_cards_per_colour() -> None:

@@ -6,39 +6,48 @@ moment — no older board showing through, nothing cut. Colours are compared in 
 from __future__ import annotations
 
 import io
-from pathlib import Path
 from typing import Any, Callable
 
 import pytest
 from PIL import Image, ImageChops, ImageSequence
 
-from bot.games import render_hooks
+from bot import render
+from bot.i18n import join_list, t
+from bot.render import review_picture
 from bot.replay import Replay
-from bot.replay_gif import (
-    BACKGROUND,
-    GIF_MAX_HEIGHT,
-    GIF_WIDTH,
-    CaptionSeat,
-    caption_height,
-    draw_caption,
-    summary_frames,
-)
+from bot.replay_caption import caption, endings, summary_frames, turn_ends, turn_start
+from bot.replay_gif import BACKGROUND, GIF_MAX_HEIGHT, GIF_WIDTH, caption_height, draw_caption, seat_columns
 from bot.replay_show import animated_summary, record_names
 from engines import GAMES
 
 from .test_replay_hidden import finished_replay
 
-PICTURED = [game for game in GAMES if render_hooks(game).image is not None]
+PICTURED = [game for game in GAMES if review_picture(game) is not None]
 BLOCK = 8  # pixels: a block's mean colour may differ by palette rounding, not by a board
 MOST_BLOCK_DIFFERENCE = 16  # of 255, in any channel of any block
 
-# each game's score as its board counts it at a moment (the test's own table, read from the public view)
-SCORES: dict[str, Callable[[Any], dict[str, int]]] = {
-    "rocca": lambda view: view.hand_sizes,
-    "pileup": lambda view: {seat.player: len(seat.minus) for seat in view.seats},
-    "diamondbox": lambda view: {p: view.hand_sizes[p] + view.pile_sizes[p] for p in view.players},
-    "twinpyramid": lambda view: {seat.player: seat.points for seat in view.table},
+# each game's score as its board counts it at a moment (the test's own table, read from the public view), and the
+# catalog line that gives it its unit
+SCORES: dict[str, tuple[Callable[[Any], dict[str, int]], str]] = {
+    "rocca": (lambda view: view.hand_sizes, "rocca.caption.score"),
+    "pileup": (lambda view: {seat.player: len(seat.minus) for seat in view.seats}, "pileup.caption.score"),
+    "diamondbox": (lambda view: {p: view.hand_sizes[p] + view.pile_sizes[p] for p in view.players},
+                   "diamondbox.caption.score"),
+    "twinpyramid": (lambda view: {seat.player: seat.points for seat in view.table}, "twinpyramid.caption.score"),
 }
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], Any]:
+    """Each game's seeded bot game, played to its end once for the whole module (``played(game)``)."""
+    replays: dict[str, Replay] = {}
+
+    async def replay(game: str) -> Replay:
+        if game not in replays:
+            replays[game] = await finished_replay(tmp_path_factory.mktemp(game), game, seed=7)
+        return replays[game]
+
+    return replay
 
 
 def decoded_frames(gif: bytes) -> list[Image.Image]:
@@ -47,28 +56,29 @@ def decoded_frames(gif: bytes) -> list[Image.Image]:
 
 
 def expected_frames(replay: Replay) -> list[Image.Image]:
-    """Each moment's board picture, drawn again here, scaled by one factor for the game, placed under the caption."""
+    """Each moment's board picture, drawn again here, scaled by one factor for the game, placed under the caption
+    (its words checked by the tests below)."""
     names = record_names(replay.record, "en").plain()
-    draw = render_hooks(replay.record.game).image
+    draw = review_picture(replay.record.game)
     assert draw is not None
-    indexes = summary_frames(len(replay))
+    indexes = summary_frames(replay)
     pictures = []
     for index in indexes:
         with Image.open(io.BytesIO(draw(replay.view(index, None), names, "en"))) as picture:
             pictures.append(picture.convert("RGB"))
-    scale = min(GIF_WIDTH / max(p.width for p in pictures), GIF_MAX_HEIGHT / max(p.height for p in pictures))
+    seats = sorted(replay.record.players, key=lambda s: s.seat)
+    captions = [caption(replay, index, names, "en", lambda p, n: names(p)) for index in indexes]
+    columns = seat_columns(captions[-1].seats, GIF_WIDTH)
+    band = caption_height(len(seats), columns)
+    scale = min(GIF_WIDTH / max(p.width for p in pictures),
+                (GIF_MAX_HEIGHT - band) / max(p.height for p in pictures))
     scaled = [p.resize((round(p.width * scale), round(p.height * scale)), Image.Resampling.LANCZOS)
               for p in pictures]
-    seats = sorted(replay.record.players, key=lambda s: s.seat)
-    band = caption_height(len(seats))
     canvases = []
-    for index, picture in zip(indexes, scaled, strict=True):
+    for picture, told in zip(scaled, captions, strict=True):
         canvas = Image.new("RGB", (GIF_WIDTH, band + max(p.height for p in scaled)), BACKGROUND)
         canvas.paste(picture, ((GIF_WIDTH - picture.width) // 2, band))
-        view = replay.view(index, None)
-        scores = SCORES[replay.record.game](view)
-        draw_caption(canvas, index, len(replay) - 1, [
-            CaptionSeat(names(s.player), scores[s.player], s.player in view.to_act) for s in seats])
+        draw_caption(canvas, told, "en", columns)
         canvases.append(canvas)
     return canvases
 
@@ -80,8 +90,8 @@ def block_difference(a: Image.Image, b: Image.Image) -> int:
 
 
 @pytest.mark.parametrize("game", PICTURED)
-async def test_every_gif_frame_is_the_board_of_its_moment(tmp_path: Path, game: str) -> None:
-    replay = await finished_replay(tmp_path, game, seed=7)
+async def test_every_gif_frame_is_the_board_of_its_moment(played: Callable, game: str) -> None:
+    replay = await played(game)
     gif = animated_summary(replay, "en")
     assert gif is not None
     frames, expected = decoded_frames(gif), expected_frames(replay)
@@ -90,3 +100,71 @@ async def test_every_gif_frame_is_the_board_of_its_moment(tmp_path: Path, game: 
     wrong = [n for n, (frame, picture) in enumerate(zip(frames, expected, strict=True))
              if block_difference(frame, picture) > MOST_BLOCK_DIFFERENCE]
     assert wrong == [], f"{len(wrong)} of {len(frames)} frames differ from their moment's board"
+
+
+@pytest.mark.parametrize("game", PICTURED)
+async def test_the_summary_reads_like_the_game(played: Callable, game: str) -> None:
+    """Issue 53: one frame a turn's end (the deal, every deal's end and the result always among them); each
+    caption says where in the game it is, tells the turn's public events in order, and gives every seat's score
+    as the board counts it, with its unit."""
+    replay = await played(game)
+    names = record_names(replay.record, "en").plain()
+    frames = summary_frames(replay)
+    assert {0, len(replay) - 1} | endings(replay) <= set(frames) <= set(turn_ends(replay)) | endings(replay)
+    counted, unit = SCORES[game]
+    for index in frames:
+        told = caption(replay, index, names, "en", lambda p, n: names(p))
+        view = replay.view(index, None)
+        assert told.heading in (t("summary.dealt", "en", total=len(replay) - 1),
+                                t("summary.move", "en", index=index, total=len(replay) - 1),
+                                t("summary.over", "en", total=len(replay) - 1))
+        scores = counted(view)
+        assert [s.score for s in told.seats] == [t(unit, "en", count=scores[p.player]) for p in
+                                                sorted(replay.record.players, key=lambda s: s.seat)]
+        if index > 0 and not view.over:  # the public events since the turn's first move, each once
+            start = max(f for f in [0, *turn_ends(replay), *endings(replay)] if f < index) + 1
+            public = [render.terminal_text(line) for f in range(start, index + 1) for ev in replay.frame_events(f)
+                      if ev.visible_to is None and (line := render.event_line(game, ev, names, "en")) is not None]
+            assert sorted(told.happened) == sorted(public), index
+    final = caption(replay, frames[-1], names, "en", lambda p, n: names(p))
+    result = replay.view(frames[-1], None).result
+    assert result is not None and final.happened[0] == t(
+        "summary.first", "en", players=join_list((names(p) for p in result.ranking[0]), "en"))
+
+
+async def test_a_roll_and_the_play_it_leads_to_are_one_frame(played: Callable) -> None:
+    """Pile up: a turn's roll and the play it led to are told in one frame, the one showing the play's board —
+    never the roll in one frame and its play in the next."""
+    replay = await played("pileup")
+    names = record_names(replay.record, "en").plain()
+    together = 0
+    for index in summary_frames(replay):
+        events = [ev for f in range(turn_start(replay, index), index + 1) for ev in replay.frame_events(f)
+                  if ev.visible_to is None and index > 0]
+        if not {"rolled", "played"} <= {ev.type for ev in events}:
+            continue
+        told = caption(replay, index, names, "en", lambda p, n: names(p)).happened
+        lines = {ev.type: render.terminal_text(render.event_line("pileup", ev, names, "en") or "") for ev in events}
+        assert lines["rolled"] in told and lines["played"] in told, index
+        together += 1
+    assert together > 20
+
+
+@pytest.mark.parametrize("game", PICTURED)
+@pytest.mark.parametrize("lang", ["en", "ja"])
+async def test_caption_text_is_11_px_tall_when_the_gif_is_shown_280_px_wide(played: Callable, game: str,
+                                                                             lang: str) -> None:
+    from bench.images import caption_glyphs
+
+    replay = await played(game)
+    glyphs = [(text, height) for text, height in caption_glyphs(replay, lang) if any(ch.isalnum() for ch in text)]
+    assert glyphs and min(height for _, height in glyphs) >= 11, min(glyphs, key=lambda g: g[1])
+
+
+async def test_a_game_that_draws_no_picture_has_no_summary_and_the_record_promises_none(played: Callable) -> None:
+    """Akuma draws no board picture: no GIF, and the record's reply (``record.reply``) promises no animation —
+    the line saying one is attached (``record.animated``) comes only with a GIF."""
+    replay = await played("akuma")
+    assert review_picture("akuma") is None and animated_summary(replay, "en") is None
+    for lang in ("en", "ja"):
+        assert t("record.animated", lang) not in t("record.reply", lang, id=1, game="x", count=3)

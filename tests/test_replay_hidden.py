@@ -21,14 +21,18 @@ from tests.engines.conformance import string_leaves
 from .test_hidden_information import Secrets
 
 
-async def finished_replay(tmp_path: Path, game: str, seed: int) -> Replay:
-    storage = await Storage.open(tmp_path / f"{game}.db")
+async def finished_replay(tmp_path: Path, game: str, seed: int, players: int | None = None,
+                          options: dict | None = None) -> Replay:
+    """A bot game played to its end and rebuilt from storage: ``players`` seats (default: up to 4) and ``options``
+    (default: one round of Twin Pyramid)."""
+    storage = await Storage.open(tmp_path / f"{game}-{seed}-{players}.db")
     try:
         service = GameService(storage)
         scheduler = BotScheduler(service, delay=0)
         engine = get_engine(game)
-        options = {"rounds": 1} if game == "twinpyramid" else None
-        table = await service.create_bot_table(game=game, players=min(engine.max_players, 4), seed=seed,
+        if options is None and game == "twinpyramid":
+            options = {"rounds": 1}
+        table = await service.create_bot_table(game=game, players=players or min(engine.max_players, 4), seed=seed,
                                                channel_id=1, options=options)
         await scheduler.idle()
         await scheduler.close()

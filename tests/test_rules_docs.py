@@ -13,7 +13,7 @@ from engines import GAMES
 
 ROOT = Path(__file__).resolve().parents[1]
 DOC_ID = re.compile(r"\*\*Decision \[(D\d+)\]")
-LOCALE_ID = re.compile(r"\*\*\[(D\d+)\] (?:Decision|決定)")
+LOCALE_ID = re.compile(r"\*\*\[(D\d+)\] (?:Decision|決定|House rule|ハウスルール)")  # a house rule is a decision too
 
 
 def ids(pattern: re.Pattern[str], path: Path) -> set[str]:

@@ -311,3 +311,24 @@ async def test_restart_wakes_only_tables_waiting_on_a_bot(db_url: str) -> None:
     assert humans.id not in [t for t in service2._tables if service2._tables[t].status == "finished"]
     assert rows(db_url, "SELECT bot_to_act FROM games WHERE id = ?", bots.id) == [(0,)]
     await storage2.close()
+
+
+async def test_a_tables_moves_count_its_logged_actions_not_its_lobby(service: GameService, db_url: str) -> None:
+    """The number a board shows ("move n") is the moves logged, whatever else changed the table (joins, the
+    start): the same in memory as the stored log, and read back so by a process that loads the table."""
+    table = await started_table(service, humans=(ALICE, BOB), bots=1)
+    assert table.moves == 0 and table.version > 0  # the joins and the start are changes, not moves
+    scheduler = BotScheduler(service, delay=0)
+    for uid in (ALICE, BOB, ALICE):
+        seat = next(s for s in table.seats if s.user_id == uid)
+        while seat.player not in table.to_act() and table.status == "running":
+            scheduler.kick(table.id)
+            await scheduler.idle()
+        action = table.engine.legal_actions(table.state, seat.player)[0]
+        await service.act(table.id, uid, action, table.version)
+    scheduler.kick(table.id)
+    await scheduler.idle()
+    logged = rows(db_url, "SELECT COUNT(*) FROM actions WHERE game_id = ?", table.id)[0][0]
+    assert table.moves == logged >= 3 and table.version > logged
+    other = GameService(service.storage)  # another process reading the same table
+    assert (await other.table(table.id)).moves == logged

@@ -4,6 +4,7 @@ check, and its catalogs and code pass the i18n checks; all by calling those suit
 that is missing a part stops the start-up check with the game and the part named."""
 from __future__ import annotations
 
+import io
 from dataclasses import replace
 from pathlib import Path
 from typing import Callable, Iterator
@@ -52,7 +53,8 @@ def test_toy_registers_only_inside_the_fixture(toy_game: GamePlugin) -> None:
     assert "toy" in games.games()
     check_plugins()
     assert games.policy("toy") is not None and games.sampler_hooks("toy") is None
-    assert games.engine_hooks("toy").start_events is not None and games.render_hooks("toy").image is None
+    assert games.engine_hooks("toy").start_events is not None and games.render_hooks("toy").image is not None
+    assert games.render_hooks("toy").caption_scores is None and games.engine_hooks("toy").held_at_end is None
 
 
 def test_toy_is_gone_after_the_fixture() -> None:
@@ -139,3 +141,53 @@ async def test_toy_slash_command_is_localised(toy_game: GamePlugin, tmp_path: Pa
     from . import test_command_localisation as localisation_suite
 
     await localisation_suite.test_every_command_string_is_in_every_catalog(tmp_path)
+
+
+@pytest.fixture
+def toy_alone(toy_game: GamePlugin) -> Iterator[GamePlugin]:
+    """The toy game registered and every other game's plug-in taken away until the test ends: whatever the
+    review, the reveal or the animation needs of a game, they find in its plug-in or not at all."""
+    before = dict(games.PLUGINS)
+    games.PLUGINS.clear()
+    games.PLUGINS["toy"] = PLUGIN
+    games.forget_loaded()
+    yield toy_game
+    games.PLUGINS.clear()
+    games.PLUGINS.update(before)
+    games.forget_loaded()
+
+
+async def test_toy_is_reviewed_revealed_and_animated_with_nothing_else_registered(
+        toy_alone: GamePlugin, tmp_path: Path) -> None:
+    """A finished toy game, seen through the viewer with every hand, revealed and drawn as a GIF, with only the
+    toy's plug-in registered: its defaults (the view's hand, no score) serve where it declares no hook."""
+    from PIL import Image, ImageSequence
+
+    from bot.replay_show import animated_summary, record_names
+    from bot.reveal import reveal_lines
+    from bot.review import Perspective, SteppedReplay, frame_lines
+
+    from .test_replay_hidden import finished_replay
+
+    assert games.games() == ("toy",)
+    replay = await finished_replay(tmp_path, "toy", seed=5)
+    players = [p.player for p in replay.record.players]
+    stepped = SteppedReplay(replay, every=2)
+    for lang in LANGUAGES:
+        names = record_names(replay.record, lang)
+        dealt = frame_lines(stepped, 0, Perspective.ALL, None, lang, names)
+        for player in players:  # every hand whole at the deal: its two cards
+            hand = replay.state(0).hands[player]
+            line = t("review.hand", lang, player=names(player), count=2, cards=" ".join(f"🂠{c[1:]}" for c in hand))
+            assert f"🔒 {line}" in dealt
+        last = frame_lines(stepped, len(stepped) - 1, Perspective.ALL, None, lang, names)
+        assert t("common.game_over", lang) in last
+        revealed = reveal_lines(replay, lang, names)
+        assert revealed == [t("reveal.hands", lang), *(t("reveal.held", lang, player=names(p), count=0, cards="")
+                                                       for p in players)]
+        gif = animated_summary(replay, lang)
+        assert gif is not None
+        with Image.open(io.BytesIO(gif)) as animation:
+            frames = [frame.convert("RGB") for frame in ImageSequence.Iterator(animation)]
+        assert len(frames) == len(replay) == len(players) * 2 + 1
+        assert len({frame.tobytes() for frame in frames}) == len(frames)  # each moment its own picture

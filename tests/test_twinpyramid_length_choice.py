@@ -17,6 +17,7 @@ from cogs.games.twinpyramid_length import (
     LENGTH_OPTIONS,
     Length,
     chosen_length,
+    length_label,
     length_lines,
     lobby_options,
     quick_offered,
@@ -76,7 +77,10 @@ def test_the_lobby_lists_each_length_with_its_minutes() -> None:
             assert t("twinpyramid.lobby.length_choice", lang, mark=mark, minutes=minutes,
                      length=t(f"twinpyramid.lobby.length.{choice.value}", lang)) in lines
         quick = expected_minutes("twinpyramid", {"deals": 1}, 3, bots)
-        long = t("twinpyramid.lobby.long", lang, limit=30, quick=quick, button=t("lobby.button.quick", lang))
+        button = t("lobby.button.quick_as", lang, length=length_label({"deals": 1}, 3, bots, lang))
+        assert button == t("lobby.button.quick_as", lang, length=t(  # the quick game's minutes on its button
+            "twinpyramid.lobby.short_minutes", lang, length=t("twinpyramid.lobby.short.deal", lang), minutes=quick))
+        long = t("twinpyramid.lobby.long", lang, limit=30, button=button)
         assert long in lines and long not in length_lines({"deals": 1}, 3, bots, lang)
         assert quick_offered({}, 3, bots) and not quick_offered({"deals": 1}, 3, bots)
 
@@ -86,9 +90,10 @@ def test_a_short_table_is_not_told_it_is_long() -> None:
     for people in (1, 2, 3):
         minutes = expected_minutes("twinpyramid", {"rounds": 1}, people, ["normal"] * (3 - people))
         assert minutes is not None
-        told = any(line == t("twinpyramid.lobby.long", "en", limit=30, button=t("lobby.button.quick", "en"),
-                             quick=expected_minutes("twinpyramid", {"deals": 1}, people, ["normal"] * (3 - people)))
-                   for line in length_lines({"rounds": 1}, people, ["normal"] * (3 - people), "en"))
+        bots = ["normal"] * (3 - people)
+        button = t("lobby.button.quick_as", "en", length=length_label({"deals": 1}, people, bots, "en"))
+        told = any(line == t("twinpyramid.lobby.long", "en", limit=30, button=button)
+                   for line in length_lines({"rounds": 1}, people, bots, "en"))
         assert told is (minutes > 30), (people, minutes)
 
 

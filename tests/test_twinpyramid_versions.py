@@ -26,7 +26,7 @@ def test_the_version_2_records_are_here():
 @pytest.mark.parametrize("path", RECORDS, ids=lambda p: p.stem)
 def test_a_game_stored_by_version_2_replays_to_its_stored_final_state(path):
     record = GameRecord.read(path.read_bytes())
-    assert record.engine_version == 2 and ENG.version == 4
+    assert record.engine_version == 2 and ENG.version == 5
     replay = rebuild(record)  # refused unless every logged action is legal and the final digest is the stored one
     assert len(replay) == len(record.actions) + 1
     first = replay.frames[0].state
@@ -76,3 +76,23 @@ def test_rules_2_keep_a_joker_from_taking_a_joker():
 def test_an_a_never_takes_a_joker():
     s = make(n=3, hands={"p0": {"held": ["AD", "4C"]}, "p1": {"shown": ["KD", "X2"]}}, top="5H")
     assert [(a["card"], a["target"]) for a in legal(s, "p0") if a["type"] == "change"] == [("AD", "KD")]
+
+
+V4_RECORD = Path(__file__).parent / "records" / "twinpyramid_v4_6seats.json"
+"""A six-seat game of one deal played by the normal bots on engine version 4 (the commit before version 5), to its
+turn limit, exported as a game-record file, its final-state digest computed by that code."""
+
+
+def test_a_six_seat_game_stored_by_version_4_replays_unpaid_and_version_5_would_settle_it():
+    """D18 changes how a six-seat deal without a winner ends; a game stored before it replays exactly as it was
+    played (everyone at 0), while the same log read as version 5 ends settled by the stones — another final state,
+    so it is refused."""
+    record = GameRecord.read(V4_RECORD.read_bytes())
+    assert record.engine_version == 4 and len(record.players) == 6
+    replay = rebuild(record)
+    final = replay.frames[-1].state
+    assert final.last_deal.reason == "turn_limit" and not any(final.last_deal.payments.values())
+    assert not final.settled_by_stones and {seat.points for seat in final.seats.values()} == {0}
+    with pytest.raises(HostError) as refused:
+        rebuild(record.model_copy(update={"engine_version": ENG.version}))
+    assert refused.value.code == "replay_mismatch"

@@ -103,6 +103,13 @@ def hand(game: str, view: View, names: Names, locale: object | None) -> str:
     return render_hooks(game).hand(view, names, locale)
 
 
+def review_picture(game: str) -> Callable[..., bytes] | None:
+    """How a moment looked back at is drawn (the viewer, the animated summary): the game's ``review_image`` (every
+    seat's public state), else its board ``image``; None for a game that draws none."""
+    hooks = render_hooks(game)
+    return hooks.review_image or hooks.image
+
+
 def event_line(game: str, event: Event | dict[str, Any], names: Names, locale: object | None) -> str | None:
     ev = event if isinstance(event, Event) else Event.model_validate(event)
     return render_hooks(game).event(ev, names, locale)

@@ -8,7 +8,7 @@ from engines import Event
 from engines.akuma.cards import hand_score
 from engines.akuma.view import AkumaView
 
-from ..i18n import t
+from ..i18n import sentences, t
 from . import Board, Names, ranking_lines
 
 COLOUR_MARKS = {"Y": "🟡", "P": "🩷", "G": "🟢", "V": "🟣", "B": "🔵", "W": "⚪"}
@@ -127,7 +127,7 @@ def event(ev: Event, names: Names, locale: object | None) -> str | None:
                 extras.append(t("akuma.event.locked", locale, lock=lock_text(d["lock"], locale)))
             if d.get("steals"):
                 extras.append(t("akuma.event.may_steal", locale, count=d["steals"]))
-            return " ".join([text, *extras])
+            return sentences([text, *extras], locale)
         case "steal":
             return t("akuma.event.steal", locale, thief=names(d["thief"]), victim=names(d["victim"]))
         case "stolen_card":

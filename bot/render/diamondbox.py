@@ -16,7 +16,7 @@ from engines import Event
 from engines.diamondbox.cards import COLOURS, TURNS_ALL, cells_of, size_at, table
 from engines.diamondbox.view import DiamondBoxView
 
-from ..i18n import join_list, t
+from ..i18n import join_list, sentences, t
 from . import Board, Names, ranking_lines
 
 COLOUR_MARKS = {"R": "🟥", "Y": "🟨", "G": "🟩", "B": "🟦", "P": "🟪"}
@@ -244,7 +244,7 @@ def event(ev: Event, names: Names, locale: object | None) -> str | None:
             line = t(key, locale, player=names(d["player"]), colour=colour_name(d["colour"], locale),
                      previous=colour_name(d.get("previous"), locale))
             follow = "diamondbox.event.then_bonus" if d.get("bonus") else "diamondbox.event.then"
-            return line + " " + t(follow, locale, player=names(d.get("next")))
+            return sentences([line, t(follow, locale, player=names(d.get("next")))], locale)
         case "card_placed":
             return t("diamondbox.event.placed", locale, player=names(d["player"]),
                      move=placement(d["card"], d["turn"], d["x"], d["y"], locale), covered=d["covered"],
@@ -311,3 +311,9 @@ def rules_fields(locale: object | None) -> dict[str, str]:
         lines.append(t("diamondbox.rules.table_row", locale, number=number, face=face(rows),
                        rows="/".join(rows)))
     return {"card_table": "\n".join(lines)}
+
+
+def caption_scores(view: DiamondBoxView, locale: object | None) -> dict[str, str]:
+    """Each seat's cards left, hand and own pile, with the unit: what the result counts (the summary's caption)."""
+    return {p: t("diamondbox.caption.score", locale, count=view.hand_sizes[p] + view.pile_sizes[p])
+            for p in view.players}

@@ -370,3 +370,13 @@ def image(view: PileupView, names: Names, locale: object | None) -> bytes:
 def image_alt(view: PileupView, names: Names, locale: object | None) -> str:
     """The picture's alt text: the columns in words, one line each."""
     return "\n".join([t("pileup.board.columns", locale)] + [column_line(col, names, locale) for col in view.columns])
+
+
+def caption_scores(view: PileupView, locale: object | None) -> dict[str, str]:
+    """Each seat's minus cards: what the result counts, with its unit (the animated summary's caption)."""
+    return {seat.player: t("pileup.caption.score", locale, count=seat.minus_count) for seat in view.seats}
+
+
+def hand_cards(view: PileupView) -> list[str]:
+    """A seat's every card, the revealed ones too (the view's ``hand`` holds the secret ones only)."""
+    return list(view.hand_all or [])

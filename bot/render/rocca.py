@@ -359,3 +359,8 @@ def image_alt(view: RoccaView, names: Names, locale: object | None) -> str:
     if parts is None:
         return t("rocca.image_alt", locale)
     return t("rocca.image_alt_split", locale, parts=" | ".join(" ".join(labels) for labels in parts))
+
+
+def caption_scores(view: RoccaView, locale: object | None) -> dict[str, str]:
+    """Each seat's cards in hand: what the result counts, with its unit (the animated summary's caption)."""
+    return {p: t("rocca.caption.score", locale, count=n) for p, n in view.hand_sizes.items()}

@@ -159,8 +159,9 @@ def render_split(view: RoccaView, whole: Canvas) -> Image.Image:
         corner = (round(part.x * unit), round(part.y * unit))
         out.paste(drawn(picture((math.ceil(a.width * unit), math.ceil(a.height * unit)), palette), window, view),
                   corner)
-        draw.rectangle((corner[0], corner[1], corner[0] + a.width * unit, corner[1] + a.height * unit),
-                       outline=colour, width=3)
+        right = min(corner[0] + a.width * unit, out.size[0] - 1)  # the frame's last pixels inside the picture:
+        bottom = min(corner[1] + a.height * unit, out.size[1] - 1)  # a part at its edge is framed whole
+        draw.rectangle((corner[0], corner[1], right, bottom), outline=colour, width=3)
     y = overview[1] * unit + GAP * unit / 2
     draw.line((0, y, out.size[0], y), fill=OUTLINE, width=2)
     out.putpalette(bytes(palette.palette), "RGB")  # every colour the pieces took from it (the paste copies indices)

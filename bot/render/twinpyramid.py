@@ -129,10 +129,14 @@ def seat_mark(number: int) -> str:
 
 def seat_lines(seat: SeatView, view: TwinPyramidView, names: Names, locale: object | None,
                number: int = 1, reveal: bool = True) -> list[str]:
-    """A seat on the board: its numbers; the deciding seat's two pyramids are in the picture, every seat's in its
-    alt text. ``reveal``: its revealed held cards (False where the deal's result names its whole hand: held and
-    shown cards, as the deal's log line does; the held cards alone beside it would read as a different hand)."""
+    """A seat on the board: its numbers and the stones of its field pyramid, bottom row first (the deciding seat's
+    two pyramids are drawn in the picture, every seat's in its alt text). ``reveal``: its revealed held cards
+    (False where the deal's result names its whole hand: held and shown cards, as the deal's log line does; the
+    held cards alone beside it would read as a different hand)."""
     lines = [seat_mark(number) + " " + seat_header(seat, view, names, locale)]
+    placed = [stone for row in ROWS for rank in row if (stone := seat.stones.get(rank))]
+    if placed:  # public, and in the picture only for the deciding seat
+        lines.append(t("twinpyramid.board.field", locale, cards=cards(placed)))
     if reveal and seat.revealed is not None:
         lines.append(t("twinpyramid.board.revealed", locale, cards=sorted_cards(seat.revealed)))
     return lines
@@ -334,6 +338,14 @@ def image(view: TwinPyramidView, names: Names, locale: object | None) -> bytes:
     return render_png(view, names.plain())
 
 
+def review_image(view: TwinPyramidView, names: Names, locale: object | None) -> bytes:
+    """The picture of a moment looked back at (the viewer, the animated summary): the deciding seat's pyramids and
+    every seat's at a glance under them, so that a frame follows from the one before whoever moved."""
+    from .twinpyramid_image import render_review_png
+
+    return render_review_png(view, names.plain())
+
+
 def image_alt(view: TwinPyramidView, names: Names, locale: object | None) -> str:
     """The picture's alt text: each seat's two pyramids in words."""
     lines = [t("twinpyramid.image_alt", locale)]
@@ -344,4 +356,17 @@ def image_alt(view: TwinPyramidView, names: Names, locale: object | None) -> str
 
 
 __all__ = ["board", "hand", "event", "error_field", "card", "cards", "pyramid_lines", "order_text", "image",
-           "image_alt"]
+           "image_alt", "review_image", "caption_scores", "hand_cards"]
+
+
+def caption_scores(view: TwinPyramidView, locale: object | None) -> dict[str, str]:
+    """Each seat's points of the match so far, with its unit (the animated summary's caption)."""
+    return {seat.player: t("twinpyramid.caption.score", locale, count=seat.points) for seat in view.table}
+
+
+def hand_cards(view: TwinPyramidView) -> list[str]:
+    """A seat's hand as the viewer shows it: its held cards (or its revealed hand) and its shown cards."""
+    seat = seat_of(view, view.viewer)
+    if seat is None:
+        return list(view.hand or [])
+    return [*(seat.revealed or view.hand or []), *seat.shown]

@@ -5,7 +5,7 @@ from typing import Any
 
 from engines import Event
 
-from ..i18n import join_list, t
+from ..i18n import join_list, sentences, t
 from . import Names
 from .event_table import EventFormatter, format_event
 from .twinpyramid_text import card, cards, sorted_cards, step_label, suit_mark, suit_name
@@ -17,10 +17,12 @@ def deal_result_lines(outcome: dict[str, Any], names: Names, locale: object | No
     who = names(outcome.get("player"))
     key = {"complete": "twinpyramid.result.complete", "burst": "twinpyramid.result.burst",
            "turn_limit": "twinpyramid.result.turn_limit"}.get(reason or "", "twinpyramid.result.stalled")
+    paid = outcome.get("payments") or {}
+    if outcome.get("player") is None and any(paid.values()):  # no winner, settled by the stones (D18)
+        key += "_settled"
     lines = [t(key, locale, number=outcome.get("number", 0), player=who, limit=outcome.get("turn_limit", 0))]
     if outcome.get("revealed"):
         lines.append(t("twinpyramid.result.revealed", locale, player=who, cards=sorted_cards(outcome["revealed"])))
-    paid = outcome.get("payments") or {}
     if payments and any(paid.values()):
         lines.append(t("twinpyramid.result.payments", locale, payments=join_list(
             (f"{names(p)} {amount:+d}" for p, amount in paid.items()), locale)))
@@ -37,6 +39,8 @@ def shared_first_line(outcome: dict[str, Any], names: Names, locale: object | No
     if reason in ("burst", "complete") and player is not None and others:
         key = "twinpyramid.result.shared_burst" if reason == "burst" else "twinpyramid.result.shared_complete"
         return t(key, locale, player=names(player), amount=abs(others[0]))
+    if any(paid.values()):  # settled by the stones (D18): the tied seats had as many stones
+        return t("twinpyramid.result.shared_settled", locale)
     return t("twinpyramid.result.shared_unpaid", locale)
 
 
@@ -51,7 +55,7 @@ def _deal_started(d: dict[str, Any], who: str, names: Names, locale: object | No
         text = t("twinpyramid.event.deal_started", locale, deal=d.get("deal", 1), total=total,
                  player=names(d.get("start_player")), top=card(d.get("top", "")))
     if len(flipped) > 1:
-        text += " " + t("twinpyramid.event.flipped", locale, cards=cards(flipped))
+        text = sentences([text, t("twinpyramid.event.flipped", locale, cards=cards(flipped))], locale)
     return text
 
 

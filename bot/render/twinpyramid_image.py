@@ -1,4 +1,5 @@
-"""Twin Pyramid's two pyramids of the deciding seat as a picture (Pillow), drawn from the spectator view only.
+"""Twin Pyramid's two pyramids of the deciding seat as a picture (Pillow), drawn from the spectator view only; and
+under them every seat at a glance (``render_review``), which the viewer and the animated summary show.
 
 The picture shows one seat large enough to read on a phone (every seat at once shrank its ranks to 6–8 px at 400 px
 wide; the board text lists every seat's numbers and the alt text every seat's pyramids): the seat to act (or, with
@@ -120,31 +121,38 @@ def draw_seat(draw: ImageDraw.ImageDraw, seat: SeatView, left: float, top: float
     draw_hand(draw, px, hand_top, seat.held_count, seat.shown, burst)
 
 
-def draw_name(draw: ImageDraw.ImageDraw, name: str, number: int, width: float, acting: bool) -> None:
+def draw_name(draw: ImageDraw.ImageDraw, name: str, number: int, width: float, acting: bool,
+              left: float = 0, top: float = 0) -> None:
     """The seat's name as written in a strip above its panel (its number when the font lacks a character)."""
     shown = name if name.strip() and drawable(name) else str(number)
     if acting:
-        draw.rounded_rectangle((PAD, 6, width - PAD, NAME_H - 2), radius=10, fill=ACTING)
-    draw_fitted(draw, (2 * PAD, NAME_H / 2 + 2), shown, NAME_SIZE, width - 4 * PAD, INK)
+        draw.rounded_rectangle((left + PAD, top + 6, left + width - PAD, top + NAME_H - 2), radius=10, fill=ACTING)
+    draw_fitted(draw, (left + 2 * PAD, top + NAME_H / 2 + 2), shown, NAME_SIZE, width - 4 * PAD, INK)
 
 
-def focus_seat(view: TwinPyramidView) -> int:
-    """The index of the seat the picture shows: the first to act, else the current player's."""
+def focus_seat(view: TwinPyramidView, ended_first: bool = False) -> int:
+    """The index of the seat the picture shows: the first to act, else the current player's; ``ended_first`` (a
+    moment looked back at): at a deal's end the seat that ended it (its completed pyramid, its burst hand)."""
     players = [seat.player for seat in view.table]
-    for player in (view.to_act if view.phase != "over" else []) + [view.current]:
+    over = ended_first and view.last_deal is not None and view.phase in ("deal_over", "over")
+    ended = view.last_deal.player if over and view.last_deal is not None else None
+    for player in ([ended] if ended else []) + (view.to_act if view.phase != "over" else []) + [view.current]:
         if player in players:
             return players.index(player)
     return 0
 
 
-def render(view: TwinPyramidView, names: Callable[[str], str] = str) -> Image.Image:
+def render(view: TwinPyramidView, names: Callable[[str], str] = str, below: int = 0,
+           ended_first: bool = False) -> Image.Image:
+    """The deciding seat's panel under its name (``below``: pixels left free under it, and ``ended_first``, for
+    ``render_review``)."""
     width = PANEL_W + 2 * PAD
-    height = NAME_H + PANEL_H + PAD
+    height = NAME_H + PANEL_H + PAD + below
     img = Image.new("P", (width, height), (250, 249, 245))
     draw = ImageDraw.Draw(img)
     if not view.table:
         return img
-    index = focus_seat(view)
+    index = focus_seat(view, ended_first)
     seat = view.table[index]
     acting = view.phase != "over" and seat.player in view.to_act
     draw_name(draw, names(seat.player), index + 1, width, acting)
@@ -154,3 +162,65 @@ def render(view: TwinPyramidView, names: Callable[[str], str] = str) -> Image.Im
 
 def render_png(view: TwinPyramidView, names: Callable[[str], str] = str) -> bytes:
     return to_png(render(view, names))
+
+
+MINI_SLOT, MINI_GAP = 9, 2  # a slot of a seat's small pyramids under the big panel
+MINI_ROW = 4 * MINI_SLOT + 3 * MINI_GAP
+MINI_PYR = 4 * MINI_SLOT + 3 * MINI_GAP
+NUMBER_SIZE = 18  # a seat's number over its small pyramids: 12 px of ink once shown 280 px wide
+MINI_H = NUMBER_SIZE + 10 + 2 * MINI_PYR + 8 + PAD
+
+
+def mini_boxes(left: float, top: float) -> list[tuple[float, float, float, float]]:
+    """The ten slots of a small pyramid in ``ROWS`` order, bottom row first, centred rows."""
+    boxes = []
+    for r, row in enumerate(ROWS):
+        y = top + MINI_PYR - (r + 1) * MINI_SLOT - r * MINI_GAP
+        x0 = left + (MINI_ROW - (len(row) * MINI_SLOT + (len(row) - 1) * MINI_GAP)) / 2
+        boxes += [(x0 + i * (MINI_SLOT + MINI_GAP), y, x0 + i * (MINI_SLOT + MINI_GAP) + MINI_SLOT, y + MINI_SLOT)
+                  for i in range(len(row))]
+    return boxes
+
+
+def draw_mini(draw: ImageDraw.ImageDraw, seat: SeatView, number: int, left: float, top: float, width: float,
+              acting: bool, burst: int) -> None:
+    """One seat at a glance: its number, its field pyramid (a placed stone in its suit's ink) and its hand pyramid
+    (held cards dark, shown cards white, the burst slot red-edged)."""
+    if acting:
+        draw.rounded_rectangle((left + 1, top, left + width - 1, top + MINI_H - PAD), radius=6, fill=ACTING)
+    draw.text((left + width / 2, top + 3 + NUMBER_SIZE / 2), str(number), font=font(NUMBER_SIZE), fill=INK,
+              anchor="mm")
+    x = left + (width - MINI_ROW) / 2
+    field_top = top + NUMBER_SIZE + 10
+    ranks = [rank for row in ROWS for rank in row]
+    for rank, box in zip(ranks, mini_boxes(x, field_top), strict=True):
+        stone = seat.stones.get(rank)
+        fill = (WHITE if stone.startswith("X") else suit_ink(stone[-1])) if stone else FIELD_BG
+        draw.rectangle(box, fill=fill, outline=INK if stone else EMPTY_INK)
+    cards: list[str | None] = [None] * seat.held_count + list(seat.shown)
+    for i, box in enumerate(mini_boxes(x, field_top + MINI_PYR + 8)):
+        if i < len(cards):
+            draw.rectangle(box, fill=BACK if cards[i] is None else WHITE, outline=INK)
+        else:
+            draw.rectangle(box, fill=HAND_BG, outline=BURST if i == burst - 1 else EMPTY_INK)
+
+
+def render_review(view: TwinPyramidView, names: Callable[[str], str] = str) -> Image.Image:
+    """The deciding seat's two pyramids under its name (``render``; at a deal's end the seat that ended it), and
+    under them every seat at a glance, in
+    seat order, numbered as the board text numbers them (the one to act on gold): what the viewer and the
+    animated summary show, so that a frame follows from the one before whoever moved."""
+    img = render(view, names, below=MINI_H, ended_first=True)
+    if not view.table:
+        return img
+    draw = ImageDraw.Draw(img)
+    cell = (img.width - 2 * PAD) / len(view.table)
+    top = img.height - MINI_H
+    for number, seat in enumerate(view.table):
+        acting = view.phase != "over" and seat.player in view.to_act
+        draw_mini(draw, seat, number + 1, PAD + number * cell, top, cell, acting, view.geometry.burst_size)
+    return img
+
+
+def render_review_png(view: TwinPyramidView, names: Callable[[str], str] = str) -> bytes:
+    return to_png(render_review(view, names))

@@ -24,6 +24,7 @@ from .rows import (
 _GAME_COLUMNS = ("id, guild_id, channel_id, game, options, seed, status, host_id, locale, version, state, "
                  "lobby_message_id, board_message_id, turn_seconds, deadline, rematch_id, paused_at, open_thread, "
                  "lobby_channel_id, board_shown, result_shown, told_shown, end_tidied, engine_version, end_reason")
+_MOVES = "(SELECT COUNT(*) FROM actions WHERE actions.game_id = games.id) AS moves"  # the moves logged so far
 _UPDATABLE = {"status", "state", "lobby_message_id", "board_message_id", "locale", "deadline", "turn_seconds",
               "host_id", "bot_to_act", "rematch_id", "paused_at", "open_thread",
               "channel_id", "lobby_channel_id", "end_reason"}
@@ -138,7 +139,7 @@ class GameStore:
         return [r[0] for r in await self.db.fetch(sql + " ORDER BY id", *params)]
 
     async def get_game(self, game_id: int) -> GameRow | None:
-        row = await self.db.fetchrow(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", game_id)
+        row = await self.db.fetchrow(f"SELECT {_GAME_COLUMNS}, {_MOVES} FROM games WHERE id = ?", game_id)
         if row is None:
             return None
         game = GameRow(**{k: row[k] for k in row.keys()} | {

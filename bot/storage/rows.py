@@ -86,6 +86,7 @@ class GameRow:
     end_tidied: bool = False  # its lobby shows the end and its thread is archived
     engine_version: int = 0  # the engine's rules version that dealt it (LEGACY_ENGINE_VERSION: not recorded)
     end_reason: str | None = None  # why it ended before its game did (a ``bot.table.EndReason`` value)
+    moves: int = 0  # the actions its game logged (the moves a board, a record and the viewer number)
     seats: list[SeatRow] = field(default_factory=list)
 
 

@@ -33,7 +33,13 @@ from ..common import names_for
 from ..controls import Actions, PickSelect, single
 from ..custom_ids import INDEX, number
 from ..selection import TOKEN, Selection
-from .twinpyramid_length import length_lines, lobby_options, quick_offered, quick_options  # noqa: F401  (the plug-in's hooks)
+from .twinpyramid_length import (  # noqa: F401  (the plug-in's hooks)
+    length_label,
+    length_lines,
+    lobby_options,
+    quick_offered,
+    quick_options,
+)
 
 ACTION_PARTS = (0, 2)  # PickSelect part numbers of the action selects (a second one only when over 25 choices)
 CARD_PART = 1  # ... and of the card-to-rearrange select

@@ -62,6 +62,22 @@ def quick_offered(options: dict[str, Any], people: int, bots: Sequence[str]) -> 
             and chosen_length(options, people + len(bots)) is not QUICK_LENGTH)
 
 
+def length_label(options: dict[str, Any], people: int, bots: Sequence[str], locale: object | None) -> str | None:
+    """The plug-in's hook: the length these options deal at the seats so far, short, with its expected minutes
+    ("one round, ~61 min"), for the lobby's Start and quick-start buttons."""
+    minutes = expected_minutes("twinpyramid", options, people, bots)
+    if minutes is None:
+        return None
+    chosen = chosen_length(options, people + len(bots))
+    if chosen is not None:
+        length = t(f"twinpyramid.lobby.short.{chosen.value}", locale)
+    elif options.get("rounds") is not None:
+        length = t("twinpyramid.lobby.short.rounds", locale, count=options["rounds"])
+    else:
+        length = t("twinpyramid.lobby.short.deals", locale, count=options.get("deals") or 1)
+    return t("twinpyramid.lobby.short_minutes", locale, length=length, minutes=minutes)
+
+
 def length_lines(options: dict[str, Any], people: int, bots: Sequence[str], locale: object | None) -> list[str]:
     """The lobby's lines on length: each offered length with its expected minutes (the table's own marked), for a
     table that named none that its default follows the seats, and, when the table's length is expected to pass
@@ -81,6 +97,7 @@ def length_lines(options: dict[str, Any], people: int, bots: Sequence[str], loca
         lines.append(t("twinpyramid.lobby.default", locale, count=seats, upto=ROUND_BY_DEFAULT_UP_TO,
                        length=t(f"twinpyramid.lobby.length.{chosen.value}", locale)))
     if quick_offered(options, people, bots):
-        lines.append(t("twinpyramid.lobby.long", locale, limit=QUICK_ABOVE_MINUTES,
-                       quick=minutes[QUICK_LENGTH] or 0, button=t("lobby.button.quick", locale)))
+        quick = length_label(quick_options(options), people, bots, locale)
+        button = t("lobby.button.quick_as", locale, length=quick) if quick else t("lobby.button.quick", locale)
+        lines.append(t("twinpyramid.lobby.long", locale, limit=QUICK_ABOVE_MINUTES, button=button))
     return lines

@@ -248,6 +248,10 @@ class AkumaEngine(Engine[AkumaState, AkumaAction, AkumaOptions, AkumaView]):
         Play: _play, Release: _release, Steal: _steal, StopStealing: _stop_stealing,
     }
 
+    def held_at_end(self, state: AkumaState) -> dict[str, list[str]]:
+        """Every seat's cards as the result counts them (its "Cards in hand"); the final view shows no hand."""
+        return {p: list(state.hands[p]) for p in state.players}
+
     def result(self, state: AkumaState) -> Result | None:
         if not state.over:
             return None

@@ -221,6 +221,10 @@ class DiamondBoxEngine(Engine[DiamondBoxState, DiamondBoxAction, DiamondBoxOptio
     def is_over(self, state: DiamondBoxState) -> bool:
         return state.winner is not None or state.draw_reason is not None
 
+    def held_at_end(self, state: DiamondBoxState) -> dict[str, list[str]]:
+        """Every seat's "Cards left" as the result counts them: its hand and its own pile."""
+        return {p: [*state.hands[p], *state.piles[p]] for p in state.players}
+
     def result(self, state: DiamondBoxState) -> Result | None:
         if not self.is_over(state):
             return None

@@ -309,3 +309,12 @@ class PileupEngine(Engine[PileupState, PileupAction, PileupOptions, PileupView])
         scores = {p: len(state.minus[p]) for p in state.players}
         return Result(ranking=ranking(state.players, scores), scores=scores)
 
+    def turn_number(self, state: PileupState) -> int:
+        """The turn the board shows ("turn n"), counted over the whole game."""
+        return state.turn_count
+
+    def held_at_end(self, state: PileupState) -> dict[str, list[str]]:
+        """Every seat's hand, secret and revealed cards alike (the board's ✋; a view's ``hand`` leaves the
+        revealed ones out)."""
+        return {p: list(state.hands[p]) for p in state.players}
+

@@ -382,5 +382,9 @@ class RoccaEngine(Engine[RoccaState, RoccaAction, RoccaOptions, RoccaView]):
             return None
         return Result(ranking=self._ranking(state), scores={p: len(h) for p, h in state.hands.items()})
 
+    def held_at_end(self, state: RoccaState) -> dict[str, list[str]]:
+        """Every seat's hand, as the result counts it."""
+        return {p: list(state.hands[p]) for p in state.players}
+
     def view(self, state: RoccaState, viewer: str | None) -> RoccaView:
         return build_view(self, state, viewer)

@@ -63,19 +63,21 @@ class TwinPyramidEngine(Engine[TwinPyramidState, TwinPyramidAction, TwinPyramidO
     # 4: options naming no length mean one round up to four players, one deal at five and six (D17), no longer one
     #    deal, and a deal's turn limit is at most 720 (rules 4; ``stored_options`` gives a game of 2 or 3 that named
     #    no length one deal, and a game of 3 rules 3)
-    version = 4  # bump when a rules change plays stored games differently
+    # 5: at five and six seats a deal without a winner is settled by the field pyramids (D18), and a decision allows
+    #    13 rearrangement steps, not 8 (D3; rules 5; ``stored_options`` gives a game of 4 rules 4)
+    version = 5  # bump when a rules change plays stored games differently
     secret_events = frozenset({"three_seen"})
     min_players = 2
     max_players = 6
     state_model = TwinPyramidState
     action_model = TwinPyramidAction
     options_model = TwinPyramidOptions
-    replays_versions = frozenset({1, 2, 3})
+    replays_versions = frozenset({1, 2, 3, 4})
 
     def stored_options(self, options: dict[str, Any], version: int) -> dict[str, Any]:
         """Before version 2 a match without ``rounds`` lasted the original's two rounds; before version 3 the host
         (seat 0) started and rules 2 applied; before version 4 a match naming no length was one deal and the turn limit
-        had no cap (rules 3)."""
+        had no cap (rules 3); before version 5 no deal was settled by stones (rules 4)."""
         if version < 2 and "rounds" not in options:
             options = {**options, "rounds": ORIGINAL_ROUNDS}
         if version < 4 and options.get("rounds") is None and options.get("deals") is None:
@@ -84,6 +86,8 @@ class TwinPyramidEngine(Engine[TwinPyramidState, TwinPyramidAction, TwinPyramidO
             options = {"rules": 3, **options}  # no cap on the turn limit (rules 2, set above, stays)
         if version < 3:
             options = {**options, "start_player": 0, "rules": 2}
+        if version < 5:
+            options = {"rules": 4, **options}  # no house rule (rules 3 and 2, set above, stay)
         return options
 
     def length_units(self, options: dict[str, Any], players: int) -> int:
@@ -148,6 +152,15 @@ class TwinPyramidEngine(Engine[TwinPyramidState, TwinPyramidAction, TwinPyramidO
 
     def result(self, state: TwinPyramidState) -> Result | None:
         return flow.match_result(state) if state.over else None
+
+    def turn_number(self, state: TwinPyramidState) -> int:
+        """The turn of the deal under way, as the board counts it ("turn n of at most m"; each deal from 1)."""
+        return state.turns + 1
+
+    def held_at_end(self, state: TwinPyramidState) -> dict[str, list[str]]:
+        """Every seat's hand, held and shown cards alike (the board's "hand n/10"; the view of a revealed hand
+        holds no held card)."""
+        return {p: list(seat.hand) for p, seat in state.seats.items()}
 
     # ---- transitions ----------------------------------------------------------------
     def _apply(self, state: TwinPyramidState, player: str, action: Any) -> list[Event]:

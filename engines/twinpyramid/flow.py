@@ -92,6 +92,9 @@ def end_deal(state: TwinPyramidState, reason: str, player: str | None, events: l
         seat = state.seats[player]
         seat.revealed = True
         revealed = seat.hand
+    elif state.settled_by_stones:  # D18: each seat pays each other seat a point for every stone it has more
+        stones = {p: len(state.seats[p].stones) for p in state.players}
+        payments = {p: n * stones[p] - sum(stones.values()) for p in state.players}
     for p, amount in payments.items():
         state.seats[p].points += amount
     state.last_deal = DealOutcome(

@@ -7,10 +7,12 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ..base import GameState
 
-# How many rearrangement steps one decision (a turn, or a forced draw) allows. The rules
-# say "any number"; a finite bound keeps every game finite. It is generous: any target
-# split of held/shown cards needs at most 4 steps, plus a few same-rank stone swaps.
-REARRANGE_LIMIT = 8
+# How many rearrangement steps one decision (a turn, or a forced draw) allows. The rules say any number
+# (「何枚でも可能です」); a finite bound keeps every game finite, and this one cuts no arrangement a player could
+# want (D3): every arrangement of hand and pyramids reachable from a position is reachable within 13 steps — at
+# most 9 stone swaps (one a slot whose stone changes; a hand of 10 bursts, so at most 9 cards match 9 stones) and
+# at most 4 moves between held and shown (held holds 4; a swap of held and shown fixes two cards at once).
+REARRANGE_LIMIT = 13
 
 # A deal ends when someone completes either pyramid (the original's only ending). As a
 # safeguard against a deal that could in principle run for ever (cards locked in hands and
@@ -32,7 +34,10 @@ ORIGINAL_ROUNDS = 2  # the original's standard: every player is start player twi
 # The rules a game is dealt under (the options' ``rules``, set only by ``stored_options`` for a stored game):
 # 2 = before issue 44 (the host always started; a joker never took a joker), 3 = the original's text on both.
 # 4 = a deal's turn limit is at most MAX_TURNS (engine version 4).
-RULES = 4
+# 5 = the house rule of five and six seats (engine version 5, D18): a deal that ends with nobody's pyramid complete
+#     (the turn limit, or a round of passes) is settled by the field pyramids.
+RULES = 5
+SETTLED_FROM_SEATS = 5  # the house rule's seat counts: five and six
 
 
 class TwinPyramidOptions(BaseModel):
@@ -166,6 +171,11 @@ class TwinPyramidState(GameState):
         """The turn at which a deal still running ends unpaid (D11): 150 per player, from rules 4 at most 720."""
         limit = TURNS_PER_PLAYER * len(self.players)
         return min(limit, MAX_TURNS) if int(self.options.get("rules", 2)) >= 4 else limit
+
+    @property
+    def settled_by_stones(self) -> bool:
+        """Rules 5 at five and six seats: a deal without a winner is settled by the field pyramids (D18)."""
+        return int(self.options.get("rules", 2)) >= 5 and len(self.players) >= SETTLED_FROM_SEATS
 
     @property
     def joker_takes_joker(self) -> bool:

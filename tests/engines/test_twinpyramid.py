@@ -52,7 +52,7 @@ def test_deck_has_52_cards_plus_the_chosen_jokers(jokers):
 
 def test_defaults_two_jokers_one_round_at_three():
     s = ENG.new_game(players(3), seed=5)
-    assert s.options == {"jokers": 2, "rounds": 1, "rules": 4} and s.deals_total == 3
+    assert s.options == {"jokers": 2, "rounds": 1, "rules": 5} and s.deals_total == 3
 
 
 # ---- setup ----------------------------------------------------------------------------------
@@ -84,7 +84,7 @@ def test_first_start_player_is_drawn_by_lot_from_the_seed():
 def test_start_option_names_the_first_start_player(seat):
     s = ENG.new_game(players(3), seed=7, options={"start_player": seat})
     assert s.first_start == s.start == s.current == seat and ENG.to_act(s) == [f"p{seat}"]
-    assert s.options == {"jokers": 2, "rounds": 1, "rules": 4}  # the state keeps the seat, not the option
+    assert s.options == {"jokers": 2, "rounds": 1, "rules": 5}  # the state keeps the seat, not the option
 
 
 def test_a_start_seat_outside_the_table_is_refused():

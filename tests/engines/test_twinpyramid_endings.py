@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot.i18n import t
 from bot.render.twinpyramid import board, deal_result_lines
 from engines.twinpyramid.state import MAX_TURNS, TURNS_PER_PLAYER
 
@@ -106,3 +107,52 @@ def test_taking_your_own_two_may_not_draw_the_tenth_card_while_you_can_play():
     stuck = pending(make(n=2, hands={"p0": {"held": ["4D", "KC", "3S", "9S"], "shown": ["QC", "5C", "6C", "JD"]}},
                          top="2H"), "two_choice", "p0")
     assert {"type": "take_two"} in legal(stuck, "p0")  # nothing to play or change: the draw is open
+
+
+@pytest.mark.parametrize(("n", "rules", "settled"), [(5, 5, True), (6, 5, True), (4, 5, False), (3, 5, False),
+                                                     (6, 4, False), (5, 4, False)])
+def test_at_five_and_six_seats_a_deal_without_a_winner_is_settled_by_the_field_pyramids(n, rules, settled):
+    """D18, a house rule (the original does not say what ends a deal nobody can win): from rules 5 at five and six
+    seats, a deal that reaches the turn limit is settled by the stones — each seat pays each other seat a point for
+    every stone that seat has more; at fewer seats, and in a game stored under rules 4, it ends unpaid as before."""
+    stones = [["7S", "8S", "9S"], ["7H"], [], ["7D", "8D"], ["7C"], ["8H"]][:n]
+    hands = {f"p{i}": {"held": [card], "stones": stones[i]}
+             for i, card in enumerate(["4D", "4C", "4H", "5D", "5C", "5H"][:n])}
+    s = make(n=n, hands=hands, top="6S", options={"rules": rules})
+    assert s.settled_by_stones is settled
+    s.turns = s.turn_limit - 1
+    s, ev = act(s, "p0", {"type": "draw"})
+    ended = event(ev, "deal_ended").data
+    counts = {f"p{i}": len(stones[i]) for i in range(n)}
+    expected = {p: sum(counts[p] - counts[q] for q in counts) for p in counts} if settled else dict.fromkeys(counts, 0)
+    assert ended["reason"] == "turn_limit" and ended["payments"] == expected
+    assert sum(ended["payments"].values()) == 0 and {p: s.seats[p].points for p in counts} == expected
+    lines = deal_result_lines(ended, str, "en")
+    key = "twinpyramid.result.turn_limit_settled" if settled else "twinpyramid.result.turn_limit"
+    assert lines[0] == t(key, "en", number=1, player="None", limit=s.turn_limit)
+    assert (t("twinpyramid.result.payments", "en", payments="p0 +8, p1 -2, p2 -7, p3 +3, p4 -2")
+            in lines) is (settled and n == 5)
+
+
+def test_a_stored_game_of_version_4_keeps_the_deal_unpaid():
+    """A six-seat game dealt by engine version 4 replays as it was played: its options read as rules 4."""
+    assert ENG.stored_options({}, 4)["rules"] == 4 and "rules" not in ENG.stored_options({}, 5)
+    state = ENG.new_game([f"p{i}" for i in range(6)], seed=3, options=ENG.stored_options({}, 4))
+    assert not state.settled_by_stones
+
+
+def test_a_first_place_shared_after_a_settled_deal_says_why():
+    """D18: the result under a match whose last deal was settled by the stones, first place shared, says so (not
+    that the deal ended unpaid)."""
+    from bot.render.twinpyramid_events import shared_first_line
+
+    stones = [["7S", "8S"], ["7H", "8H"], [], ["7D"], [], []]
+    hands = {f"p{i}": {"held": [card], "stones": stones[i]}
+             for i, card in enumerate(["4D", "4C", "4H", "5D", "5C", "5H"])}
+    s = make(n=6, hands=hands, top="6S")
+    s.turns = s.turn_limit - 1
+    s, ev = act(s, "p0", {"type": "draw"})
+    ended = event(ev, "deal_ended").data
+    assert ended["payments"]["p0"] == ended["payments"]["p1"] > 0
+    for lang in ("en", "ja"):
+        assert shared_first_line(ended, str, lang) == t("twinpyramid.result.shared_settled", lang)

@@ -16,14 +16,14 @@ def players(n: int) -> list[str]:
 @pytest.mark.parametrize("n", [2, 3, 4])
 def test_deals_count_deals_whatever_the_seats(n):
     s = ENG.new_game(players(n), seed=1, options={"deals": 3})
-    assert s.deals_total == 3 and s.options == {"jokers": 2, "deals": 3, "rules": 4}
+    assert s.deals_total == 3 and s.options == {"jokers": 2, "deals": 3, "rules": 5}
     assert ENG.length_units({"deals": 3}, n) == 3
 
 
 @pytest.mark.parametrize("n", [2, 3, 4])
 def test_rounds_count_one_deal_per_player_and_overrule_deals(n):
     s = ENG.new_game(players(n), seed=1, options={"rounds": 2, "deals": 5})
-    assert s.deals_total == 2 * n and s.options == {"jokers": 2, "rounds": 2, "rules": 4}
+    assert s.deals_total == 2 * n and s.options == {"jokers": 2, "rounds": 2, "rules": 5}
     assert ENG.length_units({"rounds": 2}, n) == 2 * n
 
 
@@ -34,7 +34,7 @@ def test_out_of_range_lengths_are_refused(options):
 
 
 def test_a_stored_game_of_version_1_reads_its_options_as_the_original_two_rounds():
-    assert 1 in ENG.replays_versions and ENG.version == 4
+    assert 1 in ENG.replays_versions and ENG.version == 5
     old_rules = {"start_player": 0, "rules": 2}  # what version 3 adds for any game stored before it
     assert ENG.stored_options({}, 1) == {"rounds": 2, **old_rules}
     assert ENG.stored_options({"jokers": 0}, 0) == {"jokers": 0, "rounds": 2, **old_rules}
@@ -60,6 +60,6 @@ def test_a_stored_game_of_version_2_or_3_that_named_no_length_reads_as_one_deal_
 def test_no_length_named_is_one_round_up_to_four_players_and_one_deal_above(n, deals, length):
     """D17: the default follows the players dealt in; the state keeps the length it plays, so it reads back."""
     s = ENG.new_game(players(n), seed=1, options={"jokers": 1})
-    assert s.deals_total == deals and s.options == {"jokers": 1, **length, "rules": 4}
+    assert s.deals_total == deals and s.options == {"jokers": 1, **length, "rules": 5}
     assert ENG.length_units({}, n) == deals
     assert ENG.load(ENG.dump(s)) == s

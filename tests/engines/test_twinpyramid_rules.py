@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engines import IllegalAction
+from engines.twinpyramid.cards import HELD_LIMIT
 from engines.twinpyramid.state import REARRANGE_LIMIT
 
 from .test_twinpyramid_support import (
@@ -306,3 +307,52 @@ def test_a_may_also_be_played_plainly_without_effect():
 def test_the_own_shown_cards_are_no_change_target():
     s = make(hands={"p0": {"held": ["AC"], "shown": ["9C"]}}, top="5H")
     assert not [a for a in legal(s, "p0") if a["type"] == "change"]
+
+
+def arrangement(seat) -> tuple:
+    """What rearranging changes (the order of shown cards is no part of it: the rules never read it)."""
+    return frozenset(seat.held), frozenset(seat.shown), tuple(sorted(seat.stones.items()))
+
+
+def farthest_arrangement(s, player: str = "p0") -> int:
+    """The most rearrangement steps any arrangement reachable from ``s`` needs (breadth first over the steps the
+    engine offers, without its limit)."""
+    from engines.twinpyramid import rules
+
+    seen = {arrangement(s.seats[player]): 0}
+    frontier = [s]
+    depth = 0
+    while frontier:
+        depth += 1
+        following = []
+        for state in frontier:
+            for step in rules.rearrange_actions(state, player, 0):
+                nxt = state.model_copy(deep=True)
+                rules.rearrange(nxt, player, step)
+                key = arrangement(nxt.seats[player])
+                if key not in seen:
+                    seen[key] = depth
+                    following.append(nxt)
+        frontier = following
+    return max(seen.values())
+
+
+def most_steps_needed(matched: int) -> int:
+    """The farthest arrangement of a seat with ``matched`` stones and a hand of ``matched`` cards of their ranks:
+    a swap per stone (each old stone lands in shown), then as many of them into held as held takes (four)."""
+    return matched + min(HELD_LIMIT, matched)
+
+
+@pytest.mark.parametrize("matched", [2, 3, 4, 5])
+def test_rearranging_allows_every_arrangement_a_position_can_reach(matched: int):
+    """「(何枚でも可能です)」 (D3): the bound cuts no arrangement a player could want. Breadth first over the steps
+    the engine offers (no limit), the farthest arrangement of a seat with ``matched`` stones and as many hand
+    cards of their ranks (held full first) is ``most_steps_needed`` away; the hardest position the rules allow
+    — nine stones (ten complete the pyramid) and nine hand cards of their ranks (ten burst) — so needs 13, the
+    limit."""
+    ranks = ["7", "8", "9", "10", "4", "5", "6", "2", "3"][:matched]
+    hand = [r + "H" for r in ranks]
+    s = make(n=2, hands={"p0": {"stones": [r + "S" for r in ranks], "held": hand[:HELD_LIMIT],
+                                "shown": hand[HELD_LIMIT:]}}, top="KD", fill_draw=False)
+    assert farthest_arrangement(s) == most_steps_needed(matched)
+    assert REARRANGE_LIMIT == most_steps_needed(9) == 13

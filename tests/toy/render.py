@@ -1,10 +1,14 @@
 """The toy game as text (from views only, through the catalogs)."""
 from __future__ import annotations
 
+from PIL import Image, ImageDraw
+
 from bot.i18n import t
 from bot.render import Board, Names, ranking_lines
+from bot.render.shapes import INK, WHITE, font, to_png
 from engines import Event
 
+from .engine import HAND
 from .view import ToyView
 
 
@@ -42,3 +46,18 @@ def event(ev: Event, names: Names, locale: object | None) -> str | None:
 def rules_fields(locale: object | None) -> dict[str, str]:
     """The rules text takes the deck size from the engine (an optional hook the toy uses to be covered)."""
     return {"deck": "9"}
+
+
+def image(view: ToyView, names: Names, locale: object | None) -> bytes:
+    """The played cards of each seat, one row a seat, as white cards with their numbers (the picture a board
+    gives the viewer and the animated summary)."""
+    picture = Image.new("RGB", (40 + 36 * HAND, 20 + 44 * len(view.players)), (30, 110, 70))
+    draw = ImageDraw.Draw(picture)
+    for row, player in enumerate(view.players):
+        top = 10 + 44 * row
+        draw.text((6, top + 20), str(row + 1), font=font(16), fill=WHITE, anchor="lm")
+        for column, played in enumerate(view.played[player]):
+            left = 30 + 36 * column
+            draw.rectangle((left, top, left + 30, top + 40), fill=WHITE, outline=INK)
+            draw.text((left + 15, top + 20), played[1:], font=font(18), fill=INK, anchor="mm")
+    return to_png(picture)

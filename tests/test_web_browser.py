@@ -82,8 +82,8 @@ async def test_a_page_opens_steps_by_keyboard_and_links_and_follows_a_moment(ser
         # a link to a moment, and the deal list
         await page.goto(f"{site}/r/{token}/17")
         assert await step_shown(page) == 17 and not await page.locator("#reveal").count()
-        await page.locator("details.seek summary").click()
-        second = page.locator("details.seek li a").nth(1)
+        await page.locator("details.seek summary").first.click()  # the first menu: the deals
+        second = page.locator("details.seek").first.locator("li a").nth(1)
         target = await second.get_attribute("href")
         await second.click()
         await page.wait_for_url(f"**{target}")

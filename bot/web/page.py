@@ -1,12 +1,11 @@
 """What a replay page shows (issue 56): the frame the Discord viewer shows at that step (``bot.review``: the board
 lines, what happened, the hand a seat link may see), its board picture, the steps to go to (the viewer's own
-⏮ ◀ ▶ ⏭, −10 +10 and the deal, trick or turn before and after, and a list of them), and at the last step the
-reveal (``bot.reveal``) where Discord's Reveal would show it. Nothing here knows HTTP: ``replay_page`` returns
+⏮ ◀ ▶ ⏭, the deal, trick or turn before and after, a seat's own turns, its two menus as lists), and at the last
+step the reveal (``bot.reveal``) where Discord's Reveal would show it. Nothing here knows HTTP: ``replay_page`` returns
 the fields the template fills, every name people typed entering as text (escaped by the template, never markup)."""
 from __future__ import annotations
 
 import re
-import weakref
 from dataclasses import dataclass, field
 
 from markupsafe import Markup, escape
@@ -18,17 +17,8 @@ from ..games import render_hooks
 from ..i18n import LANGUAGES, join_list, t
 from ..replay_show import printed_name, record_names
 from ..reveal import reveal_lines
-from ..review import (
-    Perspective,
-    SeekKind,
-    SeekPoint,
-    SteppedReplay,
-    current_point,
-    frame_lines,
-    seek_points,
-    seek_window,
-    step_buttons,
-)
+from ..review import Perspective, SteppedReplay, frame_lines
+from ..review_seek import menus, point_label
 
 BOLD = re.compile(r"\*\*(.+?)\*\*")
 CODE = re.compile(r"`([^`]+)`")
@@ -58,6 +48,14 @@ class Link:
 
 
 @dataclass(frozen=True)
+class SeekList:
+    """One of the viewer's menus as a list of links: what it jumps to, and its options."""
+
+    label: str
+    links: list[Link]
+
+
+@dataclass(frozen=True)
 class Opened:
     """A replay a link opens: whose eyes (``player``: the seat of a seat link), the page's default language, and
     whether the reveal may be shown at the end (as Discord's Reveal would: not while a tournament round plays)."""
@@ -82,8 +80,7 @@ class ReplayPage:
     picture: str | None
     picture_alt: str
     steps: list[Link]
-    seek_label: str
-    seek: list[Link]
+    seek: list[SeekList]
     languages: list[Link]
     reveal: list[Markup] = field(default_factory=list)
     reveal_title: str = ""
@@ -115,18 +112,6 @@ def preview(opened: Opened, lang: str, names: render.Names) -> tuple[str, str]:
     return title, t("web.preview_result", lang, players=players, winners=winners, steps=len(replay) - 1)
 
 
-_SEEK: weakref.WeakKeyDictionary[SteppedReplay, tuple[SeekKind, list[SeekPoint]]] = weakref.WeakKeyDictionary()
-
-
-def seek_of(replay: SteppedReplay) -> tuple[SeekKind, list[SeekPoint]]:
-    """The replay's seek points, found once per rebuilt game (a long game's take a scan of every event, ~10 ms),
-    forgotten with it."""
-    found = _SEEK.get(replay)
-    if found is None:
-        found = _SEEK[replay] = seek_points(replay)
-    return found
-
-
 def replay_page(opened: Opened, index: int, lang: str, origin: str) -> ReplayPage:
     """The page at step ``index`` (0..last, checked by the caller) in ``lang``; ``origin``: the site's address,
     for the preview's picture (link previews need an absolute address)."""
@@ -135,19 +120,23 @@ def replay_page(opened: Opened, index: int, lang: str, origin: str) -> ReplayPag
     names = record_names(record, lang, printed_name)
     perspective = Perspective.SPECTATOR if opened.player is None else Perspective.MINE
     lines = frame_lines(replay, index, perspective, opened.player, lang, names)
-    kind, points = seek_of(replay)
+    shown = menus(replay, index, lang, opened.player)
     steps = []
-    for step in step_buttons(points, kind, index, last, lang):
+    for step in shown.steps:
         name = STEP_NAMES.get(step.label)
         if name is None and not step.enabled and step.target == index:  # the viewer's counter, n/N
             steps.append(Link(step.label, "", enabled=False, current=True))
             continue
         steps.append(Link(step.label, step_href(opened, step.target, lang) if step.enabled else "", step.enabled,
                           t(name, lang) if name else "", REL.get(step.label, "")))
-    here = current_point(points, index) if points else -1
-    seek = [Link(t(f"review.seek.{kind.value}", lang, number=p.number, index=p.frame),
-                 step_href(opened, p.frame, lang), current=points.index(p) == here)
-            for p in seek_window(points, index)]
+    seek = []  # the viewer's two menus, as lists of links: the parts (deals, pages of turns), the turns and moves
+    for menu, kind, points in (("seek_by", shown.part_kind, shown.parts), ("seek_near", shown.turn_kind, shown.turns)):
+        if kind is None or not points:
+            continue
+        current = max((p.frame for p in points if p.frame <= index), default=-1)
+        seek.append(SeekList(t(f"review.{menu}.{kind.value}", lang), [
+            Link(point_label(p, kind, lang, names.plain()(p.player) if p.player else None, shown.turn_kind),
+                 step_href(opened, p.frame, lang), current=p.frame == current) for p in points]))
     draw, describe = render_hooks(record.game).image, render_hooks(record.game).image_alt
     public = replay.view(index, None) if draw is not None else None
     title = render.game_title(record.game, lang)
@@ -163,7 +152,7 @@ def replay_page(opened: Opened, index: int, lang: str, origin: str) -> ReplayPag
         picture=picture_href(opened, index, lang) if draw is not None else None,
         picture_alt=(describe(public, names.plain(), lang) if describe is not None and public is not None
                      else t("web.picture_alt", lang, game=title, index=index)),
-        steps=steps, seek_label=t(f"review.seek_by.{kind.value}", lang), seek=seek,
+        steps=steps, seek=seek,
         languages=[Link(t(f"web.language.{code}", code), step_href(opened, index, code), current=code == lang)
                    for code in LANGUAGES],
         preview_title=preview_title, preview_text=preview_text,

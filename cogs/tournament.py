@@ -14,6 +14,7 @@ from bot.errors import HostError
 from bot.i18n import t
 from bot.replies import fill_original
 from bot.tournaments import Tournament, TournamentService, TournamentUpdate
+from bot.tournaments.service import Replaced
 from bot.tournaments.settings import MAX_CHECKIN_MINUTES, TournamentSettings
 
 from .common import NO_MENTIONS, check_server, game_choices, is_admin, public_language, reply
@@ -155,8 +156,10 @@ class TournamentCog(TournamentChannel, commands.Cog):
                       tournament: int | None = None) -> None:
         """A bot plays the rest of this player's current game (the player stays entered)."""
         tn = await self.resolve(interaction, tournament)
-        await tournaments(interaction).replace(tn.id, interaction.user.id, player.id, is_admin=is_admin(interaction))
-        await reply(interaction, t("tournament.done.replace", interaction.locale, player=player.mention))
+        replaced = await tournaments(interaction).replace(tn.id, interaction.user.id, player.id,
+                                                          is_admin=is_admin(interaction))
+        key = "tournament.done.replace" if replaced is Replaced.NOW else "tournament.done.replace_already"
+        await reply(interaction, t(key, interaction.locale, player=player.mention))
 
     @tournament.command(name="void")
     @app_commands.describe(table="The table number (#) shown on its board", tournament=WHICH)

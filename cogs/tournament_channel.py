@@ -30,7 +30,7 @@ from .tournament_controls import tournaments
 
 SIGNUP_OPS = ("join", "leave", "checkin")
 OP_STYLES = {"join": discord.ButtonStyle.success, "leave": discord.ButtonStyle.secondary,
-             "checkin": discord.ButtonStyle.primary}
+             "checkin": discord.ButtonStyle.primary, "back": discord.ButtonStyle.primary}
 BRACKET = "bracket.png"
 log = logging.getLogger(__name__)
 
@@ -48,6 +48,13 @@ def signup_view(tournament: Tournament, locale: object | None) -> discord.ui.Vie
     view = discord.ui.View(timeout=None)
     for op in SIGNUP_OPS if tournament.status == "checkin" else SIGNUP_OPS[:2]:
         view.add_item(SignupButton(tournament.id, op, locale))
+    return view
+
+
+def back_view(tournament: Tournament, locale: object | None) -> discord.ui.View:
+    """Under a round's no-show message: Seat me again."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(SignupButton(tournament.id, "back", locale))
     return view
 
 
@@ -69,7 +76,9 @@ async def standings_message(service: TournamentService, tournament: Tournament,
     return embed, [discord.File(io.BytesIO(png), filename=BRACKET, description=alt)]
 
 
-class SignupButton(GameItem, template=rf"gh:tn:(?P<tid>{ID}):(?P<op>join|leave|checkin)"):
+class SignupButton(GameItem, template=rf"gh:tn:(?P<tid>{ID}):(?P<op>join|leave|checkin|back)"):
+    """Join, Leave and Check in on the sign-up message; Seat me again under a round's no-show message."""
+
     def __init__(self, tournament_id: int, op: str, locale: object | None = None) -> None:
         super().__init__(discord.ui.Button(label=t(f"tournament.button.{op}", locale), style=OP_STYLES[op],
                                            custom_id=f"gh:tn:{tournament_id}:{op}"))
@@ -89,6 +98,8 @@ class SignupButton(GameItem, template=rf"gh:tn:(?P<tid>{ID}):(?P<op>join|leave|c
             await service.join(self.tournament_id, user.id, user.display_name)
         elif self.op == "leave":
             await service.leave(self.tournament_id, user.id)
+        elif self.op == "back":
+            await service.back(self.tournament_id, user.id)
         else:
             await service.check_in(self.tournament_id, user.id)
         await reply(interaction, t(f"tournament.done.{self.op}", interaction.locale))  # the message redraws itself
@@ -110,9 +121,10 @@ class TournamentChannel:
             name=name[:100], type=discord.ChannelType.public_thread, auto_archive_duration=1440)
         await self.point_to_replay(tournament, table, thread.id)
         entrants = [tournament.entrants[u] for u in table.players]
+        intro = t("tournament.table_intro", locale, round=table.round, table=table.number,
+                  players=" ".join(e.mention for e in entrants))
         await thread.send(
-            t("tournament.table_intro", locale, round=table.round, table=table.number,
-              players=" ".join(e.mention for e in entrants)),
+            "\n".join([intro, *tx.rule_lines(tournament, locale)]),
             allowed_mentions=discord.AllowedMentions(users=[discord.Object(e.user_id) for e in entrants
                                                             if not e.is_bot], everyone=False, roles=False))
         return thread.id
@@ -171,6 +183,9 @@ class TournamentChannel:
         if kind is Kind.ROUND and (seated := update.round) is not None:
             steps.append(("round", lambda: self.call(channel, "\n".join(tx.round_lines(tn, seated, locale))[:2000],
                                                      tx.called_people(tn, seated), always=True)))
+        if kind is Kind.NO_SHOWS and (ended := update.round) is not None:
+            steps.append(("no_shows", lambda: self.call(channel, *tx.no_show_call(tn, ended, update.people, locale),
+                                                        view=back_view(tn, locale))))
         if kind is Kind.BREAK and tn.next_round_at is not None:
             steps.append(("break", lambda: channel.send(tx.break_text(tn, locale), allowed_mentions=NO_MENTIONS)))
         if kind is Kind.FINISHED:
@@ -207,10 +222,10 @@ class TournamentChannel:
 
     @staticmethod
     async def call(channel: discord.PartialMessageable, text: str, people: list[int], *,
-                   always: bool = False) -> None:
+                   always: bool = False, view: discord.ui.View | None = None) -> None:
         """A message in the tournament's channel that pings exactly ``people`` (none: sent only if ``always``)."""
         if people or always:
-            await channel.send(text, allowed_mentions=discord.AllowedMentions(
+            await channel.send(text, view=view or discord.utils.MISSING, allowed_mentions=discord.AllowedMentions(
                 users=[discord.Object(u) for u in people], everyone=False, roles=False))
 
     async def post_final(self, channel: discord.PartialMessageable, service: TournamentService,

@@ -50,7 +50,7 @@ def rules_of(tournament: Tournament) -> FormatRules:
 
 def first_order(t: Tournament, ratings: dict[int, float], rng: random.Random) -> list[int]:
     """Round one's order (best seed first): by rating, or random."""
-    active = [e.user_id for e in t.active_entrants()]
+    active = [e.user_id for e in t.seatable_entrants()]
     if t.first_round == "rating":
         return sorted(active, key=lambda u: (-ratings.get(u, 0.0), t.entrants[u].seq))
     rng.shuffle(active)
@@ -73,7 +73,7 @@ def _seat_swiss(t: Tournament, number: int, ratings: dict[int, float]) -> Seatin
     history = [tb.players for tb in t.tables if tb.status in (TableStatus.PENDING, TableStatus.RUNNING,
                                                              TableStatus.FINISHED)]
     byes_had = Counter(uid for tb in t.tables if tb.status == "bye" for uid in tb.players)
-    rows = [r for r in compute_standings(t, ratings, through_round=t.rounds) if not r.dropped]
+    rows = [r for r in compute_standings(t, ratings, through_round=t.rounds) if not (r.dropped or r.away)]
     order = [r.user_id for r in rows] if number > 1 else first_order(t, ratings, rng)
     points = {r.user_id: r.points for r in rows}
     return seating.swiss_round(order, t.seats_min, t.seats_max, history, byes_had, rng, points)

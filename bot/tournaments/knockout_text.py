@@ -16,12 +16,19 @@ def _name(tournament: Tournament, user_id: int) -> str:
     return literal.markdown(entrant.name) if entrant.is_bot else entrant.mention
 
 
+def entrant_mark(row: Standing, locale: object | None) -> str:
+    """After a standings line: dropped, or away (a no-show not back yet), or nothing."""
+    if row.dropped:
+        return t("tournament.dropped_mark", locale)
+    return t("tournament.away_mark", locale) if row.away else ""
+
+
 def knockout_lines(tournament: Tournament, rows: list[Standing], locale: object | None) -> list[str]:
     """The places, then the bracket."""
     lines = []
     for row in rows[:MAX_LINES]:
         name = _name(tournament, row.user_id)
-        dropped = t("tournament.dropped_mark", locale) if row.dropped else ""
+        dropped = entrant_mark(row, locale)
         if row.final_place is not None and row.out_cancelled:
             lines.append(t("tournament.knockout_final_seeded_line", locale, place=row.place, name=name,
                            dropped=dropped))

@@ -36,6 +36,10 @@ class EntrantStatus(StrEnum):
     ENTERED = "entered"
     CHECKED_IN = "checked_in"
     DROPPED = "dropped"
+    AWAY = "away"  # a no-show at their last table: not seated again until they come back (``TournamentService.back``)
+
+
+SEATABLE = (EntrantStatus.ENTERED, EntrantStatus.CHECKED_IN)  # who the next seating takes
 
 
 class TableStatus(StrEnum):
@@ -93,6 +97,11 @@ class Entrant:
         self.status = EntrantStatus(self.status)  # storage and tests give its stored text
 
     @property
+    def seatable(self) -> bool:
+        """The next seating takes them: neither dropped nor away after a no-show."""
+        return self.status in SEATABLE
+
+    @property
     def player(self) -> str:
         """The engine's player id for this entrant's seat."""
         return f"bot{-self.user_id}" if self.is_bot else human_player(self.user_id)
@@ -118,6 +127,7 @@ class TournamentTable:
     attempt: int = 0                   # replays of a voided table count up
     results: dict[int, tuple[int, float]] = field(default_factory=dict)  # entrant -> (place, points)
     forfeits: set[int] = field(default_factory=set)  # dropped people whose seat a bot played: last, no points
+    no_shows: set[int] = field(default_factory=set)  # people who never moved at it, a bot playing their seat: the same
 
     def __post_init__(self) -> None:
         self.status = TableStatus(self.status)
@@ -156,6 +166,9 @@ class Tournament:
     turn_seconds: int = 120            # time per decision at its tables
     start_at_deadline: bool = False    # the check-in deadline starts it (those not checked in are dropped then)
     advance: int = 0                   # a knockout: the top ``advance`` of each table go on
+    checkin_remind_at: float | None = None  # when the one reminder before the check-in deadline is due (None: sent)
+    swiss_rounds: int = 0              # a Swiss feeding a knockout: the Swiss stage's rounds
+    cut: int = 0                       # ... and how many of its standings go on to the knockout
     entrants: dict[int, Entrant] = field(default_factory=dict)
     tables: list[TournamentTable] = field(default_factory=list)
 
@@ -169,7 +182,12 @@ class Tournament:
         return self.rounds + (1 if self.final_table else 0)
 
     def active_entrants(self) -> list[Entrant]:
-        return sorted((e for e in self.entrants.values() if e.status != "dropped"), key=lambda e: e.seq)
+        """Entrants still in the tournament (away ones too: they may come back), in sign-up order."""
+        return sorted((e for e in self.entrants.values() if e.status != EntrantStatus.DROPPED), key=lambda e: e.seq)
+
+    def seatable_entrants(self) -> list[Entrant]:
+        """Entrants the next seating takes (not dropped, not away), in sign-up order."""
+        return [e for e in self.active_entrants() if e.seatable]
 
     def round_tables(self, number: int) -> list[TournamentTable]:
         return [t for t in self.tables if t.round == number]
@@ -195,6 +213,7 @@ class TournamentUpdateKind(StrEnum):
     ROUND = "round"  # a round was seated
     BREAK = "break"  # every table of a round is done: the pause before the next one began
     RESULT = "result"  # a table's result counted (or was set, voided)
+    NO_SHOWS = "no_shows"  # a round ended with ``people`` who never showed up at their table: told once, left out
     FINISHED = "finished"
     CANCELLED = "cancelled"
 

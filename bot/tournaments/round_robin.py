@@ -189,7 +189,7 @@ def rounds_left(tournament: Tournament, done: int) -> list[Round]:
     """A round robin tournament's rounds still to play after ``done`` rounds, planned from what was played: the
     plan of the start while it holds, a new one after a drop or a cancelled table (see ``next_round``)."""
     t = tournament
-    active = [e.user_id for e in t.active_entrants()]
+    active = [e.user_id for e in t.seatable_entrants()]
     if len(active) < max(2, t.seats_min):
         return []
     roster = sorted({u for tb in t.round_tables(1) for u in tb.players}) if done else active

@@ -25,6 +25,7 @@ from .formats import rules_of
 from .models import (
     BYE_POINTS,
     ENDED_STATES,
+    EntrantStatus,
     TableStatus,
     Tournament,
     TournamentStatus,
@@ -34,7 +35,7 @@ from .models import (
     ranking_points,
 )
 from .ratings import RatingService
-from .standings import Standing, compute_standings, forfeit_bot_seats
+from .standings import Standing, compute_standings, score_absent_seats
 
 log = logging.getLogger(__name__)
 OPEN_BACKOFF = (1.0, 2.0, 5.0, 10.0, 30.0, 60.0)  # seconds before each new try to open a table; then every minute
@@ -287,11 +288,20 @@ class RoundRunner:
             entrant_of = {tournament.entrants[uid].player: uid for uid in table.players}
             table.results = ranking_points([[entrant_of[p] for p in group] for group in result.ranking])
             table.status = TableStatus.FINISHED
-            forfeit_bot_seats(tournament, table, game)
+            score_absent_seats(tournament, table, game)
         else:  # ended from the table itself (/game end): nobody scores
             table.results, table.status = {}, TableStatus.CANCELLED
         await self.store.set_table(table)
+        await self.mark_away(tournament, table)
         await self.emit(tournament, TournamentUpdateKind.RESULT, table.round)
+
+    async def mark_away(self, tournament: Tournament, table: TournamentTable) -> None:
+        """The table's no-shows are away: the next seating leaves them out until they come back."""
+        away = [u for u in sorted(table.no_shows) if tournament.entrants[u].seatable]
+        if away:
+            await self.store.set_entrant_status(tournament.id, away, EntrantStatus.AWAY)
+            for uid in away:
+                tournament.entrants[uid].status = EntrantStatus.AWAY
 
     async def advance_if_round_done(self, tournament: Tournament) -> None:
         """Under the lock: once every table of the round is done, pause before the next round (drops then take
@@ -299,7 +309,9 @@ class RoundRunner:
         if tournament.status != "running" or tournament.next_round_at is not None or not all(
                 t.done for t in tournament.round_tables(tournament.current_round)):
             return
-        if tournament.break_seconds > 0 and self._has_next_round(tournament):
+        if self._has_next_round(tournament, counting_away=True):
+            await self._tell_no_shows(tournament)
+        if tournament.break_seconds > 0 and self._has_next_round(tournament, counting_away=True):
             tournament.next_round_at = time.time() + tournament.break_seconds
             await self.store.update(tournament.id, next_round_at=tournament.next_round_at)
             self._schedule_break_end(tournament)
@@ -307,9 +319,20 @@ class RoundRunner:
         else:
             await self.next_round_or_finish(tournament)
 
-    def _has_next_round(self, tournament: Tournament) -> bool:
+    async def _tell_no_shows(self, tournament: Tournament) -> None:
+        """The round's no-shows still away are told once, in the channel where the organiser sees it: they are
+        left out of the next round unless they come back before it is seated."""
+        people = [u for tb in tournament.round_tables(tournament.current_round) for u in sorted(tb.no_shows)
+                  if tournament.entrants[u].status == EntrantStatus.AWAY]
+        if people:
+            await self.emit(tournament, TournamentUpdateKind.NO_SHOWS, tournament.current_round, people=people)
+
+    def _has_next_round(self, tournament: Tournament, *, counting_away: bool = False) -> bool:
+        """Whether a round follows: the plan has one, and enough entrants to seat it (``counting_away``: the away
+        too, for the pause, during which they may come back)."""
         total = rules_of(tournament).rounds_after(tournament) + (1 if tournament.final_table else 0)
-        return tournament.current_round < total and len(tournament.active_entrants()) >= tournament.seats_min
+        field = tournament.active_entrants() if counting_away else tournament.seatable_entrants()
+        return tournament.current_round < total and len(field) >= tournament.seats_min
 
     def _schedule_break_end(self, tournament: Tournament) -> None:
         if self._closed or tournament.next_round_at is None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import secrets
 import time
+from enum import StrEnum
 from typing import Any
 
 from bot import i18n
@@ -31,7 +32,14 @@ from .models import (
 from .ratings import RatingService
 from .running import OpenFailing, OpenTable, RoundRunner
 from .settings import MAX_BOTS, MAX_CHECKIN_MINUTES, MAX_ROUNDS, check_settings
-from .standings import forfeit_bot_seats
+from .standings import score_absent_seats
+
+
+class Replaced(StrEnum):
+    """What ``/tournament replace`` did."""
+
+    NOW = "now"          # a bot took the seat from the person
+    ALREADY = "already"  # a bot was playing it already (the person away): it plays on to the end
 
 
 class TournamentService:
@@ -251,27 +259,49 @@ class TournamentService:
             await self.rounds.emit(t, TournamentUpdateKind.RESULT, t.current_round)
             return t
 
-    async def _seat_to_bot(self, t: Tournament, user_id: int) -> bool:
+    async def _seat_to_bot(self, t: Tournament, user_id: int) -> Replaced | None:
         table = t.live_table_of(user_id)
         if table is None or table.game_id is None or t.entrants[user_id].is_bot:
-            return False
+            return None
         game = await self.games.table(table.game_id)
-        if game.status != "running" or game.seat_of_user(user_id) is None:
-            return False
+        seat = next((s for s in game.seats if s.user_id == user_id), None)
+        if game.status != "running" or seat is None:
+            return None
+        if seat.is_bot:  # away (timed out) or left: a bot plays the seat already, to the end of the game
+            return Replaced.ALREADY
         await self.games.hand_to_bot(table.game_id, user_id)
-        return True
+        return Replaced.NOW
 
-    async def replace(self, tournament_id: int, actor: int, user_id: int, *, is_admin: bool = False) -> None:
+    async def replace(self, tournament_id: int, actor: int, user_id: int, *, is_admin: bool = False) -> Replaced:
         """A bot plays the rest of this player's current game (its placing still counts for the player, who stays
-        in the tournament); a table left with bots only plays on, and its bots score."""
+        in the tournament, unless they never moved there: a no-show); a table left with bots only plays on, and
+        its bots score. A seat a bot already plays (its person away) is answered so: it plays on to the end."""
         async with self.lock(tournament_id):
             t = await self.get(tournament_id)
             self._organiser(t, actor, is_admin)
             self._state(t, "running")
             if user_id not in t.entrants:
                 raise HostError("tournament.not_entered")
-            if not await self._seat_to_bot(t, user_id):
+            replaced = await self._seat_to_bot(t, user_id)
+            if replaced is None:
                 raise HostError("tournament.not_playing")
+            return replaced
+
+    async def back(self, tournament_id: int, user_id: int) -> Tournament:
+        """A no-show comes back (the button under the round's no-show message): seated again from the next
+        seating on."""
+        async with self.lock(tournament_id):
+            t = await self.get(tournament_id)
+            self._state(t, "running")
+            entrant = t.entrants.get(user_id)
+            if entrant is None:
+                raise HostError("tournament.not_entered")
+            if entrant.status != EntrantStatus.AWAY:
+                raise HostError("tournament.not_away")
+            await self.store.set_entrant_status(t.id, [user_id], EntrantStatus.ENTERED)
+            entrant.status = EntrantStatus.ENTERED
+            await self.rounds.emit(t, TournamentUpdateKind.SIGNUP)
+            return t
 
     def _table(self, t: Tournament, game_id: int, *, current: bool = True, void: bool = False) -> TournamentTable:
         table = t.table_of_game(game_id)
@@ -328,7 +358,7 @@ class TournamentService:
             table.results, table.status, table.forfeits = ranking_points(ranking), TableStatus.FINISHED, set()
             if table.game_id is not None:
                 game = await self.games.table(table.game_id)
-                forfeit_bot_seats(t, table, game)
+                score_absent_seats(t, table, game, no_shows=False)  # the organiser's places stand
                 if game.status == "finished":  # it was rated by its own result: the correction redoes that
                     people = {s.user_id for s in game.seats if s.user_id is not None}
                     await self.ratings.correct_game(game.id, {u: place for u, (place, _) in table.results.items()

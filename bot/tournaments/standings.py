@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from .models import Tournament, TournamentTable, ranking_points
+from .models import EntrantStatus, Tournament, TournamentTable, ranking_points
 
 if TYPE_CHECKING:
     from bot.table import Table
@@ -24,12 +24,14 @@ class Standing:
     wins: int = 0            # outright firsts (a shared first is not a win)
     byes: int = 0
     forfeits: int = 0        # seats a bot played after this person dropped: last place, no points
+    no_shows: int = 0        # tables where they never moved while a bot played their seat: the same
     game_points: float = 0.0
     bye_points: float = 0.0
     opponents: list[int] = field(default_factory=list)
     opp_points: float = 0.0
     rating: float = 0.0
     dropped: bool = False
+    away: bool = False       # a no-show not back yet: not seated until they come back
     seq: int = 0
     place: int = 0           # shared when points and both tie-breakers are equal
     final_place: int | None = None
@@ -47,8 +49,9 @@ def compute_standings(tournament: Tournament, ratings: dict[int, float] | None =
                       through_round: int | None = None) -> list[Standing]:
     """Standings over the Swiss / round-robin rounds (up to ``through_round``), best first."""
     ratings = ratings or {}
-    rows = {e.user_id: Standing(e.user_id, e.name, dropped=e.status == "dropped", seq=e.seq,
-                                rating=ratings.get(e.user_id, 0.0)) for e in tournament.entrants.values()}
+    rows = {e.user_id: Standing(e.user_id, e.name, dropped=e.status == EntrantStatus.DROPPED, seq=e.seq,
+                                away=e.status == EntrantStatus.AWAY, rating=ratings.get(e.user_id, 0.0))
+            for e in tournament.entrants.values()}
     last = tournament.rounds if through_round is None else min(through_round, tournament.rounds)
     for table in tournament.tables:
         if table.round > last:
@@ -80,6 +83,8 @@ def _count_table(rows: dict[int, Standing], table: TournamentTable) -> None:
         row.opponents += [o for o in table.players if o != uid]
         if uid in table.forfeits:
             row.forfeits += 1
+        elif uid in table.no_shows:
+            row.no_shows += 1
         elif uid in table.results:
             place, points = table.results[uid]
             row.points += points
@@ -129,10 +134,10 @@ def went_on(tournament: Tournament, table: TournamentTable) -> list[tuple[int, i
 
 def knockout_field(tournament: Tournament, done: int) -> list[int]:
     """Who plays the round after ``done``, best seed first: those who went on from it (byes first, then by their
-    place at their table, their seat, their table), less the dropped."""
+    place at their table, their seat, their table), less the dropped and the away (no-shows not back)."""
     going_on = sorted((place, seat, table.number, u) for table in tournament.round_tables(done)
                       for place, seat, u in went_on(tournament, table))
-    return [u for *_, u in going_on if tournament.entrants[u].status != "dropped"]
+    return [u for *_, u in going_on if tournament.entrants[u].seatable]
 
 
 def knockout_final(tournament: Tournament, number: int) -> TournamentTable | None:
@@ -152,7 +157,7 @@ def knockout_places(tournament: Tournament, ordered: list[Standing]) -> list[Sta
     if final is None and current:
         live = [u for tb in t.round_tables(current) if not tb.done for u in tb.players]
         gone_on = [u for tb in t.round_tables(current) for _, _, u in went_on(t, tb)]
-        still_in = [u for u in live + gone_on if t.entrants[u].status != "dropped"]
+        still_in = [u for u in live + gone_on if t.entrants[u].status != EntrantStatus.DROPPED]
     for table in sorted((tb for tb in t.tables if tb.status in ("finished", "cancelled", "bye")),
                         key=lambda tb: tb.round):
         for u in table.players:
@@ -181,22 +186,37 @@ def knockout_places(tournament: Tournament, ordered: list[Standing]) -> list[Sta
 
 
 def pairing_order(tournament: Tournament, ratings: dict[int, float]) -> list[int]:
-    """Active entrants in standings order (the Swiss pairing order)."""
+    """The entrants the next seating takes, in standings order (the Swiss pairing order)."""
     return [row.user_id for row in compute_standings(tournament, ratings, through_round=tournament.rounds)
-            if not row.dropped]
+            if not (row.dropped or row.away)]
 
 
-def forfeit_bot_seats(tournament: Tournament, table: TournamentTable, game: Table) -> None:
-    """A seat a bot played for a person who dropped scores nothing for them: a forfeit, last place and no points;
-    the others move up in their order (as if the person had left the table first). A person still entered whom the
-    organiser replaced keeps the seat's result, as does a person who dropped but played the game to its end."""
-    forfeits = {uid for uid in table.players if tournament.entrants[uid].status == "dropped"
-                and not tournament.entrants[uid].is_bot and game.seat_of_user(uid) is None}
-    if not forfeits or not table.results:
+def score_absent_seats(tournament: Tournament, table: TournamentTable, game: Table, *, no_shows: bool = True) -> None:
+    """A seat a bot played for someone absent scores nothing for them: last place (shared with any other absent
+    seat), no points; the others move up in their order (as if the absent had left the table first; points by the
+    table's size). Absent is a
+    person who dropped and whose seat a bot played (a **forfeit**), or one who never made a move of their own at the
+    table while a bot played their seat (a **no-show**: timed out before their first move, or replaced before it).
+    A person still entered who moved at the table keeps the seat's result however it ended, as does a person who
+    dropped but played the game to its end. ``no_shows=False``: the organiser set the places by hand, and they
+    stand for everyone who did not drop."""
+    forfeits: set[int] = set()
+    absentees: set[int] = set()
+    for uid in table.players:
+        entrant = tournament.entrants[uid]
+        seat = next((s for s in game.seats if s.user_id == uid), None)
+        if entrant.is_bot or (seat is not None and not seat.is_bot):
+            continue  # a bot entrant, or a person who played their seat to the end
+        if entrant.status == EntrantStatus.DROPPED:
+            forfeits.add(uid)
+        elif no_shows and seat is not None and not seat.showed_up:
+            absentees.add(uid)
+    table.forfeits, table.no_shows = forfeits, absentees
+    absent = forfeits | absentees
+    if not absent or not table.results:
         return
-    places = sorted({place for uid, (place, _) in table.results.items() if uid not in forfeits})
-    ranking = [[uid for uid, (place, _) in table.results.items() if place == p and uid not in forfeits]
+    places = sorted({place for uid, (place, _) in table.results.items() if uid not in absent})
+    ranking = [[uid for uid, (place, _) in table.results.items() if place == p and uid not in absent]
                for p in places]
-    table.results = ranking_points(ranking + [sorted(forfeits)])
-    table.results.update({uid: (len(table.players), 0.0) for uid in forfeits})
-    table.forfeits = forfeits
+    table.results = ranking_points(ranking + [sorted(absent)])  # points by the table's size
+    table.results.update({uid: (table.results[uid][0], 0.0) for uid in absent})

@@ -8,12 +8,13 @@ from bot import literal
 from bot.i18n import join_list, t
 
 from .formats import rules_of
-from .knockout_text import knockout_lines
-from .models import BYE_POINTS, OPEN_STATES, Entrant, Tournament
+from .knockout_text import entrant_mark, knockout_lines
+from .models import BYE_POINTS, OPEN_STATES, Entrant, EntrantStatus, Tournament
 from .ratings import PlayerStats, RatingRow
 from .standings import Standing, knockout_final
 
 MAX_LINES = 40
+ENTRANT_MARKS = {EntrantStatus.CHECKED_IN: "✅", EntrantStatus.DROPPED: "❌", EntrantStatus.AWAY: "💤"}
 
 
 def number(value: float) -> str:
@@ -80,7 +81,7 @@ def signup_lines(tournament: Tournament, locale: object | None) -> list[str]:
     lines = [summary(tournament, locale), status_line(tournament, locale), ""]
     entrants = sorted(tournament.entrants.values(), key=lambda e: e.seq)
     for i, e in enumerate(entrants[:MAX_LINES], start=1):
-        mark = "🤖" if e.is_bot else ("✅" if e.status == "checked_in" else ("❌" if e.status == "dropped" else "•"))
+        mark = "🤖" if e.is_bot else ENTRANT_MARKS.get(e.status, "•")
         lines.append(t("tournament.entrant_line", locale, number=i, mark=mark, name=e.mention))
     if len(entrants) > MAX_LINES:
         lines.append(t("tournament.more", locale, count=len(entrants) - MAX_LINES))
@@ -97,7 +98,7 @@ def standing_lines(tournament: Tournament, rows: list[Standing], locale: object 
     lines = []
     for row in rows[:MAX_LINES]:
         entrant = tournament.entrants[row.user_id]
-        dropped = t("tournament.dropped_mark", locale) if row.dropped else ""
+        dropped = entrant_mark(row, locale)
         if row.final_place is not None:
             lines.append(t("tournament.final_line", locale, place=row.place, name=entrant.mention,
                            final=row.final_place, points=number(row.points),
@@ -118,6 +119,8 @@ def points_breakdown(row: Standing, locale: object | None) -> str:
         parts.append(t("tournament.points_byes", locale, points=number(row.bye_points), byes=row.byes))
     if row.forfeits:
         parts.append(t("tournament.points_forfeits", locale, forfeits=row.forfeits))
+    if row.no_shows:
+        parts.append(t("tournament.points_no_shows", locale, no_shows=row.no_shows))
     return " + ".join(parts)
 
 
@@ -147,7 +150,25 @@ def round_lines(tournament: Tournament, round_number: int, locale: object | None
         elif table.status in ("pending", "running", "finished"):
             where = f"<#{table.channel_id}>" if table.channel_id != tournament.channel_id else f"#{table.game_id}"
             lines.append(t("tournament.table_line", locale, number=table.number, where=where, players=names))
-    return lines
+    return lines + rule_lines(tournament, locale)
+
+
+def rule_lines(tournament: Tournament, locale: object | None) -> list[str]:
+    """What happens to someone who does not show, and how ties go: said in the round's call and in each table's
+    thread, where the players read."""
+    tn = tournament
+    absent = (t("tournament.rule_absent", locale, seconds=tn.turn_seconds) if tn.turn_seconds > 0
+              else t("tournament.rule_absent_no_timer", locale))
+    ties = (t("tournament.rule_ties_knockout", locale, advance=tn.advance) if rules_of(tn).advance
+            else t("tournament.rule_ties", locale))
+    return [absent, ties]
+
+
+def no_show_call(tournament: Tournament, round_number: int, people: list[int],
+                 locale: object | None) -> tuple[str, list[int]]:
+    """The round's no-shows, told once (pinged) in the channel, where the organiser sees them too."""
+    mentions = join_list((f"<@{u}>" for u in people), locale)
+    return t("tournament.no_shows", locale, round=round_number, people=mentions, count=len(people)), people
 
 
 def called_people(tournament: Tournament, round_number: int) -> list[int]:

@@ -125,6 +125,16 @@ class TournamentCog(TournamentChannel, commands.Cog):
                                                     minutes=minutes)
         await reply(interaction, t("tournament.done.checkin_open", interaction.locale))
 
+    @tournament.command(name="add")
+    @app_commands.describe(player="The person to enter", tournament=WHICH)
+    async def add(self, interaction: discord.Interaction, player: discord.Member,
+                  tournament: int | None = None) -> None:
+        """Enter a person before the start, checked in; also after check-in has closed (organisers)."""
+        tn = await self.resolve(interaction, tournament)
+        await tournaments(interaction).add_player(tn.id, interaction.user.id, player.id, player.display_name,
+                                                  is_admin=is_admin(interaction))
+        await reply(interaction, t("tournament.done.add", interaction.locale, player=player.mention))
+
     @tournament.command(name="start")
     @app_commands.describe(tournament=WHICH)
     async def start(self, interaction: discord.Interaction, tournament: int | None = None) -> None:

@@ -19,6 +19,8 @@ from bot.tournaments import Tournament, TournamentService, TournamentTable, Tour
 from bot.tournaments import text as tx
 from bot.tournaments.bracket import bracket
 from bot.tournaments.formats import rules_of
+from bot.tournaments.models import OPEN_STATES
+from bot.tournaments.models import TournamentStatus as Status
 from bot.tournaments.models import TournamentUpdateKind as Kind
 
 from .common import NO_MENTIONS, GameItem, reply
@@ -29,6 +31,7 @@ from .refusals import FAILURES, MISSING_ACCESS, MISSING_PERMISSIONS
 from .tournament_controls import tournaments
 
 SIGNUP_OPS = ("join", "leave", "checkin")
+SIGNUP_OPS_BY_STATUS = {Status.SIGNUP: ("join", "leave"), Status.CHECKIN: SIGNUP_OPS, Status.CHECKIN_CLOSED: ("leave",)}
 OP_STYLES = {"join": discord.ButtonStyle.success, "leave": discord.ButtonStyle.secondary,
              "checkin": discord.ButtonStyle.primary, "back": discord.ButtonStyle.primary}
 BRACKET = "bracket.png"
@@ -37,16 +40,19 @@ log = logging.getLogger(__name__)
 def signup_embed(tournament: Tournament, locale: object | None) -> discord.Embed:
     embed = discord.Embed(title="🏆 " + tx.title(tournament, locale),
                           description="\n".join(tx.signup_lines(tournament, locale)), colour=0xF1C40F)
-    footer = "tournament.signup_footer" if tournament.status in ("signup", "checkin") else "tournament.entered_footer"
+    footer = "tournament.signup_footer" if tournament.status in OPEN_STATES else "tournament.entered_footer"
     embed.set_footer(text=t(footer, locale, id=tournament.id, count=len(tournament.entrants)))
     return embed
 
 
 def signup_view(tournament: Tournament, locale: object | None) -> discord.ui.View | None:
-    if tournament.status not in ("signup", "checkin"):
+    """Join and Leave while sign-up is open, and Check in during check-in; once check-in has closed, only Leave
+    (nobody joins or checks in after the deadline: the organiser may still add someone)."""
+    ops = SIGNUP_OPS_BY_STATUS.get(tournament.status)
+    if not ops:
         return None
     view = discord.ui.View(timeout=None)
-    for op in SIGNUP_OPS if tournament.status == "checkin" else SIGNUP_OPS[:2]:
+    for op in ops:
         view.add_item(SignupButton(tournament.id, op, locale))
     return view
 
@@ -172,7 +178,7 @@ class TournamentChannel:
         if kind is not Kind.RESULT and signup_id:  # the sign-up message follows the tournament
             steps.append(("signup", lambda: channel.get_partial_message(signup_id).edit(
                 content=None, embed=signup_embed(tn, locale), view=signup_view(tn, locale))))
-        if kind in (Kind.CHECKIN, Kind.CHECKIN_CLOSED, Kind.NOT_STARTED):
+        if kind in (Kind.CHECKIN, Kind.CHECKIN_CLOSED, Kind.NOT_STARTED, Kind.CHECKIN_REMINDER):
             steps.append(("checkin", lambda: self.on_checkin(update, channel)))
         if kind is Kind.STARTED:
             steps.append(("missed_checkin", lambda: self.call(channel, *tx.missed_checkin(tn, locale,
@@ -214,6 +220,8 @@ class TournamentChannel:
         tn, locale = update.tournament, update.tournament.locale
         if update.kind is Kind.CHECKIN:
             await self.call(channel, *tx.checkin_call(tn, locale))
+        elif update.kind is Kind.CHECKIN_REMINDER:
+            await self.call(channel, *tx.checkin_reminder(tn, locale, update.people))
         elif update.kind is Kind.CHECKIN_CLOSED:
             await self.call(channel, *tx.missed_checkin(tn, locale, update.people, at_deadline=True))
         elif update.error is not None:

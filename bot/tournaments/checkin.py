@@ -1,6 +1,8 @@
-"""Check-in that closes itself: at a tournament's check-in deadline the entrants not checked in are dropped (told
-why, once) and, when its organiser chose it at creation, the tournament starts. A deadline survives a restart
-(``resume`` schedules the deadlines of the tournaments still in check-in)."""
+"""Check-in that closes itself: shortly before a tournament's check-in deadline the entrants not checked in yet are
+reminded (once); at the deadline check-in closes (nobody joins or checks in after it), the entrants not checked in
+are dropped (told why, once) and, when its organiser chose it at creation, the tournament starts. The reminder and
+the deadline survive a restart (``resume`` schedules the tournaments still in check-in; a reminder whose time
+passed while the bot was down still goes out if the deadline has not)."""
 from __future__ import annotations
 
 import asyncio
@@ -9,7 +11,7 @@ from typing import TYPE_CHECKING, Callable
 
 from bot.errors import HostError
 
-from .models import EntrantStatus, TournamentUpdateKind
+from .models import EntrantStatus, TournamentStatus, TournamentUpdateKind
 
 if TYPE_CHECKING:
     from .models import Tournament
@@ -27,7 +29,7 @@ class CheckinDeadlines:
 
     def schedule(self, tournament: Tournament) -> None:
         """Close the tournament's check-in at its deadline (a new deadline replaces the one scheduled)."""
-        if self._closed or tournament.status != "checkin" or tournament.checkin_until is None:
+        if self._closed or tournament.status != TournamentStatus.CHECKIN or tournament.checkin_until is None:
             return
         old = self._tasks.get(tournament.id)
         if old is not None and not old.done():
@@ -39,9 +41,32 @@ class CheckinDeadlines:
                                self._tasks.get(tournament.id) is done else None)
 
     async def _close_at(self, tournament_id: int, until: float) -> None:
-        while now() < until:
-            await asyncio.sleep(min(STEP, max(0.0, until - now())) or STEP)
+        tournament = await self.service.get(tournament_id)
+        remind = tournament.checkin_remind_at
+        if remind is not None:
+            await self._wait_until(min(remind, until))
+            await self.remind(tournament_id, until)
+        await self._wait_until(until)
         await self.close_checkin(tournament_id, until)
+
+    @staticmethod
+    async def _wait_until(moment: float) -> None:
+        while now() < moment:
+            await asyncio.sleep(min(STEP, max(0.0, moment - now())) or STEP)
+
+    async def remind(self, tournament_id: int, until: float) -> None:
+        """The one reminder before the deadline ``until``: the people entered and not checked in are pinged (none
+        when the deadline has come already); stored as sent first, so a restart does not send it twice."""
+        service = self.service
+        async with service.lock(tournament_id):
+            t = await service.get(tournament_id)
+            if t.status != TournamentStatus.CHECKIN or t.checkin_until != until or t.checkin_remind_at is None:
+                return
+            await service.store.update(t.id, checkin_remind_at=None)
+            t.checkin_remind_at = None
+            people = [e.user_id for e in t.active_entrants() if not e.is_bot and e.status != EntrantStatus.CHECKED_IN]
+            if people and now() < until:
+                await service.rounds.emit(t, TournamentUpdateKind.CHECKIN_REMINDER, people=people)
 
     async def close_checkin(self, tournament_id: int, until: float) -> None:
         """The check-in deadline ``until`` has come: whoever has not checked in is dropped (and told, once); then,
@@ -49,12 +74,15 @@ class CheckinDeadlines:
         service = self.service
         async with service.lock(tournament_id):
             t = await service.get(tournament_id)
-            if t.status != "checkin" or t.checkin_until != until:
+            if t.status != TournamentStatus.CHECKIN or t.checkin_until != until:
                 return  # started, cancelled or given a new deadline meanwhile
-            absent = [u for u, e in t.entrants.items() if e.status != "checked_in" and e.status != "dropped"]
+            absent = [u for u, e in t.entrants.items()
+                      if e.status not in (EntrantStatus.CHECKED_IN, EntrantStatus.DROPPED)]
             await service.store.set_entrant_status(t.id, absent, EntrantStatus.DROPPED)
+            await service.store.update(t.id, status=TournamentStatus.CHECKIN_CLOSED, checkin_remind_at=None)
             for uid in absent:
                 t.entrants[uid].status = EntrantStatus.DROPPED
+            t.status, t.checkin_remind_at = TournamentStatus.CHECKIN_CLOSED, None
             await service.rounds.emit(t, TournamentUpdateKind.CHECKIN_CLOSED, people=absent)
         if t.start_at_deadline:
             try:
@@ -65,7 +93,7 @@ class CheckinDeadlines:
     async def resume(self) -> int:
         """After a restart: the deadlines of the tournaments still in check-in (a passed one closes at once)."""
         service = self.service
-        ids = await service.store.ids(statuses=("checkin",), shards=service.games.shards)
+        ids = await service.store.ids(statuses=(TournamentStatus.CHECKIN,), shards=service.games.shards)
         for tournament_id in ids:
             self.schedule(await service.get(tournament_id))
         return len(ids)

@@ -23,10 +23,11 @@ class Format(StrEnum):
 
 
 class TournamentStatus(StrEnum):
-    """signup -> (checkin) -> running -> finished | cancelled"""
+    """signup -> (checkin -> checkin_closed) -> running -> finished | cancelled"""
 
     SIGNUP = "signup"
     CHECKIN = "checkin"
+    CHECKIN_CLOSED = "checkin_closed"  # the deadline passed: nobody joins or checks in; the organiser starts it
     RUNNING = "running"
     FINISHED = "finished"
     CANCELLED = "cancelled"
@@ -52,7 +53,8 @@ class TableStatus(StrEnum):
 
 
 FIRST_ROUND = ("random", "rating")
-OPEN_STATES = (TournamentStatus.SIGNUP, TournamentStatus.CHECKIN)
+OPEN_STATES = (TournamentStatus.SIGNUP, TournamentStatus.CHECKIN, TournamentStatus.CHECKIN_CLOSED)  # not started
+JOINABLE = (TournamentStatus.SIGNUP, TournamentStatus.CHECKIN)  # a person may still join (a button press)
 ACTIVE_STATES = (*OPEN_STATES, TournamentStatus.RUNNING)
 ENDED_STATES = (TournamentStatus.FINISHED, TournamentStatus.CANCELLED)
 WINNER_POINTS = 3.0
@@ -208,6 +210,7 @@ class TournamentUpdateKind(StrEnum):
     SIGNUP = "signup"  # its entrants changed (joined, left, checked in, dropped)
     CHECKIN = "checkin"  # check-in opened: the entrants not checked in are called once
     CHECKIN_CLOSED = "checkin_closed"  # the deadline passed: ``people`` were dropped for not checking in
+    CHECKIN_REMINDER = "checkin_reminder"  # the deadline is near: ``people`` (not checked in) are reminded once
     NOT_STARTED = "not_started"  # the deadline was to start it, and the start was refused (``error``)
     STARTED = "started"
     ROUND = "round"  # a round was seated

@@ -18,6 +18,7 @@ from .formats import FORMATS, rules_of
 from .models import (
     ACTIVE_STATES,
     ENDED_STATES,
+    JOINABLE,
     OPEN_STATES,
     Entrant,
     EntrantStatus,
@@ -31,7 +32,7 @@ from .models import (
 )
 from .ratings import RatingService
 from .running import OpenFailing, OpenTable, RoundRunner
-from .settings import MAX_BOTS, MAX_CHECKIN_MINUTES, MAX_ROUNDS, check_settings
+from .settings import MAX_BOTS, MAX_CHECKIN_MINUTES, MAX_ROUNDS, REMIND_BEFORE, check_settings
 from .standings import score_absent_seats
 
 
@@ -118,7 +119,9 @@ class TournamentService:
     async def join(self, tournament_id: int, user_id: int, name: str) -> Tournament:
         async with self.lock(tournament_id):
             t = await self.get(tournament_id)
-            if t.status not in OPEN_STATES:
+            if t.status == TournamentStatus.CHECKIN_CLOSED:
+                raise HostError("tournament.checkin_closed")
+            if t.status not in JOINABLE:
                 raise HostError("tournament.closed")
             if user_id in t.entrants:
                 raise HostError("tournament.already_entered")
@@ -156,7 +159,7 @@ class TournamentService:
             if not 1 <= count <= MAX_BOTS - len(taken):
                 raise HostError("tournament.too_many_bots", max=MAX_BOTS)
             first = max(taken, default=0) + 1
-            status = EntrantStatus.CHECKED_IN if t.status == TournamentStatus.CHECKIN else EntrantStatus.ENTERED
+            status = EntrantStatus.CHECKED_IN if t.checkin else EntrantStatus.ENTERED
             names = [i18n.t("common.bot_name", t.locale, number=n) for n in range(first, first + count)]  # its language
             await self._enter(t, [Entrant(-n, name, True, status) for n, name in enumerate(names, start=first)])
             return t
@@ -173,11 +176,14 @@ class TournamentService:
             self._state(t, "signup")
             bots = [u for u, e in t.entrants.items() if e.is_bot]
             until = round(time.time() + minutes * 60)
+            remind = until - min(REMIND_BEFORE, minutes * 60 / 3)  # 5 minutes before, or a third of a short window
             await self.store.set_entrant_status(t.id, bots, "checked_in")
-            await self.store.update(t.id, status="checkin", checkin=1, checkin_until=until)
+            await self.store.update(t.id, status=TournamentStatus.CHECKIN, checkin=1, checkin_until=until,
+                                    checkin_remind_at=remind)
             for uid in bots:
                 t.entrants[uid].status = EntrantStatus.CHECKED_IN
             t.status, t.checkin, t.checkin_until = TournamentStatus.CHECKIN, True, until
+            t.checkin_remind_at = remind
             await self.rounds.emit(t, TournamentUpdateKind.CHECKIN)
             self.checkins.schedule(t)
             return t
@@ -185,15 +191,37 @@ class TournamentService:
     async def check_in(self, tournament_id: int, user_id: int) -> Tournament:
         async with self.lock(tournament_id):
             t = await self.get(tournament_id)
-            if t.status != "checkin":
+            if t.status == TournamentStatus.CHECKIN_CLOSED:
+                raise HostError("tournament.checkin_closed")
+            if t.status != TournamentStatus.CHECKIN:
                 raise HostError("tournament.no_checkin")
             entrant = t.entrants.get(user_id)
             if entrant is None:
                 raise HostError("tournament.not_entered")
-            if entrant.status == "checked_in":
+            if entrant.status == EntrantStatus.CHECKED_IN:
                 raise HostError("tournament.already_checked_in")
             await self.store.set_entrant_status(t.id, [user_id], "checked_in")
             entrant.status = EntrantStatus.CHECKED_IN
+            await self.rounds.emit(t, TournamentUpdateKind.SIGNUP)
+            return t
+
+    async def add_player(self, tournament_id: int, actor: int, user_id: int, name: str, *,
+                         is_admin: bool = False) -> Tournament:
+        """The organiser enters a person before the start, checked in when check-in was opened: also after its
+        deadline, and someone the deadline dropped."""
+        async with self.lock(tournament_id):
+            t = await self.get(tournament_id)
+            self._organiser(t, actor, is_admin)
+            self._state(t, *OPEN_STATES)
+            status = EntrantStatus.CHECKED_IN if t.checkin else EntrantStatus.ENTERED
+            entrant = t.entrants.get(user_id)
+            if entrant is None:
+                await self._enter(t, [Entrant(user_id, name[:32], False, status)])
+                return t
+            if entrant.status == status:
+                raise HostError("tournament.already_entered_player")
+            await self.store.set_entrant_status(t.id, [user_id], status)
+            entrant.status = status
             await self.rounds.emit(t, TournamentUpdateKind.SIGNUP)
             return t
 

@@ -22,6 +22,7 @@ MAX_SEATS = 8  # the most seats any game's table has
 MAX_BREAK = 30 * 60  # seconds: the longest pause between rounds
 MAX_TURN_SECONDS = 600
 MAX_CHECKIN_MINUTES = 120
+REMIND_BEFORE = 300  # seconds before the check-in deadline its one reminder goes out (a third of a shorter window)
 
 
 def default_seats(game: str) -> tuple[int, int]:

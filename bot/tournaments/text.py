@@ -9,7 +9,7 @@ from bot.i18n import join_list, t
 
 from .formats import rules_of
 from .knockout_text import entrant_mark, knockout_lines
-from .models import BYE_POINTS, OPEN_STATES, Entrant, EntrantStatus, Tournament
+from .models import BYE_POINTS, OPEN_STATES, Entrant, EntrantStatus, Tournament, TournamentStatus
 from .ratings import PlayerStats, RatingRow
 from .standings import Standing, knockout_final
 
@@ -65,8 +65,11 @@ def status_line(tournament: Tournament, locale: object | None) -> str:
     """Where the tournament is, for its sign-up message (which follows it to its end)."""
     tn = tournament
     starts = " " + t("tournament.starts_at_deadline", locale) if tn.start_at_deadline else ""
-    if tn.status == "checkin" and tn.checkin_until:
+    if tn.status == TournamentStatus.CHECKIN and tn.checkin_until:
         return t("tournament.status.checkin_until", locale, deadline=when(tn.checkin_until)) + starts
+    if tn.status == TournamentStatus.CHECKIN_CLOSED:
+        checked = sum(1 for e in tn.entrants.values() if e.status == EntrantStatus.CHECKED_IN)
+        return t("tournament.status.checkin_closed", locale, count=checked)
     if tn.status == "signup":
         return t("tournament.status.signup", locale) + starts
     if tn.status == "running" and tn.next_round_at is not None:
@@ -176,6 +179,13 @@ def called_people(tournament: Tournament, round_number: int) -> list[int]:
     table's thread, which adds them to it), so each person gets one ping a round."""
     return [u for tb in tournament.round_tables(round_number) if tb.status == "bye" for u in tb.players
             if not tournament.entrants[u].is_bot]
+
+
+def checkin_reminder(tournament: Tournament, locale: object | None, people: list[int]) -> tuple[str, list[int]]:
+    """The one reminder before the check-in deadline, to ``people``: those entered and not checked in yet."""
+    text = t("tournament.checkin_reminder", locale, people=" ".join(f"<@{u}>" for u in people),
+             deadline=when(tournament.checkin_until or 0))
+    return text, people
 
 
 def checkin_call(tournament: Tournament, locale: object | None) -> tuple[str, list[int]]:

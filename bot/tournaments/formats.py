@@ -88,7 +88,11 @@ def _seat_round_robin(t: Tournament, number: int, ratings: dict[int, float]) -> 
 
 def _seat_knockout(t: Tournament, number: int, ratings: dict[int, float]) -> Seating:
     order = first_order(t, ratings, _rng(t, number)) if number == 1 else knockout_field(t, number - 1)
-    seated = knockout.seat_round(order, t.seats_min, t.seats_max, t.advance)
+    had_bye = frozenset(u for tb in t.tables if tb.status == TableStatus.BYE for u in tb.players)
+    played = frozenset(u for tb in t.tables if tb.status in (TableStatus.FINISHED, TableStatus.CANCELLED)
+                       for u in tb.players)
+    seated = knockout.seat_round(order, t.seats_min, t.seats_max, t.advance, had_bye=had_bye,
+                                 played=played if number > 1 else None)
     assert seated is not None, "the knockout's rounds_after says there is no next round"
     return seated
 

@@ -35,6 +35,9 @@ def knockout_lines(tournament: Tournament, rows: list[Standing], locale: object 
         elif row.final_place is not None:
             lines.append(t("tournament.knockout_final_line", locale, place=row.place, name=name,
                            final=row.final_place, dropped=dropped))
+        elif row.decided:
+            lines.append(t("tournament.knockout_decided_line", locale, place=row.place, name=name,
+                           round=row.out_round, table_place=row.out_place, table=row.out_table, dropped=dropped))
         elif row.out_round is None:
             lines.append(t("tournament.knockout_in_line", locale, name=name, dropped=dropped))
         elif row.out_cancelled:

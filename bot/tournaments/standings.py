@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from .models import EntrantStatus, Tournament, TournamentTable, ranking_points
+from .models import EntrantStatus, Tournament, TournamentStatus, TournamentTable, ranking_points
 
 if TYPE_CHECKING:
     from bot.table import Table
@@ -39,6 +39,7 @@ class Standing:
     out_place: int = 0             # ... and their place at that table
     out_table: int = 0
     out_cancelled: bool = False    # ... a table cancelled before its end: placed there by seed
+    decided: bool = False          # ... it ended with no final table: placed on top by the last round
 
     @property
     def key(self) -> tuple[float, float, float]:
@@ -166,21 +167,32 @@ def knockout_places(tournament: Tournament, ordered: list[Standing]) -> list[Sta
             # a table cancelled before its end has no places: its players are ranked by seed (seat order)
             row.out_place = table.results[u][0] if u in table.results else table.players.index(u) + 1
             row.out_cancelled = table.status == "cancelled"
+    if t.status in (TournamentStatus.FINISHED, TournamentStatus.CANCELLED) and final is None and current:
+        # It ended without a final table (too few left for one, or the organiser ended it): the last round decides.
+        # Those who went on from it come first, by their place there; equal places share (co-champions).
+        decided = sorted({u for tb in t.round_tables(current) for _, _, u in went_on(t, tb)
+                          if t.entrants[u].status != EntrantStatus.DROPPED},
+                         key=lambda u: (by_id[u].out_place, by_id[u].seq))
+        for u in decided:
+            by_id[u].decided = True
+        finalists = [by_id[u] for u in decided]
+        still_in = []
+    else:
+        finalists = sorted((by_id[u] for u in final.players), key=lambda r: (r.out_place, r.seq)) if final else []
+        for row in finalists:
+            row.final_place, row.out_round = row.out_place, None
     top = [by_id[u] for u in still_in]
     for row in top:
         row.out_round, row.place = None, 0
-    finalists = sorted((by_id[u] for u in final.players), key=lambda r: (r.out_place, r.seq)) if final else []
-    for row in finalists:
-        row.final_place, row.out_round = row.out_place, None
-    placed = set(still_in) | set(final.players if final else ())
+    placed = set(still_in) | {row.user_id for row in finalists}
     rest = sorted((r for r in ordered if r.user_id not in placed), key=lambda r: (-(r.out_round or 0), r.out_place,
                                                                                   r.seq))
     out = top + finalists + rest
     for i, row in enumerate(out):
         if row in top:
             continue
-        same = i > len(top) and (out[i - 1].final_place, out[i - 1].out_round, out[i - 1].out_place) == (
-            row.final_place, row.out_round, row.out_place)
+        same = i > len(top) and (out[i - 1].final_place, out[i - 1].out_round, out[i - 1].out_place,
+                                 out[i - 1].decided) == (row.final_place, row.out_round, row.out_place, row.decided)
         row.place = out[i - 1].place if same else i + 1  # those still in will finish above
     return out
 

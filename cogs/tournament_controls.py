@@ -13,8 +13,9 @@ from bot.tournaments.formats import rules_of
 from bot.tournaments.ranking import parse as parse_places
 from bot.tournaments.ranking import resolve as resolve_places
 
-from .common import NO_MENTIONS, GameItem, host, is_admin
+from .common import NO_MENTIONS, GameItem, host
 from .custom_ids import ID, ROUND
+from .limits import organises_all
 
 
 def tournaments(interaction: discord.Interaction) -> TournamentService:
@@ -82,7 +83,8 @@ class NextRoundButton(GameItem, template=rf"gh:tnr:(?P<tid>{ID}):(?P<round>{ROUN
         if self.op == "stay":
             text = t("tournament.next_round_kept", locale, round=self.round)
         elif await tournaments(interaction).next_round(self.tournament_id, interaction.user.id,
-                                                       is_admin=is_admin(interaction), from_round=self.round):
+                                                       organises_all=await organises_all(interaction),
+                                                       from_round=self.round):
             text = t("tournament.done.next_round", locale)
         else:
             text = t("tournament.next_round_moved_on", locale, round=self.round)

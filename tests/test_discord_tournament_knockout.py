@@ -77,6 +77,12 @@ async def test_ten_entrants_of_akuma_knock_out_to_one_final_table(h: Harness) ->
     calls = [m.text for m in h.channel_messages()]
     assert any(says(text, "tournament.round_started", round=2, rounds=3) for text in calls)
     assert any(says(text, "tournament.final_started", round=3, rounds=3) for text in calls)  # named the final
+    # The tie rule where the players read it (issue 51): every round's call and every table's first message.
+    assert all(says(text, "tournament.rule_ties_knockout", advance=2) for text in calls
+               if says(text, "tournament.round_started") or says(text, "tournament.final_started"))
+    for tb in tn.tables:
+        if tb.channel_id not in (None, tn.channel_id):
+            assert says(h.channel_messages(tb.channel_id)[0].text, "tournament.rule_ties_knockout", advance=2)
     posted = next(m for m in h.channel_messages() if says(m.text, "tournament.finished"))
     for uid in final[0].players:  # the final table's places are the top places
         name = tn.entrants[uid].name if uid < 0 else f"<@{uid}>"

@@ -223,7 +223,7 @@ async def test_bad_input_is_refused_and_changes_nothing(db_url: str) -> None:
     await ts.add_bots(tn.id, ORGANISER, 3)
     await ts.open_checkin(tn.id, ORGANISER)
     await ts.join(tn.id, BOB, "Bob")  # joining during check-in checks in
-    await ts.start(tn.id, 999, is_admin=True)  # Manage Server may start it
+    await ts.start(tn.id, 999, organises_all=True)  # Manage Server (or the organiser role) may start it
     await ts.openings(tn.id)
     assert tn.entrants[ALICE].status == "dropped" and tn.entrants[BOB].status == "checked_in"
     await refused("closed", ts.join(tn.id, 103, "Carol"))

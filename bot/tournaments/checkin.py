@@ -86,7 +86,7 @@ class CheckinDeadlines:
             await service.rounds.emit(t, TournamentUpdateKind.CHECKIN_CLOSED, people=absent)
         if t.start_at_deadline:
             try:
-                await service.start(t.id, t.creator_id, is_admin=True, min_people=1)
+                await service.start(t.id, t.creator_id, organises_all=True, min_people=1)
             except HostError as refused:
                 await service.rounds.emit(t, TournamentUpdateKind.NOT_STARTED, error=refused)
 

@@ -107,8 +107,8 @@ class TournamentService:
 
     check_create = staticmethod(check_settings)  # the cog checks before it defers
 
-    def _organiser(self, tournament: Tournament, actor: int, is_admin: bool) -> None:
-        if actor != tournament.creator_id and not is_admin:
+    def _organiser(self, tournament: Tournament, actor: int, organises_all: bool) -> None:
+        if actor != tournament.creator_id and not organises_all:
             raise HostError("tournament.organiser_only")
 
     @staticmethod
@@ -149,11 +149,11 @@ class TournamentService:
             await self.rounds.emit(t, TournamentUpdateKind.SIGNUP)
             return t
 
-    async def add_bots(self, tournament_id: int, actor: int, count: int, *, is_admin: bool = False) -> Tournament:
+    async def add_bots(self, tournament_id: int, actor: int, count: int, *, organises_all: bool = False) -> Tournament:
         """Bot entrants (negative ids) to fill a field; their seats are played by the host's bots."""
         async with self.lock(tournament_id):
             t = await self.get(tournament_id)
-            self._organiser(t, actor, is_admin)
+            self._organiser(t, actor, organises_all)
             self._state(t, *OPEN_STATES)
             taken = [-u for u in t.entrants if u < 0]
             if not 1 <= count <= MAX_BOTS - len(taken):
@@ -164,7 +164,7 @@ class TournamentService:
             await self._enter(t, [Entrant(-n, name, True, status) for n, name in enumerate(names, start=first)])
             return t
 
-    async def open_checkin(self, tournament_id: int, actor: int, *, is_admin: bool = False,
+    async def open_checkin(self, tournament_id: int, actor: int, *, organises_all: bool = False,
                            minutes: int = 10) -> Tournament:
         """From now on only entrants who check in are seated when the tournament starts (bots are checked in);
         ``minutes``: the deadline shown to the entrants (the organiser starts the tournament after it)."""
@@ -172,7 +172,7 @@ class TournamentService:
             raise HostError("tournament.bad_checkin", max=MAX_CHECKIN_MINUTES)
         async with self.lock(tournament_id):
             t = await self.get(tournament_id)
-            self._organiser(t, actor, is_admin)
+            self._organiser(t, actor, organises_all)
             self._state(t, "signup")
             bots = [u for u, e in t.entrants.items() if e.is_bot]
             until = round(time.time() + minutes * 60)
@@ -206,12 +206,12 @@ class TournamentService:
             return t
 
     async def add_player(self, tournament_id: int, actor: int, user_id: int, name: str, *,
-                         is_admin: bool = False) -> Tournament:
+                         organises_all: bool = False) -> Tournament:
         """The organiser enters a person before the start, checked in when check-in was opened: also after its
         deadline, and someone the deadline dropped."""
         async with self.lock(tournament_id):
             t = await self.get(tournament_id)
-            self._organiser(t, actor, is_admin)
+            self._organiser(t, actor, organises_all)
             self._state(t, *OPEN_STATES)
             status = EntrantStatus.CHECKED_IN if t.checkin else EntrantStatus.ENTERED
             entrant = t.entrants.get(user_id)
@@ -225,14 +225,14 @@ class TournamentService:
             await self.rounds.emit(t, TournamentUpdateKind.SIGNUP)
             return t
 
-    async def start(self, tournament_id: int, actor: int, *, is_admin: bool = False, min_people: int = 0,
+    async def start(self, tournament_id: int, actor: int, *, organises_all: bool = False, min_people: int = 0,
                     max_rounds: int = MAX_ROUNDS) -> Tournament:
         """Seat round 1. ``min_people``: people (not bots) who must be entered (Discord asks for one; bot-only
         tournaments are for tests and benchmarks); ``max_rounds``: the server's cap, which a round robin's
         computed rounds must respect too."""
         async with self.lock(tournament_id):
             t = await self.get(tournament_id)
-            self._organiser(t, actor, is_admin)
+            self._organiser(t, actor, organises_all)
             self._state(t, *OPEN_STATES)
             absent = [u for u, e in t.entrants.items() if t.checkin and e.status != "checked_in"]
             count = len(t.entrants) - len(absent)
@@ -261,7 +261,7 @@ class TournamentService:
             return t
 
     # ---- the organiser's tools ----------------------------------------------------------
-    async def drop(self, tournament_id: int, actor: int, user_id: int, *, is_admin: bool = False) -> Tournament:
+    async def drop(self, tournament_id: int, actor: int, user_id: int, *, organises_all: bool = False) -> Tournament:
         """Take a player out of later rounds (a player may drop themselves). A drop during a round takes effect
         after their current game, which they play to its end and which counts; if a bot plays their seat instead
         (``replace``, or a table not yet open), that game is a forfeit: last place, no points. Points already
@@ -269,7 +269,7 @@ class TournamentService:
         async with self.lock(tournament_id):
             t = await self.get(tournament_id)
             if actor != user_id:
-                self._organiser(t, actor, is_admin)
+                self._organiser(t, actor, organises_all)
             self._state(t, *ACTIVE_STATES)
             entrant = t.entrants.get(user_id)
             if entrant is None:
@@ -300,13 +300,13 @@ class TournamentService:
         await self.games.hand_to_bot(table.game_id, user_id)
         return Replaced.NOW
 
-    async def replace(self, tournament_id: int, actor: int, user_id: int, *, is_admin: bool = False) -> Replaced:
+    async def replace(self, tournament_id: int, actor: int, user_id: int, *, organises_all: bool = False) -> Replaced:
         """A bot plays the rest of this player's current game (its placing still counts for the player, who stays
         in the tournament, unless they never moved there: a no-show); a table left with bots only plays on, and
         its bots score. A seat a bot already plays (its person away) is answered so: it plays on to the end."""
         async with self.lock(tournament_id):
             t = await self.get(tournament_id)
-            self._organiser(t, actor, is_admin)
+            self._organiser(t, actor, organises_all)
             self._state(t, "running")
             if user_id not in t.entrants:
                 raise HostError("tournament.not_entered")
@@ -342,12 +342,12 @@ class TournamentService:
         rules_of(t).check_correction(t, table, void)
         return table
 
-    async def void(self, tournament_id: int, actor: int, game_id: int, *, is_admin: bool = False) -> Tournament:
+    async def void(self, tournament_id: int, actor: int, game_id: int, *, organises_all: bool = False) -> Tournament:
         """Void a table of the current round and replay it: same players, a new deal in a new thread. After the
         end, a void corrects: the table counts for nobody (no points, no opponents) and is not replayed."""
         async with self.lock(tournament_id):
             t = await self.get(tournament_id)
-            self._organiser(t, actor, is_admin)
+            self._organiser(t, actor, organises_all)
             self._state(t, "running", "finished")
             table = self._table(t, game_id, current=t.status == "running", void=True)
             table.status, table.results = TableStatus.VOID, {}
@@ -373,11 +373,11 @@ class TournamentService:
             await self.games.end(table.game_id, 0, is_admin=True)
 
     async def set_result(self, tournament_id: int, actor: int, game_id: int, ranking: list[list[int]], *,
-                         is_admin: bool = False) -> Tournament:
+                         organises_all: bool = False) -> Tournament:
         """Set (or correct) a table's placings by hand; a running game there is stopped."""
         async with self.lock(tournament_id):
             t = await self.get(tournament_id)
-            self._organiser(t, actor, is_admin)
+            self._organiser(t, actor, organises_all)
             self._state(t, "running", "finished")
             table = self._table(t, game_id, current=False)
             flat = [u for group in ranking for u in group]
@@ -397,18 +397,18 @@ class TournamentService:
             await self.rounds.advance_if_round_done(t)
             return t
 
-    def check_organiser(self, tournament: Tournament, actor: int, *, is_admin: bool = False) -> None:
+    def check_organiser(self, tournament: Tournament, actor: int, *, organises_all: bool = False) -> None:
         """Refuse anyone but the tournament's creator or an admin (before asking them to confirm anything)."""
-        self._organiser(tournament, actor, is_admin)
+        self._organiser(tournament, actor, organises_all)
 
-    async def next_round(self, tournament_id: int, actor: int, *, is_admin: bool = False,
+    async def next_round(self, tournament_id: int, actor: int, *, organises_all: bool = False,
                          from_round: int | None = None) -> bool:
         """Force the next round: tables still playing are stopped and score nothing. ``from_round``: the round the
         organiser moves on from; once the tournament has moved past it (a repeat, a double send) nothing happens
         and the answer is False, so a round is never skipped."""
         async with self.lock(tournament_id):
             t = await self.get(tournament_id)
-            self._organiser(t, actor, is_admin)
+            self._organiser(t, actor, organises_all)
             if from_round is not None and 0 < from_round <= t.current_round and (
                     from_round < t.current_round or t.status in ENDED_STATES):
                 return False
@@ -423,12 +423,12 @@ class TournamentService:
             await self.store.set_table(table)
             await self._end_game(table)
 
-    async def end(self, tournament_id: int, actor: int, *, is_admin: bool = False) -> Tournament:
+    async def end(self, tournament_id: int, actor: int, *, organises_all: bool = False) -> Tournament:
         """End now: running tables are stopped (no points), the standings so far are final. Before the start,
         the tournament is cancelled."""
         async with self.lock(tournament_id):
             t = await self.get(tournament_id)
-            self._organiser(t, actor, is_admin)
+            self._organiser(t, actor, organises_all)
             self._state(t, *ACTIVE_STATES)
             if t.status == "running":
                 await self._cancel_live_tables(t)

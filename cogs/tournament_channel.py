@@ -18,7 +18,6 @@ from bot.render.bracket_image import render_png as bracket_png
 from bot.tournaments import Tournament, TournamentService, TournamentTable, TournamentUpdate
 from bot.tournaments import text as tx
 from bot.tournaments.bracket import bracket
-from bot.tournaments.formats import rules_of
 from bot.tournaments.models import OPEN_STATES
 from bot.tournaments.models import TournamentStatus as Status
 from bot.tournaments.models import TournamentUpdateKind as Kind
@@ -71,9 +70,9 @@ async def standings_message(service: TournamentService, tournament: Tournament,
     rows = await service.standings(tournament)
     embed = discord.Embed(title=tx.standings_title(tournament, locale),
                           description="\n".join(tx.standing_lines(tournament, rows, locale))[:4000], colour=0x3498DB)
-    footer = "tournament.knockout_footer" if rules_of(tournament).advance else "tournament.standings_footer"
+    footer = "tournament.knockout_footer" if tournament.knockout_stage else "tournament.standings_footer"
     embed.set_footer(text=t(footer, locale, id=tournament.id, advance=tournament.advance))
-    if not (rules_of(tournament).advance and tournament.current_round):
+    if not (tournament.knockout_stage and tournament.current_round):
         return embed, []
     rounds = bracket(tournament, rows)
     png = await asyncio.to_thread(bracket_png, rounds)
@@ -130,7 +129,7 @@ class TournamentChannel:
         intro = t("tournament.table_intro", locale, round=table.round, table=table.number,
                   players=" ".join(e.mention for e in entrants))
         await thread.send(
-            "\n".join([intro, *tx.rule_lines(tournament, locale)]),
+            "\n".join([intro, *tx.rule_lines(tournament, table.round, locale)]),
             allowed_mentions=discord.AllowedMentions(users=[discord.Object(e.user_id) for e in entrants
                                                             if not e.is_bot], everyone=False, roles=False))
         return thread.id

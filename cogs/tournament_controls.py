@@ -9,7 +9,6 @@ import discord
 
 from bot.i18n import LANGUAGES, join_list, t
 from bot.tournaments import Tournament, TournamentService, TournamentTable
-from bot.tournaments.formats import rules_of
 from bot.tournaments.ranking import parse as parse_places
 from bot.tournaments.ranking import resolve as resolve_places
 
@@ -56,7 +55,7 @@ def next_round_question(tournament: Tournament, locale: object | None) -> str:
     last = tournament.current_round >= tournament.total_rounds
     then = (t("tournament.next_round_then_finish", locale) if last
             else t("tournament.next_round_then_round", locale, next=tournament.current_round + 1))
-    key = "tournament.next_round_confirm_knockout" if rules_of(tournament).advance else "tournament.next_round_confirm"
+    key = "tournament.next_round_confirm_knockout" if tournament.knockout_stage else "tournament.next_round_confirm"
     return t(key, locale, round=tournament.current_round, count=len(tables), tables=where, then=then)
 
 

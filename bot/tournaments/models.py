@@ -20,6 +20,7 @@ class Format(StrEnum):
     SWISS = "swiss"
     ROUND_ROBIN = "roundrobin"
     KNOCKOUT = "knockout"
+    SWISS_KNOCKOUT = "swiss_knockout"  # Swiss rounds, then a knockout of the top ``cut`` of their standings
 
 
 class TournamentStatus(StrEnum):
@@ -202,6 +203,12 @@ class Tournament:
 
     def is_final_round(self, number: int) -> bool:
         return self.final_table and number == self.rounds + 1
+
+    @property
+    def knockout_stage(self) -> bool:
+        """A knockout's rounds are under way (always for a knockout; after its Swiss rounds for a Swiss feeding a
+        knockout; never for the other formats, whose ``advance`` is 0)."""
+        return self.advance > 0 and (self.current_round > self.swiss_rounds or not self.swiss_rounds)
 
 
 class TournamentUpdateKind(StrEnum):

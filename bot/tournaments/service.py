@@ -89,17 +89,19 @@ class TournamentService:
                      options: dict[str, Any] | None = None, locale: str = "en",
                      seed: int | None = None, bot_level: str = "normal", break_seconds: int = 0,
                      turn_seconds: int = 120, start_at_deadline: bool = False,
-                     advance: int | None = None) -> Tournament:
+                     advance: int | None = None, cut: int | None = None) -> Tournament:
         parsed, seats_min, seats_max = self.check_create(game, format, rounds, seats_min, seats_max, first_round,
                                                          options, bot_level, break_seconds, turn_seconds,
-                                                         final_table=final_table, advance=advance)
-        planned = FORMATS[Format(format)].planned is not None
+                                                         final_table=final_table, advance=advance, cut=cut)
+        rules = FORMATS[Format(format)]
+        swiss = (rounds or 3) if rules.cut else 0  # a Swiss stage before a knockout: the organiser's rounds
+        planned = rules.planned is not None  # the start plans the rounds (a Swiss stage's with its knockout's)
         tournament = Tournament(
-            0, guild_id, channel_id, creator_id, game, Format(format), rounds or (0 if planned else 3),
+            0, guild_id, channel_id, creator_id, game, Format(format), 0 if planned else (rounds or 3),
             seats_min, seats_max, secrets.randbits(62) if seed is None else seed, name=name[:80], options=parsed,
             final_table=final_table, first_round=first_round, locale=locale, bot_level=bot_level,
             break_seconds=break_seconds, turn_seconds=turn_seconds, start_at_deadline=start_at_deadline,
-            advance=advance or 0)
+            advance=advance or 0, swiss_rounds=swiss, cut=cut or 0)
         tournament.id = await self.store.create(tournament)
         self._cache[tournament.id] = tournament
         await self.rounds.emit(tournament, TournamentUpdateKind.SIGNUP)
@@ -243,6 +245,8 @@ class TournamentService:
                 raise HostError("tournament.round_robin_too_big", count=count, max=rules.max_entrants)
             if sum(1 for u, e in t.entrants.items() if not e.is_bot and u not in absent) < min_people:
                 raise HostError("tournament.no_person", min=min_people)
+            if rules.cut and count < t.cut:
+                raise HostError("tournament.cut_too_big", count=count, cut=t.cut)
             rounds = rules.planned(t, count) if rules.planned else t.rounds
             if not rounds:  # a knockout no table sizes in the range can carry to one final table
                 raise HostError("tournament.knockout_no_plan", count=count, min=t.seats_min, max=t.seats_max,

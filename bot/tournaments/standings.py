@@ -142,16 +142,22 @@ def knockout_field(tournament: Tournament, done: int) -> list[int]:
 
 
 def knockout_final(tournament: Tournament, number: int) -> TournamentTable | None:
-    """Round ``number``'s table when that round was the final table (one table, no byes)."""
+    """Round ``number``'s table when that round was the knockout's final table (one table, no byes)."""
+    if number <= tournament.swiss_rounds:
+        return None  # a round of the Swiss stage before a knockout
     tables = [tb for tb in tournament.round_tables(number) if tb.status != "void"]
     return tables[0] if len(tables) == 1 and tables[0].status != "bye" else None
 
 
 def knockout_places(tournament: Tournament, ordered: list[Standing]) -> list[Standing]:
     """A knockout's order: those still in, then the final table's places, then everyone else by the round they
-    went out in (later first), then their place at that table."""
+    went out in (later first), then their place at that table; after a Swiss stage, those it left out follow in its
+    order (``out_round`` 0). During the Swiss stage, its standings."""
     t = tournament
+    if not t.knockout_stage:
+        return ordered
     by_id = {row.user_id: row for row in ordered}
+    position = {row.user_id: i for i, row in enumerate(ordered)}
     current = t.current_round
     final = knockout_final(t, current) if current and all(tb.done for tb in t.round_tables(current)) else None
     still_in: list[int] = []
@@ -159,8 +165,10 @@ def knockout_places(tournament: Tournament, ordered: list[Standing]) -> list[Sta
         live = [u for tb in t.round_tables(current) if not tb.done for u in tb.players]
         gone_on = [u for tb in t.round_tables(current) for _, _, u in went_on(t, tb)]
         still_in = [u for u in live + gone_on if t.entrants[u].status != EntrantStatus.DROPPED]
-    for table in sorted((tb for tb in t.tables if tb.status in ("finished", "cancelled", "bye")),
-                        key=lambda tb: tb.round):
+    for row in ordered:
+        row.out_round = 0 if t.swiss_rounds else None  # not in the knockout: out after the Swiss stage
+    for table in sorted((tb for tb in t.tables if tb.status in ("finished", "cancelled", "bye")
+                         and tb.round > t.swiss_rounds), key=lambda tb: tb.round):
         for u in table.players:
             row = by_id[u]
             row.out_round, row.out_table = table.round, table.number
@@ -185,14 +193,15 @@ def knockout_places(tournament: Tournament, ordered: list[Standing]) -> list[Sta
     for row in top:
         row.out_round, row.place = None, 0
     placed = set(still_in) | {row.user_id for row in finalists}
-    rest = sorted((r for r in ordered if r.user_id not in placed), key=lambda r: (-(r.out_round or 0), r.out_place,
-                                                                                  r.seq))
+    rest = sorted((r for r in ordered if r.user_id not in placed),
+                  key=lambda r: (-(r.out_round or 0), r.out_place, r.seq if r.out_round else position[r.user_id]))
     out = top + finalists + rest
     for i, row in enumerate(out):
         if row in top:
             continue
         same = i > len(top) and (out[i - 1].final_place, out[i - 1].out_round, out[i - 1].out_place,
                                  out[i - 1].decided) == (row.final_place, row.out_round, row.out_place, row.decided)
+        same = same and (bool(row.out_round) or out[i - 1].key == row.key)  # the Swiss stage's order: by points
         row.place = out[i - 1].place if same else i + 1  # those still in will finish above
     return out
 

@@ -8,7 +8,7 @@ from bot import literal
 from bot.i18n import join_list, t
 
 from .formats import rules_of
-from .knockout_text import entrant_mark, knockout_lines
+from .knockout_text import entrant_mark, knockout_lines, number
 from .models import BYE_POINTS, OPEN_STATES, Entrant, EntrantStatus, Tournament, TournamentStatus
 from .ratings import PlayerStats, RatingRow
 from .standings import Standing, knockout_final
@@ -16,10 +16,6 @@ from .standings import Standing, knockout_final
 MAX_LINES = 40
 ENTRANT_MARKS = {EntrantStatus.CHECKED_IN: "✅", EntrantStatus.DROPPED: "❌", EntrantStatus.AWAY: "💤"}
 
-
-def number(value: float) -> str:
-    """3 -> "3", 1.5 -> "1.5", 4.1667 -> "4.17"."""
-    return f"{value:.2f}".rstrip("0").rstrip(".")
 
 
 
@@ -51,6 +47,8 @@ def summary(tournament: Tournament, locale: object | None) -> str:
                sizes=sizes)]
     if tournament.final_table:
         parts.append(t("tournament.with_final", locale))
+    if tournament.cut:
+        parts.append(t("tournament.swiss_cut", locale, swiss=tournament.swiss_rounds, cut=tournament.cut))
     if rules_of(tournament).advance:
         parts.append(t("tournament.knockout_advance", locale, advance=tournament.advance))
     return " · ".join(parts)
@@ -96,7 +94,7 @@ def signup_lines(tournament: Tournament, locale: object | None) -> list[str]:
 def standing_lines(tournament: Tournament, rows: list[Standing], locale: object | None) -> list[str]:
     """One line per row. A finalist's line leads with their place at the final table, their points before it
     after (a finalist placed 3rd may have more points than the 2nd: the final table decides)."""
-    if rules_of(tournament).advance:
+    if tournament.knockout_stage:
         return knockout_lines(tournament, rows, locale)
     lines = []
     for row in rows[:MAX_LINES]:
@@ -146,6 +144,8 @@ def round_lines(tournament: Tournament, round_number: int, locale: object | None
         rules_of(tournament).advance and knockout_final(tournament, round_number) is not None)
     kind = "final" if final else "round"
     lines = [t(f"tournament.{kind}_started", locale, round=round_number, rounds=tournament.total_rounds)]
+    if tournament.cut and round_number == tournament.swiss_rounds + 1:
+        lines.append(t("tournament.cut_started", locale, swiss=tournament.swiss_rounds, cut=tournament.cut))
     for table in tournament.round_tables(round_number):
         names = join_list((shown_name(tournament.entrants[u]) for u in table.players), locale)
         if table.status == "bye":
@@ -153,17 +153,20 @@ def round_lines(tournament: Tournament, round_number: int, locale: object | None
         elif table.status in ("pending", "running", "finished"):
             where = f"<#{table.channel_id}>" if table.channel_id != tournament.channel_id else f"#{table.game_id}"
             lines.append(t("tournament.table_line", locale, number=table.number, where=where, players=names))
-    return lines + rule_lines(tournament, locale)
+    return lines + rule_lines(tournament, round_number, locale)
 
 
-def rule_lines(tournament: Tournament, locale: object | None) -> list[str]:
-    """What happens to someone who does not show, and how ties go: said in the round's call and in each table's
-    thread, where the players read."""
+def rule_lines(tournament: Tournament, round_number: int, locale: object | None) -> list[str]:
+    """What happens to someone who does not show, and how ties go in round ``round_number``: said in the round's
+    call and in each of its tables' threads, where the players read."""
     tn = tournament
     absent = (t("tournament.rule_absent", locale, seconds=tn.turn_seconds) if tn.turn_seconds > 0
               else t("tournament.rule_absent_no_timer", locale))
-    ties = (t("tournament.rule_ties_knockout", locale, advance=tn.advance) if rules_of(tn).advance
-            else t("tournament.rule_ties", locale))
+    if tn.advance and round_number > tn.swiss_rounds:
+        return [absent, t("tournament.rule_ties_knockout", locale, advance=tn.advance)]
+    ties = t("tournament.rule_ties", locale)
+    if tn.cut:
+        ties += " " + t("tournament.rule_cut", locale, swiss=tn.swiss_rounds, cut=tn.cut)
     return [absent, ties]
 
 

@@ -63,16 +63,21 @@ def pings_of(h: Harness, user_id: int, channel_id: int | None = None) -> int:
                and user_id in map(int, ((c.json or {}).get("allowed_mentions") or {}).get("users", [])))
 
 
-async def test_a_no_show_is_played_by_a_bot_placed_last_left_out_and_seated_again_once_back(h: Harness) -> None:
+async def alice_and_bob(h: Harness, rounds: int) -> tuple[ManualClock, HarnessUser, HarnessUser, Tournament]:
+    """Alice (the organiser) and Bob join a Swiss of Akuma with two bots, on a clock the test moves; started."""
     clock = manual_time(h)
     alice, bob = await organiser(h, ALICE, "alice"), h.user(BOB, "bob")
-    r = await h.slash(alice, "tournament create", game="akuma", rounds=3, bots=2, min_seats=3, max_seats=4,
+    r = await h.slash(alice, "tournament create", game="akuma", rounds=rounds, bots=2, min_seats=3, max_seats=4,
                       timer=TIMER, break_minutes=0)
     for user in (alice, bob):
         await h.click(user, r.message, label=TOURNAMENT_JOIN)
     await h.slash(alice, "tournament start")
     await h.settle()
-    tn = tournament_of(h)
+    return clock, alice, bob, tournament_of(h)
+
+
+async def test_a_no_show_is_played_by_a_bot_placed_last_left_out_and_seated_again_once_back(h: Harness) -> None:
+    clock, alice, bob, tn = await alice_and_bob(h, 3)
     (table,) = tn.round_tables(1)
     call = next(m for m in h.channel_messages() if says(m.text, "tournament.round_started", round=1, rounds=3))
     assert says(call.text, "tournament.rule_absent", seconds=TIMER) and says(call.text, "tournament.rule_ties")
@@ -164,15 +169,8 @@ async def test_a_no_show_survives_a_restart_mid_round(tmp_path: Path) -> None:
     without pausing, Alice finishes it, and Bob is still scored and told as a no-show, once."""
     db = tmp_path / "bot.db"
     h = await start_harness(db)
-    clock = manual_time(h)
-    alice, bob = await organiser(h, ALICE, "alice"), h.user(BOB, "bob")
-    r = await h.slash(alice, "tournament create", game="akuma", rounds=2, bots=2, min_seats=3, max_seats=4,
-                      timer=TIMER, break_minutes=0)
-    for user in (alice, bob):
-        await h.click(user, r.message, label=TOURNAMENT_JOIN)
-    await h.slash(alice, "tournament start")
-    await h.settle()
-    (table,) = tournament_of(h).round_tables(1)
+    clock, alice, _, tn = await alice_and_bob(h, 2)
+    (table,) = tn.round_tables(1)
     game = await h.bot.service.table(table.game_id)  # type: ignore[attr-defined]
     rng = random.Random(4)
     for _ in range(100):

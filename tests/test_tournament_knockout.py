@@ -110,24 +110,40 @@ def test_byes_as_organisers_know_them_all_in_round_one_and_never_straight_into_t
             assert not any(later_byes) and rounds[0].byes == min(b for b, _ in options), (n, lo, hi, k, rounds)
 
 
-def play_out(n: int, lo: int, hi: int, k: int, seed: int) -> tuple[dict[int, int], set[int], list[int]]:
-    """A whole knockout by seat_round with random places: (byes per entrant, who had played, the final table)."""
+def play_out(n: int, lo: int, hi: int, k: int, seed: int, *,
+             drops: bool = False) -> tuple[dict[int, int], set[int], list[int]]:
+    """A whole knockout by seat_round with random places (and, with ``drops``, one of those going on dropping after
+    every round): (byes per entrant, who had played, the final table; [] when drops left too few for one)."""
     rng = random.Random(seed)
-    field, byes_had, played = list(range(n)), Counter[int](), set[int]()
+    field, byes_had, played, last = list(range(n)), Counter[int](), set[int](), frozenset[int]()
     for _ in range(20):
-        seated = seat_round(field, lo, hi, k, had_bye=frozenset(byes_had), played=frozenset(played) if
-                            byes_had or played else None)
-        assert seated is not None
+        seated = seat_round(field, lo, hi, k, byes_had=byes_had, last_byes=last,
+                            played=frozenset(played) if byes_had or played else None)
+        if seated is None:
+            return dict(byes_had), played, []
         tables, byes = seated
         if len(tables) == 1 and not byes:
             return dict(byes_had), played, tables[0]
         byes_had.update(byes)
+        last = frozenset(byes)
         winners = []
         for table in tables:
             played.update(table)
             winners += rng.sample(table, k)  # the top k, in any order
         field = byes + sorted(winners)  # the byes first, as knockout_field seeds them
+        if drops and len(field) > 2:
+            field.remove(rng.choice(field))
     raise AssertionError("no final")
+
+
+@pytest.mark.parametrize(("n", "lo", "hi", "k", "most"), [(n, 2, 2, 1, 2) for n in (5, 7, 9, 12, 17, 33)]
+                         + [(n, 3, 4, 2, 1) for n in (6, 9, 12, 30)])
+def test_a_drop_every_round_gives_nobody_more_than_two_byes(n: int, lo: int, hi: int, k: int, most: int) -> None:
+    """Drops make later fields odd (one-on-one, after round 1's byes, every time): their byes go to whoever had the
+    fewest and not the round before, so one-on-one nobody has more than two, at 3–4 seats (top 2) more than one."""
+    for seed in range(100):
+        byes, _, _ = play_out(n, lo, hi, k, seed, drops=True)
+        assert max(byes.values(), default=0) <= most, (n, seed, byes)
 
 
 @pytest.mark.parametrize("n", [5, 7, 9, 10, 11, 12, 13, 17, 20, 33])

@@ -102,10 +102,12 @@ def _seat_knockout(t: Tournament, number: int, ratings: dict[int, float]) -> Sea
     else:
         order = knockout_field(t, number - 1)
     stage = [tb for tb in t.tables if tb.round > t.swiss_rounds]  # a Swiss stage's byes and games are its own
-    had_bye = frozenset(u for tb in stage if tb.status == TableStatus.BYE for u in tb.players)
+    byes_had = Counter(u for tb in stage if tb.status == TableStatus.BYE for u in tb.players)
     played = frozenset(u for tb in stage if tb.status in (TableStatus.FINISHED, TableStatus.CANCELLED)
                        for u in tb.players)
-    seated = knockout.seat_round(order, t.seats_min, t.seats_max, t.advance, had_bye=had_bye,
+    last_byes = frozenset(u for tb in stage if tb.round == number - 1 and tb.status == TableStatus.BYE
+                          for u in tb.players)
+    seated = knockout.seat_round(order, t.seats_min, t.seats_max, t.advance, byes_had=byes_had, last_byes=last_byes,
                                  played=played if number > t.swiss_rounds + 1 else None)
     assert seated is not None, "the knockout's rounds_after says there is no next round"
     return seated

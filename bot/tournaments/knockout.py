@@ -10,6 +10,7 @@ that, byes in later rounds (fewest per round, each to someone who has played and
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -47,28 +48,16 @@ def _rounds_of(count: int, seats_min: int, seats_max: int, advance: int) -> list
     return out
 
 
-@lru_cache(maxsize=4096)
-def _without_byes(count: int, seats_min: int, seats_max: int, advance: int) -> tuple[KnockoutRound, ...] | None:
-    """The rounds to a final table with no bye in any of them (fewest tables each round: the field shrinks
-    fastest), or None."""
+@lru_cache(maxsize=8192)
+def _to_final(count: int, seats_min: int, seats_max: int, advance: int, byes: bool) -> tuple[KnockoutRound, ...] | None:
+    """The rounds to a final table (fewest byes in each round first, then fewest tables: the field shrinks fastest),
+    with no bye in any round unless ``byes``; None when there are none."""
     if seats_min <= count <= seats_max:
         return (KnockoutRound((count,), 0),)
     for first in _rounds_of(count, seats_min, seats_max, advance):
-        if first.byes:
+        if first.byes and not byes:
             break  # listed fewest byes first: no bye-free round is left
-        rest = _without_byes(first.going_on(advance), seats_min, seats_max, advance)
-        if rest is not None:
-            return (first, *rest)
-    return None
-
-
-@lru_cache(maxsize=4096)
-def _any(count: int, seats_min: int, seats_max: int, advance: int) -> tuple[KnockoutRound, ...] | None:
-    """The last resort: byes wherever needed, fewest in each round first."""
-    if seats_min <= count <= seats_max:
-        return (KnockoutRound((count,), 0),)
-    for first in _rounds_of(count, seats_min, seats_max, advance):
-        rest = _any(first.going_on(advance), seats_min, seats_max, advance)
+        rest = _to_final(first.going_on(advance), seats_min, seats_max, advance, byes)
         if rest is not None:
             return (first, *rest)
     return None
@@ -84,13 +73,13 @@ def plan(count: int, seats_min: int, seats_max: int, advance: int) -> tuple[Knoc
         return None
     if not 1 <= advance < seats_min and count > seats_max:
         return None
-    direct = _without_byes(count, seats_min, seats_max, advance)
+    direct = _to_final(count, seats_min, seats_max, advance, False)
     if direct is not None:
         return direct
     into_final: tuple[KnockoutRound, ...] | None = None
     best: tuple[KnockoutRound, ...] | None = None
     for first in _rounds_of(count, seats_min, seats_max, advance):
-        rest = _without_byes(first.going_on(advance), seats_min, seats_max, advance)
+        rest = _to_final(first.going_on(advance), seats_min, seats_max, advance, False)
         if rest is None:
             continue
         candidate = (first, *rest)
@@ -98,7 +87,7 @@ def plan(count: int, seats_min: int, seats_max: int, advance: int) -> tuple[Knoc
             best = candidate
         elif len(rest) == 1 and into_final is None:
             into_final = candidate  # fewest byes: listed first
-    return best or into_final or _any(count, seats_min, seats_max, advance)
+    return best or into_final or _to_final(count, seats_min, seats_max, advance, True)
 
 
 def snake(order: list[int], sizes: tuple[int, ...]) -> list[list[int]]:
@@ -117,12 +106,12 @@ def snake(order: list[int], sizes: tuple[int, ...]) -> list[list[int]]:
 
 
 def seat_round(order: list[int], seats_min: int, seats_max: int, advance: int, *,
-               had_bye: frozenset[int] = frozenset(),
+               byes_had: Mapping[int, int] | None = None, last_byes: frozenset[int] = frozenset(),
                played: frozenset[int] | None = None) -> tuple[list[list[int]], list[int]] | None:
     """One round for the players still in, ``order`` best seed first: ``(tables, byes)``, or None when the field
-    cannot go on (fewer players than any table takes). Byes go to the best seeds among those who have played
-    (``played``; None: everyone counts as having played, as in round 1) and had no bye (``had_bye``), then among
-    those who had none, then to anyone."""
+    cannot go on (fewer players than any table takes). Byes go to those with the fewest byes so far (``byes_had``),
+    among them first to those who did not have one in the round before (``last_byes``) and who have played
+    (``played``; None: everyone counts as having played, as in round 1), best seed first."""
     rounds = plan(len(order), seats_min, seats_max, advance)
     if rounds is not None:
         first = rounds[0]
@@ -131,7 +120,9 @@ def seat_round(order: list[int], seats_min: int, seats_max: int, advance: int, *
     else:  # ... or one too big for a table: the sizes that fit, the next round re-planned from who goes on
         sizes, count = table_sizes(len(order), seats_min, seats_max)
         first = KnockoutRound(tuple(sizes), count)
-    ranked = sorted(order, key=lambda p: (p in had_bye, played is not None and p not in played))  # stable: seeds
+    had = byes_had or {}
+    ranked = sorted(order, key=lambda p: (had.get(p, 0), p in last_byes,  # stable: best seeds first
+                                          played is not None and p not in played))
     byes = [p for p in order if p in ranked[:first.byes]]
     return snake([p for p in order if p not in byes], first.sizes), byes
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from bot import literal
 from bot.i18n import t
 
-from .models import Tournament, TournamentTable
+from .models import ENDED_STATES, Tournament, TournamentTable
 from .standings import Standing, knockout_final, went_on
 
 MAX_LINES = 40
@@ -21,11 +21,11 @@ def number(value: float) -> str:
     return f"{value:.2f}".rstrip("0").rstrip(".")
 
 
-def entrant_mark(row: Standing, locale: object | None) -> str:
-    """After a standings line: dropped, or away (a no-show not back yet), or nothing."""
+def entrant_mark(row: Standing, locale: object | None, *, finished: bool = False) -> str:
+    """After a standings line: dropped, or away (a no-show not back yet, while it can still come back), or nothing."""
     if row.dropped:
         return t("tournament.dropped_mark", locale)
-    return t("tournament.away_mark", locale) if row.away else ""
+    return t("tournament.away_mark", locale) if row.away and not finished else ""
 
 
 def knockout_lines(tournament: Tournament, rows: list[Standing], locale: object | None) -> list[str]:
@@ -33,7 +33,7 @@ def knockout_lines(tournament: Tournament, rows: list[Standing], locale: object 
     lines = []
     for row in rows[:MAX_LINES]:
         name = _name(tournament, row.user_id)
-        dropped = entrant_mark(row, locale)
+        dropped = entrant_mark(row, locale, finished=tournament.status in ENDED_STATES)
         if row.final_place is not None and row.out_cancelled:
             lines.append(t("tournament.knockout_final_seeded_line", locale, place=row.place, name=name,
                            dropped=dropped))

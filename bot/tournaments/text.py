@@ -9,7 +9,7 @@ from bot.i18n import join_list, t
 
 from .formats import rules_of
 from .knockout_text import entrant_mark, knockout_lines, number
-from .models import BYE_POINTS, OPEN_STATES, Entrant, EntrantStatus, Tournament, TournamentStatus
+from .models import BYE_POINTS, ENDED_STATES, OPEN_STATES, Entrant, EntrantStatus, Tournament, TournamentStatus
 from .ratings import PlayerStats, RatingRow
 from .standings import Standing, knockout_final
 
@@ -99,7 +99,7 @@ def standing_lines(tournament: Tournament, rows: list[Standing], locale: object 
     lines = []
     for row in rows[:MAX_LINES]:
         entrant = tournament.entrants[row.user_id]
-        dropped = entrant_mark(row, locale)
+        dropped = entrant_mark(row, locale, finished=tournament.status in ENDED_STATES)
         if row.final_place is not None:
             lines.append(t("tournament.final_line", locale, place=row.place, name=entrant.mention,
                            final=row.final_place, points=number(row.points),
@@ -148,7 +148,9 @@ def round_lines(tournament: Tournament, round_number: int, locale: object | None
         lines.append(t("tournament.cut_started", locale, swiss=tournament.swiss_rounds, cut=tournament.cut))
     for table in tournament.round_tables(round_number):
         names = join_list((shown_name(tournament.entrants[u]) for u in table.players), locale)
-        if table.status == "bye":
+        if table.status == "bye" and tournament.advance and round_number > tournament.swiss_rounds:
+            lines.append(t("tournament.bye_line_knockout", locale, name=names, next=round_number + 1))
+        elif table.status == "bye":
             lines.append(t("tournament.bye_line", locale, name=names, points=number(BYE_POINTS)))
         elif table.status in ("pending", "running", "finished"):
             where = f"<#{table.channel_id}>" if table.channel_id != tournament.channel_id else f"#{table.game_id}"

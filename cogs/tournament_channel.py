@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+from functools import partial
 from typing import Any, Awaitable, Callable
 
 import discord
@@ -189,8 +190,9 @@ class TournamentChannel:
             steps.append(("round", lambda: self.call(channel, "\n".join(tx.round_lines(tn, seated, locale))[:2000],
                                                      tx.called_people(tn, seated), always=True)))
         if kind is Kind.NO_SHOWS and (ended := update.round) is not None:
-            steps.append(("no_shows", lambda: self.call(channel, *tx.no_show_call(tn, ended, update.people, locale),
-                                                        view=back_view(tn, locale))))
+            for i, (text, people, back) in enumerate(tx.no_show_calls(tn, ended, update.people, locale)):
+                steps.append((f"no_shows{i}", partial(self.call, channel, text, people,
+                                                      view=back_view(tn, locale) if back else None)))
         if kind is Kind.BREAK and tn.next_round_at is not None:
             steps.append(("break", lambda: channel.send(tx.break_text(tn, locale), allowed_mentions=NO_MENTIONS)))
         if kind is Kind.FINISHED:

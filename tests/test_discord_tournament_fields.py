@@ -1,8 +1,9 @@
 """Whole tournaments at the fields issue 51 names, played through Discord as an organiser and players would
 (``tests/tournament_fields.py``: in every round a no-show and a drop, the others playing every move by hand, bots
 filling the field), in both languages, one with a restart mid-round. Each holds: no table ever pauses; a round waits
-one turn timer at most for its absent people (then bots play on at their pace); each no-show is told once, and one
-who does not come back is not seated in the next round; the final standings have a champion and never say "still
+one turn timer at most for its absent people (then bots play on at their pace); each no-show is told once, one
+who does not come back is not seated in the next round, and one who presses Seat me again is (a knockout offers it
+only to those who went on); the final standings have a champion and never say "still
 in"; without drops, nobody reaches a final table without having played, nor has two byes.
 ``python -m bench.tournament_absent`` runs every field the issue names and prints the figures."""
 from __future__ import annotations
@@ -43,6 +44,7 @@ async def test_a_whole_tournament_never_waits_for_its_absent_people(tmp_path: Pa
     assert run.no_shows, "nobody was a no-show"
     assert all(len(people) == len(set(people)) == 1 for people in run.no_shows.values()), run.no_shows
     assert not run.seated_while_away, run.seated_while_away
+    assert not run.back_not_seated, run.back_not_seated  # Seat me again's "seated again" held
     assert "**1.**" in run.final_text and not runner.still_in_shown(run)
     if not spec.drops:  # a drop can leave only players who had a bye (5 one-on-one: three byes, then 3 left)
         assert not run.unplayed_finalists and max(run.byes.values(), default=0) <= 1, run.byes

@@ -201,3 +201,34 @@ async def test_a_no_show_survives_a_restart_mid_round(tmp_path: Path) -> None:
         assert len(told) == 1 and BOB not in tn.round_tables(2)[0].players
     finally:
         await h2.close()
+
+
+async def test_a_knockout_no_show_who_is_out_is_told_so_without_a_way_back(h: Harness) -> None:
+    """One-on-one knockout of four: Bob never presses, places last and is out. He is told the round was his last
+    (no Seat me again: it would promise a seat that does not exist), and a Seat me again pressed anyway (a button
+    from elsewhere, or a forged one) is refused with why; the standings show him out, not waiting."""
+    clock = manual_time(h)
+    alice, bob = await organiser(h, ALICE, "alice"), h.user(BOB, "bob")
+    r = await h.slash(alice, "tournament create", game="rocca", format="knockout", advance=1, min_seats=2,
+                      max_seats=2, bots=2, timer=TIMER, break_minutes=1)
+    for user in (alice, bob):
+        await h.click(user, r.message, label=TOURNAMENT_JOIN)
+    await h.slash(alice, "tournament start")
+    await h.settle()
+    tn = tournament_of(h)
+    await play_round(h, clock, tn, {ALICE: alice}, random.Random(5))
+    (bobs,) = [tb for tb in tn.round_tables(1) if BOB in tb.players]
+    assert bobs.no_shows == {BOB} and bobs.results[BOB][0] == 2
+    told = [m for m in h.channel_messages() if says(m.text, "tournament.no_shows_out", round=1, people=f"<@{BOB}>",
+                                                     count=1)]
+    assert len(told) == 1 and not told[0].components
+    assert not [m for m in h.channel_messages() if says(m.text, "tournament.no_shows")]
+    forged = {"type": 2, "style": 1, "label": "x", "custom_id": f"gh:tn:{tn.id}:back"}
+    payload = dict(told[0].payload)
+    payload["id"] = str(max(h.server.messages) + 1000)
+    payload["components"] = [{"type": 1, "components": [forged]}]
+    refused = await h.click(bob, h.adopt(payload), forged["custom_id"])
+    assert refused.ephemeral and says(refused.text, "error.tournament.back_out")
+    assert tn.entrants[BOB].status == EntrantStatus.AWAY
+    standings = h.message(tn.standings_message_id)
+    assert not says(standings.text, "tournament.away_mark") and says(standings.text, "tournament.knockout_out_line")

@@ -16,7 +16,7 @@ from typing import Any
 
 from bot.i18n import t
 from bot.tournaments import Tournament
-from bot.tournaments.models import TableStatus, TournamentStatus
+from bot.tournaments.models import EntrantStatus, TableStatus, TournamentStatus
 
 from .discord_harness import Harness, HarnessUser
 from .discord_helpers import TOURNAMENT_JOIN, Key, kill, lift_limits, organiser, says, start_harness
@@ -62,6 +62,7 @@ class Run:
     told: dict[int, int] = field(default_factory=dict)  # person -> no-show messages that pinged them
     seated_while_away: list[tuple[int, int]] = field(default_factory=list)  # (round, person) seated though away
     came_back: dict[int, list[int]] = field(default_factory=dict)  # round -> the no-shows who pressed Seat me again
+    back_not_seated: list[tuple[int, int]] = field(default_factory=list)  # (round, person) told "seated", yet not
     quotes: dict[str, str] = field(default_factory=dict)  # what the organiser and players saw
     final_text: str = ""
     byes: dict[int, int] = field(default_factory=dict)
@@ -115,6 +116,8 @@ class FieldRunner:
         everyone = {u for tb in tn.round_tables(number) for u in tb.players}
         stayed_away = set(run.no_shows.get(number - 1, [])) - set(run.came_back.get(number - 1, []))
         run.seated_while_away += [(number, u) for u in sorted(everyone & stayed_away)]
+        run.back_not_seated += [(number, u) for u in run.came_back.get(number - 1, []) if u not in everyone
+                                and tn.entrants[u].status != EntrantStatus.DROPPED]
         persons = [u for u in seated if u in self.people and u != FIRST_PERSON]
         self.rng.shuffle(persons)
         self.absent = set(persons[:1])  # one no-show a round
@@ -159,16 +162,17 @@ class FieldRunner:
     async def after_round(self, run: Run, tn: Tournament, number: int) -> None:
         """The round's no-shows are told (once, pinged) and press Seat me again; the pause ends by the organiser."""
         h = self.h
-        openings = {t("tournament.no_shows", lang, round=number, people="\0", count=1).split("\0")[0]
-                    for lang in ("en", "ja")}
+        openings = {t(key, lang, round=number, people="\0", count=1).split("\0")[0]
+                    for lang in ("en", "ja") for key in ("tournament.no_shows", "tournament.no_shows_out")}
         told = [m for m in h.channel_messages() if any(m.text.startswith(o) for o in openings)]
         for message in told:
             people = [int(u) for u in re.findall(r"<@(\d+)>", message.text)]
             run.no_shows.setdefault(number, []).extend(people)
             for uid in people:
                 run.told[uid] = run.told.get(uid, 0) + 1
-            run.quotes.setdefault("no-show message", message.text)
-            back = self.spec.back_after is None or number in self.spec.back_after
+            offered = any(SEAT_ME_AGAIN.matches(c.get("label")) for c in message.components)
+            run.quotes.setdefault("no-show message" if offered else "no-show message, out", message.text)
+            back = offered and (self.spec.back_after is None or number in self.spec.back_after)
             for uid in people:
                 if back and tn.status == TournamentStatus.RUNNING and uid in self.people:
                     r = await h.click(self.people[uid], message, label=SEAT_ME_AGAIN)

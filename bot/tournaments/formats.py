@@ -22,6 +22,7 @@ from .standings import (
     knockout_final,
     knockout_places,
     pairing_order,
+    went_on,
 )
 
 Seating = tuple[list[list[int]], list[int]]  # (tables in seat order, byes)
@@ -111,6 +112,20 @@ def _seat_knockout(t: Tournament, number: int, ratings: dict[int, float]) -> Sea
                                  played=played if number > t.swiss_rounds + 1 else None)
     assert seated is not None, "the knockout's rounds_after says there is no next round"
     return seated
+
+
+def can_come_back(t: Tournament, user_id: int) -> bool:
+    """Whether an away entrant who presses Seat me again would be seated again: always in a Swiss or a round robin
+    (and before a Swiss stage's last round is over); in a knockout, or at a Swiss stage's cut, only once the round is
+    over and if they went on from it (or made the cut: their absence aside)."""
+    done = t.current_round
+    over = all(tb.done for tb in t.round_tables(done))
+    if t.cut and done == t.swiss_rounds and over:
+        rows = compute_standings(t, through_round=t.swiss_rounds)
+        return user_id in [r.user_id for r in rows if not r.dropped][:t.cut]
+    if not t.knockout_stage:
+        return True
+    return over and any(u == user_id for tb in t.round_tables(done) for _, _, u in went_on(t, tb))
 
 
 def _knockout_rounds_after(t: Tournament) -> int:

@@ -33,7 +33,7 @@ def knockout_lines(tournament: Tournament, rows: list[Standing], locale: object 
     lines = []
     for row in rows[:MAX_LINES]:
         name = _name(tournament, row.user_id)
-        dropped = entrant_mark(row, locale, finished=tournament.status in ENDED_STATES)
+        dropped = entrant_mark(row, locale, finished=tournament.status in ENDED_STATES or row.out_round is not None)
         if row.final_place is not None and row.out_cancelled:
             lines.append(t("tournament.knockout_final_seeded_line", locale, place=row.place, name=name,
                            dropped=dropped))

@@ -14,7 +14,7 @@ from bot.service import GameService
 from bot.storage import Storage
 
 from .checkin import CheckinDeadlines
-from .formats import FORMATS, rules_of
+from .formats import FORMATS, can_come_back, rules_of
 from .models import (
     ACTIVE_STATES,
     ENDED_STATES,
@@ -330,6 +330,8 @@ class TournamentService:
                 raise HostError("tournament.not_entered")
             if entrant.status != EntrantStatus.AWAY:
                 raise HostError("tournament.not_away")
+            if not can_come_back(t, user_id):
+                raise HostError("tournament.back_out")
             await self.store.set_entrant_status(t.id, [user_id], EntrantStatus.ENTERED)
             entrant.status = EntrantStatus.ENTERED
             await self.rounds.emit(t, TournamentUpdateKind.SIGNUP)

@@ -7,7 +7,7 @@ from typing import Callable
 from bot import literal
 from bot.i18n import join_list, t
 
-from .formats import rules_of
+from .formats import can_come_back, rules_of
 from .knockout_text import entrant_mark, knockout_lines, number
 from .models import BYE_POINTS, ENDED_STATES, OPEN_STATES, Entrant, EntrantStatus, Tournament, TournamentStatus
 from .ratings import PlayerStats, RatingRow
@@ -172,11 +172,19 @@ def rule_lines(tournament: Tournament, round_number: int, locale: object | None)
     return [absent, ties]
 
 
-def no_show_call(tournament: Tournament, round_number: int, people: list[int],
-                 locale: object | None) -> tuple[str, list[int]]:
-    """The round's no-shows, told once (pinged) in the channel, where the organiser sees them too."""
-    mentions = join_list((f"<@{u}>" for u in people), locale)
-    return t("tournament.no_shows", locale, round=round_number, people=mentions, count=len(people)), people
+def no_show_calls(tournament: Tournament, round_number: int, people: list[int],
+                  locale: object | None) -> list[tuple[str, list[int], bool]]:
+    """The round's no-shows, told once (pinged) in the channel, where the organiser sees them too: ``(text, people,
+    whether it carries Seat me again)``; those a knockout (or a Swiss stage's cut) leaves out are told so, without."""
+    back = [u for u in people if can_come_back(tournament, u)]
+    out = [u for u in people if u not in back]
+    calls = []
+    for group, key in ((back, "tournament.no_shows"), (out, "tournament.no_shows_out")):
+        if group:
+            mentions = join_list((f"<@{u}>" for u in group), locale)
+            calls.append((t(key, locale, round=round_number, people=mentions, count=len(group)), group,
+                          key == "tournament.no_shows"))
+    return calls
 
 
 def called_people(tournament: Tournament, round_number: int) -> list[int]:

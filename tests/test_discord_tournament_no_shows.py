@@ -133,7 +133,7 @@ async def test_replace_on_an_away_seat_says_so_and_a_table_of_the_absent_plays_o
     assert t("tournament.rule_ties", "ja") in call.text
     (table,) = tn.round_tables(1)
     game = await h.bot.service.table(table.game_id)  # type: ignore[attr-defined]
-    rng, moves, answered, all_away = random.Random(3), 0, False, False
+    rng, moves, answered, all_away, timers = random.Random(3), 0, False, False, 0
     for _ in range(300):
         all_away = all_away or all(s.is_bot for s in game.seats)  # then the bots play it out at once
         if game.status != "running":
@@ -148,9 +148,12 @@ async def test_replace_on_an_away_seat_says_so_and_a_table_of_the_absent_plays_o
             moves += 1
         else:
             clock.advance(TIMER + 1)
+            timers += 1
         await h.settle()
     assert answered and moves == 1 and game.status == "finished" and table.status == TableStatus.FINISHED
     assert all_away  # everyone was away while it ran: the bots played it out
+    # The round waited one timer for each no-show's first decision and three for Alice, who left after one move.
+    assert timers <= 2 + 3, timers
     assert not [m for m in h.channel_messages(table.channel_id) if says(m.text, "table.paused")]
     assert table.no_shows == {BOB, CAROL}
     assert table.results[BOB] == table.results[CAROL] == (3, 0.0)  # tied for last, no points

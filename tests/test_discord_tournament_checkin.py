@@ -123,3 +123,36 @@ async def test_check_in_closes_at_the_deadline_after_one_reminder(h: Harness, mo
     seated = {u for tb in tn.round_tables(1) for u in tb.players}
     assert tn.status == "running" and {ALICE, BOB, CAROL, DAVE} <= seated
     assert not [m for m in h.channel_messages() if says(m.text, "tournament.missed_checkin")]
+
+
+async def test_the_reminder_and_the_close_survive_a_restart(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bot dies before the reminder's time and comes back after it: the reminder still goes out (the deadline has
+    not passed), once; a second restart after it sends none again; the deadline then closes check-in."""
+    from .discord_helpers import kill, start_harness
+    from .test_discord_output import kept_by_discord
+
+    db = tmp_path / "bot.db"
+    h = await start_harness(db)
+    alice, bob = await organiser(h, ALICE, "alice"), h.user(BOB, "bob")
+    signup = (await h.slash(alice, "tournament create", game="akuma", bots=2)).message
+    for user in (alice, bob):
+        await h.click(user, signup, label=TOURNAMENT_JOIN)
+    await h.slash(alice, "tournament checkin", minutes=5)
+    await kill(h)
+    for _ in range(2):  # back after the reminder's time, then once more
+        monkeypatch.setattr(checkin, "now", lambda: time.time() + 5 * 60 - 60)
+        h2 = await start_harness(db, discord_has=kept_by_discord(h))
+        await asyncio.sleep(checkin.STEP + 0.2)
+        await h2.settle()
+        reminders = [m for m in h2.channel_messages() if says(m.text, "tournament.checkin_reminder")]
+        assert len(reminders) == 1 and f"<@{BOB}>" in reminders[0].text
+        await kill(h2)
+        h = h2
+    h3 = await start_harness(db, discord_has=kept_by_discord(h))
+    try:
+        await pass_deadline(h3, monkeypatch)
+        tn = await h3.bot.tournaments.get(1)  # type: ignore[attr-defined]
+        assert tn.status == TournamentStatus.CHECKIN_CLOSED and tn.entrants[BOB].status == EntrantStatus.DROPPED
+        assert len([m for m in h3.channel_messages() if says(m.text, "tournament.checkin_reminder")]) == 1
+    finally:
+        await h3.close()

@@ -235,3 +235,30 @@ async def test_a_knockout_no_show_who_is_out_is_told_so_without_a_way_back(h: Ha
     assert tn.entrants[BOB].status == EntrantStatus.AWAY
     standings = h.message(tn.standings_message_id)
     assert not says(standings.text, "tournament.away_mark") and says(standings.text, "tournament.knockout_out_line")
+
+
+async def test_a_voided_table_replayed_with_its_no_show_present_brings_them_back(h: Harness) -> None:
+    """Bob never pressed, so he is away; the organiser voids the table during the pause (say the deal went wrong)
+    and it is replayed with the same players. This time Bob plays: he is back, and round 2 seats him."""
+    clock = manual_time(h)
+    alice, bob = await organiser(h, ALICE, "alice"), h.user(BOB, "bob")
+    r = await h.slash(alice, "tournament create", game="akuma", rounds=2, bots=2, min_seats=4, max_seats=4,
+                      timer=TIMER, break_minutes=1)
+    for user in (alice, bob):
+        await h.click(user, r.message, label=TOURNAMENT_JOIN)
+    await h.slash(alice, "tournament start")
+    await h.settle()
+    tn = tournament_of(h)
+    (first,) = tn.round_tables(1)
+    await play_round(h, clock, tn, {ALICE: alice}, random.Random(6))
+    assert first.no_shows == {BOB} and tn.entrants[BOB].status == EntrantStatus.AWAY and tn.next_round_at
+    voided = await h.slash(alice, "tournament void", table=first.game_id)
+    assert says(voided.messages[-1].text, "tournament.done.void", table=first.game_id)
+    await h.settle()
+    await play_round(h, clock, tn, {ALICE: alice, BOB: bob}, random.Random(7))
+    replay = next(tb for tb in tn.round_tables(1) if tb.attempt == 1)
+    assert replay.status == TableStatus.FINISHED and not replay.no_shows
+    assert tn.entrants[BOB].status == EntrantStatus.ENTERED
+    await h.slash(alice, "tournament next-round")
+    await h.settle()
+    assert any(BOB in tb.players for tb in tn.round_tables(2))

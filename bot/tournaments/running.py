@@ -296,12 +296,18 @@ class RoundRunner:
         await self.emit(tournament, TournamentUpdateKind.RESULT, table.round)
 
     async def mark_away(self, tournament: Tournament, table: TournamentTable) -> None:
-        """The table's no-shows are away: the next seating leaves them out until they come back."""
-        away = [u for u in sorted(table.no_shows) if tournament.entrants[u].seatable]
-        if away:
-            await self.store.set_entrant_status(tournament.id, away, EntrantStatus.AWAY)
-            for uid in away:
-                tournament.entrants[uid].status = EntrantStatus.AWAY
+        """The table's no-shows are away: the next seating leaves them out until they come back. Someone away who
+        played a table of the current round after all (the replay of a voided table, or a result the organiser set)
+        is back."""
+        entrants = tournament.entrants
+        away = [u for u in sorted(table.no_shows) if entrants[u].seatable]
+        back = [u for u in table.players if entrants[u].status == EntrantStatus.AWAY and u not in table.no_shows
+                and u not in table.forfeits and table.round == tournament.current_round]
+        for people, status in ((away, EntrantStatus.AWAY), (back, EntrantStatus.ENTERED)):
+            if people:
+                await self.store.set_entrant_status(tournament.id, people, status)
+                for uid in people:
+                    entrants[uid].status = status
 
     async def advance_if_round_done(self, tournament: Tournament) -> None:
         """Under the lock: once every table of the round is done, pause before the next round (drops then take

@@ -398,6 +398,7 @@ class TournamentService:
                     await self.ratings.correct_game(game.id, {u: place for u, (place, _) in table.results.items()
                                                               if u in people})
             await self.store.set_table(table)
+            await self.rounds.mark_away(t, table)  # the organiser's places stand: a no-show there is back
             await self._end_game(table)
             await self.rounds.emit(t, TournamentUpdateKind.RESULT, table.round)
             await self.rounds.advance_if_round_done(t)

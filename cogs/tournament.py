@@ -14,7 +14,7 @@ from bot.errors import HostError
 from bot.i18n import t
 from bot.replies import fill_original
 from bot.tournaments import Tournament, TournamentService, TournamentUpdate
-from bot.tournaments.service import Replaced
+from bot.tournaments.absence import Replaced
 from bot.tournaments.settings import MAX_CHECKIN_MINUTES, TournamentSettings
 
 from .common import NO_MENTIONS, check_server, game_choices, public_language, reply

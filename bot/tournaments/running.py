@@ -21,11 +21,11 @@ from bot.service import GameService
 from bot.storage import Storage
 from bot.table import Table, Update, UpdateKind
 
+from .absence import mark_away, round_no_shows
 from .formats import rules_of
 from .models import (
     BYE_POINTS,
     ENDED_STATES,
-    EntrantStatus,
     TableStatus,
     Tournament,
     TournamentStatus,
@@ -292,22 +292,8 @@ class RoundRunner:
         else:  # ended from the table itself (/game end): nobody scores
             table.results, table.status = {}, TableStatus.CANCELLED
         await self.store.set_table(table)
-        await self.mark_away(tournament, table)
+        await mark_away(self.store, tournament, table)
         await self.emit(tournament, TournamentUpdateKind.RESULT, table.round)
-
-    async def mark_away(self, tournament: Tournament, table: TournamentTable) -> None:
-        """The table's no-shows are away: the next seating leaves them out until they come back. Someone away who
-        played a table of the current round after all (the replay of a voided table, or a result the organiser set)
-        is back."""
-        entrants = tournament.entrants
-        away = [u for u in sorted(table.no_shows) if entrants[u].seatable]
-        back = [u for u in table.players if entrants[u].status == EntrantStatus.AWAY and u not in table.no_shows
-                and u not in table.forfeits and table.round == tournament.current_round]
-        for people, status in ((away, EntrantStatus.AWAY), (back, EntrantStatus.ENTERED)):
-            if people:
-                await self.store.set_entrant_status(tournament.id, people, status)
-                for uid in people:
-                    entrants[uid].status = status
 
     async def advance_if_round_done(self, tournament: Tournament) -> None:
         """Under the lock: once every table of the round is done, pause before the next round (drops then take
@@ -315,8 +301,9 @@ class RoundRunner:
         if tournament.status != "running" or tournament.next_round_at is not None or not all(
                 t.done for t in tournament.round_tables(tournament.current_round)):
             return
-        if self._has_next_round(tournament, counting_away=True):
-            await self._tell_no_shows(tournament)
+        if self._has_next_round(tournament, counting_away=True) and (absent := round_no_shows(tournament)):
+            # told once, in the channel where the organiser sees it too: left out until they come back
+            await self.emit(tournament, TournamentUpdateKind.NO_SHOWS, tournament.current_round, people=absent)
         if tournament.break_seconds > 0 and self._has_next_round(tournament, counting_away=True):
             tournament.next_round_at = time.time() + tournament.break_seconds
             await self.store.update(tournament.id, next_round_at=tournament.next_round_at)
@@ -324,14 +311,6 @@ class RoundRunner:
             await self.emit(tournament, TournamentUpdateKind.BREAK, tournament.current_round)
         else:
             await self.next_round_or_finish(tournament)
-
-    async def _tell_no_shows(self, tournament: Tournament) -> None:
-        """The round's no-shows still away are told once, in the channel where the organiser sees it: they are
-        left out of the next round unless they come back before it is seated."""
-        people = [u for tb in tournament.round_tables(tournament.current_round) for u in sorted(tb.no_shows)
-                  if tournament.entrants[u].status == EntrantStatus.AWAY]
-        if people:
-            await self.emit(tournament, TournamentUpdateKind.NO_SHOWS, tournament.current_round, people=people)
 
     def _has_next_round(self, tournament: Tournament, *, counting_away: bool = False) -> bool:
         """Whether a round follows: the plan has one, and enough entrants to seat it (``counting_away``: the away

@@ -4,8 +4,6 @@ it is the only door to tournaments; every check happens before anything is writt
 from __future__ import annotations
 
 import secrets
-import time
-from enum import StrEnum
 from typing import Any
 
 from bot import i18n
@@ -13,7 +11,8 @@ from bot.errors import HostError
 from bot.service import GameService
 from bot.storage import Storage
 
-from .checkin import CheckinDeadlines
+from .absence import Replaced, mark_away, seat_to_bot
+from .checkin import CheckIn
 from .formats import FORMATS, can_come_back, rules_of
 from .models import (
     ACTIVE_STATES,
@@ -32,15 +31,8 @@ from .models import (
 )
 from .ratings import RatingService
 from .running import OpenFailing, OpenTable, RoundRunner
-from .settings import MAX_BOTS, MAX_CHECKIN_MINUTES, MAX_ROUNDS, REMIND_BEFORE, check_settings
+from .settings import MAX_BOTS, MAX_ROUNDS, check_settings
 from .standings import score_absent_seats
-
-
-class Replaced(StrEnum):
-    """What ``/tournament replace`` did."""
-
-    NOW = "now"          # a bot took the seat from the person
-    ALREADY = "already"  # a bot was playing it already (the person away): it plays on to the end
 
 
 class TournamentService:
@@ -53,7 +45,8 @@ class TournamentService:
         self.subscribe, self.lock, self.get = rounds.subscribe, rounds.lock, rounds.get
         self.standings, self.rating_points = rounds.standings, rounds.rating_points
         self.openings = rounds.openings
-        self.checkins = CheckinDeadlines(self)
+        self.checkins = checkins = CheckIn(self)
+        self.open_checkin, self.check_in, self.add_player = checkins.open, checkins.check_in, checkins.add_player
         self._cache = rounds._cache  # the loaded tournaments (the same dict, never rebound): tests look into it
 
     async def resume(self) -> int:
@@ -114,7 +107,7 @@ class TournamentService:
             raise HostError("tournament.organiser_only")
 
     @staticmethod
-    def _state(tournament: Tournament, *allowed: str) -> None:
+    def require_state(tournament: Tournament, *allowed: str) -> None:
         if tournament.status not in allowed:
             raise HostError("tournament.wrong_state", status=tournament.status)
 
@@ -128,10 +121,10 @@ class TournamentService:
             if user_id in t.entrants:
                 raise HostError("tournament.already_entered")
             status = EntrantStatus.CHECKED_IN if t.status == TournamentStatus.CHECKIN else EntrantStatus.ENTERED
-            await self._enter(t, [Entrant(user_id, name[:32], False, status)])
+            await self.enter(t, [Entrant(user_id, name[:32], False, status)])
             return t
 
-    async def _enter(self, t: Tournament, entrants: list[Entrant]) -> None:
+    async def enter(self, t: Tournament, entrants: list[Entrant]) -> None:
         seq = max((e.seq for e in t.entrants.values()), default=0)
         for i, entrant in enumerate(entrants, start=1):
             entrant.seq = seq + i
@@ -156,75 +149,14 @@ class TournamentService:
         async with self.lock(tournament_id):
             t = await self.get(tournament_id)
             self._organiser(t, actor, organises_all)
-            self._state(t, *OPEN_STATES)
+            self.require_state(t, *OPEN_STATES)
             taken = [-u for u in t.entrants if u < 0]
             if not 1 <= count <= MAX_BOTS - len(taken):
                 raise HostError("tournament.too_many_bots", max=MAX_BOTS)
             first = max(taken, default=0) + 1
             status = EntrantStatus.CHECKED_IN if t.checkin else EntrantStatus.ENTERED
             names = [i18n.t("common.bot_name", t.locale, number=n) for n in range(first, first + count)]  # its language
-            await self._enter(t, [Entrant(-n, name, True, status) for n, name in enumerate(names, start=first)])
-            return t
-
-    async def open_checkin(self, tournament_id: int, actor: int, *, organises_all: bool = False,
-                           minutes: int = 10) -> Tournament:
-        """From now on only entrants who check in are seated when the tournament starts (bots are checked in);
-        ``minutes``: the deadline shown to the entrants (the organiser starts the tournament after it)."""
-        if not 1 <= minutes <= MAX_CHECKIN_MINUTES:
-            raise HostError("tournament.bad_checkin", max=MAX_CHECKIN_MINUTES)
-        async with self.lock(tournament_id):
-            t = await self.get(tournament_id)
-            self._organiser(t, actor, organises_all)
-            self._state(t, "signup")
-            bots = [u for u, e in t.entrants.items() if e.is_bot]
-            until = round(time.time() + minutes * 60)
-            remind = until - min(REMIND_BEFORE, minutes * 60 / 3)  # 5 minutes before, or a third of a short window
-            await self.store.set_entrant_status(t.id, bots, "checked_in")
-            await self.store.update(t.id, status=TournamentStatus.CHECKIN, checkin=1, checkin_until=until,
-                                    checkin_remind_at=remind)
-            for uid in bots:
-                t.entrants[uid].status = EntrantStatus.CHECKED_IN
-            t.status, t.checkin, t.checkin_until = TournamentStatus.CHECKIN, True, until
-            t.checkin_remind_at = remind
-            await self.rounds.emit(t, TournamentUpdateKind.CHECKIN)
-            self.checkins.schedule(t)
-            return t
-
-    async def check_in(self, tournament_id: int, user_id: int) -> Tournament:
-        async with self.lock(tournament_id):
-            t = await self.get(tournament_id)
-            if t.status == TournamentStatus.CHECKIN_CLOSED:
-                raise HostError("tournament.checkin_closed")
-            if t.status != TournamentStatus.CHECKIN:
-                raise HostError("tournament.no_checkin")
-            entrant = t.entrants.get(user_id)
-            if entrant is None:
-                raise HostError("tournament.not_entered")
-            if entrant.status == EntrantStatus.CHECKED_IN:
-                raise HostError("tournament.already_checked_in")
-            await self.store.set_entrant_status(t.id, [user_id], "checked_in")
-            entrant.status = EntrantStatus.CHECKED_IN
-            await self.rounds.emit(t, TournamentUpdateKind.SIGNUP)
-            return t
-
-    async def add_player(self, tournament_id: int, actor: int, user_id: int, name: str, *,
-                         organises_all: bool = False) -> Tournament:
-        """The organiser enters a person before the start, checked in when check-in was opened: also after its
-        deadline, and someone the deadline dropped."""
-        async with self.lock(tournament_id):
-            t = await self.get(tournament_id)
-            self._organiser(t, actor, organises_all)
-            self._state(t, *OPEN_STATES)
-            status = EntrantStatus.CHECKED_IN if t.checkin else EntrantStatus.ENTERED
-            entrant = t.entrants.get(user_id)
-            if entrant is None:
-                await self._enter(t, [Entrant(user_id, name[:32], False, status)])
-                return t
-            if entrant.status == status:
-                raise HostError("tournament.already_entered_player")
-            await self.store.set_entrant_status(t.id, [user_id], status)
-            entrant.status = status
-            await self.rounds.emit(t, TournamentUpdateKind.SIGNUP)
+            await self.enter(t, [Entrant(-n, name, True, status) for n, name in enumerate(names, start=first)])
             return t
 
     async def start(self, tournament_id: int, actor: int, *, organises_all: bool = False, min_people: int = 0,
@@ -235,7 +167,7 @@ class TournamentService:
         async with self.lock(tournament_id):
             t = await self.get(tournament_id)
             self._organiser(t, actor, organises_all)
-            self._state(t, *OPEN_STATES)
+            self.require_state(t, *OPEN_STATES)
             absent = [u for u, e in t.entrants.items() if t.checkin and e.status != "checked_in"]
             count = len(t.entrants) - len(absent)
             rules = rules_of(t)
@@ -274,7 +206,7 @@ class TournamentService:
             t = await self.get(tournament_id)
             if actor != user_id:
                 self._organiser(t, actor, organises_all)
-            self._state(t, *ACTIVE_STATES)
+            self.require_state(t, *ACTIVE_STATES)
             entrant = t.entrants.get(user_id)
             if entrant is None:
                 raise HostError("tournament.not_entered")
@@ -291,19 +223,6 @@ class TournamentService:
             await self.rounds.emit(t, TournamentUpdateKind.RESULT, t.current_round)
             return t
 
-    async def _seat_to_bot(self, t: Tournament, user_id: int) -> Replaced | None:
-        table = t.live_table_of(user_id)
-        if table is None or table.game_id is None or t.entrants[user_id].is_bot:
-            return None
-        game = await self.games.table(table.game_id)
-        seat = next((s for s in game.seats if s.user_id == user_id), None)
-        if game.status != "running" or seat is None:
-            return None
-        if seat.is_bot:  # away (timed out) or left: a bot plays the seat already, to the end of the game
-            return Replaced.ALREADY
-        await self.games.hand_to_bot(table.game_id, user_id)
-        return Replaced.NOW
-
     async def replace(self, tournament_id: int, actor: int, user_id: int, *, organises_all: bool = False) -> Replaced:
         """A bot plays the rest of this player's current game (its placing still counts for the player, who stays
         in the tournament, unless they never moved there: a no-show); a table left with bots only plays on, and
@@ -311,10 +230,10 @@ class TournamentService:
         async with self.lock(tournament_id):
             t = await self.get(tournament_id)
             self._organiser(t, actor, organises_all)
-            self._state(t, "running")
+            self.require_state(t, "running")
             if user_id not in t.entrants:
                 raise HostError("tournament.not_entered")
-            replaced = await self._seat_to_bot(t, user_id)
+            replaced = await seat_to_bot(self.games, t, user_id)
             if replaced is None:
                 raise HostError("tournament.not_playing")
             return replaced
@@ -324,7 +243,7 @@ class TournamentService:
         seating on."""
         async with self.lock(tournament_id):
             t = await self.get(tournament_id)
-            self._state(t, "running")
+            self.require_state(t, "running")
             entrant = t.entrants.get(user_id)
             if entrant is None:
                 raise HostError("tournament.not_entered")
@@ -354,7 +273,7 @@ class TournamentService:
         async with self.lock(tournament_id):
             t = await self.get(tournament_id)
             self._organiser(t, actor, organises_all)
-            self._state(t, "running", "finished")
+            self.require_state(t, "running", "finished")
             table = self._table(t, game_id, current=t.status == "running", void=True)
             table.status, table.results = TableStatus.VOID, {}
             await self.store.set_table(table)
@@ -384,7 +303,7 @@ class TournamentService:
         async with self.lock(tournament_id):
             t = await self.get(tournament_id)
             self._organiser(t, actor, organises_all)
-            self._state(t, "running", "finished")
+            self.require_state(t, "running", "finished")
             table = self._table(t, game_id, current=False)
             flat = [u for group in ranking for u in group]
             if sorted(flat) != sorted(table.players) or any(not group for group in ranking):
@@ -398,14 +317,15 @@ class TournamentService:
                     await self.ratings.correct_game(game.id, {u: place for u, (place, _) in table.results.items()
                                                               if u in people})
             await self.store.set_table(table)
-            await self.rounds.mark_away(t, table)  # the organiser's places stand: a no-show there is back
+            await mark_away(self.store, t, table)  # the organiser's places stand: a no-show there is back
             await self._end_game(table)
             await self.rounds.emit(t, TournamentUpdateKind.RESULT, table.round)
             await self.rounds.advance_if_round_done(t)
             return t
 
     def check_organiser(self, tournament: Tournament, actor: int, *, organises_all: bool = False) -> None:
-        """Refuse anyone but the tournament's creator or an admin (before asking them to confirm anything)."""
+        """Refuse anyone but the tournament's creator or someone who organises every tournament of the server (before
+        asking them to confirm anything)."""
         self._organiser(tournament, actor, organises_all)
 
     async def next_round(self, tournament_id: int, actor: int, *, organises_all: bool = False,
@@ -419,7 +339,7 @@ class TournamentService:
             if from_round is not None and 0 < from_round <= t.current_round and (
                     from_round < t.current_round or t.status in ENDED_STATES):
                 return False
-            self._state(t, "running")
+            self.require_state(t, "running")
             await self._cancel_live_tables(t)
             await self.rounds.next_round_or_finish(t)
             return True
@@ -436,7 +356,7 @@ class TournamentService:
         async with self.lock(tournament_id):
             t = await self.get(tournament_id)
             self._organiser(t, actor, organises_all)
-            self._state(t, *ACTIVE_STATES)
+            self.require_state(t, *ACTIVE_STATES)
             if t.status == "running":
                 await self._cancel_live_tables(t)
                 await self.rounds.finish(t, TournamentStatus.FINISHED)

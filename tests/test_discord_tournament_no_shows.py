@@ -81,6 +81,7 @@ async def test_a_no_show_is_played_by_a_bot_placed_last_left_out_and_seated_agai
     (table,) = tn.round_tables(1)
     call = next(m for m in h.channel_messages() if says(m.text, "tournament.round_started", round=1, rounds=3))
     assert says(call.text, "tournament.rule_absent", seconds=TIMER) and says(call.text, "tournament.rule_ties")
+    assert says(call.text, "tournament.rule_no_show")
     intro = h.channel_messages(table.channel_id)[0]
     assert says(intro.text, "tournament.table_intro") and says(intro.text, "tournament.rule_absent", seconds=TIMER)
     assert says(intro.text, "tournament.rule_ties")
@@ -226,6 +227,8 @@ async def test_a_knockout_no_show_who_is_out_is_told_so_without_a_way_back(h: Ha
                                                      count=1)]
     assert len(told) == 1 and not told[0].components
     assert not [m for m in h.channel_messages() if says(m.text, "tournament.no_shows")]
+    call = next(m for m in h.channel_messages() if says(m.text, "tournament.round_started", round=1, rounds=2))
+    assert says(call.text, "tournament.rule_no_show_knockout") and not says(call.text, "tournament.rule_no_show")
     forged = {"type": 2, "style": 1, "label": "x", "custom_id": f"gh:tn:{tn.id}:back"}
     payload = dict(told[0].payload)
     payload["id"] = str(max(h.server.messages) + 1000)

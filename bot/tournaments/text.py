@@ -164,12 +164,15 @@ def rule_lines(tournament: Tournament, round_number: int, locale: object | None)
     tn = tournament
     absent = (t("tournament.rule_absent", locale, seconds=tn.turn_seconds) if tn.turn_seconds > 0
               else t("tournament.rule_absent_no_timer", locale))
-    if tn.advance and round_number > tn.swiss_rounds:
-        return [absent, t("tournament.rule_ties_knockout", locale, advance=tn.advance)]
+    if tn.advance and round_number > tn.swiss_rounds:  # a knockout round: a no-show places last, and is out
+        return [absent, t("tournament.rule_no_show_knockout", locale),
+                t("tournament.rule_ties_knockout", locale, advance=tn.advance)]
+    no_show = t("tournament.rule_no_show", locale)
     ties = t("tournament.rule_ties", locale)
+    lines = [absent, no_show, ties]
     if tn.cut:
-        ties += " " + t("tournament.rule_cut", locale, swiss=tn.swiss_rounds, cut=tn.cut)
-    return [absent, ties]
+        lines.append(t("tournament.rule_cut", locale, swiss=tn.swiss_rounds, cut=tn.cut))
+    return lines
 
 
 def no_show_calls(tournament: Tournament, round_number: int, people: list[int],

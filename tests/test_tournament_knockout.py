@@ -259,3 +259,17 @@ def test_moving_on_during_a_knockout_round_says_the_best_seeds_go_on() -> None:
     question = next_round_question(tn, "en")
     assert question.startswith(t("tournament.next_round_confirm_knockout", "en", round=1, count=1, tables="<#55>",
                                  then="")[:-1])
+
+
+def test_a_tie_for_first_at_the_final_table_makes_co_champions() -> None:
+    """Issue 51's tie rule, as the round calls say it: two tied first at the final table share first place, whatever
+    their points before it."""
+    tn = knockout(7)
+    table(tn, 1, 1, [[-1], [-2], [-3]])
+    table(tn, 1, 2, [[-4, -5], [-6]])  # a tie for first: the better seed, -4, goes on
+    tn.tables.append(TournamentTable(3, 1, 3, [-7], "bye", results={-7: (1, 1.5)}))
+    table(tn, 2, 1, [[-1, -4], [-7]])
+    tn.current_round = 2
+    rows = compute_standings(tn)
+    assert rows[0].points != rows[1].points  # not the same points before the final
+    assert sorted((r.user_id, r.place) for r in rows[:3]) == [(-7, 3), (-4, 1), (-1, 1)]

@@ -201,7 +201,8 @@ def knockout_places(tournament: Tournament, ordered: list[Standing]) -> list[Sta
             continue
         same = i > len(top) and (out[i - 1].final_place, out[i - 1].out_round, out[i - 1].out_place,
                                  out[i - 1].decided) == (row.final_place, row.out_round, row.out_place, row.decided)
-        same = same and (bool(row.out_round) or out[i - 1].key == row.key)  # the Swiss stage's order: by points
+        if row.out_round == 0:  # left out by a Swiss stage's cut: shared only on equal Swiss standing
+            same = same and out[i - 1].key == row.key
         row.place = out[i - 1].place if same else i + 1  # those still in will finish above
     return out
 

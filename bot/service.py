@@ -33,6 +33,12 @@ from .table import ACTIVE, EndReason, Table, Update, UpdateKind
 TIMEOUTS_BEFORE_AWAY = 3  # decisions in a row that run out of time before a bot takes the seat
 
 
+def away_after(seat: SeatRow, tournament: bool) -> int:
+    """Timeouts in a row before a bot takes the seat: at a tournament's table, one for a person who has not moved
+    there yet (a no-show must not hold the round up three times over)."""
+    return 1 if tournament and not seat.showed_up else TIMEOUTS_BEFORE_AWAY
+
+
 class GameService:
     def __init__(self, storage: Storage, *, clock: Callable[[], float] = time.time) -> None:
         self.core = ServiceCore(storage, clock=clock)
@@ -112,8 +118,10 @@ class GameService:
                 raise HostError("stale")
             action_model = action if isinstance(action, Action) else table.engine.parse_action(action)
             seat = table.seat_of(player)
-            # A person's own move clears their run of timeouts.
-            reset = replace(seat, timeouts=0) if seat and not seat.is_bot and seat.timeouts else None
+            # A person's own move clears their run of timeouts; their first one says they showed up.
+            reset = None
+            if seat is not None and not seat.is_bot and (seat.timeouts or not seat.showed_up):
+                reset = replace(seat, timeouts=0, showed_up=True)
             events = table.move(player, action_model)  # in place, no copy: a refusal takes the stored state back
         except BaseException:
             table.lock.release()
@@ -174,16 +182,20 @@ class GameService:
     async def expire(self, game_id: int, expected_version: int) -> list[Update]:
         """The decision due at ``expected_version`` ran out: a bot moves for each person who had to decide.
         After ``TIMEOUTS_BEFORE_AWAY`` in a row the seat goes to a bot until its player comes back — unless that
-        leaves every person at the table away: then nobody moves, and the table pauses until one comes back."""
+        leaves every person at the table away: then nobody moves, and the table pauses until one comes back.
+        A tournament's table never pauses (its round would wait): its bots play every seat to the end, and a
+        person who has not shown up there at all (no move of their own yet) is handed to a bot at the first
+        timeout (``away_after``)."""
         table = await self.table(game_id)
         updates: list[Update] = []
         async with table.lock:
             if table.status != "running" or table.version != expected_version or table.row.deadline is None:
                 return updates
             late = [p for p in table.to_act() if not table.is_bot(p)]
+            plays_on = bool(late) and await self.core.plays_on(table)
             after = [replace(s, timeouts=s.timeouts + 1, is_bot=True, away=True)
-                     if s.player in late and s.timeouts + 1 >= TIMEOUTS_BEFORE_AWAY else s for s in table.seats]
-            if late and self.core.everyone_away(after):
+                     if s.player in late and s.timeouts + 1 >= away_after(s, plays_on) else s for s in table.seats]
+            if late and self.core.everyone_away(after) and not plays_on:
                 updates.append(await asyncio.shield(self.core.pause(table, after)))
                 return updates
             for player in late:
@@ -192,7 +204,7 @@ class GameService:
                 seat = table.seat_of(player)
                 assert seat is not None
                 timeouts = seat.timeouts + 1
-                away = timeouts >= TIMEOUTS_BEFORE_AWAY
+                away = timeouts >= away_after(seat, plays_on)
                 rng = random.Random(f"{table.row.seed}:{table.version}:{player}:timeout")
                 action = choose_action(table.engine, table.state, player, rng)
                 state, events = table.engine.apply(table.state, player, action)

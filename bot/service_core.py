@@ -186,6 +186,11 @@ class ServiceCore:
         """No person plays at the table, and one of them is only away (they may come back): it pauses, not closes."""
         return cls.abandoned(seats) and any(s.away for s in seats if s.user_id is not None)
 
+    async def plays_on(self, table: Table) -> bool:
+        """A tournament's table plays on with bots when its people are away or gone, and never pauses: its round
+        waits for it. A casual table pauses instead (or closes when nobody is left)."""
+        return await self.storage.tournaments.tournament_of_game(table.id) is not None
+
     async def begin(self, table: Table, options: dict[str, Any] | None = None) -> Update:
         """Deal the game for the seated players, with the table's options or ``options`` instead (stored with the
         game, which replays from them); the table is running once this commits."""

@@ -33,17 +33,18 @@ class Seats:
             if not seat.is_bot:
                 raise HostError("already_playing")
             await self.core.refuse_if_seated(table.row.channel_id, user_id, except_game=game_id)
-            seats = [replace(s, is_bot=False, away=False, timeouts=0) if s is seat else s for s in table.seats]
+            seats = [replace(s, is_bot=False, away=False, timeouts=0, showed_up=True) if s is seat else s
+                     for s in table.seats]
             return await self._replace_running_seats(table, seats, seat.player)
 
     async def _replace_running_seats(self, table: Table, seats: list[SeatRow], actor: str) -> Update:
         """A running table's seats change. With no person left playing it closes (a tournament's table plays on)
         — or, when one of them is only away, pauses (a paused table stays paused); a person taking their seat back
         resumes a paused table."""
-        if self.core.everyone_away(seats):
+        if self.core.everyone_away(seats) and (table.paused or not await self.core.plays_on(table)):
             return await (self._paused_seats(table, seats, actor) if table.paused
                           else self.core.pause(table, seats, actor))
-        if (self.core.abandoned(seats) and not await self._tournament_table(table)) or (
+        if (self.core.abandoned(seats) and not await self.core.plays_on(table)) or (
                 table.paused and all(s.user_id is None for s in seats)):
             await self.core.storage.replace_seats(table.id, seats, expected_version=table.version, deadline=None)
             table.committed(bumped=True, seats=seats, deadline=None)
@@ -56,10 +57,6 @@ class Seats:
                                          **pause)
         table.committed(bumped=True, seats=seats, deadline=deadline, **pause)
         return self.core.changed(table, UpdateKind.RESUMED if resumed else UpdateKind.SEATS, actor=actor)
-
-    async def _tournament_table(self, table: Table) -> bool:
-        """A tournament's table plays on with bots when its last person leaves: its bots score for the round."""
-        return await self.core.storage.tournaments.tournament_of_game(table.id) is not None
 
     async def _paused_seats(self, table: Table, seats: list[SeatRow], actor: str) -> Update:
         """A seat change at a paused table that brings nobody back (a kick): it stays paused."""

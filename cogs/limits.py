@@ -63,6 +63,12 @@ def may_organise(interaction: discord.Interaction, limits: Limits) -> bool:
     return role is not None and isinstance(member, discord.Member) and member.get_role(role) is not None
 
 
+async def organises_all(interaction: discord.Interaction) -> bool:
+    """May run every tournament of this server, whoever created it (co-organisers): Manage Server, or the server's
+    organiser role."""
+    return interaction.guild_id is not None and may_organise(interaction, await server_limits(interaction))
+
+
 def refuse_unless_organiser(interaction: discord.Interaction, limits: Limits) -> None:
     if not may_organise(interaction, limits):
         role = limits.organiser_role_id

@@ -14,11 +14,20 @@ from bot.errors import HostError
 from bot.i18n import t
 from bot.replies import fill_original
 from bot.tournaments import Tournament, TournamentService, TournamentUpdate
+from bot.tournaments.absence import Replaced
 from bot.tournaments.settings import MAX_CHECKIN_MINUTES, TournamentSettings
 
-from .common import NO_MENTIONS, check_server, game_choices, is_admin, public_language, reply
+from .common import NO_MENTIONS, check_server, game_choices, public_language, reply
 from .custom_ids import valid_id
-from .limits import PEOPLE_TO_START, count_creation, refuse_tournament_size, refuse_unless_organiser, server_limits
+from .limits import (
+    PEOPLE_TO_START,
+    count_creation,
+    may_organise,
+    organises_all,
+    refuse_tournament_size,
+    refuse_unless_organiser,
+    server_limits,
+)
 from .lobby import LEVEL_CHOICES
 from .model_options import model_command
 from .permissions import TOURNAMENT_PERMISSIONS, require
@@ -118,23 +127,34 @@ class TournamentCog(TournamentChannel, commands.Cog):
     @app_commands.describe(tournament=WHICH, minutes="Minutes until the deadline shown to the entrants")
     async def checkin(self, interaction: discord.Interaction, tournament: int | None = None,
                       minutes: app_commands.Range[int, 1, MAX_CHECKIN_MINUTES] = 10) -> None:
-        """Open the check-in window: only entrants who check in are seated at the start."""
+        """Open the check-in window: only entrants who check in are seated at the start (organisers)."""
         tn = await self.resolve(interaction, tournament)
-        await tournaments(interaction).open_checkin(tn.id, interaction.user.id, is_admin=is_admin(interaction),
-                                                    minutes=minutes)
+        await tournaments(interaction).open_checkin(tn.id, interaction.user.id, minutes=minutes,
+                                                    organises_all=await organises_all(interaction))
         await reply(interaction, t("tournament.done.checkin_open", interaction.locale))
+
+    @tournament.command(name="add")
+    @app_commands.describe(player="The person to enter", tournament=WHICH)
+    async def add(self, interaction: discord.Interaction, player: discord.Member,
+                  tournament: int | None = None) -> None:
+        """Enter a person before the start, checked in; also after check-in has closed (organisers)."""
+        tn = await self.resolve(interaction, tournament)
+        await tournaments(interaction).add_player(tn.id, interaction.user.id, player.id, player.display_name,
+                                                  organises_all=await organises_all(interaction))
+        await reply(interaction, t("tournament.done.add", interaction.locale, player=player.mention))
 
     @tournament.command(name="start")
     @app_commands.describe(tournament=WHICH)
     async def start(self, interaction: discord.Interaction, tournament: int | None = None) -> None:
-        """Start the tournament (its creator, or Manage Server): round 1 is seated and its threads opened."""
+        """Start the tournament (organisers): round 1 is seated and its threads opened."""
         require(interaction, TOURNAMENT_PERMISSIONS, "tournament.missing_permissions")
         limits = await server_limits(interaction)
         refuse_unless_organiser(interaction, limits)
         tn = await self.resolve(interaction, tournament)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await tournaments(interaction).start(tn.id, interaction.user.id, is_admin=is_admin(interaction),
-                                             min_people=PEOPLE_TO_START, max_rounds=limits.tournament_rounds)
+        await tournaments(interaction).start(tn.id, interaction.user.id, min_people=PEOPLE_TO_START,
+                                             max_rounds=limits.tournament_rounds,
+                                             organises_all=may_organise(interaction, limits))
         interaction.extras["committed"] = "tournament_start"  # a failed answer must not say nothing happened
         await reply(interaction, t("tournament.done.start", interaction.locale, id=tn.id))
 
@@ -142,10 +162,11 @@ class TournamentCog(TournamentChannel, commands.Cog):
     @app_commands.describe(player="The player to drop", tournament=WHICH)
     async def drop(self, interaction: discord.Interaction, player: discord.Member,
                    tournament: int | None = None) -> None:
-        """Take a player out of the later rounds (organiser; players may drop themselves)."""
+        """Take a player out of the later rounds (organisers; players may drop themselves)."""
         tn = await self.resolve(interaction, tournament)
         playing = tn.status == "running" and tn.live_table_of(player.id) is not None
-        await tournaments(interaction).drop(tn.id, interaction.user.id, player.id, is_admin=is_admin(interaction))
+        await tournaments(interaction).drop(tn.id, interaction.user.id, player.id,
+                                            organises_all=await organises_all(interaction))
         key = "tournament.done.drop_after_game" if playing else "tournament.done.drop"
         await reply(interaction, t(key, interaction.locale, player=player.mention))
 
@@ -153,18 +174,21 @@ class TournamentCog(TournamentChannel, commands.Cog):
     @app_commands.describe(player="The player a bot stands in for", tournament=WHICH)
     async def replace(self, interaction: discord.Interaction, player: discord.Member,
                       tournament: int | None = None) -> None:
-        """A bot plays the rest of this player's current game (the player stays entered)."""
+        """A bot plays the rest of this player's current game (organisers; the player stays entered)."""
         tn = await self.resolve(interaction, tournament)
-        await tournaments(interaction).replace(tn.id, interaction.user.id, player.id, is_admin=is_admin(interaction))
-        await reply(interaction, t("tournament.done.replace", interaction.locale, player=player.mention))
+        replaced = await tournaments(interaction).replace(tn.id, interaction.user.id, player.id,
+                                                          organises_all=await organises_all(interaction))
+        key = "tournament.done.replace" if replaced is Replaced.NOW else "tournament.done.replace_already"
+        await reply(interaction, t(key, interaction.locale, player=player.mention))
 
     @tournament.command(name="void")
     @app_commands.describe(table="The table number (#) shown on its board", tournament=WHICH)
     async def void(self, interaction: discord.Interaction, table: int, tournament: int | None = None) -> None:
-        """Void a table of the current round and replay it with a new deal."""
+        """Void a table of the current round and replay it with a new deal (organisers)."""
         tn = await self.resolve_table(interaction, tournament, table)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        tn = await tournaments(interaction).void(tn.id, interaction.user.id, table, is_admin=is_admin(interaction))
+        tn = await tournaments(interaction).void(tn.id, interaction.user.id, table,
+                                                 organises_all=await organises_all(interaction))
         key = "tournament.done.void" if tn.status == "running" else "tournament.done.void_ended"
         await reply(interaction, t(key, interaction.locale, table=table))
 
@@ -174,7 +198,7 @@ class TournamentCog(TournamentChannel, commands.Cog):
                            tournament=WHICH)
     async def set_result(self, interaction: discord.Interaction, table: int, ranking: str,
                          tournament: int | None = None) -> None:
-        """Set a table's result by hand (a running game there is stopped)."""
+        """Set a table's result by hand (organisers; a running game there is stopped)."""
         tn = await self.resolve_table(interaction, tournament, table)
         record = tn.table_of_game(table)
         if record is None:
@@ -182,22 +206,23 @@ class TournamentCog(TournamentChannel, commands.Cog):
         parsed = parse_ranking(ranking, tn, record, interaction.guild)
         await interaction.response.defer(ephemeral=True, thinking=True)
         await tournaments(interaction).set_result(tn.id, interaction.user.id, table, parsed,
-                                                  is_admin=is_admin(interaction))
+                                                  organises_all=await organises_all(interaction))
         await reply(interaction, t("tournament.done.set_result", interaction.locale, table=table))
 
     @tournament.command(name="next-round")
     @app_commands.describe(tournament=WHICH)
     async def next_round(self, interaction: discord.Interaction, tournament: int | None = None) -> None:
-        """Start the next round now; tables still playing are stopped and score nothing."""
+        """Start the next round now (organisers); tables still playing are stopped and score nothing."""
         tn = await self.resolve(interaction, tournament)
         service, locale = tournaments(interaction), interaction.locale
-        service.check_organiser(tn, interaction.user.id, is_admin=is_admin(interaction))
+        everyone = await organises_all(interaction)
+        service.check_organiser(tn, interaction.user.id, organises_all=everyone)
         if tn.status == "running" and live_tables(tn):  # tables would be cancelled: the organiser confirms first
             await reply(interaction, next_round_question(tn, locale), view=next_round_view(tn, locale))
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
         from_round = tn.current_round  # the round this command moves on from, whatever happens meanwhile
-        moved = await service.next_round(tn.id, interaction.user.id, is_admin=is_admin(interaction),
+        moved = await service.next_round(tn.id, interaction.user.id, organises_all=everyone,
                                          from_round=from_round)
         key = "tournament.done.next_round" if moved else "tournament.next_round_moved_on"
         await reply(interaction, t(key, locale, round=from_round))
@@ -205,11 +230,24 @@ class TournamentCog(TournamentChannel, commands.Cog):
     @tournament.command(name="end")
     @app_commands.describe(tournament=WHICH)
     async def end(self, interaction: discord.Interaction, tournament: int | None = None) -> None:
-        """End the tournament: running tables stop, the standings so far are final and posted."""
+        """End the tournament (organisers): running tables stop, the standings so far are final."""
         tn = await self.resolve(interaction, tournament)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await tournaments(interaction).end(tn.id, interaction.user.id, is_admin=is_admin(interaction))
+        await tournaments(interaction).end(tn.id, interaction.user.id,
+                                           organises_all=await organises_all(interaction))
         await reply(interaction, t("tournament.done.end", interaction.locale))
+
+    @tournament.command(name="help")
+    async def help(self, interaction: discord.Interaction) -> None:
+        """Who may do what in a tournament on this server, only to you."""
+        limits = await server_limits(interaction)
+        role = limits.organiser_role_id
+        locale = interaction.locale
+        lines = [t("tournament.help.title", locale), t("tournament.help.organisers", locale),
+                 t("tournament.help.create", locale), t("tournament.help.everyone", locale),
+                 t("tournament.help.no_role", locale) if role is None
+                 else t("tournament.help.role", locale, role=f"<@&{role}>")]
+        await reply(interaction, "\n".join(lines))
 
     @tournament.command(name="standings")
     @app_commands.describe(tournament=WHICH)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+from functools import partial
 from typing import Any, Awaitable, Callable
 
 import discord
@@ -18,7 +19,8 @@ from bot.render.bracket_image import render_png as bracket_png
 from bot.tournaments import Tournament, TournamentService, TournamentTable, TournamentUpdate
 from bot.tournaments import text as tx
 from bot.tournaments.bracket import bracket
-from bot.tournaments.formats import rules_of
+from bot.tournaments.models import OPEN_STATES
+from bot.tournaments.models import TournamentStatus as Status
 from bot.tournaments.models import TournamentUpdateKind as Kind
 
 from .common import NO_MENTIONS, GameItem, reply
@@ -29,25 +31,36 @@ from .refusals import FAILURES, MISSING_ACCESS, MISSING_PERMISSIONS
 from .tournament_controls import tournaments
 
 SIGNUP_OPS = ("join", "leave", "checkin")
+SIGNUP_OPS_BY_STATUS = {Status.SIGNUP: ("join", "leave"), Status.CHECKIN: SIGNUP_OPS, Status.CHECKIN_CLOSED: ("leave",)}
 OP_STYLES = {"join": discord.ButtonStyle.success, "leave": discord.ButtonStyle.secondary,
-             "checkin": discord.ButtonStyle.primary}
+             "checkin": discord.ButtonStyle.primary, "back": discord.ButtonStyle.primary}
 BRACKET = "bracket.png"
 log = logging.getLogger(__name__)
 
 def signup_embed(tournament: Tournament, locale: object | None) -> discord.Embed:
     embed = discord.Embed(title="🏆 " + tx.title(tournament, locale),
                           description="\n".join(tx.signup_lines(tournament, locale)), colour=0xF1C40F)
-    footer = "tournament.signup_footer" if tournament.status in ("signup", "checkin") else "tournament.entered_footer"
+    footer = "tournament.signup_footer" if tournament.status in OPEN_STATES else "tournament.entered_footer"
     embed.set_footer(text=t(footer, locale, id=tournament.id, count=len(tournament.entrants)))
     return embed
 
 
 def signup_view(tournament: Tournament, locale: object | None) -> discord.ui.View | None:
-    if tournament.status not in ("signup", "checkin"):
+    """Join and Leave while sign-up is open, and Check in during check-in; once check-in has closed, only Leave
+    (nobody joins or checks in after the deadline: the organiser may still add someone)."""
+    ops = SIGNUP_OPS_BY_STATUS.get(tournament.status)
+    if not ops:
         return None
     view = discord.ui.View(timeout=None)
-    for op in SIGNUP_OPS if tournament.status == "checkin" else SIGNUP_OPS[:2]:
+    for op in ops:
         view.add_item(SignupButton(tournament.id, op, locale))
+    return view
+
+
+def back_view(tournament: Tournament, locale: object | None) -> discord.ui.View:
+    """Under a round's no-show message: Seat me again."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(SignupButton(tournament.id, "back", locale))
     return view
 
 
@@ -58,9 +71,9 @@ async def standings_message(service: TournamentService, tournament: Tournament,
     rows = await service.standings(tournament)
     embed = discord.Embed(title=tx.standings_title(tournament, locale),
                           description="\n".join(tx.standing_lines(tournament, rows, locale))[:4000], colour=0x3498DB)
-    footer = "tournament.knockout_footer" if rules_of(tournament).advance else "tournament.standings_footer"
+    footer = "tournament.knockout_footer" if tournament.knockout_stage else "tournament.standings_footer"
     embed.set_footer(text=t(footer, locale, id=tournament.id, advance=tournament.advance))
-    if not (rules_of(tournament).advance and tournament.current_round):
+    if not (tournament.knockout_stage and tournament.current_round):
         return embed, []
     rounds = bracket(tournament, rows)
     png = await asyncio.to_thread(bracket_png, rounds)
@@ -69,7 +82,9 @@ async def standings_message(service: TournamentService, tournament: Tournament,
     return embed, [discord.File(io.BytesIO(png), filename=BRACKET, description=alt)]
 
 
-class SignupButton(GameItem, template=rf"gh:tn:(?P<tid>{ID}):(?P<op>join|leave|checkin)"):
+class SignupButton(GameItem, template=rf"gh:tn:(?P<tid>{ID}):(?P<op>join|leave|checkin|back)"):
+    """Join, Leave and Check in on the sign-up message; Seat me again under a round's no-show message."""
+
     def __init__(self, tournament_id: int, op: str, locale: object | None = None) -> None:
         super().__init__(discord.ui.Button(label=t(f"tournament.button.{op}", locale), style=OP_STYLES[op],
                                            custom_id=f"gh:tn:{tournament_id}:{op}"))
@@ -89,6 +104,8 @@ class SignupButton(GameItem, template=rf"gh:tn:(?P<tid>{ID}):(?P<op>join|leave|c
             await service.join(self.tournament_id, user.id, user.display_name)
         elif self.op == "leave":
             await service.leave(self.tournament_id, user.id)
+        elif self.op == "back":
+            await service.back(self.tournament_id, user.id)
         else:
             await service.check_in(self.tournament_id, user.id)
         await reply(interaction, t(f"tournament.done.{self.op}", interaction.locale))  # the message redraws itself
@@ -110,9 +127,10 @@ class TournamentChannel:
             name=name[:100], type=discord.ChannelType.public_thread, auto_archive_duration=1440)
         await self.point_to_replay(tournament, table, thread.id)
         entrants = [tournament.entrants[u] for u in table.players]
+        intro = t("tournament.table_intro", locale, round=table.round, table=table.number,
+                  players=" ".join(e.mention for e in entrants))
         await thread.send(
-            t("tournament.table_intro", locale, round=table.round, table=table.number,
-              players=" ".join(e.mention for e in entrants)),
+            "\n".join([intro, *tx.rule_lines(tournament, table.round, locale)]),
             allowed_mentions=discord.AllowedMentions(users=[discord.Object(e.user_id) for e in entrants
                                                             if not e.is_bot], everyone=False, roles=False))
         return thread.id
@@ -160,7 +178,7 @@ class TournamentChannel:
         if kind is not Kind.RESULT and signup_id:  # the sign-up message follows the tournament
             steps.append(("signup", lambda: channel.get_partial_message(signup_id).edit(
                 content=None, embed=signup_embed(tn, locale), view=signup_view(tn, locale))))
-        if kind in (Kind.CHECKIN, Kind.CHECKIN_CLOSED, Kind.NOT_STARTED):
+        if kind in (Kind.CHECKIN, Kind.CHECKIN_CLOSED, Kind.NOT_STARTED, Kind.CHECKIN_REMINDER):
             steps.append(("checkin", lambda: self.on_checkin(update, channel)))
         if kind is Kind.STARTED:
             steps.append(("missed_checkin", lambda: self.call(channel, *tx.missed_checkin(tn, locale,
@@ -171,6 +189,10 @@ class TournamentChannel:
         if kind is Kind.ROUND and (seated := update.round) is not None:
             steps.append(("round", lambda: self.call(channel, "\n".join(tx.round_lines(tn, seated, locale))[:2000],
                                                      tx.called_people(tn, seated), always=True)))
+        if kind is Kind.NO_SHOWS and (ended := update.round) is not None:
+            for i, (text, people, back) in enumerate(tx.no_show_calls(tn, ended, update.people, locale)):
+                steps.append((f"no_shows{i}", partial(self.call, channel, text, people,
+                                                      view=back_view(tn, locale) if back else None)))
         if kind is Kind.BREAK and tn.next_round_at is not None:
             steps.append(("break", lambda: channel.send(tx.break_text(tn, locale), allowed_mentions=NO_MENTIONS)))
         if kind is Kind.FINISHED:
@@ -199,6 +221,8 @@ class TournamentChannel:
         tn, locale = update.tournament, update.tournament.locale
         if update.kind is Kind.CHECKIN:
             await self.call(channel, *tx.checkin_call(tn, locale))
+        elif update.kind is Kind.CHECKIN_REMINDER:
+            await self.call(channel, *tx.checkin_reminder(tn, locale, update.people))
         elif update.kind is Kind.CHECKIN_CLOSED:
             await self.call(channel, *tx.missed_checkin(tn, locale, update.people, at_deadline=True))
         elif update.error is not None:
@@ -207,10 +231,10 @@ class TournamentChannel:
 
     @staticmethod
     async def call(channel: discord.PartialMessageable, text: str, people: list[int], *,
-                   always: bool = False) -> None:
+                   always: bool = False, view: discord.ui.View | None = None) -> None:
         """A message in the tournament's channel that pings exactly ``people`` (none: sent only if ``always``)."""
         if people or always:
-            await channel.send(text, allowed_mentions=discord.AllowedMentions(
+            await channel.send(text, view=view or discord.utils.MISSING, allowed_mentions=discord.AllowedMentions(
                 users=[discord.Object(u) for u in people], everyone=False, roles=False))
 
     async def post_final(self, channel: discord.PartialMessageable, service: TournamentService,

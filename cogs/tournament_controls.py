@@ -9,12 +9,12 @@ import discord
 
 from bot.i18n import LANGUAGES, join_list, t
 from bot.tournaments import Tournament, TournamentService, TournamentTable
-from bot.tournaments.formats import rules_of
 from bot.tournaments.ranking import parse as parse_places
 from bot.tournaments.ranking import resolve as resolve_places
 
-from .common import NO_MENTIONS, GameItem, host, is_admin
+from .common import NO_MENTIONS, GameItem, host
 from .custom_ids import ID, ROUND
+from .limits import organises_all
 
 
 def tournaments(interaction: discord.Interaction) -> TournamentService:
@@ -55,7 +55,7 @@ def next_round_question(tournament: Tournament, locale: object | None) -> str:
     last = tournament.current_round >= tournament.total_rounds
     then = (t("tournament.next_round_then_finish", locale) if last
             else t("tournament.next_round_then_round", locale, next=tournament.current_round + 1))
-    key = "tournament.next_round_confirm_knockout" if rules_of(tournament).advance else "tournament.next_round_confirm"
+    key = "tournament.next_round_confirm_knockout" if tournament.knockout_stage else "tournament.next_round_confirm"
     return t(key, locale, round=tournament.current_round, count=len(tables), tables=where, then=then)
 
 
@@ -82,7 +82,8 @@ class NextRoundButton(GameItem, template=rf"gh:tnr:(?P<tid>{ID}):(?P<round>{ROUN
         if self.op == "stay":
             text = t("tournament.next_round_kept", locale, round=self.round)
         elif await tournaments(interaction).next_round(self.tournament_id, interaction.user.id,
-                                                       is_admin=is_admin(interaction), from_round=self.round):
+                                                       organises_all=await organises_all(interaction),
+                                                       from_round=self.round):
             text = t("tournament.done.next_round", locale)
         else:
             text = t("tournament.next_round_moved_on", locale, round=self.round)

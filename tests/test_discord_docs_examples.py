@@ -165,7 +165,7 @@ class World:
     async def tournament(self, *, started: bool) -> None:
         ts, channel = self.h.bot.tournaments, self.h.channel_ids[CUPS]
         for old in await ts.in_channel(channel):
-            await ts.end(old.id, ANN, is_admin=True)
+            await ts.end(old.id, ANN, organises_all=True)
         tn = await ts.create(game="akuma", guild_id=self.h.guild_id, channel_id=channel, creator_id=ANN,
                              rounds=2, seats_min=4, seats_max=4, seed=7)
         await ts.add_bots(tn.id, ANN, 2)

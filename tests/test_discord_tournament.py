@@ -10,7 +10,7 @@ from bot.i18n import LANGUAGES, t
 from bot.tournaments import text as tx
 
 from .discord_harness import Harness
-from .discord_helpers import CHECK_IN, TOURNAMENT_JOIN, TOURNAMENT_LEAVE, organiser, says
+from .discord_helpers import CHECK_IN, TOURNAMENT_JOIN, TOURNAMENT_LEAVE, Key, organiser, says
 
 ALICE, BOB, CAROL, DAVE = 101, 102, 103, 104
 
@@ -42,6 +42,11 @@ async def finish_round(h: Harness, alice, people: dict[int, object]) -> None:
                 said = "tournament.done.replace"
                 assert r.ephemeral and says(r.messages[-1].text, said, player=f"<@{uid}>"), r.messages[-1].text
     await h.settle()
+    # Replaced before their first move, they missed their game: no-shows (issue 51), told so; they come back.
+    for message in h.channel_messages():
+        if says(message.text, "tournament.no_shows") and message.components and tn.status == "running":
+            for uid in [u for u in people if f"<@{u}>" in message.text and tn.entrants[u].status == "away"]:
+                await h.click(people[uid], message, label=Key("tournament.button.back"))
 
 
 async def test_a_whole_tournament_from_discord(h: Harness) -> None:

@@ -1,5 +1,6 @@
 """Bot entrants (issue 43): named by the catalog in the server's language (ボット1 on a Japanese server), and a table
-left with bots only when its last person is replaced plays on: its bots score for the round."""
+left with bots only when its last person is replaced plays on: its bots score for the round (and the person, replaced
+before her first move, is a no-show there: issue 51)."""
 from __future__ import annotations
 
 import discord
@@ -33,5 +34,9 @@ async def test_bots_are_named_in_the_servers_language_and_play_on_without_their_
     await h.settle()
     assert game.status == "finished" and table.status == "finished"  # played to its end by the bots
     rows = {row.user_id: row for row in compute_standings(tn)}
-    assert all(rows[u].games == 1 for u in table.players) and sum(rows[u].points for u in table.players) == 6
+    bots = [u for u in table.players if u < 0]
+    assert all(rows[u].games == 1 for u in bots) and sum(rows[u].points for u in bots) == 6  # 3 + 2 + 1
+    # Replaced before her first move, she missed the whole game: a no-show, last with no points (issue 51).
+    assert (rows[ALICE].games, rows[ALICE].no_shows, rows[ALICE].points) == (0, 1, 0.0)
+    assert table.results[ALICE] == (4, 0.0) and table.no_shows == {ALICE}
     assert tn.status == "finished"

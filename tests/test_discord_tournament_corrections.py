@@ -90,8 +90,12 @@ async def test_a_correction_redoes_the_ratings_the_game_changed(h: Harness) -> N
     assert tn.status == "finished" and table.status == "finished"
     ratings = h.bot.ratings
     before = await ratings.ratings(h.guild_id, "akuma", [ALICE, BOB])
-    first, second = sorted((ALICE, BOB), key=lambda u: table.results[u][0])
-    if table.results[first][0] < table.results[second][0]:  # rated by the game's own places
+    game = await h.bot.service.table(table.game_id)  # type: ignore[attr-defined]
+    result = game.result()
+    assert result is not None
+    place = {uid: next(i for i, group in enumerate(result.ranking) if f"u{uid}" in group) for uid in (ALICE, BOB)}
+    first, second = sorted((ALICE, BOB), key=place.__getitem__)
+    if place[first] < place[second]:  # rated by the game's own places (the tournament scores them as no-shows)
         assert before[first].ordinal > before[second].ordinal
     else:  # the bots' game (its seed drawn at creation) may tie them: rated alike
         assert before[first].ordinal == pytest.approx(before[second].ordinal)

@@ -171,13 +171,13 @@ async def test_create_with_64_bots_is_answered_within_three_seconds_on_a_slow_di
     h.server.faults.deadlines = True
     h.server.faults.latency = 2.0
     alice = (await organiser(h, ALICE, "alice"))
-    slow = h.bot.tournaments._enter
+    slow = h.bot.tournaments.enter
 
     async def slow_enter(*args, **kwargs):  # a slow database: every entrant batch takes 3.5 s
         await asyncio.sleep(3.5)
         return await slow(*args, **kwargs)
 
-    h.bot.tournaments._enter = slow_enter
+    h.bot.tournaments.enter = slow_enter
     await h.bot.storage.set_guild_limits(h.guild_id, {Cap.TOURNAMENT_BOTS: 64})  # the most an admin may allow
     r = await h.slash(alice, "tournament create", game="akuma", bots=64, expect_response=False)
     await until(h, lambda: r.message_ids and h.bot.tournaments._cache and only_tournament(h).signup_message_id

@@ -77,6 +77,12 @@ async def test_ten_entrants_of_akuma_knock_out_to_one_final_table(h: Harness) ->
     calls = [m.text for m in h.channel_messages()]
     assert any(says(text, "tournament.round_started", round=2, rounds=3) for text in calls)
     assert any(says(text, "tournament.final_started", round=3, rounds=3) for text in calls)  # named the final
+    # The tie rule where the players read it (issue 51): every round's call and every table's first message.
+    assert all(says(text, "tournament.rule_ties_knockout", advance=2) for text in calls
+               if says(text, "tournament.round_started") or says(text, "tournament.final_started"))
+    for tb in tn.tables:
+        if tb.channel_id not in (None, tn.channel_id):
+            assert says(h.channel_messages(tb.channel_id)[0].text, "tournament.rule_ties_knockout", advance=2)
     posted = next(m for m in h.channel_messages() if says(m.text, "tournament.finished"))
     for uid in final[0].players:  # the final table's places are the top places
         name = tn.entrants[uid].name if uid < 0 else f"<@{uid}>"
@@ -125,3 +131,34 @@ async def test_a_knockout_refuses_rounds_a_final_table_and_a_missing_advance(h: 
     r = await h.slash(alice, "tournament create", game="akuma", format="swiss", advance=2)
     assert says(r.messages[-1].text, "error.tournament.advance_knockout_only")
     assert not h.bot.tournaments._cache  # nothing was created
+
+
+async def test_a_swiss_stage_feeds_a_knockout_of_its_top(h: Harness) -> None:
+    """Issue 51: /tournament create format:swiss_knockout: two Swiss rounds, then the top 4 of their standings play
+    the final table. The sign-up says so, round 3's call says the Swiss stage is over, the standings carry the
+    bracket picture only once the knockout began, and the final standings put the final table first and the rest
+    in the Swiss order."""
+    await lift_limits(h)
+    alice = await organiser(h, ALICE, "alice")
+    r = await h.slash(alice, "tournament create", game="akuma", format="swiss_knockout", rounds=2, cut=4, advance=1,
+                      bots=9, break_minutes=0)
+    await h.click(alice, r.message, label="Join")
+    tn = next(iter(h.bot.tournaments._cache.values()))
+    assert says(r.message.text, "tournament.swiss_cut", swiss=2, cut=4)
+    await h.slash(alice, "tournament start")
+    assert tn.rounds == 3
+    assert tn.standings_message_id is not None and not h.message(tn.standings_message_id).files  # Swiss: no bracket
+    await play_out(h, alice, tn)
+    assert tn.status == "finished" and tn.current_round == 3
+    calls = [m.text for m in h.channel_messages()]
+    assert any(says(text, "tournament.cut_started", swiss=2, cut=4) and says(text, "tournament.final_started",
+                                                                              round=3, rounds=3) for text in calls)
+    assert any(says(text, "tournament.rule_cut", swiss=2, cut=4) for text in calls)  # said in the Swiss rounds
+    posted = next(m for m in h.channel_messages() if says(m.text, "tournament.finished"))
+    bracket_picture(posted)
+    (final,) = tn.round_tables(3)
+    for uid in final.players:
+        name = tn.entrants[uid].name if uid < 0 else f"<@{uid}>"
+        assert says(posted.text, "tournament.knockout_final_line", place=final.results[uid][0], name=name,
+                    final=final.results[uid][0], dropped="")
+    assert says(posted.text, "tournament.knockout_swiss_out_line")

@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.limits import BOUNDS, Cap, Limits
+from bot.tournaments.models import Format
 from bot.tournaments.settings import TournamentSettings
 
 from .discord_helpers import start_harness
@@ -34,7 +35,7 @@ async def test_the_commands_follow_their_models(tmp_path: Path) -> None:
         assert [name for name, o in create.items() if o["required"]] == ["game"]
         assert create["bots"]["max_value"] == BOUNDS[Cap.TOURNAMENT_BOTS][1]  # the most a server may allow
         assert create["rounds"]["max_value"] == BOUNDS[Cap.TOURNAMENT_ROUNDS][1]
-        assert [c["value"] for c in create["format"]["choices"]] == ["swiss", "roundrobin", "knockout"]
+        assert [c["value"] for c in create["format"]["choices"]] == [f.value for f in Format]
         assert [c["name"] for c in create["first_round"]["choices"]] == ["random", "by rating"]
         assert {c["value"] for c in create["bot_level"]["choices"]} == {"easy", "normal", "strong"}
         assert create["timer"]["type"] == 4 and create["final_table"]["type"] == 5 and create["name"]["type"] == 3

@@ -1,9 +1,12 @@
-"""The knockout planner as properties (issue 43), over every field of 2–64 and the table sizes games use: each round
-seats the whole field within the sizes, the top ``advance`` of each table (and the byes) make the next field, which is
-smaller (about ``advance / size`` of it); exactly one final table, last; byes only when a round without them cannot
-lead to a final table, and to the best seeds. Then a knockout's places and bracket text from crafted results."""
+"""The knockout planner as properties (issues 43 and 51), over every field of 2–64 and the table sizes games use: each
+round seats the whole field within the sizes, the top ``advance`` of each table (and the byes) make the next field,
+which is smaller (about ``advance / size`` of it); exactly one final table, last; byes as power-of-two brackets lay
+them out (only when needed, all in round 1, to the best seeds, a round before the final table), checked against a
+brute force and by playing whole knockouts out. Then a knockout's places and bracket text from crafted results."""
 from __future__ import annotations
 
+import random
+from collections import Counter
 from itertools import product
 
 import pytest
@@ -57,17 +60,107 @@ def test_every_round_shrinks_the_field_to_exactly_one_final_table(lo: int, hi: i
         assert len(rounds[-1].sizes) == 1 and lo <= rounds[-1].sizes[0] <= hi
 
 
+def bye_free(count: int, lo: int, hi: int, k: int) -> bool:
+    """Brute force: can a field of ``count`` reach one final table with no bye in any round?"""
+    if lo <= count <= hi:
+        return True
+    return any(bye_free(tables * k, lo, hi, k) for tables in range(2, count // lo + 1)
+               if tables * lo <= count <= tables * hi and tables * k < count)
+
+
+def bye_free_rounds(count: int, lo: int, hi: int, k: int) -> set[int]:
+    """Brute force: the lengths (rounds, the final table included) of every bye-free way to one final table."""
+    if lo <= count <= hi:
+        return {1}
+    return {1 + r for tables in range(2, count // lo + 1) if tables * lo <= count <= tables * hi and tables * k < count
+            for r in bye_free_rounds(tables * k, lo, hi, k)}
+
+
+def round_one_byes(count: int, lo: int, hi: int, k: int) -> list[tuple[int, int]]:
+    """Brute force: ``(byes, rounds after round 1)`` of every round 1 with byes from which the rest needs none."""
+    out = []
+    for byes in range(1, count):
+        for tables in range(1, (count - byes) // lo + 1):
+            nxt = tables * k + byes
+            if tables * lo <= count - byes <= tables * hi and nxt < count:
+                out += [(byes, r) for r in bye_free_rounds(nxt, lo, hi, k)]
+    return out
+
+
 @pytest.mark.parametrize(("lo", "hi"), SIZES)
-def test_byes_only_when_every_round_without_them_leads_nowhere(lo: int, hi: int) -> None:
+def test_byes_as_organisers_know_them_all_in_round_one_and_never_straight_into_the_final(lo: int, hi: int) -> None:
+    """Issue 51: no byes when a plan without any exists; else byes only in round 1 (so one each at most), with a
+    round between them and the final table (so nobody reaches it without having played), fewest byes first;
+    only when no such plan exists, round-1 byes straight into the final table (fewest); only when none of that
+    exists, byes in later rounds."""
     for n, k in product(range(2, 65), range(1, lo)):
         rounds = plan(n, lo, hi, k)
-        if not rounds or not rounds[0].byes:
+        if rounds is None:
             continue
-        for byes in range(rounds[0].byes):  # fewer byes in the first round: no table count reaches a final
-            seated = n - byes
-            for tables in range(1, seated // lo + 1):
-                if tables * lo <= seated <= tables * hi and tables * k + byes < n and (tables, byes) != (1, 0):
-                    assert not reaches_final(tables * k + byes, lo, hi, k), (n, lo, hi, k, tables, byes)
+        later_byes = [r.byes for r in rounds[1:]]
+        if bye_free(n, lo, hi, k):
+            assert not rounds[0].byes and not any(later_byes), (n, lo, hi, k, rounds)
+            continue
+        options = round_one_byes(n, lo, hi, k)
+        played_first = [byes for byes, after in options if after >= 2]
+        if played_first:
+            assert not any(later_byes) and len(rounds) >= 3, (n, lo, hi, k, rounds)
+            assert rounds[0].byes == min(played_first), (n, lo, hi, k, rounds)
+        elif options:
+            assert not any(later_byes) and rounds[0].byes == min(b for b, _ in options), (n, lo, hi, k, rounds)
+
+
+def play_out(n: int, lo: int, hi: int, k: int, seed: int, *,
+             drops: bool = False) -> tuple[dict[int, int], set[int], list[int]]:
+    """A whole knockout by seat_round with random places (and, with ``drops``, one of those going on dropping after
+    every round): (byes per entrant, who had played, the final table; [] when drops left too few for one)."""
+    rng = random.Random(seed)
+    field, byes_had, played, last = list(range(n)), Counter[int](), set[int](), frozenset[int]()
+    for _ in range(20):
+        seated = seat_round(field, lo, hi, k, byes_had=byes_had, last_byes=last,
+                            played=frozenset(played) if byes_had or played else None)
+        if seated is None:
+            return dict(byes_had), played, []
+        tables, byes = seated
+        if len(tables) == 1 and not byes:
+            return dict(byes_had), played, tables[0]
+        byes_had.update(byes)
+        last = frozenset(byes)
+        winners = []
+        for table in tables:
+            played.update(table)
+            winners += rng.sample(table, k)  # the top k, in any order
+        field = byes + sorted(winners)  # the byes first, as knockout_field seeds them
+        if drops and len(field) > 2:
+            field.remove(rng.choice(field))
+    raise AssertionError("no final")
+
+
+@pytest.mark.parametrize(("n", "lo", "hi", "k", "most"), [(n, 2, 2, 1, 2) for n in (5, 7, 9, 12, 17, 33)]
+                         + [(n, 3, 4, 2, 1) for n in (6, 9, 12, 30)])
+def test_a_drop_every_round_gives_nobody_more_than_two_byes(n: int, lo: int, hi: int, k: int, most: int) -> None:
+    """Drops make later fields odd (one-on-one, after round 1's byes, every time): their byes go to whoever had the
+    fewest and not the round before, so one-on-one nobody has more than two, at 3–4 seats (top 2) more than one."""
+    for seed in range(100):
+        byes, _, _ = play_out(n, lo, hi, k, seed, drops=True)
+        assert max(byes.values(), default=0) <= most, (n, seed, byes)
+
+
+@pytest.mark.parametrize("n", [5, 7, 9, 10, 11, 12, 13, 17, 20, 33])
+def test_one_on_one_knockouts_give_one_bye_each_at_most_and_no_unplayed_finalist(n: int) -> None:
+    """The fields of issue 51 (and power-of-two misses): however the games go, nobody gets a second bye and both
+    finalists have played before the final."""
+    for seed in range(20):
+        byes, played, final = play_out(n, 2, 2, 1, seed)
+        assert max(byes.values(), default=0) <= 1 and set(final) <= played, (n, seed, byes, final)
+        assert sum(byes.values()) == (1 << (n - 1).bit_length()) - n  # a power-of-two bracket's byes
+
+
+@pytest.mark.parametrize(("n", "k"), [(6, 2), (9, 1), (9, 2), (12, 1), (12, 2), (17, 1), (20, 1), (30, 1), (30, 2)])
+def test_knockouts_at_three_to_four_seats_give_one_bye_each_at_most(n: int, k: int) -> None:
+    for seed in range(20):
+        byes, played, final = play_out(n, 3, 4, k, seed)
+        assert max(byes.values(), default=0) <= 1 and set(final) <= played, (n, k, seed, byes, final)
 
 
 def test_a_round_seats_everyone_once_and_the_best_seeds_get_the_byes() -> None:
@@ -166,3 +259,17 @@ def test_moving_on_during_a_knockout_round_says_the_best_seeds_go_on() -> None:
     question = next_round_question(tn, "en")
     assert question.startswith(t("tournament.next_round_confirm_knockout", "en", round=1, count=1, tables="<#55>",
                                  then="")[:-1])
+
+
+def test_a_tie_for_first_at_the_final_table_makes_co_champions() -> None:
+    """Issue 51's tie rule, as the round calls say it: two tied first at the final table share first place, whatever
+    their points before it."""
+    tn = knockout(7)
+    table(tn, 1, 1, [[-1], [-2], [-3]])
+    table(tn, 1, 2, [[-4, -5], [-6]])  # a tie for first: the better seed, -4, goes on
+    tn.tables.append(TournamentTable(3, 1, 3, [-7], "bye", results={-7: (1, 1.5)}))
+    table(tn, 2, 1, [[-1, -4], [-7]])
+    tn.current_round = 2
+    rows = compute_standings(tn)
+    assert rows[0].points != rows[1].points  # not the same points before the final
+    assert sorted((r.user_id, r.place) for r in rows[:3]) == [(-7, 3), (-4, 1), (-1, 1)]

@@ -8,7 +8,7 @@ import pytest
 from bot.errors import HostError
 from bot.tournaments.knockout import plan
 from bot.tournaments.models import Format
-from bot.tournaments.standings import knockout_field
+from bot.tournaments.standings import knockout_field, went_on
 
 from .test_tournament_service import ALICE, ORGANISER, Host
 
@@ -76,4 +76,31 @@ async def test_a_field_no_knockout_fits_is_refused_at_the_start(db_url: str) -> 
     stored = await again.tournaments.store.load(tn.id)
     assert stored is not None and stored.status == "signup" and not stored.tables and stored.rounds == 0
     await again.close()
+    await host.close()
+
+
+async def test_a_knockout_too_small_for_its_final_still_has_a_champion(db_url: str) -> None:
+    """Issue 51: Akuma at 3–4 seats, 8 entrants, the winner of each table going on: a table of 4, a table of 3 and
+    a bye, then a final of 3. The bye's player drops during round 1: two are left, too few for any Akuma table.
+    The tournament ends after round 1 and its final standings put the two table winners first (the last round
+    decides: both won their table, so they share first), never "still in"."""
+    from bot.i18n import t
+    from bot.tournaments.text import standing_lines
+
+    host = await Host.open(db_url)
+    tn = await host.tournaments.create(game="akuma", guild_id=5, channel_id=50, creator_id=ORGANISER, seed=3,
+                                       format="knockout", advance=1)
+    await host.tournaments.add_bots(tn.id, ORGANISER, 8)
+    await host.tournaments.start(tn.id, ORGANISER)
+    (bye,) = [tb for tb in tn.round_tables(1) if tb.status == "bye"]
+    await host.tournaments.drop(tn.id, ORGANISER, bye.players[0])
+    await host.idle()
+    assert tn.status == "finished" and tn.current_round == 1
+    winners = {u for tb in tn.round_tables(1) if tb.status == "finished" for _, _, u in went_on(tn, tb)}
+    rows = await host.tournaments.standings(tn)
+    assert len(winners) == 2 and {r.user_id for r in rows[:2]} == winners and [r.place for r in rows[:2]] == [1, 1]
+    for lang in ("en", "ja"):
+        text = "\n".join(standing_lines(tn, rows, lang))
+        assert t("tournament.knockout_in_line", lang, name="", dropped="").strip(" •—") not in text
+        assert sum(1 for line in text.splitlines() if line.startswith("**1.**")) == 2
     await host.close()

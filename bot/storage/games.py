@@ -65,10 +65,10 @@ class GameStore:
     async def _write_seats(tx: Tx, game_id: int, seats: list[SeatRow]) -> None:
         await tx.execute("DELETE FROM seats WHERE game_id = ?", game_id)
         await tx.executemany(
-            "INSERT INTO seats (game_id, seat, player, user_id, is_bot, name, timeouts, away, level) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [(game_id, s.seat, s.player, s.user_id, int(s.is_bot), s.name, s.timeouts, int(s.away), s.level)
-             for s in seats],
+            "INSERT INTO seats (game_id, seat, player, user_id, is_bot, name, timeouts, away, level, showed_up) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [(game_id, s.seat, s.player, s.user_id, int(s.is_bot), s.name, s.timeouts, int(s.away), s.level,
+              int(s.showed_up)) for s in seats],
         )
 
     async def replace_seats(self, game_id: int, seats: list[SeatRow], *, expected_version: int,
@@ -146,10 +146,10 @@ class GameStore:
             "options": json.loads(row["options"]), "open_thread": bool(row["open_thread"]),
             "board_shown": BoardShown.load(row["board_shown"]), "result_shown": bool(row["result_shown"]),
             "told_shown": bool(row["told_shown"]), "end_tidied": bool(row["end_tidied"])})
-        rows = await self.db.fetch("SELECT seat, player, name, user_id, is_bot, timeouts, away, level FROM seats "
-                                   "WHERE game_id = ? ORDER BY seat", game_id)
+        rows = await self.db.fetch("SELECT seat, player, name, user_id, is_bot, timeouts, away, level, showed_up "
+                                   "FROM seats WHERE game_id = ? ORDER BY seat", game_id)
         game.seats = [SeatRow(r["seat"], r["player"], r["name"], r["user_id"], bool(r["is_bot"]), r["timeouts"],
-                              bool(r["away"]), r["level"]) for r in rows]
+                              bool(r["away"]), r["level"], bool(r["showed_up"])) for r in rows]
         return game
 
     async def game_ids(self, *, status: tuple[str, ...], channel_id: int | None = None) -> list[int]:

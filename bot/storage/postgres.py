@@ -67,9 +67,9 @@ a AS (
     SELECT b.id, COALESCE((SELECT MAX(x.seq) FROM actions x WHERE x.game_id = b.id), 0) + 1, b.player, b.action, $9
     FROM b JOIN u ON u.id = b.id),
 s AS (
-    UPDATE seats t SET timeouts = s.timeouts, is_bot = s.is_bot, away = s.away
-    FROM unnest($10::bigint[], $11::int[], $12::int[], $13::int[], $14::int[])
-         AS s(game_id, seat, timeouts, is_bot, away)
+    UPDATE seats t SET timeouts = s.timeouts, is_bot = s.is_bot, away = s.away, showed_up = s.showed_up
+    FROM unnest($10::bigint[], $11::int[], $12::int[], $13::int[], $14::int[], $19::int[])
+         AS s(game_id, seat, timeouts, is_bot, away, showed_up)
     WHERE t.game_id = s.game_id AND t.seat = s.seat AND s.game_id IN (SELECT id FROM u)),
 n AS (
     INSERT INTO notices (game_id, player, event)
@@ -81,7 +81,7 @@ SELECT id FROM u
 
 
 def _group_args(batch: list[PendingAction], now: float) -> list[Any]:
-    seats = [(a.game_id, a.seat.seat, a.seat.timeouts, int(a.seat.is_bot), int(a.seat.away))
+    seats = [(a.game_id, a.seat.seat, a.seat.timeouts, int(a.seat.is_bot), int(a.seat.away), int(a.seat.showed_up))
              for a in batch if a.seat is not None]
     notices = [(a.game_id, p, e) for a in batch for p, e in a.notices]
     columns = [[a.game_id for a in batch], [a.expected_version for a in batch], [a.player for a in batch],
@@ -90,6 +90,7 @@ def _group_args(batch: list[PendingAction], now: float) -> list[Any]:
     columns += [[s[i] for s in seats] for i in range(5)]
     columns += [[n[i] for n in notices] for i in range(3)]
     columns.append([a.board_shown for a in batch])
+    columns.append([s[5] for s in seats])  # $19: each seat's showed_up
     return columns
 
 

@@ -31,6 +31,7 @@ class SeatRow:
     timeouts: int = 0  # decisions in a row that ran out of time
     away: bool = False  # handed to a bot after too many timeouts, until the player comes back
     level: str = "normal"  # a bot seat's level: easy, normal or strong (a person's stand-in always plays normal)
+    showed_up: bool = False  # its person made a move of their own, or took the seat back (a tournament's no-shows)
 
 
 @dataclass

@@ -158,8 +158,8 @@ def _batch_writes(done: list[PendingAction], now: float) -> list[tuple[str, list
         ("INSERT INTO actions (game_id, seq, player, action, created_at) VALUES "
          "(?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM actions WHERE game_id = ?), ?, ?, ?)",
          [(a.game_id, a.game_id, a.player, a.action, now) for a in done]),
-        ("UPDATE seats SET timeouts = ?, is_bot = ?, away = ? WHERE game_id = ? AND seat = ?",
-         [(a.seat.timeouts, int(a.seat.is_bot), int(a.seat.away), a.game_id, a.seat.seat)
+        ("UPDATE seats SET timeouts = ?, is_bot = ?, away = ?, showed_up = ? WHERE game_id = ? AND seat = ?",
+         [(a.seat.timeouts, int(a.seat.is_bot), int(a.seat.away), int(a.seat.showed_up), a.game_id, a.seat.seat)
           for a in done if a.seat is not None]),
         ("INSERT INTO notices (game_id, player, event) VALUES (?, ?, ?)",
          [(a.game_id, p, e) for a in done for p, e in a.notices]),

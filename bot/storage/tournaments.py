@@ -16,9 +16,10 @@ if TYPE_CHECKING:  # the models import the storage package (SeatRow): load them 
 _TOURNAMENT_FIELDS = ("guild_id", "channel_id", "creator_id", "name", "game", "format", "rounds", "seats_min",
                       "seats_max", "final_table", "first_round", "checkin", "status", "current_round", "seed",
                       "locale", "signup_message_id", "standings_message_id", "bot_level", "break_seconds",
-                      "next_round_at", "checkin_until", "turn_seconds", "start_at_deadline", "advance")
+                      "next_round_at", "checkin_until", "turn_seconds", "start_at_deadline", "advance",
+                      "checkin_remind_at", "swiss_rounds", "cut")
 _UPDATABLE = {"status", "current_round", "rounds", "checkin", "signup_message_id", "standings_message_id",
-              "next_round_at", "checkin_until"}
+              "next_round_at", "checkin_until", "checkin_remind_at"}
 
 
 def _plain(value: Any) -> Any:
@@ -104,8 +105,9 @@ class TournamentStore:
     @staticmethod
     async def _write_results(tx: Tx, table: TournamentTable) -> None:
         await tx.executemany(
-            "INSERT INTO tournament_results (table_id, user_id, place, points, forfeit) VALUES (?, ?, ?, ?, ?)",
-            [(table.id, uid, place, float(points), int(uid in table.forfeits))
+            "INSERT INTO tournament_results (table_id, user_id, place, points, forfeit, no_show) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            [(table.id, uid, place, float(points), int(uid in table.forfeits), int(uid in table.no_shows))
              for uid, (place, points) in table.results.items()])
 
     # ---- loading ---------------------------------------------------------------------
@@ -131,12 +133,14 @@ class TournamentStore:
             tournament.tables.append(TournamentTable(r["id"], r["round"], r["number"], json.loads(r["players"]),
                                                      r["status"], r["game_id"], r["channel_id"], r["attempt"]))
         by_id = {t.id: t for t in tournament.tables}
-        for r in await self.db.fetch("SELECT r.table_id, r.user_id, r.place, r.points, r.forfeit "
+        for r in await self.db.fetch("SELECT r.table_id, r.user_id, r.place, r.points, r.forfeit, r.no_show "
                                      "FROM tournament_results r JOIN tournament_tables t ON t.id = r.table_id "
                                      "WHERE t.tournament_id = ?", tournament_id):
             by_id[r["table_id"]].results[r["user_id"]] = (r["place"], r["points"])
             if r["forfeit"]:
                 by_id[r["table_id"]].forfeits.add(r["user_id"])
+            if r["no_show"]:
+                by_id[r["table_id"]].no_shows.add(r["user_id"])
         return tournament
 
     async def ids(self, *, statuses: tuple[str, ...], channel_id: int | None = None,

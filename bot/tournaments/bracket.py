@@ -50,7 +50,7 @@ def bracket(tournament: Tournament, rows: list[Standing]) -> list[BracketRound]:
     """The rounds seated so far, then (while the tournament runs) the rounds its plan still has to seat."""
     places = {row.user_id: row.place for row in rows}
     rounds = []
-    for number in range(1, tournament.current_round + 1):
+    for number in range(tournament.swiss_rounds + 1, tournament.current_round + 1):  # the knockout's rounds
         tables = [tb for tb in tournament.round_tables(number) if tb.status != TableStatus.VOID]
         if tables:
             final = knockout_final(tournament, number) is not None

@@ -22,6 +22,7 @@ from .standings import (
     knockout_final,
     knockout_places,
     pairing_order,
+    went_on,
 )
 
 Seating = tuple[list[list[int]], list[int]]  # (tables in seat order, byes)
@@ -40,6 +41,7 @@ class FormatRules:
     rounds_refused: str | None = None  # the error when the organiser gives ``rounds`` to a format that plans them
     final_table: bool = True            # may end with a final table of the top of the standings
     advance: bool = False               # takes ``advance`` (the top k of each table go on)
+    cut: bool = False                   # takes ``cut`` (the top k of a Swiss stage go on to a knockout)
     # Refuses (HostError) a correction (a set result, or a void when ``void``) of a table that later rounds rest on.
     check_correction: Callable[[Tournament, TournamentTable, bool], None] = lambda t, table, void: None
 
@@ -50,7 +52,7 @@ def rules_of(tournament: Tournament) -> FormatRules:
 
 def first_order(t: Tournament, ratings: dict[int, float], rng: random.Random) -> list[int]:
     """Round one's order (best seed first): by rating, or random."""
-    active = [e.user_id for e in t.active_entrants()]
+    active = [e.user_id for e in t.seatable_entrants()]
     if t.first_round == "rating":
         return sorted(active, key=lambda u: (-ratings.get(u, 0.0), t.entrants[u].seq))
     rng.shuffle(active)
@@ -73,7 +75,7 @@ def _seat_swiss(t: Tournament, number: int, ratings: dict[int, float]) -> Seatin
     history = [tb.players for tb in t.tables if tb.status in (TableStatus.PENDING, TableStatus.RUNNING,
                                                              TableStatus.FINISHED)]
     byes_had = Counter(uid for tb in t.tables if tb.status == "bye" for uid in tb.players)
-    rows = [r for r in compute_standings(t, ratings, through_round=t.rounds) if not r.dropped]
+    rows = [r for r in compute_standings(t, ratings, through_round=t.rounds) if not (r.dropped or r.away)]
     order = [r.user_id for r in rows] if number > 1 else first_order(t, ratings, rng)
     points = {r.user_id: r.points for r in rows}
     return seating.swiss_round(order, t.seats_min, t.seats_max, history, byes_had, rng, points)
@@ -86,22 +88,56 @@ def _seat_round_robin(t: Tournament, number: int, ratings: dict[int, float]) -> 
     return first.tables, first.byes
 
 
+def swiss_cut(t: Tournament, ratings: dict[int, float] | None = None) -> list[int]:
+    """A Swiss stage's top ``cut`` who can be seated (not dropped, not away), best first: the knockout's seeds."""
+    rows = compute_standings(t, ratings, through_round=t.swiss_rounds)
+    return [r.user_id for r in rows if not (r.dropped or r.away)][:t.cut]
+
+
 def _seat_knockout(t: Tournament, number: int, ratings: dict[int, float]) -> Seating:
-    order = first_order(t, ratings, _rng(t, number)) if number == 1 else knockout_field(t, number - 1)
-    seated = knockout.seat_round(order, t.seats_min, t.seats_max, t.advance)
+    """A knockout's round, or the round of a Swiss stage before one (``swiss_rounds``: 0 for a knockout)."""
+    if number <= t.swiss_rounds:
+        return _seat_swiss(t, number, ratings)
+    if number == t.swiss_rounds + 1:  # the knockout's first round: seeded by rating or at random, or by the Swiss
+        order = swiss_cut(t, ratings) if t.swiss_rounds else first_order(t, ratings, _rng(t, number))
+    else:
+        order = knockout_field(t, number - 1)
+    stage = [tb for tb in t.tables if tb.round > t.swiss_rounds]  # a Swiss stage's byes and games are its own
+    byes_had = Counter(u for tb in stage if tb.status == TableStatus.BYE for u in tb.players)
+    played = frozenset(u for tb in stage if tb.status in (TableStatus.FINISHED, TableStatus.CANCELLED)
+                       for u in tb.players)
+    last_byes = frozenset(u for tb in stage if tb.round == number - 1 and tb.status == TableStatus.BYE
+                          for u in tb.players)
+    seated = knockout.seat_round(order, t.seats_min, t.seats_max, t.advance, byes_had=byes_had, last_byes=last_byes,
+                                 played=played if number > t.swiss_rounds + 1 else None)
     assert seated is not None, "the knockout's rounds_after says there is no next round"
     return seated
 
 
-def _knockout_rounds_after(t: Tournament) -> int:
-    """The rounds planned at the start while a round is under way; once it is done, re-planned from who goes on
-    (a drop can shorten it); none after the final table."""
+def can_come_back(t: Tournament, user_id: int) -> bool:
+    """Whether an away entrant who presses Seat me again would be seated again: always in a Swiss or a round robin
+    (and before a Swiss stage's last round is over); in a knockout, or at a Swiss stage's cut, only once the round is
+    over and if they went on from it (or made the cut: their absence aside)."""
     done = t.current_round
-    if done == 0 or not all(tb.done for tb in t.round_tables(done)):
+    over = all(tb.done for tb in t.round_tables(done))
+    if t.cut and done == t.swiss_rounds and over:
+        rows = compute_standings(t, through_round=t.swiss_rounds)
+        return user_id in [r.user_id for r in rows if not r.dropped][:t.cut]
+    if not t.knockout_stage:
+        return True
+    return over and any(u == user_id for tb in t.round_tables(done) for _, _, u in went_on(t, tb))
+
+
+def _knockout_rounds_after(t: Tournament) -> int:
+    """The rounds planned at the start while a round is under way (and through a Swiss stage before the knockout);
+    once a knockout round is done (or the Swiss stage), re-planned from who goes on (a drop can shorten it); none
+    after the final table."""
+    done = t.current_round
+    if done < t.swiss_rounds or done == 0 or not all(tb.done for tb in t.round_tables(done)):
         return t.rounds
     if knockout_final(t, done) is not None:
         return done
-    field = knockout_field(t, done)
+    field = swiss_cut(t) if done == t.swiss_rounds else knockout_field(t, done)
     left = knockout.rounds_for(len(field), t.seats_min, t.seats_max, t.advance)
     if not left and (len(field) > t.seats_max or get_engine(t.game).min_players <= len(field)):
         left = 1  # drops left a field no plan reaches: one round at the sizes that fit, then re-planned
@@ -111,7 +147,7 @@ def _knockout_rounds_after(t: Tournament) -> int:
 def _knockout_correction(t: Tournament, table: TournamentTable, void: bool) -> None:
     """A knockout round whose players went on to the next one is settled: changing it would change who should have
     played since. After the end, the final table is corrected by its result, not voided (it would leave no final)."""
-    if table.round < t.current_round:
+    if table.round < t.current_round and t.knockout_stage:  # a Swiss stage's rounds, before its cut, stay open
         raise HostError("tournament.knockout_round_settled", round=table.round, next=table.round + 1)
     if void and t.status == TournamentStatus.FINISHED:
         raise HostError("tournament.knockout_final_void")
@@ -122,7 +158,12 @@ def _planned_round_robin(t: Tournament, count: int) -> int:
 
 
 def _planned_knockout(t: Tournament, count: int) -> int:
-    return knockout.rounds_for(count, t.seats_min, t.seats_max, t.advance)
+    """A knockout's rounds for a field of ``count``; after a Swiss stage, its rounds and the knockout of its top
+    ``cut`` (0, refused at the start, when the field is smaller than the cut or no knockout fits it)."""
+    if not t.cut:
+        return knockout.rounds_for(count, t.seats_min, t.seats_max, t.advance)
+    rounds = knockout.rounds_for(t.cut, t.seats_min, t.seats_max, t.advance)
+    return t.swiss_rounds + rounds if rounds and count >= t.cut else 0
 
 
 def _final_table_places(t: Tournament, rows: list[Standing]) -> list[Standing]:
@@ -139,5 +180,10 @@ FORMATS: dict[Format, FormatRules] = {
                                  rounds_after=_knockout_rounds_after, places=knockout_places,
                                  rounds_refused="tournament.knockout_rounds", final_table=False, advance=True,
                                  check_correction=_knockout_correction),
+    # Challonge's two stages: ``rounds`` Swiss rounds, then a knockout of the top ``cut`` seeded by their standings.
+    Format.SWISS_KNOCKOUT: FormatRules(seat=_seat_knockout, planned=_planned_knockout,
+                                       rounds_after=_knockout_rounds_after, places=knockout_places,
+                                       final_table=False, advance=True, cut=True,
+                                       check_correction=_knockout_correction),
 }
 assert set(FORMATS) == set(Format), "every format has its rules"

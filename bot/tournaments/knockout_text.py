@@ -5,7 +5,7 @@ from __future__ import annotations
 from bot import literal
 from bot.i18n import t
 
-from .models import Tournament, TournamentTable
+from .models import ENDED_STATES, Tournament, TournamentTable
 from .standings import Standing, knockout_final, went_on
 
 MAX_LINES = 40
@@ -16,18 +16,36 @@ def _name(tournament: Tournament, user_id: int) -> str:
     return literal.markdown(entrant.name) if entrant.is_bot else entrant.mention
 
 
+def number(value: float) -> str:
+    """3 -> "3", 1.5 -> "1.5", 4.1667 -> "4.17"."""
+    return f"{value:.2f}".rstrip("0").rstrip(".")
+
+
+def entrant_mark(row: Standing, locale: object | None, *, finished: bool = False) -> str:
+    """After a standings line: dropped, or away (a no-show not back yet, while it can still come back), or nothing."""
+    if row.dropped:
+        return t("tournament.dropped_mark", locale)
+    return t("tournament.away_mark", locale) if row.away and not finished else ""
+
+
 def knockout_lines(tournament: Tournament, rows: list[Standing], locale: object | None) -> list[str]:
     """The places, then the bracket."""
     lines = []
     for row in rows[:MAX_LINES]:
         name = _name(tournament, row.user_id)
-        dropped = t("tournament.dropped_mark", locale) if row.dropped else ""
+        dropped = entrant_mark(row, locale, finished=tournament.status in ENDED_STATES or row.out_round is not None)
         if row.final_place is not None and row.out_cancelled:
             lines.append(t("tournament.knockout_final_seeded_line", locale, place=row.place, name=name,
                            dropped=dropped))
         elif row.final_place is not None:
             lines.append(t("tournament.knockout_final_line", locale, place=row.place, name=name,
                            final=row.final_place, dropped=dropped))
+        elif row.decided:
+            lines.append(t("tournament.knockout_decided_line", locale, place=row.place, name=name,
+                           round=row.out_round, table_place=row.out_place, table=row.out_table, dropped=dropped))
+        elif row.out_round == 0:  # not in the knockout: placed by the Swiss stage before it
+            lines.append(t("tournament.knockout_swiss_out_line", locale, place=row.place, name=name,
+                           points=number(row.points), dropped=dropped))
         elif row.out_round is None:
             lines.append(t("tournament.knockout_in_line", locale, name=name, dropped=dropped))
         elif row.out_cancelled:
@@ -44,12 +62,12 @@ def knockout_lines(tournament: Tournament, rows: list[Standing], locale: object 
 def bracket_lines(tournament: Tournament, locale: object | None) -> list[str]:
     """Each round's tables (players best placed first once it ended) and who went on from each."""
     lines: list[str] = []
-    for number in range(1, tournament.current_round + 1):
-        tables = [tb for tb in tournament.round_tables(number) if tb.status != "void"]
+    for done in range(tournament.swiss_rounds + 1, tournament.current_round + 1):  # the knockout's rounds
+        tables = [tb for tb in tournament.round_tables(done) if tb.status != "void"]
         if not tables:
             continue
-        final = knockout_final(tournament, number) is not None
-        lines += ["", t("tournament.bracket_final" if final else "tournament.bracket_round", locale, round=number)]
+        final = knockout_final(tournament, done) is not None
+        lines += ["", t("tournament.bracket_final" if final else "tournament.bracket_round", locale, round=done)]
         lines += [_table_line(tournament, table, final, locale) for table in tables]
     return lines
 

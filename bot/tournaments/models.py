@@ -20,13 +20,15 @@ class Format(StrEnum):
     SWISS = "swiss"
     ROUND_ROBIN = "roundrobin"
     KNOCKOUT = "knockout"
+    SWISS_KNOCKOUT = "swiss_knockout"  # Swiss rounds, then a knockout of the top ``cut`` of their standings
 
 
 class TournamentStatus(StrEnum):
-    """signup -> (checkin) -> running -> finished | cancelled"""
+    """signup -> (checkin -> checkin_closed) -> running -> finished | cancelled"""
 
     SIGNUP = "signup"
     CHECKIN = "checkin"
+    CHECKIN_CLOSED = "checkin_closed"  # the deadline passed: nobody joins or checks in; the organiser starts it
     RUNNING = "running"
     FINISHED = "finished"
     CANCELLED = "cancelled"
@@ -36,6 +38,10 @@ class EntrantStatus(StrEnum):
     ENTERED = "entered"
     CHECKED_IN = "checked_in"
     DROPPED = "dropped"
+    AWAY = "away"  # a no-show at their last table: not seated again until they come back (``TournamentService.back``)
+
+
+SEATABLE = (EntrantStatus.ENTERED, EntrantStatus.CHECKED_IN)  # who the next seating takes
 
 
 class TableStatus(StrEnum):
@@ -48,7 +54,8 @@ class TableStatus(StrEnum):
 
 
 FIRST_ROUND = ("random", "rating")
-OPEN_STATES = (TournamentStatus.SIGNUP, TournamentStatus.CHECKIN)
+OPEN_STATES = (TournamentStatus.SIGNUP, TournamentStatus.CHECKIN, TournamentStatus.CHECKIN_CLOSED)  # not started
+JOINABLE = (TournamentStatus.SIGNUP, TournamentStatus.CHECKIN)  # a person may still join (a button press)
 ACTIVE_STATES = (*OPEN_STATES, TournamentStatus.RUNNING)
 ENDED_STATES = (TournamentStatus.FINISHED, TournamentStatus.CANCELLED)
 WINNER_POINTS = 3.0
@@ -93,6 +100,11 @@ class Entrant:
         self.status = EntrantStatus(self.status)  # storage and tests give its stored text
 
     @property
+    def seatable(self) -> bool:
+        """The next seating takes them: neither dropped nor away after a no-show."""
+        return self.status in SEATABLE
+
+    @property
     def player(self) -> str:
         """The engine's player id for this entrant's seat."""
         return f"bot{-self.user_id}" if self.is_bot else human_player(self.user_id)
@@ -118,6 +130,7 @@ class TournamentTable:
     attempt: int = 0                   # replays of a voided table count up
     results: dict[int, tuple[int, float]] = field(default_factory=dict)  # entrant -> (place, points)
     forfeits: set[int] = field(default_factory=set)  # dropped people whose seat a bot played: last, no points
+    no_shows: set[int] = field(default_factory=set)  # people who never moved at it, a bot playing their seat: the same
 
     def __post_init__(self) -> None:
         self.status = TableStatus(self.status)
@@ -156,6 +169,9 @@ class Tournament:
     turn_seconds: int = 120            # time per decision at its tables
     start_at_deadline: bool = False    # the check-in deadline starts it (those not checked in are dropped then)
     advance: int = 0                   # a knockout: the top ``advance`` of each table go on
+    checkin_remind_at: float | None = None  # when the one reminder before the check-in deadline is due (None: sent)
+    swiss_rounds: int = 0              # a Swiss feeding a knockout: the Swiss stage's rounds
+    cut: int = 0                       # ... and how many of its standings go on to the knockout
     entrants: dict[int, Entrant] = field(default_factory=dict)
     tables: list[TournamentTable] = field(default_factory=list)
 
@@ -169,7 +185,12 @@ class Tournament:
         return self.rounds + (1 if self.final_table else 0)
 
     def active_entrants(self) -> list[Entrant]:
-        return sorted((e for e in self.entrants.values() if e.status != "dropped"), key=lambda e: e.seq)
+        """Entrants still in the tournament (away ones too: they may come back), in sign-up order."""
+        return sorted((e for e in self.entrants.values() if e.status != EntrantStatus.DROPPED), key=lambda e: e.seq)
+
+    def seatable_entrants(self) -> list[Entrant]:
+        """Entrants the next seating takes (not dropped, not away), in sign-up order."""
+        return [e for e in self.active_entrants() if e.seatable]
 
     def round_tables(self, number: int) -> list[TournamentTable]:
         return [t for t in self.tables if t.round == number]
@@ -183,6 +204,12 @@ class Tournament:
     def is_final_round(self, number: int) -> bool:
         return self.final_table and number == self.rounds + 1
 
+    @property
+    def knockout_stage(self) -> bool:
+        """A knockout's rounds are under way (always for a knockout; after its Swiss rounds for a Swiss feeding a
+        knockout; never for the other formats, whose ``advance`` is 0)."""
+        return self.advance > 0 and (self.current_round > self.swiss_rounds or not self.swiss_rounds)
+
 
 class TournamentUpdateKind(StrEnum):
     """What changed in a tournament."""
@@ -190,11 +217,13 @@ class TournamentUpdateKind(StrEnum):
     SIGNUP = "signup"  # its entrants changed (joined, left, checked in, dropped)
     CHECKIN = "checkin"  # check-in opened: the entrants not checked in are called once
     CHECKIN_CLOSED = "checkin_closed"  # the deadline passed: ``people`` were dropped for not checking in
+    CHECKIN_REMINDER = "checkin_reminder"  # the deadline is near: ``people`` (not checked in) are reminded once
     NOT_STARTED = "not_started"  # the deadline was to start it, and the start was refused (``error``)
     STARTED = "started"
     ROUND = "round"  # a round was seated
     BREAK = "break"  # every table of a round is done: the pause before the next one began
     RESULT = "result"  # a table's result counted (or was set, voided)
+    NO_SHOWS = "no_shows"  # a round ended with ``people`` who never showed up at their table: told once, left out
     FINISHED = "finished"
     CANCELLED = "cancelled"
 

@@ -11,7 +11,8 @@ byes. Pure and deterministic: the same entrants, history and seed give the same 
 
 A drop, or a table cancelled before its end, changes what is left to meet: each round is seated from the plan made
 from what has been played so far, and the original plan is kept while it still holds (so the planned number of rounds
-does not grow without a reason).
+does not grow without a reason). A small field's re-plan (up to ``round_robin_exact.EXACT_MAX`` entrants) is then
+searched exhaustively for a plan with fewer rounds than the greedy one, which it replaces.
 """
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from functools import lru_cache
 from itertools import combinations
 from typing import TYPE_CHECKING
 
+from .round_robin_exact import EXACT_MAX, shortest
 from .seating import Pair, pairs_met, round_robin_pairs, table_sizes
 
 if TYPE_CHECKING:
@@ -167,13 +169,35 @@ def next_round(roster: list[int], active: list[int], seats_min: int, seats_max: 
     (nobody dropped, every pair it has met so far met), else a new plan from what was ``played``."""
     met = pairs_met(played)
     fresh = plan(active, seats_min, seats_max, met=met, byes_had=byes_had, seed=f"{seed}:{done}")
-    if sorted(roster) != sorted(active) or done == 0:
+    if done and sorted(roster) != sorted(active):  # a drop: a small field is searched for fewer rounds
+        return _fewer(active, seats_min, seats_max, met, byes_had, fresh)
+    if done == 0:
         return fresh
     original = plan(roster, seats_min, seats_max, seed=f"{seed}:0")
     meant = pairs_met(t for r in original[:done] for t in r.tables)
     if any(not met[pair] for pair in meant) or len(original) - done > len(fresh):
-        return fresh
+        return _fewer(active, seats_min, seats_max, met, byes_had, fresh)
     return original[done:]
+
+
+def _fewer(active: list[int], seats_min: int, seats_max: int, met: Counter[Pair], byes_had: Counter[int],
+           greedy: list[Round]) -> list[Round]:
+    """The greedy re-plan, or, for a small field, a plan with fewer rounds if an exhaustive search finds one (it
+    then has fewer pairs meeting twice too: every round holds as many meetings). Remembered: the tournament asks for
+    its rounds left several times a round."""
+    if len(active) > EXACT_MAX or len(greedy) <= 1:
+        return greedy
+    better = _search(tuple(active), seats_min, seats_max, frozenset(met.items()), frozenset(byes_had.items()),
+                     len(greedy) - 1)
+    if better is None:
+        return greedy
+    return [Round([list(table) for table in tables], list(byes)) for tables, byes in better]
+
+
+@lru_cache(maxsize=64)
+def _search(active: tuple[int, ...], seats_min: int, seats_max: int, met: frozenset[tuple[Pair, int]],
+            byes_had: frozenset[tuple[int, int]], most: int) -> list[tuple[list[list[int]], list[int]]] | None:
+    return shortest(list(active), seats_min, seats_max, Counter(dict(met)), Counter(dict(byes_had)), most)
 
 
 @lru_cache(maxsize=256)
@@ -189,7 +213,7 @@ def rounds_left(tournament: Tournament, done: int) -> list[Round]:
     """A round robin tournament's rounds still to play after ``done`` rounds, planned from what was played: the
     plan of the start while it holds, a new one after a drop or a cancelled table (see ``next_round``)."""
     t = tournament
-    active = [e.user_id for e in t.active_entrants()]
+    active = [e.user_id for e in t.seatable_entrants()]
     if len(active) < max(2, t.seats_min):
         return []
     roster = sorted({u for tb in t.round_tables(1) for u in tb.players}) if done else active

@@ -21,6 +21,7 @@ from bot.service import GameService
 from bot.storage import Storage
 from bot.table import Table, Update, UpdateKind
 
+from .absence import mark_away, round_no_shows
 from .formats import rules_of
 from .models import (
     BYE_POINTS,
@@ -34,7 +35,7 @@ from .models import (
     ranking_points,
 )
 from .ratings import RatingService
-from .standings import Standing, compute_standings, forfeit_bot_seats
+from .standings import Standing, compute_standings, score_absent_seats
 
 log = logging.getLogger(__name__)
 OPEN_BACKOFF = (1.0, 2.0, 5.0, 10.0, 30.0, 60.0)  # seconds before each new try to open a table; then every minute
@@ -287,10 +288,11 @@ class RoundRunner:
             entrant_of = {tournament.entrants[uid].player: uid for uid in table.players}
             table.results = ranking_points([[entrant_of[p] for p in group] for group in result.ranking])
             table.status = TableStatus.FINISHED
-            forfeit_bot_seats(tournament, table, game)
+            score_absent_seats(tournament, table, game)
         else:  # ended from the table itself (/game end): nobody scores
             table.results, table.status = {}, TableStatus.CANCELLED
         await self.store.set_table(table)
+        await mark_away(self.store, tournament, table)
         await self.emit(tournament, TournamentUpdateKind.RESULT, table.round)
 
     async def advance_if_round_done(self, tournament: Tournament) -> None:
@@ -299,7 +301,10 @@ class RoundRunner:
         if tournament.status != "running" or tournament.next_round_at is not None or not all(
                 t.done for t in tournament.round_tables(tournament.current_round)):
             return
-        if tournament.break_seconds > 0 and self._has_next_round(tournament):
+        if self._has_next_round(tournament, counting_away=True) and (absent := round_no_shows(tournament)):
+            # told once, in the channel where the organiser sees it too: left out until they come back
+            await self.emit(tournament, TournamentUpdateKind.NO_SHOWS, tournament.current_round, people=absent)
+        if tournament.break_seconds > 0 and self._has_next_round(tournament, counting_away=True):
             tournament.next_round_at = time.time() + tournament.break_seconds
             await self.store.update(tournament.id, next_round_at=tournament.next_round_at)
             self._schedule_break_end(tournament)
@@ -307,9 +312,12 @@ class RoundRunner:
         else:
             await self.next_round_or_finish(tournament)
 
-    def _has_next_round(self, tournament: Tournament) -> bool:
+    def _has_next_round(self, tournament: Tournament, *, counting_away: bool = False) -> bool:
+        """Whether a round follows: the plan has one, and enough entrants to seat it (``counting_away``: the away
+        too, for the pause, during which they may come back)."""
         total = rules_of(tournament).rounds_after(tournament) + (1 if tournament.final_table else 0)
-        return tournament.current_round < total and len(tournament.active_entrants()) >= tournament.seats_min
+        field = tournament.active_entrants() if counting_away else tournament.seatable_entrants()
+        return tournament.current_round < total and len(field) >= tournament.seats_min
 
     def _schedule_break_end(self, tournament: Tournament) -> None:
         if self._closed or tournament.next_round_at is None:

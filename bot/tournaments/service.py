@@ -4,7 +4,6 @@ it is the only door to tournaments; every check happens before anything is writt
 from __future__ import annotations
 
 import secrets
-import time
 from typing import Any
 
 from bot import i18n
@@ -12,11 +11,13 @@ from bot.errors import HostError
 from bot.service import GameService
 from bot.storage import Storage
 
-from .checkin import CheckinDeadlines
-from .formats import FORMATS, rules_of
+from .absence import Replaced, mark_away, seat_to_bot
+from .checkin import CheckIn
+from .formats import FORMATS, can_come_back, rules_of
 from .models import (
     ACTIVE_STATES,
     ENDED_STATES,
+    JOINABLE,
     OPEN_STATES,
     Entrant,
     EntrantStatus,
@@ -30,8 +31,8 @@ from .models import (
 )
 from .ratings import RatingService
 from .running import OpenFailing, OpenTable, RoundRunner
-from .settings import MAX_BOTS, MAX_CHECKIN_MINUTES, MAX_ROUNDS, check_settings
-from .standings import forfeit_bot_seats
+from .settings import MAX_BOTS, MAX_ROUNDS, check_settings
+from .standings import score_absent_seats
 
 
 class TournamentService:
@@ -44,7 +45,8 @@ class TournamentService:
         self.subscribe, self.lock, self.get = rounds.subscribe, rounds.lock, rounds.get
         self.standings, self.rating_points = rounds.standings, rounds.rating_points
         self.openings = rounds.openings
-        self.checkins = CheckinDeadlines(self)
+        self.checkins = checkins = CheckIn(self)
+        self.open_checkin, self.check_in, self.add_player = checkins.open, checkins.check_in, checkins.add_player
         self._cache = rounds._cache  # the loaded tournaments (the same dict, never rebound): tests look into it
 
     async def resume(self) -> int:
@@ -80,17 +82,19 @@ class TournamentService:
                      options: dict[str, Any] | None = None, locale: str = "en",
                      seed: int | None = None, bot_level: str = "normal", break_seconds: int = 0,
                      turn_seconds: int = 120, start_at_deadline: bool = False,
-                     advance: int | None = None) -> Tournament:
+                     advance: int | None = None, cut: int | None = None) -> Tournament:
         parsed, seats_min, seats_max = self.check_create(game, format, rounds, seats_min, seats_max, first_round,
                                                          options, bot_level, break_seconds, turn_seconds,
-                                                         final_table=final_table, advance=advance)
-        planned = FORMATS[Format(format)].planned is not None
+                                                         final_table=final_table, advance=advance, cut=cut)
+        rules = FORMATS[Format(format)]
+        swiss = (rounds or 3) if rules.cut else 0  # a Swiss stage before a knockout: the organiser's rounds
+        planned = rules.planned is not None  # the start plans the rounds (a Swiss stage's with its knockout's)
         tournament = Tournament(
-            0, guild_id, channel_id, creator_id, game, Format(format), rounds or (0 if planned else 3),
+            0, guild_id, channel_id, creator_id, game, Format(format), 0 if planned else (rounds or 3),
             seats_min, seats_max, secrets.randbits(62) if seed is None else seed, name=name[:80], options=parsed,
             final_table=final_table, first_round=first_round, locale=locale, bot_level=bot_level,
             break_seconds=break_seconds, turn_seconds=turn_seconds, start_at_deadline=start_at_deadline,
-            advance=advance or 0)
+            advance=advance or 0, swiss_rounds=swiss, cut=cut or 0)
         tournament.id = await self.store.create(tournament)
         self._cache[tournament.id] = tournament
         await self.rounds.emit(tournament, TournamentUpdateKind.SIGNUP)
@@ -98,27 +102,29 @@ class TournamentService:
 
     check_create = staticmethod(check_settings)  # the cog checks before it defers
 
-    def _organiser(self, tournament: Tournament, actor: int, is_admin: bool) -> None:
-        if actor != tournament.creator_id and not is_admin:
+    def _organiser(self, tournament: Tournament, actor: int, organises_all: bool) -> None:
+        if actor != tournament.creator_id and not organises_all:
             raise HostError("tournament.organiser_only")
 
     @staticmethod
-    def _state(tournament: Tournament, *allowed: str) -> None:
+    def require_state(tournament: Tournament, *allowed: str) -> None:
         if tournament.status not in allowed:
             raise HostError("tournament.wrong_state", status=tournament.status)
 
     async def join(self, tournament_id: int, user_id: int, name: str) -> Tournament:
         async with self.lock(tournament_id):
             t = await self.get(tournament_id)
-            if t.status not in OPEN_STATES:
+            if t.status == TournamentStatus.CHECKIN_CLOSED:
+                raise HostError("tournament.checkin_closed")
+            if t.status not in JOINABLE:
                 raise HostError("tournament.closed")
             if user_id in t.entrants:
                 raise HostError("tournament.already_entered")
             status = EntrantStatus.CHECKED_IN if t.status == TournamentStatus.CHECKIN else EntrantStatus.ENTERED
-            await self._enter(t, [Entrant(user_id, name[:32], False, status)])
+            await self.enter(t, [Entrant(user_id, name[:32], False, status)])
             return t
 
-    async def _enter(self, t: Tournament, entrants: list[Entrant]) -> None:
+    async def enter(self, t: Tournament, entrants: list[Entrant]) -> None:
         seq = max((e.seq for e in t.entrants.values()), default=0)
         for i, entrant in enumerate(entrants, start=1):
             entrant.seq = seq + i
@@ -138,66 +144,30 @@ class TournamentService:
             await self.rounds.emit(t, TournamentUpdateKind.SIGNUP)
             return t
 
-    async def add_bots(self, tournament_id: int, actor: int, count: int, *, is_admin: bool = False) -> Tournament:
+    async def add_bots(self, tournament_id: int, actor: int, count: int, *, organises_all: bool = False) -> Tournament:
         """Bot entrants (negative ids) to fill a field; their seats are played by the host's bots."""
         async with self.lock(tournament_id):
             t = await self.get(tournament_id)
-            self._organiser(t, actor, is_admin)
-            self._state(t, *OPEN_STATES)
+            self._organiser(t, actor, organises_all)
+            self.require_state(t, *OPEN_STATES)
             taken = [-u for u in t.entrants if u < 0]
             if not 1 <= count <= MAX_BOTS - len(taken):
                 raise HostError("tournament.too_many_bots", max=MAX_BOTS)
             first = max(taken, default=0) + 1
-            status = EntrantStatus.CHECKED_IN if t.status == TournamentStatus.CHECKIN else EntrantStatus.ENTERED
+            status = EntrantStatus.CHECKED_IN if t.checkin else EntrantStatus.ENTERED
             names = [i18n.t("common.bot_name", t.locale, number=n) for n in range(first, first + count)]  # its language
-            await self._enter(t, [Entrant(-n, name, True, status) for n, name in enumerate(names, start=first)])
+            await self.enter(t, [Entrant(-n, name, True, status) for n, name in enumerate(names, start=first)])
             return t
 
-    async def open_checkin(self, tournament_id: int, actor: int, *, is_admin: bool = False,
-                           minutes: int = 10) -> Tournament:
-        """From now on only entrants who check in are seated when the tournament starts (bots are checked in);
-        ``minutes``: the deadline shown to the entrants (the organiser starts the tournament after it)."""
-        if not 1 <= minutes <= MAX_CHECKIN_MINUTES:
-            raise HostError("tournament.bad_checkin", max=MAX_CHECKIN_MINUTES)
-        async with self.lock(tournament_id):
-            t = await self.get(tournament_id)
-            self._organiser(t, actor, is_admin)
-            self._state(t, "signup")
-            bots = [u for u, e in t.entrants.items() if e.is_bot]
-            until = round(time.time() + minutes * 60)
-            await self.store.set_entrant_status(t.id, bots, "checked_in")
-            await self.store.update(t.id, status="checkin", checkin=1, checkin_until=until)
-            for uid in bots:
-                t.entrants[uid].status = EntrantStatus.CHECKED_IN
-            t.status, t.checkin, t.checkin_until = TournamentStatus.CHECKIN, True, until
-            await self.rounds.emit(t, TournamentUpdateKind.CHECKIN)
-            self.checkins.schedule(t)
-            return t
-
-    async def check_in(self, tournament_id: int, user_id: int) -> Tournament:
-        async with self.lock(tournament_id):
-            t = await self.get(tournament_id)
-            if t.status != "checkin":
-                raise HostError("tournament.no_checkin")
-            entrant = t.entrants.get(user_id)
-            if entrant is None:
-                raise HostError("tournament.not_entered")
-            if entrant.status == "checked_in":
-                raise HostError("tournament.already_checked_in")
-            await self.store.set_entrant_status(t.id, [user_id], "checked_in")
-            entrant.status = EntrantStatus.CHECKED_IN
-            await self.rounds.emit(t, TournamentUpdateKind.SIGNUP)
-            return t
-
-    async def start(self, tournament_id: int, actor: int, *, is_admin: bool = False, min_people: int = 0,
+    async def start(self, tournament_id: int, actor: int, *, organises_all: bool = False, min_people: int = 0,
                     max_rounds: int = MAX_ROUNDS) -> Tournament:
         """Seat round 1. ``min_people``: people (not bots) who must be entered (Discord asks for one; bot-only
         tournaments are for tests and benchmarks); ``max_rounds``: the server's cap, which a round robin's
         computed rounds must respect too."""
         async with self.lock(tournament_id):
             t = await self.get(tournament_id)
-            self._organiser(t, actor, is_admin)
-            self._state(t, *OPEN_STATES)
+            self._organiser(t, actor, organises_all)
+            self.require_state(t, *OPEN_STATES)
             absent = [u for u, e in t.entrants.items() if t.checkin and e.status != "checked_in"]
             count = len(t.entrants) - len(absent)
             rules = rules_of(t)
@@ -207,6 +177,8 @@ class TournamentService:
                 raise HostError("tournament.round_robin_too_big", count=count, max=rules.max_entrants)
             if sum(1 for u, e in t.entrants.items() if not e.is_bot and u not in absent) < min_people:
                 raise HostError("tournament.no_person", min=min_people)
+            if rules.cut and count < t.cut:
+                raise HostError("tournament.cut_too_big", count=count, cut=t.cut)
             rounds = rules.planned(t, count) if rules.planned else t.rounds
             if not rounds:  # a knockout no table sizes in the range can carry to one final table
                 raise HostError("tournament.knockout_no_plan", count=count, min=t.seats_min, max=t.seats_max,
@@ -225,7 +197,7 @@ class TournamentService:
             return t
 
     # ---- the organiser's tools ----------------------------------------------------------
-    async def drop(self, tournament_id: int, actor: int, user_id: int, *, is_admin: bool = False) -> Tournament:
+    async def drop(self, tournament_id: int, actor: int, user_id: int, *, organises_all: bool = False) -> Tournament:
         """Take a player out of later rounds (a player may drop themselves). A drop during a round takes effect
         after their current game, which they play to its end and which counts; if a bot plays their seat instead
         (``replace``, or a table not yet open), that game is a forfeit: last place, no points. Points already
@@ -233,8 +205,8 @@ class TournamentService:
         async with self.lock(tournament_id):
             t = await self.get(tournament_id)
             if actor != user_id:
-                self._organiser(t, actor, is_admin)
-            self._state(t, *ACTIVE_STATES)
+                self._organiser(t, actor, organises_all)
+            self.require_state(t, *ACTIVE_STATES)
             entrant = t.entrants.get(user_id)
             if entrant is None:
                 raise HostError("tournament.not_entered")
@@ -251,27 +223,38 @@ class TournamentService:
             await self.rounds.emit(t, TournamentUpdateKind.RESULT, t.current_round)
             return t
 
-    async def _seat_to_bot(self, t: Tournament, user_id: int) -> bool:
-        table = t.live_table_of(user_id)
-        if table is None or table.game_id is None or t.entrants[user_id].is_bot:
-            return False
-        game = await self.games.table(table.game_id)
-        if game.status != "running" or game.seat_of_user(user_id) is None:
-            return False
-        await self.games.hand_to_bot(table.game_id, user_id)
-        return True
-
-    async def replace(self, tournament_id: int, actor: int, user_id: int, *, is_admin: bool = False) -> None:
+    async def replace(self, tournament_id: int, actor: int, user_id: int, *, organises_all: bool = False) -> Replaced:
         """A bot plays the rest of this player's current game (its placing still counts for the player, who stays
-        in the tournament); a table left with bots only plays on, and its bots score."""
+        in the tournament, unless they never moved there: a no-show); a table left with bots only plays on, and
+        its bots score. A seat a bot already plays (its person away) is answered so: it plays on to the end."""
         async with self.lock(tournament_id):
             t = await self.get(tournament_id)
-            self._organiser(t, actor, is_admin)
-            self._state(t, "running")
+            self._organiser(t, actor, organises_all)
+            self.require_state(t, "running")
             if user_id not in t.entrants:
                 raise HostError("tournament.not_entered")
-            if not await self._seat_to_bot(t, user_id):
+            replaced = await seat_to_bot(self.games, t, user_id)
+            if replaced is None:
                 raise HostError("tournament.not_playing")
+            return replaced
+
+    async def back(self, tournament_id: int, user_id: int) -> Tournament:
+        """A no-show comes back (the button under the round's no-show message): seated again from the next
+        seating on."""
+        async with self.lock(tournament_id):
+            t = await self.get(tournament_id)
+            self.require_state(t, "running")
+            entrant = t.entrants.get(user_id)
+            if entrant is None:
+                raise HostError("tournament.not_entered")
+            if entrant.status != EntrantStatus.AWAY:
+                raise HostError("tournament.not_away")
+            if not can_come_back(t, user_id):
+                raise HostError("tournament.back_out")
+            await self.store.set_entrant_status(t.id, [user_id], EntrantStatus.ENTERED)
+            entrant.status = EntrantStatus.ENTERED
+            await self.rounds.emit(t, TournamentUpdateKind.SIGNUP)
+            return t
 
     def _table(self, t: Tournament, game_id: int, *, current: bool = True, void: bool = False) -> TournamentTable:
         table = t.table_of_game(game_id)
@@ -284,13 +267,13 @@ class TournamentService:
         rules_of(t).check_correction(t, table, void)
         return table
 
-    async def void(self, tournament_id: int, actor: int, game_id: int, *, is_admin: bool = False) -> Tournament:
+    async def void(self, tournament_id: int, actor: int, game_id: int, *, organises_all: bool = False) -> Tournament:
         """Void a table of the current round and replay it: same players, a new deal in a new thread. After the
         end, a void corrects: the table counts for nobody (no points, no opponents) and is not replayed."""
         async with self.lock(tournament_id):
             t = await self.get(tournament_id)
-            self._organiser(t, actor, is_admin)
-            self._state(t, "running", "finished")
+            self._organiser(t, actor, organises_all)
+            self.require_state(t, "running", "finished")
             table = self._table(t, game_id, current=t.status == "running", void=True)
             table.status, table.results = TableStatus.VOID, {}
             await self.store.set_table(table)
@@ -315,12 +298,12 @@ class TournamentService:
             await self.games.end(table.game_id, 0, is_admin=True)
 
     async def set_result(self, tournament_id: int, actor: int, game_id: int, ranking: list[list[int]], *,
-                         is_admin: bool = False) -> Tournament:
+                         organises_all: bool = False) -> Tournament:
         """Set (or correct) a table's placings by hand; a running game there is stopped."""
         async with self.lock(tournament_id):
             t = await self.get(tournament_id)
-            self._organiser(t, actor, is_admin)
-            self._state(t, "running", "finished")
+            self._organiser(t, actor, organises_all)
+            self.require_state(t, "running", "finished")
             table = self._table(t, game_id, current=False)
             flat = [u for group in ranking for u in group]
             if sorted(flat) != sorted(table.players) or any(not group for group in ranking):
@@ -328,33 +311,35 @@ class TournamentService:
             table.results, table.status, table.forfeits = ranking_points(ranking), TableStatus.FINISHED, set()
             if table.game_id is not None:
                 game = await self.games.table(table.game_id)
-                forfeit_bot_seats(t, table, game)
+                score_absent_seats(t, table, game, no_shows=False)  # the organiser's places stand
                 if game.status == "finished":  # it was rated by its own result: the correction redoes that
                     people = {s.user_id for s in game.seats if s.user_id is not None}
                     await self.ratings.correct_game(game.id, {u: place for u, (place, _) in table.results.items()
                                                               if u in people})
             await self.store.set_table(table)
+            await mark_away(self.store, t, table)  # the organiser's places stand: a no-show there is back
             await self._end_game(table)
             await self.rounds.emit(t, TournamentUpdateKind.RESULT, table.round)
             await self.rounds.advance_if_round_done(t)
             return t
 
-    def check_organiser(self, tournament: Tournament, actor: int, *, is_admin: bool = False) -> None:
-        """Refuse anyone but the tournament's creator or an admin (before asking them to confirm anything)."""
-        self._organiser(tournament, actor, is_admin)
+    def check_organiser(self, tournament: Tournament, actor: int, *, organises_all: bool = False) -> None:
+        """Refuse anyone but the tournament's creator or someone who organises every tournament of the server (before
+        asking them to confirm anything)."""
+        self._organiser(tournament, actor, organises_all)
 
-    async def next_round(self, tournament_id: int, actor: int, *, is_admin: bool = False,
+    async def next_round(self, tournament_id: int, actor: int, *, organises_all: bool = False,
                          from_round: int | None = None) -> bool:
         """Force the next round: tables still playing are stopped and score nothing. ``from_round``: the round the
         organiser moves on from; once the tournament has moved past it (a repeat, a double send) nothing happens
         and the answer is False, so a round is never skipped."""
         async with self.lock(tournament_id):
             t = await self.get(tournament_id)
-            self._organiser(t, actor, is_admin)
+            self._organiser(t, actor, organises_all)
             if from_round is not None and 0 < from_round <= t.current_round and (
                     from_round < t.current_round or t.status in ENDED_STATES):
                 return False
-            self._state(t, "running")
+            self.require_state(t, "running")
             await self._cancel_live_tables(t)
             await self.rounds.next_round_or_finish(t)
             return True
@@ -365,13 +350,13 @@ class TournamentService:
             await self.store.set_table(table)
             await self._end_game(table)
 
-    async def end(self, tournament_id: int, actor: int, *, is_admin: bool = False) -> Tournament:
+    async def end(self, tournament_id: int, actor: int, *, organises_all: bool = False) -> Tournament:
         """End now: running tables are stopped (no points), the standings so far are final. Before the start,
         the tournament is cancelled."""
         async with self.lock(tournament_id):
             t = await self.get(tournament_id)
-            self._organiser(t, actor, is_admin)
-            self._state(t, *ACTIVE_STATES)
+            self._organiser(t, actor, organises_all)
+            self.require_state(t, *ACTIVE_STATES)
             if t.status == "running":
                 await self._cancel_live_tables(t)
                 await self.rounds.finish(t, TournamentStatus.FINISHED)

@@ -13,6 +13,7 @@ from bot.limits import BOUNDS, Cap
 from bot.policies import check_level
 from engines import get_engine
 
+from . import knockout
 from .formats import FORMATS
 from .models import FIRST_ROUND, Format
 
@@ -22,6 +23,7 @@ MAX_SEATS = 8  # the most seats any game's table has
 MAX_BREAK = 30 * 60  # seconds: the longest pause between rounds
 MAX_TURN_SECONDS = 600
 MAX_CHECKIN_MINUTES = 120
+REMIND_BEFORE = 300  # seconds before the check-in deadline its one reminder goes out (a third of a shorter window)
 
 
 def default_seats(game: str) -> tuple[int, int]:
@@ -38,8 +40,8 @@ def default_seats(game: str) -> tuple[int, int]:
 def check_settings(game: str, format: str = "swiss", rounds: int | None = None, seats_min: int | None = None,
                  seats_max: int | None = None, first_round: str = "random",
                  options: dict[str, Any] | None = None, bot_level: str = "normal", break_seconds: int = 0,
-                 turn_seconds: int = 120, *, final_table: bool = False,
-                 advance: int | None = None) -> tuple[dict[str, Any], int, int]:
+                 turn_seconds: int = 120, *, final_table: bool = False, advance: int | None = None,
+                 cut: int | None = None) -> tuple[dict[str, Any], int, int]:
     """Refuse bad settings without touching the database (the cog checks before it defers); returns the
     parsed options and the table sizes."""
     engine = get_engine(game)  # an unknown game is refused here (BadOptions)
@@ -62,6 +64,10 @@ def check_settings(game: str, format: str = "swiss", rounds: int | None = None, 
         raise HostError("tournament.bad_advance", max=seats_min - 1)
     if advance is not None and not rules.advance:
         raise HostError("tournament.advance_knockout_only")
+    if cut is not None and not rules.cut:
+        raise HostError("tournament.cut_two_stage_only")
+    if rules.cut and (cut is None or knockout.plan(cut, seats_min, seats_max, advance or 0) is None):
+        raise HostError("tournament.bad_cut", min=seats_min, max=seats_max, advance=advance or 0)
     if not 0 <= break_seconds <= MAX_BREAK:
         raise HostError("tournament.bad_break", max=MAX_BREAK // 60)
     if not 0 <= turn_seconds <= MAX_TURN_SECONDS:
@@ -88,16 +94,18 @@ class TournamentSettings(BaseModel):
     break_minutes: int = Field(2, ge=0, le=MAX_BREAK // 60)
     start_at_deadline: bool = False
     advance: int | None = Field(None, ge=1, le=MAX_SEATS - 1)
+    cut: int | None = Field(None, ge=2, le=MAX_BOTS)
 
     def check(self) -> None:
         """Refuse bad settings (``check_settings``) without touching the database."""
         check_settings(self.game, self.format, self.rounds, self.min_seats, self.max_seats, self.first_round,
                        bot_level=self.bot_level, break_seconds=self.break_minutes * 60, turn_seconds=self.timer,
-                       final_table=self.final_table, advance=self.advance)
+                       final_table=self.final_table, advance=self.advance, cut=self.cut)
 
     def create_arguments(self) -> dict[str, Any]:
         """``TournamentService.create``'s keyword arguments for these settings (all but where and by whom)."""
         return {"game": self.game, "name": self.name or "", "format": self.format, "rounds": self.rounds,
                 "seats_min": self.min_seats, "seats_max": self.max_seats, "final_table": self.final_table,
                 "first_round": self.first_round, "bot_level": self.bot_level, "break_seconds": self.break_minutes * 60,
-                "turn_seconds": self.timer, "start_at_deadline": self.start_at_deadline, "advance": self.advance}
+                "turn_seconds": self.timer, "start_at_deadline": self.start_at_deadline, "advance": self.advance,
+                "cut": self.cut}

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from .models import Tournament, TournamentTable, ranking_points
+from .models import EntrantStatus, Tournament, TournamentStatus, TournamentTable, ranking_points
 
 if TYPE_CHECKING:
     from bot.table import Table
@@ -24,12 +24,14 @@ class Standing:
     wins: int = 0            # outright firsts (a shared first is not a win)
     byes: int = 0
     forfeits: int = 0        # seats a bot played after this person dropped: last place, no points
+    no_shows: int = 0        # tables where they never moved while a bot played their seat: the same
     game_points: float = 0.0
     bye_points: float = 0.0
     opponents: list[int] = field(default_factory=list)
     opp_points: float = 0.0
     rating: float = 0.0
     dropped: bool = False
+    away: bool = False       # a no-show not back yet: not seated until they come back
     seq: int = 0
     place: int = 0           # shared when points and both tie-breakers are equal
     final_place: int | None = None
@@ -37,6 +39,7 @@ class Standing:
     out_place: int = 0             # ... and their place at that table
     out_table: int = 0
     out_cancelled: bool = False    # ... a table cancelled before its end: placed there by seed
+    decided: bool = False          # ... it ended with no final table: placed on top by the last round
 
     @property
     def key(self) -> tuple[float, float, float]:
@@ -47,8 +50,9 @@ def compute_standings(tournament: Tournament, ratings: dict[int, float] | None =
                       through_round: int | None = None) -> list[Standing]:
     """Standings over the Swiss / round-robin rounds (up to ``through_round``), best first."""
     ratings = ratings or {}
-    rows = {e.user_id: Standing(e.user_id, e.name, dropped=e.status == "dropped", seq=e.seq,
-                                rating=ratings.get(e.user_id, 0.0)) for e in tournament.entrants.values()}
+    rows = {e.user_id: Standing(e.user_id, e.name, dropped=e.status == EntrantStatus.DROPPED, seq=e.seq,
+                                away=e.status == EntrantStatus.AWAY, rating=ratings.get(e.user_id, 0.0))
+            for e in tournament.entrants.values()}
     last = tournament.rounds if through_round is None else min(through_round, tournament.rounds)
     for table in tournament.tables:
         if table.round > last:
@@ -80,6 +84,8 @@ def _count_table(rows: dict[int, Standing], table: TournamentTable) -> None:
         row.opponents += [o for o in table.players if o != uid]
         if uid in table.forfeits:
             row.forfeits += 1
+        elif uid in table.no_shows:
+            row.no_shows += 1
         elif uid in table.results:
             place, points = table.results[uid]
             row.points += points
@@ -129,74 +135,110 @@ def went_on(tournament: Tournament, table: TournamentTable) -> list[tuple[int, i
 
 def knockout_field(tournament: Tournament, done: int) -> list[int]:
     """Who plays the round after ``done``, best seed first: those who went on from it (byes first, then by their
-    place at their table, their seat, their table), less the dropped."""
+    place at their table, their seat, their table), less the dropped and the away (no-shows not back)."""
     going_on = sorted((place, seat, table.number, u) for table in tournament.round_tables(done)
                       for place, seat, u in went_on(tournament, table))
-    return [u for *_, u in going_on if tournament.entrants[u].status != "dropped"]
+    return [u for *_, u in going_on if tournament.entrants[u].seatable]
 
 
 def knockout_final(tournament: Tournament, number: int) -> TournamentTable | None:
-    """Round ``number``'s table when that round was the final table (one table, no byes)."""
+    """Round ``number``'s table when that round was the knockout's final table (one table, no byes)."""
+    if number <= tournament.swiss_rounds:
+        return None  # a round of the Swiss stage before a knockout
     tables = [tb for tb in tournament.round_tables(number) if tb.status != "void"]
     return tables[0] if len(tables) == 1 and tables[0].status != "bye" else None
 
 
 def knockout_places(tournament: Tournament, ordered: list[Standing]) -> list[Standing]:
     """A knockout's order: those still in, then the final table's places, then everyone else by the round they
-    went out in (later first), then their place at that table."""
+    went out in (later first), then their place at that table; after a Swiss stage, those it left out follow in its
+    order (``out_round`` 0). During the Swiss stage, its standings."""
     t = tournament
+    if not t.knockout_stage:
+        return ordered
     by_id = {row.user_id: row for row in ordered}
+    position = {row.user_id: i for i, row in enumerate(ordered)}
     current = t.current_round
     final = knockout_final(t, current) if current and all(tb.done for tb in t.round_tables(current)) else None
     still_in: list[int] = []
     if final is None and current:
         live = [u for tb in t.round_tables(current) if not tb.done for u in tb.players]
         gone_on = [u for tb in t.round_tables(current) for _, _, u in went_on(t, tb)]
-        still_in = [u for u in live + gone_on if t.entrants[u].status != "dropped"]
-    for table in sorted((tb for tb in t.tables if tb.status in ("finished", "cancelled", "bye")),
-                        key=lambda tb: tb.round):
+        still_in = [u for u in live + gone_on if t.entrants[u].status != EntrantStatus.DROPPED]
+    for row in ordered:
+        row.out_round = 0 if t.swiss_rounds else None  # not in the knockout: out after the Swiss stage
+    for table in sorted((tb for tb in t.tables if tb.status in ("finished", "cancelled", "bye")
+                         and tb.round > t.swiss_rounds), key=lambda tb: tb.round):
         for u in table.players:
             row = by_id[u]
             row.out_round, row.out_table = table.round, table.number
             # a table cancelled before its end has no places: its players are ranked by seed (seat order)
             row.out_place = table.results[u][0] if u in table.results else table.players.index(u) + 1
             row.out_cancelled = table.status == "cancelled"
+    if t.status in (TournamentStatus.FINISHED, TournamentStatus.CANCELLED) and final is None and current:
+        # It ended without a final table (too few left for one, or the organiser ended it): the last round decides.
+        # Those who went on from it come first, by their place there; equal places share (co-champions).
+        decided = sorted({u for tb in t.round_tables(current) for _, _, u in went_on(t, tb)
+                          if t.entrants[u].status != EntrantStatus.DROPPED},
+                         key=lambda u: (by_id[u].out_place, by_id[u].seq))
+        for u in decided:
+            by_id[u].decided = True
+        finalists = [by_id[u] for u in decided]
+        still_in = []
+    else:
+        finalists = sorted((by_id[u] for u in final.players), key=lambda r: (r.out_place, r.seq)) if final else []
+        for row in finalists:
+            row.final_place, row.out_round = row.out_place, None
     top = [by_id[u] for u in still_in]
     for row in top:
         row.out_round, row.place = None, 0
-    finalists = sorted((by_id[u] for u in final.players), key=lambda r: (r.out_place, r.seq)) if final else []
-    for row in finalists:
-        row.final_place, row.out_round = row.out_place, None
-    placed = set(still_in) | set(final.players if final else ())
-    rest = sorted((r for r in ordered if r.user_id not in placed), key=lambda r: (-(r.out_round or 0), r.out_place,
-                                                                                  r.seq))
+    placed = set(still_in) | {row.user_id for row in finalists}
+    rest = sorted((r for r in ordered if r.user_id not in placed),
+                  key=lambda r: (-(r.out_round or 0), r.out_place, r.seq if r.out_round else position[r.user_id]))
     out = top + finalists + rest
     for i, row in enumerate(out):
         if row in top:
             continue
-        same = i > len(top) and (out[i - 1].final_place, out[i - 1].out_round, out[i - 1].out_place) == (
-            row.final_place, row.out_round, row.out_place)
+        same = i > len(top) and (out[i - 1].final_place, out[i - 1].out_round, out[i - 1].out_place,
+                                 out[i - 1].decided) == (row.final_place, row.out_round, row.out_place, row.decided)
+        if row.out_round == 0:  # left out by a Swiss stage's cut: shared only on equal Swiss standing
+            same = same and out[i - 1].key == row.key
         row.place = out[i - 1].place if same else i + 1  # those still in will finish above
     return out
 
 
 def pairing_order(tournament: Tournament, ratings: dict[int, float]) -> list[int]:
-    """Active entrants in standings order (the Swiss pairing order)."""
+    """The entrants the next seating takes, in standings order (the Swiss pairing order)."""
     return [row.user_id for row in compute_standings(tournament, ratings, through_round=tournament.rounds)
-            if not row.dropped]
+            if not (row.dropped or row.away)]
 
 
-def forfeit_bot_seats(tournament: Tournament, table: TournamentTable, game: Table) -> None:
-    """A seat a bot played for a person who dropped scores nothing for them: a forfeit, last place and no points;
-    the others move up in their order (as if the person had left the table first). A person still entered whom the
-    organiser replaced keeps the seat's result, as does a person who dropped but played the game to its end."""
-    forfeits = {uid for uid in table.players if tournament.entrants[uid].status == "dropped"
-                and not tournament.entrants[uid].is_bot and game.seat_of_user(uid) is None}
-    if not forfeits or not table.results:
+def score_absent_seats(tournament: Tournament, table: TournamentTable, game: Table, *, no_shows: bool = True) -> None:
+    """A seat a bot played for someone absent scores nothing for them: last place (shared with any other absent
+    seat), no points; the others move up in their order (as if the absent had left the table first; points by the
+    table's size). Absent is a
+    person who dropped and whose seat a bot played (a **forfeit**), or one who never made a move of their own at the
+    table while a bot played their seat (a **no-show**: timed out before their first move, or replaced before it).
+    A person still entered who moved at the table keeps the seat's result however it ended, as does a person who
+    dropped but played the game to its end. ``no_shows=False``: the organiser set the places by hand, and they
+    stand for everyone who did not drop."""
+    forfeits: set[int] = set()
+    absentees: set[int] = set()
+    for uid in table.players:
+        entrant = tournament.entrants[uid]
+        seat = next((s for s in game.seats if s.user_id == uid), None)
+        if entrant.is_bot or (seat is not None and not seat.is_bot):
+            continue  # a bot entrant, or a person who played their seat to the end
+        if entrant.status == EntrantStatus.DROPPED:
+            forfeits.add(uid)
+        elif no_shows and seat is not None and not seat.showed_up:
+            absentees.add(uid)
+    table.forfeits, table.no_shows = forfeits, absentees
+    absent = forfeits | absentees
+    if not absent or not table.results:
         return
-    places = sorted({place for uid, (place, _) in table.results.items() if uid not in forfeits})
-    ranking = [[uid for uid, (place, _) in table.results.items() if place == p and uid not in forfeits]
+    places = sorted({place for uid, (place, _) in table.results.items() if uid not in absent})
+    ranking = [[uid for uid, (place, _) in table.results.items() if place == p and uid not in absent]
                for p in places]
-    table.results = ranking_points(ranking + [sorted(forfeits)])
-    table.results.update({uid: (len(table.players), 0.0) for uid in forfeits})
-    table.forfeits = forfeits
+    table.results = ranking_points(ranking + [sorted(absent)])  # points by the table's size
+    table.results.update({uid: (table.results[uid][0], 0.0) for uid in absent})

@@ -7,18 +7,15 @@ from typing import Callable
 from bot import literal
 from bot.i18n import join_list, t
 
-from .formats import rules_of
-from .knockout_text import knockout_lines
-from .models import BYE_POINTS, OPEN_STATES, Entrant, Tournament
+from .formats import can_come_back, rules_of
+from .knockout_text import entrant_mark, knockout_lines, number
+from .models import BYE_POINTS, ENDED_STATES, OPEN_STATES, Entrant, EntrantStatus, Tournament, TournamentStatus
 from .ratings import PlayerStats, RatingRow
 from .standings import Standing, knockout_final
 
 MAX_LINES = 40
+ENTRANT_MARKS = {EntrantStatus.CHECKED_IN: "✅", EntrantStatus.DROPPED: "❌", EntrantStatus.AWAY: "💤"}
 
-
-def number(value: float) -> str:
-    """3 -> "3", 1.5 -> "1.5", 4.1667 -> "4.17"."""
-    return f"{value:.2f}".rstrip("0").rstrip(".")
 
 
 
@@ -50,6 +47,8 @@ def summary(tournament: Tournament, locale: object | None) -> str:
                sizes=sizes)]
     if tournament.final_table:
         parts.append(t("tournament.with_final", locale))
+    if tournament.cut:
+        parts.append(t("tournament.swiss_cut", locale, swiss=tournament.swiss_rounds, cut=tournament.cut))
     if rules_of(tournament).advance:
         parts.append(t("tournament.knockout_advance", locale, advance=tournament.advance))
     return " · ".join(parts)
@@ -64,8 +63,11 @@ def status_line(tournament: Tournament, locale: object | None) -> str:
     """Where the tournament is, for its sign-up message (which follows it to its end)."""
     tn = tournament
     starts = " " + t("tournament.starts_at_deadline", locale) if tn.start_at_deadline else ""
-    if tn.status == "checkin" and tn.checkin_until:
+    if tn.status == TournamentStatus.CHECKIN and tn.checkin_until:
         return t("tournament.status.checkin_until", locale, deadline=when(tn.checkin_until)) + starts
+    if tn.status == TournamentStatus.CHECKIN_CLOSED:
+        checked = sum(1 for e in tn.entrants.values() if e.status == EntrantStatus.CHECKED_IN)
+        return t("tournament.status.checkin_closed", locale, count=checked)
     if tn.status == "signup":
         return t("tournament.status.signup", locale) + starts
     if tn.status == "running" and tn.next_round_at is not None:
@@ -80,7 +82,7 @@ def signup_lines(tournament: Tournament, locale: object | None) -> list[str]:
     lines = [summary(tournament, locale), status_line(tournament, locale), ""]
     entrants = sorted(tournament.entrants.values(), key=lambda e: e.seq)
     for i, e in enumerate(entrants[:MAX_LINES], start=1):
-        mark = "🤖" if e.is_bot else ("✅" if e.status == "checked_in" else ("❌" if e.status == "dropped" else "•"))
+        mark = "🤖" if e.is_bot else ENTRANT_MARKS.get(e.status, "•")
         lines.append(t("tournament.entrant_line", locale, number=i, mark=mark, name=e.mention))
     if len(entrants) > MAX_LINES:
         lines.append(t("tournament.more", locale, count=len(entrants) - MAX_LINES))
@@ -92,12 +94,12 @@ def signup_lines(tournament: Tournament, locale: object | None) -> list[str]:
 def standing_lines(tournament: Tournament, rows: list[Standing], locale: object | None) -> list[str]:
     """One line per row. A finalist's line leads with their place at the final table, their points before it
     after (a finalist placed 3rd may have more points than the 2nd: the final table decides)."""
-    if rules_of(tournament).advance:
+    if tournament.knockout_stage:
         return knockout_lines(tournament, rows, locale)
     lines = []
     for row in rows[:MAX_LINES]:
         entrant = tournament.entrants[row.user_id]
-        dropped = t("tournament.dropped_mark", locale) if row.dropped else ""
+        dropped = entrant_mark(row, locale, finished=tournament.status in ENDED_STATES)
         if row.final_place is not None:
             lines.append(t("tournament.final_line", locale, place=row.place, name=entrant.mention,
                            final=row.final_place, points=number(row.points),
@@ -118,6 +120,8 @@ def points_breakdown(row: Standing, locale: object | None) -> str:
         parts.append(t("tournament.points_byes", locale, points=number(row.bye_points), byes=row.byes))
     if row.forfeits:
         parts.append(t("tournament.points_forfeits", locale, forfeits=row.forfeits))
+    if row.no_shows:
+        parts.append(t("tournament.points_no_shows", locale, no_shows=row.no_shows))
     return " + ".join(parts)
 
 
@@ -140,14 +144,50 @@ def round_lines(tournament: Tournament, round_number: int, locale: object | None
         rules_of(tournament).advance and knockout_final(tournament, round_number) is not None)
     kind = "final" if final else "round"
     lines = [t(f"tournament.{kind}_started", locale, round=round_number, rounds=tournament.total_rounds)]
+    if tournament.cut and round_number == tournament.swiss_rounds + 1:
+        lines.append(t("tournament.cut_started", locale, swiss=tournament.swiss_rounds, cut=tournament.cut))
     for table in tournament.round_tables(round_number):
         names = join_list((shown_name(tournament.entrants[u]) for u in table.players), locale)
-        if table.status == "bye":
+        if table.status == "bye" and tournament.advance and round_number > tournament.swiss_rounds:
+            lines.append(t("tournament.bye_line_knockout", locale, name=names, next=round_number + 1))
+        elif table.status == "bye":
             lines.append(t("tournament.bye_line", locale, name=names, points=number(BYE_POINTS)))
         elif table.status in ("pending", "running", "finished"):
             where = f"<#{table.channel_id}>" if table.channel_id != tournament.channel_id else f"#{table.game_id}"
             lines.append(t("tournament.table_line", locale, number=table.number, where=where, players=names))
+    return lines + rule_lines(tournament, round_number, locale)
+
+
+def rule_lines(tournament: Tournament, round_number: int, locale: object | None) -> list[str]:
+    """What happens to someone who does not show, and how ties go in round ``round_number``: said in the round's
+    call and in each of its tables' threads, where the players read."""
+    tn = tournament
+    absent = (t("tournament.rule_absent", locale, seconds=tn.turn_seconds) if tn.turn_seconds > 0
+              else t("tournament.rule_absent_no_timer", locale))
+    if tn.advance and round_number > tn.swiss_rounds:  # a knockout round: a no-show places last, and is out
+        return [absent, t("tournament.rule_no_show_knockout", locale),
+                t("tournament.rule_ties_knockout", locale, advance=tn.advance)]
+    no_show = t("tournament.rule_no_show", locale)
+    ties = t("tournament.rule_ties", locale)
+    lines = [absent, no_show, ties]
+    if tn.cut:
+        lines.append(t("tournament.rule_cut", locale, swiss=tn.swiss_rounds, cut=tn.cut))
     return lines
+
+
+def no_show_calls(tournament: Tournament, round_number: int, people: list[int],
+                  locale: object | None) -> list[tuple[str, list[int], bool]]:
+    """The round's no-shows, told once (pinged) in the channel, where the organiser sees them too: ``(text, people,
+    whether it carries Seat me again)``; those a knockout (or a Swiss stage's cut) leaves out are told so, without."""
+    back = [u for u in people if can_come_back(tournament, u)]
+    out = [u for u in people if u not in back]
+    calls = []
+    for group, key in ((back, "tournament.no_shows"), (out, "tournament.no_shows_out")):
+        if group:
+            mentions = join_list((f"<@{u}>" for u in group), locale)
+            calls.append((t(key, locale, round=round_number, people=mentions, count=len(group)), group,
+                          key == "tournament.no_shows"))
+    return calls
 
 
 def called_people(tournament: Tournament, round_number: int) -> list[int]:
@@ -155,6 +195,13 @@ def called_people(tournament: Tournament, round_number: int) -> list[int]:
     table's thread, which adds them to it), so each person gets one ping a round."""
     return [u for tb in tournament.round_tables(round_number) if tb.status == "bye" for u in tb.players
             if not tournament.entrants[u].is_bot]
+
+
+def checkin_reminder(tournament: Tournament, locale: object | None, people: list[int]) -> tuple[str, list[int]]:
+    """The one reminder before the check-in deadline, to ``people``: those entered and not checked in yet."""
+    text = t("tournament.checkin_reminder", locale, people=" ".join(f"<@{u}>" for u in people),
+             deadline=when(tournament.checkin_until or 0))
+    return text, people
 
 
 def checkin_call(tournament: Tournament, locale: object | None) -> tuple[str, list[int]]:

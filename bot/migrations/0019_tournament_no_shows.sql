@@ -1,4 +1,4 @@
--- Counterpart: PostgreSQL 0014_tournament_no_shows.sql.
+-- Counterpart: PostgreSQL 0015_tournament_no_shows.sql.
 -- Tournaments that finish whoever does not show up (issue 51):
 -- * seats.showed_up: the seat's person made a move of their own (or took the seat back) at this table. A tournament
 --   seat a bot played for a person who never showed up is a no-show. Seats stored before this migration count as

@@ -1,4 +1,4 @@
--- Tournaments that finish whoever does not show up (issue 51, SQLite 0018): seats.showed_up (the person moved or
+-- Tournaments that finish whoever does not show up (issue 51, SQLite 0019): seats.showed_up (the person moved or
 -- took the seat back, and seats stored before count as shown), tournament_results.no_show, an entrant 'away', a
 -- tournament 'checkin_closed' with checkin_remind_at (the one reminder before the deadline), and format
 -- 'swiss_knockout' with swiss_rounds and cut (the Swiss stage's length, the top `cut` who go on to the knockout).

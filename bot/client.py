@@ -15,6 +15,7 @@ from engines import BadOptions
 
 from .acknowledge import Backlog
 from .cluster import syncs_commands
+from .delivery import Delivery
 from .errors import HostError
 from .installs import declare_reach, outside_its_server
 from .limits import CreationCooldowns, Gates
@@ -70,6 +71,7 @@ class GameHostBot(commands.Bot):
         self.backlog = Backlog()  # interactions in flight: a click is deferred first while the process is behind
         self.creations = CreationCooldowns()  # lobbies, tables and tournaments each member created this minute
         self.gates = Gates()  # a server's caps are checked and what they count is written one request at a time
+        self.delivery = Delivery()  # the one way out: every writer's requests, their retries and refusal budget
         self.stale_control: StaleControlAnswer | None = None  # set by the table cog: the hand view's old controls
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]  # replaces the tree's hook on this instance
         self.tree.interaction_check = self.on_app_command_check  # type: ignore[method-assign]  # replaces the tree's hook on this instance

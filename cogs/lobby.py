@@ -13,7 +13,6 @@ from bot.errors import HostError
 from bot.games import controls_hooks
 from bot.i18n import t
 from bot.lengths import expected_minutes
-from bot.place import PlaceKind
 from bot.policies import LEVELS
 from bot.replies import fill_original, withdraw_original
 from bot.table import Table
@@ -129,7 +128,7 @@ async def open_lobby(interaction: discord.Interaction, game: str, options: dict[
     """Create the table, add ``bots`` bot seats (as many as fit) and post the lobby message.
     ``timer``: seconds per decision before a bot moves for an absent player (0 = no timer); ``level``: the bots'."""
     service = host(interaction).service
-    private = table_place(interaction) is PlaceKind.PRIVATE
+    private = not table_place(interaction).abilities.server
     if not private:
         require(interaction)
     # Discord's client enforces the options' ranges; a forged request does not, so check them here too.
@@ -203,7 +202,7 @@ class LobbyButton(GameItem,
         elif self.op == "bot":
             await service.add_bot(self.game_id, user.id, self.level or "normal")
         else:  # start, or the quick start: the game's quick length instead of the lobby's
-            if table_place(interaction) is not PlaceKind.PRIVATE:  # (a group DM: written through presses only)
+            if table_place(interaction).abilities.server:  # (a group DM: written through presses only)
                 require(interaction)
             table = await service.table(self.game_id)
             hosting = table.row.host_id == user.id  # anyone else: refused as not host

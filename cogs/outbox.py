@@ -8,7 +8,8 @@ with the table as it is written, so at start-up (``restore``) every table is bro
 turn ping is delivered once, each result posted once, and a clock never runs against a person who was not told it
 is their turn.
 
-Every refusal is classified (``refusals.classify``) and has one reaction, and every retry waits, growing:
+The writer is a job of the bot's one way out (``bot.delivery.Delivery``): each try writes one kind of message, and
+every refusal is classified (``refusals.classify``) and has one reaction, and every retry waits, growing:
 transient failures and rate limits are retried with backoff; an archived thread is unarchived, then written to
 after the same backoff; a locked thread, missing access or a missing permission tell its host the real cause and
 are tried rarely (events from Discord wake the writer as soon as something changes, and at least once a minute it
@@ -29,29 +30,21 @@ import time
 from typing import TYPE_CHECKING, Callable
 
 from bot.i18n import t
-from bot.place import PlaceKind
+from bot.refusals import Backoff, Refusal
 from bot.table import ACTIVE, EndReason, Table, Update, UpdateKind
 
-from .outbox_board import BoardWriter
+from .outbox_board import BoardWriter, MustWait
 from .outbox_fold import Line
 from .outbox_kinds import OUTPUTS, Writing, in_lobby_channel
 from .outbox_lines import Output, due_after, event_lines
 from .outbox_reach import Reach
-from .outbox_token import Carrier, NoLiveToken, PressWait
-from .refusals import Backoff, Refusal, RefusalBudget, classify, retry_after
+from .outbox_token import Carrier, NoLiveToken, PressWait, TokenOutlet
 from .table_thread import open_thread
 
 if TYPE_CHECKING:
     from bot.client import GameHostBot
 
 log = logging.getLogger(__name__)
-REQUEST_TIMEOUT = 20.0  # seconds one Discord call may take before it counts as failed (and is retried)
-
-
-class _Retry(Exception):
-    def __init__(self, delay: float) -> None:
-        super().__init__(delay)
-        self.delay = delay
 
 
 class TableOutbox:
@@ -62,28 +55,30 @@ class TableOutbox:
     hold_after = 2.0  # a backoff at least this long pauses the table's clock (shorter blips do not)
     archive_grace = 300.0  # seconds a finished table's thread stays open after its result
 
-    def __init__(self, bot: "GameHostBot", game_id: int, budget: RefusalBudget,
-                 done: Callable[["TableOutbox"], None] | None = None) -> None:
-        self.bot, self.game_id, self.budget = bot, game_id, budget
+    def __init__(self, bot: "GameHostBot", game_id: int, done: Callable[["TableOutbox"], None] | None = None) -> None:
+        self.bot, self.game_id, self.budget = bot, game_id, bot.delivery.budget
+        self.table_id = game_id
         self.done = done  # told once an ended table's writer has nothing left to show (it may leave memory)
         self.due: set[Output] = set()
         self.guild_id: int | None = None  # its server (events about a server wake its writers)
         self.board = BoardWriter(bot)
         self.reach = Reach(bot, game_id)
-        self.transient = Backoff(self.backoff_first, self.backoff_max)
-        self.refused = Backoff(self.unreachable_first, self.unreachable_max)
+        self.backoff = Backoff(self.backoff_first, self.backoff_max)  # transient failures (the delivery loop's)
+        self.unreachable = Backoff(self.unreachable_first, self.unreachable_max)
         self._archive_timer: asyncio.TimerHandle | None = None
         self.clock_held = False  # this writer paused the table's clock until its people are told / reached
         self.end_reason: EndReason | None = None  # why the table ended early (stored with it: ``restore``)
         self._sleeping = self._woken = False  # in a backoff; asked to end it early
         self.gone = False  # its channel was deleted and the table ended: nothing more is written
         self._task: asyncio.Task[None] | None = None
+        self._table: Table | None = None  # as the last try read it
+        self._writing = Output.LOBBY  # the kind of message the last try wrote
         self._followed = False  # it has seen an update or restored its table (it knows where its log stands)
         self.budget_held = False  # its server used its share of the refusal budget: held back until it frees
         self._tried_at = 0.0  # unreachable: when it last asked Discord (time.monotonic)
         self._sibling_reached = False  # woken because another held writer of its server got through
-        self.carrier: Carrier | None = None  # a DM or group DM table: the last press, whose token it writes with
-        self.press_wait = PressWait()  # ... and its wait for the next press once that token is about to end
+        self.tokens = TokenOutlet()  # a DM or group DM table: the presses whose tokens it writes with
+        self.press_wait = PressWait()  # ... and its wait for the next press once the last token is about to end
         self.token_wait = 3600.0  # no live token: the writer waits this long at most (a press wakes it at once)
 
     # ---- what is due (called by the service's listener; never waits) ---------------------
@@ -161,10 +156,22 @@ class TableOutbox:
             self._task.cancel()
         self._start()
 
-    def carry(self, carrier: Carrier) -> None:
-        """A press on a DM or group DM table: its token carries what is due (and what waited for a token)."""
-        self.carrier = carrier
-        self.press_wait.schedule(carrier, self.wait_for_press)
+    @property
+    def carrier(self) -> Carrier | None:
+        """A DM or group DM table's newest press: what it posts goes out with its token."""
+        return self.tokens.carrier
+
+    def carry(self, carrier: Carrier, table: Table | None = None) -> None:
+        """A press on a DM or group DM table (``table``: as it stands, when the press was on it): its token carries
+        what is due (and what waited for a token)."""
+        self.tokens.add(carrier)
+        delivery = self.bot.delivery
+        self.press_wait.schedule(self.tokens, delivery.clock, delivery.sleep, self.wait_for_press)
+        if table is not None:
+            self.board.pressed(table, carrier.interaction.user.id)
+        if self.board.waiting is not None:
+            self.board.waiting = None
+            self.due.add(Output.BOARD)  # the board goes on, without the notice
         if self.clock_held:
             self.due.add(Output.BOARD)  # the board it waited to show, with the clock running again
         if self._sleeping and self._task is not None and not self._woken:
@@ -175,12 +182,11 @@ class TableOutbox:
     async def wait_for_press(self) -> None:
         """The last press's token is about to end: the board says the table waits for a press, clock stopped."""
         table = await self.bot.service.table(self.game_id)
-        if table.status != "running" or self.press_wait.waiting:
+        if table.status != "running" or self.board.waiting is not None:
             return
-        self.press_wait.waiting = True
-        self.board.add_lines([Line(t("table.waiting_for_press", table.row.locale))])
-        self.due.add(Output.BOARD)
         await self.hold_clock(table)
+        self.board.waiting = t("table.waiting_for_press", table.row.locale)
+        self.due.add(Output.BOARD)
         self._start()
 
     def _start(self) -> None:
@@ -190,41 +196,39 @@ class TableOutbox:
     def pending(self) -> bool:
         return bool(self.due or self.board.old_boards)
 
-    # ---- the writer ------------------------------------------------------------------------
+    # ---- the writer: a job of the bot's delivery loop --------------------------------------
     async def _run(self) -> None:
-        table: Table | None = None
-        while self.pending():
-            try:
-                table = await self.bot.service.table(self.game_id)
-                await self._may_write(table)
-                if table.place.moves_to_thread and table.state is not None:
-                    await self._move_to_thread(table)
-                for output in OUTPUTS:
-                    if output in self.due or (output is Output.RETIRE and self.board.old_boards):
-                        await self._step(table, output)
-            except _Retry as retry:
-                await self._sleep(retry.delay)
-            if table is not None and not self.pending():
-                await self.board.record(table)
-        if table is not None and table.row.end_tidied and self.done is not None:
+        await self.bot.delivery.run(self)
+        if self._table is not None and self._table.row.end_tidied and self.done is not None:
             self.done(self)
 
-    async def _may_write(self, table: Table) -> None:
-        """Before a round of writes: held back while the table's server spent its share of the refusal budget, or
-        while its channel is unreachable and the gateway's cache says it still is (no request: the cheap probe)."""
-        hold = self.budget.wait(table.row.guild_id)
-        if hold > 0:
-            if not self.budget_held:
-                log.warning("table %s: its server used its share of refused requests; holding back %.0f s", table.id,
-                            hold)
-            self.budget_held = True
-            await self._cannot_show(table)
-            raise _Retry(hold)
+    async def attempt(self) -> float | None:
+        """One kind of message written (the first due, in the order of ``OUTPUTS``); None once nothing is due."""
+        if not self.pending():
+            if self._table is not None:
+                await self.board.record(self._table)
+            return None if not self.pending() else 0.0  # (an update may have come while it was recorded)
+        table = self._table = await self.bot.service.table(self.game_id)
         self.budget_held = False
         if self.reach.cause is not None:
             bypass, self._sibling_reached = self._sibling_reached, False
             if not bypass and not self._may_probe(table):
-                raise _Retry(self.probe_every)
+                return self.probe_every
+        if table.place.moves_to_thread and table.state is not None:
+            await self._move_to_thread(table)
+        output = next((o for o in OUTPUTS if o in self.due or (o is Output.RETIRE and self.board.old_boards)), None)
+        if output is not None:
+            return await self._step(table, output)
+        return 0.0
+
+    async def held(self, seconds: float) -> bool:
+        """Its server used its share of the refusal budget: held back, clock paused, until it frees."""
+        if not self.budget_held:
+            log.warning("table %s: its server used its share of refused requests; holding back %.0f s", self.game_id,
+                        seconds)
+        self.budget_held = True
+        await self._cannot_show(await self.bot.service.table(self.game_id))
+        return True
 
     def _may_probe(self, table: Table) -> bool:
         """An unreachable table asks Discord again in its server's turn (``server_probe_every``: a server's held
@@ -244,11 +248,11 @@ class TableOutbox:
             self.due.add(Output.BOARD)
             await self.hold_clock(table)
 
-    async def _sleep(self, delay: float) -> None:
+    async def sleep(self, seconds: float) -> None:
         """Wait out a backoff; ``wake`` ends the wait early (by cancelling this sleep only)."""
         self._sleeping = True
         try:
-            await asyncio.sleep(delay)
+            await asyncio.sleep(seconds)
         except asyncio.CancelledError:
             task = asyncio.current_task()
             if not self._woken or task is None:
@@ -257,41 +261,47 @@ class TableOutbox:
         finally:
             self._sleeping = self._woken = False
 
-    async def _step(self, table: Table, output: Output) -> None:
+    async def _step(self, table: Table, output: Output) -> float:
         kind = OUTPUTS[output]
         self.due.discard(output)  # an update arriving meanwhile makes it due again
-        used = self.carrier
+        self._writing = output
         if kind.where[table.place.kind] is Writing.NOT:
             await kind.skip(self, table)
-            return
+            return 0.0
+        used = self.carrier
         try:
-            wrote = await asyncio.wait_for(kind.write(self, table), REQUEST_TIMEOUT)
-        except _Retry:
-            self.due.add(output)
-            raise
+            wrote = await kind.write(self, table)
         except NoLiveToken:  # a DM or group DM table nobody pressed for a while: it waits for the next press
+            return await self._no_token(table, used)
+        except MustWait:  # ... or whose last press used its followups: it says so, clock stopped
+            await self.hold_clock(table)
+            self.board.waiting = t("table.waits_for_press", table.row.locale)
             self.due.add(output)
-            await self._cannot_show(table)
-            fresh = self.carrier not in (None, used) and self.carrier.can_send()  # a press arrived meanwhile
-            raise _Retry(0.0 if fresh else self.token_wait) from None
-        except Exception as error:  # every failure is sorted below
-            self.due.add(output)
-            await self._failed(table, output, error)
-            return
-        self.transient.reset()
+            return 0.0
         if output is Output.BOARD and self.board.pending():
             self.due.add(output)  # lines that did not fit: another round
         if wrote:
             await self._reached(table)
+        return 0.0
+
+    async def _no_token(self, table: Table, used: Carrier | None) -> float:
+        """Nothing to write with at a DM or group DM table: what was due waits for the next press (tried at once
+        when a press came while this try ran). The clock stops unless everyone deciding was told on the board, whose
+        countdown then runs as it shows: nobody's time runs out unseen, and no board shows a clock that stopped."""
+        self.due |= {self._writing, Output.BOARD}
+        if table.status == "running" and not self.board.all_told(table):
+            await self.hold_clock(table)
+        fresh = self.carrier not in (None, used) and self.carrier.can_send()
+        return 0.0 if fresh else self.token_wait
 
     async def _reached(self, table: Table) -> None:
         """A write went through: the channel is reachable; a held clock runs again once the people are told."""
         if self.reach.cause is not None:
             self.reach.cause = None
-            self.refused.reset()
+            self.unreachable.reset()
             self.budget.reachable(table.row.guild_id, table.id)
         if self.clock_held and self.board.all_told(table) and Output.BOARD not in self.due and \
-                not self.press_wait.waiting:
+                self.board.waiting is None:
             self.clock_held = False
             await self.bot.service.resume_clock(self.game_id)
 
@@ -308,41 +318,46 @@ class TableOutbox:
             self.clock_held = True
             await self.bot.service.pause_clock(table.id)
 
-    async def _failed(self, table: Table, output: Output, error: BaseException) -> None:
-        refusal = classify(error)
-        if refusal.counts_as_invalid:
-            self.budget.refused(table.row.guild_id, table.id)
+    async def refused(self, refusal: Refusal, error: BaseException, wait: float) -> float | None:
+        """A try failed (sorted and counted by the delivery loop): the reaction to each refusal."""
+        output, table = self._writing, self._table or await self.bot.service.table(self.game_id)
+        self.due.add(output)
+        if refusal is Refusal.TOKEN_GONE and self.carrier is not None:  # Discord no longer takes the press's token
+            log.info("table %s: Discord refused the token of its last press (%s); waiting for a press", table.id,
+                     getattr(error, "code", None))
+            self.tokens.refused(error)
+            return await self._no_token(table, self.carrier)
         if refusal is Refusal.ARCHIVED:  # opened again (or why not); written to after a backoff all the same
             refusal = await self._unarchive(table) or Refusal.ARCHIVED
-        if refusal in (Refusal.TRANSIENT, Refusal.RATE_LIMITED, Refusal.ARCHIVED):
-            wait = max(retry_after(error), self.transient.next())
+            wait = max(wait, self.backoff.next()) if refusal is Refusal.ARCHIVED else wait
+        if refusal.retried or refusal is Refusal.ARCHIVED:
             log.warning("table %s: writing the %s failed (%s); trying again in %.1f s", self.game_id,
                         output.value, type(error).__name__, wait)
             if wait >= self.hold_after:
                 await self._cannot_show(table)
-            raise _Retry(wait)
+            return wait
         if refusal.unreachable:
             self.due.add(Output.BOARD)
             await self.hold_clock(table)
             await self.reach.cannot_reach(table, refusal, lobby_channel=in_lobby_channel(table, output))
             self._tried_at = time.monotonic()
             self.budget.hold(table.row.guild_id, table.id, lambda: self.wake(sibling_reached=True))
-            raise _Retry(min(self.refused.next(), self.probe_every))
+            return min(self.unreachable.next(), self.probe_every)
         if refusal is Refusal.CHANNEL_GONE:
             await self._channel_gone(table, lobby_channel=in_lobby_channel(table, output))
-            raise _Retry(self.transient.next())
+            return self.backoff.next()
         log.error("table %s: Discord refused the %s (%s); dropped", self.game_id, output.value, error)
         self.due.discard(output)
         OUTPUTS[output].give_up(self)
+        return 0.0
 
     async def _unarchive(self, table: Table) -> Refusal | None:
         """A thread Discord archived after a quiet while: open it again (None), or why that was refused."""
         try:
-            await asyncio.wait_for(self.bot.http.edit_channel(table.place.channel_id, archived=False), REQUEST_TIMEOUT)
+            async with asyncio.timeout(self.bot.delivery.timeout):
+                await self.bot.http.edit_channel(table.place.channel_id, archived=False)
         except Exception as again:  # locked, no permission, or Discord down
-            refusal = classify(again)
-            if refusal.counts_as_invalid:
-                self.budget.refused(table.row.guild_id, table.id)
+            refusal = self.bot.delivery.counted(table.row.guild_id, again, table.id)
             return Refusal.LOCKED if refusal is Refusal.NO_PERMISSION else refusal
         return None
 
@@ -364,7 +379,7 @@ class TableOutbox:
         more is written for it."""
         if self.gone:
             return
-        if table.place.kind is PlaceKind.THREAD and not lobby_channel:
+        if table.place.in_thread and not lobby_channel:
             await self.bot.service.leave_thread(table)
             self.board.add_lines([Line(t("table.thread_deleted", table.row.locale, id=table.id))])
             self.board.told.clear()  # the board they decide on is posted afresh, with its ping

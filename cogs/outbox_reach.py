@@ -10,11 +10,11 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.i18n import t
+from bot.refusals import FAILURES, Refusal
 from bot.table import Table
 
 from .common import NO_MENTIONS
 from .permissions import TABLE_PERMISSIONS, missing, missing_in_channel, permission_names
-from .refusals import FAILURES, Refusal
 
 if TYPE_CHECKING:
     from bot.client import GameHostBot

@@ -19,7 +19,6 @@ from bot import literal, render
 from bot.errors import HostError
 from bot.games import render_hooks
 from bot.i18n import language, t
-from bot.place import PlaceKind
 from bot.replay import GameRecord, stored_record
 from bot.replay_show import record_names
 from bot.replies import NO_MENTIONS, fill_original, reply
@@ -305,7 +304,7 @@ async def start_shared(interaction: discord.Interaction, table_id: int, index: i
     record = replay.record if replay is not None else await stored_record(host(interaction).storage, table_id)
     if index > len(record.actions):
         raise HostError("review_no_frame", index=index, last=len(record.actions))
-    private = table.place.kind is PlaceKind.PRIVATE  # a DM: shared through this press (no "thinking…" to fill)
+    private = table.place.by_token  # a DM: shared through this press (no "thinking…" to fill)
     await interaction.response.defer(ephemeral=True, thinking=not private)
     replay = replay or await rebuilt(interaction, record)
     locale = table.row.locale
@@ -322,7 +321,7 @@ async def post_where_played(interaction: discord.Interaction, table: Table, cont
     """The shared review sent to the table's thread (unarchived first when it was archived) or channel, as a
     table's writer sends (``review_shared.post_shared``)."""
     client, place = interaction.client, table.place
-    if place.kind is PlaceKind.PRIVATE:  # the bot writes there only through the press's token
+    if place.by_token:  # the bot writes there only through the press's token
         files = [discord.File(f.fp, f.filename) for f in message.pop("attachments")]
         return await interaction.followup.send(content, files=files, wait=True, **message)
     channel = client.get_channel(place.channel_id) or await client.fetch_channel(place.channel_id)

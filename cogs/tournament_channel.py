@@ -12,8 +12,10 @@ import discord
 from discord.ext import commands
 
 from bot import literal
+from bot.delivery import REQUEST_TIMEOUT
 from bot.errors import user_message
 from bot.i18n import t
+from bot.refusals import FAILURES, MISSING_ACCESS, MISSING_PERMISSIONS
 from bot.render.bracket_image import render_png as bracket_png
 from bot.tournaments import Tournament, TournamentService, TournamentTable, TournamentUpdate
 from bot.tournaments import text as tx
@@ -23,9 +25,7 @@ from bot.tournaments.models import TournamentUpdateKind as Kind
 
 from .common import NO_MENTIONS, GameItem, reply
 from .custom_ids import ID
-from .outbox import REQUEST_TIMEOUT
 from .permissions import TOURNAMENT_PERMISSIONS, missing_in_channel, permission_names
-from .refusals import FAILURES, MISSING_ACCESS, MISSING_PERMISSIONS
 from .tournament_controls import tournaments
 
 SIGNUP_OPS = ("join", "leave", "checkin")

@@ -15,6 +15,7 @@ import hashlib
 import time
 from typing import Awaitable, Callable, Protocol
 
+from .discord_rules.tokens import TOKEN_LIFETIME
 from .refusals import Backoff, Refusal, RefusalBudget, classify, retry_after
 
 REQUEST_TIMEOUT = 20.0  # seconds one try may take before it counts as failed (and is tried again)
@@ -55,6 +56,17 @@ class Delivery:
         self.timeout = timeout
         self.clock: Callable[[], float] = time.monotonic  # what interaction tokens' lifetimes are counted on ...
         self.sleep: Callable[[float], Awaitable[None]] = asyncio.sleep  # ... and waited on (tests move both)
+        self._refused_tokens: dict[str, float] = {}  # interaction tokens Discord refused, and when
+
+    # ---- interaction tokens ------------------------------------------------------------------------
+    def token_refused(self, token: str) -> None:
+        """Discord refused this interaction token (10015, 50027, 40094): nobody in the bot writes with it again."""
+        now = self.clock()
+        self._refused_tokens = {t: at for t, at in self._refused_tokens.items() if now - at < TOKEN_LIFETIME}
+        self._refused_tokens[token] = now
+
+    def refuses(self, token: str) -> bool:
+        return token in self._refused_tokens
 
     async def run(self, job: Job) -> None:
         """Carry ``job`` until it says nothing is left or stops."""

@@ -394,6 +394,7 @@ class BackButton(GameItem, template=rf"gh:back:(?P<gid>{ID})"):
 
     async def run(self, interaction: discord.Interaction) -> None:
         service = host(interaction).service
+        await adopt_board(interaction, await service.table(self.game_id))  # (as My hand: a DM's board comes back)
         await service.come_back(self.game_id, interaction.user.id)
         interaction.extras["committed"] = "back"
         await show_hand(interaction, await service.table(self.game_id))

@@ -21,6 +21,7 @@ import discord
 import discord.ext.commands
 
 from bot.errors import HostError
+from bot.refusals import Refusal, classify
 from bot.table import Table
 
 if TYPE_CHECKING:
@@ -96,8 +97,8 @@ class LiveHands:
         while (live := self._live.get(key[0], {}).get(key[1])) is not None and live.dirty:
             live.dirty = False
             await _delete_older(live, self.clock)
-            if self.clock() - live.since > EDIT_WINDOW:  # its token ended: it cannot be edited any more
-                self._forget(key)
+            if self.clock() - live.since > EDIT_WINDOW or self.bot.delivery.refuses(live.interaction.token):
+                self._forget(key)  # its token ended (or Discord refused it): it cannot be edited any more
                 return
             table = await self.bot.service.table(key[0])
             if live.drawn_at == table.version and live.deadline == table.row.deadline and table.status == "running":
@@ -109,9 +110,14 @@ class LiveHands:
                 content, view = await self.draw(live.interaction, table, live.notes)
                 await live.interaction.edit_original_response(content=content, view=view, **self.files(view))
                 live.drawn_at, live.deadline = version, deadline
-            except (discord.NotFound, discord.Forbidden, HostError) as error:  # dismissed, token expired, left
-                log.debug("hand view of table %s can no longer be edited (%s)", key[0], error)
-                self._forget(key)
+            except (discord.HTTPException, HostError) as error:  # dismissed, its token ended or refused, left
+                if self._ended(live, error):
+                    log.debug("hand view of table %s can no longer be edited (%s)", key[0], error)
+                    self._forget(key)
+                    return
+                log.warning("redrawing a hand view of table %s failed (%s)", key[0], type(error).__name__)
+                if table.status != "running":
+                    self._forget(key)
                 return
             except Exception as error:  # one failed redraw must not stop the others
                 log.warning("redrawing a hand view of table %s failed (%s)", key[0], type(error).__name__)
@@ -121,6 +127,15 @@ class LiveHands:
             if table.status != "running":
                 self._forget(key)
                 return
+
+
+    def _ended(self, live: _Live, error: BaseException) -> bool:
+        """Whether a failed redraw means the view can never be edited again: dismissed, the person left, or Discord
+        no longer takes its token (then no one in the bot writes with it again)."""
+        if isinstance(error, discord.HTTPException) and classify(error) is Refusal.TOKEN_GONE:
+            self.bot.delivery.token_refused(live.interaction.token)
+            return True
+        return isinstance(error, (discord.NotFound, discord.Forbidden, HostError))
 
 
 async def _delete_older(live: _Live, clock: Callable[[], float]) -> None:

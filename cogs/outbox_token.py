@@ -3,7 +3,8 @@
 The bot is not a member there (an app installed to a person's account): it cannot post or edit in the channel, only
 answer interactions. Each press on the table's controls (and the ``/play`` that opened it) becomes a
 :class:`Carrier`; the table keeps the carriers whose tokens still live (:class:`TokenOutlet`). A new message goes out
-as a followup of the newest press, and a message is edited (or deleted) with whichever live token sent it. Discord
+as a followup of the newest press that has one left, and a message is edited (or deleted) with whichever live
+token sent it. Discord
 allows a token for 15 minutes and, for such an app outside a server, 5 followups (``bot.discord_rules.tokens``); the
 last followup of each press is kept back for the one message that holds true without another write — that the
 table waits for a press, clock stopped. With no live token, or only the kept followup, nothing else can be posted
@@ -16,6 +17,7 @@ from typing import Any, Awaitable, Callable, Coroutine
 
 import discord
 
+from bot.delivery import Delivery
 from bot.discord_rules.tokens import MAX_PRIVATE_FOLLOWUPS, TOKEN_LIFETIME
 from bot.outgoing import Outgoing
 from bot.replies import awaits_answer, fill_original
@@ -37,17 +39,16 @@ class NotThisToken(Exception):
 class Carrier:
     """One press (or ``/play``) whose token the writer writes with; shared by every table it carries."""
 
-    def __init__(self, interaction: discord.Interaction, clock: Clock) -> None:
-        self.interaction, self.clock = interaction, clock
-        self.since = clock()  # when the press arrived (about when Discord made it)
+    def __init__(self, interaction: discord.Interaction, delivery: Delivery) -> None:
+        self.interaction, self.delivery, self.clock = interaction, delivery, delivery.clock
+        self.since = self.clock()  # when the press arrived (about when Discord made it)
         self.followups = 0
-        self.dead = False  # Discord refused its token (``refused``)
         self.sent: set[int] = set()  # messages this token may edit: its followups ...
         self.source = updated_message(interaction)  # ... and the public message the press updates in place (or the
         # deferred /play's original response, once ``TokenOutlet.send`` filled it)
 
     def alive(self) -> bool:
-        return not self.dead and self.clock() - self.since < TOKEN_LIFETIME - TOKEN_MARGIN
+        return not self.delivery.refuses(self.interaction.token) and self.clock() < self.ends_at()
 
     def ends_at(self) -> float:
         return self.since + TOKEN_LIFETIME - TOKEN_MARGIN
@@ -61,8 +62,9 @@ class Carrier:
         return self.alive() and (self.followups < left or awaits_answer(self.interaction))
 
     def refused(self) -> None:
-        """Discord no longer takes this token (401 50027, 404 10015, 40094): nothing more is written with it."""
-        self.dead = True
+        """Discord no longer takes this token (401 50027, 404 10015, 40094): nothing more is written with it, by the
+        table's writer or anyone else in the bot (its live hand view)."""
+        self.delivery.token_refused(self.interaction.token)
 
 
 def updated_message(interaction: discord.Interaction) -> int | None:
@@ -107,16 +109,19 @@ class TokenOutlet:
     def can_edit(self, message_id: int | None) -> bool:
         return self.editor(message_id) is not None
 
+    def poster(self, *, kept: bool = False) -> Carrier | None:
+        """The newest press whose token lives and has a followup left (``kept``: the last one counts)."""
+        return next((c for c in reversed(self.carriers) if c.can_send(kept=kept)), None)
+
     def can_post(self, *, kept: bool = False) -> bool:
-        carrier = self.carrier
-        return carrier is not None and carrier.can_send(kept=kept)
+        return self.poster(kept=kept) is not None
 
     async def send(self, message: Outgoing, *, kept: bool = False) -> int:
-        """A followup of the newest press (``kept``: its last followup may be used); a deferred ``/play``'s
-        "thinking…" is filled by editing it (Discord's rule after a defer), which is no followup: it becomes the
-        message the token edits as its original."""
-        carrier = self.carrier
-        if carrier is None or not carrier.can_send(kept=kept):
+        """A followup of the newest press that has one left (``kept``: its last followup may be used); a deferred
+        ``/play``'s "thinking…" is filled by editing it (Discord's rule after a defer), which is no followup: it
+        becomes the message the token edits as its original."""
+        carrier = self.poster(kept=kept)
+        if carrier is None:
             raise NoLiveToken()
         if awaits_answer(carrier.interaction):
             original = await fill_original(carrier.interaction, **message.edit())

@@ -90,7 +90,7 @@ async def carry_press(interaction: discord.Interaction, game_id: int) -> None:
 
 def carrier(interaction: discord.Interaction) -> Carrier:
     """The press as a carrier of what follows, its token's age counted on the bot's delivery clock."""
-    return Carrier(interaction, host(interaction).delivery.clock)
+    return Carrier(interaction, host(interaction).delivery)
 
 
 async def adopt_board(interaction: discord.Interaction, table: Table) -> None:

@@ -1,0 +1,55 @@
+"""A private table (a group DM) never stops silently and never buries the game (issue 52): two people and bots,
+nobody pressing for 20 minutes at three moments, with the default timer and without, with the last press's token
+refused by Discord; on one manual clock for the timers and both sides' tokens (``private_gap``). Beside it, the same
+game in a server thread. Figures are printed with ``-s``."""
+from __future__ import annotations
+
+import pytest
+
+from engines import GAMES
+
+from .discord_harness import Harness
+from .discord_helpers import says
+from .private_gap import Moment, play, private_time, said_it_waits
+
+ALICE_ID, BOB_ID = 101, 102
+
+
+async def group_game(h: Harness, game: str, **plan) -> object:
+    clock = private_time(h)
+    people = {ALICE_ID: h.user(ALICE_ID, "alice"), BOB_ID: h.user(BOB_ID, "bob")}
+    return await play(h, clock, people, h.group_dm(*people.values()), game, **plan)
+
+
+@pytest.mark.parametrize("moment", list(Moment))
+@pytest.mark.parametrize("timer", [120, 0])
+async def test_nobody_presses_for_20_minutes_and_the_table_says_it_waits(h: Harness, moment: Moment,
+                                                                         timer: int) -> None:
+    seen = await group_game(h, "akuma", timer=timer, moment=moment)
+    print(f"\nakuma timer {timer} {moment.value}: {seen}")
+    assert seen.refused == 0 and seen.most_followups <= 5
+    assert seen.stale_countdowns == []  # the board never showed a countdown that was not running
+    assert said_it_waits(seen.before_press), seen.before_press  # "the table waits" was said ...
+    assert not said_it_waits(seen.after_press)  # ... and the next press brought the board back, once
+    assert seen.new_after_press <= 1 and seen.pings_after_press <= 1
+    assert seen.live_controls == 0  # no old board shows a live-looking control
+
+
+@pytest.mark.parametrize("moment", list(Moment))
+async def test_a_refused_token_means_waiting_for_the_next_press(h: Harness, moment: Moment) -> None:
+    seen = await group_game(h, "akuma", moment=moment, refuse=True)
+    print(f"\nakuma refused token {moment.value}: {seen}")
+    assert seen.refused == 0  # the token's first refusal is Discord's news; the bot never used it again
+    # A board sent with the refused token can no longer be edited: a countdown it shows may outlive its decision,
+    # but never by more than the time it gave (then it reads "… ago"); every other board only shows clocks that run.
+    assert all(seconds <= 120 for seconds in seen.stale_seconds.values()), seen.stale_countdowns
+    assert not said_it_waits(seen.after_press) and seen.new_after_press <= 1 and seen.pings_after_press <= 1
+
+
+@pytest.mark.parametrize("game", GAMES)
+async def test_every_game_in_a_group_dm_keeps_to_the_current_board(h: Harness, game: str) -> None:
+    seen = await group_game(h, game)
+    print(f"\n{game} group DM: {seen}")
+    assert seen.refused == 0 and seen.most_followups <= 5 and seen.stale_countdowns == []
+    assert seen.live_controls == 0 and said_it_waits(seen.before_press)
+    assert says(seen.after_press, "common.table_number") or seen.after_press

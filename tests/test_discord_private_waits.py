@@ -4,12 +4,14 @@ refused by Discord; on one manual clock for the timers and both sides' tokens (`
 game in a server thread. Figures are printed with ``-s``."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from engines import GAMES
 
 from .discord_harness import Harness
-from .discord_helpers import says
+from .discord_helpers import says, start_harness
 from .private_gap import Moment, play, private_time, said_it_waits
 
 ALICE_ID, BOB_ID = 101, 102
@@ -53,3 +55,21 @@ async def test_every_game_in_a_group_dm_keeps_to_the_current_board(h: Harness, g
     assert seen.refused == 0 and seen.most_followups <= 5 and seen.stale_countdowns == []
     assert seen.live_controls == 0 and said_it_waits(seen.before_press)
     assert says(seen.after_press, "common.table_number") or seen.after_press
+
+
+@pytest.mark.parametrize("game", GAMES)
+async def test_the_same_game_in_a_thread_for_comparison(h: Harness, tmp_path: Path, game: str) -> None:
+    """Messages per person-turn in the group DM within 1.5x the same game, gap and all, in a server's thread."""
+    private = await group_game(h, game)
+    thread = await start_harness(tmp_path / "thread.db", tables=None)
+    try:
+        clock = private_time(thread)
+        people = {ALICE_ID: thread.user(ALICE_ID, "alice"), BOB_ID: thread.user(BOB_ID, "bob")}
+        server = await play(thread, clock, people, thread.channel_id, game)
+    finally:
+        await thread.close()
+    per_turn = private.public / max(1, private.turns), server.public / max(1, server.turns)
+    print(f"\n{game}: group DM {private.public} messages, {private.live_controls} live controls, {private.turns} "
+          f"turns; thread {server.public} messages, {server.live_controls} live controls, {server.turns} turns")
+    assert per_turn[0] <= 1.5 * per_turn[1], per_turn
+    assert private.live_controls == 0 and server.refused == 0

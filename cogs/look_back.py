@@ -16,7 +16,7 @@ from bot.replay import GameRecord, stored_record
 from bot.review import ReplayCache, SteppedReplay
 from bot.table import Table
 
-from .common import host
+from .common import GameItem, host
 
 LOOKS_PER_MINUTE = 6  # reviews, reveals and records one member may open a minute (each may rebuild a game)
 MINUTE = 60.0
@@ -80,6 +80,13 @@ def look_back(client: discord.Client) -> LookBack:
 def opening(interaction: discord.Interaction) -> None:
     """A review, Reveal or record being opened: counted against the member's cooldown."""
     look_back(interaction.client).hit(interaction.guild_id, interaction.user.id)
+
+
+class LookBackItem(GameItem, template=r"gh:never:look"):
+    """A control that looks back at a finished table (review, Reveal): it answers wherever the person may see the
+    table (``check_can_see``), not only where it played."""
+
+    anywhere = True
 
 
 def can_see(interaction: discord.Interaction, table: Table) -> bool:

@@ -32,9 +32,9 @@ from bot.review import (
 )
 from bot.table import Table
 
-from .common import GameItem, host
+from .common import host
 from .custom_ids import ID, INDEX, number, valid_id
-from .look_back import all_hands_allowed, check_can_see, look_back, opening, replay_cache
+from .look_back import LookBackItem, all_hands_allowed, check_can_see, look_back, opening, replay_cache
 from .review_shared import SharedReviews, post_shared
 
 EMBED_CHARS = 4096  # Discord's limit for an embed's description
@@ -181,7 +181,7 @@ async def show_frame(interaction: discord.Interaction, table_id: int, index: int
         await interaction.response.edit_message(**message)
 
 
-class ReviewButton(GameItem, template=rf"gh:review:(?P<gid>{ID})"):
+class ReviewButton(LookBackItem, template=rf"gh:review:(?P<gid>{ID})"):
     """**Review** under a finished table's result: opens a private viewer of its game."""
 
     def __init__(self, game_id: int, locale: object | None = None) -> None:
@@ -205,7 +205,7 @@ def leader_of(match: Any) -> int | None:
     return int(match["lead"]) if match["lead"] is not None else None
 
 
-class ReviewStep(GameItem,
+class ReviewStep(LookBackItem,
                  template=rf"gh:rv:(?P<gid>{ID}):(?P<frame>{INDEX}):{PERSPECTIVE}:(?P<slot>[0-9]){LEADER}"):
     """⏮ ◀ n/N ▶ ⏭ on the first row, −10 +10 and the deal (trick, turn) before and after on the second: each
     carries the frame it shows (``slot`` keeps two buttons to one frame apart, and says the row)."""
@@ -226,7 +226,7 @@ class ReviewStep(GameItem,
         await show_frame(interaction, self.game_id, self.frame, self.perspective, self.leader)
 
 
-class ReviewSeek(GameItem, template=rf"gh:rvk:(?P<gid>{ID}):{PERSPECTIVE}{LEADER}"):
+class ReviewSeek(LookBackItem, template=rf"gh:rvk:(?P<gid>{ID}):{PERSPECTIVE}{LEADER}"):
     """The seek menu: each option's value is the frame it jumps to."""
 
     def __init__(self, game_id: int, perspective: Perspective, leader: int | None = None,
@@ -248,7 +248,7 @@ class ReviewSeek(GameItem, template=rf"gh:rvk:(?P<gid>{ID}):{PERSPECTIVE}{LEADER
         await show_frame(interaction, self.game_id, index, self.perspective, self.leader)
 
 
-class ReviewPerspective(GameItem, template=rf"gh:rvp:(?P<gid>{ID}):(?P<frame>{INDEX}){LEADER}"):
+class ReviewPerspective(LookBackItem, template=rf"gh:rvp:(?P<gid>{ID}):(?P<frame>{INDEX}){LEADER}"):
     """The perspective menu: the same frame seen through other eyes."""
 
     def __init__(self, game_id: int, frame: int, leader: int | None = None,
@@ -270,7 +270,7 @@ class ReviewPerspective(GameItem, template=rf"gh:rvp:(?P<gid>{ID}):(?P<frame>{IN
         await show_frame(interaction, self.game_id, self.frame, chosen, self.leader)
 
 
-class ReviewShare(GameItem, template=rf"gh:rvsh:(?P<gid>{ID}):(?P<frame>{INDEX}):{PERSPECTIVE}"):
+class ReviewShare(LookBackItem, template=rf"gh:rvsh:(?P<gid>{ID}):(?P<frame>{INDEX}):{PERSPECTIVE}"):
     """**Show the table** on a private viewer (issue 33, item 4): someone who played posts the review where the
     table played, at this frame, and leads it; everyone watches it edited in place."""
 

@@ -23,7 +23,7 @@ from bot.tournaments.bracket import bracket
 from bot.tournaments.formats import rules_of
 from bot.tournaments.models import TournamentUpdateKind as Kind
 
-from .common import NO_MENTIONS, GameItem, reply
+from .common import NO_MENTIONS, GameItem, check_server, reply
 from .custom_ids import ID
 from .permissions import TOURNAMENT_PERMISSIONS, missing_in_channel, permission_names
 from .tournament_controls import tournaments
@@ -80,8 +80,8 @@ class SignupButton(GameItem, template=rf"gh:tn:(?P<tid>{ID}):(?P<op>join|leave|c
                              match: Any) -> "SignupButton":
         return cls(int(match["tid"]), match["op"], interaction.locale)
 
-    async def server_of(self, interaction: discord.Interaction) -> int | None:
-        return (await tournaments(interaction).get(self.tournament_id)).guild_id
+    async def check_where(self, interaction: discord.Interaction) -> None:
+        check_server(interaction, (await tournaments(interaction).get(self.tournament_id)).guild_id)
 
     async def run(self, interaction: discord.Interaction) -> None:
         service, user = tournaments(interaction), interaction.user

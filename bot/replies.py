@@ -139,9 +139,9 @@ async def deliver_error(interaction: discord.Interaction, content: str) -> None:
 async def _thinking(interaction: discord.Interaction) -> bool:
     """Whether the interaction's handler deferred it with "thinking…" and nothing has replaced that yet (a
     followup may have: then an error goes in a followup of its own, never over the answer already shown)."""
-    if EARLY in interaction.extras or interaction.response.type is not (
+    if EARLY in interaction.extras or interaction.extras.get(FILLED) or interaction.response.type is not (
             discord.InteractionResponseType.deferred_channel_message):
-        return False  # not deferred, or deferred early: ``reply`` knows where its answer goes
+        return False  # not deferred, deferred early, or filled or withdrawn: ``reply`` knows where its answer goes
     try:
         async with asyncio.timeout(LOOK_TIMEOUT):
             original = await interaction.original_response()

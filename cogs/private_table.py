@@ -20,7 +20,7 @@ from bot.table import Table
 from engines import get_engine
 
 from .common import host
-from .limits import count_creation
+from .limits import count_creation, room_for
 from .outbox_token import Carrier
 
 if TYPE_CHECKING:
@@ -46,19 +46,20 @@ async def open_private_table(interaction: discord.Interaction, game: str, option
     if 1 + bots < engine.min_players:
         raise HostError("dm_needs_bots", min=engine.min_players - 1)
     service, user = host(interaction).service, interaction.user
-    count_creation(interaction, Limits())  # the per-person cooldown, as in a server
-    try:
-        await interaction.response.defer(thinking=True)
-    except discord.HTTPException:  # Discord lost the interaction: nothing was created
-        raise HostError("lobby_not_shown") from None
-    assert interaction.channel_id is not None
-    table = await service.create_lobby(
-        game=game, guild_id=None, channel_id=interaction.channel_id, user_id=user.id, name=user.display_name,
-        options=options, locale=language(interaction.locale), turn_seconds=timer)
-    for _ in range(min(bots, engine.max_players - 1)):
-        await service.add_bot(table.id, user.id, level)
-    tables_cog(interaction).outbox(table.id).carry(carrier(interaction))  # before the start: the board uses it
-    await service.start(table.id, user.id)
+    async with room_for(interaction, Limits(), "running"):  # a person's tables outside servers, bounded
+        count_creation(interaction, Limits())  # the per-person cooldown, as in a server
+        try:
+            await interaction.response.defer(thinking=True)
+        except discord.HTTPException:  # Discord lost the interaction: nothing was created
+            raise HostError("lobby_not_shown") from None
+        assert interaction.channel_id is not None
+        table = await service.create_lobby(
+            game=game, guild_id=None, channel_id=interaction.channel_id, user_id=user.id, name=user.display_name,
+            options=options, locale=language(interaction.locale), turn_seconds=timer)
+        for _ in range(min(bots, engine.max_players - 1)):
+            await service.add_bot(table.id, user.id, level)
+        tables_cog(interaction).outbox(table.id).carry(carrier(interaction))  # before the start: the board uses it
+        await service.start(table.id, user.id)
     interaction.extras["committed"] = "start"
 
 

@@ -82,7 +82,8 @@ class TokenOutlet:
 
     nonces = False
     warns_in_board = True  # the time warning: a line of the board (no followup for it)
-    kept = 8  # presses remembered (their tokens end within 15 minutes anyway)
+    kept = 100  # live presses remembered at most (their tokens end within 15 minutes; a press that sent nothing
+    # goes first): every message a live token sent stays editable
 
     def __init__(self) -> None:
         self.carriers: list[Carrier] = []
@@ -93,7 +94,11 @@ class TokenOutlet:
         return self.carriers[-1] if self.carriers else None
 
     def add(self, carrier: Carrier) -> None:
-        self.carriers = [c for c in self.carriers if c.alive() and c is not carrier][-(self.kept - 1):] + [carrier]
+        live = [c for c in self.carriers if c.alive() and c is not carrier]
+        while len(live) >= self.kept:
+            idle = next((c for c in live if not c.sent and c.source is None), live[0])
+            live.remove(idle)
+        self.carriers = [*live, carrier]
 
     def alive(self) -> bool:
         return any(c.alive() for c in self.carriers)

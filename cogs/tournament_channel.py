@@ -27,6 +27,7 @@ from .common import NO_MENTIONS, GameItem, check_server, reply
 from .custom_ids import ID
 from .permissions import TOURNAMENT_PERMISSIONS, missing_in_channel, permission_names
 from .tournament_controls import tournaments
+from .tournament_writer import NoncedChannel, Nonces
 
 SIGNUP_OPS = ("join", "leave", "checkin")
 OP_STYLES = {"join": discord.ButtonStyle.success, "leave": discord.ButtonStyle.secondary,
@@ -149,12 +150,13 @@ class TournamentChannel:
         except FAILURES as failure:
             log.warning("tournament %s: could not tell its organiser (%s)", tournament.id, type(failure).__name__)
 
-    async def on_tournament(self, update: TournamentUpdate, done: set[str]) -> None:
+    async def on_tournament(self, update: TournamentUpdate, done: set[str], nonces: Nonces) -> None:
         """The channel side of one update, step by step. ``done``: the steps Discord took on an earlier try
-        (skipped now); each step taken is added, so a try again after a failure posts nothing twice."""
+        (skipped now); each step taken is added, so a try again after a failure posts nothing twice (and a post
+        whose answer was lost carries the same nonce again: ``nonces``)."""
         tn, kind, locale = update.tournament, update.kind, update.tournament.locale
         service: TournamentService = self.bot.tournaments  # type: ignore[attr-defined]  # a GameHostBot, typed as commands.Bot
-        channel = self.bot.get_partial_messageable(tn.channel_id, guild_id=tn.guild_id)
+        channel = NoncedChannel(self.bot, tn.channel_id, tn.guild_id, nonces)
         signup_id, standings_id = tn.signup_message_id, tn.standings_message_id
         steps: list[tuple[str, Callable[[], Awaitable[object]]]] = []
         if kind is not Kind.RESULT and signup_id:  # the sign-up message follows the tournament
@@ -177,6 +179,7 @@ class TournamentChannel:
             steps.append(("final", lambda: self.post_final(channel, service, tn)))
         for name, step in steps:
             if name not in done:
+                nonces.at(name)
                 await step()
                 done.add(name)
 

@@ -7,21 +7,55 @@ Discord's answers are the bot's one way out's (``bot.delivery.Delivery``): a ser
 a rate limit is tried again after a growing wait (or as long as Discord asks), up to ``tries`` times; anything else
 is given up and logged; every refusal counts in the bot's shared budget, and the writer holds back while its
 server's share is spent. An update is delivered in steps (``Steps``): a try again repeats only the steps Discord
-did not take, so nothing is posted twice."""
+did not take, so nothing is posted twice; each post carries a nonce stable over the tries of its update
+(``Nonces``), so a repeat after a lost answer is answered with the message Discord kept."""
 from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Awaitable, Callable
+import secrets
+from typing import Any, Awaitable, Callable
 
-from bot.delivery import Delivery
+import discord
+
+from bot.delivery import Delivery, stable_nonce
 from bot.refusals import Backoff, Refusal
 from bot.tournaments import TournamentUpdate
 from bot.tournaments.models import TournamentUpdateKind
 
 log = logging.getLogger(__name__)
 Steps = set[str]  # the steps of one update Discord took already (a try again skips them)
-Deliver = Callable[[TournamentUpdate, Steps], Awaitable[None]]
+
+
+class Nonces:
+    """The nonces of one update's posts: the same for a step's n-th post on every try of that update, so Discord
+    answers a repeat after a lost answer with the message it kept; another update's differ."""
+
+    def __init__(self) -> None:
+        self.update = secrets.token_hex(8)
+        self.step, self._sent = "", 0
+
+    def at(self, step: str) -> None:
+        self.step, self._sent = step, 0
+
+    def next(self) -> str:
+        self._sent += 1
+        return stable_nonce("tournament", self.update, self.step, self._sent)
+
+
+class NoncedChannel(discord.PartialMessageable):
+    """A tournament's channel whose every post carries its update's next nonce (``Nonces``)."""
+
+    def __init__(self, bot: discord.Client, channel_id: int, guild_id: int | None, nonces: Nonces) -> None:
+        super().__init__(state=bot._connection, id=channel_id, guild_id=guild_id)  # as get_partial_messageable
+        self.nonces = nonces
+
+    async def send(self, *args: Any, **kwargs: Any) -> discord.Message:  # (every post: with its nonce)
+        kwargs.setdefault("nonce", self.nonces.next())
+        return await super().send(*args, **kwargs)
+
+
+Deliver = Callable[[TournamentUpdate, Steps, Nonces], Awaitable[None]]
 
 
 class TournamentWriter:
@@ -65,9 +99,10 @@ class UpdateJob:
         self.guild_id, self.table_id = self.update.tournament.guild_id, None
         self.backoff = Backoff(writer.backoff_first, writer.backoff_max)
         self.done: Steps = set()
+        self.nonces = Nonces()
 
     async def attempt(self) -> float | None:
-        await self.writer.deliver(self.update, self.done)
+        await self.writer.deliver(self.update, self.done, self.nonces)
         return None
 
     async def held(self, seconds: float) -> bool:

@@ -15,6 +15,7 @@ import random
 import re
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import Awaitable, Callable
 
 from bot.policies import choose_action
 from engines import get_engine
@@ -51,16 +52,20 @@ class Seen:
     most_followups: int = 0
     before_press: str = ""  # the bottom board at the end of the gap
     after_press: str = ""  # ... and once the next press brought it back
-    new_after_press: int = 0  # public messages that press made
+    new_after_press: int = 0  # public messages that press made (a catch-up: what happened while the table waited)
+    boards_after_press: int = 0  # messages showing a live board once it was brought back (the current one: 1)
     pings_after_press: int = 0
     stale_countdowns: list[str] = field(default_factory=list)  # a board showing a countdown that did not run
     stale_seconds: dict[int, float] = field(default_factory=dict)  # ... per countdown shown: for how long
 
 
-def private_time(h: Harness) -> ManualClock:
+def private_time(h: Harness, clock: ManualClock | None = None) -> ManualClock:
     """One manual clock for the turn timers, the deadlines, the bot's token lifetimes and Discord's (set before the
-    first interaction)."""
-    clock = manual_time(h)
+    first interaction; ``clock``: the one a restarted bot goes on with)."""
+    fresh = manual_time(h)
+    if clock is not None:
+        fresh.now_value = clock.now_value
+    clock = fresh
     h.bot.delivery.clock, h.bot.delivery.sleep = clock.now, clock.sleep
     h.server.faults.clock = clock.now
     h.ignore_task("PressWait.schedule")
@@ -120,10 +125,17 @@ async def press(h: Harness, user, table, channel: int) -> None:
         await h.click(user, board, label=MY_HAND)
 
 
+Restart = Callable[[Harness], Awaitable[tuple[Harness, ManualClock]]]
+
+
 async def play(h: Harness, clock: ManualClock, people: dict, channel: int, game: str, *, timer: int = 120,
-               gap_at: int = 3, moment: Moment = Moment.MID_TURN, refuse: bool = False) -> Seen:
+               gap_at: int = 3, moment: Moment = Moment.MID_TURN, refuse: bool = False,
+               restart: Restart | None = None) -> Seen:
+    """The game (see the module's docstring); with ``restart``, the bot is killed and started again as the gap
+    begins (``restart`` returns the new harness and its clock, which goes on from the old one's)."""
     alice, bob = list(people.values())
     engine = get_engine(game)
+    people = dict(people)
     options: dict[str, object] = {"deals": 1} if game == "twinpyramid" else {}
     if "start_player" in engine.options_model.model_fields:
         options["start"] = "host"
@@ -149,6 +161,13 @@ async def play(h: Harness, clock: ManualClock, people: dict, channel: int, game:
                 version = table.version
                 while table.version == version and table.status == "running":
                     await move(h, clock, STEP, table, seen, where)
+            if restart is not None:
+                seen.refused += len([c for c in h.calls if c.refused])
+                h, clock = await restart(h)
+                table = await h.bot.service.table(table.id)
+                people = {u: h.user(u, p.name) for u, p in people.items()}
+                alice = next(iter(people.values()))
+                first = 0
             await gap(h, clock, table, seen, where, people, refuse=refuse)
             continue
         r = await h.click(person, h.message(table.row.board_message_id), label=MY_HAND)
@@ -169,7 +188,7 @@ async def play(h: Harness, clock: ManualClock, people: dict, channel: int, game:
     seen.public = len(public)
     seen.live_controls = sum(1 for m in public if m.components and not says(m.text, "result.title"))
     seen.pings = new_pings(h, 0)
-    seen.refused = len([c for c in h.calls if c.refused])
+    seen.refused += len([c for c in h.calls if c.refused])
     seen.most_followups = max((reply.followups for reply in h.server.replies.values()), default=0)
     return seen
 
@@ -191,6 +210,8 @@ async def gap(h: Harness, clock: ManualClock, table, seen: Seen, channel: int, p
     seen.presses += 1
     seen.after_press = bottom(h, channel).text
     seen.new_after_press = len(h.server.channel_messages(channel)) - messages
+    seen.boards_after_press = sum(1 for m in h.server.channel_messages(channel)
+                                  if m.components and not says(m.text, "result.title"))
     seen.pings_after_press = new_pings(h, calls)
 
 

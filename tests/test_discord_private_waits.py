@@ -11,8 +11,10 @@ import pytest
 from engines import GAMES
 
 from .discord_harness import Harness
-from .discord_helpers import says, start_harness
+from .discord_helpers import kill, says, start_harness
 from .private_gap import Moment, play, private_time, said_it_waits
+from .suite_level import count
+from .test_discord_output import kept_by_discord
 
 ALICE_ID, BOB_ID = 101, 102
 
@@ -33,7 +35,7 @@ async def test_nobody_presses_for_20_minutes_and_the_table_says_it_waits(h: Harn
     assert seen.stale_countdowns == []  # the board never showed a countdown that was not running
     assert said_it_waits(seen.before_press), seen.before_press  # "the table waits" was said ...
     assert not said_it_waits(seen.after_press)  # ... and the next press brought the board back, once
-    assert seen.new_after_press <= 1 and seen.pings_after_press <= 1
+    assert seen.boards_after_press <= 1 and seen.pings_after_press <= 1
     assert seen.live_controls == 0  # no old board shows a live-looking control
 
 
@@ -45,7 +47,7 @@ async def test_a_refused_token_means_waiting_for_the_next_press(h: Harness, mome
     # A board sent with the refused token can no longer be edited: a countdown it shows may outlive its decision,
     # but never by more than the time it gave (then it reads "… ago"); every other board only shows clocks that run.
     assert all(seconds <= 120 for seconds in seen.stale_seconds.values()), seen.stale_countdowns
-    assert not said_it_waits(seen.after_press) and seen.new_after_press <= 1 and seen.pings_after_press <= 1
+    assert not said_it_waits(seen.after_press) and seen.boards_after_press <= 1 and seen.pings_after_press <= 1
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -73,3 +75,61 @@ async def test_the_same_game_in_a_thread_for_comparison(h: Harness, tmp_path: Pa
           f"turns; thread {server.public} messages, {server.live_controls} live controls, {server.turns} turns")
     assert per_turn[0] <= 1.5 * per_turn[1], per_turn
     assert private.live_controls == 0 and server.refused == 0
+
+
+PLANS = [(timer, moment, refuse) for refuse in (False, True) for timer in (120, 0) for moment in Moment]
+PLANS.insert(1, PLANS.pop(4))  # the first two (all by default): the default timer and timer:0, both mid-turn
+
+
+@pytest.mark.parametrize("game", GAMES)
+async def test_every_game_at_every_moment_with_and_without_a_timer_and_a_refused_token(tmp_path: Path,
+                                                                                      game: str) -> None:
+    """The issue's whole matrix per game (its first plans by default, all twelve with ``GAMEHOST_FULL=1``): the
+    default timer and ``timer:0``, a gap at each of three moments, the last press's token refused or not."""
+    for n, (timer, moment, refuse) in enumerate(PLANS[:count(2, len(PLANS))]):
+        h = await start_harness(tmp_path / f"{n}.db")
+        try:
+            seen = await group_game(h, game, timer=timer, moment=moment, refuse=refuse)
+        finally:
+            await h.close()
+        print(f"\n{game} timer {timer} {moment.value}{' refused' if refuse else ''}: refused {seen.refused}, most "
+              f"followups {seen.most_followups}, public {seen.public}, live controls {seen.live_controls}, turns "
+              f"{seen.turns}, after the gap {seen.new_after_press} new message(s), {seen.boards_after_press} live "
+              f"board(s) and {seen.pings_after_press} ping(s)\n  before: {seen.before_press.splitlines()[-12:]}"
+              f"\n  after: {seen.after_press.splitlines()[:4]}")
+        assert seen.refused == 0 and seen.most_followups <= 5 and seen.live_controls == 0
+        assert seen.boards_after_press <= 1 and seen.pings_after_press <= 1 and not said_it_waits(seen.after_press)
+        if refuse:
+            assert all(seconds <= timer for seconds in seen.stale_seconds.values()), seen.stale_countdowns
+        else:
+            assert seen.stale_countdowns == [] and said_it_waits(seen.before_press), seen.before_press
+
+
+async def test_a_restart_as_nobody_presses_loses_nothing_and_one_press_brings_the_board(tmp_path: Path) -> None:
+    """The bot is killed as the gap begins and started again (Discord keeps what it showed; the bot has no live
+    token): nothing is refused, the table waits, and the first press brings the board back."""
+    db = tmp_path / "bot.db"
+    h = await start_harness(db)
+    live: list[Harness] = [h]
+
+    async def restart(old: Harness) -> tuple[Harness, object]:
+        await kill(old)
+        new = await start_harness(db, discord_has=kept_by_discord(old))
+        new.server.token_only |= old.server.token_only
+        clock = private_time(new, old_clock)
+        await new.bot.timers.resume()  # the turn timers again, on the test's clock
+        await new.settle()
+        live.append(new)
+        return new, clock
+
+    try:
+        old_clock = private_time(h)
+        people = {ALICE_ID: h.user(ALICE_ID, "alice"), BOB_ID: h.user(BOB_ID, "bob")}
+        seen = await play(h, old_clock, people, h.group_dm(*people.values()), "akuma", restart=restart)
+        print(f"\nakuma restart: {seen}")
+        assert seen.refused == 0 and seen.live_controls == 0 and seen.boards_after_press <= 1
+        assert not said_it_waits(seen.after_press) and seen.pings_after_press <= 1
+        table = await live[-1].bot.service.table(1)
+        assert table.status == "finished"
+    finally:
+        await live[-1].close()

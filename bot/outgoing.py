@@ -39,6 +39,7 @@ def mentioning(users: list[int] | tuple[int, ...] | set[int] | frozenset[int]) -
 class Outgoing:
     content: str | None = MISSING
     embed: discord.Embed | None = MISSING
+    embeds: tuple[discord.Embed, ...] = MISSING  # (instead of ``embed``: several)
     view: discord.ui.View | None = MISSING
     pictures: tuple[Picture, ...] = MISSING  # an edit with () removes them
     mentions: discord.AllowedMentions = NO_MENTIONS
@@ -66,7 +67,19 @@ class Outgoing:
             value = getattr(self, name)
             if value is not MISSING:
                 kwargs[name] = value
+        if self.embeds is not MISSING:
+            kwargs["embeds"] = list(self.embeds)
         return kwargs
+
+    @classmethod
+    def of(cls, content: str | None = MISSING, *, files: list[discord.File] = MISSING,
+           attachments: list[discord.File] = MISSING, embeds: list[discord.Embed] = MISSING,
+           allowed_mentions: discord.AllowedMentions = NO_MENTIONS, **fields: Any) -> "Outgoing":
+        """The message a set of send or edit arguments describes (its pictures read once, to be sent again)."""
+        given = attachments if attachments is not MISSING else files
+        pictures: Any = MISSING if given is MISSING else tuple(Picture.of(f) for f in given)
+        several: Any = MISSING if embeds is MISSING else tuple(embeds)
+        return cls(content=content, embeds=several, pictures=pictures, mentions=allowed_mentions, **fields)
 
     def without_nonce(self) -> "Outgoing":
         return replace(self, nonce=None)

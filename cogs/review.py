@@ -19,6 +19,7 @@ from bot import literal, render
 from bot.errors import HostError
 from bot.games import render_hooks
 from bot.i18n import language, t
+from bot.outgoing import Outgoing
 from bot.replay import GameRecord, stored_record
 from bot.replay_show import record_names
 from bot.replies import NO_MENTIONS, fill_original, reply
@@ -321,19 +322,13 @@ async def post_where_played(interaction: discord.Interaction, table: Table, cont
     """The shared review sent to the table's thread (unarchived first when it was archived) or channel, as a
     table's writer sends (``review_shared.post_shared``)."""
     client, place = interaction.client, table.place
+    review = Outgoing.of(content, **message)
     if place.by_token:  # the bot writes there only through the press's token
-        files = [discord.File(f.fp, f.filename) for f in message.pop("attachments")]
-        return await interaction.followup.send(content, files=files, wait=True, **message)
+        return await interaction.followup.send(wait=True, **review.send())
     channel = client.get_channel(place.channel_id) or await client.fetch_channel(place.channel_id)
     if not isinstance(channel, discord.abc.Messageable):
         raise HostError("review_share_failed", game_id=table.id)
-    pictures = [(f.filename, f.fp.read()) for f in message.pop("attachments")]
-
-    async def send() -> discord.Message:
-        files = [discord.File(io.BytesIO(data), filename) for filename, data in pictures]
-        return await channel.send(content, files=files, **message)
-
-    posted = await post_shared(client, place.channel_id, place.guild_id, send)
+    posted = await post_shared(client, place.channel_id, place.guild_id, lambda: channel.send(**review.send()))
     if posted is None:
         raise HostError("review_share_failed", game_id=table.id)
     return posted

@@ -182,8 +182,8 @@ class TableOutbox:
     async def wait_for_press(self) -> None:
         """The last press's token is about to end: the board says the table waits for a press, clock stopped."""
         table = await self.bot.service.table(self.game_id)
-        if table.status != "running" or self.board.waiting is not None:
-            return
+        if table.status != "running" or table.paused or self.board.waiting is not None:
+            return  # (a paused table's board says already how it goes on: Resume, and its clock is stopped)
         await self.hold_clock(table)
         self.board.waiting = t("table.waiting_for_press", table.row.locale)
         self.due.add(Output.BOARD)

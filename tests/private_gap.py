@@ -130,16 +130,16 @@ Restart = Callable[[Harness], Awaitable[tuple[Harness, ManualClock]]]
 
 async def play(h: Harness, clock: ManualClock, people: dict, channel: int, game: str, *, timer: int = 120,
                gap_at: int = 3, moment: Moment = Moment.MID_TURN, refuse: bool = False,
-               restart: Restart | None = None) -> Seen:
+               restart: Restart | None = None, bots: int | None = None, options: dict | None = None) -> Seen:
     """The game (see the module's docstring); with ``restart``, the bot is killed and started again as the gap
     begins (``restart`` returns the new harness and its clock, which goes on from the old one's)."""
     alice, bob = list(people.values())
     engine = get_engine(game)
     people = dict(people)
-    options: dict[str, object] = {"deals": 1} if game == "twinpyramid" else {}
+    options = dict(({"deals": 1} if game == "twinpyramid" else {}) if options is None else options)
     if "start_player" in engine.options_model.model_fields:
         options["start"] = "host"
-    bots = max(0, min(2, engine.max_players - 2))
+    bots = max(0, min(2, engine.max_players - 2)) if bots is None else bots
     first = len(h.server.messages)
     r = await h.slash(alice, f"play {game}", channel=channel, bots=bots, timer=timer, **options)
     await h.click(bob, r.message, label=JOIN)

@@ -78,11 +78,14 @@ class GameItem(discord.ui.DynamicItem[discord.ui.Item], template=r"gh:never"):
             async with host(interaction).backlog.handling(interaction, self.acknowledgement(interaction)):
                 await self.check_where(interaction)
                 await self.run(interaction)
-            if interaction.guild_id is None:  # a DM table: this press's token shows what follows
-                from .private_table import carry_press  # (it builds on this module)
-                await carry_press(interaction, self.game_id)
         except Exception as error:  # the single error boundary for controls
             await reply_error(interaction, error)
+        if interaction.guild_id is None:  # a DM table: this press's token shows what follows (refused or not)
+            from .private_table import carry_press  # (it builds on this module)
+            try:
+                await carry_press(interaction, self.game_id)
+            except Exception as error:  # a press whose table cannot be read: nothing to carry
+                await reply_error(interaction, error)
 
     def acknowledgement(self, interaction: discord.Interaction) -> Acknowledgement | None:
         """The deferral that stands for this control's answer when the process is behind (``bot.acknowledge``);

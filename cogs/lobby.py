@@ -22,7 +22,7 @@ from .common import NO_MENTIONS, GameItem, host, names_for, public_language
 from .custom_ids import ID, VERSION
 from .limits import count_creation, room_for, server_limits
 from .permissions import require
-from .private_table import in_group_dm, open_private_table, table_place
+from .private_table import adopt_board, in_group_dm, open_private_table, table_place
 from .table_thread import lobby_note, thread_plan
 
 DEFAULT_TIMER = 120
@@ -195,6 +195,7 @@ class LobbyButton(GameItem,
     async def run(self, interaction: discord.Interaction) -> None:
         service = host(interaction).service
         user = interaction.user
+        await adopt_board(interaction, await service.table(self.game_id))  # a group DM's lobby no token edits
         if self.op == "join":
             await service.join(self.game_id, user.id, user.display_name)
         elif self.op == "leave":
@@ -213,7 +214,8 @@ class LobbyButton(GameItem,
         started = self.op in ("start", "quick")
         interaction.extras["committed"] = "start" if started else "lobby"  # what a failed answer says
         # The lobby message itself is redrawn by the table cog's listener; acknowledge quietly.
-        await interaction.response.defer()
+        if not interaction.response.is_done():
+            await interaction.response.defer()
 
 
 class RemoveSelect(GameItem, template=rf"gh:lobbyrm:(?P<gid>{ID}):(?P<ver>{VERSION})"):

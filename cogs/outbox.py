@@ -169,6 +169,8 @@ class TableOutbox:
         self.press_wait.schedule(self.tokens, delivery.clock, delivery.sleep, self.wait_for_press)
         if table is not None:
             self.board.pressed(table, carrier.interaction.user.id)
+            if carrier.source is not None and carrier.source == table.row.lobby_message_id:
+                self.due.add(Output.LOBBY)  # a press on the lobby: its token redraws it (it may show an old state)
         if self.board.waiting is not None:
             self.board.waiting = None
             self.due.add(Output.BOARD)  # the board goes on, without the notice

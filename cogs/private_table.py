@@ -95,12 +95,12 @@ def carrier(interaction: discord.Interaction) -> Carrier:
 
 
 async def adopt_board(interaction: discord.Interaction, table: Table) -> None:
-    """A press on a DM table's board that no live token can edit any more (the table waited for a press, or the
-    bot restarted): acknowledged as an update of that board, so its token edits it into the current board (the
-    press's own answer then follows as a followup) rather than posting the board again below."""
+    """A press on a DM table's board (or lobby) that no live token can edit any more (the table waited for a press,
+    or the bot restarted): acknowledged as an update of that message, so its token edits it into what the table
+    shows now (the press's own answer then follows as a followup) rather than posting it again below."""
     message = interaction.message
     if (not carried_here(interaction, table) or interaction.response.is_done() or message is None
-            or message.flags.ephemeral or message.id != table.row.board_message_id):
+            or message.flags.ephemeral or message.id not in (table.row.board_message_id, table.row.lobby_message_id)):
         return
     if tables_cog(interaction).outbox(table.id).tokens.can_edit(message.id):
         return

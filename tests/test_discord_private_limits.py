@@ -5,8 +5,9 @@ message it has just withdrawn."""
 from __future__ import annotations
 
 from .discord_harness import Harness
+from .discord_helpers import JOIN, says
 from .discord_helpers import START as START_KEY
-from .discord_helpers import says
+from .private_gap import private_time
 from .test_discord_dm_table import result_of
 from .test_discord_group_dm_table import ALICE_ID, BOB_ID, play_out
 
@@ -78,3 +79,26 @@ def only_lobby(h: Harness) -> int:
     tables = [t for t in h.bot.service._tables.values() if t.status == "lobby"]  # type: ignore[attr-defined]
     assert len(tables) == 1
     return tables[0].id
+
+
+async def test_a_group_dm_lobby_closed_while_nobody_pressed_is_shown_closed_on_the_next_press(h: Harness) -> None:
+    """Nobody joined for a day: the lobby closes while no token can edit its message, which still shows Join. The
+    next press on it is refused, saying why, and its token redraws the lobby as it is: closed, no buttons."""
+    clock = private_time(h)
+    alice, bob = h.user(ALICE_ID, "alice"), h.user(BOB_ID, "bob")
+    lobby = (await h.slash(alice, "play rocca", channel=h.group_dm(alice, bob))).message
+    clock.advance(24 * 3600 + 1)
+    await h.settle()
+    table = only_table_any(h)
+    assert table.status == "cancelled" and h.message(lobby.id).components  # closed; the message cannot say so yet
+    r = await h.click(bob, h.message(lobby.id), label=JOIN)
+    assert says(r.text, "error.not_in_lobby"), r.text
+    closed = h.message(lobby.id)
+    assert closed.components == [] and says(closed.text, "table.lobby_idle", id=table.id), closed.text
+    assert not [c for c in h.calls if c.refused]
+
+
+def only_table_any(h: Harness):
+    tables = list(h.bot.service._tables.values())  # type: ignore[attr-defined]
+    assert len(tables) == 1
+    return tables[0]

@@ -13,10 +13,13 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import time
-from typing import Awaitable, Callable, Protocol
+from typing import TYPE_CHECKING, Awaitable, Callable, Protocol
 
 from .discord_rules.tokens import TOKEN_LIFETIME
 from .refusals import Backoff, Refusal, RefusalBudget, classify, retry_after
+
+if TYPE_CHECKING:
+    import discord
 
 REQUEST_TIMEOUT = 20.0  # seconds one try may take before it counts as failed (and is tried again)
 
@@ -81,7 +84,7 @@ class Delivery:
                 async with asyncio.timeout(self.timeout):  # (in this task: no update is missed between tries)
                     wait = await job.attempt()
             except Exception as error:  # every failure is sorted here, and the job says how it reacts
-                wait = await job.refused(*self.sorted(job, error))
+                wait = await job.refused(*self.sort_out(job, error))
             else:
                 job.backoff.reset()
             if wait is None:
@@ -89,13 +92,25 @@ class Delivery:
             if wait > 0:
                 await job.sleep(wait)
 
-    def sorted(self, job: Job, error: BaseException) -> tuple[Refusal, BaseException, float]:
+    def sort_out(self, job: Job, error: BaseException) -> tuple[Refusal, BaseException, float]:
         """The refusal ``error`` is (counted in the budget), with the wait the loop suggests for it."""
         refusal = classify(error)
         if refusal.counts_as_invalid:
             self.budget.refused(job.guild_id, job.table_id)
         wait = max(retry_after(error), job.backoff.next()) if refusal.retried else 0.0
         return refusal, error, wait
+
+    async def unarchive(self, http: "discord.http.HTTPClient", thread_id: int, guild_id: int | None,
+                        table_id: int | None = None) -> Refusal | None:
+        """A thread Discord archived after a quiet while, opened again before a write (None), or why that was
+        refused (counted like any refusal; a thread the bot may not reopen reads as locked)."""
+        try:
+            async with asyncio.timeout(self.timeout):
+                await http.edit_channel(thread_id, archived=False)
+        except Exception as again:  # locked, no permission, or Discord down
+            refusal = self.counted(guild_id, again, table_id)
+            return Refusal.LOCKED if refusal is Refusal.NO_PERMISSION else refusal
+        return None
 
     def counted(self, guild_id: int | None, error: BaseException, table_id: int | None = None) -> Refusal:
         """A failed request made beside a job (an unarchive, a probe): sorted and counted like the job's own."""

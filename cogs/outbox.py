@@ -8,9 +8,9 @@ with the table as it is written, so at start-up (``restore``) every table is bro
 turn ping is delivered once, each result posted once, and a clock never runs against a person who was not told it
 is their turn.
 
-The writer is a job of the bot's one way out (``bot.delivery.Delivery``): each try writes one kind of message, and
-every refusal is classified (``refusals.classify``) and has one reaction, and every retry waits, growing:
-transient failures and rate limits are retried with backoff; an archived thread is unarchived, then written to
+The writer is a job of the bot's one way out (``bot.delivery.Delivery``): each try writes one kind of message;
+every refusal is classified (``refusals.classify``) and has one reaction: transient failures and rate limits are
+retried with a growing backoff; an archived thread is unarchived, then written to
 after the same backoff; a locked thread, missing access or a missing permission tell its host the real cause and
 are tried rarely (events from Discord wake the writer as soon as something changes, and at least once a minute it
 looks in the gateway's cache whether the channel could take the message now); a deleted thread moves the table
@@ -19,8 +19,8 @@ logged. Whenever the writer cannot show the board for more than a moment (held b
 unreachable) the table's clock is paused, and it runs again with the full time once the board is shown. The
 refusal budget keeps the bot far below Discord's invalid-request limit, in per-server shares.
 
-A table in a DM or group DM (``bot.place``) is written through the last press's token (``outbox_token``): with
-none alive it waits, clock paused, and the next press (``carry``) brings what waited.
+A table in a DM or group DM (``bot.place``) is written through its presses' tokens (``outbox_token``): it says
+when it waits for a press, and the next press (``carry``) brings what waited.
 """
 from __future__ import annotations
 
@@ -75,7 +75,6 @@ class TableOutbox:
         self._writing = Output.LOBBY  # the kind of message the last try wrote
         self._followed = False  # it has seen an update or restored its table (it knows where its log stands)
         self.budget_held = False  # its server used its share of the refusal budget: held back until it frees
-        self._tried_at = 0.0  # unreachable: when it last asked Discord (time.monotonic)
         self._sibling_reached = False  # woken because another held writer of its server got through
         self.tokens = TokenOutlet()  # a DM or group DM table: the presses whose tokens it writes with
         self.press_wait = PressWait()  # ... and its wait for the next press once the last token is about to end
@@ -214,7 +213,7 @@ class TableOutbox:
         self.budget_held = False
         if self.reach.cause is not None:
             bypass, self._sibling_reached = self._sibling_reached, False
-            if not bypass and not self._may_probe(table):
+            if not bypass and not self.reach.may_probe(table, self.budget, self.probe_every, self.server_probe_every):
                 return self.probe_every
         if table.place.moves_to_thread and table.state is not None:
             await self._move_to_thread(table)
@@ -231,17 +230,6 @@ class TableOutbox:
         self.budget_held = True
         await self._cannot_show(await self.bot.service.table(self.game_id))
         return True
-
-    def _may_probe(self, table: Table) -> bool:
-        """An unreachable table asks Discord again in its server's turn (``server_probe_every``: a server's held
-        tables ask together, not each) when the gateway's cache says its channel could take the message (or does not
-        know it). When the cache says it still could not, it asks once a minute for its whole server all the same
-        (``probe_every``): a permission given back without an event leaves the cache wrong, and nothing else would
-        tell."""
-        if self.reach.cache_refuses(table):
-            return (time.monotonic() - self._tried_at >= self.probe_every
-                    and self.budget.may_probe(table.row.guild_id, self.probe_every))
-        return self.budget.may_probe(table.row.guild_id, self.server_probe_every)
 
     async def _cannot_show(self, table: Table) -> None:
         """The board cannot be shown for a while: the clock waits, and the board (with its ping) is written again
@@ -325,12 +313,13 @@ class TableOutbox:
         output, table = self._writing, self._table or await self.bot.service.table(self.game_id)
         self.due.add(output)
         if refusal is Refusal.TOKEN_GONE and self.carrier is not None:  # Discord no longer takes the press's token
-            log.info("table %s: Discord refused the token of its last press (%s); waiting for a press", table.id,
+            log.info("table %s: Discord refused a press's token (%s); waiting for the next press", table.id,
                      getattr(error, "code", None))
-            self.tokens.refused(error)
+            self.tokens.refused()  # (not another live token: what the refused one sent waits for a press to adopt it)
             return await self._no_token(table, self.carrier)
         if refusal is Refusal.ARCHIVED:  # opened again (or why not); written to after a backoff all the same
-            refusal = await self._unarchive(table) or Refusal.ARCHIVED
+            refusal = await self.bot.delivery.unarchive(self.bot.http, table.place.channel_id, table.row.guild_id,
+                                                         table.id) or Refusal.ARCHIVED
             wait = max(wait, self.backoff.next()) if refusal is Refusal.ARCHIVED else wait
         if refusal.retried or refusal is Refusal.ARCHIVED:
             log.warning("table %s: writing the %s failed (%s); trying again in %.1f s", self.game_id,
@@ -342,7 +331,7 @@ class TableOutbox:
             self.due.add(Output.BOARD)
             await self.hold_clock(table)
             await self.reach.cannot_reach(table, refusal, lobby_channel=in_lobby_channel(table, output))
-            self._tried_at = time.monotonic()
+            self.reach.tried_at = time.monotonic()
             self.budget.hold(table.row.guild_id, table.id, lambda: self.wake(sibling_reached=True))
             return min(self.unreachable.next(), self.probe_every)
         if refusal is Refusal.CHANNEL_GONE:
@@ -352,16 +341,6 @@ class TableOutbox:
         self.due.discard(output)
         OUTPUTS[output].give_up(self)
         return 0.0
-
-    async def _unarchive(self, table: Table) -> Refusal | None:
-        """A thread Discord archived after a quiet while: open it again (None), or why that was refused."""
-        try:
-            async with asyncio.timeout(self.bot.delivery.timeout):
-                await self.bot.http.edit_channel(table.place.channel_id, archived=False)
-        except Exception as again:  # locked, no permission, or Discord down
-            refusal = self.bot.delivery.counted(table.row.guild_id, again, table.id)
-            return Refusal.LOCKED if refusal is Refusal.NO_PERMISSION else refusal
-        return None
 
     async def channel_gone(self, channel_id: int) -> None:
         """Discord says a channel or thread was deleted (an event, not a refused write)."""

@@ -87,6 +87,7 @@ class TokenOutlet:
 
     def __init__(self) -> None:
         self.carriers: list[Carrier] = []
+        self.used: Carrier | None = None  # the press whose token the last request went out with
 
     @property
     def carrier(self) -> Carrier | None:
@@ -125,7 +126,7 @@ class TokenOutlet:
         """A followup of the newest press that has one left (``kept``: its last followup may be used); a deferred
         ``/play``'s "thinking…" is filled by editing it (Discord's rule after a defer), which is no followup: it
         becomes the message the token edits as its original."""
-        carrier = self.poster(kept=kept)
+        carrier = self.used = self.poster(kept=kept)
         if carrier is None:
             raise NoLiveToken()
         if awaits_answer(carrier.interaction):
@@ -152,17 +153,15 @@ class TokenOutlet:
             await carrier.interaction.followup.delete_message(message_id)
 
     def _editor_of(self, message_id: int) -> Carrier:
-        carrier = self.editor(message_id)
+        carrier = self.used = self.editor(message_id)
         if carrier is None:
             raise NotThisToken() if self.alive() else NoLiveToken()
         return carrier
 
-    def refused(self, error: BaseException) -> None:
-        """Discord refused a token: the press whose token it is (the newest, when the error does not say) ends."""
-        url = str(getattr(getattr(error, "response", None), "url", ""))
-        hit = [c for c in self.carriers if c.interaction.token in url] or self.carriers[-1:]
-        for carrier in hit:
-            carrier.refused()
+    def refused(self) -> None:
+        """Discord refused the token the last request went out with: that press ends."""
+        if self.used is not None:
+            self.used.refused()
 
 
 class PressWait:

@@ -94,12 +94,8 @@ class SharedPost:
         if self.tries >= POST_TRIES:
             return None
         if refusal is Refusal.ARCHIVED:  # a quiet thread is archived: reopen it, then send again
-            try:
-                await self.client.http.edit_channel(self.channel_id, archived=False)
-            except (discord.HTTPException, *TRANSPORT) as again:
-                self.delivery.counted(self.guild_id, again)
-                return None
-            return 0.0
+            return 0.0 if await self.delivery.unarchive(self.client.http, self.channel_id, self.guild_id) is None \
+                else None
         return wait if refusal.retried else None
 
     async def sleep(self, seconds: float) -> None:

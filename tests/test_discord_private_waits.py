@@ -11,8 +11,8 @@ import pytest
 from engines import GAMES
 
 from .discord_harness import Harness
-from .discord_helpers import kill, says, start_harness
-from .private_gap import Moment, play, private_time, said_it_waits
+from .discord_helpers import JOIN, MY_HAND, START, board_message, kill, only_table, says, start_harness
+from .private_gap import Moment, Seen, move, play, private_time, said_it_waits
 from .suite_level import count
 from .test_discord_output import kept_by_discord
 
@@ -135,3 +135,43 @@ async def test_a_restart_as_nobody_presses_loses_nothing_and_one_press_brings_th
         assert table.status == "finished"
     finally:
         await live[-1].close()
+
+
+async def test_when_the_last_live_press_used_its_messages_the_board_says_the_table_waits(h: Harness) -> None:
+    """Only one press's token lives (the others ended) and nobody presses: its followups go on the boards of the
+    turns that begin, and when only the one kept back is left, the board says the table waits, names whose turn it
+    is without a clock, and the clock stops. The next press brings the board back (edited by that live token, or
+    posted once), the clock running again."""
+    clock = private_time(h)
+    alice, bob = h.user(ALICE_ID, "alice"), h.user(BOB_ID, "bob")
+    group = h.group_dm(alice, bob)
+    lobby = (await h.slash(alice, "play akuma", channel=group, bots=2, start="host")).message
+    await h.click(bob, lobby, label=JOIN)
+    await h.click(alice, lobby, label=START)
+    table = only_table(h)
+    box = h.bot.get_cog("TableCog").outbox(table.id)
+    while table.to_act() != ["u101"]:
+        await h.settle()
+    await h.click(alice, board_message(h, table), label=MY_HAND)
+    last = box.carrier
+    for carrier in box.tokens.carriers:  # every other press is older than 15 minutes
+        if carrier is not last:
+            carrier.since -= 16 * 60
+            h.server.replies[carrier.interaction.token].created -= 16 * 60
+    seen = Seen()
+    while last.followups < 4 and table.status == "running":  # nobody presses: turns run out
+        await move(h, clock, 5, table, seen, group)
+    await move(h, clock, 5 * 60, table, seen, group)
+    board = board_message(h, table)
+    assert seen.stale_countdowns == [] and last.followups == 4  # the fifth kept back, unused
+    assert table.clock_paused and table.row.deadline is None
+    if not table.paused:
+        assert says(board.text, "table.waits_for_press"), board.text
+        assert "<t:" not in board.text  # whose turn it is, without a clock
+    people = {ALICE_ID: alice, BOB_ID: bob}
+    deciding = [people[u] for u in table.user_ids_to_act()]
+    messages = len(h.server.channel_messages(group))
+    await h.click(deciding[0] if deciding else alice, board, label=MY_HAND)
+    now = board_message(h, table)
+    assert not says(now.text, "table.waits_for_press") and table.row.deadline is not None  # it goes on
+    assert len(h.server.channel_messages(group)) <= messages + 1 and not [c for c in h.calls if c.refused]

@@ -73,6 +73,7 @@ class TableOutbox:
         self._task: asyncio.Task[None] | None = None
         self._table: Table | None = None  # as the last try read it
         self._writing = Output.LOBBY  # the kind of message the last try wrote
+        self._in_flight = False  # ... and whether that write is under way (what it writes is then off ``due``)
         self._followed = False  # it has seen an update or restored its table (it knows where its log stands)
         self.budget_held = False  # its server used its share of the refusal budget: held back until it frees
         self._sibling_reached = False  # woken because another held writer of its server got through
@@ -195,7 +196,8 @@ class TableOutbox:
             self._task = asyncio.create_task(self._run())
 
     def pending(self) -> bool:
-        return bool(self.due or self.board.old_boards)
+        """Something is due, or being written now (its kind was taken off ``due`` as its write began)."""
+        return bool(self.due or self.board.old_boards or self._in_flight)
 
     # ---- the writer: a job of the bot's delivery loop --------------------------------------
     async def _run(self) -> None:
@@ -258,7 +260,7 @@ class TableOutbox:
         if kind.where[table.place.kind] is Writing.NOT:
             await kind.skip(self, table)
             return 0.0
-        used = self.carrier
+        used, self._in_flight = self.carrier, True
         try:
             wrote = await kind.write(self, table)
         except NoLiveToken:  # a DM or group DM table nobody pressed for a while: it waits for the next press
@@ -268,6 +270,11 @@ class TableOutbox:
             self.board.waiting = t("table.waits_for_press", table.row.locale)
             self.due.add(output)
             return 0.0
+        except BaseException:
+            self.due.add(output)  # (sorted by the delivery loop: ``refused``)
+            raise
+        finally:
+            self._in_flight = False
         if output is Output.BOARD and self.board.pending():
             self.due.add(output)  # lines that did not fit: another round
         if wrote:

@@ -197,17 +197,13 @@ class BoardWriter:
         people = self._people(table)
         if seconds is None or self.warned is not None or not people:
             return wrote
-        ping = await self._warned_now(table, people)
+        muted = await self.bot.storage.muted_pings(people)
+        ping = [u for u in people if u not in muted and u not in self.warned_in_turn]
         sent = await outlet.send(Outgoing(content=self._warning_text(table, people, ping, seconds),
                                           mentions=mentioning(ping)))
         self.warned = (sent, table.version)
         self.warned_in_turn.update(ping)
         return True
-
-    async def _warned_now(self, table: Table, people: list[int]) -> list[int]:
-        """Whom the time warning @mentions: those it has not warned in this turn (and who did not mute pings)."""
-        muted = await self.bot.storage.muted_pings(people)
-        return [u for u in people if u not in muted and u not in self.warned_in_turn]
 
     def _warning_text(self, table: Table, people: list[int], ping: list[int], seconds: int) -> str:
         return t("table.time_warning", table.row.locale, players=named(table, people, ping), seconds=seconds)
@@ -335,6 +331,7 @@ class BoardWriter:
         clock, no ping) and that it waits. Edited in place where a live token can; else posted with the followup
         kept for it (the board it replaces keeps its lines); else (no live token) nothing can be said."""
         assert self.waiting is not None
+        self.post = None  # a board post that did not go through: its lines (still first in ``lines``) go on this one
         turn = turn_lines(table, self._people(table), [], clock=False)
         taken = fit(self.lines, [*turn, self.waiting], self.shown_lines)
         lines = [*self.shown_lines, *self.lines[:taken]]

@@ -53,15 +53,6 @@ async def test_a_refused_token_means_waiting_for_the_next_press(h: Harness, mome
 
 
 @pytest.mark.parametrize("game", GAMES)
-async def test_every_game_in_a_group_dm_keeps_to_the_current_board(h: Harness, game: str) -> None:
-    seen = await group_game(h, game)
-    print(f"\n{game} group DM: {seen}")
-    assert seen.refused == 0 and seen.most_followups <= 5 and seen.stale_countdowns == []
-    assert seen.live_controls == 0 and said_it_waits(seen.before_press)
-    assert says(seen.after_press, "common.table_number") or seen.after_press
-
-
-@pytest.mark.parametrize("game", GAMES)
 async def test_the_same_game_in_a_thread_for_comparison(h: Harness, tmp_path: Path, game: str) -> None:
     """Messages per person-turn in the group DM within 1.5x the same game, gap and all, in a server's thread."""
     private = await group_game(h, game)

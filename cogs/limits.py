@@ -34,7 +34,7 @@ async def room_for(interaction: discord.Interaction, limits: Limits, status: str
     """Refuse one more open lobby (``status="lobby"``) or running table (``"running"``) of this member, or of this
     server, beyond its cap; the body (which opens or starts it) runs under the server's gate, so a second request
     at the same instant is counted after the first one is written."""
-    key = interaction.guild_id if interaction.guild_id is not None else ("outside servers", interaction.user.id)
+    key = interaction.guild_id if interaction.guild_id is not None else (None, interaction.user.id)  # (a person)
     async with host(interaction).gates.hold(key):
         await refuse_if_full(interaction, limits, status)
         yield

@@ -8,16 +8,13 @@ with the table as it is written, so at start-up (``restore``) every table is bro
 turn ping is delivered once, each result posted once, and a clock never runs against a person who was not told it
 is their turn.
 
-The writer is a job of the bot's one way out (``bot.delivery.Delivery``): each try writes one kind of message;
-every refusal is classified (``refusals.classify``) and has one reaction: transient failures and rate limits are
-retried with a growing backoff; an archived thread is unarchived, then written to
-after the same backoff; a locked thread, missing access or a missing permission tell its host the real cause and
-are tried rarely (events from Discord wake the writer as soon as something changes, and at least once a minute it
-looks in the gateway's cache whether the channel could take the message now); a deleted thread moves the table
-back to its lobby's channel, a deleted channel ends it; anything else is our own bug: that message is given up and
-logged. Whenever the writer cannot show the board for more than a moment (held by the refusal budget, backing off,
-unreachable) the table's clock is paused, and it runs again with the full time once the board is shown. The
-refusal budget keeps the bot far below Discord's invalid-request limit, in per-server shares.
+The writer is a job of the bot's one way out (``bot.delivery.Delivery``): each try writes one kind of message, and
+each refusal has one reaction (``refused``): transient failures and rate limits are retried with a growing
+backoff; an archived thread is unarchived; a locked thread, missing access or a missing permission tell its host
+the real cause and are tried rarely (``outbox_reach``: events from Discord wake the writer, and the gateway's cache
+is looked at first); a deleted thread moves the table back to its lobby's channel, a deleted channel ends it;
+anything else is our own bug: that message is given up and logged. Whenever the board cannot be shown for more
+than a moment the table's clock is paused, and it runs again with the full time once the board is shown.
 
 A table in a DM or group DM (``bot.place``) is written through its presses' tokens (``outbox_token``): it says
 when it waits for a press, and the next press (``carry``) brings what waited.
@@ -31,15 +28,14 @@ from typing import TYPE_CHECKING, Callable
 
 from bot.i18n import t
 from bot.refusals import Backoff, Refusal
-from bot.table import ACTIVE, EndReason, Table, Update, UpdateKind
+from bot.table import EndReason, Table, Update, UpdateKind
 
 from .outbox_board import BoardWriter, MustWait
-from .outbox_fold import Line
+from .outbox_channel import lose_channel, move_to_thread
 from .outbox_kinds import OUTPUTS, Writing, in_lobby_channel
 from .outbox_lines import Output, due_after, event_lines
 from .outbox_reach import Reach
 from .outbox_token import Carrier, NoLiveToken, PressWait, TokenOutlet
-from .table_thread import open_thread
 
 if TYPE_CHECKING:
     from bot.client import GameHostBot
@@ -79,7 +75,7 @@ class TableOutbox:
         self._sibling_reached = False  # woken because another held writer of its server got through
         self.tokens = TokenOutlet()  # a DM or group DM table: the presses whose tokens it writes with
         self.press_wait = PressWait()  # ... and its wait for the next press once the last token is about to end
-        self.token_wait = 3600.0  # no live token: the writer waits this long at most (a press wakes it at once)
+        self.awaiting_press = False  # ... and it has nothing to write with until the next press
 
     # ---- what is due (called by the service's listener; never waits) ---------------------
     def push(self, update: Update) -> None:
@@ -100,7 +96,7 @@ class TableOutbox:
         lines = event_lines(update)
         self.board.add_lines(self.board.numbered(lines) if update.logged else lines)
         self.due |= due_after(update)
-        self._start()
+        self.start_writing()
 
     async def restore(self, table: Table) -> None:
         """At start-up: bring what the players see in line with the stored table. A running table whose people
@@ -123,7 +119,7 @@ class TableOutbox:
         if table.status == "running" and not table.paused and table.user_ids_to_act() and (
                 not self.board.all_told(table) or table.row.deadline is None):
             await self.hold_clock(table)
-        self._start()
+        self.start_writing()
 
     def tidy_after_end(self, table: Table) -> None:
         """A table that played keeps its thread open a while (``archive_later``); a lobby closed before any deal
@@ -140,7 +136,7 @@ class TableOutbox:
         if self._archive_timer is None:
             def due() -> None:
                 self.due.add(Output.ARCHIVE)
-                self._start()
+                self.start_writing()
             self._archive_timer = asyncio.get_running_loop().call_later(self.archive_grace, due)
 
     def wake(self, sibling_reached: bool = False) -> None:
@@ -154,7 +150,7 @@ class TableOutbox:
         if self._sleeping and self._task is not None and not self._woken:
             self._woken = True
             self._task.cancel()
-        self._start()
+        self.start_writing()
 
     @property
     def carrier(self) -> Carrier | None:
@@ -165,6 +161,7 @@ class TableOutbox:
         """A press on a DM or group DM table (``table``: as it stands, when the press was on it): its token carries
         what is due (and what waited for a token)."""
         self.tokens.add(carrier)
+        self.awaiting_press = False
         delivery = self.bot.delivery
         self.press_wait.schedule(self.tokens, delivery.clock, delivery.sleep, self.wait_for_press)
         if table is not None:
@@ -179,7 +176,7 @@ class TableOutbox:
         if self._sleeping and self._task is not None and not self._woken:
             self._woken = True
             self._task.cancel()
-        self._start()
+        self.start_writing()
 
     async def wait_for_press(self) -> None:
         """The last press's token is about to end: the board says the table waits for a press, clock stopped."""
@@ -189,9 +186,11 @@ class TableOutbox:
         await self.hold_clock(table)
         self.board.waiting = t("table.waiting_for_press", table.row.locale)
         self.due.add(Output.BOARD)
-        self._start()
+        self.start_writing()
 
-    def _start(self) -> None:
+    def start_writing(self) -> None:
+        if self.awaiting_press:
+            return  # a DM table with nothing to write with: only a press (``carry``) starts its writer again
         if self.pending() and (self._task is None or self._task.done()):
             self._task = asyncio.create_task(self._run())
 
@@ -218,7 +217,7 @@ class TableOutbox:
             if not bypass and not self.reach.may_probe(table, self.budget, self.probe_every, self.server_probe_every):
                 return self.probe_every
         if table.place.moves_to_thread and table.state is not None:
-            await self._move_to_thread(table)
+            await move_to_thread(self, table)
         output = next((o for o in OUTPUTS if o in self.due or (o is Output.RETIRE and self.board.old_boards)), None)
         if output is not None:
             return await self._step(table, output)
@@ -253,7 +252,7 @@ class TableOutbox:
         finally:
             self._sleeping = self._woken = False
 
-    async def _step(self, table: Table, output: Output) -> float:
+    async def _step(self, table: Table, output: Output) -> float | None:
         kind = OUTPUTS[output]
         self.due.discard(output)  # an update arriving meanwhile makes it due again
         self._writing = output
@@ -281,15 +280,17 @@ class TableOutbox:
             await self._reached(table)
         return 0.0
 
-    async def _no_token(self, table: Table, used: Carrier | None) -> float:
+    async def _no_token(self, table: Table, used: Carrier | None) -> float | None:
         """Nothing to write with at a DM or group DM table: what was due waits for the next press (tried at once
-        when a press came while this try ran). The clock stops unless everyone deciding was told on the board, whose
-        countdown then runs as it shows: nobody's time runs out unseen, and no board shows a clock that stopped."""
+        when a press came while this try ran; else the writer's task ends, and only ``carry`` starts it again). The
+        clock stops unless everyone deciding was told on the board, whose countdown then runs as it shows: nobody's
+        time runs out unseen, and no board shows a clock that stopped."""
         self.due |= {self._writing, Output.BOARD}
         if table.status == "running" and not self.board.all_told(table):
             await self.hold_clock(table)
         fresh = self.carrier not in (None, used) and self.carrier.can_send()
-        return 0.0 if fresh else self.token_wait
+        self.awaiting_press = not fresh
+        return 0.0 if fresh else None
 
     async def _reached(self, table: Table) -> None:
         """A write went through: the channel is reachable; a held clock runs again once the people are told."""
@@ -342,52 +343,12 @@ class TableOutbox:
             self.budget.hold(table.row.guild_id, table.id, lambda: self.wake(sibling_reached=True))
             return min(self.unreachable.next(), self.probe_every)
         if refusal is Refusal.CHANNEL_GONE:
-            await self._channel_gone(table, lobby_channel=in_lobby_channel(table, output))
+            await lose_channel(self, table, lobby_channel=in_lobby_channel(table, output))
             return self.backoff.next()
         log.error("table %s: Discord refused the %s (%s); dropped", self.game_id, output.value, error)
         self.due.discard(output)
         OUTPUTS[output].give_up(self)
         return 0.0
-
-    async def channel_gone(self, channel_id: int) -> None:
-        """Discord says a channel or thread was deleted (an event, not a refused write)."""
-        table = await self.bot.service.table(self.game_id)
-        if table.status not in ACTIVE and not self.pending():
-            return
-        place = table.place
-        if channel_id == place.channel_id:
-            await self._channel_gone(table, lobby_channel=False)
-        elif channel_id == place.lobby_channel_id:
-            await self._channel_gone(table, lobby_channel=True)
-        self._start()
-
-    async def _channel_gone(self, table: Table, *, lobby_channel: bool) -> None:
-        """The table's thread was deleted: it moves back to its lobby's channel with a line saying so. Its channel
-        was deleted (the lobby's channel takes its threads with it): it ends, its host is told once, and nothing
-        more is written for it."""
-        if self.gone:
-            return
-        if table.place.in_thread and not lobby_channel:
-            await self.bot.service.leave_thread(table)
-            self.board.add_lines([Line(t("table.thread_deleted", table.row.locale, id=table.id))])
-            self.board.told.clear()  # the board they decide on is posted afresh, with its ping
-            self.board.pinged.clear()
-            self.due |= {Output.BOARD, Output.LOBBY}
-            return
-        self.gone = True
-        self.due.clear()
-        self.board.old_boards.clear()
-        await self.reach.tell_host_gone(table)
-        await self.bot.service.end_gone(table.id)
-        await self.bot.service.note_output(table, result_shown=True, told_shown=True, end_tidied=True)
-
-    async def _move_to_thread(self, table: Table) -> None:
-        """At its start, before anything is written: the table moves to its thread, or says why it stays."""
-        thread_id, why = await open_thread(self.bot, table)
-        await self.bot.service.settle_thread(table, thread_id)
-        if why:
-            self.board.lines.insert(0, Line(why))
-            self.due.add(Output.BOARD)
 
     def writing(self) -> bool:
         """Its task is writing now (not done, and not waiting out a backoff)."""

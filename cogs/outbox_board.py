@@ -178,6 +178,8 @@ class BoardWriter:
             if not outlet.can_post():
                 raise MustWait()
             self.post = await self._build_post(table)
+        elif self.post is not None and not outlet.can_post():
+            raise MustWait()  # a post that did not go through, and nothing left to send it with but the kept one
         wrote = await (self._post_board(table, outlet) if self.post is not None else self._edit_board(table, outlet))
         if not outlet.warns_in_board:
             wrote = await self._write_warning(table, outlet) or wrote
@@ -230,8 +232,7 @@ class BoardWriter:
         return set(self._people(table)) <= self.told
 
     def pressed(self, table: Table, user_id: int) -> None:
-        """A person pressed a control of the table (a DM: the board they pressed on is theirs to read): when it is
-        their turn, they know it."""
+        """A person pressed a control of the table (a DM): when it is their turn, they know it."""
         if user_id in self._people(table):
             self.told.add(user_id)
             self.pinged.add(user_id)

@@ -15,6 +15,7 @@ from engines import BadOptions
 
 from .acknowledge import Backlog
 from .cluster import syncs_commands
+from .delivery import Delivery
 from .errors import HostError
 from .installs import declare_reach, outside_its_server
 from .limits import CreationCooldowns, Gates
@@ -74,6 +75,7 @@ class GameHostBot(commands.Bot):
         self.backlog = Backlog()  # interactions in flight: a click is deferred first while the process is behind
         self.creations = CreationCooldowns()  # lobbies, tables and tournaments each member created this minute
         self.gates = Gates()  # a server's caps are checked and what they count is written one request at a time
+        self.delivery = Delivery()  # the one way out: every writer's requests, their retries and refusal budget
         self.stale_control: StaleControlAnswer | None = None  # set by the table cog: the hand view's old controls
         self.web: Any = None  # bot.web.WebServer, started in setup_hook when WEB_BASE_URL is set
         self.rebuilds = Rebuilds()  # the one cache of rebuilt games: the Discord viewer's and the web pages'

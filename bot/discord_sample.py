@@ -113,14 +113,13 @@ def lobby_samples(game: str, lang: str, names: Sequence[str] = ()) -> Iterator[S
 
 
 async def board_samples(table: Table, lang: str, *, first: bool) -> list[Sample]:
-    from cogs.board import board_message_kwargs, board_view
+    from cogs.board import board_message, board_view
     from cogs.common import NO_MENTIONS, board_embed
 
-    kwargs = await board_message_kwargs(table, lang)
-    samples = [channel_message("board edited", edit=True, **kwargs)]
+    board = await board_message(table, lang)
+    samples = [channel_message("board edited", edit=True, **board.edit())]
     if first:
-        files = kwargs.pop("attachments", [])
-        samples.append(channel_message("board", files=files, allowed_mentions=NO_MENTIONS, **kwargs))
+        samples.append(channel_message("board", **board.send()))
         samples.append(callback("/game status", APPLICATION_COMMAND, embed=board_embed(table, lang),
                                 view=board_view(table, lang), allowed_mentions=NO_MENTIONS))
     return samples

@@ -4,13 +4,17 @@ Three stored fields say it (``channel_id``, ``lobby_channel_id``, ``open_thread`
 decide where a message goes. A table plays in a server channel (its lobby and board in one channel or thread,
 possibly about to move to a thread started from its lobby message) or in a thread opened from its lobby (the lobby
 stays in the channel). A table of no server (a DM or group DM with a user-installed bot) is carried by interaction
-tokens: the bot is not a member there and writes only through answers to clicks.
+tokens: the bot is not a member there and writes only through answers to clicks. What the bot can do at each kind of
+place is one row of :data:`ABILITIES`; code elsewhere asks the place (``in_thread``, ``by_token``, ``rated``), never
+compares kinds.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING
+
+from .discord_rules.tokens import MAX_PRIVATE_FOLLOWUPS
 
 if TYPE_CHECKING:
     from bot.storage.rows import GameRow
@@ -20,6 +24,29 @@ class PlaceKind(Enum):
     CHANNEL = "channel"  # a server channel (or a thread where someone ran /play): lobby and board together
     THREAD = "thread"  # a thread opened from its lobby message; the lobby stays in the channel
     PRIVATE = "private"  # a DM or group DM: written only through interaction tokens (no channel writes)
+
+    @property
+    def abilities(self) -> "Abilities":
+        return ABILITIES[self]
+
+
+@dataclass(frozen=True)
+class Abilities:
+    """What the bot can do at one kind of place."""
+
+    channel_writes: bool  # it posts, edits and deletes there itself (else only through people's presses' tokens)
+    nonces: bool  # a post carries a nonce Discord answers a repeat of with the message it has
+    own_thread: bool  # a thread opened for the table: archived after its end, its end told in the lobby's channel
+    server: bool  # a server's: ratings, tournaments, settings, limits and permission checks
+    followups: int | None  # followups one press may send there (None: the bot writes in the channel itself)
+
+
+ABILITIES = {
+    PlaceKind.CHANNEL: Abilities(channel_writes=True, nonces=True, own_thread=False, server=True, followups=None),
+    PlaceKind.THREAD: Abilities(channel_writes=True, nonces=True, own_thread=True, server=True, followups=None),
+    PlaceKind.PRIVATE: Abilities(channel_writes=False, nonces=False, own_thread=False, server=False,
+                                 followups=MAX_PRIVATE_FOLLOWUPS),
+}
 
 
 @dataclass(frozen=True)
@@ -36,6 +63,21 @@ class Place:
         if self.lobby_channel_id == self.channel_id:
             return (self.channel_id,)
         return (self.channel_id, self.lobby_channel_id)
+
+    @property
+    def in_thread(self) -> bool:
+        """It plays in a thread opened from its lobby (archived after its end; its end told in the lobby's channel)."""
+        return self.kind.abilities.own_thread
+
+    @property
+    def by_token(self) -> bool:
+        """The bot writes there only through people's presses (a DM or group DM)."""
+        return not self.kind.abilities.channel_writes
+
+    @property
+    def rated(self) -> bool:
+        """Ratings, tournaments and settings belong to a server."""
+        return self.kind.abilities.server
 
     def channel_for(self, *, lobby: bool) -> int:
         return self.lobby_channel_id if lobby else self.channel_id
@@ -65,6 +107,6 @@ def moved_to_thread(place: Place, thread_id: int | None) -> dict[str, object]:
 
 def back_from_thread(place: Place) -> dict[str, object]:
     """The row fields of a table whose thread was deleted: it plays on in its lobby's channel, with a new board."""
-    if place.kind is not PlaceKind.THREAD:
+    if not place.in_thread:
         return {}
     return {"channel_id": place.lobby_channel_id, "lobby_channel_id": None, "board_message_id": None}

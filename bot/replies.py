@@ -13,6 +13,7 @@ from .acknowledge import EARLY, FILLED, Acknowledgement, early
 from .discord_errors import DISCORD_FAILED, FAILURES
 from .errors import HostError, user_message
 from .i18n import t
+from .outgoing import MISSING, Outgoing
 
 log = logging.getLogger(__name__)
 NO_MENTIONS = discord.AllowedMentions.none()
@@ -30,22 +31,14 @@ async def reply(interaction: discord.Interaction, content: str | None = None, *,
                 embed: discord.Embed | None = None, view: discord.ui.View | None = None,
                 files: list[discord.File] | None = None) -> None:
     """Answer ephemerally, whether or not the interaction was already answered or deferred."""
-    kwargs: dict[str, Any] = {"content": content, "ephemeral": True, "allowed_mentions": NO_MENTIONS}
-    if embed is not None:
-        kwargs["embed"] = embed
-    if view is not None:
-        kwargs["view"] = view
-    if files:
-        kwargs["files"] = files
+    message = Outgoing.of(content, embed=embed if embed is not None else MISSING,
+                          view=view if view is not None else MISSING, files=files or MISSING)
     if early(interaction) is Acknowledgement.EPHEMERAL_REPLY or awaits_answer(interaction):  # "thinking…" is ours
-        del kwargs["ephemeral"]
-        if files:  # an edit attaches, a new message sends files
-            kwargs["attachments"] = kwargs.pop("files")
-        await fill_original(interaction, **kwargs)
+        await fill_original(interaction, **message.edit())
     elif interaction.response.is_done():
-        await interaction.followup.send(**kwargs)
+        await interaction.followup.send(ephemeral=True, **message.send())
     else:
-        await interaction.response.send_message(**kwargs)
+        await interaction.response.send_message(ephemeral=True, **message.send())
 
 
 async def answer_hand(interaction: discord.Interaction, content: str, view: discord.ui.View,
@@ -139,9 +132,9 @@ async def deliver_error(interaction: discord.Interaction, content: str) -> None:
 async def _thinking(interaction: discord.Interaction) -> bool:
     """Whether the interaction's handler deferred it with "thinking…" and nothing has replaced that yet (a
     followup may have: then an error goes in a followup of its own, never over the answer already shown)."""
-    if EARLY in interaction.extras or interaction.response.type is not (
+    if EARLY in interaction.extras or interaction.extras.get(FILLED) or interaction.response.type is not (
             discord.InteractionResponseType.deferred_channel_message):
-        return False  # not deferred, or deferred early: ``reply`` knows where its answer goes
+        return False  # not deferred, deferred early, or filled or withdrawn: ``reply`` knows where its answer goes
     try:
         async with asyncio.timeout(LOOK_TIMEOUT):
             original = await interaction.original_response()

@@ -3,13 +3,13 @@ from __future__ import annotations
 
 import asyncio
 import io
-from typing import Any
 
 import discord
 
 from bot import render
 from bot.games import RenderHooks, controls_hooks, render_hooks
 from bot.i18n import t
+from bot.outgoing import Outgoing, Picture
 from bot.table import Table
 from engines import View
 
@@ -51,12 +51,11 @@ def image_alt(hooks: RenderHooks, view: View, names: render.Names, locale: objec
     return text if len(text) <= ALT_MAX else text[:ALT_MAX - 1] + "…"
 
 
-async def board_message_kwargs(table: Table, locale: object | None) -> dict[str, Any]:
-    """Arguments of a board edit (``attachments``); a new board passes them on as ``files``."""
+async def board_message(table: Table, locale: object | None) -> Outgoing:
+    """The board itself (its embed, its picture, My hand): what a board message shows under its lines, as sent or
+    edited (``bot.outgoing``)."""
     embed = board_embed(table, locale)
-    kwargs: dict[str, Any] = {"embed": embed, "view": board_view(table, locale)}
     image = await board_image(table, locale)
     if image is not None:
         embed.set_image(url="attachment://board.png")
-        kwargs["attachments"] = [image]
-    return kwargs
+    return Outgoing(embed=embed, view=board_view(table, locale), pictures=(Picture.of(image),) if image else ())

@@ -58,31 +58,48 @@ def check_server(interaction: discord.Interaction, guild_id: int | None) -> None
         raise HostError("other_server")
 
 
+def check_where(interaction: discord.Interaction, table: Table) -> None:
+    """A table's controls act only where it is: its channel, its thread and its lobby's channel (a DM table's, only
+    in that DM). A press from anywhere else carries a custom_id copied or forged onto another message."""
+    check_server(interaction, table.row.guild_id)
+    if interaction.channel_id not in table.place.channel_ids:
+        raise HostError("table_elsewhere", game_id=table.id)
+
+
 class GameItem(discord.ui.DynamicItem[discord.ui.Item], template=r"gh:never"):
     """Base of persistent controls: ``run`` does the work, once the table (or tournament) the control names is
     known to belong to the clicker's server; every error is answered ephemerally."""
 
     game_id: int
+    anywhere = False  # it acts on the table from wherever the person may look at it (looking back), not only there
 
     async def callback(self, interaction: discord.Interaction) -> None:
         try:
             async with host(interaction).backlog.handling(interaction, self.acknowledgement(interaction)):
-                check_server(interaction, await self.server_of(interaction))
+                await self.check_where(interaction)
                 await self.run(interaction)
-            if interaction.guild_id is None:  # a DM table: this press's token shows what follows
-                from .private_table import carry_press  # (it builds on this module)
-                await carry_press(interaction, self.game_id)
         except Exception as error:  # the single error boundary for controls
             await reply_error(interaction, error)
+        if interaction.guild_id is None:  # a DM table: this press's token shows what follows (refused or not)
+            from .private_table import carry_press  # (it builds on this module)
+            try:
+                await carry_press(interaction, self.game_id)
+            except Exception as error:  # a press whose table cannot be read: nothing to carry
+                await reply_error(interaction, error)
 
     def acknowledgement(self, interaction: discord.Interaction) -> Acknowledgement | None:
         """The deferral that stands for this control's answer when the process is behind (``bot.acknowledge``);
         None: never deferred first (its answer is a modal, or it defers itself)."""
         return None
 
-    async def server_of(self, interaction: discord.Interaction) -> int | None:
-        """The server of what the control acts on: its table's (a tournament's control says its own)."""
-        return (await host(interaction).service.table(self.game_id)).row.guild_id
+    async def check_where(self, interaction: discord.Interaction) -> None:
+        """What the control acts on is acted on from here: its table's server (``anywhere``), else where the table
+        is (``check_where``); a tournament's control says its own."""
+        table = await host(interaction).service.table(self.game_id)
+        if self.anywhere:
+            check_server(interaction, table.row.guild_id)
+        else:
+            check_where(interaction, table)
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         """Other bots' clicks are ignored; every other check (seat, turn, version) answers with a message."""

@@ -33,6 +33,7 @@ from .action_codes import action_of, button_actions, for_another_seat, game_modu
 from .common import GameItem, deadline_mark, host, names_for
 from .custom_ids import ID, INDEX, PART, SEAT, TEXT, VERSION
 from .live_hands import live_hands
+from .private_table import adopt_board
 from .selection import Picks, Selection, decode_carry, pick_custom_id
 
 VERSIONED = rf"(?P<gid>{ID}):(?P<ver>{VERSION})"
@@ -348,6 +349,7 @@ class HandButton(GameItem, template=rf"gh:hand:(?P<gid>{ID})"):
 
     async def run(self, interaction: discord.Interaction) -> None:
         table = await host(interaction).service.table(self.game_id)
+        await adopt_board(interaction, table)  # a DM's board no live token edits: this press's token takes it
         await show_hand(interaction, table)
 
 
@@ -392,6 +394,7 @@ class BackButton(GameItem, template=rf"gh:back:(?P<gid>{ID})"):
 
     async def run(self, interaction: discord.Interaction) -> None:
         service = host(interaction).service
+        await adopt_board(interaction, await service.table(self.game_id))  # (as My hand: a DM's board comes back)
         await service.come_back(self.game_id, interaction.user.id)
         interaction.extras["committed"] = "back"
         await show_hand(interaction, await service.table(self.game_id))

@@ -34,21 +34,24 @@ async def room_for(interaction: discord.Interaction, limits: Limits, status: str
     """Refuse one more open lobby (``status="lobby"``) or running table (``"running"``) of this member, or of this
     server, beyond its cap; the body (which opens or starts it) runs under the server's gate, so a second request
     at the same instant is counted after the first one is written."""
-    if interaction.guild_id is None:
-        yield
-        return
-    async with host(interaction).gates.hold(interaction.guild_id):
+    key = interaction.guild_id if interaction.guild_id is not None else (None, interaction.user.id)  # (a person)
+    async with host(interaction).gates.hold(key):
         await refuse_if_full(interaction, limits, status)
         yield
 
 
 async def refuse_if_full(interaction: discord.Interaction, limits: Limits, status: str) -> None:
-    """The caps of ``room_for``, checked now (without the gate: only where nothing is opened after it)."""
-    if interaction.guild_id is None:
-        return
+    """The caps of ``room_for``, checked now (without the gate: only where nothing is opened after it). Outside a
+    server a person's own lobbies and tables in every DM and group DM count together, bounded as a member's are in
+    a server by default."""
     storage = host(interaction).storage
     member, server = ((Cap.LOBBIES_PER_MEMBER, Cap.LOBBIES_PER_SERVER) if status == "lobby"
                       else (Cap.TABLES_PER_MEMBER, Cap.TABLES_PER_SERVER))
+    if interaction.guild_id is None:
+        hosted = await storage.count_games(None, status, host_id=interaction.user.id)
+        if hosted >= limits.cap(member):
+            raise HostError(f"limit.private.{member.value}", max=limits.cap(member))
+        return
     refuse_over(member, limits, await storage.count_games(interaction.guild_id, status,
                                                          host_id=interaction.user.id))
     refuse_over(server, limits, await storage.count_games(interaction.guild_id, status))

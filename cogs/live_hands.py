@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
@@ -22,6 +21,7 @@ import discord
 import discord.ext.commands
 
 from bot.errors import HostError
+from bot.refusals import Refusal, classify
 from bot.table import Table
 
 if TYPE_CHECKING:
@@ -53,13 +53,17 @@ class LiveHands:
         self.bot, self.draw, self.files = bot, draw, files  # how the controls draw a hand view, and its pictures
         self._live: dict[int, dict[int, _Live]] = {}  # table id -> person -> their latest hand view
 
+    def clock(self) -> float:
+        """What interaction tokens' lifetimes are counted on (the bot's delivery clock)."""
+        return self.bot.delivery.clock()
+
     def remember(self, interaction: discord.Interaction, table: Table, drawn_at: int, content: str) -> None:
         """``interaction`` just answered with ``interaction.user``'s hand view of ``table`` at ``drawn_at``."""
         key = (table.id, interaction.user.id)
         views = self._live.setdefault(table.id, {})
         old = views.get(key[1])
         notes = "\n".join(line for line in content.splitlines() if line.startswith(NOTE_MARK)) or None
-        live = views[key[1]] = _Live(interaction, time.monotonic(), drawn_at, notes, table.row.deadline)
+        live = views[key[1]] = _Live(interaction, self.clock(), drawn_at, notes, table.row.deadline)
         if old is not None and old.task is not None and not old.task.done():
             live.task = old.task  # the running redraw picks up the new interaction on its next round
         if old is not None and opened_new_message(interaction):  # one hand view per person: the older one goes
@@ -73,7 +77,7 @@ class LiveHands:
         """The table changed: redraw every live hand view of it (a finished table's views once, then forget)."""
         views = self._live.get(table.id, {})
         for person, live in list(views.items()):
-            if time.monotonic() - live.since > EDIT_WINDOW:
+            if self.clock() - live.since > EDIT_WINDOW:
                 self._forget((table.id, person))
                 continue
             self._schedule((table.id, person), live)
@@ -92,9 +96,9 @@ class LiveHands:
     async def _redraw(self, key: tuple[int, int]) -> None:
         while (live := self._live.get(key[0], {}).get(key[1])) is not None and live.dirty:
             live.dirty = False
-            await _delete_older(live)
-            if time.monotonic() - live.since > EDIT_WINDOW:  # its token ended: it cannot be edited any more
-                self._forget(key)
+            await _delete_older(live, self.clock)
+            if self.clock() - live.since > EDIT_WINDOW or self.bot.delivery.refuses(live.interaction.token):
+                self._forget(key)  # its token ended (or Discord refused it): it cannot be edited any more
                 return
             table = await self.bot.service.table(key[0])
             if live.drawn_at == table.version and live.deadline == table.row.deadline and table.status == "running":
@@ -106,9 +110,14 @@ class LiveHands:
                 content, view = await self.draw(live.interaction, table, live.notes)
                 await live.interaction.edit_original_response(content=content, view=view, **self.files(view))
                 live.drawn_at, live.deadline = version, deadline
-            except (discord.NotFound, discord.Forbidden, HostError) as error:  # dismissed, token expired, left
-                log.debug("hand view of table %s can no longer be edited (%s)", key[0], error)
-                self._forget(key)
+            except (discord.HTTPException, HostError) as error:  # dismissed, its token ended or refused, left
+                if self._ended(live, error):
+                    log.debug("hand view of table %s can no longer be edited (%s)", key[0], error)
+                    self._forget(key)
+                    return
+                log.warning("redrawing a hand view of table %s failed (%s)", key[0], type(error).__name__)
+                if table.status != "running":
+                    self._forget(key)
                 return
             except Exception as error:  # one failed redraw must not stop the others
                 log.warning("redrawing a hand view of table %s failed (%s)", key[0], type(error).__name__)
@@ -120,12 +129,21 @@ class LiveHands:
                 return
 
 
-async def _delete_older(live: _Live) -> None:
+    def _ended(self, live: _Live, error: BaseException) -> bool:
+        """Whether a failed redraw means the view can never be edited again: dismissed, the person left, or Discord
+        no longer takes its token (then no one in the bot writes with it again)."""
+        if isinstance(error, discord.HTTPException) and classify(error) is Refusal.TOKEN_GONE:
+            self.bot.delivery.token_refused(live.interaction.token)
+            return True
+        return isinstance(error, (discord.NotFound, discord.Forbidden, HostError))
+
+
+async def _delete_older(live: _Live, clock: Callable[[], float]) -> None:
     """Older hand views of this person are deleted, the newer one being shown (in this person's redraw task, so
     an edit of an older view still under way cannot land after its deletion)."""
     while live.older:
         older, since = live.older.pop(0)
-        if time.monotonic() - since > EDIT_WINDOW:
+        if clock() - since > EDIT_WINDOW:
             continue  # its token ended: Discord would refuse (the person may dismiss it)
         try:
             await older.delete_original_response()

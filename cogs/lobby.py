@@ -13,7 +13,6 @@ from bot.errors import HostError
 from bot.games import controls_hooks
 from bot.i18n import t
 from bot.lengths import expected_minutes
-from bot.place import PlaceKind
 from bot.policies import LEVELS
 from bot.replies import fill_original, withdraw_original
 from bot.table import Table
@@ -23,7 +22,7 @@ from .common import NO_MENTIONS, GameItem, host, names_for, public_language
 from .custom_ids import ID, VERSION
 from .limits import count_creation, room_for, server_limits
 from .permissions import require
-from .private_table import in_group_dm, open_private_table, table_place
+from .private_table import adopt_board, in_group_dm, open_private_table, table_place
 from .table_thread import lobby_note, thread_plan
 
 DEFAULT_TIMER = 120
@@ -147,7 +146,7 @@ async def open_lobby(interaction: discord.Interaction, game: str, options: dict[
     """Create the table, add ``bots`` bot seats (as many as fit) and post the lobby message.
     ``timer``: seconds per decision before a bot moves for an absent player (0 = no timer); ``level``: the bots'."""
     service = host(interaction).service
-    private = table_place(interaction) is PlaceKind.PRIVATE
+    private = not table_place(interaction).abilities.server
     if not private:
         require(interaction)
     # Discord's client enforces the options' ranges; a forged request does not, so check them here too.
@@ -215,6 +214,7 @@ class LobbyButton(GameItem,
     async def run(self, interaction: discord.Interaction) -> None:
         service = host(interaction).service
         user = interaction.user
+        await adopt_board(interaction, await service.table(self.game_id))  # a group DM's lobby no token edits
         if self.op == "join":
             await service.join(self.game_id, user.id, user.display_name)
         elif self.op == "leave":
@@ -222,7 +222,7 @@ class LobbyButton(GameItem,
         elif self.op == "bot":
             await service.add_bot(self.game_id, user.id, self.level or "normal")
         else:  # start, or the quick start: the game's quick length instead of the lobby's
-            if table_place(interaction) is not PlaceKind.PRIVATE:  # (a group DM: written through presses only)
+            if table_place(interaction).abilities.server:  # (a group DM: written through presses only)
                 require(interaction)
             table = await service.table(self.game_id)
             hosting = table.row.host_id == user.id  # anyone else: refused as not host
@@ -233,7 +233,8 @@ class LobbyButton(GameItem,
         started = self.op in ("start", "quick")
         interaction.extras["committed"] = "start" if started else "lobby"  # what a failed answer says
         # The lobby message itself is redrawn by the table cog's listener; acknowledge quietly.
-        await interaction.response.defer()
+        if not interaction.response.is_done():
+            await interaction.response.defer()
 
 
 class RemoveSelect(GameItem, template=rf"gh:lobbyrm:(?P<gid>{ID}):(?P<ver>{VERSION})"):

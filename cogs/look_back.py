@@ -17,7 +17,7 @@ from bot.review import ReplayCache, SteppedReplay
 from bot.shares import shows_every_hand
 from bot.table import Table
 
-from .common import host
+from .common import GameItem, host
 
 LOOKS_PER_MINUTE = 6  # reviews, reveals and records one member may open a minute (each may rebuild a game)
 MINUTE = 60.0
@@ -73,13 +73,23 @@ def opening(interaction: discord.Interaction) -> None:
     look_back(interaction.client).hit(interaction.guild_id, interaction.user.id)
 
 
+class LookBackItem(GameItem, template=r"gh:never:look"):
+    """A control that looks back at a finished table (review, Reveal): it answers wherever the person may see the
+    table (``check_can_see``), not only where it played."""
+
+    anywhere = True
+
+
 def can_see(interaction: discord.Interaction, table: Table) -> bool:
     """Whether the clicker may look back at ``table``: someone who played there, or a member who can see the
     channel or thread it played in (its lobby's channel when the thread is not in the cache), as the cache holds
-    their permissions. A table whose channel is gone is open to its players only."""
+    their permissions; at a DM or group DM table, someone pressing from that DM or group DM (the bot cannot read
+    its members: whoever presses there is one). A table whose channel is gone is open to its players only."""
     user = interaction.user
     if any(s.user_id == user.id for s in table.seats):
         return True
+    if table.place.by_token:  # a DM or group DM: whoever presses from it is one of its members
+        return interaction.channel_id in table.place.channel_ids
     if not isinstance(user, discord.Member):
         return False
     for channel_id in table.place.channel_ids:
@@ -90,8 +100,13 @@ def can_see(interaction: discord.Interaction, table: Table) -> bool:
 
 
 def check_can_see(interaction: discord.Interaction, table: Table) -> None:
-    """One rule for review, record and Reveal: a table of this server, played where the clicker can see."""
-    if table.row.guild_id != interaction.guild_id:  # a table of no server is not this server's either
+    """One rule for review, record and Reveal: a table of this server, played where the clicker can see; a table of
+    a DM or group DM, for its players and, from that DM or group DM, its members. Each refusal says its reason."""
+    if table.place.by_token:
+        if not can_see(interaction, table):
+            raise HostError("look_back_private", game_id=table.id)
+        return
+    if table.row.guild_id != interaction.guild_id:
         raise HostError("other_server")
     if not can_see(interaction, table):
         raise HostError("look_back_hidden", game_id=table.id)

@@ -8,18 +8,16 @@ with the table as it is written, so at start-up (``restore``) every table is bro
 turn ping is delivered once, each result posted once, and a clock never runs against a person who was not told it
 is their turn.
 
-Every refusal is classified (``refusals.classify``) and has one reaction, and every retry waits, growing:
-transient failures and rate limits are retried with backoff; an archived thread is unarchived, then written to
-after the same backoff; a locked thread, missing access or a missing permission tell its host the real cause and
-are tried rarely (events from Discord wake the writer as soon as something changes, and at least once a minute it
-looks in the gateway's cache whether the channel could take the message now); a deleted thread moves the table
-back to its lobby's channel, a deleted channel ends it; anything else is our own bug: that message is given up and
-logged. Whenever the writer cannot show the board for more than a moment (held by the refusal budget, backing off,
-unreachable) the table's clock is paused, and it runs again with the full time once the board is shown. The
-refusal budget keeps the bot far below Discord's invalid-request limit, in per-server shares.
+The writer is a job of the bot's one way out (``bot.delivery.Delivery``): each try writes one kind of message, and
+each refusal has one reaction (``refused``): transient failures and rate limits are retried with a growing
+backoff; an archived thread is unarchived; a locked thread, missing access or a missing permission tell its host
+the real cause and are tried rarely (``outbox_reach``: events from Discord wake the writer, and the gateway's cache
+is looked at first); a deleted thread moves the table back to its lobby's channel, a deleted channel ends it;
+anything else is our own bug: that message is given up and logged. Whenever the board cannot be shown for more
+than a moment the table's clock is paused, and it runs again with the full time once the board is shown.
 
-A table in a DM or group DM (``bot.place``) is written through the last press's token (``outbox_token``): with
-none alive it waits, clock paused, and the next press (``carry``) brings what waited.
+A table in a DM or group DM (``bot.place``) is written through its presses' tokens (``outbox_token``): it says
+when it waits for a press, and the next press (``carry``) brings what waited.
 """
 from __future__ import annotations
 
@@ -29,29 +27,20 @@ import time
 from typing import TYPE_CHECKING, Callable
 
 from bot.i18n import t
-from bot.place import PlaceKind
-from bot.table import ACTIVE, EndReason, Table, Update, UpdateKind
+from bot.refusals import Backoff, Refusal
+from bot.table import EndReason, Table, Update, UpdateKind
 
-from .outbox_board import BoardWriter
-from .outbox_fold import Line
+from .outbox_board import BoardWriter, MustWait
+from .outbox_channel import lose_channel, move_to_thread
 from .outbox_kinds import OUTPUTS, Writing, in_lobby_channel
 from .outbox_lines import Output, due_after, event_lines
 from .outbox_reach import Reach
-from .outbox_token import Carrier, NoLiveToken, PressWait
-from .refusals import Backoff, Refusal, RefusalBudget, classify, retry_after
-from .table_thread import open_thread
+from .outbox_token import Carrier, NoLiveToken, PressWait, TokenOutlet
 
 if TYPE_CHECKING:
     from bot.client import GameHostBot
 
 log = logging.getLogger(__name__)
-REQUEST_TIMEOUT = 20.0  # seconds one Discord call may take before it counts as failed (and is retried)
-
-
-class _Retry(Exception):
-    def __init__(self, delay: float) -> None:
-        super().__init__(delay)
-        self.delay = delay
 
 
 class TableOutbox:
@@ -62,29 +51,31 @@ class TableOutbox:
     hold_after = 2.0  # a backoff at least this long pauses the table's clock (shorter blips do not)
     archive_grace = 300.0  # seconds a finished table's thread stays open after its result
 
-    def __init__(self, bot: "GameHostBot", game_id: int, budget: RefusalBudget,
-                 done: Callable[["TableOutbox"], None] | None = None) -> None:
-        self.bot, self.game_id, self.budget = bot, game_id, budget
+    def __init__(self, bot: "GameHostBot", game_id: int, done: Callable[["TableOutbox"], None] | None = None) -> None:
+        self.bot, self.game_id, self.budget = bot, game_id, bot.delivery.budget
+        self.table_id = game_id
         self.done = done  # told once an ended table's writer has nothing left to show (it may leave memory)
         self.due: set[Output] = set()
         self.guild_id: int | None = None  # its server (events about a server wake its writers)
         self.board = BoardWriter(bot)
         self.reach = Reach(bot, game_id)
-        self.transient = Backoff(self.backoff_first, self.backoff_max)
-        self.refused = Backoff(self.unreachable_first, self.unreachable_max)
+        self.backoff = Backoff(self.backoff_first, self.backoff_max)  # transient failures (the delivery loop's)
+        self.unreachable = Backoff(self.unreachable_first, self.unreachable_max)
         self._archive_timer: asyncio.TimerHandle | None = None
         self.clock_held = False  # this writer paused the table's clock until its people are told / reached
         self.end_reason: EndReason | None = None  # why the table ended early (stored with it: ``restore``)
         self._sleeping = self._woken = False  # in a backoff; asked to end it early
         self.gone = False  # its channel was deleted and the table ended: nothing more is written
         self._task: asyncio.Task[None] | None = None
+        self._table: Table | None = None  # as the last try read it
+        self._writing = Output.LOBBY  # the kind of message the last try wrote
+        self._in_flight = False  # ... and whether that write is under way (what it writes is then off ``due``)
         self._followed = False  # it has seen an update or restored its table (it knows where its log stands)
         self.budget_held = False  # its server used its share of the refusal budget: held back until it frees
-        self._tried_at = 0.0  # unreachable: when it last asked Discord (time.monotonic)
         self._sibling_reached = False  # woken because another held writer of its server got through
-        self.carrier: Carrier | None = None  # a DM or group DM table: the last press, whose token it writes with
-        self.press_wait = PressWait()  # ... and its wait for the next press once that token is about to end
-        self.token_wait = 3600.0  # no live token: the writer waits this long at most (a press wakes it at once)
+        self.tokens = TokenOutlet()  # a DM or group DM table: the presses whose tokens it writes with
+        self.press_wait = PressWait()  # ... and its wait for the next press once the last token is about to end
+        self.awaiting_press = False  # ... and it has nothing to write with until the next press
 
     # ---- what is due (called by the service's listener; never waits) ---------------------
     def push(self, update: Update) -> None:
@@ -105,7 +96,7 @@ class TableOutbox:
         lines = event_lines(update)
         self.board.add_lines(self.board.numbered(lines) if update.logged else lines)
         self.due |= due_after(update)
-        self._start()
+        self.start_writing()
 
     async def restore(self, table: Table) -> None:
         """At start-up: bring what the players see in line with the stored table. A running table whose people
@@ -128,7 +119,7 @@ class TableOutbox:
         if table.status == "running" and not table.paused and table.user_ids_to_act() and (
                 not self.board.all_told(table) or table.row.deadline is None):
             await self.hold_clock(table)
-        self._start()
+        self.start_writing()
 
     def tidy_after_end(self, table: Table) -> None:
         """A table that played keeps its thread open a while (``archive_later``); a lobby closed before any deal
@@ -145,7 +136,7 @@ class TableOutbox:
         if self._archive_timer is None:
             def due() -> None:
                 self.due.add(Output.ARCHIVE)
-                self._start()
+                self.start_writing()
             self._archive_timer = asyncio.get_running_loop().call_later(self.archive_grace, due)
 
     def wake(self, sibling_reached: bool = False) -> None:
@@ -159,83 +150,87 @@ class TableOutbox:
         if self._sleeping and self._task is not None and not self._woken:
             self._woken = True
             self._task.cancel()
-        self._start()
+        self.start_writing()
 
-    def carry(self, carrier: Carrier) -> None:
-        """A press on a DM or group DM table: its token carries what is due (and what waited for a token)."""
-        self.carrier = carrier
-        self.press_wait.schedule(carrier, self.wait_for_press)
+    @property
+    def carrier(self) -> Carrier | None:
+        """A DM or group DM table's newest press: what it posts goes out with its token."""
+        return self.tokens.carrier
+
+    def carry(self, carrier: Carrier, table: Table | None = None) -> None:
+        """A press on a DM or group DM table (``table``: as it stands, when the press was on it): its token carries
+        what is due (and what waited for a token)."""
+        self.tokens.add(carrier)
+        self.awaiting_press = False
+        delivery = self.bot.delivery
+        self.press_wait.schedule(self.tokens, delivery.clock, delivery.sleep, self.wait_for_press)
+        if table is not None:
+            self.board.pressed(table, carrier.interaction.user.id)
+            if carrier.source is not None and carrier.source == table.row.lobby_message_id:
+                self.due.add(Output.LOBBY)  # a press on the lobby: its token redraws it (it may show an old state)
+        if self.board.waiting is not None:
+            self.board.waiting = None
+            self.due.add(Output.BOARD)  # the board goes on, without the notice
         if self.clock_held:
             self.due.add(Output.BOARD)  # the board it waited to show, with the clock running again
         if self._sleeping and self._task is not None and not self._woken:
             self._woken = True
             self._task.cancel()
-        self._start()
+        self.start_writing()
 
     async def wait_for_press(self) -> None:
         """The last press's token is about to end: the board says the table waits for a press, clock stopped."""
         table = await self.bot.service.table(self.game_id)
-        if table.status != "running" or self.press_wait.waiting:
-            return
-        self.press_wait.waiting = True
-        self.board.add_lines([Line(t("table.waiting_for_press", table.row.locale))])
-        self.due.add(Output.BOARD)
+        if table.status != "running" or table.paused or self.board.waiting is not None:
+            return  # (a paused table's board says already how it goes on: Resume, and its clock is stopped)
         await self.hold_clock(table)
-        self._start()
+        self.board.waiting = t("table.waiting_for_press", table.row.locale)
+        self.due.add(Output.BOARD)
+        self.start_writing()
 
-    def _start(self) -> None:
+    def start_writing(self) -> None:
+        if self.awaiting_press:
+            return  # a DM table with nothing to write with: only a press (``carry``) starts its writer again
         if self.pending() and (self._task is None or self._task.done()):
             self._task = asyncio.create_task(self._run())
 
     def pending(self) -> bool:
-        return bool(self.due or self.board.old_boards)
+        """Something is due, or being written now (its kind was taken off ``due`` as its write began)."""
+        return bool(self.due or self.board.old_boards or self._in_flight)
 
-    # ---- the writer ------------------------------------------------------------------------
+    # ---- the writer: a job of the bot's delivery loop --------------------------------------
     async def _run(self) -> None:
-        table: Table | None = None
-        while self.pending():
-            try:
-                table = await self.bot.service.table(self.game_id)
-                await self._may_write(table)
-                if table.place.moves_to_thread and table.state is not None:
-                    await self._move_to_thread(table)
-                for output in OUTPUTS:
-                    if output in self.due or (output is Output.RETIRE and self.board.old_boards):
-                        await self._step(table, output)
-            except _Retry as retry:
-                await self._sleep(retry.delay)
-            if table is not None and not self.pending():
-                await self.board.record(table)
-        if table is not None and table.row.end_tidied and self.done is not None:
+        await self.bot.delivery.run(self)
+        if self._table is not None and self._table.row.end_tidied and self.done is not None:
             self.done(self)
 
-    async def _may_write(self, table: Table) -> None:
-        """Before a round of writes: held back while the table's server spent its share of the refusal budget, or
-        while its channel is unreachable and the gateway's cache says it still is (no request: the cheap probe)."""
-        hold = self.budget.wait(table.row.guild_id)
-        if hold > 0:
-            if not self.budget_held:
-                log.warning("table %s: its server used its share of refused requests; holding back %.0f s", table.id,
-                            hold)
-            self.budget_held = True
-            await self._cannot_show(table)
-            raise _Retry(hold)
+    async def attempt(self) -> float | None:
+        """One kind of message written (the first due, in the order of ``OUTPUTS``); None once nothing is due."""
+        if not self.pending():
+            if self._table is not None:
+                await self.board.record(self._table)
+            return None if not self.pending() else 0.0  # (an update may have come while it was recorded)
+        table = self._table = await self.bot.service.table(self.game_id)
         self.budget_held = False
         if self.reach.cause is not None:
             bypass, self._sibling_reached = self._sibling_reached, False
-            if not bypass and not self._may_probe(table):
-                raise _Retry(self.probe_every)
+            if not bypass and not self.reach.may_probe(table, self.budget, self.probe_every, self.server_probe_every):
+                return self.probe_every
+        if table.place.moves_to_thread and table.state is not None:
+            await move_to_thread(self, table)
+        output = next((o for o in OUTPUTS if o in self.due or (o is Output.RETIRE and self.board.old_boards)), None)
+        if output is not None:
+            return await self._step(table, output)
+        return 0.0
 
-    def _may_probe(self, table: Table) -> bool:
-        """An unreachable table asks Discord again in its server's turn (``server_probe_every``: a server's held
-        tables ask together, not each) when the gateway's cache says its channel could take the message (or does not
-        know it). When the cache says it still could not, it asks once a minute for its whole server all the same
-        (``probe_every``): a permission given back without an event leaves the cache wrong, and nothing else would
-        tell."""
-        if self.reach.cache_refuses(table):
-            return (time.monotonic() - self._tried_at >= self.probe_every
-                    and self.budget.may_probe(table.row.guild_id, self.probe_every))
-        return self.budget.may_probe(table.row.guild_id, self.server_probe_every)
+    async def held(self, seconds: float) -> bool:
+        """Its server used its share of the refusal budget: held back, clock paused, until it frees."""
+        if not self.budget_held:
+            log.warning("table %s: its server used its share of refused requests; holding back %.0f s", self.game_id,
+                        seconds)
+        self.budget_held = True
+        await self._cannot_show(await self.bot.service.table(self.game_id))
+        return True
 
     async def _cannot_show(self, table: Table) -> None:
         """The board cannot be shown for a while: the clock waits, and the board (with its ping) is written again
@@ -244,11 +239,11 @@ class TableOutbox:
             self.due.add(Output.BOARD)
             await self.hold_clock(table)
 
-    async def _sleep(self, delay: float) -> None:
+    async def sleep(self, seconds: float) -> None:
         """Wait out a backoff; ``wake`` ends the wait early (by cancelling this sleep only)."""
         self._sleeping = True
         try:
-            await asyncio.sleep(delay)
+            await asyncio.sleep(seconds)
         except asyncio.CancelledError:
             task = asyncio.current_task()
             if not self._woken or task is None:
@@ -257,41 +252,54 @@ class TableOutbox:
         finally:
             self._sleeping = self._woken = False
 
-    async def _step(self, table: Table, output: Output) -> None:
+    async def _step(self, table: Table, output: Output) -> float | None:
         kind = OUTPUTS[output]
         self.due.discard(output)  # an update arriving meanwhile makes it due again
-        used = self.carrier
+        self._writing = output
         if kind.where[table.place.kind] is Writing.NOT:
             await kind.skip(self, table)
-            return
+            return 0.0
+        used, self._in_flight = self.carrier, True
         try:
-            wrote = await asyncio.wait_for(kind.write(self, table), REQUEST_TIMEOUT)
-        except _Retry:
-            self.due.add(output)
-            raise
+            wrote = await kind.write(self, table)
         except NoLiveToken:  # a DM or group DM table nobody pressed for a while: it waits for the next press
+            return await self._no_token(table, used)
+        except MustWait:  # ... or whose last press used its followups: it says so, clock stopped
+            await self.hold_clock(table)
+            self.board.waiting = t("table.waits_for_press", table.row.locale)
             self.due.add(output)
-            await self._cannot_show(table)
-            fresh = self.carrier not in (None, used) and self.carrier.can_send()  # a press arrived meanwhile
-            raise _Retry(0.0 if fresh else self.token_wait) from None
-        except Exception as error:  # every failure is sorted below
-            self.due.add(output)
-            await self._failed(table, output, error)
-            return
-        self.transient.reset()
+            return 0.0
+        except BaseException:
+            self.due.add(output)  # (sorted by the delivery loop: ``refused``)
+            raise
+        finally:
+            self._in_flight = False
         if output is Output.BOARD and self.board.pending():
             self.due.add(output)  # lines that did not fit: another round
         if wrote:
             await self._reached(table)
+        return 0.0
+
+    async def _no_token(self, table: Table, used: Carrier | None) -> float | None:
+        """Nothing to write with at a DM or group DM table: what was due waits for the next press (tried at once
+        when a press came while this try ran; else the writer's task ends, and only ``carry`` starts it again). The
+        clock stops unless everyone deciding was told on the board, whose countdown then runs as it shows: nobody's
+        time runs out unseen, and no board shows a clock that stopped."""
+        self.due |= {self._writing, Output.BOARD}
+        if table.status == "running" and not self.board.all_told(table):
+            await self.hold_clock(table)
+        fresh = self.carrier not in (None, used) and self.carrier.can_send()
+        self.awaiting_press = not fresh
+        return 0.0 if fresh else None
 
     async def _reached(self, table: Table) -> None:
         """A write went through: the channel is reachable; a held clock runs again once the people are told."""
         if self.reach.cause is not None:
             self.reach.cause = None
-            self.refused.reset()
+            self.unreachable.reset()
             self.budget.reachable(table.row.guild_id, table.id)
         if self.clock_held and self.board.all_told(table) and Output.BOARD not in self.due and \
-                not self.press_wait.waiting:
+                self.board.waiting is None:
             self.clock_held = False
             await self.bot.service.resume_clock(self.game_id)
 
@@ -308,83 +316,39 @@ class TableOutbox:
             self.clock_held = True
             await self.bot.service.pause_clock(table.id)
 
-    async def _failed(self, table: Table, output: Output, error: BaseException) -> None:
-        refusal = classify(error)
-        if refusal.counts_as_invalid:
-            self.budget.refused(table.row.guild_id, table.id)
+    async def refused(self, refusal: Refusal, error: BaseException, wait: float) -> float | None:
+        """A try failed (sorted and counted by the delivery loop): the reaction to each refusal."""
+        output, table = self._writing, self._table or await self.bot.service.table(self.game_id)
+        self.due.add(output)
+        if refusal is Refusal.TOKEN_GONE and self.carrier is not None:  # Discord no longer takes the press's token
+            log.info("table %s: Discord refused a press's token (%s); waiting for the next press", table.id,
+                     getattr(error, "code", None))
+            self.tokens.refused()  # (not another live token: what the refused one sent waits for a press to adopt it)
+            return await self._no_token(table, self.carrier)
         if refusal is Refusal.ARCHIVED:  # opened again (or why not); written to after a backoff all the same
-            refusal = await self._unarchive(table) or Refusal.ARCHIVED
-        if refusal in (Refusal.TRANSIENT, Refusal.RATE_LIMITED, Refusal.ARCHIVED):
-            wait = max(retry_after(error), self.transient.next())
+            refusal = await self.bot.delivery.unarchive(self.bot.http, table.place.channel_id, table.row.guild_id,
+                                                         table.id) or Refusal.ARCHIVED
+            wait = max(wait, self.backoff.next()) if refusal is Refusal.ARCHIVED else wait
+        if refusal.retried or refusal is Refusal.ARCHIVED:
             log.warning("table %s: writing the %s failed (%s); trying again in %.1f s", self.game_id,
                         output.value, type(error).__name__, wait)
             if wait >= self.hold_after:
                 await self._cannot_show(table)
-            raise _Retry(wait)
+            return wait
         if refusal.unreachable:
             self.due.add(Output.BOARD)
             await self.hold_clock(table)
             await self.reach.cannot_reach(table, refusal, lobby_channel=in_lobby_channel(table, output))
-            self._tried_at = time.monotonic()
+            self.reach.tried_at = time.monotonic()
             self.budget.hold(table.row.guild_id, table.id, lambda: self.wake(sibling_reached=True))
-            raise _Retry(min(self.refused.next(), self.probe_every))
+            return min(self.unreachable.next(), self.probe_every)
         if refusal is Refusal.CHANNEL_GONE:
-            await self._channel_gone(table, lobby_channel=in_lobby_channel(table, output))
-            raise _Retry(self.transient.next())
+            await lose_channel(self, table, lobby_channel=in_lobby_channel(table, output))
+            return self.backoff.next()
         log.error("table %s: Discord refused the %s (%s); dropped", self.game_id, output.value, error)
         self.due.discard(output)
         OUTPUTS[output].give_up(self)
-
-    async def _unarchive(self, table: Table) -> Refusal | None:
-        """A thread Discord archived after a quiet while: open it again (None), or why that was refused."""
-        try:
-            await asyncio.wait_for(self.bot.http.edit_channel(table.place.channel_id, archived=False), REQUEST_TIMEOUT)
-        except Exception as again:  # locked, no permission, or Discord down
-            refusal = classify(again)
-            if refusal.counts_as_invalid:
-                self.budget.refused(table.row.guild_id, table.id)
-            return Refusal.LOCKED if refusal is Refusal.NO_PERMISSION else refusal
-        return None
-
-    async def channel_gone(self, channel_id: int) -> None:
-        """Discord says a channel or thread was deleted (an event, not a refused write)."""
-        table = await self.bot.service.table(self.game_id)
-        if table.status not in ACTIVE and not self.pending():
-            return
-        place = table.place
-        if channel_id == place.channel_id:
-            await self._channel_gone(table, lobby_channel=False)
-        elif channel_id == place.lobby_channel_id:
-            await self._channel_gone(table, lobby_channel=True)
-        self._start()
-
-    async def _channel_gone(self, table: Table, *, lobby_channel: bool) -> None:
-        """The table's thread was deleted: it moves back to its lobby's channel with a line saying so. Its channel
-        was deleted (the lobby's channel takes its threads with it): it ends, its host is told once, and nothing
-        more is written for it."""
-        if self.gone:
-            return
-        if table.place.kind is PlaceKind.THREAD and not lobby_channel:
-            await self.bot.service.leave_thread(table)
-            self.board.add_lines([Line(t("table.thread_deleted", table.row.locale, id=table.id))])
-            self.board.told.clear()  # the board they decide on is posted afresh, with its ping
-            self.board.pinged.clear()
-            self.due |= {Output.BOARD, Output.LOBBY}
-            return
-        self.gone = True
-        self.due.clear()
-        self.board.old_boards.clear()
-        await self.reach.tell_host_gone(table)
-        await self.bot.service.end_gone(table.id)
-        await self.bot.service.note_output(table, result_shown=True, told_shown=True, end_tidied=True)
-
-    async def _move_to_thread(self, table: Table) -> None:
-        """At its start, before anything is written: the table moves to its thread, or says why it stays."""
-        thread_id, why = await open_thread(self.bot, table)
-        await self.bot.service.settle_thread(table, thread_id)
-        if why:
-            self.board.lines.insert(0, Line(why))
-            self.due.add(Output.BOARD)
+        return 0.0
 
     def writing(self) -> bool:
         """Its task is writing now (not done, and not waiting out a backoff)."""

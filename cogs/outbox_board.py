@@ -21,16 +21,17 @@ import discord
 
 from bot.errors import HostError
 from bot.i18n import t
+from bot.outgoing import MISSING, Outgoing, cleared, mentioning
+from bot.refusals import UNKNOWN_MESSAGE
 from bot.replay import rebuild, stored_record
 from bot.storage.rows import BoardShown
 from bot.table import Table, Update, UpdateKind
 
-from .board import board_message_kwargs
-from .common import NO_MENTIONS
+from .board import board_message
 from .outbox_fold import Line, compose, fit, folded, plain_lines
 from .outbox_lines import event_lines
-from .outbox_token import TokenChannel
-from .refusals import UNKNOWN_MESSAGE
+from .outbox_token import NoLiveToken
+from .outlet import Outlet
 from .table_post import named, table_view, turn_lines
 
 if TYPE_CHECKING:
@@ -40,13 +41,9 @@ log = logging.getLogger(__name__)
 MAX_LINES = 40  # event lines kept while they cannot be written; older ones are summarised in one line
 
 
-Writable = discord.PartialMessageable | TokenChannel  # a channel, or a DM / group DM reached through a token
-
-
-def editable(channel: Writable, message_id: int | None) -> bool:
-    """Whether the writer may edit this message where it writes: always in a channel; through a token, only the
-    messages that token sent."""
-    return channel.can_edit(message_id) if isinstance(channel, TokenChannel) else True
+class MustWait(Exception):
+    """A new board is due where none can be posted but the one kept for saying the table waits (a DM or group DM
+    whose last press used its followups): the writer stops the clock and the board says the table waits."""
 
 
 def new_nonce() -> str:
@@ -84,6 +81,8 @@ class BoardWriter:
         self.old_boards: list[tuple[int, str]] = []  # replaced boards to turn into plain lines: (id, content)
         self.unrecorded = False  # edited since the stored record was written
         self.actions: int | None = None  # the game's logged actions as this writer followed them (None: unknown)
+        self.waiting: str | None = None  # the table waits for a press (a DM): the notice its board shows
+        self.inline_warning = False  # the time warning is a line of the board (a DM: no followup for it)
 
     def restore(self, table: Table) -> None:
         """After a restart: what the stored record says the players were shown. A board post that was under way
@@ -163,25 +162,36 @@ class BoardWriter:
         return bool(self.post or self.lines)
 
     # ---- writing ---------------------------------------------------------------------------
-    async def write(self, table: Table, channel: Writable) -> bool:
+    async def write(self, table: Table, outlet: Outlet) -> bool:
         """The board message: a new one at the bottom when a person's turn begins (or the lines outgrow it), else
-        the current one edited. Lines that do not fit stay pending for another round."""
+        the current one edited. Lines that do not fit stay pending for another round. While the table waits for a
+        press (``waiting``), the board says so instead, edited in place where a live token can (``_write_waiting``).
+        Where no new board can be posted but the one kept for saying so (a DM whose press used its followups), it
+        raises :class:`MustWait`: the writer stops the clock and the board says the table waits."""
+        self.inline_warning = outlet.warns_in_board
         if table.state is None:
-            return await self._write_plain_lines(table, channel)
+            return await self._write_plain_lines(table, outlet)
+        if self.waiting is not None and table.status == "running":
+            return await self._write_waiting(table, outlet)
         board = table.row.board_message_id
-        if self.post is None and (self._new_board_due(table) or (board and not editable(channel, board))):
+        if self.post is None and (self._new_board_due(table) or (board and not outlet.can_edit(board))):
+            if not outlet.can_post():
+                raise MustWait()
             self.post = await self._build_post(table)
-        wrote = await (self._post_board(table, channel) if self.post is not None else self._edit_board(table, channel))
-        return await self._write_warning(table, channel) or wrote
+        elif self.post is not None and not outlet.can_post():
+            raise MustWait()  # a post that did not go through, and nothing left to send it with but the kept one
+        wrote = await (self._post_board(table, outlet) if self.post is not None else self._edit_board(table, outlet))
+        if not outlet.warns_in_board:
+            wrote = await self._write_warning(table, outlet) or wrote
+        return wrote
 
-    async def _write_warning(self, table: Table, channel: Writable) -> bool:
+    async def _write_warning(self, table: Table, outlet: Outlet) -> bool:
         """The time warning below the board: sent when due, deleted once its decision is made (or the table moved
         on). It @mentions only those it has not warned in this turn."""
         wrote = False
         if self.warned is not None and self.warned[1] != table.version:
             try:
-                if editable(channel, self.warned[0]):  # (through a token: only while it is that press's message)
-                    await channel.get_partial_message(self.warned[0]).delete()
+                await outlet.delete(self.warned[0])
             except discord.NotFound:
                 pass  # deleted already
             self.warned, wrote = None, True
@@ -191,13 +201,14 @@ class BoardWriter:
             return wrote
         muted = await self.bot.storage.muted_pings(people)
         ping = [u for u in people if u not in muted and u not in self.warned_in_turn]
-        message = await channel.send(
-            t("table.time_warning", table.row.locale, players=named(table, people, ping), seconds=seconds),
-            allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in ping], everyone=False,
-                                                     roles=False))
-        self.warned = (message.id, table.version)
+        sent = await outlet.send(Outgoing(content=self._warning_text(table, people, ping, seconds),
+                                          mentions=mentioning(ping)))
+        self.warned = (sent, table.version)
         self.warned_in_turn.update(ping)
         return True
+
+    def _warning_text(self, table: Table, people: list[int], ping: list[int], seconds: int) -> str:
+        return t("table.time_warning", table.row.locale, players=named(table, people, ping), seconds=seconds)
 
     def _people(self, table: Table) -> list[int]:
         return table.user_ids_to_act() if table.status == "running" else []
@@ -208,11 +219,23 @@ class BoardWriter:
         return max(0, round(table.row.deadline - self.bot.service.clock()))
 
     def _turn(self, table: Table, mentioned: list[int], clock: bool = True) -> list[str]:
-        return turn_lines(table, self._people(table), mentioned, clock)  # the time warning: ``_write_warning``
+        """Whose turn it is (``turn_lines``) and, where the board carries it (a DM: ``inline_warning``), the time
+        warning; a separate message of its own elsewhere (``_write_warning``)."""
+        lines = turn_lines(table, self._people(table), mentioned, clock)
+        seconds = self._warning_seconds(table) if clock and self.inline_warning else None
+        if seconds is not None:
+            lines.append(self._warning_text(table, self._people(table), [], seconds))
+        return lines
 
     def all_told(self, table: Table) -> bool:
         """Everyone whose turn it is was told so by a board posted for their turn."""
         return set(self._people(table)) <= self.told
+
+    def pressed(self, table: Table, user_id: int) -> None:
+        """A person pressed a control of the table (a DM): when it is their turn, they know it."""
+        if user_id in self._people(table):
+            self.told.add(user_id)
+            self.pinged.add(user_id)
 
     def _new_board_due(self, table: Table) -> bool:
         if not table.row.board_message_id:
@@ -253,43 +276,38 @@ class BoardWriter:
             run += 1
         return self.shown_lines[len(self.shown_lines) - run:]
 
-    async def _post_board(self, table: Table, channel: Writable) -> bool:
+    async def _post_board(self, table: Table, outlet: Outlet) -> bool:
         post, locale = self.post, table.row.locale
         assert post is not None
-        kwargs = await board_message_kwargs(table, locale)
-        files = kwargs.pop("attachments", [])
-        kwargs["view"] = table_view(table, locale) or discord.utils.MISSING
+        board = await board_message(table, locale)
         if table.row.board_shown.posting != post.nonce:  # written ahead: a restart sends it with the same nonce
             await self.bot.service.note_output(table, board_shown=self._shown(
                 table, posting=post.nonce, posting_for=sorted(post.mentions)))
-        message = await channel.send(
-            post.content or None, **kwargs, files=files, nonce=post.nonce,
-            allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in post.mentions],
-                                                     everyone=False, roles=False))
-        old = table.row.board_message_id
-        if old:
-            kept = self.shown_lines[:len(self.shown_lines) - len(post.carried)]
-            self.old_boards.append((old, compose(kept, self.shown_turn) if post.carried else self.shown_text))
+        sent = await outlet.send(replace(board, content=post.content or None, view=table_view(table, locale) or MISSING,
+                                         mentions=mentioning(post.mentions), nonce=post.nonce))
+        self._replaced(table, post.carried)
         self.pinged.update(post.mentions)
         self.told = set(post.people)
         self.shown_lines, self.shown_text, self.shown_turn = [*post.carried, *post.lines], post.log, post.turn_log
         self._drop_post()
         self.unrecorded = False
-        await self.bot.service.note_output(table, board_message_id=message.id, board_shown=self._shown(table))
+        await self.bot.service.note_output(table, board_message_id=sent, board_shown=self._shown(table))
         return True
 
-    async def _edit_board(self, table: Table, channel: Writable) -> bool:
-        locale = table.row.locale
+    def _replaced(self, table: Table, carried: list[Line]) -> None:
+        """The current board gives way to a new one: it is to keep only its lines (``retire_old_boards``)."""
+        old = table.row.board_message_id
+        if old:
+            kept = self.shown_lines[:len(self.shown_lines) - len(carried)]
+            self.old_boards.append((old, compose(kept, self.shown_turn) if carried else self.shown_text))
+
+    async def _edit_board(self, table: Table, outlet: Outlet) -> bool:
         told = [u for u in self._people(table) if u in self.pinged]
         turn = self._turn(table, told)
         taken = fit(self.lines, turn, self.shown_lines)
         lines = [*self.shown_lines, *self.lines[:taken]]
-        content = compose(lines, turn)
-        kwargs = await board_message_kwargs(table, locale)
-        kwargs["view"] = table_view(table, locale)
         try:
-            await channel.get_partial_message(table.row.board_message_id or 0).edit(
-                content=content, **kwargs, allowed_mentions=NO_MENTIONS)
+            await outlet.edit(table.row.board_message_id or 0, await self._board_with(table, compose(lines, turn)))
         except discord.NotFound as error:
             if error.code != UNKNOWN_MESSAGE:
                 raise
@@ -298,11 +316,40 @@ class BoardWriter:
             log.info("table %s: its board was deleted; posting it again", table.id)
             self.shown_text = ""
             self.post = await self._build_post(table)
-            return await self._post_board(table, channel)
+            return await self._post_board(table, outlet)
         del self.lines[:taken]
         self.shown_turn = self._turn(table, told, clock=False)
         self.shown_lines, self.shown_text = lines, compose(lines, self.shown_turn)
         self.unrecorded = True  # stored once the writer is idle (``record``): one write per burst, not per edit
+        return True
+
+    async def _board_with(self, table: Table, content: str) -> Outgoing:
+        board = await board_message(table, table.row.locale)
+        return replace(board, content=content, view=table_view(table, table.row.locale))
+
+    async def _write_waiting(self, table: Table, outlet: Outlet) -> bool:
+        """The table waits for a press, its clock stopped: the board shows what happened, whose turn it is (no
+        clock, no ping) and that it waits. Edited in place where a live token can; else posted with the followup
+        kept for it (the board it replaces keeps its lines); else (no live token) nothing can be said."""
+        assert self.waiting is not None
+        self.post = None  # a board post that did not go through: its lines (still first in ``lines``) go on this one
+        turn = turn_lines(table, self._people(table), [], clock=False)
+        taken = fit(self.lines, [*turn, self.waiting], self.shown_lines)
+        lines = [*self.shown_lines, *self.lines[:taken]]
+        board = await self._board_with(table, compose(lines, [*turn, self.waiting]))
+        current = table.row.board_message_id
+        if current and outlet.can_edit(current):
+            await outlet.edit(current, board)
+        elif outlet.can_post(kept=True):
+            sent = await outlet.send(board, kept=True)
+            self._replaced(table, [])
+            await self.bot.service.note_output(table, board_message_id=sent)
+        else:
+            raise NoLiveToken()
+        del self.lines[:taken]
+        self.shown_lines, self.shown_turn = lines, turn
+        self.shown_text = compose(lines, turn)  # what it keeps once replaced: not the notice
+        self.unrecorded = True
         return True
 
     async def record(self, table: Table) -> None:
@@ -312,31 +359,31 @@ class BoardWriter:
             self.unrecorded = False
             await self.bot.service.note_output(table, board_shown=self._shown(table))
 
-    async def _write_plain_lines(self, table: Table, channel: Writable) -> bool:
+    async def _write_plain_lines(self, table: Table, outlet: Outlet) -> bool:
         """Lines of a table that never had a board (cancelled in its lobby): a message of their own."""
         if self.post is None and self.lines:
             lines = self.lines[:fit(self.lines, ()) or 1]
             self.post = Post(new_nonce(), lines, compose(lines, ()), [], frozenset())
         if self.post is None:
             return False
-        await channel.send(self.post.content, nonce=self.post.nonce, allowed_mentions=NO_MENTIONS)
+        await outlet.send(Outgoing(content=self.post.content, nonce=self.post.nonce))
         self._drop_post()
         return True
 
-    async def retire_old_boards(self, channel: Writable) -> bool:
-        """A replaced board keeps only its lines (picture, board and controls removed); one with none is deleted."""
+    async def retire_old_boards(self, outlet: Outlet) -> bool:
+        """A replaced board keeps only its lines (picture, board and controls removed); one with none is deleted.
+        Through a token only while one that sent it lives (else it keeps what it shows: its controls answer as
+        stale)."""
         wrote = False
         while self.old_boards:
             message_id, content = self.old_boards[0]
-            old = channel.get_partial_message(message_id)
             try:
-                if not editable(channel, message_id):
-                    pass  # sent with an older press's token: it keeps its controls (they answer as stale)
+                if not outlet.can_edit(message_id):
+                    pass
                 elif content:
-                    await old.edit(content=content, embed=None, attachments=[], view=None,
-                                   allowed_mentions=NO_MENTIONS)
+                    await outlet.edit(message_id, cleared(content))
                 else:
-                    await old.delete()
+                    await outlet.delete(message_id)
             except discord.NotFound:
                 pass  # deleted already: nothing left to tidy
             self.old_boards.pop(0)

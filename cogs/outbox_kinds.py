@@ -4,22 +4,23 @@ The writer (:class:`cogs.outbox.TableOutbox`) goes through them in this order; e
 reaching the channel stays there."""
 from __future__ import annotations
 
-import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
-from typing import TYPE_CHECKING, Any, Awaitable, Callable, Mapping
+from typing import TYPE_CHECKING, Awaitable, Callable, Mapping
 
 import discord
 
+from bot.delivery import stable_nonce
 from bot.i18n import t
+from bot.outgoing import Outgoing
 from bot.place import PlaceKind
+from bot.refusals import UNKNOWN_MESSAGE
 from bot.table import Table
 
-from .common import NO_MENTIONS
 from .lobby import lobby_embed, lobby_view
 from .outbox_lines import Output, end_line
-from .outbox_token import NotThisToken, TokenChannel
-from .refusals import UNKNOWN_MESSAGE
+from .outbox_token import NotThisToken
+from .outlet import ChannelOutlet, Outlet
 from .table_result import result_message
 from .table_thread import post_result
 
@@ -49,17 +50,16 @@ def in_lobby_channel(table: Table, output: Output) -> bool:
     return OUTPUTS[output].where[table.place.kind] is Writing.LOBBY
 
 
-def channel(outbox: "TableOutbox", table: Table, output: Output) -> discord.PartialMessageable | TokenChannel:
+def outlet(outbox: "TableOutbox", table: Table, output: Output) -> Outlet:
     """Where a kind of message is written at this table's place (``OUTPUTS``): where it plays, where its lobby is,
-    or through the last press's token."""
+    or through people's presses."""
     place = table.place
     writing = OUTPUTS[output].where[place.kind]
     if writing is Writing.TOKEN:
-        return TokenChannel(outbox.carrier)
+        return outbox.tokens
     if writing not in (Writing.PLAYS, Writing.LOBBY):
         raise ValueError(f"table {table.id}: no channel writes of the {output.value} at a {place.kind.value}")
-    return outbox.bot.get_partial_messageable(place.channel_for(lobby=writing is Writing.LOBBY),
-                                              guild_id=place.guild_id)
+    return ChannelOutlet(outbox.bot, place.channel_for(lobby=writing is Writing.LOBBY), place.guild_id)
 
 
 def nothing(_: "TableOutbox") -> None:
@@ -70,26 +70,21 @@ async def record_nothing(_: "TableOutbox", __: Table) -> None:
     return None
 
 
-def stable_nonce(game_id: int, what: str) -> str:
-    """The same nonce on every try, before and after a restart: Discord answers a repeat with the message it has."""
-    digest = hashlib.sha256(f"gamehost:{game_id}:{what}".encode()).digest()
-    return str(int.from_bytes(digest[:8], "big") >> 1)
-
-
 async def write_lobby(outbox: "TableOutbox", table: Table) -> bool:
     if not table.row.lobby_message_id:
         return False
     locale = table.row.locale
     if table.status == "lobby":
-        kwargs: dict[str, Any] = {"embed": lobby_embed(table, locale), "view": lobby_view(table, locale)}
+        message = Outgoing(embed=lobby_embed(table, locale), view=lobby_view(table, locale))
     else:  # started (who plays, no buttons), over, or ended before it finished
         key = {"running": "lobby.started", "finished": "lobby.over"}.get(table.status)
         content = t(key, locale, id=table.id) if key else end_line(table, outbox.end_reason)
-        if table.status == "running" and table.place.kind is PlaceKind.THREAD:
+        if table.status == "running" and table.place.in_thread:
             content = t("lobby.playing_in_thread", locale, thread=f"<#{table.place.channel_id}>")
-        kwargs = {"content": content, "embed": lobby_embed(table, locale), "view": None}
+        message = Outgoing(content=content, embed=lobby_embed(table, locale), view=None)
+    where = outlet(outbox, table, Output.LOBBY)
     try:
-        await channel(outbox, table, Output.LOBBY).get_partial_message(table.row.lobby_message_id).edit(**kwargs)
+        await where.edit(table.row.lobby_message_id, message)
     except NotThisToken:  # a group DM's lobby, edited only by a press on it: it keeps what it shows
         return False
     except discord.NotFound as error:
@@ -97,13 +92,12 @@ async def write_lobby(outbox: "TableOutbox", table: Table) -> bool:
             raise
         if table.status != "lobby":
             return False  # a deleted lobby of a table that started is not brought back
-        message = await channel(outbox, table, Output.LOBBY).send(**kwargs, allowed_mentions=NO_MENTIONS)
-        await outbox.bot.service.set_message(table, lobby_message_id=message.id)
+        await outbox.bot.service.set_message(table, lobby_message_id=await where.send(message))
     return True
 
 
 async def write_board(outbox: "TableOutbox", table: Table) -> bool:
-    return await outbox.board.write(table, channel(outbox, table, Output.BOARD))
+    return await outbox.board.write(table, outlet(outbox, table, Output.BOARD))
 
 
 async def write_result(outbox: "TableOutbox", table: Table) -> bool:
@@ -115,14 +109,15 @@ async def write_result(outbox: "TableOutbox", table: Table) -> bool:
         outbox.due.add(Output.RESULT)
         return False
     rematch = await outbox.bot.storage.tournaments.tournament_of_game(table.id) is None
-    kwargs = result_message(table, table.row.locale, rematch=rematch, share=outbox.bot.settings.web_on())
-    await channel(outbox, table, Output.RESULT).send(**kwargs, nonce=stable_nonce(table.id, "result"))
+    result = result_message(table, table.row.locale, rematch=rematch, share=outbox.bot.settings.web_on())
+    await outlet(outbox, table, Output.RESULT).send(replace(result, nonce=stable_nonce(table.id, "result")),
+                                                    kept=True)
     await outbox.bot.service.note_output(table, result_shown=True)
     return True
 
 
 async def retire(outbox: "TableOutbox", table: Table) -> bool:
-    return await outbox.board.retire_old_boards(channel(outbox, table, Output.RETIRE))
+    return await outbox.board.retire_old_boards(outlet(outbox, table, Output.RETIRE))
 
 
 async def write_told(outbox: "TableOutbox", table: Table) -> bool:
@@ -147,7 +142,7 @@ async def archive(outbox: "TableOutbox", table: Table) -> bool:
     if outbox.due & {Output.LOBBY, Output.BOARD, Output.RESULT, Output.TOLD} or outbox.board.old_boards:
         outbox.due.add(Output.ARCHIVE)  # (a refusal of those would loop here without a pause: it raises first)
         return False
-    if table.state is not None and (table.place.kind is PlaceKind.THREAD or in_own_thread(outbox, table)):
+    if table.state is not None and (table.place.in_thread or in_own_thread(outbox, table)):
         await outbox.bot.http.edit_channel(table.place.channel_id, archived=True)
     await outbox.bot.service.note_output(table, end_tidied=True)
     return True

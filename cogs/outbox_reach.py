@@ -5,16 +5,17 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from typing import TYPE_CHECKING
 
 import discord
 
 from bot.i18n import t
+from bot.refusals import FAILURES, Refusal, RefusalBudget
 from bot.table import Table
 
 from .common import NO_MENTIONS
 from .permissions import TABLE_PERMISSIONS, missing, missing_in_channel, permission_names
-from .refusals import FAILURES, Refusal
 
 if TYPE_CHECKING:
     from bot.client import GameHostBot
@@ -31,6 +32,16 @@ class Reach:
         self.bot, self.game_id = bot, game_id
         self.cause: Refusal | None = None  # why the table's channel cannot be written to now (None: it can)
         self.channel_id: int | None = None  # the channel that refused
+        self.tried_at = 0.0  # when the writer last asked Discord while it could not reach it (time.monotonic)
+
+    def may_probe(self, table: Table, budget: RefusalBudget, every: float, server_every: float) -> bool:
+        """An unreachable table asks Discord again in its server's turn (``server_every``: a server's held tables
+        ask together, not each) when the gateway's cache says its channel could take the message (or does not know
+        it). When the cache says it still could not, it asks once every ``every`` seconds for its whole server all
+        the same: a permission given back without an event leaves the cache wrong, and nothing else would tell."""
+        if self.cache_refuses(table):
+            return time.monotonic() - self.tried_at >= every and budget.may_probe(table.row.guild_id, every)
+        return budget.may_probe(table.row.guild_id, server_every)
 
     async def cannot_reach(self, table: Table, refusal: Refusal, *, lobby_channel: bool) -> None:
         """The first refusal of a cause tells the host; the same cause again tells nobody."""

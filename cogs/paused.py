@@ -13,6 +13,7 @@ from bot.table import Table
 from .common import GameItem, host, is_admin, reply
 from .controls import BackButton, HandButton
 from .custom_ids import ID
+from .private_table import adopt_board
 
 
 class EndTableButton(GameItem, template=rf"gh:end:(?P<gid>{ID})"):
@@ -28,6 +29,7 @@ class EndTableButton(GameItem, template=rf"gh:end:(?P<gid>{ID})"):
         return cls(int(match["gid"]), interaction.locale)
 
     async def run(self, interaction: discord.Interaction) -> None:
+        await adopt_board(interaction, await host(interaction).service.table(self.game_id))  # (a DM's board)
         await host(interaction).service.end(self.game_id, interaction.user.id, is_admin=is_admin(interaction))
         interaction.extras["committed"] = "end"
         await reply(interaction, t("table.ended", interaction.locale, id=self.game_id))

@@ -20,7 +20,7 @@ from bot.table import Table
 from engines import get_engine
 
 from .common import host
-from .limits import count_creation
+from .limits import count_creation, room_for
 from .outbox_token import Carrier
 
 if TYPE_CHECKING:
@@ -46,19 +46,20 @@ async def open_private_table(interaction: discord.Interaction, game: str, option
     if 1 + bots < engine.min_players:
         raise HostError("dm_needs_bots", min=engine.min_players - 1)
     service, user = host(interaction).service, interaction.user
-    count_creation(interaction, Limits())  # the per-person cooldown, as in a server
-    try:
-        await interaction.response.defer(thinking=True)
-    except discord.HTTPException:  # Discord lost the interaction: nothing was created
-        raise HostError("lobby_not_shown") from None
-    assert interaction.channel_id is not None
-    table = await service.create_lobby(
-        game=game, guild_id=None, channel_id=interaction.channel_id, user_id=user.id, name=user.display_name,
-        options=options, locale=language(interaction.locale), turn_seconds=timer)
-    for _ in range(min(bots, engine.max_players - 1)):
-        await service.add_bot(table.id, user.id, level)
-    tables_cog(interaction).outbox(table.id).carry(Carrier(interaction))  # before the start: the board uses it
-    await service.start(table.id, user.id)
+    async with room_for(interaction, Limits(), "running"):  # a person's tables outside servers, bounded
+        count_creation(interaction, Limits())  # the per-person cooldown, as in a server
+        try:
+            await interaction.response.defer(thinking=True)
+        except discord.HTTPException:  # Discord lost the interaction: nothing was created
+            raise HostError("lobby_not_shown") from None
+        assert interaction.channel_id is not None
+        table = await service.create_lobby(
+            game=game, guild_id=None, channel_id=interaction.channel_id, user_id=user.id, name=user.display_name,
+            options=options, locale=language(interaction.locale), turn_seconds=timer)
+        for _ in range(min(bots, engine.max_players - 1)):
+            await service.add_bot(table.id, user.id, level)
+        tables_cog(interaction).outbox(table.id).carry(carrier(interaction))  # before the start: the board uses it
+        await service.start(table.id, user.id)
     interaction.extras["committed"] = "start"
 
 
@@ -70,7 +71,7 @@ def tables_cog(interaction: discord.Interaction) -> "TableCog":
 
 def carried_here(interaction: discord.Interaction, table: Table) -> bool:
     place = table.place
-    return place.kind is PlaceKind.PRIVATE and place.channel_id == interaction.channel_id
+    return place.by_token and place.channel_id == interaction.channel_id
 
 
 async def carry_press(interaction: discord.Interaction, game_id: int) -> None:
@@ -83,6 +84,24 @@ async def carry_press(interaction: discord.Interaction, game_id: int) -> None:
         tables = [await service.table(game_id), *await service.tables_in_channel(interaction.channel_id)]
     except HostError:
         return  # a forged control naming no table
-    carrier = Carrier(interaction)
+    press = carrier(interaction)
     for table in {t.id: t for t in tables if carried_here(interaction, t)}.values():
-        tables_cog(interaction).outbox(table.id).carry(carrier)
+        tables_cog(interaction).outbox(table.id).carry(press, table if table.id == game_id else None)
+
+
+def carrier(interaction: discord.Interaction) -> Carrier:
+    """The press as a carrier of what follows, its token's age counted on the bot's delivery clock."""
+    return Carrier(interaction, host(interaction).delivery)
+
+
+async def adopt_board(interaction: discord.Interaction, table: Table) -> None:
+    """A press on a DM table's board (or lobby) that no live token can edit any more (the table waited for a press,
+    or the bot restarted): acknowledged as an update of that message, so its token edits it into what the table
+    shows now (the press's own answer then follows as a followup) rather than posting it again below."""
+    message = interaction.message
+    if (not carried_here(interaction, table) or interaction.response.is_done() or message is None
+            or message.flags.ephemeral or message.id not in (table.row.board_message_id, table.row.lobby_message_id)):
+        return
+    if tables_cog(interaction).outbox(table.id).tokens.can_edit(message.id):
+        return
+    await interaction.response.defer()

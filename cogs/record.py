@@ -18,9 +18,9 @@ from bot.replay_show import animated_summary
 from bot.replies import NO_MENTIONS, fill_original
 from bot.reveal import reveal_lines
 
-from .common import GameItem, host
+from .common import host
 from .custom_ids import ID
-from .look_back import all_hands_allowed, check_can_see, opening, rebuilt_game
+from .look_back import LookBackItem, all_hands_allowed, check_can_see, opening, rebuilt_game
 
 REVEAL_EMBED_CHARS = 4096  # Discord's limit for an embed's description
 
@@ -50,7 +50,7 @@ async def send_record(interaction: discord.Interaction, table_id: int) -> None:
     await fill_original(interaction, content="\n".join(lines), attachments=files, allowed_mentions=NO_MENTIONS)
 
 
-class RevealButton(GameItem, template=rf"gh:reveal:(?P<gid>{ID})"):
+class RevealButton(LookBackItem, template=rf"gh:reveal:(?P<gid>{ID})"):
     """**Reveal** under a finished table's result (not a tournament's: its other tables may still be playing)."""
 
     def __init__(self, game_id: int, locale: object | None = None) -> None:

@@ -19,7 +19,7 @@ import discord
 from bot import literal, render
 from bot.errors import HostError
 from bot.i18n import language, t
-from bot.place import PlaceKind
+from bot.outgoing import Outgoing
 from bot.replay import GameRecord, stored_record
 from bot.replay_show import record_names
 from bot.replies import NO_MENTIONS, fill_original, reply
@@ -27,9 +27,9 @@ from bot.review import Perspective, SteppedReplay, frame_lines
 from bot.review_seek import menus, point_label
 from bot.table import Table
 
-from .common import GameItem, host
+from .common import host
 from .custom_ids import ID, INDEX, number, valid_id
-from .look_back import all_hands_allowed, check_can_see, look_back, opening, replay_cache
+from .look_back import LookBackItem, all_hands_allowed, check_can_see, look_back, opening, replay_cache
 from .review_shared import SharedReviews, post_shared
 
 EMBED_CHARS = 4096  # Discord's limit for an embed's description
@@ -187,7 +187,7 @@ async def show_frame(interaction: discord.Interaction, table_id: int, index: int
         await interaction.response.edit_message(**message)
 
 
-class ReviewButton(GameItem, template=rf"gh:review:(?P<gid>{ID})"):
+class ReviewButton(LookBackItem, template=rf"gh:review:(?P<gid>{ID})"):
     """**Review** under a finished table's result: opens a private viewer of its game."""
 
     def __init__(self, game_id: int, locale: object | None = None) -> None:
@@ -211,7 +211,7 @@ def leader_of(match: Any) -> int | None:
     return int(match["lead"]) if match["lead"] is not None else None
 
 
-class ReviewStep(GameItem,
+class ReviewStep(LookBackItem,
                  template=rf"gh:rv:(?P<gid>{ID}):(?P<frame>{INDEX}):{PERSPECTIVE}:(?P<slot>[0-9]){LEADER}"):
     """⏮ ◀ n/N ▶ ⏭ on the first row, −10 +10 and the deal (trick, turn) before and after on the second: each
     carries the frame it shows (``slot`` keeps two buttons to one frame apart, and says the row)."""
@@ -239,7 +239,7 @@ class SeekMenu(str, enum.Enum):
     TURN = "t"
 
 
-class ReviewSeek(GameItem, template=rf"gh:rvk:(?P<gid>{ID}):{PERSPECTIVE}(?::(?P<menu>[dt]))?{LEADER}"):
+class ReviewSeek(LookBackItem, template=rf"gh:rvk:(?P<gid>{ID}):{PERSPECTIVE}(?::(?P<menu>[dt]))?{LEADER}"):
     """A seek menu (the deals, or the turns): each option's value is the frame it jumps to."""
 
     def __init__(self, game_id: int, perspective: Perspective, leader: int | None = None,
@@ -262,7 +262,7 @@ class ReviewSeek(GameItem, template=rf"gh:rvk:(?P<gid>{ID}):{PERSPECTIVE}(?::(?P
         await show_frame(interaction, self.game_id, index, self.perspective, self.leader)
 
 
-class ReviewPerspective(GameItem, template=rf"gh:rvp:(?P<gid>{ID}):(?P<frame>{INDEX}){LEADER}"):
+class ReviewPerspective(LookBackItem, template=rf"gh:rvp:(?P<gid>{ID}):(?P<frame>{INDEX}){LEADER}"):
     """The perspective menu: the same frame seen through other eyes."""
 
     def __init__(self, game_id: int, frame: int, leader: int | None = None,
@@ -285,7 +285,7 @@ class ReviewPerspective(GameItem, template=rf"gh:rvp:(?P<gid>{ID}):(?P<frame>{IN
         await show_frame(interaction, self.game_id, self.frame, chosen, self.leader)
 
 
-class ReviewShare(GameItem, template=rf"gh:rvsh:(?P<gid>{ID}):(?P<frame>{INDEX}):{PERSPECTIVE}"):
+class ReviewShare(LookBackItem, template=rf"gh:rvsh:(?P<gid>{ID}):(?P<frame>{INDEX}):{PERSPECTIVE}"):
     """**Show the table** on a private viewer (issue 33, item 4): someone who played posts the review where the
     table played, at this frame, and leads it; everyone watches it edited in place."""
 
@@ -319,7 +319,7 @@ async def start_shared(interaction: discord.Interaction, table_id: int, index: i
     record = replay.record if replay is not None else await stored_record(host(interaction).storage, table_id)
     if index > len(record.actions):
         raise HostError("review_no_frame", index=index, last=len(record.actions))
-    private = table.place.kind is PlaceKind.PRIVATE  # a DM: shared through this press (no "thinking…" to fill)
+    private = table.place.by_token  # a DM: shared through this press (no "thinking…" to fill)
     await interaction.response.defer(ephemeral=True, thinking=not private)
     replay = replay or await rebuilt(interaction, record)
     locale = table.row.locale
@@ -336,19 +336,13 @@ async def post_where_played(interaction: discord.Interaction, table: Table, cont
     """The shared review sent to the table's thread (unarchived first when it was archived) or channel, as a
     table's writer sends (``review_shared.post_shared``)."""
     client, place = interaction.client, table.place
-    if place.kind is PlaceKind.PRIVATE:  # the bot writes there only through the press's token
-        files = [discord.File(f.fp, f.filename) for f in message.pop("attachments")]
-        return await interaction.followup.send(content, files=files, wait=True, **message)
+    review = Outgoing.of(content, **message)
+    if place.by_token:  # the bot writes there only through the press's token
+        return await interaction.followup.send(wait=True, **review.send())
     channel = client.get_channel(place.channel_id) or await client.fetch_channel(place.channel_id)
     if not isinstance(channel, discord.abc.Messageable):
         raise HostError("review_share_failed", game_id=table.id)
-    pictures = [(f.filename, f.fp.read()) for f in message.pop("attachments")]
-
-    async def send() -> discord.Message:
-        files = [discord.File(io.BytesIO(data), filename) for filename, data in pictures]
-        return await channel.send(content, files=files, **message)
-
-    posted = await post_shared(client, place.channel_id, place.guild_id, send)
+    posted = await post_shared(client, place.channel_id, place.guild_id, lambda: channel.send(**review.send()))
     if posted is None:
         raise HostError("review_share_failed", game_id=table.id)
     return posted

@@ -3,9 +3,9 @@ message stands, so a table's thread is never flooded. Bounded (the least recentl
 process running for months keeps a few hundred, not one per table it ever shared), and a review a moderator
 deleted is forgotten when the table is shared next, so it can be shared again.
 
-Its post goes the way a table's writer sorts Discord's answers (``post_shared``): an archived thread is
-unarchived, a server error, broken connection or rate limit is tried again after a wait (a few times, within the
-clicker's wait), every refusal counts in the bot's shared budget, and nothing is sent while that budget is spent."""
+Its post goes through the bot's one way out (``post_shared``, ``bot.delivery``): an archived thread is unarchived,
+a server error, broken connection or rate limit is tried again after a wait (a few times, within the clicker's
+wait), every refusal counts in the bot's shared budget, and nothing is sent while its server's share is spent."""
 from __future__ import annotations
 
 import asyncio
@@ -14,18 +14,9 @@ from dataclasses import dataclass
 from typing import Awaitable, Callable
 
 import discord
-from discord.ext import commands
 
-from .refusals import (
-    TRANSPORT,
-    UNKNOWN_CHANNEL,
-    UNKNOWN_MESSAGE,
-    Backoff,
-    Refusal,
-    RefusalBudget,
-    classify,
-    retry_after,
-)
+from bot.delivery import Delivery
+from bot.refusals import TRANSPORT, UNKNOWN_CHANNEL, UNKNOWN_MESSAGE, Backoff, Refusal
 
 SHARED_KEPT = 256  # shared reviews remembered
 POST_TRIES = 4  # sends of one shared review (each after the wait its refusal calls for)
@@ -72,29 +63,40 @@ class SharedReviews:
 
 async def post_shared(client: discord.Client, channel_id: int, guild_id: int | None,
                       send: Callable[[], Awaitable[discord.Message]]) -> discord.Message | None:
-    """Send a shared review (``send``) as a table's writer would (its refusals counted in its server's share of the
-    budget); None when Discord would not take it."""
-    tables = client.get_cog("TableCog") if isinstance(client, commands.Bot) else None
-    budget: RefusalBudget | None = getattr(tables, "refusals", None)  # the bot's, shared by every table's writer
-    backoff = Backoff(*POST_BACKOFF)
-    for _ in range(POST_TRIES):
-        if budget is not None and budget.wait(guild_id) > 0:
-            return None  # the bot is refused too often just now: no more refused requests for a review
-        try:
-            return await send()
-        except (discord.HTTPException, *TRANSPORT) as error:
-            refusal = classify(error)
-            if budget is not None and refusal.counts_as_invalid:
-                budget.refused(guild_id)
-            if refusal is Refusal.ARCHIVED:  # a quiet thread is archived: reopen it, then send again
-                try:
-                    await client.http.edit_channel(channel_id, archived=False)
-                except (discord.HTTPException, *TRANSPORT) as again:
-                    if budget is not None and classify(again).counts_as_invalid:
-                        budget.refused(guild_id)
-                    return None
-            elif refusal in (Refusal.TRANSIENT, Refusal.RATE_LIMITED):
-                await asyncio.sleep(max(retry_after(error), backoff.next()))
-            else:
-                return None
-    return None
+    """Send a shared review (``send``) through the bot's delivery loop (its refusals counted in its server's share of
+    the budget); None when Discord would not take it."""
+    delivery: Delivery = getattr(client, "delivery", None) or Delivery()  # the bot's, shared by every writer
+    job = SharedPost(client, delivery, channel_id, guild_id, send)
+    await delivery.run(job)
+    return job.posted
+
+
+class SharedPost:
+    """One shared review's post, as a job of the delivery loop: ``POST_TRIES`` sends at most."""
+
+    def __init__(self, client: discord.Client, delivery: Delivery, channel_id: int, guild_id: int | None,
+                 send: Callable[[], Awaitable[discord.Message]]) -> None:
+        self.client, self.delivery, self.channel_id, self.send = client, delivery, channel_id, send
+        self.guild_id, self.table_id = guild_id, None
+        self.backoff = Backoff(*POST_BACKOFF)
+        self.posted: discord.Message | None = None
+        self.tries = 0
+
+    async def attempt(self) -> float | None:
+        self.tries += 1
+        self.posted = await self.send()
+        return None
+
+    async def held(self, seconds: float) -> bool:
+        return False  # the bot is refused too often just now: no more refused requests for a review
+
+    async def refused(self, refusal: Refusal, error: BaseException, wait: float) -> float | None:
+        if self.tries >= POST_TRIES:
+            return None
+        if refusal is Refusal.ARCHIVED:  # a quiet thread is archived: reopen it, then send again
+            return 0.0 if await self.delivery.unarchive(self.client.http, self.channel_id, self.guild_id) is None \
+                else None
+        return wait if refusal.retried else None
+
+    async def sleep(self, seconds: float) -> None:
+        await asyncio.sleep(seconds)

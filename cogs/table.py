@@ -11,8 +11,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import literal
+from bot.delivery import Delivery
 from bot.errors import HostError
 from bot.i18n import t
+from bot.refusals import RefusalBudget
 from bot.table import Table, Update, UpdateKind
 
 from .board import board_view
@@ -23,7 +25,6 @@ from .lobby import lobby_embed
 from .outbox import TableOutbox
 from .paused import PAUSED_ITEMS, paused_view
 from .record import RevealButton, send_record
-from .refusals import RefusalBudget
 from .review import REVIEW_ITEMS, open_viewer
 from .share import ShareButton, revoke_links
 from .stale_hand import answer_stale_hand_control
@@ -44,10 +45,15 @@ class TableCog(commands.Cog):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
         self.outboxes: dict[int, TableOutbox] = {}
-        self.refusals = RefusalBudget()  # Discord's refusals of every table's writer together
+        self.delivery: Delivery = bot.delivery  # type: ignore[attr-defined]  # a GameHostBot: the one way out
         self.hands = LiveHands(bot, hand_message, redraw_files)  # type: ignore[arg-type]  # a GameHostBot
         bot.stale_control = answer_stale_hand_control  # type: ignore[attr-defined]  # a GameHostBot
         bot.service.subscribe(self.on_update)  # type: ignore[attr-defined]  # a GameHostBot, typed as commands.Bot
+
+    @property
+    def refusals(self) -> RefusalBudget:
+        """Discord's refusals of every writer of the bot together (the delivery's budget)."""
+        return self.delivery.budget
 
     # ---- the channel side of every update ------------------------------------------
     async def on_update(self, update: Update) -> None:
@@ -66,7 +72,7 @@ class TableCog(commands.Cog):
     def outbox(self, game_id: int) -> TableOutbox:
         box = self.outboxes.get(game_id)
         if box is None:
-            box = self.outboxes[game_id] = TableOutbox(self.bot, game_id, self.refusals, self._writer_done)  # type: ignore[arg-type]  # a GameHostBot
+            box = self.outboxes[game_id] = TableOutbox(self.bot, game_id, self._writer_done)  # type: ignore[arg-type]  # a GameHostBot
         return box
 
     async def cog_load(self) -> None:

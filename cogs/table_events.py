@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING
 import discord
 from discord.ext import commands
 
+from .outbox_channel import channel_gone
+
 if TYPE_CHECKING:
     from bot.client import GameHostBot
 
@@ -35,7 +37,7 @@ class TableEvents(commands.Cog):
 
     async def _gone(self, channel_id: int) -> None:
         for game_id in await self._tables_in(channel_id):
-            await self.tables.outbox(game_id).channel_gone(channel_id)
+            await channel_gone(self.tables.outbox(game_id), channel_id)
 
     @commands.Cog.listener()
     async def on_raw_thread_update(self, payload: discord.RawThreadUpdateEvent) -> None:

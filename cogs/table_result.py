@@ -11,6 +11,7 @@ import discord
 from bot import literal, render
 from bot.games import render_hooks
 from bot.i18n import join_list, t
+from bot.outgoing import MISSING, Outgoing
 from bot.table import Table
 
 from .common import NO_MENTIONS, GameItem, host, names_for
@@ -22,8 +23,8 @@ from .share import ShareButton
 
 
 def result_message(table: Table, locale: object | None, *, rematch: bool = True,
-                   board_above: bool = True, share: bool = False) -> dict[str, Any]:
-    """The send arguments of a finished table's result: an embed (winners; the places unless the final board with
+                   board_above: bool = True, share: bool = False) -> Outgoing:
+    """A finished table's result: an embed (winners; the places unless the final board with
     them is just above; the game's notes) and, unless
     ``rematch`` is False (a tournament table; the lobby's channel of a table that played in its thread), the
     Rematch button. The footer says only what is true where it is posted (``board_above``: below the final board).
@@ -49,7 +50,7 @@ def result_message(table: Table, locale: object | None, *, rematch: bool = True,
         view.add_item(ReviewButton(table.id, locale))
         if share:
             view.add_item(ShareButton(table.id, locale))
-    return {"embed": embed, "view": view if rematch else discord.utils.MISSING, "allowed_mentions": NO_MENTIONS}
+    return Outgoing(embed=embed, view=view if rematch else MISSING)
 
 
 class RematchButton(GameItem, template=rf"gh:rematch:(?P<gid>{ID})"):

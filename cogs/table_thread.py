@@ -24,7 +24,6 @@ from bot.discord_errors import (
     UNKNOWN_CHANNEL,
 )
 from bot.i18n import t
-from bot.place import PlaceKind
 from bot.table import ACTIVE, Table
 
 from .common import NO_MENTIONS, host
@@ -114,14 +113,14 @@ async def post_result(bot: "GameHostBot", table: Table, nonce: str) -> bool:
     notes as the result in the thread, without Rematch, which stays in the thread) or that it was ended, as one
     message linking the thread. Other tables: nothing (False)."""
     place = table.place
-    if table.status in ACTIVE or place.kind is not PlaceKind.THREAD:
+    if table.status in ACTIVE or not place.in_thread:
         return False
     locale, thread = table.row.locale, f"<#{place.channel_id}>"
     channel = bot.get_partial_messageable(place.lobby_channel_id, guild_id=place.guild_id)
     finished = table.status == "finished" and table.state is not None
     embed = discord.utils.MISSING
     if finished:
-        embed = result_message(table, locale, rematch=False, board_above=False)["embed"]
+        embed = result_message(table, locale, rematch=False, board_above=False).embed
     try:
         await channel.send(t("table.result_in_thread" if finished else "table.ended_in_thread", locale, id=table.id,
                              thread=thread), embed=embed, nonce=nonce, allowed_mentions=NO_MENTIONS)

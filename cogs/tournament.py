@@ -85,9 +85,8 @@ class TournamentCog(TournamentChannel, commands.Cog):
         service: TournamentService = bot.tournaments  # type: ignore[attr-defined]  # a GameHostBot, typed as commands.Bot
         service.open_table = self.open_thread
         service.on_open_failing = self.tell_organiser
-        tables = bot.get_cog("TableCog")  # loaded first: its refusal budget is the bot's, shared by every writer
-        budget = getattr(tables, "refusals", None)
-        self.writer = TournamentWriter(self.on_tournament, budget)  # Discord calls outside the tournament's lock
+        delivery = bot.delivery  # type: ignore[attr-defined]  # a GameHostBot: the one way out, shared by every writer
+        self.writer = TournamentWriter(self.on_tournament, delivery)  # Discord calls outside the tournament's lock
         service.subscribe(self._queue)
         # generated from the settings model; added to this cog's copy of the group, so it is called without the cog
         self.tournament.add_command(create_command())

@@ -13,8 +13,10 @@ import discord
 from discord.ext import commands
 
 from bot import literal
+from bot.delivery import REQUEST_TIMEOUT
 from bot.errors import user_message
 from bot.i18n import t
+from bot.refusals import FAILURES, MISSING_ACCESS, MISSING_PERMISSIONS
 from bot.render.bracket_image import render_png as bracket_png
 from bot.tournaments import Tournament, TournamentService, TournamentTable, TournamentUpdate
 from bot.tournaments import text as tx
@@ -23,12 +25,11 @@ from bot.tournaments.models import OPEN_STATES
 from bot.tournaments.models import TournamentStatus as Status
 from bot.tournaments.models import TournamentUpdateKind as Kind
 
-from .common import NO_MENTIONS, GameItem, reply
+from .common import NO_MENTIONS, GameItem, check_server, reply
 from .custom_ids import ID
-from .outbox import REQUEST_TIMEOUT
 from .permissions import TOURNAMENT_PERMISSIONS, missing_in_channel, permission_names
-from .refusals import FAILURES, MISSING_ACCESS, MISSING_PERMISSIONS
 from .tournament_controls import tournaments
+from .tournament_writer import NoncedChannel, Nonces
 
 SIGNUP_OPS = ("join", "leave", "checkin")
 SIGNUP_OPS_BY_STATUS = {Status.SIGNUP: ("join", "leave"), Status.CHECKIN: SIGNUP_OPS, Status.CHECKIN_CLOSED: ("leave",)}
@@ -95,8 +96,8 @@ class SignupButton(GameItem, template=rf"gh:tn:(?P<tid>{ID}):(?P<op>join|leave|c
                              match: Any) -> "SignupButton":
         return cls(int(match["tid"]), match["op"], interaction.locale)
 
-    async def server_of(self, interaction: discord.Interaction) -> int | None:
-        return (await tournaments(interaction).get(self.tournament_id)).guild_id
+    async def check_where(self, interaction: discord.Interaction) -> None:
+        check_server(interaction, (await tournaments(interaction).get(self.tournament_id)).guild_id)
 
     async def run(self, interaction: discord.Interaction) -> None:
         service, user = tournaments(interaction), interaction.user
@@ -167,12 +168,13 @@ class TournamentChannel:
         except FAILURES as failure:
             log.warning("tournament %s: could not tell its organiser (%s)", tournament.id, type(failure).__name__)
 
-    async def on_tournament(self, update: TournamentUpdate, done: set[str]) -> None:
+    async def on_tournament(self, update: TournamentUpdate, done: set[str], nonces: Nonces) -> None:
         """The channel side of one update, step by step. ``done``: the steps Discord took on an earlier try
-        (skipped now); each step taken is added, so a try again after a failure posts nothing twice."""
+        (skipped now); each step taken is added, so a try again after a failure posts nothing twice (and a post
+        whose answer was lost carries the same nonce again: ``nonces``)."""
         tn, kind, locale = update.tournament, update.kind, update.tournament.locale
         service: TournamentService = self.bot.tournaments  # type: ignore[attr-defined]  # a GameHostBot, typed as commands.Bot
-        channel = self.bot.get_partial_messageable(tn.channel_id, guild_id=tn.guild_id)
+        channel = NoncedChannel(self.bot, tn.channel_id, tn.guild_id, nonces)
         signup_id, standings_id = tn.signup_message_id, tn.standings_message_id
         steps: list[tuple[str, Callable[[], Awaitable[object]]]] = []
         if kind is not Kind.RESULT and signup_id:  # the sign-up message follows the tournament
@@ -199,6 +201,7 @@ class TournamentChannel:
             steps.append(("final", lambda: self.post_final(channel, service, tn)))
         for name, step in steps:
             if name not in done:
+                nonces.at(name)
                 await step()
                 done.add(name)
 

@@ -12,7 +12,7 @@ from bot.tournaments import Tournament, TournamentService, TournamentTable
 from bot.tournaments.ranking import parse as parse_places
 from bot.tournaments.ranking import resolve as resolve_places
 
-from .common import NO_MENTIONS, GameItem, host
+from .common import NO_MENTIONS, GameItem, check_server, host
 from .custom_ids import ID, ROUND
 from .limits import organises_all
 
@@ -74,8 +74,8 @@ class NextRoundButton(GameItem, template=rf"gh:tnr:(?P<tid>{ID}):(?P<round>{ROUN
                              match: Any) -> "NextRoundButton":
         return cls(int(match["tid"]), int(match["round"]), match["op"], interaction.locale)
 
-    async def server_of(self, interaction: discord.Interaction) -> int | None:
-        return (await tournaments(interaction).get(self.tournament_id)).guild_id
+    async def check_where(self, interaction: discord.Interaction) -> None:
+        check_server(interaction, (await tournaments(interaction).get(self.tournament_id)).guild_id)
 
     async def run(self, interaction: discord.Interaction) -> None:
         locale = interaction.locale

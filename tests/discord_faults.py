@@ -22,13 +22,13 @@ from typing import TYPE_CHECKING, Any, Awaitable, Callable, Optional
 
 import aiohttp
 
+from bot.discord_rules.tokens import CALLBACK_DEADLINE, TOKEN_LIFETIME  # Discord's, named once
+
 if TYPE_CHECKING:
     from .discord_harness_http import Call, FakeResponse
     from .discord_harness_server import FakeDiscord
 
 TIMEOUT, RESET = "timeout", "reset"
-CALLBACK_DEADLINE = 3.0  # seconds Discord waits for an interaction's first answer
-TOKEN_LIFETIME = 15 * 60.0  # seconds an interaction token can be used for followups and edits
 CHANNEL_MESSAGES = (5, 5.0)  # messages per channel per window (Discord's documented per-channel limit)
 ROUTE_LIMIT = (50, 1.0)  # any other route, per major parameter
 GLOBAL_LIMIT = (50, 1.0)  # requests per second across all routes
@@ -88,6 +88,9 @@ class Faults:
         self._global = _Window(*GLOBAL_LIMIT)
         self.dying: Optional[tuple[Callable[["Call"], bool], bool, asyncio.Event]] = None
         self.dead = False  # the bot's process died (``die_at``)
+        self.clock: Callable[[], float] = time.monotonic  # what interaction tokens' ages are counted on
+        self.refused_tokens: set[str] = set()  # tokens Discord refuses within their 15 minutes (``refuse_token``)
+        self._told_refused: set[str] = set()  # ... and those it already refused once (the bot knows then)
 
     def fail(self, method: str, path: str, *, status: int = 503, code: Optional[int] = None,
              error: Optional[str] = None, after: bool = False, times: Optional[int] = 1,
@@ -206,7 +209,7 @@ class Faults:
     # ---- interaction deadlines -------------------------------------------------------------
     def too_late(self, created: float, *, callback: bool = True) -> Optional[tuple[int, dict]]:
         """Discord's answer to a callback after 3 s (10062)."""
-        if self.deadlines and time.monotonic() - created > CALLBACK_DEADLINE:
+        if self.deadlines and self.clock() - created > CALLBACK_DEADLINE:
             return 404, {"message": "Unknown interaction", "code": 10062}
         return None
 
@@ -214,14 +217,35 @@ class Faults:
         """A followup or an edit with an interaction token older than 15 minutes: 401, code 50027."""
         match = re.fullmatch(r"/webhooks/\d+/([^/]+)(/.*)?", call.path)
         reply = server.replies.get(match.group(1)) if match else None
+        if reply is not None and reply.token in self.refused_tokens:
+            return self._refused_token(call, reply, make)
         if reply is None or not (self.deadlines or server.is_private(reply.channel_id)):
             return None  # (outside a server the token is all the bot has: its expiry is always on)
-        if time.monotonic() - reply.created <= TOKEN_LIFETIME:
+        if self.clock() - reply.created <= TOKEN_LIFETIME:
             return None
         body = {"message": "Invalid Webhook Token", "code": 50027}
         if server.is_private(reply.channel_id):
             call.refused, call.response = True, body  # the bot writes there only with a live token: it should know
         return make(401, body)
+
+    # ---- refused tokens ------------------------------------------------------------------------
+    def refuse_token(self, token: str) -> None:
+        """From now on Discord refuses this interaction token, as it sometimes does within the token's 15 minutes
+        (discord/discord-api-docs issues #6851 and #7220): every followup, edit, read or delete with it answers 404
+        10015 Unknown Webhook while the 15 minutes last, and 401 50027 Invalid Webhook Token after them."""
+        self.refused_tokens.add(token)
+
+    def _refused_token(self, call: "Call", reply: Any, make) -> "FakeResponse":
+        """A request with a refused token: the first is Discord's surprise, any later one the bot's error (it was
+        told)."""
+        if self.clock() - reply.created <= TOKEN_LIFETIME:
+            status, body = 404, {"message": "Unknown Webhook", "code": 10015}
+        else:
+            status, body = 401, {"message": "Invalid Webhook Token", "code": 50027}
+        call.refused = reply.token in self._told_refused
+        self._told_refused.add(reply.token)
+        call.status, call.response = status, body
+        return make(status, body)
 
 
 Responder = Callable[["Call"], Awaitable["FakeResponse"]]

@@ -200,10 +200,14 @@ class Reply:
     original_id: Optional[int] = None
     message_ids: list[int] = field(default_factory=list)
     calls: list[Call] = field(default_factory=list, repr=False)  # every request made while it was handled
-    created: float = field(default_factory=time.monotonic)  # when Discord created the interaction
+    created: float = -1.0  # when Discord created the interaction (on the server's token clock; -1: now)
     answered_at: Optional[float] = None  # when the first callback (an answer or a deferral) reached the edge
     shown_at: Optional[float] = None  # when the answer's content did (the callback, or the deferral's first edit)
     followups: int = 0  # followup messages Discord accepted for it (a deferral's filling included)
+
+    def __post_init__(self) -> None:
+        if self.created < 0:
+            self.created = self.server.faults.clock()
 
     responded = property(lambda self: bool(self.callbacks))
     type = property(lambda self: CALLBACK_NAMES.get(self.callbacks[0]["type"]) if self.callbacks else None,

@@ -11,6 +11,7 @@ from typing import Any, Callable, Optional
 from urllib.parse import unquote
 
 from bot.discord_rules import callback_errors, command_errors, message_errors, thread_errors
+from bot.discord_rules.tokens import MAX_PRIVATE_FOLLOWUPS
 
 from .discord_faults import Faults
 from .discord_harness_http import (
@@ -51,7 +52,6 @@ UNKNOWN_WEBHOOK = error(404, 10015, "Unknown Webhook")
 MISSING_ACCESS = error(403, 50001, "Missing Access")
 CANNOT_DM = error(403, 50007, "Cannot send messages to this user")
 FOLLOWUP_LIMIT = error(400, 40094, "This interaction has hit the maximum number of follow up messages")
-MAX_PRIVATE_FOLLOWUPS = 5  # followups per interaction for a user-installed app outside a server
 
 
 def kept_attachments(message: Optional[dict]) -> dict[str, str]:

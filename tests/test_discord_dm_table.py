@@ -3,7 +3,6 @@ carried by interaction tokens only (the strict edge refuses channel writes there
 followup), and a table nobody pressed for 15 minutes waits and catches up on the next press."""
 from __future__ import annotations
 
-import asyncio
 import random
 from pathlib import Path
 
@@ -12,6 +11,8 @@ import pytest
 from bot.place import PlaceKind
 from bot.policies import choose_action
 from bot.replay import rebuild_stored
+from cogs.live_hands import live_hands
+from cogs.outbox_token import TOKEN_NOTICE
 from engines import GAMES, get_engine
 
 from .discord_faults import TOKEN_LIFETIME
@@ -25,6 +26,20 @@ ALICE_ID = 101
 
 def channel_calls(h: Harness, channel_id: int) -> list[str]:
     return [f"{c.method} {c.path}" for c in h.calls if c.path.startswith(f"/channels/{channel_id}")]
+
+
+def hand_shown(r) -> bool:
+    """The press was answered with the presser's hand view, only to them (its answer, or a followup after the press
+    took over the board it was on)."""
+    return any(m.ephemeral and m.text for m in r.messages)
+
+
+def took_over(h: Harness, r, board) -> bool:
+    """The press was acknowledged as an update of ``board`` (no live token could edit it any more): its token now
+    edits it, and it was edited into the current board."""
+    reply = h.server.replies[r.token]
+    edits = [c for c in reply.calls if c.method == "PATCH" and c.path.endswith("/messages/@original")]
+    return r.type == "deferred_update" and reply.original_id == board.id and bool(edits)
 
 
 def result_of(messages, custom_id: str):
@@ -80,10 +95,8 @@ async def test_a_dm_table_without_a_live_token_waits_and_catches_up_on_the_next_
     box = h.bot.get_cog("TableCog").outbox(table.id)
     old_board = board_message(h, table)
     # Alice is away for 20 minutes: every token she gave is dead, on Discord's side and the bot's ...
-    for reply in h.server.replies.values():
-        reply.created -= 20 * 60
     assert box.carrier is not None
-    box.carrier.since -= 20 * 60
+    tokens_age(h, 20 * 60)
     # ... and her time runs out: a bot plays her turn, and the bots go on until her next turn.
     calls = len(h.calls)
     await h.bot.service.expire(table.id, table.version)
@@ -91,13 +104,12 @@ async def test_a_dm_table_without_a_live_token_waits_and_catches_up_on_the_next_
     assert table.to_act() == [PLAYER] and table.version > 1
     assert h.calls[calls:] == []  # nothing to write with: no request at all (none refused)
     assert box.clock_held and table.row.deadline is None  # the table waits; her clock does not run meanwhile
-    # Her next press (My hand on the board she has) brings the board up to date with its token.
+    # Her next press (My hand on the board she has) brings that board up to date with its token: shown once.
     r = await h.click(alice, old_board, label=MY_HAND)
-    assert r.ephemeral
+    assert hand_shown(r) and took_over(h, r, old_board)
     board = board_message(h, table)
-    assert board.id != old_board.id and board.payload["interaction_metadata"]["id"] == str(r.id)
-    caught_up = "\n".join(m.text for m in h.server.channel_messages(dm) if m.id > old_board.id)
-    assert says(caught_up, "table.timed_out", player="alice"), caught_up  # what happened while she was away
+    assert board.id == old_board.id
+    assert says(board.text, "table.timed_out", player="alice"), board.text  # what happened while she was away
     assert not box.clock_held and table.row.deadline is not None  # her clock runs again, with the full time
     assert channel_calls(h, dm) == [] and not [c for c in h.calls if c.refused]
     await take_turn(h, alice, table, random.Random(5))  # and the game goes on
@@ -131,9 +143,8 @@ async def test_a_restart_loses_nothing_and_the_next_press_brings_the_board_back(
         assert (table.version, table.engine.dump(table.state)) == (version, state)  # every move kept
         assert channel_calls(h, dm) == [] and not [c for c in h.calls if c.refused]  # it waits for a press
         r = await h.click(alice, h.message(old_board.id), label=MY_HAND)
-        assert r.ephemeral
-        board = board_message(h, table)
-        assert board.id != old_board.id and board.payload["interaction_metadata"]["id"] == str(r.id)
+        assert hand_shown(r) and took_over(h, r, old_board)  # the board she pressed on is brought back, once
+        assert board_message(h, table).id == old_board.id
         assert table.to_act() == [PLAYER] and table.row.deadline is not None
         await take_turn(h, alice, table, rng)
         assert table.version > version and channel_calls(h, dm) == []
@@ -146,19 +157,17 @@ async def test_before_the_last_token_ends_the_board_says_the_table_waits(h: Harn
     dm = h.dm(alice)
     table, _ = await open_dm_table(h, alice, dm)
     box = h.bot.get_cog("TableCog").outbox(table.id)
-    timer = box.press_wait._timer
-    assert timer is not None  # due a little before the token of her last press ends
-    left = timer.when() - asyncio.get_running_loop().time()
+    assert box.press_wait._task is not None and not box.press_wait._task.done()  # due before her token ends
+    left = box.carrier.ends_at() - TOKEN_NOTICE - h.bot.delivery.clock()
     assert TOKEN_LIFETIME - 120 < left < TOKEN_LIFETIME - 60, left
     await box.wait_for_press()  # what that timer runs
     await h.settle()
     board = board_message(h, table)
     assert says(board.text, "table.waiting_for_press") and table.row.deadline is None  # said, and no clock runs
-    for reply in h.server.replies.values():  # 20 minutes later: nothing happened meanwhile
-        reply.created -= 20 * 60
-    box.carrier.since -= 20 * 60
+    tokens_age(h, 20 * 60)  # 20 minutes later: nothing happened meanwhile
     r = await h.click(alice, board, label=MY_HAND)
-    assert r.ephemeral and table.row.deadline is not None  # her press: the clock runs again, with the full time
+    assert hand_shown(r) and took_over(h, r, board) and table.row.deadline is not None  # the clock runs again
+    assert not says(board_message(h, table).text, "table.waiting_for_press")  # the notice went with the wait
     assert channel_calls(h, dm) == [] and not [c for c in h.calls if c.refused]
     await take_turn(h, alice, table, random.Random(5))
 
@@ -178,7 +187,7 @@ async def test_every_game_plays_to_its_end_in_a_dm(h: Harness, game: str) -> Non
     while table.status == "running":
         assert table.to_act() == [PLAYER], table.to_act()
         r = await h.click(alice, board_message(h, table), label=MY_HAND)
-        assert r.ephemeral
+        assert hand_shown(r)
         presses += 1
         action = choose_action(engine, table.state, PLAYER, rng)
         with h._owning():
@@ -188,3 +197,17 @@ async def test_every_game_plays_to_its_end_in_a_dm(h: Harness, game: str) -> Non
     assert any(says(m.text, "common.final_ranking") for m in h.server.channel_messages(dm))
     assert channel_calls(h, dm) == [] and not [c for c in h.calls if c.refused]
     assert max(reply.followups for reply in h.server.replies.values()) <= 5
+
+
+def tokens_age(h: Harness, seconds: float) -> None:
+    """Time passes for every interaction token, as Discord and the bot count it (the tables' presses, the people's
+    hand views); the rest of the bot's clock is left alone."""
+    for reply in h.server.replies.values():
+        reply.created -= seconds
+    for box in h.bot.get_cog("TableCog").outboxes.values():
+        for carrier in box.tokens.carriers:
+            carrier.since -= seconds
+    for views in live_hands(h.bot)._live.values():
+        for live in views.values():
+            live.since -= seconds
+            live.older = [(interaction, since - seconds) for interaction, since in live.older]

@@ -11,12 +11,11 @@ import pytest
 
 from bot.place import PlaceKind
 from bot.policies import choose_action
-from cogs.live_hands import live_hands
 from engines import GAMES, get_engine
 
 from .discord_harness import Harness
 from .discord_helpers import JOIN, MY_HAND, START, board_message, only_table, says
-from .test_discord_dm_table import channel_calls
+from .test_discord_dm_table import channel_calls, hand_shown, tokens_age
 
 ALICE_ID, BOB_ID = 101, 102
 
@@ -45,7 +44,7 @@ async def play_out(h: Harness, people: dict, channel: int, game: str, away_at: i
         if turns == away_at:
             await away_twenty_minutes(h, table)
         r = await h.click(person, board_message(h, table), label=MY_HAND)
-        assert r.ephemeral
+        assert hand_shown(r)
         presses += 1
         action = choose_action(engine, table.state, player, rng)
         with h._owning():
@@ -73,20 +72,6 @@ async def away_twenty_minutes(h: Harness, table) -> None:
         await h.settle()
         assert says(board_message(h, table).text, "table.waiting_for_press") and table.row.deadline is None
         tokens_age(h, 20 * 60)
-
-
-def tokens_age(h: Harness, seconds: float) -> None:
-    """Time passes for every interaction token, as Discord and the bot count it (the tables' last presses, the
-    people's hand views); the rest of the bot's clock is left alone."""
-    for reply in h.server.replies.values():
-        reply.created -= seconds
-    for box in h.bot.get_cog("TableCog").outboxes.values():
-        if box.carrier is not None:
-            box.carrier.since -= seconds
-    for views in live_hands(h.bot)._live.values():
-        for live in views.values():
-            live.since -= seconds
-            live.older = [(interaction, since - seconds) for interaction, since in live.older]
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -102,3 +102,27 @@ async def test_a_token_outside_a_server_lasts_15_minutes(h: Harness) -> None:
     assert raised.value.status == 401 and raised.value.code == 50027
     with pytest.raises(HarnessError, match=r"Discord refused PATCH /webhooks/"):
         await h.settle()
+
+
+async def test_a_token_discord_refused_stays_refused_and_a_second_use_is_the_bots_error(h: Harness) -> None:
+    """Discord sometimes refuses a token within its 15 minutes (discord/discord-api-docs #6851, #7220): 404 10015
+    Unknown Webhook for every request with it, 401 50027 once the 15 minutes are over. The first refusal is news to
+    the bot; using the token again after it was told is refused as the bot's error."""
+    alice = h.user(101, "alice")
+    await h.slash(alice, "keep", channel=h.group_dm(alice, h.user(102, "bob")))
+    interaction = h.bot.cog.kept[-1]
+    h.server.faults.refuse_token(interaction.token)
+    with pytest.raises(discord.NotFound) as raised:
+        await interaction.followup.send("after the refusal")
+    assert raised.value.code == 10015
+    await h.settle()  # the first refusal: not the bot's fault
+    with pytest.raises(discord.NotFound):
+        await interaction.edit_original_response(content="again")
+    with pytest.raises(HarnessError, match=r"(?s)Discord refused PATCH /webhooks/.*10015"):
+        await h.settle()
+    h.server.replies[interaction.token].created -= TOKEN_LIFETIME + 1  # its 15 minutes are over
+    with pytest.raises(discord.HTTPException) as raised:
+        await interaction.followup.send("much later")
+    assert raised.value.status == 401 and raised.value.code == 50027
+    with pytest.raises(HarnessError, match=r"Discord refused POST /webhooks/"):
+        await h.settle()

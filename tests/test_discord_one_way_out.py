@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from cogs.tournament_writer import TournamentWriter
 
-from .discord_faults import RESET
+from .discord_faults import RESET, TIMEOUT
 from .discord_harness import Harness
 from .discord_helpers import Key, organiser, says
 from .test_discord_review import played_table
@@ -64,3 +64,21 @@ async def test_a_shared_review_discord_fails_once_is_posted_once(h: Harness) -> 
     h.server.faults.fail("POST", rf"/channels/{table.row.channel_id}/messages", status=403, code=50013, times=1)
     r = await h.click(alice, mine, label=Key("review.share"))
     assert says(r.messages[-1].text, "error.review_share_failed") and budget.total == before + 1
+
+
+async def test_a_standings_post_whose_answer_was_lost_is_posted_once(h: Harness) -> None:
+    """Discord stored the standings, then its answer was lost (the connection timed out; the library does not try
+    again): the writer sends the post again, with the same nonce, and Discord answers with the message it kept:
+    one standings message, not two. (discord.py gives a post without a nonce a random one of its own: a new one on
+    every send.)"""
+    alice = await organiser(h, ALICE, "alice")
+    await start_with_bots(h, alice)
+    lost = h.server.faults.fail("POST", rf"/channels/{h.channel_id}/messages", error=TIMEOUT, after=True, times=1)
+    await h.slash(alice, "tournament start")
+    tn = only_tournament(h)
+    await until(h, lambda: round_announced(h), timeout=60)
+    assert lost.hits == 1
+    posts = [c for c in h.calls if c.method == "POST" and c.path == f"/channels/{h.channel_id}/messages"]
+    nonces = [c.json.get("nonce") for c in posts]
+    assert len(set(nonces)) == len(posts) - 1  # the repeat carried the same nonce
+    assert len(standings_posts(h, tn.id)) == 1

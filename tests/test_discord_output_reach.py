@@ -12,8 +12,8 @@ from pathlib import Path
 import discord
 
 from bot.policies import choose_action
+from bot.refusals import RefusalBudget
 from cogs.outbox import TableOutbox
-from cogs.refusals import RefusalBudget
 
 from .discord_harness import Harness
 from .discord_helpers import START, board_message, lift_limits, says, start_harness

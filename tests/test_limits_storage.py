@@ -1,6 +1,7 @@
 """Servers' limits on both backends (migration SQLite 0011 / PostgreSQL 0007): the defaults until an admin changes
 one, changes kept beside the other settings, the organiser role set and cleared, the counts the caps are checked
-against (a tournament's tables never count against its creator), and the cooldown buckets."""
+against (a tournament's tables never count against its creator; tables of no server counted apart), and the
+cooldown buckets."""
 from __future__ import annotations
 
 import pytest
@@ -43,6 +44,12 @@ async def test_counts_per_member_and_server_leave_tournament_tables_to_their_cap
     await service.create_lobby(game="akuma", guild_id=OTHER, channel_id=CHANNEL, user_id=ALICE, name="a")
     assert await storage.count_games(GUILD, "lobby") == 2
     assert await storage.count_games(GUILD, "lobby", host_id=ALICE) == 1
+    for dm in (1, 2):  # lobbies of no server (DMs, group DMs): counted together, apart from every server's
+        await service.create_lobby(game="akuma", guild_id=None, channel_id=CHANNEL + 1000 + dm, user_id=ALICE,
+                                   name="a")
+    assert await storage.count_games(None, "lobby", host_id=ALICE) == 2
+    assert await storage.count_games(None, "lobby", host_id=BOB) == 0 and await storage.count_games(None, "lobby") == 2
+    assert await storage.count_games(GUILD, "lobby") == 2
     seats = [SeatRow(0, f"u{ALICE}", "a", ALICE), *(SeatRow(0, f"bot{i}", f"Bot {i}", None, True) for i in (1, 2))]
     casual = await service.create_seated_table(game="akuma", guild_id=GUILD, channel_id=CHANNEL, seats=seats,
                                                host_id=ALICE, seed=1)

@@ -10,6 +10,7 @@ import asyncio
 from types import SimpleNamespace
 from typing import Any
 
+from bot.delivery import Delivery
 from cogs.live_hands import LiveHands
 
 
@@ -17,7 +18,7 @@ class Interaction:
     """The parts of a hand view's interaction the live views use; its edits are recorded."""
 
     def __init__(self) -> None:
-        self.user, self.message, self.locale = SimpleNamespace(id=7), None, "en-US"
+        self.user, self.message, self.locale, self.token = SimpleNamespace(id=7), None, "en-US", "token-7"
         self.edits: list[str] = []
 
     async def edit_original_response(self, *, content: str, **_: Any) -> None:
@@ -41,7 +42,8 @@ async def test_a_move_made_while_the_view_is_drawn_is_redrawn() -> None:
         await asyncio.sleep(0)
         return content, None
 
-    hands = LiveHands(SimpleNamespace(service=SimpleNamespace(table=stored)), draw, lambda view: {})  # type: ignore[arg-type]
+    bot = SimpleNamespace(service=SimpleNamespace(table=stored), delivery=Delivery())  # its token clock: the delivery's
+    hands = LiveHands(bot, draw, lambda view: {})  # type: ignore[arg-type]
     interaction = Interaction()
     hands.remember(interaction, table, 1, "version 1")  # type: ignore[arg-type]
     table.version = 2

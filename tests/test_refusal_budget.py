@@ -1,8 +1,8 @@
-"""The refusal budget in shares (cogs/refusals.py, issue 41): one server is held back at its own share whatever the
+"""The refusal budget in shares (bot/refusals.py, issue 41): one server is held back at its own share whatever the
 others do, and when the whole process reaches its cap only the servers that caused it hold back."""
 from __future__ import annotations
 
-from cogs.refusals import RefusalBudget
+from bot.refusals import RefusalBudget
 
 A, B, C = 1, 2, 3
 

@@ -47,11 +47,13 @@ class LimitStore:
                              "ON CONFLICT (guild_id) DO UPDATE SET organiser_role_id = excluded.organiser_role_id",
                              guild_id, role_id)
 
-    async def count_games(self, guild_id: int, status: str, *, host_id: int | None = None) -> int:
-        """The server's games of ``status``; with ``host_id``, only the casual ones that member hosts (a
-        tournament's tables are hosted by its creator and bounded by the tournament's own caps)."""
-        sql = "SELECT COUNT(*) FROM games WHERE guild_id = ? AND status = ?"
-        params: list[object] = [guild_id, status]
+    async def count_games(self, guild_id: int | None, status: str, *, host_id: int | None = None) -> int:
+        """The server's games of ``status`` (None: the tables of no server, in DMs and group DMs); with ``host_id``,
+        only the casual ones that member hosts (a tournament's tables are hosted by its creator and bounded by the
+        tournament's own caps)."""
+        sql = "SELECT COUNT(*) FROM games WHERE " + ("guild_id IS NULL" if guild_id is None else "guild_id = ?")
+        sql += " AND status = ?"
+        params: list[object] = [status] if guild_id is None else [guild_id, status]
         if host_id is not None:
             sql += (" AND host_id = ? AND NOT EXISTS (SELECT 1 FROM tournament_tables tt "
                     "WHERE tt.game_id = games.id)")

@@ -15,7 +15,6 @@ from typing import Callable
 
 from openskill.models import PlackettLuce
 
-from bot.place import PlaceKind
 from bot.service import GameService
 from bot.storage import ShardFilter, Storage
 from bot.storage.ratings import Skill
@@ -97,7 +96,7 @@ class RatingService:
             return False
         place_of = places(result.ranking)
         places_by_user = {s.user_id: place_of[s.player] for s in humans if s.user_id is not None}
-        rated = len(humans) >= 2 and table.place.kind is not PlaceKind.PRIVATE  # ratings belong to a server
+        rated = len(humans) >= 2 and table.place.rated  # ratings belong to a server
         fresh = self.default(0)
         return await self.storage.ratings.record_game(
             table.id, guild_id=table.row.guild_id or 0, game=table.row.game, seats=len(table.seats),

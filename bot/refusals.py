@@ -14,9 +14,11 @@ from typing import Callable
 
 import discord
 
-from bot.discord_errors import (  # named once there; re-exported for the writers
+from .discord_errors import (  # named once there; re-exported for the writers
     ARCHIVED,
     FAILURES,
+    FOLLOWUP_LIMIT,
+    INVALID_WEBHOOK_TOKEN,
     MISSING_ACCESS,
     MISSING_PERMISSIONS,
     THREAD_LIMIT,
@@ -24,6 +26,7 @@ from bot.discord_errors import (  # named once there; re-exported for the writer
     TRANSPORT,
     UNKNOWN_CHANNEL,
     UNKNOWN_MESSAGE,
+    UNKNOWN_WEBHOOK,
 )
 
 __all__ = ["ARCHIVED", "FAILURES", "MISSING_ACCESS", "MISSING_PERMISSIONS", "UNKNOWN_CHANNEL", "UNKNOWN_MESSAGE",
@@ -42,12 +45,18 @@ class Refusal(Enum):
     CHANNEL_GONE = "channel_gone"  # 10003: the channel or thread was deleted
     MESSAGE_GONE = "message_gone"  # 10008: the message was deleted
     THREAD_LIMIT = "thread_limit"  # 160006: the server has as many active threads as Discord allows
+    TOKEN_GONE = "token_gone"  # 10015, 50027, 40094: the interaction token cannot write any more (wait for a press)
     INVALID = "invalid"  # anything else: Discord refuses the request itself, so trying again cannot help
 
     @property
     def unreachable(self) -> bool:
         """The table's channel cannot be written to until someone changes something in the server."""
         return self in (Refusal.LOCKED, Refusal.NO_ACCESS, Refusal.NO_PERMISSION)
+
+    @property
+    def retried(self) -> bool:
+        """Discord (or the way to it) failed, or asked to wait: the same request goes through later."""
+        return self in (Refusal.TRANSIENT, Refusal.RATE_LIMITED)
 
     @property
     def counts_as_invalid(self) -> bool:
@@ -58,7 +67,9 @@ class Refusal(Enum):
 
 _CODES = {ARCHIVED: Refusal.ARCHIVED, THREAD_LOCKED: Refusal.LOCKED, MISSING_ACCESS: Refusal.NO_ACCESS,
           MISSING_PERMISSIONS: Refusal.NO_PERMISSION, UNKNOWN_CHANNEL: Refusal.CHANNEL_GONE,
-          UNKNOWN_MESSAGE: Refusal.MESSAGE_GONE, THREAD_LIMIT: Refusal.THREAD_LIMIT}
+          UNKNOWN_MESSAGE: Refusal.MESSAGE_GONE, THREAD_LIMIT: Refusal.THREAD_LIMIT,
+          UNKNOWN_WEBHOOK: Refusal.TOKEN_GONE, INVALID_WEBHOOK_TOKEN: Refusal.TOKEN_GONE,
+          FOLLOWUP_LIMIT: Refusal.TOKEN_GONE}
 
 
 def classify(error: BaseException) -> Refusal:

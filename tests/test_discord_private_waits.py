@@ -1,0 +1,168 @@
+"""A private table (a group DM) never stops silently and never buries the game (issue 52): two people and bots,
+nobody pressing for 20 minutes at three moments, with the default timer and without, with the last press's token
+refused by Discord; on one manual clock for the timers and both sides' tokens (``private_gap``). Beside it, the same
+game in a server thread. Figures are printed with ``-s``."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from engines import GAMES
+
+from .discord_harness import Harness
+from .discord_helpers import JOIN, MY_HAND, START, board_message, kill, only_table, says, start_harness
+from .private_gap import Moment, Seen, move, play, private_time, said_it_waits
+from .suite_level import count
+from .test_discord_output import kept_by_discord
+
+ALICE_ID, BOB_ID = 101, 102
+
+
+async def group_game(h: Harness, game: str, **plan) -> object:
+    clock = private_time(h)
+    people = {ALICE_ID: h.user(ALICE_ID, "alice"), BOB_ID: h.user(BOB_ID, "bob")}
+    return await play(h, clock, people, h.group_dm(*people.values()), game, **plan)
+
+
+@pytest.mark.parametrize("moment", list(Moment))
+@pytest.mark.parametrize("timer", [120, 0])
+async def test_nobody_presses_for_20_minutes_and_the_table_says_it_waits(h: Harness, moment: Moment,
+                                                                         timer: int) -> None:
+    seen = await group_game(h, "akuma", timer=timer, moment=moment)
+    print(f"\nakuma timer {timer} {moment.value}: {seen}")
+    assert seen.refused == 0 and seen.most_followups <= 5
+    assert seen.stale_countdowns == []  # the board never showed a countdown that was not running
+    assert said_it_waits(seen.before_press), seen.before_press  # "the table waits" was said ...
+    paused = says(seen.before_press, "table.paused_board")  # (a paused board says how it goes on: Resume, not My hand)
+    assert not (paused and says(seen.before_press, "table.waiting_for_press")), seen.before_press
+    assert not said_it_waits(seen.after_press)  # ... and the next press brought the board back, once
+    assert seen.boards_after_press <= 1 and seen.pings_after_press <= 1
+    assert seen.live_controls == 0  # no old board shows a live-looking control
+
+
+@pytest.mark.parametrize("moment", list(Moment))
+async def test_a_refused_token_means_waiting_for_the_next_press(h: Harness, moment: Moment) -> None:
+    seen = await group_game(h, "akuma", moment=moment, refuse=True)
+    print(f"\nakuma refused token {moment.value}: {seen}")
+    assert seen.refused == 0  # the token's first refusal is Discord's news; the bot never used it again
+    # A board sent with the refused token can no longer be edited: a countdown it shows may outlive its decision,
+    # but never by more than the time it gave (then it reads "… ago"); every other board only shows clocks that run.
+    assert all(seconds <= 120 for seconds in seen.stale_seconds.values()), seen.stale_countdowns
+    assert not said_it_waits(seen.after_press) and seen.boards_after_press <= 1 and seen.pings_after_press <= 1
+
+
+@pytest.mark.parametrize("game", GAMES)
+async def test_the_same_game_in_a_thread_for_comparison(h: Harness, tmp_path: Path, game: str) -> None:
+    """Messages per person-turn in the group DM within 1.5x the same game, gap and all, in a server's thread."""
+    private = await group_game(h, game)
+    thread = await start_harness(tmp_path / "thread.db", tables=None)
+    try:
+        clock = private_time(thread)
+        people = {ALICE_ID: thread.user(ALICE_ID, "alice"), BOB_ID: thread.user(BOB_ID, "bob")}
+        server = await play(thread, clock, people, thread.channel_id, game)
+    finally:
+        await thread.close()
+    per_turn = private.public / max(1, private.turns), server.public / max(1, server.turns)
+    print(f"\n{game}: group DM {private.public} messages, {private.live_controls} live controls, {private.turns} "
+          f"turns; thread {server.public} messages, {server.live_controls} live controls, {server.turns} turns")
+    assert per_turn[0] <= 1.5 * per_turn[1], per_turn
+    assert private.live_controls == 0 and server.refused == 0
+
+
+PLANS = [(timer, moment, refuse) for refuse in (False, True) for timer in (120, 0) for moment in Moment]
+PLANS.insert(1, PLANS.pop(4))  # the first two (all by default): the default timer and timer:0, both mid-turn
+
+
+@pytest.mark.parametrize("game", GAMES)
+async def test_every_game_at_every_moment_with_and_without_a_timer_and_a_refused_token(tmp_path: Path,
+                                                                                      game: str) -> None:
+    """The issue's whole matrix per game (its first plans by default, all twelve with ``GAMEHOST_FULL=1``): the
+    default timer and ``timer:0``, a gap at each of three moments, the last press's token refused or not."""
+    for n, (timer, moment, refuse) in enumerate(PLANS[:count(2, len(PLANS))]):
+        h = await start_harness(tmp_path / f"{n}.db")
+        try:
+            seen = await group_game(h, game, timer=timer, moment=moment, refuse=refuse)
+        finally:
+            await h.close()
+        print(f"\n{game} timer {timer} {moment.value}{' refused' if refuse else ''}: refused {seen.refused}, most "
+              f"followups {seen.most_followups}, public {seen.public}, live controls {seen.live_controls}, turns "
+              f"{seen.turns}, after the gap {seen.new_after_press} new message(s), {seen.boards_after_press} live "
+              f"board(s) and {seen.pings_after_press} ping(s)\n  before: {seen.before_press.splitlines()[-12:]}"
+              f"\n  after: {seen.after_press.splitlines()[:4]}")
+        assert seen.refused == 0 and seen.most_followups <= 5 and seen.live_controls == 0
+        assert seen.boards_after_press <= 1 and seen.pings_after_press <= 1 and not said_it_waits(seen.after_press)
+        if refuse:
+            assert all(seconds <= timer for seconds in seen.stale_seconds.values()), seen.stale_countdowns
+        else:
+            assert seen.stale_countdowns == [] and said_it_waits(seen.before_press), seen.before_press
+
+
+async def test_a_restart_as_nobody_presses_loses_nothing_and_one_press_brings_the_board(tmp_path: Path) -> None:
+    """The bot is killed as the gap begins and started again (Discord keeps what it showed; the bot has no live
+    token): nothing is refused, the table waits, and the first press brings the board back."""
+    db = tmp_path / "bot.db"
+    h = await start_harness(db)
+    live: list[Harness] = [h]
+
+    async def restart(old: Harness) -> tuple[Harness, object]:
+        await kill(old)
+        new = await start_harness(db, discord_has=kept_by_discord(old))
+        new.server.token_only |= old.server.token_only
+        clock = private_time(new, old_clock)
+        await new.bot.timers.resume()  # the turn timers again, on the test's clock
+        await new.settle()
+        live.append(new)
+        return new, clock
+
+    try:
+        old_clock = private_time(h)
+        people = {ALICE_ID: h.user(ALICE_ID, "alice"), BOB_ID: h.user(BOB_ID, "bob")}
+        seen = await play(h, old_clock, people, h.group_dm(*people.values()), "akuma", restart=restart)
+        print(f"\nakuma restart: {seen}")
+        assert seen.refused == 0 and seen.live_controls == 0 and seen.boards_after_press <= 1
+        assert not said_it_waits(seen.after_press) and seen.pings_after_press <= 1
+        table = await live[-1].bot.service.table(1)
+        assert table.status == "finished"
+    finally:
+        await live[-1].close()
+
+
+async def test_when_the_last_live_press_used_its_messages_the_board_says_the_table_waits(h: Harness) -> None:
+    """Only one press's token lives (the others ended) and nobody presses: its followups go on the boards of the
+    turns that begin, and when only the one kept back is left, the board says the table waits, names whose turn it
+    is without a clock, and the clock stops. The next press brings the board back (edited by that live token, or
+    posted once), the clock running again."""
+    clock = private_time(h)
+    alice, bob = h.user(ALICE_ID, "alice"), h.user(BOB_ID, "bob")
+    group = h.group_dm(alice, bob)
+    lobby = (await h.slash(alice, "play akuma", channel=group, bots=2, start="host")).message
+    await h.click(bob, lobby, label=JOIN)
+    await h.click(alice, lobby, label=START)
+    table = only_table(h)
+    box = h.bot.get_cog("TableCog").outbox(table.id)
+    while table.to_act() != ["u101"]:
+        await h.settle()
+    await h.click(alice, board_message(h, table), label=MY_HAND)
+    last = box.carrier
+    for carrier in box.tokens.carriers:  # every other press is older than 15 minutes
+        if carrier is not last:
+            carrier.since -= 16 * 60
+            h.server.replies[carrier.interaction.token].created -= 16 * 60
+    seen = Seen()
+    while last.followups < 4 and table.status == "running":  # nobody presses: turns run out
+        await move(h, clock, 5, table, seen, group)
+    await move(h, clock, 5 * 60, table, seen, group)
+    board = board_message(h, table)
+    assert seen.stale_countdowns == [] and last.followups == 4  # the fifth kept back, unused
+    assert table.clock_paused and table.row.deadline is None
+    if not table.paused:
+        assert says(board.text, "table.waits_for_press"), board.text
+        assert "<t:" not in board.text  # whose turn it is, without a clock
+    people = {ALICE_ID: alice, BOB_ID: bob}
+    deciding = [people[u] for u in table.user_ids_to_act()]
+    messages = len(h.server.channel_messages(group))
+    await h.click(deciding[0] if deciding else alice, board, label=MY_HAND)
+    now = board_message(h, table)
+    assert not says(now.text, "table.waits_for_press") and table.row.deadline is not None  # it goes on
+    assert len(h.server.channel_messages(group)) <= messages + 1 and not [c for c in h.calls if c.refused]

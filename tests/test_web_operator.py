@@ -74,10 +74,30 @@ async def test_healthz_reports_a_database_that_does_not_answer(tmp_path: Path) -
         await h.bot.storage.db.conn.close()  # the database connection is lost
         status, body = await health(h)
         assert status == 503 and body["failed"] == ["database"]
+        assert body["checks"]["database"] == {"ok": False, "detail": "sqlite: the connection is closed"}
     finally:
         await h.abandon()
         await h.bot.thinker.close()
         await h.bot.web.stop()
+
+
+async def test_healthz_sees_the_database_file_deleted_under_the_bot(tmp_path: Path) -> None:
+    """The bot would go on playing into a deleted file, and lose all of it at its next start: unhealthy."""
+    import os
+
+    h = await web_harness(tmp_path)
+    try:
+        h.gateway.open = True
+        await h.bot.thinker.ready()
+        await played_table(h)
+        assert (await health(h))[0] == 200
+        os.remove(tmp_path / "games.db")
+        status, body = await health(h)
+        assert status == 503 and body["failed"] == ["database"]
+        assert body["checks"]["database"]["detail"] == "sqlite: the database file is gone (deleted or moved)"
+    finally:
+        h.gateway.open = False
+        await h.close()
 
 
 async def test_metrics_count_what_the_bot_did(tmp_path: Path) -> None:

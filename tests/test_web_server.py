@@ -12,6 +12,7 @@ from typing import AsyncIterator
 
 import pytest
 
+from bot.i18n import LANGUAGES, t
 from bot.service import GameService
 from bot.shares import issue
 from bot.web.limits import AddressLimits, visitor
@@ -208,3 +209,27 @@ async def test_no_token_and_no_hand_reaches_the_logs(service: GameService, caplo
     engine = table.engine
     replay_state = engine.load((await service.storage.get_game(table.id)).state)
     assert not Secrets("rocca", replay_state).leaks(logged, None)
+
+
+@pytest.mark.parametrize("lang", ["en", "ja", None])
+async def test_a_database_failure_answers_our_page_telling_nothing_internal(tmp_path: Path, lang: str | None,
+                                                                           caplog: pytest.LogCaptureFixture) -> None:
+    async with sqlite_service(tmp_path / "games.db") as service:
+        table = await finished_table(service, "pileup")
+        token = await issue(service.storage, table.id, None, 1, days=90)
+        async with served(StoredReplays(service.storage)) as site:
+            query = f"?lang={lang}" if lang else ""
+            assert (await fetch(f"{site}/r/{token}/1{query}"))[0] == 200
+            await service.storage.db.conn.close()  # the database is lost under the web side
+            for path in (f"/r/{token}/1{query}", f"/r/{token}/1/board.png{query}"):
+                status, headers, body = await fetch(f"{site}{path}")
+                assert status == 503 and secured(headers) and headers["Retry-After"].isdigit()
+                page = text(body).replace("&#39;", "'")
+                asked = [lang] if lang else ["en", "ja"]  # the page's language; both when none was asked
+                shown = [code for code in LANGUAGES if t("web.unavailable", code) in page]
+                assert says(page, "web.unavailable") and shown == asked
+                assert f'<html lang="{lang or "en"}">' in page
+                assert "Error" not in page and "sqlite" not in page.lower() and token not in page
+    logged = [r.getMessage() for r in caplog.records if r.name.startswith("bot.web")]
+    assert any("could not be read from the database (ValueError)" in m for m in logged)
+    assert not any(token in m for m in logged)

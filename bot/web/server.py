@@ -48,6 +48,7 @@ PICTURES_KEPT = 64  # board pictures kept drawn (a step's picture is drawn once 
 DRAWING_AT_ONCE = 2  # pages and pictures drawn at once, off the event loop (the bot's tables come first)
 STATIC = {"replay.css": "text/css", "replay.js": "text/javascript", "icon.svg": "image/svg+xml"}
 TOKEN_ROUTES = "/r/"
+UNAVAILABLE_RETRY = 30  # seconds a visitor is told to wait when the database fails
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
@@ -124,6 +125,11 @@ class WebServer:
             return await handler(request)
         except (web.HTTPNotFound, web.HTTPMethodNotAllowed):
             return self.not_found(request)
+        except web.HTTPException:
+            raise
+        except Exception as error:  # a fault of ours: our own page, nothing internal told (the log has it)
+            log.error("a web request failed (%s)", type(error).__name__, exc_info=error)
+            return self._message(500, request, [t("web.failed", code) for code in _languages(request)])
 
     def not_found(self, request: web.Request) -> web.Response:
         """The same answer for every address that is not a page: nothing says whether a token ever existed."""
@@ -142,6 +148,10 @@ class WebServer:
             opened = await self.source.open(request.match_info["key"])
         except HostError as error:  # a stored game that does not replay exactly: said, never shown wrong
             return self._message(409, request, [user_message(error, _lang(request))])
+        except Exception as error:  # the database failed: nothing internal is told, the operator's log says what
+            log.error("a replay page could not be read from the database (%s)", type(error).__name__)
+            return self._message(503, request, [t("web.unavailable", code) for code in _languages(request)],
+                                 headers={"Retry-After": str(UNAVAILABLE_RETRY)})
         if opened is None:
             return self.not_found(request)
         text = request.match_info.get("step", "0").lstrip("0") or "0"  # 007 is step 7
@@ -203,6 +213,13 @@ class WebServer:
             return self.not_found(request)
         data, kind = found
         return web.Response(body=data, content_type=kind, headers={"Cache-Control": "public, max-age=86400"})
+
+
+def _languages(request: web.Request) -> tuple[str, ...]:
+    """The languages of a page that could not look the game up: the one asked for (``?lang=``, which every link
+    of a page carries), else both."""
+    asked = request.query.get("lang", "")
+    return (asked,) if asked in LANGUAGES else LANGUAGES
 
 
 def _lang(request: web.Request, default: str = "en") -> str:

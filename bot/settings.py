@@ -21,6 +21,9 @@ def parse_shard_ids(text: str) -> tuple[int, ...]:
     return tuple(sorted(ids))
 
 
+LINK_DAYS_MOST = 36500  # a hundred years: longer is no lifetime anyone can mean
+
+
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
 
@@ -53,7 +56,7 @@ class Settings(BaseSettings):
     web_port: int = 8080
     # /healthz and /metrics only on this port (on WEB_HOST), not on the public one (unset: on the public one).
     web_operator_port: int | None = None
-    web_link_days: float = 90.0  # how long a link to a replay page opens it
+    web_link_days: float = 90.0  # how long a link to a replay page opens it: whole hours, up to LINK_DAYS_MOST
     # Proxies whose X-Forwarded-For names the visitor (each address's rate limit is the visitor's, not the proxy's).
     web_trusted_proxies: str = "127.0.0.1,::1"
 
@@ -78,6 +81,21 @@ class Settings(BaseSettings):
         if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
             raise ValueError(f"WEB_BASE_URL {value!r} must be an address such as https://games.example.org")
         return value.strip().rstrip("/")
+
+    @field_validator("web_link_days")
+    @classmethod
+    def _link_days(cls, value: float) -> float:
+        """A lifetime Share can state as it is: a whole number of hours (0.5 is 12 hours), from one hour on."""
+        hours = value * 24
+        if not (0.99 <= hours <= LINK_DAYS_MOST * 24) or abs(hours - round(hours)) > 0.01:  # 0.0417 is one hour
+            raise ValueError(f"WEB_LINK_DAYS {value!r} must be a number of days from 1/24 (one hour) to "
+                             f"{LINK_DAYS_MOST}, in whole hours (0.5 is 12 hours)")
+        return round(hours) / 24
+
+    def link_lifetime(self) -> tuple[int, int]:
+        """A link's lifetime as (days, hours) to state: (d, 0) for whole days, else (0, every hour)."""
+        hours = round(self.web_link_days * 24)
+        return (hours // 24, 0) if hours % 24 == 0 else (0, hours)
 
     def web_on(self) -> bool:
         return bool(self.web_base_url and self.web_base_url.strip())

@@ -37,6 +37,12 @@ def publicly_seen(client: discord.Client, table: Table) -> bool:
     return channel.permissions_for(channel.guild.default_role).view_channel
 
 
+def lifetime(settings: Any, locale: object) -> str:
+    """How long a link opens, as it is (``WEB_LINK_DAYS`` is whole hours): days, or hours when not whole days."""
+    days, hours = settings.link_lifetime()
+    return t("share.lifetime_days", locale, days=days) if days else t("share.lifetime_hours", locale, hours=hours)
+
+
 def link(base_url: str, token: str) -> str:
     return f"{base_url.rstrip('/')}/r/{token}"
 
@@ -61,7 +67,7 @@ async def share_links(interaction: discord.Interaction, table_id: int) -> None:
     base, days = settings.web_base_url or "", settings.web_link_days
     locale = interaction.locale
     public = await issue(bot.storage, table_id, None, interaction.user.id, days)
-    lines = [t("share.public", locale, id=table_id, url=link(base, public), days=round(days))]
+    lines = [t("share.public", locale, id=table_id, url=link(base, public), lifetime=lifetime(settings, locale))]
     if seat is not None:
         own = await issue(bot.storage, table_id, seat.seat, interaction.user.id, days)
         lines += ["", t("share.seat", locale, url=link(base, own))]

@@ -24,7 +24,7 @@ from cogs.look_back import look_back
 from engines import EngineError
 
 from .discord_harness import Harness
-from .discord_helpers import assert_forged_clicks_refused, rendered, says
+from .discord_helpers import assert_forged_clicks_refused, line, rendered, says
 from .web_helpers import fetch
 
 ALICE, BOB, ADMIN = 101, 102, 103
@@ -33,9 +33,9 @@ LINK = re.compile(re.escape(BASE) + r"(/r/[A-Za-z0-9_-]{43})")
 CLUB = 900_000_000_000_000_555
 
 
-def web_bot(db_path: Path) -> GameHostBot:
+def web_bot(db_path: Path, **more: object) -> GameHostBot:
     settings = Settings(_env_file=None, discord_token=None, database_path=db_path, bot_move_delay=0,
-                        web_base_url=BASE, web_port=0)
+                        web_base_url=BASE, web_port=0, **more)
     return GameHostBot(settings, sync_commands=False)
 
 
@@ -78,7 +78,7 @@ async def test_share_gives_the_public_link_and_only_the_player_their_seats_link(
     r = await h.click(alice, result, f"gh:share:{table.id}")
     assert r.ephemeral and says(r.text, "share.seat", url=BASE + LINK.findall(r.text)[1])
     public, seat = LINK.findall(r.text)
-    assert says(r.text, "share.public", id=table.id, url=BASE + public, days=90)
+    assert says(r.text, "share.public", id=table.id, url=BASE + public, lifetime=line("share.lifetime_days", days=90))
     status, headers, body = await fetch(site(h) + public)
     page = body.decode()
     assert status == 200 and headers["Referrer-Policy"] == "no-referrer" and "🔒" not in page
@@ -154,6 +154,36 @@ async def test_share_refuses_a_running_table_and_a_bot_without_web_offers_none(h
     plain = await played_table(h)
     result = next(m for m in h.channel_messages() if f"gh:review:{plain.id}" in str(m.components))
     assert f"gh:share:{plain.id}" not in str(result.components) and h.bot.web is None
+
+
+@pytest.mark.parametrize(("days", "hours", "said"), [(1, 24, line("share.lifetime_days", days=1)),
+                                                     (1.5, 36, line("share.lifetime_hours", hours=36))])
+async def test_share_states_the_links_real_lifetime(tmp_path: Path, days: float, hours: int, said: object) -> None:
+    """WEB_LINK_DAYS is whole hours: Share says days when they are whole, else the hours (never "2 days" for 36
+    hours), and the link is stored with just that lifetime."""
+    h = Harness(web_bot(tmp_path / "games.db", web_link_days=days))
+    await h.start()
+    await h.bot.storage.set_guild_tables(h.guild_id, "channel")
+    try:
+        table = await played_table(h)
+        r = await h.click(h.user(ALICE, "alice"), result_of(h, table), f"gh:share:{table.id}")
+        public = LINK.findall(r.text)[0]
+        assert says(r.text, "share.public", id=table.id, url=BASE + public, lifetime=said)
+        spans = await h.bot.storage.db.fetch("SELECT expires_at - created_at FROM share_links")
+        assert [round(row[0]) for row in spans] == [hours * 3600] * 2
+    finally:
+        await h.close()
+
+
+def test_a_link_lifetime_share_cannot_state_is_refused() -> None:
+    from pydantic import ValidationError
+
+    for wrong in (0, -1, 0.01, 1 / 86400, 36501, float("nan"), float("inf")):
+        with pytest.raises(ValidationError, match="WEB_LINK_DAYS"):
+            Settings(_env_file=None, web_link_days=wrong)
+    assert Settings(_env_file=None, web_link_days=0.5).link_lifetime() == (0, 12)
+    assert Settings(_env_file=None, web_link_days=1 / 24).link_lifetime() == (0, 1)
+    assert Settings(_env_file=None, web_link_days=90).link_lifetime() == (90, 0)
 
 
 async def test_presses_are_rationed_and_links_outlive_a_restart(tmp_path: Path) -> None:

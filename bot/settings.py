@@ -10,6 +10,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 if TYPE_CHECKING:
     from .storage import ShardFilter
+    from .web.limits import Proxies
 
 
 def parse_shard_ids(text: str) -> tuple[int, ...]:
@@ -100,8 +101,22 @@ class Settings(BaseSettings):
     def web_on(self) -> bool:
         return bool(self.web_base_url and self.web_base_url.strip())
 
-    def trusted_proxies(self) -> frozenset[str]:
-        return frozenset(filter(None, (p.strip() for p in self.web_trusted_proxies.split(","))))
+    @field_validator("web_trusted_proxies")
+    @classmethod
+    def _proxies(cls, value: str) -> str:
+        from .web.limits import Proxies
+
+        try:
+            Proxies.parse(value)
+        except ValueError as wrong:
+            raise ValueError(f"WEB_TRUSTED_PROXIES entry {str(wrong)!r} is neither an address nor a range (such as "
+                             "127.0.0.1, ::1 or 172.17.0.0/16; commas between them)") from None
+        return value
+
+    def trusted_proxies(self) -> "Proxies":
+        from .web.limits import Proxies
+
+        return Proxies.parse(self.web_trusted_proxies)
 
     def database(self) -> str:
         """The database to open: ``DATABASE_URL``, else the SQLite file at ``DATABASE_PATH``."""

@@ -15,7 +15,7 @@ import pytest
 from bot.i18n import LANGUAGES, t
 from bot.service import GameService
 from bot.shares import issue
-from bot.web.limits import AddressLimits, visitor
+from bot.web.limits import AddressLimits, Proxies, visitor
 from bot.web.server import CSP
 from bot.web.source import StoredReplays
 
@@ -150,14 +150,52 @@ async def test_the_rate_limit_counts_each_visitor_and_believes_only_trusted_prox
         assert (await fetch(f"{site}/r/{token}/0", forged))[0] == 200
         assert "198.51.100.8" in limits._buckets and "203.0.113.9" not in limits._buckets
     untrusting = AddressLimits(burst=2, per_second=0.001)
-    async with served(StoredReplays(service.storage), limits=untrusting, trusted=frozenset()) as site:
+    async with served(StoredReplays(service.storage), limits=untrusting, trusted=Proxies()) as site:
         hops = [{"X-Forwarded-For": f"198.51.100.{i}"} for i in range(4)]
         assert [(await fetch(f"{site}/r/{token}/0", h))[0] for h in hops] == [200, 200, 429, 429]
 
 
+async def test_trusted_proxies_may_be_a_range(service: GameService) -> None:
+    """``WEB_TRUSTED_PROXIES=127.0.0.0/8``: a proxy at 127.0.0.2 (Docker's 172.17.0.1, another host…) is believed,
+    so each visitor it names has their own allowance; a peer outside the range is not believed."""
+    table = await finished_table(service, "akuma")
+    token = await issue(service.storage, table.id, None, 1, days=90)
+    limits = AddressLimits(burst=2, per_second=0.001)
+    async with served(StoredReplays(service.storage), limits=limits, trusted=Proxies.parse("127.0.0.0/8")) as site:
+        visitors = [{"X-Forwarded-For": f"198.51.100.{i}"} for i in range(5)]
+        assert [(await fetch(f"{site}/r/{token}/0", v, source="127.0.0.2"))[0] for v in visitors] == [200] * 5
+        assert "127.0.0.2" not in limits._buckets and "198.51.100.4" in limits._buckets
+    untrusted = AddressLimits(burst=2, per_second=0.001)
+    async with served(StoredReplays(service.storage), limits=untrusted, trusted=Proxies.parse("10.0.0.0/8")) as site:
+        statuses = [(await fetch(f"{site}/r/{token}/0", v, source="127.0.0.2"))[0] for v in visitors]
+        assert statuses == [200, 200, 429, 429, 429] and list(untrusted._buckets) == ["127.0.0.2"]
+
+
+def test_trusted_proxies_that_are_no_address_are_refused_naming_the_setting() -> None:
+    from pydantic import ValidationError
+
+    from bot.settings import Settings
+
+    for wrong in ("not-an-ip", "127.0.0.1, 10.0.0.0/33", "localhost", "127.0.0.1;::1"):
+        with pytest.raises(ValidationError, match="WEB_TRUSTED_PROXIES entry"):
+            Settings(_env_file=None, web_trusted_proxies=wrong)
+    proxies = Settings(_env_file=None, web_trusted_proxies=" 172.17.0.0/16 , ::1,192.0.2.7 ").trusted_proxies()
+    assert "172.17.3.4" in proxies and "::1" in proxies and "192.0.2.7" in proxies
+    assert "172.18.0.1" not in proxies and "::2" not in proxies and "nonsense" not in proxies
+    assert "::ffff:172.17.0.9" in proxies  # an IPv4 peer on a dual-stack socket
+    assert Settings(_env_file=None, web_trusted_proxies="").trusted_proxies() == Proxies()  # trust none
+
+
 def test_visitors_are_bucketed_by_address_and_ipv6_by_its_64() -> None:
-    trusted = frozenset({"127.0.0.1"})
+    trusted = Proxies.parse("127.0.0.1")
     assert visitor("127.0.0.1", ["192.0.2.1, 127.0.0.1"], trusted) == "192.0.2.1"
+    # a hop with a port, bracketed IPv6 with a port or not, a zone: the address, one bucket whatever the port
+    assert visitor("127.0.0.1", ["203.0.113.9:1234"], trusted) == visitor("127.0.0.1", ["203.0.113.9"], trusted)
+    assert visitor("127.0.0.1", ["203.0.113.9:1234"], trusted) == "203.0.113.9"
+    assert visitor("127.0.0.1", ["[2001:db8::1]:443"], trusted) == "2001:db8::/64"
+    assert visitor("127.0.0.1", ["[2001:db8::1]"], trusted) == "2001:db8::/64"
+    assert visitor("fe80::1%eth0", [], trusted) == "fe80::/64"
+    assert visitor("127.0.0.1", ["198.51.100.4:80, 127.0.0.1:9000"], trusted) == "198.51.100.4"  # proxy hop
     assert visitor("192.0.2.50", ["192.0.2.1"], trusted) == "192.0.2.50"  # not a proxy: its header is ignored
     assert visitor("2001:db8::1", [], trusted) == visitor("2001:db8::ffff:1", [], trusted) == "2001:db8::/64"
     assert visitor("::ffff:192.0.2.3", [], trusted) == "192.0.2.3"

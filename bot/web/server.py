@@ -25,7 +25,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined
 
 from ..errors import HostError, user_message
 from ..i18n import LANGUAGES, t
-from .limits import AddressLimits, visitor
+from .limits import LOCAL_PROXIES, AddressLimits, Proxies, visitor
 from .page import Link, Opened, board_picture, replay_page, step_href
 from .source import ReplaySource
 
@@ -58,7 +58,7 @@ class WebConfig:
     host: str = "127.0.0.1"
     port: int = 8080
     operator_port: int | None = None  # /healthz and /metrics only there (None: on the public port)
-    trusted_proxies: frozenset[str] = frozenset({"127.0.0.1", "::1"})
+    trusted_proxies: Proxies = LOCAL_PROXIES
 
 
 class WebServer:

@@ -186,6 +186,43 @@ def test_trusted_proxies_that_are_no_address_are_refused_naming_the_setting() ->
     assert Settings(_env_file=None, web_trusted_proxies="").trusted_proxies() == Proxies()  # trust none
 
 
+def test_a_person_stepping_once_a_second_through_the_longest_game_is_never_refused() -> None:
+    """A page and its picture count as one: 2,000 steps at one a second (and as long at two a second), each page
+    followed by its picture, with the default bucket, never wait; pictures asked on their own still count."""
+    for pace in (1.0, 0.5):
+        limits = AddressLimits()
+        waits = [limits.take("198.51.100.1", now=i * pace, step=f"t/{i}", picture=picture)
+                 for i in range(2000) for picture in (False, True)]
+        assert not any(waits) and limits.refused == 0, pace
+    limits = AddressLimits(burst=2, per_second=0.001)
+    assert limits.take("a", 0, step="t/1") == 0 and limits.take("a", 0, step="t/1", picture=True) == 0  # its own
+    assert limits.take("a", 0, step="t/1", picture=True) == 0  # a second time: counted (the last token)
+    assert limits.take("a", 0, step="t/2", picture=True) > 0  # another step's picture: counted, none left
+
+
+async def test_the_rate_limits_page_keeps_the_way_back(service: GameService) -> None:
+    table = await finished_table(service, "rocca")
+    token = await issue(service.storage, table.id, None, 1, days=90)
+    limits = AddressLimits(burst=3, per_second=0.001)
+    async with served(StoredReplays(service.storage), limits=limits) as site:
+        for step in (1, 2, 3):  # three steps, each a page and its picture: three requests' worth
+            assert (await fetch(f"{site}/r/{token}/{step}?lang=ja"))[0] == 200
+            assert (await fetch(f"{site}/r/{token}/{step}/board.png?lang=ja"))[0] == 200
+        status, headers, body = await fetch(f"{site}/r/{token}/4?lang=ja")
+        page = text(body)
+        assert status == 429 and says(page.replace("&#39;", "'"), "web.too_many", seconds=int(headers["Retry-After"]))
+        assert all(t("web.too_many", code, seconds=int(headers["Retry-After"])) in page for code in LANGUAGES)
+        for rel, step, key in (("next", 4, "web.try_again"), ("prev", 3, "web.back_to")):
+            assert f'<a href="/r/{token}/{step}?lang=ja" data-key="{rel}">{t(key, "ja", step=step)}</a>' in page
+        assert f'href="/r/{token}/0?lang=ja" data-key="first"' in page and t("web.keys_again", "ja") in page
+        assert re.search(r'<script src="/static/replay\.js\?v=\w+" defer>', page)  # the keys work there too
+        forged = "C" * 43  # refused alike, real or not: the 429 tells nothing about a token (nothing was looked up)
+        _, real_headers, real = await fetch(f"{site}/r/{token}/0")
+        status, headers, body = await fetch(f"{site}/r/{forged}/0")
+        assert status == 429 and text(body).replace(forged, token) == text(real).replace(
+            real_headers["Retry-After"], headers["Retry-After"])
+
+
 def test_visitors_are_bucketed_by_address_and_ipv6_by_its_64() -> None:
     trusted = Proxies.parse("127.0.0.1")
     assert visitor("127.0.0.1", ["192.0.2.1, 127.0.0.1"], trusted) == "192.0.2.1"

@@ -1,7 +1,8 @@
 """Per-address rate limits on the token routes (issue 56): each visitor's address (an IPv6 one by its /64, which
 one host usually holds whole) has a bucket of ``burst`` requests refilled at ``per_second``; a request with none
-left is refused with the seconds to wait. Behind the operator's reverse proxy the visitor is the last address of
-``X-Forwarded-For`` that is not a trusted proxy; the header is believed only from a trusted proxy."""
+left is refused with the seconds to wait; a page's own picture, asked right after it, is free. Behind the
+operator's reverse proxy the visitor is the last address of ``X-Forwarded-For`` that is not a trusted proxy; the
+header is believed only from a trusted proxy."""
 from __future__ import annotations
 
 import ipaddress
@@ -10,8 +11,8 @@ from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-BURST = 60  # requests at once: a page and its picture are two, so about 30 steps clicked quickly
-PER_SECOND = 2.0  # then one step a second, sustained
+BURST = 60  # requests at once: 60 steps clicked quickly (a page and its own picture count as one)
+PER_SECOND = 2.0  # then two steps a second, sustained
 KEPT = 10_000  # addresses remembered (the least recently seen leave first: bounded memory under a flood)
 
 
@@ -85,23 +86,32 @@ def bucket_of(address: str) -> str:
 
 
 class AddressLimits:
+    """Token buckets per address. A page and then its own picture count as one request (a person stepping asks
+    for both): at one step a second, however long the game, a person never runs out."""
+
     def __init__(self, burst: int = BURST, per_second: float = PER_SECOND, kept: int = KEPT) -> None:
         self.burst, self.per_second, self.kept = burst, per_second, kept
-        self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()  # address -> (tokens, when)
+        # address -> (tokens, when, the last page it asked for, whose picture is then free)
+        self._buckets: OrderedDict[str, tuple[float, float, int | None]] = OrderedDict()
         self.refused = 0
 
-    def take(self, address: str, now: float | None = None) -> float:
-        """Count one request from ``address``: 0 when allowed, else the seconds until one is."""
+    def take(self, address: str, now: float | None = None, *, step: str = "", picture: bool = False) -> float:
+        """Count one request from ``address``: 0 when allowed, else the seconds until one is. ``step``: the page
+        asked for (``picture``: its picture): a picture right after its page is free."""
         now = time.monotonic() if now is None else now
-        tokens, when = self._buckets.pop(address, (float(self.burst), now))
+        tokens, when, page = self._buckets.pop(address, (float(self.burst), now, None))
         tokens = min(float(self.burst), tokens + (now - when) * self.per_second)
         wait = 0.0
-        if tokens >= 1:
+        mark = hash(step) if step else None  # kept as a number: no token stays in memory here
+        if picture and mark is not None and mark == page:
+            page = None  # the page's own picture, once
+        elif tokens >= 1:
             tokens -= 1
+            page = None if picture else mark
         else:
             wait = (1 - tokens) / self.per_second
             self.refused += 1
-        self._buckets[address] = (tokens, now)
+        self._buckets[address] = (tokens, now, page)
         while len(self._buckets) > self.kept:
             self._buckets.popitem(last=False)
         return wait

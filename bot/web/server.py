@@ -48,6 +48,7 @@ PICTURES_KEPT = 64  # board pictures kept drawn (a step's picture is drawn once 
 DRAWING_AT_ONCE = 2  # pages and pictures drawn at once, off the event loop (the bot's tables come first)
 STATIC = {"replay.css": "text/css", "replay.js": "text/javascript", "icon.svg": "image/svg+xml"}
 TOKEN_ROUTES = "/r/"
+PICTURE = "/board.png"
 UNAVAILABLE_RETRY = 30  # seconds a visitor is told to wait when the database fails
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
@@ -84,7 +85,7 @@ class WebServer:
         if public:
             app.router.add_get(r"/r/{key}", self._page)
             app.router.add_get(r"/r/{key}/{step:[0-9]+}", self._page)
-            app.router.add_get(r"/r/{key}/{step:[0-9]+}/board.png", self._picture)
+            app.router.add_get(r"/r/{key}/{step:[0-9]+}" + PICTURE, self._picture)
             app.router.add_get(r"/static/{name}", self._static)
             app.router.add_get(r"/favicon.ico", self._icon)  # browsers ask for it whatever the page says
         if operator and self.operator is not None:
@@ -115,12 +116,12 @@ class WebServer:
     async def _guard(self, request: web.Request, handler: Handler) -> web.StreamResponse:
         """The token routes' rate limit; any unknown address, method or token: the one 404."""
         if request.path.startswith(TOKEN_ROUTES):
+            key, step = request.match_info.get("key", ""), _step_text(request)
             wait = self.limits.take(visitor(request.remote, request.headers.getall("X-Forwarded-For", []),
-                                            self.config.trusted_proxies))
-            if wait > 0:  # in both languages: nothing was looked up, so the game's language is not known
-                seconds = max(1, round(wait))
-                return self._message(429, request, [t("web.too_many", code, seconds=seconds) for code in LANGUAGES],
-                                     headers={"Retry-After": str(seconds)})
+                                            self.config.trusted_proxies),
+                                    step=f"{key}/{step}" if key else "", picture=request.path.endswith(PICTURE))
+            if wait > 0:
+                return self.too_many(request, key, step, max(1, round(wait)))
         try:
             return await handler(request)
         except (web.HTTPNotFound, web.HTTPMethodNotAllowed):
@@ -131,15 +132,30 @@ class WebServer:
             log.error("a web request failed (%s)", type(error).__name__, exc_info=error)
             return self._message(500, request, [t("web.failed", code) for code in _languages(request)])
 
+    def too_many(self, request: web.Request, key: str, step: str, seconds: int) -> web.Response:
+        """In both languages (nothing was looked up, so the game's language is not known), with the way back: the
+        step asked for again (→), the one before (←), the first (Home), in the language the page was read in."""
+        lang, links = _lang(request), []
+        if key and len(step) <= STEP_DIGITS:
+            base, number = f"{TOKEN_ROUTES}{key}", int(step)
+            links.append(Link(t("web.try_again", lang, step=number), f"{base}/{number}?lang={lang}", rel="next"))
+            if number > 0:
+                links.append(Link(t("web.back_to", lang, step=number - 1), f"{base}/{number - 1}?lang={lang}",
+                                  rel="prev"))
+            links.append(Link(t("web.step.first", lang), f"{base}/0?lang={lang}", rel="first"))
+        return self._message(429, request, [t("web.too_many", code, seconds=seconds) for code in LANGUAGES],
+                             links=links, keys=t("web.keys_again", lang) if links else "",
+                             headers={"Retry-After": str(seconds)})
+
     def not_found(self, request: web.Request) -> web.Response:
         """The same answer for every address that is not a page: nothing says whether a token ever existed."""
         return self._message(404, request, [t("web.not_found", code) for code in LANGUAGES])
 
-    def _message(self, status: int, request: web.Request, lines: list[str], link: Link | None = None,
-                 headers: dict[str, str] | None = None) -> web.Response:
+    def _message(self, status: int, request: web.Request, lines: list[str], links: list[Link] | None = None,
+                 keys: str = "", headers: dict[str, str] | None = None) -> web.Response:
         lang = _lang(request)
         body = self.templates.get_template("message.html").render(
-            lang=lang, title=lines[0], lines=lines, link=link, static=self.static_urls)
+            lang=lang, title=lines[0], lines=lines, links=links or [], keys=keys, static=self.static_urls)
         return web.Response(status=status, text=body, content_type="text/html", headers=headers)
 
     # ---- the pages ---------------------------------------------------------------------
@@ -154,15 +170,15 @@ class WebServer:
                                  headers={"Retry-After": str(UNAVAILABLE_RETRY)})
         if opened is None:
             return self.not_found(request)
-        text = request.match_info.get("step", "0").lstrip("0") or "0"  # 007 is step 7
+        text = _step_text(request)
         last = len(opened.replay) - 1
         step = int(text) if len(text) <= STEP_DIGITS else last + 1
         if step > last:
             lang = _lang(request, opened.lang)
             line = (t("web.no_step", lang, step=step, last=last) if len(text) <= STEP_DIGITS
                     else t("web.no_such_step", lang, last=last))
-            return self._message(404, request, [line], Link(t("web.to_last", lang, last=last),
-                                                             step_href(opened, last, lang)))
+            return self._message(404, request, [line], [Link(t("web.to_last", lang, last=last),
+                                                              step_href(opened, last, lang))])
         return opened, step
 
     async def _page(self, request: web.Request) -> web.StreamResponse:
@@ -213,6 +229,10 @@ class WebServer:
             return self.not_found(request)
         data, kind = found
         return web.Response(body=data, content_type=kind, headers={"Cache-Control": "public, max-age=86400"})
+
+
+def _step_text(request: web.Request) -> str:
+    return request.match_info.get("step", "0").lstrip("0") or "0"  # 007 is step 7
 
 
 def _languages(request: web.Request) -> tuple[str, ...]:

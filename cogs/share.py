@@ -14,7 +14,7 @@ import discord
 from bot.errors import HostError
 from bot.i18n import t
 from bot.place import PlaceKind
-from bot.shares import issue
+from bot.shares import issue, shows_every_hand
 from bot.storage import GameStatus
 from bot.table import Table
 
@@ -57,6 +57,8 @@ async def share_links(interaction: discord.Interaction, table_id: int) -> None:
     check_can_see(interaction, table)
     if GameStatus(table.status) is not GameStatus.FINISHED:
         raise HostError("share_not_finished", game_id=table_id)
+    if not await shows_every_hand(bot.storage, table_id):  # as /game record and Reveal: a round's tables may
+        raise HostError("share_round_running", game_id=table_id)  # hold the same deal's secrets
     guild_id = table.row.guild_id
     if guild_id is not None and not await bot.storage.guild_web_links(guild_id):
         raise HostError("share_links_off")

@@ -25,6 +25,7 @@ from engines import EngineError
 
 from .discord_harness import Harness
 from .discord_helpers import assert_forged_clicks_refused, line, rendered, says
+from .tournament_round import in_running_round
 from .web_helpers import fetch
 
 ALICE, BOB, ADMIN = 101, 102, 103
@@ -184,6 +185,23 @@ def test_a_link_lifetime_share_cannot_state_is_refused() -> None:
     assert Settings(_env_file=None, web_link_days=0.5).link_lifetime() == (0, 12)
     assert Settings(_env_file=None, web_link_days=1 / 24).link_lifetime() == (0, 1)
     assert Settings(_env_file=None, web_link_days=90).link_lifetime() == (90, 0)
+
+
+async def test_share_waits_for_the_tournament_round(hw: Harness) -> None:
+    """A tournament table finished while another table of its round still plays: a (forged) Share press is refused
+    as /game record is, and nothing is stored; once the round is over, it gives links (tournament results carry no
+    Share button: docs/running.md)."""
+    h = hw
+    table = await played_table(h, "akuma")
+    round_ = await in_running_round(h, table.id, ALICE, BOB)
+    alice = h.user(ALICE, "alice")
+    refused = await h.click(alice, result_of(h, table), f"gh:share:{table.id}")
+    assert refused.ephemeral and says(refused.text, "error.share_round_running", game_id=table.id)
+    assert not LINK.search(refused.text)
+    assert await h.bot.storage.db.fetchval("SELECT COUNT(*) FROM share_links") == 0
+    await round_.finish()
+    given = await h.click(alice, result_of(h, table), f"gh:share:{table.id}")
+    assert len(LINK.findall(given.text)) == 2
 
 
 async def test_presses_are_rationed_and_links_outlive_a_restart(tmp_path: Path) -> None:

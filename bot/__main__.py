@@ -34,7 +34,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     replay = sub.add_parser("replay", help=t("cli.replay_help"))
     replay.add_argument("file", help=t("cli.replay_file_help"))
     replay.add_argument("--seat", type=int, default=None, help=t("cli.replay_seat_help"))
-    replay.add_argument("--lang", choices=LANGUAGES, default="en", help=t("cli.lang_help"))
+    replay.add_argument("--lang", choices=LANGUAGES, default=None, help=t("cli.replay_lang_help"))
     replay.add_argument("--gif", default=None, help=t("cli.replay_gif_help"))
     replay.add_argument("--serve", action="store_true", help=t("cli.replay_serve_help"))
     replay.add_argument("--port", type=int, default=0, help=t("cli.replay_port_help"))

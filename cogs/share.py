@@ -88,7 +88,7 @@ async def revoke_links(interaction: discord.Interaction, table_id: int) -> None:
     count = await bot.storage.revoke_shares(table_id, time.time(),
                                             created_by=None if everyone else interaction.user.id)
     key = "share.revoked_all" if everyone else "share.revoked"
-    await reply(interaction, t(key, interaction.locale, id=table_id, count=count))
+    await reply(interaction, t(key if count else f"{key}_none", interaction.locale, id=table_id, count=count))
 
 
 class ShareButton(GameItem, template=rf"gh:share:(?P<gid>{ID})"):

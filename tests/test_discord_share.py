@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 import re
+import time
 from pathlib import Path
 from typing import AsyncIterator
 
@@ -17,6 +18,7 @@ import pytest
 from bot.client import GameHostBot
 from bot.errors import HostError
 from bot.settings import Settings
+from bot.shares import DAY, issue
 from bot.storage import SeatRow
 from bot.table import Table
 from cogs.look_back import LOOKS_PER_MINUTE as LOOKS
@@ -124,19 +126,23 @@ async def test_moderators_turn_links_off_and_unshare_revokes(hw: Harness) -> Non
     public, seat = LINK.findall((await h.click(alice, result, f"gh:share:{table.id}")).text)
     theirs = LINK.findall((await h.click(bob, result, f"gh:share:{table.id}")).text)[0]
     off = await h.slash(admin, "config links", mode="off")
-    assert says(off.text, "config.links.off")
+    assert says(off.text, "config.links.off") and "/game unshare" in off.text
     assert [(await fetch(site(h) + x))[0] for x in (public, seat, theirs)] == [404, 404, 404]
     r = await h.click(alice, result, f"gh:share:{table.id}")
     assert says(r.text, "error.share_links_off") and not LINK.search(r.text)
     on = await h.slash(admin, "config links", mode="on")
-    assert says(on.text, "config.links.on")
+    assert says(on.text, "config.links.on") and "/game unshare" in on.text  # old links reopen: how to end them
     assert [(await fetch(site(h) + x))[0] for x in (public, seat, theirs)] == [200, 200, 200]
+    await issue(h.bot.storage, table.id, None, ALICE, days=1, now=time.time() - 2 * DAY)  # expired: opens nothing
     mine = await h.slash(alice, "game unshare", table=table.id)
-    assert says(mine.text, "share.revoked", id=table.id, count=2)
+    assert says(mine.text, "share.revoked", id=table.id, count=2)  # the expired one is not counted as revoked
     assert [(await fetch(site(h) + x))[0] for x in (public, seat, theirs)] == [404, 404, 200]
+    again = await h.slash(alice, "game unshare", table=table.id)
+    assert says(again.text, "share.revoked_none", id=table.id) and not says(again.text, "share.revoked")
     everything = await h.slash(admin, "game unshare", table=table.id)
     assert says(everything.text, "share.revoked_all", id=table.id, count=1)
     assert (await fetch(site(h) + theirs))[0] == 404
+    assert says((await h.slash(admin, "game unshare", table=table.id)).text, "share.revoked_all_none", id=table.id)
     for number in (987654, -1, 2 ** 53):  # no such table, and numbers no table can have
         unknown = await h.slash(alice, "game unshare", table=number)
         assert unknown.ephemeral and says(unknown.text, "error.no_such_game", game_id=number)

@@ -5,7 +5,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
-from pydantic import SecretStr, field_validator
+from pydantic import SecretStr, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 if TYPE_CHECKING:
@@ -22,6 +22,7 @@ def parse_shard_ids(text: str) -> tuple[int, ...]:
     return tuple(sorted(ids))
 
 
+PORT_MOST = 65535
 LINK_DAYS_MOST = 36500  # a hundred years: longer is no lifetime anyone can mean
 
 
@@ -55,7 +56,8 @@ class Settings(BaseSettings):
     web_base_url: str | None = None
     web_host: str = "127.0.0.1"
     web_port: int = 8080
-    # /healthz and /metrics only on this port (on WEB_HOST), not on the public one (unset: on the public one).
+    # /healthz and /metrics only on this port (on WEB_HOST), not on the public one (unset, or WEB_PORT itself: on
+    # the public one).
     web_operator_port: int | None = None
     web_link_days: float = 90.0  # how long a link to a replay page opens it: whole hours, up to LINK_DAYS_MOST
     # Proxies whose X-Forwarded-For names the visitor (each address's rate limit is the visitor's, not the proxy's).
@@ -82,6 +84,14 @@ class Settings(BaseSettings):
         if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
             raise ValueError(f"WEB_BASE_URL {value!r} must be an address such as https://games.example.org")
         return value.strip().rstrip("/")
+
+    @field_validator("web_port", "web_operator_port")
+    @classmethod
+    def _port(cls, value: int | None, info: ValidationInfo) -> int | None:
+        """A TCP port (0: any free one, which a proxy cannot know: for tests)."""
+        if value is not None and not 0 <= value <= PORT_MOST:
+            raise ValueError(f"{(info.field_name or '').upper()} {value} must be a port from 1 to {PORT_MOST}")
+        return value
 
     @field_validator("web_link_days")
     @classmethod

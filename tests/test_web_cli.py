@@ -142,3 +142,15 @@ async def test_a_stored_games_record_carries_its_tables_language(tmp_path: Path)
         en = await finished_table(service, "rocca", players=2)
         assert (await stored_record(service.storage, ja.id)).lang == "ja"
         assert (await stored_record(service.storage, en.id)).lang == "en"
+
+
+def test_a_port_no_port_can_be_is_refused_without_a_traceback(tmp_path: Path,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "game.json"
+    assert main(["demo", "akuma", "--record", str(path)]) == 0
+    capsys.readouterr()
+    for wrong in ("80000", "-1", "http"):
+        with pytest.raises(SystemExit) as exited:
+            main(["replay", str(path), "--serve", "--port", wrong])
+        err = capsys.readouterr().err
+        assert exited.value.code == 2 and t("cli.bad_port", value=wrong) in err and "Traceback" not in err

@@ -254,5 +254,8 @@ async def _secure(request: web.Request, response: web.StreamResponse) -> None:
 
 def config_of(settings: Any) -> WebConfig:
     """The web side's configuration from the bot's settings (``bot.settings.Settings``)."""
+    operator = settings.web_operator_port
+    if operator and operator == settings.web_port:  # the same port: the same server (0 is a free one each)
+        operator = None
     return WebConfig(base_url=(settings.web_base_url or "").strip(), host=settings.web_host, port=settings.web_port,
-                     operator_port=settings.web_operator_port, trusted_proxies=settings.trusted_proxies())
+                     operator_port=operator, trusted_proxies=settings.trusted_proxies())

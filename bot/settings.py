@@ -1,6 +1,7 @@
 """Settings from the environment and an optional ``.env`` file (see ``.env.example``)."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
@@ -23,6 +24,7 @@ def parse_shard_ids(text: str) -> tuple[int, ...]:
 
 
 PORT_MOST = 65535
+PATH = re.compile(r"(/(?!\.\.?(?:/|$))[A-Za-z0-9._~-]+)*/?")  # a path the site may live under: plain segments
 LINK_DAYS_MOST = 36500  # a hundred years: longer is no lifetime anyone can mean
 
 
@@ -81,8 +83,10 @@ class Settings(BaseSettings):
         if value is None or not value.strip():
             return None
         parts = urlsplit(value.strip())
-        if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
-            raise ValueError(f"WEB_BASE_URL {value!r} must be an address such as https://games.example.org")
+        if (parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment
+                or not PATH.fullmatch(parts.path)):
+            raise ValueError(f"WEB_BASE_URL {value!r} must be an address such as https://games.example.org (or, "
+                             "under a path, https://example.org/games: letters, digits and - . _ ~ /)")
         return value.strip().rstrip("/")
 
     @field_validator("web_port", "web_operator_port")

@@ -308,3 +308,42 @@ async def test_a_database_failure_answers_our_page_telling_nothing_internal(tmp_
     logged = [r.getMessage() for r in caplog.records if r.name.startswith("bot.web")]
     assert any("could not be read from the database (ValueError)" in m for m in logged)
     assert not any(token in m for m in logged)
+
+
+async def test_a_base_address_with_a_path_is_served_under_it(service: GameService) -> None:
+    """``WEB_BASE_URL=https://example.org/games`` behind a proxy that passes ``/games/…`` on: pages, pictures,
+    files, the steps' links, the 404's and 429's links and the preview's picture all live under ``/games``."""
+    table = await finished_table(service, "rocca")
+    token = await issue(service.storage, table.id, None, 1, days=90)
+    limits = AddressLimits(burst=100, per_second=0.001)
+    async with served(StoredReplays(service.storage), base_url="https://example.org/games", limits=limits) as site:
+        status, _, body = await fetch(f"{site}/games/r/{token}")
+        page = text(body)
+        assert status == 200 and f'href="/games/r/{token}/1?lang=en"' in page
+        last = int(re.search(r"step 0/(\d+)", page).group(1))
+        addresses = re.findall(r'(?:href|src)="([^"]+)"', page)
+        assert addresses and all(a.startswith("/games/") for a in addresses), addresses
+        for address in addresses:  # every one of them answers, the style sheet, the script and the picture too
+            assert (await fetch(f"{site}{address}"))[0] == 200, address
+        image = re.search(r'<meta property="og:image" content="([^"]+)"', page).group(1)
+        assert image == f"https://example.org/games/r/{token}/{last}/board.png?lang=en"
+        assert (await fetch(f"{site}/games/r/{token}/{last}/board.png"))[0] == 200
+        _, _, missing = await fetch(f"{site}/games/r/{token}/{last + 1}")
+        assert f'href="/games/r/{token}/{last}?lang=en"' in text(missing)  # the way to its last step
+        assert (await fetch(f"{site}/r/{token}"))[0] == 404  # outside the path: nothing
+        assert (await fetch(f"{site}/static/replay.css"))[0] == 404
+        while (answer := await fetch(f"{site}/games/r/{token}/2"))[0] != 429:
+            pass
+        assert f'href="/games/r/{token}/2?lang=en" data-key="next"' in text(answer[2])
+
+
+def test_a_base_address_whose_path_cannot_be_served_is_refused() -> None:
+    from pydantic import ValidationError
+
+    from bot.settings import Settings
+
+    for wrong in ("https://example.org/games/../x", "https://example.org/g%20x", "https://example.org/{key}"):
+        with pytest.raises(ValidationError, match="WEB_BASE_URL"):
+            Settings(_env_file=None, web_base_url=wrong)
+    assert Settings(_env_file=None, web_base_url="https://example.org/games/").web_base_url == (
+        "https://example.org/games")

@@ -16,9 +16,10 @@ import asyncio
 import hashlib
 import logging
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from importlib import resources
 from typing import Any, Awaitable, Callable
+from urllib.parse import urlsplit
 
 from aiohttp import web
 from jinja2 import Environment, PackageLoader, StrictUndefined
@@ -61,6 +62,18 @@ class WebConfig:
     operator_port: int | None = None  # /healthz and /metrics only there (None: on the public port)
     trusted_proxies: Proxies = LOCAL_PROXIES
 
+    @property
+    def prefix(self) -> str:
+        """The path the site lives under (``https://example.org/games``: ``/games``), as the proxy passes it on:
+        every page, picture and file is served and linked under it."""
+        return urlsplit(self.base_url).path.rstrip("/")
+
+    @property
+    def origin(self) -> str:
+        """``scheme://host[:port]`` of the base address (previews need absolute addresses of pictures)."""
+        parts = urlsplit(self.base_url)
+        return f"{parts.scheme}://{parts.netloc}" if parts.netloc else ""
+
 
 class WebServer:
     def __init__(self, config: WebConfig, source: ReplaySource, operator: web.RouteTableDef | None = None,
@@ -71,8 +84,9 @@ class WebServer:
                                      undefined=StrictUndefined, auto_reload=False)
         self.static = {name: (resources.files("bot.web").joinpath("static", name).read_bytes(), kind)
                        for name, kind in STATIC.items()}
-        self.static_urls = {name.split(".")[-1]: f"/static/{name}?v={hashlib.sha256(data).hexdigest()[:12]}"
-                            for name, (data, _) in self.static.items()}
+        self.static_urls = {
+            name.split(".")[-1]: f"{config.prefix}/static/{name}?v={hashlib.sha256(data).hexdigest()[:12]}"
+            for name, (data, _) in self.static.items()}
         self._pictures: OrderedDict[tuple[int, int, str], bytes] = OrderedDict()
         self._drawing = asyncio.Semaphore(DRAWING_AT_ONCE)
         self._runners: list[web.AppRunner] = []
@@ -83,10 +97,11 @@ class WebServer:
         app = web.Application(middlewares=[self._guard], client_max_size=1024)
         app.on_response_prepare.append(_secure)
         if public:
-            app.router.add_get(r"/r/{key}", self._page)
-            app.router.add_get(r"/r/{key}/{step:[0-9]+}", self._page)
-            app.router.add_get(r"/r/{key}/{step:[0-9]+}" + PICTURE, self._picture)
-            app.router.add_get(r"/static/{name}", self._static)
+            prefix = self.config.prefix
+            app.router.add_get(prefix + r"/r/{key}", self._page)
+            app.router.add_get(prefix + r"/r/{key}/{step:[0-9]+}", self._page)
+            app.router.add_get(prefix + r"/r/{key}/{step:[0-9]+}" + PICTURE, self._picture)
+            app.router.add_get(prefix + r"/static/{name}", self._static)
             app.router.add_get(r"/favicon.ico", self._icon)  # browsers ask for it whatever the page says
         if operator and self.operator is not None:
             app.router.add_routes(self.operator)
@@ -115,7 +130,7 @@ class WebServer:
     @web.middleware
     async def _guard(self, request: web.Request, handler: Handler) -> web.StreamResponse:
         """The token routes' rate limit; any unknown address, method or token: the one 404."""
-        if request.path.startswith(TOKEN_ROUTES):
+        if request.path.startswith(self.config.prefix + TOKEN_ROUTES):
             key, step = request.match_info.get("key", ""), _step_text(request)
             wait = self.limits.take(visitor(request.remote, request.headers.getall("X-Forwarded-For", []),
                                             self.config.trusted_proxies),
@@ -137,7 +152,7 @@ class WebServer:
         step asked for again (→), the one before (←), the first (Home), in the language the page was read in."""
         lang, links = _lang(request), []
         if key and len(step) <= STEP_DIGITS:
-            base, number = f"{TOKEN_ROUTES}{key}", int(step)
+            base, number = f"{self.config.prefix}{TOKEN_ROUTES}{key}", int(step)
             links.append(Link(t("web.try_again", lang, step=number), f"{base}/{number}?lang={lang}", rel="next"))
             if number > 0:
                 links.append(Link(t("web.back_to", lang, step=number - 1), f"{base}/{number - 1}?lang={lang}",
@@ -170,6 +185,7 @@ class WebServer:
                                  headers={"Retry-After": str(UNAVAILABLE_RETRY)})
         if opened is None:
             return self.not_found(request)
+        opened = replace(opened, base=self.config.prefix + opened.base)  # the page's links, under the site's path
         text = _step_text(request)
         last = len(opened.replay) - 1
         step = int(text) if len(text) <= STEP_DIGITS else last + 1
@@ -192,7 +208,7 @@ class WebServer:
 
     def render_page(self, opened: Opened, step: int, lang: str) -> str:
         """The page's HTML (CPU work: run off the event loop)."""
-        page = replay_page(opened, step, lang, self.config.base_url.rstrip("/"))
+        page = replay_page(opened, step, lang, self.config.origin)
         return self.templates.get_template("replay.html").render(page=page, lang=page.lang, title=page.title,
                                                                  static=self.static_urls)
 

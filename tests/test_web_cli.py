@@ -43,9 +43,11 @@ def test_the_demo_keeps_its_game_as_a_record_that_replays(tmp_path: Path, capsys
     assert not (tmp_path / "no").exists()
 
 
-async def read_addresses(process: asyncio.subprocess.Process, first: str | None = None) -> list[str]:
-    """The addresses the server prints (``first``: its first line, read already)."""
-    lines: list[str] = [] if first is None else [first.rstrip("\n")]
+async def read_addresses(process: asyncio.subprocess.Process, first: str | None = None,
+                         lines: list[str] | None = None) -> list[str]:
+    """The addresses the server prints (``first``: its first line, read already; ``lines``: filled with all)."""
+    lines = [] if lines is None else lines
+    lines += [] if first is None else [first.rstrip("\n")]
     assert process.stdout is not None
     while not lines or not says(lines[-1], "replay.serving_stop"):
         line = await asyncio.wait_for(process.stdout.readline(), 60)
@@ -65,8 +67,11 @@ async def served_then_stopped(path: Path) -> int:
         sys.executable, "-m", "bot", "replay", str(path), "--serve", "--seat", "1", "--lang", "ja", cwd=ROOT,
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={**os.environ, "PYTHONUNBUFFERED": "1"})
     try:
-        addresses = await read_addresses(process)
+        said: list[str] = []
+        addresses = await read_addresses(process, lines=said)
         assert addresses[0].endswith("/r/seat-1") and any(a.endswith("/r/game") for a in addresses)
+        seat_0 = next(a for a in addresses if a.endswith("/r/seat-0"))  # named as its page names it
+        assert t("replay.serving_seat", "ja", player=t("common.bot_name", "ja", number=1), url=seat_0) in said
         status, headers, body = await fetch(addresses[0] + "/2")
         page = body.decode()
         assert status == 200 and '<html lang="ja">' in page and "🔒" in page  # seat 1's hand

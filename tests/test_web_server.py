@@ -347,3 +347,22 @@ def test_a_base_address_whose_path_cannot_be_served_is_refused() -> None:
             Settings(_env_file=None, web_base_url=wrong)
     assert Settings(_env_file=None, web_base_url="https://example.org/games/").web_base_url == (
         "https://example.org/games")
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+async def test_a_seat_page_says_by_name_what_its_seat_was_told(service: GameService, lang: str) -> None:
+    """Anyone with a seat's link reads it: "You drew …" (the words the seat read) is told as told to that seat."""
+    table = await finished_table(service, "diamondbox", players=2)
+    token = await issue(service.storage, table.id, 0, 1, days=90)
+    seat = t("common.bot_name", lang, number=1)
+    told = t("web.seat_told", lang, player=seat, line="")
+    found = 0
+    async with served(StoredReplays(service.storage)) as site:
+        last = int(re.search(r"step 0/(\d+)", text((await fetch(f"{site}/r/{token}/0"))[2])).group(1))
+        for step in range(last + 1):
+            page = text((await fetch(f"{site}/r/{token}/{step}?lang={lang}"))[2])
+            moves = page.split('<section class="moves"', 1)[1].split("<hr>", 1)[0]  # the frame's events
+            private = [p for p in re.findall(r"<p>(.*?)</p>", moves) if p.startswith("🔒")]
+            assert all(p.startswith(f"🔒 {told}") for p in private), (step, private)
+            found += len(private)
+    assert found > 0  # the seat was told things, and each says to whom

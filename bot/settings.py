@@ -94,7 +94,8 @@ class Settings(BaseSettings):
     def _port(cls, value: int | None, info: ValidationInfo) -> int | None:
         """A TCP port (0: any free one, which a proxy cannot know: for tests)."""
         if value is not None and not 0 <= value <= PORT_MOST:
-            raise ValueError(f"{(info.field_name or '').upper()} {value} must be a port from 1 to {PORT_MOST}")
+            name = (info.field_name or "").upper()
+            raise ValueError(f"{name} {value} must be a port from 1 to {PORT_MOST} (0: any free one)")
         return value
 
     @field_validator("web_link_days")

@@ -15,6 +15,17 @@ from .i18n import LANGUAGES, t
 from .policies import LEVELS
 
 
+def port(text: str) -> int:
+    """``--port``: 0 (a free one) to 65535; anything else is argparse's clear refusal (exit 2), not a traceback."""
+    try:
+        number = int(text)
+    except ValueError:
+        number = -1
+    if not 0 <= number <= 65535:
+        raise argparse.ArgumentTypeError(t("cli.bad_port", value=text))
+    return number
+
+
 def parse_args(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m bot", description=t("cli.description"))
     sub = parser.add_subparsers(dest="command")
@@ -34,10 +45,10 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     replay = sub.add_parser("replay", help=t("cli.replay_help"))
     replay.add_argument("file", help=t("cli.replay_file_help"))
     replay.add_argument("--seat", type=int, default=None, help=t("cli.replay_seat_help"))
-    replay.add_argument("--lang", choices=LANGUAGES, default="en", help=t("cli.lang_help"))
+    replay.add_argument("--lang", choices=LANGUAGES, default=None, help=t("cli.replay_lang_help"))
     replay.add_argument("--gif", default=None, help=t("cli.replay_gif_help"))
     replay.add_argument("--serve", action="store_true", help=t("cli.replay_serve_help"))
-    replay.add_argument("--port", type=int, default=0, help=t("cli.replay_port_help"))
+    replay.add_argument("--port", type=port, default=0, help=t("cli.replay_port_help"))
     check = sub.add_parser("check", help=t("cli.check_help"))
     check.add_argument("--channel", type=int, default=None, help=t("cli.channel_help"))
     check.add_argument("--lang", choices=LANGUAGES, default="en", help=t("cli.lang_help"))

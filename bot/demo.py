@@ -105,7 +105,8 @@ async def run_demo(game: str, players: int | None, seed: int, lang: str = "en",
             await scheduler.idle()
             await scheduler.close()
             if record is not None:
-                Path(record).write_bytes((await stored_record(storage, table.id)).dump())
+                kept = (await stored_record(storage, table.id)).model_copy(update={"lang": lang})  # the demo's
+                Path(record).write_bytes(kept.dump())
                 out(t("demo.recorded", lang, path=record))
         finally:
             await storage.close()

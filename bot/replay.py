@@ -21,6 +21,7 @@ from engines import Engine, EngineError, Event, GameState, View, get_engine
 
 from .errors import HostError
 from .games import engine_hooks
+from .i18n import LANGUAGES, language
 from .storage import LEGACY_ENGINE_VERSION, Storage
 
 
@@ -58,6 +59,7 @@ class GameRecord(BaseModel):
     players: list[RecordSeat]
     actions: list[RecordAction]
     final_state_sha256: str
+    lang: str | None = None  # the table's language (``en``, ``ja``); records written before it was kept lack it
 
     def dump(self) -> bytes:
         return self.model_dump_json(indent=1).encode()
@@ -70,6 +72,10 @@ class GameRecord(BaseModel):
         except ValidationError as error:
             first = error.errors()[0]
             raise HostError("record_unreadable", where=".".join(map(str, first["loc"])) or "-") from None
+
+    def language(self, asked: str | None = None) -> str:
+        """The language to show it in: ``asked`` (``--lang``), else the table's own, else English."""
+        return asked or (self.lang if self.lang in LANGUAGES else "en")
 
     def seat_player(self, seat: int | None) -> str | None:
         """The engine's player at this seat number (None: the spectator); an unknown seat is refused."""
@@ -105,7 +111,7 @@ async def stored_record(storage: Storage, game_id: int) -> GameRecord:
         players=[RecordSeat(seat=s.seat, player=s.player, name=s.name, bot=s.is_bot and s.user_id is None)
                  for s in row.seats],
         actions=[RecordAction(seq=a.seq, player=a.player, action=a.action, time=a.created_at) for a in log],
-        final_state_sha256=state_digest(final))
+        final_state_sha256=state_digest(final), lang=language(row.locale))
 
 
 @dataclass(frozen=True)

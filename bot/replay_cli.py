@@ -61,12 +61,14 @@ def serve_until_stopped(record: GameRecord, lang: str, port: int, seat: int | No
     return 0
 
 
-def run_replay(file: str, seat: int | None, lang: str, gif: str | None,
+def run_replay(file: str, seat: int | None, asked: str | None, gif: str | None,
                out: Callable[[str], None] = print, *, serve: bool = False, port: int = 0) -> int:
     """0 once played back (or served until Ctrl-C, with ``serve``); 2 with the reason on stderr for a file that is
-    no record or does not replay, and for a ``gif`` path that cannot be written."""
+    no record or does not replay, and for a ``gif`` path that cannot be written. ``asked``: ``--lang``; without
+    it, the record's own language (the table's), else English."""
     if hasattr(signal, "SIGPIPE"):  # `python -m bot replay game.json | head` ends quietly
         signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    lang = asked or "en"  # until the record is read
     problem = gif_problem(gif, lang) if gif is not None else None
     if problem is not None:
         return refuse(problem)
@@ -75,6 +77,7 @@ def run_replay(file: str, seat: int | None, lang: str, gif: str | None,
         return refuse(data)
     try:
         record = GameRecord.read(data)
+        lang = record.language(asked)
         viewer = record.seat_player(seat)
         if serve:
             return serve_until_stopped(record, lang, port, seat, out)

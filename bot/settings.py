@@ -1,15 +1,17 @@
 """Settings from the environment and an optional ``.env`` file (see ``.env.example``)."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
-from pydantic import SecretStr, field_validator
+from pydantic import SecretStr, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 if TYPE_CHECKING:
     from .storage import ShardFilter
+    from .web.limits import Proxies
 
 
 def parse_shard_ids(text: str) -> tuple[int, ...]:
@@ -19,6 +21,11 @@ def parse_shard_ids(text: str) -> tuple[int, ...]:
         low, _, high = part.partition("-")
         ids.update(range(int(low), int(high or low) + 1))
     return tuple(sorted(ids))
+
+
+PORT_MOST = 65535
+PATH = re.compile(r"(/(?!\.\.?(?:/|$))[A-Za-z0-9._~-]+)*/?")  # a path the site may live under: plain segments
+LINK_DAYS_MOST = 36500  # a hundred years: longer is no lifetime anyone can mean
 
 
 class Settings(BaseSettings):
@@ -51,9 +58,10 @@ class Settings(BaseSettings):
     web_base_url: str | None = None
     web_host: str = "127.0.0.1"
     web_port: int = 8080
-    # /healthz and /metrics only on this port (on WEB_HOST), not on the public one (unset: on the public one).
+    # /healthz and /metrics only on this port (on WEB_HOST), not on the public one (unset, or WEB_PORT itself: on
+    # the public one).
     web_operator_port: int | None = None
-    web_link_days: float = 90.0  # how long a link to a replay page opens it
+    web_link_days: float = 90.0  # how long a link to a replay page opens it: whole hours, up to LINK_DAYS_MOST
     # Proxies whose X-Forwarded-For names the visitor (each address's rate limit is the visitor's, not the proxy's).
     web_trusted_proxies: str = "127.0.0.1,::1"
 
@@ -75,15 +83,55 @@ class Settings(BaseSettings):
         if value is None or not value.strip():
             return None
         parts = urlsplit(value.strip())
-        if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
-            raise ValueError(f"WEB_BASE_URL {value!r} must be an address such as https://games.example.org")
+        if (parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment
+                or not PATH.fullmatch(parts.path)):
+            raise ValueError(f"WEB_BASE_URL {value!r} must be an address such as https://games.example.org (or, "
+                             "under a path, https://example.org/games: letters, digits and - . _ ~ /)")
         return value.strip().rstrip("/")
+
+    @field_validator("web_port", "web_operator_port")
+    @classmethod
+    def _port(cls, value: int | None, info: ValidationInfo) -> int | None:
+        """A TCP port (0: any free one, which a proxy cannot know: for tests)."""
+        if value is not None and not 0 <= value <= PORT_MOST:
+            name = (info.field_name or "").upper()
+            raise ValueError(f"{name} {value} must be a port from 1 to {PORT_MOST} (0: any free one)")
+        return value
+
+    @field_validator("web_link_days")
+    @classmethod
+    def _link_days(cls, value: float) -> float:
+        """A lifetime Share can state as it is: a whole number of hours (0.5 is 12 hours), from one hour on."""
+        hours = value * 24
+        if not (0.99 <= hours <= LINK_DAYS_MOST * 24) or abs(hours - round(hours)) > 0.01:  # 0.0417 is one hour
+            raise ValueError(f"WEB_LINK_DAYS {value!r} must be a number of days from 1/24 (one hour) to "
+                             f"{LINK_DAYS_MOST}, in whole hours (0.5 is 12 hours)")
+        return round(hours) / 24
+
+    def link_lifetime(self) -> tuple[int, int]:
+        """A link's lifetime as (days, hours) to state: (d, 0) for whole days, else (0, every hour)."""
+        hours = round(self.web_link_days * 24)
+        return (hours // 24, 0) if hours % 24 == 0 else (0, hours)
 
     def web_on(self) -> bool:
         return bool(self.web_base_url and self.web_base_url.strip())
 
-    def trusted_proxies(self) -> frozenset[str]:
-        return frozenset(filter(None, (p.strip() for p in self.web_trusted_proxies.split(","))))
+    @field_validator("web_trusted_proxies")
+    @classmethod
+    def _proxies(cls, value: str) -> str:
+        from .web.limits import Proxies
+
+        try:
+            Proxies.parse(value)
+        except ValueError as wrong:
+            raise ValueError(f"WEB_TRUSTED_PROXIES entry {str(wrong)!r} is neither an address nor a range (such as "
+                             "127.0.0.1, ::1 or 172.17.0.0/16; commas between them)") from None
+        return value
+
+    def trusted_proxies(self) -> "Proxies":
+        from .web.limits import Proxies
+
+        return Proxies.parse(self.web_trusted_proxies)
 
     def database(self) -> str:
         """The database to open: ``DATABASE_URL``, else the SQLite file at ``DATABASE_PATH``."""

@@ -14,7 +14,7 @@ import discord
 from bot.errors import HostError
 from bot.i18n import t
 from bot.place import PlaceKind
-from bot.shares import issue
+from bot.shares import issue, shows_every_hand
 from bot.storage import GameStatus
 from bot.table import Table
 
@@ -37,6 +37,12 @@ def publicly_seen(client: discord.Client, table: Table) -> bool:
     return channel.permissions_for(channel.guild.default_role).view_channel
 
 
+def lifetime(settings: Any, locale: object) -> str:
+    """How long a link opens, as it is (``WEB_LINK_DAYS`` is whole hours): days, or hours when not whole days."""
+    days, hours = settings.link_lifetime()
+    return t("share.lifetime_days", locale, days=days) if days else t("share.lifetime_hours", locale, hours=hours)
+
+
 def link(base_url: str, token: str) -> str:
     return f"{base_url.rstrip('/')}/r/{token}"
 
@@ -51,6 +57,8 @@ async def share_links(interaction: discord.Interaction, table_id: int) -> None:
     check_can_see(interaction, table)
     if GameStatus(table.status) is not GameStatus.FINISHED:
         raise HostError("share_not_finished", game_id=table_id)
+    if not await shows_every_hand(bot.storage, table_id):  # as /game record and Reveal: a round's tables may
+        raise HostError("share_round_running", game_id=table_id)  # hold the same deal's secrets
     guild_id = table.row.guild_id
     if guild_id is not None and not await bot.storage.guild_web_links(guild_id):
         raise HostError("share_links_off")
@@ -61,7 +69,7 @@ async def share_links(interaction: discord.Interaction, table_id: int) -> None:
     base, days = settings.web_base_url or "", settings.web_link_days
     locale = interaction.locale
     public = await issue(bot.storage, table_id, None, interaction.user.id, days)
-    lines = [t("share.public", locale, id=table_id, url=link(base, public), days=round(days))]
+    lines = [t("share.public", locale, id=table_id, url=link(base, public), lifetime=lifetime(settings, locale))]
     if seat is not None:
         own = await issue(bot.storage, table_id, seat.seat, interaction.user.id, days)
         lines += ["", t("share.seat", locale, url=link(base, own))]
@@ -80,7 +88,7 @@ async def revoke_links(interaction: discord.Interaction, table_id: int) -> None:
     count = await bot.storage.revoke_shares(table_id, time.time(),
                                             created_by=None if everyone else interaction.user.id)
     key = "share.revoked_all" if everyone else "share.revoked"
-    await reply(interaction, t(key, interaction.locale, id=table_id, count=count))
+    await reply(interaction, t(key if count else f"{key}_none", interaction.locale, id=table_id, count=count))
 
 
 class ShareButton(GameItem, template=rf"gh:share:(?P<gid>{ID})"):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 import re
+import time
 from pathlib import Path
 from typing import AsyncIterator
 
@@ -17,6 +18,7 @@ import pytest
 from bot.client import GameHostBot
 from bot.errors import HostError
 from bot.settings import Settings
+from bot.shares import DAY, issue
 from bot.storage import SeatRow
 from bot.table import Table
 from cogs.look_back import LOOKS_PER_MINUTE as LOOKS
@@ -24,7 +26,8 @@ from cogs.look_back import look_back
 from engines import EngineError
 
 from .discord_harness import Harness
-from .discord_helpers import assert_forged_clicks_refused, rendered, says
+from .discord_helpers import assert_forged_clicks_refused, line, rendered, says
+from .tournament_round import in_running_round
 from .web_helpers import fetch
 
 ALICE, BOB, ADMIN = 101, 102, 103
@@ -33,9 +36,9 @@ LINK = re.compile(re.escape(BASE) + r"(/r/[A-Za-z0-9_-]{43})")
 CLUB = 900_000_000_000_000_555
 
 
-def web_bot(db_path: Path) -> GameHostBot:
+def web_bot(db_path: Path, **more: object) -> GameHostBot:
     settings = Settings(_env_file=None, discord_token=None, database_path=db_path, bot_move_delay=0,
-                        web_base_url=BASE, web_port=0)
+                        web_base_url=BASE, web_port=0, **more)
     return GameHostBot(settings, sync_commands=False)
 
 
@@ -78,7 +81,7 @@ async def test_share_gives_the_public_link_and_only_the_player_their_seats_link(
     r = await h.click(alice, result, f"gh:share:{table.id}")
     assert r.ephemeral and says(r.text, "share.seat", url=BASE + LINK.findall(r.text)[1])
     public, seat = LINK.findall(r.text)
-    assert says(r.text, "share.public", id=table.id, url=BASE + public, days=90)
+    assert says(r.text, "share.public", id=table.id, url=BASE + public, lifetime=line("share.lifetime_days", days=90))
     status, headers, body = await fetch(site(h) + public)
     page = body.decode()
     assert status == 200 and headers["Referrer-Policy"] == "no-referrer" and "🔒" not in page
@@ -123,19 +126,23 @@ async def test_moderators_turn_links_off_and_unshare_revokes(hw: Harness) -> Non
     public, seat = LINK.findall((await h.click(alice, result, f"gh:share:{table.id}")).text)
     theirs = LINK.findall((await h.click(bob, result, f"gh:share:{table.id}")).text)[0]
     off = await h.slash(admin, "config links", mode="off")
-    assert says(off.text, "config.links.off")
+    assert says(off.text, "config.links.off") and "/game unshare" in off.text
     assert [(await fetch(site(h) + x))[0] for x in (public, seat, theirs)] == [404, 404, 404]
     r = await h.click(alice, result, f"gh:share:{table.id}")
     assert says(r.text, "error.share_links_off") and not LINK.search(r.text)
     on = await h.slash(admin, "config links", mode="on")
-    assert says(on.text, "config.links.on")
+    assert says(on.text, "config.links.on") and "/game unshare" in on.text  # old links reopen: how to end them
     assert [(await fetch(site(h) + x))[0] for x in (public, seat, theirs)] == [200, 200, 200]
+    await issue(h.bot.storage, table.id, None, ALICE, days=1, now=time.time() - 2 * DAY)  # expired: opens nothing
     mine = await h.slash(alice, "game unshare", table=table.id)
-    assert says(mine.text, "share.revoked", id=table.id, count=2)
+    assert says(mine.text, "share.revoked", id=table.id, count=2)  # the expired one is not counted as revoked
     assert [(await fetch(site(h) + x))[0] for x in (public, seat, theirs)] == [404, 404, 200]
+    again = await h.slash(alice, "game unshare", table=table.id)
+    assert says(again.text, "share.revoked_none", id=table.id) and not says(again.text, "share.revoked")
     everything = await h.slash(admin, "game unshare", table=table.id)
     assert says(everything.text, "share.revoked_all", id=table.id, count=1)
     assert (await fetch(site(h) + theirs))[0] == 404
+    assert says((await h.slash(admin, "game unshare", table=table.id)).text, "share.revoked_all_none", id=table.id)
     for number in (987654, -1, 2 ** 53):  # no such table, and numbers no table can have
         unknown = await h.slash(alice, "game unshare", table=number)
         assert unknown.ephemeral and says(unknown.text, "error.no_such_game", game_id=number)
@@ -154,6 +161,53 @@ async def test_share_refuses_a_running_table_and_a_bot_without_web_offers_none(h
     plain = await played_table(h)
     result = next(m for m in h.channel_messages() if f"gh:review:{plain.id}" in str(m.components))
     assert f"gh:share:{plain.id}" not in str(result.components) and h.bot.web is None
+
+
+@pytest.mark.parametrize(("days", "hours", "said"), [(1, 24, line("share.lifetime_days", days=1)),
+                                                     (1.5, 36, line("share.lifetime_hours", hours=36))])
+async def test_share_states_the_links_real_lifetime(tmp_path: Path, days: float, hours: int, said: object) -> None:
+    """WEB_LINK_DAYS is whole hours: Share says days when they are whole, else the hours (never "2 days" for 36
+    hours), and the link is stored with just that lifetime."""
+    h = Harness(web_bot(tmp_path / "games.db", web_link_days=days))
+    await h.start()
+    await h.bot.storage.set_guild_tables(h.guild_id, "channel")
+    try:
+        table = await played_table(h)
+        r = await h.click(h.user(ALICE, "alice"), result_of(h, table), f"gh:share:{table.id}")
+        public = LINK.findall(r.text)[0]
+        assert says(r.text, "share.public", id=table.id, url=BASE + public, lifetime=said)
+        spans = await h.bot.storage.db.fetch("SELECT expires_at - created_at FROM share_links")
+        assert [round(row[0]) for row in spans] == [hours * 3600] * 2
+    finally:
+        await h.close()
+
+
+def test_a_link_lifetime_share_cannot_state_is_refused() -> None:
+    from pydantic import ValidationError
+
+    for wrong in (0, -1, 0.01, 1 / 86400, 36501, float("nan"), float("inf")):
+        with pytest.raises(ValidationError, match="WEB_LINK_DAYS"):
+            Settings(_env_file=None, web_link_days=wrong)
+    assert Settings(_env_file=None, web_link_days=0.5).link_lifetime() == (0, 12)
+    assert Settings(_env_file=None, web_link_days=1 / 24).link_lifetime() == (0, 1)
+    assert Settings(_env_file=None, web_link_days=90).link_lifetime() == (90, 0)
+
+
+async def test_share_waits_for_the_tournament_round(hw: Harness) -> None:
+    """A tournament table finished while another table of its round still plays: a (forged) Share press is refused
+    as /game record is, and nothing is stored; once the round is over, it gives links (tournament results carry no
+    Share button: docs/running.md)."""
+    h = hw
+    table = await played_table(h, "akuma")
+    round_ = await in_running_round(h, table.id, ALICE, BOB)
+    alice = h.user(ALICE, "alice")
+    refused = await h.click(alice, result_of(h, table), f"gh:share:{table.id}")
+    assert refused.ephemeral and says(refused.text, "error.share_round_running", game_id=table.id)
+    assert not LINK.search(refused.text)
+    assert await h.bot.storage.db.fetchval("SELECT COUNT(*) FROM share_links") == 0
+    await round_.finish()
+    given = await h.click(alice, result_of(h, table), f"gh:share:{table.id}")
+    assert len(LINK.findall(given.text)) == 2
 
 
 async def test_presses_are_rationed_and_links_outlive_a_restart(tmp_path: Path) -> None:

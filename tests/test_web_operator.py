@@ -24,8 +24,9 @@ from .web_helpers import fetch
 
 
 async def web_harness(tmp_path: Path, **settings: object) -> Harness:
+    chosen: dict[str, object] = {"web_port": 0, **settings}
     bot = GameHostBot(Settings(_env_file=None, discord_token=None, database_path=tmp_path / "games.db",
-                               bot_move_delay=0, web_base_url=BASE, web_port=0, **settings), sync_commands=False)
+                               bot_move_delay=0, web_base_url=BASE, **chosen), sync_commands=False)
     harness = Harness(bot)
     await harness.start()
     await harness.bot.storage.set_guild_tables(harness.guild_id, "channel")
@@ -74,10 +75,30 @@ async def test_healthz_reports_a_database_that_does_not_answer(tmp_path: Path) -
         await h.bot.storage.db.conn.close()  # the database connection is lost
         status, body = await health(h)
         assert status == 503 and body["failed"] == ["database"]
+        assert body["checks"]["database"] == {"ok": False, "detail": "sqlite: the connection is closed"}
     finally:
         await h.abandon()
         await h.bot.thinker.close()
         await h.bot.web.stop()
+
+
+async def test_healthz_sees_the_database_file_deleted_under_the_bot(tmp_path: Path) -> None:
+    """The bot would go on playing into a deleted file, and lose all of it at its next start: unhealthy."""
+    import os
+
+    h = await web_harness(tmp_path)
+    try:
+        h.gateway.open = True
+        await h.bot.thinker.ready()
+        await played_table(h)
+        assert (await health(h))[0] == 200
+        os.remove(tmp_path / "games.db")
+        status, body = await health(h)
+        assert status == 503 and body["failed"] == ["database"]
+        assert body["checks"]["database"]["detail"] == "sqlite: the database file is gone (deleted or moved)"
+    finally:
+        h.gateway.open = False
+        await h.close()
 
 
 async def test_metrics_count_what_the_bot_did(tmp_path: Path) -> None:
@@ -180,3 +201,31 @@ def test_a_web_address_that_is_no_address_is_refused(monkeypatch: pytest.MonkeyP
         assert main(["run"]) == 2
         assert f"WEB_BASE_URL {wrong!r} must be an address" in capsys.readouterr().err
     assert Settings(_env_file=None, web_base_url="https://games.example.org/").web_base_url == BASE
+
+
+def test_ports_no_port_can_be_are_refused_naming_the_setting(monkeypatch: pytest.MonkeyPatch,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    from bot.__main__ import main
+
+    monkeypatch.setenv("DISCORD_TOKEN", "not-used")
+    monkeypatch.setenv("WEB_BASE_URL", BASE)
+    for name, wrong in (("WEB_PORT", "70000"), ("WEB_PORT", "-1"), ("WEB_OPERATOR_PORT", "65536")):
+        monkeypatch.setenv(name, wrong)
+        assert main(["run"]) == 2
+        assert f"{name} {wrong} must be a port from 1 to 65535" in capsys.readouterr().err
+        monkeypatch.delenv(name)
+
+
+async def test_an_operator_port_equal_to_the_public_one_is_the_same_server(tmp_path: Path) -> None:
+    import socket
+
+    with socket.socket() as probe:  # a port free now
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    h = await web_harness(tmp_path, web_port=port, web_operator_port=port)
+    try:
+        assert h.bot.web.ports == [port]  # one server, not a second bind of its own port
+        for path in ("/healthz", "/metrics", "/static/replay.css"):
+            assert (await fetch(f"http://127.0.0.1:{port}{path}"))[0] in (200, 503), path
+    finally:
+        await h.close()

@@ -12,9 +12,10 @@ from typing import AsyncIterator
 
 import pytest
 
+from bot.i18n import LANGUAGES, t
 from bot.service import GameService
 from bot.shares import issue
-from bot.web.limits import AddressLimits, visitor
+from bot.web.limits import AddressLimits, Proxies, visitor
 from bot.web.server import CSP
 from bot.web.source import StoredReplays
 
@@ -149,14 +150,89 @@ async def test_the_rate_limit_counts_each_visitor_and_believes_only_trusted_prox
         assert (await fetch(f"{site}/r/{token}/0", forged))[0] == 200
         assert "198.51.100.8" in limits._buckets and "203.0.113.9" not in limits._buckets
     untrusting = AddressLimits(burst=2, per_second=0.001)
-    async with served(StoredReplays(service.storage), limits=untrusting, trusted=frozenset()) as site:
+    async with served(StoredReplays(service.storage), limits=untrusting, trusted=Proxies()) as site:
         hops = [{"X-Forwarded-For": f"198.51.100.{i}"} for i in range(4)]
         assert [(await fetch(f"{site}/r/{token}/0", h))[0] for h in hops] == [200, 200, 429, 429]
 
 
+async def test_trusted_proxies_may_be_a_range(service: GameService) -> None:
+    """``WEB_TRUSTED_PROXIES=127.0.0.0/8``: a proxy at 127.0.0.2 (Docker's 172.17.0.1, another host…) is believed,
+    so each visitor it names has their own allowance; a peer outside the range is not believed."""
+    table = await finished_table(service, "akuma")
+    token = await issue(service.storage, table.id, None, 1, days=90)
+    limits = AddressLimits(burst=2, per_second=0.001)
+    async with served(StoredReplays(service.storage), limits=limits, trusted=Proxies.parse("127.0.0.0/8")) as site:
+        visitors = [{"X-Forwarded-For": f"198.51.100.{i}"} for i in range(5)]
+        assert [(await fetch(f"{site}/r/{token}/0", v, source="127.0.0.2"))[0] for v in visitors] == [200] * 5
+        assert "127.0.0.2" not in limits._buckets and "198.51.100.4" in limits._buckets
+    untrusted = AddressLimits(burst=2, per_second=0.001)
+    async with served(StoredReplays(service.storage), limits=untrusted, trusted=Proxies.parse("10.0.0.0/8")) as site:
+        statuses = [(await fetch(f"{site}/r/{token}/0", v, source="127.0.0.2"))[0] for v in visitors]
+        assert statuses == [200, 200, 429, 429, 429] and list(untrusted._buckets) == ["127.0.0.2"]
+
+
+def test_trusted_proxies_that_are_no_address_are_refused_naming_the_setting() -> None:
+    from pydantic import ValidationError
+
+    from bot.settings import Settings
+
+    for wrong in ("not-an-ip", "127.0.0.1, 10.0.0.0/33", "localhost", "127.0.0.1;::1"):
+        with pytest.raises(ValidationError, match="WEB_TRUSTED_PROXIES entry"):
+            Settings(_env_file=None, web_trusted_proxies=wrong)
+    proxies = Settings(_env_file=None, web_trusted_proxies=" 172.17.0.0/16 , ::1,192.0.2.7 ").trusted_proxies()
+    assert "172.17.3.4" in proxies and "::1" in proxies and "192.0.2.7" in proxies
+    assert "172.18.0.1" not in proxies and "::2" not in proxies and "nonsense" not in proxies
+    assert "::ffff:172.17.0.9" in proxies  # an IPv4 peer on a dual-stack socket
+    assert Settings(_env_file=None, web_trusted_proxies="").trusted_proxies() == Proxies()  # trust none
+
+
+def test_a_person_stepping_once_a_second_through_the_longest_game_is_never_refused() -> None:
+    """A page and its picture count as one: 2,000 steps at one a second (and as long at two a second), each page
+    followed by its picture, with the default bucket, never wait; pictures asked on their own still count."""
+    for pace in (1.0, 0.5):
+        limits = AddressLimits()
+        waits = [limits.take("198.51.100.1", now=i * pace, step=f"t/{i}", picture=picture)
+                 for i in range(2000) for picture in (False, True)]
+        assert not any(waits) and limits.refused == 0, pace
+    limits = AddressLimits(burst=2, per_second=0.001)
+    assert limits.take("a", 0, step="t/1") == 0 and limits.take("a", 0, step="t/1", picture=True) == 0  # its own
+    assert limits.take("a", 0, step="t/1", picture=True) == 0  # a second time: counted (the last token)
+    assert limits.take("a", 0, step="t/2", picture=True) > 0  # another step's picture: counted, none left
+
+
+async def test_the_rate_limits_page_keeps_the_way_back(service: GameService) -> None:
+    table = await finished_table(service, "rocca")
+    token = await issue(service.storage, table.id, None, 1, days=90)
+    limits = AddressLimits(burst=3, per_second=0.001)
+    async with served(StoredReplays(service.storage), limits=limits) as site:
+        for step in (1, 2, 3):  # three steps, each a page and its picture: three requests' worth
+            assert (await fetch(f"{site}/r/{token}/{step}?lang=ja"))[0] == 200
+            assert (await fetch(f"{site}/r/{token}/{step}/board.png?lang=ja"))[0] == 200
+        status, headers, body = await fetch(f"{site}/r/{token}/4?lang=ja")
+        page = text(body)
+        assert status == 429 and says(page.replace("&#39;", "'"), "web.too_many", seconds=int(headers["Retry-After"]))
+        assert all(t("web.too_many", code, seconds=int(headers["Retry-After"])) in page for code in LANGUAGES)
+        for rel, step, key in (("next", 4, "web.try_again"), ("prev", 3, "web.back_to")):
+            assert f'<a href="/r/{token}/{step}?lang=ja" data-key="{rel}">{t(key, "ja", step=step)}</a>' in page
+        assert f'href="/r/{token}/0?lang=ja" data-key="first"' in page and t("web.keys_again", "ja") in page
+        assert re.search(r'<script src="/static/replay\.js\?v=\w+" defer>', page)  # the keys work there too
+        forged = "C" * 43  # refused alike, real or not: the 429 tells nothing about a token (nothing was looked up)
+        _, real_headers, real = await fetch(f"{site}/r/{token}/0")
+        status, headers, body = await fetch(f"{site}/r/{forged}/0")
+        assert status == 429 and text(body).replace(forged, token) == text(real).replace(
+            real_headers["Retry-After"], headers["Retry-After"])
+
+
 def test_visitors_are_bucketed_by_address_and_ipv6_by_its_64() -> None:
-    trusted = frozenset({"127.0.0.1"})
+    trusted = Proxies.parse("127.0.0.1")
     assert visitor("127.0.0.1", ["192.0.2.1, 127.0.0.1"], trusted) == "192.0.2.1"
+    # a hop with a port, bracketed IPv6 with a port or not, a zone: the address, one bucket whatever the port
+    assert visitor("127.0.0.1", ["203.0.113.9:1234"], trusted) == visitor("127.0.0.1", ["203.0.113.9"], trusted)
+    assert visitor("127.0.0.1", ["203.0.113.9:1234"], trusted) == "203.0.113.9"
+    assert visitor("127.0.0.1", ["[2001:db8::1]:443"], trusted) == "2001:db8::/64"
+    assert visitor("127.0.0.1", ["[2001:db8::1]"], trusted) == "2001:db8::/64"
+    assert visitor("fe80::1%eth0", [], trusted) == "fe80::/64"
+    assert visitor("127.0.0.1", ["198.51.100.4:80, 127.0.0.1:9000"], trusted) == "198.51.100.4"  # proxy hop
     assert visitor("192.0.2.50", ["192.0.2.1"], trusted) == "192.0.2.50"  # not a proxy: its header is ignored
     assert visitor("2001:db8::1", [], trusted) == visitor("2001:db8::ffff:1", [], trusted) == "2001:db8::/64"
     assert visitor("::ffff:192.0.2.3", [], trusted) == "192.0.2.3"
@@ -208,3 +284,85 @@ async def test_no_token_and_no_hand_reaches_the_logs(service: GameService, caplo
     engine = table.engine
     replay_state = engine.load((await service.storage.get_game(table.id)).state)
     assert not Secrets("rocca", replay_state).leaks(logged, None)
+
+
+@pytest.mark.parametrize("lang", ["en", "ja", None])
+async def test_a_database_failure_answers_our_page_telling_nothing_internal(tmp_path: Path, lang: str | None,
+                                                                           caplog: pytest.LogCaptureFixture) -> None:
+    async with sqlite_service(tmp_path / "games.db") as service:
+        table = await finished_table(service, "pileup")
+        token = await issue(service.storage, table.id, None, 1, days=90)
+        async with served(StoredReplays(service.storage)) as site:
+            query = f"?lang={lang}" if lang else ""
+            assert (await fetch(f"{site}/r/{token}/1{query}"))[0] == 200
+            await service.storage.db.conn.close()  # the database is lost under the web side
+            for path in (f"/r/{token}/1{query}", f"/r/{token}/1/board.png{query}"):
+                status, headers, body = await fetch(f"{site}{path}")
+                assert status == 503 and secured(headers) and headers["Retry-After"].isdigit()
+                page = text(body).replace("&#39;", "'")
+                asked = [lang] if lang else ["en", "ja"]  # the page's language; both when none was asked
+                shown = [code for code in LANGUAGES if t("web.unavailable", code) in page]
+                assert says(page, "web.unavailable") and shown == asked
+                assert f'<html lang="{lang or "en"}">' in page
+                assert "Error" not in page and "sqlite" not in page.lower() and token not in page
+    logged = [r.getMessage() for r in caplog.records if r.name.startswith("bot.web")]
+    assert any("could not be read from the database (ValueError)" in m for m in logged)
+    assert not any(token in m for m in logged)
+
+
+async def test_a_base_address_with_a_path_is_served_under_it(service: GameService) -> None:
+    """``WEB_BASE_URL=https://example.org/games`` behind a proxy that passes ``/games/…`` on: pages, pictures,
+    files, the steps' links, the 404's and 429's links and the preview's picture all live under ``/games``."""
+    table = await finished_table(service, "rocca")
+    token = await issue(service.storage, table.id, None, 1, days=90)
+    limits = AddressLimits(burst=100, per_second=0.001)
+    async with served(StoredReplays(service.storage), base_url="https://example.org/games", limits=limits) as site:
+        status, _, body = await fetch(f"{site}/games/r/{token}")
+        page = text(body)
+        assert status == 200 and f'href="/games/r/{token}/1?lang=en"' in page
+        last = int(re.search(r"step 0/(\d+)", page).group(1))
+        addresses = re.findall(r'(?:href|src)="([^"]+)"', page)
+        assert addresses and all(a.startswith("/games/") for a in addresses), addresses
+        for address in addresses:  # every one of them answers, the style sheet, the script and the picture too
+            assert (await fetch(f"{site}{address}"))[0] == 200, address
+        image = re.search(r'<meta property="og:image" content="([^"]+)"', page).group(1)
+        assert image == f"https://example.org/games/r/{token}/{last}/board.png?lang=en"
+        assert (await fetch(f"{site}/games/r/{token}/{last}/board.png"))[0] == 200
+        _, _, missing = await fetch(f"{site}/games/r/{token}/{last + 1}")
+        assert f'href="/games/r/{token}/{last}?lang=en"' in text(missing)  # the way to its last step
+        assert (await fetch(f"{site}/r/{token}"))[0] == 404  # outside the path: nothing
+        assert (await fetch(f"{site}/static/replay.css"))[0] == 404
+        while (answer := await fetch(f"{site}/games/r/{token}/2"))[0] != 429:
+            pass
+        assert f'href="/games/r/{token}/2?lang=en" data-key="next"' in text(answer[2])
+
+
+def test_a_base_address_whose_path_cannot_be_served_is_refused() -> None:
+    from pydantic import ValidationError
+
+    from bot.settings import Settings
+
+    for wrong in ("https://example.org/games/../x", "https://example.org/g%20x", "https://example.org/{key}"):
+        with pytest.raises(ValidationError, match="WEB_BASE_URL"):
+            Settings(_env_file=None, web_base_url=wrong)
+    assert Settings(_env_file=None, web_base_url="https://example.org/games/").web_base_url == (
+        "https://example.org/games")
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+async def test_a_seat_page_says_by_name_what_its_seat_was_told(service: GameService, lang: str) -> None:
+    """Anyone with a seat's link reads it: "You drew …" (the words the seat read) is told as told to that seat."""
+    table = await finished_table(service, "diamondbox", players=2)
+    token = await issue(service.storage, table.id, 0, 1, days=90)
+    seat = t("common.bot_name", lang, number=1)
+    told = t("web.seat_told", lang, player=seat, line="")
+    found = 0
+    async with served(StoredReplays(service.storage)) as site:
+        last = int(re.search(r"step 0/(\d+)", text((await fetch(f"{site}/r/{token}/0"))[2])).group(1))
+        for step in range(last + 1):
+            page = text((await fetch(f"{site}/r/{token}/{step}?lang={lang}"))[2])
+            moves = page.split('<section class="moves"', 1)[1].split("<hr>", 1)[0]  # the frame's events
+            private = [p for p in re.findall(r"<p>(.*?)</p>", moves) if p.startswith("🔒")]
+            assert all(p.startswith(f"🔒 {told}") for p in private), (step, private)
+            found += len(private)
+    assert found > 0  # the seat was told things, and each says to whom

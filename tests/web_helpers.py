@@ -13,7 +13,7 @@ from bot.service import GameService
 from bot.storage import SeatRow, Storage
 from bot.table import Table
 from bot.web import WebConfig, WebServer
-from bot.web.limits import AddressLimits
+from bot.web.limits import LOCAL_PROXIES, AddressLimits, Proxies
 from bot.web.source import ReplaySource
 from engines import get_engine
 
@@ -46,7 +46,7 @@ async def finished_table(service: GameService, game: str, *, players: int | None
 
 @asynccontextmanager
 async def served(source: ReplaySource, *, limits: AddressLimits | None = None,
-                 trusted: frozenset[str] = frozenset({"127.0.0.1", "::1"}),
+                 trusted: Proxies = LOCAL_PROXIES,
                  base_url: str = "https://games.example.org") -> AsyncIterator[str]:
     """The web server on a free port; yields its address (http://127.0.0.1:PORT)."""
     server = WebServer(WebConfig(base_url=base_url, port=0, trusted_proxies=trusted), source,
@@ -58,8 +58,11 @@ async def served(source: ReplaySource, *, limits: AddressLimits | None = None,
         await server.stop()
 
 
-async def fetch(url: str, headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
-    async with aiohttp.ClientSession() as session:
+async def fetch(url: str, headers: dict[str, str] | None = None,
+                source: str | None = None) -> tuple[int, dict[str, str], bytes]:
+    """GET ``url``; ``source``: the local address to ask from (127.0.0.x: another machine, as the server sees it)."""
+    connector = aiohttp.TCPConnector(local_addr=(source, 0)) if source else None
+    async with aiohttp.ClientSession(connector=connector) as session:
         async with session.get(url, headers=headers, allow_redirects=False) as response:
             return response.status, dict(response.headers), await response.read()
 

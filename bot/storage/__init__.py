@@ -12,7 +12,7 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-from .backend import Database, open_database, parse_url
+from .backend import Database, DatabaseUnusable, open_database, parse_url
 from .claims import ShardsTaken
 from .games import GameStore
 from .limits import LimitStore
@@ -56,11 +56,16 @@ class Storage(GameStore, LimitStore, ShareStore):
     async def migrate(self) -> int:
         return await self.db.migrate()
 
+    async def health(self) -> str:
+        """The database answers and would take a write (``Database.health``); ``DatabaseUnusable`` if not."""
+        return await self.db.health()
+
     async def close(self) -> None:
         if self._flusher is not None:
             await asyncio.gather(self._flusher, return_exceptions=True)
         await self.db.close()
 
 
-__all__ = ["Storage", "GameRow", "GameStatus", "LEGACY_ENGINE_VERSION", "LoggedAction", "SeatRow", "ShardFilter",
+__all__ = ["Storage", "DatabaseUnusable",
+           "GameRow", "GameStatus", "LEGACY_ENGINE_VERSION", "LoggedAction", "SeatRow", "ShardFilter",
            "ShareRow", "ShardsTaken", "VersionConflict", "parse_url"]

@@ -38,6 +38,14 @@ class Tx(ABC):
     async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None: ...
 
 
+class DatabaseUnusable(Exception):
+    """The database cannot take the bot's writes; ``kind`` says how, for an operator (no path, no password)."""
+
+    def __init__(self, kind: str) -> None:
+        super().__init__(kind)
+        self.kind = kind
+
+
 class Database(Tx):
     dialect: str
     for_update: str  # " FOR UPDATE" where row locks exist (PostgreSQL); SQLite locks the whole file instead
@@ -53,6 +61,11 @@ class Database(Tx):
     async def write_actions(self, batch: list[PendingAction], now: float) -> set[int]:
         """Group commit: write every action of ``batch`` (distinct tables) in one transaction; returns the ids
         of the games whose version matched (those actions are committed), the others changed nothing."""
+
+    @abstractmethod
+    async def health(self) -> str:
+        """Check that this is still the database the bot writes and that it would take a write (nothing is
+        written); returns what it is, or raises ``DatabaseUnusable`` saying what is wrong."""
 
     @abstractmethod
     async def claim_shards(self, ids: tuple[int, ...]) -> Any:

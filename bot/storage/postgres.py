@@ -14,7 +14,7 @@ from typing import Any, AsyncIterator, Sequence
 
 import asyncpg
 
-from .backend import Database, Row, Tx, migrations
+from .backend import Database, DatabaseUnusable, Row, Tx, migrations
 from .claims import PgClaim, pg_identify_slot
 from .rows import PendingAction
 
@@ -110,6 +110,18 @@ class PostgresDatabase(PgTx, Database):
 
     async def close(self) -> None:
         await self.pool.close()
+
+    async def health(self) -> str:
+        """A query on the pool the bot writes through, and the server would take a write (not a read-only
+        standby, not ``default_transaction_read_only``)."""
+        try:
+            read_only = await self.pool.fetchval("SELECT current_setting('transaction_read_only')")
+        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+            code = getattr(error, "sqlstate", None)
+            raise DatabaseUnusable(f"postgresql: {type(error).__name__}" + (f" ({code})" if code else "")) from None
+        if read_only == "on":
+            raise DatabaseUnusable("postgresql: the server takes no writes (read-only)")
+        return self.dialect
 
     async def claim_shards(self, ids: tuple[int, ...]) -> PgClaim:
         return await PgClaim.take(self.dsn, ids)

@@ -39,9 +39,10 @@ class ShareStore:
                         None if row["revoked_at"] is None else float(row["revoked_at"]))
 
     async def revoke_shares(self, game_id: int, now: float, *, created_by: int | None = None) -> int:
-        """Revoke the game's links not yet revoked (only those ``created_by`` made, when given); how many."""
-        sql = "UPDATE share_links SET revoked_at = ? WHERE game_id = ? AND revoked_at IS NULL"
-        params: list[object] = [now, game_id]
+        """Revoke the game's links that still open (not revoked, not expired; only those ``created_by`` made,
+        when given); how many."""
+        sql = "UPDATE share_links SET revoked_at = ? WHERE game_id = ? AND revoked_at IS NULL AND expires_at > ?"
+        params: list[object] = [now, game_id, now]
         if created_by is not None:
             sql += " AND created_by = ?"
             params.append(created_by)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import sqlite3
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -11,7 +12,7 @@ from typing import Any, AsyncIterator, Callable, Sequence, TypeVar
 
 import aiosqlite
 
-from .backend import Database, Row, Tx, migrations
+from .backend import Database, DatabaseUnusable, Row, Tx, migrations
 from .claims import FileClaim, file_identify_slot
 from .rows import PendingAction
 
@@ -62,6 +63,7 @@ class SqliteDatabase(SqliteTx, Database):
         super().__init__(conn)
         self.path = path
         self._write_lock = asyncio.Lock()
+        self._file = None if path == ":memory:" else _identity(path)  # the file opened, to know it is still there
 
     @classmethod
     async def open(cls, path: str | Path) -> "SqliteDatabase":
@@ -77,6 +79,26 @@ class SqliteDatabase(SqliteTx, Database):
 
     async def close(self) -> None:
         await self.conn.close()
+
+    async def health(self) -> str:
+        """The file opened is still at its path (deleted or replaced, an open connection goes on writing into a
+        file nobody will open again: everything is lost at the next start), and the connection would take a write
+        (a write transaction that changes a header field to its own value and rolls back)."""
+        if self._file is not None:
+            try:
+                now = _identity(self.path)
+            except FileNotFoundError:
+                raise DatabaseUnusable("sqlite: the database file is gone (deleted or moved)") from None
+            if now != self._file:
+                raise DatabaseUnusable("sqlite: the database file was replaced by another file")
+        try:
+            async with self._write_lock:
+                await in_connection_thread(self.conn, _would_write)
+        except ValueError:  # aiosqlite's "no active connection"
+            raise DatabaseUnusable("sqlite: the connection is closed") from None
+        except sqlite3.Error as error:
+            raise DatabaseUnusable(f"sqlite: {getattr(error, 'sqlite_errorname', type(error).__name__)}") from None
+        return self.dialect
 
     async def claim_shards(self, ids: tuple[int, ...]) -> FileClaim:
         return await FileClaim.take(self.path, ids)
@@ -118,6 +140,22 @@ class SqliteDatabase(SqliteTx, Database):
         about one action) made seven of them (``python -m bench.service_load``: loop CPU per action)."""
         async with self._write_lock:
             return await in_connection_thread(self.conn, _write_batch, batch, now)
+
+
+def _identity(path: str) -> tuple[int, int]:
+    found = os.stat(path)
+    return found.st_dev, found.st_ino
+
+
+def _would_write(db: sqlite3.Connection) -> None:
+    """A write transaction that writes nothing: a read-only file, a full lock or a broken file refuses it. One
+    hand-off to the connection's thread, so an impatient caller never leaves it half done."""
+    version = int(db.execute("PRAGMA user_version").fetchone()[0])
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        db.execute(f"PRAGMA user_version = {version}")
+    finally:
+        db.execute("ROLLBACK")
 
 
 async def in_connection_thread(conn: aiosqlite.Connection, work: Callable[..., T], *args: Any) -> T:

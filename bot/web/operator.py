@@ -1,7 +1,7 @@
 """The operator's two routes (issue 56): ``/healthz`` answers 200 when the gateway is connected, the database
-answers and the bots' thinking workers are alive, else 503 naming what failed (JSON: ``{"ok": …, "failed": […],
-"checks": {name: {"ok": …, "detail": …}}}``); ``/metrics`` is ``bot.metrics`` in Prometheus' text format. They
-read the bot, never change it."""
+is the one the bot writes and would take a write, and the bots' thinking workers are alive, else 503 naming what
+failed (JSON: ``{"ok": …, "failed": […], "checks": {name: {"ok": …, "detail": …}}}``); ``/metrics`` is
+``bot.metrics`` in Prometheus' text format. They read the bot, never change it."""
 from __future__ import annotations
 
 import asyncio
@@ -12,7 +12,9 @@ from typing import Any
 from aiohttp import web
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
-DATABASE_PATIENCE = 2.0  # seconds a ``SELECT 1`` may take before the database counts as not answering
+from ..storage import DatabaseUnusable
+
+DATABASE_PATIENCE = 2.0  # seconds the database's check may take before it counts as not answering
 
 
 @dataclass(frozen=True)
@@ -35,11 +37,15 @@ def gateway(bot: Any) -> Check:
 
 
 async def database(storage: Any) -> Check:
+    """The database the bot writes is there and would take a write (``Storage.health``), within its patience."""
     try:
-        await asyncio.wait_for(storage.db.fetchval("SELECT 1"), DATABASE_PATIENCE)
-    except Exception as error:  # any failure is the answer: the database does not answer
-        return Check(False, type(error).__name__)
-    return Check(True, storage.backend)
+        return Check(True, await asyncio.wait_for(storage.health(), DATABASE_PATIENCE))
+    except DatabaseUnusable as unusable:
+        return Check(False, unusable.kind)
+    except TimeoutError:
+        return Check(False, f"{storage.backend}: no answer within {DATABASE_PATIENCE:g} s")
+    except Exception as error:  # any other failure is the answer too, named by its kind (its text may hold secrets)
+        return Check(False, f"{storage.backend}: {type(error).__name__}")
 
 
 def workers(thinker: Any) -> Check:

@@ -17,7 +17,7 @@ from ..games import render_hooks
 from ..i18n import LANGUAGES, join_list, t
 from ..replay_show import printed_name, record_names
 from ..reveal import reveal_lines
-from ..review import Perspective, SteppedReplay, frame_lines
+from ..review import PRIVATE, Perspective, SteppedReplay, frame_lines
 from ..review_seek import menus, point_label
 
 BOLD = re.compile(r"\*\*(.+?)\*\*")
@@ -90,6 +90,19 @@ class ReplayPage:
     text: dict[str, str] = field(default_factory=dict)
 
 
+def told_to_seat(lines: list[str], seat: str, lang: str) -> list[str]:
+    """A seat's page is read by anyone with its link: what the game told that seat, in its own words ("You drew
+    …"), is said as told to the seat, by name. A frame's events come first, up to its first blank line (then the
+    board, then the hand, ``bot.review.frame_lines``)."""
+    told, events = [], True
+    for line in lines:
+        events = events and bool(line)
+        if events and line.startswith(f"{PRIVATE} "):
+            line = f"{PRIVATE} " + t("web.seat_told", lang, player=seat, line=line.removeprefix(f"{PRIVATE} "))
+        told.append(line)
+    return told
+
+
 def step_href(opened: Opened, step: int, lang: str) -> str:
     return f"{opened.base}/{step}?lang={lang}"
 
@@ -120,6 +133,8 @@ def replay_page(opened: Opened, index: int, lang: str, origin: str) -> ReplayPag
     names = record_names(record, lang, printed_name)
     perspective = Perspective.SPECTATOR if opened.player is None else Perspective.MINE
     lines = frame_lines(replay, index, perspective, opened.player, lang, names)
+    if opened.player is not None:
+        lines = told_to_seat(lines, names(opened.player), lang)
     shown = menus(replay, index, lang, opened.player)
     steps = []
     for step in shown.steps:

@@ -12,6 +12,7 @@ from typing import Callable
 
 from ..i18n import t
 from ..replay import GameRecord
+from ..replay_show import record_names
 from ..review import SteppedReplay
 from .limits import AddressLimits
 from .server import WebConfig, WebServer
@@ -35,10 +36,12 @@ async def serve_record(record: GameRecord, lang: str, port: int, seat: int | Non
         keys = dict(source.keys())
         first = next((key for key, number in keys.items() if number == seat), FileReplays.SPECTATOR)
         out(t("replay.serving", lang, url=f"{origin}/r/{first}"))
+        names = record_names(record, lang).plain()  # each seat by the name its page gives it
         for key, number in keys.items():
             if key != first:
-                out(t("replay.serving_spectator" if number is None else "replay.serving_seat", lang,
-                      url=f"{origin}/r/{key}", seat=number if number is not None else 0))
+                out(t("replay.serving_spectator", lang, url=f"{origin}/r/{key}") if number is None
+                    else t("replay.serving_seat", lang, url=f"{origin}/r/{key}",
+                           player=names(record.seat_player(number) or "")))
         out(t("replay.serving_stop", lang))
         stop = stop or asyncio.Event()
         loop = asyncio.get_running_loop()

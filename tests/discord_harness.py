@@ -44,7 +44,7 @@ import asyncio
 import contextlib
 import logging
 import weakref
-from typing import Any, Iterable, Optional, Union
+from typing import Any, Callable, Iterable, Optional, Union
 
 import discord
 
@@ -90,6 +90,8 @@ class Harness(HarnessErrors):
                  channels: Iterable[str] = ("general", "games"), bot_user_id: int = 900_000_000_000_000_100,
                  guild_locale: str = "en-US", app_permissions: Optional[discord.Permissions] = None,
                  settle_timeout: float = 20.0, park_sleeps_over: float = 1.0):
+        """``settle_timeout``: seconds in which the bot's tasks run but nothing moves before ``settle()`` calls them
+        stuck (a hang, not a slow machine: see ``settle``)."""
         self.bot, self.guild_id, self.guild_locale, self.settle_timeout = bot, guild_id, guild_locale, settle_timeout
         self.park_sleeps_over = park_sleeps_over
         self.app_id = bot.application_id or bot_user_id
@@ -115,6 +117,7 @@ class Harness(HarnessErrors):
         self._background = list(BACKGROUND)
         self._log_handler = ErrorLog(self)
         self._calls_seen, self._closed = 0, False
+        self._started = self._finished = 0  # tasks, for settle()'s progress
         self._old_factory = self._old_handler = None
         self._passing = False  # the loop was given back: tasks are only passed through
         self._own: "weakref.WeakSet[asyncio.Task]" = weakref.WeakSet()
@@ -423,10 +426,15 @@ class Harness(HarnessErrors):
         task = self._old_factory(loop, coro, **kwargs) if self._old_factory else asyncio.Task(coro, loop=loop, **kwargs)
         owner = OWNER.get()
         if not self._passing and owner in (None, self):
+            self._started += 1
+            task.add_done_callback(self._count_finished)
             self._tasks.append(task)
             if owner is self:
                 self._own.add(task)
         return task
+
+    def _count_finished(self, _: asyncio.Task) -> None:
+        self._finished += 1
 
     def ignore_task(self, name_part: str) -> None:
         """Let ``settle()`` skip tasks whose coroutine qualname contains ``name_part`` (e.g. a turn timer)."""
@@ -450,14 +458,21 @@ class Harness(HarnessErrors):
         frame = getattr(coro, "cr_frame", None)
         return coro.__qualname__ == "sleep" and frame is not None and frame.f_locals["delay"] >= self.park_sleeps_over
 
+    def _progress(self) -> tuple[int, int, int]:
+        """What moves while the bot works: tasks started, tasks finished, requests that reached the edge."""
+        return self._started, self._finished, len(self.server.calls)
+
     async def settle(self, timeout: Optional[float] = None, *, check: bool = True) -> None:
         """Wait until every task started since the harness began has finished or is parked (see ``_parked``: view
         timeouts, ``tasks.loop``, waits for the user or a long sleep), then raise :class:`HarnessError` for collected
-        errors if ``check``. A task still running after ``timeout`` (default ``settle_timeout``) is an error."""
+        errors if ``check``. Stuck is not slow: only ``timeout`` seconds (default ``settle_timeout``) in which tasks
+        ran but nothing moved (no task started or finished, no request reached the edge) make an error, so a loaded
+        machine that plays a long game slowly settles however long it takes."""
         me = asyncio.current_task()
         self._settling.add(me)
         loop = asyncio.get_running_loop()
-        deadline = loop.time() + (timeout or self.settle_timeout)
+        patience = timeout or self.settle_timeout
+        seen, deadline = self._progress(), loop.time() + patience
         try:
             while True:
                 for _ in range(5):  # let call_soon chains schedule their tasks
@@ -465,9 +480,12 @@ class Harness(HarnessErrors):
                 busy = self._busy()
                 if not busy:
                     break
-                if loop.time() >= deadline:
+                if self._progress() != seen:
+                    seen, deadline = self._progress(), loop.time() + patience
+                elif loop.time() >= deadline:
                     where = [f"{t.get_name()} {t.get_coro()} at {t.get_stack(limit=1)}" for t in busy]
-                    raise HarnessError("settle() timed out; still running:\n  " + "\n  ".join(where))
+                    raise HarnessError(f"settle(): nothing moved for {patience:g} s; still running:\n  "
+                                       + "\n  ".join(where))
                 # poll: a task may park (start waiting for the user or a timer) without finishing
                 poll = min(0.02, deadline - loop.time())
                 await asyncio.wait(busy, timeout=poll, return_when=asyncio.FIRST_COMPLETED)
@@ -476,6 +494,24 @@ class Harness(HarnessErrors):
             self._reap()
         if check:
             self.check_errors()
+
+    async def until(self, done: Callable[[], object], *, patience: float = 60.0, cap: float = 600.0) -> None:
+        """Let the bot run until ``done()`` holds, then ``settle()``: for what it does after sleeping (a writer's
+        backoff, a retry, a probe), which ``settle()`` does not wait for. A hang, not a slow machine, fails it:
+        ``patience`` seconds in which nothing moved (no task started or finished, no request reached the edge),
+        or ``cap`` seconds in all (something that moves for ever, e.g. a writer retrying, without ``done``)."""
+        loop = asyncio.get_running_loop()
+        began = loop.time()
+        seen, still = self._progress(), began
+        while not done():
+            now = loop.time()
+            if self._progress() != seen:
+                seen, still = self._progress(), now
+            elif now - still >= patience or now - began >= cap:
+                raise HarnessError(f"until(): not true after {now - began:.0f} s, nothing moved for the last "
+                                   f"{now - still:.0f} s")
+            await asyncio.sleep(0.02)
+        await self.settle()
 
     def _reap(self) -> None:
         for task in [t for t in self._tasks if t.done()]:

@@ -211,7 +211,7 @@ async def test_discord_messages_and_logs_show_no_secret(tmp_path: Path) -> None:
     root.addHandler(capture)
     root.setLevel(logging.DEBUG)
     settings = Settings(_env_file=None, discord_token=TOKEN, database_path=tmp_path / "hidden.db", bot_move_delay=0)
-    h = await Harness(GameHostBot(settings, sync_commands=False), channels=games, settle_timeout=30).start()
+    h = await Harness(GameHostBot(settings, sync_commands=False), channels=games).start()
     h.allow_errors(HostError, EngineError)
     touched: set[int] = set()
     update = h.server.update_message

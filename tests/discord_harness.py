@@ -44,7 +44,7 @@ import asyncio
 import contextlib
 import logging
 import weakref
-from typing import Any, Callable, Iterable, Optional, Union
+from typing import Any, Callable, ClassVar, Iterable, Optional, Union
 
 import discord
 
@@ -86,6 +86,10 @@ WAITING_FOR_USER = ("BaseView.wait", "Client.wait_for")  # a task awaiting one o
 class Harness(HarnessErrors):
     """One bot, one fake guild (``guild_id``, text channels named by ``channels``), one fake Discord."""
 
+    # Called with each harness as it starts (before the bot logs in): what a test suite checks of every harness of
+    # its bot, e.g. tests/discord_invariants.watch, which appends to ``checks``.
+    watchers: ClassVar[list[Callable[["Harness"], None]]] = []
+
     def __init__(self, bot: discord.Client, *, guild_id: int = 900_000_000_000_000_001,
                  channels: Iterable[str] = ("general", "games"), bot_user_id: int = 900_000_000_000_000_100,
                  guild_locale: str = "en-US", app_permissions: Optional[discord.Permissions] = None,
@@ -122,6 +126,7 @@ class Harness(HarnessErrors):
         self._passing = False  # the loop was given back: tasks are only passed through
         self._own: "weakref.WeakSet[asyncio.Task]" = weakref.WeakSet()
         self._handler = lambda _, ctx: self.record_error(ctx.get("exception") or HarnessError(ctx["message"]))
+        self.checks: list[Callable[[], None]] = []  # run whenever the bot is idle (settle, close); they record errors
 
     # ------------------------------------------------------------------ lifecycle
     async def __aenter__(self) -> "Harness":
@@ -138,6 +143,8 @@ class Harness(HarnessErrors):
         loop.set_exception_handler(self._handler)
         logging.getLogger("discord").addHandler(self._log_handler)
         use_fake_session(self.bot.http, self.server)
+        for watcher in self.watchers:
+            watcher(self)
         with self._owning():
             return await self._start()
 
@@ -170,6 +177,7 @@ class Harness(HarnessErrors):
             if leftover:
                 await asyncio.wait(leftover, timeout=1)
             self._reap()
+            self._run_checks()
         finally:
             self._give_back_loop()
         if check:
@@ -492,6 +500,7 @@ class Harness(HarnessErrors):
         finally:
             self._settling.discard(me)
             self._reap()
+        self._run_checks()
         if check:
             self.check_errors()
 
@@ -512,6 +521,10 @@ class Harness(HarnessErrors):
                                    f"{now - still:.0f} s")
             await asyncio.sleep(0.02)
         await self.settle()
+
+    def _run_checks(self) -> None:
+        for check in self.checks:
+            check()
 
     def _reap(self) -> None:
         for task in [t for t in self._tasks if t.done()]:

@@ -257,8 +257,9 @@ async def test_private_notes_stay_until_shown(h: Harness) -> None:
     alice = h.user(ALICE_ID, "alice")
     table = await open_table(h, alice)
     victim = next(s.player for s in table.seats if s.is_bot)
+    stolen = table.state.hands[PLAYER][0]  # a card she holds now, as after a steal (the note may show it to her)
     event = '{"type": "stolen_card", "visible_to": ["%s"], "data": {"thief": "%s", "victim": "%s", "card": %s}}' % (
-        PLAYER, PLAYER, victim, json.dumps(table.state.hands[victim][0]))
+        PLAYER, PLAYER, victim, json.dumps(stolen))
     await h.bot.storage.db.execute("INSERT INTO notices (game_id, player, event) VALUES (?, ?, ?)",
                                    table.id, PLAYER, event)
     h.server.faults.fail("POST", r"/interactions/\d+/[^/]+/callback", status=404, code=10062, times=2)

@@ -128,23 +128,24 @@ def migrated_template() -> Path:
     return path
 
 
-def make_bot(db_path: Path) -> GameHostBot:
-    """The bot on ``db_path``: a new file starts as a copy of the migrated template; an existing one (a restart)
-    is used as it is."""
+def make_bot(db_path: Path, **settings: Any) -> GameHostBot:
+    """The bot on ``db_path`` (``settings``: more of them, e.g. a ``discord_token``): a new file starts as a copy of
+    the migrated template; an existing one (a restart) is used as it is."""
     if not db_path.exists():
         db_path.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(migrated_template(), db_path)
-    settings = Settings(_env_file=None, discord_token=None, database_path=db_path, bot_move_delay=0)
-    return GameHostBot(settings, sync_commands=False)
+    chosen = Settings(_env_file=None, **{"discord_token": None, "database_path": db_path, "bot_move_delay": 0,
+                                         **settings})
+    return GameHostBot(chosen, sync_commands=False)
 
 
 async def start_harness(db_path: Path, seed: int = 1, tables: str | None = "channel",
-                        discord_has: Callable[[Harness], None] | None = None) -> Harness:
+                        discord_has: Callable[[Harness], None] | None = None, **settings: Any) -> Harness:
     """The bot behind a started harness. ``tables``: the server's ``/config tables`` setting. Tests written before
     tables moved to threads read the game in the channel, so they set "channel"; None leaves the default (each
     table in its own thread), as tests/test_discord_threads.py does. ``discord_has`` fills the fake Discord before
     the bot starts (a restart: the messages and threads Discord kept), since a starting bot writes at once."""
-    harness = Harness(make_bot(db_path))
+    harness = Harness(make_bot(db_path, **settings))
     if discord_has is not None:
         discord_has(harness)
     await harness.start()

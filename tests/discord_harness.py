@@ -504,9 +504,11 @@ class Harness(HarnessErrors):
         if check:
             self.check_errors()
 
-    async def until(self, done: Callable[[], object], *, patience: float = 60.0, cap: float = 600.0) -> None:
-        """Let the bot run until ``done()`` holds, then ``settle()``: for what it does after sleeping (a writer's
-        backoff, a retry, a probe), which ``settle()`` does not wait for. A hang, not a slow machine, fails it:
+    async def until(self, done: Callable[[], object], *, patience: float = 60.0, cap: float = 600.0,
+                    then_settle: bool = True) -> None:
+        """Let the bot run until ``done()`` holds, then ``settle()`` (unless not ``then_settle``: a test holding some
+        of the bot's requests on purpose): for what it does after sleeping (a writer's backoff, a retry, a probe),
+        which ``settle()`` does not wait for. A hang, not a slow machine, fails it:
         ``patience`` seconds in which nothing moved (no task started or finished, no request reached the edge),
         or ``cap`` seconds in all (something that moves for ever, e.g. a writer retrying, without ``done``)."""
         loop = asyncio.get_running_loop()
@@ -520,7 +522,8 @@ class Harness(HarnessErrors):
                 raise HarnessError(f"until(): not true after {now - began:.0f} s, nothing moved for the last "
                                    f"{now - still:.0f} s")
             await asyncio.sleep(0.02)
-        await self.settle()
+        if then_settle:
+            await self.settle()
 
     def _run_checks(self) -> None:
         for check in self.checks:

@@ -3,6 +3,7 @@ cogs in ``setup_hook`` and turns every command error into an ephemeral reply in 
 from __future__ import annotations
 
 import asyncio
+import importlib
 import logging
 import re
 from typing import Any, Awaitable, Callable
@@ -102,7 +103,9 @@ class GameHostBot(commands.Bot):
         self.tournaments = TournamentService(self.storage, self.service, self.ratings)
         await self.tree.set_translator(CatalogTranslator())
         for extension in EXTENSIONS:
-            await self.load_extension(extension)
+            # Imported as any module, once per process: ``load_extension`` would run each module's code again for
+            # every bot (its classes and commands built anew), and a test process starts hundreds of bots.
+            await importlib.import_module(extension).setup(self)
         declare_reach(self.tree)
         if self.sync_commands and syncs_commands(self.service.shards):
             await self.sync_app_commands()  # one process syncs: the one owning shard 0

@@ -46,9 +46,12 @@ MAX_QUEUED_PER_WORKER = 50
 WORKER_NICENESS = 10
 
 
+WORKER_MODULES = ("bot.thinking", "bot.policies.search")  # what a decision imports (the engines with them)
+
+
 def warm_up() -> int:
-    """Run once per worker at start: a lower priority, and the imports a decision needs, so the first decision
-    is not late."""
+    """Run once per worker at start: a lower priority, and the imports a decision needs (there already in a worker
+    forked from the fork server, which imported ``WORKER_MODULES``), so the first decision is not late."""
     if hasattr(os, "nice"):  # not on Windows
         os.nice(WORKER_NICENESS)
     import bot.policies.search  # noqa: F401
@@ -108,7 +111,8 @@ class Thinker:
 
     def start(self) -> None:
         try:
-            pool = WorkerPool(self.workers, warm_up, max_queued=MAX_QUEUED_PER_WORKER * self.workers)
+            pool = WorkerPool(self.workers, warm_up, max_queued=MAX_QUEUED_PER_WORKER * self.workers,
+                              preload=WORKER_MODULES)
             pool.start()
         except NotImplementedError:  # an event loop without add_reader (Windows' proactor): think on the loop
             log.warning("bot thinking: this event loop cannot watch worker pipes; bots decide on the loop")

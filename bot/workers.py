@@ -11,7 +11,15 @@ simply skipped, and a job that runs longer than its ``run_limit`` is ended by ki
 replaced; the other workers carry on. Only the running time counts: a job queued behind a backlog is not "late"
 (the caller waits for it: back-pressure, not a second decision on the loop). The queue has a bound (``max_queued``)
 past which ``submit`` refuses a job (``QueueFull``) unless told the caller will wait behind it anyway (``over_bound``):
-``full`` tells a caller to send its job to another pool first."""
+``full`` tells a caller to send its job to another pool first.
+
+Workers are forked from multiprocessing's fork server where the platform has one (Linux, macOS; spawned elsewhere):
+a process started once per bot process, with the modules the workers need imported already (``preload``), so a
+worker, first or replacement, is warm as soon as it is forked instead of importing the engines and policies into a
+fresh interpreter (~0.2 s of CPU each, more where no bytecode is cached: ``python -m bench.harness_start``). The
+server is single-threaded, so forking it is safe where forking the bot (its loop, the database's threads) is not,
+and no worker holds a copy of the bot's loop or sockets.
+"""
 from __future__ import annotations
 
 import asyncio
@@ -22,9 +30,22 @@ import pickle
 from collections import deque
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Sequence
+
+if TYPE_CHECKING:
+    from multiprocessing.context import ForkServerContext, SpawnContext  # the first only where it exists
 
 log = logging.getLogger(__name__)
+
+
+def worker_context(preload: Sequence[str] = ()) -> ForkServerContext | SpawnContext:
+    """The fork server's context (importing ``preload`` when it starts: the first pool of the process to start
+    names them), or spawn where there is no fork server."""
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("spawn")
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(list(preload))  # read when the server starts; a running one keeps its modules
+    return context
 
 
 class WorkerLost(Exception):
@@ -58,7 +79,7 @@ class Job:
 
 @dataclass(eq=False)
 class Worker:
-    process: Any  # multiprocessing's SpawnProcess
+    process: Any  # a multiprocessing Process (forked by the fork server, or spawned)
     conn: Connection
     ready: asyncio.Future[int]
     job: Job | None = None
@@ -70,9 +91,11 @@ class QueueFull(Exception):
 
 
 class WorkerPool:
-    def __init__(self, size: int, warm_up: Callable[[], Any], max_queued: int | None = None) -> None:
+    def __init__(self, size: int, warm_up: Callable[[], Any], max_queued: int | None = None, *,
+                 preload: Sequence[str] = ()) -> None:
         self.size = size
-        self.warm_up = warm_up  # a top-level function: the spawned worker imports it by name
+        self.warm_up = warm_up  # a top-level function: the worker imports it by name
+        self.preload = tuple(preload)  # modules the fork server imports once, for every worker forked from it
         self.max_queued = max_queued  # jobs waiting for a worker (None: no bound)
         self.workers: list[Worker] = []
         self.queue: deque[Job] = deque()
@@ -80,12 +103,12 @@ class WorkerPool:
         self.closed = False
 
     def start(self) -> None:
-        """Start the workers (spawned: no copy of the bot's loop or sockets); each warms up in the background."""
+        """Start the workers; each warms up in the background."""
         for _ in range(self.size):
             self._spawn()
 
     def _spawn(self) -> None:
-        context = multiprocessing.get_context("spawn")
+        context = worker_context(self.preload)
         here, there = context.Pipe()
         process = context.Process(target=serve, args=(there, self.warm_up), daemon=True, name="bot-thinking")
         process.start()

@@ -80,3 +80,20 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     for connection in [o for o in gc.get_objects() if isinstance(o, aiosqlite.Connection)]:
         if connection._thread.is_alive():
             connection.stop()
+
+
+def _watch_the_real_bot(harness: "Harness") -> None:
+    """Every harness of the real bot checks every message it writes (tests/discord_invariants.py)."""
+    from bot.client import GameHostBot
+
+    from .discord_invariants import watch
+
+    if isinstance(harness.bot, GameHostBot):
+        watch(harness)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    from .discord_harness import Harness
+
+    if _watch_the_real_bot not in Harness.watchers:
+        Harness.watchers.append(_watch_the_real_bot)

@@ -279,7 +279,7 @@ class Child:
         before = self.before_start()
         settings = Settings(_env_file=None, discord_token=None, database_path=Path(self.args.db),
                             bot_move_delay=BOT_DELAY)
-        h = Harness(GameHostBot(settings, sync_commands=False), channels=channel_names(), settle_timeout=30)
+        h = Harness(GameHostBot(settings, sync_commands=False), channels=channel_names())
         self.persist_messages(h)
         self.adopt_messages(h)
         await h.start()

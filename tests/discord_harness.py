@@ -44,7 +44,7 @@ import asyncio
 import contextlib
 import logging
 import weakref
-from typing import Any, Iterable, Optional, Union
+from typing import Any, Callable, ClassVar, Iterable, Optional, Union
 
 import discord
 
@@ -86,10 +86,16 @@ WAITING_FOR_USER = ("BaseView.wait", "Client.wait_for")  # a task awaiting one o
 class Harness(HarnessErrors):
     """One bot, one fake guild (``guild_id``, text channels named by ``channels``), one fake Discord."""
 
+    # Called with each harness as it starts (before the bot logs in): what a test suite checks of every harness of
+    # its bot, e.g. tests/discord_invariants.watch, which appends to ``checks``.
+    watchers: ClassVar[list[Callable[["Harness"], None]]] = []
+
     def __init__(self, bot: discord.Client, *, guild_id: int = 900_000_000_000_000_001,
                  channels: Iterable[str] = ("general", "games"), bot_user_id: int = 900_000_000_000_000_100,
                  guild_locale: str = "en-US", app_permissions: Optional[discord.Permissions] = None,
                  settle_timeout: float = 20.0, park_sleeps_over: float = 1.0):
+        """``settle_timeout``: seconds in which the bot's tasks run but nothing moves before ``settle()`` calls them
+        stuck (a hang, not a slow machine: see ``settle``)."""
         self.bot, self.guild_id, self.guild_locale, self.settle_timeout = bot, guild_id, guild_locale, settle_timeout
         self.park_sleeps_over = park_sleeps_over
         self.app_id = bot.application_id or bot_user_id
@@ -115,10 +121,12 @@ class Harness(HarnessErrors):
         self._background = list(BACKGROUND)
         self._log_handler = ErrorLog(self)
         self._calls_seen, self._closed = 0, False
+        self._started = self._finished = 0  # tasks, for settle()'s progress
         self._old_factory = self._old_handler = None
         self._passing = False  # the loop was given back: tasks are only passed through
         self._own: "weakref.WeakSet[asyncio.Task]" = weakref.WeakSet()
         self._handler = lambda _, ctx: self.record_error(ctx.get("exception") or HarnessError(ctx["message"]))
+        self.checks: list[Callable[[], None]] = []  # run whenever the bot is idle (settle, close); they record errors
 
     # ------------------------------------------------------------------ lifecycle
     async def __aenter__(self) -> "Harness":
@@ -135,6 +143,8 @@ class Harness(HarnessErrors):
         loop.set_exception_handler(self._handler)
         logging.getLogger("discord").addHandler(self._log_handler)
         use_fake_session(self.bot.http, self.server)
+        for watcher in self.watchers:
+            watcher(self)
         with self._owning():
             return await self._start()
 
@@ -142,7 +152,9 @@ class Harness(HarnessErrors):
         await self.bot.login("harness-token")  # runs the bot's setup_hook, before any gateway event as in real life
         self._hook_error_handlers()
         self.bot.ws = self.gateway  # type: ignore[assignment]
-        self.state.guild_ready_timeout = 0.05  # all of Discord's GUILD_CREATEs are here at once
+        # discord.py dispatches READY this long after the last GUILD_CREATE; all of them are queued before it looks
+        # (taking a queued guild never waits for the timer, however loaded the machine), so the wait is pure delay
+        self.state.guild_ready_timeout = 0.005
         for ready in ready_payloads(self):
             self.dispatch("READY", ready)
         self.server.guild = guild_payload(self)
@@ -165,6 +177,7 @@ class Harness(HarnessErrors):
             if leftover:
                 await asyncio.wait(leftover, timeout=1)
             self._reap()
+            self._run_checks()
         finally:
             self._give_back_loop()
         if check:
@@ -421,10 +434,15 @@ class Harness(HarnessErrors):
         task = self._old_factory(loop, coro, **kwargs) if self._old_factory else asyncio.Task(coro, loop=loop, **kwargs)
         owner = OWNER.get()
         if not self._passing and owner in (None, self):
+            self._started += 1
+            task.add_done_callback(self._count_finished)
             self._tasks.append(task)
             if owner is self:
                 self._own.add(task)
         return task
+
+    def _count_finished(self, _: asyncio.Task) -> None:
+        self._finished += 1
 
     def ignore_task(self, name_part: str) -> None:
         """Let ``settle()`` skip tasks whose coroutine qualname contains ``name_part`` (e.g. a turn timer)."""
@@ -448,14 +466,21 @@ class Harness(HarnessErrors):
         frame = getattr(coro, "cr_frame", None)
         return coro.__qualname__ == "sleep" and frame is not None and frame.f_locals["delay"] >= self.park_sleeps_over
 
+    def _progress(self) -> tuple[int, int, int]:
+        """What moves while the bot works: tasks started, tasks finished, requests that reached the edge."""
+        return self._started, self._finished, len(self.server.calls)
+
     async def settle(self, timeout: Optional[float] = None, *, check: bool = True) -> None:
         """Wait until every task started since the harness began has finished or is parked (see ``_parked``: view
         timeouts, ``tasks.loop``, waits for the user or a long sleep), then raise :class:`HarnessError` for collected
-        errors if ``check``. A task still running after ``timeout`` (default ``settle_timeout``) is an error."""
+        errors if ``check``. Stuck is not slow: only ``timeout`` seconds (default ``settle_timeout``) in which tasks
+        ran but nothing moved (no task started or finished, no request reached the edge) make an error, so a loaded
+        machine that plays a long game slowly settles however long it takes."""
         me = asyncio.current_task()
         self._settling.add(me)
         loop = asyncio.get_running_loop()
-        deadline = loop.time() + (timeout or self.settle_timeout)
+        patience = timeout or self.settle_timeout
+        seen, deadline = self._progress(), loop.time() + patience
         try:
             while True:
                 for _ in range(5):  # let call_soon chains schedule their tasks
@@ -463,17 +488,46 @@ class Harness(HarnessErrors):
                 busy = self._busy()
                 if not busy:
                     break
-                if loop.time() >= deadline:
+                if self._progress() != seen:
+                    seen, deadline = self._progress(), loop.time() + patience
+                elif loop.time() >= deadline:
                     where = [f"{t.get_name()} {t.get_coro()} at {t.get_stack(limit=1)}" for t in busy]
-                    raise HarnessError("settle() timed out; still running:\n  " + "\n  ".join(where))
+                    raise HarnessError(f"settle(): nothing moved for {patience:g} s; still running:\n  "
+                                       + "\n  ".join(where))
                 # poll: a task may park (start waiting for the user or a timer) without finishing
                 poll = min(0.02, deadline - loop.time())
                 await asyncio.wait(busy, timeout=poll, return_when=asyncio.FIRST_COMPLETED)
         finally:
             self._settling.discard(me)
             self._reap()
+        self._run_checks()
         if check:
             self.check_errors()
+
+    async def until(self, done: Callable[[], object], *, patience: float = 60.0, cap: float = 600.0,
+                    then_settle: bool = True) -> None:
+        """Let the bot run until ``done()`` holds, then ``settle()`` (unless not ``then_settle``: a test holding some
+        of the bot's requests on purpose): for what it does after sleeping (a writer's backoff, a retry, a probe),
+        which ``settle()`` does not wait for. A hang, not a slow machine, fails it:
+        ``patience`` seconds in which nothing moved (no task started or finished, no request reached the edge),
+        or ``cap`` seconds in all (something that moves for ever, e.g. a writer retrying, without ``done``)."""
+        loop = asyncio.get_running_loop()
+        began = loop.time()
+        seen, still = self._progress(), began
+        while not done():
+            now = loop.time()
+            if self._progress() != seen:
+                seen, still = self._progress(), now
+            elif now - still >= patience or now - began >= cap:
+                raise HarnessError(f"until(): not true after {now - began:.0f} s, nothing moved for the last "
+                                   f"{now - still:.0f} s")
+            await asyncio.sleep(0.02)
+        if then_settle:
+            await self.settle()
+
+    def _run_checks(self) -> None:
+        for check in self.checks:
+            check()
 
     def _reap(self) -> None:
         for task in [t for t in self._tasks if t.done()]:

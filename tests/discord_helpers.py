@@ -2,8 +2,12 @@
 driven through the harness (discord.py's real objects; only the HTTP edge is faked)."""
 from __future__ import annotations
 
+import atexit
+import functools
 import itertools
 import re
+import shutil
+import tempfile
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
@@ -109,18 +113,45 @@ def opens_with_line(text: str, key: str) -> bool:
 HAND_HEADER = "hand.header"
 
 
-def make_bot(db_path: Path) -> GameHostBot:
-    settings = Settings(_env_file=None, discord_token=None, database_path=db_path, bot_move_delay=0)
-    return GameHostBot(settings, sync_commands=False)
+@functools.cache
+def migrated_template() -> Path:
+    """A SQLite file the bot's own migrations ran on, once per test process (they are ~400 statements, each a round
+    trip to the connection's thread): a harness's new database starts as a copy of it, and the bot's start still
+    runs ``migrate``, which finds nothing left to apply."""
+    from bot.storage import Storage
+
+    from .pg_server import run_sync
+
+    folder = Path(tempfile.mkdtemp(prefix="gamehost-template-"))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    path = folder / "migrated.db"
+
+    async def migrate() -> None:
+        await (await Storage.open(f"sqlite:///{path}")).close()
+
+    run_sync(migrate())
+    assert not path.with_name(path.name + "-wal").exists()  # the last connection's close checkpointed the WAL
+    return path
+
+
+def make_bot(db_path: Path, **settings: Any) -> GameHostBot:
+    """The bot on ``db_path`` (``settings``: more of them, e.g. a ``discord_token``): a new file starts as a copy of
+    the migrated template; an existing one (a restart) is used as it is."""
+    if not db_path.exists():
+        db_path.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(migrated_template(), db_path)
+    chosen = Settings(_env_file=None, **{"discord_token": None, "database_path": db_path, "bot_move_delay": 0,
+                                         **settings})
+    return GameHostBot(chosen, sync_commands=False)
 
 
 async def start_harness(db_path: Path, seed: int = 1, tables: str | None = "channel",
-                        discord_has: Callable[[Harness], None] | None = None) -> Harness:
+                        discord_has: Callable[[Harness], None] | None = None, **settings: Any) -> Harness:
     """The bot behind a started harness. ``tables``: the server's ``/config tables`` setting. Tests written before
     tables moved to threads read the game in the channel, so they set "channel"; None leaves the default (each
     table in its own thread), as tests/test_discord_threads.py does. ``discord_has`` fills the fake Discord before
     the bot starts (a restart: the messages and threads Discord kept), since a starting bot writes at once."""
-    harness = Harness(make_bot(db_path))
+    harness = Harness(make_bot(db_path, **settings))
     if discord_has is not None:
         discord_has(harness)
     await harness.start()

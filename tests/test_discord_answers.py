@@ -45,7 +45,6 @@ def harness_time(h: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
 
 async def finished_table(h: Harness) -> Table:
     """Akuma Trick: its record has no board picture to draw, so the window is spent on Discord alone."""
-    h.settle_timeout = 30.0  # a whole game of bots first, on a shared machine
     table = await h.bot.service.create_bot_table(game="akuma", players=3, seed=8, channel_id=h.channel_id,
                                                  guild_id=h.guild_id)
     await h.settle()

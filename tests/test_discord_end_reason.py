@@ -40,7 +40,7 @@ async def test_a_lobby_closed_idle_just_before_a_kill_says_why_after_the_restart
     await kill(h)
     h2 = await start_harness(db, discord_has=kept_by_discord(h))
     try:
-        await h2.settle(timeout=20)
+        await h2.settle()
         closed = h2.message(lobby.id)
         assert says(closed.text, "table.lobby_idle", id=table.id), closed.text
         assert not says(closed.text, "table.cancelled", id=table.id) and closed.components == []
@@ -98,7 +98,7 @@ async def test_lines_the_board_had_not_shown_at_a_kill_are_rebuilt_from_the_log(
     h2 = await start_harness(db, discord_has=kept_by_discord(h))
     try:
         h2.user(ALICE, "alice")
-        await h2.settle(timeout=20)
+        await h2.settle()
         after = channel_text(h2)
         shown = {text: (before.count(text), after.count(text)) for text in waiting}
         assert all(now == then + (not processed) for then, now in shown.values()), (shown, after[-600:])

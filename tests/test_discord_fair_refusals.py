@@ -97,7 +97,7 @@ async def test_a_server_refusing_everything_never_holds_another_servers_writers(
             edit_channel(h, h.channel_id)
             await h.settle()
             await person_moves(h, b_table, f"u{BOB_ID}")  # B plays on meanwhile: its board keeps up at once
-            await until(h, lambda: shows_move(board_message(h, b_table)) == b_table.moves, timeout=2.0)
+            await until(h, lambda: shows_move(board_message(h, b_table)) == b_table.moves)
             assert refused_in(h, h.channel_id, 0.0) > 0
             assert refusals.wait(GUILD_B) == 0.0 and not b_box.clock_held
         a_refused = refused_in(h, h.channel_id, 0.0)
@@ -243,5 +243,5 @@ async def test_events_the_cache_says_change_nothing_send_no_request(h: Harness) 
     assert refused_in(h, h.channel_id, start) == 1
     lift(h, faults)
     deny_bot_in_channel(h, h.channel_id, discord.Permissions.none())  # allowed again: written at once
-    await until(h, lambda: box.reach.cause is None and not box.pending(), timeout=5.0)
+    await until(h, lambda: box.reach.cause is None and not box.pending())
     assert shows_move(board_message(h, table)) == table.moves

@@ -1,7 +1,7 @@
 """A table in a group DM, where people use the bot installed to their accounts: the lobby (Join, Add bot, Start),
 the board, My hand and the moves all carried by the presses' tokens; one person away for 20 minutes mid-game
-finds the table waiting and catches up with one press. Beside it, the same game in a server channel: what each
-person-turn costs in messages, presses and pings (printed with ``-s``)."""
+finds the table waiting and catches up with one press. What each person-turn costs beside the same game in a server
+channel is ``python -m bench.private_table_cost``'s figure."""
 from __future__ import annotations
 
 import random
@@ -89,11 +89,3 @@ async def test_a_group_dm_table_plays_every_game_with_one_person_away(h: Harness
     assert table.id not in await h.bot.storage.ratings.unrecorded_games()
     assert await h.bot.storage.ratings.ratings(0, game, [ALICE_ID, BOB_ID]) == []
     print(f"\n{game} group DM: {cost}, most followups of one press {followups}")
-
-
-@pytest.mark.parametrize("game", GAMES)
-async def test_the_same_game_in_a_server_channel_for_comparison(h: Harness, game: str) -> None:
-    people = {ALICE_ID: h.user(ALICE_ID, "alice"), BOB_ID: h.user(BOB_ID, "bob")}
-    cost = await play_out(h, people, h.channel_id, game)
-    assert (await h.bot.service.table(cost["table"])).status == "finished"
-    print(f"\n{game} server channel: {cost}")

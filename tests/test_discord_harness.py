@@ -148,6 +148,13 @@ class Sample(commands.Cog):
         await interaction.response.send_message("hanging")
         await asyncio.Event().wait()
 
+    @app_commands.command(name="busy", description="Answer, then write 40 times, 10 ms apart")
+    async def busy(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("working")
+        for n in range(40):
+            await asyncio.sleep(0.01)
+            await interaction.channel.send(f"step {n}")
+
     @app_commands.command(name="crash", description="Crash")
     async def crash(self, interaction: discord.Interaction) -> None:
         raise RuntimeError("handler crash")
@@ -342,8 +349,17 @@ async def test_settle_does_not_wait_for_the_user_or_a_turn_timer(h: Harness, ali
 
 async def test_a_hung_handler_times_out_settle() -> None:
     async with Harness(SampleBot(), settle_timeout=0.2) as h:
-        with pytest.raises(HarnessError, match=r"(?s)settle.. timed out.*CommandTree-invoker"):
+        with pytest.raises(HarnessError, match=r"(?s)settle\(\): nothing moved for 0.2 s.*CommandTree-invoker"):
             await h.slash(h.user(101, "alice"), "hang")
+
+
+async def test_a_handler_that_keeps_moving_settles_however_long_it_takes() -> None:
+    """Slow is not stuck: 40 writes take longer than ``settle_timeout``, and each resets it (a loaded machine)."""
+    async with Harness(SampleBot(), settle_timeout=0.2) as h:
+        began = asyncio.get_running_loop().time()
+        await h.slash(h.user(101, "alice"), "busy")
+        assert asyncio.get_running_loop().time() - began > 0.4  # twice the timeout, at least
+        assert [m.content for m in h.channel_messages()][-1] == "step 39"
 
 
 async def test_exception_in_a_command_fails_the_test(h: Harness, alice) -> None:

@@ -5,10 +5,13 @@ per member and per server; one per-member cooldown over ``/play``, Rematch and `
 changes them (Manage Server only). Every refusal says which limit and who changes it, and changes nothing."""
 from __future__ import annotations
 
+import random
+
 import discord
 
 from bot.i18n import t
 
+from . import ui_driver
 from .conftest import rows
 from .discord_harness import Harness
 from .discord_harness_http import Reply
@@ -25,7 +28,6 @@ from .discord_helpers import (
     public_since,
     says,
 )
-from .test_discord_lobby_end import play_to_the_end
 from .test_discord_tournament import threads
 
 ADMIN, MALLORY, ALICE, BOB, CAROL = 100, 666, 101, 102, 103
@@ -152,7 +154,7 @@ async def test_one_cooldown_over_play_rematch_and_tournament_create(h: Harness) 
     await h.click(people[BOB], lobby, label=JOIN)
     await h.click(alice, lobby, label=START)
     table = next(iter(h.bot.service._tables.values()))  # type: ignore[attr-defined]
-    await play_to_the_end(h, table, people)
+    await ui_driver.play_to_the_end(h, table, people, random.Random(5))
     shown = await h.slash(admin(h), "config limits", creations_per_minute=2)
     assert says(shown.text, "config.limits.creations_per_minute", value=2)
     for _ in range(2):  # two lobbies opened and left in the other channel: her two creations of this minute

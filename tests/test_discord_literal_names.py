@@ -68,10 +68,7 @@ async def test_a_played_table_and_its_rematch_show_hostile_names_literally(h: Ha
     await h.click(people[102], lobby, label=JOIN)
     await h.click(people[ALICE_ID], lobby, label=START)
     table = only_table(h)
-    rng = random.Random(5)
-    while table.status == "running":
-        await ui_driver.act(h, people[table.user_ids_to_act()[0]], table, rng)
-        await h.settle()
+    await ui_driver.play_to_the_end(h, table, people, random.Random(5))
     result = next(m for m in h.channel_messages() if says(str(m.components), "result.rematch"))
     await h.click(people[102], result, result.button(None, r"gh:rematch:\d+")["custom_id"])
     await h.settle()

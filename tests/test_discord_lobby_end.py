@@ -138,13 +138,6 @@ async def test_the_end_posts_one_clear_result_and_leaves_no_control_of_the_table
     assert r.ephemeral and says(r.text, "table.last_result", id=table.id) and says(r.text, "common.final_ranking")
 
 
-async def play_to_the_end(h: Harness, table, people: dict) -> None:
-    rng = random.Random(5)
-    while table.status == "running":
-        await ui_driver.act(h, people[table.user_ids_to_act()[0]], table, rng)
-        await h.settle()
-
-
 async def test_rematch_seats_the_same_people_and_bots_once_and_rocca_starts_with_the_last(h: Harness) -> None:
     """Rocca with two people and an easy bot: anyone who played may press Rematch (others are refused); pressing it
     at once by both people opens one table, with the same seats, levels, options and timer, started by the player
@@ -154,7 +147,7 @@ async def test_rematch_seats_the_same_people_and_bots_once_and_rocca_starts_with
     await h.click(people[BOB], lobby, label=JOIN)
     await h.click(people[ALICE], lobby, label=START)
     table = only_table(h)
-    await play_to_the_end(h, table, people)
+    await ui_driver.play_to_the_end(h, table, people, random.Random(5))
     assert table.status == "finished"
     result = next(m for m in h.channel_messages() if says(str(m.components), "result.rematch"))
     button = result.button(None, r"gh:rematch:\d+")

@@ -10,6 +10,7 @@ overlong, negative, 2**63) get the "unknown control" answer, change nothing and 
 from __future__ import annotations
 
 import logging
+import random
 import sqlite3
 from pathlib import Path
 
@@ -19,10 +20,10 @@ import pytest
 from bot.i18n import t
 from bot.table import Table
 
+from . import ui_driver
 from .discord_harness import Harness, HarnessUser
 from .discord_helpers import JOIN, START, lift_limits, only_table, organiser
 from .fuzz_inputs import button, forge, select
-from .test_discord_lobby_end import play_to_the_end
 from .test_discord_paused import manual_time, paused_table
 
 ALICE, BOB, MALLORY = 101, 102, 109
@@ -119,7 +120,7 @@ async def test_rematch_of_another_servers_table_is_refused(h: Harness, tmp_path:
     r = await h.slash(people[ALICE], "play akuma", bots=2, level="easy")
     await h.click(people[ALICE], r.message, label=START)
     table = only_table(h)
-    await play_to_the_end(h, table, people)
+    await ui_driver.play_to_the_end(h, table, people, random.Random(5))
     assert table.status == "finished"
     elsewhere = h.add_guild(GUILD_B)["elsewhere"]
     before = snapshot(h, tmp_path / "bot.db")

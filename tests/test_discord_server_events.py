@@ -1,14 +1,17 @@
 """The server-level events the table writers listen to (cogs/table_events.py) fed as raw gateway payloads: the bot's
 role regaining a permission (GUILD_ROLE_UPDATE) wakes a writer that could not write at once, and the bot removed from
 a server (GUILD_DELETE) stops its tables' clocks without telling anyone, writing again once it is back
-(GUILD_CREATE). Each wake is checked well inside the writer's first retry (15 s), so a missed event fails."""
+(GUILD_CREATE). The writer's own retries and probes are put an hour away, so only the event can wake it: a missed
+event leaves it waiting, and the wait fails once nothing has moved for a while (``Harness.until``)."""
 from __future__ import annotations
 
 import random
 
 import discord
+import pytest
 
 from bot.policies import choose_action
+from cogs.outbox import TableOutbox
 
 from .discord_harness import Harness
 from .discord_harness_payloads import guild_payload
@@ -17,7 +20,13 @@ from .test_discord_akuma import ALICE_ID, PLAYER, open_table
 from .test_discord_faults import POST, outbox, until
 from .test_discord_output import shows_move
 
-WOKEN_WITHIN = 5.0  # seconds; without the event the writer would wait out its 15 s backoff first
+HOUR = 3600.0
+
+
+@pytest.fixture(autouse=True)
+def retries_an_hour_away(monkeypatch) -> None:
+    for wait in ("unreachable_first", "unreachable_max", "probe_every", "server_probe_every"):
+        monkeypatch.setattr(TableOutbox, wait, HOUR)
 
 
 def bot_role(h: Harness, permissions: discord.Permissions) -> dict:
@@ -55,7 +64,7 @@ async def test_a_role_given_its_permission_back_wakes_the_writer_at_once(h: Harn
     for fault in faults:
         h.server.faults.faults.remove(fault)
     h.dispatch("GUILD_ROLE_UPDATE", bot_role(h, full))  # and gives it back
-    await until(h, lambda: box.reach.cause is None and not box.pending(), timeout=WOKEN_WITHIN)
+    await until(h, lambda: box.reach.cause is None and not box.pending())
     assert shows_move(board_message(h, table)) == table.moves and not table.clock_paused
 
 
@@ -75,5 +84,5 @@ async def test_removed_from_the_server_holds_the_clock_quietly_and_writes_again_
     for fault in faults:
         h.server.faults.faults.remove(fault)
     h.dispatch("GUILD_CREATE", guild_payload(h))  # invited back
-    await until(h, lambda: box.reach.cause is None and not box.pending(), timeout=WOKEN_WITHIN)
+    await until(h, lambda: box.reach.cause is None and not box.pending())
     assert shows_move(board_message(h, table)) == table.moves and not table.clock_paused

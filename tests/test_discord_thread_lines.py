@@ -57,17 +57,6 @@ def hear_events(h: Harness) -> list[Event]:
     return heard
 
 
-async def play_out(h: Harness, alice: Any, table: Table, seed: int = 3, turns: int | None = None) -> int:
-    """alice plays through her hand views as a person would (the bots play themselves); returns her turns."""
-    rng, played = random.Random(seed), 0
-    while table.status == "running" and (turns is None or played < turns):
-        assert table.user_ids_to_act() == [ALICE_ID]
-        await ui_driver.act(h, alice, table, rng)
-        await h.settle()
-        played += 1
-    return played
-
-
 def thread_content_lines(h: Harness, table: Table) -> list[str]:
     """The lines of the messages' contents in the table's thread as they read now (event lines live there)."""
     return [line for m in h.channel_messages(table.row.channel_id) if not m.ephemeral
@@ -115,7 +104,7 @@ def posted_bodies(h: Harness, channel_id: int) -> list[str]:
 async def test_a_bots_turn_is_one_line_and_the_legend_is_shown_once(h: Harness, lang: str) -> None:
     alice, table = await open_table(h, "pileup", lang)
     heard = hear_events(h)
-    await play_out(h, alice, table)
+    await ui_driver.play_to_the_end(h, table, [alice], random.Random(3))
     lines = thread_content_lines(h, table)
     runs = bot_turns(heard, table)
     several_steps = [run for run in runs if len(run) >= 3]  # turn, roll, play, draw: written one update at a time
@@ -134,7 +123,7 @@ async def test_a_bots_turn_is_one_line_and_the_legend_is_shown_once(h: Harness, 
 @pytest.mark.parametrize("lang", LANGS)
 async def test_twin_pyramids_legend_is_shown_once_and_its_turns_are_not_announced(h: Harness, lang: str) -> None:
     alice, table = await open_table(h, "twinpyramid", lang)
-    await play_out(h, alice, table, turns=8)
+    await ui_driver.play_to_the_end(h, table, [alice], random.Random(3), moves=8)
     boards = posted_bodies(h, table.row.channel_id)
     legend = t("twinpyramid.board.legend", lang)
     assert len(boards) >= 8 and sum(legend in body for body in boards) == 1
@@ -168,7 +157,7 @@ def note_count(messages: list[SentMessage], note: str) -> int:
 @pytest.mark.parametrize("lang", LANGS)
 async def test_akumas_note_on_its_ranking_is_shown_once_where_the_ranking_is(h: Harness, lang: str) -> None:
     alice, table = await open_table(h, "akuma", lang, bots=2)
-    await play_out(h, alice, table)
+    await ui_driver.play_to_the_end(h, table, [alice], random.Random(3))
     assert table.status == "finished"
     emptied = [p for p in table.state.players if not table.view(None).hand_sizes[p]]  # type: ignore[attr-defined]
     assert len(emptied) == 1

@@ -178,7 +178,7 @@ async def test_fuzzed_interactions_are_refused_clearly_and_change_nothing(tmp_pa
     games = playable()
     assert games
     db = tmp_path / "fuzz.db"
-    h = await Harness(make_bot(db), channels=[*games, "lobby"], settle_timeout=30).start()
+    h = await Harness(make_bot(db), channels=[*games, "lobby"]).start()
     h.allow_errors(HostError, EngineError, app_commands.CommandNotFound)  # answered by the bot (checked below)
     errors = BotErrors()
     conn = sqlite3.connect(db)

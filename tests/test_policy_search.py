@@ -217,7 +217,6 @@ def test_a_games_playout_cap_stops_the_search_before_its_time_is_up(monkeypatch:
     """``MAX_PLAYOUTS`` ends a search with time left (a fixed ``iterations`` still rules a bench cell); a cap that
     is not a positive whole number is refused."""
     import dataclasses
-    import time
     import types
 
     from bot import games
@@ -230,9 +229,8 @@ def test_a_games_playout_cap_stops_the_search_before_its_time_is_up(monkeypatch:
     assert hooks is not None
     monkeypatch.setitem(games.LOADED, ("sampler", "rocca"), dataclasses.replace(hooks, MAX_PLAYOUTS=24))
     report: dict[str, int] = {}
-    started = time.monotonic()
     choose_strong("rocca", view, legal, "cap", budget_s=20.0, report=report)
-    assert time.monotonic() - started < 10.0 and 0 < report["playouts"] <= 24
+    assert report["playouts"] == 24  # the cap ended the search, not its 20 s
     choose_strong("rocca", view, legal, "cap", iterations=48, report=report)
     assert report["playouts"] > 24
     for bad in (0, 2.5, "120"):

@@ -12,13 +12,14 @@ from typing import Any
 import pytest
 
 from bot.policies import choose_for_seat
+from bot.policies.search import choose_strong
 from bot.scheduler import BotScheduler
 from bot.service import GameService
-from bot.thinking import QUICK, WORKER_NICENESS, Thinker, Thinkers
+from bot.thinking import QUICK, WORKER_NICENESS, Thinker, Thinkers, decide_from_state
 from bot.workers import QueueFull
 from engines import Action, Engine, get_engine
 
-from .thinking_fns import fails, hang, slow, where, where_pid, where_slowly
+from .thinking_fns import SEARCH_PLAYOUTS, fails, hang, searched, slow, where, where_pid, where_slowly
 
 ENGINE = get_engine("akuma")
 
@@ -57,9 +58,14 @@ async def thinker_factory():
 
 
 async def test_a_strong_decision_runs_in_a_worker_and_sees_only_its_seat(thinker_factory) -> None:
-    thinker = await thinker_factory()
+    """The worker searches the seat's own view: its move is the one the search makes here from that view. (With a
+    fixed number of playouts, so the move does not depend on how many fit in the budget on a busy machine.)"""
+    thinker = await thinker_factory(decide_fn=searched, timeout=600.0)
     move = await thinker.decide(*a_decision(), "s", "strong")
-    assert move == on_the_loop("s", "strong") and thinker.fallbacks == 0
+    engine, state, player = a_decision()
+    here = choose_strong(engine.name, engine.view(state, player), engine.legal_actions(state, player), "s",
+                         iterations=SEARCH_PLAYOUTS)
+    assert move == here and thinker.fallbacks == 0
     assert thinker.pids() and os.getpid() not in thinker.pids()
 
 
@@ -73,9 +79,7 @@ async def test_workers_yield_to_the_event_loop(thinker_factory) -> None:
 async def test_a_decision_that_hangs_falls_back_to_normal_in_time(thinker_factory) -> None:
     thinker = await thinker_factory(timeout=0.3, decide_fn=hang)
     old = thinker.pids()
-    started = time.monotonic()
-    move = await thinker.decide(*a_decision(), "seed", "strong")
-    assert time.monotonic() - started < 1.0
+    move = await thinker.decide(*a_decision(), "seed", "strong")  # the job never ends: only its limit answers
     assert move == on_the_loop("seed", "normal")
     assert thinker.fallbacks == 1
     assert thinker.replaced == 1  # it ran longer than it may: its worker was killed and replaced
@@ -103,13 +107,13 @@ async def test_a_killed_worker_is_replaced_and_the_next_decision_works(thinker_f
 
 
 async def test_a_worker_killed_under_a_decision_falls_back_at_once(thinker_factory) -> None:
-    thinker = await thinker_factory(timeout=30.0, decide_fn=hang)
-    started = time.monotonic()
+    thinker = await thinker_factory(timeout=600.0, decide_fn=hang)  # only the kill can end it
     deciding = asyncio.ensure_future(thinker.decide(*a_decision(), "k", "strong"))
-    await asyncio.sleep(0.2)
+    while thinker.pool is not None and not any(w.job for w in thinker.pool.workers):  # the worker holds the job
+        await asyncio.sleep(0.01)
     os.kill(thinker.pids()[0], signal.SIGKILL)
-    assert await asyncio.wait_for(deciding, 5.0) == on_the_loop("k", "normal")
-    assert time.monotonic() - started < 5.0 and thinker.fallbacks == 1 and thinker.replaced == 1
+    assert await deciding == on_the_loop("k", "normal")
+    assert thinker.fallbacks == 1 and thinker.replaced == 1
 
 
 async def test_easy_and_normal_think_in_their_own_worker_and_a_late_one_falls_back_to_its_own_level(
@@ -159,13 +163,15 @@ async def test_a_decision_given_up_by_its_table_leaves_the_queue(thinker_factory
 async def test_strong_decisions_waiting_for_a_worker_search_what_is_left_of_their_budget(thinker_factory) -> None:
     """Three tables' strong bots at once and one worker: the budget runs from when the table asked, so the first
     searches it all, the ones behind it search what is left (or play normal when little is), and every table is
-    answered by the worker within the budget and margin, none falls back on the loop."""
-    thinker = await thinker_factory(decide_fn=where_pid)
-    started = time.monotonic()
+    answered by the worker, none on the loop. (How long they take on a busy machine is ``python -m
+    bench.strong_queue``'s figure: here the worker's run limit is far off, so only the budget logic is tested.)"""
+    thinker = await thinker_factory(decide_fn=where_pid, timeout=600.0)
     answers = await asyncio.gather(*(thinker.decide(*a_decision(), f"q{i}", "strong") for i in range(3)))
-    assert time.monotonic() - started < thinker.timeout
     assert thinker.fallbacks == 0 and all(pid in thinker.pids() for _move, pid in answers)
     assert all(move in legal() for move, _pid in answers)
+    engine, state, player = a_decision()  # one that waited past its budget plays the seat's normal move
+    late = decide_from_state(engine.name, engine.dump(state), player, "q9", "strong", deadline=time.monotonic())
+    assert late == on_the_loop("q9", "normal")
 
 
 async def test_decisions_held_when_the_pool_closes_fall_back(thinker_factory) -> None:
@@ -191,16 +197,15 @@ async def test_a_normal_table_thinks_in_a_worker_beside_a_hanging_strong_search(
     scheduler = BotScheduler(service, delay=0, thinker=thinkers)
     strong = await service.create_bot_table(game="akuma", players=3, seed=1, channel_id=1, levels=["strong"])
     normal = await service.create_bot_table(game="akuma", players=3, seed=2, channel_id=2)
-    started, first = time.monotonic(), strong.version
+    first = strong.version
     scheduler.kick(strong.id)
     scheduler.kick(normal.id)
     try:
-        while normal.status == "running" and time.monotonic() - started < 10:
+        while normal.status == "running":
             await asyncio.sleep(0.01)
-        assert normal.status == "finished" and time.monotonic() - started < 3.0  # no wait behind the search
-        while strong.version < first + 2 and time.monotonic() - started < 10:
+        while strong.version < first + 2:
             await asyncio.sleep(0.01)
-        assert strong.version >= first + 2 and thinkers.strong.fallbacks >= 2
+        assert thinkers.strong.fallbacks >= 2 and thinkers.overflowed == 0  # no normal decision in the strong lane
         assert thinkers.quick.fallbacks == 0  # every normal decision came from the quick worker
     finally:
         await scheduler.close()

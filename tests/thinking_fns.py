@@ -18,6 +18,20 @@ def where(game: str, state_text: str, player: str, seed: str, level: str, deadli
     return decide_from_state(game, state_text, player, seed, level, deadline)
 
 
+SEARCH_PLAYOUTS = 24
+
+
+def searched(game: str, state_text: str, player: str, seed: str, level: str, deadline: float | None = None) -> Any:
+    """The strong search from the seat's own view, with a fixed number of playouts (the same move on any machine)."""
+    from bot.policies.search import choose_strong
+    from engines import get_engine
+
+    engine = get_engine(game)
+    state = engine.load(state_text)
+    return choose_strong(game, engine.view(state, player), engine.legal_actions(state, player), seed,
+                         iterations=SEARCH_PLAYOUTS)
+
+
 def slow(game: str, state_text: str, player: str, seed: str, level: str, deadline: float | None = None) -> Any:
     """The real decision after 40 ms: quick alone, but a queue of them outlasts a short timeout."""
     time.sleep(0.04)

@@ -121,6 +121,27 @@ async def open_hand(h: Harness, user: HarnessUser, table: Any) -> SentMessage:
     return r.message
 
 
+async def play_to_the_end(h: Harness, table: Any, people: Any, rng: random.Random, *,
+                          moves: int | None = None) -> int:
+    """The one way a test plays a game to its end through Discord: whoever of ``people`` (users, or a dict of them
+    by id) is due moves through their hand view as a person would (``act``), the bots move themselves, until the
+    game is over (or the people made ``moves`` moves); returns the people's moves."""
+    by_id = {u.id: u for u in (people.values() if isinstance(people, dict) else people)}
+
+    def due() -> list[HarnessUser]:
+        return [by_id[u] for u in table.user_ids_to_act() if u in by_id] if table.status == "running" else []
+
+    made = 0
+    while table.status == "running" and (moves is None or made < moves):
+        if not due():  # a bot thinks in its worker process
+            await h.until(lambda: table.status != "running" or bool(due()))
+            continue
+        await act(h, due()[0], table, rng)
+        await h.settle()
+        made += 1
+    return made
+
+
 async def act(h: Harness, user: HarnessUser, table: Any, rng: random.Random, *, max_steps: int = 16) -> Acted:
     """Make one move for ``user`` (who must be due to act) through the hand view; returns what was clicked."""
     player = f"u{user.id}"

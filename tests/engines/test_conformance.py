@@ -19,7 +19,7 @@ def player_counts(name: str) -> list[int]:
 def test_random_playthroughs_end_and_never_leak(name: str) -> None:
     eng = get_engine(name)
     for n in player_counts(name):
-        for seed in range(count(quick=1, full=3)):
+        for seed in range(count(quick=1, full=1, soak=3)):  # more seeds at CI found nothing more (git log)
             random_playthrough(eng, seed * 1000 + n, n)
 
 

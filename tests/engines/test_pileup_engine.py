@@ -5,7 +5,6 @@ from __future__ import annotations
 import itertools
 import json
 import random
-import time
 
 import pytest
 
@@ -138,10 +137,7 @@ def test_preview_from_a_view_matches_what_apply_does() -> None:
 def test_legal_plays_stay_small_even_for_six_cards_of_one_number() -> None:
     state = table(hands={"ann": ["R3a", "B3a", "G3a", "Y3a", "W3a", "K3a"]}, columns={3: col("R3b")},
                   phase="play", dice=[3, 1, 2])
-    started = time.perf_counter()
-    legal = ENG.legal_actions(state, "ann")
-    elapsed = time.perf_counter() - started
+    legal = ENG.legal_actions(state, "ann")  # how fast: python -m bench --only engines
     assert len(legal) == 1956 + 326  # ordered subsets, plus those starting with R stacked on the R
-    assert elapsed < 0.5
     twins = table(hands={"ann": ["R3a", "R3b", "B3a", "B3b", "G3a", "G3b"]}, phase="play", dice=[3, 1, 2])
     assert len(ENG.legal_actions(twins, "ann")) < 1000

@@ -222,7 +222,7 @@ def test_not_your_turn_and_illegal_actions_leave_state_unchanged():
 
 @pytest.mark.parametrize("n", range(2, 7))
 def test_random_playthroughs_at_every_player_count(n):
-    for seed in range(count(quick=1, full=2 if n <= 4 else 1)):
+    for seed in range(count(quick=1, full=1, soak=2)):  # a second seed at CI found nothing more (git log)
         random_playthrough(ENG, seed * 1000 + n, n, {"rounds": 1})
 
 

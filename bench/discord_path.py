@@ -126,10 +126,10 @@ async def measure(count: int, rounds: int, limited: bool) -> dict:
             latencies += await click_all(h, tables, dispatch_click)
             await move_all(h, tables, rng, choose_action)
             await asyncio.sleep(0.05)
-            lags += [tb.version - shown(h, tb) for _, tb in tables]
+            lags += [tb.moves - shown(h, tb) for _, tb in tables]
             progress(f"{len(latencies)} clicks answered", began)
         behind = time.perf_counter()
-        while any(tb.version > shown(h, tb) for _, tb in tables) and time.perf_counter() - behind < 120:
+        while any(tb.moves > shown(h, tb) for _, tb in tables) and time.perf_counter() - behind < 120:
             await asyncio.sleep(0.05)
         caught_up = time.perf_counter() - behind
         progress("boards caught up", began)

@@ -343,3 +343,21 @@ def test_a_shared_first_place_says_why() -> None:
     assert ENG.result(stalled).ranking[0] == ["p0", "p1", "p2"]
     for lang in LOCALES:
         assert R.result_notes(ENG.view(stalled, None), names, lang) == [t("twinpyramid.result.shared_unpaid", lang)]
+
+
+@pytest.mark.parametrize(("n", "rules", "settled"), [(6, 5, True), (5, 5, True), (4, 5, False), (3, 5, False),
+                                                     (6, 4, False)])
+@pytest.mark.parametrize("lang", LOCALES)
+def test_the_turn_line_says_what_the_limit_does_at_these_seats(n: int, rules: int, settled: bool, lang: str) -> None:
+    """Where D18 settles a deal at the limit (five and six seats, rules 5), neither the board nor the hand view says
+    the deal ends unpaid; where it does end unpaid they say so."""
+    state = make(n=n, options={"rules": rules})
+    state.turns = state.turn_limit - 2
+    names = names_for(list(state.players))
+    key = "twinpyramid.board.turns_settled" if settled else "twinpyramid.board.turns"
+    other = "twinpyramid.board.turns" if settled else "twinpyramid.board.turns_settled"
+    line = t(key, lang, turn=state.turn_limit - 1, limit=state.turn_limit)
+    wrong = t(other, lang, turn=state.turn_limit - 1, limit=state.turn_limit)
+    for text in (R.board(ENG.view(state, None), names, lang).text(),
+                 R.hand(ENG.view(state, state.players[0]), names, lang)):
+        assert line in text and wrong not in text

@@ -151,6 +151,12 @@ def limit_near(view: TwinPyramidView) -> bool:
     return view.phase not in ("deal_over", "over") and view.turn + 1 >= TURN_LIMIT_SHOWN_FROM * view.turn_limit
 
 
+def turns_line(view: TwinPyramidView, locale: object | None) -> str:
+    """The turn count and what the limit does: ends the deal unpaid, or at five and six seats settles it (D18)."""
+    key = "twinpyramid.board.turns_settled" if view.settled_at_limit else "twinpyramid.board.turns"
+    return t(key, locale, turn=view.turn + 1, limit=view.turn_limit)
+
+
 def result_notes(view: TwinPyramidView, names: Names, locale: object | None) -> list[str]:
     """Under a finished game's result: why first place is shared, when it is (how the last deal ended)."""
     result, last = view.result, view.last_deal
@@ -169,7 +175,7 @@ def board(view: TwinPyramidView, names: Names, locale: object | None) -> Board:
                  player=names(view.start_player), direction=direction_text(view, locale))
     lines = [head, top_line(view, locale)]
     if limit_near(view):
-        lines.append(t("twinpyramid.board.turns", locale, turn=view.turn + 1, limit=view.turn_limit))
+        lines.append(turns_line(view, locale))
     wild = wild_line(view, names, locale)
     if wild:
         lines.append(wild)
@@ -231,7 +237,7 @@ def hand(view: TwinPyramidView, names: Names, locale: object | None) -> str:
     lines += seat_block(view, seat_of(view, me), len(held), locale)
     lines.append(top_line(view, locale))
     if view.phase not in ("deal_over", "over"):
-        lines.append(t("twinpyramid.board.turns", locale, turn=view.turn + 1, limit=view.turn_limit))
+        lines.append(turns_line(view, locale))
     wild = wild_line(view, names, locale)
     if wild:
         lines.append(wild)

@@ -280,8 +280,9 @@ def decision_line(view: TwinPyramidView, names: Names, locale: object | None) ->
     left = view.rearranges_left or 0
     if view.arranging:
         return t("twinpyramid.hand.arranging", locale, left=left)
+    done = "" if left else "_arranged"  # no step left: the prompt offers no rearranging
     if p is None:
-        return t("twinpyramid.hand.turn", locale, left=left)
+        return t("twinpyramid.hand.turn" + done, locale, limit=view.geometry.rearrange_limit)
     match p.kind:
         case "build":
             return t("twinpyramid.hand.build", locale, count=p.count)
@@ -292,9 +293,10 @@ def decision_line(view: TwinPyramidView, names: Names, locale: object | None) ->
         case "order_three":
             return t("twinpyramid.hand.order_three", locale, cards=cards(view.peek or []))
         case "forced_draw" if p.cause == "3":
-            return t("twinpyramid.hand.forced_three", locale, player=names(view.three_player), left=left)
+            return t("twinpyramid.hand.forced_three" + done, locale, player=names(view.three_player),
+                     limit=view.geometry.rearrange_limit)
         case "forced_draw":
-            return t("twinpyramid.hand.forced_two", locale, count=p.count, left=left)
+            return t("twinpyramid.hand.forced_two" + done, locale, count=p.count, limit=view.geometry.rearrange_limit)
         case "deal_over":
             return t("twinpyramid.hand.deal_over", locale, deal=view.deal + 1, total=view.deals_total)
     return None

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.errors import user_message
-from bot.i18n import has_key, t
+from bot.i18n import has_key, join_list, t
 from bot.policies import choose_action
 from bot.render import Names
 from bot.render import twinpyramid as R
@@ -361,3 +361,22 @@ def test_the_turn_line_says_what_the_limit_does_at_these_seats(n: int, rules: in
     for text in (R.board(ENG.view(state, None), names, lang).text(),
                  R.hand(ENG.view(state, state.players[0]), names, lang)):
         assert line in text and wrong not in text
+
+
+def test_a_first_place_shared_over_several_deals_says_the_totals_not_the_last_deal() -> None:
+    """Every seat burst once in a three-deal round and all end at 0: the last deal's burster is one of the first
+    places, so "in the last deal bob burst and paid 10 points to each other player" explained nothing (t53). A
+    match of more than one deal says the tie over all its deals."""
+    names = names_for(["p0", "p1", "p2"])
+    state = make(n=3, hands={"p0": {"held": ["4S", "6S", "8S", "QS"], "shown": ["3D", "4D", "6D", "8D", "9D"]}},
+                 top="KC", options={"deals": 3})
+    state.deal, state.deals_total = 2, 3
+    state.seats["p0"].points, state.seats["p1"].points, state.seats["p2"].points = 20, -10, -10
+    state, _ = ENG.apply(state, "p0", {"type": "draw"})
+    result = ENG.result(state)
+    assert state.over and result is not None and result.ranking[0] == ["p0", "p1", "p2"]
+    for lang in LOCALES:
+        notes = R.result_notes(ENG.view(state, None), names, lang)
+        assert notes == [t("twinpyramid.result.shared_total", lang, deals=3, points=0,
+                           players=join_list(["Player p0", "Player p1", "Player p2"], lang))]
+        assert t("twinpyramid.result.shared_burst", lang, player="Player p0", amount=10) not in notes

@@ -11,7 +11,7 @@ from typing import Any
 
 from engines.twinpyramid.view import SeatView, TwinPyramidView
 
-from ..i18n import t
+from ..i18n import join_list, t
 from . import Board, Names, ranking_lines
 from .twinpyramid_events import (  # event: the renderer registry calls it here
     deal_result_lines,
@@ -158,10 +158,16 @@ def turns_line(view: TwinPyramidView, locale: object | None) -> str:
 
 
 def result_notes(view: TwinPyramidView, names: Names, locale: object | None) -> list[str]:
-    """Under a finished game's result: why first place is shared, when it is (how the last deal ended)."""
+    """Under a finished game's result: why first place is shared, when it is. One deal: how it ended. A match of
+    more deals: the totals over all of them (the last deal alone explains no tie that one of its payers or
+    takers is in, as when every seat burst once)."""
     result, last = view.result, view.last_deal
     if result is None or last is None or len(result.ranking[0]) < 2:
         return []
+    first = result.ranking[0]
+    if view.deals_total > 1:
+        return [t("twinpyramid.result.shared_total", locale, deals=view.deals_total,
+                  players=join_list((names(p) for p in first), locale), points=result.scores.get(first[0], 0))]
     return [shared_first_line(last.model_dump(), names, locale)]
 
 

@@ -114,12 +114,12 @@ def viewer_controls(replay: SteppedReplay, index: int, perspective: Perspective,
     after, with **Show the table**; the deal menu, the turn menu; the perspective menu (``bot.review_seek``)."""
     gid = replay.record.table
     view = discord.ui.View(timeout=None)
-    shown = menus(replay, index, lang, player)
+    names = record_names(replay.record, lang).plain()
+    shown = menus(replay, index, lang, player, names)
     for slot, step in enumerate(shown.steps):
         view.add_item(ReviewStep(gid, step.target, perspective, slot, leader, step.label, disabled=not step.enabled))
     if leader is None:
         view.add_item(ReviewShare(gid, index, perspective, lang))
-    names = record_names(replay.record, lang).plain()
     row = 2
     for menu, kind, points in ((SeekMenu.DEAL, shown.part_kind, shown.parts),
                                (SeekMenu.TURN, shown.turn_kind, shown.turns)):

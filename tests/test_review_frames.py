@@ -64,8 +64,10 @@ def check_frames(replay: Replay, perspective: Perspective, lang: str) -> list[st
         if told and any(line == catalog(lang)["review.moved"].format(player=names(stepped.actions[index].player))
                         for line in lines if stepped.actions[index] is not None):
             problems.append(f"{index}: who moved, said again over its events")
-        problems += [f"{index}: told {lines.count(line)} times: {line}" for line in set(told)
-                     if lines.count(line) != told.count(line)]
+        said = [part for line in lines for part in line.split("\n")]  # an event of several lines, line by line
+        parts = [part for line in told for part in line.split("\n")]
+        problems += [f"{index}: told {said.count(part)} times: {part}" for part in set(parts)
+                     if said.count(part) != parts.count(part)]
         if lang == "en" and re.search(r"\byour?\b", "\n".join(set(lines) - set(told)), re.IGNORECASE):
             problems.append(f"{index}: 'you' in a view of every seat: {text}")
     return problems

@@ -380,3 +380,21 @@ def test_a_first_place_shared_over_several_deals_says_the_totals_not_the_last_de
         assert notes == [t("twinpyramid.result.shared_total", lang, deals=3, points=0,
                            players=join_list(["Player p0", "Player p1", "Player p2"], lang))]
         assert t("twinpyramid.result.shared_burst", lang, player="Player p0", amount=10) not in notes
+
+
+def test_a_hand_shown_to_everyone_is_drawn_face_up() -> None:
+    """A tester saw Bot 1's K♠ drawn face down at the end of a deal whose text said "Bot 1's hand is shown: K♠"
+    (its held card: only shown cards were drawn face up). A revealed hand's held cards are drawn as the cards
+    they are: the picture equals that of the same cards lying shown, live and looked back at."""
+    from bot.render.twinpyramid_image import render, render_review
+
+    stones = ["7S", "8S", "9S", "10S", "4S", "5S", "6S", "2S", "3S"]
+    held_back = make(n=3, hands={"p0": {"held": ["KD"], "stones": stones}}, top="6H")
+    held_back.seats["p0"].revealed = True
+    lying_shown = make(n=3, hands={"p0": {"shown": ["KD"], "stones": stones}}, top="6H")
+    for draw in (render, render_review):
+        revealed, shown = draw(ENG.view(held_back, None)), draw(ENG.view(lying_shown, None))
+        assert revealed.tobytes() == shown.tobytes(), draw.__name__
+        held_back.seats["p0"].revealed = False
+        assert draw(ENG.view(held_back, None)).tobytes() != shown.tobytes()  # face down while it is secret
+        held_back.seats["p0"].revealed = True

@@ -91,9 +91,15 @@ def draw_field(draw: ImageDraw.ImageDraw, left: float, top: float, stones: dict[
             draw_empty(draw, box, rank)
 
 
-def draw_hand(draw: ImageDraw.ImageDraw, left: float, top: float, held: int, shown: list[str], burst: int) -> None:
+def hand_cards(seat: SeatView) -> list[str | None]:
+    """The hand pyramid's cards in slot order: held first (None: face down; a hand shown to everyone — an A placed
+    or a burst — face up), then the shown cards."""
+    held: list[str | None] = list(seat.revealed) if seat.revealed is not None else [None] * seat.held_count
+    return [*held, *seat.shown]
+
+
+def draw_hand(draw: ImageDraw.ImageDraw, left: float, top: float, cards: list[str | None], burst: int) -> None:
     boxes = slot_boxes(left, top)
-    cards: list[str | None] = [None] * held + list(shown)
     for i, box in enumerate(boxes):
         if i < len(cards):
             card_id = cards[i]
@@ -118,7 +124,7 @@ def draw_seat(draw: ImageDraw.ImageDraw, seat: SeatView, left: float, top: float
                            fill=FIELD_BG)
     draw.rounded_rectangle((px - 4, hand_top - 4, px + ROW_W + 4, hand_top + PYR_H + 4), radius=10, fill=HAND_BG)
     draw_field(draw, px, field_top, seat.stones)
-    draw_hand(draw, px, hand_top, seat.held_count, seat.shown, burst)
+    draw_hand(draw, px, hand_top, hand_cards(seat), burst)
 
 
 def draw_name(draw: ImageDraw.ImageDraw, name: str, number: int, width: float, acting: bool,
@@ -197,7 +203,7 @@ def draw_mini(draw: ImageDraw.ImageDraw, seat: SeatView, number: int, left: floa
         stone = seat.stones.get(rank)
         fill = (WHITE if stone.startswith("X") else suit_ink(stone[-1])) if stone else FIELD_BG
         draw.rectangle(box, fill=fill, outline=INK if stone else EMPTY_INK)
-    cards: list[str | None] = [None] * seat.held_count + list(seat.shown)
+    cards = hand_cards(seat)
     for i, box in enumerate(mini_boxes(x, field_top + MINI_PYR + 8)):
         if i < len(cards):
             draw.rectangle(box, fill=BACK if cards[i] is None else WHITE, outline=INK)

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from .review import SteppedReplay
 
 SEEK_OPTIONS = 25  # Discord's limit of options in one select
-MOVES_ROOM = 5  # options the turn menu keeps at least for the moves of the turn being shown
+MOVES_ROOM = 5  # options the turn menu keeps at most for the moves of the turn being shown, before its turns
 
 
 class SeekKind(str, enum.Enum):
@@ -263,6 +263,14 @@ def part_size(turns: list[SeekPoint], deals: list[SeekPoint] | None, most: int =
     return low
 
 
+def moves_in_turn(turns: list[SeekPoint], index: int, frames: int) -> int:
+    """The frames inside the turn frame ``index`` is in, after its first (the moves the turn menu lists)."""
+    here = current_point(turns, index) if turns else 0
+    start = turns[here].frame if turns else 0
+    end = turns[here + 1].frame if here + 1 < len(turns) else frames
+    return max(0, end - start - 1)
+
+
 def turn_options(turns: list[SeekPoint], index: int, page: list[SeekPoint], replay: SteppedReplay,
                  most: int = SEEK_OPTIONS) -> list[SeekPoint]:
     """The turn menu: every turn of the page ``index`` is in, and every move of the turn it is in (a move point:
@@ -338,7 +346,10 @@ def menus(replay: SteppedReplay, index: int, lang: str, player: str | None = Non
         parts = many_deals_parts(turns, deals or [], index)
     here = current_point(parts, index)
     end = parts[here + 1].frame if here + 1 < len(parts) else math.inf
-    page = menu_points([p for p in turns if parts[here].frame <= p.frame < end], index, SEEK_OPTIONS - MOVES_ROOM)
+    # the page's turns whole when they fit beside this turn's own moves (a page of 21 turns thinned to 20 put a
+    # turn, and the moves in it, a fourth press away)
+    room = SEEK_OPTIONS - min(MOVES_ROOM, moves_in_turn(turns, index, len(replay)))
+    page = menu_points([p for p in turns if parts[here].frame <= p.frame < end], index, room)
     mine = my_turns(turns, player)
     if dealt is not None:
         steps = step_buttons(deals or [], dealt[0], index, last, lang, mine, name)

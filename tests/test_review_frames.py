@@ -144,13 +144,14 @@ def fewest_presses(replay: SteppedReplay, player: str | None = None) -> dict[int
     return seen
 
 
-@pytest.mark.parametrize("game", GAMES)
-async def test_every_moment_of_a_game_is_at_most_three_presses_away(tmp_path: Path, game: str) -> None:
-    """Issue 53: from the frame the viewer opens at, any frame of a whole game — one round of Twin Pyramid, a Pile
-    up of five seats — is reached in three presses or fewer: a part (a deal, a trick, or a page of turns), a
-    turn, a move."""
+@pytest.mark.parametrize(("game", "seed"), [(game, 3) for game in GAMES] + [("twinpyramid", 7)])
+async def test_every_moment_of_a_game_is_at_most_three_presses_away(tmp_path: Path, game: str, seed: int) -> None:
+    """Issue 53: from the frame the viewer opens at, any frame of a whole game — one round of Twin Pyramid at three
+    seats, a Pile up of five seats — is reached in three presses or fewer: a part (a deal, a trick, or a page of
+    turns), a turn, a move. Seed 7's round has pages of 21 turns: thinned to 20 beside a turn's moves, they put
+    23 moments a fourth press away (t53)."""
     players = {"pileup": 5, "twinpyramid": 3}.get(game)
-    replay = SteppedReplay(await finished_replay(tmp_path, game, seed=3, players=players))
+    replay = SteppedReplay(await finished_replay(tmp_path, game, seed=seed, players=players))
     presses = fewest_presses(replay)
     assert len(presses) == len(replay) and max(presses.values()) <= 3, (len(replay), max(presses.values()))
 

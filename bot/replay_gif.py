@@ -175,7 +175,13 @@ def board_pictures(replay: Rebuilt, indexes: list[int], names: Callable[[str], s
     draw = review_picture(replay.record.game)
     if draw is None:
         return None
-    return [draw(replay.view(index, None), names, lang) for index in indexes]
+    return [draw(replay.view(index, None), names, lang, moved=mover(replay, index)) for index in indexes]
+
+
+def mover(replay: Rebuilt, index: int) -> str | None:
+    """The seat whose move led to frame ``index`` (None at the deal): the one its caption tells of."""
+    action = replay.frame_action(index)
+    return action.player if action is not None else None
 
 
 def common_scale(sizes: list[tuple[int, int]], room_height: int = GIF_MAX_HEIGHT) -> float:

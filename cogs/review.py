@@ -102,7 +102,9 @@ def viewer_message(replay: SteppedReplay, index: int, perspective: Perspective, 
     files = []
     draw = render.review_picture(record.game)
     if draw is not None:
-        files.append(discord.File(io.BytesIO(draw(replay.view(index, None), names.plain(), lang)), filename=PICTURE))
+        moved = replay.actions[index].player if replay.actions[index] is not None else None
+        picture = draw(replay.view(index, None), names.plain(), lang, moved=moved)
+        files.append(discord.File(io.BytesIO(picture), filename=PICTURE))
         embed.set_image(url=f"attachment://{PICTURE}")
     return {"embeds": embeds, "attachments": files, "allowed_mentions": NO_MENTIONS,
             "view": viewer_controls(replay, index, perspective, lang, leader, player)}

@@ -398,3 +398,18 @@ def test_a_hand_shown_to_everyone_is_drawn_face_up() -> None:
         held_back.seats["p0"].revealed = False
         assert draw(ENG.view(held_back, None)).tobytes() != shown.tobytes()  # face down while it is secret
         held_back.seats["p0"].revealed = True
+
+
+def test_the_picture_looked_back_at_shows_the_seat_whose_move_it_tells() -> None:
+    """The viewer and the GIF tell the move that led to a moment ("Bot 2 draws 8♦ into the shown cards"); their
+    big panel showed the seat to act next (a tester saw that caption above alice's pyramids). It now shows the
+    seat that moved; at a deal's end the seat that ended it; with no move (the deal), the seat to act."""
+    from bot.render.twinpyramid_image import focus_seat
+
+    state = make(n=3, top="6H")
+    view = ENG.view(state, None)
+    assert view.to_act == ["p0"]
+    assert focus_seat(view, ended_first=True) == 0
+    assert focus_seat(view, ended_first=True, moved="p2") == 2
+    ended, _ = burst_at_the_end(2)  # p0 burst: the deal is over
+    assert focus_seat(ENG.view(ended, None), ended_first=True, moved="p1") == 0

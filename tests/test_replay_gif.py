@@ -75,7 +75,9 @@ def expected_frames(replay: Replay) -> list[Image.Image]:
     indexes = summary_frames(replay)
     pictures = []
     for index in indexes:
-        with Image.open(io.BytesIO(draw(replay.view(index, None), names, "en"))) as picture:
+        action = replay.frame_action(index)
+        moved = action.player if action is not None else None  # the seat the caption tells of
+        with Image.open(io.BytesIO(draw(replay.view(index, None), names, "en", moved=moved))) as picture:
             pictures.append(picture.convert("RGB"))
     seats = sorted(replay.record.players, key=lambda s: s.seat)
     captions = [caption(replay, index, names, "en", lambda p, n: names(p)) for index in indexes]

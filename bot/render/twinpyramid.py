@@ -352,12 +352,13 @@ def image(view: TwinPyramidView, names: Names, locale: object | None) -> bytes:
     return render_png(view, names.plain())
 
 
-def review_image(view: TwinPyramidView, names: Names, locale: object | None) -> bytes:
-    """The picture of a moment looked back at (the viewer, the animated summary): the deciding seat's pyramids and
-    every seat's at a glance under them, so that a frame follows from the one before whoever moved."""
+def review_image(view: TwinPyramidView, names: Names, locale: object | None, moved: str | None = None) -> bytes:
+    """The picture of a moment looked back at (the viewer, the animated summary): the pyramids of the seat whose
+    move led to it (``moved``; else the deciding seat's), as the words beside it tell that move, and every seat's at
+    a glance under them, so that a frame follows from the one before whoever moved."""
     from .twinpyramid_image import render_review_png
 
-    return render_review_png(view, names.plain())
+    return render_review_png(view, names.plain(), moved)
 
 
 def image_alt(view: TwinPyramidView, names: Names, locale: object | None) -> str:

@@ -102,7 +102,8 @@ def viewer_message(replay: SteppedReplay, index: int, perspective: Perspective, 
     files = []
     draw = render.review_picture(record.game)
     if draw is not None:
-        moved = replay.actions[index].player if replay.actions[index] is not None else None
+        action = replay.actions[index]
+        moved = action.player if action is not None else None  # the seat the frame's words tell of
         picture = draw(replay.view(index, None), names.plain(), lang, moved=moved)
         files.append(discord.File(io.BytesIO(picture), filename=PICTURE))
         embed.set_image(url=f"attachment://{PICTURE}")

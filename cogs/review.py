@@ -18,6 +18,7 @@ import discord
 
 from bot import literal, render
 from bot.errors import HostError
+from bot.games import render_hooks
 from bot.i18n import language, t
 from bot.outgoing import Outgoing
 from bot.replay import GameRecord, stored_record
@@ -27,6 +28,7 @@ from bot.review import Perspective, SteppedReplay, frame_lines
 from bot.review_seek import menus, point_label
 from bot.table import Table
 
+from .board import image_alt
 from .common import host
 from .custom_ids import ID, INDEX, number, valid_id
 from .look_back import LookBackItem, all_hands_allowed, check_can_see, look_back, opening, replay_cache
@@ -104,8 +106,10 @@ def viewer_message(replay: SteppedReplay, index: int, perspective: Perspective, 
     if draw is not None:
         action = replay.actions[index]
         moved = action.player if action is not None else None  # the seat the frame's words tell of
-        picture = draw(replay.view(index, None), names.plain(), lang, moved=moved)
-        files.append(discord.File(io.BytesIO(picture), filename=PICTURE))
+        public = replay.view(index, None)
+        picture = draw(public, names.plain(), lang, moved=moved)
+        alt = image_alt(render_hooks(record.game), public, names.plain(), lang)  # as the live board's picture
+        files.append(discord.File(io.BytesIO(picture), filename=PICTURE, description=alt))
         embed.set_image(url=f"attachment://{PICTURE}")
     return {"embeds": embeds, "attachments": files, "allowed_mentions": NO_MENTIONS,
             "view": viewer_controls(replay, index, perspective, lang, leader, player)}

@@ -250,3 +250,23 @@ async def test_the_moves_a_bot_made_for_an_absent_person_say_so(h: Harness) -> N
         text = embed_text(h.message(viewer.id))
         stood_in = log[index - 1].stand_in
         assert says(text, "review.stand_in", player="bob") is stood_in, (index, text)
+
+
+async def test_the_viewers_picture_says_in_words_what_it_shows(h: Harness) -> None:
+    """The viewer's board.png had no alt text, so a seat's shown card was in no text a spectator got (the strip
+    draws it as a colour block). It carries the game's alt text, as the live board's picture does: every seat's
+    field pyramid and shown cards at that moment."""
+    from bot.render.twinpyramid import image_alt as twinpyramid_alt
+    from bot.replay_show import record_names
+
+    table = await played_table(h, "twinpyramid", players=3)
+    viewer = (await h.slash(h.user(BOB, "bob"), "game review", table=table.id)).messages[-1]
+    replay = replay_cache(h.bot).get(table.id)
+    assert replay is not None
+    names = record_names(replay.record, "en").plain()
+    for index in range(1, 6):
+        await h.click(h.user(BOB, "bob"), viewer, label=NEXT)
+        shown = h.message(viewer.id)
+        [picture] = [a for a in shown.attachments if a["filename"] == "board.png"]
+        assert picture["description"] == twinpyramid_alt(replay.view(index, None), names, "en")
+        assert says(picture["description"], "twinpyramid.image_alt")

@@ -14,7 +14,7 @@ import pytest
 from PIL import Image
 
 from bot.errors import user_message
-from bot.i18n import has_key, t
+from bot.i18n import has_key, t, with_mark
 from bot.policies import choose_action
 from bot.render import Names
 from bot.render import rocca as R
@@ -276,7 +276,7 @@ def test_one_is_marked_only_beside_a_last_card_and_says_what_it_means(lang: str)
     gone_out = view.model_copy(update={"one_declared": [winner], "hand_sizes": {**view.hand_sizes, winner: 0}})
     assert mark not in R.hands_line(gone_out, names, lang)
     last_card = view.model_copy(update={"one_declared": [winner], "hand_sizes": {**view.hand_sizes, winner: 1}})
-    assert t("rocca.board.hand_size", lang, player=names(winner), count=1) + " " + mark in R.hands_line(
+    assert with_mark(t("rocca.board.hand_size", lang, player=names(winner), count=1), mark) in R.hands_line(
         last_card, names, lang)
 
 

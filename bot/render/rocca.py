@@ -11,7 +11,7 @@ from engines import Event
 from engines.rocca.geometry import SIDES
 from engines.rocca.view import Pending, RoccaView, TowerEntry
 
-from ..i18n import join_list, t
+from ..i18n import join_list, t, with_mark
 from . import Board, Names, ranking_lines
 from .event_table import EventFormatter, format_event
 
@@ -130,8 +130,8 @@ def hands_line(view: RoccaView, names: Names, locale: object | None) -> str:
         if p in out:
             parts.append(t("rocca.board.hand_out", locale, player=names(p), count=sizes.get(p, 0)))
         else:
-            parts.append(t("rocca.board.hand_size", locale, player=names(p), count=sizes.get(p, 0))
-                         + (" " + t("rocca.board.one_mark", locale) if p in one and sizes.get(p) == 1 else ""))
+            size = t("rocca.board.hand_size", locale, player=names(p), count=sizes.get(p, 0))
+            parts.append(with_mark(size, t("rocca.board.one_mark", locale)) if p in one and sizes.get(p) == 1 else size)
     return t("rocca.board.hands", locale, hands=" · ".join(parts))
 
 

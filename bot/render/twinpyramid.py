@@ -11,7 +11,7 @@ from typing import Any
 
 from engines.twinpyramid.view import SeatView, TwinPyramidView
 
-from ..i18n import join_list, t
+from ..i18n import join_list, t, with_mark
 from . import Board, Names, ranking_lines
 from .twinpyramid_events import (  # event: the renderer registry calls it here
     deal_result_lines,
@@ -116,10 +116,10 @@ def seat_header(seat: SeatView, view: TwinPyramidView, names: Names, locale: obj
     me = seat.player
     acting = view.phase != "over" and me in view.to_act
     mark = "▶ " if acting else ""
-    start = " " + t("twinpyramid.board.start_mark", locale) if me == view.start_player else ""
-    return mark + t("twinpyramid.board.seat", locale, player=names(me), points=seat.points,
+    line = mark + t("twinpyramid.board.seat", locale, player=names(me), points=seat.points,
                     hand=seat.hand_count, burst=view.geometry.burst_size,
-                    held=seat.held_count, stones=seat.stone_count) + start
+                    held=seat.held_count, stones=seat.stone_count)
+    return with_mark(line, t("twinpyramid.board.start_mark", locale)) if me == view.start_player else line
 
 
 def seat_mark(number: int) -> str:

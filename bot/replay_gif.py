@@ -135,9 +135,14 @@ def caption_rows(captions: list[Caption], lang: str, width: int = GIF_WIDTH) -> 
 def seat_columns(seats: list[CaptionSeat], width: int) -> int:
     """Two seats a row when each one's name and score fit half the band, else one."""
     probe = ImageDraw.Draw(Image.new("RGB", (1, 1)))
-    widest = max((probe.textlength(s.name, font=caption_font(s.name)) +
+    widest = max((probe.textlength(seat_label(9, s.name), font=caption_font(s.name)) +
                   probe.textlength(s.score or "", font=caption_font(s.score or "")) for s in seats), default=0)
     return SEATS_PER_ROW if widest + 24 <= (width - 2 * PAD) / SEATS_PER_ROW else 1
+
+
+def seat_label(number: int, name: str) -> str:
+    """A seat's cell in the caption: its number in seat order, then its name."""
+    return f"{number} {name}"
 
 
 def caption_height(seats: int, columns: int = SEATS_PER_ROW, lines: int = 1 + HAPPENED_LINES) -> int:
@@ -162,7 +167,9 @@ def draw_caption(canvas: Image.Image, shown: Caption, lang: str, columns: int = 
                                    fill=ACTING)
         score = seat.score or ""
         room = cell - 14 - (draw.textlength(score, font=caption_font(score)) if score else 0)
-        draw_fitted(draw, (left + 5, top + CAPTION_ROW / 2), seat.name, CAPTION_SIZE, room, CAPTION_INK)
+        # numbered as the board numbers its seats (Twin Pyramid's strip "1 … 6"): "5 Bot 4" is the fifth seat
+        draw_fitted(draw, (left + 5, top + CAPTION_ROW / 2), seat_label(number + 1, seat.name), CAPTION_SIZE, room,
+                    CAPTION_INK)
         if score:
             draw.text((left + cell - 6, top + CAPTION_ROW / 2), score, font=caption_font(score), fill=CAPTION_INK,
                       anchor="rm")

@@ -217,3 +217,15 @@ def test_a_joker_is_said_in_words_and_no_space_is_left_where_a_mark_went() -> No
     assert drawable_text("changes the designated colour from 🟪 purple to 🟨 yellow", "en") == (
         "changes the designated colour from purple to yellow")
     assert told_text(["alice rolls (2 3 4)", "alice plays ★3."], "en") == "alice rolls (2 3 4). alice plays ★3."
+
+
+async def test_the_captions_seats_are_numbered_as_the_strip_numbers_them(played: Callable) -> None:
+    """Twin Pyramid's strip numbers its seats 1–6 while the caption named them only, so the highlighted "5" sat under
+    "Bot 4" (bots are named by their own count, not their seat). Each caption cell starts with its seat's number."""
+    from bench.images import caption_glyphs
+
+    replay = await played("twinpyramid")
+    names = record_names(replay.record, "en").plain()
+    drawn = {text for text, _ in caption_glyphs(replay, "en")}
+    for seat in replay.record.players:
+        assert f"{seat.seat + 1} {names(seat.player)}" in drawn, (seat, sorted(drawn)[:12])

@@ -396,3 +396,24 @@ def test_per_seat_streams_say_whose_pile_in_both_languages(n: int) -> None:
                 assert R.event(ev, names, "en") == t("rocca.event.player_out_own", "en",
                                                      player=names(ev.data["player"]), count=ev.data["cards_left"])
     assert drew > 0
+
+
+def test_a_tower_looked_back_at_is_drawn_whole() -> None:
+    """The viewer and the GIF drew the live board's crop around the cards a move is decided on, so for seven frames
+    a tester saw only the tower's top (its base out of the picture). Looked back at (``review_image``), the picture
+    is the whole tower as the final board draws it: every card inside its canvas (or, for a tower too large to read
+    whole, its overview)."""
+    from bot.render import rocca as rocca_text
+    from bot.render.rocca_image import canvas_for
+
+    cropped = 0
+    for state, _ in seeded_states(11, 6, False):
+        view = ENG.view(state, None)
+        if all(canvas_for(view).reaches(tc) for tc in view.tower):
+            continue  # the live crop holds the whole tower here
+        cropped += 1
+        whole = canvas_for(view, whole=True)
+        assert whole.split or all(whole.reaches(tc) for tc in view.tower)
+        drawn = rocca_text.review_image(view, names_for(view.players), "en")
+        assert drawn != rocca_text.image(view, names_for(view.players), "en")
+    assert cropped > 5

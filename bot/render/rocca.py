@@ -351,6 +351,15 @@ def image(view: RoccaView, names: Names, locale: object | None) -> bytes:
     return render_png(view)
 
 
+def review_image(view: RoccaView, names: Names, locale: object | None, moved: str | None = None) -> bytes:
+    """The picture of a moment looked back at (the viewer, the animated summary): the whole tower as it stood, as
+    the final board draws it (a tower too large to read whole: its overview and the last cards at full size), not
+    the crop around the cards a live move is decided on (a tester saw only the tower's top for seven frames)."""
+    from .rocca_image import render_png
+
+    return render_png(view, whole=True)
+
+
 def image_alt(view: RoccaView, names: Names, locale: object | None) -> str:
     """The picture's alt text: what it shows and, for a tower split to stay legible, what is drawn small and why."""
     from .rocca_layout import part_labels

@@ -413,3 +413,15 @@ def test_the_picture_looked_back_at_shows_the_seat_whose_move_it_tells() -> None
     assert focus_seat(view, ended_first=True, moved="p2") == 2
     ended, _ = burst_at_the_end(2)  # p0 burst: the deal is over
     assert focus_seat(ENG.view(ended, None), ended_first=True, moved="p1") == 0
+
+
+@pytest.mark.parametrize("lang", LOCALES)
+def test_the_board_names_every_seats_shown_cards(lang: str) -> None:
+    """A tester could read bob's new 4♠ nowhere: the board text listed each seat's field pyramid but not its shown
+    cards, and the picture draws other seats in a strip of blocks. Every seat's shown cards are on the board."""
+    state = make(n=3, hands={"p0": {"held": ["4D"], "shown": ["9S"]}, "p1": {"held": ["5D"], "shown": ["4S", "7D"]},
+                             "p2": {"held": ["6D"]}}, top="6H")
+    text = R.board(ENG.view(state, None), names_for(["p0", "p1", "p2"]), lang).text()
+    assert t("twinpyramid.board.shown", lang, cards=R.cards(["9S"])) in text
+    assert t("twinpyramid.board.shown", lang, cards=R.cards(["4S", "7D"])) in text
+    assert text.count(t("twinpyramid.board.shown", lang, cards="")) == 2  # p2 shows nothing

@@ -137,6 +137,8 @@ def seat_lines(seat: SeatView, view: TwinPyramidView, names: Names, locale: obje
     placed = [stone for row in ROWS for rank in row if (stone := seat.stones.get(rank))]
     if placed:  # public, and in the picture only for the deciding seat
         lines.append(t("twinpyramid.board.field", locale, cards=cards(placed)))
+    if seat.shown:  # public too: the picture's strip draws them as blocks, too small to read
+        lines.append(t("twinpyramid.board.shown", locale, cards=cards(seat.shown)))
     if reveal and seat.revealed is not None:
         lines.append(t("twinpyramid.board.revealed", locale, cards=sorted_cards(seat.revealed)))
     return lines

@@ -139,6 +139,12 @@ def join_list(items: Iterable[object], locale: object | None = None) -> str:
     return t("common.list_separator", locale).join(map(str, items))
 
 
+def with_mark(text: str, mark: str) -> str:
+    """``text`` followed by a bracketed ``mark`` ("bob (start player)"): a space before an ASCII bracket, none
+    before a full-width one (Japanese 「石 3/10（スタートプレイヤー）」)."""
+    return text + ("" if mark.startswith(("（", "「")) else " ") + mark
+
+
 def sentences(parts: Iterable[str], locale: object | None = None) -> str:
     """Sentences of one line run on with the language's gap (``common.sentence_separator``: a space in English,
     none in Japanese, whose 。 closes a sentence)."""

@@ -15,7 +15,7 @@ import json
 from dataclasses import dataclass
 from typing import Any, Iterator, Literal, Protocol
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, SerializerFunctionWrapHandler, ValidationError, model_serializer
 
 from engines import Engine, EngineError, Event, GameState, View, get_engine
 
@@ -41,6 +41,16 @@ class RecordAction(BaseModel):
     player: str
     action: dict[str, Any]
     time: float  # when it was committed (Unix seconds)
+    stand_in: bool = False  # a bot made it for the seat's person (their clock ran out, or they were away)
+
+    @model_serializer(mode="wrap")
+    def _own_moves_plain(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        """A seat's own move is written as before (no ``stand_in``): records of games nobody left keep their size
+        and read the same in older versions."""
+        data: dict[str, Any] = handler(self)
+        if not self.stand_in:
+            data.pop("stand_in", None)
+        return data
 
 
 class GameRecord(BaseModel):
@@ -110,7 +120,8 @@ async def stored_record(storage: Storage, game_id: int) -> GameRecord:
         table=row.id, game=row.game, engine_version=row.engine_version, seed=row.seed, options=row.options,
         players=[RecordSeat(seat=s.seat, player=s.player, name=s.name, bot=s.is_bot and s.user_id is None)
                  for s in row.seats],
-        actions=[RecordAction(seq=a.seq, player=a.player, action=a.action, time=a.created_at) for a in log],
+        actions=[RecordAction(seq=a.seq, player=a.player, action=a.action, time=a.created_at, stand_in=a.stand_in)
+                 for a in log],
         final_state_sha256=state_digest(final), lang=language(row.locale))
 
 

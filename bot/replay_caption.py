@@ -18,18 +18,26 @@ from .i18n import join_list, t
 from .replay import Rebuilt
 
 GIF_MAX_FRAMES = 60  # a long game is summed up by at most this many moments (its first and last included)
+RUN_EVENTS = 3  # a run of one seat's moves telling more public events than this is cut into frames of this many
+# (Diamond Box's chains of bonus turns): a caption of a few sentences is read in a frame's time, and drawn whole
 # the events that end a part of a game: their frame is always in the summary
 ENDING_EVENTS = frozenset({"deal_ended", "match_over", "game_over", "round_over"})
 
 
 def turn_ends(replay: Rebuilt) -> list[int]:
-    """The frames where a turn ends: the deal (frame 0), each frame after which someone else moves, the last."""
+    """The frames where a turn ends: the deal (frame 0), each frame after which someone else moves (or after
+    ``RUN_EVENTS`` public events of one seat's run, or at a deal's end), the last."""
     last = len(replay) - 1
     ends = [0]
+    told = 0
+    ending = endings(replay)  # a deal's end ends its frame: its caption is that end, not the next deal's start
     for index in range(1, last):
         here, after = replay.frame_action(index), replay.frame_action(index + 1)
-        if here is not None and after is not None and here.player != after.player:
+        told += sum(1 for event in replay.frame_events(index) if event.visible_to is None)
+        if here is not None and after is not None and (here.player != after.player or told >= RUN_EVENTS
+                                                       or index in ending):
             ends.append(index)
+            told = 0
     return [*ends, last] if last > 0 else ends
 
 
@@ -70,11 +78,13 @@ class Caption:
     seats: list[CaptionSeat]
 
 
-def turn_start(replay: Rebuilt, index: int) -> int:
-    """The first frame of the turn that ends at ``index`` (the frame after the previous mover's last move)."""
+def turn_start(replay: Rebuilt, index: int, ends: list[int] | None = None) -> int:
+    """The first frame of the turn that ends at ``index`` (the frame after the previous mover's last move, or
+    after the part of a long run before it; ``ends``: ``turn_ends(replay)``, when known)."""
     action = replay.frame_action(index)
+    cut = set(ends if ends is not None else turn_ends(replay))
     start = index
-    while action is not None and start > 1:
+    while action is not None and start > 1 and start - 1 not in cut:
         before = replay.frame_action(start - 1)
         if before is None or before.player != action.player:
             break
@@ -82,11 +92,11 @@ def turn_start(replay: Rebuilt, index: int) -> int:
     return start
 
 
-def happened(replay: Rebuilt, index: int, names: render.Names, lang: str) -> list[str]:
+def happened(replay: Rebuilt, index: int, names: render.Names, lang: str, ends: list[int] | None = None) -> list[str]:
     """The public events of the turn ending at ``index``, as the table read them (no Discord markup), the end of
     a deal first."""
     game = replay.record.game
-    frames = range(turn_start(replay, index), index + 1) if index > 0 else range(0, 1)
+    frames = range(turn_start(replay, index, ends), index + 1) if index > 0 else range(0, 1)
     events = [event for frame in frames for event in replay.frame_events(frame) if event.visible_to is None]
     events.sort(key=lambda event: event.type not in ENDING_EVENTS)  # how a deal ended first: it must show
     return [render.terminal_text(line) for event in events
@@ -94,8 +104,9 @@ def happened(replay: Rebuilt, index: int, names: render.Names, lang: str) -> lis
 
 
 def caption(replay: Rebuilt, index: int, names: render.Names, lang: str,
-            drawn_name: Callable[[str, int], str]) -> Caption:
-    """Frame ``index``'s caption; ``drawn_name``: a seat's name as the picture can draw it (seat, number)."""
+            drawn_name: Callable[[str, int], str], ends: list[int] | None = None) -> Caption:
+    """Frame ``index``'s caption; ``drawn_name``: a seat's name as the picture can draw it (seat, number);
+    ``ends``: ``turn_ends(replay)``, when known."""
     view = replay.view(index, None)
     counted = render_hooks(replay.record.game).caption_scores
     scores = counted(view, lang) if counted is not None else {}
@@ -104,7 +115,7 @@ def caption(replay: Rebuilt, index: int, names: render.Names, lang: str,
     heading = (t("summary.dealt", lang, total=last) if index == 0 else
                t("summary.over", lang, total=last) if view.over else t("summary.move", lang, index=index, total=last))
     seats = sorted(replay.record.players, key=lambda s: s.seat)
-    told = happened(replay, index, names, lang)
+    told = happened(replay, index, names, lang, ends)
     if view.over and view.result is not None:  # the result first: who won, and why a first place is shared
         notes = render_hooks(replay.record.game).result_notes
         told = [t("summary.first", lang, players=join_list((names(p) for p in view.result.ranking[0]), lang)),

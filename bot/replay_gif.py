@@ -19,11 +19,11 @@ from typing import Callable, Iterable, Iterator
 
 from PIL import Image, ImageDraw
 
-from .i18n import sentences
+from .i18n import language, sentences, t
 from .render import Names, review_picture
 from .render.shapes import Font, draw_fitted, drawable, font, name_font
 from .replay import Rebuilt
-from .replay_caption import GIF_MAX_FRAMES, Caption, CaptionSeat, caption, summary_frames
+from .replay_caption import GIF_MAX_FRAMES, Caption, CaptionSeat, caption, summary_frames, turn_ends
 
 GIF_WIDTH = 360  # pixels: a phone shows it 280-300 wide; the board pictures are drawn for that width
 GIF_MAX_HEIGHT = 960  # a phone shows it whole, 280 wide
@@ -37,7 +37,11 @@ PHONE_WIDTH = 280
 CAPTION_SIZE = 21  # the caption's font: a name's capitals and digits 11.4 px tall once shown 280 px wide
 CAPTION_ROW = 29  # pixels per caption line
 CLOSING = "。、」）！？,.)!?"  # never the first character of a line
-HAPPENED_LINES = 3  # lines of what happened, at most (the rest ends in "…")
+HAPPENED_LINES = 3  # lines of what happened a band keeps room for at least
+MOST_CAPTION_LINES = 12  # and at most (heading included): a turn of more words ends in "…" after its ending events
+SENTENCE_END = "。．.!?！？…"  # a line ending in one of these is a closed sentence
+# marks no font here draws, said in words instead (the others — a colour square beside its colour's name — go)
+MARK_WORDS = {"🃏": "summary.mark.joker"}
 SEATS_PER_ROW = 2
 PAD = 6
 
@@ -50,11 +54,26 @@ def caption_font(text: str) -> Font:
     return name_font(text, CAPTION_SIZE) or font(CAPTION_SIZE)
 
 
-def drawable_text(text: str) -> str:
-    """``text`` without the characters no font here draws (emoji): the marks beside them (♠, ●, ★) stay, and no
-    space is left where one went (after an opening bracket)."""
+def drawable_text(text: str, lang: str = "en") -> str:
+    """``text`` as a font here draws it: a mark no font draws said in words where it carries the meaning (a joker:
+    "🃏2" is "Joker 2", not a 2), else left out (a colour square beside its colour's name; the marks beside them —
+    ♠, ●, ★ — stay), and no space left where one went (after an opening bracket, or between Japanese words)."""
+    for mark, key in MARK_WORDS.items():
+        text = text.replace(mark, t(key, lang))
+    text = re.sub("[\ufe0f\u20e3\u200d]", "", text)  # an emoji's variation selector, keycap and joiner
     kept = " ".join("".join(ch for ch in text if ch.isspace() or drawable(ch)).split())
-    return re.sub(r"([（(「]) ", r"\1", kept)
+    kept = re.sub(r"([（(「]) ", r"\1", kept)
+    if language(lang) == "ja":  # Japanese puts no space between its words, nor after 。！？
+        kept = re.sub(r"(?<=[^\x00-\x7f]) (?=[^\x00-\x7f])", "", kept)
+    return kept
+
+
+def told_text(happened: list[str], lang: str) -> str:
+    """What happened as one run of sentences, each closed (an event line without its full stop — "alice rolls
+    (2 3 4)" — no longer runs into the next)."""
+    closed = [line if line.rstrip()[-1:] in SENTENCE_END else line.rstrip() + t("summary.full_stop", lang)
+              for line in happened if line.strip()]
+    return drawable_text(sentences(closed, lang), lang)
 
 
 def tokens(text: str) -> list[str]:
@@ -96,18 +115,34 @@ def wrapped(draw: ImageDraw.ImageDraw, text: str, room: float, lines: int) -> li
     return [*out, current.rstrip()][:lines] if current.strip() else out
 
 
-def caption_lines(draw: ImageDraw.ImageDraw, shown: Caption, width: int, lang: str) -> list[str]:
-    """The heading and what happened, as drawn (wrapped to the canvas)."""
-    told = drawable_text(sentences(shown.happened, lang))
-    return [shown.heading, *(wrapped(draw, told, width - 2 * PAD, HAPPENED_LINES) if told else [])]
+def caption_lines(draw: ImageDraw.ImageDraw, shown: Caption, width: int, lang: str,
+                  most: int = MOST_CAPTION_LINES) -> list[str]:
+    """The heading and what happened, as drawn: wrapped to the canvas, in at most ``most`` lines."""
+    room = width - 2 * PAD
+    heading = wrapped(draw, drawable_text(shown.heading, lang), room, most)
+    told = told_text(shown.happened, lang)
+    return [*heading, *(wrapped(draw, told, room, most - len(heading)) if told and most > len(heading) else [])]
+
+
+def caption_rows(captions: list[Caption], lang: str, width: int = GIF_WIDTH) -> int:
+    """The lines of words one band holds for a whole summary: its longest caption's, so no frame's words are cut
+    (at least ``1 + HAPPENED_LINES``, at most ``MOST_CAPTION_LINES``)."""
+    probe = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+    longest = max((len(caption_lines(probe, shown, width, lang)) for shown in captions), default=0)
+    return max(1 + HAPPENED_LINES, min(MOST_CAPTION_LINES, longest))
 
 
 def seat_columns(seats: list[CaptionSeat], width: int) -> int:
     """Two seats a row when each one's name and score fit half the band, else one."""
     probe = ImageDraw.Draw(Image.new("RGB", (1, 1)))
-    widest = max((probe.textlength(s.name, font=caption_font(s.name)) +
+    widest = max((probe.textlength(seat_label(9, s.name), font=caption_font(s.name)) +
                   probe.textlength(s.score or "", font=caption_font(s.score or "")) for s in seats), default=0)
     return SEATS_PER_ROW if widest + 24 <= (width - 2 * PAD) / SEATS_PER_ROW else 1
+
+
+def seat_label(number: int, name: str) -> str:
+    """A seat's cell in the caption: its number in seat order, then its name."""
+    return f"{number} {name}"
 
 
 def caption_height(seats: int, columns: int = SEATS_PER_ROW, lines: int = 1 + HAPPENED_LINES) -> int:
@@ -119,7 +154,7 @@ def draw_caption(canvas: Image.Image, shown: Caption, lang: str, columns: int = 
     """The band at the top of a frame: where in the game, what happened, then each seat's name and score with its
     unit, ``columns`` seats a row (those to act on a band)."""
     draw = ImageDraw.Draw(canvas)
-    text = caption_lines(draw, shown, canvas.width, lang)
+    text = caption_lines(draw, shown, canvas.width, lang, lines)
     for row, line in enumerate(text):
         draw.text((PAD, row * CAPTION_ROW + CAPTION_ROW / 2), line, font=caption_font(line), fill=CAPTION_INK,
                   anchor="lm")
@@ -132,7 +167,9 @@ def draw_caption(canvas: Image.Image, shown: Caption, lang: str, columns: int = 
                                    fill=ACTING)
         score = seat.score or ""
         room = cell - 14 - (draw.textlength(score, font=caption_font(score)) if score else 0)
-        draw_fitted(draw, (left + 5, top + CAPTION_ROW / 2), seat.name, CAPTION_SIZE, room, CAPTION_INK)
+        # numbered as the board numbers its seats (Twin Pyramid's strip "1 … 6"): "5 Bot 4" is the fifth seat
+        draw_fitted(draw, (left + 5, top + CAPTION_ROW / 2), seat_label(number + 1, seat.name), CAPTION_SIZE, room,
+                    CAPTION_INK)
         if score:
             draw.text((left + cell - 6, top + CAPTION_ROW / 2), score, font=caption_font(score), fill=CAPTION_INK,
                       anchor="rm")
@@ -145,7 +182,13 @@ def board_pictures(replay: Rebuilt, indexes: list[int], names: Callable[[str], s
     draw = review_picture(replay.record.game)
     if draw is None:
         return None
-    return [draw(replay.view(index, None), names, lang) for index in indexes]
+    return [draw(replay.view(index, None), names, lang, moved=mover(replay, index)) for index in indexes]
+
+
+def mover(replay: Rebuilt, index: int) -> str | None:
+    """The seat whose move led to frame ``index`` (None at the deal): the one its caption tells of."""
+    action = replay.frame_action(index)
+    return action.player if action is not None else None
 
 
 def common_scale(sizes: list[tuple[int, int]], room_height: int = GIF_MAX_HEIGHT) -> float:
@@ -174,22 +217,25 @@ def summary_canvases(replay: Rebuilt, names: Names, lang: str,
     if pictures is None:
         return None
     seats = [CaptionSeat(seat_name(s.player, s.seat + 1), None, False) for s in replay.record.players]
-    widest = caption(replay, indexes[-1], plain, lang, seat_name).seats  # the scores' longest words: at the end
+    ends = turn_ends(replay)
+    captions = [caption(replay, index, plain, lang, seat_name, ends) for index in indexes]
+    widest = captions[-1].seats  # the scores' longest words: at the end
     columns = seat_columns([CaptionSeat(s.name, w.score, False) for s, w in zip(seats, widest, strict=True)],
                            GIF_WIDTH)
-    band = caption_height(len(seats), columns)
+    rows = caption_rows(captions, lang)
+    band = caption_height(len(seats), columns, rows)
     sizes = [_size(png) for png in pictures]
     scale = common_scale(sizes, GIF_MAX_HEIGHT - band)
     scaled = [(max(1, round(w * scale)), max(1, round(h * scale))) for w, h in sizes]
     canvas_size = (GIF_WIDTH, band + max(h for _, h in scaled))
 
     def composed() -> Iterator[Image.Image]:
-        for index, png, size in zip(indexes, pictures, scaled, strict=True):
+        for shown, png, size in zip(captions, pictures, scaled, strict=True):
             with Image.open(io.BytesIO(png)) as drawn:
                 picture = drawn.convert("RGB").resize(size, Image.Resampling.LANCZOS)
             canvas = Image.new("RGB", canvas_size, BACKGROUND)
             canvas.paste(picture, ((GIF_WIDTH - picture.width) // 2, band))
-            draw_caption(canvas, caption(replay, index, plain, lang, seat_name), lang, columns)
+            draw_caption(canvas, shown, lang, columns, rows)
             yield canvas
 
     return composed()

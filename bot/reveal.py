@@ -37,7 +37,7 @@ def reveal_lines(replay: Rebuilt, lang: str, names: render.Names) -> list[str]:
     for seat in replay.record.players:
         cards = held.get(seat.player, [])
         lines.append(t("reveal.held", lang, player=names(seat.player), count=len(cards),
-                       cards=" ".join(card(c) for c in cards)))
+                       cards=" ".join(card(c) for c in cards) or "—"))  # no trailing space after "0 cards"
     kept_secret = get_engine(game).secret_events
     secret = [(index, event) for index in range(len(replay)) for event in replay.frame_events(index)
               if event.visible_to and event.type in kept_secret]

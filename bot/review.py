@@ -143,8 +143,11 @@ def frame_lines(replay: SteppedReplay, index: int, perspective: Perspective, pla
         lines += [told_line(ev, line, perspective, lang, names) for ev, line in happened]
     elif action is not None:
         lines.append(t("review.moved", lang, player=names(action.player)))
+    if action is not None and action.stand_in:  # the seat's person did not make this move
+        lines.append(t("review.stand_in", lang, player=names(action.player)))
     board = render.board(game, replay.view(index, None), names, lang)
-    lines += ["", *board.lines, *([board.footer] if board.footer else [])]
+    told = {part for _, line in happened for part in line.split("\n")}  # a deal's end is on the board as well
+    lines += ["", *(line for line in board.lines if line not in told), *([board.footer] if board.footer else [])]
     shown = [p.player for p in replay.record.players] if perspective is Perspective.ALL else [viewer]
     card = render_hooks(game).card
     if replay.engine.result(replay.state(index)) is not None:  # over: the cards the final board counts, as Reveal

@@ -21,7 +21,8 @@ import bisect
 import enum
 import math
 import weakref
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from .i18n import t
@@ -30,7 +31,7 @@ if TYPE_CHECKING:
     from .review import SteppedReplay
 
 SEEK_OPTIONS = 25  # Discord's limit of options in one select
-MOVES_ROOM = 5  # options the turn menu keeps at least for the moves of the turn being shown
+MOVES_ROOM = 5  # options the turn menu keeps at most for the moves of the turn being shown, before its turns
 
 
 class SeekKind(str, enum.Enum):
@@ -51,6 +52,10 @@ class SeekPoint:
     # -1: a single move inside a turn)
     player: str | None = None  # who moves from here (a turn or move point)
     deal: int | None = None  # the deal (trick) a page of turns is in
+    last: int | None = None  # a page of moves of a game without deals or turns: its last frame ("Moves 12–23")
+
+
+NameOf = Callable[[str], str]  # a seat's player as the viewer names it
 
 
 def thin(points: list[SeekPoint], most: int = SEEK_OPTIONS) -> list[SeekPoint]:
@@ -86,8 +91,9 @@ def _number(value: object, counted: int) -> int:
 
 def turn_points(replay: SteppedReplay) -> tuple[SeekKind, list[SeekPoint]]:
     """Where each turn starts: the frame at which the game's turn number changes (the board of that frame shows
-    the new turn, its player to act), or — in a game that counts no turns — the frame before each change of who
-    moves, named by the move it starts at."""
+    the new turn, its player to act), or — in a game that counts no turns — the frame of the first move of each
+    run of one player's moves, named by that move and its mover (the frame a label names shows that player's move:
+    the viewer numbers a frame by the move that led to it)."""
     points: list[SeekPoint] = []
     if any(number is not None for number in replay.turns):
         last: int | None = None
@@ -100,7 +106,7 @@ def turn_points(replay: SteppedReplay) -> tuple[SeekKind, list[SeekPoint]]:
     for index, action in enumerate(replay.actions[1:], 1):
         player = action.player if action is not None else None
         if player != last_player:
-            points.append(SeekPoint(index - 1, index, player))
+            points.append(SeekPoint(index, index, player))
             last_player = player
     return SeekKind.MOVE, points
 
@@ -177,9 +183,9 @@ def neighbours(frames: list[int], index: int) -> tuple[int | None, int | None]:
 
 
 def step_buttons(points: list[SeekPoint], kind: SeekKind, index: int, last: int, lang: str,
-                 mine: list[int] | None = None) -> list[Step]:
-    """⏮ ◀ n/N ▶ ⏭ (one step), then the deal / trick / turn before and after this one (``points`` of ``kind``),
-    then, with ``mine``, the seat's own turn before and after."""
+                 mine: list[int] | None = None, name: NameOf | None = None) -> list[Step]:
+    """⏮ ◀ n/N ▶ ⏭ (one step), then the deal / trick / turn before and after this one (``points`` of ``kind``;
+    a move point named by its mover with ``name``), then, with ``mine``, the seat's own turn before and after."""
     steps = [Step("⏮", 0, index > 0), Step("◀", max(index - 1, 0), index > 0), Step(f"{index}/{last}", index, False),
              Step("▶", min(index + 1, last), index < last), Step("⏭", last, index < last)]
     here = current_point(points, index) if points else 0
@@ -187,7 +193,8 @@ def step_buttons(points: list[SeekPoint], kind: SeekKind, index: int, last: int,
     after = points[here + 1] if here + 1 < len(points) else None
     for point, arrow in ((before, "⇤ {}"), (after, "{} ⇥")):
         if point is not None:
-            steps.append(Step(arrow.format(point_label(point, kind, lang, None)), point.frame, True))
+            who = name(point.player) if name is not None and point.player is not None else None
+            steps.append(Step(arrow.format(point_label(point, kind, lang, who)), point.frame, True))
     if mine:
         earlier, later = neighbours(mine, index)
         for frame, key in ((earlier, "review.my_turn_before"), (later, "review.my_turn_after")):
@@ -206,6 +213,8 @@ def point_label(point: SeekPoint, kind: SeekKind, lang: str, name: str | None,
             return point_label(whole, kind, lang, None)
         at = point_label(SeekPoint(point.frame, point.number), turn_kind, lang, name)
         return t(f"review.part.{kind.value}", lang, deal=point.deal, at=at)
+    if point.last is not None:
+        return t("review.seek.moves", lang, first=point.frame, last=point.last)
     if kind is SeekKind.MOVE or point.number < 0:
         return t("review.seek.move", lang, player=name or "—", index=point.frame)
     return t(f"review.seek.{kind.value}", lang, number=point.number, index=point.frame)
@@ -254,6 +263,14 @@ def part_size(turns: list[SeekPoint], deals: list[SeekPoint] | None, most: int =
     return low
 
 
+def moves_in_turn(turns: list[SeekPoint], index: int, frames: int) -> int:
+    """The frames inside the turn frame ``index`` is in, after its first (the moves the turn menu lists)."""
+    here = current_point(turns, index) if turns else 0
+    start = turns[here].frame if turns else 0
+    end = turns[here + 1].frame if here + 1 < len(turns) else frames
+    return max(0, end - start - 1)
+
+
 def turn_options(turns: list[SeekPoint], index: int, page: list[SeekPoint], replay: SteppedReplay,
                  most: int = SEEK_OPTIONS) -> list[SeekPoint]:
     """The turn menu: every turn of the page ``index`` is in, and every move of the turn it is in (a move point:
@@ -292,6 +309,9 @@ def points(replay: SteppedReplay) -> Points:
         deals = dealt[1] if dealt is not None else None
         size = part_size(turns, deals)
         parts = parts_of(turns, deals, size) if size is not None else []
+        if deals is None and turn_kind is SeekKind.MOVE:  # pages named by their moves, not by one seat
+            parts = [replace(p, last=(parts[i + 1].frame if i + 1 < len(parts) else len(replay)) - 1)
+                     for i, p in enumerate(parts)]
         found = _POINTS[replay] = Points(dealt, turn_kind, turns, size, parts)
     return found
 
@@ -312,9 +332,10 @@ def many_deals_parts(turns: list[SeekPoint], deals: list[SeekPoint], index: int,
     return sorted(by_frame.values(), key=lambda p: p.frame)[:most]
 
 
-def menus(replay: SteppedReplay, index: int, lang: str, player: str | None = None) -> Menus:
-    """The controls at frame ``index`` (``player``: the seat *my seat* shows, for its own turns): a frame is one
-    choice of a part, one of a turn and one of a move away."""
+def menus(replay: SteppedReplay, index: int, lang: str, player: str | None = None,
+          name: NameOf | None = None) -> Menus:
+    """The controls at frame ``index`` (``player``: the seat *my seat* shows, for its own turns; ``name``: how
+    the buttons name a mover): a frame is one choice of a part, one of a turn and one of a move away."""
     last = len(replay) - 1
     found = points(replay)
     dealt, turn_kind, turns, size = found.dealt, found.turn_kind, found.turns, found.size
@@ -325,12 +346,15 @@ def menus(replay: SteppedReplay, index: int, lang: str, player: str | None = Non
         parts = many_deals_parts(turns, deals or [], index)
     here = current_point(parts, index)
     end = parts[here + 1].frame if here + 1 < len(parts) else math.inf
-    page = menu_points([p for p in turns if parts[here].frame <= p.frame < end], index, SEEK_OPTIONS - MOVES_ROOM)
+    # the page's turns whole when they fit beside this turn's own moves (a page of 21 turns thinned to 20 put a
+    # turn, and the moves in it, a fourth press away)
+    room = SEEK_OPTIONS - min(MOVES_ROOM, moves_in_turn(turns, index, len(replay)))
+    page = menu_points([p for p in turns if parts[here].frame <= p.frame < end], index, room)
     mine = my_turns(turns, player)
     if dealt is not None:
-        steps = step_buttons(deals or [], dealt[0], index, last, lang, mine)
+        steps = step_buttons(deals or [], dealt[0], index, last, lang, mine, name)
     else:
-        steps = step_buttons(turns, turn_kind, index, last, lang, mine)
+        steps = step_buttons(turns, turn_kind, index, last, lang, mine, name)
     part_kind = dealt[0] if dealt is not None else turn_kind
     return Menus(part_kind if len(parts) > 1 else None, parts, turn_kind,
                  turn_options(turns, index, page, replay), steps)

@@ -148,11 +148,14 @@ class GameService:
             deadline = self.core.deadline(table, state, seats)
             shown = self._told_after(table, state, seats)
             text = engine.dump(state)
+            mover = table.seat_of(player)  # as it was before this move: a bot playing a person's seat stands in
+            stand_in = kind is UpdateKind.TIMEOUT or (mover is not None and mover.is_bot and mover.user_id is not None)
             await self.storage.commit_action(
                 table.id, expected_version=table.version, player=player, action=action.model_dump(mode="json"),
                 state=text, status="finished" if over else "running",
                 notices=[(p, ev.model_dump_json()) for ev in events if ev.visible_to for p in ev.visible_to],
-                bot_to_act=self.core.bot_to_act(table, state, seats), deadline=deadline, seat=seat, board_shown=shown)
+                bot_to_act=self.core.bot_to_act(table, state, seats), deadline=deadline, seat=seat, board_shown=shown,
+                stand_in=stand_in)
         except BaseException as error:
             if table.moving:
                 table.restore()

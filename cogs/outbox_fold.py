@@ -13,6 +13,7 @@ from typing import Sequence
 
 CONTENT_LIMIT = 1900  # characters of lines + turn line a board message may carry (Discord allows 2,000)
 STEP_SEPARATOR = " · "  # each step keeps its own words and full stop: a step reads the same folded or not
+SENTENCE_ENDS = ("。", "！", "？")
 
 
 @dataclass(frozen=True)
@@ -40,7 +41,8 @@ def folded(lines: Sequence[Line]) -> list[str]:
     previous: Line | None = None
     for line in lines:
         if previous is not None and line.foldable and previous.foldable and line.bot == previous.bot:
-            texts[-1] += STEP_SEPARATOR + line.text
+            # a Japanese sentence closed by 。 runs on with none (no half-width space after it)
+            texts[-1] += ("" if texts[-1].endswith(SENTENCE_ENDS) else STEP_SEPARATOR) + line.text
         else:
             texts.append(line.text)
         previous = line

@@ -18,6 +18,7 @@ import discord
 
 from bot import literal, render
 from bot.errors import HostError
+from bot.games import render_hooks
 from bot.i18n import language, t
 from bot.outgoing import Outgoing
 from bot.replay import GameRecord, stored_record
@@ -27,6 +28,7 @@ from bot.review import Perspective, SteppedReplay, frame_lines
 from bot.review_seek import menus, point_label
 from bot.table import Table
 
+from .board import image_alt
 from .common import host
 from .custom_ids import ID, INDEX, number, valid_id
 from .look_back import LookBackItem, all_hands_allowed, check_can_see, look_back, opening, replay_cache
@@ -102,7 +104,12 @@ def viewer_message(replay: SteppedReplay, index: int, perspective: Perspective, 
     files = []
     draw = render.review_picture(record.game)
     if draw is not None:
-        files.append(discord.File(io.BytesIO(draw(replay.view(index, None), names.plain(), lang)), filename=PICTURE))
+        action = replay.actions[index]
+        moved = action.player if action is not None else None  # the seat the frame's words tell of
+        public = replay.view(index, None)
+        picture = draw(public, names.plain(), lang, moved=moved)
+        alt = image_alt(render_hooks(record.game), public, names.plain(), lang)  # as the live board's picture
+        files.append(discord.File(io.BytesIO(picture), filename=PICTURE, description=alt))
         embed.set_image(url=f"attachment://{PICTURE}")
     return {"embeds": embeds, "attachments": files, "allowed_mentions": NO_MENTIONS,
             "view": viewer_controls(replay, index, perspective, lang, leader, player)}
@@ -114,12 +121,12 @@ def viewer_controls(replay: SteppedReplay, index: int, perspective: Perspective,
     after, with **Show the table**; the deal menu, the turn menu; the perspective menu (``bot.review_seek``)."""
     gid = replay.record.table
     view = discord.ui.View(timeout=None)
-    shown = menus(replay, index, lang, player)
+    names = record_names(replay.record, lang).plain()
+    shown = menus(replay, index, lang, player, names)
     for slot, step in enumerate(shown.steps):
         view.add_item(ReviewStep(gid, step.target, perspective, slot, leader, step.label, disabled=not step.enabled))
     if leader is None:
         view.add_item(ReviewShare(gid, index, perspective, lang))
-    names = record_names(replay.record, lang).plain()
     row = 2
     for menu, kind, points in ((SeekMenu.DEAL, shown.part_kind, shown.parts),
                                (SeekMenu.TURN, shown.turn_kind, shown.turns)):

@@ -210,3 +210,63 @@ async def test_a_shared_review_is_led_by_one_player_and_watched_by_all(h: Harnes
     nope = await h.click(bob, bobs, label=Key("review.share"))
     assert nope.ephemeral and says(nope.text, "error.review_share_not_player")
     assert len(h.channel_messages()) == before + 1
+
+
+async def test_the_moves_a_bot_made_for_an_absent_person_say_so(h: Harness) -> None:
+    """Bob joins and never presses: his clock runs out (a bot moves for him) until his seat goes to a bot. A tester
+    found his review showing every one of those moves as his own ("bob draws A♠ …"). The log marks a move a bot
+    made for a person's seat, and the viewer says so at that move — never at a move the person made."""
+    import random
+
+    from bot.policies import choose_action
+
+    from .test_discord_paused import advance, manual_time
+
+    clock = manual_time(h)
+    alice, bob = h.user(ALICE, "alice"), h.user(BOB, "bob")
+    r = await h.slash(alice, "play akuma", bots=1, timer=30)
+    await h.click(bob, r.message, label="Join")
+    await h.click(alice, r.message, label="Start")
+    await h.settle()
+    table = next(tab for tab in await h.bot.service.tables_in_channel(h.channel_id) if tab.status == "running")
+    rng = random.Random(5)
+    for _ in range(400):
+        if table.status != "running":
+            break
+        if f"u{ALICE}" in table.to_act():
+            action = choose_action(table.engine, table.state, f"u{ALICE}", rng)
+            await h.bot.service.act(table.id, ALICE, action, table.version)
+            await h.settle()
+        else:
+            await advance(h, clock, 31)
+    assert table.status == "finished"
+    log = await h.bot.storage.action_log(table.id)
+    assert {a.stand_in for a in log if a.player == f"u{BOB}"} == {True}
+    assert not any(a.stand_in for a in log if a.player != f"u{BOB}")
+    first_of_bob = next(i for i, a in enumerate(log, 1) if a.player == f"u{BOB}")
+    viewer = (await h.slash(bob, "game review", table=table.id)).messages[-1]
+    for index in range(1, first_of_bob + 2):
+        await h.click(bob, viewer, label=NEXT)
+        text = embed_text(h.message(viewer.id))
+        stood_in = log[index - 1].stand_in
+        assert says(text, "review.stand_in", player="bob") is stood_in, (index, text)
+
+
+async def test_the_viewers_picture_says_in_words_what_it_shows(h: Harness) -> None:
+    """The viewer's board.png had no alt text, so a seat's shown card was in no text a spectator got (the strip
+    draws it as a colour block). It carries the game's alt text, as the live board's picture does: every seat's
+    field pyramid and shown cards at that moment."""
+    from bot.render.twinpyramid import image_alt as twinpyramid_alt
+    from bot.replay_show import record_names
+
+    table = await played_table(h, "twinpyramid", players=3)
+    viewer = (await h.slash(h.user(BOB, "bob"), "game review", table=table.id)).messages[-1]
+    replay = replay_cache(h.bot).get(table.id)
+    assert replay is not None
+    names = record_names(replay.record, "en").plain()
+    for index in range(1, 6):
+        await h.click(h.user(BOB, "bob"), viewer, label=NEXT)
+        shown = h.message(viewer.id)
+        [picture] = [a for a in shown.attachments if a["filename"] == "board.png"]
+        assert picture["description"] == twinpyramid_alt(replay.view(index, None), names, "en")
+        assert says(picture["description"], "twinpyramid.image_alt")

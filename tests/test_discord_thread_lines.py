@@ -16,6 +16,7 @@ from bot.i18n import t
 from bot.render.twinpyramid import sorted_cards
 from bot.table import Table, Update
 from cogs.common import names_for
+from cogs.outbox_fold import Line, folded
 from engines import Event
 
 from . import ui_driver
@@ -24,7 +25,6 @@ from .discord_helpers import START, board_message, only_table, public_mark, publ
 from .test_discord_twinpyramid import ALICE, ALICE_ID, button, position
 
 LANGS = ["en", "ja"]
-STEP_SEPARATOR = " · "
 
 
 @pytest.fixture
@@ -84,7 +84,8 @@ def bot_turns(events: list[Event], table: Table) -> list[list[str]]:
 
 
 def one_line(steps: list[str]) -> str:
-    return STEP_SEPARATOR.join(steps)
+    """The steps as the board folds them (``cogs.outbox_fold.folded``: a Japanese 。 runs on with no separator)."""
+    return folded([Line(step, bot="b") for step in steps])[0]
 
 
 def posted_bodies(h: Harness, channel_id: int) -> list[str]:

@@ -21,7 +21,7 @@ from cogs.common import names_for
 from cogs.live_hands import NOTE_MARK
 from engines import get_engine
 from engines.twinpyramid.cards import full_deck, rank_of
-from engines.twinpyramid.state import REARRANGE_LIMIT, RULES, Pending, Seat, Wild
+from engines.twinpyramid.state import ARRANGEMENT_STEPS, REARRANGE_LIMIT, RULES, Pending, Seat, Wild
 
 from .discord_harness import Harness
 from .discord_helpers import (
@@ -182,7 +182,7 @@ async def test_rearranging_is_one_click_per_step_then_the_action(h: Harness) -> 
     position(table, {ALICE: {"held": ["5S", "9C", "KD", "2C"], "shown": ["7H"], "stones": ["7S"]},
                      "bot1": {"held": ["3D", "4D"]}}, top="5H")
     hand = await my_hand(h, alice, table)
-    assert says(hand.text, "twinpyramid.hand.turn", left=REARRANGE_LIMIT)
+    assert says(hand.text, "twinpyramid.hand.turn")
     version = table.version
     # Move 9♣ to shown: one select (which card), one click — one committed action.
     await h.select(alice, hand, select_with(hand, "r:9C"), ["r:9C"])
@@ -193,7 +193,7 @@ async def test_rearranging_is_one_click_per_step_then_the_action(h: Harness) -> 
                                                     "step": {"type": "to_shown", "card": "9C"}}))
     assert table.version == version + 1 and table.state.seats[ALICE].shown == ["7H", "9C"]
     assert not table.state.arranging and table.state.rearranged == 1
-    assert says(hand.text, "twinpyramid.hand.turn", left=REARRANGE_LIMIT - 1)  # the redrawn view
+    assert says(hand.text, "twinpyramid.hand.turn")  # the redrawn view
     # Swap the same-rank stone: 7♥ (shown) for the 7♠ stone.
     await h.select(alice, hand, select_with(hand, "r:7H"), ["r:7H"])
     await h.click(alice, hand, button(hand, table, {"type": "rearrange_step",
@@ -206,6 +206,32 @@ async def test_rearranging_is_one_click_per_step_then_the_action(h: Harness) -> 
     # Then the turn's action: 5♠ on 5♥ by rank.
     await do_action(h, alice, table, ENGINE.parse_action({"type": "play", "card": "5S"}), hand)
     assert table.state.discard[-1] == "5S" or table.state.current != 0
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+async def test_swapping_a_card_back_and_forth_never_takes_rearranging_away(h: Harness, language: str) -> None:
+    """A tester swapped one held and one shown card back and forth 13 times (the arrangement unchanged) and lost the
+    Rearrange menu while the prompt still said "rearrange (0 steps left)". Now the bound (D3) leaves room for two
+    whole arrangements tried and undone; once it is used, the prompt no longer offers rearranging."""
+    await h.bot.storage.set_guild_language(h.guild_id, language)
+    alice = h.user(ALICE_ID, "alice")
+    table = await open_table(h, alice, bots=1)
+    position(table, {ALICE: {"held": ["2C", "5S", "9C", "KD"], "shown": ["7H"]}, "bot1": {"held": ["3D", "4D"]}},
+             top="5H")
+    hand = await my_hand(h, alice, table)
+    for _ in range(2 * ARRANGEMENT_STEPS):
+        held, shown = table.state.seats[ALICE].held[0], table.state.seats[ALICE].shown[0]
+        await h.select(alice, hand, select_with(hand, f"r:{held}"), [f"r:{held}"])
+        await h.click(alice, hand, button(hand, table, {"type": "rearrange_step",
+                                                        "step": {"type": "swap_shown", "held": held, "shown": shown}}))
+    assert sorted(table.state.seats[ALICE].held) == ["2C", "5S", "9C", "KD"]  # nothing changed
+    assert says(hand.text, "twinpyramid.hand.turn") and select_with(hand, "r:7H") is not None
+    table.state.rearranged = REARRANGE_LIMIT  # every step used
+    hand = await my_hand(h, alice, table)
+    assert says(hand.text, "twinpyramid.hand.turn_arranged", limit=REARRANGE_LIMIT)
+    assert not says(hand.text, "twinpyramid.hand.turn")
+    assert not any(c.get("type") == 3 and "r:7H" in [o["value"] for o in c.get("options", [])]
+                   for c in hand.components)  # no Rearrange menu
 
 
 async def test_two_passed_on_posts_counts_only_and_the_drawer_rearranges_first(h: Harness) -> None:
@@ -410,7 +436,7 @@ async def test_japanese_hand_and_rules(h: Harness) -> None:
     position(table, {ALICE: {"held": ["5S", "9C"]}, "bot1": {"held": ["3S"]}}, top="5H")
     jp = h.user(ALICE_ID, "alice", locale="ja")
     r = await h.click(jp, board_message(h, table), label=MY_HAND)
-    assert r.ephemeral and t("twinpyramid.hand.turn", "ja", left=REARRANGE_LIMIT) in r.text
+    assert r.ephemeral and t("twinpyramid.hand.turn", "ja") in r.text
     assert longest_fixed_part(catalog("ja")["twinpyramid.hand.held"]) in r.text
 
 

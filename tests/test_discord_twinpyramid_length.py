@@ -4,6 +4,7 @@ default applies for the seats so far; a table expected to pass half an hour offe
 button, which the host presses instead of Start (the game stored and replayed as one deal)."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import AsyncIterator
 
@@ -138,3 +139,20 @@ async def test_a_shared_first_place_says_who_burst_and_paid(h: Harness) -> None:
                                                            player=bot_name(burster.seat + 1), amount=10)]
     print("\n" + "\n".join(posted))
     assert len(posted) == 1
+
+
+async def test_the_docs_name_the_lobbys_buttons_as_the_lobby_shows_them(h: Harness) -> None:
+    """README and docs name the lobby's Start and quick buttons in bold; each such name (a bold span that begins with
+    ⚡ or "Start:") is a label the lobby of three people shows, minutes included (a tester found the docs calling the
+    quick button by an old label, "⚡ Quick game: one deal")."""
+    root = Path(__file__).resolve().parents[1]
+    named = {span for doc in [root / "README.md", *sorted((root / "docs").rglob("*.md"))]
+             for span in re.findall(r"\*\*(⚡[^*]+|Start:[^*]+)\*\*", doc.read_text(encoding="utf-8"))}
+    alice = h.user(ALICE_ID, "alice")
+    r = await h.slash(alice, "play twinpyramid")
+    for uid, name in ((BOB_ID, "bob"), (103, "carol")):
+        await h.click(h.user(uid, name), r.message, label=JOIN)
+    await h.settle()
+    shown = {c.get("label") for c in h.message(r.message).components if c.get("type") == 2}
+    print(f"\nnamed in the docs: {sorted(named)}\nshown: {sorted(map(str, shown))}")
+    assert named and {" ".join(span.split()) for span in named} <= shown

@@ -1,7 +1,7 @@
 """Japanese typography (issue 44): the whole ja catalog, the Japanese rules and quick starts, and the Japanese text
 of whole games as the renderers write it use full-width punctuation — 、 between Japanese words and in lists, 。 at
-the end of a Japanese sentence or heading, ： after a Japanese word —, no space after 。 inside a line (the ` · `
-separator between event lines excepted), and no English control name where the Japanese one exists."""
+the end of a Japanese sentence or heading, ： after a Japanese word —, no space after 。, ！ or ？ inside a line (nor
+before 「 or （, nor inside 「第15手番」「288手目」), and no English control name where the Japanese one exists."""
 from __future__ import annotations
 
 import json
@@ -24,10 +24,14 @@ SLIPS = {
     "ASCII comma next to Japanese (、)": re.compile(rf"(?<=[{JA}]),|,(?= ?[{JA}])"),
     "ASCII period after Japanese (。)": re.compile(rf"(?<=[{JA}])\.(?=\s|$|\*|」)"),
     "ASCII colon after Japanese (：)": re.compile(rf"(?<=[{JA}]):"),
-    "a space after 。 inside a line": re.compile(r"。(?:\*\*)? (?!·)(?=\S)"),
+    "a space after 。 inside a line": re.compile(r"[。！？](?:\*\*)? (?=\S)"),
     "a space after ： inside a line": re.compile(r"：(?:\*\*)? (?=\S)"),
+    "a space before a full-width bracket": re.compile(r"(?<=\S) [（「]"),
+    "a space between a number and its counter": re.compile(
+        r"第 [\d_]+ ?(?=手番|トリック|勝負)|第[\d_]+ (?=手番|トリック|勝負)|(?<=[\d_]) (?=手目|手番|トリック|勝負)"),
 }
-SPACES = ("a space after 。 inside a line", "a space after ： inside a line")
+SPACES = ("a space after 。 inside a line", "a space after ： inside a line", "a space before a full-width bracket",
+          "a space between a number and its counter")
 
 
 def slips(text: str) -> list[str]:
@@ -46,7 +50,9 @@ def test_the_checks_find_each_slip() -> None:
     assert len(slips("**目的.** 赤, 青と白。 次に")) == 3
     assert len(slips("**決定:** 手札を見る")) == 1
     assert len(slips("**場札：** なし · **目的。** 赤。 🟢 次： 1")) == 4
-    assert slips("**目的。**赤、青と白。次に `/play x a:b, c` {a}, {b} 1. 名前 · 次。 · 次 **場札：**なし") == []
+    assert len(slips("出しました。 · 次 勝ちました！ 支払い 石 3/10 （スタート） 第 15 手番（288 手目）")) == 5
+    assert slips("**目的。**赤、青と白。次に `/play x a:b, c` {a}, {b} 1. 名前 · 次 **場札：**なし") == []
+    assert slips("第15手番（{n}手目） 石 3/10（スタート） 勝ちました！支払い") == []
 
 
 def test_the_ja_catalog_uses_full_width_punctuation() -> None:
@@ -139,3 +145,14 @@ def test_a_players_placings_are_listed_in_the_readers_language() -> None:
                 for lang in ("en", "ja")}
     assert placings["en"].count(", ") == 1 and placings["ja"].count("、") == 1 and ", " not in placings["ja"]
     assert slips(placings["ja"]) == []
+
+
+def test_a_bots_steps_folded_into_one_line_keep_no_space_after_a_full_stop() -> None:
+    """A bot's steps are folded into one board line with " · "; after a Japanese 。 it left 「…出しました。 · …」."""
+    from cogs.outbox_fold import Line, folded
+
+    steps = [Line("ボット5がQ♦を出しました。", bot="bot5"), Line("ボット5は積み上げられる石がありません。", bot="bot5")]
+    assert folded(steps) == ["ボット5がQ♦を出しました。ボット5は積み上げられる石がありません。"]
+    assert slips(folded(steps)[0]) == []
+    assert folded([Line("Bot 5 plays Q♦.", bot="bot5"), Line("Bot 5 has no stone to build.", bot="bot5")]) == [
+        "Bot 5 plays Q♦. · Bot 5 has no stone to build."]

@@ -14,7 +14,7 @@ import pytest
 from PIL import Image
 
 from bot.errors import user_message
-from bot.i18n import has_key, t
+from bot.i18n import has_key, t, with_mark
 from bot.policies import choose_action
 from bot.render import Names
 from bot.render import rocca as R
@@ -276,7 +276,7 @@ def test_one_is_marked_only_beside_a_last_card_and_says_what_it_means(lang: str)
     gone_out = view.model_copy(update={"one_declared": [winner], "hand_sizes": {**view.hand_sizes, winner: 0}})
     assert mark not in R.hands_line(gone_out, names, lang)
     last_card = view.model_copy(update={"one_declared": [winner], "hand_sizes": {**view.hand_sizes, winner: 1}})
-    assert t("rocca.board.hand_size", lang, player=names(winner), count=1) + " " + mark in R.hands_line(
+    assert with_mark(t("rocca.board.hand_size", lang, player=names(winner), count=1), mark) in R.hands_line(
         last_card, names, lang)
 
 
@@ -396,3 +396,24 @@ def test_per_seat_streams_say_whose_pile_in_both_languages(n: int) -> None:
                 assert R.event(ev, names, "en") == t("rocca.event.player_out_own", "en",
                                                      player=names(ev.data["player"]), count=ev.data["cards_left"])
     assert drew > 0
+
+
+def test_a_tower_looked_back_at_is_drawn_whole() -> None:
+    """The viewer and the GIF drew the live board's crop around the cards a move is decided on, so for seven frames
+    a tester saw only the tower's top (its base out of the picture). Looked back at (``review_image``), the picture
+    is the whole tower as the final board draws it: every card inside its canvas (or, for a tower too large to read
+    whole, its overview)."""
+    from bot.render import rocca as rocca_text
+    from bot.render.rocca_image import canvas_for
+
+    cropped = 0
+    for state, _ in seeded_states(11, 6, False):
+        view = ENG.view(state, None)
+        if all(canvas_for(view).reaches(tc) for tc in view.tower):
+            continue  # the live crop holds the whole tower here
+        cropped += 1
+        whole = canvas_for(view, whole=True)
+        assert whole.split or all(whole.reaches(tc) for tc in view.tower)
+        drawn = rocca_text.review_image(view, names_for(view.players), "en")
+        assert drawn != rocca_text.image(view, names_for(view.players), "en")
+    assert cropped > 5

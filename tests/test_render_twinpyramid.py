@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.errors import user_message
-from bot.i18n import has_key, t
+from bot.i18n import has_key, join_list, t
 from bot.policies import choose_action
 from bot.render import Names
 from bot.render import twinpyramid as R
@@ -343,3 +343,85 @@ def test_a_shared_first_place_says_why() -> None:
     assert ENG.result(stalled).ranking[0] == ["p0", "p1", "p2"]
     for lang in LOCALES:
         assert R.result_notes(ENG.view(stalled, None), names, lang) == [t("twinpyramid.result.shared_unpaid", lang)]
+
+
+@pytest.mark.parametrize(("n", "rules", "settled"), [(6, 5, True), (5, 5, True), (4, 5, False), (3, 5, False),
+                                                     (6, 4, False)])
+@pytest.mark.parametrize("lang", LOCALES)
+def test_the_turn_line_says_what_the_limit_does_at_these_seats(n: int, rules: int, settled: bool, lang: str) -> None:
+    """Where D18 settles a deal at the limit (five and six seats, rules 5), neither the board nor the hand view says
+    the deal ends unpaid; where it does end unpaid they say so."""
+    state = make(n=n, options={"rules": rules})
+    state.turns = state.turn_limit - 2
+    names = names_for(list(state.players))
+    key = "twinpyramid.board.turns_settled" if settled else "twinpyramid.board.turns"
+    other = "twinpyramid.board.turns" if settled else "twinpyramid.board.turns_settled"
+    line = t(key, lang, turn=state.turn_limit - 1, limit=state.turn_limit)
+    wrong = t(other, lang, turn=state.turn_limit - 1, limit=state.turn_limit)
+    for text in (R.board(ENG.view(state, None), names, lang).text(),
+                 R.hand(ENG.view(state, state.players[0]), names, lang)):
+        assert line in text and wrong not in text
+
+
+def test_a_first_place_shared_over_several_deals_says_the_totals_not_the_last_deal() -> None:
+    """Every seat burst once in a three-deal round and all end at 0: the last deal's burster is one of the first
+    places, so "in the last deal bob burst and paid 10 points to each other player" explained nothing (t53). A
+    match of more than one deal says the tie over all its deals."""
+    names = names_for(["p0", "p1", "p2"])
+    state = make(n=3, hands={"p0": {"held": ["4S", "6S", "8S", "QS"], "shown": ["3D", "4D", "6D", "8D", "9D"]}},
+                 top="KC", options={"deals": 3})
+    state.deal, state.deals_total = 2, 3
+    state.seats["p0"].points, state.seats["p1"].points, state.seats["p2"].points = 20, -10, -10
+    state, _ = ENG.apply(state, "p0", {"type": "draw"})
+    result = ENG.result(state)
+    assert state.over and result is not None and result.ranking[0] == ["p0", "p1", "p2"]
+    for lang in LOCALES:
+        notes = R.result_notes(ENG.view(state, None), names, lang)
+        assert notes == [t("twinpyramid.result.shared_total", lang, deals=3, points=0,
+                           players=join_list(["Player p0", "Player p1", "Player p2"], lang))]
+        assert t("twinpyramid.result.shared_burst", lang, player="Player p0", amount=10) not in notes
+
+
+def test_a_hand_shown_to_everyone_is_drawn_face_up() -> None:
+    """A tester saw Bot 1's K♠ drawn face down at the end of a deal whose text said "Bot 1's hand is shown: K♠"
+    (its held card: only shown cards were drawn face up). A revealed hand's held cards are drawn as the cards
+    they are: the picture equals that of the same cards lying shown, live and looked back at."""
+    from bot.render.twinpyramid_image import render, render_review
+
+    stones = ["7S", "8S", "9S", "10S", "4S", "5S", "6S", "2S", "3S"]
+    held_back = make(n=3, hands={"p0": {"held": ["KD"], "stones": stones}}, top="6H")
+    held_back.seats["p0"].revealed = True
+    lying_shown = make(n=3, hands={"p0": {"shown": ["KD"], "stones": stones}}, top="6H")
+    for draw in (render, render_review):
+        revealed, shown = draw(ENG.view(held_back, None)), draw(ENG.view(lying_shown, None))
+        assert revealed.tobytes() == shown.tobytes(), draw.__name__
+        held_back.seats["p0"].revealed = False
+        assert draw(ENG.view(held_back, None)).tobytes() != shown.tobytes()  # face down while it is secret
+        held_back.seats["p0"].revealed = True
+
+
+def test_the_picture_looked_back_at_shows_the_seat_whose_move_it_tells() -> None:
+    """The viewer and the GIF tell the move that led to a moment ("Bot 2 draws 8♦ into the shown cards"); their
+    big panel showed the seat to act next (a tester saw that caption above alice's pyramids). It now shows the
+    seat that moved; at a deal's end the seat that ended it; with no move (the deal), the seat to act."""
+    from bot.render.twinpyramid_image import focus_seat
+
+    state = make(n=3, top="6H")
+    view = ENG.view(state, None)
+    assert view.to_act == ["p0"]
+    assert focus_seat(view, ended_first=True) == 0
+    assert focus_seat(view, ended_first=True, moved="p2") == 2
+    ended, _ = burst_at_the_end(2)  # p0 burst: the deal is over
+    assert focus_seat(ENG.view(ended, None), ended_first=True, moved="p1") == 0
+
+
+@pytest.mark.parametrize("lang", LOCALES)
+def test_the_board_names_every_seats_shown_cards(lang: str) -> None:
+    """A tester could read bob's new 4♠ nowhere: the board text listed each seat's field pyramid but not its shown
+    cards, and the picture draws other seats in a strip of blocks. Every seat's shown cards are on the board."""
+    state = make(n=3, hands={"p0": {"held": ["4D"], "shown": ["9S"]}, "p1": {"held": ["5D"], "shown": ["4S", "7D"]},
+                             "p2": {"held": ["6D"]}}, top="6H")
+    text = R.board(ENG.view(state, None), names_for(["p0", "p1", "p2"]), lang).text()
+    assert t("twinpyramid.board.shown", lang, cards=R.cards(["9S"])) in text
+    assert t("twinpyramid.board.shown", lang, cards=R.cards(["4S", "7D"])) in text
+    assert text.count(t("twinpyramid.board.shown", lang, cards="")) == 2  # p2 shows nothing

@@ -16,7 +16,18 @@ from bot.i18n import join_list, t
 from bot.render import review_picture
 from bot.replay import Replay
 from bot.replay_caption import caption, endings, summary_frames, turn_ends, turn_start
-from bot.replay_gif import BACKGROUND, GIF_MAX_HEIGHT, GIF_WIDTH, caption_height, draw_caption, seat_columns
+from bot.replay_gif import (
+    BACKGROUND,
+    GIF_MAX_HEIGHT,
+    GIF_WIDTH,
+    caption_height,
+    caption_lines,
+    caption_rows,
+    draw_caption,
+    drawable_text,
+    seat_columns,
+    told_text,
+)
 from bot.replay_show import animated_summary, record_names
 from engines import GAMES
 
@@ -64,12 +75,15 @@ def expected_frames(replay: Replay) -> list[Image.Image]:
     indexes = summary_frames(replay)
     pictures = []
     for index in indexes:
-        with Image.open(io.BytesIO(draw(replay.view(index, None), names, "en"))) as picture:
+        action = replay.frame_action(index)
+        moved = action.player if action is not None else None  # the seat the caption tells of
+        with Image.open(io.BytesIO(draw(replay.view(index, None), names, "en", moved=moved))) as picture:
             pictures.append(picture.convert("RGB"))
     seats = sorted(replay.record.players, key=lambda s: s.seat)
     captions = [caption(replay, index, names, "en", lambda p, n: names(p)) for index in indexes]
     columns = seat_columns(captions[-1].seats, GIF_WIDTH)
-    band = caption_height(len(seats), columns)
+    rows = caption_rows(captions, "en")
+    band = caption_height(len(seats), columns, rows)
     scale = min(GIF_WIDTH / max(p.width for p in pictures),
                 (GIF_MAX_HEIGHT - band) / max(p.height for p in pictures))
     scaled = [p.resize((round(p.width * scale), round(p.height * scale)), Image.Resampling.LANCZOS)
@@ -78,7 +92,7 @@ def expected_frames(replay: Replay) -> list[Image.Image]:
     for picture, told in zip(scaled, captions, strict=True):
         canvas = Image.new("RGB", (GIF_WIDTH, band + max(p.height for p in scaled)), BACKGROUND)
         canvas.paste(picture, ((GIF_WIDTH - picture.width) // 2, band))
-        draw_caption(canvas, told, "en", columns)
+        draw_caption(canvas, told, "en", columns, rows)
         canvases.append(canvas)
     return canvases
 
@@ -157,7 +171,10 @@ async def test_caption_text_is_11_px_tall_when_the_gif_is_shown_280_px_wide(play
     from bench.images import caption_glyphs
 
     replay = await played(game)
-    glyphs = [(text, height) for text, height in caption_glyphs(replay, lang) if any(ch.isalnum() for ch in text)]
+    # the height of capitals, digits and Japanese characters (CAPTION_SIZE): a line of lower-case letters alone
+    # ("someone…", a wrapped sentence's tail) inks only their x-height, in the same font as every other line
+    glyphs = [(text, height) for text, height in caption_glyphs(replay, lang)
+              if any(ch.isupper() or ch.isdigit() or ord(ch) > 0x2E80 for ch in text)]
     assert glyphs and min(height for _, height in glyphs) >= 11, min(glyphs, key=lambda g: g[1])
 
 
@@ -168,3 +185,47 @@ async def test_a_game_that_draws_no_picture_has_no_summary_and_the_record_promis
     assert review_picture("akuma") is None and animated_summary(replay, "en") is None
     for lang in ("en", "ja"):
         assert t("record.animated", lang) not in t("record.reply", lang, id=1, game="x", count=3)
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize("game", PICTURED)
+async def test_no_caption_is_cut(played: Callable, game: str, lang: str) -> None:
+    """A tester found captions ending in "…" — deal ends ("…Payments: ali…") and results among them — and a
+    Japanese heading cut at the canvas's edge. The band holds as many lines as the summary's longest caption
+    needs, so every frame's heading and words are drawn whole."""
+    from PIL import ImageDraw
+
+    replay = await played(game)
+    names = record_names(replay.record, lang).plain()
+    captions = [caption(replay, index, names, lang, lambda p, n: names(p)) for index in summary_frames(replay)]
+    rows = caption_rows(captions, lang)
+    probe = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+    for told in captions:
+        lines = caption_lines(probe, told, GIF_WIDTH, lang, rows)
+        drawn = "".join(lines).replace(" ", "")  # whole: nothing left out, no "…" of a cut added
+        assert drawn == (drawable_text(told.heading, lang) + told_text(told.happened, lang)).replace(" ", "")
+
+
+def test_a_joker_is_said_in_words_and_no_space_is_left_where_a_mark_went() -> None:
+    """Emoji no font here draws: a joker read as a plain "2" ("Bot 1 plays 2 from the shown cards"), and a colour
+    square left a space in Japanese (「指定色を 黄に決めました」); sentences without a full stop ran on."""
+    assert drawable_text("Bot 1 plays 🃏2 from the shown cards.", "en") == "Bot 1 plays Joker 2 from the shown cards."
+    assert drawable_text("ボット1が🃏2を出しました。", "ja") == "ボット1がジョーカー2を出しました。"
+    assert drawable_text("ボット2が最初の指定色を🟨 黄に決めました。", "ja") == (
+        "ボット2が最初の指定色を黄に決めました。")
+    assert drawable_text("勝ちました！ ボット4の手札を公開", "ja") == "勝ちました！ボット4の手札を公開"
+    assert drawable_text("changes the designated colour from 🟪 purple to 🟨 yellow", "en") == (
+        "changes the designated colour from purple to yellow")
+    assert told_text(["alice rolls (2 3 4)", "alice plays ★3."], "en") == "alice rolls (2 3 4). alice plays ★3."
+
+
+async def test_the_captions_seats_are_numbered_as_the_strip_numbers_them(played: Callable) -> None:
+    """Twin Pyramid's strip numbers its seats 1–6 while the caption named them only, so the highlighted "5" sat under
+    "Bot 4" (bots are named by their own count, not their seat). Each caption cell starts with its seat's number."""
+    from bench.images import caption_glyphs
+
+    replay = await played("twinpyramid")
+    names = record_names(replay.record, "en").plain()
+    drawn = {text for text, _ in caption_glyphs(replay, "en")}
+    for seat in replay.record.players:
+        assert f"{seat.seat + 1} {names(seat.player)}" in drawn, (seat, sorted(drawn)[:12])

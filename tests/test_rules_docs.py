@@ -40,3 +40,13 @@ def test_the_contract_and_rules_live_in_the_repository() -> None:
     hits = [f for f in files if Path(ROOT / f).is_file() and f.endswith((".py", ".md", ".json", ".toml", ".txt"))
             and outside.search((ROOT / f).read_text(encoding="utf-8", errors="ignore"))]
     assert not hits, f"files pointing outside the repository: {hits}"
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_twin_pyramids_turn_limit_decisions_name_the_house_rule_that_settles_them(lang: str) -> None:
+    """D11 and D17 say how a deal at the turn limit ends; at five and six seats D18 settles it, so neither may say
+    it ends unpaid without naming D18 (a tester read D17's "ends unpaid" right under D18's "settled")."""
+    text = (ROOT / "bot" / "locales" / "rules" / f"twinpyramid.{lang}.md").read_text(encoding="utf-8")
+    for decision in ("D9", "D11", "D17"):
+        paragraph = next(line for line in text.splitlines() if f"[{decision}]" in line)
+        assert "D18" in paragraph, f"{lang} {decision} does not name the house rule D18: {paragraph}"

@@ -332,3 +332,35 @@ async def test_a_tables_moves_count_its_logged_actions_not_its_lobby(service: Ga
     assert table.moves == logged >= 3 and table.version > logged
     other = GameService(service.storage)  # another process reading the same table
     assert (await other.table(table.id)).moves == logged
+
+
+async def test_a_move_a_bot_makes_for_a_person_is_logged_as_standing_in(service: GameService, db_url: str) -> None:
+    """A person's own move is logged as theirs; the move a bot makes when their clock runs out, and every move
+    it makes once their seat is handed to it, is logged as standing in (``stand_in``): what looking back reads
+    (SQLite and PostgreSQL)."""
+    table = await started_table(service, humans=(ALICE, BOB), bots=1)
+    scheduler = BotScheduler(service, delay=0)
+    own = stood_in = 0
+    for _ in range(60):
+        if table.status != "running" or (own and stood_in > 2):
+            break
+        acting = table.to_act()
+        alice = next(s for s in table.seats if s.user_id == ALICE)
+        bob = next(s for s in table.seats if s.user_id == BOB)
+        if alice.player in acting:
+            await service.act(table.id, ALICE, table.engine.legal_actions(table.state, alice.player)[0],
+                              table.version)
+            own += 1
+        elif bob.player in acting:
+            await service.expire(table.id, table.version)  # Bob's decision runs out: a bot moves for him
+            stood_in += 1
+        else:
+            scheduler.kick(table.id)
+            await scheduler.idle()
+    await scheduler.idle()
+    assert own and stood_in
+    log = await service.storage.action_log(table.id)
+    by_player = {s.player: s.user_id for s in table.seats}
+    assert [a.stand_in for a in log] == [by_player[a.player] == BOB for a in log]
+    stored = rows(db_url, "SELECT SUM(stand_in) FROM actions WHERE game_id = ?", table.id)[0][0]
+    assert stored == sum(by_player[a.player] == BOB for a in log) > 0

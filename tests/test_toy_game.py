@@ -183,7 +183,7 @@ async def test_toy_is_reviewed_revealed_and_animated_with_nothing_else_registere
         last = frame_lines(stepped, len(stepped) - 1, Perspective.ALL, None, lang, names)
         assert t("common.game_over", lang) in last
         revealed = reveal_lines(replay, lang, names)
-        assert revealed == [t("reveal.hands", lang), *(t("reveal.held", lang, player=names(p), count=0, cards="")
+        assert revealed == [t("reveal.hands", lang), *(t("reveal.held", lang, player=names(p), count=0, cards="—")
                                                        for p in players)]
         gif = animated_summary(replay, lang)
         assert gif is not None

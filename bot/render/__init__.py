@@ -104,10 +104,16 @@ def hand(game: str, view: View, names: Names, locale: object | None) -> str:
 
 
 def review_picture(game: str) -> Callable[..., bytes] | None:
-    """How a moment looked back at is drawn (the viewer, the animated summary): the game's ``review_image`` (every
-    seat's public state), else its board ``image``; None for a game that draws none."""
+    """How a moment looked back at is drawn (the viewer, the animated summary), called ``(view, names, locale,
+    moved=seat)`` with the seat whose move led to it: the game's ``review_image`` (every seat's public state),
+    else its board ``image``; None for a game that draws none."""
     hooks = render_hooks(game)
-    return hooks.review_image or hooks.image
+    if hooks.review_image is not None:
+        return hooks.review_image
+    image = hooks.image
+    if image is None:
+        return None
+    return lambda view, names, locale, moved=None: image(view, names, locale)  # the board picture knows no mover
 
 
 def event_line(game: str, event: Event | dict[str, Any], names: Names, locale: object | None) -> str | None:

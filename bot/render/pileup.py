@@ -14,7 +14,7 @@ from engines.pileup.cards import COLOURS
 from engines.pileup.state import DumpLink
 from engines.pileup.view import Column, Pending, PileupView, Seat
 
-from ..i18n import join_list, t
+from ..i18n import join_list, t, with_mark
 from . import Board, Names, ranking_lines
 from .event_table import EventFormatter, format_event
 
@@ -110,7 +110,7 @@ def chain_text(chain: list[DumpLink], column: int, names: Names, locale: object 
         step = names(link.target)
         if link.die is not None:
             key = "pileup.chain.deflected" if link.die == column else "pileup.chain.missed"
-            step += " " + t(key, locale, die=die(link.die))
+            step = with_mark(step, t(key, locale, die=die(link.die)))
         parts.append(step)
     return " → ".join(parts)
 

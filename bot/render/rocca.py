@@ -11,7 +11,7 @@ from engines import Event
 from engines.rocca.geometry import SIDES
 from engines.rocca.view import Pending, RoccaView, TowerEntry
 
-from ..i18n import join_list, t
+from ..i18n import join_list, t, with_mark
 from . import Board, Names, ranking_lines
 from .event_table import EventFormatter, format_event
 
@@ -130,8 +130,8 @@ def hands_line(view: RoccaView, names: Names, locale: object | None) -> str:
         if p in out:
             parts.append(t("rocca.board.hand_out", locale, player=names(p), count=sizes.get(p, 0)))
         else:
-            parts.append(t("rocca.board.hand_size", locale, player=names(p), count=sizes.get(p, 0))
-                         + (" " + t("rocca.board.one_mark", locale) if p in one and sizes.get(p) == 1 else ""))
+            size = t("rocca.board.hand_size", locale, player=names(p), count=sizes.get(p, 0))
+            parts.append(with_mark(size, t("rocca.board.one_mark", locale)) if p in one and sizes.get(p) == 1 else size)
     return t("rocca.board.hands", locale, hands=" · ".join(parts))
 
 
@@ -349,6 +349,15 @@ def image(view: RoccaView, names: Names, locale: object | None) -> bytes:
     from .rocca_image import render_png
 
     return render_png(view)
+
+
+def review_image(view: RoccaView, names: Names, locale: object | None, moved: str | None = None) -> bytes:
+    """The picture of a moment looked back at (the viewer, the animated summary): the whole tower as it stood, as
+    the final board draws it (a tower too large to read whole: its overview and the last cards at full size), not
+    the crop around the cards a live move is decided on (a tester saw only the tower's top for seven frames)."""
+    from .rocca_image import render_png
+
+    return render_png(view, whole=True)
 
 
 def image_alt(view: RoccaView, names: Names, locale: object | None) -> str:

@@ -319,14 +319,15 @@ def draw_tower(draw: ImageDraw.ImageDraw, cv: Window, view: RoccaView, text: boo
             draw_badge(draw, cv, tc)
 
 
-def canvas_for(view: RoccaView) -> Canvas:
-    """The tower cropped to where a move is decided; once the game is over, the whole tower (one too large to read
-    whole is ``split``: its overview shows all of it, the parts the last cards at full size)."""
-    return Canvas(view.tower, whole=view.over)
+def canvas_for(view: RoccaView, whole: bool = False) -> Canvas:
+    """The tower cropped to where a move is decided; once the game is over (or ``whole``: looked back at), the
+    whole tower (one too large to read whole is ``split``: its overview shows all of it, the parts the last cards at
+    full size)."""
+    return Canvas(view.tower, whole=whole or view.over)
 
 
-def render(view: RoccaView) -> Image.Image:
-    cv = canvas_for(view)
+def render(view: RoccaView, whole: bool = False) -> Image.Image:
+    cv = canvas_for(view, whole)
     if cv.split:
         from .rocca_layout import render_split
 
@@ -337,5 +338,5 @@ def render(view: RoccaView) -> Image.Image:
     return cv.cut(img)
 
 
-def render_png(view: RoccaView) -> bytes:
-    return to_png(render(view))
+def render_png(view: RoccaView, whole: bool = False) -> bytes:
+    return to_png(render(view, whole))

@@ -11,7 +11,7 @@ from typing import Any
 
 from engines.twinpyramid.view import SeatView, TwinPyramidView
 
-from ..i18n import t
+from ..i18n import join_list, t, with_mark
 from . import Board, Names, ranking_lines
 from .twinpyramid_events import (  # event: the renderer registry calls it here
     deal_result_lines,
@@ -116,10 +116,10 @@ def seat_header(seat: SeatView, view: TwinPyramidView, names: Names, locale: obj
     me = seat.player
     acting = view.phase != "over" and me in view.to_act
     mark = "▶ " if acting else ""
-    start = " " + t("twinpyramid.board.start_mark", locale) if me == view.start_player else ""
-    return mark + t("twinpyramid.board.seat", locale, player=names(me), points=seat.points,
+    line = mark + t("twinpyramid.board.seat", locale, player=names(me), points=seat.points,
                     hand=seat.hand_count, burst=view.geometry.burst_size,
-                    held=seat.held_count, stones=seat.stone_count) + start
+                    held=seat.held_count, stones=seat.stone_count)
+    return with_mark(line, t("twinpyramid.board.start_mark", locale)) if me == view.start_player else line
 
 
 def seat_mark(number: int) -> str:
@@ -137,6 +137,8 @@ def seat_lines(seat: SeatView, view: TwinPyramidView, names: Names, locale: obje
     placed = [stone for row in ROWS for rank in row if (stone := seat.stones.get(rank))]
     if placed:  # public, and in the picture only for the deciding seat
         lines.append(t("twinpyramid.board.field", locale, cards=cards(placed)))
+    if seat.shown:  # public too: the picture's strip draws them as blocks, too small to read
+        lines.append(t("twinpyramid.board.shown", locale, cards=cards(seat.shown)))
     if reveal and seat.revealed is not None:
         lines.append(t("twinpyramid.board.revealed", locale, cards=sorted_cards(seat.revealed)))
     return lines
@@ -151,11 +153,23 @@ def limit_near(view: TwinPyramidView) -> bool:
     return view.phase not in ("deal_over", "over") and view.turn + 1 >= TURN_LIMIT_SHOWN_FROM * view.turn_limit
 
 
+def turns_line(view: TwinPyramidView, locale: object | None) -> str:
+    """The turn count and what the limit does: ends the deal unpaid, or at five and six seats settles it (D18)."""
+    key = "twinpyramid.board.turns_settled" if view.settled_at_limit else "twinpyramid.board.turns"
+    return t(key, locale, turn=view.turn + 1, limit=view.turn_limit)
+
+
 def result_notes(view: TwinPyramidView, names: Names, locale: object | None) -> list[str]:
-    """Under a finished game's result: why first place is shared, when it is (how the last deal ended)."""
+    """Under a finished game's result: why first place is shared, when it is. One deal: how it ended. A match of
+    more deals: the totals over all of them (the last deal alone explains no tie that one of its payers or
+    takers is in, as when every seat burst once)."""
     result, last = view.result, view.last_deal
     if result is None or last is None or len(result.ranking[0]) < 2:
         return []
+    first = result.ranking[0]
+    if view.deals_total > 1:
+        return [t("twinpyramid.result.shared_total", locale, deals=view.deals_total,
+                  players=join_list((names(p) for p in first), locale), points=result.scores.get(first[0], 0))]
     return [shared_first_line(last.model_dump(), names, locale)]
 
 
@@ -169,7 +183,7 @@ def board(view: TwinPyramidView, names: Names, locale: object | None) -> Board:
                  player=names(view.start_player), direction=direction_text(view, locale))
     lines = [head, top_line(view, locale)]
     if limit_near(view):
-        lines.append(t("twinpyramid.board.turns", locale, turn=view.turn + 1, limit=view.turn_limit))
+        lines.append(turns_line(view, locale))
     wild = wild_line(view, names, locale)
     if wild:
         lines.append(wild)
@@ -231,7 +245,7 @@ def hand(view: TwinPyramidView, names: Names, locale: object | None) -> str:
     lines += seat_block(view, seat_of(view, me), len(held), locale)
     lines.append(top_line(view, locale))
     if view.phase not in ("deal_over", "over"):
-        lines.append(t("twinpyramid.board.turns", locale, turn=view.turn + 1, limit=view.turn_limit))
+        lines.append(turns_line(view, locale))
     wild = wild_line(view, names, locale)
     if wild:
         lines.append(wild)
@@ -274,8 +288,9 @@ def decision_line(view: TwinPyramidView, names: Names, locale: object | None) ->
     left = view.rearranges_left or 0
     if view.arranging:
         return t("twinpyramid.hand.arranging", locale, left=left)
+    done = "" if left else "_arranged"  # no step left: the prompt offers no rearranging
     if p is None:
-        return t("twinpyramid.hand.turn", locale, left=left)
+        return t("twinpyramid.hand.turn" + done, locale, limit=view.geometry.rearrange_limit)
     match p.kind:
         case "build":
             return t("twinpyramid.hand.build", locale, count=p.count)
@@ -286,9 +301,10 @@ def decision_line(view: TwinPyramidView, names: Names, locale: object | None) ->
         case "order_three":
             return t("twinpyramid.hand.order_three", locale, cards=cards(view.peek or []))
         case "forced_draw" if p.cause == "3":
-            return t("twinpyramid.hand.forced_three", locale, player=names(view.three_player), left=left)
+            return t("twinpyramid.hand.forced_three" + done, locale, player=names(view.three_player),
+                     limit=view.geometry.rearrange_limit)
         case "forced_draw":
-            return t("twinpyramid.hand.forced_two", locale, count=p.count, left=left)
+            return t("twinpyramid.hand.forced_two" + done, locale, count=p.count, limit=view.geometry.rearrange_limit)
         case "deal_over":
             return t("twinpyramid.hand.deal_over", locale, deal=view.deal + 1, total=view.deals_total)
     return None
@@ -338,12 +354,13 @@ def image(view: TwinPyramidView, names: Names, locale: object | None) -> bytes:
     return render_png(view, names.plain())
 
 
-def review_image(view: TwinPyramidView, names: Names, locale: object | None) -> bytes:
-    """The picture of a moment looked back at (the viewer, the animated summary): the deciding seat's pyramids and
-    every seat's at a glance under them, so that a frame follows from the one before whoever moved."""
+def review_image(view: TwinPyramidView, names: Names, locale: object | None, moved: str | None = None) -> bytes:
+    """The picture of a moment looked back at (the viewer, the animated summary): the pyramids of the seat whose
+    move led to it (``moved``; else the deciding seat's), as the words beside it tell that move, and every seat's at
+    a glance under them, so that a frame follows from the one before whoever moved."""
     from .twinpyramid_image import render_review_png
 
-    return render_review_png(view, names.plain())
+    return render_review_png(view, names.plain(), moved)
 
 
 def image_alt(view: TwinPyramidView, names: Names, locale: object | None) -> str:

@@ -91,9 +91,15 @@ def draw_field(draw: ImageDraw.ImageDraw, left: float, top: float, stones: dict[
             draw_empty(draw, box, rank)
 
 
-def draw_hand(draw: ImageDraw.ImageDraw, left: float, top: float, held: int, shown: list[str], burst: int) -> None:
+def hand_cards(seat: SeatView) -> list[str | None]:
+    """The hand pyramid's cards in slot order: held first (None: face down; a hand shown to everyone — an A placed
+    or a burst — face up), then the shown cards."""
+    held: list[str | None] = list(seat.revealed) if seat.revealed is not None else [None] * seat.held_count
+    return [*held, *seat.shown]
+
+
+def draw_hand(draw: ImageDraw.ImageDraw, left: float, top: float, cards: list[str | None], burst: int) -> None:
     boxes = slot_boxes(left, top)
-    cards: list[str | None] = [None] * held + list(shown)
     for i, box in enumerate(boxes):
         if i < len(cards):
             card_id = cards[i]
@@ -118,7 +124,7 @@ def draw_seat(draw: ImageDraw.ImageDraw, seat: SeatView, left: float, top: float
                            fill=FIELD_BG)
     draw.rounded_rectangle((px - 4, hand_top - 4, px + ROW_W + 4, hand_top + PYR_H + 4), radius=10, fill=HAND_BG)
     draw_field(draw, px, field_top, seat.stones)
-    draw_hand(draw, px, hand_top, seat.held_count, seat.shown, burst)
+    draw_hand(draw, px, hand_top, hand_cards(seat), burst)
 
 
 def draw_name(draw: ImageDraw.ImageDraw, name: str, number: int, width: float, acting: bool,
@@ -130,20 +136,22 @@ def draw_name(draw: ImageDraw.ImageDraw, name: str, number: int, width: float, a
     draw_fitted(draw, (left + 2 * PAD, top + NAME_H / 2 + 2), shown, NAME_SIZE, width - 4 * PAD, INK)
 
 
-def focus_seat(view: TwinPyramidView, ended_first: bool = False) -> int:
+def focus_seat(view: TwinPyramidView, ended_first: bool = False, moved: str | None = None) -> int:
     """The index of the seat the picture shows: the first to act, else the current player's; ``ended_first`` (a
-    moment looked back at): at a deal's end the seat that ended it (its completed pyramid, its burst hand)."""
+    moment looked back at): at a deal's end the seat that ended it (its completed pyramid, its burst hand), else
+    the seat that ``moved`` to this moment (the one its words tell of)."""
     players = [seat.player for seat in view.table]
     over = ended_first and view.last_deal is not None and view.phase in ("deal_over", "over")
     ended = view.last_deal.player if over and view.last_deal is not None else None
-    for player in ([ended] if ended else []) + (view.to_act if view.phase != "over" else []) + [view.current]:
+    first = [ended] if ended else [moved] if moved else []
+    for player in first + (view.to_act if view.phase != "over" else []) + [view.current]:
         if player in players:
             return players.index(player)
     return 0
 
 
 def render(view: TwinPyramidView, names: Callable[[str], str] = str, below: int = 0,
-           ended_first: bool = False) -> Image.Image:
+           ended_first: bool = False, moved: str | None = None) -> Image.Image:
     """The deciding seat's panel under its name (``below``: pixels left free under it, and ``ended_first``, for
     ``render_review``)."""
     width = PANEL_W + 2 * PAD
@@ -152,7 +160,7 @@ def render(view: TwinPyramidView, names: Callable[[str], str] = str, below: int 
     draw = ImageDraw.Draw(img)
     if not view.table:
         return img
-    index = focus_seat(view, ended_first)
+    index = focus_seat(view, ended_first, moved)
     seat = view.table[index]
     acting = view.phase != "over" and seat.player in view.to_act
     draw_name(draw, names(seat.player), index + 1, width, acting)
@@ -197,7 +205,7 @@ def draw_mini(draw: ImageDraw.ImageDraw, seat: SeatView, number: int, left: floa
         stone = seat.stones.get(rank)
         fill = (WHITE if stone.startswith("X") else suit_ink(stone[-1])) if stone else FIELD_BG
         draw.rectangle(box, fill=fill, outline=INK if stone else EMPTY_INK)
-    cards: list[str | None] = [None] * seat.held_count + list(seat.shown)
+    cards = hand_cards(seat)
     for i, box in enumerate(mini_boxes(x, field_top + MINI_PYR + 8)):
         if i < len(cards):
             draw.rectangle(box, fill=BACK if cards[i] is None else WHITE, outline=INK)
@@ -205,12 +213,13 @@ def draw_mini(draw: ImageDraw.ImageDraw, seat: SeatView, number: int, left: floa
             draw.rectangle(box, fill=HAND_BG, outline=BURST if i == burst - 1 else EMPTY_INK)
 
 
-def render_review(view: TwinPyramidView, names: Callable[[str], str] = str) -> Image.Image:
-    """The deciding seat's two pyramids under its name (``render``; at a deal's end the seat that ended it), and
+def render_review(view: TwinPyramidView, names: Callable[[str], str] = str, moved: str | None = None) -> Image.Image:
+    """The two pyramids of the seat that ``moved`` to this moment under its name (``render``; at a deal's end the
+    seat that ended it; without ``moved`` the deciding seat), and
     under them every seat at a glance, in
     seat order, numbered as the board text numbers them (the one to act on gold): what the viewer and the
     animated summary show, so that a frame follows from the one before whoever moved."""
-    img = render(view, names, below=MINI_H, ended_first=True)
+    img = render(view, names, below=MINI_H, ended_first=True, moved=moved)
     if not view.table:
         return img
     draw = ImageDraw.Draw(img)
@@ -222,5 +231,5 @@ def render_review(view: TwinPyramidView, names: Callable[[str], str] = str) -> I
     return img
 
 
-def render_review_png(view: TwinPyramidView, names: Callable[[str], str] = str) -> bytes:
-    return to_png(render_review(view, names))
+def render_review_png(view: TwinPyramidView, names: Callable[[str], str] = str, moved: str | None = None) -> bytes:
+    return to_png(render_review(view, names, moved))

@@ -213,7 +213,7 @@ class GameStore:
     async def commit_action(self, game_id: int, *, expected_version: int, player: str, action: dict[str, Any],
                             state: str, status: str, notices: list[tuple[str, str]], bot_to_act: bool = False,
                             deadline: float | None = None, seat: SeatRow | None = None,
-                            board_shown: BoardShown | None = None) -> None:
+                            board_shown: BoardShown | None = None, stand_in: bool = False) -> None:
         """Append the action, write the state and bump the version atomically; returns once committed.
 
         Group commit: actions of different tables that arrive while a commit is under way are written
@@ -224,7 +224,7 @@ class GameStore:
         done = asyncio.get_running_loop().create_future()
         self._pending.append(PendingAction(game_id, expected_version, player, json.dumps(action), state, status,
                                            bot_to_act, deadline, seat, notices, done,
-                                           board_shown.dump() if board_shown is not None else None))
+                                           board_shown.dump() if board_shown is not None else None, stand_in))
         if self._flusher is None or self._flusher.done():
             self._flusher = asyncio.create_task(self._flush_pending())
         await done
@@ -304,9 +304,9 @@ class GameStore:
 
     async def action_log(self, game_id: int) -> list[LoggedAction]:
         """The game's actions in the order they were committed, with when each was."""
-        rows = await self.db.fetch("SELECT seq, player, action, created_at FROM actions WHERE game_id = ? "
+        rows = await self.db.fetch("SELECT seq, player, action, created_at, stand_in FROM actions WHERE game_id = ? "
                                    "ORDER BY seq", game_id)
-        return [LoggedAction(int(r[0]), r[1], json.loads(r[2]), float(r[3])) for r in rows]
+        return [LoggedAction(int(r[0]), r[1], json.loads(r[2]), float(r[3]), bool(r[4])) for r in rows]
 
     async def peek_notices(self, game_id: int, player: str) -> list[tuple[int, str]]:
         """Pending private events for a player, oldest first, with their ids; nothing is removed."""

@@ -55,16 +55,17 @@ class PgTx(Tx):
 GROUP_COMMIT = """
 WITH b AS (
     SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int[],
-                         $8::float8[], $18::text[])
-                  AS b(id, expected, player, action, state, status, bot_to_act, deadline, board_shown)),
+                         $8::float8[], $18::text[], $20::int[])
+                  AS b(id, expected, player, action, state, status, bot_to_act, deadline, board_shown, stand_in)),
 u AS (
     UPDATE games g SET version = g.version + 1, updated_at = $9, state = b.state, status = b.status,
                        bot_to_act = b.bot_to_act, deadline = b.deadline,
                        board_shown = COALESCE(b.board_shown, g.board_shown)
     FROM b WHERE g.id = b.id AND g.version = b.expected RETURNING g.id),
 a AS (
-    INSERT INTO actions (game_id, seq, player, action, created_at)
-    SELECT b.id, COALESCE((SELECT MAX(x.seq) FROM actions x WHERE x.game_id = b.id), 0) + 1, b.player, b.action, $9
+    INSERT INTO actions (game_id, seq, player, action, created_at, stand_in)
+    SELECT b.id, COALESCE((SELECT MAX(x.seq) FROM actions x WHERE x.game_id = b.id), 0) + 1, b.player, b.action, $9,
+           b.stand_in
     FROM b JOIN u ON u.id = b.id),
 s AS (
     UPDATE seats t SET timeouts = s.timeouts, is_bot = s.is_bot, away = s.away, showed_up = s.showed_up
@@ -91,6 +92,7 @@ def _group_args(batch: list[PendingAction], now: float) -> list[Any]:
     columns += [[n[i] for n in notices] for i in range(3)]
     columns.append([a.board_shown for a in batch])
     columns.append([s[5] for s in seats])  # $19: each seat's showed_up
+    columns.append([int(a.stand_in) for a in batch])  # $20: a bot moved for the seat's person
     return columns
 
 

@@ -101,6 +101,7 @@ class LoggedAction:
     player: str
     action: dict[str, Any]
     created_at: float
+    stand_in: bool = False  # a bot made it for the seat's person (out of time, or away)
 
 
 @dataclass
@@ -118,6 +119,7 @@ class PendingAction:
     notices: list[tuple[str, str]]
     done: asyncio.Future[None]
     board_shown: str | None = None  # the table's new record of what its players were shown (None: unchanged)
+    stand_in: bool = False  # a bot made this move for the seat's person (out of time, or away)
 
 
 @dataclass(frozen=True)

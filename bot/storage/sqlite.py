@@ -193,9 +193,9 @@ def _batch_writes(done: list[PendingAction], now: float) -> list[tuple[str, list
          "bot_to_act = ?, deadline = ?, board_shown = COALESCE(?, board_shown) WHERE id = ? AND version = ?",
          [(now, a.state, a.status, int(a.bot_to_act), a.deadline, a.board_shown, a.game_id, a.expected_version)
           for a in done]),
-        ("INSERT INTO actions (game_id, seq, player, action, created_at) VALUES "
-         "(?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM actions WHERE game_id = ?), ?, ?, ?)",
-         [(a.game_id, a.game_id, a.player, a.action, now) for a in done]),
+        ("INSERT INTO actions (game_id, seq, player, action, created_at, stand_in) VALUES "
+         "(?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM actions WHERE game_id = ?), ?, ?, ?, ?)",
+         [(a.game_id, a.game_id, a.player, a.action, now, int(a.stand_in)) for a in done]),
         ("UPDATE seats SET timeouts = ?, is_bot = ?, away = ?, showed_up = ? WHERE game_id = ? AND seat = ?",
          [(a.seat.timeouts, int(a.seat.is_bot), int(a.seat.away), int(a.seat.showed_up), a.game_id, a.seat.seat)
           for a in done if a.seat is not None]),

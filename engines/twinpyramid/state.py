@@ -8,11 +8,14 @@ from pydantic import BaseModel, ConfigDict, Field
 from ..base import GameState
 
 # How many rearrangement steps one decision (a turn, or a forced draw) allows. The rules say any number
-# (「何枚でも可能です」); a finite bound keeps every game finite, and this one cuts no arrangement a player could
-# want (D3): every arrangement of hand and pyramids reachable from a position is reachable within 13 steps — at
-# most 9 stone swaps (one a slot whose stone changes; a hand of 10 bursts, so at most 9 cards match 9 stones) and
-# at most 4 moves between held and shown (held holds 4; a swap of held and shown fixes two cards at once).
-REARRANGE_LIMIT = 13
+# (「何枚でも可能です」, hand cards 「自由に」); a finite bound keeps every game finite (a step can undo the one
+# before), and this one cuts no arrangement a player could want (D3): every arrangement of hand and pyramids
+# reachable from a position is reachable within ARRANGEMENT_STEPS — at most 9 stone swaps (one a slot whose stone
+# changes; a hand of 10 bursts, so at most 9 cards match 9 stones) and at most 4 moves between held and shown
+# (held holds 4; a swap of held and shown fixes two cards at once). The bound counts clicks, so it is three times
+# that: a player may try two whole arrangements and undo them and still reach any third.
+ARRANGEMENT_STEPS = 13
+REARRANGE_LIMIT = 3 * ARRANGEMENT_STEPS
 
 # A deal ends when someone completes either pyramid (the original's only ending). As a
 # safeguard against a deal that could in principle run for ever (cards locked in hands and

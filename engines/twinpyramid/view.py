@@ -91,7 +91,8 @@ class TwinPyramidView(View):
     named_suit: str | None
     wild: WildView | None
     turn: int  # turns completed in this deal
-    turn_limit: int  # the deal ends unpaid when ``turn`` reaches it
+    turn_limit: int  # the deal ends when ``turn`` reaches it: unpaid, or settled by stones (``settled_at_limit``)
+    settled_at_limit: bool = False  # D18: at five and six seats (rules 5) a deal at the limit is settled
     draw_count: int
     discard_count: int
     pending: PendingView | None
@@ -157,6 +158,7 @@ def build_view(engine: TwinPyramidEngine, state: TwinPyramidState, viewer: str |
         wild=WildView(owner=state.wild.owner, suit=state.wild.suit) if state.wild else None,
         turn=state.turns,
         turn_limit=state.turn_limit,
+        settled_at_limit=state.settled_by_stones,
         draw_count=len(state.draw),
         discard_count=len(state.discard),
         pending=None if pending is None else PendingView(kind=pending.kind, player=pending.player,

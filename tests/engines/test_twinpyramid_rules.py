@@ -6,7 +6,7 @@ import pytest
 
 from engines import IllegalAction
 from engines.twinpyramid.cards import HELD_LIMIT
-from engines.twinpyramid.state import REARRANGE_LIMIT
+from engines.twinpyramid.state import ARRANGEMENT_STEPS, REARRANGE_LIMIT
 
 from .test_twinpyramid_support import (
     ENG,
@@ -348,11 +348,12 @@ def test_rearranging_allows_every_arrangement_a_position_can_reach(matched: int)
     """「(何枚でも可能です)」 (D3): the bound cuts no arrangement a player could want. Breadth first over the steps
     the engine offers (no limit), the farthest arrangement of a seat with ``matched`` stones and as many hand
     cards of their ranks (held full first) is ``most_steps_needed`` away; the hardest position the rules allow
-    — nine stones (ten complete the pyramid) and nine hand cards of their ranks (ten burst) — so needs 13, the
-    limit."""
+    — nine stones (ten complete the pyramid) and nine hand cards of their ranks (ten burst) — so needs 13; the
+    limit counts clicks (a step can undo the one before) and is three times that."""
     ranks = ["7", "8", "9", "10", "4", "5", "6", "2", "3"][:matched]
     hand = [r + "H" for r in ranks]
     s = make(n=2, hands={"p0": {"stones": [r + "S" for r in ranks], "held": hand[:HELD_LIMIT],
                                 "shown": hand[HELD_LIMIT:]}}, top="KD", fill_draw=False)
     assert farthest_arrangement(s) == most_steps_needed(matched)
-    assert REARRANGE_LIMIT == most_steps_needed(9) == 13
+    assert ARRANGEMENT_STEPS == most_steps_needed(9) == 13
+    assert REARRANGE_LIMIT == 3 * ARRANGEMENT_STEPS  # two whole arrangements tried and undone, then any third

@@ -133,12 +133,14 @@ def went_on(tournament: Tournament, table: TournamentTable) -> list[tuple[int, i
     return ranked[:tournament.advance]
 
 
-def knockout_field(tournament: Tournament, done: int) -> list[int]:
+def knockout_field(tournament: Tournament, done: int, *, counting_away: bool = False) -> list[int]:
     """Who plays the round after ``done``, best seed first: those who went on from it (byes first, then by their
-    place at their table, their seat, their table), less the dropped and the away (no-shows not back)."""
+    place at their table, their seat, their table), less the dropped and the away (no-shows not back; kept when
+    ``counting_away``, as while they may still come back)."""
     going_on = sorted((place, seat, table.number, u) for table in tournament.round_tables(done)
                       for place, seat, u in went_on(tournament, table))
-    return [u for *_, u in going_on if tournament.entrants[u].seatable]
+    return [u for *_, u in going_on if tournament.entrants[u].seatable
+            or (counting_away and tournament.entrants[u].status == EntrantStatus.AWAY)]
 
 
 def knockout_final(tournament: Tournament, number: int) -> TournamentTable | None:
@@ -177,10 +179,12 @@ def knockout_places(tournament: Tournament, ordered: list[Standing]) -> list[Sta
             row.out_cancelled = table.status == "cancelled"
     if t.status in (TournamentStatus.FINISHED, TournamentStatus.CANCELLED) and final is None and current:
         # It ended without a final table (too few left for one, or the organiser ended it): the last round decides.
-        # Those who went on from it come first, by their place there; equal places share (co-champions).
-        decided = sorted({u for tb in t.round_tables(current) for _, _, u in went_on(t, tb)
-                          if t.entrants[u].status != EntrantStatus.DROPPED},
-                         key=lambda u: (by_id[u].out_place, by_id[u].seq))
+        # Those who went on from it come first, by their place there; equal places share (co-champions). A no-show
+        # who went on by seed and never came back is no champion over those who played (unless nobody did).
+        gone_on = {u for tb in t.round_tables(current) for _, _, u in went_on(t, tb)
+                   if t.entrants[u].status != EntrantStatus.DROPPED}
+        present = {u for u in gone_on if t.entrants[u].status != EntrantStatus.AWAY}
+        decided = sorted(present or gone_on, key=lambda u: (by_id[u].out_place, by_id[u].seq))
         for u in decided:
             by_id[u].decided = True
         finalists = [by_id[u] for u in decided]

@@ -48,6 +48,10 @@ def knockout_lines(tournament: Tournament, rows: list[Standing], locale: object 
                            points=number(row.points), dropped=dropped))
         elif row.out_round is None:
             lines.append(t("tournament.knockout_in_line", locale, name=name, dropped=dropped))
+        elif row.left:  # went on from their last table, then dropped or stayed away: not "out" there
+            key = "tournament.knockout_left_bye_line" if row.out_bye else "tournament.knockout_left_line"
+            lines.append(t(key, locale, place=row.place, name=name, round=row.out_round, table_place=row.out_place,
+                           table=row.out_table, dropped=dropped))
         elif row.out_cancelled:
             lines.append(t("tournament.knockout_out_seeded_line", locale, place=row.place, name=name,
                            round=row.out_round, table=row.out_table, dropped=dropped))

@@ -313,7 +313,7 @@ class TournamentService:
                 game = await self.games.table(table.game_id)
                 score_absent_seats(t, table, game, no_shows=False)  # the organiser's places stand
                 if game.status == "finished":  # it was rated by its own result: the correction redoes that
-                    people = {s.user_id for s in game.seats if s.user_id is not None}
+                    people = {s.user_id for s in await self.ratings.people_of(game)}
                     await self.ratings.correct_game(game.id, {u: place for u, (place, _) in table.results.items()
                                                               if u in people})
             await self.store.set_table(table)

@@ -40,6 +40,9 @@ class Standing:
     out_table: int = 0
     out_cancelled: bool = False    # ... a table cancelled before its end: placed there by seed
     decided: bool = False          # ... it ended with no final table: placed on top by the last round
+    out_bye: bool = False          # ... that was a bye
+    out_absent: bool = False       # ... did not play that table (a no-show, a forfeit, a bye): below who did
+    left: bool = False             # ... went on from it, then played no more (dropped, or away)
 
     @property
     def key(self) -> tuple[float, float, float]:
@@ -153,8 +156,9 @@ def knockout_final(tournament: Tournament, number: int) -> TournamentTable | Non
 
 def knockout_places(tournament: Tournament, ordered: list[Standing]) -> list[Standing]:
     """A knockout's order: those still in, then the final table's places, then everyone else by the round they
-    went out in (later first), then their place at that table; after a Swiss stage, those it left out follow in its
-    order (``out_round`` 0). During the Swiss stage, its standings."""
+    went out in (later first), those who played that round before those who did not (a no-show, a forfeit, a bye
+    and then a drop), then their place at that table; after a Swiss stage, those it left out follow in its order
+    (``out_round`` 0). During the Swiss stage, its standings."""
     t = tournament
     if not t.knockout_stage:
         return ordered
@@ -177,14 +181,17 @@ def knockout_places(tournament: Tournament, ordered: list[Standing]) -> list[Sta
             # a table cancelled before its end has no places: its players are ranked by seed (seat order)
             row.out_place = table.results[u][0] if u in table.results else table.players.index(u) + 1
             row.out_cancelled = table.status == "cancelled"
+            row.out_bye = table.status == "bye"
+            row.out_absent = row.out_bye or u in table.no_shows or u in table.forfeits
+            row.left = any(went == u for *_, went in went_on(t, table))
     if t.status in (TournamentStatus.FINISHED, TournamentStatus.CANCELLED) and final is None and current:
         # It ended without a final table (too few left for one, or the organiser ended it): the last round decides.
         # Those who went on from it come first, by their place there; equal places share (co-champions). A no-show
         # who went on by seed and never came back is no champion over those who played (unless nobody did).
-        gone_on = {u for tb in t.round_tables(current) for _, _, u in went_on(t, tb)
-                   if t.entrants[u].status != EntrantStatus.DROPPED}
-        present = {u for u in gone_on if t.entrants[u].status != EntrantStatus.AWAY}
-        decided = sorted(present or gone_on, key=lambda u: (by_id[u].out_place, by_id[u].seq))
+        went = {u for tb in t.round_tables(current) for _, _, u in went_on(t, tb)
+                if t.entrants[u].status != EntrantStatus.DROPPED}
+        present = {u for u in went if t.entrants[u].status != EntrantStatus.AWAY}
+        decided = sorted(present or went, key=lambda u: (by_id[u].out_place, by_id[u].seq))
         for u in decided:
             by_id[u].decided = True
         finalists = [by_id[u] for u in decided]
@@ -198,13 +205,16 @@ def knockout_places(tournament: Tournament, ordered: list[Standing]) -> list[Sta
         row.out_round, row.place = None, 0
     placed = set(still_in) | {row.user_id for row in finalists}
     rest = sorted((r for r in ordered if r.user_id not in placed),
-                  key=lambda r: (-(r.out_round or 0), r.out_place, r.seq if r.out_round else position[r.user_id]))
+                  key=lambda r: (-(r.out_round or 0), r.out_absent, r.out_place,
+                                 r.seq if r.out_round else position[r.user_id]))
     out = top + finalists + rest
     for i, row in enumerate(out):
         if row in top:
             continue
-        same = i > len(top) and (out[i - 1].final_place, out[i - 1].out_round, out[i - 1].out_place,
-                                 out[i - 1].decided) == (row.final_place, row.out_round, row.out_place, row.decided)
+        before = out[i - 1]
+        same = i > len(top) and (before.final_place, before.out_round, before.out_absent, before.out_place,
+                                 before.decided) == (row.final_place, row.out_round, row.out_absent, row.out_place,
+                                                     row.decided)
         if row.out_round == 0:  # left out by a Swiss stage's cut: shared only on equal Swiss standing
             same = same and out[i - 1].key == row.key
         row.place = out[i - 1].place if same else i + 1  # those still in will finish above
@@ -220,7 +230,7 @@ def pairing_order(tournament: Tournament, ratings: dict[int, float]) -> list[int
 def score_absent_seats(tournament: Tournament, table: TournamentTable, game: Table, *, no_shows: bool = True) -> None:
     """A seat a bot played for someone absent scores nothing for them: last place (shared with any other absent
     seat), no points; the others move up in their order (as if the absent had left the table first; points by the
-    table's size). Absent is a
+    table's size); the absent's place is the table's last (4 at four seats, for two absent as for one). Absent is a
     person who dropped and whose seat a bot played (a **forfeit**), or one who never made a move of their own at the
     table while a bot played their seat (a **no-show**: timed out before their first move, or replaced before it).
     A person still entered who moved at the table keeps the seat's result however it ended, as does a person who
@@ -245,4 +255,5 @@ def score_absent_seats(tournament: Tournament, table: TournamentTable, game: Tab
     ranking = [[uid for uid, (place, _) in table.results.items() if place == p and uid not in absent]
                for p in places]
     table.results = ranking_points(ranking + [sorted(absent)])  # points by the table's size
-    table.results.update({uid: (table.results[uid][0], 0.0) for uid in absent})
+    # the absent share the table's last place, shown as its number (never "1." for a table nobody played)
+    table.results.update({uid: (len(table.players), 0.0) for uid in absent})

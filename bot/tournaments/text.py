@@ -9,7 +9,16 @@ from bot.i18n import join_list, t
 
 from .formats import can_come_back, rules_of
 from .knockout_text import entrant_mark, knockout_lines, number
-from .models import BYE_POINTS, ENDED_STATES, OPEN_STATES, Entrant, EntrantStatus, Tournament, TournamentStatus
+from .models import (
+    BYE_POINTS,
+    ENDED_STATES,
+    OPEN_STATES,
+    Entrant,
+    EntrantStatus,
+    TableStatus,
+    Tournament,
+    TournamentStatus,
+)
 from .ratings import PlayerStats, RatingRow
 from .standings import Standing, knockout_final
 
@@ -149,13 +158,23 @@ def round_lines(tournament: Tournament, round_number: int, locale: object | None
     for table in tournament.round_tables(round_number):
         names = join_list((shown_name(tournament.entrants[u]) for u in table.players), locale)
         if table.status == "bye" and tournament.advance and round_number > tournament.swiss_rounds:
-            lines.append(t("tournament.bye_line_knockout", locale, name=names, next=round_number + 1))
+            unplayed = round_number + 1 == tournament.rounds and not has_played(tournament, table.players[0])
+            key = "tournament.bye_line_knockout_final" if unplayed else "tournament.bye_line_knockout"
+            lines.append(t(key, locale, name=names, next=round_number + 1))
         elif table.status == "bye":
             lines.append(t("tournament.bye_line", locale, name=names, points=number(BYE_POINTS)))
         elif table.status in ("pending", "running", "finished"):
             where = f"<#{table.channel_id}>" if table.channel_id != tournament.channel_id else f"#{table.game_id}"
             lines.append(t("tournament.table_line", locale, number=table.number, where=where, players=names))
     return lines + rule_lines(tournament, round_number, locale)
+
+
+def has_played(tournament: Tournament, user_id: int) -> bool:
+    """Whether the entrant played a table of the knockout (a Swiss stage's tables aside): one that ended or was
+    cancelled, and not as a no-show or a forfeit. Said when a bye sends someone who has not to the final table."""
+    return any(user_id in tb.players and user_id not in tb.no_shows and user_id not in tb.forfeits
+               for tb in tournament.tables if tb.round > tournament.swiss_rounds
+               and tb.status in (TableStatus.FINISHED, TableStatus.CANCELLED))
 
 
 def rule_lines(tournament: Tournament, round_number: int, locale: object | None) -> list[str]:

@@ -143,6 +143,18 @@ def standings_title(tournament: Tournament, locale: object | None) -> str:
              rounds=tournament.total_rounds)
 
 
+def finished_text(tournament: Tournament, locale: object | None) -> str:
+    """The final standings' heading; when a Swiss or a round robin ended before its planned rounds because too few
+    are left to seat a table, why (a knockout's standings say how its last round decided)."""
+    tn = tournament
+    text = t("tournament.finished", locale, name=title(tn, locale))
+    left = len(tn.seatable_entrants())
+    if not rules_of(tn).advance and tn.current_round < tn.total_rounds and left < tn.seats_min:
+        text += "\n" + t("tournament.ended_early", locale, round=tn.current_round, rounds=tn.total_rounds,
+                         count=left, min=tn.seats_min)
+    return text
+
+
 def shown_name(entrant: Entrant) -> str:
     """A person as a mention (which pings only if the message allows it), a bot by its name."""
     return literal.markdown(entrant.name) if entrant.is_bot else entrant.mention

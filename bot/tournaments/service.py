@@ -171,8 +171,11 @@ class TournamentService:
             absent = [u for u, e in t.entrants.items() if t.checkin and e.status != "checked_in"]
             count = len(t.entrants) - len(absent)
             rules = rules_of(t)
-            if count < max(t.seats_min, rules.min_entrants):
-                raise HostError("tournament.too_few_players", count=count, min=max(t.seats_min, rules.min_entrants))
+            least = max(t.seats_min, rules.min_entrants)
+            if count < least and t.checkin:  # counted as the sign-up counts: the checked in, of all entered
+                raise HostError("tournament.too_few_checked_in", count=count, entered=len(t.entrants), min=least)
+            if count < least:
+                raise HostError("tournament.too_few_players", count=count, min=least)
             if rules.max_entrants is not None and count > rules.max_entrants:
                 raise HostError("tournament.round_robin_too_big", count=count, max=rules.max_entrants)
             if sum(1 for u, e in t.entrants.items() if not e.is_bot and u not in absent) < min_people:

@@ -231,7 +231,7 @@ def called_people(tournament: Tournament, round_number: int) -> list[int]:
 def checkin_reminder(tournament: Tournament, locale: object | None, people: list[int]) -> tuple[str, list[int]]:
     """The one reminder before the check-in deadline, to ``people``: those entered and not checked in yet."""
     text = t("tournament.checkin_reminder", locale, people=" ".join(f"<@{u}>" for u in people),
-             deadline=when(tournament.checkin_until or 0))
+             deadline=when(tournament.checkin_until or 0), consequence=t("tournament.checkin_consequence", locale))
     return text, people
 
 
@@ -239,7 +239,8 @@ def checkin_call(tournament: Tournament, locale: object | None) -> tuple[str, li
     """The check-in call: the people entered but not checked in, mentioned once, with the deadline."""
     people = [e.user_id for e in tournament.active_entrants() if not e.is_bot and e.status != "checked_in"]
     text = t("tournament.checkin_call", locale, people=" ".join(f"<@{u}>" for u in people),
-             deadline=when(tournament.checkin_until or 0))
+             deadline=when(tournament.checkin_until or 0),  # what the deadline does: the reminder's words
+             consequence=t("tournament.checkin_consequence", locale))
     return text, people
 
 

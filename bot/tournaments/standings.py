@@ -57,9 +57,13 @@ def compute_standings(tournament: Tournament, ratings: dict[int, float] | None =
                                 away=e.status == EntrantStatus.AWAY, rating=ratings.get(e.user_id, 0.0))
             for e in tournament.entrants.values()}
     last = tournament.rounds if through_round is None else min(through_round, tournament.rounds)
+    current = tournament.current_round
+    playing = not all(tb.done for tb in tournament.round_tables(current))
     for table in tournament.tables:
         if table.round > last:
             continue
+        if table.status == "bye" and table.round == current and playing:
+            continue  # a bye scores once its round is over, with the games played meanwhile (never before any)
         if table.status == "bye":
             for uid, (_, points) in table.results.items():
                 rows[uid].points += points

@@ -139,6 +139,9 @@ def standings_title(tournament: Tournament, locale: object | None) -> str:
         return t("tournament.final_standings_title", locale, name=title(tournament, locale))
     current = tournament.current_round
     completed = current if all(tb.done for tb in tournament.round_tables(current)) else current - 1
+    if completed == 0 and current == 1:  # never "after round 0"
+        return t("tournament.standings_title_first", locale, name=title(tournament, locale),
+                 rounds=tournament.total_rounds)
     return t("tournament.standings_title", locale, name=title(tournament, locale), round=completed,
              rounds=tournament.total_rounds)
 

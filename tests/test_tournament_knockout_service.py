@@ -101,6 +101,10 @@ async def test_a_knockout_too_small_for_its_final_still_has_a_champion(db_url: s
     winners = {u for tb in tn.round_tables(1) if tb.status == "finished" for _, _, u in went_on(tn, tb)}
     rows = await host.tournaments.standings(tn)
     assert len(winners) == 2 and {r.user_id for r in rows[:2]} == winners and [r.place for r in rows[:2]] == [1, 1]
+    from bot.tournaments.knockout_text import bracket_lines
+
+    table_lines = [line for line in bracket_lines(tn, "ja") if "→" in line]  # names listed with 「、」 in Japanese
+    assert table_lines and all("、" in line and ", " not in line for line in table_lines)
     gone = bye.players[0]
     assert rows[-1].user_id == gone and rows[-1].place == len(rows) > rows[-2].place
     name = tn.entrants[gone].name

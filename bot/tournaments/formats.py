@@ -150,6 +150,8 @@ def _knockout_correction(t: Tournament, table: TournamentTable, void: bool) -> N
     """A knockout round whose players went on to the next one is settled: changing it would change who should have
     played since. After the end, the final table is corrected by its result, not voided (it would leave no final)."""
     if table.round < t.current_round and t.knockout_stage:  # a Swiss stage's rounds, before its cut, stay open
+        if table.round <= t.swiss_rounds:
+            raise HostError("tournament.swiss_round_settled", round=table.round)
         raise HostError("tournament.knockout_round_settled", round=table.round, next=table.round + 1)
     if void and t.status == TournamentStatus.FINISHED:
         raise HostError("tournament.knockout_final_void")

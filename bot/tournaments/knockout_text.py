@@ -3,7 +3,7 @@ who went out in which round and at which place, then each round's tables and who
 from __future__ import annotations
 
 from bot import literal
-from bot.i18n import t
+from bot.i18n import join_list, t
 
 from .models import ENDED_STATES, Tournament, TournamentTable
 from .standings import Standing, knockout_final, went_on
@@ -80,16 +80,16 @@ def _table_line(tournament: Tournament, table: TournamentTable, final: bool, loc
     if table.status == "bye":
         return t("tournament.bracket_bye", locale, name=_name(tournament, table.players[0]))
     if not table.done:
-        players = ", ".join(_name(tournament, u) for u in table.players)
+        players = join_list((_name(tournament, u) for u in table.players), locale)
         return t("tournament.bracket_playing", locale, number=table.number, players=players)
     size = len(table.players)
     placed = sorted(table.players, key=lambda u: table.results.get(u, (size, 0.0))[0])
-    players = ", ".join(t("tournament.bracket_placed", locale, place=table.results.get(u, (size, 0.0))[0],
-                          name=_name(tournament, u)) for u in placed)
+    players = join_list((t("tournament.bracket_placed", locale, place=table.results.get(u, (size, 0.0))[0],
+                           name=_name(tournament, u)) for u in placed), locale)
     if table.status == "cancelled":
-        players = ", ".join(_name(tournament, u) for u in table.players)
+        players = join_list((_name(tournament, u) for u in table.players), locale)
     if final:
         return t("tournament.bracket_final_table", locale, players=players)
-    advanced = ", ".join(_name(tournament, u) for _, _, u in went_on(tournament, table))
+    advanced = join_list((_name(tournament, u) for _, _, u in went_on(tournament, table)), locale)
     key = "tournament.bracket_cancelled" if table.status == "cancelled" else "tournament.bracket_table"
     return t(key, locale, number=table.number, players=players, advanced=advanced)

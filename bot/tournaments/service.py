@@ -138,7 +138,7 @@ class TournamentService:
             if t.status not in OPEN_STATES:
                 raise HostError("tournament.closed")
             if user_id not in t.entrants:
-                raise HostError("tournament.not_entered")
+                raise HostError("tournament.you_not_entered")
             await self.store.remove_entrant(t.id, user_id)
             del t.entrants[user_id]
             await self.rounds.emit(t, TournamentUpdateKind.SIGNUP)
@@ -212,7 +212,7 @@ class TournamentService:
             self.require_state(t, *ACTIVE_STATES)
             entrant = t.entrants.get(user_id)
             if entrant is None:
-                raise HostError("tournament.not_entered")
+                raise HostError("tournament.you_not_entered" if actor == user_id else "tournament.not_entered")
             if entrant.status == "dropped":
                 raise HostError("tournament.already_dropped")
             if t.status in OPEN_STATES:  # before the start, dropping is leaving
@@ -249,7 +249,9 @@ class TournamentService:
             self.require_state(t, "running")
             entrant = t.entrants.get(user_id)
             if entrant is None:
-                raise HostError("tournament.not_entered")
+                raise HostError("tournament.you_not_entered")
+            if entrant.status == EntrantStatus.DROPPED:
+                raise HostError("tournament.back_dropped")
             if entrant.status != EntrantStatus.AWAY:
                 raise HostError("tournament.not_away")
             if not can_come_back(t, user_id):

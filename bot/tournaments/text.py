@@ -199,8 +199,9 @@ def rule_lines(tournament: Tournament, round_number: int, locale: object | None)
     absent = (t("tournament.rule_absent", locale, seconds=tn.turn_seconds) if tn.turn_seconds > 0
               else t("tournament.rule_absent_no_timer", locale))
     if tn.advance and round_number > tn.swiss_rounds:  # a knockout round: a no-show places last, and is out
-        return [absent, t("tournament.rule_no_show_knockout", locale),
-                t("tournament.rule_ties_knockout", locale, advance=tn.advance)]
+        ties = (t("tournament.rule_ties_final", locale) if knockout_final(tn, round_number) is not None
+                else t("tournament.rule_ties_knockout", locale, advance=tn.advance))  # nobody goes on from a final
+        return [absent, t("tournament.rule_no_show_knockout", locale), ties]
     no_show = t("tournament.rule_no_show", locale)
     ties = t("tournament.rule_ties", locale)
     lines = [absent, no_show, ties]

@@ -211,6 +211,11 @@ async def test_bad_input_is_refused_and_changes_nothing(db_url: str) -> None:
 
     await refused("bad_seats", ts.create(game="akuma", guild_id=5, channel_id=50, creator_id=ORGANISER,
                                          seats_min=2, seats_max=4))
+    for blank in ("   ", "\u200b \u202e", "\t"):  # a name that shows nothing: only spaces or invisible characters
+        await refused("blank_name", ts.create(game="akuma", guild_id=5, channel_id=50, creator_id=ORGANISER,
+                                              name=blank))
+    named = await ts.create(game="akuma", guild_id=5, channel_id=50, creator_id=ORGANISER, name="  Spring Cup ")
+    assert named.name == "Spring Cup"
     tn = await ts.create(game="akuma", guild_id=5, channel_id=50, creator_id=ORGANISER)
     await ts.join(tn.id, ALICE, "Alice")
     await refused("unknown", ts.join(999, ALICE, "Alice"))

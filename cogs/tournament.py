@@ -12,12 +12,13 @@ from discord.ext import commands
 
 from bot.errors import HostError
 from bot.i18n import t
+from bot.limits import Cap
 from bot.replies import fill_original
 from bot.tournaments import Tournament, TournamentService, TournamentUpdate
 from bot.tournaments.absence import Replaced
 from bot.tournaments.settings import MAX_CHECKIN_MINUTES, TournamentSettings
 
-from .common import NO_MENTIONS, check_server, game_choices, public_language, reply
+from .common import NO_MENTIONS, check_server, game_choices, host, public_language, reply
 from .custom_ids import valid_id
 from .limits import (
     PEOPLE_TO_START,
@@ -151,9 +152,12 @@ class TournamentCog(TournamentChannel, commands.Cog):
         refuse_unless_organiser(interaction, limits)
         tn = await self.resolve(interaction, tournament)
         await interaction.response.defer(ephemeral=True, thinking=True)
+        cap = limits.cap(Cap.TABLES_PER_SERVER)  # round 1's tables count towards the server's running tables
+        running = await host(interaction).storage.count_games(interaction.guild_id, "running")
         await tournaments(interaction).start(tn.id, interaction.user.id, min_people=PEOPLE_TO_START,
                                              max_rounds=limits.tournament_rounds,
-                                             organises_all=may_organise(interaction, limits))
+                                             organises_all=may_organise(interaction, limits),
+                                             table_room=(max(0, cap - running), cap))
         interaction.extras["committed"] = "tournament_start"  # a failed answer must not say nothing happened
         await reply(interaction, t("tournament.done.start", interaction.locale, id=tn.id))
 

@@ -192,3 +192,13 @@ FORMATS: dict[Format, FormatRules] = {
                                        check_correction=_knockout_correction),
 }
 assert set(FORMATS) == set(Format), "every format has its rules"
+
+
+def first_round_tables(t: Tournament, count: int) -> int:
+    """How many tables round 1 of a field of ``count`` seats (a knockout's plan, else the fewest byes and tables):
+    what the start checks against the server's room for running tables."""
+    if rules_of(t).advance and not t.swiss_rounds:
+        rounds = knockout.plan(count, t.seats_min, t.seats_max, t.advance)
+        return len(rounds[0].sizes) if rounds else 0
+    return len(seating.table_sizes(count, t.seats_min, t.seats_max)[0])
+

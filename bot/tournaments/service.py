@@ -13,7 +13,7 @@ from bot.storage import Storage
 
 from .absence import Replaced, mark_away, seat_to_bot
 from .checkin import CheckIn
-from .formats import FORMATS, can_come_back, rules_of
+from .formats import FORMATS, can_come_back, first_round_tables, rules_of
 from .models import (
     ACTIVE_STATES,
     ENDED_STATES,
@@ -161,10 +161,11 @@ class TournamentService:
             return t
 
     async def start(self, tournament_id: int, actor: int, *, organises_all: bool = False, min_people: int = 0,
-                    max_rounds: int = MAX_ROUNDS) -> Tournament:
+                    max_rounds: int = MAX_ROUNDS, table_room: tuple[int, int] | None = None) -> Tournament:
         """Seat round 1. ``min_people``: people (not bots) who must be entered (Discord asks for one; bot-only
         tournaments are for tests and benchmarks); ``max_rounds``: the server's cap, which a round robin's
-        computed rounds must respect too."""
+        computed rounds must respect too; ``table_room``: (room left, the server's cap) for running tables, which
+        round 1's tables must fit."""
         async with self.lock(tournament_id):
             t = await self.get(tournament_id)
             self._organiser(t, actor, organises_all)
@@ -189,6 +190,8 @@ class TournamentService:
                                 advance=t.advance)
             if rounds > max_rounds:
                 raise HostError("limit.tournament_rounds", max=max_rounds)
+            if table_room is not None and (tables := first_round_tables(t, count)) > table_room[0]:
+                raise HostError("limit.tournament_tables", tables=tables, room=table_room[0], max=table_room[1])
             absent = [u for u in absent if t.entrants[u].status != "dropped"]  # not those the deadline dropped
             if absent:
                 await self.store.set_entrant_status(t.id, absent, "dropped")

@@ -287,9 +287,11 @@ async def test_a_knockout_table_of_two_no_shows_pauses_tells_them_and_crowns_onl
     absent = set(first.players)
     await play_round(h, clock, tn, {u: p for u, p in people.items() if u not in absent}, random.Random(8))
     assert first.no_shows == absent and tn.status == "running" and tn.next_round_at is not None  # the pause
-    told = [m for m in h.channel_messages() if says(m.text, "tournament.no_shows")
-            or says(m.text, "tournament.no_shows_out")]
-    assert len(told) == 2 and all(pings_of(h, u) == 1 for u in absent)  # the one who went on, the one out
+    went, out = first.players  # the better seed went on by seed (told how to come back), the other is out
+    told = [m for m in h.channel_messages() if says(m.text, "tournament.no_shows_knockout", round=1,
+                                                    people=f"<@{went}>", count=1)
+            or says(m.text, "tournament.no_shows_out", round=1, people=f"<@{out}>", count=1)]
+    assert len(told) == 2 and all(pings_of(h, u) == 1 for u in absent) and told[0].components
     await h.slash(alice, "tournament next-round")  # the pause ends; the one who went on did not come back
     await h.settle()
     assert tn.status == "finished"
@@ -299,7 +301,7 @@ async def test_a_knockout_table_of_two_no_shows_pauses_tells_them_and_crowns_onl
     # The two no-shows share table 1's last place, shown as 2 (never "1."), and rank below everyone who played.
     assert first.results == {u: (2, 0.0) for u in absent}
     assert [(row.user_id in absent, row.place) for row in rows] == [(False, 1), (False, 2), (True, 3), (True, 3)]
-    went, out = first.players  # the better seed went on by seed, then stayed away: not "out in round 1"
+    # the one who went on by seed, then stayed away, is not "out in round 1"
     text = h.message(tn.standings_message_id).text
     assert says(text, "tournament.knockout_left_line", place=3, name=f"<@{went}>", round=1, table_place=2, table=1,
                 dropped="")

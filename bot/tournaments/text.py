@@ -199,9 +199,10 @@ def rule_lines(tournament: Tournament, round_number: int, locale: object | None)
     absent = (t("tournament.rule_absent", locale, seconds=tn.turn_seconds) if tn.turn_seconds > 0
               else t("tournament.rule_absent_no_timer", locale))
     if tn.advance and round_number > tn.swiss_rounds:  # a knockout round: a no-show places last, and is out
-        ties = (t("tournament.rule_ties_final", locale) if knockout_final(tn, round_number) is not None
-                else t("tournament.rule_ties_knockout", locale, advance=tn.advance))  # nobody goes on from a final
-        return [absent, t("tournament.rule_no_show_knockout", locale), ties]
+        if knockout_final(tn, round_number) is not None:  # nobody goes on from the final: only its places
+            return [absent, t("tournament.rule_no_show_final", locale), t("tournament.rule_ties_final", locale)]
+        return [absent, t("tournament.rule_no_show_knockout", locale),
+                t("tournament.rule_ties_knockout", locale, advance=tn.advance)]
     no_show = t("tournament.rule_no_show", locale)
     ties = t("tournament.rule_ties", locale)
     lines = [absent, no_show, ties]
@@ -216,12 +217,14 @@ def no_show_calls(tournament: Tournament, round_number: int, people: list[int],
     whether it carries Seat me again)``; those a knockout (or a Swiss stage's cut) leaves out are told so, without."""
     back = [u for u in people if can_come_back(tournament, u)]
     out = [u for u in people if u not in back]
+    # in a knockout, one who may come back went on by seed from a table where nobody moved: no points there
+    back_key = "tournament.no_shows_knockout" if tournament.knockout_stage else "tournament.no_shows"
     calls = []
-    for group, key in ((back, "tournament.no_shows"), (out, "tournament.no_shows_out")):
+    for group, key in ((back, back_key), (out, "tournament.no_shows_out")):
         if group:
             mentions = join_list((f"<@{u}>" for u in group), locale)
             calls.append((t(key, locale, round=round_number, people=mentions, count=len(group)), group,
-                          key == "tournament.no_shows"))
+                          key == back_key))
     return calls
 
 

@@ -16,7 +16,7 @@ from bot.tournaments import Tournament, compute_standings
 from bot.tournaments.models import EntrantStatus, TableStatus
 
 from .discord_harness import Harness, HarnessUser
-from .discord_helpers import TOURNAMENT_JOIN, Key, kill, organiser, says, start_harness
+from .discord_helpers import TOURNAMENT_JOIN, Key, kill, line, organiser, says, start_harness
 from .test_discord_output import kept_by_discord
 from .test_discord_paused import manual_time
 from .test_paused_tables import ManualClock
@@ -303,10 +303,9 @@ async def test_a_knockout_table_of_two_no_shows_pauses_tells_them_and_crowns_onl
     assert [(row.user_id in absent, row.place) for row in rows] == [(False, 1), (False, 2), (True, 3), (True, 3)]
     # the one who went on by seed, then stayed away, is not "out in round 1"
     text = h.message(tn.standings_message_id).text
-    assert says(text, "tournament.knockout_left_line", place=3, name=f"<@{went}>", round=1, table_place=2, table=1,
-                dropped="")
-    assert says(text, "tournament.knockout_out_line", place=3, name=f"<@{out}>", round=1, table_place=2, table=1,
-                dropped="")
+    for key, who in (("tournament.knockout_left_line", went), ("tournament.knockout_out_line", out)):
+        assert says(text, key, place=3, name=f"<@{who}>", round=1, table_place=2, table=1,
+                    dropped=line("tournament.no_show_mark"))  # marked: why below those who played
     placed = ", ".join(t("tournament.bracket_placed", "en", place=2, name=f"<@{u}>") for u in first.players)
     assert t("tournament.bracket_table", "en", number=1, players=placed, advanced=f"<@{went}>") in text
 

@@ -34,6 +34,8 @@ def knockout_lines(tournament: Tournament, rows: list[Standing], locale: object 
     for row in rows[:MAX_LINES]:
         name = _name(tournament, row.user_id)
         dropped = entrant_mark(row, locale, finished=tournament.status in ENDED_STATES or row.out_round is not None)
+        if row.out_round and row.out_absent and not row.out_bye and not row.dropped:  # placed below who played
+            dropped += t("tournament.no_show_mark", locale)
         if row.final_place is not None and row.out_cancelled:
             lines.append(t("tournament.knockout_final_seeded_line", locale, place=row.place, name=name,
                            dropped=dropped))

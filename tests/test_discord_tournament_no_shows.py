@@ -16,7 +16,7 @@ from bot.tournaments import Tournament, compute_standings
 from bot.tournaments.models import EntrantStatus, TableStatus
 
 from .discord_harness import Harness, HarnessUser
-from .discord_helpers import TOURNAMENT_JOIN, Key, kill, line, organiser, says, start_harness
+from .discord_helpers import TOURNAMENT_JOIN, Key, kill, organiser, says, start_harness
 from .test_discord_output import kept_by_discord
 from .test_discord_paused import manual_time
 from .test_paused_tables import ManualClock
@@ -265,49 +265,6 @@ async def test_a_voided_table_replayed_with_its_no_show_present_brings_them_back
     await h.slash(alice, "tournament next-round")
     await h.settle()
     assert any(BOB in tb.players for tb in tn.round_tables(2))
-
-
-async def test_a_knockout_table_of_two_no_shows_pauses_tells_them_and_crowns_only_who_played(h: Harness) -> None:
-    """One-on-one knockout of four: nobody at table 1 ever presses, table 2 plays. One of the two no-shows goes on
-    by seed, so the round ends like any other: they are told (once), the pause follows, and the one who went on
-    may still come back. Nobody does: the tournament ends there (one player left for a final of two), and the
-    champion is table 2's winner alone: a no-show is never champion over someone who played."""
-    clock = manual_time(h)
-    alice = await organiser(h, ALICE, "alice")
-    people = {ALICE: alice, **{uid: h.user(uid, name) for uid, name in ((BOB, "bob"), (CAROL, "carol"),
-                                                                          (104, "dan"))}}
-    r = await h.slash(alice, "tournament create", game="rocca", format="knockout", advance=1, min_seats=2,
-                      max_seats=2, timer=TIMER, break_minutes=2)
-    for user in people.values():
-        await h.click(user, r.message, label=TOURNAMENT_JOIN)
-    await h.slash(alice, "tournament start")
-    await h.settle()
-    tn = tournament_of(h)
-    first, second = sorted(tn.round_tables(1), key=lambda tb: tb.number)
-    absent = set(first.players)
-    await play_round(h, clock, tn, {u: p for u, p in people.items() if u not in absent}, random.Random(8))
-    assert first.no_shows == absent and tn.status == "running" and tn.next_round_at is not None  # the pause
-    went, out = first.players  # the better seed went on by seed (told how to come back), the other is out
-    told = [m for m in h.channel_messages() if says(m.text, "tournament.no_shows_knockout", round=1,
-                                                    people=f"<@{went}>", count=1)
-            or says(m.text, "tournament.no_shows_out", round=1, people=f"<@{out}>", count=1)]
-    assert len(told) == 2 and all(pings_of(h, u) == 1 for u in absent) and told[0].components
-    await h.slash(alice, "tournament next-round")  # the pause ends; the one who went on did not come back
-    await h.settle()
-    assert tn.status == "finished"
-    rows = compute_standings(tn)
-    (winner,) = [u for u in second.players if second.results[u][0] == 1]
-    assert [row.user_id for row in rows if row.place == 1] == [winner]
-    # The two no-shows share table 1's last place, shown as 2 (never "1."), and rank below everyone who played.
-    assert first.results == {u: (2, 0.0) for u in absent}
-    assert [(row.user_id in absent, row.place) for row in rows] == [(False, 1), (False, 2), (True, 3), (True, 3)]
-    # the one who went on by seed, then stayed away, is not "out in round 1"
-    text = h.message(tn.standings_message_id).text
-    for key, who in (("tournament.knockout_left_line", went), ("tournament.knockout_out_line", out)):
-        assert says(text, key, place=3, name=f"<@{who}>", round=1, table_place=2, table=1,
-                    dropped=line("tournament.no_show_mark"))  # marked: why below those who played
-    placed = ", ".join(t("tournament.bracket_placed", "en", place=2, name=f"<@{u}>") for u in first.players)
-    assert t("tournament.bracket_table", "en", number=1, players=placed, advanced=f"<@{went}>") in text
 
 
 async def test_a_game_bots_played_for_a_no_show_is_no_rated_game_of_theirs(h: Harness) -> None:

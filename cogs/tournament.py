@@ -12,12 +12,13 @@ from discord.ext import commands
 
 from bot.errors import HostError
 from bot.i18n import t
+from bot.limits import Cap
 from bot.replies import fill_original
 from bot.tournaments import Tournament, TournamentService, TournamentUpdate
 from bot.tournaments.absence import Replaced
 from bot.tournaments.settings import MAX_CHECKIN_MINUTES, TournamentSettings
 
-from .common import NO_MENTIONS, check_server, game_choices, public_language, reply
+from .common import NO_MENTIONS, check_server, game_choices, host, public_language, reply
 from .custom_ids import valid_id
 from .limits import (
     PEOPLE_TO_START,
@@ -151,23 +152,27 @@ class TournamentCog(TournamentChannel, commands.Cog):
         refuse_unless_organiser(interaction, limits)
         tn = await self.resolve(interaction, tournament)
         await interaction.response.defer(ephemeral=True, thinking=True)
+        cap = limits.cap(Cap.TABLES_PER_SERVER)  # round 1's tables count towards the server's running tables
+        running = await host(interaction).storage.count_games(interaction.guild_id, "running")
         await tournaments(interaction).start(tn.id, interaction.user.id, min_people=PEOPLE_TO_START,
                                              max_rounds=limits.tournament_rounds,
-                                             organises_all=may_organise(interaction, limits))
+                                             organises_all=may_organise(interaction, limits),
+                                             table_room=(max(0, cap - running), cap))
         interaction.extras["committed"] = "tournament_start"  # a failed answer must not say nothing happened
         await reply(interaction, t("tournament.done.start", interaction.locale, id=tn.id))
 
     @tournament.command(name="drop")
-    @app_commands.describe(player="The player to drop", tournament=WHICH)
-    async def drop(self, interaction: discord.Interaction, player: discord.Member,
+    @app_commands.describe(player="The player to drop (default: yourself)", tournament=WHICH)
+    async def drop(self, interaction: discord.Interaction, player: discord.Member | None = None,
                    tournament: int | None = None) -> None:
         """Take a player out of the later rounds (organisers; players may drop themselves)."""
         tn = await self.resolve(interaction, tournament)
-        playing = tn.status == "running" and tn.live_table_of(player.id) is not None
-        await tournaments(interaction).drop(tn.id, interaction.user.id, player.id,
+        who = player or interaction.user
+        playing = tn.status == "running" and tn.live_table_of(who.id) is not None
+        await tournaments(interaction).drop(tn.id, interaction.user.id, who.id,
                                             organises_all=await organises_all(interaction))
         key = "tournament.done.drop_after_game" if playing else "tournament.done.drop"
-        await reply(interaction, t(key, interaction.locale, player=player.mention))
+        await reply(interaction, t(key, interaction.locale, player=who.mention))
 
     @tournament.command(name="replace")
     @app_commands.describe(player="The player a bot stands in for", tournament=WHICH)
@@ -199,13 +204,15 @@ class TournamentCog(TournamentChannel, commands.Cog):
                          tournament: int | None = None) -> None:
         """Set a table's result by hand (organisers; a running game there is stopped)."""
         tn = await self.resolve_table(interaction, tournament, table)
+        everyone = await organises_all(interaction)
+        tournaments(interaction).check_organiser(tn, interaction.user.id, organises_all=everyone)  # before parsing
         record = tn.table_of_game(table)
         if record is None:
             raise HostError("tournament.unknown_table", table=table)
         parsed = parse_ranking(ranking, tn, record, interaction.guild)
         await interaction.response.defer(ephemeral=True, thinking=True)
         await tournaments(interaction).set_result(tn.id, interaction.user.id, table, parsed,
-                                                  organises_all=await organises_all(interaction))
+                                                  organises_all=everyone)
         await reply(interaction, t("tournament.done.set_result", interaction.locale, table=table))
 
     @tournament.command(name="next-round")

@@ -250,6 +250,6 @@ class TournamentChannel:
             except discord.NotFound:
                 pass
         embed, files = await standings_message(service, tn, locale)
-        final = await channel.send(t("tournament.finished", locale, name=tx.title(tn, locale)), embed=embed,
+        final = await channel.send(tx.finished_text(tn, locale), embed=embed,
                                    files=files, allowed_mentions=NO_MENTIONS)
         await service.set_messages(tn, standings_message_id=final.id)  # a correction after the end edits it

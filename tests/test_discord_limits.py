@@ -226,3 +226,21 @@ async def test_requests_at_the_same_instant_are_counted_one_after_the_other(h: H
 
 def has_start(message) -> bool:
     return any(START.matches(c.get("label")) for c in message.components)
+
+
+async def test_a_tournament_whose_round_1_overflows_the_running_tables_is_refused_at_the_start(h: Harness) -> None:
+    """Issue 51: a round 1 of more tables than the server has room for was seated anyway (28 tables against a cap
+    of 25). With room for 2 running tables, six entrants of a one-on-one Swiss (three tables) are refused at the
+    start, saying how many and what to change; nothing starts. With room for 3 it starts."""
+    boss = admin(h)
+    await h.slash(boss, "config limits", tables_per_server=2)
+    signup = (await h.slash(boss, "tournament create", game="rocca", bots=5, rounds=1, min_seats=2,
+                            max_seats=2)).message
+    await h.click(boss, signup, label=JOIN)
+    tn = next(iter(h.bot.tournaments._cache.values()))
+    await refused(h, boss, "tournament start", line("error.limit.tournament_tables", tables=3, room=2, max=2))
+    assert tn.status == "signup" and not tn.tables
+    await h.slash(boss, "config limits", tables_per_server=3)
+    started = await h.slash(boss, "tournament start")
+    assert says(started.messages[-1].text, "tournament.done.start", id=tn.id)
+    assert len(tn.round_tables(1)) == 3

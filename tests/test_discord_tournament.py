@@ -90,7 +90,7 @@ async def test_a_whole_tournament_from_discord(h: Harness) -> None:
         assert sorted(map(int, sent.json["allowed_mentions"]["users"])) == sorted(u for u in table.players if u > 0)
         assert any(names_table(m.text, table.game_id) for m in messages[1:])  # the board, in the thread
     standings = h.message(tn.standings_message_id)
-    assert says(standings.text, "tournament.standings_title", name="Spring Cup", round=0, rounds=2)
+    assert says(standings.text, "tournament.standings_title_first", name="Spring Cup", rounds=2)  # not "round 0"
     announcement = [m for m in h.channel_messages() if says(m.text, "tournament.round_started", round=1, rounds=2)]
     assert announcement and all(f"<#{t.channel_id}>" in announcement[0].text for t in round1)
 

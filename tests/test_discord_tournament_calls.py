@@ -15,7 +15,7 @@ from bot import i18n
 from bot.tournaments import compute_standings
 
 from .discord_harness import Harness
-from .discord_helpers import CHECK_IN, TOURNAMENT_JOIN, organiser, says
+from .discord_helpers import CHECK_IN, TOURNAMENT_JOIN, line, organiser, says
 from .test_discord_tournament import ALICE
 from .test_tournament_seating import fewest_repeats
 
@@ -167,7 +167,8 @@ async def test_the_check_in_call_and_the_word_to_who_missed_it(h: Harness) -> No
     tn = next(iter(h.bot.tournaments._cache.values()))
     call = [m for m in h.channel_messages() if says(m.text, "tournament.checkin_call") and m.id != signup.id]
     assert len(call) == 1 and says(call[0].text, "tournament.checkin_call", people=f"<@{ALICE}> <@102> <@103>",
-                                   deadline=f"<t:{int(tn.checkin_until)}:R>")
+                                   deadline=f"<t:{int(tn.checkin_until)}:R>",  # ... and what the deadline does
+                                   consequence=line("tournament.checkin_consequence"))
     assert f"<t:{int(tn.checkin_until)}:R>" in signup.text
     assert tournament_pings(h, mark, {h.channel_id}) == Counter({ALICE: 1, 102: 1, 103: 1})  # bots: none
     for user in (alice, bob):

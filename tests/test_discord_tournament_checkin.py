@@ -7,7 +7,9 @@ import time
 
 import pytest
 
+from bot.i18n import t
 from bot.tournaments import checkin
+from bot.tournaments import text as tx
 from bot.tournaments.models import EntrantStatus, TournamentStatus
 
 from .discord_harness import Harness
@@ -60,13 +62,29 @@ async def test_the_deadline_drops_who_did_not_check_in_and_may_start(h: Harness,
 
 
 async def test_a_deadline_that_cannot_start_says_why(h: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
-    alice = await organiser(h, ALICE, "alice")
-    await h.slash(alice, "tournament create", game="akuma", start_at_deadline=True)
+    """Three join, two check in, Akuma needs three: the deadline cannot start it. The channel and /tournament start
+    say what works (add someone, then start), counting as the sign-up does (2 checked in of 3 entered); once the
+    organiser adds one, the start seats them."""
+    alice, bob, carol = await organiser(h, ALICE, "alice"), h.user(BOB, "bob"), h.user(CAROL, "carol")
+    r = await h.slash(alice, "tournament create", game="akuma", start_at_deadline=True)
+    for user in (alice, bob, carol):
+        await h.click(user, r.message, label=TOURNAMENT_JOIN)
     await h.slash(alice, "tournament checkin", minutes=5)
+    for user in (alice, bob):
+        await h.click(user, r.message, label=CHECK_IN)
     tn = next(iter(h.bot.tournaments._cache.values()))
     await pass_deadline(h, monkeypatch)
     assert tn.status == TournamentStatus.CHECKIN_CLOSED
-    assert [m for m in h.channel_messages() if says(m.text, "tournament.not_started")]
+    reason = t("error.tournament.too_few_checked_in", "en", count=2, entered=3, min=3)
+    assert [m for m in h.channel_messages() if says(m.text, "tournament.not_started", name=tx.title(tn, "en"),
+                                                    reason=reason)]
+    signup = h.message(r.message.id).text
+    assert says(signup, "tournament.signup_footer", id=tn.id, count=3)
+    refused = await h.slash(alice, "tournament start")
+    assert says(refused.messages[-1].text, "error.tournament.too_few_checked_in", count=2, entered=3, min=3)
+    await h.slash(alice, "tournament add", player=h.user(104, "dan"))
+    await h.slash(alice, "tournament start")
+    assert tn.status == "running" and 104 in tn.round_tables(1)[0].players
 
 
 

@@ -2,12 +2,15 @@
 standings message, and works from the tournament's channel or a table's thread without ``tournament:``."""
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from bot.tournaments import compute_standings
 
 from .discord_harness import Harness, SentMessage
 from .discord_helpers import organiser, says
+from .ui_driver import act
 
 ALICE, BOB = 101, 102
 
@@ -74,9 +77,10 @@ async def test_a_voided_tables_thread_links_its_replay(h: Harness) -> None:
 
 
 async def test_a_correction_redoes_the_ratings_the_game_changed(h: Harness) -> None:
-    """Alice and Bob play a table to its end (bots stand in for both): the game is rated by its own result. After
-    the end the organiser reverses their order: each rating moves by the difference the corrected places make, and
-    /stats-style records show the new places; a void then undoes what the game changed."""
+    """Alice and Bob play a table to its end (each makes a move, then bots stand in for both): the game is rated by
+    its own result. After the end the organiser reverses their order: each rating moves by the difference the
+    corrected places make, and /stats-style records show the new places; a void then undoes what the game changed.
+    (Replaced before a move of their own they would be no-shows, whom the game does not rate.)"""
     alice, bob = await organiser(h, ALICE, "alice"), h.user(BOB, "bob")
     r = await h.slash(alice, "tournament create", game="akuma", rounds=1, bots=2, min_seats=4, max_seats=4)
     for user in (alice, bob):
@@ -84,18 +88,26 @@ async def test_a_correction_redoes_the_ratings_the_game_changed(h: Harness) -> N
     await h.slash(alice, "tournament start")
     tn = next(iter(h.bot.tournaments._cache.values()))
     (table,) = tn.round_tables(1)
-    for user in (alice, bob):
-        await h.slash(alice, "tournament replace", player=user)
-    await h.settle()
-    assert tn.status == "finished" and table.status == "finished"
+    game = await h.bot.service.table(table.game_id)  # type: ignore[attr-defined]
+    rng, moved = random.Random(1), set()
+    for _ in range(200):
+        for user in (alice, bob):
+            if user.id not in moved and f"u{user.id}" in game.to_act() and not game.is_bot(f"u{user.id}"):
+                await act(h, user, game, rng)
+                moved.add(user.id)
+                await h.slash(alice, "tournament replace", player=user)
+        await h.settle()
+        if game.status != "running":
+            break
+    assert moved == {ALICE, BOB}
+    assert tn.status == "finished" and table.status == "finished" and not table.no_shows
     ratings = h.bot.ratings
     before = await ratings.ratings(h.guild_id, "akuma", [ALICE, BOB])
-    game = await h.bot.service.table(table.game_id)  # type: ignore[attr-defined]
     result = game.result()
     assert result is not None
     place = {uid: next(i for i, group in enumerate(result.ranking) if f"u{uid}" in group) for uid in (ALICE, BOB)}
     first, second = sorted((ALICE, BOB), key=place.__getitem__)
-    if place[first] < place[second]:  # rated by the game's own places (the tournament scores them as no-shows)
+    if place[first] < place[second]:  # rated by the game's own places
         assert before[first].ordinal > before[second].ordinal
     else:  # the bots' game (its seed drawn at creation) may tie them: rated alike
         assert before[first].ordinal == pytest.approx(before[second].ordinal)

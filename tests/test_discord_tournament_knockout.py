@@ -77,12 +77,16 @@ async def test_ten_entrants_of_akuma_knock_out_to_one_final_table(h: Harness) ->
     calls = [m.text for m in h.channel_messages()]
     assert any(says(text, "tournament.round_started", round=2, rounds=3) for text in calls)
     assert any(says(text, "tournament.final_started", round=3, rounds=3) for text in calls)  # named the final
-    # The tie rule where the players read it (issue 51): every round's call and every table's first message.
+    # The tie rule where the players read it (issue 51): every round's call and every table's first message; the
+    # final's says only what holds there (nobody goes on from it: a tie for first makes co-champions).
     assert all(says(text, "tournament.rule_ties_knockout", advance=2) for text in calls
-               if says(text, "tournament.round_started") or says(text, "tournament.final_started"))
+               if says(text, "tournament.round_started"))
+    (final_call,) = [text for text in calls if says(text, "tournament.final_started")]
+    assert says(final_call, "tournament.rule_ties_final") and not says(final_call, "tournament.rule_ties_knockout")
     for tb in tn.tables:
         if tb.channel_id not in (None, tn.channel_id):
-            assert says(h.channel_messages(tb.channel_id)[0].text, "tournament.rule_ties_knockout", advance=2)
+            key = "tournament.rule_ties_final" if tb.round == 3 else "tournament.rule_ties_knockout"
+            assert says(h.channel_messages(tb.channel_id)[0].text, key, advance=2)
     posted = next(m for m in h.channel_messages() if says(m.text, "tournament.finished"))
     for uid in final[0].players:  # the final table's places are the top places
         name = tn.entrants[uid].name if uid < 0 else f"<@{uid}>"

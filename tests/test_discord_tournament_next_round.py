@@ -54,3 +54,23 @@ async def test_moving_on_during_a_round_asks_first_and_never_skips_a_round(h: Ha
     answers = [reply.messages[-1].text for reply in replies]
     assert sum(says(text, "tournament.done.next_round") for text in answers) == 1
     assert sum(says(text, "tournament.next_round_moved_on", round=2) for text in answers) == 1
+
+
+async def test_a_swiss_too_small_for_its_next_round_says_why_it_ends_early(h: Harness) -> None:
+    """A Swiss of two rounds at tables of four: Alice, Bob, Carol and a bot. Bob drops during round 1, so three are
+    left for round 2: the tournament ends after round 1, and the final standings' message says why, in both
+    languages' catalogs (the server's here)."""
+    alice, bob, carol = await organiser(h, ALICE, "alice"), h.user(BOB, "bob"), h.user(103, "carol")
+    r = await h.slash(alice, "tournament create", game="akuma", rounds=2, bots=1, min_seats=4, max_seats=4,
+                      break_minutes=0)
+    for user in (alice, bob, carol):
+        await h.click(user, r.message, label="Join")
+    await h.slash(alice, "tournament start")
+    tn = next(iter(h.bot.tournaments._cache.values()))
+    (table,) = tn.round_tables(1)
+    await h.slash(alice, "tournament drop", player=bob)
+    await h.slash(alice, "tournament set-result", table=table.game_id, ranking="1 > 2 > 3 > 4")
+    await h.settle()
+    assert tn.status == "finished" and tn.current_round == 1
+    (final,) = [m for m in h.channel_messages() if says(m.text, "tournament.finished")]
+    assert says(final.text, "tournament.ended_early", round=1, rounds=2, count=3, min=4)

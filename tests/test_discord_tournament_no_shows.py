@@ -157,7 +157,7 @@ async def test_replace_on_an_away_seat_says_so_and_a_table_of_the_absent_plays_o
     assert timers <= 2 + 3, timers
     assert not [m for m in h.channel_messages(table.channel_id) if says(m.text, "table.paused")]
     assert table.no_shows == {BOB, CAROL}
-    assert table.results[BOB] == table.results[CAROL] == (3, 0.0)  # tied for last, no points
+    assert table.results[BOB] == table.results[CAROL] == (4, 0.0)  # tied for last (shown as 4th of 4), no points
     result = game.result()
     assert result is not None
     played = {u: next(i for i, group in enumerate(result.ranking) if tn.entrants[u].player in group)
@@ -265,3 +265,32 @@ async def test_a_voided_table_replayed_with_its_no_show_present_brings_them_back
     await h.slash(alice, "tournament next-round")
     await h.settle()
     assert any(BOB in tb.players for tb in tn.round_tables(2))
+
+
+async def test_a_game_bots_played_for_a_no_show_is_no_rated_game_of_theirs(h: Harness) -> None:
+    """Alice, Carol and Dan play a table of four; Bob never presses. The bots' game in his seat is not his: no rating
+    change, no game or win in /stats or /leaderboard, while the three who played are rated by it."""
+    clock = manual_time(h)
+    alice = await organiser(h, ALICE, "alice")
+    people = {ALICE: alice, **{uid: h.user(uid, name) for uid, name in ((BOB, "bob"), (CAROL, "carol"),
+                                                                          (104, "dan"))}}
+    r = await h.slash(alice, "tournament create", game="akuma", rounds=1, min_seats=4, max_seats=4, timer=TIMER,
+                      break_minutes=0)
+    for user in people.values():
+        await h.click(user, r.message, label=TOURNAMENT_JOIN)
+    await h.slash(alice, "tournament start")
+    await h.settle()
+    tn = tournament_of(h)
+    (table,) = tn.round_tables(1)
+    await play_round(h, clock, tn, {u: p for u, p in people.items() if u != BOB}, random.Random(9))
+    assert table.no_shows == {BOB} and tn.status == "finished"
+    ratings = h.bot.tournaments.ratings  # type: ignore[attr-defined]
+    bob = await ratings.stats(h.guild_id, BOB)
+    assert (bob.games, bob.wins, bob.placings, bob.ratings, bob.recent) == (0, 0, {}, {}, [])
+    for uid in (ALICE, CAROL, 104):
+        played = await ratings.stats(h.guild_id, uid)
+        assert played.games == 1 and played.recent[0].rated
+    board = await h.slash(people[CAROL], "leaderboard", game="akuma")
+    assert f"<@{BOB}>" not in board.messages[-1].text and f"<@{CAROL}>" in board.messages[-1].text
+    stats = await h.slash(people[BOB], "stats")
+    assert says(stats.messages[-1].text, "stats.summary", games=0, wins=0)

@@ -45,6 +45,13 @@ async def test_the_organiser_role_and_manage_server_run_a_tournament_someone_els
     assert says(done.messages[-1].text, "tournament.done.set_result", table=table.game_id)
     refused = await h.slash(dave, "tournament set-result", table=table.game_id, ranking=ranking)
     assert says(refused.messages[-1].text, "error.tournament.organiser_only")  # a plain member, seated or not
+    refused = await h.slash(dave, "tournament set-result", table=table.game_id, ranking="1 > 2")
+    assert says(refused.messages[-1].text, "error.tournament.organiser_only")  # refused before his ranking is read
+    # Anyone drops themselves, with no player: named.
+    dropped = await h.slash(dave, "tournament drop")
+    assert tn.entrants[DAVE].status == "dropped" and (says(dropped.messages[-1].text, "tournament.done.drop",
+                                                           player=f"<@{DAVE}>") or says(
+        dropped.messages[-1].text, "tournament.done.drop_after_game", player=f"<@{DAVE}>"))
     # Erin, with Manage Server and no role, may too; she ends it.
     assert says((await h.slash(erin, "tournament end")).messages[-1].text, "tournament.done.end")
     assert tn.status == "finished"

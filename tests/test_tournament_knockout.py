@@ -218,8 +218,8 @@ def test_places_final_table_first_then_by_the_round_and_place_they_went_out() ->
     assert t("tournament.knockout_final_line", "ja", place=1, name="Bot 5", final=1, dropped="") in lines
     assert t("tournament.bracket_final", "ja", round=2) in lines
     assert t("tournament.bracket_bye", "ja", name="Bot 8") in lines
-    placed = ", ".join(t("tournament.bracket_placed", "ja", place=p, name=f"Bot {b}")
-                       for p, b in ((1, 5), (2, 6), (2, 7)))
+    placed = "、".join(t("tournament.bracket_placed", "ja", place=p, name=f"Bot {b}")  # Japanese lists with 「、」
+                      for p, b in ((1, 5), (2, 6), (2, 7)))
     assert t("tournament.bracket_table", "ja", number=2, players=placed, advanced="Bot 5") in lines
 
 

@@ -83,7 +83,9 @@ async def test_a_knockout_too_small_for_its_final_still_has_a_champion(db_url: s
     """Issue 51: Akuma at 3–4 seats, 8 entrants, the winner of each table going on: a table of 4, a table of 3 and
     a bye, then a final of 3. The bye's player drops during round 1: two are left, too few for any Akuma table.
     The tournament ends after round 1 and its final standings put the two table winners first (the last round
-    decides: both won their table, so they share first), never "still in"."""
+    decides: both won their table, so they share first), never "still in". The bye's player, who never played,
+    is last: below everyone who played, "a bye in round 1, then played no more", never a place at a table 3 that
+    does not exist."""
     from bot.i18n import t
     from bot.tournaments.text import standing_lines
 
@@ -99,8 +101,20 @@ async def test_a_knockout_too_small_for_its_final_still_has_a_champion(db_url: s
     winners = {u for tb in tn.round_tables(1) if tb.status == "finished" for _, _, u in went_on(tn, tb)}
     rows = await host.tournaments.standings(tn)
     assert len(winners) == 2 and {r.user_id for r in rows[:2]} == winners and [r.place for r in rows[:2]] == [1, 1]
+    from bot.tournaments.knockout_text import bracket_lines
+
+    table_lines = [line for line in bracket_lines(tn, "ja") if "→" in line]  # names listed with 「、」 in Japanese
+    assert table_lines and all("、" in line and ", " not in line for line in table_lines)
+    gone = bye.players[0]
+    assert rows[-1].user_id == gone and rows[-1].place == len(rows) > rows[-2].place
+    name = tn.entrants[gone].name
     for lang in ("en", "ja"):
         text = "\n".join(standing_lines(tn, rows, lang))
         assert t("tournament.knockout_in_line", lang, name="", dropped="").strip(" •—") not in text
         assert sum(1 for line in text.splitlines() if line.startswith("**1.**")) == 2
+        assert t("tournament.knockout_left_bye_line", lang, place=8, name=name, round=1,
+                 dropped=t("tournament.dropped_mark", lang)) in text
+        (line,) = [line for line in text.splitlines() if line.startswith("**") and name in line]
+        assert line == t("tournament.knockout_left_bye_line", lang, place=8, name=name, round=1,
+                         dropped=t("tournament.dropped_mark", lang))  # not "out … (place 1 at table 3)"
     await host.close()

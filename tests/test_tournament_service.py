@@ -211,11 +211,16 @@ async def test_bad_input_is_refused_and_changes_nothing(db_url: str) -> None:
 
     await refused("bad_seats", ts.create(game="akuma", guild_id=5, channel_id=50, creator_id=ORGANISER,
                                          seats_min=2, seats_max=4))
+    for blank in ("   ", "\u200b \u202e", "\t"):  # a name that shows nothing: only spaces or invisible characters
+        await refused("blank_name", ts.create(game="akuma", guild_id=5, channel_id=50, creator_id=ORGANISER,
+                                              name=blank))
+    named = await ts.create(game="akuma", guild_id=5, channel_id=50, creator_id=ORGANISER, name="  Spring Cup ")
+    assert named.name == "Spring Cup"
     tn = await ts.create(game="akuma", guild_id=5, channel_id=50, creator_id=ORGANISER)
     await ts.join(tn.id, ALICE, "Alice")
     await refused("unknown", ts.join(999, ALICE, "Alice"))
     await refused("already_entered", ts.join(tn.id, ALICE, "Alice"))
-    await refused("not_entered", ts.leave(tn.id, BOB))
+    await refused("you_not_entered", ts.leave(tn.id, BOB))  # said to the one pressing Leave
     await refused("organiser_only", ts.start(tn.id, ALICE))
     await refused("too_few_players", ts.start(tn.id, ORGANISER))
     await refused("wrong_state", ts.next_round(tn.id, ORGANISER))
@@ -230,6 +235,8 @@ async def test_bad_input_is_refused_and_changes_nothing(db_url: str) -> None:
     await refused("not_entered", ts.drop(tn.id, ORGANISER, 103))
     await refused("organiser_only", ts.drop(tn.id, BOB, -1))
     await refused("already_dropped", ts.drop(tn.id, ORGANISER, ALICE))
+    await refused("back_dropped", ts.back(tn.id, ALICE))  # a Seat me again pressed by one who dropped: why not
+    await refused("you_not_entered", ts.back(tn.id, 103))  # ... and by someone never entered: said to them
     await refused("unknown_table", ts.void(tn.id, ORGANISER, 12345))
     table = tn.round_tables(1)[0]
     await refused("bad_ranking", ts.set_result(tn.id, ORGANISER, table.game_id, [[table.players[0]]]))

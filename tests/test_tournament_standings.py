@@ -135,3 +135,25 @@ def test_final_table_lines_lead_with_the_final_place() -> None:
         assert lines[3] == t("tournament.standing_line", lang, place=4, name="<@4>", points="3",
                              breakdown=t("tournament.points_games", lang, points="3", games=1, wins=1), opp="0",
                              dropped="")
+
+
+def test_a_bye_scores_once_its_round_is_over_and_no_standings_are_after_round_0() -> None:
+    """Issue 51: the standings posted at the start said "after round 0" with the bye's 1.5 points already counted,
+    so its holder led before any game. While round 1 is played they say so, and a bye counts at its round's end."""
+    from bot.i18n import t
+    from bot.tournaments.text import standings_title
+
+    tn = Tournament(1, 1, 10, 99, "rocca", "swiss", 3, 2, 2, seed=0)
+    for uid in (1, 2, 3):
+        tn.entrants[uid] = Entrant(uid, f"P{uid}", seq=uid)
+    game = TournamentTable(0, 1, 1, [1, 2], "running")
+    tn.tables = [game, TournamentTable(0, 1, 2, [3], "bye", results={3: (1, 1.5)})]
+    tn.current_round, tn.status = 1, "running"
+    rows = {row.user_id: row for row in compute_standings(tn)}
+    assert (rows[3].points, rows[3].byes) == (0, 0) and {row.place for row in rows.values()} == {1}
+    name = t("tournament.default_name", "en", game=t("game.rocca.name", "en"))
+    assert standings_title(tn, "en") == t("tournament.standings_title_first", "en", name=name, rounds=3)
+    game.status, game.results = "finished", ranking_points([[1], [2]])
+    rows = {row.user_id: row for row in compute_standings(tn)}
+    assert [rows[u].points for u in (1, 2, 3)] == [3, 0, 1.5] and rows[3].byes == 1
+    assert standings_title(tn, "en") == t("tournament.standings_title", "en", name=name, round=1, rounds=3)

@@ -48,6 +48,11 @@ async def test_the_top_of_the_swiss_stage_play_the_knockout(db_url: str, cut: in
         assert t("tournament.knockout_swiss_out_line", "ja", place=row.place, name=name,
                  points=f"{row.points:.2f}".rstrip("0").rstrip("."), dropped="") in lines
     assert not any(t("tournament.knockout_in_line", "ja", name="", dropped="").strip(" •—") in line for line in lines)
+    # A Swiss round is settled once the knockout is seated from it, and the refusal says so (not "this knockout").
+    swiss_table = next(tb for tb in tn.round_tables(1) if tb.status == TableStatus.FINISHED)
+    with pytest.raises(HostError) as err:
+        await ts.set_result(tn.id, ORGANISER, swiss_table.game_id, [[u] for u in swiss_table.players])
+    assert err.value.code == "tournament.swiss_round_settled"
     await host.close()
 
 

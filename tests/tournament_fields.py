@@ -163,7 +163,8 @@ class FieldRunner:
         """The round's no-shows are told (once, pinged) and press Seat me again; the pause ends by the organiser."""
         h = self.h
         openings = {t(key, lang, round=number, people="\0", count=1).split("\0")[0]
-                    for lang in ("en", "ja") for key in ("tournament.no_shows", "tournament.no_shows_out")}
+                    for lang in ("en", "ja") for key in ("tournament.no_shows", "tournament.no_shows_knockout",
+                                                          "tournament.no_shows_out")}
         told = [m for m in h.channel_messages() if any(m.text.startswith(o) for o in openings)]
         for message in told:
             people = [int(u) for u in re.findall(r"<@(\d+)>", message.text)]

@@ -107,7 +107,7 @@ class CheckIn:
                 raise HostError("tournament.no_checkin")
             entrant = t.entrants.get(user_id)
             if entrant is None:
-                raise HostError("tournament.not_entered")
+                raise HostError("tournament.you_not_entered")
             if entrant.status == EntrantStatus.CHECKED_IN:
                 raise HostError("tournament.already_checked_in")
             await service.store.set_entrant_status(t.id, [user_id], "checked_in")

@@ -33,8 +33,9 @@ class FormatRules:
     seat: Callable[[Tournament, int, dict[int, float]], Seating]  # round ``number``'s tables and byes
     # Rounds a field of ``count`` plays from the start (None: the organiser's ``rounds``, as for a Swiss).
     planned: Callable[[Tournament, int], int] | None
-    # Rounds before the final table given what was played: a round robin or a knockout re-plans after a drop.
-    rounds_after: Callable[[Tournament], int]
+    # Rounds before the final table given what was played: a round robin or a knockout re-plans after a drop
+    # (``counting_away``: the away too, as during the pause, when they may still come back).
+    rounds_after: Callable[[Tournament, bool], int]
     places: Callable[[Tournament, list[Standing]], list[Standing]]  # the final order, from the points' order
     min_entrants: int = 2
     max_entrants: int | None = None
@@ -128,16 +129,17 @@ def can_come_back(t: Tournament, user_id: int) -> bool:
     return over and any(u == user_id for tb in t.round_tables(done) for _, _, u in went_on(t, tb))
 
 
-def _knockout_rounds_after(t: Tournament) -> int:
+def _knockout_rounds_after(t: Tournament, counting_away: bool = False) -> int:
     """The rounds planned at the start while a round is under way (and through a Swiss stage before the knockout);
-    once a knockout round is done (or the Swiss stage), re-planned from who goes on (a drop can shorten it); none
-    after the final table."""
+    once a knockout round is done (or the Swiss stage), re-planned from who goes on (a drop can shorten it;
+    ``counting_away``: with the no-shows who went on, who may come back during the pause); none after the final
+    table."""
     done = t.current_round
     if done < t.swiss_rounds or done == 0 or not all(tb.done for tb in t.round_tables(done)):
         return t.rounds
     if knockout_final(t, done) is not None:
         return done
-    field = swiss_cut(t) if done == t.swiss_rounds else knockout_field(t, done)
+    field = swiss_cut(t) if done == t.swiss_rounds else knockout_field(t, done, counting_away=counting_away)
     left = knockout.rounds_for(len(field), t.seats_min, t.seats_max, t.advance)
     if not left and (len(field) > t.seats_max or get_engine(t.game).min_players <= len(field)):
         left = 1  # drops left a field no plan reaches: one round at the sizes that fit, then re-planned
@@ -148,6 +150,8 @@ def _knockout_correction(t: Tournament, table: TournamentTable, void: bool) -> N
     """A knockout round whose players went on to the next one is settled: changing it would change who should have
     played since. After the end, the final table is corrected by its result, not voided (it would leave no final)."""
     if table.round < t.current_round and t.knockout_stage:  # a Swiss stage's rounds, before its cut, stay open
+        if table.round <= t.swiss_rounds:
+            raise HostError("tournament.swiss_round_settled", round=table.round)
         raise HostError("tournament.knockout_round_settled", round=table.round, next=table.round + 1)
     if void and t.status == TournamentStatus.FINISHED:
         raise HostError("tournament.knockout_final_void")
@@ -171,10 +175,11 @@ def _final_table_places(t: Tournament, rows: list[Standing]) -> list[Standing]:
 
 
 FORMATS: dict[Format, FormatRules] = {
-    Format.SWISS: FormatRules(seat=_seat_swiss, planned=None, rounds_after=lambda t: t.rounds,
+    Format.SWISS: FormatRules(seat=_seat_swiss, planned=None, rounds_after=lambda t, away: t.rounds,
                               places=_final_table_places),
     Format.ROUND_ROBIN: FormatRules(seat=_seat_round_robin, planned=_planned_round_robin,
-                                    rounds_after=round_robin.planned_total, places=_final_table_places,
+                                    rounds_after=lambda t, away: round_robin.planned_total(t),
+                                    places=_final_table_places,
                                     max_entrants=ROUND_ROBIN_MAX, rounds_refused="tournament.round_robin_rounds"),
     Format.KNOCKOUT: FormatRules(seat=_seat_knockout, planned=_planned_knockout,
                                  rounds_after=_knockout_rounds_after, places=knockout_places,
@@ -187,3 +192,13 @@ FORMATS: dict[Format, FormatRules] = {
                                        check_correction=_knockout_correction),
 }
 assert set(FORMATS) == set(Format), "every format has its rules"
+
+
+def first_round_tables(t: Tournament, count: int) -> int:
+    """How many tables round 1 of a field of ``count`` seats (a knockout's plan, else the fewest byes and tables):
+    what the start checks against the server's room for running tables."""
+    if rules_of(t).advance and not t.swiss_rounds:
+        rounds = knockout.plan(count, t.seats_min, t.seats_max, t.advance)
+        return len(rounds[0].sizes) if rounds else 0
+    return len(seating.table_sizes(count, t.seats_min, t.seats_max)[0])
+

@@ -3,7 +3,7 @@ who went out in which round and at which place, then each round's tables and who
 from __future__ import annotations
 
 from bot import literal
-from bot.i18n import t
+from bot.i18n import join_list, t
 
 from .models import ENDED_STATES, Tournament, TournamentTable
 from .standings import Standing, knockout_final, went_on
@@ -34,6 +34,8 @@ def knockout_lines(tournament: Tournament, rows: list[Standing], locale: object 
     for row in rows[:MAX_LINES]:
         name = _name(tournament, row.user_id)
         dropped = entrant_mark(row, locale, finished=tournament.status in ENDED_STATES or row.out_round is not None)
+        if row.out_round and row.out_absent and not row.out_bye and not row.dropped:  # placed below who played
+            dropped += t("tournament.no_show_mark", locale)
         if row.final_place is not None and row.out_cancelled:
             lines.append(t("tournament.knockout_final_seeded_line", locale, place=row.place, name=name,
                            dropped=dropped))
@@ -48,6 +50,10 @@ def knockout_lines(tournament: Tournament, rows: list[Standing], locale: object 
                            points=number(row.points), dropped=dropped))
         elif row.out_round is None:
             lines.append(t("tournament.knockout_in_line", locale, name=name, dropped=dropped))
+        elif row.left:  # went on from their last table, then dropped or stayed away: not "out" there
+            key = "tournament.knockout_left_bye_line" if row.out_bye else "tournament.knockout_left_line"
+            lines.append(t(key, locale, place=row.place, name=name, round=row.out_round, table_place=row.out_place,
+                           table=row.out_table, dropped=dropped))
         elif row.out_cancelled:
             lines.append(t("tournament.knockout_out_seeded_line", locale, place=row.place, name=name,
                            round=row.out_round, table=row.out_table, dropped=dropped))
@@ -76,16 +82,16 @@ def _table_line(tournament: Tournament, table: TournamentTable, final: bool, loc
     if table.status == "bye":
         return t("tournament.bracket_bye", locale, name=_name(tournament, table.players[0]))
     if not table.done:
-        players = ", ".join(_name(tournament, u) for u in table.players)
+        players = join_list((_name(tournament, u) for u in table.players), locale)
         return t("tournament.bracket_playing", locale, number=table.number, players=players)
     size = len(table.players)
     placed = sorted(table.players, key=lambda u: table.results.get(u, (size, 0.0))[0])
-    players = ", ".join(t("tournament.bracket_placed", locale, place=table.results.get(u, (size, 0.0))[0],
-                          name=_name(tournament, u)) for u in placed)
+    players = join_list((t("tournament.bracket_placed", locale, place=table.results.get(u, (size, 0.0))[0],
+                           name=_name(tournament, u)) for u in placed), locale)
     if table.status == "cancelled":
-        players = ", ".join(_name(tournament, u) for u in table.players)
+        players = join_list((_name(tournament, u) for u in table.players), locale)
     if final:
         return t("tournament.bracket_final_table", locale, players=players)
-    advanced = ", ".join(_name(tournament, u) for _, _, u in went_on(tournament, table))
+    advanced = join_list((_name(tournament, u) for _, _, u in went_on(tournament, table)), locale)
     key = "tournament.bracket_cancelled" if table.status == "cancelled" else "tournament.bracket_table"
     return t(key, locale, number=table.number, players=players, advanced=advanced)

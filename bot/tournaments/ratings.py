@@ -18,6 +18,7 @@ from openskill.models import PlackettLuce
 from bot.service import GameService
 from bot.storage import ShardFilter, Storage
 from bot.storage.ratings import Skill
+from bot.storage.rows import SeatRow
 from bot.table import Table, Update, UpdateKind
 
 log = logging.getLogger(__name__)
@@ -89,9 +90,9 @@ class RatingService:
         """Record the people of a finished game and, when there are two or more at a server's table, rate them by
         their order among themselves (a DM or group DM game is recorded, never rated): the host's bots are
         ignored, and a person whose seat a bot finished (away, left) still counts, so leaving a lost game does not
-        dodge its rating."""
+        dodge its rating; a tournament's no-show does not (``people_of``)."""
         result = table.result()
-        humans = [s for s in table.seats if s.user_id is not None]
+        humans = await self.people_of(table)
         if table.status != "finished" or result is None or not humans:
             return False
         place_of = places(result.ranking)
@@ -102,6 +103,17 @@ class RatingService:
             table.id, guild_id=table.row.guild_id or 0, game=table.row.game, seats=len(table.seats),
             places=places_by_user, rate=self._rater(places_by_user) if rated else None,
             default=(fresh.mu, fresh.sigma), now=time.time())
+
+    async def people_of(self, table: Table) -> list[SeatRow]:
+        """The seats of a game whose people count for ``/stats`` and ratings: every person's, except at a
+        tournament's table a no-show's (a bot played the seat from before their first move: they did not play it,
+        and the tournament scores them last). At a casual table leaving before one's first move still counts, so a
+        bad deal is not dodged."""
+        people = [s for s in table.seats if s.user_id is not None]
+        never_moved = {s.seat for s in people if s.is_bot and not s.showed_up}
+        if never_moved and await self.storage.tournaments.tournament_of_game(table.id) is not None:
+            return [s for s in people if s.seat not in never_moved]
+        return people
 
     def _rater(self, places_by_user: dict[int, int]) -> Callable[[dict[int, Skill]], dict[int, Skill]]:
         """The update of the people's ratings by their places among themselves (ratings before -> after)."""

@@ -315,7 +315,7 @@ class RoundRunner:
     def _has_next_round(self, tournament: Tournament, *, counting_away: bool = False) -> bool:
         """Whether a round follows: the plan has one, and enough entrants to seat it (``counting_away``: the away
         too, for the pause, during which they may come back)."""
-        total = rules_of(tournament).rounds_after(tournament) + (1 if tournament.final_table else 0)
+        total = rules_of(tournament).rounds_after(tournament, counting_away) + (1 if tournament.final_table else 0)
         field = tournament.active_entrants() if counting_away else tournament.seatable_entrants()
         return tournament.current_round < total and len(field) >= tournament.seats_min
 
@@ -345,7 +345,7 @@ class RoundRunner:
         if tournament.next_round_at is not None:
             tournament.next_round_at = None
             await self.store.update(tournament.id, next_round_at=None)
-        planned = rules_of(tournament).rounds_after(tournament)
+        planned = rules_of(tournament).rounds_after(tournament, False)
         if planned != tournament.rounds:  # a round robin or knockout re-planned after a drop or a cancelled table
             tournament.rounds = planned
             await self.store.update(tournament.id, rounds=planned)

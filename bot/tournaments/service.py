@@ -13,7 +13,7 @@ from bot.storage import Storage
 
 from .absence import Replaced, mark_away, seat_to_bot
 from .checkin import CheckIn
-from .formats import FORMATS, can_come_back, rules_of
+from .formats import FORMATS, can_come_back, first_round_tables, rules_of
 from .models import (
     ACTIVE_STATES,
     ENDED_STATES,
@@ -31,7 +31,7 @@ from .models import (
 )
 from .ratings import RatingService
 from .running import OpenFailing, OpenTable, RoundRunner
-from .settings import MAX_BOTS, MAX_ROUNDS, check_settings
+from .settings import MAX_BOTS, MAX_ROUNDS, check_settings, checked_name
 from .standings import score_absent_seats
 
 
@@ -91,7 +91,8 @@ class TournamentService:
         planned = rules.planned is not None  # the start plans the rounds (a Swiss stage's with its knockout's)
         tournament = Tournament(
             0, guild_id, channel_id, creator_id, game, Format(format), 0 if planned else (rounds or 3),
-            seats_min, seats_max, secrets.randbits(62) if seed is None else seed, name=name[:80], options=parsed,
+            seats_min, seats_max, secrets.randbits(62) if seed is None else seed, name=checked_name(name)[:80],
+            options=parsed,
             final_table=final_table, first_round=first_round, locale=locale, bot_level=bot_level,
             break_seconds=break_seconds, turn_seconds=turn_seconds, start_at_deadline=start_at_deadline,
             advance=advance or 0, swiss_rounds=swiss, cut=cut or 0)
@@ -138,7 +139,7 @@ class TournamentService:
             if t.status not in OPEN_STATES:
                 raise HostError("tournament.closed")
             if user_id not in t.entrants:
-                raise HostError("tournament.not_entered")
+                raise HostError("tournament.you_not_entered")
             await self.store.remove_entrant(t.id, user_id)
             del t.entrants[user_id]
             await self.rounds.emit(t, TournamentUpdateKind.SIGNUP)
@@ -160,10 +161,11 @@ class TournamentService:
             return t
 
     async def start(self, tournament_id: int, actor: int, *, organises_all: bool = False, min_people: int = 0,
-                    max_rounds: int = MAX_ROUNDS) -> Tournament:
+                    max_rounds: int = MAX_ROUNDS, table_room: tuple[int, int] | None = None) -> Tournament:
         """Seat round 1. ``min_people``: people (not bots) who must be entered (Discord asks for one; bot-only
         tournaments are for tests and benchmarks); ``max_rounds``: the server's cap, which a round robin's
-        computed rounds must respect too."""
+        computed rounds must respect too; ``table_room``: (room left, the server's cap) for running tables, which
+        round 1's tables must fit."""
         async with self.lock(tournament_id):
             t = await self.get(tournament_id)
             self._organiser(t, actor, organises_all)
@@ -171,8 +173,11 @@ class TournamentService:
             absent = [u for u, e in t.entrants.items() if t.checkin and e.status != "checked_in"]
             count = len(t.entrants) - len(absent)
             rules = rules_of(t)
-            if count < max(t.seats_min, rules.min_entrants):
-                raise HostError("tournament.too_few_players", count=count, min=max(t.seats_min, rules.min_entrants))
+            least = max(t.seats_min, rules.min_entrants)
+            if count < least and t.checkin:  # counted as the sign-up counts: the checked in, of all entered
+                raise HostError("tournament.too_few_checked_in", count=count, entered=len(t.entrants), min=least)
+            if count < least:
+                raise HostError("tournament.too_few_players", count=count, min=least)
             if rules.max_entrants is not None and count > rules.max_entrants:
                 raise HostError("tournament.round_robin_too_big", count=count, max=rules.max_entrants)
             if sum(1 for u, e in t.entrants.items() if not e.is_bot and u not in absent) < min_people:
@@ -185,6 +190,8 @@ class TournamentService:
                                 advance=t.advance)
             if rounds > max_rounds:
                 raise HostError("limit.tournament_rounds", max=max_rounds)
+            if table_room is not None and (tables := first_round_tables(t, count)) > table_room[0]:
+                raise HostError("limit.tournament_tables", tables=tables, room=table_room[0], max=table_room[1])
             absent = [u for u in absent if t.entrants[u].status != "dropped"]  # not those the deadline dropped
             if absent:
                 await self.store.set_entrant_status(t.id, absent, "dropped")
@@ -209,7 +216,7 @@ class TournamentService:
             self.require_state(t, *ACTIVE_STATES)
             entrant = t.entrants.get(user_id)
             if entrant is None:
-                raise HostError("tournament.not_entered")
+                raise HostError("tournament.you_not_entered" if actor == user_id else "tournament.not_entered")
             if entrant.status == "dropped":
                 raise HostError("tournament.already_dropped")
             if t.status in OPEN_STATES:  # before the start, dropping is leaving
@@ -246,7 +253,9 @@ class TournamentService:
             self.require_state(t, "running")
             entrant = t.entrants.get(user_id)
             if entrant is None:
-                raise HostError("tournament.not_entered")
+                raise HostError("tournament.you_not_entered")
+            if entrant.status == EntrantStatus.DROPPED:
+                raise HostError("tournament.back_dropped")
             if entrant.status != EntrantStatus.AWAY:
                 raise HostError("tournament.not_away")
             if not can_come_back(t, user_id):
@@ -313,7 +322,7 @@ class TournamentService:
                 game = await self.games.table(table.game_id)
                 score_absent_seats(t, table, game, no_shows=False)  # the organiser's places stand
                 if game.status == "finished":  # it was rated by its own result: the correction redoes that
-                    people = {s.user_id for s in game.seats if s.user_id is not None}
+                    people = {s.user_id for s in await self.ratings.people_of(game)}
                     await self.ratings.correct_game(game.id, {u: place for u, (place, _) in table.results.items()
                                                               if u in people})
             await self.store.set_table(table)

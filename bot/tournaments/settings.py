@@ -3,6 +3,7 @@ model ``/tournament create`` is generated from (one option per field), and the c
 written (refused input changes nothing)."""
 from __future__ import annotations
 
+import unicodedata
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -109,3 +110,13 @@ class TournamentSettings(BaseModel):
                 "first_round": self.first_round, "bot_level": self.bot_level, "break_seconds": self.break_minutes * 60,
                 "turn_seconds": self.timer, "start_at_deadline": self.start_at_deadline, "advance": self.advance,
                 "cut": self.cut}
+
+
+def checked_name(name: str) -> str:
+    """The tournament's name as typed, less surrounding spaces; refused when it shows nothing (only spaces or
+    invisible characters: a header of "🏆" and blanks); empty when none was given (the game's default name)."""
+    shown = name.strip()
+    if name and not any(not (c.isspace() or unicodedata.category(c) in ("Cf", "Cc")) for c in shown):
+        raise HostError("tournament.blank_name")
+    return shown
+

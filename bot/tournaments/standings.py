@@ -40,6 +40,9 @@ class Standing:
     out_table: int = 0
     out_cancelled: bool = False    # ... a table cancelled before its end: placed there by seed
     decided: bool = False          # ... it ended with no final table: placed on top by the last round
+    out_bye: bool = False          # ... that was a bye
+    out_absent: bool = False       # ... did not play that table (a no-show, a forfeit, a bye): below who did
+    left: bool = False             # ... went on from it, then played no more (dropped, or away)
 
     @property
     def key(self) -> tuple[float, float, float]:
@@ -54,9 +57,13 @@ def compute_standings(tournament: Tournament, ratings: dict[int, float] | None =
                                 away=e.status == EntrantStatus.AWAY, rating=ratings.get(e.user_id, 0.0))
             for e in tournament.entrants.values()}
     last = tournament.rounds if through_round is None else min(through_round, tournament.rounds)
+    current = tournament.current_round
+    playing = not all(tb.done for tb in tournament.round_tables(current))
     for table in tournament.tables:
         if table.round > last:
             continue
+        if table.status == "bye" and table.round == current and playing:
+            continue  # a bye scores once its round is over, with the games played meanwhile (never before any)
         if table.status == "bye":
             for uid, (_, points) in table.results.items():
                 rows[uid].points += points
@@ -133,12 +140,14 @@ def went_on(tournament: Tournament, table: TournamentTable) -> list[tuple[int, i
     return ranked[:tournament.advance]
 
 
-def knockout_field(tournament: Tournament, done: int) -> list[int]:
+def knockout_field(tournament: Tournament, done: int, *, counting_away: bool = False) -> list[int]:
     """Who plays the round after ``done``, best seed first: those who went on from it (byes first, then by their
-    place at their table, their seat, their table), less the dropped and the away (no-shows not back)."""
+    place at their table, their seat, their table), less the dropped and the away (no-shows not back; kept when
+    ``counting_away``, as while they may still come back)."""
     going_on = sorted((place, seat, table.number, u) for table in tournament.round_tables(done)
                       for place, seat, u in went_on(tournament, table))
-    return [u for *_, u in going_on if tournament.entrants[u].seatable]
+    return [u for *_, u in going_on if tournament.entrants[u].seatable
+            or (counting_away and tournament.entrants[u].status == EntrantStatus.AWAY)]
 
 
 def knockout_final(tournament: Tournament, number: int) -> TournamentTable | None:
@@ -151,8 +160,9 @@ def knockout_final(tournament: Tournament, number: int) -> TournamentTable | Non
 
 def knockout_places(tournament: Tournament, ordered: list[Standing]) -> list[Standing]:
     """A knockout's order: those still in, then the final table's places, then everyone else by the round they
-    went out in (later first), then their place at that table; after a Swiss stage, those it left out follow in its
-    order (``out_round`` 0). During the Swiss stage, its standings."""
+    went out in (later first), those who played that round before those who did not (a no-show, a forfeit, a bye
+    and then a drop), then their place at that table; after a Swiss stage, those it left out follow in its order
+    (``out_round`` 0). During the Swiss stage, its standings."""
     t = tournament
     if not t.knockout_stage:
         return ordered
@@ -175,12 +185,17 @@ def knockout_places(tournament: Tournament, ordered: list[Standing]) -> list[Sta
             # a table cancelled before its end has no places: its players are ranked by seed (seat order)
             row.out_place = table.results[u][0] if u in table.results else table.players.index(u) + 1
             row.out_cancelled = table.status == "cancelled"
+            row.out_bye = table.status == "bye"
+            row.out_absent = row.out_bye or u in table.no_shows or u in table.forfeits
+            row.left = any(went == u for *_, went in went_on(t, table))
     if t.status in (TournamentStatus.FINISHED, TournamentStatus.CANCELLED) and final is None and current:
         # It ended without a final table (too few left for one, or the organiser ended it): the last round decides.
-        # Those who went on from it come first, by their place there; equal places share (co-champions).
-        decided = sorted({u for tb in t.round_tables(current) for _, _, u in went_on(t, tb)
-                          if t.entrants[u].status != EntrantStatus.DROPPED},
-                         key=lambda u: (by_id[u].out_place, by_id[u].seq))
+        # Those who went on from it come first, by their place there; equal places share (co-champions). A no-show
+        # who went on by seed and never came back is no champion over those who played (unless nobody did).
+        went = {u for tb in t.round_tables(current) for _, _, u in went_on(t, tb)
+                if t.entrants[u].status != EntrantStatus.DROPPED}
+        present = {u for u in went if t.entrants[u].status != EntrantStatus.AWAY}
+        decided = sorted(present or went, key=lambda u: (by_id[u].out_place, by_id[u].seq))
         for u in decided:
             by_id[u].decided = True
         finalists = [by_id[u] for u in decided]
@@ -194,13 +209,16 @@ def knockout_places(tournament: Tournament, ordered: list[Standing]) -> list[Sta
         row.out_round, row.place = None, 0
     placed = set(still_in) | {row.user_id for row in finalists}
     rest = sorted((r for r in ordered if r.user_id not in placed),
-                  key=lambda r: (-(r.out_round or 0), r.out_place, r.seq if r.out_round else position[r.user_id]))
+                  key=lambda r: (-(r.out_round or 0), r.out_absent, r.out_place,
+                                 r.seq if r.out_round else position[r.user_id]))
     out = top + finalists + rest
     for i, row in enumerate(out):
         if row in top:
             continue
-        same = i > len(top) and (out[i - 1].final_place, out[i - 1].out_round, out[i - 1].out_place,
-                                 out[i - 1].decided) == (row.final_place, row.out_round, row.out_place, row.decided)
+        before = out[i - 1]
+        same = i > len(top) and (before.final_place, before.out_round, before.out_absent, before.out_place,
+                                 before.decided) == (row.final_place, row.out_round, row.out_absent, row.out_place,
+                                                     row.decided)
         if row.out_round == 0:  # left out by a Swiss stage's cut: shared only on equal Swiss standing
             same = same and out[i - 1].key == row.key
         row.place = out[i - 1].place if same else i + 1  # those still in will finish above
@@ -216,7 +234,7 @@ def pairing_order(tournament: Tournament, ratings: dict[int, float]) -> list[int
 def score_absent_seats(tournament: Tournament, table: TournamentTable, game: Table, *, no_shows: bool = True) -> None:
     """A seat a bot played for someone absent scores nothing for them: last place (shared with any other absent
     seat), no points; the others move up in their order (as if the absent had left the table first; points by the
-    table's size). Absent is a
+    table's size); the absent's place is the table's last (4 at four seats, for two absent as for one). Absent is a
     person who dropped and whose seat a bot played (a **forfeit**), or one who never made a move of their own at the
     table while a bot played their seat (a **no-show**: timed out before their first move, or replaced before it).
     A person still entered who moved at the table keeps the seat's result however it ended, as does a person who
@@ -241,4 +259,5 @@ def score_absent_seats(tournament: Tournament, table: TournamentTable, game: Tab
     ranking = [[uid for uid, (place, _) in table.results.items() if place == p and uid not in absent]
                for p in places]
     table.results = ranking_points(ranking + [sorted(absent)])  # points by the table's size
-    table.results.update({uid: (table.results[uid][0], 0.0) for uid in absent})
+    # the absent share the table's last place, shown as its number (never "1." for a table nobody played)
+    table.results.update({uid: (len(table.players), 0.0) for uid in absent})

@@ -9,7 +9,16 @@ from bot.i18n import join_list, t
 
 from .formats import can_come_back, rules_of
 from .knockout_text import entrant_mark, knockout_lines, number
-from .models import BYE_POINTS, ENDED_STATES, OPEN_STATES, Entrant, EntrantStatus, Tournament, TournamentStatus
+from .models import (
+    BYE_POINTS,
+    ENDED_STATES,
+    OPEN_STATES,
+    Entrant,
+    EntrantStatus,
+    TableStatus,
+    Tournament,
+    TournamentStatus,
+)
 from .ratings import PlayerStats, RatingRow
 from .standings import Standing, knockout_final
 
@@ -130,8 +139,23 @@ def standings_title(tournament: Tournament, locale: object | None) -> str:
         return t("tournament.final_standings_title", locale, name=title(tournament, locale))
     current = tournament.current_round
     completed = current if all(tb.done for tb in tournament.round_tables(current)) else current - 1
+    if completed == 0 and current == 1:  # never "after round 0"
+        return t("tournament.standings_title_first", locale, name=title(tournament, locale),
+                 rounds=tournament.total_rounds)
     return t("tournament.standings_title", locale, name=title(tournament, locale), round=completed,
              rounds=tournament.total_rounds)
+
+
+def finished_text(tournament: Tournament, locale: object | None) -> str:
+    """The final standings' heading; when a Swiss or a round robin ended before its planned rounds because too few
+    are left to seat a table, why (a knockout's standings say how its last round decided)."""
+    tn = tournament
+    text = t("tournament.finished", locale, name=title(tn, locale))
+    left = len(tn.seatable_entrants())
+    if not rules_of(tn).advance and tn.current_round < tn.total_rounds and left < tn.seats_min:
+        text += "\n" + t("tournament.ended_early", locale, round=tn.current_round, rounds=tn.total_rounds,
+                         count=left, min=tn.seats_min)
+    return text
 
 
 def shown_name(entrant: Entrant) -> str:
@@ -149,13 +173,23 @@ def round_lines(tournament: Tournament, round_number: int, locale: object | None
     for table in tournament.round_tables(round_number):
         names = join_list((shown_name(tournament.entrants[u]) for u in table.players), locale)
         if table.status == "bye" and tournament.advance and round_number > tournament.swiss_rounds:
-            lines.append(t("tournament.bye_line_knockout", locale, name=names, next=round_number + 1))
+            unplayed = round_number + 1 == tournament.rounds and not has_played(tournament, table.players[0])
+            key = "tournament.bye_line_knockout_final" if unplayed else "tournament.bye_line_knockout"
+            lines.append(t(key, locale, name=names, next=round_number + 1))
         elif table.status == "bye":
             lines.append(t("tournament.bye_line", locale, name=names, points=number(BYE_POINTS)))
         elif table.status in ("pending", "running", "finished"):
             where = f"<#{table.channel_id}>" if table.channel_id != tournament.channel_id else f"#{table.game_id}"
             lines.append(t("tournament.table_line", locale, number=table.number, where=where, players=names))
     return lines + rule_lines(tournament, round_number, locale)
+
+
+def has_played(tournament: Tournament, user_id: int) -> bool:
+    """Whether the entrant played a table of the knockout (a Swiss stage's tables aside): one that ended or was
+    cancelled, and not as a no-show or a forfeit. Said when a bye sends someone who has not to the final table."""
+    return any(user_id in tb.players and user_id not in tb.no_shows and user_id not in tb.forfeits
+               for tb in tournament.tables if tb.round > tournament.swiss_rounds
+               and tb.status in (TableStatus.FINISHED, TableStatus.CANCELLED))
 
 
 def rule_lines(tournament: Tournament, round_number: int, locale: object | None) -> list[str]:
@@ -165,6 +199,8 @@ def rule_lines(tournament: Tournament, round_number: int, locale: object | None)
     absent = (t("tournament.rule_absent", locale, seconds=tn.turn_seconds) if tn.turn_seconds > 0
               else t("tournament.rule_absent_no_timer", locale))
     if tn.advance and round_number > tn.swiss_rounds:  # a knockout round: a no-show places last, and is out
+        if knockout_final(tn, round_number) is not None:  # nobody goes on from the final: only its places
+            return [absent, t("tournament.rule_no_show_final", locale), t("tournament.rule_ties_final", locale)]
         return [absent, t("tournament.rule_no_show_knockout", locale),
                 t("tournament.rule_ties_knockout", locale, advance=tn.advance)]
     no_show = t("tournament.rule_no_show", locale)
@@ -181,12 +217,14 @@ def no_show_calls(tournament: Tournament, round_number: int, people: list[int],
     whether it carries Seat me again)``; those a knockout (or a Swiss stage's cut) leaves out are told so, without."""
     back = [u for u in people if can_come_back(tournament, u)]
     out = [u for u in people if u not in back]
+    # in a knockout, one who may come back went on by seed from a table where nobody moved: no points there
+    back_key = "tournament.no_shows_knockout" if tournament.knockout_stage else "tournament.no_shows"
     calls = []
-    for group, key in ((back, "tournament.no_shows"), (out, "tournament.no_shows_out")):
+    for group, key in ((back, back_key), (out, "tournament.no_shows_out")):
         if group:
             mentions = join_list((f"<@{u}>" for u in group), locale)
             calls.append((t(key, locale, round=round_number, people=mentions, count=len(group)), group,
-                          key == "tournament.no_shows"))
+                          key == back_key))
     return calls
 
 
@@ -200,7 +238,7 @@ def called_people(tournament: Tournament, round_number: int) -> list[int]:
 def checkin_reminder(tournament: Tournament, locale: object | None, people: list[int]) -> tuple[str, list[int]]:
     """The one reminder before the check-in deadline, to ``people``: those entered and not checked in yet."""
     text = t("tournament.checkin_reminder", locale, people=" ".join(f"<@{u}>" for u in people),
-             deadline=when(tournament.checkin_until or 0))
+             deadline=when(tournament.checkin_until or 0), consequence=t("tournament.checkin_consequence", locale))
     return text, people
 
 
@@ -208,7 +246,8 @@ def checkin_call(tournament: Tournament, locale: object | None) -> tuple[str, li
     """The check-in call: the people entered but not checked in, mentioned once, with the deadline."""
     people = [e.user_id for e in tournament.active_entrants() if not e.is_bot and e.status != "checked_in"]
     text = t("tournament.checkin_call", locale, people=" ".join(f"<@{u}>" for u in people),
-             deadline=when(tournament.checkin_until or 0))
+             deadline=when(tournament.checkin_until or 0),  # what the deadline does: the reminder's words
+             consequence=t("tournament.checkin_consequence", locale))
     return text, people
 
 

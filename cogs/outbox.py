@@ -96,6 +96,7 @@ class TableOutbox:
         lines = event_lines(update)
         self.board.add_lines(self.board.numbered(lines) if update.logged else lines)
         self.due |= due_after(update)
+        self.awaiting_press = False  # (a table with nothing to write with tries once: a clock nobody sees stops)
         self.start_writing()
 
     async def restore(self, table: Table) -> None:
@@ -259,11 +260,11 @@ class TableOutbox:
         if kind.where[table.place.kind] is Writing.NOT:
             await kind.skip(self, table)
             return 0.0
-        used, self._in_flight = self.carrier, True
+        self._in_flight = True
         try:
             wrote = await kind.write(self, table)
         except NoLiveToken:  # a DM or group DM table nobody pressed for a while: it waits for the next press
-            return await self._no_token(table, used)
+            return await self._no_token(table, kept=False)
         except MustWait:  # ... or whose last press used its followups: it says so, clock stopped
             await self.hold_clock(table)
             self.board.waiting = t("table.waits_for_press", table.row.locale)
@@ -280,17 +281,20 @@ class TableOutbox:
             await self._reached(table)
         return 0.0
 
-    async def _no_token(self, table: Table, used: Carrier | None) -> float | None:
-        """Nothing to write with at a DM or group DM table: what was due waits for the next press (tried at once
-        when a press came while this try ran; else the writer's task ends, and only ``carry`` starts it again). The
-        clock stops unless everyone deciding was told on the board, whose countdown then runs as it shows: nobody's
-        time runs out unseen, and no board shows a clock that stopped."""
+    async def _no_token(self, table: Table, *, kept: bool) -> float | None:
+        """A token ended or was refused at a DM or group DM table: what was due goes on at once with another live
+        press that can still post (the newest first; ``kept``: after a refusal, the followup kept for saying the
+        table waits counts too — the board then says so), else it waits for the next press (the writer's task ends;
+        the next update or press starts it again). The clock stops unless everyone deciding was told on the board,
+        whose countdown then runs as it shows: nobody's time runs out unseen, and no board shows a clock that
+        stopped."""
         self.due |= {self._writing, Output.BOARD}
+        if self.tokens.can_post(kept=kept):
+            return 0.0
         if table.status == "running" and not self.board.all_told(table):
             await self.hold_clock(table)
-        fresh = self.carrier not in (None, used) and self.carrier.can_send()
-        self.awaiting_press = not fresh
-        return 0.0 if fresh else None
+        self.awaiting_press = True
+        return None
 
     async def _reached(self, table: Table) -> None:
         """A write went through: the channel is reachable; a held clock runs again once the people are told."""
@@ -321,10 +325,10 @@ class TableOutbox:
         output, table = self._writing, self._table or await self.bot.service.table(self.game_id)
         self.due.add(output)
         if refusal is Refusal.TOKEN_GONE and self.carrier is not None:  # Discord no longer takes the press's token
-            log.info("table %s: Discord refused a press's token (%s); waiting for the next press", table.id,
-                     getattr(error, "code", None))
-            self.tokens.refused()  # (not another live token: what the refused one sent waits for a press to adopt it)
-            return await self._no_token(table, self.carrier)
+            log.info("table %s: Discord refused a press's token (%s); writing with another live one, if any",
+                     table.id, getattr(error, "code", None))
+            self.tokens.refused()  # what it sent keeps what it shows; the board goes on with another live press
+            return await self._no_token(table, kept=True)
         if refusal is Refusal.ARCHIVED:  # opened again (or why not); written to after a backoff all the same
             refusal = await self.bot.delivery.unarchive(self.bot.http, table.place.channel_id, table.row.guild_id,
                                                          table.id) or Refusal.ARCHIVED

@@ -12,7 +12,7 @@ from engines import GAMES
 
 from .discord_harness import Harness
 from .discord_helpers import JOIN, MY_HAND, START, board_message, kill, only_table, says, start_harness
-from .private_gap import Moment, Seen, move, play, private_time, said_it_waits
+from .private_gap import Moment, Seen, move, play, private_time, said_it_waits, told_true
 from .suite_level import count
 from .test_discord_output import kept_by_discord
 
@@ -49,6 +49,7 @@ async def test_a_refused_token_means_waiting_for_the_next_press(h: Harness, mome
     # A board sent with the refused token can no longer be edited: a countdown it shows may outlive its decision,
     # but never by more than the time it gave (then it reads "… ago"); every other board only shows clocks that run.
     assert all(seconds <= 120 for seconds in seen.stale_seconds.values()), seen.stale_countdowns
+    assert told_true(seen), (seen.unseen_clocks[:3], seen.untrue_waits[:3])  # nobody was timed out unseen
     assert not said_it_waits(seen.after_press) and seen.boards_after_press <= 1 and seen.pings_after_press <= 1
 
 
@@ -91,6 +92,7 @@ async def test_every_game_at_every_moment_with_and_without_a_timer_and_a_refused
               f"board(s) and {seen.pings_after_press} ping(s)\n  before: {seen.before_press.splitlines()[-12:]}"
               f"\n  after: {seen.after_press.splitlines()[:4]}")
         assert seen.refused == 0 and seen.most_followups <= 5 and seen.live_controls == 0
+        assert told_true(seen), (seen.unseen_clocks[:3], seen.untrue_waits[:3])
         assert seen.boards_after_press <= 1 and seen.pings_after_press <= 1 and not said_it_waits(seen.after_press)
         if refuse:
             assert all(seconds <= timer for seconds in seen.stale_seconds.values()), seen.stale_countdowns

@@ -76,6 +76,7 @@ class TableOutbox:
         self.tokens = TokenOutlet()  # a DM or group DM table: the presses whose tokens it writes with
         self.press_wait = PressWait()  # ... and its wait for the next press once the last token is about to end
         self.awaiting_press = False  # ... and it has nothing to write with until the next press
+        self.notice_due = False  # ... and its board is to say the table waits (``wait_for_press``)
 
     # ---- what is due (called by the service's listener; never waits) ---------------------
     def push(self, update: Update) -> None:
@@ -163,8 +164,6 @@ class TableOutbox:
         what is due (and what waited for a token)."""
         self.tokens.add(carrier)
         self.awaiting_press = False
-        delivery = self.bot.delivery
-        self.press_wait.schedule(self.tokens, delivery.clock, delivery.sleep, self.wait_for_press)
         if table is not None:
             self.board.pressed(table, carrier.interaction.user.id)
             if carrier.source is not None and carrier.source == table.row.lobby_message_id:
@@ -172,6 +171,7 @@ class TableOutbox:
         if self.board.waiting is not None:
             self.board.waiting = None
             self.due.add(Output.BOARD)  # the board goes on, without the notice
+        self.schedule_notice()
         if self.clock_held:
             self.due.add(Output.BOARD)  # the board it waited to show, with the clock running again
         if self._sleeping and self._task is not None and not self._woken:
@@ -179,15 +179,30 @@ class TableOutbox:
             self._task.cancel()
         self.start_writing()
 
+    def schedule_notice(self) -> None:
+        """A DM or group DM table: the board is to say the table waits a minute before the last token that could
+        still say it ends (one that can edit the board, or post with its kept followup), whatever the timer."""
+        if self.board.waiting is not None:
+            return  # it says so already; the next press schedules it again
+        board = self._table.row.board_message_id if self._table is not None else None
+        delivery = self.bot.delivery
+        self.press_wait.schedule(self.tokens.last_word(board), delivery.clock, delivery.sleep, self.wait_for_press)
+
     async def wait_for_press(self) -> None:
-        """The last press's token is about to end: the board says the table waits for a press, clock stopped."""
-        table = await self.bot.service.table(self.game_id)
+        """The last token that could say so is about to end: the board is to say the table waits for a press,
+        clock stopped. Done by the writer (``_say_it_waits``), the one task that writes and holds the clock."""
+        if self.board.waiting is not None:
+            return
+        self.notice_due = True
+        self.start_writing()
+
+    async def _say_it_waits(self, table: Table) -> None:
+        self.notice_due = False
         if table.status != "running" or table.paused or self.board.waiting is not None:
             return  # (a paused table's board says already how it goes on: Resume, and its clock is stopped)
         await self.hold_clock(table)
         self.board.waiting = t("table.waiting_for_press", table.row.locale)
         self.due.add(Output.BOARD)
-        self.start_writing()
 
     def start_writing(self) -> None:
         if self.awaiting_press:
@@ -197,7 +212,7 @@ class TableOutbox:
 
     def pending(self) -> bool:
         """Something is due, or being written now (its kind was taken off ``due`` as its write began)."""
-        return bool(self.due or self.board.old_boards or self._in_flight)
+        return bool(self.due or self.board.old_boards or self._in_flight or self.notice_due)
 
     # ---- the writer: a job of the bot's delivery loop --------------------------------------
     async def _run(self) -> None:
@@ -219,6 +234,8 @@ class TableOutbox:
                 return self.probe_every
         if table.place.moves_to_thread and table.state is not None:
             await move_to_thread(self, table)
+        if self.notice_due:
+            await self._say_it_waits(table)
         output = next((o for o in OUTPUTS if o in self.due or (o is Output.RETIRE and self.board.old_boards)), None)
         if output is not None:
             return await self._step(table, output)
@@ -279,6 +296,8 @@ class TableOutbox:
             self.due.add(output)  # lines that did not fit: another round
         if wrote:
             await self._reached(table)
+            if table.place.by_token and output is Output.BOARD:
+                self.schedule_notice()  # the board may have gone out with another token
         return 0.0
 
     async def _no_token(self, table: Table, *, kept: bool) -> float | None:

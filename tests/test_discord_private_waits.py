@@ -16,23 +16,27 @@ from .private_gap import Moment, Seen, move, play, private_time, said_it_waits, 
 from .suite_level import count
 from .test_discord_output import kept_by_discord
 
-ALICE_ID, BOB_ID = 101, 102
+ALICE_ID, BOB_ID, CAROL_ID = 101, 102, 103
 
 
-async def group_game(h: Harness, game: str, **plan) -> object:
+async def group_game(h: Harness, game: str, *, three: bool = False, **plan) -> Seen:
     clock = private_time(h)
     people = {ALICE_ID: h.user(ALICE_ID, "alice"), BOB_ID: h.user(BOB_ID, "bob")}
+    if three:
+        people[CAROL_ID] = h.user(CAROL_ID, "carol")
     return await play(h, clock, people, h.group_dm(*people.values()), game, **plan)
 
 
 @pytest.mark.parametrize("moment", list(Moment))
-@pytest.mark.parametrize("timer", [120, 0])
+@pytest.mark.parametrize("timer", [120, 0, 300, 600])
 async def test_nobody_presses_for_20_minutes_and_the_table_says_it_waits(h: Harness, moment: Moment,
                                                                          timer: int) -> None:
+    """Whatever the timer (long ones leave people not all away before the tokens end)."""
     seen = await group_game(h, "akuma", timer=timer, moment=moment)
     print(f"\nakuma timer {timer} {moment.value}: {seen}")
     assert seen.refused == 0 and seen.most_followups <= 5
     assert seen.stale_countdowns == []  # the board never showed a countdown that was not running
+    assert told_true(seen), (seen.unseen_clocks[:3], seen.untrue_waits[:3])  # nobody's clock ran unseen
     assert said_it_waits(seen.before_press), seen.before_press  # "the table waits" was said ...
     paused = says(seen.before_press, "table.paused_board")  # (a paused board says how it goes on: Resume, not My hand)
     assert not (paused and says(seen.before_press, "table.waiting_for_press")), seen.before_press
@@ -123,6 +127,7 @@ async def test_a_restart_as_nobody_presses_loses_nothing_and_one_press_brings_th
         seen = await play(h, old_clock, people, h.group_dm(*people.values()), "akuma", restart=restart)
         print(f"\nakuma restart: {seen}")
         assert seen.refused == 0 and seen.live_controls == 0 and seen.boards_after_press <= 1
+        assert told_true(seen), (seen.unseen_clocks[:3], seen.untrue_waits[:3])
         assert not said_it_waits(seen.after_press) and seen.pings_after_press <= 1
         table = await live[-1].bot.service.table(1)
         assert table.status == "finished"
@@ -157,6 +162,7 @@ async def test_when_the_last_live_press_used_its_messages_the_board_says_the_tab
     await move(h, clock, 5 * 60, table, seen, group)
     board = board_message(h, table)
     assert seen.stale_countdowns == [] and last.followups == 4  # the fifth kept back, unused
+    assert told_true(seen), (seen.unseen_clocks[:3], seen.untrue_waits[:3])
     assert table.clock_paused and table.row.deadline is None
     if not table.paused:
         assert says(board.text, "table.waits_for_press"), board.text

@@ -57,6 +57,19 @@ async def test_a_refused_token_means_waiting_for_the_next_press(h: Harness, mome
     assert not said_it_waits(seen.after_press) and seen.boards_after_press <= 1 and seen.pings_after_press <= 1
 
 
+@pytest.mark.parametrize("game", ["rocca", "akuma"])
+@pytest.mark.parametrize("moment", [Moment.MID_TURN, Moment.BOTS_TURN])
+async def test_three_people_away_are_told_and_no_clock_runs_behind_a_waiting_board(h: Harness, game: str,
+                                                                                    moment: Moment) -> None:
+    """Three people take longer to be all away than the tokens live: the board says the table waits, and then no
+    clock runs (nobody is timed out behind it)."""
+    seen = await group_game(h, game, three=True, moment=moment)
+    print(f"\n{game} three people {moment.value}: {seen}")
+    assert seen.refused == 0 and seen.stale_countdowns == [] and said_it_waits(seen.before_press)
+    assert told_true(seen), (seen.unseen_clocks[:3], seen.untrue_waits[:3])
+    assert not said_it_waits(seen.after_press) and seen.boards_after_press <= 1
+
+
 @pytest.mark.parametrize("game", GAMES)
 async def test_the_same_game_in_a_thread_for_comparison(h: Harness, tmp_path: Path, game: str) -> None:
     """Messages per person-turn in the group DM within 1.5x the same game, gap and all, in a server's thread."""
@@ -174,3 +187,4 @@ async def test_when_the_last_live_press_used_its_messages_the_board_says_the_tab
     now = board_message(h, table)
     assert not says(now.text, "table.waits_for_press") and table.row.deadline is not None  # it goes on
     assert len(h.server.channel_messages(group)) <= messages + 1 and not [c for c in h.calls if c.refused]
+

@@ -117,9 +117,13 @@ async def test_every_game_at_every_moment_with_and_without_a_timer_and_a_refused
             assert seen.stale_countdowns == [] and said_it_waits(seen.before_press), seen.before_press
 
 
-async def test_a_restart_as_nobody_presses_loses_nothing_and_one_press_brings_the_board(tmp_path: Path) -> None:
-    """The bot is killed as the gap begins and started again (Discord keeps what it showed; the bot has no live
-    token): nothing is refused, the table waits, and the first press brings the board back."""
+@pytest.mark.parametrize("gap_at", [1, 3])
+async def test_a_restart_as_nobody_presses_loses_nothing_and_one_press_brings_the_board(tmp_path: Path,
+                                                                                       gap_at: int) -> None:
+    """The bot is killed as the gap begins (after ``gap_at`` person-turns) and started again (Discord keeps what
+    it showed; the bot has no live token): nothing is refused, the person the board told may run out of time as
+    it shows, but the clock stops for the next one (nobody is timed out unseen), and the first press brings the
+    board back."""
     db = tmp_path / "bot.db"
     h = await start_harness(db)
     live: list[Harness] = [h]
@@ -137,7 +141,8 @@ async def test_a_restart_as_nobody_presses_loses_nothing_and_one_press_brings_th
     try:
         old_clock = private_time(h)
         people = {ALICE_ID: h.user(ALICE_ID, "alice"), BOB_ID: h.user(BOB_ID, "bob")}
-        seen = await play(h, old_clock, people, h.group_dm(*people.values()), "akuma", restart=restart)
+        seen = await play(h, old_clock, people, h.group_dm(*people.values()), "akuma", restart=restart,
+                          gap_at=gap_at)
         print(f"\nakuma restart: {seen}")
         assert seen.refused == 0 and seen.live_controls == 0 and seen.boards_after_press <= 1
         assert told_true(seen), (seen.unseen_clocks[:3], seen.untrue_waits[:3])

@@ -4,6 +4,8 @@ refused by Discord; on one manual clock for the timers and both sides' tokens (`
 game in a server thread. Figures are printed with ``-s``."""
 from __future__ import annotations
 
+import math
+import re
 from pathlib import Path
 
 import pytest
@@ -193,3 +195,29 @@ async def test_when_the_last_live_press_used_its_messages_the_board_says_the_tab
     assert not says(now.text, "table.waits_for_press") and table.row.deadline is not None  # it goes on
     assert len(h.server.channel_messages(group)) <= messages + 1 and not [c for c in h.calls if c.refused]
 
+
+@pytest.mark.parametrize("code", [10015, 50027])
+async def test_a_refused_followup_carrying_the_next_board_goes_out_with_another_press(h: Harness, code: int) -> None:
+    """Alice's move press is answered, and Discord refuses the followup that carries the next board (its token):
+    the move is kept, and the board goes out with another live press, Bob pinged on it, his clock running as it
+    shows. (Before, the table waited silently: the board showed no turn, and Bob was never told.)"""
+    private_time(h)
+    alice, bob = h.user(ALICE_ID, "alice"), h.user(BOB_ID, "bob")
+    group = h.group_dm(alice, bob)
+    lobby = (await h.slash(alice, "play rocca", channel=group, bots=1, start="host")).message
+    await h.click(bob, lobby, label=JOIN)
+    await h.click(alice, lobby, label=START)
+    table = only_table(h)
+    hand = (await h.click(alice, board_message(h, table), label=MY_HAND)).messages[-1]
+    version = table.version
+    move = next(c["custom_id"] for c in hand.components
+                if (c.get("custom_id") or "").startswith("gh:do:") and not c.get("disabled"))
+    refusal = h.server.faults.fail("POST", r"/webhooks/\d+/[^/]+", status=404 if code == 10015 else 401, code=code)
+    await h.click(alice, hand, re.escape(move))
+    await h.settle()
+    board = board_message(h, table)
+    assert table.version > version and table.user_ids_to_act() == [BOB_ID]  # the move was kept
+    assert refusal.hits == 1  # (Discord did refuse the followup)
+    assert f"<@{BOB_ID}>" in board.text and f"<t:{math.ceil(table.row.deadline)}:R>" in board.text, board.text
+    assert h.server.channel_messages(group)[-1].id == board.id and not table.clock_paused
+    assert not [c for c in h.calls if c.refused]

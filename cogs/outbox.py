@@ -41,6 +41,14 @@ if TYPE_CHECKING:
     from bot.client import GameHostBot
 
 log = logging.getLogger(__name__)
+# What the board says when a DM table waits for a press, with the clock stopped and (timer:0) without a clock:
+TOKEN_ENDING = ("table.waiting_for_press", "table.waiting_for_press_untimed")  # the last token is about to end
+FOLLOWUPS_SPENT = ("table.waits_for_press", "table.waits_for_press_untimed")  # the live presses used their messages
+
+
+def notice(table: Table, keys: tuple[str, str]) -> str:
+    timed, untimed = keys
+    return t(timed if table.row.turn_seconds else untimed, table.row.locale)
 
 
 class TableOutbox:
@@ -201,7 +209,7 @@ class TableOutbox:
         if table.status != "running" or table.paused or self.board.waiting is not None:
             return  # (a paused table's board says already how it goes on: Resume, and its clock is stopped)
         await self.hold_clock(table)
-        self.board.waiting = t("table.waiting_for_press", table.row.locale)
+        self.board.waiting = notice(table, TOKEN_ENDING)
         self.due.add(Output.BOARD)
 
     def start_writing(self) -> None:
@@ -284,7 +292,7 @@ class TableOutbox:
             return await self._no_token(table, kept=False)
         except MustWait:  # ... or whose last press used its followups: it says so, clock stopped
             await self.hold_clock(table)
-            self.board.waiting = t("table.waits_for_press", table.row.locale)
+            self.board.waiting = notice(table, FOLLOWUPS_SPENT)
             self.due.add(output)
             return 0.0
         except BaseException:

@@ -42,6 +42,8 @@ async def test_nobody_presses_for_20_minutes_and_the_table_says_it_waits(h: Harn
     assert said_it_waits(seen.before_press), seen.before_press  # "the table waits" was said ...
     paused = says(seen.before_press, "table.paused_board")  # (a paused board says how it goes on: Resume, not My hand)
     assert not (paused and says(seen.before_press, "table.waiting_for_press")), seen.before_press
+    if timer == 0:  # no clock to stop: the notice says nothing of one
+        assert any(says(seen.before_press, f"table.{key}_untimed") for key in ("waiting_for_press", "waits_for_press"))
     assert not said_it_waits(seen.after_press)  # ... and the next press brought the board back, once
     assert seen.boards_after_press <= 1 and seen.pings_after_press <= 1
     assert seen.live_controls == 0  # no old board shows a live-looking control

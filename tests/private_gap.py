@@ -30,8 +30,8 @@ COUNTDOWN = re.compile(r"<t:(\d+):R>")
 GAP = 20 * 60.0
 STEP = 5.0  # seconds the clock moves between two looks at the board
 
-WAITS = ("table.waiting_for_press", "table.waits_for_press", "table.paused_board", "table.waiting_for_press_untimed",
-         "table.waits_for_press_untimed")
+WAITS = ("table.waiting_for_press", "table.waits_for_press", "table.paused_board", "table.paused_board_private",
+         "table.waiting_for_press_untimed", "table.waits_for_press_untimed")
 
 
 class Moment(Enum):

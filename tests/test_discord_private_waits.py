@@ -40,7 +40,8 @@ async def test_nobody_presses_for_20_minutes_and_the_table_says_it_waits(h: Harn
     assert seen.stale_countdowns == []  # the board never showed a countdown that was not running
     assert told_true(seen), (seen.unseen_clocks[:3], seen.untrue_waits[:3])  # nobody's clock ran unseen
     assert said_it_waits(seen.before_press), seen.before_press  # "the table waits" was said ...
-    paused = says(seen.before_press, "table.paused_board")  # (a paused board says how it goes on: Resume, not My hand)
+    paused = says(seen.before_press, "table.paused_board_private")  # (it says how it goes on: Resume, not My hand)
+    assert not says(seen.before_press, "table.paused_board")  # (which names Manage Server: none outside a server)
     assert not (paused and says(seen.before_press, "table.waiting_for_press")), seen.before_press
     if timer == 0:  # no clock to stop: the notice says nothing of one
         assert any(says(seen.before_press, f"table.{key}_untimed") for key in ("waiting_for_press", "waits_for_press"))

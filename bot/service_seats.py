@@ -71,7 +71,7 @@ class Seats:
         table = await self.core.table(game_id)
         async with table.lock:
             if by_user != table.row.host_id and not is_admin:
-                raise HostError("host_or_admin_only")
+                raise not_host(table)
             seat = next((s for s in table.seats if s.user_id == user_id), None)
             if seat is None:
                 raise HostError("not_seated_other")
@@ -89,7 +89,7 @@ class Seats:
         table = await self.core.table(game_id)
         async with table.lock:
             if by_user != table.row.host_id and not is_admin:
-                raise HostError("host_or_admin_only")
+                raise not_host(table)
             if table.status not in ACTIVE:
                 raise HostError("game_not_running")
             try:
@@ -121,6 +121,11 @@ class Seats:
             if table.status not in ACTIVE:
                 raise HostError("game_not_running")
             if user_id != table.row.host_id and not is_admin:
-                raise HostError("host_or_admin_only")
+                raise not_host(table)
             return await self.core.finish(table, "cancelled", reason=EndReason.PAUSED_ENDED if table.paused else None)
 
+
+def not_host(table: Table) -> HostError:
+    """The refusal of someone who is not the table's host (nor, in a server, a manager): outside a server nobody
+    has Manage Server, so the message does not mention it."""
+    return HostError("host_or_admin_only" if table.place.rated else "host_only")

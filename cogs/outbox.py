@@ -41,6 +41,14 @@ if TYPE_CHECKING:
     from bot.client import GameHostBot
 
 log = logging.getLogger(__name__)
+# What the board says when a DM table waits for a press, with the clock stopped and (timer:0) without a clock:
+TOKEN_ENDING = ("table.waiting_for_press", "table.waiting_for_press_untimed")  # the last token is about to end
+FOLLOWUPS_SPENT = ("table.waits_for_press", "table.waits_for_press_untimed")  # the live presses used their messages
+
+
+def notice(table: Table, keys: tuple[str, str]) -> str:
+    timed, untimed = keys
+    return t(timed if table.row.turn_seconds else untimed, table.row.locale)
 
 
 class TableOutbox:
@@ -76,6 +84,7 @@ class TableOutbox:
         self.tokens = TokenOutlet()  # a DM or group DM table: the presses whose tokens it writes with
         self.press_wait = PressWait()  # ... and its wait for the next press once the last token is about to end
         self.awaiting_press = False  # ... and it has nothing to write with until the next press
+        self.notice_due = False  # ... and its board is to say the table waits (``wait_for_press``)
 
     # ---- what is due (called by the service's listener; never waits) ---------------------
     def push(self, update: Update) -> None:
@@ -96,6 +105,7 @@ class TableOutbox:
         lines = event_lines(update)
         self.board.add_lines(self.board.numbered(lines) if update.logged else lines)
         self.due |= due_after(update)
+        self.awaiting_press = False  # (a table with nothing to write with tries once: a clock nobody sees stops)
         self.start_writing()
 
     async def restore(self, table: Table) -> None:
@@ -162,8 +172,6 @@ class TableOutbox:
         what is due (and what waited for a token)."""
         self.tokens.add(carrier)
         self.awaiting_press = False
-        delivery = self.bot.delivery
-        self.press_wait.schedule(self.tokens, delivery.clock, delivery.sleep, self.wait_for_press)
         if table is not None:
             self.board.pressed(table, carrier.interaction.user.id)
             if carrier.source is not None and carrier.source == table.row.lobby_message_id:
@@ -171,6 +179,7 @@ class TableOutbox:
         if self.board.waiting is not None:
             self.board.waiting = None
             self.due.add(Output.BOARD)  # the board goes on, without the notice
+        self.schedule_notice()
         if self.clock_held:
             self.due.add(Output.BOARD)  # the board it waited to show, with the clock running again
         if self._sleeping and self._task is not None and not self._woken:
@@ -178,15 +187,30 @@ class TableOutbox:
             self._task.cancel()
         self.start_writing()
 
+    def schedule_notice(self) -> None:
+        """A DM or group DM table: the board is to say the table waits a minute before the last token that could
+        still say it ends (one that can edit the board, or post with its kept followup), whatever the timer."""
+        if self.board.waiting is not None:
+            return  # it says so already; the next press schedules it again
+        board = self._table.row.board_message_id if self._table is not None else None
+        delivery = self.bot.delivery
+        self.press_wait.schedule(self.tokens.last_word(board), delivery.clock, delivery.sleep, self.wait_for_press)
+
     async def wait_for_press(self) -> None:
-        """The last press's token is about to end: the board says the table waits for a press, clock stopped."""
-        table = await self.bot.service.table(self.game_id)
+        """The last token that could say so is about to end: the board is to say the table waits for a press,
+        clock stopped. Done by the writer (``_say_it_waits``), the one task that writes and holds the clock."""
+        if self.board.waiting is not None:
+            return
+        self.notice_due = True
+        self.start_writing()
+
+    async def _say_it_waits(self, table: Table) -> None:
+        self.notice_due = False
         if table.status != "running" or table.paused or self.board.waiting is not None:
             return  # (a paused table's board says already how it goes on: Resume, and its clock is stopped)
         await self.hold_clock(table)
-        self.board.waiting = t("table.waiting_for_press", table.row.locale)
+        self.board.waiting = notice(table, TOKEN_ENDING)
         self.due.add(Output.BOARD)
-        self.start_writing()
 
     def start_writing(self) -> None:
         if self.awaiting_press:
@@ -196,7 +220,7 @@ class TableOutbox:
 
     def pending(self) -> bool:
         """Something is due, or being written now (its kind was taken off ``due`` as its write began)."""
-        return bool(self.due or self.board.old_boards or self._in_flight)
+        return bool(self.due or self.board.old_boards or self._in_flight or self.notice_due)
 
     # ---- the writer: a job of the bot's delivery loop --------------------------------------
     async def _run(self) -> None:
@@ -218,6 +242,8 @@ class TableOutbox:
                 return self.probe_every
         if table.place.moves_to_thread and table.state is not None:
             await move_to_thread(self, table)
+        if self.notice_due:
+            await self._say_it_waits(table)
         output = next((o for o in OUTPUTS if o in self.due or (o is Output.RETIRE and self.board.old_boards)), None)
         if output is not None:
             return await self._step(table, output)
@@ -259,14 +285,14 @@ class TableOutbox:
         if kind.where[table.place.kind] is Writing.NOT:
             await kind.skip(self, table)
             return 0.0
-        used, self._in_flight = self.carrier, True
+        self._in_flight = True
         try:
             wrote = await kind.write(self, table)
         except NoLiveToken:  # a DM or group DM table nobody pressed for a while: it waits for the next press
-            return await self._no_token(table, used)
+            return await self._no_token(table, kept=False)
         except MustWait:  # ... or whose last press used its followups: it says so, clock stopped
             await self.hold_clock(table)
-            self.board.waiting = t("table.waits_for_press", table.row.locale)
+            self.board.waiting = notice(table, FOLLOWUPS_SPENT)
             self.due.add(output)
             return 0.0
         except BaseException:
@@ -278,19 +304,24 @@ class TableOutbox:
             self.due.add(output)  # lines that did not fit: another round
         if wrote:
             await self._reached(table)
+            if table.place.by_token and output is Output.BOARD:
+                self.schedule_notice()  # the board may have gone out with another token
         return 0.0
 
-    async def _no_token(self, table: Table, used: Carrier | None) -> float | None:
-        """Nothing to write with at a DM or group DM table: what was due waits for the next press (tried at once
-        when a press came while this try ran; else the writer's task ends, and only ``carry`` starts it again). The
-        clock stops unless everyone deciding was told on the board, whose countdown then runs as it shows: nobody's
-        time runs out unseen, and no board shows a clock that stopped."""
+    async def _no_token(self, table: Table, *, kept: bool) -> float | None:
+        """A token ended or was refused at a DM or group DM table: what was due goes on at once with another live
+        press that can still post (the newest first; ``kept``: after a refusal, the followup kept for saying the
+        table waits counts too — the board then says so), else it waits for the next press (the writer's task ends;
+        the next update or press starts it again). The clock stops unless everyone deciding was told on the board,
+        whose countdown then runs as it shows: nobody's time runs out unseen, and no board shows a clock that
+        stopped."""
         self.due |= {self._writing, Output.BOARD}
+        if self.tokens.can_post(kept=kept):
+            return 0.0
         if table.status == "running" and not self.board.all_told(table):
             await self.hold_clock(table)
-        fresh = self.carrier not in (None, used) and self.carrier.can_send()
-        self.awaiting_press = not fresh
-        return 0.0 if fresh else None
+        self.awaiting_press = True
+        return None
 
     async def _reached(self, table: Table) -> None:
         """A write went through: the channel is reachable; a held clock runs again once the people are told."""
@@ -321,10 +352,10 @@ class TableOutbox:
         output, table = self._writing, self._table or await self.bot.service.table(self.game_id)
         self.due.add(output)
         if refusal is Refusal.TOKEN_GONE and self.carrier is not None:  # Discord no longer takes the press's token
-            log.info("table %s: Discord refused a press's token (%s); waiting for the next press", table.id,
-                     getattr(error, "code", None))
-            self.tokens.refused()  # (not another live token: what the refused one sent waits for a press to adopt it)
-            return await self._no_token(table, self.carrier)
+            log.info("table %s: Discord refused a press's token (%s); writing with another live one, if any",
+                     table.id, getattr(error, "code", None))
+            self.tokens.refused()  # what it sent keeps what it shows; the board goes on with another live press
+            return await self._no_token(table, kept=True)
         if refusal is Refusal.ARCHIVED:  # opened again (or why not); written to after a backoff all the same
             refusal = await self.bot.delivery.unarchive(self.bot.http, table.place.channel_id, table.row.guild_id,
                                                          table.id) or Refusal.ARCHIVED

@@ -108,6 +108,12 @@ class TokenOutlet:
         """When the last live token ends (None: none lives)."""
         return max((c.ends_at() for c in self.carriers if c.alive()), default=None)
 
+    def last_word(self, board_id: int | None) -> float | None:
+        """When the last live token that could still say the table waits ends: one that can edit the board, or
+        post with its kept followup (None: none can)."""
+        able = [c.ends_at() for c in self.carriers if c.can_edit(board_id) or c.can_send(kept=True)]
+        return max(able, default=None)
+
     def editor(self, message_id: int | None) -> Carrier | None:
         """The newest live press whose token sent (or updated) ``message_id``."""
         return next((c for c in reversed(self.carriers) if c.can_edit(message_id)), None)
@@ -172,11 +178,10 @@ class PressWait:
     def __init__(self) -> None:
         self._task: asyncio.Task[None] | None = None
 
-    def schedule(self, outlet: TokenOutlet, clock: Clock, sleep: Callable[[float], Awaitable[None]],
+    def schedule(self, ends: float | None, clock: Clock, sleep: Callable[[float], Awaitable[None]],
                  notice: Callable[[], Coroutine[Any, Any, None]]) -> None:
+        """The notice a minute before ``ends`` (None: nothing could say it)."""
         self.cancel()
-        carrier = outlet.carrier
-        ends = carrier.ends_at() if carrier is not None and carrier.alive() else None
         if ends is None:
             return
         delay = max(0.0, ends - TOKEN_NOTICE - clock())

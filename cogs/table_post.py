@@ -34,7 +34,8 @@ def turn_lines(table: Table, people: Sequence[int], mentioned: Sequence[int], cl
     locale = table.row.locale
     if table.paused:
         away = [s.user_id for s in table.seats if s.user_id is not None]
-        return [t("table.paused_board", locale, players=named(table, away))]
+        key = "table.paused_board" if table.place.rated else "table.paused_board_private"  # (no Manage Server)
+        return [t(key, locale, players=named(table, away))]
     if not people:
         return []
     deadline = deadline_mark(table) if clock else None

@@ -30,7 +30,8 @@ COUNTDOWN = re.compile(r"<t:(\d+):R>")
 GAP = 20 * 60.0
 STEP = 5.0  # seconds the clock moves between two looks at the board
 
-WAITS = ("table.waiting_for_press", "table.waits_for_press", "table.paused_board")
+WAITS = ("table.waiting_for_press", "table.waits_for_press", "table.paused_board", "table.paused_board_private",
+         "table.waiting_for_press_untimed", "table.waits_for_press_untimed")
 
 
 class Moment(Enum):
@@ -47,6 +48,7 @@ class Seen:
     presses: int = 0
     public: int = 0  # public messages the game left (hand views aside)
     live_controls: int = 0  # public messages other than the current board and the result still showing buttons
+    # (a message only a refused token could edit aside: ``frozen``)
     pings: int = 0
     refused: int = 0  # requests the strict edge refused
     most_followups: int = 0
@@ -57,6 +59,8 @@ class Seen:
     pings_after_press: int = 0
     stale_countdowns: list[str] = field(default_factory=list)  # a board showing a countdown that did not run
     stale_seconds: dict[int, float] = field(default_factory=dict)  # ... per countdown shown: for how long
+    unseen_clocks: list[str] = field(default_factory=list)  # a person's clock ran while the board did not tell them
+    untrue_waits: list[str] = field(default_factory=list)  # the board said the table waits while a clock ran
 
 
 def private_time(h: Harness, clock: ManualClock | None = None) -> ManualClock:
@@ -86,11 +90,43 @@ def bottom(h: Harness, channel: int):
     return public[-1] if public else None
 
 
+def seen_board(h: Harness, channel: int):
+    """The board people look at: the bottom message (in a server, the time warning below the board aside)."""
+    public = h.server.channel_messages(channel)
+    if len(public) > 1 and not public[-1].components and says(public[-1].text, "table.time_warning"):
+        return public[-2]
+    return public[-1] if public else None
+
+
+def frozen(h: Harness) -> set[int]:
+    """Messages only a token Discord refused could edit: the bot can no longer change what they show."""
+    refused = [r for r in h.server.replies.values() if r.token in h.server.faults.refused_tokens]
+    updated = [r.source_message_id for r in refused if r.type in ("deferred_update", "update")]  # updated in place
+    return {i for r in refused for i in (*r.message_ids, r.original_id) if i is not None} | {*updated}
+
+
+def running_clock(table, clock: ManualClock) -> int | None:
+    """The countdown mark of the clock running now (None: no clock runs)."""
+    deadline = table.row.deadline
+    if table.status != "running" or table.clock_paused or deadline is None or deadline <= clock.now():
+        return None
+    return math.ceil(deadline)
+
+
 def look(h: Harness, table, clock: ManualClock, seen: Seen, channel: int) -> None:
-    """The bottom message of the channel never shows a countdown that is not running."""
-    message = bottom(h, channel)
+    """The board people see never shows a countdown that is not running; while a person's clock runs, it tells
+    them so (their ping and that countdown: nobody is timed out unseen), and it never says the table waits."""
+    message = seen_board(h, channel)
     if message is None:
         return
+    running = running_clock(table, clock)
+    if running is not None:
+        for user in table.user_ids_to_act():
+            if f"<t:{running}:R>" not in message.text or f"<@{user}>" not in message.text:
+                seen.unseen_clocks.append(f"at {clock.now():.0f}: u{user}'s clock runs, the board: "
+                                          f"{message.text[-200:]}")
+        if said_it_waits(message.text):
+            seen.untrue_waits.append(f"at {clock.now():.0f}: {message.text[-200:]}")
     for shown in COUNTDOWN.findall(message.text):
         if int(shown) <= clock.now():
             continue  # it ran out (Discord shows "… ago"): not a countdown any more
@@ -133,20 +169,21 @@ async def play(h: Harness, clock: ManualClock, people: dict, channel: int, game:
                restart: Restart | None = None, bots: int | None = None, options: dict | None = None) -> Seen:
     """The game (see the module's docstring); with ``restart``, the bot is killed and started again as the gap
     begins (``restart`` returns the new harness and its clock, which goes on from the old one's)."""
-    alice, bob = list(people.values())
+    alice, *others = list(people.values())
     engine = get_engine(game)
     people = dict(people)
     options = dict(({"deals": 1} if game == "twinpyramid" else {}) if options is None else options)
     if "start_player" in engine.options_model.model_fields:
         options["start"] = "host"
-    bots = max(0, min(2, engine.max_players - 2)) if bots is None else bots
+    bots = max(0, min(2, engine.max_players - len(people))) if bots is None else bots
     first = len(h.server.messages)
     r = await h.slash(alice, f"play {game}", channel=channel, bots=bots, timer=timer, **options)
-    await h.click(bob, r.message, label=JOIN)
+    for other in others:
+        await h.click(other, r.message, label=JOIN)
     await h.click(alice, r.message, label=START)
     table = only_table(h)
     where = table.row.channel_id
-    seen, rng, gapped = Seen(presses=2), random.Random(11), False
+    seen, rng, gapped = Seen(presses=1 + len(others)), random.Random(11), False
     while table.status == "running":
         person = next((people[int(p[1:])] for p in table.to_act() if not table.is_bot(p)), None)
         if person is None:
@@ -186,7 +223,8 @@ async def play(h: Harness, clock: ManualClock, people: dict, channel: int, game:
     ids = sorted(h.server.messages)[first:]
     public = [h.message(i) for i in ids if not h.server.messages[i]["flags"] & 64 and i not in h.server.deleted]
     seen.public = len(public)
-    seen.live_controls = sum(1 for m in public if m.components and not says(m.text, "result.title"))
+    seen.live_controls = sum(1 for m in public if m.components and not says(m.text, "result.title")
+                             and m.id not in frozen(h))
     seen.pings = new_pings(h, 0)
     seen.refused += len([c for c in h.calls if c.refused])
     seen.most_followups = max((reply.followups for reply in h.server.replies.values()), default=0)
@@ -211,8 +249,13 @@ async def gap(h: Harness, clock: ManualClock, table, seen: Seen, channel: int, p
     seen.after_press = bottom(h, channel).text
     seen.new_after_press = len(h.server.channel_messages(channel)) - messages
     seen.boards_after_press = sum(1 for m in h.server.channel_messages(channel)
-                                  if m.components and not says(m.text, "result.title"))
+                                  if m.components and not says(m.text, "result.title") and m.id not in frozen(h))
     seen.pings_after_press = new_pings(h, calls)
+
+
+def told_true(seen: Seen) -> bool:
+    """Nobody's clock ran unseen, and no board said the table waits while a clock ran."""
+    return seen.unseen_clocks == [] and seen.untrue_waits == []
 
 
 def said_it_waits(text: str) -> bool:

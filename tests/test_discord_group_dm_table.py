@@ -89,3 +89,18 @@ async def test_a_group_dm_table_plays_every_game_with_one_person_away(h: Harness
     assert table.id not in await h.bot.storage.ratings.unrecorded_games()
     assert await h.bot.storage.ratings.ratings(0, game, [ALICE_ID, BOB_ID]) == []
     print(f"\n{game} group DM: {cost}, most followups of one press {followups}")
+
+
+async def test_outside_a_server_the_host_refusal_names_no_manage_server(h: Harness) -> None:
+    """Nobody has Manage Server in a group DM: a refusal there names the host alone, and changes nothing."""
+    alice, bob = h.user(ALICE_ID, "alice"), h.user(BOB_ID, "bob")
+    group = h.group_dm(alice, bob)
+    lobby = (await h.slash(alice, "play akuma", channel=group, bots=2)).message
+    await h.click(bob, lobby, label=JOIN)
+    await h.click(alice, lobby, label=START)
+    table = only_table(h)
+    seconds = table.row.turn_seconds
+    for command, fields in (("game timer", {"seconds": 30}), ("game end", {})):
+        r = await h.slash(bob, command, channel=group, **fields)
+        assert r.ephemeral and says(r.text, "error.host_only") and not says(r.text, "error.host_or_admin_only")
+    assert table.status == "running" and table.row.turn_seconds == seconds

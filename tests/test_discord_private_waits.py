@@ -4,6 +4,8 @@ refused by Discord; on one manual clock for the timers and both sides' tokens (`
 game in a server thread. Figures are printed with ``-s``."""
 from __future__ import annotations
 
+import math
+import re
 from pathlib import Path
 
 import pytest
@@ -12,30 +14,37 @@ from engines import GAMES
 
 from .discord_harness import Harness
 from .discord_helpers import JOIN, MY_HAND, START, board_message, kill, only_table, says, start_harness
-from .private_gap import Moment, Seen, move, play, private_time, said_it_waits
+from .private_gap import Moment, Seen, move, play, private_time, said_it_waits, told_true
 from .suite_level import count
 from .test_discord_output import kept_by_discord
 
-ALICE_ID, BOB_ID = 101, 102
+ALICE_ID, BOB_ID, CAROL_ID = 101, 102, 103
 
 
-async def group_game(h: Harness, game: str, **plan) -> object:
+async def group_game(h: Harness, game: str, *, three: bool = False, **plan) -> Seen:
     clock = private_time(h)
     people = {ALICE_ID: h.user(ALICE_ID, "alice"), BOB_ID: h.user(BOB_ID, "bob")}
+    if three:
+        people[CAROL_ID] = h.user(CAROL_ID, "carol")
     return await play(h, clock, people, h.group_dm(*people.values()), game, **plan)
 
 
 @pytest.mark.parametrize("moment", list(Moment))
-@pytest.mark.parametrize("timer", [120, 0])
+@pytest.mark.parametrize("timer", [120, 0, 300, 600])
 async def test_nobody_presses_for_20_minutes_and_the_table_says_it_waits(h: Harness, moment: Moment,
                                                                          timer: int) -> None:
+    """Whatever the timer (long ones leave people not all away before the tokens end)."""
     seen = await group_game(h, "akuma", timer=timer, moment=moment)
     print(f"\nakuma timer {timer} {moment.value}: {seen}")
     assert seen.refused == 0 and seen.most_followups <= 5
     assert seen.stale_countdowns == []  # the board never showed a countdown that was not running
+    assert told_true(seen), (seen.unseen_clocks[:3], seen.untrue_waits[:3])  # nobody's clock ran unseen
     assert said_it_waits(seen.before_press), seen.before_press  # "the table waits" was said ...
-    paused = says(seen.before_press, "table.paused_board")  # (a paused board says how it goes on: Resume, not My hand)
+    paused = says(seen.before_press, "table.paused_board_private")  # (it says how it goes on: Resume, not My hand)
+    assert not says(seen.before_press, "table.paused_board")  # (which names Manage Server: none outside a server)
     assert not (paused and says(seen.before_press, "table.waiting_for_press")), seen.before_press
+    if timer == 0:  # no clock to stop: the notice says nothing of one
+        assert any(says(seen.before_press, f"table.{key}_untimed") for key in ("waiting_for_press", "waits_for_press"))
     assert not said_it_waits(seen.after_press)  # ... and the next press brought the board back, once
     assert seen.boards_after_press <= 1 and seen.pings_after_press <= 1
     assert seen.live_controls == 0  # no old board shows a live-looking control
@@ -49,7 +58,21 @@ async def test_a_refused_token_means_waiting_for_the_next_press(h: Harness, mome
     # A board sent with the refused token can no longer be edited: a countdown it shows may outlive its decision,
     # but never by more than the time it gave (then it reads "… ago"); every other board only shows clocks that run.
     assert all(seconds <= 120 for seconds in seen.stale_seconds.values()), seen.stale_countdowns
+    assert told_true(seen), (seen.unseen_clocks[:3], seen.untrue_waits[:3])  # nobody was timed out unseen
     assert not said_it_waits(seen.after_press) and seen.boards_after_press <= 1 and seen.pings_after_press <= 1
+
+
+@pytest.mark.parametrize("game", ["rocca", "akuma"])
+@pytest.mark.parametrize("moment", [Moment.MID_TURN, Moment.BOTS_TURN])
+async def test_three_people_away_are_told_and_no_clock_runs_behind_a_waiting_board(h: Harness, game: str,
+                                                                                    moment: Moment) -> None:
+    """Three people take longer to be all away than the tokens live: the board says the table waits, and then no
+    clock runs (nobody is timed out behind it)."""
+    seen = await group_game(h, game, three=True, moment=moment)
+    print(f"\n{game} three people {moment.value}: {seen}")
+    assert seen.refused == 0 and seen.stale_countdowns == [] and said_it_waits(seen.before_press)
+    assert told_true(seen), (seen.unseen_clocks[:3], seen.untrue_waits[:3])
+    assert not said_it_waits(seen.after_press) and seen.boards_after_press <= 1
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -91,6 +114,7 @@ async def test_every_game_at_every_moment_with_and_without_a_timer_and_a_refused
               f"board(s) and {seen.pings_after_press} ping(s)\n  before: {seen.before_press.splitlines()[-12:]}"
               f"\n  after: {seen.after_press.splitlines()[:4]}")
         assert seen.refused == 0 and seen.most_followups <= 5 and seen.live_controls == 0
+        assert told_true(seen), (seen.unseen_clocks[:3], seen.untrue_waits[:3])
         assert seen.boards_after_press <= 1 and seen.pings_after_press <= 1 and not said_it_waits(seen.after_press)
         if refuse:
             assert all(seconds <= timer for seconds in seen.stale_seconds.values()), seen.stale_countdowns
@@ -98,9 +122,13 @@ async def test_every_game_at_every_moment_with_and_without_a_timer_and_a_refused
             assert seen.stale_countdowns == [] and said_it_waits(seen.before_press), seen.before_press
 
 
-async def test_a_restart_as_nobody_presses_loses_nothing_and_one_press_brings_the_board(tmp_path: Path) -> None:
-    """The bot is killed as the gap begins and started again (Discord keeps what it showed; the bot has no live
-    token): nothing is refused, the table waits, and the first press brings the board back."""
+@pytest.mark.parametrize("gap_at", [1, 3])
+async def test_a_restart_as_nobody_presses_loses_nothing_and_one_press_brings_the_board(tmp_path: Path,
+                                                                                       gap_at: int) -> None:
+    """The bot is killed as the gap begins (after ``gap_at`` person-turns) and started again (Discord keeps what
+    it showed; the bot has no live token): nothing is refused, the person the board told may run out of time as
+    it shows, but the clock stops for the next one (nobody is timed out unseen), and the first press brings the
+    board back."""
     db = tmp_path / "bot.db"
     h = await start_harness(db)
     live: list[Harness] = [h]
@@ -118,9 +146,11 @@ async def test_a_restart_as_nobody_presses_loses_nothing_and_one_press_brings_th
     try:
         old_clock = private_time(h)
         people = {ALICE_ID: h.user(ALICE_ID, "alice"), BOB_ID: h.user(BOB_ID, "bob")}
-        seen = await play(h, old_clock, people, h.group_dm(*people.values()), "akuma", restart=restart)
+        seen = await play(h, old_clock, people, h.group_dm(*people.values()), "akuma", restart=restart,
+                          gap_at=gap_at)
         print(f"\nakuma restart: {seen}")
         assert seen.refused == 0 and seen.live_controls == 0 and seen.boards_after_press <= 1
+        assert told_true(seen), (seen.unseen_clocks[:3], seen.untrue_waits[:3])
         assert not said_it_waits(seen.after_press) and seen.pings_after_press <= 1
         table = await live[-1].bot.service.table(1)
         assert table.status == "finished"
@@ -155,6 +185,7 @@ async def test_when_the_last_live_press_used_its_messages_the_board_says_the_tab
     await move(h, clock, 5 * 60, table, seen, group)
     board = board_message(h, table)
     assert seen.stale_countdowns == [] and last.followups == 4  # the fifth kept back, unused
+    assert told_true(seen), (seen.unseen_clocks[:3], seen.untrue_waits[:3])
     assert table.clock_paused and table.row.deadline is None
     if not table.paused:
         assert says(board.text, "table.waits_for_press"), board.text
@@ -166,3 +197,30 @@ async def test_when_the_last_live_press_used_its_messages_the_board_says_the_tab
     now = board_message(h, table)
     assert not says(now.text, "table.waits_for_press") and table.row.deadline is not None  # it goes on
     assert len(h.server.channel_messages(group)) <= messages + 1 and not [c for c in h.calls if c.refused]
+
+
+@pytest.mark.parametrize("code", [10015, 50027])
+async def test_a_refused_followup_carrying_the_next_board_goes_out_with_another_press(h: Harness, code: int) -> None:
+    """Alice's move press is answered, and Discord refuses the followup that carries the next board (its token):
+    the move is kept, and the board goes out with another live press, Bob pinged on it, his clock running as it
+    shows. (Before, the table waited silently: the board showed no turn, and Bob was never told.)"""
+    private_time(h)
+    alice, bob = h.user(ALICE_ID, "alice"), h.user(BOB_ID, "bob")
+    group = h.group_dm(alice, bob)
+    lobby = (await h.slash(alice, "play rocca", channel=group, bots=1, start="host")).message
+    await h.click(bob, lobby, label=JOIN)
+    await h.click(alice, lobby, label=START)
+    table = only_table(h)
+    hand = (await h.click(alice, board_message(h, table), label=MY_HAND)).messages[-1]
+    version = table.version
+    move = next(c["custom_id"] for c in hand.components
+                if (c.get("custom_id") or "").startswith("gh:do:") and not c.get("disabled"))
+    refusal = h.server.faults.fail("POST", r"/webhooks/\d+/[^/]+", status=404 if code == 10015 else 401, code=code)
+    await h.click(alice, hand, re.escape(move))
+    await h.settle()
+    board = board_message(h, table)
+    assert table.version > version and table.user_ids_to_act() == [BOB_ID]  # the move was kept
+    assert refusal.hits == 1  # (Discord did refuse the followup)
+    assert f"<@{BOB_ID}>" in board.text and f"<t:{math.ceil(table.row.deadline)}:R>" in board.text, board.text
+    assert h.server.channel_messages(group)[-1].id == board.id and not table.clock_paused
+    assert not [c for c in h.calls if c.refused]

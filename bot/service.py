@@ -26,7 +26,7 @@ from .policies import choose_action
 from .service_core import ServiceCore
 from .service_lobby import Lobbies
 from .service_seats import Seats
-from .storage import SeatRow, ShardFilter, Storage, VersionConflict
+from .storage import GameStatus, SeatRow, ShardFilter, Storage, VersionConflict
 from .storage.rows import BoardShown
 from .table import ACTIVE, EndReason, Table, Update, UpdateKind
 
@@ -87,7 +87,7 @@ class GameService:
 
     # ---- finding tables -------------------------------------------------------------
     async def last_finished_in_channel(self, channel_id: int) -> Table | None:
-        ids = await self.storage.game_ids(status=("finished",), channel_id=channel_id)
+        ids = await self.storage.game_ids(status=(GameStatus.FINISHED,), channel_id=channel_id)
         return await self.table(ids[-1]) if ids else None
 
     async def tables_waiting_on_bots(self) -> list[int]:
@@ -110,7 +110,7 @@ class GameService:
         table = await self.table(game_id)
         await table.lock.acquire()
         try:
-            if table.status != "running":
+            if table.status is not GameStatus.RUNNING:
                 raise HostError("game_not_running")
             if table.paused:
                 raise HostError("table_paused")
@@ -150,7 +150,7 @@ class GameService:
             text = engine.dump(state)
             await self.storage.commit_action(
                 table.id, expected_version=table.version, player=player, action=action.model_dump(mode="json"),
-                state=text, status="finished" if over else "running",
+                state=text, status=GameStatus.FINISHED if over else GameStatus.RUNNING,
                 notices=[(p, ev.model_dump_json()) for ev in events if ev.visible_to for p in ev.visible_to],
                 bot_to_act=self.core.bot_to_act(table, state, seats), deadline=deadline, seat=seat, board_shown=shown)
         except BaseException as error:
@@ -160,8 +160,8 @@ class GameService:
                 raise HostError("stale") from None
             raise
         table.committed(bumped=True, state=state, state_text=text, seats=seats, deadline=deadline,
-                        status="finished" if over else table.status, board_shown=shown or table.row.board_shown,
-                        moves=table.row.moves + 1)
+                        status=GameStatus.FINISHED if over else table.status,
+                        board_shown=shown or table.row.board_shown, moves=table.row.moves + 1)
         return self.core.changed(table, UpdateKind.ENDED if over else kind, events, player, logged=True)
 
     @staticmethod
@@ -189,7 +189,8 @@ class GameService:
         table = await self.table(game_id)
         updates: list[Update] = []
         async with table.lock:
-            if table.status != "running" or table.version != expected_version or table.row.deadline is None:
+            if (table.status is not GameStatus.RUNNING or table.version != expected_version
+                    or table.row.deadline is None):
                 return updates
             late = [p for p in table.to_act() if not table.is_bot(p)]
             plays_on = bool(late) and await self.core.plays_on(table)
@@ -199,7 +200,7 @@ class GameService:
                 updates.append(await asyncio.shield(self.core.pause(table, after)))
                 return updates
             for player in late:
-                if player not in table.to_act() or table.status != "running":
+                if player not in table.to_act() or table.status is not GameStatus.RUNNING:
                     continue
                 seat = table.seat_of(player)
                 assert seat is not None
@@ -219,7 +220,7 @@ class GameService:
         async with table.lock:
             if not table.paused or table.row.paused_at != paused_at:
                 return None  # resumed (or ended) meanwhile
-            return await self.core.finish(table, "cancelled", reason=EndReason.IDLE)
+            return await self.core.finish(table, GameStatus.CANCELLED, reason=EndReason.IDLE)
 
     async def tables_paused(self) -> list[int]:
         return await self.storage.paused(self.shards)
@@ -245,7 +246,7 @@ class GameService:
         """Stop the table's turn clock: nobody is timed out by a table they cannot see. Bots still move."""
         table = await self.table(game_id)
         async with table.lock:
-            if table.clock_paused or table.status != "running":
+            if table.clock_paused or table.status is not GameStatus.RUNNING:
                 return
             table.clock_paused = True
             if table.row.deadline is not None:
@@ -260,7 +261,7 @@ class GameService:
             if not table.clock_paused:
                 return
             table.clock_paused = False
-            if table.status != "running":
+            if table.status is not GameStatus.RUNNING:
                 return
             deadline = self.core.deadline(table, table.state)
             if deadline is not None:
@@ -300,7 +301,7 @@ class GameService:
         async with table.lock:
             if table.status not in ACTIVE:
                 return None
-            return await self.core.finish(table, "cancelled", reason=EndReason.CHANNEL_GONE)
+            return await self.core.finish(table, GameStatus.CANCELLED, reason=EndReason.CHANNEL_GONE)
 
     async def _note(self, table: Table, **fields: Any) -> None:
         """Store fields that are not a move (no version bump) under the table's lock, checked against its version

@@ -12,9 +12,9 @@ from engines.base import V
 
 from .place import Place, place_of
 from .render import seat_names
-from .storage import GameRow, SeatRow
+from .storage import EndReason, GameRow, GameStatus, SeatRow
 
-ACTIVE = ("lobby", "running")  # the statuses of a table still in play
+ACTIVE = (GameStatus.LOBBY, GameStatus.RUNNING)  # the statuses of a table still in play
 
 
 def human_player(user_id: int) -> str:
@@ -73,7 +73,7 @@ class Table:
         return self.row.moves
 
     @property
-    def status(self) -> str:
+    def status(self) -> GameStatus:
         return self.row.status
 
     @property
@@ -84,7 +84,7 @@ class Table:
     @property
     def paused(self) -> bool:
         """Every person at this running table is away: no clock runs and no bot moves until one comes back."""
-        return self.row.status == "running" and self.row.paused_at is not None
+        return self.row.status is GameStatus.RUNNING and self.row.paused_at is not None
 
     @property
     def seats(self) -> list[SeatRow]:
@@ -195,16 +195,6 @@ class UpdateKind(StrEnum):
     CLOCK = "clock"  # the turn clock paused or resumed (nothing else changed)
     PAUSED = "paused"  # every person is away: the table waits
     RESUMED = "resumed"  # a person came back to a paused table
-
-
-class EndReason(StrEnum):
-    """Why a table ended before its game did."""
-
-    ABANDONED = "abandoned"  # every person left
-    PAUSED_ENDED = "paused_ended"  # its host (or an admin) ended it while paused
-    IDLE = "idle"  # it stayed paused too long and was closed
-    CHANNEL_GONE = "channel_gone"  # its channel was deleted
-    LOBBY_IDLE = "lobby_idle"  # its lobby stayed unchanged too long without a start and was closed
 
 
 @dataclass

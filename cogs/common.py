@@ -14,6 +14,7 @@ from bot.errors import HostError
 from bot.games import games
 from bot.i18n import language, t
 from bot.replies import NO_MENTIONS, reply, reply_error
+from bot.storage import GameStatus
 from bot.table import Table
 
 if TYPE_CHECKING:
@@ -28,7 +29,7 @@ def deadline_mark(table: Table) -> str | None:
     language (``<t:…:R>``: "in 2 minutes"); the absolute time, so an edited message stays right. None while no
     clock runs (no timer, bots deciding, a paused table, a held clock, a table not running): never a wrong one."""
     deadline = table.row.deadline
-    if deadline is None or table.status != "running" or table.paused or table.clock_paused:
+    if deadline is None or table.status is not GameStatus.RUNNING or table.paused or table.clock_paused:
         return None
     return f"<t:{math.ceil(deadline)}:R>"
 

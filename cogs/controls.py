@@ -26,6 +26,7 @@ from bot.errors import HostError
 from bot.games import ControlsHooks
 from bot.i18n import t
 from bot.replies import answer_hand
+from bot.storage import GameStatus
 from bot.table import Table
 from engines import Action, EngineError, NotYourTurn, View
 
@@ -132,12 +133,12 @@ def hand_content(table: Table, player: str, locale: object | None, *, notices: S
     lines += [shown_notes] if shown_notes else []
     lines.append(render.hand(table.row.game, view, names, locale))
     ui = HandView(timeout=None)
-    if table.status == "running" and table.is_bot(player):  # nothing to play here: only the way back
+    if table.status is GameStatus.RUNNING and table.is_bot(player):  # nothing to play here: only the way back
         lines.append(t("hand.paused" if table.paused else "hand.bot_plays", locale))
         ui.add_item(BackButton(table.id, locale, resume=table.paused))
         ui.add_item(RefreshButton(table.id, locale))
         return "\n".join(lines)[:2000], ui
-    may_act = table.status == "running" and (
+    may_act = table.status is GameStatus.RUNNING and (
         player in table.to_act() or table.engine.out_of_turn_actions(table.state, player))
     if may_act and player in table.to_act() and (clock := deadline_mark(table)) is not None:
         lines.append(t("hand.deadline", locale, deadline=clock))
@@ -147,9 +148,9 @@ def hand_content(table: Table, player: str, locale: object | None, *, notices: S
         lines += module.selection_notes(table, player, view, ui.selection, locale)
         for item in items:
             ui.add_item(item)
-    elif table.status == "running":
+    elif table.status is GameStatus.RUNNING:
         lines.append(t("hand.waiting", locale))
-    if table.status == "running":  # a finished table's hand view keeps no control
+    if table.status is GameStatus.RUNNING:  # a finished table's hand view keeps no control
         ui.add_item(RefreshButton(table.id, locale))
     return "\n".join(lines)[:2000], ui
 
@@ -177,7 +178,7 @@ def auto_chosen(module: ControlsHooks, table: Table, player: str, view: View, se
 def hand_files(table: Table, player: str, selection: list[str], locale: object | None) -> list[discord.File] | None:
     """The hand picture of games that draw one (``hand_image``: a picture of the hand / a preview), else None."""
     draw = game_module(table.row.game).hand_image
-    if draw is None or table.status != "running":
+    if draw is None or table.status is not GameStatus.RUNNING:
         return None
     png = draw(table, player, table.view(player), selection, locale)
     return [discord.File(io.BytesIO(png), filename="hand.png")] if png else []
@@ -250,14 +251,14 @@ class ActButton(GameItem, template=rf"gh:do:{VERSIONED}:{CODE}"):
             raise HostError("table_paused")
         seat = table.seat_of_user(interaction.user.id)
         if seat is None:  # a control drawn before a bot took the clicker's seat, or not theirs at all
-            away = table.status == "running" and any(s.user_id == interaction.user.id for s in table.seats)
+            away = table.status is GameStatus.RUNNING and any(s.user_id == interaction.user.id for s in table.seats)
             raise HostError("bot_plays_seat" if away else "not_seated")
-        if table.status == "running" and self.version != table.version:
+        if table.status is GameStatus.RUNNING and self.version != table.version:
             await show_hand(interaction, table, note="⚠️ " + t("error.stale", interaction.locale))
             return
         action: Action | dict[str, Any] | None = action_of(table, seat.player, self.code)
         if action is None:
-            if table.status == "running" and for_another_seat(table, seat.player, self.code):
+            if table.status is GameStatus.RUNNING and for_another_seat(table, seat.player, self.code):
                 raise NotYourTurn()
             action = {"type": "?"}  # a forged or unknown code: refused as an action that makes no sense
         await service.act(self.game_id, interaction.user.id, action, self.version)
@@ -307,7 +308,7 @@ class PickSelect(GameItem, template=rf"gh:pick:{VERSIONED}:(?P<part>{PART}):(?P<
 
     async def run(self, interaction: discord.Interaction) -> None:
         table = await host(interaction).service.table(self.game_id)
-        if table.status == "running" and self.version != table.version:
+        if table.status is GameStatus.RUNNING and self.version != table.version:
             await show_hand(interaction, table, note="⚠️ " + t("error.stale", interaction.locale))
             return
         offered = {option.value for option in self.item.options}  # type: ignore[attr-defined]  # item is a Select

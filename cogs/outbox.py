@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Callable
 
 from bot.i18n import t
 from bot.refusals import Backoff, Refusal
+from bot.storage import GameStatus
 from bot.table import EndReason, Table, Update, UpdateKind
 
 from .outbox_board import BoardWriter, MustWait
@@ -106,17 +107,17 @@ class TableOutbox:
         self.board.restore(table)
         self._followed = True
         await self.board.catch_up(table)
-        if table.status in ("lobby", "running"):
-            self.due |= {Output.LOBBY} | ({Output.BOARD} if table.status == "running" else set())
+        if table.status in (GameStatus.LOBBY, GameStatus.RUNNING):
+            self.due |= {Output.LOBBY} | ({Output.BOARD} if table.status is GameStatus.RUNNING else set())
         else:
             if not table.row.end_tidied:
                 self.due |= {Output.LOBBY, Output.BOARD}
                 self.tidy_after_end(table)
-            if table.status == "finished" and not table.row.result_shown:
+            if table.status is GameStatus.FINISHED and not table.row.result_shown:
                 self.due |= {Output.RESULT, Output.BOARD}
             if not table.row.told_shown:
                 self.due.add(Output.TOLD)
-        if table.status == "running" and not table.paused and table.user_ids_to_act() and (
+        if table.status is GameStatus.RUNNING and not table.paused and table.user_ids_to_act() and (
                 not self.board.all_told(table) or table.row.deadline is None):
             await self.hold_clock(table)
         self.start_writing()
@@ -181,7 +182,7 @@ class TableOutbox:
     async def wait_for_press(self) -> None:
         """The last press's token is about to end: the board says the table waits for a press, clock stopped."""
         table = await self.bot.service.table(self.game_id)
-        if table.status != "running" or table.paused or self.board.waiting is not None:
+        if table.status is not GameStatus.RUNNING or table.paused or self.board.waiting is not None:
             return  # (a paused table's board says already how it goes on: Resume, and its clock is stopped)
         await self.hold_clock(table)
         self.board.waiting = t("table.waiting_for_press", table.row.locale)
@@ -235,7 +236,7 @@ class TableOutbox:
     async def _cannot_show(self, table: Table) -> None:
         """The board cannot be shown for a while: the clock waits, and the board (with its ping) is written again
         once it can be, which runs the clock again with the full time."""
-        if table.status == "running":
+        if table.status is GameStatus.RUNNING:
             self.due.add(Output.BOARD)
             await self.hold_clock(table)
 
@@ -286,7 +287,7 @@ class TableOutbox:
         clock stops unless everyone deciding was told on the board, whose countdown then runs as it shows: nobody's
         time runs out unseen, and no board shows a clock that stopped."""
         self.due |= {self._writing, Output.BOARD}
-        if table.status == "running" and not self.board.all_told(table):
+        if table.status is GameStatus.RUNNING and not self.board.all_told(table):
             await self.hold_clock(table)
         fresh = self.carrier not in (None, used) and self.carrier.can_send()
         self.awaiting_press = not fresh
@@ -308,7 +309,7 @@ class TableOutbox:
         server that let the bot go); writing resumes if the bot comes back."""
         table = await self.bot.service.table(self.game_id)
         self.reach.cause = Refusal.NO_ACCESS
-        if table.status == "running":
+        if table.status is GameStatus.RUNNING:
             await self.hold_clock(table)
 
     async def hold_clock(self, table: Table) -> None:

@@ -25,6 +25,7 @@ from bot.replay_show import record_names
 from bot.replies import NO_MENTIONS, fill_original, reply
 from bot.review import Perspective, SteppedReplay, frame_lines
 from bot.review_seek import menus, point_label
+from bot.storage import GameStatus
 from bot.table import Table
 
 from .common import host
@@ -45,7 +46,7 @@ async def finished_table(interaction: discord.Interaction, table_id: int) -> Tab
         raise HostError("no_such_game", game_id=table_id)
     table = await host(interaction).service.table(table_id)
     check_can_see(interaction, table)
-    if table.status != "finished":
+    if table.status is not GameStatus.FINISHED:
         raise HostError("review_not_finished", game_id=table_id)
     return table
 

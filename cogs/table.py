@@ -15,6 +15,7 @@ from bot.delivery import Delivery
 from bot.errors import HostError
 from bot.i18n import t
 from bot.refusals import RefusalBudget
+from bot.storage import GameStatus
 from bot.table import Table, Update, UpdateKind
 
 from .board import board_view
@@ -131,7 +132,7 @@ class TableCog(commands.Cog):
             await reply(interaction, t("table.last_result", interaction.locale, id=last.id),
                         embed=board_embed(last, interaction.locale))
             return
-        if tb.status == "lobby":
+        if tb.status is GameStatus.LOBBY:
             await reply(interaction, embed=lobby_embed(tb, interaction.locale))
         elif tb.paused:  # what the paused board says and offers: Resume, End table
             await reply(interaction, t("table.paused", interaction.locale, id=tb.id),
@@ -146,7 +147,7 @@ class TableCog(commands.Cog):
         if tb.seat_of_user(interaction.user.id) is None:
             raise HostError("not_seated")
         service = host(interaction).service
-        if tb.status == "lobby":
+        if tb.status is GameStatus.LOBBY:
             await service.leave_lobby(tb.id, interaction.user.id)
         else:
             await service.hand_to_bot(tb.id, interaction.user.id)

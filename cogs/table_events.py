@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING
 import discord
 from discord.ext import commands
 
+from bot.table import ACTIVE
+
 from .outbox_channel import channel_gone
 
 if TYPE_CHECKING:
@@ -27,7 +29,7 @@ class TableEvents(commands.Cog):
         self.tables = tables
 
     async def _tables_in(self, channel_id: int) -> list[int]:
-        return await self.bot.storage.game_ids(status=("lobby", "running"), channel_id=channel_id)
+        return await self.bot.storage.game_ids(status=ACTIVE, channel_id=channel_id)
 
     def _wake_guild(self, guild_id: int | None) -> None:
         """Writers that could not reach their channel try again now (one request each)."""

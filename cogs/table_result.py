@@ -12,6 +12,7 @@ from bot import literal, render
 from bot.games import render_hooks
 from bot.i18n import join_list, t
 from bot.outgoing import MISSING, Outgoing
+from bot.storage import GameStatus
 from bot.table import Table
 
 from .common import NO_MENTIONS, GameItem, host, names_for
@@ -67,7 +68,7 @@ class RematchButton(GameItem, template=rf"gh:rematch:(?P<gid>{ID})"):
 
     async def run(self, interaction: discord.Interaction) -> None:
         limits = await server_limits(interaction)
-        async with room_for(interaction, limits, "running"):
+        async with room_for(interaction, limits, GameStatus.RUNNING):
             count_creation(interaction, limits)
             table = await host(interaction).service.rematch(self.game_id, interaction.user.id)
         interaction.extras["committed"] = "start"  # a failed answer must not say nothing happened

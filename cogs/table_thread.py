@@ -24,6 +24,7 @@ from bot.discord_errors import (
     UNKNOWN_CHANNEL,
 )
 from bot.i18n import t
+from bot.storage import GameStatus
 from bot.table import ACTIVE, Table
 
 from .common import NO_MENTIONS, host
@@ -117,7 +118,7 @@ async def post_result(bot: "GameHostBot", table: Table, nonce: str) -> bool:
         return False
     locale, thread = table.row.locale, f"<#{place.channel_id}>"
     channel = bot.get_partial_messageable(place.lobby_channel_id, guild_id=place.guild_id)
-    finished = table.status == "finished" and table.state is not None
+    finished = table.status is GameStatus.FINISHED and table.state is not None
     embed = discord.utils.MISSING
     if finished:
         embed = result_message(table, locale, rematch=False, board_above=False).embed

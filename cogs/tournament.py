@@ -15,6 +15,7 @@ from bot.i18n import t
 from bot.replies import fill_original
 from bot.tournaments import Tournament, TournamentService, TournamentUpdate
 from bot.tournaments.absence import Replaced
+from bot.tournaments.models import TournamentStatus
 from bot.tournaments.settings import MAX_CHECKIN_MINUTES, TournamentSettings
 
 from .common import NO_MENTIONS, check_server, game_choices, public_language, reply
@@ -163,7 +164,7 @@ class TournamentCog(TournamentChannel, commands.Cog):
                    tournament: int | None = None) -> None:
         """Take a player out of the later rounds (organisers; players may drop themselves)."""
         tn = await self.resolve(interaction, tournament)
-        playing = tn.status == "running" and tn.live_table_of(player.id) is not None
+        playing = tn.status is TournamentStatus.RUNNING and tn.live_table_of(player.id) is not None
         await tournaments(interaction).drop(tn.id, interaction.user.id, player.id,
                                             organises_all=await organises_all(interaction))
         key = "tournament.done.drop_after_game" if playing else "tournament.done.drop"
@@ -188,7 +189,7 @@ class TournamentCog(TournamentChannel, commands.Cog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         tn = await tournaments(interaction).void(tn.id, interaction.user.id, table,
                                                  organises_all=await organises_all(interaction))
-        key = "tournament.done.void" if tn.status == "running" else "tournament.done.void_ended"
+        key = "tournament.done.void" if tn.status is TournamentStatus.RUNNING else "tournament.done.void_ended"
         await reply(interaction, t(key, interaction.locale, table=table))
 
     @tournament.command(name="set-result")
@@ -216,7 +217,8 @@ class TournamentCog(TournamentChannel, commands.Cog):
         service, locale = tournaments(interaction), interaction.locale
         everyone = await organises_all(interaction)
         service.check_organiser(tn, interaction.user.id, organises_all=everyone)
-        if tn.status == "running" and live_tables(tn):  # tables would be cancelled: the organiser confirms first
+        # tables would be cancelled: the organiser confirms first
+        if tn.status is TournamentStatus.RUNNING and live_tables(tn):
             await reply(interaction, next_round_question(tn, locale), view=next_round_view(tn, locale))
             return
         await interaction.response.defer(ephemeral=True, thinking=True)

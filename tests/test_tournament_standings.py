@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from bot.tournaments import Entrant, Tournament, TournamentTable, compute_standings, place_points, ranking_points
+from bot.tournaments.models import EntrantStatus, TournamentStatus
 from bot.tournaments.text import standing_lines
 
 
@@ -74,7 +75,7 @@ def test_points_break_down_into_games_byes_and_forfeits() -> None:
     tn = Tournament(1, 1, 10, 99, "akuma", "swiss", 3, 3, 3, seed=0)
     for uid in range(1, 5):
         tn.entrants[uid] = Entrant(uid, f"P{uid}", seq=uid)
-    tn.entrants[4].status = "dropped"
+    tn.entrants[4].status = EntrantStatus.DROPPED
     forfeited = table(2, 1, [[1], [2], [4]])
     forfeited.results[4], forfeited.forfeits = (3, 0.0), {4}
     tn.tables = [table(1, 1, [[1, 2], [3]]),   # 1 and 2 share first: 2.25 each, neither wins
@@ -100,7 +101,7 @@ def test_the_sign_up_text_follows_the_tournament_in_both_languages() -> None:
 
     tn = Tournament(1, 1, 10, 99, "akuma", "swiss", 3, 3, 3, seed=0)
     tn.entrants = {5: Entrant(5, "P5", seq=1, status="dropped"), 6: Entrant(6, "P6", seq=2)}
-    tn.status, tn.current_round, tn.next_round_at = "running", 1, 1_800_000_000.0
+    tn.status, tn.current_round, tn.next_round_at = TournamentStatus.RUNNING, 1, 1_800_000_000.0
     en, ja = signup_lines(tn, "en"), signup_lines(tn, "ja")
     assert "tables of 3" in en[0] and "3–3" not in en[0] and "卓は 3 人" in ja[0]
     assert "round 2 starts <t:1800000000:R>" in en[1] and "<t:1800000000:R>" in ja[1]
@@ -109,7 +110,7 @@ def test_the_sign_up_text_follows_the_tournament_in_both_languages() -> None:
     tn.next_round_at = None
     assert "Round 1 of 3 is being played." in signup_lines(tn, "en")[1]
     assert "第 1 / 3 ラウンドを対戦中" in signup_lines(tn, "ja")[1]
-    tn.status = "cancelled"
+    tn.status = TournamentStatus.CANCELLED
     assert signup_lines(tn, "en")[1] == "Cancelled." and signup_lines(tn, "ja")[1] == "中止されました。"
 
 

@@ -14,6 +14,7 @@ from .rows import (
     LEGACY_ENGINE_VERSION,
     BoardShown,
     GameRow,
+    GameStatus,
     LoggedAction,
     PendingAction,
     SeatRow,
@@ -152,7 +153,7 @@ class GameStore:
                               bool(r["away"]), r["level"], bool(r["showed_up"])) for r in rows]
         return game
 
-    async def game_ids(self, *, status: tuple[str, ...], channel_id: int | None = None) -> list[int]:
+    async def game_ids(self, *, status: tuple[GameStatus, ...], channel_id: int | None = None) -> list[int]:
         """Games of these statuses; with ``channel_id``, those playing there or whose lobby is there (a table
         playing in a thread started from its lobby message belongs to both)."""
         marks = ", ".join("?" * len(status))
@@ -206,12 +207,12 @@ class GameStore:
         those options."""
         changed = {} if options is None else {"options": json.dumps(options)}
         async with self.db.transaction() as tx:
-            await self._bump_version(tx, game_id, expected_version, status="running", state=state,
+            await self._bump_version(tx, game_id, expected_version, status=GameStatus.RUNNING, state=state,
                                      bot_to_act=int(bot_to_act), deadline=deadline, engine_version=engine_version,
                                      **changed)
 
     async def commit_action(self, game_id: int, *, expected_version: int, player: str, action: dict[str, Any],
-                            state: str, status: str, notices: list[tuple[str, str]], bot_to_act: bool = False,
+                            state: str, status: GameStatus, notices: list[tuple[str, str]], bot_to_act: bool = False,
                             deadline: float | None = None, seat: SeatRow | None = None,
                             board_shown: BoardShown | None = None) -> None:
         """Append the action, write the state and bump the version atomically; returns once committed.

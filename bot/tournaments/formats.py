@@ -74,7 +74,7 @@ def _seat_swiss(t: Tournament, number: int, ratings: dict[int, float]) -> Seatin
     # a cancelled table is no meeting (it counts for nobody's opponents either); a void one was replayed
     history = [tb.players for tb in t.tables if tb.status in (TableStatus.PENDING, TableStatus.RUNNING,
                                                              TableStatus.FINISHED)]
-    byes_had = Counter(uid for tb in t.tables if tb.status == "bye" for uid in tb.players)
+    byes_had = Counter(uid for tb in t.tables if tb.status is TableStatus.BYE for uid in tb.players)
     rows = [r for r in compute_standings(t, ratings, through_round=t.rounds) if not (r.dropped or r.away)]
     order = [r.user_id for r in rows] if number > 1 else first_order(t, ratings, rng)
     points = {r.user_id: r.points for r in rows}

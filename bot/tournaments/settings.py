@@ -9,6 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from bot.errors import HostError
 from bot.games import engine_hooks
+from bot.levels import BotLevel
 from bot.limits import BOUNDS, Cap
 from bot.policies import check_level
 from engines import get_engine
@@ -39,7 +40,7 @@ def default_seats(game: str) -> tuple[int, int]:
 
 def check_settings(game: str, format: str = "swiss", rounds: int | None = None, seats_min: int | None = None,
                  seats_max: int | None = None, first_round: str = "random",
-                 options: dict[str, Any] | None = None, bot_level: str = "normal", break_seconds: int = 0,
+                 options: dict[str, Any] | None = None, bot_level: str = BotLevel.NORMAL, break_seconds: int = 0,
                  turn_seconds: int = 120, *, final_table: bool = False, advance: int | None = None,
                  cut: int | None = None) -> tuple[dict[str, Any], int, int]:
     """Refuse bad settings without touching the database (the cog checks before it defers); returns the
@@ -89,7 +90,7 @@ class TournamentSettings(BaseModel):
     first_round: Literal["random", "rating"] = "random"
     bots: int = Field(0, ge=0, le=MAX_BOTS)
     name: str | None = None
-    bot_level: str = "normal"
+    bot_level: str = BotLevel.NORMAL
     timer: int = Field(120, ge=0, le=MAX_TURN_SECONDS)
     break_minutes: int = Field(2, ge=0, le=MAX_BREAK // 60)
     start_at_deadline: bool = False

@@ -1,0 +1,159 @@
+"""Counts of the shapes the code should not have, read from its syntax tree (not grepped, so formatting cannot hide
+one): a status or a bot level compared with a string, or given as one, instead of as a member of its enum.
+
+``python tests/shape_counts.py [ROOT]`` prints the counts and every site (ROOT: a checkout, this one by default);
+``tests/test_shape.py`` holds them at zero.
+"""
+from __future__ import annotations
+
+import ast
+import re
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = ("bot", "cogs", "engines")
+# What names a status or a bot level: ``table.status``, ``seat.level``, ``bot_level``, ``row["status"]``,
+# ``end_reason`` (an engine's decision ``kind`` is a ``Literal``: mypy's strict equality checks those).
+SUBJECT = re.compile(r"^(\w+_)?status(es)?$|^(bot_)?levels?$|^end_reason$")
+
+
+def subject_name(node: ast.expr) -> str | None:
+    """The name an operand reads a value by (``a.b.status`` -> status, ``row["status"]`` -> status)."""
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
+        return node.slice.value
+    if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get"
+            and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
+        return node.args[0].value
+    return None
+
+
+def is_subject(node: ast.expr) -> bool:
+    name = subject_name(node)
+    return name is not None and SUBJECT.search(name) is not None
+
+
+def string_collections(tree: ast.Module) -> set[str]:
+    """Module-level names bound to a tuple, list or set of strings only (``QUICK = ("easy", "normal")``), or to a
+    dict keyed by strings only: comparing with one of them, or looking one up in it, is comparing with strings."""
+    names: set[str] = set()
+    for node in tree.body:
+        if (isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None
+                and (is_strings(node.value, set()) or is_string_keyed(node.value, set()))):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names.update(t.id for t in targets if isinstance(t, ast.Name))
+    return names
+
+
+def is_string_keyed(node: ast.expr, named: set[str]) -> bool:
+    """A dict display keyed by strings only, or a module-level name bound to one."""
+    if isinstance(node, ast.Dict):
+        return bool(node.keys) and all(k is not None and is_string(k) for k in node.keys)
+    return isinstance(node, ast.Name) and node.id in named
+
+
+def string_lookup(node: ast.expr, named: set[str]) -> bool:
+    """``{"running": …}[table.status]`` or ``{"running": …}.get(table.status)``: a comparison with strings too."""
+    if isinstance(node, ast.Subscript):
+        return is_subject(node.slice) and is_string_keyed(node.value, named)
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get"
+            and bool(node.args) and is_subject(node.args[0]) and is_string_keyed(node.func.value, named))
+
+
+def is_string(node: ast.expr) -> bool:
+    """A string constant, or an expression that can be one: ``"finished" if over else …``, ``level or "normal"``."""
+    if isinstance(node, ast.IfExp):
+        return is_string(node.body) or is_string(node.orelse)
+    if isinstance(node, ast.BoolOp):
+        return any(is_string(value) for value in node.values)
+    return isinstance(node, ast.Constant) and isinstance(node.value, str)
+
+
+def is_strings(node: ast.expr, named: set[str]) -> bool:
+    """A literal collection of strings, or a module-level name bound to one."""
+    if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+        return bool(node.elts) and all(is_string(e) for e in node.elts)
+    return isinstance(node, ast.Name) and node.id in named
+
+
+def string_comparisons(tree: ast.Module) -> Iterator[tuple[int, str]]:
+    """Every comparison of a status/level/kind with a string: ``==``/``!=``/``is`` with a string, ``in`` a literal
+    collection of strings, a lookup in a dict keyed by strings, and ``case "…":`` in a ``match`` on one."""
+    named = string_collections(tree)
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Subscript, ast.Call)) and string_lookup(node, named):
+            yield node.lineno, ast.unparse(node)
+        elif isinstance(node, ast.Compare):
+            operands = [node.left, *node.comparators]
+            for op, left, right in zip(node.ops, operands, operands[1:], strict=False):
+                if isinstance(op, (ast.In, ast.NotIn)):
+                    hit = is_subject(left) and is_strings(right, named)
+                else:
+                    hit = (is_subject(left) and is_string(right)) or (is_string(left) and is_subject(right))
+                if hit:
+                    yield node.lineno, ast.unparse(node)
+        elif isinstance(node, ast.Match) and is_subject(node.subject):
+            for case in node.cases:
+                if any(isinstance(p, ast.MatchValue) and is_string(p.value) for p in ast.walk(case.pattern)):
+                    yield case.pattern.lineno, f"match {ast.unparse(node.subject)}: case {ast.unparse(case.pattern)}"
+
+
+def named_subject(name: str | None) -> bool:
+    return name is not None and SUBJECT.search(name) is not None
+
+
+def string_writes(tree: ast.Module) -> Iterator[tuple[int, str]]:
+    """Every status/level given as a string: ``status="running"`` passed, ``row.status = "finished"`` assigned,
+    ``level: str = "normal"`` as a parameter's default (what a comparison by member would then miss)."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            for keyword in node.keywords:
+                if named_subject(keyword.arg) and (is_string(keyword.value) or is_strings(keyword.value, set())):
+                    yield keyword.value.lineno, f"{keyword.arg}={ast.unparse(keyword.value)}"
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if (node.value is not None and (is_string(node.value) or is_strings(node.value, set()))
+                    and any(is_subject(t) for t in targets)):
+                yield node.lineno, ast.unparse(node)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            args = node.args
+            positional = [*args.posonlyargs, *args.args]
+            pairs = [*zip(positional[len(positional) - len(args.defaults):], args.defaults, strict=True),
+                     *((a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d is not None)]
+            for arg, default in pairs:
+                if named_subject(arg.arg) and is_string(default):
+                    yield default.lineno, f"def {node.name}(... {arg.arg}={ast.unparse(default)})"
+
+
+def python_files(root: Path) -> Iterator[Path]:
+    for package in PACKAGES:
+        yield from sorted((root / package).rglob("*.py"))
+
+
+def sites(find: Callable[[ast.Module], Iterator[tuple[int, str]]], root: Path = ROOT) -> list[str]:
+    out = []
+    for path in python_files(root):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        out += [f"{path.relative_to(root)}:{line}: {text}" for line, text in sorted(find(tree))]
+    return out
+
+
+COUNTS = {"status/level compared with a string": string_comparisons,
+          "status/level given as a string": string_writes}
+
+
+def main(argv: list[str]) -> None:
+    root = Path(argv[0]).resolve() if argv else ROOT
+    for what, find in COUNTS.items():
+        found = sites(find, root)
+        print("\n".join(found))
+        print(f"{what}: {len(found)}")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,64 @@
+"""Statuses and bot levels are compared, and given, as members of their enums: never as strings (a misspelt
+``e.status == "droped"`` type-checks, since a ``StrEnum`` is a ``str``, and is silently always false)."""
+from __future__ import annotations
+
+import ast
+
+import pytest
+
+from tests.shape_counts import sites, string_comparisons, string_writes
+
+
+def found(find, source: str) -> list[tuple[int, str]]:
+    return list(find(ast.parse(source)))
+
+
+@pytest.mark.parametrize("source", [
+    'e.status == "droped"',
+    'if "running" != table.status: pass',
+    'ok = table.row.status in ("lobby", "running")',
+    'ok = row["status"] not in {"finished"}',
+    'QUICK = ("easy", "normal")\nok = seat.level in QUICK',
+    'ok = tournament.bot_level is "strong"',
+    'ok = a < b == t.end_reason == "idle"',
+    'ok = table.status == ("running" if live else "lobby")',
+    'key = {"running": "lobby.started", "finished": "lobby.over"}.get(table.status)',
+    'MARKS = {"dropped": "x"}\nmark = MARKS[e.status]',
+    'match table.status:\n    case "lobby" | "running":\n        pass',
+])
+def test_a_comparison_with_a_string_is_found(source: str) -> None:
+    assert len(found(string_comparisons, source)) == 1
+
+
+@pytest.mark.parametrize("source", [
+    'table.committed(bumped=True, status="running")',
+    'table.row.status = "finished"',
+    'table.committed(status="finished" if over else table.status)',
+    'ids = store.ids(statuses=("running",))',
+    'seat.level = level or "normal"',
+    'def add_bot(game_id, level="normal"): pass',
+    'async def create(*, bot_level: str = "normal"): pass',
+])
+def test_a_status_given_as_a_string_is_found(source: str) -> None:
+    assert len(found(string_writes, source)) == 1
+
+
+@pytest.mark.parametrize("source", [
+    "ok = table.status is GameStatus.RUNNING",
+    "ok = e.status in (EntrantStatus.ENTERED, EntrantStatus.CHECKED_IN)",
+    'ok = view.phase == "deal_over"',  # an engine's phase is a Literal: mypy's strict equality checks it
+    "table.committed(bumped=True, status=GameStatus.RUNNING)",
+    'logging.basicConfig(level="INFO".upper())',
+    "key = {GameStatus.RUNNING: 'lobby.started'}.get(table.status)",
+    'options = {"level": 1}.get(name)',
+])
+def test_members_and_other_strings_pass(source: str) -> None:
+    assert found(string_comparisons, source) + found(string_writes, source) == []
+
+
+def test_no_status_or_level_is_compared_with_a_string() -> None:
+    assert sites(string_comparisons) == []
+
+
+def test_no_status_or_level_is_given_as_a_string() -> None:
+    assert sites(string_writes) == []

@@ -65,9 +65,11 @@ async def open_private_table(interaction: discord.Interaction, game: str, option
 
 
 def tables_cog(interaction: discord.Interaction) -> "TableCog":
+    from .table import TableCog  # the table cog imports this module
+
     cog = host(interaction).get_cog("TableCog")
-    assert cog is not None
-    return cog  # type: ignore[return-value]  # the table cog is loaded with the bot
+    assert isinstance(cog, TableCog)  # the table cog is loaded with the bot
+    return cog
 
 
 def carried_here(interaction: discord.Interaction, table: Table) -> bool:

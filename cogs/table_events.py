@@ -24,8 +24,8 @@ log = logging.getLogger(__name__)
 
 
 class TableEvents(commands.Cog):
-    def __init__(self, bot: commands.Bot, tables: "TableCog") -> None:
-        self.bot: GameHostBot = bot  # type: ignore[assignment]  # always a GameHostBot
+    def __init__(self, bot: GameHostBot, tables: "TableCog") -> None:
+        self.bot = bot
         self.tables = tables
 
     async def _tables_in(self, channel_id: int) -> list[int]:

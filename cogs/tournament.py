@@ -10,15 +10,16 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.client import GameHostBot
 from bot.errors import HostError
 from bot.i18n import t
 from bot.replies import fill_original
-from bot.tournaments import Tournament, TournamentService, TournamentUpdate
+from bot.tournaments import Tournament, TournamentUpdate
 from bot.tournaments.absence import Replaced
 from bot.tournaments.models import TournamentStatus
 from bot.tournaments.settings import MAX_CHECKIN_MINUTES, TournamentSettings
 
-from .common import NO_MENTIONS, check_server, game_choices, public_language, reply
+from .common import NO_MENTIONS, as_host, check_server, game_choices, public_language, reply
 from .custom_ids import valid_id
 from .limits import (
     PEOPLE_TO_START,
@@ -81,13 +82,13 @@ class TournamentCog(TournamentChannel, commands.Cog):
 
     tournament = app_commands.Group(name="tournament", description="Community tournaments")
 
-    def __init__(self, bot: commands.Bot) -> None:
+    def __init__(self, bot: GameHostBot) -> None:
         self.bot = bot
-        service: TournamentService = bot.tournaments  # type: ignore[attr-defined]  # a GameHostBot, typed as commands.Bot
+        service = bot.tournaments
         service.open_table = self.open_thread
         service.on_open_failing = self.tell_organiser
-        delivery = bot.delivery  # type: ignore[attr-defined]  # a GameHostBot: the one way out, shared by every writer
-        self.writer = TournamentWriter(self.on_tournament, delivery)  # Discord calls outside the tournament's lock
+        # Discord calls outside the tournament's lock, through the one way out shared by every writer
+        self.writer = TournamentWriter(self.on_tournament, bot.delivery)
         service.subscribe(self._queue)
         # generated from the settings model; added to this cog's copy of the group, so it is called without the cog
         self.tournament.add_command(create_command())
@@ -261,4 +262,4 @@ class TournamentCog(TournamentChannel, commands.Cog):
 
 async def setup(bot: commands.Bot) -> None:
     bot.add_dynamic_items(SignupButton, NextRoundButton)
-    await bot.add_cog(TournamentCog(bot))
+    await bot.add_cog(TournamentCog(as_host(bot)))

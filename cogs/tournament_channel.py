@@ -10,9 +10,9 @@ from functools import partial
 from typing import Any, Awaitable, Callable
 
 import discord
-from discord.ext import commands
 
 from bot import literal
+from bot.client import GameHostBot
 from bot.delivery import REQUEST_TIMEOUT
 from bot.errors import user_message
 from bot.i18n import t
@@ -115,7 +115,7 @@ class SignupButton(GameItem, template=rf"gh:tn:(?P<tid>{ID}):(?P<op>join|leave|c
 class TournamentChannel:
     """The channel side of every tournament change (the cog's half that talks to Discord for the service)."""
 
-    bot: commands.Bot
+    bot: GameHostBot
 
     async def open_thread(self, tournament: Tournament, table: TournamentTable) -> int:
         """A public thread per table, opened with the seated players mentioned (which also adds them to it)."""
@@ -173,7 +173,7 @@ class TournamentChannel:
         (skipped now); each step taken is added, so a try again after a failure posts nothing twice (and a post
         whose answer was lost carries the same nonce again: ``nonces``)."""
         tn, kind, locale = update.tournament, update.kind, update.tournament.locale
-        service: TournamentService = self.bot.tournaments  # type: ignore[attr-defined]  # a GameHostBot, typed as commands.Bot
+        service = self.bot.tournaments
         channel = NoncedChannel(self.bot, tn.channel_id, tn.guild_id, nonces)
         signup_id, standings_id = tn.signup_message_id, tn.standings_message_id
         steps: list[tuple[str, Callable[[], Awaitable[object]]]] = []

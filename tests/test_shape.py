@@ -1,12 +1,15 @@
 """Statuses and bot levels are compared, and given, as members of their enums: never as strings (a misspelt
-``e.status == "droped"`` type-checks, since a ``StrEnum`` is a ``str``, and is silently always false)."""
+``e.status == "droped"`` type-checks, since a ``StrEnum`` is a ``str``, and is silently always false); the cogs
+read the bot as a ``GameHostBot``."""
 from __future__ import annotations
 
 import ast
 
+import discord
 import pytest
 
-from tests.shape_counts import sites, string_comparisons, string_writes
+from cogs.common import as_host
+from tests.shape_counts import comment_sites, sites, string_comparisons, string_writes, untyped_bot
 
 
 def found(find, source: str) -> list[tuple[int, str]]:
@@ -62,3 +65,13 @@ def test_no_status_or_level_is_compared_with_a_string() -> None:
 
 def test_no_status_or_level_is_given_as_a_string() -> None:
     assert sites(string_writes) == []
+
+
+def test_the_cogs_read_the_bot_typed() -> None:
+    """The bot's shared parts are read through ``as_host`` (a ``GameHostBot``), not through type ignores."""
+    assert comment_sites(untyped_bot) == []
+
+
+def test_a_client_that_is_no_game_host_is_refused() -> None:
+    with pytest.raises(TypeError, match="GameHostBot"):
+        as_host(discord.Client(intents=discord.Intents.none()))

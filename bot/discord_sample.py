@@ -18,6 +18,7 @@ import discord
 from discord.http import handle_message_parameters
 from discord.webhook.async_ import interaction_message_response_params
 
+from bot.discord_rules.limits import MESSAGE_CONTENT
 from engines import get_engine
 
 from .discord_rules import callback_errors, message_errors, thread_errors
@@ -141,7 +142,7 @@ def line_samples(table: Table, lang: str, events: list, *, first: bool) -> Itera
     if users:
         lines.append(t("table.your_turn", lang, players=players))
     if lines:
-        yield channel_message("event lines", content="\n".join(lines)[:2000], allowed_mentions=mentions,
+        yield channel_message("event lines", content="\n".join(lines)[:MESSAGE_CONTENT], allowed_mentions=mentions,
                               view=board_view(table, lang, public_controls=bool(users)))
     if first and users:
         name = names(table.to_act()[0])

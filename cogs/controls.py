@@ -22,6 +22,7 @@ import discord
 
 from bot import render
 from bot.acknowledge import Acknowledgement
+from bot.discord_rules.limits import BUTTON_LABEL, CUSTOM_ID, MESSAGE_CONTENT, SELECT_OPTIONS
 from bot.errors import HostError
 from bot.games import ControlsHooks
 from bot.i18n import t
@@ -137,7 +138,7 @@ def hand_content(table: Table, player: str, locale: object | None, *, notices: S
         lines.append(t("hand.paused" if table.paused else "hand.bot_plays", locale))
         ui.add_item(BackButton(table.id, locale, resume=table.paused))
         ui.add_item(RefreshButton(table.id, locale))
-        return "\n".join(lines)[:2000], ui
+        return "\n".join(lines)[:MESSAGE_CONTENT], ui
     may_act = table.status is GameStatus.RUNNING and (
         player in table.to_act() or table.engine.out_of_turn_actions(table.state, player))
     if may_act and player in table.to_act() and (clock := deadline_mark(table)) is not None:
@@ -152,7 +153,7 @@ def hand_content(table: Table, player: str, locale: object | None, *, notices: S
         lines.append(t("hand.waiting", locale))
     if table.status is GameStatus.RUNNING:  # a finished table's hand view keeps no control
         ui.add_item(RefreshButton(table.id, locale))
-    return "\n".join(lines)[:2000], ui
+    return "\n".join(lines)[:MESSAGE_CONTENT], ui
 
 
 def auto_chosen(module: ControlsHooks, table: Table, player: str, view: View, selection: list[str],
@@ -234,10 +235,10 @@ class ActButton(GameItem, template=rf"gh:do:{VERSIONED}:{CODE}"):
                  style: discord.ButtonStyle = discord.ButtonStyle.primary, disabled: bool = False,
                  row: int | None = None) -> None:
         custom_id = f"gh:do:{game_id}:{version}:{code}"
-        if len(custom_id) > 100:  # Discord's limit; such a choice cannot be sent from a button
+        if len(custom_id) > CUSTOM_ID:  # Discord's limit; such a choice cannot be sent from a button
             custom_id, disabled = f"gh:do:{game_id}:{version}:!", True
-        super().__init__(discord.ui.Button(label=label[:80], style=style, custom_id=custom_id, disabled=disabled,
-                                           row=row))
+        super().__init__(discord.ui.Button(label=label[:BUTTON_LABEL], style=style, custom_id=custom_id,
+                                           disabled=disabled, row=row))
         self.game_id, self.version, self.code = game_id, version, code
 
     @classmethod
@@ -287,7 +288,7 @@ class PickSelect(GameItem, template=rf"gh:pick:{VERSIONED}:(?P<part>{PART}):(?P<
                  row: int | None = None, *, carried: str | None = None) -> None:
         """``carry``: what the other selects show chosen (the game's selection model); ``carried``: that carry as
         read back from a clicked custom_id, decoded once the table (and so the game) is known."""
-        options = (options or [discord.SelectOption(label="?", value="?")])[:25]
+        options = (options or [discord.SelectOption(label="?", value="?")])[:SELECT_OPTIONS]
         if carried is None:  # drawn by a game's controls: refused if its carry does not fit
             carried = carry.encode() if carry is not None else ""
             custom_id = pick_custom_id(game_id, version, part, carried)
@@ -324,7 +325,7 @@ def card_selects(game_id: int, version: int, hand: list[str], selection: list[st
                  placeholder: str, model: type[Selection] = Picks) -> list[PickSelect]:
     """One select per 25 cards of the hand, the current selection marked as default; each carries what the others
     show chosen as the game's selection ``model``."""
-    parts = [hand[i:i + 25] for i in range(0, len(hand), 25)] or [[]]
+    parts = [hand[i:i + SELECT_OPTIONS] for i in range(0, len(hand), SELECT_OPTIONS)] or [[]]
     selects = []
     for part, cards in enumerate(parts[:3]):
         options = [discord.SelectOption(label=label(c), value=c, default=c in selection) for c in cards]

@@ -9,6 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord_rules.limits import OPTION_DESCRIPTION, OPTION_LABEL, SELECT_OPTIONS
 from bot.errors import HostError
 from bot.games import controls_hooks
 from bot.i18n import t
@@ -134,8 +135,9 @@ def lobby_view(table: Table, locale: object | None) -> discord.ui.View:
     for level in LEVELS:
         view.add_item(LobbyButton(table.id, "bot", locale, level))
     names = names_for(table, locale).plain()  # select labels show text as is
-    removable = [discord.SelectOption(label=t("lobby.remove_option", locale, name=names(s.player))[:100],
-                                      value=s.player, description=bot_tag(s, locale).strip()[:100] or None)
+    removable = [discord.SelectOption(label=t("lobby.remove_option", locale, name=names(s.player))[:OPTION_LABEL],
+                                      value=s.player,
+                                      description=bot_tag(s, locale).strip()[:OPTION_DESCRIPTION] or None)
                  for s in table.seats if s.is_bot or s.user_id != table.row.host_id]
     if removable:
         view.add_item(RemoveSelect(table.id, table.version, removable, t("lobby.remove_placeholder", locale)))
@@ -244,7 +246,7 @@ class RemoveSelect(GameItem, template=rf"gh:lobbyrm:(?P<gid>{ID}):(?P<ver>{VERSI
 
     def __init__(self, game_id: int, version: int, options: list[discord.SelectOption] | None = None,
                  placeholder: str | None = None) -> None:
-        options = (options or [discord.SelectOption(label="?", value="?")])[:25]
+        options = (options or [discord.SelectOption(label="?", value="?")])[:SELECT_OPTIONS]
         super().__init__(discord.ui.Select(custom_id=f"gh:lobbyrm:{game_id}:{version}", options=options,
                                            placeholder=placeholder, row=2))
         self.game_id, self.version = game_id, version

@@ -12,6 +12,7 @@ from typing import Any
 import discord
 
 from bot import literal, render
+from bot.discord_rules.limits import EMBED_DESCRIPTION
 from bot.errors import HostError
 from bot.i18n import language, t
 from bot.replay_show import animated_summary
@@ -23,7 +24,7 @@ from .common import host
 from .custom_ids import ID
 from .look_back import LookBackItem, all_hands_allowed, check_can_see, opening, rebuilt_game
 
-REVEAL_EMBED_CHARS = 4096  # Discord's limit for an embed's description
+REVEAL_EMBED_CHARS = EMBED_DESCRIPTION  # Discord's limit for an embed's description
 
 
 async def send_record(interaction: discord.Interaction, table_id: int) -> None:

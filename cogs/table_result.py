@@ -9,6 +9,7 @@ from typing import Any
 import discord
 
 from bot import literal, render
+from bot.discord_rules.limits import EMBED_DESCRIPTION
 from bot.games import render_hooks
 from bot.i18n import join_list, t
 from bot.outgoing import MISSING, Outgoing
@@ -41,7 +42,7 @@ def result_message(table: Table, locale: object | None, *, rematch: bool = True,
     if notes is not None:
         lines += notes(table.view(None), names, locale)
     embed = discord.Embed(title=t("result.title", locale, game=t(f"game.{table.row.game}.name", locale),
-                                  id=table.id), description="\n".join(lines)[:4000], colour=0xF1C40F)
+                                  id=table.id), description="\n".join(lines)[:EMBED_DESCRIPTION], colour=0xF1C40F)
     if board_above:
         embed.set_footer(text=t("result.footer" if rematch else "result.footer_board", locale))
     view = discord.ui.View(timeout=None)

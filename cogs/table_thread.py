@@ -23,6 +23,7 @@ from bot.discord_errors import (
     THREAD_LIMIT,
     UNKNOWN_CHANNEL,
 )
+from bot.discord_rules.limits import THREAD_NAME
 from bot.i18n import t
 from bot.storage import GameStatus
 from bot.table import ACTIVE, Table
@@ -56,7 +57,7 @@ async def thread_plan(interaction: discord.Interaction) -> tuple[bool, list[str]
 
 def thread_name(table: Table) -> str:
     locale = table.row.locale
-    return t("table.thread_name", locale, game=t(f"game.{table.row.game}.name", locale), id=table.id)[:100]
+    return t("table.thread_name", locale, game=t(f"game.{table.row.game}.name", locale), id=table.id)[:THREAD_NAME]
 
 
 async def open_thread(bot: "GameHostBot", table: Table) -> tuple[int | None, str | None]:

@@ -132,6 +132,59 @@ def string_writes(tree: ast.Module) -> Iterator[tuple[int, str]]:
                     yield default.lineno, f"def {node.name}(... {arg.arg}={ast.unparse(default)})"
 
 
+# Discord's limits a cut, a split or a page could retype (bot/discord_rules/limits.py names them): characters of
+# labels, values, thread names, custom ids (100), a button label (80), a placeholder (150), embed parts (256, 1024,
+# 2048, 4096), message content (2000), text inputs (4000), the embeds of a message (6000), options and choices (25).
+LIMIT_VALUES = frozenset({25, 80, 100, 150, 256, 1024, 2000, 2048, 4000, 4096, 6000})
+LIMITS_MODULE = Path("bot/discord_rules/limits.py")
+
+
+def is_limit(node: ast.expr | None) -> bool:
+    return isinstance(node, ast.Constant) and type(node.value) is int and node.value in LIMIT_VALUES
+
+
+def is_len(node: ast.expr) -> bool:
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len"
+
+
+def limit_literals(tree: ast.Module, lines: list[str]) -> Iterator[tuple[int, str]]:
+    """Every literal of one of Discord's limits where the code applies a limit: a slice's bound or step
+    (``name[:100]``, ``hand[i:i + 25]``), a comparison with a length, ``range``'s step (or any bound of a range up
+    to a length), ``min``/``max``, and a
+    module constant whose line says it is Discord's (``EMBED_CHARS = 4096  # Discord's limit ...``); and the
+    token's 15 minutes as ``15 * 60``."""
+    for node in ast.walk(tree):
+        found: list[ast.expr] = []
+        if isinstance(node, ast.Slice):
+            found = [n for n in (node.lower, node.upper, node.step) if n is not None]
+            found += [side for n in found if isinstance(n, ast.BinOp) for side in (n.left, n.right)]
+        elif isinstance(node, ast.Compare) and any(map(is_len, [node.left, *node.comparators])):
+            found = [node.left, *node.comparators]
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("min", "max"):
+            found = list(node.args)
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "range":
+            found = node.args[2:] if not any(map(is_len, node.args)) else list(node.args)  # a step, or up to a length
+        elif isinstance(node, ast.Assign) and node in tree.body and "Discord" in lines[node.lineno - 1]:
+            found = [node.value]
+        elif (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult)
+              and {getattr(node.left, "value", None), getattr(node.right, "value", None)} == {15, 60}):
+            yield node.lineno, ast.unparse(node)
+        for literal in found:
+            if is_limit(literal):
+                yield literal.lineno, lines[literal.lineno - 1].strip()
+
+
+def limit_sites(root: Path = ROOT) -> list[str]:
+    out = []
+    for path in python_files(root):
+        if path.relative_to(root) == LIMITS_MODULE:
+            continue
+        text = path.read_text(encoding="utf-8")
+        found = sorted(set(limit_literals(ast.parse(text), text.splitlines())))
+        out += [f"{path.relative_to(root)}:{line}: {code}" for line, code in found]
+    return out
+
+
 def untyped_bot(path: Path) -> Iterator[tuple[int, str]]:
     """Every ``# type: ignore`` for want of a typed bot: a cog reading the bot's shared parts through
     ``commands.Bot`` or ``interaction.client`` instead of ``GameHostBot`` (``cogs.common.as_host``)."""
@@ -162,6 +215,7 @@ COUNTS: dict[str, Callable[[Path], list[str]]] = {
     "status/level compared with a string": lambda root: sites(string_comparisons, root),
     "status/level given as a string": lambda root: sites(string_writes, root),
     "type ignores for want of a typed bot": lambda root: comment_sites(untyped_bot, root),
+    "Discord limits as literals outside bot/discord_rules/limits.py": limit_sites,
 }
 
 

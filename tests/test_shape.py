@@ -9,7 +9,15 @@ import discord
 import pytest
 
 from cogs.common import as_host
-from tests.shape_counts import comment_sites, sites, string_comparisons, string_writes, untyped_bot
+from tests.shape_counts import (
+    comment_sites,
+    limit_literals,
+    limit_sites,
+    sites,
+    string_comparisons,
+    string_writes,
+    untyped_bot,
+)
 
 
 def found(find, source: str) -> list[tuple[int, str]]:
@@ -75,3 +83,34 @@ def test_the_cogs_read_the_bot_typed() -> None:
 def test_a_client_that_is_no_game_host_is_refused() -> None:
     with pytest.raises(TypeError, match="GameHostBot"):
         as_host(discord.Client(intents=discord.Intents.none()))
+
+
+def limits_in(source: str) -> list[tuple[int, str]]:
+    return list(limit_literals(ast.parse(source), source.splitlines()))
+
+
+@pytest.mark.parametrize("source", [
+    "label = name[:100]",
+    "parts = [hand[i:i + 25] for i in range(0, len(hand), 25)]",
+    "too_long = len(custom_id) > 100",
+    "EMBED_CHARS = 4096  # Discord's limit for an embed's description",
+    "TOKEN_LIFETIME = 15 * 60.0",
+    "shown = min(len(options), 25)",
+])
+def test_a_discord_limit_as_a_literal_is_found(source: str) -> None:
+    assert limits_in(source)
+
+
+@pytest.mark.parametrize("source", [
+    "label = name[:OPTION_LABEL]",
+    "number = next(n for n in range(1, 100) if n not in taken)",  # a bot's number, no limit of Discord's
+    "CACHED = 4096  # frames kept",
+    "head = lines[:3]",
+])
+def test_named_limits_and_other_numbers_pass(source: str) -> None:
+    assert limits_in(source) == []
+
+
+def test_discords_limits_are_named_once() -> None:
+    """bot/discord_rules/limits.py names them; the checks of the test edge and the bot's own cuts read it."""
+    assert limit_sites() == []

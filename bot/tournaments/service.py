@@ -33,7 +33,7 @@ from .models import (
 )
 from .ratings import RatingService
 from .running import OpenFailing, OpenTable, RoundRunner
-from .settings import MAX_BOTS, MAX_ROUNDS, check_settings
+from .settings import MAX_BOTS, MAX_NAME, MAX_ROUNDS, check_settings
 from .standings import score_absent_seats
 
 
@@ -93,7 +93,7 @@ class TournamentService:
         planned = rules.planned is not None  # the start plans the rounds (a Swiss stage's with its knockout's)
         tournament = Tournament(
             0, guild_id, channel_id, creator_id, game, Format(format), 0 if planned else (rounds or 3),
-            seats_min, seats_max, secrets.randbits(62) if seed is None else seed, name=name[:80], options=parsed,
+            seats_min, seats_max, secrets.randbits(62) if seed is None else seed, name=name[:MAX_NAME], options=parsed,
             final_table=final_table, first_round=first_round, locale=locale, bot_level=check_level(bot_level),
             break_seconds=break_seconds, turn_seconds=turn_seconds, start_at_deadline=start_at_deadline,
             advance=advance or 0, swiss_rounds=swiss, cut=cut or 0)

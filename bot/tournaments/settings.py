@@ -24,6 +24,7 @@ MAX_SEATS = 8  # the most seats any game's table has
 MAX_BREAK = 30 * 60  # seconds: the longest pause between rounds
 MAX_TURN_SECONDS = 600
 MAX_CHECKIN_MINUTES = 120
+MAX_NAME = 80  # characters of a tournament's name kept (its threads' names add the round and the table)
 REMIND_BEFORE = 300  # seconds before the check-in deadline its one reminder goes out (a third of a shorter window)
 
 

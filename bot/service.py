@@ -12,13 +12,12 @@ tables ``service_seats.Seats``; moves, timers, notices and what the players were
 from __future__ import annotations
 
 import asyncio
-import json
 import random
 import time
 from dataclasses import replace
 from typing import Any, Callable, Coroutine
 
-from engines import Action, EngineError
+from engines import Action, EngineError, Event
 
 from .errors import HostError
 from .place import back_from_thread, moved_to_thread, place_of
@@ -231,11 +230,11 @@ class GameService:
     async def tables_with_deadlines(self) -> list[int]:
         return await self.storage.with_deadlines(self.shards)
 
-    async def peek_notices(self, table: Table, player: str) -> tuple[list[dict[str, Any]], int | None]:
+    async def peek_notices(self, table: Table, player: str) -> tuple[list[Event], int | None]:
         """A player's pending private events and the id to acknowledge once they were shown (``ack_notices``);
         they stay stored until then, so a view that never reached the player loses nothing."""
         rows = await self.storage.peek_notices(table.id, player)
-        return [json.loads(event) for _, event in rows], (rows[-1][0] if rows else None)
+        return [Event.model_validate_json(event) for _, event in rows], (rows[-1][0] if rows else None)
 
     async def ack_notices(self, table: Table, player: str, up_to_id: int | None) -> None:
         if up_to_id is not None:

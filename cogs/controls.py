@@ -29,7 +29,7 @@ from bot.i18n import t
 from bot.replies import answer_hand
 from bot.storage import GameStatus
 from bot.table import Table
-from engines import Action, EngineError, NotYourTurn, View
+from engines import Action, EngineError, Event, NotYourTurn, View
 
 from .action_codes import action_of, button_actions, for_another_seat, game_module
 from .common import GameItem, deadline_mark, host, names_for
@@ -121,7 +121,7 @@ async def hand_message(interaction: discord.Interaction, table: Table, notes: st
     return content, ui
 
 
-def hand_content(table: Table, player: str, locale: object | None, *, notices: Sequence[dict[str, Any]] = (),
+def hand_content(table: Table, player: str, locale: object | None, *, notices: Sequence[Event] = (),
                  selection: list[str] | None = None, note: str | None = None,
                  shown_notes: str | None = None) -> tuple[str, HandView]:
     """The hand view's text and controls for ``player`` of a dealt table (no I/O); ``shown_notes``: the private

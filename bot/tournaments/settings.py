@@ -3,7 +3,7 @@ model ``/tournament create`` is generated from (one option per field), and the c
 written (refused input changes nothing)."""
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Literal, TypedDict
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -77,6 +77,25 @@ def check_settings(game: str, format: str = "swiss", rounds: int | None = None, 
     return parsed, seats_min, seats_max
 
 
+class CreateArguments(TypedDict):
+    """``TournamentService.create``'s keyword arguments from the settings of ``/tournament create``."""
+
+    game: str
+    name: str
+    format: str
+    rounds: int | None
+    seats_min: int | None
+    seats_max: int | None
+    final_table: bool
+    first_round: str
+    bot_level: str
+    break_seconds: int
+    turn_seconds: int
+    start_at_deadline: bool
+    advance: int | None
+    cut: int | None
+
+
 class TournamentSettings(BaseModel):
     """What ``/tournament create`` takes: one option per field, in this order (``cogs.model_options`` generates the
     command from it; ``game`` and ``bot_level`` get their choices there: the registered games, the bot levels)."""
@@ -104,10 +123,10 @@ class TournamentSettings(BaseModel):
                        bot_level=self.bot_level, break_seconds=self.break_minutes * 60, turn_seconds=self.timer,
                        final_table=self.final_table, advance=self.advance, cut=self.cut)
 
-    def create_arguments(self) -> dict[str, Any]:
+    def create_arguments(self) -> CreateArguments:
         """``TournamentService.create``'s keyword arguments for these settings (all but where and by whom)."""
-        return {"game": self.game, "name": self.name or "", "format": self.format, "rounds": self.rounds,
-                "seats_min": self.min_seats, "seats_max": self.max_seats, "final_table": self.final_table,
-                "first_round": self.first_round, "bot_level": self.bot_level, "break_seconds": self.break_minutes * 60,
-                "turn_seconds": self.timer, "start_at_deadline": self.start_at_deadline, "advance": self.advance,
-                "cut": self.cut}
+        return CreateArguments(
+            game=self.game, name=self.name or "", format=self.format, rounds=self.rounds, seats_min=self.min_seats,
+            seats_max=self.max_seats, final_table=self.final_table, first_round=self.first_round,
+            bot_level=self.bot_level, break_seconds=self.break_minutes * 60, turn_seconds=self.timer,
+            start_at_deadline=self.start_at_deadline, advance=self.advance, cut=self.cut)

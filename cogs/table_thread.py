@@ -25,7 +25,7 @@ from bot.discord_errors import (
 )
 from bot.discord_rules.limits import THREAD_NAME
 from bot.i18n import t
-from bot.storage import GameStatus
+from bot.storage import GameStatus, TablesIn
 from bot.table import ACTIVE, Table
 
 from .common import NO_MENTIONS, host
@@ -47,7 +47,7 @@ async def thread_plan(interaction: discord.Interaction) -> tuple[bool, list[str]
     bot may not open them here, the permissions it lacks (what the lobby says once)."""
     if interaction.guild_id is None:
         return False, []
-    if await host(interaction).storage.guild_tables(interaction.guild_id) == "channel":
+    if await host(interaction).storage.guild_tables(interaction.guild_id) is TablesIn.CHANNEL:
         return False, []
     if getattr(interaction.channel, "type", None) not in THREAD_PARENTS:
         return False, []  # already a thread (or a channel without threads): the table plays right here

@@ -26,6 +26,7 @@ from .rows import (
     LoggedAction,
     SeatRow,
     ShardFilter,
+    TablesIn,
     VersionConflict,
 )
 from .shares import ShareRow, ShareStore
@@ -78,4 +79,4 @@ class Storage(GameStore, LimitStore, ShareStore):
 
 __all__ = ["Storage", "DatabaseUnusable", "BotLevel", "EndReason",
            "GameRow", "GameStatus", "LEGACY_ENGINE_VERSION", "LoggedAction", "SeatRow", "ShardFilter",
-           "ShareRow", "ShardsTaken", "VersionConflict", "parse_url"]
+           "ShareRow", "ShardsTaken", "TablesIn", "VersionConflict", "parse_url"]

@@ -19,6 +19,7 @@ from .rows import (
     PendingAction,
     SeatRow,
     ShardFilter,
+    TablesIn,
     VersionConflict,
 )
 
@@ -173,11 +174,12 @@ class GameStore:
             await tx.execute("INSERT INTO guild_settings (guild_id, language) VALUES (?, ?) "
                              "ON CONFLICT (guild_id) DO UPDATE SET language = excluded.language", guild_id, language)
 
-    async def guild_tables(self, guild_id: int) -> str | None:
-        """Where this server's tables play: 'thread', 'channel', or None (never chosen: a thread)."""
-        return await self.db.fetchval("SELECT tables FROM guild_settings WHERE guild_id = ?", guild_id)
+    async def guild_tables(self, guild_id: int) -> TablesIn | None:
+        """Where this server's tables play, or None (never chosen: a thread)."""
+        tables = await self.db.fetchval("SELECT tables FROM guild_settings WHERE guild_id = ?", guild_id)
+        return None if tables is None else TablesIn(tables)
 
-    async def set_guild_tables(self, guild_id: int, tables: str) -> None:
+    async def set_guild_tables(self, guild_id: int, tables: TablesIn) -> None:
         async with self.db.transaction() as tx:
             await tx.execute("INSERT INTO guild_settings (guild_id, tables) VALUES (?, ?) "
                              "ON CONFLICT (guild_id) DO UPDATE SET tables = excluded.tables", guild_id, tables)

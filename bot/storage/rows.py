@@ -19,6 +19,13 @@ class GameStatus(StrEnum):
     CANCELLED = "cancelled"
 
 
+class TablesIn(StrEnum):
+    """Where a server's new tables play (its ``guild_settings.tables``, chosen with ``/config tables``)."""
+
+    THREAD = "thread"  # each in a thread started from its lobby message (the default)
+    CHANNEL = "channel"  # in the channel of its lobby
+
+
 class EndReason(StrEnum):
     """Why a table ended before its game did (a game's ``end_reason``)."""
 

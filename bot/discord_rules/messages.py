@@ -27,6 +27,8 @@ def message_errors(body: Optional[dict], uploads: Sequence[str] = (), *, creatin
         return EMPTY_MESSAGE
     p = Problems(at)
     p.length(("content",), body.get("content"), limits.MESSAGE_CONTENT)
+    if isinstance(body.get("nonce"), str):  # a string nonce (Discord's OpenAPI: or an int64)
+        p.length(("nonce",), body["nonce"], limits.NONCE)
     flags = body.get("flags") or 0
     if isinstance(flags, int) and flags & ~SENDABLE_FLAGS:
         p.add(("flags",), "MESSAGE_FLAGS_INVALID", "Only some flags can be set when sending a message")

@@ -12,6 +12,7 @@ from .errors import HostError
 from .service_core import ServiceCore
 from .service_lobby import Lobbies
 from .storage import GameStatus, SeatRow, VersionConflict
+from .storage.rows import RowChange
 from .table import ACTIVE, EndReason, Table, Update, UpdateKind
 
 
@@ -55,7 +56,10 @@ class Seats:
         await self.core.storage.replace_seats(table.id, seats, expected_version=table.version,
                                          bot_to_act=self.core.bot_to_act(table, table.state, seats), deadline=deadline,
                                          **pause)
-        table.committed(bumped=True, seats=seats, deadline=deadline, **pause)
+        changed = RowChange(seats=seats, deadline=deadline)
+        if resumed:
+            changed["paused_at"] = None
+        table.committed(bumped=True, **changed)
         return self.core.changed(table, UpdateKind.RESUMED if resumed else UpdateKind.SEATS, actor=actor)
 
     async def _paused_seats(self, table: Table, seats: list[SeatRow], actor: str) -> Update:

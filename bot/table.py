@@ -5,7 +5,7 @@ import asyncio
 import functools
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, Unpack
 
 from engines import Action, Engine, Event, Result, View, get_engine
 from engines.base import V
@@ -13,6 +13,7 @@ from engines.base import V
 from .place import Place, place_of
 from .render import seat_names
 from .storage import EndReason, GameRow, GameStatus, SeatRow
+from .storage.rows import RowChange
 
 ACTIVE = (GameStatus.LOBBY, GameStatus.RUNNING)  # the statuses of a table still in play
 
@@ -120,7 +121,8 @@ class Table:
     def result(self) -> Result | None:
         return self.engine.result(self.state) if self.state is not None else None
 
-    def committed(self, *, bumped: bool, state: Any = None, state_text: str | None = None, **row: Any) -> None:
+    def committed(self, *, bumped: bool, state: Any = None, state_text: str | None = None,
+                  **row: Unpack[RowChange]) -> None:
         """Bring this table in line with a write that has just committed — the one place memory follows the
         database: the game row's columns it wrote (``seats``, ``status``, ``deadline``, ...), the new ``state`` (if
         any, with ``state_text``, the dump stored) and, when the write advanced it, the version. Called only after

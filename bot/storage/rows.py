@@ -5,7 +5,7 @@ import asyncio
 import json
 from dataclasses import asdict, dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, TypedDict
 
 from ..levels import BotLevel
 
@@ -115,6 +115,34 @@ class GameRow:
     def __post_init__(self) -> None:
         self.status = GameStatus(self.status)  # storage gives its stored text
         self.end_reason = None if self.end_reason is None else EndReason(self.end_reason)
+
+
+class RowChange(TypedDict, total=False):
+    """Columns of a game row a committed write changed (``Table.committed``): the ``GameRow`` fields a write sets,
+    each with its type, so a status given as text is a type error there too."""
+
+    guild_id: int | None
+    channel_id: int
+    options: dict[str, Any]
+    status: GameStatus
+    host_id: int
+    locale: str
+    lobby_message_id: int | None
+    board_message_id: int | None
+    turn_seconds: int
+    deadline: float | None
+    rematch_id: int | None
+    paused_at: float | None
+    open_thread: bool
+    lobby_channel_id: int | None
+    board_shown: BoardShown
+    result_shown: bool
+    told_shown: bool
+    end_tidied: bool
+    engine_version: int
+    end_reason: EndReason | None
+    moves: int
+    seats: list[SeatRow]
 
 
 LEGACY_ENGINE_VERSION = 0  # a game stored before the engine's version was recorded (migration 0013)

@@ -3,7 +3,8 @@ one): a status or a bot level compared with a string, or given as one, instead o
 ``# type: ignore`` for want of a typed bot.
 
 ``python tests/shape_counts.py [ROOT]`` prints the counts and every site (ROOT: a checkout, this one by default);
-``tests/test_shape.py`` holds them at zero.
+``tests/test_shape.py`` holds them at zero. ``python tests/shape_counts.py --typed [ROOT]`` asks mypy the first
+question by type instead (slow: a whole mypy run).
 """
 from __future__ import annotations
 
@@ -219,7 +220,45 @@ COUNTS: dict[str, Callable[[Path], list[str]]] = {
 }
 
 
+# The enums of statuses and levels, by the module that declares them; ``typed_comparisons`` makes them plain.
+STATUS_ENUMS = {"bot/storage/rows.py": ("GameStatus", "EndReason", "TablesIn"), "bot/levels.py": ("BotLevel",),
+                "bot/tournaments/models.py": ("TournamentStatus", "EntrantStatus", "TableStatus")}
+
+
+def typed_comparisons(root: Path = ROOT) -> list[str]:
+    """The same question asked of the types, not the names: in a copy of ``root`` whose status and level enums
+    are plain ``Enum`` (a ``StrEnum`` equals its text, so mypy lets ``status == "running"`` pass), every
+    comparison of one with a string is a mypy "Non-overlapping" error (strict equality). Slow (a whole mypy
+    run): ``python tests/shape_counts.py --typed [ROOT]``."""
+    import shutil
+    import subprocess
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        copy = Path(folder) / "tree"
+        for part in (*PACKAGES, "pyproject.toml"):
+            (shutil.copytree if (root / part).is_dir() else shutil.copy)(root / part, copy / part)
+        for module, names in STATUS_ENUMS.items():
+            path = copy / module
+            if not path.exists():
+                continue
+            text = path.read_text(encoding="utf-8")
+            text = text.replace("from enum import StrEnum", "from enum import Enum, StrEnum")
+            for name in names:
+                text = text.replace(f"class {name}(StrEnum):", f"class {name}(Enum):")
+            path.write_text(text, encoding="utf-8")
+        run = subprocess.run([sys.executable, "-m", "mypy", "--strict-equality", "--no-incremental"], cwd=copy,
+                             capture_output=True, text=True)
+    return [line for line in run.stdout.splitlines() if "Non-overlapping" in line]
+
+
 def main(argv: list[str]) -> None:
+    if argv[:1] == ["--typed"]:
+        root = Path(argv[1]).resolve() if len(argv) > 1 else ROOT
+        found = typed_comparisons(root)
+        print("\n".join(found))
+        print(f"status/level enums compared with a string, by type (mypy, the enums made plain): {len(found)}")
+        return
     root = Path(argv[0]).resolve() if argv else ROOT
     for what, count in COUNTS.items():
         found = count(root)

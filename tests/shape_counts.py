@@ -18,8 +18,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("bot", "cogs", "engines")
 # What names a status or a bot level: ``table.status``, ``seat.level``, ``bot_level``, ``row["status"]``,
-# ``end_reason`` (an engine's decision ``kind`` is a ``Literal``: mypy's strict equality checks those).
-SUBJECT = re.compile(r"^(\w+_)?status(es)?$|^(bot_)?levels?$|^end_reason$")
+# ``end_reason``, ``first_round`` (an engine's decision ``kind`` is a ``Literal``: mypy's strict equality checks those).
+SUBJECT = re.compile(r"^(\w+_)?status(es)?$|^(bot_)?levels?$|^end_reason$|^first_round$")
 
 
 def subject_name(node: ast.expr) -> str | None:
@@ -222,7 +222,7 @@ COUNTS: dict[str, Callable[[Path], list[str]]] = {
 
 # The enums of statuses and levels, by the module that declares them; ``typed_comparisons`` makes them plain.
 STATUS_ENUMS = {"bot/storage/rows.py": ("GameStatus", "EndReason", "TablesIn"), "bot/levels.py": ("BotLevel",),
-                "bot/tournaments/models.py": ("TournamentStatus", "EntrantStatus", "TableStatus")}
+                "bot/tournaments/models.py": ("TournamentStatus", "EntrantStatus", "TableStatus", "FirstRound")}
 
 
 def typed_comparisons(root: Path = ROOT) -> list[str]:

@@ -13,7 +13,7 @@ from bot.errors import HostError
 from engines import get_engine
 
 from . import knockout, round_robin, seating
-from .models import ROUND_ROBIN_MAX, Format, TableStatus, Tournament, TournamentStatus, TournamentTable
+from .models import ROUND_ROBIN_MAX, FirstRound, Format, TableStatus, Tournament, TournamentStatus, TournamentTable
 from .standings import (
     Standing,
     apply_final_table,
@@ -53,7 +53,7 @@ def rules_of(tournament: Tournament) -> FormatRules:
 def first_order(t: Tournament, ratings: dict[int, float], rng: random.Random) -> list[int]:
     """Round one's order (best seed first): by rating, or random."""
     active = [e.user_id for e in t.seatable_entrants()]
-    if t.first_round == "rating":
+    if t.first_round is FirstRound.RATING:
         return sorted(active, key=lambda u: (-ratings.get(u, 0.0), t.entrants[u].seq))
     rng.shuffle(active)
     return active

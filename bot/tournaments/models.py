@@ -53,7 +53,14 @@ class TableStatus(StrEnum):
     BYE = "bye"
 
 
-FIRST_ROUND = ("random", "rating")
+class FirstRound(StrEnum):
+    """How a tournament seats its first round (its ``first_round``)."""
+
+    RANDOM = "random"
+    RATING = "rating"  # by the entrants' ratings
+
+
+FIRST_ROUND = tuple(FirstRound)
 OPEN_STATES = (TournamentStatus.SIGNUP, TournamentStatus.CHECKIN, TournamentStatus.CHECKIN_CLOSED)  # not started
 JOINABLE = (TournamentStatus.SIGNUP, TournamentStatus.CHECKIN)  # a person may still join (a button press)
 ACTIVE_STATES = (*OPEN_STATES, TournamentStatus.RUNNING)
@@ -156,7 +163,7 @@ class Tournament:
     name: str = ""
     options: dict[str, Any] = field(default_factory=dict)
     final_table: bool = False
-    first_round: str = "random"
+    first_round: FirstRound = FirstRound.RANDOM
     checkin: bool = False              # check-in window opened: only checked-in entrants are seated
     status: TournamentStatus = TournamentStatus.SIGNUP
     current_round: int = 0
@@ -180,6 +187,7 @@ class Tournament:
         self.format = Format(self.format)  # stored as its value: rules are looked up by the member
         self.status = TournamentStatus(self.status)
         self.bot_level = BotLevel(self.bot_level)
+        self.first_round = FirstRound(self.first_round)
 
     @property
     def total_rounds(self) -> int:

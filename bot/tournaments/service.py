@@ -23,6 +23,7 @@ from .models import (
     OPEN_STATES,
     Entrant,
     EntrantStatus,
+    FirstRound,
     Format,
     TableStatus,
     Tournament,
@@ -80,7 +81,7 @@ class TournamentService:
     # ---- creation and sign-up ---------------------------------------------------------
     async def create(self, *, game: str, guild_id: int | None, channel_id: int, creator_id: int, name: str = "",
                      format: str = "swiss", rounds: int | None = None, seats_min: int | None = None,
-                     seats_max: int | None = None, final_table: bool = False, first_round: str = "random",
+                     seats_max: int | None = None, final_table: bool = False, first_round: str = FirstRound.RANDOM,
                      options: dict[str, Any] | None = None, locale: str = "en",
                      seed: int | None = None, bot_level: str = BotLevel.NORMAL, break_seconds: int = 0,
                      turn_seconds: int = 120, start_at_deadline: bool = False,
@@ -94,7 +95,8 @@ class TournamentService:
         tournament = Tournament(
             0, guild_id, channel_id, creator_id, game, Format(format), 0 if planned else (rounds or 3),
             seats_min, seats_max, secrets.randbits(62) if seed is None else seed, name=name[:MAX_NAME], options=parsed,
-            final_table=final_table, first_round=first_round, locale=locale, bot_level=check_level(bot_level),
+            final_table=final_table, first_round=FirstRound(first_round), locale=locale,
+            bot_level=check_level(bot_level),
             break_seconds=break_seconds, turn_seconds=turn_seconds, start_at_deadline=start_at_deadline,
             advance=advance or 0, swiss_rounds=swiss, cut=cut or 0)
         tournament.id = await self.store.create(tournament)

@@ -3,7 +3,7 @@ model ``/tournament create`` is generated from (one option per field), and the c
 written (refused input changes nothing)."""
 from __future__ import annotations
 
-from typing import Any, Literal, TypedDict
+from typing import Any, TypedDict
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -16,7 +16,7 @@ from engines import get_engine
 
 from . import knockout
 from .formats import FORMATS
-from .models import FIRST_ROUND, Format
+from .models import FIRST_ROUND, FirstRound, Format
 
 MAX_ROUNDS = BOUNDS[Cap.TOURNAMENT_ROUNDS][1]  # what a server's admins may allow at most (bot.limits)
 MAX_BOTS = BOUNDS[Cap.TOURNAMENT_BOTS][1]
@@ -40,7 +40,7 @@ def default_seats(game: str) -> tuple[int, int]:
 
 
 def check_settings(game: str, format: str = "swiss", rounds: int | None = None, seats_min: int | None = None,
-                 seats_max: int | None = None, first_round: str = "random",
+                 seats_max: int | None = None, first_round: str = FirstRound.RANDOM,
                  options: dict[str, Any] | None = None, bot_level: str = BotLevel.NORMAL, break_seconds: int = 0,
                  turn_seconds: int = 120, *, final_table: bool = False, advance: int | None = None,
                  cut: int | None = None) -> tuple[dict[str, Any], int, int]:
@@ -107,7 +107,7 @@ class TournamentSettings(BaseModel):
     min_seats: int | None = Field(None, ge=2, le=MAX_SEATS)
     max_seats: int | None = Field(None, ge=2, le=MAX_SEATS)
     final_table: bool = False
-    first_round: Literal["random", "rating"] = "random"
+    first_round: FirstRound = FirstRound.RANDOM
     bots: int = Field(0, ge=0, le=MAX_BOTS)
     name: str | None = None
     bot_level: str = BotLevel.NORMAL

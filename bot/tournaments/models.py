@@ -60,7 +60,6 @@ class FirstRound(StrEnum):
     RATING = "rating"  # by the entrants' ratings
 
 
-FIRST_ROUND = tuple(FirstRound)
 OPEN_STATES = (TournamentStatus.SIGNUP, TournamentStatus.CHECKIN, TournamentStatus.CHECKIN_CLOSED)  # not started
 JOINABLE = (TournamentStatus.SIGNUP, TournamentStatus.CHECKIN)  # a person may still join (a button press)
 ACTIVE_STATES = (*OPEN_STATES, TournamentStatus.RUNNING)

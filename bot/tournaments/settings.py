@@ -16,7 +16,7 @@ from engines import get_engine
 
 from . import knockout
 from .formats import FORMATS
-from .models import FIRST_ROUND, FirstRound, Format
+from .models import FirstRound, Format
 
 MAX_ROUNDS = BOUNDS[Cap.TOURNAMENT_ROUNDS][1]  # what a server's admins may allow at most (bot.limits)
 MAX_BOTS = BOUNDS[Cap.TOURNAMENT_BOTS][1]
@@ -53,7 +53,7 @@ def check_settings(game: str, format: str = "swiss", rounds: int | None = None, 
     seats_min, seats_max = seats_min or low, seats_max or max(high, seats_min or low)
     if not engine.min_players <= seats_min <= seats_max <= engine.max_players:
         raise HostError("tournament.bad_seats", min=engine.min_players, max=engine.max_players)
-    if format not in set(Format) or first_round not in FIRST_ROUND:
+    if format not in set(Format) or first_round not in {way.value for way in FirstRound}:  # the text given
         raise HostError("tournament.bad_format")
     rules = FORMATS[Format(format)]
     if rounds is not None and not 1 <= rounds <= MAX_ROUNDS:

@@ -40,7 +40,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     demo.add_argument("--players", type=int, default=None, help=t("cli.players_help"))
     demo.add_argument("--seed", type=int, default=1, help=t("cli.seed_help"))
     demo.add_argument("--lang", choices=LANGUAGES, default="en", help=t("cli.lang_help"))
-    demo.add_argument("--level", choices=LEVELS, default="normal", help=t("cli.level_help"))
+    demo.add_argument("--level", choices=[level.value for level in LEVELS], default="normal", help=t("cli.level_help"))
     demo.add_argument("--record", default=None, metavar="FILE", help=t("cli.demo_record_help"))
     replay = sub.add_parser("replay", help=t("cli.replay_help"))
     replay.add_argument("file", help=t("cli.replay_file_help"))

@@ -15,7 +15,7 @@ import hashlib
 import time
 from typing import TYPE_CHECKING, Awaitable, Callable, Protocol
 
-from .discord_rules.tokens import TOKEN_LIFETIME
+from .discord_rules.limits import TOKEN_LIFETIME
 from .refusals import Backoff, Refusal, RefusalBudget, classify, retry_after
 
 if TYPE_CHECKING:

@@ -12,6 +12,8 @@ from engines import get_engine
 from . import render
 from .games import render_hooks
 from .i18n import join_list, t
+from .levels import BotLevel
+from .policies import check_level
 from .replay import stored_record
 from .scheduler import BotScheduler
 from .service import GameService
@@ -89,7 +91,8 @@ def record_problem(path: str, lang: str) -> str | None:
 
 
 async def run_demo(game: str, players: int | None, seed: int, lang: str = "en",
-                   out: Callable[[str], None] = print, level: str = "normal", record: str | None = None) -> Table:
+                   out: Callable[[str], None] = print, level: str = BotLevel.NORMAL,
+                   record: str | None = None) -> Table:
     """Bots of ``level`` play a whole game; they think on this loop (no worker pool), so a seed replays exactly.
     ``record``: a file to keep the game in as a record (``/game record``'s format), to replay or serve."""
     engine = get_engine(game)
@@ -101,7 +104,7 @@ async def run_demo(game: str, players: int | None, seed: int, lang: str = "en",
             scheduler = BotScheduler(service, delay=0)
             service.subscribe(TerminalChannel(lang, out))
             table = await service.create_bot_table(game=game, players=count, seed=seed, channel_id=0,
-                                                     levels=[level])
+                                                     levels=[check_level(level)])
             await scheduler.idle()
             await scheduler.close()
             if record is not None:

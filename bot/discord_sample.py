@@ -18,13 +18,14 @@ import discord
 from discord.http import handle_message_parameters
 from discord.webhook.async_ import interaction_message_response_params
 
+from bot.discord_rules.limits import MESSAGE_CONTENT
 from engines import get_engine
 
 from .discord_rules import callback_errors, message_errors, thread_errors
 from .discord_rules.problems import Answer
 from .games import engine_hooks, games
 from .i18n import LANGUAGES, t
-from .storage import GameRow, SeatRow
+from .storage import GameRow, GameStatus, SeatRow
 from .table import Table, human_player
 
 APPLICATION_COMMAND, MESSAGE_COMPONENT = 2, 3
@@ -71,7 +72,7 @@ def callback(what: str, interaction: int, kind: int = CHANNEL_MESSAGE, *, epheme
     return Sample(what, *body_and_uploads(params), interaction=interaction)
 
 
-def seated_table(game: str, lang: str, players: int, status: str = "running", seed: int = 1,
+def seated_table(game: str, lang: str, players: int, status: GameStatus = GameStatus.RUNNING, seed: int = 1,
                  names: Sequence[str] = ()) -> Table:
     """A table of people named ``names`` (in seat order), the other seats with the longest names, dealt from
     ``seed`` (no storage: nothing is written)."""
@@ -80,7 +81,7 @@ def seated_table(game: str, lang: str, players: int, status: str = "running", se
     row = GameRow(id=4242, guild_id=1, channel_id=2, game=game, options={}, seed=seed, status=status,
                   host_id=FIRST_USER, locale=lang, seats=seats)
     table = Table(row)
-    if status == "running":
+    if status is GameStatus.RUNNING:
         table.state = get_engine(game).new_game([s.player for s in seats], seed=seed)
     return table
 
@@ -95,7 +96,7 @@ def lobby_samples(game: str, lang: str, names: Sequence[str] = ()) -> Iterator[S
     from cogs.rules import rules_messages
     from cogs.table_thread import AUTO_ARCHIVE_MINUTES, THREAD_PERMISSIONS, lobby_note, thread_name
 
-    table = seated_table(game, lang, get_engine(game).max_players, status="lobby", names=names)
+    table = seated_table(game, lang, get_engine(game).max_players, status=GameStatus.LOBBY, names=names)
     embed, view = lobby_embed(table, lang), lobby_view(table, lang)
     yield callback("lobby", APPLICATION_COMMAND, ephemeral=False, embed=embed, view=view,
                    allowed_mentions=NO_MENTIONS)
@@ -141,7 +142,7 @@ def line_samples(table: Table, lang: str, events: list, *, first: bool) -> Itera
     if users:
         lines.append(t("table.your_turn", lang, players=players))
     if lines:
-        yield channel_message("event lines", content="\n".join(lines)[:2000], allowed_mentions=mentions,
+        yield channel_message("event lines", content="\n".join(lines)[:MESSAGE_CONTENT], allowed_mentions=mentions,
                               view=board_view(table, lang, public_controls=bool(users)))
     if first and users:
         name = names(table.to_act()[0])
@@ -191,7 +192,7 @@ async def game_samples(game: str, lang: str, *, seed: int = 1, players: Optional
         table.row.version += 1
         steps += 1
     if not table.to_act():
-        table.row.status = "finished"
+        table.row.status = GameStatus.FINISHED
     batch = await board_samples(table, lang, first=False) + list(line_samples(table, lang, events, first=False))
     batch += end_samples(table, lang)
     return samples + tagged(batch, f"{game} {lang} v{table.version} ({table.row.status})")
@@ -202,7 +203,7 @@ def end_samples(table: Table, lang: str) -> list[Sample]:
     from cogs.common import NO_MENTIONS, board_embed
 
     thread = f"<#{FIRST_USER}>"
-    if table.row.status != "finished":
+    if table.row.status is not GameStatus.FINISHED:
         return []
     return [channel_message("result in the channel", content=t("table.result_in_thread", lang, id=table.id,
                                                                   thread=thread),

@@ -11,6 +11,8 @@ from typing import Any, Sequence
 
 from engines import get_engine
 
+from .levels import BotLevel
+
 DATA_FILE = Path(__file__).with_name("data") / "lengths.json"
 PERSON_SECONDS = 8.0  # a person's time per decision, the issue's figure for a newcomer on a phone
 
@@ -39,7 +41,7 @@ def measured(game: str, seats: int) -> Measured | None:
     return Measured(entry["decisions_per_seat"], entry["bot_think_s_per_decision"])
 
 
-def expected_seconds(game: str, options: dict[str, Any], people: int, bot_levels: Sequence[str] = (),
+def expected_seconds(game: str, options: dict[str, Any], people: int, bot_levels: Sequence[BotLevel] = (),
                      delay_s: float | None = None) -> float | None:
     """Seconds a table of ``people`` and bots of ``bot_levels`` is expected to play with these options; None for a
     seat count nobody measured (outside the game's range)."""
@@ -50,12 +52,14 @@ def expected_seconds(game: str, options: dict[str, Any], people: int, bot_levels
     if figures is None:
         return None
     delay = bot_delay_s() if delay_s is None else delay_s
-    bot_seconds = sum(delay + (STRONG_BUDGET_S if level == "strong" else figures.bot_think_s) for level in bot_levels)
+    bot_seconds = sum(delay + (STRONG_BUDGET_S if level is BotLevel.STRONG else figures.bot_think_s)
+                      for level in bot_levels)
     per_seat = figures.decisions_per_seat * get_engine(game).length_units(options, seats)
     return per_seat * (people * PERSON_SECONDS + bot_seconds)
 
 
-def expected_minutes(game: str, options: dict[str, Any], people: int, bot_levels: Sequence[str] = ()) -> int | None:
+def expected_minutes(game: str, options: dict[str, Any], people: int,
+                     bot_levels: Sequence[BotLevel] = ()) -> int | None:
     """``expected_seconds`` rounded to whole minutes (at least 1)."""
     seconds = expected_seconds(game, options, people, bot_levels)
     return None if seconds is None else max(1, round(seconds / 60))

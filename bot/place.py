@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING
 
-from .discord_rules.tokens import MAX_PRIVATE_FOLLOWUPS
+from .discord_rules.limits import MAX_PRIVATE_FOLLOWUPS
 
 if TYPE_CHECKING:
     from bot.storage.rows import GameRow

@@ -25,12 +25,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from .discord_rules.limits import SELECT_OPTIONS
 from .i18n import t
 
 if TYPE_CHECKING:
     from .review import SteppedReplay
 
-SEEK_OPTIONS = 25  # Discord's limit of options in one select
+SEEK_OPTIONS = SELECT_OPTIONS  # Discord's limit of options in one select
 MOVES_ROOM = 5  # options the turn menu keeps at most for the moves of the turn being shown, before its turns
 
 

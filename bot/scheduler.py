@@ -12,16 +12,17 @@ from engines import Action
 
 from .errors import HostError
 from .service import GameService
+from .storage import BotLevel, GameStatus
 from .table import Table, Update
 from .thinking import Thinker, Thinkers
 
 log = logging.getLogger(__name__)
 
 
-def seat_level(table: Table, player: str) -> str:
+def seat_level(table: Table, player: str) -> BotLevel:
     """A bot seat's level; a bot standing in for a person (absent, left, kicked) always plays ``normal``."""
     seat = table.seat_of(player)
-    return "normal" if seat is None or seat.user_id is not None else seat.level
+    return BotLevel.NORMAL if seat is None or seat.user_id is not None else seat.level
 
 
 class BotScheduler:
@@ -35,7 +36,7 @@ class BotScheduler:
         service.subscribe(self.on_update)
 
     async def on_update(self, update: Update) -> None:
-        if update.table.status == "running":
+        if update.table.status is GameStatus.RUNNING:
             self.kick(update.table.id)
 
     def kick(self, game_id: int) -> None:
@@ -61,7 +62,8 @@ class BotScheduler:
     async def _play_bots(self, game_id: int) -> None:
         while True:
             table = await self.service.table(game_id)
-            if table.status != "running" or table.paused:  # paused: the bots wait for a person to come back
+            # paused: the bots wait for a person to come back
+            if table.status is not GameStatus.RUNNING or table.paused:
                 return
             bots = [p for p in table.to_act() if table.is_bot(p)]
             # A bot may also take an out-of-turn action (Rocca's Bon) while others decide.

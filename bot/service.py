@@ -12,13 +12,12 @@ tables ``service_seats.Seats``; moves, timers, notices and what the players were
 from __future__ import annotations
 
 import asyncio
-import json
 import random
 import time
 from dataclasses import replace
 from typing import Any, Callable, Coroutine
 
-from engines import Action, EngineError
+from engines import Action, EngineError, Event
 
 from .errors import HostError
 from .place import back_from_thread, moved_to_thread, place_of
@@ -26,7 +25,7 @@ from .policies import choose_action
 from .service_core import ServiceCore
 from .service_lobby import Lobbies
 from .service_seats import Seats
-from .storage import SeatRow, ShardFilter, Storage, VersionConflict
+from .storage import GameStatus, SeatRow, ShardFilter, Storage, VersionConflict
 from .storage.rows import BoardShown
 from .table import ACTIVE, EndReason, Table, Update, UpdateKind
 
@@ -87,7 +86,7 @@ class GameService:
 
     # ---- finding tables -------------------------------------------------------------
     async def last_finished_in_channel(self, channel_id: int) -> Table | None:
-        ids = await self.storage.game_ids(status=("finished",), channel_id=channel_id)
+        ids = await self.storage.game_ids(status=(GameStatus.FINISHED,), channel_id=channel_id)
         return await self.table(ids[-1]) if ids else None
 
     async def tables_waiting_on_bots(self) -> list[int]:
@@ -110,7 +109,7 @@ class GameService:
         table = await self.table(game_id)
         await table.lock.acquire()
         try:
-            if table.status != "running":
+            if table.status is not GameStatus.RUNNING:
                 raise HostError("game_not_running")
             if table.paused:
                 raise HostError("table_paused")
@@ -152,7 +151,7 @@ class GameService:
             stand_in = kind is UpdateKind.TIMEOUT or (mover is not None and mover.is_bot and mover.user_id is not None)
             await self.storage.commit_action(
                 table.id, expected_version=table.version, player=player, action=action.model_dump(mode="json"),
-                state=text, status="finished" if over else "running",
+                state=text, status=GameStatus.FINISHED if over else GameStatus.RUNNING,
                 notices=[(p, ev.model_dump_json()) for ev in events if ev.visible_to for p in ev.visible_to],
                 bot_to_act=self.core.bot_to_act(table, state, seats), deadline=deadline, seat=seat, board_shown=shown,
                 stand_in=stand_in)
@@ -163,8 +162,8 @@ class GameService:
                 raise HostError("stale") from None
             raise
         table.committed(bumped=True, state=state, state_text=text, seats=seats, deadline=deadline,
-                        status="finished" if over else table.status, board_shown=shown or table.row.board_shown,
-                        moves=table.row.moves + 1)
+                        status=GameStatus.FINISHED if over else table.status,
+                        board_shown=shown or table.row.board_shown, moves=table.row.moves + 1)
         return self.core.changed(table, UpdateKind.ENDED if over else kind, events, player, logged=True)
 
     @staticmethod
@@ -192,7 +191,8 @@ class GameService:
         table = await self.table(game_id)
         updates: list[Update] = []
         async with table.lock:
-            if table.status != "running" or table.version != expected_version or table.row.deadline is None:
+            if (table.status is not GameStatus.RUNNING or table.version != expected_version
+                    or table.row.deadline is None):
                 return updates
             late = [p for p in table.to_act() if not table.is_bot(p)]
             plays_on = bool(late) and await self.core.plays_on(table)
@@ -202,7 +202,7 @@ class GameService:
                 updates.append(await asyncio.shield(self.core.pause(table, after)))
                 return updates
             for player in late:
-                if player not in table.to_act() or table.status != "running":
+                if player not in table.to_act() or table.status is not GameStatus.RUNNING:
                     continue
                 seat = table.seat_of(player)
                 assert seat is not None
@@ -222,7 +222,7 @@ class GameService:
         async with table.lock:
             if not table.paused or table.row.paused_at != paused_at:
                 return None  # resumed (or ended) meanwhile
-            return await self.core.finish(table, "cancelled", reason=EndReason.IDLE)
+            return await self.core.finish(table, GameStatus.CANCELLED, reason=EndReason.IDLE)
 
     async def tables_paused(self) -> list[int]:
         return await self.storage.paused(self.shards)
@@ -233,11 +233,11 @@ class GameService:
     async def tables_with_deadlines(self) -> list[int]:
         return await self.storage.with_deadlines(self.shards)
 
-    async def peek_notices(self, table: Table, player: str) -> tuple[list[dict[str, Any]], int | None]:
+    async def peek_notices(self, table: Table, player: str) -> tuple[list[Event], int | None]:
         """A player's pending private events and the id to acknowledge once they were shown (``ack_notices``);
         they stay stored until then, so a view that never reached the player loses nothing."""
         rows = await self.storage.peek_notices(table.id, player)
-        return [json.loads(event) for _, event in rows], (rows[-1][0] if rows else None)
+        return [Event.model_validate_json(event) for _, event in rows], (rows[-1][0] if rows else None)
 
     async def ack_notices(self, table: Table, player: str, up_to_id: int | None) -> None:
         if up_to_id is not None:
@@ -248,7 +248,7 @@ class GameService:
         """Stop the table's turn clock: nobody is timed out by a table they cannot see. Bots still move."""
         table = await self.table(game_id)
         async with table.lock:
-            if table.clock_paused or table.status != "running":
+            if table.clock_paused or table.status is not GameStatus.RUNNING:
                 return
             table.clock_paused = True
             if table.row.deadline is not None:
@@ -263,7 +263,7 @@ class GameService:
             if not table.clock_paused:
                 return
             table.clock_paused = False
-            if table.status != "running":
+            if table.status is not GameStatus.RUNNING:
                 return
             deadline = self.core.deadline(table, table.state)
             if deadline is not None:
@@ -303,7 +303,7 @@ class GameService:
         async with table.lock:
             if table.status not in ACTIVE:
                 return None
-            return await self.core.finish(table, "cancelled", reason=EndReason.CHANNEL_GONE)
+            return await self.core.finish(table, GameStatus.CANCELLED, reason=EndReason.CHANNEL_GONE)
 
     async def _note(self, table: Table, **fields: Any) -> None:
         """Store fields that are not a move (no version bump) under the table's lock, checked against its version

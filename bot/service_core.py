@@ -19,7 +19,7 @@ from engines import get_engine
 
 from .errors import HostError
 from .games import engine_hooks
-from .storage import SeatRow, Storage, VersionConflict
+from .storage import GameStatus, SeatRow, Storage, VersionConflict
 from .table import ACTIVE, EndReason, Table, Update, UpdateKind
 
 log = logging.getLogger(__name__)
@@ -202,7 +202,7 @@ class ServiceCore:
         await self.storage.start_game(table.id, state=text, expected_version=table.version,
                                       bot_to_act=self.bot_to_act(table, state), deadline=deadline,
                                       engine_version=engine.version, options=options)
-        table.committed(bumped=True, state=state, state_text=text, status="running", deadline=deadline,
+        table.committed(bumped=True, state=state, state_text=text, status=GameStatus.RUNNING, deadline=deadline,
                         engine_version=engine.version, options=chosen)
         start_events = engine_hooks(table.row.game).start_events  # public events announcing the deal
         return self.changed(table, UpdateKind.STARTED, start_events(state) if start_events else [])
@@ -218,13 +218,12 @@ class ServiceCore:
         table.committed(bumped=True, seats=seats, deadline=None, paused_at=now)
         return self.changed(table, UpdateKind.PAUSED, actor=actor)
 
-    async def finish(self, table: Table, status: str, *, reason: EndReason | None = None,
+    async def finish(self, table: Table, status: GameStatus, *, reason: EndReason | None = None,
                      actor: str | None = None) -> Update:
-        why = None if reason is None else reason.value  # stored with the end: a restart tells the same reason
-        try:
+        try:  # the reason is stored with the end: a restart tells the same reason
             await self.storage.update_game(table.id, expected_version=table.version, bump=True, status=status,
-                                           deadline=None, end_reason=why)
+                                           deadline=None, end_reason=reason)
         except VersionConflict:
             raise HostError("stale") from None
-        table.committed(bumped=True, status=status, deadline=None, end_reason=why)
+        table.committed(bumped=True, status=status, deadline=None, end_reason=reason)
         return self.changed(table, UpdateKind.ENDED, actor=actor, reason=reason)

@@ -12,7 +12,7 @@ from .errors import HostError
 from .games import engine_hooks
 from .policies import check_level
 from .service_core import ServiceCore
-from .storage import SeatRow, VersionConflict
+from .storage import BotLevel, GameStatus, SeatRow, VersionConflict
 from .table import EndReason, Table, Update, UpdateKind, human_player
 
 
@@ -47,7 +47,7 @@ class Lobbies:
         return self.core.changed(table, UpdateKind.LOBBY)
 
     def _lobby(self, table: Table) -> None:
-        if table.status != "lobby":
+        if table.status is not GameStatus.LOBBY:
             raise HostError("not_in_lobby")
 
     async def join(self, game_id: int, user_id: int, name: str) -> Update:
@@ -95,7 +95,7 @@ class Lobbies:
             seats = [s for s in table.seats if s.user_id != user_id or s.is_bot]
             humans = [s for s in seats if not s.is_bot]
             if not humans:
-                return await self.core.finish(table, "cancelled")
+                return await self.core.finish(table, GameStatus.CANCELLED)
             host_id = humans[0].user_id if table.row.host_id == user_id else table.row.host_id
             return await self.edit(table, seats, host_id=host_id)
 
@@ -104,12 +104,12 @@ class Lobbies:
         a result: its host may have left the server, and it must not stay open, its buttons live, for ever."""
         table = await self.core.table(game_id)
         async with table.lock:
-            if table.status != "lobby" or table.version != version:
+            if table.status is not GameStatus.LOBBY or table.version != version:
                 return None  # changed (or started, or ended) meanwhile: its timer was armed again
-            return await self.core.finish(table, "cancelled", reason=EndReason.LOBBY_IDLE)
+            return await self.core.finish(table, GameStatus.CANCELLED, reason=EndReason.LOBBY_IDLE)
 
-    async def add_bot(self, game_id: int, user_id: int, level: str = "normal") -> Update:
-        check_level(level)
+    async def add_bot(self, game_id: int, user_id: int, level: BotLevel = BotLevel.NORMAL) -> Update:
+        level = check_level(level)
         table = await self.core.table(game_id)
         async with table.lock:
             self._lobby(table)
@@ -141,11 +141,9 @@ class Lobbies:
 
     async def create_bot_table(self, *, game: str, players: int, seed: int, channel_id: int,
                                guild_id: int | None = None, options: dict[str, Any] | None = None,
-                               levels: list[str] | None = None) -> Table:
+                               levels: list[BotLevel] | None = None) -> Table:
         """A table of bot seats only, started at once (the terminal demo, benchmarks); ``levels`` per seat."""
-        levels = levels or ["normal"] * players
-        for level in levels:
-            check_level(level)
+        levels = [check_level(level) for level in levels or [BotLevel.NORMAL] * players]
         seats = [SeatRow(i, f"bot{i + 1}", f"Bot {i + 1}", None, True, level=levels[i % len(levels)])
                  for i in range(players)]
         return await self.create_seated_table(game=game, guild_id=guild_id, channel_id=channel_id, seats=seats,
@@ -178,7 +176,7 @@ class Lobbies:
         async with old.lock:
             if await self.core.storage.tournaments.tournament_of_game(game_id) is not None:
                 raise HostError("rematch_tournament")  # the tournament seats its next round
-            if old.status != "finished" or old.result() is None:
+            if old.status is not GameStatus.FINISHED or old.result() is None:
                 raise HostError("rematch_not_finished")
             if old.row.rematch_id is not None:
                 raise HostError("rematch_exists", game_id=old.row.rematch_id)

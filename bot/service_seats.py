@@ -11,7 +11,8 @@ from dataclasses import replace
 from .errors import HostError
 from .service_core import ServiceCore
 from .service_lobby import Lobbies
-from .storage import SeatRow, VersionConflict
+from .storage import GameStatus, SeatRow, VersionConflict
+from .storage.rows import RowChange
 from .table import ACTIVE, EndReason, Table, Update, UpdateKind
 
 
@@ -25,7 +26,7 @@ class Seats:
         resumes the game: the clock starts again with the full time for the decision now due."""
         table = await self.core.table(game_id)
         async with table.lock:
-            if table.status != "running":
+            if table.status is not GameStatus.RUNNING:
                 raise HostError("game_not_running")
             seat = next((s for s in table.seats if s.user_id == user_id), None)
             if seat is None:
@@ -48,14 +49,17 @@ class Seats:
                 table.paused and all(s.user_id is None for s in seats)):
             await self.core.storage.replace_seats(table.id, seats, expected_version=table.version, deadline=None)
             table.committed(bumped=True, seats=seats, deadline=None)
-            return await self.core.finish(table, "cancelled", reason=EndReason.ABANDONED, actor=actor)
+            return await self.core.finish(table, GameStatus.CANCELLED, reason=EndReason.ABANDONED, actor=actor)
         resumed = table.paused  # someone plays again: the table goes on
         deadline = self.core.deadline(table, table.state, seats, paused=False)
         pause: dict[str, None] = {"paused_at": None} if resumed else {}
         await self.core.storage.replace_seats(table.id, seats, expected_version=table.version,
                                          bot_to_act=self.core.bot_to_act(table, table.state, seats), deadline=deadline,
                                          **pause)
-        table.committed(bumped=True, seats=seats, deadline=deadline, **pause)
+        changed = RowChange(seats=seats, deadline=deadline)
+        if resumed:
+            changed["paused_at"] = None
+        table.committed(bumped=True, **changed)
         return self.core.changed(table, UpdateKind.RESUMED if resumed else UpdateKind.SEATS, actor=actor)
 
     async def _paused_seats(self, table: Table, seats: list[SeatRow], actor: str) -> Update:
@@ -75,11 +79,11 @@ class Seats:
             seat = next((s for s in table.seats if s.user_id == user_id), None)
             if seat is None:
                 raise HostError("not_seated_other")
-            if table.status == "lobby":
+            if table.status is GameStatus.LOBBY:
                 if user_id == table.row.host_id:
                     raise HostError("cannot_kick_host")
                 return await self.lobbies.edit(table, [s for s in table.seats if s is not seat])
-            if table.status != "running":
+            if table.status is not GameStatus.RUNNING:
                 raise HostError("game_not_running")
             seats = [replace(s, user_id=None, is_bot=True, away=False) if s is seat else s for s in table.seats]
             return await self._replace_running_seats(table, seats, seat.player)
@@ -97,16 +101,16 @@ class Seats:
             except VersionConflict:
                 raise HostError("stale") from None
             table.committed(bumped=False, turn_seconds=seconds)
-            if table.status == "lobby":  # the lobby shows the time per decision
+            if table.status is GameStatus.LOBBY:  # the lobby shows the time per decision
                 self.core.changed(table, UpdateKind.LOBBY)
 
     async def hand_to_bot(self, game_id: int, user_id: int) -> Update:
         """``/game leave`` at a running table: the seat stays in the game, played by a bot."""
         table = await self.core.table(game_id)
         async with table.lock:
-            if table.status == "lobby":
+            if table.status is GameStatus.LOBBY:
                 raise HostError("use_leave_button")
-            if table.status != "running":
+            if table.status is not GameStatus.RUNNING:
                 raise HostError("game_not_running")
             seat = table.seat_of_user(user_id)
             if seat is None:
@@ -122,7 +126,8 @@ class Seats:
                 raise HostError("game_not_running")
             if user_id != table.row.host_id and not is_admin:
                 raise not_host(table)
-            return await self.core.finish(table, "cancelled", reason=EndReason.PAUSED_ENDED if table.paused else None)
+            return await self.core.finish(table, GameStatus.CANCELLED,
+                                          reason=EndReason.PAUSED_ENDED if table.paused else None)
 
 
 def not_host(table: Table) -> HostError:

@@ -64,7 +64,7 @@ async def resolve(storage: Storage, token: str, now: float | None = None) -> Sha
     if share is None or share.revoked_at is not None or share.expires_at <= now:
         return None
     game = await storage.get_game(share.game_id)
-    if game is None or GameStatus(game.status) is not GameStatus.FINISHED or game.state is None:
+    if game is None or game.status is not GameStatus.FINISHED or game.state is None:
         return None
     if share.seat is not None and all(s.seat != share.seat for s in game.seats):
         return None

@@ -5,16 +5,17 @@ import asyncio
 import functools
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, Unpack
 
 from engines import Action, Engine, Event, Result, View, get_engine
 from engines.base import V
 
 from .place import Place, place_of
 from .render import seat_names
-from .storage import GameRow, SeatRow
+from .storage import EndReason, GameRow, GameStatus, SeatRow
+from .storage.rows import RowChange
 
-ACTIVE = ("lobby", "running")  # the statuses of a table still in play
+ACTIVE = (GameStatus.LOBBY, GameStatus.RUNNING)  # the statuses of a table still in play
 
 
 def human_player(user_id: int) -> str:
@@ -73,7 +74,7 @@ class Table:
         return self.row.moves
 
     @property
-    def status(self) -> str:
+    def status(self) -> GameStatus:
         return self.row.status
 
     @property
@@ -84,7 +85,7 @@ class Table:
     @property
     def paused(self) -> bool:
         """Every person at this running table is away: no clock runs and no bot moves until one comes back."""
-        return self.row.status == "running" and self.row.paused_at is not None
+        return self.row.status is GameStatus.RUNNING and self.row.paused_at is not None
 
     @property
     def seats(self) -> list[SeatRow]:
@@ -120,7 +121,8 @@ class Table:
     def result(self) -> Result | None:
         return self.engine.result(self.state) if self.state is not None else None
 
-    def committed(self, *, bumped: bool, state: Any = None, state_text: str | None = None, **row: Any) -> None:
+    def committed(self, *, bumped: bool, state: Any = None, state_text: str | None = None,
+                  **row: Unpack[RowChange]) -> None:
         """Bring this table in line with a write that has just committed — the one place memory follows the
         database: the game row's columns it wrote (``seats``, ``status``, ``deadline``, ...), the new ``state`` (if
         any, with ``state_text``, the dump stored) and, when the write advanced it, the version. Called only after
@@ -195,16 +197,6 @@ class UpdateKind(StrEnum):
     CLOCK = "clock"  # the turn clock paused or resumed (nothing else changed)
     PAUSED = "paused"  # every person is away: the table waits
     RESUMED = "resumed"  # a person came back to a paused table
-
-
-class EndReason(StrEnum):
-    """Why a table ended before its game did."""
-
-    ABANDONED = "abandoned"  # every person left
-    PAUSED_ENDED = "paused_ended"  # its host (or an admin) ended it while paused
-    IDLE = "idle"  # it stayed paused too long and was closed
-    CHANNEL_GONE = "channel_gone"  # its channel was deleted
-    LOBBY_IDLE = "lobby_idle"  # its lobby stayed unchanged too long without a start and was closed
 
 
 @dataclass

@@ -27,12 +27,13 @@ from typing import Any, Callable
 
 from engines import Action, Engine, get_engine
 
-from .policies import STRONG_BUDGET_S, choose_for_seat
+from .levels import BotLevel
+from .policies import STRONG_BUDGET_S, check_level, choose_for_seat
 from .workers import WorkerPool
 
 log = logging.getLogger(__name__)
-OFFLOADED = ("strong",)
-QUICK = ("easy", "normal")
+OFFLOADED = (BotLevel.STRONG,)
+QUICK = (BotLevel.EASY, BotLevel.NORMAL)
 QUICK_TIMEOUT_S = 5.0  # a heuristic takes milliseconds of CPU: one running for seconds in its worker is stuck
 MARGIN_S = 0.5  # beyond the budget: process hand-over and a busy machine
 MIN_SEARCH_S = 0.1  # a strong decision left with less of its budget after waiting for a worker plays normal
@@ -69,7 +70,7 @@ def quick_workers_for_cores() -> int:
     return min(2, default_workers())
 
 
-def decide_from_state(game: str, state_text: str, player: str, seed: str, level: str,
+def decide_from_state(game: str, state_text: str, player: str, seed: str, level: BotLevel,
                       deadline: float | None = None) -> Action:
     """A worker's decision: the seat's view and legal actions, built here from the table's state, then the policy
     at ``level``, which is handed only the view (the state never reaches it).
@@ -82,12 +83,13 @@ def decide_from_state(game: str, state_text: str, player: str, seed: str, level:
     view = engine.view(state, player)
     legal = engine.legal_actions(state, player)
     budget = STRONG_BUDGET_S if deadline is None else deadline - time.monotonic()
-    if level == "strong" and budget < MIN_SEARCH_S:
-        level = "normal"
+    level = check_level(level)  # a worker's argument
+    if level is BotLevel.STRONG and budget < MIN_SEARCH_S:
+        level = BotLevel.NORMAL
     return choose_for_seat(game, view, legal, seed, level, budget_s=budget)
 
 
-def decide_here(engine: Engine, state: Any, player: str, seed: str, level: str) -> Action:
+def decide_here(engine: Engine, state: Any, player: str, seed: str, level: BotLevel) -> Action:
     view = engine.view(state, player)
     return choose_for_seat(engine.name, view, engine.legal_actions(state, player), seed, level)
 
@@ -95,7 +97,7 @@ def decide_here(engine: Engine, state: Any, player: str, seed: str, level: str) 
 class Thinker:
     def __init__(self, workers: int | None = None, *, timeout: float = STRONG_BUDGET_S + MARGIN_S,
                  decide_fn: Callable[..., Action] = decide_from_state,
-                 offloaded: tuple[str, ...] = OFFLOADED, budget_s: float = STRONG_BUDGET_S) -> None:
+                 offloaded: tuple[BotLevel, ...] = OFFLOADED, budget_s: float = STRONG_BUDGET_S) -> None:
         self.workers = workers or default_workers()
         self.offloaded = offloaded  # the levels decided in the workers (the others on the loop)
         self.timeout = timeout  # the longest one decision may run in a worker before the worker counts as stuck
@@ -140,11 +142,12 @@ class Thinker:
         """Its workers are there and warm, and their queue has room."""
         return self.pool is not None and self.pool.is_ready() and not self.pool.full()
 
-    async def decide(self, engine: Engine, state: Any, player: str, seed: str, level: str,
+    async def decide(self, engine: Engine, state: Any, player: str, seed: str, level: BotLevel,
                      *, anywhere: bool = False, state_text: str | None = None) -> Action:
         """The move of ``player``'s bot at ``level``: in a worker for the offloaded levels (``anywhere``: whatever
         the level), else here on the loop. Past its queue's bound it still queues (back-pressure). ``state_text``:
         the state's dump where the caller has it already (a table's stored text), else it is dumped here."""
+        level = check_level(level)
         if (level not in self.offloaded and not anywhere) or self.pool is None:
             return decide_here(engine, state, player, seed, level)
         text = engine.dump(state) if state_text is None else state_text
@@ -154,7 +157,7 @@ class Thinker:
             return await self._in_worker(self.pool, engine.name, text, player, seed, level, deadline)
         except Exception as error:  # a lost or stuck worker, or an error in the worker: the table still moves
             self.fallbacks += 1
-            here = "normal" if level == "strong" else level
+            here = BotLevel.NORMAL if level is BotLevel.STRONG else level
             log.warning("bot thinking at %s fell back to %s on the loop: %s", level, here, type(error).__name__)
             return decide_here(engine, engine.load(text), player, seed, here)
 
@@ -187,11 +190,13 @@ class Thinkers:
     async def close(self) -> None:
         await asyncio.gather(self.quick.close(), self.strong.close())
 
-    async def decide(self, engine: Engine, state: Any, player: str, seed: str, level: str,
+    async def decide(self, engine: Engine, state: Any, player: str, seed: str, level: BotLevel,
                      *, state_text: str | None = None) -> Action:
+        level = check_level(level)
         lane, spare = (self.quick, self.strong) if level in QUICK else (self.strong, self.quick)
         if lane.full() and spare.has_room():
             self.overflowed += 1
-            here = "normal" if level == "strong" else level  # a search would hold a quick worker for its budget
+            # a search would hold a quick worker for its budget
+            here = BotLevel.NORMAL if level is BotLevel.STRONG else level
             return await spare.decide(engine, state, player, seed, here, anywhere=True, state_text=state_text)
         return await lane.decide(engine, state, player, seed, level, state_text=state_text)

@@ -12,6 +12,7 @@ import time
 from typing import Awaitable, Callable
 
 from .service import GameService
+from .storage import GameStatus
 from .table import Update, UpdateKind
 
 log = logging.getLogger(__name__)
@@ -51,10 +52,10 @@ class TurnTimers:
         table = self.service._tables.get(game_id)
         if table is not None and table.paused and table.row.paused_at is not None:
             task = asyncio.create_task(self._close_later(game_id, table.row.paused_at))
-        elif table is not None and table.status == "lobby" and self.close_lobby_after > 0:
+        elif table is not None and table.status is GameStatus.LOBBY and self.close_lobby_after > 0:
             touched_at = self.clock() if touched_at is None else touched_at
             task = asyncio.create_task(self._close_lobby_later(game_id, table.version, touched_at))
-        elif table is None or table.status != "running" or table.row.deadline is None:
+        elif table is None or table.status is not GameStatus.RUNNING or table.row.deadline is None:
             return
         else:
             task = asyncio.create_task(self._run(game_id, table.version, table.row.deadline))

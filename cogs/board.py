@@ -7,21 +7,23 @@ import io
 import discord
 
 from bot import render
+from bot.discord_rules.limits import ATTACHMENT_DESCRIPTION
 from bot.games import RenderHooks, controls_hooks, render_hooks
 from bot.i18n import t
 from bot.outgoing import Outgoing, Picture
+from bot.storage import GameStatus
 from bot.table import Table
 from engines import View
 
 from .common import board_embed, names_for
 from .controls import HandButton
 
-ALT_MAX = 1024  # Discord's limit on an attachment's description
+ALT_MAX = ATTACHMENT_DESCRIPTION  # Discord's limit on an attachment's description
 
 
 def board_view(table: Table, locale: object | None, *, public_controls: bool = False) -> discord.ui.View | None:
     """My hand, plus (on turn messages) the game's public buttons such as a dice roll."""
-    if table.status != "running":
+    if table.status is not GameStatus.RUNNING:
         return None
     view = discord.ui.View(timeout=None)
     view.add_item(HandButton(table.id, locale))

@@ -3,24 +3,22 @@ every persistent control (a ``DynamicItem`` whose ``custom_id`` holds the game i
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
 
 from bot import literal, render
 from bot.acknowledge import Acknowledgement
+from bot.client import GameHostBot
 from bot.errors import HostError
 from bot.games import games
 from bot.i18n import language, t
 from bot.replies import NO_MENTIONS, reply, reply_error
+from bot.storage import GameStatus
 from bot.table import Table
 
-if TYPE_CHECKING:
-    from bot.client import GameHostBot
-
-__all__ = ["public_language", "game_choices", "NO_MENTIONS", "reply", "reply_error", "host", "GameItem", "names_for",
-           "board_embed", "is_admin", "check_server", "deadline_mark"]
+__all__ = ["public_language", "game_choices", "NO_MENTIONS", "reply", "reply_error", "as_host", "host", "GameItem",
+           "names_for", "board_embed", "is_admin", "check_server", "deadline_mark"]
 
 
 def deadline_mark(table: Table) -> str | None:
@@ -28,7 +26,7 @@ def deadline_mark(table: Table) -> str | None:
     language (``<t:…:R>``: "in 2 minutes"); the absolute time, so an edited message stays right. None while no
     clock runs (no timer, bots deciding, a paused table, a held clock, a table not running): never a wrong one."""
     deadline = table.row.deadline
-    if deadline is None or table.status != "running" or table.paused or table.clock_paused:
+    if deadline is None or table.status is not GameStatus.RUNNING or table.paused or table.clock_paused:
         return None
     return f"<t:{math.ceil(deadline)}:R>"
 
@@ -38,8 +36,16 @@ def game_choices() -> list[app_commands.Choice[str]]:
     return [app_commands.Choice(name=t(f"game.{g}.name", "en"), value=g) for g in games()]
 
 
-def host(interaction: discord.Interaction) -> "GameHostBot":
-    return interaction.client  # type: ignore[return-value]  # the client is always a GameHostBot
+def as_host(client: discord.Client) -> GameHostBot:
+    """The bot with its shared parts (storage, services, the one way out): the cogs are loaded only by a
+    ``GameHostBot``, and a client that is not one is refused here rather than failing later on a missing part."""
+    if not isinstance(client, GameHostBot):
+        raise TypeError(f"the cogs run in a GameHostBot, not a {type(client).__name__}")
+    return client
+
+
+def host(interaction: discord.Interaction) -> GameHostBot:
+    return as_host(interaction.client)
 
 
 async def public_language(interaction: discord.Interaction) -> str:

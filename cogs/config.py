@@ -11,6 +11,7 @@ from pydantic import BaseModel, Field, create_model
 from bot.errors import HostError
 from bot.i18n import t
 from bot.limits import BOUNDS, Cap, Limits
+from bot.storage import TablesIn
 
 from .common import host, is_admin, reply
 from .model_options import model_command
@@ -19,8 +20,7 @@ LANGUAGE_CHOICES = [app_commands.Choice(name="automatic", value="auto"),
                     app_commands.Choice(name="English", value="en"),
                     app_commands.Choice(name="日本語", value="ja")]
 LINKS_CHOICES = [app_commands.Choice(name="on", value="on"), app_commands.Choice(name="off", value="off")]
-TABLES_CHOICES = [app_commands.Choice(name="thread", value="thread"),
-                  app_commands.Choice(name="channel", value="channel")]
+TABLES_CHOICES = [app_commands.Choice(name=where.value, value=where.value) for where in TablesIn]
 
 
 def limits_text(limits: Limits, locale: object | None) -> str:
@@ -82,7 +82,8 @@ class ConfigCog(commands.Cog):
         if not is_admin(interaction):
             raise HostError("manage_server_only")
         assert interaction.guild_id is not None
-        await host(interaction).storage.set_guild_tables(interaction.guild_id, where)
+        # a forged value outside the choices was refused before (GameHostBot.on_app_command_check)
+        await host(interaction).storage.set_guild_tables(interaction.guild_id, TablesIn(where))
         await reply(interaction, t(f"config.tables.{where}", interaction.locale))
 
     @config.command(name="links")

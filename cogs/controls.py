@@ -22,12 +22,14 @@ import discord
 
 from bot import render
 from bot.acknowledge import Acknowledgement
+from bot.discord_rules.limits import BUTTON_LABEL, CUSTOM_ID, MESSAGE_CONTENT, SELECT_OPTIONS
 from bot.errors import HostError
 from bot.games import ControlsHooks
 from bot.i18n import t
 from bot.replies import answer_hand
+from bot.storage import GameStatus
 from bot.table import Table
-from engines import Action, EngineError, NotYourTurn, View
+from engines import Action, EngineError, Event, NotYourTurn, View
 
 from .action_codes import action_of, button_actions, for_another_seat, game_module
 from .common import GameItem, deadline_mark, host, names_for
@@ -119,7 +121,7 @@ async def hand_message(interaction: discord.Interaction, table: Table, notes: st
     return content, ui
 
 
-def hand_content(table: Table, player: str, locale: object | None, *, notices: Sequence[dict[str, Any]] = (),
+def hand_content(table: Table, player: str, locale: object | None, *, notices: Sequence[Event] = (),
                  selection: list[str] | None = None, note: str | None = None,
                  shown_notes: str | None = None) -> tuple[str, HandView]:
     """The hand view's text and controls for ``player`` of a dealt table (no I/O); ``shown_notes``: the private
@@ -132,12 +134,12 @@ def hand_content(table: Table, player: str, locale: object | None, *, notices: S
     lines += [shown_notes] if shown_notes else []
     lines.append(render.hand(table.row.game, view, names, locale))
     ui = HandView(timeout=None)
-    if table.status == "running" and table.is_bot(player):  # nothing to play here: only the way back
+    if table.status is GameStatus.RUNNING and table.is_bot(player):  # nothing to play here: only the way back
         lines.append(t("hand.paused" if table.paused else "hand.bot_plays", locale))
         ui.add_item(BackButton(table.id, locale, resume=table.paused))
         ui.add_item(RefreshButton(table.id, locale))
-        return "\n".join(lines)[:2000], ui
-    may_act = table.status == "running" and (
+        return "\n".join(lines)[:MESSAGE_CONTENT], ui
+    may_act = table.status is GameStatus.RUNNING and (
         player in table.to_act() or table.engine.out_of_turn_actions(table.state, player))
     if may_act and player in table.to_act() and (clock := deadline_mark(table)) is not None:
         lines.append(t("hand.deadline", locale, deadline=clock))
@@ -147,11 +149,11 @@ def hand_content(table: Table, player: str, locale: object | None, *, notices: S
         lines += module.selection_notes(table, player, view, ui.selection, locale)
         for item in items:
             ui.add_item(item)
-    elif table.status == "running":
+    elif table.status is GameStatus.RUNNING:
         lines.append(t("hand.waiting", locale))
-    if table.status == "running":  # a finished table's hand view keeps no control
+    if table.status is GameStatus.RUNNING:  # a finished table's hand view keeps no control
         ui.add_item(RefreshButton(table.id, locale))
-    return "\n".join(lines)[:2000], ui
+    return "\n".join(lines)[:MESSAGE_CONTENT], ui
 
 
 def auto_chosen(module: ControlsHooks, table: Table, player: str, view: View, selection: list[str],
@@ -177,7 +179,7 @@ def auto_chosen(module: ControlsHooks, table: Table, player: str, view: View, se
 def hand_files(table: Table, player: str, selection: list[str], locale: object | None) -> list[discord.File] | None:
     """The hand picture of games that draw one (``hand_image``: a picture of the hand / a preview), else None."""
     draw = game_module(table.row.game).hand_image
-    if draw is None or table.status != "running":
+    if draw is None or table.status is not GameStatus.RUNNING:
         return None
     png = draw(table, player, table.view(player), selection, locale)
     return [discord.File(io.BytesIO(png), filename="hand.png")] if png else []
@@ -233,10 +235,10 @@ class ActButton(GameItem, template=rf"gh:do:{VERSIONED}:{CODE}"):
                  style: discord.ButtonStyle = discord.ButtonStyle.primary, disabled: bool = False,
                  row: int | None = None) -> None:
         custom_id = f"gh:do:{game_id}:{version}:{code}"
-        if len(custom_id) > 100:  # Discord's limit; such a choice cannot be sent from a button
+        if len(custom_id) > CUSTOM_ID:  # Discord's limit; such a choice cannot be sent from a button
             custom_id, disabled = f"gh:do:{game_id}:{version}:!", True
-        super().__init__(discord.ui.Button(label=label[:80], style=style, custom_id=custom_id, disabled=disabled,
-                                           row=row))
+        super().__init__(discord.ui.Button(label=label[:BUTTON_LABEL], style=style, custom_id=custom_id,
+                                           disabled=disabled, row=row))
         self.game_id, self.version, self.code = game_id, version, code
 
     @classmethod
@@ -250,14 +252,14 @@ class ActButton(GameItem, template=rf"gh:do:{VERSIONED}:{CODE}"):
             raise HostError("table_paused")
         seat = table.seat_of_user(interaction.user.id)
         if seat is None:  # a control drawn before a bot took the clicker's seat, or not theirs at all
-            away = table.status == "running" and any(s.user_id == interaction.user.id for s in table.seats)
+            away = table.status is GameStatus.RUNNING and any(s.user_id == interaction.user.id for s in table.seats)
             raise HostError("bot_plays_seat" if away else "not_seated")
-        if table.status == "running" and self.version != table.version:
+        if table.status is GameStatus.RUNNING and self.version != table.version:
             await show_hand(interaction, table, note="⚠️ " + t("error.stale", interaction.locale))
             return
         action: Action | dict[str, Any] | None = action_of(table, seat.player, self.code)
         if action is None:
-            if table.status == "running" and for_another_seat(table, seat.player, self.code):
+            if table.status is GameStatus.RUNNING and for_another_seat(table, seat.player, self.code):
                 raise NotYourTurn()
             action = {"type": "?"}  # a forged or unknown code: refused as an action that makes no sense
         await service.act(self.game_id, interaction.user.id, action, self.version)
@@ -286,7 +288,7 @@ class PickSelect(GameItem, template=rf"gh:pick:{VERSIONED}:(?P<part>{PART}):(?P<
                  row: int | None = None, *, carried: str | None = None) -> None:
         """``carry``: what the other selects show chosen (the game's selection model); ``carried``: that carry as
         read back from a clicked custom_id, decoded once the table (and so the game) is known."""
-        options = (options or [discord.SelectOption(label="?", value="?")])[:25]
+        options = (options or [discord.SelectOption(label="?", value="?")])[:SELECT_OPTIONS]
         if carried is None:  # drawn by a game's controls: refused if its carry does not fit
             carried = carry.encode() if carry is not None else ""
             custom_id = pick_custom_id(game_id, version, part, carried)
@@ -307,7 +309,7 @@ class PickSelect(GameItem, template=rf"gh:pick:{VERSIONED}:(?P<part>{PART}):(?P<
 
     async def run(self, interaction: discord.Interaction) -> None:
         table = await host(interaction).service.table(self.game_id)
-        if table.status == "running" and self.version != table.version:
+        if table.status is GameStatus.RUNNING and self.version != table.version:
             await show_hand(interaction, table, note="⚠️ " + t("error.stale", interaction.locale))
             return
         offered = {option.value for option in self.item.options}  # type: ignore[attr-defined]  # item is a Select
@@ -323,7 +325,7 @@ def card_selects(game_id: int, version: int, hand: list[str], selection: list[st
                  placeholder: str, model: type[Selection] = Picks) -> list[PickSelect]:
     """One select per 25 cards of the hand, the current selection marked as default; each carries what the others
     show chosen as the game's selection ``model``."""
-    parts = [hand[i:i + 25] for i in range(0, len(hand), 25)] or [[]]
+    parts = [hand[i:i + SELECT_OPTIONS] for i in range(0, len(hand), SELECT_OPTIONS)] or [[]]
     selects = []
     for part, cards in enumerate(parts[:3]):
         options = [discord.SelectOption(label=label(c), value=c, default=c in selection) for c in cards]

@@ -10,6 +10,7 @@ import discord
 
 from bot.errors import HostError
 from bot.limits import Cap, Limits, refuse_over
+from bot.storage import GameStatus
 
 from .common import host, is_admin
 
@@ -30,8 +31,8 @@ def count_creation(interaction: discord.Interaction, limits: Limits) -> None:
 
 
 @asynccontextmanager
-async def room_for(interaction: discord.Interaction, limits: Limits, status: str) -> AsyncIterator[None]:
-    """Refuse one more open lobby (``status="lobby"``) or running table (``"running"``) of this member, or of this
+async def room_for(interaction: discord.Interaction, limits: Limits, status: GameStatus) -> AsyncIterator[None]:
+    """Refuse one more open lobby (``GameStatus.LOBBY``) or running table (``RUNNING``) of this member, or of this
     server, beyond its cap; the body (which opens or starts it) runs under the server's gate, so a second request
     at the same instant is counted after the first one is written."""
     key = interaction.guild_id if interaction.guild_id is not None else (None, interaction.user.id)  # (a person)
@@ -40,12 +41,12 @@ async def room_for(interaction: discord.Interaction, limits: Limits, status: str
         yield
 
 
-async def refuse_if_full(interaction: discord.Interaction, limits: Limits, status: str) -> None:
+async def refuse_if_full(interaction: discord.Interaction, limits: Limits, status: GameStatus) -> None:
     """The caps of ``room_for``, checked now (without the gate: only where nothing is opened after it). Outside a
     server a person's own lobbies and tables in every DM and group DM count together, bounded as a member's are in
     a server by default."""
     storage = host(interaction).storage
-    member, server = ((Cap.LOBBIES_PER_MEMBER, Cap.LOBBIES_PER_SERVER) if status == "lobby"
+    member, server = ((Cap.LOBBIES_PER_MEMBER, Cap.LOBBIES_PER_SERVER) if status is GameStatus.LOBBY
                       else (Cap.TABLES_PER_MEMBER, Cap.TABLES_PER_SERVER))
     if interaction.guild_id is None:
         hosted = await storage.count_games(None, status, host_id=interaction.user.id)

@@ -22,6 +22,7 @@ import discord.ext.commands
 
 from bot.errors import HostError
 from bot.refusals import Refusal, classify
+from bot.storage import GameStatus
 from bot.table import Table
 
 if TYPE_CHECKING:
@@ -70,7 +71,7 @@ class LiveHands:
             live.older = [*old.older, (old.interaction, old.since)]
         if table.version != drawn_at or live.older:  # the table moved on while this answer was drawn
             self._schedule(key, live)
-        if table.status != "running" and (live.task is None or live.task.done()):
+        if table.status is not GameStatus.RUNNING and (live.task is None or live.task.done()):
             self._forget(key)  # an ended table changes no more: its views are never redrawn
 
     def changed(self, table: Table) -> None:
@@ -101,7 +102,8 @@ class LiveHands:
                 self._forget(key)  # its token ended (or Discord refused it): it cannot be edited any more
                 return
             table = await self.bot.service.table(key[0])
-            if live.drawn_at == table.version and live.deadline == table.row.deadline and table.status == "running":
+            if (live.drawn_at == table.version and live.deadline == table.row.deadline
+                    and table.status is GameStatus.RUNNING):
                 continue
             # What the view will show, taken before drawing: the table may move on while the view is drawn and sent
             # (the change marks it dirty again), and marking the newer version as shown would skip that redraw.
@@ -116,15 +118,15 @@ class LiveHands:
                     self._forget(key)
                     return
                 log.warning("redrawing a hand view of table %s failed (%s)", key[0], type(error).__name__)
-                if table.status != "running":
+                if table.status is not GameStatus.RUNNING:
                     self._forget(key)
                 return
             except Exception as error:  # one failed redraw must not stop the others
                 log.warning("redrawing a hand view of table %s failed (%s)", key[0], type(error).__name__)
-                if table.status != "running":
+                if table.status is not GameStatus.RUNNING:
                     self._forget(key)
                 return
-            if table.status != "running":
+            if table.status is not GameStatus.RUNNING:
                 self._forget(key)
                 return
 

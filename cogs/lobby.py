@@ -9,12 +9,14 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord_rules.limits import OPTION_DESCRIPTION, OPTION_LABEL, SELECT_OPTIONS
 from bot.errors import HostError
 from bot.games import controls_hooks
 from bot.i18n import t
 from bot.lengths import expected_minutes
-from bot.policies import LEVELS
+from bot.policies import LEVELS, check_level
 from bot.replies import fill_original, withdraw_original
+from bot.storage import BotLevel, GameStatus
 from bot.table import Table
 from engines import BadOptions, EngineError, get_engine
 
@@ -29,7 +31,7 @@ DEFAULT_TIMER = 120
 MAX_TIMER = 3600
 TimerOption = app_commands.Range[int, 0, MAX_TIMER]
 LOBBY_OPS = ("join", "leave", "start")
-LEVEL_CHOICES = [app_commands.Choice(name=level, value=level) for level in LEVELS]
+LEVEL_CHOICES = [app_commands.Choice(name=level.value, value=level.value) for level in LEVELS]
 OP_STYLES = {"join": discord.ButtonStyle.success, "leave": discord.ButtonStyle.secondary,
              "bot": discord.ButtonStyle.secondary, "start": discord.ButtonStyle.primary,
              "quick": discord.ButtonStyle.primary}
@@ -64,7 +66,7 @@ def timer_text(seconds: int, locale: object | None) -> str:
     return t("lobby.timer", locale, seconds=seconds) if seconds > 0 else t("lobby.no_timer", locale)
 
 
-def lobby_seats(table: Table) -> tuple[int, list[str]]:
+def lobby_seats(table: Table) -> tuple[int, list[BotLevel]]:
     """The people and the bots' levels a length is expected for: the seats so far, seats missing to the game's
     minimum counted as people (who take longer than bots)."""
     bots = [seat.level for seat in table.seats if seat.is_bot]
@@ -102,11 +104,11 @@ def length_text(table: Table, locale: object | None) -> str:
 
 def lobby_stage(table: Table) -> str:
     """The suffix of the lobby's catalog keys: "" while it waits, "_started", "_over" (finished) or "_closed"."""
-    if table.status == "lobby":
+    if table.status is GameStatus.LOBBY:
         return ""
-    if table.status == "running":
+    if table.status is GameStatus.RUNNING:
         return "_started"
-    return "_over" if table.status == "finished" else "_closed"
+    return "_over" if table.status is GameStatus.FINISHED else "_closed"
 
 
 def bot_tag(seat: Any, locale: object | None) -> str:
@@ -133,8 +135,9 @@ def lobby_view(table: Table, locale: object | None) -> discord.ui.View:
     for level in LEVELS:
         view.add_item(LobbyButton(table.id, "bot", locale, level))
     names = names_for(table, locale).plain()  # select labels show text as is
-    removable = [discord.SelectOption(label=t("lobby.remove_option", locale, name=names(s.player))[:100],
-                                      value=s.player, description=bot_tag(s, locale).strip()[:100] or None)
+    removable = [discord.SelectOption(label=t("lobby.remove_option", locale, name=names(s.player))[:OPTION_LABEL],
+                                      value=s.player,
+                                      description=bot_tag(s, locale).strip()[:OPTION_DESCRIPTION] or None)
                  for s in table.seats if s.is_bot or s.user_id != table.row.host_id]
     if removable:
         view.add_item(RemoveSelect(table.id, table.version, removable, t("lobby.remove_placeholder", locale)))
@@ -142,7 +145,7 @@ def lobby_view(table: Table, locale: object | None) -> discord.ui.View:
 
 
 async def open_lobby(interaction: discord.Interaction, game: str, options: dict[str, Any], bots: int,
-                     timer: int = DEFAULT_TIMER, level: str = "normal") -> None:
+                     timer: int = DEFAULT_TIMER, level: str = BotLevel.NORMAL) -> None:
     """Create the table, add ``bots`` bot seats (as many as fit) and post the lobby message.
     ``timer``: seconds per decision before a bot moves for an absent player (0 = no timer); ``level``: the bots'."""
     service = host(interaction).service
@@ -154,17 +157,16 @@ async def open_lobby(interaction: discord.Interaction, game: str, options: dict[
         raise BadOptions(option="timer", reason=f"0–{MAX_TIMER}")
     if not 0 <= bots < get_engine(game).max_players:
         raise BadOptions(option="bots", reason=f"0–{get_engine(game).max_players - 1}")
-    if level not in LEVELS:
-        raise BadOptions(option="level", reason=list(LEVELS))
+    bot_level = check_level(level)
     if private and not in_group_dm(interaction):  # a DM with the bot: against bots, started at once
-        await open_private_table(interaction, game, options, bots, timer, level)
+        await open_private_table(interaction, game, options, bots, timer, bot_level)
         return
     limits = await server_limits(interaction)
-    async with room_for(interaction, limits, "lobby"):
+    async with room_for(interaction, limits, GameStatus.LOBBY):
         count_creation(interaction, limits)
         table, lacking = await _create_lobby(interaction, game, options, timer)
     for _ in range(min(bots, table.engine.max_players - 1)):
-        await service.add_bot(table.id, interaction.user.id, level)
+        await service.add_bot(table.id, interaction.user.id, bot_level)
     locale = table.row.locale
     try:
         message = await fill_original(
@@ -220,14 +222,15 @@ class LobbyButton(GameItem,
         elif self.op == "leave":
             await service.leave_lobby(self.game_id, user.id)
         elif self.op == "bot":
-            await service.add_bot(self.game_id, user.id, self.level or "normal")
+            await service.add_bot(self.game_id, user.id, check_level(self.level or BotLevel.NORMAL))
         else:  # start, or the quick start: the game's quick length instead of the lobby's
             if table_place(interaction).abilities.server:  # (a group DM: written through presses only)
                 require(interaction)
             table = await service.table(self.game_id)
             hosting = table.row.host_id == user.id  # anyone else: refused as not host
             quick = controls_hooks(table.row.game).quick_options if self.op == "quick" else None
-            gate = room_for(interaction, await server_limits(interaction), "running") if hosting else nullcontext()
+            gate = (room_for(interaction, await server_limits(interaction), GameStatus.RUNNING) if hosting
+                    else nullcontext())
             async with gate:
                 await service.start(self.game_id, user.id, quick)
         started = self.op in ("start", "quick")
@@ -243,7 +246,7 @@ class RemoveSelect(GameItem, template=rf"gh:lobbyrm:(?P<gid>{ID}):(?P<ver>{VERSI
 
     def __init__(self, game_id: int, version: int, options: list[discord.SelectOption] | None = None,
                  placeholder: str | None = None) -> None:
-        options = (options or [discord.SelectOption(label="?", value="?")])[:25]
+        options = (options or [discord.SelectOption(label="?", value="?")])[:SELECT_OPTIONS]
         super().__init__(discord.ui.Select(custom_id=f"gh:lobbyrm:{game_id}:{version}", options=options,
                                            placeholder=placeholder, row=2))
         self.game_id, self.version = game_id, version

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Callable
 
 from bot.i18n import t
 from bot.refusals import Backoff, Refusal
+from bot.storage import GameStatus
 from bot.table import EndReason, Table, Update, UpdateKind
 
 from .outbox_board import BoardWriter, MustWait
@@ -116,17 +117,17 @@ class TableOutbox:
         self.board.restore(table)
         self._followed = True
         await self.board.catch_up(table)
-        if table.status in ("lobby", "running"):
-            self.due |= {Output.LOBBY} | ({Output.BOARD} if table.status == "running" else set())
+        if table.status in (GameStatus.LOBBY, GameStatus.RUNNING):
+            self.due |= {Output.LOBBY} | ({Output.BOARD} if table.status is GameStatus.RUNNING else set())
         else:
             if not table.row.end_tidied:
                 self.due |= {Output.LOBBY, Output.BOARD}
                 self.tidy_after_end(table)
-            if table.status == "finished" and not table.row.result_shown:
+            if table.status is GameStatus.FINISHED and not table.row.result_shown:
                 self.due |= {Output.RESULT, Output.BOARD}
             if not table.row.told_shown:
                 self.due.add(Output.TOLD)
-        if table.status == "running" and not table.paused and table.user_ids_to_act() and (
+        if table.status is GameStatus.RUNNING and not table.paused and table.user_ids_to_act() and (
                 not self.board.all_told(table) or table.row.deadline is None):
             await self.hold_clock(table)
         self.start_writing()
@@ -206,7 +207,7 @@ class TableOutbox:
 
     async def _say_it_waits(self, table: Table) -> None:
         self.notice_due = False
-        if table.status != "running" or table.paused or self.board.waiting is not None:
+        if table.status is not GameStatus.RUNNING or table.paused or self.board.waiting is not None:
             return  # (a paused table's board says already how it goes on: Resume, and its clock is stopped)
         await self.hold_clock(table)
         self.board.waiting = notice(table, TOKEN_ENDING)
@@ -261,7 +262,7 @@ class TableOutbox:
     async def _cannot_show(self, table: Table) -> None:
         """The board cannot be shown for a while: the clock waits, and the board (with its ping) is written again
         once it can be, which runs the clock again with the full time."""
-        if table.status == "running":
+        if table.status is GameStatus.RUNNING:
             self.due.add(Output.BOARD)
             await self.hold_clock(table)
 
@@ -318,7 +319,7 @@ class TableOutbox:
         self.due |= {self._writing, Output.BOARD}
         if self.tokens.can_post(kept=kept):
             return 0.0
-        if table.status == "running" and not self.board.all_told(table):
+        if table.status is GameStatus.RUNNING and not self.board.all_told(table):
             await self.hold_clock(table)
         self.awaiting_press = True
         return None
@@ -339,7 +340,7 @@ class TableOutbox:
         server that let the bot go); writing resumes if the bot comes back."""
         table = await self.bot.service.table(self.game_id)
         self.reach.cause = Refusal.NO_ACCESS
-        if table.status == "running":
+        if table.status is GameStatus.RUNNING:
             await self.hold_clock(table)
 
     async def hold_clock(self, table: Table) -> None:

@@ -24,6 +24,7 @@ from bot.i18n import t
 from bot.outgoing import MISSING, Outgoing, cleared, mentioning
 from bot.refusals import UNKNOWN_MESSAGE
 from bot.replay import rebuild, stored_record
+from bot.storage import GameStatus
 from bot.storage.rows import BoardShown
 from bot.table import Table, Update, UpdateKind
 
@@ -142,7 +143,8 @@ class BoardWriter:
 
     def follow_turns(self, table: Table, actor_user: int | None) -> None:
         """A person's turn lasts while they stay to act: one @mention per turn, none once they act in it."""
-        acting = set(table.user_ids_to_act()) if table.status == "running" and table.state is not None else set()
+        playing = table.status is GameStatus.RUNNING and table.state is not None
+        acting = set(table.user_ids_to_act()) if playing else set()
         self.pinged &= acting
         self.warned_in_turn &= acting
         if actor_user is not None and actor_user in acting:
@@ -171,7 +173,7 @@ class BoardWriter:
         self.inline_warning = outlet.warns_in_board
         if table.state is None:
             return await self._write_plain_lines(table, outlet)
-        if self.waiting is not None and table.status == "running":
+        if self.waiting is not None and table.status is GameStatus.RUNNING:
             return await self._write_waiting(table, outlet)
         board = table.row.board_message_id
         if self.post is None and (self._new_board_due(table) or (board and not outlet.can_edit(board))):
@@ -211,10 +213,10 @@ class BoardWriter:
         return t("table.time_warning", table.row.locale, players=named(table, people, ping), seconds=seconds)
 
     def _people(self, table: Table) -> list[int]:
-        return table.user_ids_to_act() if table.status == "running" else []
+        return table.user_ids_to_act() if table.status is GameStatus.RUNNING else []
 
     def _warning_seconds(self, table: Table) -> int | None:
-        if self.warning != table.version or table.row.deadline is None or table.status != "running":
+        if self.warning != table.version or table.row.deadline is None or table.status is not GameStatus.RUNNING:
             return None
         return max(0, round(table.row.deadline - self.bot.service.clock()))
 
@@ -239,7 +241,7 @@ class BoardWriter:
 
     def _new_board_due(self, table: Table) -> bool:
         if not table.row.board_message_id:
-            return table.status == "running" or bool(self.lines)
+            return table.status is GameStatus.RUNNING or bool(self.lines)
         people = self._people(table)
         if set(people) - self.told:
             return True  # someone's turn begins: the board they decide on goes to the bottom
@@ -311,7 +313,7 @@ class BoardWriter:
         except discord.NotFound as error:
             if error.code != UNKNOWN_MESSAGE:
                 raise
-            if table.status != "running" and not self.lines:
+            if table.status is not GameStatus.RUNNING and not self.lines:
                 return False  # a deleted board of a finished table is not brought back
             log.info("table %s: its board was deleted; posting it again", table.id)
             self.shown_text = ""

@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Sequence
 
+from bot.discord_rules.limits import MESSAGE_CONTENT
+
 CONTENT_LIMIT = 1900  # characters of lines + turn line a board message may carry (Discord allows 2,000)
 STEP_SEPARATOR = " · "  # each step keeps its own words and full stop: a step reads the same folded or not
 SENTENCE_ENDS = ("。", "！", "？")
@@ -59,4 +61,4 @@ def fit(lines: Sequence[Line], after: Sequence[str], before: Sequence[Line] = ()
 
 def compose(lines: Sequence[Line], turn: Sequence[str]) -> str:
     """A board message's content: its lines, folded, then whose turn it is."""
-    return "\n".join([*folded(lines), *turn])[:2000]
+    return "\n".join([*folded(lines), *turn])[:MESSAGE_CONTENT]

@@ -15,6 +15,7 @@ from bot.i18n import t
 from bot.outgoing import Outgoing
 from bot.place import PlaceKind
 from bot.refusals import UNKNOWN_MESSAGE
+from bot.storage import GameStatus
 from bot.table import Table
 
 from .lobby import lobby_embed, lobby_view
@@ -74,12 +75,12 @@ async def write_lobby(outbox: "TableOutbox", table: Table) -> bool:
     if not table.row.lobby_message_id:
         return False
     locale = table.row.locale
-    if table.status == "lobby":
+    if table.status is GameStatus.LOBBY:
         message = Outgoing(embed=lobby_embed(table, locale), view=lobby_view(table, locale))
     else:  # started (who plays, no buttons), over, or ended before it finished
-        key = {"running": "lobby.started", "finished": "lobby.over"}.get(table.status)
+        key = {GameStatus.RUNNING: "lobby.started", GameStatus.FINISHED: "lobby.over"}.get(table.status)
         content = t(key, locale, id=table.id) if key else end_line(table, outbox.end_reason)
-        if table.status == "running" and table.place.in_thread:
+        if table.status is GameStatus.RUNNING and table.place.in_thread:
             content = t("lobby.playing_in_thread", locale, thread=f"<#{table.place.channel_id}>")
         message = Outgoing(content=content, embed=lobby_embed(table, locale), view=None)
     where = outlet(outbox, table, Output.LOBBY)
@@ -90,7 +91,7 @@ async def write_lobby(outbox: "TableOutbox", table: Table) -> bool:
     except discord.NotFound as error:
         if error.code != UNKNOWN_MESSAGE:
             raise
-        if table.status != "lobby":
+        if table.status is not GameStatus.LOBBY:
             return False  # a deleted lobby of a table that started is not brought back
         await outbox.bot.service.set_message(table, lobby_message_id=await where.send(message))
     return True
@@ -103,7 +104,7 @@ async def write_board(outbox: "TableOutbox", table: Table) -> bool:
 async def write_result(outbox: "TableOutbox", table: Table) -> bool:
     """The finished table's result (``table_result.result_message``), once, below its final board; a tournament
     table's has no Rematch (the tournament seats its next round)."""
-    if table.row.result_shown or table.status != "finished":
+    if table.row.result_shown or table.status is not GameStatus.FINISHED:
         return False
     if Output.BOARD in outbox.due or outbox.board.pending():  # the final board's lines come first
         outbox.due.add(Output.RESULT)
@@ -121,7 +122,7 @@ async def retire(outbox: "TableOutbox", table: Table) -> bool:
 
 
 async def write_told(outbox: "TableOutbox", table: Table) -> bool:
-    if table.row.told_shown or table.status in ("lobby", "running"):
+    if table.row.told_shown or table.status in (GameStatus.LOBBY, GameStatus.RUNNING):
         return False
     wrote = await post_result(outbox.bot, table, stable_nonce(table.id, "told"))
     await outbox.bot.service.note_output(table, told_shown=True)
@@ -130,14 +131,14 @@ async def write_told(outbox: "TableOutbox", table: Table) -> bool:
 
 async def told_nowhere(outbox: "TableOutbox", table: Table) -> None:
     """A table that played where its lobby is has no end to tell elsewhere: recorded as told."""
-    if not table.row.told_shown and table.status not in ("lobby", "running"):
+    if not table.row.told_shown and table.status not in (GameStatus.LOBBY, GameStatus.RUNNING):
         await outbox.bot.service.note_output(table, told_shown=True)
 
 
 async def archive(outbox: "TableOutbox", table: Table) -> bool:
     """An ended table's thread is archived once everything else is written; a table in a channel (or a lobby closed
     before any deal, wherever it was opened) only marks itself tidy."""
-    if table.row.end_tidied or table.status in ("lobby", "running"):
+    if table.row.end_tidied or table.status in (GameStatus.LOBBY, GameStatus.RUNNING):
         return False
     if outbox.due & {Output.LOBBY, Output.BOARD, Output.RESULT, Output.TOLD} or outbox.board.old_boards:
         outbox.due.add(Output.ARCHIVE)  # (a refusal of those would loop here without a pause: it raises first)
@@ -158,7 +159,7 @@ def in_own_thread(outbox: "TableOutbox", table: Table) -> bool:
 
 async def tidied_nowhere(outbox: "TableOutbox", table: Table) -> None:
     """A DM or group DM table has no thread to archive: once everything else is shown, it is only marked tidy."""
-    if table.row.end_tidied or table.status in ("lobby", "running"):
+    if table.row.end_tidied or table.status in (GameStatus.LOBBY, GameStatus.RUNNING):
         return
     if outbox.due & {Output.LOBBY, Output.BOARD, Output.RESULT, Output.TOLD}:
         outbox.due.add(Output.ARCHIVE)

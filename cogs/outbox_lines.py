@@ -7,6 +7,7 @@ from typing import assert_never
 
 from bot import render
 from bot.i18n import t
+from bot.storage import GameStatus
 from bot.table import EndReason, Table, Update, UpdateKind
 from engines import Event
 
@@ -27,7 +28,7 @@ class Output(Enum):
 
 def due_after(update: Update) -> set[Output]:
     """What an update makes due. Every kind is matched: a new kind fails here, not silently."""
-    ended = update.table.status == "finished"
+    ended = update.table.status is GameStatus.FINISHED
     match update.kind:
         case UpdateKind.LOBBY:
             return {Output.LOBBY}
@@ -77,7 +78,7 @@ def pause_lines(update: Update) -> list[str]:
         return [t("table.paused", locale, id=table.id)]
     if update.kind is UpdateKind.RESUMED and update.actor:
         return [t("table.resumed", locale, player=names_for(table, locale)(update.actor))]
-    if update.kind is not UpdateKind.ENDED or table.status != "cancelled":
+    if update.kind is not UpdateKind.ENDED or table.status is not GameStatus.CANCELLED:
         return []
     return [end_line(table, update.reason)]
 

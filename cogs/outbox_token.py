@@ -18,7 +18,7 @@ from typing import Any, Awaitable, Callable, Coroutine
 import discord
 
 from bot.delivery import Delivery
-from bot.discord_rules.tokens import MAX_PRIVATE_FOLLOWUPS, TOKEN_LIFETIME
+from bot.discord_rules.limits import MAX_PRIVATE_FOLLOWUPS, TOKEN_LIFETIME
 from bot.outgoing import Outgoing
 from bot.replies import awaits_answer, fill_original
 

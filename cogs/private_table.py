@@ -16,6 +16,7 @@ from bot.errors import HostError
 from bot.i18n import language
 from bot.limits import Limits
 from bot.place import PlaceKind
+from bot.storage import BotLevel, GameStatus
 from bot.table import Table
 from engines import get_engine
 
@@ -40,13 +41,13 @@ def in_group_dm(interaction: discord.Interaction) -> bool:
 
 
 async def open_private_table(interaction: discord.Interaction, game: str, options: dict[str, Any], bots: int,
-                             timer: int, level: str) -> None:
+                             timer: int, level: BotLevel) -> None:
     """The person and ``bots`` bots, started at once: its first board fills this command's "thinking…"."""
     engine = get_engine(game)
     if 1 + bots < engine.min_players:
         raise HostError("dm_needs_bots", min=engine.min_players - 1)
     service, user = host(interaction).service, interaction.user
-    async with room_for(interaction, Limits(), "running"):  # a person's tables outside servers, bounded
+    async with room_for(interaction, Limits(), GameStatus.RUNNING):  # a person's tables outside servers, bounded
         count_creation(interaction, Limits())  # the per-person cooldown, as in a server
         try:
             await interaction.response.defer(thinking=True)
@@ -64,9 +65,11 @@ async def open_private_table(interaction: discord.Interaction, game: str, option
 
 
 def tables_cog(interaction: discord.Interaction) -> "TableCog":
+    from .table import TableCog  # the table cog imports this module
+
     cog = host(interaction).get_cog("TableCog")
-    assert cog is not None
-    return cog  # type: ignore[return-value]  # the table cog is loaded with the bot
+    assert isinstance(cog, TableCog)  # the table cog is loaded with the bot
+    return cog
 
 
 def carried_here(interaction: discord.Interaction, table: Table) -> bool:

@@ -12,24 +12,26 @@ from typing import Any
 import discord
 
 from bot import literal, render
+from bot.discord_rules.limits import EMBED_DESCRIPTION
 from bot.errors import HostError
 from bot.i18n import language, t
 from bot.replay_show import animated_summary
 from bot.replies import NO_MENTIONS, fill_original
 from bot.reveal import reveal_lines
+from bot.storage import GameStatus
 
 from .common import host
 from .custom_ids import ID
 from .look_back import LookBackItem, all_hands_allowed, check_can_see, opening, rebuilt_game
 
-REVEAL_EMBED_CHARS = 4096  # Discord's limit for an embed's description
+REVEAL_EMBED_CHARS = EMBED_DESCRIPTION  # Discord's limit for an embed's description
 
 
 async def send_record(interaction: discord.Interaction, table_id: int) -> None:
     service = host(interaction).service
     table = await service.table(table_id)
     check_can_see(interaction, table)
-    if table.status != "finished":
+    if table.status is not GameStatus.FINISHED:
         raise HostError("record_not_finished", game_id=table_id)
     if not await all_hands_allowed(interaction, table_id):  # its seed and every hand: not while the round plays
         raise HostError("record_round_running", game_id=table_id)
@@ -66,7 +68,7 @@ class RevealButton(LookBackItem, template=rf"gh:reveal:(?P<gid>{ID})"):
         bot = host(interaction)
         table = await bot.service.table(self.game_id)
         check_can_see(interaction, table)
-        if table.status != "finished":
+        if table.status is not GameStatus.FINISHED:
             raise HostError("record_not_finished", game_id=self.game_id)
         if await bot.storage.tournaments.tournament_of_game(self.game_id) is not None:
             raise HostError("reveal_tournament")

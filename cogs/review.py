@@ -17,6 +17,7 @@ from typing import Any
 import discord
 
 from bot import literal, render
+from bot.discord_rules.limits import EMBED_DESCRIPTION, OPTION_LABEL
 from bot.errors import HostError
 from bot.games import render_hooks
 from bot.i18n import language, t
@@ -26,6 +27,7 @@ from bot.replay_show import record_names
 from bot.replies import NO_MENTIONS, fill_original, reply
 from bot.review import Perspective, SteppedReplay, frame_lines
 from bot.review_seek import menus, point_label
+from bot.storage import GameStatus
 from bot.table import Table
 
 from .board import image_alt
@@ -34,7 +36,7 @@ from .custom_ids import ID, INDEX, number, valid_id
 from .look_back import LookBackItem, all_hands_allowed, check_can_see, look_back, opening, replay_cache
 from .review_shared import SharedReviews, post_shared
 
-EMBED_CHARS = 4096  # Discord's limit for an embed's description
+EMBED_CHARS = EMBED_DESCRIPTION  # Discord's limit for an embed's description
 PICTURE = "board.png"
 STEPS_PER_ROW = 5
 PERSPECTIVE = "(?P<p>[msa])"
@@ -47,7 +49,7 @@ async def finished_table(interaction: discord.Interaction, table_id: int) -> Tab
         raise HostError("no_such_game", game_id=table_id)
     table = await host(interaction).service.table(table_id)
     check_can_see(interaction, table)
-    if table.status != "finished":
+    if table.status is not GameStatus.FINISHED:
         raise HostError("review_not_finished", game_id=table_id)
     return table
 
@@ -133,7 +135,7 @@ def viewer_controls(replay: SteppedReplay, index: int, perspective: Perspective,
         if kind is None or not points:
             continue
         view.add_item(ReviewSeek(gid, perspective, leader, [discord.SelectOption(
-            label=point_label(p, kind, lang, names(p.player) if p.player else None, shown.turn_kind)[:100],
+            label=point_label(p, kind, lang, names(p.player) if p.player else None, shown.turn_kind)[:OPTION_LABEL],
             value=str(p.frame), default=p.frame == index) for p in points],
             t(f"review.seek_by.{kind.value}" if menu is SeekMenu.DEAL else f"review.seek_near.{kind.value}", lang),
             menu, row))

@@ -9,12 +9,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord_rules.limits import EMBED_TOTAL, EMBEDS
 from bot.i18n import quick_start_text, rules_text, t
 
 from .common import game_choices
 
 EMBED_LIMIT = 4000
-MESSAGE_LIMIT = 6000  # Discord: characters across all embeds of one message
+MESSAGE_LIMIT = EMBED_TOTAL  # Discord: characters across all embeds of one message
 DECISION = re.compile(r"> \*\*\[D\d+\]")  # a decision's line in the rules files: "> **[D3] Decision:** …"
 
 
@@ -67,7 +68,7 @@ def rules_messages(game: str, locale: object | None) -> list[list[discord.Embed]
     messages: list[list[discord.Embed]] = [[]]
     for embed in rules_embeds(game, locale):
         group = messages[-1]
-        if group and (len(group) == 10 or sum(len(e) for e in group) + len(embed) > MESSAGE_LIMIT):
+        if group and (len(group) == EMBEDS or sum(len(e) for e in group) + len(embed) > MESSAGE_LIMIT):
             messages.append(group := [])
         group.append(embed)
     return messages

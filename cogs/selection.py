@@ -15,10 +15,11 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Sequence, TypeVar
 
+from bot.discord_rules.limits import CUSTOM_ID
 from bot.errors import HostError
 from bot.games import controls_hooks
 
-MAX_CUSTOM_ID = 100  # Discord's limit on a component's custom_id
+MAX_CUSTOM_ID = CUSTOM_ID  # Discord's limit on a component's custom_id
 TOKEN = re.compile(r"[!-\-/-~]+")  # a card id or select value that can be carried: printable ASCII, no space or "."
 S = TypeVar("S", bound="Selection")
 

@@ -55,7 +55,7 @@ async def share_links(interaction: discord.Interaction, table_id: int) -> None:
         raise HostError("share_no_web")
     table = await bot.service.table(table_id)
     check_can_see(interaction, table)
-    if GameStatus(table.status) is not GameStatus.FINISHED:
+    if table.status is not GameStatus.FINISHED:
         raise HostError("share_not_finished", game_id=table_id)
     if not await shows_every_hand(bot.storage, table_id):  # as /game record and Reveal: a round's tables may
         raise HostError("share_round_running", game_id=table_id)  # hold the same deal's secrets

@@ -11,14 +11,16 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import literal
+from bot.client import GameHostBot
 from bot.delivery import Delivery
 from bot.errors import HostError
 from bot.i18n import t
 from bot.refusals import RefusalBudget
+from bot.storage import GameStatus
 from bot.table import Table, Update, UpdateKind
 
 from .board import board_view
-from .common import board_embed, check_server, host, is_admin, reply
+from .common import as_host, board_embed, check_server, host, is_admin, reply
 from .controls import PERSISTENT_ITEMS, hand_message, redraw_files
 from .live_hands import LiveHands
 from .lobby import lobby_embed
@@ -42,13 +44,13 @@ class TableCog(commands.Cog):
 
     flush_seconds = 10.0  # how long a shutdown waits for the writers before stopping them
 
-    def __init__(self, bot: commands.Bot) -> None:
+    def __init__(self, bot: GameHostBot) -> None:
         self.bot = bot
         self.outboxes: dict[int, TableOutbox] = {}
-        self.delivery: Delivery = bot.delivery  # type: ignore[attr-defined]  # a GameHostBot: the one way out
-        self.hands = LiveHands(bot, hand_message, redraw_files)  # type: ignore[arg-type]  # a GameHostBot
-        bot.stale_control = answer_stale_hand_control  # type: ignore[attr-defined]  # a GameHostBot
-        bot.service.subscribe(self.on_update)  # type: ignore[attr-defined]  # a GameHostBot, typed as commands.Bot
+        self.delivery: Delivery = bot.delivery  # the one way out
+        self.hands = LiveHands(bot, hand_message, redraw_files)
+        bot.stale_control = answer_stale_hand_control
+        bot.service.subscribe(self.on_update)
 
     @property
     def refusals(self) -> RefusalBudget:
@@ -72,13 +74,13 @@ class TableCog(commands.Cog):
     def outbox(self, game_id: int) -> TableOutbox:
         box = self.outboxes.get(game_id)
         if box is None:
-            box = self.outboxes[game_id] = TableOutbox(self.bot, game_id, self._writer_done)  # type: ignore[arg-type]  # a GameHostBot
+            box = self.outboxes[game_id] = TableOutbox(self.bot, game_id, self._writer_done)
         return box
 
     async def cog_load(self) -> None:
         """At start-up, before turn timers resume: every table whose players may not have seen everything gets its
         board, turn ping, result and tidy end from the stored table (``TableOutbox.restore``)."""
-        service = self.bot.service  # type: ignore[attr-defined]  # a GameHostBot
+        service = self.bot.service
         ids = await service.tables_to_show()
         for game_id in ids:
             await self.outbox(game_id).restore(await service.table(game_id))
@@ -131,7 +133,7 @@ class TableCog(commands.Cog):
             await reply(interaction, t("table.last_result", interaction.locale, id=last.id),
                         embed=board_embed(last, interaction.locale))
             return
-        if tb.status == "lobby":
+        if tb.status is GameStatus.LOBBY:
             await reply(interaction, embed=lobby_embed(tb, interaction.locale))
         elif tb.paused:  # what the paused board says and offers: Resume, End table
             await reply(interaction, t("table.paused", interaction.locale, id=tb.id),
@@ -146,7 +148,7 @@ class TableCog(commands.Cog):
         if tb.seat_of_user(interaction.user.id) is None:
             raise HostError("not_seated")
         service = host(interaction).service
-        if tb.status == "lobby":
+        if tb.status is GameStatus.LOBBY:
             await service.leave_lobby(tb.id, interaction.user.id)
         else:
             await service.hand_to_bot(tb.id, interaction.user.id)
@@ -211,6 +213,6 @@ class TableCog(commands.Cog):
 async def setup(bot: commands.Bot) -> None:
     bot.add_dynamic_items(*PERSISTENT_ITEMS, RematchButton, RevealButton, ShareButton, *REVIEW_ITEMS,
                           *PAUSED_ITEMS)
-    tables = TableCog(bot)
+    tables = TableCog(as_host(bot))
     await bot.add_cog(tables)
-    await bot.add_cog(TableEvents(bot, tables))
+    await bot.add_cog(TableEvents(tables.bot, tables))

@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING
 import discord
 from discord.ext import commands
 
+from bot.table import ACTIVE
+
 from .outbox_channel import channel_gone
 
 if TYPE_CHECKING:
@@ -22,12 +24,12 @@ log = logging.getLogger(__name__)
 
 
 class TableEvents(commands.Cog):
-    def __init__(self, bot: commands.Bot, tables: "TableCog") -> None:
-        self.bot: GameHostBot = bot  # type: ignore[assignment]  # always a GameHostBot
+    def __init__(self, bot: GameHostBot, tables: "TableCog") -> None:
+        self.bot = bot
         self.tables = tables
 
     async def _tables_in(self, channel_id: int) -> list[int]:
-        return await self.bot.storage.game_ids(status=("lobby", "running"), channel_id=channel_id)
+        return await self.bot.storage.game_ids(status=ACTIVE, channel_id=channel_id)
 
     def _wake_guild(self, guild_id: int | None) -> None:
         """Writers that could not reach their channel try again now (one request each)."""

@@ -9,9 +9,11 @@ from typing import Any
 import discord
 
 from bot import literal, render
+from bot.discord_rules.limits import EMBED_DESCRIPTION
 from bot.games import render_hooks
 from bot.i18n import join_list, t
 from bot.outgoing import MISSING, Outgoing
+from bot.storage import GameStatus
 from bot.table import Table
 
 from .common import NO_MENTIONS, GameItem, host, names_for
@@ -40,7 +42,7 @@ def result_message(table: Table, locale: object | None, *, rematch: bool = True,
     if notes is not None:
         lines += notes(table.view(None), names, locale)
     embed = discord.Embed(title=t("result.title", locale, game=t(f"game.{table.row.game}.name", locale),
-                                  id=table.id), description="\n".join(lines)[:4000], colour=0xF1C40F)
+                                  id=table.id), description="\n".join(lines)[:EMBED_DESCRIPTION], colour=0xF1C40F)
     if board_above:
         embed.set_footer(text=t("result.footer" if rematch else "result.footer_board", locale))
     view = discord.ui.View(timeout=None)
@@ -67,7 +69,7 @@ class RematchButton(GameItem, template=rf"gh:rematch:(?P<gid>{ID})"):
 
     async def run(self, interaction: discord.Interaction) -> None:
         limits = await server_limits(interaction)
-        async with room_for(interaction, limits, "running"):
+        async with room_for(interaction, limits, GameStatus.RUNNING):
             count_creation(interaction, limits)
             table = await host(interaction).service.rematch(self.game_id, interaction.user.id)
         interaction.extras["committed"] = "start"  # a failed answer must not say nothing happened

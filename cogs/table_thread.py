@@ -23,7 +23,9 @@ from bot.discord_errors import (
     THREAD_LIMIT,
     UNKNOWN_CHANNEL,
 )
+from bot.discord_rules.limits import THREAD_NAME
 from bot.i18n import t
+from bot.storage import GameStatus, TablesIn
 from bot.table import ACTIVE, Table
 
 from .common import NO_MENTIONS, host
@@ -45,7 +47,7 @@ async def thread_plan(interaction: discord.Interaction) -> tuple[bool, list[str]
     bot may not open them here, the permissions it lacks (what the lobby says once)."""
     if interaction.guild_id is None:
         return False, []
-    if await host(interaction).storage.guild_tables(interaction.guild_id) == "channel":
+    if await host(interaction).storage.guild_tables(interaction.guild_id) is TablesIn.CHANNEL:
         return False, []
     if getattr(interaction.channel, "type", None) not in THREAD_PARENTS:
         return False, []  # already a thread (or a channel without threads): the table plays right here
@@ -55,7 +57,7 @@ async def thread_plan(interaction: discord.Interaction) -> tuple[bool, list[str]
 
 def thread_name(table: Table) -> str:
     locale = table.row.locale
-    return t("table.thread_name", locale, game=t(f"game.{table.row.game}.name", locale), id=table.id)[:100]
+    return t("table.thread_name", locale, game=t(f"game.{table.row.game}.name", locale), id=table.id)[:THREAD_NAME]
 
 
 async def open_thread(bot: "GameHostBot", table: Table) -> tuple[int | None, str | None]:
@@ -117,7 +119,7 @@ async def post_result(bot: "GameHostBot", table: Table, nonce: str) -> bool:
         return False
     locale, thread = table.row.locale, f"<#{place.channel_id}>"
     channel = bot.get_partial_messageable(place.lobby_channel_id, guild_id=place.guild_id)
-    finished = table.status == "finished" and table.state is not None
+    finished = table.status is GameStatus.FINISHED and table.state is not None
     embed = discord.utils.MISSING
     if finished:
         embed = result_message(table, locale, rematch=False, board_above=False).embed

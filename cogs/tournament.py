@@ -10,15 +10,18 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.client import GameHostBot
 from bot.errors import HostError
 from bot.i18n import t
 from bot.limits import Cap
 from bot.replies import fill_original
-from bot.tournaments import Tournament, TournamentService, TournamentUpdate
+from bot.storage import GameStatus
+from bot.tournaments import Tournament, TournamentUpdate
 from bot.tournaments.absence import Replaced
+from bot.tournaments.models import TournamentStatus
 from bot.tournaments.settings import MAX_CHECKIN_MINUTES, TournamentSettings
 
-from .common import NO_MENTIONS, check_server, game_choices, host, public_language, reply
+from .common import NO_MENTIONS, as_host, check_server, game_choices, host, public_language, reply
 from .custom_ids import valid_id
 from .limits import (
     PEOPLE_TO_START,
@@ -81,13 +84,13 @@ class TournamentCog(TournamentChannel, commands.Cog):
 
     tournament = app_commands.Group(name="tournament", description="Community tournaments")
 
-    def __init__(self, bot: commands.Bot) -> None:
+    def __init__(self, bot: GameHostBot) -> None:
         self.bot = bot
-        service: TournamentService = bot.tournaments  # type: ignore[attr-defined]  # a GameHostBot, typed as commands.Bot
+        service = bot.tournaments
         service.open_table = self.open_thread
         service.on_open_failing = self.tell_organiser
-        delivery = bot.delivery  # type: ignore[attr-defined]  # a GameHostBot: the one way out, shared by every writer
-        self.writer = TournamentWriter(self.on_tournament, delivery)  # Discord calls outside the tournament's lock
+        # Discord calls outside the tournament's lock, through the one way out shared by every writer
+        self.writer = TournamentWriter(self.on_tournament, bot.delivery)
         service.subscribe(self._queue)
         # generated from the settings model; added to this cog's copy of the group, so it is called without the cog
         self.tournament.add_command(create_command())
@@ -153,7 +156,7 @@ class TournamentCog(TournamentChannel, commands.Cog):
         tn = await self.resolve(interaction, tournament)
         await interaction.response.defer(ephemeral=True, thinking=True)
         cap = limits.cap(Cap.TABLES_PER_SERVER)  # round 1's tables count towards the server's running tables
-        running = await host(interaction).storage.count_games(interaction.guild_id, "running")
+        running = await host(interaction).storage.count_games(interaction.guild_id, GameStatus.RUNNING)
         await tournaments(interaction).start(tn.id, interaction.user.id, min_people=PEOPLE_TO_START,
                                              max_rounds=limits.tournament_rounds,
                                              organises_all=may_organise(interaction, limits),
@@ -168,7 +171,7 @@ class TournamentCog(TournamentChannel, commands.Cog):
         """Take a player out of the later rounds (organisers; players may drop themselves)."""
         tn = await self.resolve(interaction, tournament)
         who = player or interaction.user
-        playing = tn.status == "running" and tn.live_table_of(who.id) is not None
+        playing = tn.status is TournamentStatus.RUNNING and tn.live_table_of(who.id) is not None
         await tournaments(interaction).drop(tn.id, interaction.user.id, who.id,
                                             organises_all=await organises_all(interaction))
         key = "tournament.done.drop_after_game" if playing else "tournament.done.drop"
@@ -193,7 +196,7 @@ class TournamentCog(TournamentChannel, commands.Cog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         tn = await tournaments(interaction).void(tn.id, interaction.user.id, table,
                                                  organises_all=await organises_all(interaction))
-        key = "tournament.done.void" if tn.status == "running" else "tournament.done.void_ended"
+        key = "tournament.done.void" if tn.status is TournamentStatus.RUNNING else "tournament.done.void_ended"
         await reply(interaction, t(key, interaction.locale, table=table))
 
     @tournament.command(name="set-result")
@@ -223,7 +226,8 @@ class TournamentCog(TournamentChannel, commands.Cog):
         service, locale = tournaments(interaction), interaction.locale
         everyone = await organises_all(interaction)
         service.check_organiser(tn, interaction.user.id, organises_all=everyone)
-        if tn.status == "running" and live_tables(tn):  # tables would be cancelled: the organiser confirms first
+        # tables would be cancelled: the organiser confirms first
+        if tn.status is TournamentStatus.RUNNING and live_tables(tn):
             await reply(interaction, next_round_question(tn, locale), view=next_round_view(tn, locale))
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -266,4 +270,4 @@ class TournamentCog(TournamentChannel, commands.Cog):
 
 async def setup(bot: commands.Bot) -> None:
     bot.add_dynamic_items(SignupButton, NextRoundButton)
-    await bot.add_cog(TournamentCog(bot))
+    await bot.add_cog(TournamentCog(as_host(bot)))

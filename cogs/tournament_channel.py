@@ -10,10 +10,11 @@ from functools import partial
 from typing import Any, Awaitable, Callable
 
 import discord
-from discord.ext import commands
 
 from bot import literal
+from bot.client import GameHostBot
 from bot.delivery import REQUEST_TIMEOUT
+from bot.discord_rules.limits import EMBED_DESCRIPTION, MESSAGE_CONTENT, THREAD_NAME
 from bot.errors import user_message
 from bot.i18n import t
 from bot.refusals import FAILURES, MISSING_ACCESS, MISSING_PERMISSIONS
@@ -70,8 +71,9 @@ async def standings_message(service: TournamentService, tournament: Tournament,
     """The standings embed, and for a knockout under way or ended its bracket as a picture shown in the embed
     (drawn in a worker thread, never on the event loop)."""
     rows = await service.standings(tournament)
-    embed = discord.Embed(title=tx.standings_title(tournament, locale),
-                          description="\n".join(tx.standing_lines(tournament, rows, locale))[:4000], colour=0x3498DB)
+    lines = "\n".join(tx.standing_lines(tournament, rows, locale))
+    embed = discord.Embed(title=tx.standings_title(tournament, locale), description=lines[:EMBED_DESCRIPTION],
+                          colour=0x3498DB)
     footer = "tournament.knockout_footer" if tournament.knockout_stage else "tournament.standings_footer"
     embed.set_footer(text=t(footer, locale, id=tournament.id, advance=tournament.advance))
     if not (tournament.knockout_stage and tournament.current_round):
@@ -115,7 +117,7 @@ class SignupButton(GameItem, template=rf"gh:tn:(?P<tid>{ID}):(?P<op>join|leave|c
 class TournamentChannel:
     """The channel side of every tournament change (the cog's half that talks to Discord for the service)."""
 
-    bot: commands.Bot
+    bot: GameHostBot
 
     async def open_thread(self, tournament: Tournament, table: TournamentTable) -> int:
         """A public thread per table, opened with the seated players mentioned (which also adds them to it)."""
@@ -125,7 +127,7 @@ class TournamentChannel:
                  round=table.round, table=table.number)  # Discord shows a thread's name as is
         assert isinstance(channel, discord.TextChannel)  # tournaments are created in a text channel
         thread = await channel.create_thread(
-            name=name[:100], type=discord.ChannelType.public_thread, auto_archive_duration=1440)
+            name=name[:THREAD_NAME], type=discord.ChannelType.public_thread, auto_archive_duration=1440)
         await self.point_to_replay(tournament, table, thread.id)
         entrants = [tournament.entrants[u] for u in table.players]
         intro = t("tournament.table_intro", locale, round=table.round, table=table.number,
@@ -173,7 +175,7 @@ class TournamentChannel:
         (skipped now); each step taken is added, so a try again after a failure posts nothing twice (and a post
         whose answer was lost carries the same nonce again: ``nonces``)."""
         tn, kind, locale = update.tournament, update.kind, update.tournament.locale
-        service: TournamentService = self.bot.tournaments  # type: ignore[attr-defined]  # a GameHostBot, typed as commands.Bot
+        service = self.bot.tournaments
         channel = NoncedChannel(self.bot, tn.channel_id, tn.guild_id, nonces)
         signup_id, standings_id = tn.signup_message_id, tn.standings_message_id
         steps: list[tuple[str, Callable[[], Awaitable[object]]]] = []
@@ -189,8 +191,9 @@ class TournamentChannel:
         if kind in (Kind.ROUND, Kind.RESULT, Kind.BREAK) and standings_id:
             steps.append(("standings", lambda: self.edit_standings(channel, service, tn, standings_id)))
         if kind is Kind.ROUND and (seated := update.round) is not None:
-            steps.append(("round", lambda: self.call(channel, "\n".join(tx.round_lines(tn, seated, locale))[:2000],
-                                                     tx.called_people(tn, seated), always=True)))
+            steps.append(("round", lambda: self.call(
+                channel, "\n".join(tx.round_lines(tn, seated, locale))[:MESSAGE_CONTENT], tx.called_people(tn, seated),
+                always=True)))
         if kind is Kind.NO_SHOWS and (ended := update.round) is not None:
             for i, (text, people, back) in enumerate(tx.no_show_calls(tn, ended, update.people, locale)):
                 steps.append((f"no_shows{i}", partial(self.call, channel, text, people,

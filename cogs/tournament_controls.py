@@ -9,6 +9,7 @@ import discord
 
 from bot.i18n import LANGUAGES, join_list, t
 from bot.tournaments import Tournament, TournamentService, TournamentTable
+from bot.tournaments.models import LIVE_TABLE_STATES
 from bot.tournaments.ranking import parse as parse_places
 from bot.tournaments.ranking import resolve as resolve_places
 
@@ -45,7 +46,7 @@ def parse_ranking(text: str, tournament: Tournament, table: TournamentTable,
 
 def live_tables(tournament: Tournament) -> list[TournamentTable]:
     """The tables of the current round still being opened or played."""
-    return [tb for tb in tournament.round_tables(tournament.current_round) if tb.status in ("pending", "running")]
+    return [tb for tb in tournament.round_tables(tournament.current_round) if tb.status in LIVE_TABLE_STATES]
 
 
 def next_round_question(tournament: Tournament, locale: object | None) -> str:

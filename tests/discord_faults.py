@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Awaitable, Callable, Optional
 
 import aiohttp
 
-from bot.discord_rules.tokens import CALLBACK_DEADLINE, TOKEN_LIFETIME  # Discord's, named once
+from bot.discord_rules.limits import CALLBACK_DEADLINE, TOKEN_LIFETIME  # Discord's, named once
 
 if TYPE_CHECKING:
     from .discord_harness_http import Call, FakeResponse

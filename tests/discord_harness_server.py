@@ -11,7 +11,7 @@ from typing import Any, Callable, Optional
 from urllib.parse import unquote
 
 from bot.discord_rules import callback_errors, command_errors, message_errors, thread_errors
-from bot.discord_rules.tokens import MAX_PRIVATE_FOLLOWUPS
+from bot.discord_rules.limits import MAX_PRIVATE_FOLLOWUPS
 
 from .discord_faults import Faults
 from .discord_harness_http import (

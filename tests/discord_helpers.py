@@ -15,6 +15,7 @@ import discord
 from pydantic import BaseModel
 
 from bot.client import GameHostBot
+from bot.discord_rules import message_errors
 from bot.errors import HostError
 from bot.i18n import LANGUAGES, catalog, t
 from bot.settings import Settings
@@ -255,25 +256,16 @@ def select_with(hand, value: str) -> str:
 
 
 def check_discord_limits(items: list[discord.ui.Item]) -> None:
-    """Hand controls, with the hand view's own Refresh button, fit Discord's limits: 5 rows of at most 5,
-    custom ids ≤ 100, labels ≤ 80, ≤ 25 options of ≤ 100 characters, no custom id twice."""
+    """Hand controls, with the hand view's own Refresh button, fit Discord's limits (``bot.discord_rules``, as the
+    test edge checks them): 5 rows of at most 5, custom ids ≤ 100, labels ≤ 80, ≤ 25 options of ≤ 100 characters,
+    no custom id twice."""
     from cogs.controls import RefreshButton
 
     view = discord.ui.View(timeout=None)
     for item in [*items, RefreshButton(7)]:
         view.add_item(item)
-    rows = view.to_components()
-    assert len(rows) <= 5
-    for row in rows:
-        assert len(row["components"]) <= 5
-        for c in row["components"]:
-            assert len(c.get("custom_id", "")) <= 100
-            assert len(c.get("label") or "") <= 80
-            assert len(c.get("options", [])) <= 25
-            for option in c.get("options", []):
-                assert len(option["label"]) <= 100 and len(option["value"]) <= 100
-    ids = [c.get("custom_id") for row in rows for c in row["components"]]
-    assert len(ids) == len(set(ids)), ids
+    answer = message_errors({"components": view.to_components()}, creating=False)  # what the test edge answers
+    assert answer is None, answer
 
 
 def offered_controls(items: list[discord.ui.Item]) -> tuple[set[str], set[str]]:

@@ -53,4 +53,5 @@ def test_demo_plays_at_each_level() -> None:
     for level in ("easy", "strong"):
         proc = run("demo", "pileup", "--seed", "3", "--level", level)
         assert proc.returncode == 0, proc.stderr
-    assert run("demo", "pileup", "--level", "godlike").returncode != 0
+    refused = run("demo", "pileup", "--level", "godlike")
+    assert refused.returncode != 0 and "'easy', 'normal', 'strong'" in refused.stderr, refused.stderr  # the names

@@ -33,6 +33,8 @@ def fields(n: int, name: str = "n", value: str = "v") -> list[dict]:
 # rule: (accepted body, refused body, the error path Discord names); uploads are ["board.png"]
 MESSAGE_RULES = {
     "content ≤ 2000": ({"content": "x" * 2000}, {"content": "x" * 2001}, "content"),
+    # Discord's OpenAPI, MessageCreateRequest.nonce: an int64 or a string of at most 25 characters
+    "nonce ≤ 25": ({"content": "x", "nonce": "1" * 25}, {"content": "x", "nonce": "1" * 26}, "nonce"),
     "≤ 10 embeds": ({"embeds": [embed()] * 10}, {"embeds": [embed()] * 11}, "embeds"),
     "title ≤ 256": ({"embeds": [embed(title="x" * 256)]}, {"embeds": [embed(title="x" * 257)]}, "embeds.0.title"),
     "description ≤ 4096": ({"embeds": [embed(description="x" * 4096)]},

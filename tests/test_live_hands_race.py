@@ -11,6 +11,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from bot.delivery import Delivery
+from bot.storage import GameStatus
 from cogs.live_hands import LiveHands
 
 
@@ -27,7 +28,7 @@ class Interaction:
 
 
 async def test_a_move_made_while_the_view_is_drawn_is_redrawn() -> None:
-    table = SimpleNamespace(id=1, version=1, status="running", row=SimpleNamespace(deadline=None))
+    table = SimpleNamespace(id=1, version=1, status=GameStatus.RUNNING, row=SimpleNamespace(deadline=None))
 
     async def stored(_: int) -> SimpleNamespace:
         return table

@@ -59,9 +59,9 @@ def test_clearly_better_than_random() -> None:
         bot_first = seed % 2 == 0
         policies = [choose, random_policy] if bot_first else [random_policy, choose]
         summary = play_one(10_000 + seed, 2, None, policies)
-        if summary["winner"] is not None:
+        if summary.winner is not None:
             bot_seat = "p0" if bot_first else "p1"
-            wins["bot" if summary["winner"] == bot_seat else "random"] += 1
+            wins["bot" if summary.winner == bot_seat else "random"] += 1
     # Random seats pass and choose colours at random, which ends most of these games in a
     # stalemate (measured: about 9 in 10); of the decided ones the bot wins nearly all
     # (measured: 17 to 1).
@@ -81,8 +81,8 @@ def test_better_than_a_seat_that_places_at_random() -> None:
         bot_first = seed % 2 == 0
         summary = play_one(30_000 + seed, 2, {"turns": "all"},
                            [choose, random_placer] if bot_first else [random_placer, choose])
-        if summary["winner"] is not None:
-            wins["bot" if (summary["winner"] == "p0") == bot_first else "other"] += 1
+        if summary.winner is not None:
+            wins["bot" if (summary.winner == "p0") == bot_first else "other"] += 1
     assert wins["bot"] >= 2 * wins["other"] and wins["bot"] >= 12, wins  # measured: 24 to 0
 
 
@@ -90,4 +90,4 @@ def test_playability_report_runs() -> None:
     report = playability(3, counts=(2, 3))
     assert set(report) == {2, 3}
     for row in report.values():
-        assert 0 <= row["stalemate_rate"] <= 1 and row["games"] == 3 and row["mean_placements"] > 0
+        assert 0 <= row.stalemate_rate <= 1 and row.games == 3 and row.mean_placements > 0

@@ -17,7 +17,7 @@ from bot.render.shapes import PHONE_WIDTH, drawable
 from bot.tournaments import Entrant, Tournament, TournamentTable, compute_standings, ranking_points
 from bot.tournaments.bracket import BoxState, BracketRound, bracket
 from bot.tournaments.knockout import plan, seat_round
-from bot.tournaments.models import Format
+from bot.tournaments.models import Format, TableStatus, TournamentStatus
 from bot.tournaments.standings import knockout_field
 
 PEOPLE = ["ann", "Bob", "Zoë", "山田太郎", "Maximilian-Alexander von Hohenberg-Schwangau", "x" * 32, "ゆき", "🎲🃏"]
@@ -57,7 +57,7 @@ def knockout(count: int, locale: str, rounds_played: int | None = None) -> Tourn
         if number == rounds_played:
             return tn
         order = knockout_field(tn, number)
-    tn.status = "finished"
+    tn.status = TournamentStatus.FINISHED
     return tn
 
 
@@ -131,7 +131,7 @@ def test_a_cancelled_table_sends_on_its_best_seeds_and_a_bye_goes_on() -> None:
     finally:
         del SIZES[8]
     cancelled = tn.round_tables(1)[1]
-    cancelled.status = "cancelled"
+    cancelled.status = TableStatus.CANCELLED
     rounds, _, texts = drawn(tn)
     box = next(b for b in rounds[0].boxes if b.table == cancelled.number)
     assert box.state is BoxState.CANCELLED and [e.advanced for e in box.entries] == [True, False, False]

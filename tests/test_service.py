@@ -207,16 +207,16 @@ async def test_private_events_become_notices_for_those_players_only(service: Gam
     victim = steal.victim
     others = [p for p in table.state.players if p not in (player, victim)]
     thief_notices, up_to = await service.peek_notices(table, player)
-    assert [n["type"] for n in thief_notices] == ["stolen_card"]
-    assert thief_notices[0]["data"]["card"] in table.state.hands[player]
+    assert [n.type for n in thief_notices] == ["stolen_card"]
+    assert thief_notices[0].data["card"] in table.state.hands[player]
     assert (await service.peek_notices(table, player))[0] == thief_notices  # kept until acknowledged
     victim_notices, _ = await service.peek_notices(table, victim)
-    assert [n["type"] for n in victim_notices] == ["stolen_card"]
+    assert [n.type for n in victim_notices] == ["stolen_card"]
     for other in others:
         assert await service.peek_notices(table, other) == ([], None)
     await service.ack_notices(table, player, up_to)
     assert await service.peek_notices(table, player) == ([], None)  # shown once
-    assert [n["type"] for n in (await service.peek_notices(table, victim))[0]] == ["stolen_card"]  # not theirs
+    assert [n.type for n in (await service.peek_notices(table, victim))[0]] == ["stolen_card"]  # not theirs
     await service.drain()
 
 

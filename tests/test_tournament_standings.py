@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from bot.tournaments import Entrant, Tournament, TournamentTable, compute_standings, place_points, ranking_points
+from bot.tournaments.models import EntrantStatus, TableStatus, TournamentStatus
 from bot.tournaments.text import standing_lines
 
 
@@ -74,7 +75,7 @@ def test_points_break_down_into_games_byes_and_forfeits() -> None:
     tn = Tournament(1, 1, 10, 99, "akuma", "swiss", 3, 3, 3, seed=0)
     for uid in range(1, 5):
         tn.entrants[uid] = Entrant(uid, f"P{uid}", seq=uid)
-    tn.entrants[4].status = "dropped"
+    tn.entrants[4].status = EntrantStatus.DROPPED
     forfeited = table(2, 1, [[1], [2], [4]])
     forfeited.results[4], forfeited.forfeits = (3, 0.0), {4}
     tn.tables = [table(1, 1, [[1, 2], [3]]),   # 1 and 2 share first: 2.25 each, neither wins
@@ -100,7 +101,7 @@ def test_the_sign_up_text_follows_the_tournament_in_both_languages() -> None:
 
     tn = Tournament(1, 1, 10, 99, "akuma", "swiss", 3, 3, 3, seed=0)
     tn.entrants = {5: Entrant(5, "P5", seq=1, status="dropped"), 6: Entrant(6, "P6", seq=2)}
-    tn.status, tn.current_round, tn.next_round_at = "running", 1, 1_800_000_000.0
+    tn.status, tn.current_round, tn.next_round_at = TournamentStatus.RUNNING, 1, 1_800_000_000.0
     en, ja = signup_lines(tn, "en"), signup_lines(tn, "ja")
     assert "tables of 3" in en[0] and "3–3" not in en[0] and "卓は 3 人" in ja[0]
     assert "round 2 starts <t:1800000000:R>" in en[1] and "<t:1800000000:R>" in ja[1]
@@ -109,7 +110,7 @@ def test_the_sign_up_text_follows_the_tournament_in_both_languages() -> None:
     tn.next_round_at = None
     assert "Round 1 of 3 is being played." in signup_lines(tn, "en")[1]
     assert "第 1 / 3 ラウンドを対戦中" in signup_lines(tn, "ja")[1]
-    tn.status = "cancelled"
+    tn.status = TournamentStatus.CANCELLED
     assert signup_lines(tn, "en")[1] == "Cancelled." and signup_lines(tn, "ja")[1] == "中止されました。"
 
 
@@ -146,14 +147,14 @@ def test_a_bye_scores_once_its_round_is_over_and_no_standings_are_after_round_0(
     tn = Tournament(1, 1, 10, 99, "rocca", "swiss", 3, 2, 2, seed=0)
     for uid in (1, 2, 3):
         tn.entrants[uid] = Entrant(uid, f"P{uid}", seq=uid)
-    game = TournamentTable(0, 1, 1, [1, 2], "running")
-    tn.tables = [game, TournamentTable(0, 1, 2, [3], "bye", results={3: (1, 1.5)})]
-    tn.current_round, tn.status = 1, "running"
+    game = TournamentTable(0, 1, 1, [1, 2], TableStatus.RUNNING)
+    tn.tables = [game, TournamentTable(0, 1, 2, [3], TableStatus.BYE, results={3: (1, 1.5)})]
+    tn.current_round, tn.status = 1, TournamentStatus.RUNNING
     rows = {row.user_id: row for row in compute_standings(tn)}
     assert (rows[3].points, rows[3].byes) == (0, 0) and {row.place for row in rows.values()} == {1}
     name = t("tournament.default_name", "en", game=t("game.rocca.name", "en"))
     assert standings_title(tn, "en") == t("tournament.standings_title_first", "en", name=name, rounds=3)
-    game.status, game.results = "finished", ranking_points([[1], [2]])
+    game.status, game.results = TableStatus.FINISHED, ranking_points([[1], [2]])
     rows = {row.user_id: row for row in compute_standings(tn)}
     assert [rows[u].points for u in (1, 2, 3)] == [3, 0, 1.5] and rows[3].byes == 1
     assert standings_title(tn, "en") == t("tournament.standings_title", "en", name=name, round=1, rounds=3)

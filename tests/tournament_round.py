@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.storage.tournaments import TournamentStore
-from bot.tournaments.models import Tournament, TournamentTable
+from bot.tournaments.models import TableStatus, Tournament, TournamentTable
 
 from .discord_harness import Harness
 
@@ -17,7 +17,7 @@ class RunningRound:
 
     async def finish(self) -> None:
         """The other table ends, and with it the round."""
-        self.other.status = "finished"
+        self.other.status = TableStatus.FINISHED
         await self.store.set_table(self.other)
 
 

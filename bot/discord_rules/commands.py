@@ -4,6 +4,7 @@ from __future__ import annotations
 import unicodedata
 from typing import Any, Optional
 
+from . import limits
 from .problems import Answer, Path, Problems
 
 CHAT_INPUT, USER, MESSAGE_COMMAND = 1, 2, 3
@@ -12,7 +13,6 @@ MAX_COMMANDS = {CHAT_INPUT: 100, USER: 15, MESSAGE_COMMAND: 15}
 # Discord's OpenAPI (ApplicationCommandCreateRequest): ``integration_types`` are ApplicationIntegrationType values
 # (0 GUILD_INSTALL, 1 USER_INSTALL), ``contexts`` InteractionContextType values (0 GUILD, 1 BOT_DM, 2 PRIVATE_CHANNEL).
 INTEGRATION_TYPES, CONTEXTS = frozenset({0, 1}), frozenset({0, 1, 2})
-COMMAND_SIZE = 8000
 MAX_SAFE_INTEGER = 2 ** 53
 # Discord's developer documentation, "Reference > Locales": the only keys a localization map may have.
 LOCALES = frozenset({
@@ -30,7 +30,7 @@ def name_char_ok(char: str) -> bool:
 
 def valid_name(name: Any) -> bool:
     """A chat-input command or option name: 1–32 allowed characters, lowercase wherever the script has case."""
-    return (isinstance(name, str) and 1 <= len(name) <= 32 and all(map(name_char_ok, name))
+    return (isinstance(name, str) and 1 <= len(name) <= limits.COMMAND_NAME and all(map(name_char_ok, name))
             and name == name.lower())
 
 
@@ -60,10 +60,10 @@ def check_command(p: Problems, path: Path, command: dict) -> None:
     if kind == CHAT_INPUT:
         check_named(p, path, command)
         check_options(p, path, command.get("options") or [], depth=0)
-        if command_size(command) > COMMAND_SIZE:
-            p.add(path, "APPLICATION_COMMAND_TOO_LARGE", f"Command exceeds maximum size ({COMMAND_SIZE})")
+        if command_size(command) > limits.COMMAND_SIZE:
+            p.add(path, "APPLICATION_COMMAND_TOO_LARGE", f"Command exceeds maximum size ({limits.COMMAND_SIZE})")
     else:  # user and message commands: free-form names, no description, no options
-        p.length((*path, "name"), command.get("name"), 32, 1, required=True)
+        p.length((*path, "name"), command.get("name"), limits.COMMAND_NAME, 1, required=True)
         if command.get("description"):
             p.add((*path, "description"), "APPLICATION_COMMAND_DESCRIPTION_NOT_ALLOWED",
                   "Only chat input commands have a description")
@@ -88,12 +88,12 @@ def check_named(p: Problems, path: Path, item: dict) -> None:
     """name / description and their localizations (commands, options, subcommands)."""
     if not valid_name(item.get("name")):
         p.add((*path, "name"), "APPLICATION_COMMAND_INVALID_NAME", "Command name is invalid")
-    p.length((*path, "description"), item.get("description"), 100, 1, required=True)
+    p.length((*path, "description"), item.get("description"), limits.COMMAND_DESCRIPTION, 1, required=True)
     for locale, text in _localizations(p, path, item, "name_localizations"):
         if not valid_name(text):
             p.add((*path, "name_localizations", locale), "APPLICATION_COMMAND_INVALID_NAME", "Command name is invalid")
     for locale, text in _localizations(p, path, item, "description_localizations"):
-        p.length((*path, "description_localizations", locale), text, 100, 1, required=True)
+        p.length((*path, "description_localizations", locale), text, limits.COMMAND_DESCRIPTION, 1, required=True)
 
 
 def _localizations(p: Problems, path: Path, item: dict, key: str) -> list[tuple[str, Any]]:
@@ -108,7 +108,7 @@ def _localizations(p: Problems, path: Path, item: dict, key: str) -> list[tuple[
 
 def check_options(p: Problems, path: Path, options: list[dict], *, depth: int) -> None:
     """One level of options: ≤ 25, unique names, required before optional, subcommands not mixed with values."""
-    p.count((*path, "options"), options, 25)
+    p.count((*path, "options"), options, limits.COMMAND_OPTIONS)
     nested = [o.get("type") in (SUB_COMMAND, SUB_COMMAND_GROUP) for o in options]
     if any(nested) and not all(nested):
         p.add((*path, "options"), "APPLICATION_COMMAND_OPTIONS_TYPE_INVALID",
@@ -156,12 +156,12 @@ def check_choices(p: Problems, path: Path, option: dict) -> None:
     if choices and option.get("autocomplete"):
         p.add((*path, "autocomplete"), "APPLICATION_COMMAND_AUTOCOMPLETE_CHOICES",
               "Autocomplete cannot be set when there are choices")
-    p.count((*path, "choices"), choices, 25)
+    p.count((*path, "choices"), choices, limits.CHOICES)
     for i, choice in enumerate(choices):
         at = (*path, "choices", i)
-        p.length((*at, "name"), choice.get("name"), 100, 1, required=True)
+        p.length((*at, "name"), choice.get("name"), limits.CHOICE_NAME, 1, required=True)
         for locale, text in _localizations(p, at, choice, "name_localizations"):
-            p.length((*at, "name_localizations", locale), text, 100, 1, required=True)
+            p.length((*at, "name_localizations", locale), text, limits.CHOICE_NAME, 1, required=True)
         if not _value_fits(option.get("type"), choice.get("value")):
             p.add((*at, "value"), "APPLICATION_COMMAND_OPTION_CHOICE_VALUE_INVALID",
                   "The choice value does not match the option type")
@@ -171,7 +171,7 @@ def _value_fits(kind: Any, value: Any) -> bool:
     if isinstance(value, bool):
         return False
     if kind == STRING:
-        return isinstance(value, str) and 1 <= len(value) <= 100
+        return isinstance(value, str) and 1 <= len(value) <= limits.CHOICE_VALUE
     if kind == INTEGER:
         return isinstance(value, int) and -MAX_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER
     return isinstance(value, (int, float))

@@ -6,12 +6,12 @@ from typing import Any, Optional
 
 import emoji as emoji_data
 
+from . import limits
 from .problems import Path, Problems
 
 ACTION_ROW, BUTTON, STRING_SELECT, TEXT_INPUT, TEXT_DISPLAY, LABEL = 1, 2, 3, 4, 10, 18
 SELECTS = (3, 5, 6, 7, 8)  # string, user, role, mentionable, channel
 LINK, PREMIUM = 5, 6
-MAX_ROWS, ROW_WIDTH = 5, 5
 
 
 def check_emoji(p: Problems, path: Path, value: Optional[dict]) -> None:
@@ -29,7 +29,7 @@ def check_emoji(p: Problems, path: Path, value: Optional[dict]) -> None:
 
 def check_custom_id(p: Problems, path: Path, component: dict, seen: set[str]) -> None:
     cid = component.get("custom_id")
-    p.length((*path, "custom_id"), cid, 100, 1, required=True)
+    p.length((*path, "custom_id"), cid, limits.CUSTOM_ID, 1, required=True)
     if isinstance(cid, str) and cid in seen:
         p.add((*path, "custom_id"), "COMPONENT_CUSTOM_ID_DUPLICATED", "Component custom id cannot be duplicated")
     seen.add(cid if isinstance(cid, str) else "")
@@ -40,7 +40,7 @@ def check_button(p: Problems, path: Path, button: dict, seen: set[str]) -> None:
     if style not in range(1, 7):
         p.add((*path, "style"), "BASE_TYPE_CHOICES", "Value must be one of {1, 2, 3, 4, 5, 6}.")
     if style == LINK:
-        p.length((*path, "url"), button.get("url"), 512, 1, required=True)
+        p.length((*path, "url"), button.get("url"), limits.LINK_URL, 1, required=True)
         if button.get("custom_id") is not None:
             p.add((*path, "custom_id"), "BUTTON_COMPONENT_LINK_CUSTOM_ID", "A link button cannot have a custom id")
     elif style == PREMIUM:
@@ -50,20 +50,20 @@ def check_button(p: Problems, path: Path, button: dict, seen: set[str]) -> None:
         check_custom_id(p, path, button, seen)
         if button.get("url") is not None:
             p.add((*path, "url"), "BUTTON_COMPONENT_URL_NOT_ALLOWED", "Only link buttons can have a url")
-    p.length((*path, "label"), button.get("label"), 80)
+    p.length((*path, "label"), button.get("label"), limits.BUTTON_LABEL)
     check_emoji(p, (*path, "emoji"), button.get("emoji"))
     if style != PREMIUM and not button.get("label") and not button.get("emoji"):
         p.add((*path,), "BUTTON_COMPONENT_LABEL_OR_EMOJI_REQUIRED", "A button needs a label or an emoji")
 
 
 def check_options(p: Problems, path: Path, options: list[dict]) -> None:
-    p.count((*path, "options"), options, 25, 1)
+    p.count((*path, "options"), options, limits.SELECT_OPTIONS, 1)
     values: set[Any] = set()
     for i, option in enumerate(options):
         at = (*path, "options", i)
-        p.length((*at, "label"), option.get("label"), 100, 1, required=True)
-        p.length((*at, "value"), option.get("value"), 100, 1, required=True)
-        p.length((*at, "description"), option.get("description"), 100)
+        p.length((*at, "label"), option.get("label"), limits.OPTION_LABEL, 1, required=True)
+        p.length((*at, "value"), option.get("value"), limits.OPTION_VALUE, 1, required=True)
+        p.length((*at, "description"), option.get("description"), limits.OPTION_DESCRIPTION)
         check_emoji(p, (*at, "emoji"), option.get("emoji"))
         if option.get("value") in values:
             p.add((*at, "value"), "SELECT_COMPONENT_OPTION_VALUE_DUPLICATED", "Select option values must be unique")
@@ -72,10 +72,10 @@ def check_options(p: Problems, path: Path, options: list[dict]) -> None:
 
 def check_select(p: Problems, path: Path, select: dict, seen: set[str]) -> None:
     check_custom_id(p, path, select, seen)
-    p.length((*path, "placeholder"), select.get("placeholder"), 150)
+    p.length((*path, "placeholder"), select.get("placeholder"), limits.SELECT_PLACEHOLDER)
     low, high = select.get("min_values", 1), select.get("max_values", 1)
-    p.between((*path, "min_values"), low, 0, 25)
-    p.between((*path, "max_values"), high, 1, 25)
+    p.between((*path, "min_values"), low, 0, limits.SELECT_OPTIONS)
+    p.between((*path, "max_values"), high, 1, limits.SELECT_OPTIONS)
     if isinstance(low, int) and isinstance(high, int) and low > high:
         p.add((*path, "min_values"), "SELECT_COMPONENT_MIN_MAX_INVALID", "min_values must be <= max_values")
     if select.get("type") != STRING_SELECT:
@@ -93,7 +93,7 @@ def check_select(p: Problems, path: Path, select: dict, seen: set[str]) -> None:
 
 def check_row(p: Problems, path: Path, row: dict, seen: set[str]) -> None:
     children = row.get("components") or []
-    p.count((*path, "components"), children, ROW_WIDTH, 1)
+    p.count((*path, "components"), children, limits.ROW_BUTTONS, 1)
     selects = [c for c in children if c.get("type") in SELECTS]
     if selects and len(children) > 1:
         p.add((*path, "components"), "COMPONENT_LAYOUT_WIDTH_EXCEEDED",
@@ -117,7 +117,7 @@ def check_message_components(p: Problems, components: Optional[list[dict]], *, v
             if "custom_id" in c:
                 check_custom_id(p, ("components", i), c, seen)
         return
-    p.count(("components",), components, MAX_ROWS)
+    p.count(("components",), components, limits.ACTION_ROWS)
     for i, row in enumerate(components):
         if row.get("type") != ACTION_ROW:
             p.add(("components", i, "type"), "COMPONENT_TYPE_INVALID", "Top-level components must be action rows")
@@ -139,14 +139,14 @@ def check_text_input(p: Problems, path: Path, text: dict, seen: set[str], *, in_
     if text.get("style") not in (1, 2):
         p.add((*path, "style"), "BASE_TYPE_CHOICES", "Value must be one of {1, 2}.")
     if not in_label:  # inside a Label component the label belongs to the Label
-        p.length((*path, "label"), text.get("label"), 45, 1, required=True)
-    p.between((*path, "min_length"), text.get("min_length"), 0, 4000)
-    p.between((*path, "max_length"), text.get("max_length"), 1, 4000)
+        p.length((*path, "label"), text.get("label"), limits.INPUT_LABEL, 1, required=True)
+    p.between((*path, "min_length"), text.get("min_length"), 0, limits.TEXT_INPUT)
+    p.between((*path, "max_length"), text.get("max_length"), 1, limits.TEXT_INPUT)
     low, high = text.get("min_length"), text.get("max_length")
     if isinstance(low, int) and isinstance(high, int) and low > high:
         p.add((*path, "min_length"), "TEXT_INPUT_MIN_MAX_INVALID", "min_length must be <= max_length")
-    p.length((*path, "placeholder"), text.get("placeholder"), 100)
-    p.length((*path, "value"), text.get("value"), 4000)
+    p.length((*path, "placeholder"), text.get("placeholder"), limits.TEXT_INPUT_PLACEHOLDER)
+    p.length((*path, "value"), text.get("value"), limits.TEXT_INPUT)
 
 
 def check_modal_component(p: Problems, path: Path, component: dict, seen: set[str]) -> None:
@@ -160,8 +160,8 @@ def check_modal_component(p: Problems, path: Path, component: dict, seen: set[st
             else:
                 check_text_input(p, (*path, "components", i), child, seen, in_label=False)
     elif kind == LABEL:
-        p.length((*path, "label"), component.get("label"), 45, 1, required=True)
-        p.length((*path, "description"), component.get("description"), 100)
+        p.length((*path, "label"), component.get("label"), limits.INPUT_LABEL, 1, required=True)
+        p.length((*path, "description"), component.get("description"), limits.INPUT_LABEL_DESCRIPTION)
         inner = component.get("component") or {}
         if inner.get("type") == TEXT_INPUT:
             check_text_input(p, (*path, "component"), inner, seen, in_label=True)
@@ -170,6 +170,6 @@ def check_modal_component(p: Problems, path: Path, component: dict, seen: set[st
         else:
             p.add((*path, "component"), "COMPONENT_TYPE_INVALID", "A label holds a text input or a select")
     elif kind == TEXT_DISPLAY:
-        p.length((*path, "content"), component.get("content"), 4000, 1, required=True)
+        p.length((*path, "content"), component.get("content"), limits.TEXT_DISPLAY, 1, required=True)
     else:
         p.add((*path, "type"), "COMPONENT_TYPE_INVALID", f"Component type {kind} is not allowed in a modal")

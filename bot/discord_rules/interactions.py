@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Optional, Sequence
 
+from . import limits
 from .components import check_modal_component
 from .messages import message_errors
 from .problems import Answer, Problems
@@ -47,8 +48,8 @@ def callback_errors(interaction_type: int, body: Optional[dict], uploads: Sequen
 def modal_errors(data: dict) -> Optional[Answer]:
     """A modal: title ≤ 45, custom_id, one to five rows (a text input each) or labels."""
     p = Problems()
-    p.length(("data", "title"), data.get("title"), 45, 1, required=True)
-    p.length(("data", "custom_id"), data.get("custom_id"), 100, 1, required=True)
+    p.length(("data", "title"), data.get("title"), limits.MODAL_TITLE, 1, required=True)
+    p.length(("data", "custom_id"), data.get("custom_id"), limits.CUSTOM_ID, 1, required=True)
     components = data.get("components") or []
     p.count(("data", "components"), components, 5, 1)
     seen: set[str] = set()
@@ -61,12 +62,12 @@ def choices_errors(data: dict) -> Optional[Answer]:
     """Autocomplete: at most 25 choices, names 1–100, string values ≤ 100."""
     p = Problems()
     choices = data.get("choices") or []
-    p.count(("data", "choices"), choices, 25)
+    p.count(("data", "choices"), choices, limits.CHOICES)
     for i, choice in enumerate(choices):
-        p.length(("data", "choices", i, "name"), choice.get("name"), 100, 1, required=True)
+        p.length(("data", "choices", i, "name"), choice.get("name"), limits.CHOICE_NAME, 1, required=True)
         value = choice.get("value")
         if isinstance(value, str):
-            p.length(("data", "choices", i, "value"), value, 100)
+            p.length(("data", "choices", i, "value"), value, limits.CHOICE_VALUE)
         elif not isinstance(value, (int, float)) or isinstance(value, bool):
             p.add(("data", "choices", i, "value"), "BASE_TYPE_REQUIRED", "A choice value is a string or a number")
     return p.answer()

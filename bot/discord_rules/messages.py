@@ -4,12 +4,12 @@ from __future__ import annotations
 import re
 from typing import Any, Mapping, Optional, Sequence
 
+from . import limits
 from .components import check_message_components
 from .problems import Answer, Problems
 
 SUPPRESS_EMBEDS, EPHEMERAL, SUPPRESS_NOTIFICATIONS, VOICE_MESSAGE, COMPONENTS_V2 = 4, 64, 4096, 8192, 32768
 SENDABLE_FLAGS = SUPPRESS_EMBEDS | EPHEMERAL | SUPPRESS_NOTIFICATIONS | VOICE_MESSAGE | COMPONENTS_V2
-EMBED_TOTAL = 6000
 MENTION_TYPES = ("roles", "users", "everyone")
 ATTACHMENT_URL = re.compile(r"^attachment://(.+)$")
 EMPTY_MESSAGE: Answer = (400, {"code": 50006, "message": "Cannot send an empty message"})
@@ -26,7 +26,9 @@ def message_errors(body: Optional[dict], uploads: Sequence[str] = (), *, creatin
     if creating and not _has_content(body, uploads):
         return EMPTY_MESSAGE
     p = Problems(at)
-    p.length(("content",), body.get("content"), 2000)
+    p.length(("content",), body.get("content"), limits.MESSAGE_CONTENT)
+    if isinstance(body.get("nonce"), str):  # a string nonce (Discord's OpenAPI: or an int64)
+        p.length(("nonce",), body["nonce"], limits.NONCE)
     flags = body.get("flags") or 0
     if isinstance(flags, int) and flags & ~SENDABLE_FLAGS:
         p.add(("flags",), "MESSAGE_FLAGS_INVALID", "Only some flags can be set when sending a message")
@@ -48,7 +50,7 @@ def check_attachments(p: Problems, attachments: Optional[list[dict]], uploads: S
     file names the message will have."""
     if attachments is None:
         return set(uploads) | set(existing.values())
-    p.count(("attachments",), attachments, 10)
+    p.count(("attachments",), attachments, limits.ATTACHMENTS)
     names: set[str] = set()
     for i, a in enumerate(attachments):
         aid = str(a.get("id", ""))
@@ -58,13 +60,13 @@ def check_attachments(p: Problems, attachments: Optional[list[dict]], uploads: S
             names.add(a.get("filename") or uploads[int(aid)])
         else:
             p.add(("attachments", i, "id"), "ATTACHMENT_NOT_FOUND", f"Unknown attachment {aid or None}")
-        p.length(("attachments", i, "description"), a.get("description"), 1024)
+        p.length(("attachments", i, "description"), a.get("description"), limits.ATTACHMENT_DESCRIPTION)
     return names
 
 
 def check_embeds(p: Problems, embeds: Optional[list[dict]], attachment_names: set[str]) -> None:
     embeds = embeds or []
-    p.count(("embeds",), embeds, 10)
+    p.count(("embeds",), embeds, limits.EMBEDS)
     total = 0
     for i, embed in enumerate(embeds):
         total += check_embed(p, ("embeds", i), embed)
@@ -74,23 +76,23 @@ def check_embeds(p: Problems, embeds: Optional[list[dict]], attachment_names: se
             if found and found.group(1) not in attachment_names:
                 p.add(("embeds", i, key), "EMBED_ATTACHMENT_NOT_FOUND",
                       f"attachment://{found.group(1)} is not an attachment of this message")
-    if total > EMBED_TOTAL:
-        p.add(("embeds",), "BASE_TYPE_MAX_LENGTH", f"Embed size exceeds maximum size of {EMBED_TOTAL}")
+    if total > limits.EMBED_TOTAL:
+        p.add(("embeds",), "BASE_TYPE_MAX_LENGTH", f"Embed size exceeds maximum size of {limits.EMBED_TOTAL}")
 
 
 def check_embed(p: Problems, path: tuple, embed: dict) -> int:
     """Checks one embed's fields; returns the characters it adds to the message's 6,000."""
     footer, author = embed.get("footer") or {}, embed.get("author") or {}
-    p.length((*path, "title"), embed.get("title"), 256)
-    p.length((*path, "description"), embed.get("description"), 4096)
-    p.length((*path, "footer", "text"), footer.get("text"), 2048, 1, required=bool(embed.get("footer")))
-    p.length((*path, "author", "name"), author.get("name"), 256, 1, required=bool(embed.get("author")))
+    p.length((*path, "title"), embed.get("title"), limits.EMBED_TITLE)
+    p.length((*path, "description"), embed.get("description"), limits.EMBED_DESCRIPTION)
+    p.length((*path, "footer", "text"), footer.get("text"), limits.EMBED_FOOTER, 1, required=bool(embed.get("footer")))
+    p.length((*path, "author", "name"), author.get("name"), limits.EMBED_AUTHOR, 1, required=bool(embed.get("author")))
     fields = embed.get("fields") or []
-    p.count((*path, "fields"), fields, 25)
+    p.count((*path, "fields"), fields, limits.EMBED_FIELDS)
     texts: list[Any] = [embed.get("title"), embed.get("description"), footer.get("text"), author.get("name")]
     for j, field in enumerate(fields):
-        p.length((*path, "fields", j, "name"), field.get("name"), 256, 1, required=True)
-        p.length((*path, "fields", j, "value"), field.get("value"), 1024, 1, required=True)
+        p.length((*path, "fields", j, "name"), field.get("name"), limits.EMBED_FIELD_NAME, 1, required=True)
+        p.length((*path, "fields", j, "value"), field.get("value"), limits.EMBED_FIELD_VALUE, 1, required=True)
         texts += [field.get("name"), field.get("value")]
     return sum(len(x) for x in texts if isinstance(x, str))
 
@@ -107,7 +109,7 @@ def check_allowed_mentions(p: Problems, mentions: Optional[dict]) -> None:
             p.add((*path, "parse", i), "BASE_TYPE_CHOICES", "Value must be one of ('roles', 'users', 'everyone').")
     for kind in ("users", "roles"):
         ids = mentions.get(kind) or []
-        p.count((*path, kind), ids, 100)
+        p.count((*path, kind), ids, limits.MENTION_IDS)
         if ids and kind in parse:
             p.add((*path, kind), "MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE",
                   f"parse:[\"{kind}\"] and {kind}: [ids...] are mutually exclusive.")

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Optional
 
+from . import limits
 from .problems import Answer, Problems
 
 ARCHIVE_MINUTES = (60, 1440, 4320, 10080)  # the only auto_archive_duration values Discord takes
@@ -14,7 +15,7 @@ def thread_errors(body: Optional[dict], *, from_message: bool) -> Optional[Answe
     archive duration Discord offers and, for a thread not started from a message, a thread type."""
     body = body or {}
     p = Problems()
-    p.length(("name",), body.get("name"), 100, 1, required=True)
+    p.length(("name",), body.get("name"), limits.THREAD_NAME, 1, required=True)
     duration = body.get("auto_archive_duration")
     if duration is not None and duration not in ARCHIVE_MINUTES:
         p.add(("auto_archive_duration",), "BASE_TYPE_CHOICES",

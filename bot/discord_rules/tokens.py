@@ -6,6 +6,6 @@ A token Discord refused within its 15 minutes (404, 10015 Unknown Webhook) stays
 50027 Invalid Webhook Token (discord/discord-api-docs issues #6851, #7220)."""
 from __future__ import annotations
 
-CALLBACK_DEADLINE = 3.0  # seconds Discord waits for an interaction's first answer
-TOKEN_LIFETIME = 15 * 60.0  # seconds an interaction token can be used for followups and edits
-MAX_PRIVATE_FOLLOWUPS = 5  # followups per interaction for a user-installed app outside a server
+from .limits import CALLBACK_DEADLINE, MAX_PRIVATE_FOLLOWUPS, TOKEN_LIFETIME
+
+__all__ = ["CALLBACK_DEADLINE", "MAX_PRIVATE_FOLLOWUPS", "TOKEN_LIFETIME"]

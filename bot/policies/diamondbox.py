@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from engines import Action
@@ -85,9 +86,32 @@ def choose(view: PolicyView, legal: list[Action], rng: random.Random) -> Action:
 
 
 # ---- playability report (docs/rules/diamondbox.md, "Playability") ----------------------------
+@dataclass(frozen=True)
+class PlayedGame:
+    """One seeded bot game, summed up."""
+
+    winner: str | None
+    draw_reason: str | None  # why it ended without a winner (None: it has one)
+    actions: int
+    placements: int  # cards placed, the two starting cards not counted
+    ranking: list[list[str]]
+
+
+@dataclass(frozen=True)
+class Playability:
+    """Bot games of one player count: how often they stall, and how long they are."""
+
+    games: int
+    stalemate_rate: float
+    outcomes: dict[str, int]  # games by how they ended: "win", or the draw's reason
+    mean_placements: float
+    median_placements: int
+    mean_actions: float
+
+
 def play_one(seed: int, n_players: int, options: dict[str, Any] | None = None,
-             policies: list[Any] | None = None) -> dict[str, Any]:
-    """One seeded game; every seat uses ``policies[i]`` (default: this bot). Returns a summary."""
+             policies: list[Any] | None = None) -> PlayedGame:
+    """One seeded game; every seat uses ``policies[i]`` (default: this bot)."""
     from engines.diamondbox import DiamondBoxEngine
 
     engine = DiamondBoxEngine()
@@ -103,11 +127,10 @@ def play_one(seed: int, n_players: int, options: dict[str, Any] | None = None,
         actions += 1
     result = engine.result(state)
     assert result is not None  # the loop above ran until nobody is to act: the game is over
-    return {"winner": state.winner, "draw_reason": state.draw_reason, "actions": actions,
-            "placements": len(state.placed) - 2, "ranking": result.ranking}
+    return PlayedGame(state.winner, state.draw_reason, actions, len(state.placed) - 2, result.ranking)
 
 
-def _play_args(args: tuple[int, int, dict[str, Any] | None]) -> dict[str, Any]:
+def _play_args(args: tuple[int, int, dict[str, Any] | None]) -> PlayedGame:
     return play_one(*args)
 
 
@@ -120,13 +143,13 @@ def _use_patterns(patterns: dict[str, str] | None) -> None:
 
 def playability(games: int, counts: tuple[int, ...] = (2, 3, 4), options: dict[str, Any] | None = None,
                 jobs: int = 1, first_seed: int = 0,
-                patterns: dict[str, str] | None = None) -> dict[int, dict[str, Any]]:
+                patterns: dict[str, str] | None = None) -> dict[int, Playability]:
     """Stalemate rate and game length over ``games`` seeded bot games per player count
     (``patterns`` replaces the card patterns in this process and its workers)."""
     from multiprocessing import Pool
 
     _use_patterns(patterns)
-    report: dict[int, dict[str, Any]] = {}
+    report: dict[int, Playability] = {}
     for n in counts:
         work = [(first_seed + g, n, options) for g in range(games)]
         if jobs > 1:
@@ -134,13 +157,10 @@ def playability(games: int, counts: tuple[int, ...] = (2, 3, 4), options: dict[s
                 results = pool.map(_play_args, work, chunksize=16)
         else:
             results = [_play_args(w) for w in work]
-        reasons = Counter(r["draw_reason"] or "win" for r in results)
-        placements = sorted(r["placements"] for r in results)
-        report[n] = {
-            "games": games, "stalemate_rate": 1 - reasons["win"] / games, "outcomes": dict(reasons),
-            "mean_placements": sum(placements) / games, "median_placements": placements[games // 2],
-            "mean_actions": sum(r["actions"] for r in results) / games,
-        }
+        reasons = Counter(r.draw_reason or "win" for r in results)
+        placements = sorted(r.placements for r in results)
+        report[n] = Playability(games, 1 - reasons["win"] / games, dict(reasons), sum(placements) / games,
+                                placements[games // 2], sum(r.actions for r in results) / games)
     return report
 
 
@@ -155,10 +175,10 @@ def versus_random(games: int, n_players: int, first_seed: int = 0) -> dict[str, 
         policies = [random_policy] * n_players
         policies[seat] = choose
         summary = play_one(first_seed + i, n_players, None, policies)
-        first = summary["ranking"][0]
+        first = summary.ranking[0]
         if f"p{seat}" in first:
             credit += 1 / len(first)
-            outright += summary["winner"] == f"p{seat}"
+            outright += summary.winner == f"p{seat}"
     return {"games": games, "players": n_players, "win_share": credit / games,
             "outright_win_share": outright / games, "random_seat_share": 1 / n_players}
 
@@ -187,10 +207,10 @@ def main(argv: list[str] | None = None) -> None:
     report = {}
     for n in args.players:
         row = playability(args.games, (n,), {"turns": args.turns}, jobs=args.jobs, patterns=patterns)[n]
-        report[n] = row
-        print(f"{n} players: {row['games']} games, stalemates {row['stalemate_rate']:.1%} {row['outcomes']}, "
-              f"placements per game mean {row['mean_placements']:.1f} (median {row['median_placements']}), "
-              f"actions per game {row['mean_actions']:.1f}", flush=True)
+        report[n] = asdict(row)
+        print(f"{n} players: {row.games} games, stalemates {row.stalemate_rate:.1%} {row.outcomes}, "
+              f"placements per game mean {row.mean_placements:.1f} (median {row.median_placements}), "
+              f"actions per game {row.mean_actions:.1f}", flush=True)
     print(json.dumps(report))
 
 

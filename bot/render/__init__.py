@@ -6,6 +6,7 @@ Each game has a render module (its plug-in's ``render``, ``bot/render/<game>.py`
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
@@ -121,7 +122,8 @@ def event_line(game: str, event: Event | dict[str, Any], names: Names, locale: o
     return render_hooks(game).event(ev, names, locale)
 
 
-def ranking_lines(ranking: list[list[str]], scores: dict[str, Any], names: Names, locale: object | None) -> list[str]:
+def ranking_lines(ranking: list[list[str]], scores: Mapping[str, float], names: Names, locale: object | None
+                  ) -> list[str]:
     medals = ["🥇", "🥈", "🥉"]
     lines = []
     place = 1

@@ -2,6 +2,7 @@
 tells the colours apart without seeing colour), the row, the release number."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from engines import Event
@@ -47,7 +48,7 @@ def emptied_lines(players: list[str], names: Names, locale: object | None) -> li
     return [t("akuma.result.emptied_last", locale, player=names(p)) for p in players]
 
 
-def scored(scores: dict[str, Any], emptied: list[str]) -> dict[str, Any]:
+def scored(scores: Mapping[str, float], emptied: list[str]) -> dict[str, float]:
     """The scores shown in a ranking: none beside the player who emptied their hand (their 0 is not a winning
     score; the line under the ranking says why they rank last)."""
     return {p: s for p, s in scores.items() if p not in emptied}

@@ -254,9 +254,8 @@ def hand(view: TwinPyramidView, names: Names, locale: object | None) -> str:
         return "\n".join(lines)
     last = view.last_deal
     if view.phase == "deal_over" and last is not None:
-        # the shape the deal_ended event has; at the end without the payments (the log line above has them, the
-        # ranking below the totals: the scores are shown once)
-        lines += deal_result_lines(last.model_dump(), names, locale, payments=view.phase != "over")
+        # the shape the deal_ended event has, with the payments (the game is not over: that returned above)
+        lines += deal_result_lines(last.model_dump(), names, locale)
     if me not in view.to_act:
         line = pending_line(view, names, locale)
         waiting_for = view.to_act[0] if view.to_act else None

@@ -17,7 +17,18 @@ from .claims import ShardsTaken
 from .games import GameStore
 from .limits import LimitStore
 from .ratings import RatingStore
-from .rows import LEGACY_ENGINE_VERSION, GameRow, GameStatus, LoggedAction, SeatRow, ShardFilter, VersionConflict
+from .rows import (
+    LEGACY_ENGINE_VERSION,
+    BotLevel,
+    EndReason,
+    GameRow,
+    GameStatus,
+    LoggedAction,
+    SeatRow,
+    ShardFilter,
+    TablesIn,
+    VersionConflict,
+)
 from .shares import ShareRow, ShareStore
 from .tournaments import TournamentStore
 
@@ -66,6 +77,6 @@ class Storage(GameStore, LimitStore, ShareStore):
         await self.db.close()
 
 
-__all__ = ["Storage", "DatabaseUnusable",
+__all__ = ["Storage", "DatabaseUnusable", "BotLevel", "EndReason",
            "GameRow", "GameStatus", "LEGACY_ENGINE_VERSION", "LoggedAction", "SeatRow", "ShardFilter",
-           "ShareRow", "ShardsTaken", "VersionConflict", "parse_url"]
+           "ShareRow", "ShardsTaken", "TablesIn", "VersionConflict", "parse_url"]

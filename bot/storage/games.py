@@ -14,10 +14,12 @@ from .rows import (
     LEGACY_ENGINE_VERSION,
     BoardShown,
     GameRow,
+    GameStatus,
     LoggedAction,
     PendingAction,
     SeatRow,
     ShardFilter,
+    TablesIn,
     VersionConflict,
 )
 
@@ -152,7 +154,7 @@ class GameStore:
                               bool(r["away"]), r["level"], bool(r["showed_up"])) for r in rows]
         return game
 
-    async def game_ids(self, *, status: tuple[str, ...], channel_id: int | None = None) -> list[int]:
+    async def game_ids(self, *, status: tuple[GameStatus, ...], channel_id: int | None = None) -> list[int]:
         """Games of these statuses; with ``channel_id``, those playing there or whose lobby is there (a table
         playing in a thread started from its lobby message belongs to both)."""
         marks = ", ".join("?" * len(status))
@@ -172,11 +174,12 @@ class GameStore:
             await tx.execute("INSERT INTO guild_settings (guild_id, language) VALUES (?, ?) "
                              "ON CONFLICT (guild_id) DO UPDATE SET language = excluded.language", guild_id, language)
 
-    async def guild_tables(self, guild_id: int) -> str | None:
-        """Where this server's tables play: 'thread', 'channel', or None (never chosen: a thread)."""
-        return await self.db.fetchval("SELECT tables FROM guild_settings WHERE guild_id = ?", guild_id)
+    async def guild_tables(self, guild_id: int) -> TablesIn | None:
+        """Where this server's tables play, or None (never chosen: a thread)."""
+        tables = await self.db.fetchval("SELECT tables FROM guild_settings WHERE guild_id = ?", guild_id)
+        return None if tables is None else TablesIn(tables)
 
-    async def set_guild_tables(self, guild_id: int, tables: str) -> None:
+    async def set_guild_tables(self, guild_id: int, tables: TablesIn) -> None:
         async with self.db.transaction() as tx:
             await tx.execute("INSERT INTO guild_settings (guild_id, tables) VALUES (?, ?) "
                              "ON CONFLICT (guild_id) DO UPDATE SET tables = excluded.tables", guild_id, tables)
@@ -206,12 +209,12 @@ class GameStore:
         those options."""
         changed = {} if options is None else {"options": json.dumps(options)}
         async with self.db.transaction() as tx:
-            await self._bump_version(tx, game_id, expected_version, status="running", state=state,
+            await self._bump_version(tx, game_id, expected_version, status=GameStatus.RUNNING, state=state,
                                      bot_to_act=int(bot_to_act), deadline=deadline, engine_version=engine_version,
                                      **changed)
 
     async def commit_action(self, game_id: int, *, expected_version: int, player: str, action: dict[str, Any],
-                            state: str, status: str, notices: list[tuple[str, str]], bot_to_act: bool = False,
+                            state: str, status: GameStatus, notices: list[tuple[str, str]], bot_to_act: bool = False,
                             deadline: float | None = None, seat: SeatRow | None = None,
                             board_shown: BoardShown | None = None, stand_in: bool = False) -> None:
         """Append the action, write the state and bump the version atomically; returns once committed.

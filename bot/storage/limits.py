@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .backend import Database
+from .rows import GameStatus
 
 if TYPE_CHECKING:  # bot.limits imports discord; the storage package stays loadable without it
     from bot.limits import Cap, Limits
@@ -47,7 +48,7 @@ class LimitStore:
                              "ON CONFLICT (guild_id) DO UPDATE SET organiser_role_id = excluded.organiser_role_id",
                              guild_id, role_id)
 
-    async def count_games(self, guild_id: int | None, status: str, *, host_id: int | None = None) -> int:
+    async def count_games(self, guild_id: int | None, status: GameStatus, *, host_id: int | None = None) -> int:
         """The server's games of ``status`` (None: the tables of no server, in DMs and group DMs); with ``host_id``,
         only the casual ones that member hosts (a tournament's tables are hosted by its creator and bounded by the
         tournament's own caps)."""

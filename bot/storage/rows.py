@@ -5,7 +5,9 @@ import asyncio
 import json
 from dataclasses import asdict, dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, TypedDict
+
+from ..levels import BotLevel
 
 
 class GameStatus(StrEnum):
@@ -15,6 +17,23 @@ class GameStatus(StrEnum):
     RUNNING = "running"
     FINISHED = "finished"
     CANCELLED = "cancelled"
+
+
+class TablesIn(StrEnum):
+    """Where a server's new tables play (its ``guild_settings.tables``, chosen with ``/config tables``)."""
+
+    THREAD = "thread"  # each in a thread started from its lobby message (the default)
+    CHANNEL = "channel"  # in the channel of its lobby
+
+
+class EndReason(StrEnum):
+    """Why a table ended before its game did (a game's ``end_reason``)."""
+
+    ABANDONED = "abandoned"  # every person left
+    PAUSED_ENDED = "paused_ended"  # its host (or an admin) ended it while paused
+    IDLE = "idle"  # it stayed paused too long and was closed
+    CHANNEL_GONE = "channel_gone"  # its channel was deleted
+    LOBBY_IDLE = "lobby_idle"  # its lobby stayed unchanged too long without a start and was closed
 
 
 class VersionConflict(Exception):
@@ -30,8 +49,11 @@ class SeatRow:
     is_bot: bool = False
     timeouts: int = 0  # decisions in a row that ran out of time
     away: bool = False  # handed to a bot after too many timeouts, until the player comes back
-    level: str = "normal"  # a bot seat's level: easy, normal or strong (a person's stand-in always plays normal)
+    level: BotLevel = BotLevel.NORMAL  # a bot seat's level (a person's stand-in always plays normal)
     showed_up: bool = False  # its person made a move of their own, or took the seat back (a tournament's no-shows)
+
+    def __post_init__(self) -> None:
+        self.level = BotLevel(self.level)  # storage gives its stored text
 
 
 @dataclass
@@ -68,7 +90,7 @@ class GameRow:
     game: str
     options: dict[str, Any]
     seed: int
-    status: str
+    status: GameStatus
     host_id: int
     locale: str = "en"
     version: int = 0
@@ -86,9 +108,41 @@ class GameRow:
     told_shown: bool = False  # its end was told in its lobby's channel (or there was nothing to tell)
     end_tidied: bool = False  # its lobby shows the end and its thread is archived
     engine_version: int = 0  # the engine's rules version that dealt it (LEGACY_ENGINE_VERSION: not recorded)
-    end_reason: str | None = None  # why it ended before its game did (a ``bot.table.EndReason`` value)
+    end_reason: EndReason | None = None  # why it ended before its game did
     moves: int = 0  # the actions its game logged (the moves a board, a record and the viewer number)
     seats: list[SeatRow] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.status = GameStatus(self.status)  # storage gives its stored text
+        self.end_reason = None if self.end_reason is None else EndReason(self.end_reason)
+
+
+class RowChange(TypedDict, total=False):
+    """Columns of a game row a committed write changed (``Table.committed``): the ``GameRow`` fields a write sets,
+    each with its type, so a status given as text is a type error there too."""
+
+    guild_id: int | None
+    channel_id: int
+    options: dict[str, Any]
+    status: GameStatus
+    host_id: int
+    locale: str
+    lobby_message_id: int | None
+    board_message_id: int | None
+    turn_seconds: int
+    deadline: float | None
+    rematch_id: int | None
+    paused_at: float | None
+    open_thread: bool
+    lobby_channel_id: int | None
+    board_shown: BoardShown
+    result_shown: bool
+    told_shown: bool
+    end_tidied: bool
+    engine_version: int
+    end_reason: EndReason | None
+    moves: int
+    seats: list[SeatRow]
 
 
 LEGACY_ENGINE_VERSION = 0  # a game stored before the engine's version was recorded (migration 0013)
@@ -112,7 +166,7 @@ class PendingAction:
     player: str
     action: str
     state: str
-    status: str
+    status: GameStatus
     bot_to_act: bool
     deadline: float | None
     seat: SeatRow | None  # a seat whose timeout count (or bot flag) changes with this action

@@ -11,7 +11,7 @@ from .games import _where_shards
 from .rows import ShardFilter
 
 if TYPE_CHECKING:  # the models import the storage package (SeatRow): load them lazily, not at import time
-    from bot.tournaments.models import Entrant, Tournament, TournamentTable
+    from bot.tournaments.models import Entrant, EntrantStatus, Tournament, TournamentStatus, TournamentTable
 
 _TOURNAMENT_FIELDS = ("guild_id", "channel_id", "creator_id", "name", "game", "format", "rounds", "seats_min",
                       "seats_max", "final_table", "first_round", "checkin", "status", "current_round", "seed",
@@ -65,23 +65,22 @@ class TournamentStore:
             await tx.execute("DELETE FROM tournament_entrants WHERE tournament_id = ? AND user_id = ?",
                              tournament_id, user_id)
 
-    async def set_entrant_status(self, tournament_id: int, user_ids: list[int], status: str) -> None:
+    async def set_entrant_status(self, tournament_id: int, user_ids: list[int], status: EntrantStatus) -> None:
         async with self.db.transaction() as tx:
             await tx.executemany(
                 "UPDATE tournament_entrants SET status = ? WHERE tournament_id = ? AND user_id = ?",
                 [(str(status), tournament_id, uid) for uid in user_ids])
 
     # ---- rounds and tables -----------------------------------------------------------
-    async def open_round(self, tournament: Tournament, number: int, tables: list[TournamentTable],
-                         *, status: str = "running") -> None:
-        """Write the round's tables (byes with their points) and the tournament's round number together;
-        ``tables`` get their ids."""
+    async def open_round(self, tournament: Tournament, number: int, tables: list[TournamentTable]) -> None:
+        """Write the round's tables (byes with their points) and the tournament's round number together (it is
+        running from then on); ``tables`` get their ids."""
         async with self.db.transaction() as tx:
             for table in tables:
                 await self._insert_table(tx, tournament.id, number, table)
                 await self._write_results(tx, table)
-            await tx.execute("UPDATE tournaments SET current_round = ?, status = ?, updated_at = ? WHERE id = ?",
-                             number, str(status), time.time(), tournament.id)
+            await tx.execute("UPDATE tournaments SET current_round = ?, status = 'running', updated_at = ? "
+                             "WHERE id = ?", number, time.time(), tournament.id)
 
     @staticmethod
     async def _insert_table(tx: Tx, tournament_id: int, number: int, table: TournamentTable) -> None:
@@ -143,7 +142,7 @@ class TournamentStore:
                 by_id[r["table_id"]].no_shows.add(r["user_id"])
         return tournament
 
-    async def ids(self, *, statuses: tuple[str, ...], channel_id: int | None = None,
+    async def ids(self, *, statuses: tuple[TournamentStatus, ...], channel_id: int | None = None,
                   shards: ShardFilter | None = None) -> list[int]:
         sql = f"SELECT id FROM tournaments WHERE status IN ({', '.join('?' * len(statuses))})"
         params: list[Any] = [str(s) for s in statuses]

@@ -7,6 +7,8 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
+from bot.storage import GameStatus
+
 from .models import EntrantStatus, Tournament, TournamentTable
 
 if TYPE_CHECKING:
@@ -28,7 +30,7 @@ async def seat_to_bot(games: GameService, t: Tournament, user_id: int) -> Replac
         return None
     game = await games.table(table.game_id)
     seat = next((s for s in game.seats if s.user_id == user_id), None)
-    if game.status != "running" or seat is None:
+    if game.status is not GameStatus.RUNNING or seat is None:
         return None
     if seat.is_bot:  # away (timed out) or left: a bot plays the seat already, to the end of the game
         return Replaced.ALREADY

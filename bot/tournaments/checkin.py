@@ -82,11 +82,11 @@ class CheckIn:
         async with service.lock(tournament_id):
             t = await service.get(tournament_id)
             service.check_organiser(t, actor, organises_all=organises_all)
-            service.require_state(t, "signup")
+            service.require_state(t, TournamentStatus.SIGNUP)
             bots = [u for u, e in t.entrants.items() if e.is_bot]
             until = round(now() + minutes * 60)
             remind = until - min(REMIND_BEFORE, minutes * 60 / 3)  # 5 minutes before, or a third of a short window
-            await service.store.set_entrant_status(t.id, bots, "checked_in")
+            await service.store.set_entrant_status(t.id, bots, EntrantStatus.CHECKED_IN)
             await service.store.update(t.id, status=TournamentStatus.CHECKIN, checkin=1, checkin_until=until,
                                     checkin_remind_at=remind)
             for uid in bots:
@@ -110,7 +110,7 @@ class CheckIn:
                 raise HostError("tournament.you_not_entered")
             if entrant.status == EntrantStatus.CHECKED_IN:
                 raise HostError("tournament.already_checked_in")
-            await service.store.set_entrant_status(t.id, [user_id], "checked_in")
+            await service.store.set_entrant_status(t.id, [user_id], EntrantStatus.CHECKED_IN)
             entrant.status = EntrantStatus.CHECKED_IN
             await service.rounds.emit(t, TournamentUpdateKind.SIGNUP)
             return t

@@ -13,7 +13,7 @@ from bot.errors import HostError
 from engines import get_engine
 
 from . import knockout, round_robin, seating
-from .models import ROUND_ROBIN_MAX, Format, TableStatus, Tournament, TournamentStatus, TournamentTable
+from .models import ROUND_ROBIN_MAX, FirstRound, Format, TableStatus, Tournament, TournamentStatus, TournamentTable
 from .standings import (
     Standing,
     apply_final_table,
@@ -54,7 +54,7 @@ def rules_of(tournament: Tournament) -> FormatRules:
 def first_order(t: Tournament, ratings: dict[int, float], rng: random.Random) -> list[int]:
     """Round one's order (best seed first): by rating, or random."""
     active = [e.user_id for e in t.seatable_entrants()]
-    if t.first_round == "rating":
+    if t.first_round is FirstRound.RATING:
         return sorted(active, key=lambda u: (-ratings.get(u, 0.0), t.entrants[u].seq))
     rng.shuffle(active)
     return active
@@ -75,7 +75,7 @@ def _seat_swiss(t: Tournament, number: int, ratings: dict[int, float]) -> Seatin
     # a cancelled table is no meeting (it counts for nobody's opponents either); a void one was replayed
     history = [tb.players for tb in t.tables if tb.status in (TableStatus.PENDING, TableStatus.RUNNING,
                                                              TableStatus.FINISHED)]
-    byes_had = Counter(uid for tb in t.tables if tb.status == "bye" for uid in tb.players)
+    byes_had = Counter(uid for tb in t.tables if tb.status is TableStatus.BYE for uid in tb.players)
     rows = [r for r in compute_standings(t, ratings, through_round=t.rounds) if not (r.dropped or r.away)]
     order = [r.user_id for r in rows] if number > 1 else first_order(t, ratings, rng)
     points = {r.user_id: r.points for r in rows}

@@ -5,7 +5,7 @@ from __future__ import annotations
 from bot import literal
 from bot.i18n import join_list, t
 
-from .models import ENDED_STATES, Tournament, TournamentTable
+from .models import ENDED_STATES, TableStatus, Tournament, TournamentTable
 from .standings import Standing, knockout_final, went_on
 
 MAX_LINES = 40
@@ -69,7 +69,7 @@ def bracket_lines(tournament: Tournament, locale: object | None) -> list[str]:
     """Each round's tables (players best placed first once it ended) and who went on from each."""
     lines: list[str] = []
     for done in range(tournament.swiss_rounds + 1, tournament.current_round + 1):  # the knockout's rounds
-        tables = [tb for tb in tournament.round_tables(done) if tb.status != "void"]
+        tables = [tb for tb in tournament.round_tables(done) if tb.status is not TableStatus.VOID]
         if not tables:
             continue
         final = knockout_final(tournament, done) is not None
@@ -79,7 +79,7 @@ def bracket_lines(tournament: Tournament, locale: object | None) -> list[str]:
 
 
 def _table_line(tournament: Tournament, table: TournamentTable, final: bool, locale: object | None) -> str:
-    if table.status == "bye":
+    if table.status is TableStatus.BYE:
         return t("tournament.bracket_bye", locale, name=_name(tournament, table.players[0]))
     if not table.done:
         players = join_list((_name(tournament, u) for u in table.players), locale)
@@ -88,10 +88,10 @@ def _table_line(tournament: Tournament, table: TournamentTable, final: bool, loc
     placed = sorted(table.players, key=lambda u: table.results.get(u, (size, 0.0))[0])
     players = join_list((t("tournament.bracket_placed", locale, place=table.results.get(u, (size, 0.0))[0],
                            name=_name(tournament, u)) for u in placed), locale)
-    if table.status == "cancelled":
+    if table.status is TableStatus.CANCELLED:
         players = join_list((_name(tournament, u) for u in table.players), locale)
     if final:
         return t("tournament.bracket_final_table", locale, players=players)
     advanced = join_list((_name(tournament, u) for _, _, u in went_on(tournament, table)), locale)
-    key = "tournament.bracket_cancelled" if table.status == "cancelled" else "tournament.bracket_table"
+    key = "tournament.bracket_cancelled" if table.status is TableStatus.CANCELLED else "tournament.bracket_table"
     return t(key, locale, number=table.number, players=players, advanced=advanced)

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from bot.storage import SeatRow
+from bot.storage import BotLevel, SeatRow
 from bot.table import human_player
 
 
@@ -53,7 +53,13 @@ class TableStatus(StrEnum):
     BYE = "bye"
 
 
-FIRST_ROUND = ("random", "rating")
+class FirstRound(StrEnum):
+    """How a tournament seats its first round (its ``first_round``)."""
+
+    RANDOM = "random"
+    RATING = "rating"  # by the entrants' ratings
+
+
 OPEN_STATES = (TournamentStatus.SIGNUP, TournamentStatus.CHECKIN, TournamentStatus.CHECKIN_CLOSED)  # not started
 JOINABLE = (TournamentStatus.SIGNUP, TournamentStatus.CHECKIN)  # a person may still join (a button press)
 ACTIVE_STATES = (*OPEN_STATES, TournamentStatus.RUNNING)
@@ -63,6 +69,7 @@ BYE_POINTS = WINNER_POINTS / 2  # a bye scores the middle of the scale: neither 
 ROUND_ROBIN_MAX = 16            # "round robin for small fields"
 # a round is over once none of its tables is pending or running
 DONE_TABLE_STATES = (TableStatus.FINISHED, TableStatus.CANCELLED, TableStatus.VOID, TableStatus.BYE)
+LIVE_TABLE_STATES = (TableStatus.PENDING, TableStatus.RUNNING)  # a table still to be played, or being played
 
 
 def place_points(size: int, place: int) -> float:
@@ -113,9 +120,9 @@ class Entrant:
     def mention(self) -> str:
         return self.name if self.is_bot else f"<@{self.user_id}>"
 
-    def seat(self, number: int, bot_level: str = "normal") -> SeatRow:
+    def seat(self, number: int, bot_level: BotLevel = BotLevel.NORMAL) -> SeatRow:
         return SeatRow(number, self.player, self.name, None if self.is_bot else self.user_id, self.is_bot,
-                       level=bot_level if self.is_bot else "normal")
+                       level=bot_level if self.is_bot else BotLevel.NORMAL)
 
 
 @dataclass
@@ -155,14 +162,14 @@ class Tournament:
     name: str = ""
     options: dict[str, Any] = field(default_factory=dict)
     final_table: bool = False
-    first_round: str = "random"
+    first_round: FirstRound = FirstRound.RANDOM
     checkin: bool = False              # check-in window opened: only checked-in entrants are seated
     status: TournamentStatus = TournamentStatus.SIGNUP
     current_round: int = 0
     locale: str = "en"
     signup_message_id: int | None = None
     standings_message_id: int | None = None
-    bot_level: str = "normal"          # the level every bot entrant plays at
+    bot_level: BotLevel = BotLevel.NORMAL  # the level every bot entrant plays at
     break_seconds: int = 0             # pause between rounds (drops then take effect before the next seating)
     next_round_at: float | None = None  # when the pause under way ends (None: no pause)
     checkin_until: float | None = None  # the check-in deadline shown to entrants
@@ -178,6 +185,8 @@ class Tournament:
     def __post_init__(self) -> None:
         self.format = Format(self.format)  # stored as its value: rules are looked up by the member
         self.status = TournamentStatus(self.status)
+        self.bot_level = BotLevel(self.bot_level)
+        self.first_round = FirstRound(self.first_round)
 
     @property
     def total_rounds(self) -> int:
@@ -199,7 +208,7 @@ class Tournament:
         return next((t for t in self.tables if t.game_id == game_id), None)
 
     def live_table_of(self, user_id: int) -> TournamentTable | None:
-        return next((t for t in self.tables if t.status in ("pending", "running") and user_id in t.players), None)
+        return next((t for t in self.tables if t.status in LIVE_TABLE_STATES and user_id in t.players), None)
 
     def is_final_round(self, number: int) -> bool:
         return self.final_table and number == self.rounds + 1

@@ -16,7 +16,7 @@ from typing import Callable
 from openskill.models import PlackettLuce
 
 from bot.service import GameService
-from bot.storage import ShardFilter, Storage
+from bot.storage import GameStatus, ShardFilter, Storage
 from bot.storage.ratings import Skill
 from bot.storage.rows import SeatRow
 from bot.table import Table, Update, UpdateKind
@@ -83,7 +83,7 @@ class RatingService:
 
     async def on_update(self, update: Update) -> None:
         """GameService listener: record every finished table once."""
-        if update.kind is UpdateKind.ENDED and update.table.status == "finished":
+        if update.kind is UpdateKind.ENDED and update.table.status is GameStatus.FINISHED:
             await self.record_game(update.table)
 
     async def record_game(self, table: Table) -> bool:
@@ -93,7 +93,7 @@ class RatingService:
         dodge its rating; a tournament's no-show does not (``people_of``)."""
         result = table.result()
         humans = await self.people_of(table)
-        if table.status != "finished" or result is None or not humans:
+        if table.status is not GameStatus.FINISHED or result is None or not humans:
             return False
         place_of = places(result.ranking)
         places_by_user = {s.user_id: place_of[s.player] for s in humans if s.user_id is not None}

@@ -23,6 +23,7 @@ from functools import lru_cache
 from itertools import combinations
 from typing import TYPE_CHECKING
 
+from .models import TableStatus
 from .round_robin_exact import EXACT_MAX, shortest
 from .seating import Pair, pairs_met, round_robin_pairs, table_sizes
 
@@ -217,8 +218,9 @@ def rounds_left(tournament: Tournament, done: int) -> list[Round]:
     if len(active) < max(2, t.seats_min):
         return []
     roster = sorted({u for tb in t.round_tables(1) for u in tb.players}) if done else active
-    played = [tb.players for tb in t.tables if tb.status == "finished" and tb.round <= done]
-    byes_had = Counter(uid for tb in t.tables if tb.status == "bye" and tb.round <= done for uid in tb.players)
+    played = [tb.players for tb in t.tables if tb.status is TableStatus.FINISHED and tb.round <= done]
+    byes_had = Counter(uid for tb in t.tables if tb.status is TableStatus.BYE and tb.round <= done
+                       for uid in tb.players)
     return next_round(roster, active, t.seats_min, t.seats_max, played, byes_had, t.seed, done)
 
 

@@ -18,7 +18,7 @@ from typing import Any, Awaitable, Callable, Coroutine
 
 from bot.errors import HostError
 from bot.service import GameService
-from bot.storage import Storage
+from bot.storage import GameStatus, Storage
 from bot.table import Table, Update, UpdateKind
 
 from .absence import mark_away, round_no_shows
@@ -26,6 +26,7 @@ from .formats import rules_of
 from .models import (
     BYE_POINTS,
     ENDED_STATES,
+    EntrantStatus,
     TableStatus,
     Tournament,
     TournamentStatus,
@@ -177,7 +178,7 @@ class RoundRunner:
             while True:
                 wake.clear()
                 tournament = await self.get(tournament_id)
-                for table in [t for t in tournament.tables if t.status == "pending" and t.channel_id is None]:
+                for table in [t for t in tournament.tables if t.status is TableStatus.PENDING and t.channel_id is None]:
                     await self._open_channel(tournament, table)
                 async with self.lock(tournament_id):
                     if await self._launch_opened(tournament):
@@ -202,16 +203,17 @@ class RoundRunner:
     async def _launch_opened(self, tournament: Tournament) -> bool:
         """Under the lock: start the games of the tables whose thread is open; True when nothing is left to open
         (the round is announced then, once)."""
-        if tournament.status == "running":
-            for table in [t for t in tournament.tables if t.status == "pending" and t.channel_id is not None]:
+        if tournament.status is TournamentStatus.RUNNING:
+            for table in [t for t in tournament.tables if t.status is TableStatus.PENDING and t.channel_id is not None]:
                 try:
                     await self._launch(tournament, table)
                 except Exception:
                     log.exception("tournament %s: table %s.%s did not start; retrying", tournament.id, table.round,
                                   table.number)
-        if tournament.status == "running" and any(t.status == "pending" for t in tournament.tables):
+        running = tournament.status is TournamentStatus.RUNNING
+        if running and any(t.status is TableStatus.PENDING for t in tournament.tables):
             return False
-        if tournament.status == "running" and self._unannounced.pop(tournament.id, None) == tournament.current_round:
+        if running and self._unannounced.pop(tournament.id, None) == tournament.current_round:
             await self.emit(tournament, TournamentUpdateKind.ROUND, tournament.current_round)
         return True
 
@@ -228,7 +230,7 @@ class RoundRunner:
                 await self._tell_not_opening(tournament, table, error)
             return
         async with self.lock(tournament.id):
-            if table.status == "pending" and table.channel_id is None:
+            if table.status is TableStatus.PENDING and table.channel_id is None:
                 table.channel_id = channel_id
                 await self.store.set_table(table)
 
@@ -262,7 +264,7 @@ class RoundRunner:
         await self.store.set_table(table)
         for uid in table.players:  # dropped while the table waited for its thread: a bot plays the seat
             entrant = tournament.entrants[uid]
-            if entrant.status == "dropped" and not entrant.is_bot and game.seat_of_user(uid) is not None:
+            if entrant.status is EntrantStatus.DROPPED and not entrant.is_bot and game.seat_of_user(uid) is not None:
                 await self.games.hand_to_bot(game.id, uid)
 
     # ---- results -----------------------------------------------------------------------
@@ -277,14 +279,14 @@ class RoundRunner:
         async with self.lock(tournament_id):
             tournament = await self.get(tournament_id)
             table = tournament.table_of_game(game_id)
-            if table is None or table.status != "running":
+            if table is None or table.status is not TableStatus.RUNNING:
                 return  # voided, set by hand or cancelled by the organiser: already dealt with
             await self._record(tournament, table, update.table)
             await self.advance_if_round_done(tournament)
 
     async def _record(self, tournament: Tournament, table: TournamentTable, game: Table) -> None:
         result = game.result()
-        if game.status == "finished" and result is not None:
+        if game.status is GameStatus.FINISHED and result is not None:
             entrant_of = {tournament.entrants[uid].player: uid for uid in table.players}
             table.results = ranking_points([[entrant_of[p] for p in group] for group in result.ranking])
             table.status = TableStatus.FINISHED
@@ -298,7 +300,7 @@ class RoundRunner:
     async def advance_if_round_done(self, tournament: Tournament) -> None:
         """Under the lock: once every table of the round is done, pause before the next round (drops then take
         effect), or seat it at once when the tournament has no pause, or finish after the last round."""
-        if tournament.status != "running" or tournament.next_round_at is not None or not all(
+        if tournament.status is not TournamentStatus.RUNNING or tournament.next_round_at is not None or not all(
                 t.done for t in tournament.round_tables(tournament.current_round)):
             return
         if self._has_next_round(tournament, counting_away=True) and (absent := round_no_shows(tournament)):
@@ -332,7 +334,7 @@ class RoundRunner:
         await asyncio.sleep(max(0.0, at - time.time()))
         async with self.lock(tournament_id):
             tournament = await self.get(tournament_id)
-            if tournament.status != "running" or tournament.next_round_at != at:
+            if tournament.status is not TournamentStatus.RUNNING or tournament.next_round_at != at:
                 return  # the organiser moved on already, or ended it
             if all(t.done for t in tournament.round_tables(tournament.current_round)):
                 await self.next_round_or_finish(tournament)
@@ -378,15 +380,15 @@ class RoundRunner:
     async def resume(self) -> int:
         """After a restart: record tables that ended meanwhile, open tables not yet opened, move on where a round
         is complete. Returns how many tournaments are running (of the owned shards' servers, with shards)."""
-        ids = await self.store.ids(statuses=("running",), shards=self.games.shards)
+        ids = await self.store.ids(statuses=(TournamentStatus.RUNNING,), shards=self.games.shards)
         for tournament_id in ids:
             async with self.lock(tournament_id):
                 tournament = await self.get(tournament_id)
-                for table in [t for t in tournament.tables if t.status == "running" and t.game_id]:
+                for table in [t for t in tournament.tables if t.status is TableStatus.RUNNING and t.game_id]:
                     game = await self.games.table(table.game_id)  # type: ignore[arg-type]  # tables without a game id are filtered out above
-                    if game.status in ("finished", "cancelled"):
+                    if game.status in (GameStatus.FINISHED, GameStatus.CANCELLED):
                         await self._record(tournament, table, game)
-                pending = [t for t in tournament.tables if t.status == "pending"]
+                pending = [t for t in tournament.tables if t.status is TableStatus.PENDING]
                 if any(t.round == tournament.current_round and t.attempt == 0 for t in pending):
                     self._unannounced[tournament_id] = tournament.current_round  # it never opened, so never shown
                 if pending:

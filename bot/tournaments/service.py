@@ -8,8 +8,9 @@ from typing import Any
 
 from bot import i18n
 from bot.errors import HostError
+from bot.policies import check_level
 from bot.service import GameService
-from bot.storage import Storage
+from bot.storage import BotLevel, GameStatus, Storage
 
 from .absence import Replaced, mark_away, seat_to_bot
 from .checkin import CheckIn
@@ -18,9 +19,11 @@ from .models import (
     ACTIVE_STATES,
     ENDED_STATES,
     JOINABLE,
+    LIVE_TABLE_STATES,
     OPEN_STATES,
     Entrant,
     EntrantStatus,
+    FirstRound,
     Format,
     TableStatus,
     Tournament,
@@ -31,7 +34,7 @@ from .models import (
 )
 from .ratings import RatingService
 from .running import OpenFailing, OpenTable, RoundRunner
-from .settings import MAX_BOTS, MAX_ROUNDS, check_settings, checked_name
+from .settings import MAX_BOTS, MAX_NAME, MAX_ROUNDS, check_settings, checked_name
 from .standings import score_absent_seats
 
 
@@ -78,9 +81,9 @@ class TournamentService:
     # ---- creation and sign-up ---------------------------------------------------------
     async def create(self, *, game: str, guild_id: int | None, channel_id: int, creator_id: int, name: str = "",
                      format: str = "swiss", rounds: int | None = None, seats_min: int | None = None,
-                     seats_max: int | None = None, final_table: bool = False, first_round: str = "random",
+                     seats_max: int | None = None, final_table: bool = False, first_round: str = FirstRound.RANDOM,
                      options: dict[str, Any] | None = None, locale: str = "en",
-                     seed: int | None = None, bot_level: str = "normal", break_seconds: int = 0,
+                     seed: int | None = None, bot_level: str = BotLevel.NORMAL, break_seconds: int = 0,
                      turn_seconds: int = 120, start_at_deadline: bool = False,
                      advance: int | None = None, cut: int | None = None) -> Tournament:
         parsed, seats_min, seats_max = self.check_create(game, format, rounds, seats_min, seats_max, first_round,
@@ -91,9 +94,10 @@ class TournamentService:
         planned = rules.planned is not None  # the start plans the rounds (a Swiss stage's with its knockout's)
         tournament = Tournament(
             0, guild_id, channel_id, creator_id, game, Format(format), 0 if planned else (rounds or 3),
-            seats_min, seats_max, secrets.randbits(62) if seed is None else seed, name=checked_name(name)[:80],
-            options=parsed,
-            final_table=final_table, first_round=first_round, locale=locale, bot_level=bot_level,
+            seats_min, seats_max, secrets.randbits(62) if seed is None else seed,
+            name=checked_name(name)[:MAX_NAME], options=parsed,
+            final_table=final_table, first_round=FirstRound(first_round), locale=locale,
+            bot_level=check_level(bot_level),
             break_seconds=break_seconds, turn_seconds=turn_seconds, start_at_deadline=start_at_deadline,
             advance=advance or 0, swiss_rounds=swiss, cut=cut or 0)
         tournament.id = await self.store.create(tournament)
@@ -108,7 +112,7 @@ class TournamentService:
             raise HostError("tournament.organiser_only")
 
     @staticmethod
-    def require_state(tournament: Tournament, *allowed: str) -> None:
+    def require_state(tournament: Tournament, *allowed: TournamentStatus) -> None:
         if tournament.status not in allowed:
             raise HostError("tournament.wrong_state", status=tournament.status)
 
@@ -170,7 +174,7 @@ class TournamentService:
             t = await self.get(tournament_id)
             self._organiser(t, actor, organises_all)
             self.require_state(t, *OPEN_STATES)
-            absent = [u for u, e in t.entrants.items() if t.checkin and e.status != "checked_in"]
+            absent = [u for u, e in t.entrants.items() if t.checkin and e.status is not EntrantStatus.CHECKED_IN]
             count = len(t.entrants) - len(absent)
             rules = rules_of(t)
             least = max(t.seats_min, rules.min_entrants)
@@ -192,9 +196,10 @@ class TournamentService:
                 raise HostError("limit.tournament_rounds", max=max_rounds)
             if table_room is not None and (tables := first_round_tables(t, count)) > table_room[0]:
                 raise HostError("limit.tournament_tables", tables=tables, room=table_room[0], max=table_room[1])
-            absent = [u for u in absent if t.entrants[u].status != "dropped"]  # not those the deadline dropped
+            # not those the deadline dropped
+            absent = [u for u in absent if t.entrants[u].status is not EntrantStatus.DROPPED]
             if absent:
-                await self.store.set_entrant_status(t.id, absent, "dropped")
+                await self.store.set_entrant_status(t.id, absent, EntrantStatus.DROPPED)
                 for uid in absent:
                     t.entrants[uid].status = EntrantStatus.DROPPED
             if rounds != t.rounds:  # a planned format plays the rounds its plan takes (shown on the sign-up)
@@ -217,14 +222,14 @@ class TournamentService:
             entrant = t.entrants.get(user_id)
             if entrant is None:
                 raise HostError("tournament.you_not_entered" if actor == user_id else "tournament.not_entered")
-            if entrant.status == "dropped":
+            if entrant.status is EntrantStatus.DROPPED:
                 raise HostError("tournament.already_dropped")
             if t.status in OPEN_STATES:  # before the start, dropping is leaving
                 await self.store.remove_entrant(t.id, user_id)
                 del t.entrants[user_id]
                 await self.rounds.emit(t, TournamentUpdateKind.SIGNUP)
                 return t
-            await self.store.set_entrant_status(t.id, [user_id], "dropped")
+            await self.store.set_entrant_status(t.id, [user_id], EntrantStatus.DROPPED)
             entrant.status = EntrantStatus.DROPPED
             await self.rounds.emit(t, TournamentUpdateKind.SIGNUP)
             await self.rounds.emit(t, TournamentUpdateKind.RESULT, t.current_round)
@@ -237,7 +242,7 @@ class TournamentService:
         async with self.lock(tournament_id):
             t = await self.get(tournament_id)
             self._organiser(t, actor, organises_all)
-            self.require_state(t, "running")
+            self.require_state(t, TournamentStatus.RUNNING)
             if user_id not in t.entrants:
                 raise HostError("tournament.not_entered")
             replaced = await seat_to_bot(self.games, t, user_id)
@@ -250,7 +255,7 @@ class TournamentService:
         seating on."""
         async with self.lock(tournament_id):
             t = await self.get(tournament_id)
-            self.require_state(t, "running")
+            self.require_state(t, TournamentStatus.RUNNING)
             entrant = t.entrants.get(user_id)
             if entrant is None:
                 raise HostError("tournament.you_not_entered")
@@ -271,7 +276,7 @@ class TournamentService:
             raise HostError("tournament.unknown_table", table=game_id)
         if current and table.round != t.current_round:
             raise HostError("tournament.not_current_round", table=game_id)
-        if table.status in ("void", "bye"):
+        if table.status in (TableStatus.VOID, TableStatus.BYE):
             raise HostError("tournament.table_void", table=game_id)
         rules_of(t).check_correction(t, table, void)
         return table
@@ -282,14 +287,14 @@ class TournamentService:
         async with self.lock(tournament_id):
             t = await self.get(tournament_id)
             self._organiser(t, actor, organises_all)
-            self.require_state(t, "running", "finished")
-            table = self._table(t, game_id, current=t.status == "running", void=True)
+            self.require_state(t, TournamentStatus.RUNNING, TournamentStatus.FINISHED)
+            table = self._table(t, game_id, current=t.status is TournamentStatus.RUNNING, void=True)
             table.status, table.results = TableStatus.VOID, {}
             await self.store.set_table(table)
             await self._end_game(table)
-            if table.game_id is not None and (await self.games.table(table.game_id)).status == "finished":
+            if table.game_id is not None and (await self.games.table(table.game_id)).status is GameStatus.FINISHED:
                 await self.ratings.unrate_game(table.game_id)  # it counts for nobody: its ratings are undone
-            if t.status == "running":
+            if t.status is TournamentStatus.RUNNING:
                 replay = TournamentTable(0, table.round, table.number, list(table.players),
                                          attempt=table.attempt + 1)
                 await self.store.add_table(t.id, replay)
@@ -303,7 +308,7 @@ class TournamentService:
         return await self.store.tournament_of_game(game_id)
 
     async def _end_game(self, table: TournamentTable) -> None:
-        if table.game_id is not None and (await self.games.table(table.game_id)).status == "running":
+        if table.game_id is not None and (await self.games.table(table.game_id)).status is GameStatus.RUNNING:
             await self.games.end(table.game_id, 0, is_admin=True)
 
     async def set_result(self, tournament_id: int, actor: int, game_id: int, ranking: list[list[int]], *,
@@ -312,7 +317,7 @@ class TournamentService:
         async with self.lock(tournament_id):
             t = await self.get(tournament_id)
             self._organiser(t, actor, organises_all)
-            self.require_state(t, "running", "finished")
+            self.require_state(t, TournamentStatus.RUNNING, TournamentStatus.FINISHED)
             table = self._table(t, game_id, current=False)
             flat = [u for group in ranking for u in group]
             if sorted(flat) != sorted(table.players) or any(not group for group in ranking):
@@ -321,7 +326,7 @@ class TournamentService:
             if table.game_id is not None:
                 game = await self.games.table(table.game_id)
                 score_absent_seats(t, table, game, no_shows=False)  # the organiser's places stand
-                if game.status == "finished":  # it was rated by its own result: the correction redoes that
+                if game.status is GameStatus.FINISHED:  # it was rated by its own result: the correction redoes that
                     people = {s.user_id for s in await self.ratings.people_of(game)}
                     await self.ratings.correct_game(game.id, {u: place for u, (place, _) in table.results.items()
                                                               if u in people})
@@ -348,13 +353,13 @@ class TournamentService:
             if from_round is not None and 0 < from_round <= t.current_round and (
                     from_round < t.current_round or t.status in ENDED_STATES):
                 return False
-            self.require_state(t, "running")
+            self.require_state(t, TournamentStatus.RUNNING)
             await self._cancel_live_tables(t)
             await self.rounds.next_round_or_finish(t)
             return True
 
     async def _cancel_live_tables(self, t: Tournament) -> None:
-        for table in [tb for tb in t.tables if tb.status in ("pending", "running")]:
+        for table in [tb for tb in t.tables if tb.status in LIVE_TABLE_STATES]:
             table.status, table.results = TableStatus.CANCELLED, {}
             await self.store.set_table(table)
             await self._end_game(table)
@@ -366,7 +371,7 @@ class TournamentService:
             t = await self.get(tournament_id)
             self._organiser(t, actor, organises_all)
             self.require_state(t, *ACTIVE_STATES)
-            if t.status == "running":
+            if t.status is TournamentStatus.RUNNING:
                 await self._cancel_live_tables(t)
                 await self.rounds.finish(t, TournamentStatus.FINISHED)
             else:

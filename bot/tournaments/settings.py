@@ -4,19 +4,20 @@ written (refused input changes nothing)."""
 from __future__ import annotations
 
 import unicodedata
-from typing import Any, Literal
+from typing import Any, TypedDict
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from bot.errors import HostError
 from bot.games import engine_hooks
+from bot.levels import BotLevel
 from bot.limits import BOUNDS, Cap
 from bot.policies import check_level
 from engines import get_engine
 
 from . import knockout
 from .formats import FORMATS
-from .models import FIRST_ROUND, Format
+from .models import FirstRound, Format
 
 MAX_ROUNDS = BOUNDS[Cap.TOURNAMENT_ROUNDS][1]  # what a server's admins may allow at most (bot.limits)
 MAX_BOTS = BOUNDS[Cap.TOURNAMENT_BOTS][1]
@@ -24,6 +25,7 @@ MAX_SEATS = 8  # the most seats any game's table has
 MAX_BREAK = 30 * 60  # seconds: the longest pause between rounds
 MAX_TURN_SECONDS = 600
 MAX_CHECKIN_MINUTES = 120
+MAX_NAME = 80  # characters of a tournament's name kept (its threads' names add the round and the table)
 REMIND_BEFORE = 300  # seconds before the check-in deadline its one reminder goes out (a third of a shorter window)
 
 
@@ -39,8 +41,8 @@ def default_seats(game: str) -> tuple[int, int]:
 
 
 def check_settings(game: str, format: str = "swiss", rounds: int | None = None, seats_min: int | None = None,
-                 seats_max: int | None = None, first_round: str = "random",
-                 options: dict[str, Any] | None = None, bot_level: str = "normal", break_seconds: int = 0,
+                 seats_max: int | None = None, first_round: str = FirstRound.RANDOM,
+                 options: dict[str, Any] | None = None, bot_level: str = BotLevel.NORMAL, break_seconds: int = 0,
                  turn_seconds: int = 120, *, final_table: bool = False, advance: int | None = None,
                  cut: int | None = None) -> tuple[dict[str, Any], int, int]:
     """Refuse bad settings without touching the database (the cog checks before it defers); returns the
@@ -52,7 +54,7 @@ def check_settings(game: str, format: str = "swiss", rounds: int | None = None, 
     seats_min, seats_max = seats_min or low, seats_max or max(high, seats_min or low)
     if not engine.min_players <= seats_min <= seats_max <= engine.max_players:
         raise HostError("tournament.bad_seats", min=engine.min_players, max=engine.max_players)
-    if format not in set(Format) or first_round not in FIRST_ROUND:
+    if format not in set(Format) or first_round not in {way.value for way in FirstRound}:  # the text given
         raise HostError("tournament.bad_format")
     rules = FORMATS[Format(format)]
     if rounds is not None and not 1 <= rounds <= MAX_ROUNDS:
@@ -76,6 +78,25 @@ def check_settings(game: str, format: str = "swiss", rounds: int | None = None, 
     return parsed, seats_min, seats_max
 
 
+class CreateArguments(TypedDict):
+    """``TournamentService.create``'s keyword arguments from the settings of ``/tournament create``."""
+
+    game: str
+    name: str
+    format: str
+    rounds: int | None
+    seats_min: int | None
+    seats_max: int | None
+    final_table: bool
+    first_round: str
+    bot_level: str
+    break_seconds: int
+    turn_seconds: int
+    start_at_deadline: bool
+    advance: int | None
+    cut: int | None
+
+
 class TournamentSettings(BaseModel):
     """What ``/tournament create`` takes: one option per field, in this order (``cogs.model_options`` generates the
     command from it; ``game`` and ``bot_level`` get their choices there: the registered games, the bot levels)."""
@@ -87,10 +108,10 @@ class TournamentSettings(BaseModel):
     min_seats: int | None = Field(None, ge=2, le=MAX_SEATS)
     max_seats: int | None = Field(None, ge=2, le=MAX_SEATS)
     final_table: bool = False
-    first_round: Literal["random", "rating"] = "random"
+    first_round: FirstRound = FirstRound.RANDOM
     bots: int = Field(0, ge=0, le=MAX_BOTS)
     name: str | None = None
-    bot_level: str = "normal"
+    bot_level: str = BotLevel.NORMAL
     timer: int = Field(120, ge=0, le=MAX_TURN_SECONDS)
     break_minutes: int = Field(2, ge=0, le=MAX_BREAK // 60)
     start_at_deadline: bool = False
@@ -103,13 +124,13 @@ class TournamentSettings(BaseModel):
                        bot_level=self.bot_level, break_seconds=self.break_minutes * 60, turn_seconds=self.timer,
                        final_table=self.final_table, advance=self.advance, cut=self.cut)
 
-    def create_arguments(self) -> dict[str, Any]:
+    def create_arguments(self) -> CreateArguments:
         """``TournamentService.create``'s keyword arguments for these settings (all but where and by whom)."""
-        return {"game": self.game, "name": self.name or "", "format": self.format, "rounds": self.rounds,
-                "seats_min": self.min_seats, "seats_max": self.max_seats, "final_table": self.final_table,
-                "first_round": self.first_round, "bot_level": self.bot_level, "break_seconds": self.break_minutes * 60,
-                "turn_seconds": self.timer, "start_at_deadline": self.start_at_deadline, "advance": self.advance,
-                "cut": self.cut}
+        return CreateArguments(
+            game=self.game, name=self.name or "", format=self.format, rounds=self.rounds, seats_min=self.min_seats,
+            seats_max=self.max_seats, final_table=self.final_table, first_round=self.first_round,
+            bot_level=self.bot_level, break_seconds=self.break_minutes * 60, turn_seconds=self.timer,
+            start_at_deadline=self.start_at_deadline, advance=self.advance, cut=self.cut)
 
 
 def checked_name(name: str) -> str:
@@ -119,4 +140,3 @@ def checked_name(name: str) -> str:
     if name and not any(not (c.isspace() or unicodedata.category(c) in ("Cf", "Cc")) for c in shown):
         raise HostError("tournament.blank_name")
     return shown
-

@@ -9,10 +9,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from .models import EntrantStatus, Tournament, TournamentStatus, TournamentTable, ranking_points
+from .models import EntrantStatus, TableStatus, Tournament, TournamentStatus, TournamentTable, ranking_points
 
 if TYPE_CHECKING:
     from bot.table import Table
+
+DECIDED = (TableStatus.FINISHED, TableStatus.CANCELLED, TableStatus.BYE)  # a knockout table that put players out
 
 
 @dataclass
@@ -62,15 +64,15 @@ def compute_standings(tournament: Tournament, ratings: dict[int, float] | None =
     for table in tournament.tables:
         if table.round > last:
             continue
-        if table.status == "bye" and table.round == current and playing:
+        if table.status is TableStatus.BYE and table.round == current and playing:
             continue  # a bye scores once its round is over, with the games played meanwhile (never before any)
-        if table.status == "bye":
+        if table.status is TableStatus.BYE:
             for uid, (_, points) in table.results.items():
                 rows[uid].points += points
                 rows[uid].bye_points += points
                 rows[uid].byes += 1
             continue
-        if table.status == "finished":  # a cancelled or void table counts for nobody, opponents included
+        if table.status is TableStatus.FINISHED:  # a cancelled or void table counts for nobody, opponents included
             _count_table(rows, table)
     for row in rows.values():
         if row.opponents:
@@ -107,7 +109,7 @@ def _number(ordered: list[Standing]) -> None:
 
 
 def apply_final_table(tournament: Tournament, ordered: list[Standing]) -> list[Standing]:
-    final = [t for t in tournament.round_tables(tournament.rounds + 1) if t.status == "finished"]
+    final = [t for t in tournament.round_tables(tournament.rounds + 1) if t.status is TableStatus.FINISHED]
     if not final:
         return ordered
     table = final[-1]
@@ -131,9 +133,9 @@ def went_on(tournament: Tournament, table: TournamentTable) -> list[tuple[int, i
     """A knockout table's players who go on, as ``(place, seat, entrant)``: its top ``advance`` (a tie across the
     cut goes to the better seed, who sits first); a bye's player; a table cancelled before its end sends on its
     best seeds. Nobody from a void table (it is replayed) or one still playing."""
-    if table.status == "bye":
+    if table.status is TableStatus.BYE:
         return [(0, 0, table.players[0])]
-    if table.status not in ("finished", "cancelled"):
+    if table.status not in (TableStatus.FINISHED, TableStatus.CANCELLED):
         return []
     size = len(table.players)
     ranked = sorted((table.results.get(u, (size, 0.0))[0], seat, u) for seat, u in enumerate(table.players))
@@ -154,8 +156,8 @@ def knockout_final(tournament: Tournament, number: int) -> TournamentTable | Non
     """Round ``number``'s table when that round was the knockout's final table (one table, no byes)."""
     if number <= tournament.swiss_rounds:
         return None  # a round of the Swiss stage before a knockout
-    tables = [tb for tb in tournament.round_tables(number) if tb.status != "void"]
-    return tables[0] if len(tables) == 1 and tables[0].status != "bye" else None
+    tables = [tb for tb in tournament.round_tables(number) if tb.status is not TableStatus.VOID]
+    return tables[0] if len(tables) == 1 and tables[0].status is not TableStatus.BYE else None
 
 
 def knockout_places(tournament: Tournament, ordered: list[Standing]) -> list[Standing]:
@@ -177,15 +179,15 @@ def knockout_places(tournament: Tournament, ordered: list[Standing]) -> list[Sta
         still_in = [u for u in live + gone_on if t.entrants[u].status != EntrantStatus.DROPPED]
     for row in ordered:
         row.out_round = 0 if t.swiss_rounds else None  # not in the knockout: out after the Swiss stage
-    for table in sorted((tb for tb in t.tables if tb.status in ("finished", "cancelled", "bye")
+    for table in sorted((tb for tb in t.tables if tb.status in DECIDED
                          and tb.round > t.swiss_rounds), key=lambda tb: tb.round):
         for u in table.players:
             row = by_id[u]
             row.out_round, row.out_table = table.round, table.number
             # a table cancelled before its end has no places: its players are ranked by seed (seat order)
             row.out_place = table.results[u][0] if u in table.results else table.players.index(u) + 1
-            row.out_cancelled = table.status == "cancelled"
-            row.out_bye = table.status == "bye"
+            row.out_cancelled = table.status is TableStatus.CANCELLED
+            row.out_bye = table.status is TableStatus.BYE
             row.out_absent = row.out_bye or u in table.no_shows or u in table.forfeits
             row.left = any(went == u for *_, went in went_on(t, table))
     if t.status in (TournamentStatus.FINISHED, TournamentStatus.CANCELLED) and final is None and current:

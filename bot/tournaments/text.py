@@ -42,7 +42,8 @@ def planned(tournament: Tournament) -> int:
     rules = rules_of(tn)
     if rules.planned is None or tn.status not in OPEN_STATES:
         return tn.rounds
-    field = [e for e in tn.entrants.values() if tn.status == "signup" or e.status == "checked_in"]
+    signup = tn.status is TournamentStatus.SIGNUP
+    field = [e for e in tn.entrants.values() if signup or e.status is EntrantStatus.CHECKED_IN]
     return rules.planned(tn, len(field))
 
 
@@ -77,12 +78,12 @@ def status_line(tournament: Tournament, locale: object | None) -> str:
     if tn.status == TournamentStatus.CHECKIN_CLOSED:
         checked = sum(1 for e in tn.entrants.values() if e.status == EntrantStatus.CHECKED_IN)
         return t("tournament.status.checkin_closed", locale, count=checked)
-    if tn.status == "signup":
+    if tn.status is TournamentStatus.SIGNUP:
         return t("tournament.status.signup", locale) + starts
-    if tn.status == "running" and tn.next_round_at is not None:
+    if tn.status is TournamentStatus.RUNNING and tn.next_round_at is not None:
         return t("tournament.status.break", locale, round=tn.current_round, next=tn.current_round + 1,
                  at=when(tn.next_round_at))
-    if tn.status == "running":
+    if tn.status is TournamentStatus.RUNNING:
         return t("tournament.status.round", locale, round=tn.current_round, rounds=tn.total_rounds)
     return t(f"tournament.status.{tn.status}", locale)
 
@@ -135,7 +136,7 @@ def points_breakdown(row: Standing, locale: object | None) -> str:
 
 
 def standings_title(tournament: Tournament, locale: object | None) -> str:
-    if tournament.status == "finished":
+    if tournament.status is TournamentStatus.FINISHED:
         return t("tournament.final_standings_title", locale, name=title(tournament, locale))
     current = tournament.current_round
     completed = current if all(tb.done for tb in tournament.round_tables(current)) else current - 1
@@ -172,13 +173,13 @@ def round_lines(tournament: Tournament, round_number: int, locale: object | None
         lines.append(t("tournament.cut_started", locale, swiss=tournament.swiss_rounds, cut=tournament.cut))
     for table in tournament.round_tables(round_number):
         names = join_list((shown_name(tournament.entrants[u]) for u in table.players), locale)
-        if table.status == "bye" and tournament.advance and round_number > tournament.swiss_rounds:
+        if table.status is TableStatus.BYE and tournament.advance and round_number > tournament.swiss_rounds:
             unplayed = round_number + 1 == tournament.rounds and not has_played(tournament, table.players[0])
             key = "tournament.bye_line_knockout_final" if unplayed else "tournament.bye_line_knockout"
             lines.append(t(key, locale, name=names, next=round_number + 1))
-        elif table.status == "bye":
+        elif table.status is TableStatus.BYE:
             lines.append(t("tournament.bye_line", locale, name=names, points=number(BYE_POINTS)))
-        elif table.status in ("pending", "running", "finished"):
+        elif table.status in (TableStatus.PENDING, TableStatus.RUNNING, TableStatus.FINISHED):
             where = f"<#{table.channel_id}>" if table.channel_id != tournament.channel_id else f"#{table.game_id}"
             lines.append(t("tournament.table_line", locale, number=table.number, where=where, players=names))
     return lines + rule_lines(tournament, round_number, locale)
@@ -231,7 +232,7 @@ def no_show_calls(tournament: Tournament, round_number: int, people: list[int],
 def called_people(tournament: Tournament, round_number: int) -> list[int]:
     """The people the round's call in the channel pings: those with a bye (the seated are pinged in their
     table's thread, which adds them to it), so each person gets one ping a round."""
-    return [u for tb in tournament.round_tables(round_number) if tb.status == "bye" for u in tb.players
+    return [u for tb in tournament.round_tables(round_number) if tb.status is TableStatus.BYE for u in tb.players
             if not tournament.entrants[u].is_bot]
 
 
@@ -244,7 +245,8 @@ def checkin_reminder(tournament: Tournament, locale: object | None, people: list
 
 def checkin_call(tournament: Tournament, locale: object | None) -> tuple[str, list[int]]:
     """The check-in call: the people entered but not checked in, mentioned once, with the deadline."""
-    people = [e.user_id for e in tournament.active_entrants() if not e.is_bot and e.status != "checked_in"]
+    people = [e.user_id for e in tournament.active_entrants()
+              if not e.is_bot and e.status is not EntrantStatus.CHECKED_IN]
     text = t("tournament.checkin_call", locale, people=" ".join(f"<@{u}>" for u in people),
              deadline=when(tournament.checkin_until or 0),  # what the deadline does: the reminder's words
              consequence=t("tournament.checkin_consequence", locale))

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Sequence
 
 import discord
 
+from bot.discord_rules.limits import OPTION_LABEL, SELECT_OPTIONS, SELECT_PLACEHOLDER
 from bot.i18n import t
 from bot.render import diamondbox as text
 from bot.table import Table
@@ -37,7 +38,7 @@ from ..selection import TOKEN, Selection
 if TYPE_CHECKING:
     from bot.render.diamondbox_image import Spot  # the picture's module loads Pillow: only where a picture is drawn
 
-PAGE = 23  # placements per page of the select; with "more"/"back" entries a page stays within 25 options
+PAGE = SELECT_OPTIONS - 2  # placements per page of the select: with its "more" and "back" entries, one select
 CARD_PART, PLACE_PART = 0, 1
 QUICK = 5  # best placements of the chosen card offered as buttons (one row)
 
@@ -138,7 +139,7 @@ def controls(table: Table, player: str, view: DiamondBoxView, selection: list[st
     for c in hand:
         key = "diamondbox.select.card_option" if counts[c] else "diamondbox.select.card_none"
         card_options.append(discord.SelectOption(
-            label=t(key, locale, card=text.card(c), face=text.face_of(c), count=counts[c])[:100], value=c,
+            label=t(key, locale, card=text.card(c), face=text.face_of(c), count=counts[c])[:OPTION_LABEL], value=c,
             default=c == chosen.card))
     items: list[discord.ui.Item] = [single(PickSelect(gid, ver, card_options, t("diamondbox.select.card", locale),
                                                       CARD_PART, None, row=0), chosen_when_alone=True)]
@@ -179,7 +180,7 @@ def place_select(table: Table, chosen: Choice, locale: object | None) -> PickSel
                                             value=DiamondBoxSelection.page_value(chosen.page - 1)))
     for p in chosen.page_places:
         options.append(discord.SelectOption(
-            label=text.placement_option(p.card, p.turn, p.x, p.y, p.covered, chosen.label(p), locale)[:100],
+            label=text.placement_option(p.card, p.turn, p.x, p.y, p.covered, chosen.label(p), locale)[:OPTION_LABEL],
             value=value_of(p), default=p == chosen.placement))
     if chosen.page + 1 < chosen.pages:
         options.append(discord.SelectOption(label=t("diamondbox.select.page_next", locale, page=chosen.page + 2),
@@ -189,7 +190,7 @@ def place_select(table: Table, chosen: Choice, locale: object | None) -> PickSel
                         pages=chosen.pages)
     else:
         placeholder = t("diamondbox.select.placement", locale, card=text.card(chosen.card), count=len(chosen.places))
-    return single(PickSelect(table.id, table.version, options, placeholder[:150], PLACE_PART,
+    return single(PickSelect(table.id, table.version, options, placeholder[:SELECT_PLACEHOLDER], PLACE_PART,
                              DiamondBoxSelection(card=chosen.card), row=1),
                   chosen_when_alone=True)
 

@@ -19,6 +19,7 @@ from typing import Any
 
 import discord
 
+from bot.discord_rules.limits import OPTION_LABEL, SELECT_OPTIONS
 from bot.i18n import t
 from bot.render import pileup as text
 from bot.table import Table
@@ -187,7 +188,7 @@ def play_controls(table: Table, player: str, view: PileupView, selection: list[s
     items: list[discord.ui.Item] = []
     if len(values) > 1:
         options = [discord.SelectOption(label=t("pileup.select.value_option", locale, face=text.die(v), value=v,
-                                                state=column_state(view, v, locale))[:100],
+                                                state=column_state(view, v, locale))[:OPTION_LABEL],
                                         value=PileupSelection.rolled_value(v), default=v == value) for v in values]
         items.append(single(PickSelect(gid, ver, options, t("pileup.select.value", locale), VALUE_PART, None,
                                        row=0)))
@@ -199,8 +200,8 @@ def play_controls(table: Table, player: str, view: PileupView, selection: list[s
     steps = chosen_steps(selection, plays)
     nexts = next_steps(steps, plays)
     if nexts:
-        options = [discord.SelectOption(label=step_label(view, value, steps, s, locale)[:100], value=s)
-                   for s in nexts[:25]]
+        options = [discord.SelectOption(label=step_label(view, value, steps, s, locale)[:OPTION_LABEL], value=s)
+                   for s in nexts[:SELECT_OPTIONS]]
         placeholder = t("pileup.select.first_card" if not steps else "pileup.select.next_card", locale,
                         column=value, number=len(steps) + 1)
         items.append(single(PickSelect(gid, ver, options, placeholder, STEP_PART,

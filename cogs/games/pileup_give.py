@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import discord
 
+from bot.discord_rules.limits import SELECT_OPTIONS
 from bot.i18n import t
 from bot.render import pileup as text
 from bot.table import Table
@@ -73,7 +74,7 @@ def give_controls(table: Table, player: str, view: PileupView, selection: list[s
             if c not in mine:
                 free.remove(c)
         options = [discord.SelectOption(label=text.card(c), value=PileupSelection.give_value(LETTERS[slot], c),
-                                        default=c in mine) for c in sorted(free)[:25]]
+                                        default=c in mine) for c in sorted(free)[:SELECT_OPTIONS]]
         if not options:
             continue
         carry = PileupSelection(gives=tuple((LETTERS[other], c) for other, cards in enumerate(chosen) if other != slot

@@ -18,6 +18,7 @@ from typing import Any, Sequence
 
 import discord
 
+from bot.discord_rules.limits import OPTION_LABEL, SELECT_OPTIONS
 from bot.i18n import t
 from bot.render import rocca as text
 from bot.table import Table
@@ -150,9 +151,9 @@ def move_controls(table: Table, view: RoccaView, selection: list[str], actions: 
     options = moves(actions.all)
     move = chosen_move(selection, options)
     items: list[discord.ui.Item] = []
-    parts = [options[i:i + 25] for i in range(0, len(options), 25)][:MAX_MOVE_SELECTS]
+    parts = [options[i:i + SELECT_OPTIONS] for i in range(0, len(options), SELECT_OPTIONS)][:MAX_MOVE_SELECTS]
     for number, part in enumerate(parts):
-        select_options = [discord.SelectOption(label=m.label(view, locale)[:100], value=m.value,
+        select_options = [discord.SelectOption(label=m.label(view, locale)[:OPTION_LABEL], value=m.value,
                                                default=move is not None and m.value == move.value) for m in part]
         carry = replace(RoccaSelection.of(selection), move=None)  # a move chosen here replaces the one chosen
         items.append(single(PickSelect(gid, ver, select_options, t("rocca.select.move", locale), number, carry,

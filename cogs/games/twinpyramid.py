@@ -20,6 +20,7 @@ from typing import Any, Sequence
 
 import discord
 
+from bot.discord_rules.limits import OPTION_LABEL, SELECT_OPTIONS
 from bot.i18n import t
 from bot.render import Names
 from bot.render import twinpyramid as text
@@ -216,10 +217,10 @@ def rearrange_and_act(table: Table, player: str, view: TwinPyramidView, selectio
     row = 0
     if not picked and choices:
         listed = list(choices.items())
-        parts = [listed[i:i + 25] for i in range(0, len(listed), 25)][:len(ACTION_PARTS)]
+        parts = [listed[i:i + SELECT_OPTIONS] for i in range(0, len(listed), SELECT_OPTIONS)][:len(ACTION_PARTS)]
         # Fewer parts than part numbers when the choices fit one select.
         for part_no, part in zip(ACTION_PARTS, parts, strict=False):
-            options = [discord.SelectOption(label=label[:100], value=chosen.action_value(index),
+            options = [discord.SelectOption(label=label[:OPTION_LABEL], value=chosen.action_value(index),
                                             default=index == action) for index, label in part]
             carry = replace(chosen, action=None)
             items.append(single(PickSelect(gid, ver, options, t("twinpyramid.select.action", locale), part_no, carry,
@@ -229,7 +230,8 @@ def rearrange_and_act(table: Table, player: str, view: TwinPyramidView, selectio
         held = set(view.hand or [])
         options = [discord.SelectOption(
             label=t("twinpyramid.select.card_held" if c in held else "twinpyramid.select.card_shown", locale,
-                    card=text.card(c)), value=chosen.card_value(c), default=c == picked) for c in rearrange_cards[:25]]
+                    card=text.card(c)), value=chosen.card_value(c), default=c == picked)
+            for c in rearrange_cards[:SELECT_OPTIONS]]
         carry = replace(chosen, card=None)
         items.append(single(PickSelect(gid, ver, options, t("twinpyramid.select.rearrange", locale,
                                                             left=view.rearranges_left or 0),

@@ -9,6 +9,7 @@ from typing import Any, Sequence
 
 from bot.i18n import t
 from bot.lengths import expected_minutes
+from bot.levels import BotLevel
 from engines import BadOptions
 from engines.twinpyramid.state import ROUND_BY_DEFAULT_UP_TO, default_length
 
@@ -54,7 +55,7 @@ def quick_options(options: dict[str, Any]) -> dict[str, Any]:
             **LENGTH_OPTIONS[QUICK_LENGTH]}
 
 
-def quick_offered(options: dict[str, Any], people: int, bots: Sequence[str]) -> bool:
+def quick_offered(options: dict[str, Any], people: int, bots: Sequence[BotLevel]) -> bool:
     """The lobby offers the quick length (a line and a button) when the table's own is expected to pass
     ``QUICK_ABOVE_MINUTES``."""
     current = expected_minutes("twinpyramid", options, people, bots)
@@ -62,7 +63,7 @@ def quick_offered(options: dict[str, Any], people: int, bots: Sequence[str]) -> 
             and chosen_length(options, people + len(bots)) is not QUICK_LENGTH)
 
 
-def length_label(options: dict[str, Any], people: int, bots: Sequence[str], locale: object | None) -> str | None:
+def length_label(options: dict[str, Any], people: int, bots: Sequence[BotLevel], locale: object | None) -> str | None:
     """The plug-in's hook: the length these options deal at the seats so far, short, with its expected minutes
     ("one round, ~61 min"), for the lobby's Start and quick-start buttons."""
     minutes = expected_minutes("twinpyramid", options, people, bots)
@@ -78,7 +79,7 @@ def length_label(options: dict[str, Any], people: int, bots: Sequence[str], loca
     return t("twinpyramid.lobby.short_minutes", locale, length=length, minutes=minutes)
 
 
-def length_lines(options: dict[str, Any], people: int, bots: Sequence[str], locale: object | None) -> list[str]:
+def length_lines(options: dict[str, Any], people: int, bots: Sequence[BotLevel], locale: object | None) -> list[str]:
     """The lobby's lines on length: each offered length with its expected minutes (the table's own marked), for a
     table that named none that its default follows the seats, and, when the table's length is expected to pass
     ``QUICK_ABOVE_MINUTES``, the quick length."""

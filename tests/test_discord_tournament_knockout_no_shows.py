@@ -16,15 +16,15 @@ from .test_discord_tournament_no_shows import ALICE, TIMER, pings_of, play_round
 from .test_paused_tables import ManualClock
 
 
-async def one_on_one_knockout(h: Harness, count: int) -> tuple[ManualClock, HarnessUser, dict[int, HarnessUser],
-                                                                 Tournament]:
+async def one_on_one_knockout(h: Harness, count: int, pause: int = 2) -> tuple[
+        ManualClock, HarnessUser, dict[int, HarnessUser], Tournament]:
     """A one-on-one knockout of Rocca of ``count`` people (Alice, 101, organises; then 102, 103, …) on a clock the
-    test moves, a two-minute pause between rounds; started."""
+    test moves, ``pause`` minutes between rounds; started."""
     clock = manual_time(h)
     alice = await organiser(h, ALICE, "alice")
     people = {ALICE: alice, **{uid: h.user(uid, f"p{uid}") for uid in range(ALICE + 1, ALICE + count)}}
     r = await h.slash(alice, "tournament create", game="rocca", format="knockout", advance=1, min_seats=2,
-                      max_seats=2, timer=TIMER, break_minutes=2)
+                      max_seats=2, timer=TIMER, break_minutes=pause)
     for user in people.values():
         await h.click(user, r.message, label=TOURNAMENT_JOIN)
     await h.slash(alice, "tournament start")
@@ -83,3 +83,16 @@ async def test_a_knockout_table_of_two_no_shows_pauses_tells_them_and_crowns_onl
                     dropped=line("tournament.no_show_mark"))  # marked: why below those who played
     placed = ", ".join(t("tournament.bracket_placed", "en", place=2, name=f"<@{u}>") for u in first.players)
     assert t("tournament.bracket_table", "en", number=1, players=placed, advanced=f"<@{went}>") in text
+
+
+async def test_without_a_pause_a_table_of_two_no_shows_ends_it_and_promises_no_way_back(h: Harness) -> None:
+    """The same field with no pause between rounds: too few are left the moment round 1 ends, so it ends there; the
+    one who went on by seed is told this was their last round (no Seat me again: no round is left to seat them)."""
+    clock, _, people, tn = await one_on_one_knockout(h, 4, pause=0)
+    first = min(tn.round_tables(1), key=lambda tb: tb.number)
+    await play_round(h, clock, tn, {u: p for u, p in people.items() if u not in first.players}, random.Random(11))
+    assert tn.status == "finished" and first.no_shows == set(first.players)
+    assert not [m for m in h.channel_messages() if says(m.text, "tournament.no_shows_knockout")]
+    told = [m for m in h.channel_messages() if says(m.text, "tournament.no_shows_out")]
+    assert len(told) == 1 and not told[0].components and all(f"<@{u}>" in told[0].text for u in first.players)
+

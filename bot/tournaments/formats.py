@@ -119,6 +119,8 @@ def can_come_back(t: Tournament, user_id: int) -> bool:
     """Whether an away entrant who presses Seat me again would be seated again: always in a Swiss or a round robin
     (and before a Swiss stage's last round is over); in a knockout, or at a Swiss stage's cut, only once the round is
     over and if they went on from it (or made the cut: their absence aside)."""
+    if t.status != TournamentStatus.RUNNING:
+        return False  # it ended (a knockout without a pause ends the moment too few are left): no seat to come back to
     done = t.current_round
     over = all(tb.done for tb in t.round_tables(done))
     if t.cut and done == t.swiss_rounds and over:

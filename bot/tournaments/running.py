@@ -303,16 +303,20 @@ class RoundRunner:
         if tournament.status is not TournamentStatus.RUNNING or tournament.next_round_at is not None or not all(
                 t.done for t in tournament.round_tables(tournament.current_round)):
             return
-        if self._has_next_round(tournament, counting_away=True) and (absent := round_no_shows(tournament)):
-            # told once, in the channel where the organiser sees it too: left out until they come back
-            await self.emit(tournament, TournamentUpdateKind.NO_SHOWS, tournament.current_round, people=absent)
-        if tournament.break_seconds > 0 and self._has_next_round(tournament, counting_away=True):
+        ended, going_on = tournament.current_round, self._has_next_round(tournament, counting_away=True)
+        # told once, in the channel where the organiser sees it too: left out until they come back
+        absent = round_no_shows(tournament) if going_on else []
+        if tournament.break_seconds > 0 and going_on:
+            if absent:
+                await self.emit(tournament, TournamentUpdateKind.NO_SHOWS, ended, people=absent)
             tournament.next_round_at = time.time() + tournament.break_seconds
             await self.store.update(tournament.id, next_round_at=tournament.next_round_at)
             self._schedule_break_end(tournament)
             await self.emit(tournament, TournamentUpdateKind.BREAK, tournament.current_round)
-        else:
+        else:  # no pause: told once the next round is seated (or it ended), so what they are told holds then
             await self.next_round_or_finish(tournament)
+            if absent:
+                await self.emit(tournament, TournamentUpdateKind.NO_SHOWS, ended, people=absent)
 
     def _has_next_round(self, tournament: Tournament, *, counting_away: bool = False) -> bool:
         """Whether a round follows: the plan has one, and enough entrants to seat it (``counting_away``: the away

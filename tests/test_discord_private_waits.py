@@ -29,6 +29,16 @@ async def group_game(h: Harness, game: str, *, three: bool = False, **plan) -> S
     return await play(h, clock, people, h.group_dm(*people.values()), game, **plan)
 
 
+async def started(h: Harness, game: str, bots: int) -> tuple:
+    """Alice and Bob at a game started in their group DM, Alice to play first: (alice, bob, group, table)."""
+    alice, bob = h.user(ALICE_ID, "alice"), h.user(BOB_ID, "bob")
+    group = h.group_dm(alice, bob)
+    lobby = (await h.slash(alice, f"play {game}", channel=group, bots=bots, start="host")).message
+    await h.click(bob, lobby, label=JOIN)
+    await h.click(alice, lobby, label=START)
+    return alice, bob, group, only_table(h)
+
+
 @pytest.mark.parametrize("moment", list(Moment))
 @pytest.mark.parametrize("timer", [120, 0, 300, 600])
 async def test_nobody_presses_for_20_minutes_and_the_table_says_it_waits(h: Harness, moment: Moment,
@@ -164,12 +174,7 @@ async def test_when_the_last_live_press_used_its_messages_the_board_says_the_tab
     is without a clock, and the clock stops. The next press brings the board back (edited by that live token, or
     posted once), the clock running again."""
     clock = private_time(h)
-    alice, bob = h.user(ALICE_ID, "alice"), h.user(BOB_ID, "bob")
-    group = h.group_dm(alice, bob)
-    lobby = (await h.slash(alice, "play akuma", channel=group, bots=2, start="host")).message
-    await h.click(bob, lobby, label=JOIN)
-    await h.click(alice, lobby, label=START)
-    table = only_table(h)
+    alice, bob, group, table = await started(h, "akuma", bots=2)
     box = h.bot.get_cog("TableCog").outbox(table.id)
     while table.to_act() != ["u101"]:
         await h.settle()
@@ -205,12 +210,7 @@ async def test_a_refused_followup_carrying_the_next_board_goes_out_with_another_
     the move is kept, and the board goes out with another live press, Bob pinged on it, his clock running as it
     shows. (Before, the table waited silently: the board showed no turn, and Bob was never told.)"""
     private_time(h)
-    alice, bob = h.user(ALICE_ID, "alice"), h.user(BOB_ID, "bob")
-    group = h.group_dm(alice, bob)
-    lobby = (await h.slash(alice, "play rocca", channel=group, bots=1, start="host")).message
-    await h.click(bob, lobby, label=JOIN)
-    await h.click(alice, lobby, label=START)
-    table = only_table(h)
+    alice, _bob, group, table = await started(h, "rocca", bots=1)
     hand = (await h.click(alice, board_message(h, table), label=MY_HAND)).messages[-1]
     version = table.version
     move = next(c["custom_id"] for c in hand.components

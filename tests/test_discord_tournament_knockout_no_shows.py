@@ -70,6 +70,8 @@ async def test_a_knockout_table_of_two_no_shows_pauses_tells_them_and_crowns_onl
     await h.slash(alice, "tournament next-round")  # the pause ends; the one who went on did not come back
     await h.settle()
     assert tn.status == "finished"
+    # the heading of the final standings says why there was no final: one player left to seat, a table needs two
+    assert any(says(m.text, "tournament.ended_early_knockout", round=1, count=1, min=2) for m in h.channel_messages())
     rows = compute_standings(tn)
     (winner,) = [u for u in second.players if second.results[u][0] == 1]
     assert [row.user_id for row in rows if row.place == 1] == [winner]

@@ -24,7 +24,7 @@ class StatsCog(commands.Cog):
     @app_commands.describe(game="Which game's ratings")
     @app_commands.choices(game=game_choices())
     async def leaderboard(self, interaction: discord.Interaction, game: str) -> None:
-        """The server's best rated players of a game (rated games: no bot seats)."""
+        """The server's best rated players of a game (people rated among themselves; bots left out)."""
         rows = await host(interaction).ratings.leaderboard(interaction.guild_id, game, LEADERBOARD_SIZE)
         locale = interaction.guild_locale or interaction.locale
         embed = discord.Embed(title=t("stats.leaderboard_title", locale, game=t(f"game.{game}.name", locale)),

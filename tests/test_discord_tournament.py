@@ -168,3 +168,17 @@ async def test_check_in_drop_and_errors(h: Harness) -> None:
     assert any(says(m.text, "tournament.finished", name=tx.title(tn, tn.locale)) for m in h.channel_messages())
     none = await h.slash(alice, "tournament standings")
     assert none.ephemeral and says(none.messages[-1].text, "error.tournament.none_here")
+
+
+@pytest.mark.parametrize("name", ["   ", "\u200b\u200b", "\u3000"])
+async def test_a_blank_name_is_refused_privately_and_uses_no_creation_slot(h: Harness, name: str) -> None:
+    """Bad input changes nothing: three blank names (spaces, zero-width spaces, an ideographic space) are each
+    refused in a private reply, nothing reaches the channel, and the member's next create (the default limit is
+    three a minute) still succeeds."""
+    alice = await organiser(h, ALICE, "alice")
+    for _ in range(3):
+        r = await h.slash(alice, "tournament create", game="akuma", name=name)
+        assert r.ephemeral and says(r.messages[-1].text, "error.tournament.blank_name")
+    assert not h.channel_messages() and not h.bot.tournaments._cache
+    r = await h.slash(alice, "tournament create", game="akuma", name="Spring Cup")
+    assert not r.ephemeral and "Spring Cup" in r.message.text and len(h.bot.tournaments._cache) == 1

@@ -77,6 +77,7 @@ async def test_ten_entrants_of_akuma_knock_out_to_one_final_table(h: Harness) ->
     calls = [m.text for m in h.channel_messages()]
     assert any(says(text, "tournament.round_started", round=2, rounds=3) for text in calls)
     assert any(says(text, "tournament.final_started", round=3, rounds=3) for text in calls)  # named the final
+    assert not any(says(text, "tournament.ended_early_knockout") for text in calls)  # it had its final table
     # The tie rule where the players read it (issue 51): every round's call and every table's first message; the
     # final's says only what holds there (nobody goes on from it: a tie for first makes co-champions).
     assert all(says(text, "tournament.rule_ties_knockout", advance=2) for text in calls

@@ -10,7 +10,7 @@ from bot.i18n import t
 from bot.tournaments import Tournament, compute_standings
 
 from .discord_harness import Harness, HarnessUser
-from .discord_helpers import TOURNAMENT_JOIN, line, organiser, says
+from .discord_helpers import TOURNAMENT_JOIN, Key, line, organiser, says
 from .test_discord_paused import manual_time
 from .test_discord_tournament_no_shows import ALICE, TIMER, pings_of, play_round, tournament_of
 from .test_paused_tables import ManualClock
@@ -70,6 +70,8 @@ async def test_a_knockout_table_of_two_no_shows_pauses_tells_them_and_crowns_onl
     await h.slash(alice, "tournament next-round")  # the pause ends; the one who went on did not come back
     await h.settle()
     assert tn.status == "finished"
+    # the heading of the final standings says why there was no final: one player left to seat, a table needs two
+    assert any(says(m.text, "tournament.ended_early_knockout", round=1, count=1, min=2) for m in h.channel_messages())
     rows = compute_standings(tn)
     (winner,) = [u for u in second.players if second.results[u][0] == 1]
     assert [row.user_id for row in rows if row.place == 1] == [winner]
@@ -83,6 +85,30 @@ async def test_a_knockout_table_of_two_no_shows_pauses_tells_them_and_crowns_onl
                     dropped=line("tournament.no_show_mark"))  # marked: why below those who played
     placed = ", ".join(t("tournament.bracket_placed", "en", place=2, name=f"<@{u}>") for u in first.players)
     assert t("tournament.bracket_table", "en", number=1, players=placed, advanced=f"<@{went}>") in text
+    # Seat me again, pressed now, says the tournament is over (not only "not possible at this stage")
+    late = await h.click(people[went], told[0], label=Key("tournament.button.back"))
+    assert late.ephemeral and says(late.messages[-1].text, "error.tournament.back_finished")
+
+
+async def test_one_who_went_on_but_came_back_after_the_next_seating_is_told_so(h: Harness) -> None:
+    """One-on-one knockout of eight: nobody at table 1 presses; the organiser seats round 2 before the one who went
+    on by seed presses Seat me again. Pressed during round 2, it says round 2 was seated before (true: the bracket
+    has them through), not that they did not go on; the other no-show, who did not go on, is told that. Neither
+    press changes anything."""
+    clock, alice, people, tn = await one_on_one_knockout(h, 8)
+    first = min(tn.round_tables(1), key=lambda tb: tb.number)
+    await play_round(h, clock, tn, {u: p for u, p in people.items() if u not in first.players}, random.Random(8))
+    went, out = first.players
+    (told,) = [m for m in h.channel_messages() if says(m.text, "tournament.no_shows_knockout", round=1,
+                                                       people=f"<@{went}>", count=1)]
+    await h.slash(alice, "tournament next-round")
+    await h.settle()
+    assert tn.current_round == 2 and not any(went in tb.players for tb in tn.round_tables(2))
+    late = await h.click(people[went], told, label=Key("tournament.button.back"))
+    assert late.ephemeral and says(late.messages[-1].text, "error.tournament.back_too_late", round=2)
+    other = await h.click(people[out], told, label=Key("tournament.button.back"))
+    assert other.ephemeral and says(other.messages[-1].text, "error.tournament.back_out")
+    assert tn.entrants[went].status == tn.entrants[out].status == "away"
 
 
 async def test_without_a_pause_a_table_of_two_no_shows_ends_it_and_promises_no_way_back(h: Harness) -> None:

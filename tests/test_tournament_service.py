@@ -251,7 +251,7 @@ async def test_bad_input_is_refused_and_changes_nothing(db_url: str) -> None:
     # Replaced before his first move, he missed the whole game: a no-show there, away from the later rounds (issue
     # 51), which the bots then play out.
     assert table.no_shows == {BOB} and tn.entrants[BOB].status == "away" and tn.status == "finished"
-    await refused("wrong_state", ts.back(tn.id, BOB))
+    await refused("back_finished", ts.back(tn.id, BOB))  # it ended: said so
     ended = await ts.set_result(tn.id, ORGANISER, table.game_id, [list(reversed(table.players))])
     corrected = ended.table_of_game(table.game_id)  # the organiser's places stand, his too
     assert corrected is not None and set(corrected.results.values()) == {(1, 1.5)} and not corrected.no_shows

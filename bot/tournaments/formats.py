@@ -115,6 +115,15 @@ def _seat_knockout(t: Tournament, number: int, ratings: dict[int, float]) -> Sea
     return seated
 
 
+def _goes_on(t: Tournament, done: int, user_id: int) -> bool:
+    """Whether ``user_id`` goes on from round ``done`` (over) of a knockout stage, or made a Swiss stage's cut at
+    its last round: their absence aside."""
+    if t.cut and done == t.swiss_rounds:
+        rows = compute_standings(t, through_round=t.swiss_rounds)
+        return user_id in [r.user_id for r in rows if not r.dropped][:t.cut]
+    return any(u == user_id for tb in t.round_tables(done) for _, _, u in went_on(t, tb))
+
+
 def can_come_back(t: Tournament, user_id: int) -> bool:
     """Whether an away entrant who presses Seat me again would be seated again: always in a Swiss or a round robin
     (and before a Swiss stage's last round is over); in a knockout, or at a Swiss stage's cut, only once the round is
@@ -124,11 +133,21 @@ def can_come_back(t: Tournament, user_id: int) -> bool:
     done = t.current_round
     over = all(tb.done for tb in t.round_tables(done))
     if t.cut and done == t.swiss_rounds and over:
-        rows = compute_standings(t, through_round=t.swiss_rounds)
-        return user_id in [r.user_id for r in rows if not r.dropped][:t.cut]
+        return _goes_on(t, done, user_id)
     if not t.knockout_stage:
         return True
-    return over and any(u == user_id for tb in t.round_tables(done) for _, _, u in went_on(t, tb))
+    return over and _goes_on(t, done, user_id)
+
+
+def seated_without(t: Tournament, user_id: int) -> bool:
+    """Whether an away entrant went on from the round before the current one (or made the cut) and the current
+    round was seated without them: they came back too late for it, and a knockout seats only who goes on."""
+    before, now = t.current_round - 1, t.current_round
+    if before < 1 or not (t.advance and (before > t.swiss_rounds or (t.cut and before == t.swiss_rounds))):
+        return False
+    if any(user_id in tb.players for tb in t.round_tables(now)):
+        return False
+    return _goes_on(t, before, user_id)
 
 
 def _knockout_rounds_after(t: Tournament, counting_away: bool = False) -> int:

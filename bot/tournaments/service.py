@@ -14,7 +14,7 @@ from bot.storage import BotLevel, GameStatus, Storage
 
 from .absence import Replaced, mark_away, seat_to_bot
 from .checkin import CheckIn
-from .formats import FORMATS, can_come_back, first_round_tables, rules_of
+from .formats import FORMATS, can_come_back, first_round_tables, rules_of, seated_without
 from .models import (
     ACTIVE_STATES,
     ENDED_STATES,
@@ -36,6 +36,10 @@ from .ratings import RatingService
 from .running import OpenFailing, OpenTable, RoundRunner
 from .settings import MAX_BOTS, MAX_NAME, MAX_ROUNDS, check_settings, checked_name
 from .standings import score_absent_seats
+
+# Seat me again once the tournament has ended: said why, not only "not possible at this stage"
+BACK_ENDED = {TournamentStatus.FINISHED: "tournament.back_finished",
+              TournamentStatus.CANCELLED: "tournament.back_cancelled"}
 
 
 class TournamentService:
@@ -255,6 +259,8 @@ class TournamentService:
         seating on."""
         async with self.lock(tournament_id):
             t = await self.get(tournament_id)
+            if t.status in BACK_ENDED:
+                raise HostError(BACK_ENDED[t.status])
             self.require_state(t, TournamentStatus.RUNNING)
             entrant = t.entrants.get(user_id)
             if entrant is None:
@@ -264,6 +270,8 @@ class TournamentService:
             if entrant.status != EntrantStatus.AWAY:
                 raise HostError("tournament.not_away")
             if not can_come_back(t, user_id):
+                if seated_without(t, user_id):
+                    raise HostError("tournament.back_too_late", round=t.current_round)
                 raise HostError("tournament.back_out")
             await self.store.set_entrant_status(t.id, [user_id], EntrantStatus.ENTERED)
             entrant.status = EntrantStatus.ENTERED

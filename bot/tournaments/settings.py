@@ -119,7 +119,9 @@ class TournamentSettings(BaseModel):
     cut: int | None = Field(None, ge=2, le=MAX_BOTS)
 
     def check(self) -> None:
-        """Refuse bad settings (``check_settings``) without touching the database."""
+        """Refuse bad settings (``check_settings``, a blank name) without touching the database: before the reply is
+        deferred in public and before a creation is counted, so a refusal is private and uses no slot."""
+        checked_name(self.name or "")
         check_settings(self.game, self.format, self.rounds, self.min_seats, self.max_seats, self.first_round,
                        bot_level=self.bot_level, break_seconds=self.break_minutes * 60, turn_seconds=self.timer,
                        final_table=self.final_table, advance=self.advance, cut=self.cut)

@@ -20,7 +20,7 @@ from .models import (
     TournamentStatus,
 )
 from .ratings import PlayerStats, RatingRow
-from .standings import Standing, knockout_final
+from .standings import Standing, knockout_final, went_on
 
 MAX_LINES = 40
 ENTRANT_MARKS = {EntrantStatus.CHECKED_IN: "✅", EntrantStatus.DROPPED: "❌", EntrantStatus.AWAY: "💤"}
@@ -148,14 +148,22 @@ def standings_title(tournament: Tournament, locale: object | None) -> str:
 
 
 def finished_text(tournament: Tournament, locale: object | None) -> str:
-    """The final standings' heading; when a Swiss or a round robin ended before its planned rounds because too few
-    are left to seat a table, why (a knockout's standings say how its last round decided)."""
+    """The final standings' heading; when a Swiss or a round robin ended before its planned rounds, or a knockout
+    without its final table, because too few are left to seat a table, why."""
     tn = tournament
     text = t("tournament.finished", locale, name=title(tn, locale))
+    done = tn.current_round
+    if rules_of(tn).advance and tn.knockout_stage:
+        if knockout_final(tn, done) is None:  # the last round was no final: too few went on to seat one
+            going = {u for tb in tn.round_tables(done) for _, _, u in went_on(tn, tb) if tn.entrants[u].seatable}
+            if len(going) < tn.seats_min:
+                text += "\n" + t("tournament.ended_early_knockout", locale, round=done, count=len(going),
+                                 min=tn.seats_min)
+        return text
     left = len(tn.seatable_entrants())
-    if not rules_of(tn).advance and tn.current_round < tn.total_rounds and left < tn.seats_min:
-        text += "\n" + t("tournament.ended_early", locale, round=tn.current_round, rounds=tn.total_rounds,
-                         count=left, min=tn.seats_min)
+    if not rules_of(tn).advance and done < tn.total_rounds and left < tn.seats_min:
+        text += "\n" + t("tournament.ended_early", locale, round=done, rounds=tn.total_rounds, count=left,
+                         min=tn.seats_min)
     return text
 
 

@@ -14,7 +14,7 @@ from engines import GAMES
 
 from .discord_harness import Harness
 from .discord_helpers import JOIN, MY_HAND, START, board_message, kill, only_table, says, start_harness
-from .private_gap import Moment, Seen, move, play, private_time, said_it_waits, told_true
+from .private_gap import Moment, Seen, move, play, private_time, said_it_waits, told_true, untold
 from .suite_level import count
 from .test_discord_output import kept_by_discord
 
@@ -48,7 +48,7 @@ async def test_nobody_presses_for_20_minutes_and_the_table_says_it_waits(h: Harn
     print(f"\nakuma timer {timer} {moment.value}: {seen}")
     assert seen.refused == 0 and seen.most_followups <= 5
     assert seen.stale_countdowns == []  # the board never showed a countdown that was not running
-    assert told_true(seen), (seen.unseen_clocks[:3], seen.untrue_waits[:3])  # nobody's clock ran unseen
+    assert told_true(seen), untold(seen)  # nobody's clock ran unseen
     assert said_it_waits(seen.before_press), seen.before_press  # "the table waits" was said ...
     paused = says(seen.before_press, "table.paused_board_private")  # (it says how it goes on: Resume, not My hand)
     assert not says(seen.before_press, "table.paused_board")  # (which names Manage Server: none outside a server)
@@ -68,7 +68,7 @@ async def test_a_refused_token_means_waiting_for_the_next_press(h: Harness, mome
     # A board sent with the refused token can no longer be edited: a countdown it shows may outlive its decision,
     # but never by more than the time it gave (then it reads "… ago"); every other board only shows clocks that run.
     assert all(seconds <= 120 for seconds in seen.stale_seconds.values()), seen.stale_countdowns
-    assert told_true(seen), (seen.unseen_clocks[:3], seen.untrue_waits[:3])  # nobody was timed out unseen
+    assert told_true(seen), untold(seen)  # nobody was timed out unseen
     assert not said_it_waits(seen.after_press) and seen.boards_after_press <= 1 and seen.pings_after_press <= 1
 
 
@@ -81,7 +81,7 @@ async def test_three_people_away_are_told_and_no_clock_runs_behind_a_waiting_boa
     seen = await group_game(h, game, three=True, moment=moment)
     print(f"\n{game} three people {moment.value}: {seen}")
     assert seen.refused == 0 and seen.stale_countdowns == [] and said_it_waits(seen.before_press)
-    assert told_true(seen), (seen.unseen_clocks[:3], seen.untrue_waits[:3])
+    assert told_true(seen), untold(seen)
     assert not said_it_waits(seen.after_press) and seen.boards_after_press <= 1
 
 
@@ -124,7 +124,7 @@ async def test_every_game_at_every_moment_with_and_without_a_timer_and_a_refused
               f"board(s) and {seen.pings_after_press} ping(s)\n  before: {seen.before_press.splitlines()[-12:]}"
               f"\n  after: {seen.after_press.splitlines()[:4]}")
         assert seen.refused == 0 and seen.most_followups <= 5 and seen.live_controls == 0
-        assert told_true(seen), (seen.unseen_clocks[:3], seen.untrue_waits[:3])
+        assert told_true(seen), untold(seen)
         assert seen.boards_after_press <= 1 and seen.pings_after_press <= 1 and not said_it_waits(seen.after_press)
         if refuse:
             assert all(seconds <= timer for seconds in seen.stale_seconds.values()), seen.stale_countdowns
@@ -160,7 +160,7 @@ async def test_a_restart_as_nobody_presses_loses_nothing_and_one_press_brings_th
                           gap_at=gap_at)
         print(f"\nakuma restart: {seen}")
         assert seen.refused == 0 and seen.live_controls == 0 and seen.boards_after_press <= 1
-        assert told_true(seen), (seen.unseen_clocks[:3], seen.untrue_waits[:3])
+        assert told_true(seen), untold(seen)
         assert not said_it_waits(seen.after_press) and seen.pings_after_press <= 1
         table = await live[-1].bot.service.table(1)
         assert table.status == "finished"
@@ -190,7 +190,7 @@ async def test_when_the_last_live_press_used_its_messages_the_board_says_the_tab
     await move(h, clock, 5 * 60, table, seen, group)
     board = board_message(h, table)
     assert seen.stale_countdowns == [] and last.followups == 4  # the fifth kept back, unused
-    assert told_true(seen), (seen.unseen_clocks[:3], seen.untrue_waits[:3])
+    assert told_true(seen), untold(seen)
     assert table.clock_paused and table.row.deadline is None
     if not table.paused:
         assert says(board.text, "table.waits_for_press"), board.text

@@ -14,7 +14,7 @@ from engines import GAMES
 
 from .discord_harness import Harness
 from .discord_helpers import JOIN, MY_HAND, START, board_message, kill, only_table, says, start_harness
-from .private_gap import Moment, Seen, move, play, private_time, said_it_waits, told_true, untold
+from .private_gap import Moment, Seen, move, play, press, private_time, said_it_waits, told_true, untold
 from .suite_level import count
 from .test_discord_output import kept_by_discord
 
@@ -29,11 +29,11 @@ async def group_game(h: Harness, game: str, *, three: bool = False, **plan) -> S
     return await play(h, clock, people, h.group_dm(*people.values()), game, **plan)
 
 
-async def started(h: Harness, game: str, bots: int) -> tuple:
+async def started(h: Harness, game: str, bots: int, **options) -> tuple:
     """Alice and Bob at a game started in their group DM, Alice to play first: (alice, bob, group, table)."""
     alice, bob = h.user(ALICE_ID, "alice"), h.user(BOB_ID, "bob")
     group = h.group_dm(alice, bob)
-    lobby = (await h.slash(alice, f"play {game}", channel=group, bots=bots, start="host")).message
+    lobby = (await h.slash(alice, f"play {game}", channel=group, bots=bots, start="host", **options)).message
     await h.click(bob, lobby, label=JOIN)
     await h.click(alice, lobby, label=START)
     return alice, bob, group, only_table(h)
@@ -224,3 +224,31 @@ async def test_a_refused_followup_carrying_the_next_board_goes_out_with_another_
     assert f"<@{BOB_ID}>" in board.text and f"<t:{math.ceil(table.row.deadline)}:R>" in board.text, board.text
     assert h.server.channel_messages(group)[-1].id == board.id and not table.clock_paused
     assert not [c for c in h.calls if c.refused]
+
+
+@pytest.mark.parametrize("late", [10, 30])
+@pytest.mark.parametrize("timer", [300, 600])
+async def test_a_press_just_after_the_notice_takes_the_board_on(h: Harness, timer: int, late: int) -> None:
+    """The board says the table waits, and someone presses it soon after, while the token that edits it still lives
+    (for a minute): that press's token takes the board on. Its time warning later is an edit of it, and once the
+    next board is posted it is trimmed. (Before, the old token edited it once and then ended: the warning came as a
+    new board below, and the old one stayed live with a countdown that had run out.)"""
+    clock = private_time(h)
+    alice, bob, group, table = await started(h, "akuma", bots=2, timer=timer)
+    seen = Seen()
+    for _ in range(int(16 * 60 / 5)):
+        if said_it_waits(board_message(h, table).text):
+            break
+        await move(h, clock, 5, table, seen, group)
+    assert said_it_waits(board_message(h, table).text) and not table.paused
+    await move(h, clock, late, table, seen, group)
+    messages = len(h.server.channel_messages(group))
+    await press(h, {ALICE_ID: alice, BOB_ID: bob}[table.user_ids_to_act()[0]], table, group)
+    version = table.version
+    await move(h, clock, timer - 20, table, seen, group)  # past the time warning, before the timeout
+    assert table.version == version and says(board_message(h, table).text, "table.time_warning")
+    assert len(h.server.channel_messages(group)) == messages  # the warning: an edit of the board taken on
+    await move(h, clock, 60, table, seen, group)  # the timeout: the next board is posted
+    live = [m.text[-120:] for m in h.server.channel_messages(group) if m.components]
+    assert table.version > version and len(live) == 1, live  # the board before it was trimmed
+    assert told_true(seen) and seen.stale_countdowns == [], (untold(seen), seen.stale_countdowns[:3])

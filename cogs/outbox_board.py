@@ -340,19 +340,21 @@ class BoardWriter:
 
     async def _write_waiting(self, table: Table, outlet: Outlet) -> bool:
         """The table waits for a press, its clock stopped: the board shows what happened, whose turn it is (no
-        clock, no ping) and that it waits. Edited in place where a live token can; else posted with the followup
-        kept for it (the board it replaces keeps its lines); else (no live token) nothing can be said."""
+        clock, no ping) and that it waits. Edited in place where a live token can; else a short notice (its new lines,
+        whose turn, that it waits, the controls) posted with the followup kept for it (the board it replaces keeps
+        its lines and picture); else (no live token) nothing can be said."""
         assert self.waiting is not None
         self.post = None  # a board post that did not go through: its lines (still first in ``lines``) go on this one
         turn = turn_lines(table, self._people(table), [], clock=False)
         taken = fit(self.lines, [*turn, self.waiting], self.shown_lines)
         lines = [*self.shown_lines, *self.lines[:taken]]
-        board = await self._board_with(table, compose(lines, [*turn, self.waiting]))
         current = table.row.board_message_id
         if current and outlet.can_edit(current):
-            await outlet.edit(current, board)
-        elif outlet.can_post(kept=True):
-            sent = await outlet.send(board, kept=True)
+            await outlet.edit(current, await self._board_with(table, compose(lines, [*turn, self.waiting])))
+        elif outlet.can_post(kept=True):  # the board above stays as it was: the notice is short, no second copy
+            lines = self.lines[:taken]  # (the next press edits it into the board)
+            notice = Outgoing(content=compose(lines, [*turn, self.waiting]), view=table_view(table, table.row.locale))
+            sent = await outlet.send(notice, kept=True)
             self._replaced(table, [])
             await self.bot.service.note_output(table, board_message_id=sent)
         else:

@@ -252,3 +252,31 @@ async def test_a_press_just_after_the_notice_takes_the_board_on(h: Harness, time
     live = [m.text[-120:] for m in h.server.channel_messages(group) if m.components]
     assert table.version > version and len(live) == 1, live  # the board before it was trimmed
     assert told_true(seen) and seen.stale_countdowns == [], (untold(seen), seen.stale_countdowns[:3])
+
+
+async def test_a_dm_without_a_timer_whose_board_token_was_refused_says_it_waits_in_a_short_notice(h: Harness) -> None:
+    """``timer:0`` in a DM, the token of the board refused: the board can no longer be edited, so the notice is a
+    message of its own below it (whose turn, that the table waits, My hand), not a second copy of the board and its
+    picture. The press on it brings the board there."""
+    clock = private_time(h)
+    alice = h.user(ALICE_ID, "alice")
+    dm = h.dm(alice)
+    await h.slash(alice, "play diamondbox", channel=dm, bots=3, timer=0)
+    table = only_table(h)
+    seen = Seen()
+    while table.user_ids_to_act() != [ALICE_ID]:
+        await move(h, clock, 5, table, seen, dm)
+    box = h.bot.get_cog("TableCog").outbox(table.id)
+    await h.click(alice, board_message(h, table), label=MY_HAND)  # a live token beside the board's
+    await h.settle()
+    frozen_board = board_message(h, table)
+    h.server.faults.refuse_token(box.tokens.editor(frozen_board.id).interaction.token)
+    await move(h, clock, 20 * 60, table, seen, dm)
+    notice = board_message(h, table)
+    assert notice.id != frozen_board.id and said_it_waits(notice.text), notice.text
+    assert not notice.attachments and not notice.embeds, notice.text  # no second copy of the board
+    await press(h, alice, table, dm)
+    await h.settle()
+    board = board_message(h, table)
+    assert board.id == notice.id and not said_it_waits(board.text) and board.attachments
+    assert not [c for c in h.calls if c.refused]

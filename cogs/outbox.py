@@ -31,7 +31,7 @@ from bot.refusals import Backoff, Refusal
 from bot.storage import GameStatus
 from bot.table import EndReason, Table, Update, UpdateKind
 
-from .outbox_board import BoardWriter, MustWait
+from .outbox_board import BoardWriter, MustWait, due
 from .outbox_channel import lose_channel, move_to_thread
 from .outbox_kinds import OUTPUTS, Writing, in_lobby_channel
 from .outbox_lines import Output, due_after, event_lines
@@ -99,7 +99,7 @@ class TableOutbox:
             self.board.began()  # a new table: its log is empty
         self._followed = True
         if update.kind is UpdateKind.WARNING:
-            self.board.warning = update.version
+            self.board.warning = due(table)
         if update.kind is UpdateKind.ENDED:
             self.end_reason = update.reason
             self.tidy_after_end(table)

@@ -65,13 +65,22 @@ class Post:
     turn_log: list[str] = field(default_factory=list)  # its turn lines without the deadline
 
 
+Due = tuple[int, float | None]  # a decision as the time warning knows it: the table's version and its deadline
+
+
+def due(table: Table) -> Due:
+    """The decision now due. A clock resumed with full time (same version, new deadline) is a new one: the warning
+    of the old deadline is not shown with it."""
+    return table.version, table.row.deadline
+
+
 class BoardWriter:
     def __init__(self, bot: "GameHostBot") -> None:
         self.bot = bot
         self.lines: list[Line] = []  # event lines not yet on a board message
         self.skipped = 0  # lines given up while the channel could not keep up
-        self.warning: int | None = None  # the version whose time warning is due
-        self.warned: tuple[int, int] | None = None  # the time warning message shown: (message id, its version)
+        self.warning: Due | None = None  # the decision whose time warning is due
+        self.warned: tuple[int, Due] | None = None  # the time warning message shown: (message id, its decision)
         self.warned_in_turn: set[int] = set()  # people the time warning @mentioned in the turn they are still in
         self.post: Post | None = None
         self.pinged: set[int] = set()  # people already @mentioned (or acting) in the turn they are still in
@@ -191,7 +200,7 @@ class BoardWriter:
         """The time warning below the board: sent when due, deleted once its decision is made (or the table moved
         on). It @mentions only those it has not warned in this turn."""
         wrote = False
-        if self.warned is not None and self.warned[1] != table.version:
+        if self.warned is not None and self.warned[1] != due(table):
             try:
                 await outlet.delete(self.warned[0])
             except discord.NotFound:
@@ -205,7 +214,7 @@ class BoardWriter:
         ping = [u for u in people if u not in muted and u not in self.warned_in_turn]
         sent = await outlet.send(Outgoing(content=self._warning_text(table, people, ping, seconds),
                                           mentions=mentioning(ping)))
-        self.warned = (sent, table.version)
+        self.warned = (sent, due(table))
         self.warned_in_turn.update(ping)
         return True
 
@@ -216,7 +225,7 @@ class BoardWriter:
         return table.user_ids_to_act() if table.status is GameStatus.RUNNING else []
 
     def _warning_seconds(self, table: Table) -> int | None:
-        if self.warning != table.version or table.row.deadline is None or table.status is not GameStatus.RUNNING:
+        if self.warning != due(table) or table.row.deadline is None or table.status is not GameStatus.RUNNING:
             return None
         return max(0, round(table.row.deadline - self.bot.service.clock()))
 
@@ -331,19 +340,21 @@ class BoardWriter:
 
     async def _write_waiting(self, table: Table, outlet: Outlet) -> bool:
         """The table waits for a press, its clock stopped: the board shows what happened, whose turn it is (no
-        clock, no ping) and that it waits. Edited in place where a live token can; else posted with the followup
-        kept for it (the board it replaces keeps its lines); else (no live token) nothing can be said."""
+        clock, no ping) and that it waits. Edited in place where a live token can; else a short notice (its new lines,
+        whose turn, that it waits, the controls) posted with the followup kept for it (the board it replaces keeps
+        its lines and picture); else (no live token) nothing can be said."""
         assert self.waiting is not None
         self.post = None  # a board post that did not go through: its lines (still first in ``lines``) go on this one
         turn = turn_lines(table, self._people(table), [], clock=False)
         taken = fit(self.lines, [*turn, self.waiting], self.shown_lines)
         lines = [*self.shown_lines, *self.lines[:taken]]
-        board = await self._board_with(table, compose(lines, [*turn, self.waiting]))
         current = table.row.board_message_id
         if current and outlet.can_edit(current):
-            await outlet.edit(current, board)
-        elif outlet.can_post(kept=True):
-            sent = await outlet.send(board, kept=True)
+            await outlet.edit(current, await self._board_with(table, compose(lines, [*turn, self.waiting])))
+        elif outlet.can_post(kept=True):  # the board above stays as it was: the notice is short, no second copy
+            lines = self.lines[:taken]  # (the next press edits it into the board)
+            notice = Outgoing(content=compose(lines, [*turn, self.waiting]), view=table_view(table, table.row.locale))
+            sent = await outlet.send(notice, kept=True)
             self._replaced(table, [])
             await self.bot.service.note_output(table, board_message_id=sent)
         else:

@@ -99,12 +99,15 @@ def carrier(interaction: discord.Interaction) -> Carrier:
 
 async def adopt_board(interaction: discord.Interaction, table: Table) -> None:
     """A press on a DM table's board (or lobby) that no live token can edit any more (the table waited for a press,
-    or the bot restarted): acknowledged as an update of that message, so its token edits it into what the table
-    shows now (the press's own answer then follows as a followup) rather than posting it again below."""
+    or the bot restarted), or that says the table waits (the tokens that edit it end before the clock it will show):
+    acknowledged as an update of that message, so its token edits it into what the table shows now (the press's own
+    answer then follows as a followup) rather than posting it again below, or leaving it behind live."""
     message = interaction.message
     if (not carried_here(interaction, table) or interaction.response.is_done() or message is None
             or message.flags.ephemeral or message.id not in (table.row.board_message_id, table.row.lobby_message_id)):
         return
-    if tables_cog(interaction).outbox(table.id).tokens.can_edit(message.id):
-        return
+    outbox = tables_cog(interaction).outbox(table.id)
+    waits = message.id == table.row.board_message_id and outbox.board.waiting is not None
+    if outbox.tokens.can_edit(message.id) and not waits:
+        return  # (a board saying the table waits: the tokens that edit it end within a minute, before its clock)
     await interaction.response.defer()

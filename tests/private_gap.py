@@ -18,6 +18,7 @@ from enum import Enum
 from typing import Awaitable, Callable
 
 from bot.policies import choose_action
+from bot.timers import WARN_BEFORE
 from engines import get_engine
 
 from .discord_harness import Harness
@@ -61,6 +62,7 @@ class Seen:
     stale_seconds: dict[int, float] = field(default_factory=dict)  # ... per countdown shown: for how long
     unseen_clocks: list[str] = field(default_factory=list)  # a person's clock ran while the board did not tell them
     untrue_waits: list[str] = field(default_factory=list)  # the board said the table waits while a clock ran
+    early_warnings: list[str] = field(default_factory=list)  # a time warning shown long before its time was due
 
 
 def private_time(h: Harness, clock: ManualClock | None = None) -> ManualClock:
@@ -127,6 +129,9 @@ def look(h: Harness, table, clock: ManualClock, seen: Seen, channel: int) -> Non
                                           f"{message.text[-200:]}")
         if said_it_waits(message.text):
             seen.untrue_waits.append(f"at {clock.now():.0f}: {message.text[-200:]}")
+        if says(message.text, "table.time_warning") and table.row.deadline - clock.now() > WARN_BEFORE + STEP:
+            seen.early_warnings.append(f"at {clock.now():.0f}, {table.row.deadline - clock.now():.0f} s left: "
+                                       f"{message.text[-200:]}")
     for shown in COUNTDOWN.findall(message.text):
         if int(shown) <= clock.now():
             continue  # it ran out (Discord shows "… ago"): not a countdown any more
@@ -247,6 +252,7 @@ async def gap(h: Harness, clock: ManualClock, table, seen: Seen, channel: int, p
     await h.settle()
     seen.presses += 1
     seen.after_press = bottom(h, channel).text
+    look(h, table, clock, seen, channel)
     seen.new_after_press = len(h.server.channel_messages(channel)) - messages
     seen.boards_after_press = sum(1 for m in h.server.channel_messages(channel)
                                   if m.components and not says(m.text, "result.title") and m.id not in frozen(h))
@@ -254,8 +260,14 @@ async def gap(h: Harness, clock: ManualClock, table, seen: Seen, channel: int, p
 
 
 def told_true(seen: Seen) -> bool:
-    """Nobody's clock ran unseen, and no board said the table waits while a clock ran."""
-    return seen.unseen_clocks == [] and seen.untrue_waits == []
+    """Nobody's clock ran unseen, no board said the table waits while a clock ran, nor warned of a time that was
+    not running out (a clock resumed with its full time)."""
+    return seen.unseen_clocks == [] and seen.untrue_waits == [] and seen.early_warnings == []
+
+
+def untold(seen: Seen) -> tuple[list[str], ...]:
+    """What ``told_true`` found untrue (the first few of each)."""
+    return seen.unseen_clocks[:3], seen.untrue_waits[:3], seen.early_warnings[:3]
 
 
 def said_it_waits(text: str) -> bool:

@@ -14,7 +14,7 @@ from engines import GAMES
 
 from .discord_harness import Harness
 from .discord_helpers import JOIN, MY_HAND, START, board_message, kill, only_table, says, start_harness
-from .private_gap import Moment, Seen, move, play, private_time, said_it_waits, told_true
+from .private_gap import Moment, Seen, move, play, press, private_time, said_it_waits, told_true, untold
 from .suite_level import count
 from .test_discord_output import kept_by_discord
 
@@ -29,11 +29,11 @@ async def group_game(h: Harness, game: str, *, three: bool = False, **plan) -> S
     return await play(h, clock, people, h.group_dm(*people.values()), game, **plan)
 
 
-async def started(h: Harness, game: str, bots: int) -> tuple:
+async def started(h: Harness, game: str, bots: int, **options) -> tuple:
     """Alice and Bob at a game started in their group DM, Alice to play first: (alice, bob, group, table)."""
     alice, bob = h.user(ALICE_ID, "alice"), h.user(BOB_ID, "bob")
     group = h.group_dm(alice, bob)
-    lobby = (await h.slash(alice, f"play {game}", channel=group, bots=bots, start="host")).message
+    lobby = (await h.slash(alice, f"play {game}", channel=group, bots=bots, start="host", **options)).message
     await h.click(bob, lobby, label=JOIN)
     await h.click(alice, lobby, label=START)
     return alice, bob, group, only_table(h)
@@ -48,7 +48,7 @@ async def test_nobody_presses_for_20_minutes_and_the_table_says_it_waits(h: Harn
     print(f"\nakuma timer {timer} {moment.value}: {seen}")
     assert seen.refused == 0 and seen.most_followups <= 5
     assert seen.stale_countdowns == []  # the board never showed a countdown that was not running
-    assert told_true(seen), (seen.unseen_clocks[:3], seen.untrue_waits[:3])  # nobody's clock ran unseen
+    assert told_true(seen), untold(seen)  # nobody's clock ran unseen
     assert said_it_waits(seen.before_press), seen.before_press  # "the table waits" was said ...
     paused = says(seen.before_press, "table.paused_board_private")  # (it says how it goes on: Resume, not My hand)
     assert not says(seen.before_press, "table.paused_board")  # (which names Manage Server: none outside a server)
@@ -68,7 +68,7 @@ async def test_a_refused_token_means_waiting_for_the_next_press(h: Harness, mome
     # A board sent with the refused token can no longer be edited: a countdown it shows may outlive its decision,
     # but never by more than the time it gave (then it reads "… ago"); every other board only shows clocks that run.
     assert all(seconds <= 120 for seconds in seen.stale_seconds.values()), seen.stale_countdowns
-    assert told_true(seen), (seen.unseen_clocks[:3], seen.untrue_waits[:3])  # nobody was timed out unseen
+    assert told_true(seen), untold(seen)  # nobody was timed out unseen
     assert not said_it_waits(seen.after_press) and seen.boards_after_press <= 1 and seen.pings_after_press <= 1
 
 
@@ -81,7 +81,7 @@ async def test_three_people_away_are_told_and_no_clock_runs_behind_a_waiting_boa
     seen = await group_game(h, game, three=True, moment=moment)
     print(f"\n{game} three people {moment.value}: {seen}")
     assert seen.refused == 0 and seen.stale_countdowns == [] and said_it_waits(seen.before_press)
-    assert told_true(seen), (seen.unseen_clocks[:3], seen.untrue_waits[:3])
+    assert told_true(seen), untold(seen)
     assert not said_it_waits(seen.after_press) and seen.boards_after_press <= 1
 
 
@@ -124,7 +124,7 @@ async def test_every_game_at_every_moment_with_and_without_a_timer_and_a_refused
               f"board(s) and {seen.pings_after_press} ping(s)\n  before: {seen.before_press.splitlines()[-12:]}"
               f"\n  after: {seen.after_press.splitlines()[:4]}")
         assert seen.refused == 0 and seen.most_followups <= 5 and seen.live_controls == 0
-        assert told_true(seen), (seen.unseen_clocks[:3], seen.untrue_waits[:3])
+        assert told_true(seen), untold(seen)
         assert seen.boards_after_press <= 1 and seen.pings_after_press <= 1 and not said_it_waits(seen.after_press)
         if refuse:
             assert all(seconds <= timer for seconds in seen.stale_seconds.values()), seen.stale_countdowns
@@ -160,7 +160,7 @@ async def test_a_restart_as_nobody_presses_loses_nothing_and_one_press_brings_th
                           gap_at=gap_at)
         print(f"\nakuma restart: {seen}")
         assert seen.refused == 0 and seen.live_controls == 0 and seen.boards_after_press <= 1
-        assert told_true(seen), (seen.unseen_clocks[:3], seen.untrue_waits[:3])
+        assert told_true(seen), untold(seen)
         assert not said_it_waits(seen.after_press) and seen.pings_after_press <= 1
         table = await live[-1].bot.service.table(1)
         assert table.status == "finished"
@@ -190,7 +190,7 @@ async def test_when_the_last_live_press_used_its_messages_the_board_says_the_tab
     await move(h, clock, 5 * 60, table, seen, group)
     board = board_message(h, table)
     assert seen.stale_countdowns == [] and last.followups == 4  # the fifth kept back, unused
-    assert told_true(seen), (seen.unseen_clocks[:3], seen.untrue_waits[:3])
+    assert told_true(seen), untold(seen)
     assert table.clock_paused and table.row.deadline is None
     if not table.paused:
         assert says(board.text, "table.waits_for_press"), board.text
@@ -223,4 +223,60 @@ async def test_a_refused_followup_carrying_the_next_board_goes_out_with_another_
     assert refusal.hits == 1  # (Discord did refuse the followup)
     assert f"<@{BOB_ID}>" in board.text and f"<t:{math.ceil(table.row.deadline)}:R>" in board.text, board.text
     assert h.server.channel_messages(group)[-1].id == board.id and not table.clock_paused
+    assert not [c for c in h.calls if c.refused]
+
+
+@pytest.mark.parametrize("late", [10, 30])
+@pytest.mark.parametrize("timer", [300, 600])
+async def test_a_press_just_after_the_notice_takes_the_board_on(h: Harness, timer: int, late: int) -> None:
+    """The board says the table waits, and someone presses it soon after, while the token that edits it still lives
+    (for a minute): that press's token takes the board on. Its time warning later is an edit of it, and once the
+    next board is posted it is trimmed. (Before, the old token edited it once and then ended: the warning came as a
+    new board below, and the old one stayed live with a countdown that had run out.)"""
+    clock = private_time(h)
+    alice, bob, group, table = await started(h, "akuma", bots=2, timer=timer)
+    seen = Seen()
+    for _ in range(int(16 * 60 / 5)):
+        if said_it_waits(board_message(h, table).text):
+            break
+        await move(h, clock, 5, table, seen, group)
+    assert said_it_waits(board_message(h, table).text) and not table.paused
+    await move(h, clock, late, table, seen, group)
+    messages = len(h.server.channel_messages(group))
+    await press(h, {ALICE_ID: alice, BOB_ID: bob}[table.user_ids_to_act()[0]], table, group)
+    version = table.version
+    await move(h, clock, timer - 20, table, seen, group)  # past the time warning, before the timeout
+    assert table.version == version and says(board_message(h, table).text, "table.time_warning")
+    assert len(h.server.channel_messages(group)) == messages  # the warning: an edit of the board taken on
+    await move(h, clock, 60, table, seen, group)  # the timeout: the next board is posted
+    live = [m.text[-120:] for m in h.server.channel_messages(group) if m.components]
+    assert table.version > version and len(live) == 1, live  # the board before it was trimmed
+    assert told_true(seen) and seen.stale_countdowns == [], (untold(seen), seen.stale_countdowns[:3])
+
+
+async def test_a_dm_without_a_timer_whose_board_token_was_refused_says_it_waits_in_a_short_notice(h: Harness) -> None:
+    """``timer:0`` in a DM, the token of the board refused: the board can no longer be edited, so the notice is a
+    message of its own below it (whose turn, that the table waits, My hand), not a second copy of the board and its
+    picture. The press on it brings the board there."""
+    clock = private_time(h)
+    alice = h.user(ALICE_ID, "alice")
+    dm = h.dm(alice)
+    await h.slash(alice, "play diamondbox", channel=dm, bots=3, timer=0)
+    table = only_table(h)
+    seen = Seen()
+    while table.user_ids_to_act() != [ALICE_ID]:
+        await move(h, clock, 5, table, seen, dm)
+    box = h.bot.get_cog("TableCog").outbox(table.id)
+    await h.click(alice, board_message(h, table), label=MY_HAND)  # a live token beside the board's
+    await h.settle()
+    frozen_board = board_message(h, table)
+    h.server.faults.refuse_token(box.tokens.editor(frozen_board.id).interaction.token)
+    await move(h, clock, 20 * 60, table, seen, dm)
+    notice = board_message(h, table)
+    assert notice.id != frozen_board.id and said_it_waits(notice.text), notice.text
+    assert not notice.attachments and not notice.embeds, notice.text  # no second copy of the board
+    await press(h, alice, table, dm)
+    await h.settle()
+    board = board_message(h, table)
+    assert board.id == notice.id and not said_it_waits(board.text) and board.attachments
     assert not [c for c in h.calls if c.refused]

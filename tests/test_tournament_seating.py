@@ -217,7 +217,7 @@ def test_a_cancelled_table_is_no_meeting_for_the_swiss_seating() -> None:
     in the seating's history too: round 2 seats its two players together as the standings order has them, as if
     they had never sat down (counted as a meeting, they were split at the cost of the natural pairing)."""
     from bot.tournaments import Entrant, Tournament, TournamentTable, ranking_points
-    from bot.tournaments.formats import FORMATS
+    from bot.tournaments.formats import rules_of
     from bot.tournaments.models import Format
 
     tn = Tournament(1, 1, 1, 1, "rocca", Format.SWISS, 3, 2, 2, 0, status="running", current_round=1)
@@ -225,6 +225,6 @@ def test_a_cancelled_table_is_no_meeting_for_the_swiss_seating() -> None:
     tn.tables = [TournamentTable(1, 1, 1, [-1, -2], "cancelled"),
                  TournamentTable(2, 1, 2, [-3, -4], "finished", results=ranking_points([[-3], [-4]])),
                  TournamentTable(3, 1, 3, [-5, -6], "finished", results=ranking_points([[-5], [-6]]))]
-    tables, byes = FORMATS[Format.SWISS].seat(tn, 2, {})
+    tables, byes = rules_of(tn).seat(tn, 2, {})
     assert not byes
     assert sorted(sorted(tb) for tb in tables) == [[-6, -4], [-5, -3], [-2, -1]]

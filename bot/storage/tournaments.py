@@ -17,7 +17,7 @@ _TOURNAMENT_FIELDS = ("guild_id", "channel_id", "creator_id", "name", "game", "f
                       "seats_max", "final_table", "first_round", "checkin", "status", "current_round", "seed",
                       "locale", "signup_message_id", "standings_message_id", "bot_level", "break_seconds",
                       "next_round_at", "checkin_until", "turn_seconds", "start_at_deadline", "advance",
-                      "checkin_remind_at", "swiss_rounds", "cut")
+                      "checkin_remind_at", "swiss_rounds", "cut", "deal")
 _UPDATABLE = {"status", "current_round", "rounds", "checkin", "signup_message_id", "standings_message_id",
               "next_round_at", "checkin_until", "checkin_remind_at"}
 

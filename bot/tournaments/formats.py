@@ -1,19 +1,29 @@
 """The tournament formats as one table of rules: how a round is seated, how many rounds are played (and what a drop
 re-plans), and how places are decided. Seating, running, the service and the standings read ``rules_of`` instead of
-comparing format names, so a format is one more row.
+comparing format names, so a format is one more row. A row is a format and a deal (``Deal``: each table its own, or
+every table of a round the same): a combination without a row is refused at creation.
 """
 from __future__ import annotations
 
 import random
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable
 
 from bot.errors import HostError
 from engines import get_engine
 
 from . import knockout, round_robin, seating
-from .models import ROUND_ROBIN_MAX, FirstRound, Format, TableStatus, Tournament, TournamentStatus, TournamentTable
+from .models import (
+    ROUND_ROBIN_MAX,
+    Deal,
+    FirstRound,
+    Format,
+    TableStatus,
+    Tournament,
+    TournamentStatus,
+    TournamentTable,
+)
 from .standings import (
     Standing,
     apply_final_table,
@@ -45,10 +55,21 @@ class FormatRules:
     cut: bool = False                   # takes ``cut`` (the top k of a Swiss stage go on to a knockout)
     # Refuses (HostError) a correction (a set result, or a void when ``void``) of a table that later rounds rest on.
     check_correction: Callable[[Tournament, TournamentTable, bool], None] = lambda t, table, void: None
+    # Every table of a round plays the same deal (the engines' per-seat streams) and a seat's result is compared
+    # with the other tables' holders of that seat (issue 55).
+    same_deal: bool = False
 
 
 def rules_of(tournament: Tournament) -> FormatRules:
-    return FORMATS[tournament.format]
+    return FORMATS[tournament.format, tournament.deal]
+
+
+def rules_for(format: Format, deal: Deal) -> FormatRules:
+    """The row of ``format`` played with ``deal``; refused (HostError) when the two do not go together."""
+    rules = FORMATS.get((format, deal))
+    if rules is None:
+        raise HostError("tournament.same_deal_formats")
+    return rules
 
 
 def first_order(t: Tournament, ratings: dict[int, float], rng: random.Random) -> list[int]:
@@ -195,24 +216,27 @@ def _final_table_places(t: Tournament, rows: list[Standing]) -> list[Standing]:
     return apply_final_table(t, rows) if t.final_table else rows
 
 
-FORMATS: dict[Format, FormatRules] = {
-    Format.SWISS: FormatRules(seat=_seat_swiss, planned=None, rounds_after=lambda t, away: t.rounds,
-                              places=_final_table_places),
-    Format.ROUND_ROBIN: FormatRules(seat=_seat_round_robin, planned=_planned_round_robin,
-                                    rounds_after=lambda t, away: round_robin.planned_total(t),
-                                    places=_final_table_places,
-                                    max_entrants=ROUND_ROBIN_MAX, rounds_refused="tournament.round_robin_rounds"),
-    Format.KNOCKOUT: FormatRules(seat=_seat_knockout, planned=_planned_knockout,
-                                 rounds_after=_knockout_rounds_after, places=knockout_places,
-                                 rounds_refused="tournament.knockout_rounds", final_table=False, advance=True,
-                                 check_correction=_knockout_correction),
+_SWISS = FormatRules(seat=_seat_swiss, planned=None, rounds_after=lambda t, away: t.rounds, places=_final_table_places)
+_ROUND_ROBIN = FormatRules(seat=_seat_round_robin, planned=_planned_round_robin,
+                           rounds_after=lambda t, away: round_robin.planned_total(t), places=_final_table_places,
+                           max_entrants=ROUND_ROBIN_MAX, rounds_refused="tournament.round_robin_rounds")
+FORMATS: dict[tuple[Format, Deal], FormatRules] = {
+    (Format.SWISS, Deal.OWN): _SWISS,
+    (Format.ROUND_ROBIN, Deal.OWN): _ROUND_ROBIN,
+    (Format.KNOCKOUT, Deal.OWN): FormatRules(seat=_seat_knockout, planned=_planned_knockout,
+                                             rounds_after=_knockout_rounds_after, places=knockout_places,
+                                             rounds_refused="tournament.knockout_rounds", final_table=False,
+                                             advance=True, check_correction=_knockout_correction),
     # Challonge's two stages: ``rounds`` Swiss rounds, then a knockout of the top ``cut`` seeded by their standings.
-    Format.SWISS_KNOCKOUT: FormatRules(seat=_seat_knockout, planned=_planned_knockout,
-                                       rounds_after=_knockout_rounds_after, places=knockout_places,
-                                       final_table=False, advance=True, cut=True,
-                                       check_correction=_knockout_correction),
+    (Format.SWISS_KNOCKOUT, Deal.OWN): FormatRules(seat=_seat_knockout, planned=_planned_knockout,
+                                                   rounds_after=_knockout_rounds_after, places=knockout_places,
+                                                   final_table=False, advance=True, cut=True,
+                                                   check_correction=_knockout_correction),
+    # Same-deal rounds (issue 55): a Swiss or a round robin whose every round is one deal played at every table.
+    (Format.SWISS, Deal.SAME): replace(_SWISS, same_deal=True),
+    (Format.ROUND_ROBIN, Deal.SAME): replace(_ROUND_ROBIN, same_deal=True),
 }
-assert set(FORMATS) == set(Format), "every format has its rules"
+assert {f for f, _ in FORMATS} == set(Format), "every format has its rules"
 
 
 def first_round_tables(t: Tournament, count: int) -> int:

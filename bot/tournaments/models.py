@@ -53,6 +53,13 @@ class TableStatus(StrEnum):
     BYE = "bye"
 
 
+class Deal(StrEnum):
+    """Whose deal a round's tables play (a tournament's ``deal``; with its format, one row of ``formats.FORMATS``)."""
+
+    OWN = "own"    # every table its own deal, as at /play
+    SAME = "same"  # every table of a round the same deal, per-seat streams: a seat is compared with its holders
+
+
 class FirstRound(StrEnum):
     """How a tournament seats its first round (its ``first_round``)."""
 
@@ -179,6 +186,7 @@ class Tournament:
     checkin_remind_at: float | None = None  # when the one reminder before the check-in deadline is due (None: sent)
     swiss_rounds: int = 0              # a Swiss feeding a knockout: the Swiss stage's rounds
     cut: int = 0                       # ... and how many of its standings go on to the knockout
+    deal: Deal = Deal.OWN              # same: every table of a round plays the same deal (formats.FORMATS)
     entrants: dict[int, Entrant] = field(default_factory=dict)
     tables: list[TournamentTable] = field(default_factory=list)
 
@@ -187,6 +195,7 @@ class Tournament:
         self.status = TournamentStatus(self.status)
         self.bot_level = BotLevel(self.bot_level)
         self.first_round = FirstRound(self.first_round)
+        self.deal = Deal(self.deal)
 
     @property
     def total_rounds(self) -> int:

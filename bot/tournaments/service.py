@@ -14,13 +14,14 @@ from bot.storage import BotLevel, GameStatus, Storage
 
 from .absence import Replaced, mark_away, seat_to_bot
 from .checkin import CheckIn
-from .formats import FORMATS, can_come_back, first_round_tables, rules_of, seated_without
+from .formats import can_come_back, first_round_tables, rules_for, rules_of, seated_without
 from .models import (
     ACTIVE_STATES,
     ENDED_STATES,
     JOINABLE,
     LIVE_TABLE_STATES,
     OPEN_STATES,
+    Deal,
     Entrant,
     EntrantStatus,
     FirstRound,
@@ -89,11 +90,11 @@ class TournamentService:
                      options: dict[str, Any] | None = None, locale: str = "en",
                      seed: int | None = None, bot_level: str = BotLevel.NORMAL, break_seconds: int = 0,
                      turn_seconds: int = 120, start_at_deadline: bool = False,
-                     advance: int | None = None, cut: int | None = None) -> Tournament:
+                     advance: int | None = None, cut: int | None = None, deal: str = Deal.OWN) -> Tournament:
         parsed, seats_min, seats_max = self.check_create(game, format, rounds, seats_min, seats_max, first_round,
                                                          options, bot_level, break_seconds, turn_seconds,
-                                                         final_table=final_table, advance=advance, cut=cut)
-        rules = FORMATS[Format(format)]
+                                                         final_table=final_table, advance=advance, cut=cut, deal=deal)
+        rules = rules_for(Format(format), Deal(deal))
         swiss = (rounds or 3) if rules.cut else 0  # a Swiss stage before a knockout: the organiser's rounds
         planned = rules.planned is not None  # the start plans the rounds (a Swiss stage's with its knockout's)
         tournament = Tournament(
@@ -103,7 +104,7 @@ class TournamentService:
             final_table=final_table, first_round=FirstRound(first_round), locale=locale,
             bot_level=check_level(bot_level),
             break_seconds=break_seconds, turn_seconds=turn_seconds, start_at_deadline=start_at_deadline,
-            advance=advance or 0, swiss_rounds=swiss, cut=cut or 0)
+            advance=advance or 0, swiss_rounds=swiss, cut=cut or 0, deal=Deal(deal))
         tournament.id = await self.store.create(tournament)
         self._cache[tournament.id] = tournament
         await self.rounds.emit(tournament, TournamentUpdateKind.SIGNUP)

@@ -16,8 +16,8 @@ from bot.policies import check_level
 from engines import get_engine
 
 from . import knockout
-from .formats import FORMATS
-from .models import FirstRound, Format
+from .formats import rules_for
+from .models import Deal, FirstRound, Format
 
 MAX_ROUNDS = BOUNDS[Cap.TOURNAMENT_ROUNDS][1]  # what a server's admins may allow at most (bot.limits)
 MAX_BOTS = BOUNDS[Cap.TOURNAMENT_BOTS][1]
@@ -44,7 +44,7 @@ def check_settings(game: str, format: str = "swiss", rounds: int | None = None, 
                  seats_max: int | None = None, first_round: str = FirstRound.RANDOM,
                  options: dict[str, Any] | None = None, bot_level: str = BotLevel.NORMAL, break_seconds: int = 0,
                  turn_seconds: int = 120, *, final_table: bool = False, advance: int | None = None,
-                 cut: int | None = None) -> tuple[dict[str, Any], int, int]:
+                 cut: int | None = None, deal: str = Deal.OWN) -> tuple[dict[str, Any], int, int]:
     """Refuse bad settings without touching the database (the cog checks before it defers); returns the
     parsed options and the table sizes."""
     engine = get_engine(game)  # an unknown game is refused here (BadOptions)
@@ -54,9 +54,9 @@ def check_settings(game: str, format: str = "swiss", rounds: int | None = None, 
     seats_min, seats_max = seats_min or low, seats_max or max(high, seats_min or low)
     if not engine.min_players <= seats_min <= seats_max <= engine.max_players:
         raise HostError("tournament.bad_seats", min=engine.min_players, max=engine.max_players)
-    if format not in set(Format) or first_round not in {way.value for way in FirstRound}:  # the text given
+    if format not in set(Format) or first_round not in set(FirstRound) or deal not in set(Deal):  # the text given
         raise HostError("tournament.bad_format")
-    rules = FORMATS[Format(format)]
+    rules = rules_for(Format(format), Deal(deal))
     if rounds is not None and not 1 <= rounds <= MAX_ROUNDS:
         raise HostError("tournament.bad_rounds", max=MAX_ROUNDS)
     if rounds is not None and rules.rounds_refused:
@@ -84,6 +84,7 @@ class CreateArguments(TypedDict):
     game: str
     name: str
     format: str
+    deal: str
     rounds: int | None
     seats_min: int | None
     seats_max: int | None
@@ -104,6 +105,7 @@ class TournamentSettings(BaseModel):
 
     game: str
     format: Format = Format.SWISS
+    deal: Deal = Deal.OWN
     rounds: int | None = Field(None, ge=1, le=MAX_ROUNDS)
     min_seats: int | None = Field(None, ge=2, le=MAX_SEATS)
     max_seats: int | None = Field(None, ge=2, le=MAX_SEATS)
@@ -124,15 +126,15 @@ class TournamentSettings(BaseModel):
         checked_name(self.name or "")
         check_settings(self.game, self.format, self.rounds, self.min_seats, self.max_seats, self.first_round,
                        bot_level=self.bot_level, break_seconds=self.break_minutes * 60, turn_seconds=self.timer,
-                       final_table=self.final_table, advance=self.advance, cut=self.cut)
+                       final_table=self.final_table, advance=self.advance, cut=self.cut, deal=self.deal)
 
     def create_arguments(self) -> CreateArguments:
         """``TournamentService.create``'s keyword arguments for these settings (all but where and by whom)."""
         return CreateArguments(
-            game=self.game, name=self.name or "", format=self.format, rounds=self.rounds, seats_min=self.min_seats,
-            seats_max=self.max_seats, final_table=self.final_table, first_round=self.first_round,
-            bot_level=self.bot_level, break_seconds=self.break_minutes * 60, turn_seconds=self.timer,
-            start_at_deadline=self.start_at_deadline, advance=self.advance, cut=self.cut)
+            game=self.game, name=self.name or "", format=self.format, deal=self.deal, rounds=self.rounds,
+            seats_min=self.min_seats, seats_max=self.max_seats, final_table=self.final_table,
+            first_round=self.first_round, bot_level=self.bot_level, break_seconds=self.break_minutes * 60,
+            turn_seconds=self.timer, start_at_deadline=self.start_at_deadline, advance=self.advance, cut=self.cut)
 
 
 def checked_name(name: str) -> str:

@@ -1,0 +1,3 @@
+-- Same-deal tournament rounds (issue 55, SQLite 0021): a tournament's `deal`, 'own' (every table its own deal, as
+-- before) or 'same' (every table of a round plays the same deal with per-seat streams). Stored tournaments keep 'own'.
+ALTER TABLE tournaments ADD COLUMN deal TEXT NOT NULL DEFAULT 'own' CHECK (deal IN ('own', 'same'));

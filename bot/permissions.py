@@ -6,3 +6,5 @@ TABLE_PERMISSIONS = ("view_channel", "send_messages", "embed_links", "attach_fil
 # A tournament opens a public thread per table and writes in it (and unarchives it when Discord archived it).
 TOURNAMENT_PERMISSIONS = TABLE_PERMISSIONS + ("create_public_threads", "send_messages_in_threads",
                                               "manage_threads")
+# A same-deal tournament opens a private thread per table instead, and adds the seated people to it (issue 55).
+SAME_DEAL_PERMISSIONS = TOURNAMENT_PERMISSIONS + ("create_private_threads",)

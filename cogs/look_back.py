@@ -14,6 +14,7 @@ from bot.errors import HostError
 from bot.rebuilds import Rebuilds
 from bot.replay import GameRecord, stored_record
 from bot.review import ReplayCache, SteppedReplay
+from bot.round_secrecy import kept_from
 from bot.shares import shows_every_hand
 from bot.table import Table
 
@@ -110,6 +111,13 @@ def check_can_see(interaction: discord.Interaction, table: Table) -> None:
         raise HostError("other_server")
     if not can_see(interaction, table):
         raise HostError("look_back_hidden", game_id=table.id)
+
+
+async def check_round_secret(interaction: discord.Interaction, table: Table) -> None:
+    """A same-deal tournament round's table while the round is played: only those seated there see it (its other
+    tables hold the same cards), so anyone else is refused with why (``bot.round_secrecy``)."""
+    if await kept_from(host(interaction).storage, table.id, interaction.user.id):
+        raise HostError("same_deal_round_secret", game_id=table.id)
 
 
 async def all_hands_allowed(interaction: discord.Interaction, table_id: int) -> bool:

@@ -7,10 +7,10 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.errors import HostError
-from bot.permissions import TABLE_PERMISSIONS, TOURNAMENT_PERMISSIONS
+from bot.permissions import SAME_DEAL_PERMISSIONS, TABLE_PERMISSIONS, TOURNAMENT_PERMISSIONS
 
-__all__ = ["TABLE_PERMISSIONS", "TOURNAMENT_PERMISSIONS", "missing", "missing_in_channel", "permission_names",
-           "require"]
+__all__ = ["SAME_DEAL_PERMISSIONS", "TABLE_PERMISSIONS", "TOURNAMENT_PERMISSIONS", "missing", "missing_in_channel",
+           "permission_names", "require"]
 from bot.i18n import join_list, t
 
 if TYPE_CHECKING:

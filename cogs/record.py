@@ -22,7 +22,7 @@ from bot.storage import GameStatus
 
 from .common import host
 from .custom_ids import ID
-from .look_back import LookBackItem, all_hands_allowed, check_can_see, opening, rebuilt_game
+from .look_back import LookBackItem, all_hands_allowed, check_can_see, check_round_secret, opening, rebuilt_game
 
 REVEAL_EMBED_CHARS = EMBED_DESCRIPTION  # Discord's limit for an embed's description
 
@@ -31,6 +31,7 @@ async def send_record(interaction: discord.Interaction, table_id: int) -> None:
     service = host(interaction).service
     table = await service.table(table_id)
     check_can_see(interaction, table)
+    await check_round_secret(interaction, table)
     if table.status is not GameStatus.FINISHED:
         raise HostError("record_not_finished", game_id=table_id)
     if not await all_hands_allowed(interaction, table_id):  # its seed and every hand: not while the round plays
@@ -53,7 +54,8 @@ async def send_record(interaction: discord.Interaction, table_id: int) -> None:
 
 
 class RevealButton(LookBackItem, template=rf"gh:reveal:(?P<gid>{ID})"):
-    """**Reveal** under a finished table's result (not a tournament's: its other tables may still be playing)."""
+    """**Reveal** under a finished table's result; a tournament table's (it has no such button) once its round is
+    over: its other tables may still be playing."""
 
     def __init__(self, game_id: int, locale: object | None = None) -> None:
         super().__init__(discord.ui.Button(label=t("result.reveal", locale), emoji="🃏",
@@ -68,10 +70,11 @@ class RevealButton(LookBackItem, template=rf"gh:reveal:(?P<gid>{ID})"):
         bot = host(interaction)
         table = await bot.service.table(self.game_id)
         check_can_see(interaction, table)
+        await check_round_secret(interaction, table)
         if table.status is not GameStatus.FINISHED:
             raise HostError("record_not_finished", game_id=self.game_id)
-        if await bot.storage.tournaments.tournament_of_game(self.game_id) is not None:
-            raise HostError("reveal_tournament")
+        if not await all_hands_allowed(interaction, self.game_id):  # a tournament's: once its round is over
+            raise HostError("reveal_round_running", game_id=self.game_id)
         opening(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
         replay = await rebuilt_game(interaction, self.game_id)

@@ -33,7 +33,15 @@ from bot.table import Table
 from .board import image_alt
 from .common import host
 from .custom_ids import ID, INDEX, number, valid_id
-from .look_back import LookBackItem, all_hands_allowed, check_can_see, look_back, opening, replay_cache
+from .look_back import (
+    LookBackItem,
+    all_hands_allowed,
+    check_can_see,
+    check_round_secret,
+    look_back,
+    opening,
+    replay_cache,
+)
 from .review_shared import SharedReviews, post_shared
 
 EMBED_CHARS = EMBED_DESCRIPTION  # Discord's limit for an embed's description
@@ -49,6 +57,7 @@ async def finished_table(interaction: discord.Interaction, table_id: int) -> Tab
         raise HostError("no_such_game", game_id=table_id)
     table = await host(interaction).service.table(table_id)
     check_can_see(interaction, table)
+    await check_round_secret(interaction, table)
     if table.status is not GameStatus.FINISHED:
         raise HostError("review_not_finished", game_id=table_id)
     return table

@@ -20,7 +20,7 @@ from bot.table import Table
 
 from .common import GameItem, host, is_admin, reply
 from .custom_ids import ID, valid_id
-from .look_back import check_can_see, opening
+from .look_back import check_can_see, check_round_secret, opening
 
 
 def publicly_seen(client: discord.Client, table: Table) -> bool:
@@ -55,6 +55,7 @@ async def share_links(interaction: discord.Interaction, table_id: int) -> None:
         raise HostError("share_no_web")
     table = await bot.service.table(table_id)
     check_can_see(interaction, table)
+    await check_round_secret(interaction, table)
     if table.status is not GameStatus.FINISHED:
         raise HostError("share_not_finished", game_id=table_id)
     if not await shows_every_hand(bot.storage, table_id):  # as /game record and Reveal: a round's tables may

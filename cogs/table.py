@@ -22,8 +22,10 @@ from bot.table import Table, Update, UpdateKind
 from .board import board_view
 from .common import as_host, board_embed, check_server, host, is_admin, reply
 from .controls import PERSISTENT_ITEMS, hand_message, redraw_files
+from .custom_ids import valid_id
 from .live_hands import LiveHands
 from .lobby import lobby_embed
+from .look_back import check_round_secret
 from .outbox import TableOutbox
 from .paused import PAUSED_ITEMS, paused_view
 from .record import RevealButton, send_record
@@ -124,15 +126,21 @@ class TableCog(commands.Cog):
     @app_commands.describe(table="Table number (only needed when the channel has several)")
     async def status(self, interaction: discord.Interaction, table: int | None = None) -> None:
         """Show the board of the table in this channel, only to you."""
+        if table is not None and valid_id(table):  # a same-deal round's table asked for by number, from anywhere
+            named = await host(interaction).service.table(table)
+            check_server(interaction, named.row.guild_id)
+            await check_round_secret(interaction, named)
         try:  # after the end: the last result here rather than "no table"
             tb = await self.table_here(interaction, table)
         except HostError as exc:
             last = await host(interaction).service.last_finished_in_channel(interaction.channel_id or 0)
             if exc.code != "no_table_here" or last is None:
                 raise
+            await check_round_secret(interaction, last)
             await reply(interaction, t("table.last_result", interaction.locale, id=last.id),
                         embed=board_embed(last, interaction.locale))
             return
+        await check_round_secret(interaction, tb)  # a same-deal round's board: for those seated there
         if tb.status is GameStatus.LOBBY:
             await reply(interaction, embed=lobby_embed(tb, interaction.locale))
         elif tb.paused:  # what the paused board says and offers: Resume, End table

@@ -18,7 +18,8 @@ from bot.replies import fill_original
 from bot.storage import GameStatus
 from bot.tournaments import Tournament, TournamentUpdate
 from bot.tournaments.absence import Replaced
-from bot.tournaments.models import TournamentStatus
+from bot.tournaments.formats import rules_of
+from bot.tournaments.models import Deal, TournamentStatus
 from bot.tournaments.settings import MAX_CHECKIN_MINUTES, TournamentSettings
 
 from .common import NO_MENTIONS, as_host, check_server, game_choices, host, public_language, reply
@@ -34,7 +35,7 @@ from .limits import (
 )
 from .lobby import LEVEL_CHOICES
 from .model_options import model_command
-from .permissions import TOURNAMENT_PERMISSIONS, require
+from .permissions import SAME_DEAL_PERMISSIONS, TOURNAMENT_PERMISSIONS, require
 from .tournament_channel import SignupButton, TournamentChannel, signup_embed, signup_view, standings_message
 from .tournament_controls import (
     NextRoundButton,
@@ -50,6 +51,16 @@ WHICH = "Tournament number (only needed when the channel has several)"
 log = logging.getLogger(__name__)
 
 
+def require_private_threads(interaction: discord.Interaction, same_deal: bool) -> None:
+    """A same-deal tournament's tables play in private threads: refused where the bot cannot make them (it lacks
+    the permission, or the channel is an announcement channel, which has no private threads)."""
+    if not same_deal:
+        return
+    require(interaction, SAME_DEAL_PERMISSIONS, "tournament.missing_permissions")
+    if getattr(interaction.channel, "type", None) is discord.ChannelType.news:
+        raise HostError("tournament.same_deal_text_channel")
+
+
 async def create(interaction: discord.Interaction, values: dict[str, Any]) -> None:
     """``/tournament create``: a tournament here and its public sign-up message (Join / Leave)."""
     settings = TournamentSettings(**values)
@@ -60,6 +71,7 @@ async def create(interaction: discord.Interaction, values: dict[str, Any]) -> No
     refuse_unless_organiser(interaction, limits)
     refuse_tournament_size(limits, settings.bots, settings.rounds)
     settings.check()
+    require_private_threads(interaction, settings.deal is Deal.SAME)
     count_creation(interaction, limits)
     await interaction.response.defer(thinking=True)  # the database and up to 64 bot entrants come next
     tn = await service.create(guild_id=interaction.guild_id, channel_id=interaction.channel_id,
@@ -154,6 +166,7 @@ class TournamentCog(TournamentChannel, commands.Cog):
         limits = await server_limits(interaction)
         refuse_unless_organiser(interaction, limits)
         tn = await self.resolve(interaction, tournament)
+        require_private_threads(interaction, rules_of(tn).same_deal)
         await interaction.response.defer(ephemeral=True, thinking=True)
         cap = limits.cap(Cap.TABLES_PER_SERVER)  # round 1's tables count towards the server's running tables
         running = await host(interaction).storage.count_games(interaction.guild_id, GameStatus.RUNNING)

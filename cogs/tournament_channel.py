@@ -22,13 +22,14 @@ from bot.render.bracket_image import render_png as bracket_png
 from bot.tournaments import Tournament, TournamentService, TournamentTable, TournamentUpdate
 from bot.tournaments import text as tx
 from bot.tournaments.bracket import bracket
+from bot.tournaments.formats import rules_of
 from bot.tournaments.models import OPEN_STATES
 from bot.tournaments.models import TournamentStatus as Status
 from bot.tournaments.models import TournamentUpdateKind as Kind
 
 from .common import NO_MENTIONS, GameItem, check_server, reply
 from .custom_ids import ID
-from .permissions import TOURNAMENT_PERMISSIONS, missing_in_channel, permission_names
+from .permissions import SAME_DEAL_PERMISSIONS, TOURNAMENT_PERMISSIONS, missing_in_channel, permission_names
 from .tournament_controls import tournaments
 from .tournament_writer import NoncedChannel, Nonces
 
@@ -114,22 +115,50 @@ class SignupButton(GameItem, template=rf"gh:tn:(?P<tid>{ID}):(?P<op>join|leave|c
         await reply(interaction, t(f"tournament.done.{self.op}", interaction.locale))  # the message redraws itself
 
 
+def thread_permissions(tournament: Tournament) -> tuple[tuple[str, ...], str]:
+    """What the bot needs in a tournament's channel, and the permission that creates its tables' threads."""
+    if rules_of(tournament).same_deal:
+        return SAME_DEAL_PERMISSIONS, "create_private_threads"
+    return TOURNAMENT_PERMISSIONS, "create_public_threads"
+
+
+async def add_seated(thread: discord.Thread, people: list[int]) -> None:
+    """The people seated at a private table's thread added to it before anything is posted there. If Discord
+    refuses one, the thread (which nobody else can see) is deleted where the bot may, and the refusal goes on to
+    the table's retries, which tell the organiser why: never a table someone seated there cannot read."""
+    try:
+        for user_id in people:
+            await thread.add_user(discord.Object(user_id))
+    except discord.HTTPException:
+        try:
+            await thread.delete()
+        except discord.HTTPException as failure:
+            log.warning("a private table thread left unused after a refused member (%s)", failure.status)
+        raise
+
+
 class TournamentChannel:
     """The channel side of every tournament change (the cog's half that talks to Discord for the service)."""
 
     bot: GameHostBot
 
     async def open_thread(self, tournament: Tournament, table: TournamentTable) -> int:
-        """A public thread per table, opened with the seated players mentioned (which also adds them to it)."""
+        """A thread per table, opened with the seated players mentioned (which also adds them to a public one). A
+        same-deal tournament's is private (its round's other tables hold the same cards): only those seated there
+        are added (bots need nothing), and none of them may invite anyone else."""
         locale = tournament.locale
         channel = self.bot.get_channel(tournament.channel_id) or await self.bot.fetch_channel(tournament.channel_id)
         name = t("tournament.thread_name", locale, name=tx.title(tournament, locale, literal.plain),
                  round=table.round, table=table.number)  # Discord shows a thread's name as is
         assert isinstance(channel, discord.TextChannel)  # tournaments are created in a text channel
-        thread = await channel.create_thread(
-            name=name[:THREAD_NAME], type=discord.ChannelType.public_thread, auto_archive_duration=1440)
-        await self.point_to_replay(tournament, table, thread.id)
         entrants = [tournament.entrants[u] for u in table.players]
+        private = rules_of(tournament).same_deal
+        thread = await channel.create_thread(
+            name=name[:THREAD_NAME], auto_archive_duration=1440, invitable=not private,
+            type=discord.ChannelType.private_thread if private else discord.ChannelType.public_thread)
+        if private:
+            await add_seated(thread, [e.user_id for e in entrants if not e.is_bot])
+        await self.point_to_replay(tournament, table, thread.id)
         intro = t("tournament.table_intro", locale, round=table.round, table=table.number,
                   players=" ".join(e.mention for e in entrants))
         await thread.send(
@@ -157,9 +186,10 @@ class TournamentChannel:
         hears it once, by DM, with the permission the bot lacks when Discord refused for want of one."""
         locale = tournament.locale
         if getattr(error, "code", None) in (MISSING_ACCESS, MISSING_PERMISSIONS):
-            lacking = missing_in_channel(self.bot, tournament.guild_id, tournament.channel_id, TOURNAMENT_PERMISSIONS)
+            needed, thread_kind = thread_permissions(tournament)
+            lacking = missing_in_channel(self.bot, tournament.guild_id, tournament.channel_id, needed)
             reason = t("tournament.not_opening.missing", locale,
-                       missing=permission_names(lacking or ["create_public_threads"], locale))
+                       missing=permission_names(lacking or [thread_kind], locale))
         else:
             reason = t("tournament.not_opening.error", locale, error=getattr(error, "status", type(error).__name__))
         text = t("tournament.not_opening", locale, name=tx.title(tournament, locale), round=table.round,

@@ -351,6 +351,9 @@ class Harness(HarnessErrors):
         if message is not None and message.ephemeral and (
                 message.payload.get("interaction_metadata", {}).get("user", {}).get("id") != str(user.id)):
             raise HarnessError(f"{user.name} cannot see the ephemeral {message}")
+        if not self.sees_thread(user, channel_id):
+            raise HarnessError(f"{user.name} cannot see the private thread {channel_id}: Discord shows it only to "
+                               "its members and to those with Manage Threads")
         payload = interaction_payload(self, user, kind, data, channel_id, message)
         iid = int(payload["id"])
         reply = Reply(self.server, iid, payload["token"], kind, channel_id, user.payload,
@@ -368,6 +371,14 @@ class Harness(HarnessErrors):
             self.record_error(HarnessError(f"interaction {what!r} got no response (Discord: 'interaction failed')"))
         self.check_errors()
         return reply
+
+    def sees_thread(self, user: HarnessUser, channel_id: int) -> bool:
+        """Whether ``user`` sees ``channel_id`` as far as private threads go: a member of it, or a moderator."""
+        channel = self.server.channels.get(channel_id) or {}
+        if channel.get("type") != 12:
+            return True
+        moderator = discord.Permissions(user.permissions).manage_threads
+        return moderator or str(user.id) in self.server.thread_members.get(channel_id, set())
 
     async def burst(self, user: HarnessUser, message: MessageLike, custom_id: str, times: int, *,
                     wait: bool = True) -> list[Reply]:

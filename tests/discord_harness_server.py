@@ -10,7 +10,7 @@ import re
 from typing import Any, Callable, Optional
 from urllib.parse import unquote
 
-from bot.discord_rules import callback_errors, command_errors, message_errors, thread_errors
+from bot.discord_rules import callback_errors, command_errors, member_errors, message_errors, thread_errors
 from bot.discord_rules.limits import MAX_PRIVATE_FOLLOWUPS
 
 from .discord_faults import Faults
@@ -97,6 +97,7 @@ class FakeDiscord:
         self.bot_permissions: Callable[[int], int] = lambda channel_id: ALL_PERMISSIONS  # the harness knows them
         self.windows: list[list[Call]] = []  # Reply.calls lists currently receiving every call
         self.max_active_threads = 1000  # active threads a server may have (160006 beyond)
+        self.thread_members: dict[int, set[str]] = {}  # thread id → its members' user ids (the bot, who made it)
         self.faults = Faults()  # Discord's rate limits, deadlines and failures, as tests switch them on
         self._routes: list[tuple[str, re.Pattern, Handler, str, bool]] = []
         for method, template, handler in ROUTES:
@@ -341,11 +342,12 @@ class FakeDiscord:
         if parent is None:
             return UNKNOWN_CHANNEL
         body = call.json or {}
-        if bad := thread_errors(body, from_message="message_id" in params):
-            return bad
         if "thread_metadata" in parent or parent.get("type") not in (0, 5):
             return WRONG_CHANNEL_TYPE
-        needed = CREATE_PRIVATE_THREADS if body.get("type") == 12 else CREATE_PUBLIC_THREADS
+        if bad := thread_errors(body, from_message="message_id" in params, parent_type=parent.get("type")):
+            return bad
+        kind = body.get("type") or (12 if "message_id" not in params else 10 if parent["type"] == 5 else 11)
+        needed = CREATE_PRIVATE_THREADS if kind == 12 else CREATE_PUBLIC_THREADS
         if not self.bot_permissions(int(parent["id"])) & needed:
             return MISSING_PERMISSIONS
         source = self._channel_message(params) if "message_id" in params else None
@@ -358,7 +360,7 @@ class FakeDiscord:
         if len(active) >= self.max_active_threads:
             return THREAD_LIMIT
         thread = {"id": str(tid), "guild_id": str(self.guild_id), "parent_id": parent["id"], "name": body["name"],
-                  "owner_id": self.bot_user["id"], "type": body.get("type", 11), "last_message_id": None,
+                  "owner_id": self.bot_user["id"], "type": kind, "last_message_id": None,
                   "message_count": 0, "member_count": 1, "rate_limit_per_user": body.get("rate_limit_per_user", 0),
                   "flags": 0, "thread_metadata": {
                       "archived": False, "locked": False, "archive_timestamp": now_iso(),
@@ -366,10 +368,27 @@ class FakeDiscord:
                       "invitable": body.get("invitable", True), "create_timestamp": now_iso()},
                   "member": {"id": str(tid), "user_id": self.bot_user["id"], "join_timestamp": now_iso(), "flags": 0}}
         self.channels[tid] = thread
+        self.thread_members[tid] = {self.bot_user["id"]}
         if source is not None:
             source["flags"] |= HAS_THREAD
         self.on_thread_create(thread)  # Discord also sends THREAD_CREATE over the gateway
         return 201, thread
+
+    def _add_thread_member(self, call, params):
+        """Add Thread Member, as Discord rules it (``member_errors``); ``@me``: the bot joins."""
+        tid = int(params["channel_id"])
+        thread = self.channels.get(tid)
+        if thread is None:
+            return UNKNOWN_CHANNEL
+        user_id = self.bot_user["id"] if params["user_id"] == "@me" else params["user_id"]
+        members = self.thread_members.setdefault(tid, set())
+        if user_id != self.bot_user["id"] and (bad := member_errors(
+                thread, self.bot_permissions(int(thread.get("parent_id") or tid)), bot_id=self.bot_user["id"],
+                members=members)):
+            return bad
+        members.add(user_id)
+        thread["member_count"] = len(members)
+        return NO_CONTENT
 
     def _no_content(self, call, params):
         return NO_CONTENT if int(params["channel_id"]) in self.channels else UNKNOWN_CHANNEL
@@ -521,7 +540,7 @@ ROUTES = [
     ("DELETE", "/channels/{channel_id}/messages/{message_id}", "_delete_message"),
     ("POST", "/channels/{channel_id}/messages/{message_id}/threads", "_create_thread"),
     ("POST", "/channels/{channel_id}/threads", "_create_thread"),
-    ("PUT", "/channels/{channel_id}/thread-members/{user_id}", "_no_content"),
+    ("PUT", "/channels/{channel_id}/thread-members/{user_id}", "_add_thread_member"),
     ("DELETE", "/channels/{channel_id}/thread-members/{user_id}", "_no_content"),
     ("PUT", "/channels/{channel_id}/messages/{message_id}/reactions/{emoji}/{user_id}", "_no_content"),
     ("DELETE", "/channels/{channel_id}/messages/{message_id}/reactions/{emoji}/{user_id}", "_no_content"),

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+import weakref
 from functools import partial
 from typing import Any, Awaitable, Callable
 
@@ -39,6 +40,9 @@ OP_STYLES = {"join": discord.ButtonStyle.success, "leave": discord.ButtonStyle.s
              "checkin": discord.ButtonStyle.primary, "back": discord.ButtonStyle.primary}
 BRACKET = "bracket.png"
 log = logging.getLogger(__name__)
+# Threads made for a table on a try that then failed, by bot: (tournament, round, table, attempt) → thread id.
+_made_threads: weakref.WeakKeyDictionary[discord.Client, dict[tuple[int, int, int, int], int]] = (
+    weakref.WeakKeyDictionary())
 
 def signup_embed(tournament: Tournament, locale: object | None) -> discord.Embed:
     embed = discord.Embed(title="🏆 " + tx.title(tournament, locale),
@@ -122,21 +126,6 @@ def thread_permissions(tournament: Tournament) -> tuple[tuple[str, ...], str]:
     return TOURNAMENT_PERMISSIONS, "create_public_threads"
 
 
-async def add_seated(thread: discord.Thread, people: list[int]) -> None:
-    """The people seated at a private table's thread added to it before anything is posted there. If Discord
-    refuses one, the thread (which nobody else can see) is deleted where the bot may, and the refusal goes on to
-    the table's retries, which tell the organiser why: never a table someone seated there cannot read."""
-    try:
-        for user_id in people:
-            await thread.add_user(discord.Object(user_id))
-    except discord.HTTPException:
-        try:
-            await thread.delete()
-        except discord.HTTPException as failure:
-            log.warning("a private table thread left unused after a refused member (%s)", failure.status)
-        raise
-
-
 class TournamentChannel:
     """The channel side of every tournament change (the cog's half that talks to Discord for the service)."""
 
@@ -145,26 +134,44 @@ class TournamentChannel:
     async def open_thread(self, tournament: Tournament, table: TournamentTable) -> int:
         """A thread per table, opened with the seated players mentioned (which also adds them to a public one). A
         same-deal tournament's is private (its round's other tables hold the same cards): only those seated there
-        are added (bots need nothing), and none of them may invite anyone else."""
+        are added (bots need nothing), before anything is posted, and none of them may invite anyone else. A thread
+        made on a try that failed later (a member refused, the first message lost) is taken up again on the next
+        try rather than left behind, unseen, for a new one."""
+        locale = tournament.locale
+        key = (tournament.id, table.round, table.number, table.attempt)
+        made = _made_threads.setdefault(self.bot, {})
+        thread_id = made.get(key) or await self.create_table_thread(tournament, table)
+        made[key] = thread_id
+        entrants = [tournament.entrants[u] for u in table.players]
+        try:
+            if rules_of(tournament).same_deal:
+                for entrant in entrants:
+                    if not entrant.is_bot:
+                        await self.bot.http.add_user_to_thread(thread_id, entrant.user_id)
+            await self.point_to_replay(tournament, table, thread_id)
+            intro = t("tournament.table_intro", locale, round=table.round, table=table.number,
+                      players=" ".join(e.mention for e in entrants))
+            await self.bot.get_partial_messageable(thread_id).send(
+                "\n".join([intro, *tx.rule_lines(tournament, table.round, locale)]),
+                allowed_mentions=discord.AllowedMentions(users=[discord.Object(e.user_id) for e in entrants
+                                                                if not e.is_bot], everyone=False, roles=False))
+        except discord.NotFound:
+            made.pop(key, None)  # the thread is gone (deleted by someone): the next try makes a new one
+            raise
+        made.pop(key, None)
+        return thread_id
+
+    async def create_table_thread(self, tournament: Tournament, table: TournamentTable) -> int:
+        """The table's thread: public, or private (not invitable) for a same-deal tournament."""
         locale = tournament.locale
         channel = self.bot.get_channel(tournament.channel_id) or await self.bot.fetch_channel(tournament.channel_id)
         name = t("tournament.thread_name", locale, name=tx.title(tournament, locale, literal.plain),
                  round=table.round, table=table.number)  # Discord shows a thread's name as is
         assert isinstance(channel, discord.TextChannel)  # tournaments are created in a text channel
-        entrants = [tournament.entrants[u] for u in table.players]
         private = rules_of(tournament).same_deal
         thread = await channel.create_thread(
             name=name[:THREAD_NAME], auto_archive_duration=1440, invitable=not private,
             type=discord.ChannelType.private_thread if private else discord.ChannelType.public_thread)
-        if private:
-            await add_seated(thread, [e.user_id for e in entrants if not e.is_bot])
-        await self.point_to_replay(tournament, table, thread.id)
-        intro = t("tournament.table_intro", locale, round=table.round, table=table.number,
-                  players=" ".join(e.mention for e in entrants))
-        await thread.send(
-            "\n".join([intro, *tx.rule_lines(tournament, table.round, locale)]),
-            allowed_mentions=discord.AllowedMentions(users=[discord.Object(e.user_id) for e in entrants
-                                                            if not e.is_bot], everyone=False, roles=False))
         return thread.id
 
     async def point_to_replay(self, tournament: Tournament, table: TournamentTable, thread_id: int) -> None:

@@ -227,3 +227,38 @@ async def test_a_same_deal_tournament_needs_a_text_channel(h: Harness) -> None:
     refused = await h.slash(alice, "tournament create", game="akuma", bots=4, deal="same")
     assert refused.ephemeral and t("error.tournament.same_deal_text_channel", "ja") in refused.messages[-1].text
     assert not h.bot.tournaments._cache
+
+
+async def test_a_refused_member_keeps_the_table_closed_and_its_thread_is_taken_up_again(h: Harness) -> None:
+    """The bot loses Manage Threads after the start: Discord refuses to add anyone to a thread nobody may invite
+    to, so no table opens (nobody seated would see their board), the organiser is told which permission is missing,
+    and once it is back the same threads are used: no thread left behind, unseen, for a new one."""
+    alice = await organiser(h, ALICE, "alice")
+    signup = (await h.slash(alice, "tournament create", game="akuma", rounds=1, bots=6, deal="same")).message
+    await h.click(alice, signup, label=TOURNAMENT_JOIN)
+    channel = h.server.channels[h.channel_id]
+    without = discord.Permissions(manage_threads=True).value
+    channel["permission_overwrites"] = [{"id": str(h.guild_id + 1), "type": 0, "allow": "0", "deny": str(without)}]
+    h.dispatch("CHANNEL_UPDATE", channel)  # the bot's role loses it in the channel (the interaction says nothing)
+    h.server.bot_permissions = lambda channel_id: h.app_permissions.value & ~without
+    await h.slash(alice, "tournament start")
+    tn = only_tournament(h)
+    await until(h, lambda: h.dm_messages(alice), timeout=30)
+    reason = lambda lang: t("tournament.not_opening.missing", lang,  # noqa: E731
+                            missing=t("perm.manage_threads", lang))
+    told = {"name": lambda lang: tx.title(tn, lang), "round": 1, "channel": f"<#{h.channel_id}>", "reason": reason}
+    dm = h.dm_messages(alice)
+    assert len(dm) == 1 and any(says(dm[0].content, "tournament.not_opening", table=n, **told) for n in (1, 2))
+    ours = next(tb for tb in tn.round_tables(1) if ALICE in tb.players)
+    assert ours.status == "pending" and ours.channel_id is None  # the bots' table has nobody to add: it opens
+    made = [int(c["id"]) for c in h.server.channels.values() if c.get("type") == 12]
+    assert len(made) == 2  # one thread a table, however many tries
+    waiting = next(cid for cid in made if cid not in {tb.channel_id for tb in tn.round_tables(1)})
+    assert not h.channel_messages(waiting) and h.server.thread_members[waiting] == {h.bot_user["id"]}
+    channel["permission_overwrites"] = []
+    h.dispatch("CHANNEL_UPDATE", channel)
+    h.server.bot_permissions = lambda channel_id: h.app_permissions.value
+    await until(h, lambda: ours.status != "pending", timeout=90)
+    assert len([c for c in h.server.channels.values() if c.get("type") == 12]) == 2
+    assert ours.channel_id == waiting and str(ALICE) in h.server.thread_members[waiting]
+    assert f"<@{ALICE}>" in h.channel_messages(waiting)[0].text

@@ -20,6 +20,7 @@ from bot.errors import HostError
 from bot.service import GameService
 from bot.storage import GameStatus, Storage
 from bot.table import Table, Update, UpdateKind
+from engines.streams import STREAMS_FIELD, Streams
 
 from .absence import mark_away, round_no_shows
 from .formats import rules_of
@@ -244,8 +245,17 @@ class RoundRunner:
     async def _nobody_to_tell(tournament: Tournament, table: TournamentTable, error: Exception) -> None:
         return None
 
-    def _seed(self, tournament: Tournament, table: TournamentTable) -> int:
-        return random.Random(f"{tournament.seed}:{table.round}:{table.number}:{table.attempt}").getrandbits(62)
+    @staticmethod
+    def table_deal(tournament: Tournament, table: TournamentTable) -> tuple[int, dict[str, Any]]:
+        """The game seed and options a table is dealt with. Each table its own deal (seeded by its round, number and
+        attempt), or, in a same-deal round, every table of the round the round's deal: one seed and the engines'
+        per-seat streams, so seat i of every table gets the same cards, draws and dice whatever the others play. A
+        replayed (voided) table was seen by its players: it gets a deal of its own attempt, never the round's again."""
+        if not rules_of(tournament).same_deal:
+            key = f"{tournament.seed}:{table.round}:{table.number}:{table.attempt}"
+            return random.Random(key).getrandbits(62), dict(tournament.options)
+        key = f"{tournament.seed}:{table.round}:same:{table.attempt}"
+        return random.Random(key).getrandbits(62), {**tournament.options, STREAMS_FIELD: Streams.PER_SEAT.value}
 
     async def _launch(self, tournament: Tournament, table: TournamentTable) -> None:
         """Start the game of a table whose thread is open, with the seated entrants (under the lock)."""
@@ -255,9 +265,10 @@ class RoundRunner:
             game = next(iter(await self.games.tables_in_channel(table.channel_id)), None)
         if game is None:
             seats = [tournament.entrants[uid].seat(i, tournament.bot_level) for i, uid in enumerate(table.players)]
+            seed, options = self.table_deal(tournament, table)
             game = await self.games.create_seated_table(
                 game=tournament.game, guild_id=tournament.guild_id, channel_id=table.channel_id, seats=seats,
-                host_id=tournament.creator_id, seed=self._seed(tournament, table), options=tournament.options,
+                host_id=tournament.creator_id, seed=seed, options=options,
                 locale=tournament.locale, turn_seconds=tournament.turn_seconds)
         self._game_index[game.id] = tournament.id
         table.game_id, table.status = game.id, TableStatus.RUNNING

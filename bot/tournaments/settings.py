@@ -65,7 +65,7 @@ def check_settings(game: str, format: str = "swiss", rounds: int | None = None, 
     if rounds is not None and rules.rounds_refused:
         raise HostError(rules.rounds_refused)
     if final_table and not rules.final_table:
-        raise HostError("tournament.no_final_table")
+        raise HostError(rules.final_table_refused)
     if rules.advance and not (advance is not None and 1 <= advance < seats_min):
         raise HostError("tournament.bad_advance", max=seats_min - 1)
     if advance is not None and not rules.advance:

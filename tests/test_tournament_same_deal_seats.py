@@ -115,3 +115,17 @@ async def test_a_same_deal_swiss_seats_equal_tables_with_bots_in_the_seats_left(
     assert stored is not None
     assert [t.seat_list() for t in stored.tables] == [t.seat_list() for t in tn.tables]
     await host.close()
+
+
+@pytest.mark.parametrize(("locale", "said"), [("en", "at least 4 entrants, for two tables"), ("ja", "4人以上")])
+async def test_the_sign_up_says_a_same_deal_start_needs_two_tables(db_url: str, locale: str, said: str) -> None:
+    from bot.tournaments.text import signup_lines
+
+    host = await Host.open(db_url)
+    tn = await host.tournaments.create(game="pileup", guild_id=5, channel_id=50, creator_id=ORGANISER, seed=3,
+                                       seats_min=3, seats_max=4, deal="same", locale=locale)
+    assert said in signup_lines(tn, locale)[0]
+    own = await host.tournaments.create(game="pileup", guild_id=5, channel_id=50, creator_id=ORGANISER, seed=3,
+                                        seats_min=3, seats_max=4, locale=locale)
+    assert said not in signup_lines(own, locale)[0]
+    await host.close()

@@ -129,3 +129,33 @@ async def test_the_sign_up_says_a_same_deal_start_needs_two_tables(db_url: str, 
                                         seats_min=3, seats_max=4, locale=locale)
     assert said not in signup_lines(own, locale)[0]
     await host.close()
+
+
+async def test_a_same_deal_round_killed_mid_round_keeps_its_deal_and_seats(db_url: str) -> None:
+    """One table of the round played out, the other held still, the process stops; after the restart the held
+    table goes on from its stored game (the round's seed, its seats and its filling bot unchanged) and the round
+    is scored as if nothing happened."""
+    held: set[int] = set()
+    first = await Host.open(db_url, allow=lambda game_id: game_id not in held)
+    tn = await first.tournaments.create(game="rocca", guild_id=5, channel_id=50, creator_id=ORGANISER, seed=12,
+                                        seats_min=3, seats_max=4, rounds=2, deal="same")
+    await first.tournaments.add_bots(tn.id, ORGANISER, 7)
+    held.update(range(2, 100))  # every game but the first (round 1's first table) is held still
+    await first.tournaments.start(tn.id, ORGANISER)
+    await first.idle()
+    round1 = tn.round_tables(1)
+    assert [t.status for t in round1] == [TableStatus.FINISHED, TableStatus.RUNNING]
+    before = {t.number: (t.seat_list(), (await first.games.table(t.game_id)).row.seed) for t in round1}
+    assert before[1][1] == before[2][1]
+    await first.close()
+
+    second = await Host.open(db_url)
+    assert await second.tournaments.resume() == 1
+    await second.scheduler.resume()
+    await second.idle()
+    tn = await second.tournaments.get(tn.id)
+    assert tn.status == "finished" and tn.current_round == 2
+    after = {t.number: (t.seat_list(), (await second.games.table(t.game_id)).row.seed) for t in tn.round_tables(1)}
+    assert after == before and all(t.status is TableStatus.FINISHED for t in tn.tables)
+    assert all(len(t.seat_list()) == 4 for t in tn.tables) and sum(len(t.fill) for t in tn.round_tables(2)) == 1
+    await second.close()

@@ -149,10 +149,7 @@ async def test_a_same_deal_round_killed_mid_round_keeps_its_deal_and_seats(db_ur
     assert before[1][1] == before[2][1]
     await first.close()
 
-    second = await Host.open(db_url)
-    assert await second.tournaments.resume() == 1
-    await second.scheduler.resume()
-    await second.idle()
+    second = await Host.restarted(db_url)
     tn = await second.tournaments.get(tn.id)
     assert tn.status == "finished" and tn.current_round == 2
     after = {t.number: (t.seat_list(), (await second.games.table(t.game_id)).row.seed) for t in tn.round_tables(1)}

@@ -134,6 +134,10 @@ async def test_a_same_deal_round_is_seen_only_by_those_seated_at_each_table(
         assert not h.sees_thread(person, x.channel_id)
         with pytest.raises(HarnessError):
             await h.slash(person, "game status", channel=x.channel_id)
+        from_own = await h.slash(person, "game status", channel=y.channel_id, table=x.game_id)
+        assert refused_secret(from_own, person, x.game_id)
+        mine = await h.slash(person, "game status", channel=y.channel_id)
+        assert mine.embeds and not says(mine.text, SECRET)  # their own table's board
 
     # While both tables play: everyone not seated at X is refused each way in, with why.
     for user, thread in [*((p, False) for p in outside), (mallory, False), (mod, True)]:
@@ -144,7 +148,9 @@ async def test_a_same_deal_round_is_seen_only_by_those_seated_at_each_table(
     review = await h.slash(inside[0], "game review", table=x.game_id)
     assert says(review.text, "error.review_not_finished")  # as at any table still playing
 
-    seeds = [str(tn.seed)] + [str((await h.bot.storage.get_game(tb.game_id)).seed) for tb in tables]
+    dealt = {(await h.bot.storage.get_game(tb.game_id)).seed for tb in tables}
+    assert len(dealt) == 1  # one deal for the round: what each table's people must not see of the other
+    seeds = [str(tn.seed), *map(str, dealt)]
     # X ends (its people never came: bots play their seats to the end); Y still plays. X's people look back at
     # their own seat; nobody else sees anything of X yet.
     for person in inside:

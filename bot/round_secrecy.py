@@ -4,9 +4,11 @@ record, Reveal or links — and to everyone once the round's last table has ende
 other tables are refused like anyone else: they hold the same cards."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 from bot.storage import Storage
 from bot.tournaments.formats import rules_of
-from bot.tournaments.models import Tournament
+from bot.tournaments.models import TableStatus, Tournament
 
 
 def hidden_from(tournament: Tournament, game_id: int, user_id: int) -> bool:
@@ -30,3 +32,16 @@ async def kept_from(storage: Storage, game_id: int, user_id: int) -> bool:
     if tournament is None:
         return True
     return hidden_from(tournament, game_id, user_id)
+
+
+def standings_seen(tournament: Tournament) -> Tournament:
+    """The tournament as its standings may show it: a same-deal round still being played counts none of its
+    tables' results yet (each table that ended counts as still playing), so nobody learns from the standings which
+    seat did well with the round's deal before their own table ends. A shallow copy; the tournament is unchanged."""
+    current = tournament.current_round
+    tables = tournament.round_tables(current)
+    if not rules_of(tournament).same_deal or not tables or all(tb.done for tb in tables):
+        return tournament
+    held = [replace(tb, status=TableStatus.RUNNING, results={}) if tb.round == current
+            and tb.status is TableStatus.FINISHED else tb for tb in tournament.tables]
+    return replace(tournament, tables=held)

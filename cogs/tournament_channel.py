@@ -20,6 +20,7 @@ from bot.errors import user_message
 from bot.i18n import t
 from bot.refusals import FAILURES, MISSING_ACCESS, MISSING_PERMISSIONS
 from bot.render.bracket_image import render_png as bracket_png
+from bot.round_secrecy import standings_seen
 from bot.tournaments import Tournament, TournamentService, TournamentTable, TournamentUpdate
 from bot.tournaments import text as tx
 from bot.tournaments.bracket import bracket
@@ -75,7 +76,7 @@ async def standings_message(service: TournamentService, tournament: Tournament,
                             locale: object | None) -> tuple[discord.Embed, list[discord.File]]:
     """The standings embed, and for a knockout under way or ended its bracket as a picture shown in the embed
     (drawn in a worker thread, never on the event loop)."""
-    rows = await service.standings(tournament)
+    rows = await service.standings(standings_seen(tournament))  # a same-deal round's results: once it is over
     lines = "\n".join(tx.standing_lines(tournament, rows, locale))
     embed = discord.Embed(title=tx.standings_title(tournament, locale), description=lines[:EMBED_DESCRIPTION],
                           colour=0x3498DB)

@@ -98,6 +98,13 @@ async def same_deal_round(h: Harness) -> tuple[dict[int, HarnessUser], Tournamen
     return people, tn
 
 
+def counts_nothing(standings: str, lang: str = "en") -> bool:
+    """Whether every line of a standings text says its entrant has no game counted yet."""
+    nothing = t("tournament.points_games", lang, points="0", games=0, wins=0)
+    rows = [line for line in standings.splitlines() if line.startswith("**")]
+    return bool(rows) and all(nothing in line for line in rows)
+
+
 def seeds_shown(h: Harness, caplog: pytest.LogCaptureFixture, seeds: list[str]) -> list[str]:
     """Every message Discord holds (public or not) and every log line that shows one of ``seeds``."""
     texts = [json.dumps(p) for p in h.server.messages.values()] + [r.getMessage() for r in caplog.records]
@@ -151,6 +158,8 @@ async def test_a_same_deal_round_is_seen_only_by_those_seated_at_each_table(
     dealt = {(await h.bot.storage.get_game(tb.game_id)).seed for tb in tables}
     assert len(dealt) == 1  # one deal for the round: what each table's people must not see of the other
     seeds = [str(tn.seed), *map(str, dealt)]
+    standings = h.message(tn.standings_message_id)
+    assert counts_nothing(standings.text)
     # X ends (its people never came: bots play their seats to the end); Y still plays. X's people look back at
     # their own seat; nobody else sees anything of X yet.
     for person in inside:
@@ -169,6 +178,8 @@ async def test_a_same_deal_round_is_seen_only_by_those_seated_at_each_table(
             assert refused_secret(reply, user, x.game_id), (user.name, reply.text)
     last = await h.slash(mod, "game status", channel=x.channel_id)  # X's last result, from its thread
     assert refused_secret(last, mod, x.game_id)
+    asked = await h.slash(mallory, "tournament standings")
+    assert counts_nothing(h.message(standings).text) and counts_nothing(asked.text, "ja")  # nothing of X's places
     assert not seeds_shown(h, caplog, seeds)
 
     # Y ends: the round is over, and all of it opens to everyone who can see the tables.
@@ -177,6 +188,8 @@ async def test_a_same_deal_round_is_seen_only_by_those_seated_at_each_table(
     assert says(done.messages[-1].text, "tournament.done.set_result", table=y.game_id)
     await h.settle()
     assert all(tb.done for tb in tn.round_tables(1))
+    assert not counts_nothing(h.message(standings).text) and says(h.message(standings).text, "tournament.points_games",
+                                                        points="3", games=1, wins=1)  # the round's results, now
     viewer = outside[0]
     review = await h.slash(viewer, "game review", table=x.game_id)
     assert says(review.text, "review.perspective.s")

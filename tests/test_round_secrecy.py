@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.round_secrecy import hidden_from, kept_from
+from bot.round_secrecy import hidden_from, kept_from, standings_seen
 from bot.storage import Storage
 from bot.storage.rows import SeatRow
 from bot.tournaments.models import Deal, TableStatus, Tournament, TournamentTable
@@ -72,3 +72,19 @@ def test_a_voided_or_cancelled_table_follows_its_round(status: TableStatus) -> N
     assert hidden_from(tn, 11, BOB) and not hidden_from(tn, 11, ALICE)
     replay.status = TableStatus.FINISHED
     assert not hidden_from(tn, 11, BOB) and not hidden_from(tn, 12, ALICE)
+
+
+def test_the_standings_count_a_same_deal_round_once_it_is_over() -> None:
+    tn = Tournament(id=1, guild_id=5, channel_id=50, creator_id=ALICE, game="akuma", format="swiss", rounds=2,
+                    seats_min=3, seats_max=4, seed=7, status="running", deal=Deal.SAME, current_round=1)
+    ended = TournamentTable(1, 1, 1, [ALICE, -1, -2], status=TableStatus.FINISHED, game_id=11,
+                            results={ALICE: (1, 3.0), -1: (2, 1.5), -2: (3, 0.0)})
+    playing = TournamentTable(1, 1, 2, [BOB, -3, -4], status=TableStatus.RUNNING, game_id=12)
+    tn.tables = [ended, playing]
+    seen = standings_seen(tn)
+    assert [tb.status for tb in seen.tables] == [TableStatus.RUNNING, TableStatus.RUNNING]
+    assert not seen.tables[0].results and ended.results and ended.status is TableStatus.FINISHED  # a copy
+    playing.status = TableStatus.FINISHED
+    assert standings_seen(tn) is tn
+    tn.deal, playing.status = Deal.OWN, TableStatus.RUNNING
+    assert standings_seen(tn) is tn  # its own deals: every table counts as it ends

@@ -13,7 +13,7 @@ from typing import Callable
 from bot.errors import HostError
 from engines import get_engine
 
-from . import knockout, round_robin, seating
+from . import knockout, matchpoints, round_robin, seating
 from .models import (
     ROUND_ROBIN_MAX,
     Deal,
@@ -25,6 +25,7 @@ from .models import (
     TournamentTable,
 )
 from .standings import (
+    RoundPoints,
     Standing,
     apply_final_table,
     compute_standings,
@@ -32,6 +33,7 @@ from .standings import (
     knockout_final,
     knockout_places,
     pairing_order,
+    placing_points,
     went_on,
 )
 
@@ -58,6 +60,8 @@ class FormatRules:
     # Every table of a round plays the same deal (the engines' per-seat streams) and a seat's result is compared
     # with the other tables' holders of that seat (issue 55).
     same_deal: bool = False
+    # The points a round gives at each of its finished tables: by place, or a same-deal round's matchpoints.
+    round_points: Callable[[Tournament, int], RoundPoints] = placing_points
 
 
 def rules_of(tournament: Tournament) -> FormatRules:
@@ -233,8 +237,8 @@ FORMATS: dict[tuple[Format, Deal], FormatRules] = {
                                                    final_table=False, advance=True, cut=True,
                                                    check_correction=_knockout_correction),
     # Same-deal rounds (issue 55): a Swiss or a round robin whose every round is one deal played at every table.
-    (Format.SWISS, Deal.SAME): replace(_SWISS, same_deal=True),
-    (Format.ROUND_ROBIN, Deal.SAME): replace(_ROUND_ROBIN, same_deal=True),
+    (Format.SWISS, Deal.SAME): replace(_SWISS, same_deal=True, round_points=matchpoints.round_points),
+    (Format.ROUND_ROBIN, Deal.SAME): replace(_ROUND_ROBIN, same_deal=True, round_points=matchpoints.round_points),
 }
 assert {f for f, _ in FORMATS} == set(Format), "every format has its rules"
 

@@ -152,11 +152,12 @@ async def rebuilt(interaction: discord.Interaction, record: GameRecord) -> Stepp
     return await look_back(interaction.client).rebuilt(record)
 
 
-async def open_viewer(interaction: discord.Interaction, table_id: int) -> None:
-    """A new private viewer of a finished table at its first frame, from the clicker's default perspective."""
+async def open_viewer(interaction: discord.Interaction, table_id: int, perspective: Perspective | None = None) -> None:
+    """A new private viewer of a finished table at its first frame, from ``perspective`` (default: the clicker's
+    own seat when they played there, else a spectator's)."""
     table = await finished_table(interaction, table_id)
     opening(interaction)
-    perspective = default_perspective(table, interaction.user.id)
+    perspective = perspective or default_perspective(table, interaction.user.id)
     player = await seen_as(interaction, table, perspective)
     replay = replay_cache(interaction.client).get(table_id)
     if replay is None:

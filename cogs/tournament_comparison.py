@@ -77,17 +77,23 @@ def comparison_view(part: cmp.Part, locale: object | None) -> discord.ui.View:
     return view
 
 
-async def post_comparison(bot: GameHostBot, channel: discord.abc.Messageable, tn: Tournament, number: int) -> None:
-    """The round's comparison: its heading, then one message per seat (a seat of more than 25 tables, several)."""
+def comparison_messages(tn: Tournament, number: int, facts: cmp.GameFacts) -> list[dict[str, Any]]:
+    """The round's comparison as messages to send: its heading, then one message per seat (a seat of more than 25
+    tables, or of more than an embed holds, several), each with its tables' Review buttons."""
     locale = tn.locale
-    parts = cmp.parts(tn, number, await game_facts(bot, tn, number), locale)
+    parts = cmp.parts(tn, number, facts, locale)
     heading = cmp.heading(tn, number, locale)
     if not parts:
-        await channel.send(heading, allowed_mentions=NO_MENTIONS)
-    for i, part in enumerate(parts):
-        embed = discord.Embed(title=part.title, description="\n".join(part.lines), colour=0x9B59B6)
-        await channel.send(heading if i == 0 else discord.utils.MISSING, embed=embed,
-                           view=comparison_view(part, locale), allowed_mentions=NO_MENTIONS)
+        return [{"content": heading, "allowed_mentions": NO_MENTIONS}]
+    return [{"content": heading if i == 0 else None,
+             "embed": discord.Embed(title=part.title, description="\n".join(part.lines), colour=0x9B59B6),
+             "view": comparison_view(part, locale), "allowed_mentions": NO_MENTIONS}
+            for i, part in enumerate(parts)]
+
+
+async def post_comparison(bot: GameHostBot, channel: discord.abc.Messageable, tn: Tournament, number: int) -> None:
+    for message in comparison_messages(tn, number, await game_facts(bot, tn, number)):
+        await channel.send(**message)
     posted_rounds(bot).add((tn.id, number))
 
 

@@ -12,7 +12,6 @@ from typing import Any
 import discord
 
 from bot.client import GameHostBot
-from bot.review import Perspective
 from bot.tournaments import Tournament, TournamentUpdate
 from bot.tournaments import comparison as cmp
 from bot.tournaments.formats import rules_of
@@ -22,7 +21,7 @@ from bot.tournaments.models import TournamentUpdateKind as Kind
 from .common import NO_MENTIONS
 from .custom_ids import ID, SEAT
 from .look_back import LookBackItem
-from .review import finished_table, open_viewer
+from .review import open_viewer
 
 _posted: weakref.WeakKeyDictionary[discord.Client, set[tuple[int, int]]] = weakref.WeakKeyDictionary()
 
@@ -98,8 +97,8 @@ async def post_comparison(bot: GameHostBot, channel: discord.abc.Messageable, tn
 
 
 class CompareReviewButton(LookBackItem, template=rf"gh:cmp:(?P<gid>{ID}):(?P<seat>{SEAT})"):
-    """Review under a same-deal round's comparison: the table's review from the seat compared — the clicker's own
-    seat when they held it there, else every hand (which the viewer shows only once the round is over)."""
+    """Review under a same-deal round's comparison: the table's review following the seat compared (another's
+    hand, which the viewer shows only once the round is over, or the clicker's own)."""
 
     def __init__(self, game_id: int, seat: int, label: str = "") -> None:
         super().__init__(discord.ui.Button(label=label or "·", emoji="🎞️", style=discord.ButtonStyle.secondary,
@@ -111,6 +110,4 @@ class CompareReviewButton(LookBackItem, template=rf"gh:cmp:(?P<gid>{ID}):(?P<sea
         return cls(int(match["gid"]), int(match["seat"]))
 
     async def run(self, interaction: discord.Interaction) -> None:
-        table = await finished_table(interaction, self.game_id)
-        held = any(s.user_id == interaction.user.id and s.seat == self.seat for s in table.seats)
-        await open_viewer(interaction, self.game_id, Perspective.MINE if held else Perspective.ALL)
+        await open_viewer(interaction, self.game_id, self.seat)

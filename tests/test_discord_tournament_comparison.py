@@ -19,7 +19,7 @@ from bot.tournaments.models import TableStatus
 
 from .discord_harness import Harness
 from .discord_helpers import TOURNAMENT_JOIN, organiser, says
-from .test_discord_review import embed_text
+from .test_discord_review import NEXT, embed_text
 from .ui_driver import play_to_the_end
 
 ALICE, BOB = 101, 102
@@ -31,7 +31,8 @@ def tournament_of(h: Harness) -> Tournament:
 
 
 def comparison_messages(h: Harness) -> list:
-    return [m for m in h.channel_messages() if any("gh:cmp:" in str(c.get("custom_id")) for c in m.components)]
+    return [m for m in h.channel_messages() if m.embeds and any("gh:cmp:" in str(c.get("custom_id"))
+                                                                for c in m.components)]
 
 
 @pytest.mark.parametrize("lang", ["en", "ja"])
@@ -55,6 +56,14 @@ async def test_a_same_deal_round_ends_with_its_comparison(h: Harness, lang: str)
     await h.settle()
     assert tables[0].status is TableStatus.FINISHED and tables[1].status is TableStatus.RUNNING
     assert comparison_messages(h) == []  # never while a table of the round plays
+    # a forged Review from another's seat of the finished table is refused while the round plays
+    stranger_seat = next(i for i, s in enumerate(first.seats) if s.user_id != ALICE)
+    forged = dict(h.channel_messages()[-1].payload)
+    forged["id"] = str(int(forged["id"]) + 1)
+    forged["components"] = [{"type": 1, "components": [
+        {"type": 2, "style": 2, "label": "x", "custom_id": f"gh:cmp:{first.id}:{stranger_seat}"}]}]
+    refused = await h.click(alice, h.adopt(forged), f"gh:cmp:{first.id}:{stranger_seat}")
+    assert refused.ephemeral and says(refused.text, "error.review_round_running", game_id=first.id)
     await play_to_the_end(h, second, people, rng)
     await h.settle()
     tn = await h.bot.tournaments.get(tn.id)
@@ -94,12 +103,21 @@ async def test_a_same_deal_round_ends_with_its_comparison(h: Harness, lang: str)
     labels = [c["label"] for m in shown for c in m.components]  # a label shows text as is: the name as written
     assert any(BOB_NAME in label for label in labels)
 
-    # Review from a seat: Alice's own seat at her table shows her seat; the other table's holder of it, every hand.
+    # Review from a seat: that seat's hand, whoever clicks (Alice's own, or the other table's holder of it), and
+    # stepping keeps following it
     mine = next(tb for tb in tn.round_tables(1) if ALICE in tb.players)
     other = next(tb for tb in tn.round_tables(1) if tb is not mine)
     seat = mine.players.index(ALICE)
     message = shown[seat]
-    own = await h.click(alice, message, f"gh:cmp:{mine.game_id}:{seat}")
-    assert own.ephemeral and says(embed_text(own.messages[-1]), "review.perspective.m")
-    theirs = await h.click(alice, message, f"gh:cmp:{other.game_id}:{seat}")
-    assert theirs.ephemeral and says(embed_text(theirs.messages[-1]), "review.perspective.a")
+    for table in (mine, other):
+        held = games[table.game_id].seats[seat]
+        viewer = await h.click(alice, message, f"gh:cmp:{table.game_id}:{seat}")
+        assert viewer.ephemeral
+        text = embed_text(viewer.messages[-1])
+        # a person by their name; a bot, named in the reader's language (as every review names bots)
+        name = held.name if held.user_id is not None else t("common.bot_name", "en", number=int(held.player[3:]))
+        assert says(text, "review.perspective_seat", seat=seat + 1, name=name)
+        assert says(text, "review.hand") and literal.markdown(name) in text
+        stepped = viewer.messages[-1]
+        await h.click(alice, stepped, label=NEXT)
+        assert says(embed_text(h.message(stepped.id)), "review.perspective_seat", seat=seat + 1, name=name)

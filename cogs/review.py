@@ -5,7 +5,8 @@ menu (*my seat*, *spectator*, *all hands*). Every control is a ``GameItem`` whos
 the frame and the perspective, so an old viewer still works after a restart; a click edits the viewer in place.
 The viewer reads only the stored game (``bot.replay``) and never changes it. *All hands* waits for a tournament
 game's round to be over (its other tables may still be playing); *my seat* is the clicker's own seat, found from
-who clicks, never from the custom_id."""
+who clicks, never from the custom_id — except in a viewer that follows one seat (a same-deal round's comparison,
+issue 55), whose custom_ids carry that seat (``:s<seat>``): another's hand, so shown only when every hand may be."""
 from __future__ import annotations
 
 import asyncio

@@ -135,3 +135,24 @@ def test_the_same_deal_row_scores_its_rounds_by_matchpoints_the_own_deal_row_by_
     assert {u: r.points for u, r in own_rows.items()} == {1: 6.0, 2: 4.5, 3: 0.0, 4: 1.5, 5: 3.0, 6: 3.0}
     assert all(r.games == 2 and r.game_points == r.points for r in same_rows.values())
     assert [r.user_id for r in compute_standings(same)][:1] == [1]
+
+
+def test_a_filled_seat_is_no_holder_and_a_replay_compares_nobody() -> None:
+    """Seat 2 is a bot's at tables 1 and 2 (``fill``): nobody holds it, so it is not compared; its place still
+    counts at its table. Table 3 was voided and replayed on a deal of its own (attempt 1): it compares nobody and
+    scores by place, and the two tables of the round's deal are compared with each other only."""
+    one = TournamentTable(0, 1, 1, [1, 2], TableStatus.FINISHED, fill=[2],
+                          results={1: (1, 3.0), 2: (3, 0.0)})  # the bot came 2nd
+    two = TournamentTable(0, 1, 2, [4, 5], TableStatus.FINISHED, fill=[2], results={4: (2, 1.5), 5: (1, 3.0)})
+    voided = seated(3, [7, 8, 9], [1, 2, 3], status=TableStatus.VOID)
+    replay = seated(3, [7, 8, 9], [3, 1, 2])
+    replay.attempt = 1
+    tn = tournament([one, two, voided, replay])
+    assert compared_tables(tn, 1) == [one, two]
+    scores = seat_scores([one, two])
+    assert sorted(scores) == [0, 1]  # seat 2 (0-based) is the bots'
+    assert [(s.user_id, s.matchpoints) for s in scores[0]] == [(1, 1.0), (4, 0.0)]
+    assert [(s.user_id, s.matchpoints) for s in scores[1]] == [(2, 0.0), (5, 1.0)]
+    assert round_points(tn, 1) == {1: {1: 3.0, 2: 0.0}, 2: {4: 0.0, 5: 3.0}, 3: {7: 0.0, 8: 3.0, 9: 1.5}}
+    rows = {r.user_id: r for r in compute_standings(tn)}
+    assert (rows[1].points, rows[8].points, rows[9].points) == (3.0, 3.0, 1.5)

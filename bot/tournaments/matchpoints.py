@@ -7,8 +7,10 @@ What is compared is the place at the table as the tournament recorded it (``Tour
 own verdict, given by every game, and the same measure whatever the game counts. A no-show or a forfeit is
 recorded last with 0 points (``standings.score_absent_seats``), and so it stays here: it scores no matchpoints,
 and the seat's other holders are compared with it as with that last place. A cancelled or voided table is not
-compared (it counts for nobody, as in the standings); a bye is no table. A seat that only one finished table
-played is compared with nobody: its holder has no share, and scores by place as at an own-deal table.
+compared (it counts for nobody, as in the standings), nor a voided table's replay (a deal of its own); a bye is no
+table; a seat a bot fills (``TournamentTable.fill``) scores for nobody and is no holder. A seat that only one
+finished table played is compared with nobody: its holder has no share, and scores by place as at an own-deal
+table, as a replay's players do.
 """
 from __future__ import annotations
 
@@ -22,7 +24,7 @@ class SeatScore:
     """One table's holder of one seat, compared with that seat's other holders."""
 
     table: int                # the table's number in its round
-    seat: int                 # 0-based, the seat order of ``TournamentTable.players``
+    seat: int                 # 0-based, the seat order of ``TournamentTable.seat_list``
     user_id: int
     place: int                # at the table, as recorded (a no-show's or a forfeit's: the table's last)
     absent: bool              # a no-show or a forfeit: no matchpoints
@@ -37,20 +39,24 @@ class SeatScore:
 
 
 def compared_tables(tournament: Tournament, number: int) -> list[TournamentTable]:
-    """Round ``number``'s tables whose results are compared: those that finished (not a bye, a cancelled or a
-    voided one), by table number."""
-    return sorted((tb for tb in tournament.round_tables(number) if tb.status is TableStatus.FINISHED),
-                  key=lambda tb: tb.number)
+    """Round ``number``'s tables whose results are compared: those that finished on the round's deal (not a bye, a
+    cancelled or a voided one, nor a voided table's replay), by table number."""
+    return sorted((tb for tb in tournament.round_tables(number) if tb.status is TableStatus.FINISHED
+                   and not tb.attempt), key=lambda tb: tb.number)
 
 
 def seat_scores(tables: list[TournamentTable]) -> dict[int, list[SeatScore]]:
-    """Per seat (0-based), its holders at ``tables`` (finished tables of one round), in the tables' order. A table
-    without that seat, or without a result for its holder, does not take part in that seat's comparison."""
-    seats = max((len(tb.players) for tb in tables), default=0)
+    """Per seat (0-based), its holders at ``tables`` (finished tables of one round), in the tables' order. A seat a
+    bot fills, a table without that seat, or a holder without a result does not take part in that seat's
+    comparison; a seat no entrant held at any table is left out."""
+    layouts = [(tb, tb.seat_list()) for tb in tables]
+    seats = max((len(layout) for _, layout in layouts), default=0)
     out: dict[int, list[SeatScore]] = {}
     for seat in range(seats):
-        held = [(tb, tb.players[seat]) for tb in tables if seat < len(tb.players) and tb.players[seat] in tb.results]
-        out[seat] = _compare(seat, held)
+        held = [(tb, uid) for tb, layout in layouts if seat < len(layout)
+                and (uid := layout[seat]) is not None and uid in tb.results]
+        if held:
+            out[seat] = _compare(seat, held)
     return out
 
 
@@ -70,9 +76,12 @@ def _compare(seat: int, held: list[tuple[TournamentTable, int]]) -> list[SeatSco
 def round_points(tournament: Tournament, number: int) -> dict[int, dict[int, float]]:
     """The points round ``number`` gives at each finished table (``{table number: {entrant: points}}``): the
     matchpoint share on the 0–3 scale; by place (the recorded points) for a holder compared with nobody (a round
-    with one finished table). A no-show or a forfeit scores 0 either way."""
+    with one finished table, a voided table's replay). A no-show or a forfeit scores 0 either way."""
     tables = compared_tables(tournament, number)
-    out: dict[int, dict[int, float]] = {tb.number: {} for tb in tables}
+    out: dict[int, dict[int, float]] = {
+        tb.number: {uid: points for uid, (_, points) in tb.results.items()}
+        for tb in tournament.round_tables(number) if tb.status is TableStatus.FINISHED and tb.attempt}
+    out.update({tb.number: {} for tb in tables})
     by_number = {tb.number: tb for tb in tables}
     for scores in seat_scores(tables).values():
         for score in scores:

@@ -40,8 +40,8 @@ PRIVATE = "🔒"
 
 
 class Perspective(str, enum.Enum):
-    """Whose eyes: the clicker's own seat (resolved from who clicks, never carried as a seat number), a
-    spectator's, or every seat's hand at once."""
+    """Whose eyes: the clicker's own seat (resolved from who clicks; a viewer following one seat, as a same-deal
+    comparison opens it, carries that seat beside it), a spectator's, or every seat's hand at once."""
 
     MINE = "m"
     SPECTATOR = "s"

@@ -5,7 +5,8 @@ menu (*my seat*, *spectator*, *all hands*). Every control is a ``GameItem`` whos
 the frame and the perspective, so an old viewer still works after a restart; a click edits the viewer in place.
 The viewer reads only the stored game (``bot.replay``) and never changes it. *All hands* waits for a tournament
 game's round to be over (its other tables may still be playing); *my seat* is the clicker's own seat, found from
-who clicks, never from the custom_id."""
+who clicks, never from the custom_id — except in a viewer that follows one seat (a same-deal round's comparison,
+issue 55), whose custom_ids carry that seat (``:s<seat>``): another's hand, so shown only when every hand may be."""
 from __future__ import annotations
 
 import asyncio
@@ -32,7 +33,7 @@ from bot.table import Table
 
 from .board import image_alt
 from .common import host
-from .custom_ids import ID, INDEX, number, valid_id
+from .custom_ids import ID, INDEX, SEAT, number, valid_id
 from .look_back import (
     LookBackItem,
     all_hands_allowed,
@@ -49,6 +50,7 @@ PICTURE = "board.png"
 STEPS_PER_ROW = 5
 PERSPECTIVE = "(?P<p>[msa])"
 LEADER = rf"(?::(?P<lead>{ID}))?"  # a shared review's custom_ids end with its leader's user id
+SEAT_OF = rf"(?::s(?P<seat>{SEAT}))?"  # a viewer that follows one seat (a same-deal comparison's) says which
 _shared: weakref.WeakKeyDictionary[discord.Client, SharedReviews] = weakref.WeakKeyDictionary()
 
 
@@ -63,16 +65,25 @@ async def finished_table(interaction: discord.Interaction, table_id: int) -> Tab
     return table
 
 
-async def seen_as(interaction: discord.Interaction, table: Table, perspective: Perspective) -> str | None:
-    """The engine player whose seat *my seat* shows (None for the others); refused when not allowed."""
+async def seen_as(interaction: discord.Interaction, table: Table, perspective: Perspective,
+                  seat: int | None = None) -> str | None:
+    """The engine player whose seat *my seat* shows (None for the others): the clicker's own, or ``seat`` for a
+    viewer that follows one seat (another's hand: only when every hand may be shown); refused when not allowed."""
     if perspective is Perspective.ALL and not await all_hands_allowed(interaction, table.id):
         raise HostError("review_round_running", game_id=table.id)
     if perspective is not Perspective.MINE:
         return None
-    seat = next((s for s in table.seats if s.user_id == interaction.user.id), None)
-    if seat is None:
+    if seat is not None:
+        followed = next((s for s in table.seats if s.seat == seat), None)
+        if followed is None:
+            raise HostError("review_no_perspective")
+        if followed.user_id != interaction.user.id and not await all_hands_allowed(interaction, table.id):
+            raise HostError("review_round_running", game_id=table.id)
+        return followed.player
+    own = next((s for s in table.seats if s.user_id == interaction.user.id), None)
+    if own is None:
         raise HostError("review_not_seated", game_id=table.id)
-    return seat.player
+    return own.player
 
 
 def default_perspective(table: Table, user_id: int) -> Perspective:
@@ -100,9 +111,9 @@ def embed_parts(lines: list[str], limit: int = EMBED_CHARS) -> list[str]:
 
 
 def viewer_message(replay: SteppedReplay, index: int, perspective: Perspective, player: str | None,
-                   locale: object | None, leader: int | None = None) -> dict[str, Any]:
+                   locale: object | None, leader: int | None = None, seat: int | None = None) -> dict[str, Any]:
     """The send/edit arguments of the viewer at frame ``index`` (CPU work: drawn off the event loop); ``leader``:
-    the user who steps a shared review (None: a private viewer)."""
+    the user who steps a shared review (None: a private viewer); ``seat``: the seat a viewer follows."""
     record, last = replay.record, len(replay) - 1
     lang = language(locale)
     names = record_names(record, lang, literal.markdown)
@@ -110,7 +121,9 @@ def viewer_message(replay: SteppedReplay, index: int, perspective: Perspective, 
     embeds = [discord.Embed(description=part, colour=0x3498DB) for part in parts]
     embeds[0].title = t("review.title", lang, id=record.table, game=render.game_title(record.game, lang),
                         index=index, total=last)
-    embeds[-1].set_footer(text=t(f"review.perspective.{perspective.value}", lang))
+    followed = perspective is Perspective.MINE and seat is not None and player is not None
+    embeds[-1].set_footer(text=t("review.perspective_seat", lang, seat=(seat or 0) + 1, name=names.plain()(player))
+                          if followed and player is not None else t(f"review.perspective.{perspective.value}", lang))
     embed = embeds[0]
     files = []
     draw = render.review_picture(record.game)
@@ -123,11 +136,11 @@ def viewer_message(replay: SteppedReplay, index: int, perspective: Perspective, 
         files.append(discord.File(io.BytesIO(picture), filename=PICTURE, description=alt))
         embed.set_image(url=f"attachment://{PICTURE}")
     return {"embeds": embeds, "attachments": files, "allowed_mentions": NO_MENTIONS,
-            "view": viewer_controls(replay, index, perspective, lang, leader, player)}
+            "view": viewer_controls(replay, index, perspective, lang, leader, player, seat)}
 
 
 def viewer_controls(replay: SteppedReplay, index: int, perspective: Perspective, lang: str,
-                    leader: int | None, player: str | None = None) -> discord.ui.View:
+                    leader: int | None, player: str | None = None, seat: int | None = None) -> discord.ui.View:
     """⏮ ◀ n/N ▶ ⏭; the deal (trick, turn) before and after, and from *my seat* the seat's own turn before and
     after, with **Show the table**; the deal menu, the turn menu; the perspective menu (``bot.review_seek``)."""
     gid = replay.record.table
@@ -135,7 +148,8 @@ def viewer_controls(replay: SteppedReplay, index: int, perspective: Perspective,
     names = record_names(replay.record, lang).plain()
     shown = menus(replay, index, lang, player, names)
     for slot, step in enumerate(shown.steps):
-        view.add_item(ReviewStep(gid, step.target, perspective, slot, leader, step.label, disabled=not step.enabled))
+        view.add_item(ReviewStep(gid, step.target, perspective, slot, leader, step.label, disabled=not step.enabled,
+                                 seat=seat))
     if leader is None:
         view.add_item(ReviewShare(gid, index, perspective, lang))
     row = 2
@@ -147,12 +161,16 @@ def viewer_controls(replay: SteppedReplay, index: int, perspective: Perspective,
             label=point_label(p, kind, lang, names(p.player) if p.player else None, shown.turn_kind)[:OPTION_LABEL],
             value=str(p.frame), default=p.frame == index) for p in points],
             t(f"review.seek_by.{kind.value}" if menu is SeekMenu.DEAL else f"review.seek_near.{kind.value}", lang),
-            menu, row))
+            menu, row, seat))
         row += 1
     seen = [p for p in Perspective if leader is None or p is not Perspective.MINE]  # a shared review: no one's seat
+    def label(p: Perspective) -> str:
+        if p is Perspective.MINE and seat is not None and player is not None:  # the seat this viewer follows
+            return t("review.perspective_seat", lang, seat=seat + 1, name=names(player))[:OPTION_LABEL]
+        return t(f"review.perspective.{p.value}", lang)
     view.add_item(ReviewPerspective(gid, index, leader, [discord.SelectOption(
-        label=t(f"review.perspective.{p.value}", lang), value=p.value, default=p is perspective)
-        for p in seen], t("review.perspective_pick", lang), row))
+        label=label(p), value=p.value, default=p is perspective)
+        for p in seen], t("review.perspective_pick", lang), row, seat))
     return view
 
 
@@ -161,18 +179,19 @@ async def rebuilt(interaction: discord.Interaction, record: GameRecord) -> Stepp
     return await look_back(interaction.client).rebuilt(record)
 
 
-async def open_viewer(interaction: discord.Interaction, table_id: int) -> None:
-    """A new private viewer of a finished table at its first frame, from the clicker's default perspective."""
+async def open_viewer(interaction: discord.Interaction, table_id: int, seat: int | None = None) -> None:
+    """A new private viewer of a finished table at its first frame: from the clicker's own seat when they played
+    there, else a spectator's; or following ``seat`` (a same-deal comparison's Review)."""
     table = await finished_table(interaction, table_id)
     opening(interaction)
-    perspective = default_perspective(table, interaction.user.id)
-    player = await seen_as(interaction, table, perspective)
+    perspective = Perspective.MINE if seat is not None else default_perspective(table, interaction.user.id)
+    player = await seen_as(interaction, table, perspective, seat)
     replay = replay_cache(interaction.client).get(table_id)
     if replay is None:
         record = await stored_record(host(interaction).storage, table_id)
         await interaction.response.defer(ephemeral=True, thinking=True)
         replay = await rebuilt(interaction, record)
-    message = await asyncio.to_thread(viewer_message, replay, 0, perspective, player, interaction.locale)
+    message = await asyncio.to_thread(viewer_message, replay, 0, perspective, player, interaction.locale, None, seat)
     files = message.pop("attachments")
     if interaction.response.is_done():  # deferred while the game was rebuilt: the "thinking…" message is the answer
         await fill_original(interaction, attachments=files, **message)
@@ -181,7 +200,7 @@ async def open_viewer(interaction: discord.Interaction, table_id: int) -> None:
 
 
 async def show_frame(interaction: discord.Interaction, table_id: int, index: int, perspective: Perspective,
-                     leader: int | None = None) -> None:
+                     leader: int | None = None, seat: int | None = None) -> None:
     """The viewer edited in place at frame ``index`` (a forged frame out of range is refused); a shared review
     (``leader``) is stepped by its leader only, in the table's language, never from someone's seat."""
     table = await finished_table(interaction, table_id)
@@ -189,7 +208,8 @@ async def show_frame(interaction: discord.Interaction, table_id: int, index: int
         raise HostError("review_not_leader")
     if leader is not None and perspective is Perspective.MINE:
         raise HostError("review_no_perspective")
-    player = await seen_as(interaction, table, perspective)
+    seat = None if leader is not None else seat  # a shared review follows no one's seat
+    player = await seen_as(interaction, table, perspective, seat)
     locale = interaction.locale if leader is None else table.row.locale
     replay = replay_cache(interaction.client).get(table_id)
     record = replay.record if replay is not None else await stored_record(host(interaction).storage, table_id)
@@ -198,7 +218,7 @@ async def show_frame(interaction: discord.Interaction, table_id: int, index: int
     if replay is None:  # not rebuilt since the start (or pushed out of the cache): say we are on it first
         await interaction.response.defer()
         replay = await rebuilt(interaction, record)
-    message = await asyncio.to_thread(viewer_message, replay, index, perspective, player, locale, leader)
+    message = await asyncio.to_thread(viewer_message, replay, index, perspective, player, locale, leader, seat)
     if interaction.response.is_done():
         await interaction.edit_original_response(**message)
     else:
@@ -229,25 +249,34 @@ def leader_of(match: Any) -> int | None:
     return int(match["lead"]) if match["lead"] is not None else None
 
 
+def seat_part(seat: int | None) -> str:
+    return "" if seat is None else f":s{seat}"
+
+
+def seat_of(match: Any) -> int | None:
+    return int(match["seat"]) if match["seat"] is not None else None
+
+
 class ReviewStep(LookBackItem,
-                 template=rf"gh:rv:(?P<gid>{ID}):(?P<frame>{INDEX}):{PERSPECTIVE}:(?P<slot>[0-9]){LEADER}"):
+                 template=rf"gh:rv:(?P<gid>{ID}):(?P<frame>{INDEX}):{PERSPECTIVE}:(?P<slot>[0-9]){LEADER}{SEAT_OF}"):
     """⏮ ◀ n/N ▶ ⏭ on the first row, −10 +10 and the deal (trick, turn) before and after on the second: each
     carries the frame it shows (``slot`` keeps two buttons to one frame apart, and says the row)."""
 
     def __init__(self, game_id: int, frame: int, perspective: Perspective, slot: int, leader: int | None = None,
-                 label: str = "", disabled: bool = False) -> None:
+                 label: str = "", disabled: bool = False, seat: int | None = None) -> None:
         super().__init__(discord.ui.Button(
             label=label or "·", style=discord.ButtonStyle.secondary, disabled=disabled, row=slot // STEPS_PER_ROW,
-            custom_id=f"gh:rv:{game_id}:{frame}:{perspective.value}:{slot}{leader_part(leader)}"))
+            custom_id=f"gh:rv:{game_id}:{frame}:{perspective.value}:{slot}{leader_part(leader)}{seat_part(seat)}"))
         self.game_id, self.frame, self.perspective, self.leader = game_id, frame, perspective, leader
+        self.seat = seat
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: Any, match: Any) -> "ReviewStep":
         return cls(int(match["gid"]), int(match["frame"]), Perspective(match["p"]), int(match["slot"]),
-                   leader_of(match))
+                   leader_of(match), seat=seat_of(match))
 
     async def run(self, interaction: discord.Interaction) -> None:
-        await show_frame(interaction, self.game_id, self.frame, self.perspective, self.leader)
+        await show_frame(interaction, self.game_id, self.frame, self.perspective, self.leader, self.seat)
 
 
 class SeekMenu(str, enum.Enum):
@@ -257,50 +286,51 @@ class SeekMenu(str, enum.Enum):
     TURN = "t"
 
 
-class ReviewSeek(LookBackItem, template=rf"gh:rvk:(?P<gid>{ID}):{PERSPECTIVE}(?::(?P<menu>[dt]))?{LEADER}"):
+class ReviewSeek(LookBackItem,
+                 template=rf"gh:rvk:(?P<gid>{ID}):{PERSPECTIVE}(?::(?P<menu>[dt]))?{LEADER}{SEAT_OF}"):
     """A seek menu (the deals, or the turns): each option's value is the frame it jumps to."""
 
     def __init__(self, game_id: int, perspective: Perspective, leader: int | None = None,
                  options: list[discord.SelectOption] | None = None, placeholder: str | None = None,
-                 menu: SeekMenu = SeekMenu.DEAL, row: int = 2) -> None:
+                 menu: SeekMenu = SeekMenu.DEAL, row: int = 2, seat: int | None = None) -> None:
         super().__init__(discord.ui.Select(
-            custom_id=f"gh:rvk:{game_id}:{perspective.value}:{menu.value}{leader_part(leader)}",
+            custom_id=f"gh:rvk:{game_id}:{perspective.value}:{menu.value}{leader_part(leader)}{seat_part(seat)}",
             options=options or [], placeholder=placeholder, min_values=1, max_values=1, row=row))
-        self.game_id, self.perspective, self.leader = game_id, perspective, leader
+        self.game_id, self.perspective, self.leader, self.seat = game_id, perspective, leader, seat
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: Any, match: Any) -> "ReviewSeek":
-        return cls(int(match["gid"]), Perspective(match["p"]), leader_of(match))
+        return cls(int(match["gid"]), Perspective(match["p"]), leader_of(match), seat=seat_of(match))
 
     async def run(self, interaction: discord.Interaction) -> None:
         values = self.item.values  # type: ignore[attr-defined]  # item is a Select
         index = number(values[0], INDEX) if len(values) == 1 else None
         if index is None:
             raise HostError("review_bad_step")
-        await show_frame(interaction, self.game_id, index, self.perspective, self.leader)
+        await show_frame(interaction, self.game_id, index, self.perspective, self.leader, self.seat)
 
 
-class ReviewPerspective(LookBackItem, template=rf"gh:rvp:(?P<gid>{ID}):(?P<frame>{INDEX}){LEADER}"):
+class ReviewPerspective(LookBackItem, template=rf"gh:rvp:(?P<gid>{ID}):(?P<frame>{INDEX}){LEADER}{SEAT_OF}"):
     """The perspective menu: the same frame seen through other eyes."""
 
     def __init__(self, game_id: int, frame: int, leader: int | None = None,
                  options: list[discord.SelectOption] | None = None, placeholder: str | None = None,
-                 row: int = 4) -> None:
-        super().__init__(discord.ui.Select(custom_id=f"gh:rvp:{game_id}:{frame}{leader_part(leader)}",
+                 row: int = 4, seat: int | None = None) -> None:
+        super().__init__(discord.ui.Select(custom_id=f"gh:rvp:{game_id}:{frame}{leader_part(leader)}{seat_part(seat)}",
                                            options=options or [], placeholder=placeholder, min_values=1,
                                            max_values=1, row=row))
-        self.game_id, self.frame, self.leader = game_id, frame, leader
+        self.game_id, self.frame, self.leader, self.seat = game_id, frame, leader, seat
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: Any, match: Any) -> "ReviewPerspective":
-        return cls(int(match["gid"]), int(match["frame"]), leader_of(match))
+        return cls(int(match["gid"]), int(match["frame"]), leader_of(match), seat=seat_of(match))
 
     async def run(self, interaction: discord.Interaction) -> None:
         values = self.item.values  # type: ignore[attr-defined]  # item is a Select
         chosen = {p.value: p for p in Perspective}.get(values[0]) if len(values) == 1 else None
         if chosen is None:
             raise HostError("review_no_perspective")
-        await show_frame(interaction, self.game_id, self.frame, chosen, self.leader)
+        await show_frame(interaction, self.game_id, self.frame, chosen, self.leader, self.seat)
 
 
 class ReviewShare(LookBackItem, template=rf"gh:rvsh:(?P<gid>{ID}):(?P<frame>{INDEX}):{PERSPECTIVE}"):

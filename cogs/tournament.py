@@ -37,6 +37,7 @@ from .lobby import LEVEL_CHOICES
 from .model_options import model_command
 from .permissions import SAME_DEAL_PERMISSIONS, TOURNAMENT_PERMISSIONS, require
 from .tournament_channel import SignupButton, TournamentChannel, signup_embed, signup_view, standings_message
+from .tournament_comparison import CompareReviewButton
 from .tournament_controls import (
     NextRoundButton,
     live_tables,
@@ -282,5 +283,5 @@ class TournamentCog(TournamentChannel, commands.Cog):
 
 
 async def setup(bot: commands.Bot) -> None:
-    bot.add_dynamic_items(SignupButton, NextRoundButton)
+    bot.add_dynamic_items(SignupButton, NextRoundButton, CompareReviewButton)
     await bot.add_cog(TournamentCog(as_host(bot)))

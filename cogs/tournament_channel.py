@@ -32,6 +32,7 @@ from bot.tournaments.models import TournamentUpdateKind as Kind
 from .common import NO_MENTIONS, GameItem, check_server, reply
 from .custom_ids import ID
 from .permissions import SAME_DEAL_PERMISSIONS, TOURNAMENT_PERMISSIONS, missing_in_channel, permission_names
+from .tournament_comparison import due_round, post_comparison, posted_rounds
 from .tournament_controls import tournaments
 from .tournament_writer import NoncedChannel, Nonces
 
@@ -80,7 +81,8 @@ async def standings_message(service: TournamentService, tournament: Tournament,
     lines = "\n".join(tx.standing_lines(tournament, rows, locale))
     embed = discord.Embed(title=tx.standings_title(tournament, locale), description=lines[:EMBED_DESCRIPTION],
                           colour=0x3498DB)
-    footer = "tournament.knockout_footer" if tournament.knockout_stage else "tournament.standings_footer"
+    footer = ("tournament.knockout_footer" if tournament.knockout_stage else "tournament.standings_footer_same_deal"
+              if rules_of(tournament).same_deal else "tournament.standings_footer")
     embed.set_footer(text=t(footer, locale, id=tournament.id, advance=tournament.advance))
     if not (tournament.knockout_stage and tournament.current_round):
         return embed, []
@@ -228,6 +230,8 @@ class TournamentChannel:
             steps.append(("standings", lambda: self.post_standings(channel, service, tn)))
         if kind in (Kind.ROUND, Kind.RESULT, Kind.BREAK) and standings_id:
             steps.append(("standings", lambda: self.edit_standings(channel, service, tn, standings_id)))
+        if (compared := due_round(update, posted_rounds(self.bot))) is not None:
+            steps.append(("comparison", lambda: post_comparison(self.bot, channel, tn, compared)))
         if kind is Kind.ROUND and (seated := update.round) is not None:
             steps.append(("round", lambda: self.call(
                 channel, "\n".join(tx.round_lines(tn, seated, locale))[:MESSAGE_CONTENT], tx.called_people(tn, seated),

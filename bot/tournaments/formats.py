@@ -13,7 +13,7 @@ from typing import Any, Callable
 from bot.errors import HostError
 from engines import get_engine
 
-from . import knockout, round_robin, same_deal, seating
+from . import knockout, matchpoints, round_robin, same_deal, seating
 from .models import (
     ROUND_ROBIN_MAX,
     Deal,
@@ -26,6 +26,7 @@ from .models import (
 )
 from .same_deal import Layout
 from .standings import (
+    RoundPoints,
     Standing,
     apply_final_table,
     compute_standings,
@@ -33,6 +34,7 @@ from .standings import (
     knockout_final,
     knockout_places,
     pairing_order,
+    placing_points,
     went_on,
 )
 
@@ -63,6 +65,8 @@ class FormatRules:
     # Round ``number``'s tables (seated by ``seat``) laid out seat by seat, None where a bot fills a seat (a
     # same-deal round's tables all have as many seats); None: the tables are seated as ``seat`` gives them.
     lay_out: Callable[[Tournament, int, list[list[int]]], list[Layout]] | None = None
+    # The points a round gives at each of its finished tables: by place, or a same-deal round's matchpoints.
+    round_points: Callable[[Tournament, int], RoundPoints] = placing_points
 
 
 def rules_of(tournament: Tournament) -> FormatRules:
@@ -253,7 +257,8 @@ _ROUND_ROBIN = FormatRules(seat=_seat_round_robin, planned=_planned_round_robin,
                            rounds_after=lambda t, away: round_robin.planned_total(t), places=_final_table_places,
                            max_entrants=ROUND_ROBIN_MAX, rounds_refused="tournament.round_robin_rounds")
 _SAME: dict[str, Any] = {"same_deal": True, "final_table": False,
-                         "final_table_refused": "tournament.same_deal_final_table"}
+                         "final_table_refused": "tournament.same_deal_final_table",
+                         "round_points": matchpoints.round_points}
 FORMATS: dict[tuple[Format, Deal], FormatRules] = {
     (Format.SWISS, Deal.OWN): _SWISS,
     (Format.ROUND_ROBIN, Deal.OWN): _ROUND_ROBIN,

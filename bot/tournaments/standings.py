@@ -1,4 +1,5 @@
-"""Standings: points by placement, then the tie-breakers (opponents' points, then rating).
+"""Standings: points by placement (or, for a same-deal row, the matchpoints its ``FormatRules.round_points``
+names), then the tie-breakers (opponents' points, then rating).
 
 Opponents' points is the mean, over every opponent met (a repeat counts again), of that opponent's points, so
 players seated at smaller tables are not penalised. After a final table, its placings decide the top places and
@@ -14,6 +15,7 @@ from .models import EntrantStatus, TableStatus, Tournament, TournamentStatus, To
 if TYPE_CHECKING:
     from bot.table import Table
 
+RoundPoints = dict[int, dict[int, float]]  # a round's points: {table number: {entrant: points}}
 DECIDED = (TableStatus.FINISHED, TableStatus.CANCELLED, TableStatus.BYE)  # a knockout table that put players out
 
 
@@ -59,6 +61,10 @@ def compute_standings(tournament: Tournament, ratings: dict[int, float] | None =
                                 away=e.status == EntrantStatus.AWAY, rating=ratings.get(e.user_id, 0.0))
             for e in tournament.entrants.values()}
     last = tournament.rounds if through_round is None else min(through_round, tournament.rounds)
+    from .formats import rules_of  # the formats' table seats rounds with these standings: imported late
+
+    rules = rules_of(tournament)
+    round_points: dict[int, RoundPoints] = {}
     current = tournament.current_round
     playing = not all(tb.done for tb in tournament.round_tables(current))
     for table in tournament.tables:
@@ -73,20 +79,26 @@ def compute_standings(tournament: Tournament, ratings: dict[int, float] | None =
                 rows[uid].byes += 1
             continue
         if table.status is TableStatus.FINISHED:  # a cancelled or void table counts for nobody, opponents included
-            _count_table(rows, table)
+            if table.round not in round_points:
+                round_points[table.round] = rules.round_points(tournament, table.round)
+            _count_table(rows, table, round_points[table.round][table.number])
     for row in rows.values():
         if row.opponents:
             row.opp_points = sum(rows[o].points for o in row.opponents) / len(row.opponents)
     ordered = sorted(rows.values(), key=lambda r: (-r.key[0], -r.key[1], -r.key[2], r.seq))
     _number(ordered)
     if through_round is None:
-        from .formats import rules_of  # the formats' table seats rounds with these standings: imported late
-
-        ordered = rules_of(tournament).places(tournament, ordered)
+        ordered = rules.places(tournament, ordered)
     return ordered
 
 
-def _count_table(rows: dict[int, Standing], table: TournamentTable) -> None:
+def placing_points(tournament: Tournament, number: int) -> RoundPoints:
+    """The points round ``number`` gives at each finished table: by place, as recorded (``ranking_points``)."""
+    return {tb.number: {uid: points for uid, (_, points) in tb.results.items()}
+            for tb in tournament.round_tables(number) if tb.status is TableStatus.FINISHED}
+
+
+def _count_table(rows: dict[int, Standing], table: TournamentTable, points_of: dict[int, float]) -> None:
     firsts = sum(1 for place, _ in table.results.values() if place == 1)
     for uid in table.players:
         row = rows[uid]
@@ -96,7 +108,8 @@ def _count_table(rows: dict[int, Standing], table: TournamentTable) -> None:
         elif uid in table.no_shows:
             row.no_shows += 1
         elif uid in table.results:
-            place, points = table.results[uid]
+            place, _ = table.results[uid]
+            points = points_of[uid]
             row.points += points
             row.game_points += points
             row.games += 1

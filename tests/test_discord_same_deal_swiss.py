@@ -1,7 +1,8 @@
 """A whole same-deal Swiss through Discord (issue 55): three people and bots, three rounds, in English and in
 Japanese. What each person sees before, during and after a round: the sign-up saying a start needs two tables, every
 round two tables of four with one seat a bot fills, the same deal at both tables (one seed, seat for seat the same
-start), every person playing every round, the final standings."""
+start), the other table's review and record refused to everyone until the round is over, every person playing every
+round, each round's comparison (one message per seat), the final standings."""
 from __future__ import annotations
 
 import json
@@ -15,7 +16,7 @@ from bot.tournaments import Tournament
 from bot.tournaments.models import TableStatus, TournamentStatus
 
 from .discord_harness import Harness, HarnessUser
-from .discord_helpers import TOURNAMENT_JOIN, organiser
+from .discord_helpers import TOURNAMENT_JOIN, organiser, says
 from .ui_driver import act
 
 ALICE, BOB, CAROL = 101, 102, 103
@@ -67,6 +68,15 @@ async def test_a_same_deal_swiss_from_sign_up_to_final_standings(h: Harness, lan
         dealt = [json.loads(g.engine.dump(g.engine.new_game([s.player for s in g.seats], seed=g.row.seed,
                                                             options=g.row.options)))["hands"] for g in games]
         assert [dealt[0][s.player] for s in games[0].seats] == [dealt[1][s.player] for s in games[1].seats]
+        for uid, person in people.items():  # nobody meets the deal at the other table before playing it
+            other = next(tb for tb in tables if uid not in tb.players)
+            for command in ("game review", "game record"):
+                refused = await h.slash(person, command, table=other.game_id)
+                assert refused.ephemeral and says(refused.text, "error.same_deal_round_secret",
+                                                  game_id=other.game_id), refused.text
         await play_round(h, tn, people, rng)
+        await h.settle()
+        compared = [m for m in h.channel_messages() if m.embeds and "gh:cmp:" in str(m.components)]
+        assert len(compared) >= 4 * number  # one message per seat of the round, a Review button per table
     assert tn.status is TournamentStatus.FINISHED
     assert all(sum(1 for tb in tn.tables if uid in tb.players) == 3 for uid in people)

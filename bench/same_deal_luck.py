@@ -33,10 +33,9 @@ from bot.tournaments.models import (
     Tournament,
     TournamentStatus,
     TournamentTable,
-    ranking_points,
 )
 from bot.tournaments.running import RoundRunner
-from bot.tournaments.same_deal import fill_player
+from bot.tournaments.same_deal import fill_player, table_results
 from bot.tournaments.settings import default_seats
 from bot.tournaments.standings import compute_standings
 from engines import get_engine
@@ -82,10 +81,7 @@ def play_table(t: Tournament, table: TournamentTable, strong: set[int], matchup:
         step += 1
     result = engine.result(state)
     assert result is not None
-    entrant_of = {t.entrants[u].player: u for u in table.players}
-    entrant_of.update({fill_player(s): -1 - s for s in table.fill})
-    points = ranking_points([[entrant_of[p] for p in group] for group in result.ranking])
-    table.results = {u: points[u] for u in table.players}
+    table.results, table.fill_places = table_results(t, table, result.ranking)
     table.status = TableStatus.FINISHED
 
 

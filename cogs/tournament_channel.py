@@ -153,7 +153,7 @@ class TournamentChannel:
                         await self.bot.http.add_user_to_thread(thread_id, entrant.user_id)
             await self.point_to_replay(tournament, table, thread_id)
             intro = t("tournament.table_intro", locale, round=table.round, table=table.number,
-                      players=" ".join(e.mention for e in entrants))
+                      players=" ".join(tx.seat_names(tournament, table, locale)))
             await self.bot.get_partial_messageable(thread_id).send(
                 "\n".join([intro, *tx.rule_lines(tournament, table.round, locale)]),
                 allowed_mentions=discord.AllowedMentions(users=[discord.Object(e.user_id) for e in entrants

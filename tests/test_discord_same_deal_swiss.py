@@ -65,6 +65,9 @@ async def test_a_same_deal_swiss_from_sign_up_to_final_standings(h: Harness, lan
         filled = next(tb for tb, g in zip(tables, games, strict=True) if tb.fill)
         bot = (await h.bot.service.table(filled.game_id)).seats[filled.fill[0]]
         assert bot.name == t("tournament.fill_bot", lang, seat=filled.fill[0] + 1)
+        # the round's call and the table's thread name the filling bot in its seat: both tables show four seats
+        assert any(bot.name in m.text and f"<#{filled.channel_id}>" in m.text for m in h.channel_messages())
+        assert bot.name in h.channel_messages(filled.channel_id)[0].text
         dealt = [json.loads(g.engine.dump(g.engine.new_game([s.player for s in g.seats], seed=g.row.seed,
                                                             options=g.row.options)))["hands"] for g in games]
         assert [dealt[0][s.player] for s in games[0].seats] == [dealt[1][s.player] for s in games[1].seats]

@@ -156,3 +156,17 @@ def test_a_filled_seat_is_no_holder_and_a_replay_compares_nobody() -> None:
     assert round_points(tn, 1) == {1: {1: 3.0, 2: 0.0}, 2: {4: 0.0, 5: 3.0}, 3: {7: 0.0, 8: 3.0, 9: 1.5}}
     rows = {r.user_id: r for r in compute_standings(tn)}
     assert (rows[1].points, rows[8].points, rows[9].points) == (3.0, 3.0, 1.5)
+
+
+def test_a_seat_a_bot_fills_at_one_table_is_compared_with_its_holders_at_the_others() -> None:
+    """Seat 2 is a person's at table 1 and the filling bot's at table 2: the bot played the same cards there, so
+    the person is compared with the bot's place (a defect found by playing a same-deal Swiss through Discord: the
+    person scored 0/0 matchpoints, 0 points, for winning the table). The bot scores for nobody."""
+    one = TournamentTable(0, 1, 1, [1, 2, 3], TableStatus.FINISHED, results={1: (2, 1.5), 2: (1, 3.0), 3: (3, 0.0)})
+    two = TournamentTable(0, 1, 2, [4, 5], TableStatus.FINISHED, fill=[1], fill_places={1: 2},
+                          results={4: (1, 3.0), 5: (3, 0.0)})
+    scores = seat_scores([one, two])
+    assert [(s.user_id, s.matchpoints, s.share) for s in scores[1]] == [(2, 1.0, 1.0), (None, 0.0, 0.0)]
+    points = round_points(tournament([one, two]), 1)
+    assert points == {1: {1: 0.0, 2: 3.0, 3: 1.5}, 2: {4: 3.0, 5: 1.5}}
+    assert all(None not in table for table in points.values())

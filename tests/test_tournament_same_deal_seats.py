@@ -108,12 +108,18 @@ async def test_a_same_deal_swiss_seats_equal_tables_with_bots_in_the_seats_left(
         bot = game.seats[filled.fill[0]]
         assert bot.is_bot and bot.user_id is None and bot.name == f"Bot in seat {filled.fill[0] + 1}"
         assert bot.level is BotLevel.EASY and bot.player not in {e.player for e in tn.entrants.values()}
-        places = sorted(p for p, _ in filled.results.values())
-        assert len(places) == 3 and places[-1] <= 4  # places among the table's four seats, the bot's left out
+        # every seat's place is the game's, the filling bot's kept apart (its id is never a bot entrant's)
+        ranking = game.result().ranking  # tied players share a place; the next place skips as many
+        game_places = {s.seat: 1 + sum(len(g) for g in ranking[:i]) for i, group in enumerate(ranking)
+                       for s in game.seats if s.player in group}
+        seat_of = {u: i for i, u in enumerate(filled.seat_list()) if u is not None}
+        assert {seat_of[u]: place for u, (place, _) in filled.results.items()} | filled.fill_places == game_places
     assert Counter(u for t in tn.tables for u in t.players) == Counter({u: 3 for u in tn.entrants})
     stored = await host.storage.tournaments.load(tn.id)
     assert stored is not None
-    assert [t.seat_list() for t in stored.tables] == [t.seat_list() for t in tn.tables]
+    assert [(t.seat_list(), t.fill_places) for t in stored.tables] == [(t.seat_list(), t.fill_places)
+                                                                       for t in tn.tables]
+    assert all(len(t.fill_places) == len(t.fill) for t in stored.tables)
     await host.close()
 
 
@@ -156,3 +162,18 @@ async def test_a_same_deal_round_killed_mid_round_keeps_its_deal_and_seats(db_ur
     assert after == before and all(t.status is TableStatus.FINISHED for t in tn.tables)
     assert all(len(t.seat_list()) == 4 for t in tn.tables) and sum(len(t.fill) for t in tn.round_tables(2)) == 1
     await second.close()
+
+
+def test_a_filling_bots_place_is_kept_apart_from_every_entrants_even_a_bot_entrant() -> None:
+    """The bot filling seat 0 sits with bot entrants -1, -2, -3 (ids an index-based key would collide with): each
+    keeps its own place, the filling bot's apart."""
+    from bot.tournaments.models import Entrant, Tournament
+    from bot.tournaments.same_deal import fill_player, table_results
+
+    tn = Tournament(id=1, guild_id=5, channel_id=50, creator_id=ORGANISER, game="akuma", format=Format.SWISS,
+                    rounds=1, seats_min=4, seats_max=4, seed=1, deal=Deal.SAME)
+    tn.entrants = {-n: Entrant(-n, f"Bot {n}", True, seq=n) for n in (1, 2, 3)}
+    table = TournamentTable.from_seats(1, 1, [None, -1, -2, -3])
+    ranking = [["bot2"], [fill_player(0)], ["bot1"], ["bot3"]]
+    results, fill_places = table_results(tn, table, ranking)
+    assert results == {-2: (1, 3.0), -1: (3, 1.0), -3: (4, 0.0)} and fill_places == {0: 2}

@@ -103,15 +103,18 @@ class TournamentStore:
 
     @staticmethod
     async def _write_results(tx: Tx, table: TournamentTable) -> None:
+        from bot.tournaments.models import fill_id
+
         await tx.executemany(
             "INSERT INTO tournament_results (table_id, user_id, place, points, forfeit, no_show) "
             "VALUES (?, ?, ?, ?, ?, ?)",
             [(table.id, uid, place, float(points), int(uid in table.forfeits), int(uid in table.no_shows))
-             for uid, (place, points) in table.results.items()])
+             for uid, (place, points) in table.results.items()]
+            + [(table.id, fill_id(seat), place, 0.0, 0, 0) for seat, place in table.fill_places.items()])
 
     # ---- loading ---------------------------------------------------------------------
     async def load(self, tournament_id: int) -> Tournament | None:
-        from bot.tournaments.models import Entrant, Tournament, TournamentTable
+        from bot.tournaments.models import FILL_ID, Entrant, Tournament, TournamentTable
 
         row = await self.db.fetchrow(f"SELECT id, options, {', '.join(_TOURNAMENT_FIELDS)} FROM tournaments "
                                      "WHERE id = ?", tournament_id)
@@ -137,6 +140,9 @@ class TournamentStore:
         for r in await self.db.fetch("SELECT r.table_id, r.user_id, r.place, r.points, r.forfeit, r.no_show "
                                      "FROM tournament_results r JOIN tournament_tables t ON t.id = r.table_id "
                                      "WHERE t.tournament_id = ?", tournament_id):
+            if r["user_id"] <= FILL_ID:  # the bot filling a seat: its place, compared with the seat's holders
+                by_id[r["table_id"]].fill_places[FILL_ID - r["user_id"]] = r["place"]
+                continue
             by_id[r["table_id"]].results[r["user_id"]] = (r["place"], r["points"])
             if r["forfeit"]:
                 by_id[r["table_id"]].forfeits.add(r["user_id"])

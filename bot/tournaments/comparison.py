@@ -58,14 +58,17 @@ def compared(tournament: Tournament, number_: int, facts: GameFacts) -> dict[int
         rows = []
         for s in scores:
             game_id = game_of[s.table] or 0
-            name, score = facts.get(game_id, {}).get(seat, (tournament_name(tournament, s.user_id), None))
+            name, score = facts.get(game_id, {}).get(seat, (tournament_name(tournament, s.user_id, seat), None))
             rows.append(Held(s.table, game_id, seat, name, s.place, s.absent, score, s.matchpoints, len(scores) - 1,
                              s.points))
         out[seat] = sorted(rows, key=lambda h: (-h.matchpoints, h.table))
     return out
 
 
-def tournament_name(tournament: Tournament, user_id: int) -> str:
+def tournament_name(tournament: Tournament, user_id: int | None, seat: int) -> str:
+    """A holder's name when the game gives none: the entrant's, or the bot filling the seat's."""
+    if user_id is None:
+        return t("tournament.fill_bot", tournament.locale, seat=seat + 1)
     entrant = tournament.entrants.get(user_id)
     return entrant.name if entrant is not None else "?"
 

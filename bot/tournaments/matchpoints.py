@@ -8,9 +8,11 @@ own verdict, given by every game, and the same measure whatever the game counts.
 recorded last with 0 points (``standings.score_absent_seats``), and so it stays here: it scores no matchpoints,
 and the seat's other holders are compared with it as with that last place. A cancelled or voided table is not
 compared (it counts for nobody, as in the standings), nor a voided table's replay (a deal of its own); a bye is no
-table; a seat a bot fills (``TournamentTable.fill``) scores for nobody and is no holder. A seat that only one
-finished table played is compared with nobody: its holder has no share, and scores by place as at an own-deal
-table, as a replay's players do.
+table. A seat a bot fills (``TournamentTable.fill``) is a holder like any other: the bot played that seat's cards
+(one and the same bot at every table: the tournament's level, seeded by its seat), so the seat's other holders are
+compared with its place (``fill_places``), but it scores for nobody. A seat that only one finished table played is
+compared with nobody: its holder has no share, and scores by place as at an own-deal table, as a replay's players
+do.
 """
 from __future__ import annotations
 
@@ -25,7 +27,7 @@ class SeatScore:
 
     table: int                # the table's number in its round
     seat: int                 # 0-based, the seat order of ``TournamentTable.seat_list``
-    user_id: int
+    user_id: int | None       # None: the bot filling the seat (compared with, scoring for nobody)
     place: int                # at the table, as recorded (a no-show's or a forfeit's: the table's last)
     absent: bool              # a no-show or a forfeit: no matchpoints
     matchpoints: float        # 1 per table outscored, ½ per table tied
@@ -46,26 +48,33 @@ def compared_tables(tournament: Tournament, number: int) -> list[TournamentTable
 
 
 def seat_scores(tables: list[TournamentTable]) -> dict[int, list[SeatScore]]:
-    """Per seat (0-based), its holders at ``tables`` (finished tables of one round), in the tables' order. A seat a
-    bot fills, a table without that seat, or a holder without a result does not take part in that seat's
-    comparison; a seat no entrant held at any table is left out."""
+    """Per seat (0-based), its holders at ``tables`` (finished tables of one round), in the tables' order: entrants
+    with a result and the bots filling the seat with a place. A table without that seat, or a holder without a
+    result, does not take part in that seat's comparison; a seat no entrant held at any table is left out."""
     layouts = [(tb, tb.seat_list()) for tb in tables]
     seats = max((len(layout) for _, layout in layouts), default=0)
     out: dict[int, list[SeatScore]] = {}
     for seat in range(seats):
-        held = [(tb, uid) for tb, layout in layouts if seat < len(layout)
-                and (uid := layout[seat]) is not None and uid in tb.results]
-        if held:
+        held = [(tb, uid, place) for tb, layout in layouts if seat < len(layout)
+                and (place := _place(tb, uid := layout[seat], seat)) is not None]
+        if any(uid is not None for _, uid, _ in held):
             out[seat] = _compare(seat, held)
     return out
 
 
-def _compare(seat: int, held: list[tuple[TournamentTable, int]]) -> list[SeatScore]:
-    places = [tb.results[uid][0] for tb, uid in held]
+def _place(table: TournamentTable, uid: int | None, seat: int) -> int | None:
+    """The place of seat ``seat``'s holder ``uid`` (None: the bot filling it) at ``table``, if recorded."""
+    if uid is None:
+        return table.fill_places.get(seat)
+    return table.results[uid][0] if uid in table.results else None
+
+
+def _compare(seat: int, held: list[tuple[TournamentTable, int | None, int]]) -> list[SeatScore]:
+    places = [place for _, _, place in held]
     others = len(held) - 1
     scores = []
-    for (tb, uid), place in zip(held, places, strict=True):
-        absent = uid in tb.no_shows or uid in tb.forfeits
+    for tb, uid, place in held:
+        absent = uid is not None and (uid in tb.no_shows or uid in tb.forfeits)
         won = sum(1.0 if place < other else 0.5 if place == other else 0.0 for other in places) - 0.5  # not itself
         matchpoints = 0.0 if absent else won
         share = None if others < 1 else round(matchpoints / others, 6)
@@ -85,6 +94,8 @@ def round_points(tournament: Tournament, number: int) -> dict[int, dict[int, flo
     by_number = {tb.number: tb for tb in tables}
     for scores in seat_scores(tables).values():
         for score in scores:
+            if score.user_id is None:
+                continue  # the bot filling a seat scores for nobody
             points = score.points
             if points is None:
                 points = by_number[score.table].results[score.user_id][1]

@@ -132,6 +132,14 @@ class Entrant:
                        level=bot_level if self.is_bot else BotLevel.NORMAL)
 
 
+FILL_ID = -1_000_000  # a stored result of the bot filling seat s has the id FILL_ID - s: no entrant's (bots: -1..)
+
+
+def fill_id(seat: int) -> int:
+    """The id the result of the bot filling ``seat`` is kept under (never an entrant's: people > 0, bots -1..)."""
+    return FILL_ID - seat
+
+
 @dataclass
 class TournamentTable:
     id: int
@@ -146,6 +154,7 @@ class TournamentTable:
     forfeits: set[int] = field(default_factory=set)  # dropped people whose seat a bot played: last, no points
     no_shows: set[int] = field(default_factory=set)  # people who never moved at it, a bot playing their seat: the same
     fill: list[int] = field(default_factory=list)  # seat numbers a bot fills (a same-deal round's equal tables)
+    fill_places: dict[int, int] = field(default_factory=dict)  # seat a bot fills -> its place (compared, no points)
 
     def __post_init__(self) -> None:
         self.status = TableStatus(self.status)

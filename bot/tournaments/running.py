@@ -34,10 +34,9 @@ from .models import (
     TournamentTable,
     TournamentUpdate,
     TournamentUpdateKind,
-    ranking_points,
 )
 from .ratings import RatingService
-from .same_deal import fill_player, fill_seat
+from .same_deal import fill_seat, table_results
 from .standings import Standing, compute_standings, score_absent_seats
 
 log = logging.getLogger(__name__)
@@ -305,11 +304,7 @@ class RoundRunner:
     async def _record(self, tournament: Tournament, table: TournamentTable, game: Table) -> None:
         result = game.result()
         if game.status is GameStatus.FINISHED and result is not None:
-            # a seat a bot fills takes its place and points among the table's, but scores for nobody
-            entrant_of = {tournament.entrants[uid].player: uid for uid in table.players}
-            entrant_of.update({fill_player(seat): -1 - seat for seat in table.fill})
-            points = ranking_points([[entrant_of[p] for p in group] for group in result.ranking])
-            table.results = {uid: points[uid] for uid in table.players}
+            table.results, table.fill_places = table_results(tournament, table, result.ranking)
             table.status = TableStatus.FINISHED
             score_absent_seats(tournament, table, game)
         else:  # ended from the table itself (/game end): nobody scores

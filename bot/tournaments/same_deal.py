@@ -15,7 +15,7 @@ from itertools import combinations, permutations
 from bot.i18n import t
 from bot.storage import SeatRow
 
-from .models import TableStatus, Tournament, TournamentTable
+from .models import TableStatus, Tournament, TournamentTable, fill_id, ranking_points
 
 Layout = list[int | None]  # one table's seats in order: an entrant id, or None for a seat a bot fills
 Pair = frozenset[int]
@@ -100,3 +100,14 @@ def fill_seat(tournament: Tournament, seat: int) -> SeatRow:
     """The bot filling seat ``seat`` of a same-deal table: the tournament's bot level, named by its seat."""
     return SeatRow(seat, fill_player(seat), t("tournament.fill_bot", tournament.locale, seat=seat + 1), None, True,
                    level=tournament.bot_level)
+
+
+def table_results(tournament: Tournament, table: TournamentTable,
+                  ranking: list[list[str]]) -> tuple[dict[int, tuple[int, float]], dict[int, int]]:
+    """A finished table's results from the game's ranking (groups of engine player ids, best first): every
+    entrant's (place, points), and the place of each bot filling a seat, which takes its place among the table's
+    seats but scores for nobody (kept apart under ``fill_id``: never an entrant's id, bots' included)."""
+    entrant_of = {tournament.entrants[uid].player: uid for uid in table.players}
+    entrant_of.update({fill_player(seat): fill_id(seat) for seat in table.fill})
+    points = ranking_points([[entrant_of[p] for p in group] for group in ranking])
+    return {uid: points[uid] for uid in table.players}, {seat: points[fill_id(seat)][0] for seat in table.fill}

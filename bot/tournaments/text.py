@@ -18,6 +18,7 @@ from .models import (
     TableStatus,
     Tournament,
     TournamentStatus,
+    TournamentTable,
 )
 from .ratings import PlayerStats, RatingRow
 from .standings import Standing, knockout_final, went_on
@@ -174,6 +175,14 @@ def shown_name(entrant: Entrant) -> str:
     return literal.markdown(entrant.name) if entrant.is_bot else entrant.mention
 
 
+def seat_names(tournament: Tournament, table: TournamentTable, locale: object | None) -> list[str]:
+    """Who sits at ``table``, seat by seat: people as mentions, bots by name, a seat a bot fills (a same-deal
+    round's) by that bot's name, so every table of the round shows as many seats."""
+    return [shown_name(tournament.entrants[u]) if u is not None
+            else literal.markdown(t("tournament.fill_bot", locale, seat=seat + 1))
+            for seat, u in enumerate(table.seat_list())]
+
+
 def round_lines(tournament: Tournament, round_number: int, locale: object | None) -> list[str]:
     final = tournament.is_final_round(round_number) or (
         rules_of(tournament).advance and knockout_final(tournament, round_number) is not None)
@@ -182,7 +191,7 @@ def round_lines(tournament: Tournament, round_number: int, locale: object | None
     if tournament.cut and round_number == tournament.swiss_rounds + 1:
         lines.append(t("tournament.cut_started", locale, swiss=tournament.swiss_rounds, cut=tournament.cut))
     for table in tournament.round_tables(round_number):
-        names = join_list((shown_name(tournament.entrants[u]) for u in table.players), locale)
+        names = join_list(seat_names(tournament, table, locale), locale)
         if table.status is TableStatus.BYE and tournament.advance and round_number > tournament.swiss_rounds:
             unplayed = round_number + 1 == tournament.rounds and not has_played(tournament, table.players[0])
             key = "tournament.bye_line_knockout_final" if unplayed else "tournament.bye_line_knockout"

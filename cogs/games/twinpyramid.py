@@ -239,7 +239,7 @@ def rearrange_and_act(table: Table, player: str, view: TwinPyramidView, selectio
         row += 1
     if picked:
         for i, step in enumerate(steps_of_card(steps, picked)[:10]):
-            items.append(actions.button(step_action(table, step), text.step_label(step.model_dump(), locale),
+            items.append(actions.button(step_action(table, step), text.step_label(step, locale),
                                         discord.ButtonStyle.primary, row=row + i // 5))
         row += 2
     buttons: list[discord.ui.Item] = []

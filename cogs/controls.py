@@ -29,7 +29,7 @@ from bot.i18n import t
 from bot.replies import answer_hand
 from bot.storage import GameStatus
 from bot.table import Table
-from engines import Action, EngineError, Event, NotYourTurn, View
+from engines import Action, EngineError, Event, Json, NotYourTurn, View
 
 from .action_codes import action_of, button_actions, for_another_seat, game_module
 from .common import GameItem, deadline_mark, host, names_for
@@ -66,7 +66,7 @@ class Actions:
         """The first of the actions that ``wanted`` accepts (e.g. a selection's cards in any order)."""
         return next((a for a in self.all if wanted(a)), None)
 
-    def index(self, action: Action | dict[str, Any] | None) -> int | None:
+    def index(self, action: Action | Json | None) -> int | None:
         if isinstance(action, dict):
             try:
                 action = self.table.engine.parse_action(action)
@@ -74,7 +74,7 @@ class Actions:
                 return None
         return self.all.index(action) if action is not None and action in self.all else None
 
-    def button(self, action: Action | dict[str, Any] | None, label: str,
+    def button(self, action: Action | Json | None, label: str,
                style: discord.ButtonStyle = discord.ButtonStyle.primary, *, disabled: bool = False,
                row: int | None = None) -> "ActButton":
         """A button sending ``action``; disabled when there is none (still to choose) or it is not legal now."""
@@ -257,7 +257,7 @@ class ActButton(GameItem, template=rf"gh:do:{VERSIONED}:{CODE}"):
         if table.status is GameStatus.RUNNING and self.version != table.version:
             await show_hand(interaction, table, note="⚠️ " + t("error.stale", interaction.locale))
             return
-        action: Action | dict[str, Any] | None = action_of(table, seat.player, self.code)
+        action: Action | Json | None = action_of(table, seat.player, self.code)
         if action is None:
             if table.status is GameStatus.RUNNING and for_another_seat(table, seat.player, self.code):
                 raise NotYourTurn()

@@ -18,7 +18,7 @@ from bot.policies import LEVELS, check_level
 from bot.replies import fill_original, withdraw_original
 from bot.storage import BotLevel, GameStatus
 from bot.table import Table
-from engines import BadOptions, EngineError, get_engine
+from engines import BadOptions, EngineError, Json, get_engine
 
 from .common import NO_MENTIONS, GameItem, host, names_for, public_language
 from .custom_ids import ID, VERSION
@@ -144,7 +144,7 @@ def lobby_view(table: Table, locale: object | None) -> discord.ui.View:
     return view
 
 
-async def open_lobby(interaction: discord.Interaction, game: str, options: dict[str, Any], bots: int,
+async def open_lobby(interaction: discord.Interaction, game: str, options: Json, bots: int,
                      timer: int = DEFAULT_TIMER, level: str = BotLevel.NORMAL) -> None:
     """Create the table, add ``bots`` bot seats (as many as fit) and post the lobby message.
     ``timer``: seconds per decision before a bot moves for an absent player (0 = no timer); ``level``: the bots'."""
@@ -178,7 +178,7 @@ async def open_lobby(interaction: discord.Interaction, game: str, options: dict[
     await service.set_message(table, lobby_message_id=message.id)
 
 
-async def _create_lobby(interaction: discord.Interaction, game: str, options: dict[str, Any],
+async def _create_lobby(interaction: discord.Interaction, game: str, options: Json,
                         timer: int) -> tuple[Table, list[str]]:
     """The lobby's table (and its thread plan), after the public "thinking…" that covers the database work."""
     try:

@@ -32,9 +32,9 @@ from bot.table import Table
 from engines import Action, EngineError, Event, Json, NotYourTurn, View
 
 from .action_codes import action_of, button_actions, for_another_seat, game_module
-from .common import GameItem, deadline_mark, host, names_for
+from .common import GameItem, deadline_mark, host, names_for, select_values
 from .custom_ids import ID, INDEX, PART, SEAT, TEXT, VERSION
-from .live_hands import live_hands
+from .live_hands import Attachments, live_hands
 from .private_table import adopt_board
 from .selection import Picks, Selection, decode_carry, pick_custom_id
 
@@ -185,15 +185,11 @@ def hand_files(table: Table, player: str, selection: list[str], locale: object |
     return [discord.File(io.BytesIO(png), filename="hand.png")] if png else []
 
 
-def redraw_files(view: discord.ui.View) -> dict[str, Any]:
-    return _files(view, "attachments")
-
-
-def _files(view: discord.ui.View, key: str) -> dict[str, Any]:
-    """The hand picture of games that draw one (``hand_image``), as send (``files``) or edit (``attachments``)
-    arguments; nothing for other games."""
+def redraw_files(view: discord.ui.View) -> Attachments:
+    """The hand picture of games that draw one (``hand_image``), as an edit's ``attachments``; nothing for other
+    games."""
     files = getattr(view, "hand_files", None)
-    return {} if files is None else {key: files}
+    return {} if files is None else {"attachments": files}
 
 
 async def redraw_hand(interaction: discord.Interaction, content: str, view: discord.ui.View) -> None:
@@ -313,9 +309,7 @@ class PickSelect(GameItem, template=rf"gh:pick:{VERSIONED}:(?P<part>{PART}):(?P<
             await show_hand(interaction, table, note="⚠️ " + t("error.stale", interaction.locale))
             return
         offered = {option.value for option in self.item.options}  # type: ignore[attr-defined]  # item is a Select
-        data: dict[str, Any] = dict(interaction.data or {})  # a component interaction's payload
-        values = [str(v) for v in data.get("values", [])
-                  if str(v) in offered]  # never trust the client: only values this select offers
+        values = [v for v in select_values(interaction) if v in offered]  # only values this select offers
         carry = decode_carry(table.row.game, self.carried)
         content, view = await hand_message(interaction, table, selection=carry.values() + values)
         await redraw_hand(interaction, content, view)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Awaitable, Callable
+from typing import TYPE_CHECKING, Awaitable, Callable, TypedDict
 
 import discord
 import discord.ext.commands
@@ -46,7 +46,13 @@ class _Live:
 
 
 HandDrawer = Callable[[discord.Interaction, Table, str | None], Awaitable[tuple[str, discord.ui.View]]]
-HandFiles = Callable[[discord.ui.View], dict[str, Any]]
+class Attachments(TypedDict, total=False):
+    """A hand view's picture as an edit's argument (none for a game that draws no hand)."""
+
+    attachments: list[discord.File]
+
+
+HandFiles = Callable[[discord.ui.View], Attachments]
 
 
 class LiveHands:

@@ -20,7 +20,7 @@ from bot.storage import BotLevel, GameStatus
 from bot.table import Table
 from engines import BadOptions, EngineError, Json, get_engine
 
-from .common import NO_MENTIONS, GameItem, host, names_for, public_language
+from .common import NO_MENTIONS, GameItem, host, names_for, public_language, select_values
 from .custom_ids import ID, VERSION
 from .limits import count_creation, room_for, server_limits
 from .permissions import require
@@ -257,9 +257,8 @@ class RemoveSelect(GameItem, template=rf"gh:lobbyrm:(?P<gid>{ID}):(?P<ver>{VERSI
                    getattr(item, "placeholder", None))
 
     async def run(self, interaction: discord.Interaction) -> None:
-        data: dict[str, Any] = dict(interaction.data or {})  # a component interaction's payload
         offered = {option.value for option in self.item.options}  # type: ignore[attr-defined]  # item is a Select
-        chosen = [str(v) for v in data.get("values", []) if str(v) in offered]  # only what this select offers
+        chosen = [v for v in select_values(interaction) if v in offered]  # only what this select offers
         if not chosen:
             raise HostError("seat_gone")
         await host(interaction).service.remove_seat(self.game_id, interaction.user.id, chosen[0], self.version)

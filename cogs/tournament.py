@@ -4,7 +4,6 @@ final standings are the channel side's (``cogs.tournament_channel``)."""
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 import discord
 from discord import app_commands
@@ -20,6 +19,7 @@ from bot.tournaments import Tournament, TournamentUpdate
 from bot.tournaments.absence import Replaced
 from bot.tournaments.models import TournamentStatus
 from bot.tournaments.settings import MAX_CHECKIN_MINUTES, TournamentSettings
+from engines import Json
 
 from .common import NO_MENTIONS, as_host, check_server, game_choices, host, public_language, reply
 from .custom_ids import valid_id
@@ -50,9 +50,9 @@ WHICH = "Tournament number (only needed when the channel has several)"
 log = logging.getLogger(__name__)
 
 
-async def create(interaction: discord.Interaction, values: dict[str, Any]) -> None:
+async def create(interaction: discord.Interaction, values: Json) -> None:
     """``/tournament create``: a tournament here and its public sign-up message (Join / Leave)."""
-    settings = TournamentSettings(**values)
+    settings = TournamentSettings.model_validate(values)
     service = tournaments(interaction)
     assert interaction.channel_id is not None
     require(interaction, TOURNAMENT_PERMISSIONS, "tournament.missing_permissions")

@@ -79,16 +79,17 @@ class TwinPyramidSelection(Selection):
 
     @classmethod
     def decode(cls, text: str) -> TwinPyramidSelection:
-        found: dict[str, Any] = {}
+        action: int | None = None
+        card: str | None = None
         for token in text.split(".") if text else []:
             kind, rest = token[:1], token[1:]
-            if kind == "a" and "a" not in found and number(rest, INDEX) is not None:
-                found["a"] = int(rest)
-            elif kind == "r" and "r" not in found and TOKEN.fullmatch(rest):
-                found["r"] = rest
+            if kind == "a" and action is None and number(rest, INDEX) is not None:
+                action = int(rest)
+            elif kind == "r" and card is None and TOKEN.fullmatch(rest):
+                card = rest
             else:
                 raise ValueError(text)
-        return cls(found.get("a"), found.get("r"))
+        return cls(action, card)
 
 
 selection_model = TwinPyramidSelection  # the plug-in's hook

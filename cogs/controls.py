@@ -26,7 +26,7 @@ from bot.discord_rules.limits import BUTTON_LABEL, CUSTOM_ID, MESSAGE_CONTENT, S
 from bot.errors import HostError
 from bot.games import ControlsHooks
 from bot.i18n import t
-from bot.replies import answer_hand
+from bot.replies import Attachments, answer_hand
 from bot.storage import GameStatus
 from bot.table import Table
 from engines import Action, EngineError, Event, Json, NotYourTurn, View
@@ -34,7 +34,7 @@ from engines import Action, EngineError, Event, Json, NotYourTurn, View
 from .action_codes import action_of, button_actions, for_another_seat, game_module
 from .common import GameItem, deadline_mark, host, names_for, select_values
 from .custom_ids import ID, INDEX, PART, SEAT, TEXT, VERSION
-from .live_hands import Attachments, live_hands
+from .live_hands import live_hands
 from .private_table import adopt_board
 from .selection import Picks, Selection, decode_carry, pick_custom_id
 

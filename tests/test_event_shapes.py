@@ -11,24 +11,27 @@ from collections.abc import Iterator, Mapping
 import pytest
 from pydantic import TypeAdapter, ValidationError
 
-from bot.render import pileup, rocca, twinpyramid_events
+from bot.render import akuma, diamondbox, pileup, rocca, twinpyramid_events
 from bot.render.event_table import EventText, On
-from engines import Event, get_engine
+from engines import GAMES, Event, get_engine
 from engines.streams import STREAMS_FIELD, Streams
 
 from .engines.conformance import MAX_STEPS
 from .suite_level import count
 
 TABLES: dict[str, Mapping[str, EventText]] = {
-    "rocca": rocca.EVENTS, "pileup": pileup.EVENTS, "twinpyramid": twinpyramid_events.EVENTS,
+    "akuma": akuma.EVENTS, "rocca": rocca.EVENTS, "pileup": pileup.EVENTS, "twinpyramid": twinpyramid_events.EVENTS,
+    "diamondbox": diamondbox.EVENTS,
 }
 PER_SEAT = {STREAMS_FIELD: Streams.PER_SEAT.value}
 # Events random play rarely reaches (none of these in 300 games): their shape is checked whenever one occurs.
-RARE = {"twinpyramid": {"passed", "forced_draw_skipped"}}
+RARE = {"twinpyramid": {"passed", "forced_draw_skipped"}, "diamondbox": {"game_drawn"}}
 OPTIONS: dict[str, list[dict[str, object]]] = {
     "rocca": [{}, {"bon": True}, PER_SEAT],
     "pileup": [{}, PER_SEAT],
     "twinpyramid": [{}],
+    "akuma": [{}],
+    "diamondbox": [{}],
 }
 
 
@@ -89,6 +92,10 @@ def test_every_event_has_the_shape_its_formatter_reads(name: str) -> None:
                         problems.append(f"{ev.type} {ev.data}: {problem}")
     assert problems == []
     assert seen | RARE.get(name, set()) == set(table), f"no game emitted {sorted(set(table) - seen)}"
+
+
+def test_every_game_declares_its_event_shapes() -> None:
+    assert sorted(TABLES) == sorted(GAMES)
 
 
 def test_a_wrong_shape_is_told() -> None:

@@ -9,6 +9,7 @@ import time
 from typing import Callable
 
 from engines import Action
+from engines.streams import STREAMS_FIELD, Streams
 
 from .errors import HostError
 from .service import GameService
@@ -23,6 +24,15 @@ def seat_level(table: Table, player: str) -> BotLevel:
     """A bot seat's level; a bot standing in for a person (absent, left, kicked) always plays ``normal``."""
     seat = table.seat_of(player)
     return BotLevel.NORMAL if seat is None or seat.user_id is not None else seat.level
+
+
+def bot_key(table: Table, player: str) -> str:
+    """What seeds a bot's choices besides the table's seed and version: its player id; at a table with per-seat
+    streams (a same-deal tournament round) its seat number, so the bot in seat i is one and the same bot at every
+    table of the round, a constant its seat's holders are compared against (issue 55)."""
+    seat = table.seat_of(player)
+    streams = Streams(str(table.row.options.get(STREAMS_FIELD, Streams.SHARED)))  # the engine checked its text
+    return f"seat{seat.seat}" if seat is not None and streams is Streams.PER_SEAT else player
 
 
 class BotScheduler:
@@ -105,7 +115,7 @@ class BotScheduler:
         """The bot's move at its seat's level, seeded by table, version and seat so a replayed demo makes the same
         choices. The thinker decides in its worker processes once it is started (``bot/thinking.py``): they get the
         table's state and build the seat's view there."""
-        seed = f"{table.row.seed}:{version}:{player}"
+        seed = f"{table.row.seed}:{version}:{bot_key(table, player)}"
         return await self.thinker.decide(table.engine, table.state, player, seed, seat_level(table, player),
                                          state_text=table.state_text)
 

@@ -47,6 +47,15 @@ class Host:
     async def open(cls, path: Path, **kwargs) -> "Host":
         return cls(await Storage.open(path), **kwargs)
 
+    @classmethod
+    async def restarted(cls, path: Path) -> "Host":
+        """A new "process" on the same file after a crash: one running tournament resumed, its tables played on."""
+        host = await cls.open(path)
+        assert await host.tournaments.resume() == 1
+        await host.scheduler.resume()
+        await host.idle()
+        return host
+
     async def idle(self) -> None:
         """Tables opened (outside the tournaments' locks) and played until nothing moves: a round ending opens the
         next one."""
@@ -115,10 +124,7 @@ async def test_thirteen_player_swiss_with_restart_drop_and_void(db_url: str) -> 
     assert len(running) == 3
     await first.close()
 
-    second = await Host.open(db_url)
-    assert await second.tournaments.resume() == 1
-    await second.scheduler.resume()
-    await second.idle()
+    second = await Host.restarted(db_url)
     tn = await second.tournaments.get(tn.id)
     assert tn.status == "finished" and tn.current_round == 3
 

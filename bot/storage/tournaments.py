@@ -87,7 +87,7 @@ class TournamentStore:
         table.id = int(await tx.fetchval(
             "INSERT INTO tournament_tables (tournament_id, round, number, attempt, players, status) "
             "VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
-            tournament_id, number, table.number, table.attempt, json.dumps(table.players), str(table.status)))
+            tournament_id, number, table.number, table.attempt, json.dumps(table.seat_list()), str(table.status)))
 
     async def add_table(self, tournament_id: int, table: TournamentTable) -> None:
         async with self.db.transaction() as tx:
@@ -129,8 +129,10 @@ class TournamentStore:
         for r in await self.db.fetch("SELECT id, round, number, attempt, players, status, game_id, channel_id "
                                      "FROM tournament_tables WHERE tournament_id = ? ORDER BY round, id",
                                      tournament_id):
-            tournament.tables.append(TournamentTable(r["id"], r["round"], r["number"], json.loads(r["players"]),
-                                                     r["status"], r["game_id"], r["channel_id"], r["attempt"]))
+            seats = json.loads(r["players"])  # in seat order, null where a bot fills the seat (same-deal rounds)
+            tournament.tables.append(TournamentTable(
+                r["id"], r["round"], r["number"], [u for u in seats if u is not None], r["status"], r["game_id"],
+                r["channel_id"], r["attempt"], fill=[i for i, u in enumerate(seats) if u is None]))
         by_id = {t.id: t for t in tournament.tables}
         for r in await self.db.fetch("SELECT r.table_id, r.user_id, r.place, r.points, r.forfeit, r.no_show "
                                      "FROM tournament_results r JOIN tournament_tables t ON t.id = r.table_id "

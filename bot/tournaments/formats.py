@@ -8,12 +8,12 @@ from __future__ import annotations
 import random
 from collections import Counter
 from dataclasses import dataclass, replace
-from typing import Callable
+from typing import Callable, TypedDict
 
 from bot.errors import HostError
 from engines import get_engine
 
-from . import knockout, round_robin, seating
+from . import knockout, round_robin, same_deal, seating
 from .models import (
     ROUND_ROBIN_MAX,
     Deal,
@@ -24,6 +24,7 @@ from .models import (
     TournamentStatus,
     TournamentTable,
 )
+from .same_deal import Layout
 from .standings import (
     Standing,
     apply_final_table,
@@ -51,6 +52,7 @@ class FormatRules:
     max_entrants: int | None = None
     rounds_refused: str | None = None  # the error when the organiser gives ``rounds`` to a format that plans them
     final_table: bool = True            # may end with a final table of the top of the standings
+    final_table_refused: str = "tournament.no_final_table"  # the error when it may not and the organiser asks
     advance: bool = False               # takes ``advance`` (the top k of each table go on)
     cut: bool = False                   # takes ``cut`` (the top k of a Swiss stage go on to a knockout)
     # Refuses (HostError) a correction (a set result, or a void when ``void``) of a table that later rounds rest on.
@@ -58,10 +60,19 @@ class FormatRules:
     # Every table of a round plays the same deal (the engines' per-seat streams) and a seat's result is compared
     # with the other tables' holders of that seat (issue 55).
     same_deal: bool = False
+    # Round ``number``'s tables (seated by ``seat``) laid out seat by seat, None where a bot fills a seat (a
+    # same-deal round's tables all have as many seats); None: the tables are seated as ``seat`` gives them.
+    lay_out: Callable[[Tournament, int, list[list[int]]], list[Layout]] | None = None
 
 
 def rules_of(tournament: Tournament) -> FormatRules:
     return FORMATS[tournament.format, tournament.deal]
+
+
+def min_field(tournament: Tournament) -> int:
+    """The fewest entrants a round is seated with: one table's smallest size, or, when a round's tables are
+    compared (same deal), one more, for two tables."""
+    return tournament.seats_min + (1 if rules_of(tournament).same_deal else 0)
 
 
 def rules_for(format: Format, deal: Deal) -> FormatRules:
@@ -89,9 +100,13 @@ def _seat_final(t: Tournament, ratings: dict[int, float]) -> Seating:
     return [seating.final_table(pairing_order(t, ratings), t.seats_min, t.seats_max)], []
 
 
-def _seat_swiss(t: Tournament, number: int, ratings: dict[int, float]) -> Seating:
+def _seat_swiss(t: Tournament, number: int, ratings: dict[int, float],
+                sizes: tuple[int, int] | None = None) -> Seating:
+    """A Swiss round: similar points together, repeat opponents avoided (``sizes``: people per table, when not the
+    organiser's range)."""
     if t.is_final_round(number):
         return _seat_final(t, ratings)
+    low, high = sizes or (t.seats_min, t.seats_max)
     rng = _rng(t, number)
     # a cancelled table is no meeting (it counts for nobody's opponents either); a void one was replayed
     history = [tb.players for tb in t.tables if tb.status in (TableStatus.PENDING, TableStatus.RUNNING,
@@ -100,7 +115,24 @@ def _seat_swiss(t: Tournament, number: int, ratings: dict[int, float]) -> Seatin
     rows = [r for r in compute_standings(t, ratings, through_round=t.rounds) if not (r.dropped or r.away)]
     order = [r.user_id for r in rows] if number > 1 else first_order(t, ratings, rng)
     points = {r.user_id: r.points for r in rows}
-    return seating.swiss_round(order, t.seats_min, t.seats_max, history, byes_had, rng, points)
+    return seating.swiss_round(order, low, high, history, byes_had, rng, points)
+
+
+def _seat_same_deal_swiss(t: Tournament, number: int, ratings: dict[int, float]) -> Seating:
+    """A same-deal Swiss round: the people spread over tables of one size (``same_deal.table_size``), so that the
+    seats bots fill (``lay_out``) differ by at most one from table to table, and nobody has a bye."""
+    count = len(t.seatable_entrants())
+    size = same_deal.table_size(count, t.seats_min, t.seats_max)
+    return _seat_swiss(t, number, ratings, None if size is None else same_deal.balanced_range(count, size))
+
+
+def _lay_out_same_deal(t: Tournament, number: int, groups: list[list[int]]) -> list[Layout]:
+    """Every table of a same-deal round given the same number of seats, bots in the seats left, and the seats
+    rotated over the rounds (``same_deal.lay_out``)."""
+    seated = sum(len(g) for g in groups)
+    size = max([len(g) for g in groups] + [same_deal.table_size(seated, t.seats_min, t.seats_max) or 0])
+    earlier = [tb for tb in t.tables if tb.round < number]
+    return same_deal.lay_out(groups, size, earlier, random.Random(f"{t.seed}:{number}:seats"))
 
 
 def _seat_round_robin(t: Tournament, number: int, ratings: dict[int, float]) -> Seating:
@@ -220,6 +252,17 @@ _SWISS = FormatRules(seat=_seat_swiss, planned=None, rounds_after=lambda t, away
 _ROUND_ROBIN = FormatRules(seat=_seat_round_robin, planned=_planned_round_robin,
                            rounds_after=lambda t, away: round_robin.planned_total(t), places=_final_table_places,
                            max_entrants=ROUND_ROBIN_MAX, rounds_refused="tournament.round_robin_rounds")
+
+
+class _SameDeal(TypedDict):
+    """What a same-deal row changes of its own-deal row."""
+
+    same_deal: bool
+    final_table: bool
+    final_table_refused: str
+
+
+_SAME = _SameDeal(same_deal=True, final_table=False, final_table_refused="tournament.same_deal_final_table")
 FORMATS: dict[tuple[Format, Deal], FormatRules] = {
     (Format.SWISS, Deal.OWN): _SWISS,
     (Format.ROUND_ROBIN, Deal.OWN): _ROUND_ROBIN,
@@ -233,8 +276,9 @@ FORMATS: dict[tuple[Format, Deal], FormatRules] = {
                                                    final_table=False, advance=True, cut=True,
                                                    check_correction=_knockout_correction),
     # Same-deal rounds (issue 55): a Swiss or a round robin whose every round is one deal played at every table.
-    (Format.SWISS, Deal.SAME): replace(_SWISS, same_deal=True),
-    (Format.ROUND_ROBIN, Deal.SAME): replace(_ROUND_ROBIN, same_deal=True),
+    # A final table is one table: nobody to compare it with.
+    (Format.SWISS, Deal.SAME): replace(_SWISS, seat=_seat_same_deal_swiss, lay_out=_lay_out_same_deal, **_SAME),
+    (Format.ROUND_ROBIN, Deal.SAME): replace(_ROUND_ROBIN, lay_out=_lay_out_same_deal, **_SAME),
 }
 assert {f for f, _ in FORMATS} == set(Format), "every format has its rules"
 
@@ -245,5 +289,8 @@ def first_round_tables(t: Tournament, count: int) -> int:
     if rules_of(t).advance and not t.swiss_rounds:
         rounds = knockout.plan(count, t.seats_min, t.seats_max, t.advance)
         return len(rounds[0].sizes) if rounds else 0
+    size = same_deal.table_size(count, t.seats_min, t.seats_max) if rules_of(t).same_deal else None
+    if size is not None:  # a same-deal round: every table of one size, bots filling what is left
+        return -(-count // size)
     return len(seating.table_sizes(count, t.seats_min, t.seats_max)[0])
 

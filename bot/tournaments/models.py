@@ -145,9 +145,21 @@ class TournamentTable:
     results: dict[int, tuple[int, float]] = field(default_factory=dict)  # entrant -> (place, points)
     forfeits: set[int] = field(default_factory=set)  # dropped people whose seat a bot played: last, no points
     no_shows: set[int] = field(default_factory=set)  # people who never moved at it, a bot playing their seat: the same
+    fill: list[int] = field(default_factory=list)  # seat numbers a bot fills (a same-deal round's equal tables)
 
     def __post_init__(self) -> None:
         self.status = TableStatus(self.status)
+
+    def seat_list(self) -> list[int | None]:
+        """The table's seats in order: an entrant id, or None where a bot fills the seat (``fill``)."""
+        entrants = iter(self.players)
+        return [None if seat in self.fill else next(entrants) for seat in range(len(self.players) + len(self.fill))]
+
+    @classmethod
+    def from_seats(cls, round: int, number: int, seats: list[int | None]) -> TournamentTable:
+        """A pending table of ``seats`` (None: a seat a bot fills)."""
+        return cls(0, round, number, [u for u in seats if u is not None],
+                   fill=[i for i, u in enumerate(seats) if u is None])
 
     @property
     def done(self) -> bool:

@@ -20,9 +20,10 @@ from bot.errors import HostError
 from bot.service import GameService
 from bot.storage import GameStatus, Storage
 from bot.table import Table, Update, UpdateKind
+from engines.streams import STREAMS_FIELD, Streams
 
 from .absence import mark_away, round_no_shows
-from .formats import rules_of
+from .formats import min_field, rules_of
 from .models import (
     BYE_POINTS,
     ENDED_STATES,
@@ -36,6 +37,7 @@ from .models import (
     ranking_points,
 )
 from .ratings import RatingService
+from .same_deal import fill_player, fill_seat
 from .standings import Standing, compute_standings, score_absent_seats
 
 log = logging.getLogger(__name__)
@@ -119,7 +121,12 @@ class RoundRunner:
         the opener task once the lock is released (never a Discord call under the lock); it announces the round
         when every table of it is open. ``missed``: who the start dropped for not checking in."""
         groups, byes = await self._seat_round(tournament, number)
-        tables = [TournamentTable(0, number, i + 1, players) for i, players in enumerate(groups)]
+        lay_out = rules_of(tournament).lay_out
+        if lay_out is None:
+            tables = [TournamentTable(0, number, i + 1, players) for i, players in enumerate(groups)]
+        else:  # a same-deal round: every table as many seats, bots in the seats left
+            tables = [TournamentTable.from_seats(number, i + 1, seats)
+                      for i, seats in enumerate(lay_out(tournament, number, groups))]
         tables += [TournamentTable(0, number, len(groups) + i + 1, [uid], TableStatus.BYE,
                                    results={uid: (1, BYE_POINTS)}) for i, uid in enumerate(byes)]
         await self.store.open_round(tournament, number, tables)
@@ -244,8 +251,17 @@ class RoundRunner:
     async def _nobody_to_tell(tournament: Tournament, table: TournamentTable, error: Exception) -> None:
         return None
 
-    def _seed(self, tournament: Tournament, table: TournamentTable) -> int:
-        return random.Random(f"{tournament.seed}:{table.round}:{table.number}:{table.attempt}").getrandbits(62)
+    @staticmethod
+    def table_deal(tournament: Tournament, table: TournamentTable) -> tuple[int, dict[str, Any]]:
+        """The game seed and options a table is dealt with. Each table its own deal (seeded by its round, number and
+        attempt), or, in a same-deal round, every table of the round the round's deal: one seed and the engines'
+        per-seat streams, so seat i of every table gets the same cards, draws and dice whatever the others play. A
+        replayed (voided) table was seen by its players: it gets a deal of its own attempt, never the round's again."""
+        if not rules_of(tournament).same_deal:
+            key = f"{tournament.seed}:{table.round}:{table.number}:{table.attempt}"
+            return random.Random(key).getrandbits(62), dict(tournament.options)
+        key = f"{tournament.seed}:{table.round}:same:{table.attempt}"
+        return random.Random(key).getrandbits(62), {**tournament.options, STREAMS_FIELD: Streams.PER_SEAT.value}
 
     async def _launch(self, tournament: Tournament, table: TournamentTable) -> None:
         """Start the game of a table whose thread is open, with the seated entrants (under the lock)."""
@@ -254,10 +270,12 @@ class RoundRunner:
         if table.channel_id != tournament.channel_id:  # a restart between the game's creation and its record
             game = next(iter(await self.games.tables_in_channel(table.channel_id)), None)
         if game is None:
-            seats = [tournament.entrants[uid].seat(i, tournament.bot_level) for i, uid in enumerate(table.players)]
+            seats = [tournament.entrants[uid].seat(i, tournament.bot_level) if uid is not None
+                     else fill_seat(tournament, i) for i, uid in enumerate(table.seat_list())]
+            seed, options = self.table_deal(tournament, table)
             game = await self.games.create_seated_table(
                 game=tournament.game, guild_id=tournament.guild_id, channel_id=table.channel_id, seats=seats,
-                host_id=tournament.creator_id, seed=self._seed(tournament, table), options=tournament.options,
+                host_id=tournament.creator_id, seed=seed, options=options,
                 locale=tournament.locale, turn_seconds=tournament.turn_seconds)
         self._game_index[game.id] = tournament.id
         table.game_id, table.status = game.id, TableStatus.RUNNING
@@ -287,8 +305,11 @@ class RoundRunner:
     async def _record(self, tournament: Tournament, table: TournamentTable, game: Table) -> None:
         result = game.result()
         if game.status is GameStatus.FINISHED and result is not None:
+            # a seat a bot fills takes its place and points among the table's, but scores for nobody
             entrant_of = {tournament.entrants[uid].player: uid for uid in table.players}
-            table.results = ranking_points([[entrant_of[p] for p in group] for group in result.ranking])
+            entrant_of.update({fill_player(seat): -1 - seat for seat in table.fill})
+            points = ranking_points([[entrant_of[p] for p in group] for group in result.ranking])
+            table.results = {uid: points[uid] for uid in table.players}
             table.status = TableStatus.FINISHED
             score_absent_seats(tournament, table, game)
         else:  # ended from the table itself (/game end): nobody scores
@@ -321,9 +342,10 @@ class RoundRunner:
     def _has_next_round(self, tournament: Tournament, *, counting_away: bool = False) -> bool:
         """Whether a round follows: the plan has one, and enough entrants to seat it (``counting_away``: the away
         too, for the pause, during which they may come back)."""
-        total = rules_of(tournament).rounds_after(tournament, counting_away) + (1 if tournament.final_table else 0)
+        rules = rules_of(tournament)
+        total = rules.rounds_after(tournament, counting_away) + (1 if tournament.final_table else 0)
         field = tournament.active_entrants() if counting_away else tournament.seatable_entrants()
-        return tournament.current_round < total and len(field) >= tournament.seats_min
+        return tournament.current_round < total and len(field) >= min_field(tournament)
 
     def _schedule_break_end(self, tournament: Tournament) -> None:
         if self._closed or tournament.next_round_at is None:

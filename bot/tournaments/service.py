@@ -14,7 +14,7 @@ from engines import Json
 
 from .absence import Replaced, mark_away, seat_to_bot
 from .checkin import CheckIn
-from .formats import can_come_back, first_round_tables, rules_for, rules_of, seated_without
+from .formats import can_come_back, first_round_tables, min_field, rules_for, rules_of, seated_without
 from .models import (
     ACTIVE_STATES,
     ENDED_STATES,
@@ -182,7 +182,7 @@ class TournamentService:
             absent = [u for u, e in t.entrants.items() if t.checkin and e.status is not EntrantStatus.CHECKED_IN]
             count = len(t.entrants) - len(absent)
             rules = rules_of(t)
-            least = max(t.seats_min, rules.min_entrants)
+            least = max(min_field(t), rules.min_entrants)  # a same-deal round: two tables at least
             if count < least and t.checkin:  # counted as the sign-up counts: the checked in, of all entered
                 raise HostError("tournament.too_few_checked_in", count=count, entered=len(t.entrants), min=least)
             if count < least:

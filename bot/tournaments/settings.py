@@ -14,6 +14,7 @@ from bot.levels import BotLevel
 from bot.limits import BOUNDS, Cap
 from bot.policies import check_level
 from engines import Json, get_engine
+from engines.streams import STREAMS_FIELD
 
 from . import knockout
 from .formats import rules_for
@@ -57,12 +58,14 @@ def check_settings(game: str, format: str = "swiss", rounds: int | None = None, 
     if format not in set(Format) or first_round not in set(FirstRound) or deal not in set(Deal):  # the text given
         raise HostError("tournament.bad_format")
     rules = rules_for(Format(format), Deal(deal))
+    if rules.same_deal and STREAMS_FIELD not in engine.options_model.model_fields:
+        raise HostError("tournament.same_deal_game")  # one shared pile: a seat's play would shift the others' draws
     if rounds is not None and not 1 <= rounds <= MAX_ROUNDS:
         raise HostError("tournament.bad_rounds", max=MAX_ROUNDS)
     if rounds is not None and rules.rounds_refused:
         raise HostError(rules.rounds_refused)
     if final_table and not rules.final_table:
-        raise HostError("tournament.no_final_table")
+        raise HostError(rules.final_table_refused)
     if rules.advance and not (advance is not None and 1 <= advance < seats_min):
         raise HostError("tournament.bad_advance", max=seats_min - 1)
     if advance is not None and not rules.advance:

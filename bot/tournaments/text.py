@@ -7,7 +7,7 @@ from typing import Callable
 from bot import literal
 from bot.i18n import join_list, t
 
-from .formats import can_come_back, rules_of
+from .formats import can_come_back, min_field, rules_of
 from .knockout_text import entrant_mark, knockout_lines, number
 from .models import (
     BYE_POINTS,
@@ -61,6 +61,8 @@ def summary(tournament: Tournament, locale: object | None) -> str:
         parts.append(t("tournament.swiss_cut", locale, swiss=tournament.swiss_rounds, cut=tournament.cut))
     if rules_of(tournament).advance:
         parts.append(t("tournament.knockout_advance", locale, advance=tournament.advance))
+    if rules_of(tournament).same_deal:  # the sign-up says what a start needs: two tables to compare
+        parts.append(t("tournament.same_deal_summary", locale, min=min_field(tournament)))
     return " · ".join(parts)
 
 

@@ -11,7 +11,9 @@ import tempfile
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Optional
+from typing import Optional
+
+from engines import Json
 
 from .discord_rules import command_errors
 from .discord_rules.problems import error_lines
@@ -30,7 +32,7 @@ class Finding:
         return f"{'✅' if self.ok else '❌'} {self.text}" + (f"\n   → {self.fix}" if self.fix and not self.ok else "")
 
 
-async def command_payloads() -> list[dict[str, Any]]:
+async def command_payloads() -> list[Json]:
     """The global commands as ``CommandTree.sync`` would send them: the bot's own ``setup_hook`` builds the tree
     (on a throw-away database), and its translator adds the localizations."""
     from .client import GameHostBot

@@ -2,6 +2,7 @@
 ``user_message`` turns either kind into the text a player sees (the one place that does)."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from engines import EngineError
@@ -26,13 +27,13 @@ def user_message(error: BaseException, locale: object | None) -> str:
     return t("error.unexpected", locale)
 
 
-def _readable(code: str, fields: dict[str, Any], locale: object | None) -> dict[str, Any]:
+def _readable(code: str, fields: Mapping[str, object], locale: object | None) -> dict[str, object]:
     """Card ids become the game's card marks; lists become comma lists."""
     game = code.split(".", 1)[0] if "." in code else None
     fmt = None
     if game in PLUGINS:  # game codes (akuma.*) may format card ids; host codes (tournament.*) have no renderer
         fmt = render_hooks(game).error_field
-    out = {}
+    out: dict[str, object] = {}
     for key, value in fields.items():
         if fmt is not None:
             value = fmt(key, value, locale)

@@ -23,7 +23,7 @@ from importlib import import_module
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 
-from engines import GAMES, Engine, EngineError, View, engine_target, get_engine, register_engine
+from engines import GAMES, Engine, EngineError, Json, Result, View, engine_target, get_engine, register_engine
 
 if TYPE_CHECKING:
     from .policies.seat_view import PlayoutView
@@ -78,7 +78,7 @@ class EngineHooks:
     start_events: Callable[[Any], list] | None = None  # public events announcing the deal
     tournament_seats: tuple[int, int] | None = None  # table sizes a tournament uses; None = min..4
     # (options, players of the rematch in seat order, the previous Result) -> the rematch's options; None = the same
-    rematch_options: Callable[[dict[str, Any], list[str], Any], dict[str, Any]] | None = None
+    rematch_options: Callable[[Json, list[str], Result], Json] | None = None
     # (final state) -> every seat's cards as its final board counts them (the Reveal's "held at the end");
     # None = each seat's hand as its own view shows it (``bot.reveal.held_at_end``)
     held_at_end: Callable[[Any], dict[str, list[str]]] | None = None
@@ -116,13 +116,13 @@ class ControlsHooks:
     public_controls: Callable[..., list] | None = None  # (table, locale) -> buttons on the public turn message
     hand_image: Callable[..., bytes | None] | None = None  # (table, player, view, selection, locale) -> PNG
     click_actions: Callable[..., list] | None = None  # (table, player) -> one-click actions the engine does not list
-    lobby_options: Callable[[dict[str, Any]], dict[str, Any]] | None = None  # the table options chosen in /play
+    lobby_options: Callable[[Json], Json] | None = None  # the table options chosen in /play
     # (those that differ from the model's defaults) -> the options the lobby opens with, or BadOptions
     length_lines: Callable[..., list[str]] | None = None  # (options, people, bot levels, locale) -> the lobby's
     # lines on the match's length (the lengths offered with their expected minutes)
     quick_offered: Callable[..., bool] | None = None  # (options, people, bot levels) -> whether the lobby offers a
     # quick-start button (the table is expected to be long)
-    quick_options: Callable[[dict[str, Any]], dict[str, Any]] | None = None  # the lobby's options -> the quick
+    quick_options: Callable[[Json], Json] | None = None  # the lobby's options -> the quick
     # game's (what the quick-start button deals)
     length_label: Callable[..., str | None] | None = None  # (options, people, bot levels, locale) -> the length
     # these options deal with its expected minutes, for the Start and quick-start buttons side by side; None = the

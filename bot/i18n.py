@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import string
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from functools import cache
 from pathlib import Path
 from typing import Any, Callable
@@ -105,7 +105,7 @@ def _compiled(text: str) -> tuple[_Piece, ...] | None:
     return tuple(pieces)
 
 
-def _format(lang: str, text: str, fields: dict[str, Any]) -> str:
+def _format(lang: str, text: str, fields: Mapping[str, object]) -> str:
     pieces = _compiled(text)
     if pieces is None:
         return _formatter(lang).format(text, **fields)

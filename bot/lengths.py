@@ -3,13 +3,14 @@ writes it; its docstring states the model): people take ``PERSON_SECONDS`` a dec
 delay plus their measured thinking (a strong bot its search budget instead)."""
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Sequence
 
-from engines import get_engine
+from pydantic import BaseModel
+
+from engines import Json, get_engine
 
 from .levels import BotLevel
 
@@ -25,23 +26,40 @@ class Measured:
     bot_think_s: float
 
 
+class _SeatFigures(BaseModel):
+    decisions_per_seat: float
+    bot_think_s_per_decision: float
+
+
+class _GameFigures(BaseModel):
+    seats: dict[str, _SeatFigures]  # by seat count
+
+
+class _LengthsFile(BaseModel):
+    """What the lobby reads of ``bot/data/lengths.json`` (the rest says how it was measured)."""
+
+    bot_delay_s: float
+    games: dict[str, _GameFigures]
+
+
 @cache
-def _data() -> dict[str, Any]:
-    return json.loads(DATA_FILE.read_text(encoding="utf-8"))
+def _data() -> _LengthsFile:
+    return _LengthsFile.model_validate_json(DATA_FILE.read_bytes())
 
 
 def bot_delay_s() -> float:
-    return float(_data()["bot_delay_s"])
+    return _data().bot_delay_s
 
 
 def measured(game: str, seats: int) -> Measured | None:
-    entry = _data()["games"].get(game, {}).get("seats", {}).get(str(seats))
+    figures = _data().games.get(game)
+    entry = None if figures is None else figures.seats.get(str(seats))
     if entry is None:
         return None
-    return Measured(entry["decisions_per_seat"], entry["bot_think_s_per_decision"])
+    return Measured(entry.decisions_per_seat, entry.bot_think_s_per_decision)
 
 
-def expected_seconds(game: str, options: dict[str, Any], people: int, bot_levels: Sequence[BotLevel] = (),
+def expected_seconds(game: str, options: Json, people: int, bot_levels: Sequence[BotLevel] = (),
                      delay_s: float | None = None) -> float | None:
     """Seconds a table of ``people`` and bots of ``bot_levels`` is expected to play with these options; None for a
     seat count nobody measured (outside the game's range)."""
@@ -58,7 +76,7 @@ def expected_seconds(game: str, options: dict[str, Any], people: int, bot_levels
     return per_seat * (people * PERSON_SECONDS + bot_seconds)
 
 
-def expected_minutes(game: str, options: dict[str, Any], people: int,
+def expected_minutes(game: str, options: Json, people: int,
                      bot_levels: Sequence[BotLevel] = ()) -> int | None:
     """``expected_seconds`` rounded to whole minutes (at least 1)."""
     seconds = expected_seconds(game, options, people, bot_levels)

@@ -17,7 +17,7 @@ from typing import Any, Iterator, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, SerializerFunctionWrapHandler, ValidationError, model_serializer
 
-from engines import Engine, EngineError, Event, GameState, View, get_engine
+from engines import Engine, EngineError, Event, GameState, Json, View, get_engine
 
 from .errors import HostError
 from .games import engine_hooks
@@ -39,7 +39,7 @@ class RecordAction(BaseModel):
 
     seq: int
     player: str
-    action: dict[str, Any]
+    action: Json
     time: float  # when it was committed (Unix seconds)
     stand_in: bool = False  # a bot made it for the seat's person (their clock ran out, or they were away)
 
@@ -65,7 +65,7 @@ class GameRecord(BaseModel):
     game: str
     engine_version: int
     seed: int
-    options: dict[str, Any]
+    options: Json
     players: list[RecordSeat]
     actions: list[RecordAction]
     final_state_sha256: str

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any
+from typing import Any, TypedDict
 
 import discord
 
@@ -41,6 +41,18 @@ async def reply(interaction: discord.Interaction, content: str | None = None, *,
         await interaction.response.send_message(ephemeral=True, **message.send())
 
 
+class Attachments(TypedDict, total=False):
+    """Pictures as an edit's argument (left out: the message keeps its own)."""
+
+    attachments: list[discord.File]
+
+
+class Files(TypedDict, total=False):
+    """Pictures as a send's argument."""
+
+    files: list[discord.File]
+
+
 async def answer_hand(interaction: discord.Interaction, content: str, view: discord.ui.View,
                       files: list[discord.File] | None, *, in_place: bool) -> bool:
     """Answer with a hand view: ``in_place`` edits the clicked ephemeral message, else a new ephemeral message.
@@ -48,8 +60,8 @@ async def answer_hand(interaction: discord.Interaction, content: str, view: disc
     or the clicked message when it is the clicker's own ephemeral view (never a public one: then a followup).
     Returns whether the interaction's original response now shows the hand (what its live redraws edit)."""
     kind = early(interaction)
-    edits: dict[str, Any] = {} if files is None else {"attachments": files}
-    sends: dict[str, Any] = {} if files is None else {"files": files}
+    edits: Attachments = {} if files is None else {"attachments": files}
+    sends: Files = {} if files is None else {"files": files}
     mine = interaction.message is not None and interaction.message.flags.ephemeral
     if kind is Acknowledgement.EPHEMERAL_REPLY or (kind is Acknowledgement.UPDATE and mine):
         await fill_original(interaction, content=content, view=view, **edits)

@@ -31,7 +31,7 @@ def bot_key(table: Table, player: str) -> str:
     streams (a same-deal tournament round) its seat number, so the bot in seat i is one and the same bot at every
     table of the round, a constant its seat's holders are compared against (issue 55)."""
     seat = table.seat_of(player)
-    streams = Streams(table.row.options.get(STREAMS_FIELD, Streams.SHARED))
+    streams = Streams(str(table.row.options.get(STREAMS_FIELD, Streams.SHARED)))  # the engine checked its text
     return f"seat{seat.seat}" if seat is not None and streams is Streams.PER_SEAT else player
 
 

@@ -17,7 +17,7 @@ import time
 from dataclasses import replace
 from typing import Any, Callable, Coroutine
 
-from engines import Action, EngineError, Event
+from engines import Action, EngineError, Event, Json
 
 from .errors import HostError
 from .place import back_from_thread, moved_to_thread, place_of
@@ -93,7 +93,7 @@ class GameService:
         return await self.storage.waiting_on_bots(self.shards)
 
     # ---- playing -------------------------------------------------------------------
-    async def act(self, game_id: int, user_id: int, action: Action | dict[str, Any],
+    async def act(self, game_id: int, user_id: int, action: Action | Json,
                   expected_version: int | None) -> Update:
         """A human's move. ``expected_version`` comes from the control clicked (None: no check)."""
         table = await self.table(game_id)
@@ -104,7 +104,7 @@ class GameService:
             raise HostError("not_seated")
         return await self.act_as(game_id, seat.player, action, expected_version)
 
-    async def act_as(self, game_id: int, player: str, action: Action | dict[str, Any],
+    async def act_as(self, game_id: int, player: str, action: Action | Json,
                      expected_version: int | None) -> Update:
         table = await self.table(game_id)
         await table.lock.acquire()

@@ -15,7 +15,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable
 
-from engines import get_engine
+from engines import Json, get_engine
 
 from .errors import HostError
 from .games import engine_hooks
@@ -191,7 +191,7 @@ class ServiceCore:
         waits for it. A casual table pauses instead (or closes when nobody is left)."""
         return await self.storage.tournaments.tournament_of_game(table.id) is not None
 
-    async def begin(self, table: Table, options: dict[str, Any] | None = None) -> Update:
+    async def begin(self, table: Table, options: Json | None = None) -> Update:
         """Deal the game for the seated players, with the table's options or ``options`` instead (stored with the
         game, which replays from them); the table is running once this commits."""
         engine = table.engine

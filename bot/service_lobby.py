@@ -4,9 +4,9 @@ Owned by ``GameService`` (``bot/service.py``); loads, publishes, deals and ends 
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Callable
 
-from engines import get_engine
+from engines import Json, get_engine
 
 from .errors import HostError
 from .games import engine_hooks
@@ -21,7 +21,7 @@ class Lobbies:
         self.core = core
 
     async def create_lobby(self, *, game: str, guild_id: int | None, channel_id: int, user_id: int, name: str,
-                           options: dict[str, Any] | None = None, locale: str = "en",
+                           options: Json | None = None, locale: str = "en",
                            seed: int | None = None, turn_seconds: int = 120, open_thread: bool = False) -> Table:
         """A lobby in ``channel_id``; with ``open_thread`` the table moves, at its start, to a public thread started
         from its lobby message."""
@@ -122,7 +122,7 @@ class Lobbies:
             bot = SeatRow(0, f"bot{number}", f"Bot {number}", None, True, level=level)
             return await self.edit(table, [*table.seats, bot])
 
-    async def start(self, game_id: int, user_id: int, quick: Callable[[dict[str, Any]], dict[str, Any]] | None = None
+    async def start(self, game_id: int, user_id: int, quick: Callable[[Json], Json] | None = None
                     ) -> Update:
         """The host deals the game; ``quick`` gives the options of the game's quick length from the lobby's (its
         quick-start button), stored with the game instead of the lobby's."""
@@ -140,7 +140,7 @@ class Lobbies:
             return await self.core.begin(table, options)
 
     async def create_bot_table(self, *, game: str, players: int, seed: int, channel_id: int,
-                               guild_id: int | None = None, options: dict[str, Any] | None = None,
+                               guild_id: int | None = None, options: Json | None = None,
                                levels: list[BotLevel] | None = None) -> Table:
         """A table of bot seats only, started at once (the terminal demo, benchmarks); ``levels`` per seat."""
         levels = [check_level(level) for level in levels or [BotLevel.NORMAL] * players]
@@ -151,7 +151,7 @@ class Lobbies:
 
     async def create_seated_table(self, *, game: str, guild_id: int | None, channel_id: int,
                                   seats: list[SeatRow], host_id: int, seed: int,
-                                  options: dict[str, Any] | None = None, locale: str = "en",
+                                  options: Json | None = None, locale: str = "en",
                                   turn_seconds: int = 120) -> Table:
         """A table with the given seats (people and bots) started at once in ``channel_id`` — a thread, for a
         tournament table. No lobby, and no check that the people sit elsewhere (a tournament seats them)."""

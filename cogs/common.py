@@ -3,6 +3,7 @@ every persistent control (a ``DynamicItem`` whose ``custom_id`` holds the game i
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 
 import discord
 from discord import app_commands
@@ -46,6 +47,14 @@ def as_host(client: discord.Client) -> GameHostBot:
 
 def host(interaction: discord.Interaction) -> GameHostBot:
     return as_host(interaction.client)
+
+
+def select_values(interaction: discord.Interaction) -> list[str]:
+    """The values a select's interaction carries, as text (none for any other payload); never trusted: the caller
+    keeps only those its select offers."""
+    data: Mapping[str, object] = interaction.data or {}
+    values = data.get("values")
+    return [str(v) for v in values] if isinstance(values, list) else []
 
 
 async def public_language(interaction: discord.Interaction) -> str:

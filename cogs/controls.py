@@ -26,13 +26,13 @@ from bot.discord_rules.limits import BUTTON_LABEL, CUSTOM_ID, MESSAGE_CONTENT, S
 from bot.errors import HostError
 from bot.games import ControlsHooks
 from bot.i18n import t
-from bot.replies import answer_hand
+from bot.replies import Attachments, answer_hand
 from bot.storage import GameStatus
 from bot.table import Table
-from engines import Action, EngineError, Event, NotYourTurn, View
+from engines import Action, EngineError, Event, Json, NotYourTurn, View
 
 from .action_codes import action_of, button_actions, for_another_seat, game_module
-from .common import GameItem, deadline_mark, host, names_for
+from .common import GameItem, deadline_mark, host, names_for, select_values
 from .custom_ids import ID, INDEX, PART, SEAT, TEXT, VERSION
 from .live_hands import live_hands
 from .private_table import adopt_board
@@ -66,7 +66,7 @@ class Actions:
         """The first of the actions that ``wanted`` accepts (e.g. a selection's cards in any order)."""
         return next((a for a in self.all if wanted(a)), None)
 
-    def index(self, action: Action | dict[str, Any] | None) -> int | None:
+    def index(self, action: Action | Json | None) -> int | None:
         if isinstance(action, dict):
             try:
                 action = self.table.engine.parse_action(action)
@@ -74,7 +74,7 @@ class Actions:
                 return None
         return self.all.index(action) if action is not None and action in self.all else None
 
-    def button(self, action: Action | dict[str, Any] | None, label: str,
+    def button(self, action: Action | Json | None, label: str,
                style: discord.ButtonStyle = discord.ButtonStyle.primary, *, disabled: bool = False,
                row: int | None = None) -> "ActButton":
         """A button sending ``action``; disabled when there is none (still to choose) or it is not legal now."""
@@ -185,15 +185,11 @@ def hand_files(table: Table, player: str, selection: list[str], locale: object |
     return [discord.File(io.BytesIO(png), filename="hand.png")] if png else []
 
 
-def redraw_files(view: discord.ui.View) -> dict[str, Any]:
-    return _files(view, "attachments")
-
-
-def _files(view: discord.ui.View, key: str) -> dict[str, Any]:
-    """The hand picture of games that draw one (``hand_image``), as send (``files``) or edit (``attachments``)
-    arguments; nothing for other games."""
+def redraw_files(view: discord.ui.View) -> Attachments:
+    """The hand picture of games that draw one (``hand_image``), as an edit's ``attachments``; nothing for other
+    games."""
     files = getattr(view, "hand_files", None)
-    return {} if files is None else {key: files}
+    return {} if files is None else {"attachments": files}
 
 
 async def redraw_hand(interaction: discord.Interaction, content: str, view: discord.ui.View) -> None:
@@ -257,7 +253,7 @@ class ActButton(GameItem, template=rf"gh:do:{VERSIONED}:{CODE}"):
         if table.status is GameStatus.RUNNING and self.version != table.version:
             await show_hand(interaction, table, note="⚠️ " + t("error.stale", interaction.locale))
             return
-        action: Action | dict[str, Any] | None = action_of(table, seat.player, self.code)
+        action: Action | Json | None = action_of(table, seat.player, self.code)
         if action is None:
             if table.status is GameStatus.RUNNING and for_another_seat(table, seat.player, self.code):
                 raise NotYourTurn()
@@ -313,9 +309,7 @@ class PickSelect(GameItem, template=rf"gh:pick:{VERSIONED}:(?P<part>{PART}):(?P<
             await show_hand(interaction, table, note="⚠️ " + t("error.stale", interaction.locale))
             return
         offered = {option.value for option in self.item.options}  # type: ignore[attr-defined]  # item is a Select
-        data: dict[str, Any] = dict(interaction.data or {})  # a component interaction's payload
-        values = [str(v) for v in data.get("values", [])
-                  if str(v) in offered]  # never trust the client: only values this select offers
+        values = [v for v in select_values(interaction) if v in offered]  # only values this select offers
         carry = decode_carry(table.row.game, self.carried)
         content, view = await hand_message(interaction, table, selection=carry.values() + values)
         await redraw_hand(interaction, content, view)

@@ -15,13 +15,14 @@ from __future__ import annotations
 import asyncio
 import logging
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Awaitable, Callable
+from typing import TYPE_CHECKING, Awaitable, Callable
 
 import discord
 import discord.ext.commands
 
 from bot.errors import HostError
 from bot.refusals import Refusal, classify
+from bot.replies import Attachments
 from bot.storage import GameStatus
 from bot.table import Table
 
@@ -46,7 +47,7 @@ class _Live:
 
 
 HandDrawer = Callable[[discord.Interaction, Table, str | None], Awaitable[tuple[str, discord.ui.View]]]
-HandFiles = Callable[[discord.ui.View], dict[str, Any]]
+HandFiles = Callable[[discord.ui.View], Attachments]
 
 
 class LiveHands:

@@ -18,9 +18,9 @@ from bot.policies import LEVELS, check_level
 from bot.replies import fill_original, withdraw_original
 from bot.storage import BotLevel, GameStatus
 from bot.table import Table
-from engines import BadOptions, EngineError, get_engine
+from engines import BadOptions, EngineError, Json, get_engine
 
-from .common import NO_MENTIONS, GameItem, host, names_for, public_language
+from .common import NO_MENTIONS, GameItem, host, names_for, public_language, select_values
 from .custom_ids import ID, VERSION
 from .limits import count_creation, room_for, server_limits
 from .permissions import require
@@ -144,7 +144,7 @@ def lobby_view(table: Table, locale: object | None) -> discord.ui.View:
     return view
 
 
-async def open_lobby(interaction: discord.Interaction, game: str, options: dict[str, Any], bots: int,
+async def open_lobby(interaction: discord.Interaction, game: str, options: Json, bots: int,
                      timer: int = DEFAULT_TIMER, level: str = BotLevel.NORMAL) -> None:
     """Create the table, add ``bots`` bot seats (as many as fit) and post the lobby message.
     ``timer``: seconds per decision before a bot moves for an absent player (0 = no timer); ``level``: the bots'."""
@@ -178,7 +178,7 @@ async def open_lobby(interaction: discord.Interaction, game: str, options: dict[
     await service.set_message(table, lobby_message_id=message.id)
 
 
-async def _create_lobby(interaction: discord.Interaction, game: str, options: dict[str, Any],
+async def _create_lobby(interaction: discord.Interaction, game: str, options: Json,
                         timer: int) -> tuple[Table, list[str]]:
     """The lobby's table (and its thread plan), after the public "thinking…" that covers the database work."""
     try:
@@ -257,9 +257,8 @@ class RemoveSelect(GameItem, template=rf"gh:lobbyrm:(?P<gid>{ID}):(?P<ver>{VERSI
                    getattr(item, "placeholder", None))
 
     async def run(self, interaction: discord.Interaction) -> None:
-        data: dict[str, Any] = dict(interaction.data or {})  # a component interaction's payload
         offered = {option.value for option in self.item.options}  # type: ignore[attr-defined]  # item is a Select
-        chosen = [str(v) for v in data.get("values", []) if str(v) in offered]  # only what this select offers
+        chosen = [v for v in select_values(interaction) if v in offered]  # only what this select offers
         if not chosen:
             raise HostError("seat_gone")
         await host(interaction).service.remove_seat(self.game_id, interaction.user.id, chosen[0], self.version)

@@ -21,7 +21,7 @@ from pydantic.fields import FieldInfo
 
 from bot.games import PluginError, controls_hooks, games
 from bot.i18n import catalog
-from engines import get_engine
+from engines import Json, get_engine
 
 from .lobby import DEFAULT_TIMER, LEVEL_CHOICES, TimerOption, open_lobby
 
@@ -97,11 +97,11 @@ def catalog_text(game: str, key: str) -> str:
     return text
 
 
-def table_options(game: str, options: list[PlayOption], values: dict[str, Any]) -> dict[str, Any]:
+def table_options(game: str, options: list[PlayOption], values: Json) -> Json:
     """The table's options from what was chosen: only what differs from the model's default (``start``: the host
     is seat 0), passed through the game's ``lobby_options`` when it has one."""
     model_fields = get_engine(game).options_model.model_fields
-    chosen: dict[str, Any] = {}
+    chosen: Json = {}
     for option in options:
         if option.field is None:
             continue

@@ -8,7 +8,7 @@ writer (:func:`carry_press`), which shows what follows with it. In a group DM ``
 bot is refused with why (:func:`table_place`)."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import discord
 
@@ -18,7 +18,7 @@ from bot.limits import Limits
 from bot.place import PlaceKind
 from bot.storage import BotLevel, GameStatus
 from bot.table import Table
-from engines import get_engine
+from engines import Json, get_engine
 
 from .common import host
 from .limits import count_creation, room_for
@@ -40,7 +40,7 @@ def in_group_dm(interaction: discord.Interaction) -> bool:
     return bool(interaction.context.private_channel)
 
 
-async def open_private_table(interaction: discord.Interaction, game: str, options: dict[str, Any], bots: int,
+async def open_private_table(interaction: discord.Interaction, game: str, options: Json, bots: int,
                              timer: int, level: BotLevel) -> None:
     """The person and ``bots`` bots, started at once: its first board fills this command's "thinking…"."""
     engine = get_engine(game)

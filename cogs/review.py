@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import asyncio
 import enum
-import io
 import weakref
+from dataclasses import replace
 from typing import Any
 
 import discord
@@ -22,7 +22,7 @@ from bot.discord_rules.limits import EMBED_DESCRIPTION, OPTION_LABEL
 from bot.errors import HostError
 from bot.games import render_hooks
 from bot.i18n import language, t
-from bot.outgoing import Outgoing
+from bot.outgoing import Outgoing, Picture
 from bot.replay import GameRecord, stored_record
 from bot.replay_show import record_names
 from bot.replies import NO_MENTIONS, fill_original, reply
@@ -111,9 +111,9 @@ def embed_parts(lines: list[str], limit: int = EMBED_CHARS) -> list[str]:
 
 
 def viewer_message(replay: SteppedReplay, index: int, perspective: Perspective, player: str | None,
-                   locale: object | None, leader: int | None = None, seat: int | None = None) -> dict[str, Any]:
-    """The send/edit arguments of the viewer at frame ``index`` (CPU work: drawn off the event loop); ``leader``:
-    the user who steps a shared review (None: a private viewer); ``seat``: the seat a viewer follows."""
+                   locale: object | None, leader: int | None = None, seat: int | None = None) -> Outgoing:
+    """The viewer's message at frame ``index`` (CPU work: drawn off the event loop); ``leader``: the user who steps
+    a shared review (None: a private viewer); ``seat``: the seat a viewer follows."""
     record, last = replay.record, len(replay) - 1
     lang = language(locale)
     names = record_names(record, lang, literal.markdown)
@@ -125,7 +125,7 @@ def viewer_message(replay: SteppedReplay, index: int, perspective: Perspective, 
     embeds[-1].set_footer(text=t("review.perspective_seat", lang, seat=(seat or 0) + 1, name=names.plain()(player))
                           if followed and player is not None else t(f"review.perspective.{perspective.value}", lang))
     embed = embeds[0]
-    files = []
+    pictures: list[Picture] = []
     draw = render.review_picture(record.game)
     if draw is not None:
         action = replay.actions[index]
@@ -133,10 +133,10 @@ def viewer_message(replay: SteppedReplay, index: int, perspective: Perspective, 
         public = replay.view(index, None)
         picture = draw(public, names.plain(), lang, moved=moved)
         alt = image_alt(render_hooks(record.game), public, names.plain(), lang)  # as the live board's picture
-        files.append(discord.File(io.BytesIO(picture), filename=PICTURE, description=alt))
+        pictures.append(Picture(PICTURE, picture, alt))
         embed.set_image(url=f"attachment://{PICTURE}")
-    return {"embeds": embeds, "attachments": files, "allowed_mentions": NO_MENTIONS,
-            "view": viewer_controls(replay, index, perspective, lang, leader, player, seat)}
+    return Outgoing(embeds=tuple(embeds), pictures=tuple(pictures), mentions=NO_MENTIONS,
+                    view=viewer_controls(replay, index, perspective, lang, leader, player, seat))
 
 
 def viewer_controls(replay: SteppedReplay, index: int, perspective: Perspective, lang: str,
@@ -192,11 +192,10 @@ async def open_viewer(interaction: discord.Interaction, table_id: int, seat: int
         await interaction.response.defer(ephemeral=True, thinking=True)
         replay = await rebuilt(interaction, record)
     message = await asyncio.to_thread(viewer_message, replay, 0, perspective, player, interaction.locale, None, seat)
-    files = message.pop("attachments")
     if interaction.response.is_done():  # deferred while the game was rebuilt: the "thinking…" message is the answer
-        await fill_original(interaction, attachments=files, **message)
+        await fill_original(interaction, **message.edit())
     else:
-        await interaction.response.send_message(ephemeral=True, files=files, **message)
+        await interaction.response.send_message(ephemeral=True, **message.send())
 
 
 async def show_frame(interaction: discord.Interaction, table_id: int, index: int, perspective: Perspective,
@@ -220,9 +219,9 @@ async def show_frame(interaction: discord.Interaction, table_id: int, index: int
         replay = await rebuilt(interaction, record)
     message = await asyncio.to_thread(viewer_message, replay, index, perspective, player, locale, leader, seat)
     if interaction.response.is_done():
-        await interaction.edit_original_response(**message)
+        await interaction.edit_original_response(**message.edit())
     else:
-        await interaction.response.edit_message(**message)
+        await interaction.response.edit_message(**message.edit())
 
 
 class ReviewButton(LookBackItem, template=rf"gh:review:(?P<gid>{ID})"):
@@ -380,11 +379,11 @@ async def start_shared(interaction: discord.Interaction, table_id: int, index: i
 
 
 async def post_where_played(interaction: discord.Interaction, table: Table, content: str,
-                            message: dict[str, Any]) -> discord.Message:
+                            message: Outgoing) -> discord.Message:
     """The shared review sent to the table's thread (unarchived first when it was archived) or channel, as a
     table's writer sends (``review_shared.post_shared``)."""
     client, place = interaction.client, table.place
-    review = Outgoing.of(content, **message)
+    review = replace(message, content=content)
     if place.by_token:  # the bot writes there only through the press's token
         return await interaction.followup.send(wait=True, **review.send())
     channel = client.get_channel(place.channel_id) or await client.fetch_channel(place.channel_id)

@@ -4,7 +4,6 @@ final standings are the channel side's (``cogs.tournament_channel``)."""
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 import discord
 from discord import app_commands
@@ -21,6 +20,7 @@ from bot.tournaments.absence import Replaced
 from bot.tournaments.formats import rules_of
 from bot.tournaments.models import Deal, TournamentStatus
 from bot.tournaments.settings import MAX_CHECKIN_MINUTES, TournamentSettings
+from engines import Json
 
 from .common import NO_MENTIONS, as_host, check_server, game_choices, host, public_language, reply
 from .custom_ids import valid_id
@@ -62,9 +62,9 @@ def require_private_threads(interaction: discord.Interaction, same_deal: bool) -
         raise HostError("tournament.same_deal_text_channel")
 
 
-async def create(interaction: discord.Interaction, values: dict[str, Any]) -> None:
+async def create(interaction: discord.Interaction, values: Json) -> None:
     """``/tournament create``: a tournament here and its public sign-up message (Join / Leave)."""
-    settings = TournamentSettings(**values)
+    settings = TournamentSettings.model_validate(values)
     service = tournaments(interaction)
     assert interaction.channel_id is not None
     require(interaction, TOURNAMENT_PERMISSIONS, "tournament.missing_permissions")

@@ -12,13 +12,13 @@ from typing import Any
 import discord
 
 from bot.client import GameHostBot
+from bot.outgoing import Outgoing
 from bot.tournaments import Tournament, TournamentUpdate
 from bot.tournaments import comparison as cmp
 from bot.tournaments.formats import rules_of
 from bot.tournaments.models import TableStatus
 from bot.tournaments.models import TournamentUpdateKind as Kind
 
-from .common import NO_MENTIONS
 from .custom_ids import ID, SEAT
 from .look_back import LookBackItem
 from .review import open_viewer
@@ -76,23 +76,23 @@ def comparison_view(part: cmp.Part, locale: object | None) -> discord.ui.View:
     return view
 
 
-def comparison_messages(tn: Tournament, number: int, facts: cmp.GameFacts) -> list[dict[str, Any]]:
+def comparison_messages(tn: Tournament, number: int, facts: cmp.GameFacts) -> list[Outgoing]:
     """The round's comparison as messages to send: its heading, then one message per seat (a seat of more than 25
     tables, or of more than an embed holds, several), each with its tables' Review buttons."""
     locale = tn.locale
     parts = cmp.parts(tn, number, facts, locale)
     heading = cmp.heading(tn, number, locale)
     if not parts:
-        return [{"content": heading, "allowed_mentions": NO_MENTIONS}]
-    return [{"content": heading if i == 0 else None,
-             "embed": discord.Embed(title=part.title, description="\n".join(part.lines), colour=0x9B59B6),
-             "view": comparison_view(part, locale), "allowed_mentions": NO_MENTIONS}
+        return [Outgoing(content=heading)]
+    return [Outgoing(content=heading if i == 0 else None,
+                     embed=discord.Embed(title=part.title, description="\n".join(part.lines), colour=0x9B59B6),
+                     view=comparison_view(part, locale))
             for i, part in enumerate(parts)]
 
 
 async def post_comparison(bot: GameHostBot, channel: discord.abc.Messageable, tn: Tournament, number: int) -> None:
     for message in comparison_messages(tn, number, await game_facts(bot, tn, number)):
-        await channel.send(**message)
+        await channel.send(**message.send())
     posted_rounds(bot).add((tn.id, number))
 
 

@@ -10,6 +10,7 @@ from typing import Callable
 
 from .base import Action, Engine, Event, GameState, Result, Shape, View
 from .errors import BadAction, BadOptions, EngineError, IllegalAction, NotYourTurn
+from .json_value import Json, JsonValue
 
 # name -> "module:EngineClass"; a game is listed here once its engine is complete. The one list of the games:
 # ``bot.games`` makes each game's plug-in from it (its order is the order of the /play subcommands).
@@ -60,5 +61,5 @@ def register_engine(name: str, target: str) -> Callable[[], None]:
 __all__ = [
     "GAMES", "get_engine", "engine_target", "register_engine", "Action", "Engine", "Event", "GameState", "Result",
     "Shape", "View",
-    "EngineError", "BadAction", "BadOptions", "IllegalAction", "NotYourTurn",
+    "EngineError", "BadAction", "BadOptions", "IllegalAction", "NotYourTurn", "Json", "JsonValue",
 ]

@@ -21,6 +21,7 @@ from pydantic import (
 )
 
 from .errors import BadAction, BadOptions, IllegalAction, NotYourTurn
+from .json_value import Json
 from .rng import Rng
 
 
@@ -38,7 +39,7 @@ class Event(BaseModel):
 
     type: str
     visible_to: list[str] | None = None
-    data: dict[str, Any] = {}
+    data: dict[str, Any] = {}  # each game's shapes: bot/render/*_event_shapes.py (not JsonValue: it would validate)
 
 
 class Result(BaseModel):
@@ -104,7 +105,7 @@ class GameState(BaseModel):
     game: str
     players: list[str]
     seed: int
-    options: dict[str, Any] = {}
+    options: dict[str, Any] = {}  # the options model's dump, kept unvalidated (a state's digest is of its dump)
     rng: Rng
 
 
@@ -153,14 +154,14 @@ class Engine(ABC, Generic[S, A, O, V]):
     def result(self, state: Any) -> Result | None: ...
 
     # ---- the same for every game ------------------------------------------------
-    def parse_options(self, options: dict[str, Any] | None) -> BaseModel:
+    def parse_options(self, options: Json | None) -> BaseModel:
         try:
             return self.options_model.model_validate(options or {})
         except ValidationError as exc:
             err = exc.errors()[0]
             raise BadOptions(option=".".join(str(p) for p in err["loc"]) or "?", reason=err["msg"]) from None
 
-    def new_game(self, players: list[str], seed: int, options: dict[str, Any] | None = None) -> Any:
+    def new_game(self, players: list[str], seed: int, options: Json | None = None) -> Any:
         if len(set(players)) != len(players):
             raise BadOptions(option="players", reason="duplicate player")
         if not self.min_players <= len(players) <= self.max_players:
@@ -170,11 +171,11 @@ class Engine(ABC, Generic[S, A, O, V]):
         opts = self.parse_options(options)
         return self._new_game(list(players), Rng.from_seed(seed), opts, seed)
 
-    def stored_options(self, options: dict[str, Any], version: int) -> dict[str, Any]:
+    def stored_options(self, options: Json, version: int) -> Json:
         """The options of a game that ``version`` of this engine dealt, as this version reads them."""
         return options
 
-    def length_units(self, options: dict[str, Any], players: int) -> int:
+    def length_units(self, options: Json, players: int) -> int:
         """How many of the units a game's length is measured in (``bench/lengths.py``) a table with these options
         plays: one whole game, unless the game says otherwise (Twin Pyramid: its deals)."""
         return 1
@@ -185,7 +186,7 @@ class Engine(ABC, Generic[S, A, O, V]):
         the cards for them. Most games have none."""
         return []
 
-    def _checked(self, state: Any, player: str, action: Action | dict[str, Any]) -> Action:
+    def _checked(self, state: Any, player: str, action: Action | Json) -> Action:
         """The action as a model, once ``player`` may take an action now (else BadAction / NotYourTurn; nothing
         changes)."""
         if isinstance(action, dict):
@@ -199,14 +200,14 @@ class Engine(ABC, Generic[S, A, O, V]):
             raise NotYourTurn()
         return action
 
-    def apply(self, state: Any, player: str, action: Action | dict[str, Any]) -> tuple[Any, list[Event]]:
+    def apply(self, state: Any, player: str, action: Action | Json) -> tuple[Any, list[Event]]:
         action = self._checked(state, player, action)
         # A private copy for the transition: a dump/validate round trip is ~4x faster than deepcopy here.
         new_state = type(state).model_validate(state.model_dump())
         events = self._apply(new_state, player, action)
         return new_state, events
 
-    def apply_in_place(self, state: Any, player: str, action: Action | dict[str, Any]) -> list[Event]:
+    def apply_in_place(self, state: Any, player: str, action: Action | Json) -> list[Event]:
         """``apply`` without its private copy: ``state`` itself becomes the state after the action. Only for the
         state's one owner (the game service's table), on two conditions: nothing else holds ``state`` or a part
         of it (what this returns, and views, results and legal actions built from it, share no mutable object
@@ -220,7 +221,7 @@ class Engine(ABC, Generic[S, A, O, V]):
     def load(self, text: str | bytes) -> Any:
         return self.state_model.model_validate_json(text)
 
-    def parse_action(self, data: dict[str, Any]) -> Action:
+    def parse_action(self, data: Json) -> Action:
         try:
             return self._action_adapter.validate_python(data)
         except ValidationError:

@@ -129,7 +129,8 @@ def test_every_engine_event_type_has_a_line() -> None:
               "suit": "S", "direction": -1, "to": "p1", "zone": "held", "from": "held", "cards": ["7S", "8S"],
               "deal": 1, "deals_total": 4, "start_player": "p0", "flipped": ["9C", "5S"], "top": "5S",
               "draw_count": 12, "number": 1, "reason": "complete", "revealed": ["KH"], "payments": {"p0": 20},
-              "points": {"p0": 20, "p1": -20}, "ranking": [["p0"], ["p1"]], "scores": {"p0": 20, "p1": -20}}
+              "turn_limit": None, "last": False, "points": {"p0": 20, "p1": -20}, "ranking": [["p0"], ["p1"]],
+              "scores": {"p0": 20, "p1": -20}}
     for kind in types - UNTOLD:
         for lang in LOCALES:
             line = R.event(Event(type=kind, data=sample), names, lang)

@@ -44,7 +44,7 @@ def payload(message: dict) -> dict:
 @pytest.mark.parametrize("lang", ["en", "ja"])
 async def test_a_big_round_fits_discords_limits_with_a_button_per_table_and_seat(lang: str) -> None:
     tn, facts = big_round(30, 4, lang)
-    messages = comparison_messages(tn, 1, facts)
+    messages = [m.send() for m in comparison_messages(tn, 1, facts)]
     assert len(messages) == 8  # four seats, each 25 tables then 5
     buttons = []
     for message in messages:
@@ -61,7 +61,7 @@ async def test_a_big_round_fits_discords_limits_with_a_button_per_table_and_seat
 async def test_a_round_with_one_finished_table_says_nobody_was_compared() -> None:
     tn, facts = big_round(2, 3, "en")
     tn.tables[1].status, tn.tables[1].results = TableStatus.CANCELLED, {}
-    (message,) = comparison_messages(tn, 1, facts)
+    (message,) = [m.send() for m in comparison_messages(tn, 1, facts)]
     assert says(message["content"], "comparison.nobody", round=1) and "view" not in message
     assert message_errors(payload(message), creating=True) is None
 

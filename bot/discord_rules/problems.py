@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from typing import Any, Optional, Sequence
 
+from engines import Json
+
 Path = tuple[Any, ...]
 Answer = tuple[int, dict]
 
@@ -55,12 +57,16 @@ class Problems:
     def answer(self) -> Optional[Answer]:
         if not self.found:
             return None
-        errors: dict[str, Any] = {}
+        errors: Json = {}
         for path, code, message in self.found:
             node = errors
             for key in path:
-                node = node.setdefault(str(key), {})
-            node.setdefault("_errors", []).append({"code": code, "message": message})
+                child = node.setdefault(str(key), {})
+                assert isinstance(child, dict)  # a path's parts are objects; only "_errors" holds a list
+                node = child
+            found = node.setdefault("_errors", [])
+            assert isinstance(found, list)
+            found.append({"code": code, "message": message})
         return 400, {"code": 50035, "message": "Invalid Form Body", "errors": errors}
 
 

@@ -21,7 +21,7 @@ from collections import Counter
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from engines import Action
+from engines import Action, Json
 from engines.diamondbox import ChooseColour, PlaceCard
 from engines.diamondbox.geometry import Centre, centre_from_view, place, placement_counts, visible_colours
 from engines.diamondbox.view import DiamondBoxView
@@ -109,7 +109,7 @@ class Playability:
     mean_actions: float
 
 
-def play_one(seed: int, n_players: int, options: dict[str, Any] | None = None,
+def play_one(seed: int, n_players: int, options: Json | None = None,
              policies: list[Any] | None = None) -> PlayedGame:
     """One seeded game; every seat uses ``policies[i]`` (default: this bot)."""
     from engines.diamondbox import DiamondBoxEngine
@@ -130,7 +130,7 @@ def play_one(seed: int, n_players: int, options: dict[str, Any] | None = None,
     return PlayedGame(state.winner, state.draw_reason, actions, len(state.placed) - 2, result.ranking)
 
 
-def _play_args(args: tuple[int, int, dict[str, Any] | None]) -> PlayedGame:
+def _play_args(args: tuple[int, int, Json | None]) -> PlayedGame:
     return play_one(*args)
 
 
@@ -141,7 +141,7 @@ def _use_patterns(patterns: dict[str, str] | None) -> None:
         install_patterns(patterns)
 
 
-def playability(games: int, counts: tuple[int, ...] = (2, 3, 4), options: dict[str, Any] | None = None,
+def playability(games: int, counts: tuple[int, ...] = (2, 3, 4), options: Json | None = None,
                 jobs: int = 1, first_seed: int = 0,
                 patterns: dict[str, str] | None = None) -> dict[int, Playability]:
     """Stalemate rate and game length over ``games`` seeded bot games per player count

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
-from engines import Event, View
+from engines import Event, Json, View
 
 from ..games import render_hooks
 from ..i18n import join_list, t
@@ -117,7 +117,7 @@ def review_picture(game: str) -> Callable[..., bytes] | None:
     return lambda view, names, locale, moved=None: image(view, names, locale)  # the board picture knows no mover
 
 
-def event_line(game: str, event: Event | dict[str, Any], names: Names, locale: object | None) -> str | None:
+def event_line(game: str, event: Event | Json, names: Names, locale: object | None) -> str | None:
     ev = event if isinstance(event, Event) else Event.model_validate(event)
     return render_hooks(game).event(ev, names, locale)
 

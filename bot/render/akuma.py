@@ -11,6 +11,8 @@ from engines.akuma.view import AkumaView
 
 from ..i18n import sentences, t
 from . import Board, Names, ranking_lines
+from . import akuma_event_shapes as E
+from .event_table import EventText, On, format_event
 
 COLOUR_MARKS = {"Y": "🟡", "P": "🩷", "G": "🟢", "V": "🟣", "B": "🔵", "W": "⚪"}
 COLOUR_SYMBOLS = {"Y": "★", "P": "♥", "G": "▲", "V": "◆", "B": "■", "W": "○"}
@@ -113,38 +115,66 @@ def hand(view: AkumaView, names: Names, locale: object | None) -> str:
     return "\n".join(lines)
 
 
+def _game_started(d: E.GameStarted, who: str, names: Names, locale: object | None) -> str | None:
+    return t("akuma.event.game_started", locale, player=names(d.get("start_player")),
+             colours=" ".join(colour_mark(c) for c in d.get("colours", [])))
+
+
+def _played(d: E.Played, who: str, names: Names, locale: object | None) -> str | None:
+    text = t("akuma.event.played", locale, player=names(d["player"]), cards=cards(d["cards"]))
+    extras = []
+    if d.get("reversed"):
+        extras.append(t("akuma.event.reversed", locale, direction=direction(d.get("direction", "cw"), locale)))
+    lock = d.get("lock")
+    if lock:
+        extras.append(t("akuma.event.locked", locale, lock=lock_text(lock, locale)))
+    if d.get("steals"):
+        extras.append(t("akuma.event.may_steal", locale, count=d["steals"]))
+    return sentences([text, *extras], locale)
+
+
+def _steal(d: E.Steal, who: str, names: Names, locale: object | None) -> str | None:
+    return t("akuma.event.steal", locale, thief=names(d["thief"]), victim=names(d["victim"]))
+
+
+def _stolen_card(d: E.StolenCard, who: str, names: Names, locale: object | None) -> str | None:
+    return t("akuma.event.stolen_card", locale, thief=names(d["thief"]), victim=names(d["victim"]),
+             card=card(d["card"]))
+
+
+def _released(d: E.Released, who: str, names: Names, locale: object | None) -> str | None:
+    return t("akuma.event.released", locale, player=names(d["player"]), cards=cards(d["cards"]),
+             number=d.get("release_number"))
+
+
+def _steals_stopped(d: E.Player, who: str, names: Names, locale: object | None) -> str | None:
+    return t("akuma.event.steals_stopped", locale, player=names(d["player"]))
+
+
+def _trick_started(d: E.TrickStarted, who: str, names: Names, locale: object | None) -> str | None:
+    return t("akuma.event.trick_started", locale, player=names(d["first_player"]),
+             direction=direction(d.get("direction", "cw"), locale))
+
+
+def _game_over(d: E.GameOver, who: str, names: Names, locale: object | None) -> str | None:
+    """The ranking is on the final board this line is written above (shown once)."""
+    return t("akuma.event.game_over", locale)
+
+
+EVENTS: dict[str, EventText] = {
+    "game_started": On(E.GameStarted, _game_started),
+    "played": On(E.Played, _played),
+    "steal": On(E.Steal, _steal),
+    "stolen_card": On(E.StolenCard, _stolen_card),
+    "released": On(E.Released, _released),
+    "steals_stopped": On(E.Player, _steals_stopped),
+    "trick_started": On(E.TrickStarted, _trick_started),
+    "game_over": On(E.GameOver, _game_over),
+}
+
+
 def event(ev: Event, names: Names, locale: object | None) -> str | None:
-    d = ev.data
-    match ev.type:
-        case "game_started":
-            return t("akuma.event.game_started", locale, player=names(d.get("start_player")),
-                     colours=" ".join(colour_mark(c) for c in d.get("colours", [])))
-        case "played":
-            text = t("akuma.event.played", locale, player=names(d["player"]), cards=cards(d["cards"]))
-            extras = []
-            if d.get("reversed"):
-                extras.append(t("akuma.event.reversed", locale, direction=direction(d.get("direction", "cw"), locale)))
-            if d.get("lock"):
-                extras.append(t("akuma.event.locked", locale, lock=lock_text(d["lock"], locale)))
-            if d.get("steals"):
-                extras.append(t("akuma.event.may_steal", locale, count=d["steals"]))
-            return sentences([text, *extras], locale)
-        case "steal":
-            return t("akuma.event.steal", locale, thief=names(d["thief"]), victim=names(d["victim"]))
-        case "stolen_card":
-            return t("akuma.event.stolen_card", locale, thief=names(d["thief"]), victim=names(d["victim"]),
-                     card=card(d["card"]))
-        case "released":
-            return t("akuma.event.released", locale, player=names(d["player"]), cards=cards(d["cards"]),
-                     number=d.get("release_number"))
-        case "steals_stopped":
-            return t("akuma.event.steals_stopped", locale, player=names(d["player"]))
-        case "trick_started":
-            return t("akuma.event.trick_started", locale, player=names(d["first_player"]),
-                     direction=direction(d.get("direction", "cw"), locale))
-        case "game_over":  # the ranking is on the final board it is written above: shown once
-            return t("akuma.event.game_over", locale)
-    return None
+    return format_event(EVENTS, ev, names, locale)
 
 
 def error_field(key: str, value: Any, locale: object | None) -> Any:

@@ -18,6 +18,8 @@ from engines.diamondbox.view import DiamondBoxView
 
 from ..i18n import join_list, sentences, t
 from . import Board, Names, ranking_lines
+from . import diamondbox_event_shapes as E
+from .event_table import EventText, On, format_event
 
 COLOUR_MARKS = {"R": "🟥", "Y": "🟨", "G": "🟩", "B": "🟦", "P": "🟪"}
 DIAMOND_MARKS = {"w": "◇", "b": "◆", ".": "·"}
@@ -236,40 +238,73 @@ def hand(view: DiamondBoxView, names: Names, locale: object | None) -> str:
 
 
 # ---- events ---------------------------------------------------------------------------------------------------
+def _colour_chosen(d: E.ColourChosen, who: str, names: Names, locale: object | None) -> str | None:
+    key = "diamondbox.event.colour_first" if d.get("previous") is None else "diamondbox.event.colour_changed"
+    line = t(key, locale, player=names(d["player"]), colour=colour_name(d["colour"], locale),
+             previous=colour_name(d.get("previous"), locale))
+    follow = "diamondbox.event.then_bonus" if d.get("bonus") else "diamondbox.event.then"
+    return sentences([line, t(follow, locale, player=names(d.get("next")))], locale)
+
+
+def _card_placed(d: E.CardPlaced, who: str, names: Names, locale: object | None) -> str | None:
+    return t("diamondbox.event.placed", locale, player=names(d["player"]),
+             move=placement(d["card"], d["turn"], d["x"], d["y"], locale), covered=d["covered"],
+             face=face(turned_rows(d["card"], d["turn"])))
+
+
+def _drew_card(d: E.DrewCard, who: str, names: Names, locale: object | None) -> str | None:
+    """private: the drawer only"""
+    return t("diamondbox.event.drew_card", locale, card=card(d["card"]), face=face_of(d["card"]))
+
+
+def _card_drawn(d: E.CardDrawn, who: str, names: Names, locale: object | None) -> str | None:
+    return None  # the hand and pile sizes are on the board; the channel line would only add noise
+
+
+def _bonus_turn(d: E.Player, who: str, names: Names, locale: object | None) -> str | None:
+    return t("diamondbox.event.bonus_turn", locale, player=names(d["player"]))
+
+
+def _colour_choice_due(d: E.ColourChoiceDue, who: str, names: Names, locale: object | None) -> str | None:
+    key = "diamondbox.event.choice_bonus" if d.get("bonus") else "diamondbox.event.choice"
+    return t(key, locale, chooser=names(d["chooser"]), reason=reason_text(d["reason"], locale),
+             choices=colours(d.get("choices", []), locale), then=names(d.get("then")),
+             previous=colour_name(d.get("previous"), locale))
+
+
+def _passed(d: E.Passed, who: str, names: Names, locale: object | None) -> str | None:
+    return t("diamondbox.event.passed", locale, player=names(d["player"]), count=d.get("passes_in_row", 1))
+
+
+def _all_passed(d: E.AllPassed, who: str, names: Names, locale: object | None) -> str | None:
+    return t("diamondbox.event.all_passed", locale, round=d.get("round", 1), first=names(d.get("first_passer")))
+
+
+def _game_won(d: E.GameWon, who: str, names: Names, locale: object | None) -> str | None:
+    """The ranking is on the final board this line is written above (shown once)."""
+    return t("diamondbox.event.won", locale, player=names(d.get("winner")))
+
+
+def _game_drawn(d: E.GameDrawn, who: str, names: Names, locale: object | None) -> str | None:
+    return t(f"diamondbox.draw.{d.get('reason')}", locale)
+
+
+EVENTS: dict[str, EventText] = {
+    "colour_chosen": On(E.ColourChosen, _colour_chosen),
+    "card_placed": On(E.CardPlaced, _card_placed),
+    "drew_card": On(E.DrewCard, _drew_card),
+    "card_drawn": On(E.CardDrawn, _card_drawn),
+    "bonus_turn": On(E.Player, _bonus_turn),
+    "colour_choice_due": On(E.ColourChoiceDue, _colour_choice_due),
+    "passed": On(E.Passed, _passed),
+    "all_passed": On(E.AllPassed, _all_passed),
+    "game_won": On(E.GameWon, _game_won),
+    "game_drawn": On(E.GameDrawn, _game_drawn),
+}
+
+
 def event(ev: Event, names: Names, locale: object | None) -> str | None:
-    d = ev.data
-    match ev.type:
-        case "colour_chosen":
-            key = "diamondbox.event.colour_first" if d.get("previous") is None else "diamondbox.event.colour_changed"
-            line = t(key, locale, player=names(d["player"]), colour=colour_name(d["colour"], locale),
-                     previous=colour_name(d.get("previous"), locale))
-            follow = "diamondbox.event.then_bonus" if d.get("bonus") else "diamondbox.event.then"
-            return sentences([line, t(follow, locale, player=names(d.get("next")))], locale)
-        case "card_placed":
-            return t("diamondbox.event.placed", locale, player=names(d["player"]),
-                     move=placement(d["card"], d["turn"], d["x"], d["y"], locale), covered=d["covered"],
-                     face=face(turned_rows(d["card"], d["turn"])))
-        case "drew_card":  # private: the drawer only
-            return t("diamondbox.event.drew_card", locale, card=card(d["card"]), face=face_of(d["card"]))
-        case "card_drawn":
-            return None  # the hand and pile sizes are on the board; the channel line would only add noise
-        case "bonus_turn":
-            return t("diamondbox.event.bonus_turn", locale, player=names(d["player"]))
-        case "colour_choice_due":
-            key = "diamondbox.event.choice_bonus" if d.get("bonus") else "diamondbox.event.choice"
-            return t(key, locale, chooser=names(d["chooser"]), reason=reason_text(d["reason"], locale),
-                     choices=colours(d.get("choices", []), locale), then=names(d.get("then")),
-                     previous=colour_name(d.get("previous"), locale))
-        case "passed":
-            return t("diamondbox.event.passed", locale, player=names(d["player"]), count=d.get("passes_in_row", 1))
-        case "all_passed":
-            return t("diamondbox.event.all_passed", locale, round=d.get("round", 1),
-                     first=names(d.get("first_passer")))
-        case "game_won":  # the ranking is on the final board it is written above: shown once
-            return t("diamondbox.event.won", locale, player=names(d.get("winner")))
-        case "game_drawn":
-            return t(f"diamondbox.draw.{d.get('reason')}", locale)
-    return None
+    return format_event(EVENTS, ev, names, locale)
 
 
 def error_field(key: str, value: Any, locale: object | None) -> Any:

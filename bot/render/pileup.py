@@ -16,7 +16,8 @@ from engines.pileup.view import Column, Pending, PileupView, Seat
 
 from ..i18n import join_list, t, with_mark
 from . import Board, Names, ranking_lines
-from .event_table import EventFormatter, format_event
+from . import pileup_event_shapes as E
+from .event_table import EventText, On, format_event
 
 COLOUR_MARKS = {"R": "🟥", "B": "🟦", "G": "🟩", "Y": "🟨", "W": "⬜", "K": "⬛"}
 COLOUR_SYMBOLS = {"R": "●", "B": "■", "G": "▲", "Y": "★", "W": "○", "K": "◆"}
@@ -236,65 +237,65 @@ def take_reason(reason: str, locale: object | None) -> str:
     return t(f"pileup.reason.{key}", locale)
 
 
-def _rolled(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
+def _rolled(d: E.Rolled, who: str, names: Names, locale: object | None) -> str | None:
     key = "pileup.event.rolled_minus" if d.get("minus_turn") else "pileup.event.rolled"
     return t(key, locale, player=who, dice=dice(d.get("dice", [])))
 
 
-def _triple(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
+def _triple(d: E.Triple, who: str, names: Names, locale: object | None) -> str | None:
     if not d.get("gives"):
         return t("pileup.event.triple_none", locale, player=who, sum=d.get("sum", 0))
     return t("pileup.event.triple", locale, player=who, sum=d.get("sum", 0), count=d["gives"])
 
 
-def _minus_given(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
+def _minus_given(d: E.MinusGiven, who: str, names: Names, locale: object | None) -> str | None:
     return t("pileup.event.minus_given", locale, player=who, to=names(d.get("to")), card=card(d["card"]),
              left=d.get("left", 0))
 
 
-def _reroll(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
+def _reroll(d: E.Reroll, who: str, names: Names, locale: object | None) -> str | None:
     return t("pileup.event.reroll", locale, player=who)
 
 
-def _hand_revealed(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
+def _hand_revealed(d: E.HandRevealed, who: str, names: Names, locale: object | None) -> str | None:
     return t("pileup.event.hand_revealed", locale, player=who, cards=sorted_cards(d.get("cards", [])))
 
 
-def _penalty_taken(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
+def _penalty_taken(d: E.PenaltyTaken, who: str, names: Names, locale: object | None) -> str | None:
     return t("pileup.event.penalty_taken", locale, player=who, card=card(d["card"]))
 
 
-def _played(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
+def _played(d: E.Played, who: str, names: Names, locale: object | None) -> str | None:
     key = "pileup.event.played_minus" if d.get("from_minus") else "pileup.event.played"
     return t(key, locale, player=who, column=d["column"], mark=column_mark(d["column"]),
              cards=play_layers(d.get("cards", []), d.get("stacked", [])), layers=d.get("layers", 0))
 
 
-def _dump_started(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
+def _dump_started(d: E.DumpStarted, who: str, names: Names, locale: object | None) -> str | None:
     return t("pileup.event.dump_started", locale, player=who, column=d["column"], cards=d.get("cards", 0))
 
 
-def _dumped(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
+def _dumped(d: E.Dumped, who: str, names: Names, locale: object | None) -> str | None:
     return t("pileup.event.dumped", locale, player=who, to=names(d.get("to")), column=d["column"],
              cards=d.get("cards", 0), face=die(d["column"]))
 
 
-def _deflect_rolled(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
+def _deflect_rolled(d: E.DeflectRolled, who: str, names: Names, locale: object | None) -> str | None:
     key = "pileup.event.deflected" if d.get("deflected") else "pileup.event.not_deflected"
     return t(key, locale, player=who, die=dice([d["die"]]), column=d["column"])
 
 
-def _column_taken(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
+def _column_taken(d: E.ColumnTaken, who: str, names: Names, locale: object | None) -> str | None:
     return t("pileup.event.column_taken", locale, player=who, column=d["column"],
              mark=column_mark(d["column"]), cards=cards(d.get("cards", [])), count=len(d.get("cards", [])),
              reason=take_reason(d.get("reason", "take"), locale), total=d.get("minus_count", 0))
 
 
-def _column_trapped(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
+def _column_trapped(d: E.ColumnTrapped, who: str, names: Names, locale: object | None) -> str | None:
     return t("pileup.event.column_trapped", locale, player=who, column=d["column"])
 
 
-def _refilled(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
+def _refilled(d: E.Refilled, who: str, names: Names, locale: object | None) -> str | None:
     if not d.get("count"):
         return None
     if "own_pile" in d:  # streams: per_seat
@@ -302,12 +303,12 @@ def _refilled(d: dict[str, Any], who: str, names: Names, locale: object | None) 
     return t("pileup.event.refilled", locale, player=who, count=d["count"], pile=d.get("draw_pile", 0))
 
 
-def _drew(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
+def _drew(d: E.Drew, who: str, names: Names, locale: object | None) -> str | None:
     """private: the drawer only"""
     return t("pileup.event.drew", locale, cards=sorted_cards(d.get("cards", [])))
 
 
-def _turn_started(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
+def _turn_started(d: E.TurnStarted, who: str, names: Names, locale: object | None) -> str | None:
     parts = []
     if d.get("skipped"):
         parts.append(t("pileup.event.skipped", locale, players=join_list((names(p) for p in d["skipped"]), locale)))
@@ -316,33 +317,33 @@ def _turn_started(d: dict[str, Any], who: str, names: Names, locale: object | No
     return " ".join(parts)
 
 
-def _game_over(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
+def _game_over(d: E.GameOver, who: str, names: Names, locale: object | None) -> str | None:
     """The end; the ranking is on the final board this line is written above (shown once)."""
     return t("pileup.event.game_over", locale)
 
 
-_EVENTS: dict[str, EventFormatter] = {
-    "rolled": _rolled,
-    "triple": _triple,
-    "minus_given": _minus_given,
-    "reroll": _reroll,
-    "hand_revealed": _hand_revealed,
-    "penalty_taken": _penalty_taken,
-    "played": _played,
-    "dump_started": _dump_started,
-    "dumped": _dumped,
-    "deflect_rolled": _deflect_rolled,
-    "column_taken": _column_taken,
-    "column_trapped": _column_trapped,
-    "refilled": _refilled,
-    "drew": _drew,
-    "turn_started": _turn_started,
-    "game_over": _game_over,
+EVENTS: dict[str, EventText] = {
+    "rolled": On(E.Rolled, _rolled),
+    "triple": On(E.Triple, _triple),
+    "minus_given": On(E.MinusGiven, _minus_given),
+    "reroll": On(E.Reroll, _reroll),
+    "hand_revealed": On(E.HandRevealed, _hand_revealed),
+    "penalty_taken": On(E.PenaltyTaken, _penalty_taken),
+    "played": On(E.Played, _played),
+    "dump_started": On(E.DumpStarted, _dump_started),
+    "dumped": On(E.Dumped, _dumped),
+    "deflect_rolled": On(E.DeflectRolled, _deflect_rolled),
+    "column_taken": On(E.ColumnTaken, _column_taken),
+    "column_trapped": On(E.ColumnTrapped, _column_trapped),
+    "refilled": On(E.Refilled, _refilled),
+    "drew": On(E.Drew, _drew),
+    "turn_started": On(E.TurnStarted, _turn_started),
+    "game_over": On(E.GameOver, _game_over),
 }
 
 
 def event(ev: Event, names: Names, locale: object | None) -> str | None:
-    return format_event(_EVENTS, ev, names, locale)
+    return format_event(EVENTS, ev, names, locale)
 
 
 def error_field(key: str, value: Any, locale: object | None) -> Any:

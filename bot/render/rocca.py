@@ -13,7 +13,8 @@ from engines.rocca.view import Pending, RoccaView, TowerEntry
 
 from ..i18n import join_list, t, with_mark
 from . import Board, Names, ranking_lines
-from .event_table import EventFormatter, format_event
+from . import rocca_event_shapes as E
+from .event_table import EventText, On, format_event
 
 SUIT_MARKS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 JOKER_MARK = "🃏"
@@ -205,16 +206,17 @@ def my_decision(view: RoccaView, pending: Pending, mine: list[str], names: Names
 
 
 # ---- events --------------------------------------------------------------------------------------------------------
-def _game_started(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
+def _game_started(d: E.GameStarted, who: str, names: Names, locale: object | None) -> str | None:
     return t("rocca.event.game_started", locale, player=names(d.get("start_player")),
              card=card(d["start_card"]),
              bon=t("rocca.board.bon_on" if d.get("bon") else "rocca.board.bon_off", locale))
 
 
-def _placed(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
-    if d.get("bend"):
+def _placed(d: E.Placed, who: str, names: Names, locale: object | None) -> str | None:
+    bend = d.get("bend")
+    if bend:
         return t("rocca.event.placed_joker", locale, player=names(d["player"]), card=card(d["card"]),
-                 suit=suit_mark(d.get("suit")), bend=bend_name(d["bend"], locale),
+                 suit=suit_mark(d.get("suit")), bend=bend_name(bend, locale),
                  side=side_name(d["side"], locale), on=d["on_label"], label=d["label"],
                  left=d.get("cards_left", 0))
     return t("rocca.event.placed", locale, player=names(d["player"]), card=card(d["card"]),
@@ -222,52 +224,52 @@ def _placed(d: dict[str, Any], who: str, names: Names, locale: object | None) ->
              left=d.get("cards_left", 0))
 
 
-def _tower_bent(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
+def _tower_bent(d: E.TowerBent, who: str, names: Names, locale: object | None) -> str | None:
     return t("rocca.event.tower_bent", locale)
 
 
-def _bon(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
+def _bon(d: E.BonPlayed, who: str, names: Names, locale: object | None) -> str | None:
     return t("rocca.event.bon", locale, player=names(d["player"]), cards=cards(d["cards"]),
              labels=join_list(d.get("labels", []), locale), left=d.get("cards_left", 0))
 
 
-def _one_declared(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
+def _one_declared(d: E.Player, who: str, names: Names, locale: object | None) -> str | None:
     return t("rocca.event.one_declared", locale, player=names(d["player"]))
 
 
-def _reversed(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
+def _reversed(d: E.Reversed, who: str, names: Names, locale: object | None) -> str | None:
     return t("rocca.event.reversed", locale, direction=direction(d.get("direction", 1), locale))
 
 
-def _again(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
+def _again(d: E.Player, who: str, names: Names, locale: object | None) -> str | None:
     return t("rocca.event.again", locale, player=names(d["player"]))
 
 
-def _draw_chain(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
+def _draw_chain(d: E.DrawChain, who: str, names: Names, locale: object | None) -> str | None:
     return t("rocca.event.draw_chain", locale, player=names(d["target"]), count=d["count"], rank=d["rank"])
 
 
-def _q_countered(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
+def _q_countered(d: E.QCountered, who: str, names: Names, locale: object | None) -> str | None:
     return t("rocca.event.q_countered", locale, player=names(d["player"]), to=names(d.get("to")),
              count=d["count"])
 
 
-def _q_pass(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
+def _q_pass(d: E.QPass, who: str, names: Names, locale: object | None) -> str | None:
     return t("rocca.event.q_pass", locale, giver=names(d["giver"]), receiver=names(d["receiver"]),
              count=d["count"])
 
 
-def _card_passed(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
+def _card_passed(d: E.CardPassed, who: str, names: Names, locale: object | None) -> str | None:
     """private: giver and receiver only"""
     return t("rocca.event.card_passed", locale, giver=names(d["giver"]), receiver=names(d["receiver"]),
              card=card(d["card"]))
 
 
-def _q_accepted(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
+def _q_accepted(d: E.Player, who: str, names: Names, locale: object | None) -> str | None:
     return t("rocca.event.q_accepted", locale, player=names(d["player"]))
 
 
-def _drew(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
+def _drew(d: E.Drew, who: str, names: Names, locale: object | None) -> str | None:
     own = "own_pile" in d  # streams: per_seat
     pile = d["own_pile"] if own else d.get("pile", 0)
     if d.get("count", 0) < d.get("wanted", 0):
@@ -277,58 +279,58 @@ def _drew(d: dict[str, Any], who: str, names: Names, locale: object | None) -> s
              count=d["count"], pile=pile)
 
 
-def _drew_cards(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
+def _drew_cards(d: E.DrewCards, who: str, names: Names, locale: object | None) -> str | None:
     """private: the drawer only"""
     return t("rocca.event.drew_cards", locale, cards=cards(d.get("cards", [])))
 
 
-def _turn_lost(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
+def _turn_lost(d: E.Player, who: str, names: Names, locale: object | None) -> str | None:
     return t("rocca.event.turn_lost", locale, player=names(d["player"]))
 
 
-def _one_missing(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
+def _one_missing(d: E.OneMissing, who: str, names: Names, locale: object | None) -> str | None:
     return t("rocca.event.one_missing", locale, player=names(d["player"]), penalty=d.get("penalty", 3))
 
 
-def _went_out(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
+def _went_out(d: E.Player, who: str, names: Names, locale: object | None) -> str | None:
     return t("rocca.event.went_out", locale, player=names(d["player"]))
 
 
-def _player_out(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
+def _player_out(d: E.PlayerOut, who: str, names: Names, locale: object | None) -> str | None:
     key = "rocca.event.player_out_own" if "own_pile" in d else "rocca.event.player_out"  # own: streams per_seat
     return t(key, locale, player=names(d["player"]), count=d.get("cards_left", 0))
 
 
-def _game_over(d: dict[str, Any], who: str, names: Names, locale: object | None) -> str | None:
+def _game_over(d: E.GameOver, who: str, names: Names, locale: object | None) -> str | None:
     """The end; the ranking is on the final board this line is written above (shown once)."""
     return t("rocca.event.game_over", locale)
 
 
-_EVENTS: dict[str, EventFormatter] = {
-    "game_started": _game_started,
-    "placed": _placed,
-    "tower_bent": _tower_bent,
-    "bon": _bon,
-    "one_declared": _one_declared,
-    "reversed": _reversed,
-    "again": _again,
-    "draw_chain": _draw_chain,
-    "q_countered": _q_countered,
-    "q_pass": _q_pass,
-    "card_passed": _card_passed,
-    "q_accepted": _q_accepted,
-    "drew": _drew,
-    "drew_cards": _drew_cards,
-    "turn_lost": _turn_lost,
-    "one_missing": _one_missing,
-    "went_out": _went_out,
-    "player_out": _player_out,
-    "game_over": _game_over,
+EVENTS: dict[str, EventText] = {
+    "game_started": On(E.GameStarted, _game_started),
+    "placed": On(E.Placed, _placed),
+    "tower_bent": On(E.TowerBent, _tower_bent),
+    "bon": On(E.BonPlayed, _bon),
+    "one_declared": On(E.Player, _one_declared),
+    "reversed": On(E.Reversed, _reversed),
+    "again": On(E.Player, _again),
+    "draw_chain": On(E.DrawChain, _draw_chain),
+    "q_countered": On(E.QCountered, _q_countered),
+    "q_pass": On(E.QPass, _q_pass),
+    "card_passed": On(E.CardPassed, _card_passed),
+    "q_accepted": On(E.Player, _q_accepted),
+    "drew": On(E.Drew, _drew),
+    "drew_cards": On(E.DrewCards, _drew_cards),
+    "turn_lost": On(E.Player, _turn_lost),
+    "one_missing": On(E.OneMissing, _one_missing),
+    "went_out": On(E.Player, _went_out),
+    "player_out": On(E.PlayerOut, _player_out),
+    "game_over": On(E.GameOver, _game_over),
 }
 
 
 def event(ev: Event, names: Names, locale: object | None) -> str | None:
-    return format_event(_EVENTS, ev, names, locale)
+    return format_event(EVENTS, ev, names, locale)
 
 
 def error_field(key: str, value: Any, locale: object | None) -> Any:

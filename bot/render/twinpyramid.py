@@ -170,7 +170,7 @@ def result_notes(view: TwinPyramidView, names: Names, locale: object | None) -> 
     if view.deals_total > 1:
         return [t("twinpyramid.result.shared_total", locale, deals=view.deals_total,
                   players=join_list((names(p) for p in first), locale), points=result.scores.get(first[0], 0))]
-    return [shared_first_line(last.model_dump(), names, locale)]
+    return [shared_first_line(last, names, locale)]
 
 
 def board(view: TwinPyramidView, names: Names, locale: object | None) -> Board:
@@ -193,9 +193,9 @@ def board(view: TwinPyramidView, names: Names, locale: object | None) -> Board:
     last = view.last_deal
     told = None  # whose revealed hand the deal's result names already
     if last is not None and view.phase in ("deal_over", "over"):
-        # the shape the deal_ended event has; at the end without the payments (the log line above has them, the
+        # the deal_ended event's lines; at the end without the payments (the log line above has them, the
         # ranking below the totals: the scores are shown once)
-        lines += deal_result_lines(last.model_dump(), names, locale, payments=view.phase != "over")
+        lines += deal_result_lines(last, names, locale, payments=view.phase != "over")
         told = last.player if last.revealed else None
     for number, seat in enumerate(view.table, 1):
         lines += seat_lines(seat, view, names, locale, number, reveal=seat.player != told)
@@ -254,8 +254,8 @@ def hand(view: TwinPyramidView, names: Names, locale: object | None) -> str:
         return "\n".join(lines)
     last = view.last_deal
     if view.phase == "deal_over" and last is not None:
-        # the shape the deal_ended event has, with the payments (the game is not over: that returned above)
-        lines += deal_result_lines(last.model_dump(), names, locale)
+        # the deal_ended event's lines, with the payments (the game is not over: that returned above)
+        lines += deal_result_lines(last, names, locale)
     if me not in view.to_act:
         line = pending_line(view, names, locale)
         waiting_for = view.to_act[0] if view.to_act else None

@@ -1,7 +1,8 @@
 """Twin Pyramid cards and steps as text: ``7S`` → ``7♠``, suits, the sort order, rearrangement steps."""
 from __future__ import annotations
 
-from typing import Any
+from engines import Action
+from engines.twinpyramid.actions import SwapShown, SwapStone, ToHeld, ToShown
 
 from ..i18n import t
 
@@ -58,14 +59,14 @@ def suit_name(suit: str, locale: object | None) -> str:
     return t(f"twinpyramid.suit.{suit}", locale) if suit in SUITS else "?"
 
 
-def step_label(step: dict[str, Any], locale: object | None) -> str:
-    kind = step.get("type")
-    if kind == "swap_shown":
-        return t("twinpyramid.step.swap_shown", locale, held=card(step["held"]), shown=card(step["shown"]))
-    if kind == "to_shown":
-        return t("twinpyramid.step.to_shown", locale, card=card(step["card"]))
-    if kind == "to_held":
-        return t("twinpyramid.step.to_held", locale, card=card(step["card"]))
-    if kind == "swap_stone":
-        return t("twinpyramid.step.swap_stone", locale, card=card(step["card"]), stone=card(step["stone"]))
+def step_label(step: Action, locale: object | None) -> str:
+    """A rearrangement step as a choice's text; ``?`` for any other action."""
+    if isinstance(step, SwapShown):
+        return t("twinpyramid.step.swap_shown", locale, held=card(step.held), shown=card(step.shown))
+    if isinstance(step, ToShown):
+        return t("twinpyramid.step.to_shown", locale, card=card(step.card))
+    if isinstance(step, ToHeld):
+        return t("twinpyramid.step.to_held", locale, card=card(step.card))
+    if isinstance(step, SwapStone):
+        return t("twinpyramid.step.swap_stone", locale, card=card(step.card), stone=card(step.stone))
     return "?"

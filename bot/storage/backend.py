@@ -14,6 +14,7 @@ from typing import Any, Sequence
 from .rows import PendingAction
 
 Row = Any  # aiosqlite.Row or asyncpg.Record: both index by position and by column name
+Param = int | float | str | bytes | None  # a value a statement binds to a placeholder (a column's value)
 
 
 class Tx(ABC):

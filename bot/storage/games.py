@@ -9,7 +9,9 @@ import json
 import time
 from typing import Any, Callable
 
-from .backend import Database, Tx
+from engines import Json
+
+from .backend import Database, Param, Tx
 from .rows import (
     LEGACY_ENGINE_VERSION,
     BoardShown,
@@ -49,7 +51,7 @@ class GameStore:
         self.on_commit: Callable[[float], None] | None = None  # each group commit's seconds (bot.metrics)
 
     # ---- games and seats -----------------------------------------------------------
-    async def create_game(self, *, guild_id: int | None, channel_id: int, game: str, options: dict[str, Any],
+    async def create_game(self, *, guild_id: int | None, channel_id: int, game: str, options: Json,
                           seed: int, host_id: int, locale: str, seats: list[SeatRow], turn_seconds: int = 120,
                           open_thread: bool = False) -> int:
         now = time.time()
@@ -78,7 +80,7 @@ class GameStore:
                             deadline: float | bool | None = False, paused_at: float | bool | None = False) -> None:
         """Rewrite a table's seats (lobby changes, a seat handed to a bot or back); bumps the version.
         ``deadline=False`` and ``paused_at=False`` leave the stored deadline and pause as they are."""
-        extra: dict[str, Any] = {} if host_id is None else {"host_id": host_id}
+        extra: dict[str, Param] = {} if host_id is None else {"host_id": host_id}
         if bot_to_act is not None:
             extra["bot_to_act"] = int(bot_to_act)
         if deadline is not False:
@@ -118,7 +120,7 @@ class GameStore:
                           told_shown: bool | None = None, end_tidied: bool | None = None) -> None:
         """Record what a table's players were shown. Not a change of the game: no version check or bump (one
         process owns a table's output; a move committed meanwhile does not make it wrong)."""
-        fields: dict[str, Any] = {}
+        fields: dict[str, Param] = {}
         if board_message_id is not False:
             fields["board_message_id"] = board_message_id
         if board_shown is not None:
@@ -203,7 +205,7 @@ class GameStore:
     # ---- the action log --------------------------------------------------------------
     async def start_game(self, game_id: int, *, state: str, expected_version: int, bot_to_act: bool,
                          deadline: float | None, engine_version: int = LEGACY_ENGINE_VERSION,
-                         options: dict[str, Any] | None = None) -> None:
+                         options: Json | None = None) -> None:
         """The game is dealt: its first state, the version of the engine's rules that plays it (unknown if not
         given) and, when the game starts with other options than the lobby's (a quick length chosen at Start),
         those options."""
@@ -213,7 +215,7 @@ class GameStore:
                                      bot_to_act=int(bot_to_act), deadline=deadline, engine_version=engine_version,
                                      **changed)
 
-    async def commit_action(self, game_id: int, *, expected_version: int, player: str, action: dict[str, Any],
+    async def commit_action(self, game_id: int, *, expected_version: int, player: str, action: Json,
                             state: str, status: GameStatus, notices: list[tuple[str, str]], bot_to_act: bool = False,
                             deadline: float | None = None, seat: SeatRow | None = None,
                             board_shown: BoardShown | None = None, stand_in: bool = False) -> None:
@@ -297,7 +299,7 @@ class GameStore:
         sql = _where_shards("SELECT id FROM games WHERE status = 'running' AND bot_to_act = 1", params, shards)
         return [r[0] for r in await self.db.fetch(sql + " ORDER BY id", *params)]
 
-    async def actions(self, game_id: int) -> list[tuple[str, dict[str, Any]]]:
+    async def actions(self, game_id: int) -> list[tuple[str, Json]]:
         rows = await self.db.fetch("SELECT player, action FROM actions WHERE game_id = ? ORDER BY seq", game_id)
         return [(r[0], json.loads(r[1])) for r in rows]
 

@@ -5,7 +5,9 @@ import asyncio
 import json
 from dataclasses import asdict, dataclass, field
 from enum import StrEnum
-from typing import Any, TypedDict
+from typing import TypedDict
+
+from engines import Json
 
 from ..levels import BotLevel
 
@@ -88,7 +90,7 @@ class GameRow:
     guild_id: int | None
     channel_id: int
     game: str
-    options: dict[str, Any]
+    options: Json
     seed: int
     status: GameStatus
     host_id: int
@@ -123,7 +125,7 @@ class RowChange(TypedDict, total=False):
 
     guild_id: int | None
     channel_id: int
-    options: dict[str, Any]
+    options: Json
     status: GameStatus
     host_id: int
     locale: str
@@ -153,7 +155,7 @@ class LoggedAction:
     """One entry of a game's append-only action log."""
     seq: int
     player: str
-    action: dict[str, Any]
+    action: Json
     created_at: float
     stand_in: bool = False  # a bot made it for the seat's person (out of time, or away)
 

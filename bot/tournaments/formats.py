@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from dataclasses import dataclass, replace
-from typing import Any, Callable
+from typing import Callable, TypedDict
 
 from bot.errors import HostError
 from engines import get_engine
@@ -256,9 +256,19 @@ _SWISS = FormatRules(seat=_seat_swiss, planned=None, rounds_after=lambda t, away
 _ROUND_ROBIN = FormatRules(seat=_seat_round_robin, planned=_planned_round_robin,
                            rounds_after=lambda t, away: round_robin.planned_total(t), places=_final_table_places,
                            max_entrants=ROUND_ROBIN_MAX, rounds_refused="tournament.round_robin_rounds")
-_SAME: dict[str, Any] = {"same_deal": True, "final_table": False,
-                         "final_table_refused": "tournament.same_deal_final_table",
-                         "round_points": matchpoints.round_points}
+
+
+class _SameDeal(TypedDict):
+    """What a same-deal row changes of its own-deal row."""
+
+    same_deal: bool
+    final_table: bool
+    final_table_refused: str
+    round_points: Callable[[Tournament, int], RoundPoints]
+
+
+_SAME = _SameDeal(same_deal=True, final_table=False, final_table_refused="tournament.same_deal_final_table",
+                  round_points=matchpoints.round_points)
 FORMATS: dict[tuple[Format, Deal], FormatRules] = {
     (Format.SWISS, Deal.OWN): _SWISS,
     (Format.ROUND_ROBIN, Deal.OWN): _ROUND_ROBIN,

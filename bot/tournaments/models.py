@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
 
 from bot.storage import BotLevel, SeatRow
 from bot.table import human_player
+from engines import Json
 
 
 class Format(StrEnum):
@@ -188,7 +188,7 @@ class Tournament:
     seats_max: int
     seed: int
     name: str = ""
-    options: dict[str, Any] = field(default_factory=dict)
+    options: Json = field(default_factory=dict)
     final_table: bool = False
     first_round: FirstRound = FirstRound.RANDOM
     checkin: bool = False              # check-in window opened: only checked-in entrants are seated

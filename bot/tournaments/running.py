@@ -20,6 +20,7 @@ from bot.errors import HostError
 from bot.service import GameService
 from bot.storage import GameStatus, Storage
 from bot.table import Table, Update, UpdateKind
+from engines import Json
 from engines.streams import STREAMS_FIELD, Streams
 
 from .absence import mark_away, round_no_shows
@@ -251,7 +252,7 @@ class RoundRunner:
         return None
 
     @staticmethod
-    def table_deal(tournament: Tournament, table: TournamentTable) -> tuple[int, dict[str, Any]]:
+    def table_deal(tournament: Tournament, table: TournamentTable) -> tuple[int, Json]:
         """The game seed and options a table is dealt with. Each table its own deal (seeded by its round, number and
         attempt), or, in a same-deal round, every table of the round the round's deal: one seed and the engines'
         per-seat streams, so seat i of every table gets the same cards, draws and dice whatever the others play. A

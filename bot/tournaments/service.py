@@ -4,13 +4,13 @@ it is the only door to tournaments; every check happens before anything is writt
 from __future__ import annotations
 
 import secrets
-from typing import Any
 
 from bot import i18n
 from bot.errors import HostError
 from bot.policies import check_level
 from bot.service import GameService
 from bot.storage import BotLevel, GameStatus, Storage
+from engines import Json
 
 from .absence import Replaced, mark_away, seat_to_bot
 from .checkin import CheckIn
@@ -87,7 +87,7 @@ class TournamentService:
     async def create(self, *, game: str, guild_id: int | None, channel_id: int, creator_id: int, name: str = "",
                      format: str = "swiss", rounds: int | None = None, seats_min: int | None = None,
                      seats_max: int | None = None, final_table: bool = False, first_round: str = FirstRound.RANDOM,
-                     options: dict[str, Any] | None = None, locale: str = "en",
+                     options: Json | None = None, locale: str = "en",
                      seed: int | None = None, bot_level: str = BotLevel.NORMAL, break_seconds: int = 0,
                      turn_seconds: int = 120, start_at_deadline: bool = False,
                      advance: int | None = None, cut: int | None = None, deal: str = Deal.OWN) -> Tournament:

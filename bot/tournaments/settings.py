@@ -4,7 +4,7 @@ written (refused input changes nothing)."""
 from __future__ import annotations
 
 import unicodedata
-from typing import Any, TypedDict
+from typing import TypedDict
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -13,7 +13,7 @@ from bot.games import engine_hooks
 from bot.levels import BotLevel
 from bot.limits import BOUNDS, Cap
 from bot.policies import check_level
-from engines import get_engine
+from engines import Json, get_engine
 from engines.streams import STREAMS_FIELD
 
 from . import knockout
@@ -43,9 +43,9 @@ def default_seats(game: str) -> tuple[int, int]:
 
 def check_settings(game: str, format: str = "swiss", rounds: int | None = None, seats_min: int | None = None,
                  seats_max: int | None = None, first_round: str = FirstRound.RANDOM,
-                 options: dict[str, Any] | None = None, bot_level: str = BotLevel.NORMAL, break_seconds: int = 0,
+                 options: Json | None = None, bot_level: str = BotLevel.NORMAL, break_seconds: int = 0,
                  turn_seconds: int = 120, *, final_table: bool = False, advance: int | None = None,
-                 cut: int | None = None, deal: str = Deal.OWN) -> tuple[dict[str, Any], int, int]:
+                 cut: int | None = None, deal: str = Deal.OWN) -> tuple[Json, int, int]:
     """Refuse bad settings without touching the database (the cog checks before it defers); returns the
     parsed options and the table sizes."""
     engine = get_engine(game)  # an unknown game is refused here (BadOptions)

@@ -15,15 +15,13 @@ actions (``cogs.controls.Actions``), the triple's button its cards.
 """
 from __future__ import annotations
 
-from typing import Any
-
 import discord
 
 from bot.discord_rules.limits import OPTION_LABEL, SELECT_OPTIONS
 from bot.i18n import t
 from bot.render import pileup as text
 from bot.table import Table
-from engines import BadOptions
+from engines import BadOptions, Json
 from engines.pileup import DumpOn, KeepColumn, Penalty, Play, Roll
 from engines.pileup.cards import DEFAULT_DECK, HAND_SIZE, build_deck, deck_spec, parse_deck
 from engines.pileup.rules import preview as outcome_of
@@ -43,12 +41,13 @@ QUICK = 9  # one-card plays offered as buttons (rows 3 and 4, beside Refresh)
 MIN_PLAYERS = 2
 
 
-def lobby_options(options: dict[str, Any]) -> dict[str, Any]:
+def lobby_options(options: Json) -> Json:
     """The plug-in's hook: ``/play pileup``'s deck, read and checked before a lobby opens."""
-    return deck_option(options.get("deck"))
+    deck = options.get("deck")
+    return deck_option(None if deck is None else str(deck))  # /play gives text; anything else is read as text
 
 
-def deck_option(deck: str | None) -> dict[str, Any]:
+def deck_option(deck: str | None) -> Json:
     """The table options for ``deck`` (none for the default); a deck that cannot be read or cannot deal two hands
     is refused here, before a lobby opens."""
     if deck is None or not deck.strip():

@@ -22,6 +22,7 @@ from bot.discord_rules.limits import OPTION_LABEL, SELECT_OPTIONS
 from bot.i18n import t
 from bot.render import rocca as text
 from bot.table import Table
+from engines import Json
 from engines.rocca import Accept, Bon, DeclareOne, Draw, Give, Place
 from engines.rocca.view import DrawChainPending, QAnswerPending, QGivePending, RoccaView
 
@@ -248,7 +249,7 @@ def selection_notes(table: Table, player: str, view: RoccaView, selection: list[
         suit = chosen_suit(selection)
         if suit is None:
             return [*notes, t("rocca.note.joker_suit", locale, move=move.label(view, locale))]
-        action: dict[str, Any] = {"type": "place", "card": move.card, "on": move.on, "side": move.side,
+        action: Json = {"type": "place", "card": move.card, "on": move.on, "side": move.side,
                                   "suit": suit, "bend": "left"}
     elif move.is_bon:
         action = {"type": "bon", "on": move.on, "cards": list(move.cards)}

@@ -79,16 +79,17 @@ class TwinPyramidSelection(Selection):
 
     @classmethod
     def decode(cls, text: str) -> TwinPyramidSelection:
-        found: dict[str, Any] = {}
+        action: int | None = None
+        card: str | None = None
         for token in text.split(".") if text else []:
             kind, rest = token[:1], token[1:]
-            if kind == "a" and "a" not in found and number(rest, INDEX) is not None:
-                found["a"] = int(rest)
-            elif kind == "r" and "r" not in found and TOKEN.fullmatch(rest):
-                found["r"] = rest
+            if kind == "a" and action is None and number(rest, INDEX) is not None:
+                action = int(rest)
+            elif kind == "r" and card is None and TOKEN.fullmatch(rest):
+                card = rest
             else:
                 raise ValueError(text)
-        return cls(found.get("a"), found.get("r"))
+        return cls(action, card)
 
 
 selection_model = TwinPyramidSelection  # the plug-in's hook
@@ -239,7 +240,7 @@ def rearrange_and_act(table: Table, player: str, view: TwinPyramidView, selectio
         row += 1
     if picked:
         for i, step in enumerate(steps_of_card(steps, picked)[:10]):
-            items.append(actions.button(step_action(table, step), text.step_label(step.model_dump(), locale),
+            items.append(actions.button(step_action(table, step), text.step_label(step, locale),
                                         discord.ButtonStyle.primary, row=row + i // 5))
         row += 2
     buttons: list[discord.ui.Item] = []

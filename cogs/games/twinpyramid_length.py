@@ -5,12 +5,12 @@ table's length is over half an hour."""
 from __future__ import annotations
 
 from enum import Enum
-from typing import Any, Sequence
+from typing import Sequence
 
 from bot.i18n import t
 from bot.lengths import expected_minutes
 from bot.levels import BotLevel
-from engines import BadOptions
+from engines import BadOptions, Json
 from engines.twinpyramid.state import ROUND_BY_DEFAULT_UP_TO, default_length
 
 
@@ -22,13 +22,13 @@ class Length(Enum):
     TWO_ROUNDS = "two_rounds"
 
 
-LENGTH_OPTIONS: dict[Length, dict[str, int]] = {
+LENGTH_OPTIONS: dict[Length, Json] = {
     Length.DEAL: {"deals": 1}, Length.ROUND: {"rounds": 1}, Length.TWO_ROUNDS: {"rounds": 2}}
 QUICK_LENGTH = Length.DEAL
 QUICK_ABOVE_MINUTES = 30  # a table longer than this is told of the quick length
 
 
-def lobby_options(options: dict[str, Any]) -> dict[str, Any]:
+def lobby_options(options: Json) -> Json:
     """The plug-in's hook: ``/play twinpyramid`` counts the match's length in deals or in rounds, not both (the
     engine would play the rounds and ignore the deals); naming neither leaves the default for the seats taken to
     the engine (D17)."""
@@ -37,11 +37,11 @@ def lobby_options(options: dict[str, Any]) -> dict[str, Any]:
     return options
 
 
-def names_length(options: dict[str, Any]) -> bool:
+def names_length(options: Json) -> bool:
     return options.get("deals") is not None or options.get("rounds") is not None
 
 
-def chosen_length(options: dict[str, Any], seats: int) -> Length | None:
+def chosen_length(options: Json, seats: int) -> Length | None:
     """Which offered length the options play at ``seats``, None for another (say, 3 deals). Naming none is the
     default for the seats (D17)."""
     length = ({key: options[key] for key in ("deals", "rounds") if options.get(key) is not None}
@@ -49,13 +49,13 @@ def chosen_length(options: dict[str, Any], seats: int) -> Length | None:
     return next((choice for choice, chosen in LENGTH_OPTIONS.items() if chosen == length), None)
 
 
-def quick_options(options: dict[str, Any]) -> dict[str, Any]:
+def quick_options(options: Json) -> Json:
     """The quick-start button's game: the lobby's options with the quick length instead of any other."""
     return {**{key: value for key, value in options.items() if key not in ("deals", "rounds")},
             **LENGTH_OPTIONS[QUICK_LENGTH]}
 
 
-def quick_offered(options: dict[str, Any], people: int, bots: Sequence[BotLevel]) -> bool:
+def quick_offered(options: Json, people: int, bots: Sequence[BotLevel]) -> bool:
     """The lobby offers the quick length (a line and a button) when the table's own is expected to pass
     ``QUICK_ABOVE_MINUTES``."""
     current = expected_minutes("twinpyramid", options, people, bots)
@@ -63,7 +63,7 @@ def quick_offered(options: dict[str, Any], people: int, bots: Sequence[BotLevel]
             and chosen_length(options, people + len(bots)) is not QUICK_LENGTH)
 
 
-def length_label(options: dict[str, Any], people: int, bots: Sequence[BotLevel], locale: object | None) -> str | None:
+def length_label(options: Json, people: int, bots: Sequence[BotLevel], locale: object | None) -> str | None:
     """The plug-in's hook: the length these options deal at the seats so far, short, with its expected minutes
     ("one round, ~61 min"), for the lobby's Start and quick-start buttons."""
     minutes = expected_minutes("twinpyramid", options, people, bots)
@@ -79,7 +79,7 @@ def length_label(options: dict[str, Any], people: int, bots: Sequence[BotLevel],
     return t("twinpyramid.lobby.short_minutes", locale, length=length, minutes=minutes)
 
 
-def length_lines(options: dict[str, Any], people: int, bots: Sequence[BotLevel], locale: object | None) -> list[str]:
+def length_lines(options: Json, people: int, bots: Sequence[BotLevel], locale: object | None) -> list[str]:
     """The lobby's lines on length: each offered length with its expected minutes (the table's own marked), for a
     table that named none that its default follows the seats, and, when the table's length is expected to pass
     ``QUICK_ABOVE_MINUTES``, the quick length."""

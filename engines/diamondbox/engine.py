@@ -7,7 +7,7 @@ pending decision of whoever the rules name, so ``to_act``/``legal_actions`` cove
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypedDict
 
 from pydantic import BaseModel
 
@@ -20,6 +20,15 @@ from .cards import card_ids, distinct_turns, is_card, size_at
 from .rules import allowed_turns, cards_left, centre_of, colour_choices
 from .state import ColourChoice, DiamondBoxOptions, DiamondBoxState, Placed
 from .view import DiamondBoxView, build_view
+
+
+class FinalData(TypedDict):
+    """What ``game_won`` and ``game_drawn`` tell of the end."""
+
+    winner: str | None
+    ranking: list[list[str]]
+    cards_left: dict[str, int | float]
+
 
 HAND_SIZE = 5
 START_CARDS = 2
@@ -212,10 +221,10 @@ class DiamondBoxEngine(Engine[DiamondBoxState, DiamondBoxAction, DiamondBoxOptio
         state.current, state.bonus, state.choice = None, False, None
         return [Event(type="game_drawn", data={"reason": reason, **self._final_data(state)})]
 
-    def _final_data(self, state: DiamondBoxState) -> dict[str, Any]:
+    def _final_data(self, state: DiamondBoxState) -> FinalData:
         result = self.result(state)
         assert result is not None
-        return {"winner": state.winner, "ranking": result.ranking, "cards_left": result.scores}
+        return FinalData(winner=state.winner, ranking=result.ranking, cards_left=result.scores)
 
     # ---- end and views -----------------------------------------------------------
     def is_over(self, state: DiamondBoxState) -> bool:

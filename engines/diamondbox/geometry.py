@@ -8,7 +8,7 @@ placement without the state).
 from __future__ import annotations
 
 from functools import cache
-from typing import TYPE_CHECKING, Any, Iterable, Iterator, NamedTuple
+from typing import TYPE_CHECKING, Iterable, Iterator, NamedTuple
 
 from .cards import CARD_HEIGHT, CARD_WIDTH, Cell, cells_of, colour_of, distinct_turns, generation
 
@@ -278,13 +278,6 @@ def bounds(centre: Centre) -> dict[str, int]:
     xs = [x for x, _ in centre]
     ys = [y for _, y in centre]
     return {"min_x": min(xs), "max_x": max(xs), "min_y": min(ys), "max_y": max(ys)}
-
-
-def centre_to_json(centre: Centre) -> list[dict[str, Any]]:
-    return [
-        {"x": x, "y": y, "colour": sq.colour, "diamond": sq.diamond, "card": sq.card, "placement": sq.index}
-        for (x, y), sq in sorted(centre.items(), key=lambda item: (item[0][1], item[0][0]))
-    ]
 
 
 def centre_from_view(view: DiamondBoxView) -> Centre:

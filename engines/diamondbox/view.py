@@ -139,7 +139,8 @@ def build_view(engine: DiamondBoxEngine, state: DiamondBoxState, viewer: str | N
         bonus_turn=state.bonus,
         designated=state.designated,
         colour_choice=choice,
-        centre=[CentreSquare.model_validate(sq) for sq in geometry.centre_to_json(centre)],
+        centre=[CentreSquare(x=x, y=y, colour=sq.colour, diamond=sq.diamond, card=sq.card, placement=sq.index)
+                for (x, y), sq in sorted(centre.items(), key=lambda item: (item[0][1], item[0][0]))],
         bounds=Bounds.model_validate(geometry.bounds(centre)),
         visible_colours=sorted(geometry.visible_colours(centre)),
         placements=[_placement(i, p) for i, p in enumerate(state.placed)],

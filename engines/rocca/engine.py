@@ -9,6 +9,7 @@ from pydantic import BaseModel
 from engines import knowledge
 from engines.base import Action, Engine, Event, Result
 from engines.errors import IllegalAction
+from engines.json_value import Json
 from engines.rng import Rng
 from engines.seating import choose_start_player
 from engines.streams import cut
@@ -61,7 +62,7 @@ class RoccaEngine(Engine[RoccaState, RoccaAction, RoccaOptions, RoccaView]):
             "start_card": state.tower[0].card, "bon": bool(state.options.get("bon")),
         })]
 
-    def rematch_options(self, options: dict[str, Any], players: list[str], previous: Result) -> dict[str, Any]:
+    def rematch_options(self, options: Json, players: list[str], previous: Result) -> Json:
         """The options of a rematch at the same table: the same, except that the worst player of the previous
         game starts (Decision [D8], ``rules.rematch_start_player``), as a seat index of ``players``."""
         return {**options, "start_player": players.index(M.rematch_start_player(players, previous.ranking))}

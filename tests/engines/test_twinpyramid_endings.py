@@ -7,12 +7,20 @@ import pytest
 
 from bot.i18n import t
 from bot.render.twinpyramid import board, deal_result_lines
-from engines.twinpyramid.state import MAX_TURNS, TURNS_PER_PLAYER
+from engines.twinpyramid.state import MAX_TURNS, TURNS_PER_PLAYER, TwinPyramidState
+from engines.twinpyramid.view import LastDeal
 
 from .test_twinpyramid_support import ENG, act, assert_conserved, event, legal, make, pending, types
 
 NINE_A = ["AS", "4S", "6S", "8S", "QS", "3S", "JS", "KS", "9S"]
 NINE_B = ["AH", "4H", "6H", "8H", "QH", "3H", "JH", "KH", "9H"]
+
+
+def last_deal(state: TwinPyramidState) -> LastDeal:
+    """The deal's outcome as the board reads it (the deal_ended event's lines are the same)."""
+    last = ENG.view(state, None).last_deal
+    assert last is not None
+    return last
 
 
 def test_changes_never_end_a_deal():
@@ -45,7 +53,7 @@ def test_the_turn_limit_is_announced_and_ends_the_deal_truthfully():
     ended = event(ev, "deal_ended").data
     assert ended["reason"] == "turn_limit" and ended["turn_limit"] == limit
     assert ended["payments"] == {"p0": 0, "p1": 0}
-    line = deal_result_lines(ended, str, "en")[0]
+    line = deal_result_lines(last_deal(s), str, "en")[0]
     assert "turn limit" in line and str(limit) in line and "nobody" not in line
 
 
@@ -127,7 +135,7 @@ def test_at_five_and_six_seats_a_deal_without_a_winner_is_settled_by_the_field_p
     expected = {p: sum(counts[p] - counts[q] for q in counts) for p in counts} if settled else dict.fromkeys(counts, 0)
     assert ended["reason"] == "turn_limit" and ended["payments"] == expected
     assert sum(ended["payments"].values()) == 0 and {p: s.seats[p].points for p in counts} == expected
-    lines = deal_result_lines(ended, str, "en")
+    lines = deal_result_lines(last_deal(s), str, "en")
     key = "twinpyramid.result.turn_limit_settled" if settled else "twinpyramid.result.turn_limit"
     assert lines[0] == t(key, "en", number=1, player="None", limit=s.turn_limit)
     assert (t("twinpyramid.result.payments", "en", payments="p0 +8, p1 -2, p2 -7, p3 +3, p4 -2")
@@ -155,4 +163,4 @@ def test_a_first_place_shared_after_a_settled_deal_says_why():
     ended = event(ev, "deal_ended").data
     assert ended["payments"]["p0"] == ended["payments"]["p1"] > 0
     for lang in ("en", "ja"):
-        assert shared_first_line(ended, str, lang) == t("twinpyramid.result.shared_settled", lang)
+        assert shared_first_line(last_deal(s), str, lang) == t("twinpyramid.result.shared_settled", lang)

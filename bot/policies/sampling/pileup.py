@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from engines import View
+from engines import Json, View
 from engines.pileup.cards import build_deck, parse_deck
 from engines.pileup.state import Column, Dump, DumpLink, OwnStreams, PileupState
 from engines.pileup.view import DeflectPending, DumpTargetPending, GivePending
@@ -56,7 +56,7 @@ def sample(view: View, rng: random.Random) -> PileupState:
         hands[p] = sorted([*seat.revealed, *pool[at:at + hidden]])
         at += hidden
     own: dict[str, OwnStreams] | None = None
-    options: dict[str, Any] = {"deck": view.deck}
+    options: Json = {"deck": view.deck}
     if any(seat.pile is not None for seat in view.seats):
         own = {}
         for seat in view.seats:

@@ -18,7 +18,7 @@ import random
 from functools import lru_cache
 from typing import Any
 
-from engines import View
+from engines import Json, View
 from engines.rng import Rng
 from engines.rocca.cards import full_deck, sort_cards
 from engines.rocca.geometry import SIDES
@@ -133,7 +133,7 @@ def sample(view: View, rng: random.Random) -> RoccaState:
     pool = unseen_cards(view)
     rng.shuffle(pool)
     hands, deck = deal_rivals(view, pool)
-    options: dict[str, Any] = {"bon": view.options.bon, "start_player": view.players.index(view.start_player)}
+    options: Json = {"bon": view.options.bon, "start_player": view.players.index(view.start_player)}
     own: dict[str, list[str]] | None = None
     if view.pile_sizes is not None:
         own = {}

@@ -1,11 +1,11 @@
-"""The Akuma Trick bot heuristic: sound single decisions, and clearly better than random play."""
+"""The Akuma Trick bot heuristic: sound single decisions and always legal; how much better than random it plays is
+``python -m bench.heuristics --game akuma``."""
 from __future__ import annotations
 
 import random
 
-from bot.policies import heuristic_for, random_policy
+from bot.policies import heuristic_for
 from bot.policies.akuma import choose
-from bot.policies.arena import run_arena
 from engines import get_engine
 from engines.akuma import Play, Release, Steal, StopStealing
 from tests.engines.test_akuma import make_state
@@ -51,15 +51,3 @@ def test_does_not_steal_with_a_comfortable_hand() -> None:
     legal = ENG.legal_actions(state, "p0")
     assert Steal(victim="p1") in legal
     assert choose(ENG.view(state, "p0"), legal, random.Random(0)) == StopStealing()
-
-
-def test_beats_random_play() -> None:
-    """200 four-player games, the heuristic rotating through the seats against three random seats.
-
-    A random seat wins about 25%; the heuristic measures about 56% over 2000 games.
-    """
-    heuristic = run_arena("akuma", games=200, players=4, seed=1000)
-    baseline = run_arena("akuma", games=200, players=4, seed=1000, hero=random_policy)
-    assert heuristic.win_share > 0.40, heuristic
-    assert heuristic.win_share > baseline.win_share + 0.15, (heuristic, baseline)
-    assert heuristic.average_place < baseline.average_place

@@ -23,6 +23,7 @@ from engines.twinpyramid import TwinPyramidEngine
 
 from .discord_helpers import check_discord_limits, offered_actions, offered_controls
 from .engines.test_twinpyramid_support import make, pending
+from .suite_level import count
 
 ENG = TwinPyramidEngine()
 ROOT = Path(__file__).resolve().parents[1]
@@ -72,37 +73,44 @@ def words(text: str) -> set[str]:
 
 
 GAMES = [(seed, 2 + seed % 5) for seed in range(10)]
+RENDERED_GAMES = GAMES[:count(quick=5, full=10)]  # one game at each player count; a second each at CI's counts
 UNTOLD = {"turn"}  # no line of its own: the board says whose turn it is, and every move's line names its player
 
 
-@pytest.mark.parametrize("seed,n", GAMES)
+@pytest.mark.parametrize("seed,n", RENDERED_GAMES)
 def test_board_hand_and_events_render_in_both_languages(seed: int, n: int) -> None:
     names = names_for([f"p{i}" for i in range(n)])
     seen_types: set[str] = set()
     for state, events in seeded_states(seed, n):
+        public_view = ENG.view(state, None)
+        views = {player: ENG.view(state, player) for player in state.players}
+        # Each text is drawn once per language and checked for every property below.
+        boards: dict[str, str] = {}
+        hands: dict[tuple[str, str], str] = {}
+        lines: dict[tuple[str, int], str] = {}
         for lang in LOCALES:
-            board = R.board(ENG.view(state, None), names, lang)
+            board = R.board(public_view, names, lang)
             assert board.title and len("\n".join(board.lines)) <= 4096 and len(board.footer) <= 2048
-            assert "{" not in board.text()
-            for player in state.players:
-                view = ENG.view(state, player)
-                text = R.hand(view, names, lang)
+            boards[lang] = board.text()
+            assert "{" not in boards[lang]
+            for player, view in views.items():
+                text = hands[lang, player] = R.hand(view, names, lang)
                 assert len(text) < 1500 and "{" not in text
                 for c in view.hand or []:
                     assert R.card(c) in text
-            for ev in events:
+            for i, ev in enumerate(events):
                 line = R.event(ev, names, lang)
                 seen_types.add(ev.type)
                 if ev.visible_to is None and ev.type not in UNTOLD:
                     assert line, ev.type
                 if line is not None:
                     assert "{" not in line and len(line) < 2000
+                lines[lang, i] = line or ""
         # Public texts never show a card held in secret; a hand view never shows another player's held cards.
-        public = R.board(ENG.view(state, None), names, "en").text()
-        public += "\n".join(R.event(ev, names, "en") or "" for ev in events if ev.visible_to is None)
+        public = boards["en"] + "\n".join(lines["en", i] for i, ev in enumerate(events) if ev.visible_to is None)
         assert not words(public) & secret_marks(state, None)
         for player in state.players:
-            assert not words(R.hand(ENG.view(state, player), names, "en")) & secret_marks(state, player)
+            assert not words(hands["en", player]) & secret_marks(state, player)
     assert {"deal_started", "played", "drew", "turn", "deal_ended", "match_over"} <= seen_types
 
 
@@ -158,7 +166,8 @@ def test_every_engine_error_has_a_message_in_both_languages() -> None:
 @pytest.mark.parametrize("seed,n", GAMES[:6])
 def test_controls_fit_discord_and_reach_every_legal_action(seed: int, n: int) -> None:
     steps_checked = 0
-    for state, _ in seeded_states(seed, n, every=3, random_share=0.5):
+    # The same games at both levels; the README's level checks every other state CI's counts check.
+    for state, _ in seeded_states(seed, n, every=count(quick=6, full=3), random_share=0.5):
         table = table_for(state)
         for player in ENG.to_act(state):
             legal = ENG.legal_actions(state, player)
@@ -251,6 +260,11 @@ def test_hand_view_sub_choices_and_notes() -> None:
     labels = {i.item.label for i in cog.controls(table, "p0", view, [], "en")}
     assert "4♣→Player p1 · 8♦→Player p2 · Q♠→you" in labels and len(labels) == 6
     assert "4♣" not in R.hand(ENG.view(state, "p1"), names, "en")
+    # At two seats the third card seen with a 3 goes to nobody: it has no arrow.
+    two = pending(make(2, hands={"p0": {"held": ["9C"]}}, draw=["4C", "8D", "QS"]), "order_three", "p0")
+    two.peek, two.three_player = ["4C", "8D", "QS"], "p0"
+    labels = {i.item.label for i in cog.controls(table_for(two), "p0", ENG.view(two, "p0"), [], "en")}
+    assert "4♣→Player p1 · 8♦→you · Q♠" in labels
     # Drawing the 10th card is barred while a play is possible: the note says so, no Draw button.
     state = make(2, hands={"p0": {"held": ["5S", "9C", "KC", "QS"], "shown": ["2C", "3C", "4C", "6C", "8C"]}})
     table = table_for(state)

@@ -14,30 +14,45 @@ from engines.errors import BadAction
 MAX_STEPS = 20_000  # a 6-seat Twin Pyramid match (12 deals) takes up to ~4,600 random steps
 
 
-def string_leaves(obj: Any) -> Iterator[str]:
-    if isinstance(obj, BaseModel):
-        yield from string_leaves(obj.model_dump())
+def _walk(obj: Any, keys: list[Any], leaves: list[str]) -> None:
+    """Every dict key of ``obj`` (into ``keys``) and every string leaf and key, as a string (into ``leaves``)."""
+    kind = type(obj)  # the exact types first: this runs on every view of every step of every random game
+    if kind is str:
+        leaves.append(obj)
+    elif kind is dict:
+        for k, v in obj.items():
+            keys.append(k)
+            leaves.append(str(k))
+            if type(v) is str:
+                leaves.append(v)
+            elif v is not None and type(v) is not int and type(v) is not bool:
+                _walk(v, keys, leaves)
+    elif kind is list or kind is tuple:
+        for v in obj:
+            if type(v) is str:
+                leaves.append(v)
+            elif v is not None and type(v) is not int and type(v) is not bool:
+                _walk(v, keys, leaves)
+    elif isinstance(obj, BaseModel):
+        _walk(obj.model_dump(), keys, leaves)
     elif isinstance(obj, str):
-        yield obj
+        leaves.append(obj)
     elif isinstance(obj, dict):
-        for k, v in obj.items():
-            yield str(k)
-            yield from string_leaves(v)
+        _walk(dict(obj), keys, leaves)
     elif isinstance(obj, (list, tuple)):
-        for v in obj:
-            yield from string_leaves(v)
+        _walk(list(obj), keys, leaves)
 
 
-def all_keys(obj: Any) -> Iterator[str]:
-    if isinstance(obj, BaseModel):
-        yield from all_keys(obj.model_dump())
-    elif isinstance(obj, dict):
-        for k, v in obj.items():
-            yield k
-            yield from all_keys(v)
-    elif isinstance(obj, (list, tuple)):
-        for v in obj:
-            yield from all_keys(v)
+def string_leaves(obj: Any) -> Iterator[str]:
+    leaves: list[str] = []
+    _walk(obj, [], leaves)
+    return iter(leaves)
+
+
+def all_keys(obj: Any) -> Iterator[Any]:
+    keys: list[Any] = []
+    _walk(obj, keys, [])
+    return iter(keys)
 
 
 def secret_cards(engine: Engine, state: Any) -> dict[str, set[str]]:
@@ -45,34 +60,43 @@ def secret_cards(engine: Engine, state: Any) -> dict[str, set[str]]:
     return {p: set(engine.view(state, p).hand or []) for p in state.players}
 
 
-def check_views(engine: Engine, state: Any, told: dict[str, set[str]] | None = None) -> None:
+def check_views(engine: Engine, state: Any, told: dict[str, set[str]] | None = None) -> dict[str, set[str]]:
     """Every view is whole and JSON-safe, and shows no other player's secret card, unless a private event
-    addressed to the viewer showed it (``told``: a card it passed on, which its view may remember)."""
-    secrets = secret_cards(engine, state)
-    for viewer in [None, *state.players]:
-        typed = engine.view(state, viewer)
+    addressed to the viewer showed it (``told``: a card it passed on, which its view may remember). Returns each
+    player's secret cards (``secret_cards``), read from the views built here."""
+    views = {viewer: engine.view(state, viewer) for viewer in [None, *state.players]}
+    secrets = {p: set(views[p].hand or []) for p in state.players}
+    for viewer, typed in views.items():
         assert isinstance(typed, View), "a view is the game's View model"
         view = typed.model_dump()
-        json.dumps(view)  # JSON-safe
-        assert json.loads(typed.model_dump_json()) == json.loads(json.dumps(view))
+        text = json.dumps(view)  # JSON-safe
+        assert json.loads(typed.model_dump_json()) == json.loads(text)
         assert type(typed).model_validate(view) == typed  # the dump is the whole view
         for key in ("game", "players", "to_act", "over"):
             assert key in view, f"view lacks {key!r}"
         assert view["players"] == state.players
         assert view["to_act"] == engine.to_act(state)
         assert typed.over == (engine.result(state) is not None) and typed.result == engine.result(state)
-        assert "rng" not in set(all_keys(view)), "the RNG state leaked into a view"
+        keys: list[Any] = []
+        found: list[str] = []
+        _walk(view, keys, found)
+        assert "rng" not in set(keys), "the RNG state leaked into a view"
         if viewer is not None:
             assert "hand" in view and typed.viewer == viewer
-        leaves = set(string_leaves(view)) - (told or {}).get(viewer or "", set())
+        leaves = set(found) - (told or {}).get(viewer or "", set())
         for owner, cards in secrets.items():
             if owner != viewer:
                 leaked = leaves & cards
                 assert not leaked, f"{viewer!r} sees {owner!r}'s secret cards {leaked}"
+    return secrets
 
 
-def check_events(engine: Engine, state_after: Any, events: list[Event]) -> None:
-    secrets = secret_cards(engine, state_after)
+def check_events(engine: Engine, state_after: Any, events: list[Event],
+                 secrets: dict[str, set[str]] | None = None) -> None:
+    """No event shows a player's secret card (``secrets``: ``secret_cards`` of ``state_after``, if already read)
+    to anyone it is not addressed to."""
+    if secrets is None:
+        secrets = secret_cards(engine, state_after)
     for ev in events:
         json.dumps(ev.model_dump(mode="json"))
         leaves = set(string_leaves(ev.data))
@@ -93,12 +117,13 @@ def random_playthrough(engine: Engine, seed: int, n_players: int, options: dict 
     dumps = [engine.dump(state)]
     prev_legal: list[Any] = []
     told: dict[str, set[str]] = {p: set() for p in players}  # what private events showed each player
+    if check:
+        check_views(engine, state, told)  # every later state's views are checked just after the move to it
     for _ in range(MAX_STEPS):
         actors = engine.to_act(state)
         if not actors:
             break
         if check:
-            check_views(engine, state, told)
             check_illegal_refused(engine, state, prev_legal, rnd)
         interjecting = [p for p in state.players if p not in actors and engine.out_of_turn_actions(state, p)]
         if interjecting and rnd.random() < 0.1:
@@ -114,19 +139,17 @@ def random_playthrough(engine: Engine, seed: int, n_players: int, options: dict 
         state, events = engine.apply(state, player, action)
         assert engine.dump(engine.load(before)) == before  # input untouched
         assert engine.load(engine.dump(state)) == state
-        if check:
-            check_events(engine, state, events)
         for ev in events:
             for p in ev.visible_to or ():
                 told[p] |= set(string_leaves(ev.data))
+        if check:
+            check_events(engine, state, events, check_views(engine, state, told))
         log.append((player, action.model_dump(mode="json")))
         dumps.append(engine.dump(state))
         prev_legal = legal
     else:
         raise AssertionError(f"game did not end within {MAX_STEPS} steps")
     assert engine.result(state) is not None, "to_act is empty but there is no result"
-    if check:
-        check_views(engine, state, told)
     return log, dumps, state
 
 

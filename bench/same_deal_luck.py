@@ -167,7 +167,7 @@ def main(argv: list[str] | None = None) -> None:
             mean, c_low, c_high = interval([o.correlation for o in outcomes])
             rows.append([game, deal.value, str(len(outcomes)), f"{won / len(outcomes):.1%}",
                          f"{low:.1%}–{high:.1%}", f"{mean:+.3f}", f"{c_low:+.3f}…{c_high:+.3f}"])
-            print(f"{game} {deal.value}: done", flush=True)
+            print(" | ".join(rows[-1]), flush=True)  # each cell as it is done: a long run stopped keeps them
     print_table(f"Same-deal rounds against own deals: {ENTRANTS} bots ({STRONG} strong), {ROUNDS}-round Swiss, "
                 f"strong search {args.iterations} playouts",
                 ["game", "deal", "tournaments", "strong won", "95% interval", "correlation", "95% interval"], rows)

@@ -4,8 +4,12 @@ from __future__ import annotations
 import random
 
 from bot.policies import random_policy
-from bot.policies.twinpyramid import choose
+from bot.policies.twinpyramid import Table, choose
+from engines.rng import Rng
 from engines.twinpyramid import TwinPyramidEngine
+from engines.twinpyramid.state import OwnPile
+
+from .engines.test_twinpyramid_support import make
 
 ENG = TwinPyramidEngine()
 
@@ -54,3 +58,21 @@ if __name__ == "__main__":  # larger run: python -m tests.test_policy_twinpyrami
     games, n = int(sys.argv[1]), int(sys.argv[2])
     print(f"bot first in {win_share(games, n, {'rounds': 1}):.1%} of {games} matches with {n} players "
           f"(random: {1 / n:.1%})")
+
+
+def test_bot_orders_a_three_for_the_card_it_will_draw() -> None:
+    """Its own 3's three cards: in the original it draws the last of them (the others draw first); with per-seat
+    streams (D19) they stay on its own pile and it draws the top. Either way the card it values most is the one it
+    draws."""
+    for options, mine in (({}, 2), ({"streams": "per_seat"}, 0)):
+        state = make(3, hands={"p0": {"held": ["3H", "4D"], "stones": ["7S", "8S"]}}, top="5H",
+                     draw=["KC", "2C", "4S"], options=options)
+        if options:
+            piles = {p: list(state.draw) if p == "p0" else [] for p in state.players}
+            state.own = {p: OwnPile(pile=pile, rng=Rng(state=1)) for p, pile in piles.items()}
+            state.draw = []
+        state, _ = ENG.apply(state, "p0", {"type": "play", "card": "3H"})
+        view = ENG.view(state, "p0")
+        order = choose(view, ENG.legal_actions(state, "p0"), random.Random(0)).order  # type: ignore[attr-defined]
+        table = Table(view)
+        assert table.value(order[mine]) == max(table.value(c) for c in order), (options, order)

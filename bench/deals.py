@@ -1,6 +1,7 @@
 """How Twin Pyramid deals end with the project's bots in every seat.
 
     python -m bench.deals --deals 300 --players 2 3 4
+    python -m bench.deals --deals 300 --streams per_seat   # the same deals with every seat's own pile (D19)
 
 For each player count, plays ``--deals`` deals (one-deal matches, seeds 0..deals-1) with the
 heuristic policy in every seat and prints the share of deals that end by a completed field
@@ -17,6 +18,7 @@ from statistics import median
 
 from bot.policies import heuristic_for
 from engines import get_engine
+from engines.streams import STREAMS_FIELD, Streams
 
 
 @dataclass
@@ -66,10 +68,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--deals", type=int, default=300)
     parser.add_argument("--players", type=int, nargs="+", default=[2, 3, 4])
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--streams", choices=[s.value for s in Streams], default=Streams.SHARED.value,
+                        help="the streams option (per_seat: the same-deal variant, D19)")
     args = parser.parse_args(argv)
+    options = {} if args.streams == Streams.SHARED.value else {STREAMS_FIELD: args.streams}
     print("players  deals  pyramid  burst  ended-by-pyramid-or-burst  other                 median turns/player")
     for n in args.players:
-        s = measure(n, args.deals, args.seed)
+        s = measure(n, args.deals, args.seed, options)
         other = {r: c for r, c in s.reasons.items() if r not in ("complete", "burst")}
         print(f"{n:>7}  {s.deals:>5}  {s.share('complete'):>7.1%}  {s.share('burst'):>5.1%}  "
               f"{s.share('complete', 'burst'):>25.1%}  {other!s:<20}  {median(s.turns_per_player):>6.1f}")

@@ -82,6 +82,10 @@ class Secrets:
         self.game = game
         self.owners = {p: set((engine.view(state, p).hand or [])) for p in state.players}
         piles, streams = own_secrets(state)
+        seen = set(getattr(state, "peek", None) or ())  # Twin Pyramid: what a 3 showed its player, still on the pile
+        if seen and state.three_player is not None:  # (per-seat: on the player's own pile, D19) theirs to see
+            self.owners[state.three_player] |= seen
+            piles -= seen
         if piles:  # every seat's own pile (``streams: per_seat``): secret from everyone, its owner included
             self.owners[PILES] = piles
         public = set(string_leaves(engine.view(state, None)))
@@ -119,12 +123,15 @@ PILES = "\x00own piles"  # the owner nobody is: the cards of the seats' own pile
 
 def own_secrets(state: Any) -> tuple[set[str], set[int]]:
     """The cards of every seat's own pile and the states of every seat's own RNGs (``streams: per_seat``; Pile up
-    keeps a pile and two RNGs per seat, Rocca a pile, Akuma an RNG)."""
+    keeps a pile and two RNGs per seat, Twin Pyramid a pile and an RNG, Rocca a pile, Akuma an RNG)."""
     piles: set[str] = set()
     streams: set[int] = set()
     for own in (getattr(state, "own", None) or {}).values():
         if isinstance(own, list):
             piles |= set(own)
+        elif hasattr(own, "rng"):  # Twin Pyramid: a pile and the RNG that rebuilds it
+            piles |= set(own.pile)
+            streams.add(own.rng.state)
         elif hasattr(own, "pile"):
             piles |= set(own.pile)
             streams |= {own.dice.state, own.deflect.state}

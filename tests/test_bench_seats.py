@@ -32,3 +32,22 @@ def test_the_report_prints_both_tables(capsys: pytest.CaptureFixture[str]) -> No
     out = capsys.readouterr().out
     assert "twinpyramid at 2 seats, 3 games" in out and "by place in the turn order" in out
     assert "first place shared" in out and "every score 0" in out and "p10 / median / p90" in out
+
+
+
+def test_bench_deals_deals_the_per_seat_variant_when_asked(monkeypatch: pytest.MonkeyPatch,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    """``python -m bench.deals --streams per_seat`` plays its deals with every seat's own pile (Twin Pyramid D19)."""
+    from bench import deals
+
+    asked: list[dict | None] = []
+    play = deals.play_deal
+
+    def spied(players: int, seed: int, options: dict | None = None) -> tuple[str, float]:
+        asked.append(options)
+        return play(players, seed, options)
+
+    monkeypatch.setattr(deals, "play_deal", spied)
+    deals.main(["--deals", "2", "--players", "2", "--streams", "per_seat"])
+    assert asked == [{"streams": "per_seat"}] * 2
+    assert capsys.readouterr().out.splitlines()[1].split()[:2] == ["2", "2"]

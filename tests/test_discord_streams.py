@@ -9,6 +9,8 @@ import os
 import random
 from pathlib import Path
 
+import pytest
+
 from bot.i18n import catalog
 from bot.policies import choose_action
 from bot.replay import GameRecord, rebuild
@@ -28,10 +30,12 @@ from .discord_helpers import (
 from .test_discord_output import kept_by_discord
 from .test_discord_pileup import do_action as pileup_action
 from .test_discord_rocca import do_action as rocca_action
+from .test_discord_twinpyramid import do_action as twinpyramid_action
 from .test_hidden_information import Secrets
 
 ALICE_ID, HIRO_ID = 101, 103
 PER_SEAT = {"streams": "per_seat"}
+ACTIONS = {"pileup": pileup_action, "twinpyramid": twinpyramid_action}  # a person's move through the hand view
 
 
 async def seated(h: Harness, game: str, user_id: int, name: str, bots: int, seed: int, locale: str = "en"):
@@ -125,17 +129,19 @@ async def test_rocca_with_own_piles_in_japanese_at_the_smallest_table(h: Harness
 
 
 
-async def test_a_per_seat_table_killed_mid_game_comes_back_with_the_same_deal(tmp_path: Path) -> None:
+@pytest.mark.parametrize("game,bots", [("pileup", 2), ("twinpyramid", 5)])
+async def test_a_per_seat_table_killed_mid_game_comes_back_with_the_same_deal(tmp_path: Path, game: str,
+                                                                              bots: int) -> None:
     """The process dies mid-game: after the restart the table's state — every own pile and own RNG — is the one
     stored before the kill, and the game plays on to its end and replays from its record."""
     db = tmp_path / "bot.db"
     h = await start_harness(db)
     alice = h.user(ALICE_ID, "alice")
-    table = await seated(h, "pileup", ALICE_ID, "alice", bots=2, seed=10 ** 12 + 7)
-    me, engine, rng = f"u{ALICE_ID}", get_engine("pileup"), random.Random(1)
+    table = await seated(h, game, ALICE_ID, "alice", bots=bots, seed=10 ** 12 + 7)
+    me, engine, rng, act = f"u{ALICE_ID}", get_engine(game), random.Random(1), ACTIONS[game]
     for _ in range(12):
         assert table.to_act() == [me]
-        await pileup_action(h, alice, table, choose_action(engine, table.state, me, rng))
+        await act(h, alice, table, choose_action(engine, table.state, me, rng))
     await h.settle()
     before, game_id = engine.dump(table.state), table.id
     assert '"own"' in before
@@ -149,10 +155,10 @@ async def test_a_per_seat_table_killed_mid_game_comes_back_with_the_same_deal(tm
         steps = 0
         while table.status == "running":
             assert table.to_act() == [me]
-            await pileup_action(h2, alice, table, choose_action(engine, table.state, me, rng))
+            await act(h2, alice, table, choose_action(engine, table.state, me, rng))
             steps += 1
             assert steps < 600
-        record = await record_of(h2, alice, game_id, "pileup")
+        record = await record_of(h2, alice, game_id, game)
         assert record.options == PER_SEAT
     finally:
         await h2.close()

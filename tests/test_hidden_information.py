@@ -105,10 +105,11 @@ def test_seeded_games_never_show_a_secret_to_anyone_else(game: str) -> None:
     assert not leaks, "\n".join(leaks[:30])
 
 
-@pytest.mark.parametrize("game", ["pileup", "rocca", "akuma"])
+@pytest.mark.parametrize("game", ["pileup", "rocca", "akuma", "twinpyramid"])
 def test_per_seat_games_never_show_an_own_pile_or_stream_to_anyone(game: str) -> None:
     """The same with ``streams: per_seat``: besides the hands, every seat's own pile (no text shows its cards, not
-    even to the pile's owner) and every seat's own RNG state."""
+    even to the pile's owner — but the cards a Twin Pyramid 3 showed its player on their own pile) and every seat's
+    own RNG state."""
     leaks: list[str] = []
     games = engine_games(game)
     steps = sum(play_seeded(game, seed, leaks, {"streams": "per_seat"}) for seed in range(games))

@@ -39,7 +39,7 @@ def test_a_stored_only_field_is_no_play_option() -> None:
     assert "rules" not in [p.name for p in play_command("twinpyramid").parameters]
 
 
-@pytest.mark.parametrize("game", ["akuma", "rocca", "pileup", "diamondbox"])
+@pytest.mark.parametrize("game", ["akuma", "rocca", "pileup", "diamondbox", "twinpyramid"])
 def test_the_tournament_variant_is_no_play_option(game: str) -> None:
     """``streams`` (per-seat streams, a same-deal tournament's variant): a casual table plays the original."""
     assert "streams" in get_engine(game).options_model.model_fields

@@ -47,7 +47,8 @@ def test_sampled_states_match_the_view(game: str, players: int) -> None:
 PER_SEAT = {"streams": "per_seat"}
 
 
-@pytest.mark.parametrize("game,players", [("akuma", 4), ("pileup", 4), ("rocca", 4), ("diamondbox", 3)])
+@pytest.mark.parametrize("game,players", [("akuma", 4), ("pileup", 4), ("rocca", 4), ("diamondbox", 3),
+                                          ("twinpyramid", 3)])
 def test_sampled_states_with_per_seat_streams_match_the_view(game: str, players: int) -> None:
     """With every seat's own pile (``streams: per_seat``) the sampler deals each own pile to the size the view
     shows, the viewer's included, and the sample plays the variant: the same view and legal actions, a draw from
@@ -61,7 +62,7 @@ def test_sampled_states_with_per_seat_streams_match_the_view(game: str, players:
             sampled = sample(view, random.Random(k))
             assert engine.view(sampled, player) == view
             assert engine.legal_actions(sampled, player) == engine.legal_actions(state, player)
-            if game in ("pileup", "rocca"):
+            if game in ("pileup", "rocca", "twinpyramid"):
                 assert sampled.options["streams"] == "per_seat" and sampled.own is not None
                 assert {p: len(sampled.pile_of(p)) for p in state.players} == \
                     {p: len(state.pile_of(p)) for p in state.players}
@@ -172,7 +173,7 @@ def test_the_seers_pile_shuffle_changes_only_the_draws_to_come(game: str, player
 PILES = {"deck", "draw_pile", "piles", "draw"}  # the piles' fields in the games' states
 
 
-@pytest.mark.parametrize("game", ["pileup", "rocca"])
+@pytest.mark.parametrize("game", ["pileup", "rocca", "twinpyramid"])
 def test_the_seers_shuffle_reorders_every_own_pile(game: str) -> None:
     """With ``streams: per_seat`` the seer's ``shuffle_pile`` reorders each seat's own pile (its cards stay its
     own) and gives Pile up's own dice a new RNG; nothing any seat sees changes."""

@@ -94,16 +94,21 @@ def test_a_same_deal_round_plays_on_and_a_replayed_table_gets_a_deal_of_its_own(
     assert "streams" not in RoundRunner.table_deal(tn, first)[1]
 
 
-def test_a_game_whose_tables_share_one_pile_is_refused_same_deal_rounds() -> None:
-    """A game without per-seat streams (its options have no ``streams``) cannot deal every table alike."""
-    from engines import GAMES, get_engine
-    from engines.streams import STREAMS_FIELD
+def test_every_game_takes_same_deal_rounds_and_one_without_per_seat_streams_is_refused(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every registered game has per-seat streams (Twin Pyramid since D19), so each takes ``deal: same``; a game
+    whose options have no ``streams`` (one shared pile: a seat's play would shift the others' draws) is refused."""
+    from pydantic import BaseModel
 
-    shared_only = [g for g in GAMES if STREAMS_FIELD not in get_engine(g).options_model.model_fields]
-    for game in shared_only:
-        with pytest.raises(HostError) as err:
-            TournamentSettings(game=game, deal=Deal.SAME).check()
-        assert err.value.code == "tournament.same_deal_game"
-        TournamentSettings(game=game).check()
-    for game in set(GAMES) - set(shared_only):
+    from engines import GAMES, get_engine
+
+    for game in GAMES:
         TournamentSettings(game=game, deal=Deal.SAME).check()
+
+    class SharedPileOnly(BaseModel):
+        pass
+    monkeypatch.setattr(type(get_engine("rocca")), "options_model", SharedPileOnly)
+    with pytest.raises(HostError) as err:
+        TournamentSettings(game="rocca", deal=Deal.SAME).check()
+    assert err.value.code == "tournament.same_deal_game"
+    TournamentSettings(game="rocca").check()

@@ -74,8 +74,8 @@ def _edges(state, player: str, move, seen: Counter) -> None:
             edged.turns = TURNS_PER_PLAYER * len(edged.players) - 1
         elif corner == "a fresh wild of the mover's":  # (a wild is spent in the turn it is named: never met in play)
             edged.wild = Wild(owner=player, suit="S", fresh=True)
-        elif edged.draw:  # (a 3's seen cards are drawn by forced draws: never met by a turn's draw in play)
-            edged.peek = [edged.draw[-1]]
+        elif pile := edged.pile_of(player):  # (a 3's seen cards are drawn by forced draws: never in play)
+            edged.peek = [pile[-1]]
         fast = ENGINE.load(ENGINE.dump(edged))
         rollout_apply(fast, player, move)
         ENGINE._apply(edged, player, move)
@@ -114,6 +114,9 @@ def test_fast_path_matches_the_engine_along_games_and_sampled_playouts():
     for n in (2, 3, 4):
         for game in range(2):
             _walk(ENGINE.new_game([f"p{i}" for i in range(n)], seed=300 + 10 * n + game), 400, walk, seen)
+        # every seat's own pile (``streams: per_seat``, D19)
+        _walk(ENGINE.new_game([f"p{i}" for i in range(n)], seed=350 + n, options={"streams": "per_seat"}), 400, walk,
+              seen)
     for _dump, view, _legal, seed in positions(games=1, every=11, per_phase=3):
         _walk(sample(view, random.Random(seed)), 30, walk, seen)
     for kind in ("turn", "build", "name_suit", "two_choice", "order_three", "forced_draw", "arranging", "deal_over",

@@ -55,14 +55,17 @@ class Table:
         nxt = next(s for s in view.table if s.player == next_player)
         self._fill(list(held(view.hand)), list(seat.shown), {slot for slot, card in seat.stones.items() if card},
                    next_player, nxt.stone_count > 0, view.top, len(order))
+        self.own_pile = seat.pile is not None  # ``streams: per_seat`` (D19): every seat draws from its own pile
 
     @classmethod
     def of(cls, held: list[str], shown: list[str], stones: set[str], next_player: str, next_has_stones: bool,
-           top: str, players: int) -> Table:
+           top: str, players: int, own_pile: bool = False) -> Table:
         """A table from its parts: the seat's held (secret) and shown cards, its filled slots, the next player and
-        whether they have a stone, the discard's top card and the number of players (read, never changed)."""
+        whether they have a stone, the discard's top card, the number of players (read, never changed) and
+        whether every seat draws from its own pile."""
         table = cls.__new__(cls)
         table._fill(held, shown, stones, next_player, next_has_stones, top, players)
+        table.own_pile = own_pile
         return table
 
     def _fill(self, held: list[str], shown: list[str], stones: set[str], next_player: str, next_has_stones: bool,
@@ -226,7 +229,9 @@ def _trade_back(table: Table, change: Action) -> bool:
 
 
 def _order_three(table: Table, legal: list[Action]) -> Action:
-    mine = table.players - 1  # the others draw first, one each; the player last
+    # the others draw first, one each, and the player last; per-seat (D19) the three are on our own pile: we draw
+    # its top
+    mine = 0 if table.own_pile else table.players - 1
     def score(action: Action) -> float:
         order = action.order  # type: ignore[attr-defined]  # the field of that kind of Twin Pyramid action
         return table.value(order[mine]) if mine < len(order) else 0.0

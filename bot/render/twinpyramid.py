@@ -68,12 +68,17 @@ def seat_of(view: TwinPyramidView, player: str | None) -> SeatView | None:
     return next((s for s in view.table if s.player == player), None)
 
 
+def own(view: TwinPyramidView) -> str:
+    """The key suffix of a per-seat game's lines (``streams: per_seat``, D19: every seat its own draw pile)."""
+    return "_own" if any(seat.pile is not None for seat in view.table) else ""
+
+
 def direction_text(view: TwinPyramidView, locale: object | None) -> str:
     return t(f"twinpyramid.direction.{'cw' if view.direction == 'clockwise' else 'ccw'}", locale)
 
 
 def top_line(view: TwinPyramidView, locale: object | None) -> str:
-    text = t("twinpyramid.board.top", locale, card=card(view.top), draw=view.draw_count,
+    text = t("twinpyramid.board.top" + own(view), locale, card=card(view.top), draw=view.draw_count,
              discard=view.discard_count)
     named = view.named_suit
     if named and view.wild is None:
@@ -102,7 +107,7 @@ def pending_line(view: TwinPyramidView, names: Names, locale: object | None) -> 
     if kind == "two_choice":
         return t("twinpyramid.pending.two_choice", locale, player=who)
     if kind == "order_three":
-        return t("twinpyramid.pending.order_three", locale, player=who)
+        return t("twinpyramid.pending.order_three" + own(view), locale, player=who)
     if kind == "forced_draw":
         if p.cause == "3":
             return t("twinpyramid.pending.forced_three", locale, player=who, by=names(view.three_player))
@@ -119,6 +124,8 @@ def seat_header(seat: SeatView, view: TwinPyramidView, names: Names, locale: obj
     line = mark + t("twinpyramid.board.seat", locale, player=names(me), points=seat.points,
                     hand=seat.hand_count, burst=view.geometry.burst_size,
                     held=seat.held_count, stones=seat.stone_count)
+    if seat.pile is not None:  # streams: per_seat
+        line += " · " + t("twinpyramid.board.own_pile", locale, count=seat.pile)
     return with_mark(line, t("twinpyramid.board.start_mark", locale)) if me == view.start_player else line
 
 
@@ -225,8 +232,9 @@ def draw_order(view: TwinPyramidView) -> list[str]:
 
 
 def order_text(order: list[str], view: TwinPyramidView, names: Names, locale: object | None) -> str:
-    """``7♠→Bot 1 · 9♥→you · K♦`` (top card first; a card nobody draws has no arrow)."""
-    drawers = draw_order(view)
+    """``7♠→Bot 1 · 9♥→you · K♦`` (top card first; a card nobody draws has no arrow). Per-seat (D19) the three
+    are on the viewer's own pile, who draws the top one: ``7♠→you · 9♥ · K♦``."""
+    drawers = draw_order(view)[-1:] if own(view) else draw_order(view)
     parts = []
     for i, c in enumerate(order):
         if i < len(drawers):
@@ -265,7 +273,7 @@ def hand(view: TwinPyramidView, names: Names, locale: object | None) -> str:
     if decision is not None:
         lines.append(decision)
     if view.peek and (view.pending is None or view.pending.kind != "order_three"):
-        lines.append(t("twinpyramid.hand.peek", locale, cards=cards(view.peek)))
+        lines.append(t("twinpyramid.hand.peek" + own(view), locale, cards=cards(view.peek)))
     return "\n".join(lines)
 
 
@@ -298,7 +306,7 @@ def decision_line(view: TwinPyramidView, names: Names, locale: object | None) ->
         case "two_choice":
             return t("twinpyramid.hand.two_choice", locale, player=names(next_player(view)))
         case "order_three":
-            return t("twinpyramid.hand.order_three", locale, cards=cards(view.peek or []))
+            return t("twinpyramid.hand.order_three" + own(view), locale, cards=cards(view.peek or []))
         case "forced_draw" if p.cause == "3":
             return t("twinpyramid.hand.forced_three" + done, locale, player=names(view.three_player),
                      limit=view.geometry.rearrange_limit)

@@ -103,7 +103,12 @@ class Drew(TypedDict):
 
 
 class Reshuffled(TypedDict):
-    draw_count: int
+    """The draw pile rebuilt from the discard; with per-seat streams (D19) the drawer's own pile, ``own_pile``
+    cards."""
+
+    draw_count: NotRequired[int]
+    player: NotRequired[str]
+    own_pile: NotRequired[int]
 
 
 class DealEnded(TypedDict):

@@ -174,6 +174,8 @@ def _drew_card(d: E.PlayerCard, who: str, names: Names, locale: object | None) -
 
 
 def _reshuffled(d: E.Reshuffled, who: str, names: Names, locale: object | None) -> str | None:
+    if "own_pile" in d:  # streams: per_seat (D19): the drawer's own pile was rebuilt
+        return t("twinpyramid.event.reshuffled_own", locale, player=who, count=d["own_pile"])
     return t("twinpyramid.event.reshuffled", locale, count=d.get("draw_count", 0))
 
 

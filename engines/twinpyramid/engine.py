@@ -241,7 +241,7 @@ class TwinPyramidEngine(Engine[TwinPyramidState, TwinPyramidAction, TwinPyramidO
         state.pending = None
         target = state.player_at(state.next_index())
         events.append(Event(type="two_passed", data={"player": player, "to": target}))
-        if rules.cards_available(state) == 0:
+        if rules.cards_available(state, target) == 0:
             events.append(Event(type="forced_draw_skipped", data={"player": target}))
             flow.end_turn(state, events)
         else:
@@ -249,7 +249,8 @@ class TwinPyramidEngine(Engine[TwinPyramidState, TwinPyramidAction, TwinPyramidO
 
     def _on_order_three(self, state: TwinPyramidState, player: str, action: OrderThree, events: list[Event]) -> None:
         state.pending = None
-        state.draw[len(state.draw) - len(action.order):] = list(reversed(action.order))
+        pile = state.pile_of(player)  # D19: with ``streams: per_seat`` the 3's player's own pile
+        pile[len(pile) - len(action.order):] = list(reversed(action.order))
         state.peek = list(action.order)
         events.append(Event(type="three_ordered", data={"player": player}))
         self._continue_three(state, events)
@@ -363,8 +364,8 @@ class TwinPyramidEngine(Engine[TwinPyramidState, TwinPyramidAction, TwinPyramidO
         events.append(Event(type="stone_broken", data={"player": victim, "card": stone, "slot": slot}))
 
     def _start_three(self, state: TwinPyramidState, player: str, events: list[Event]) -> None:
-        rules.refill_draw(state, events)
-        state.peek = list(reversed(state.draw[-3:]))
+        rules.refill_draw(state, player, events)
+        state.peek = list(reversed(state.pile_of(player)[-3:]))  # D19: per_seat, the top of the player's own
         state.three_player = player
         n = len(state.players)
         state.three_queue = [state.player_at(state.next_index(i)) for i in range(1, n)] + [player]
@@ -379,7 +380,7 @@ class TwinPyramidEngine(Engine[TwinPyramidState, TwinPyramidAction, TwinPyramidO
         """Run the 3's draws in turn order, pausing for each other player to rearrange first."""
         while state.three_queue:
             drawer = state.three_queue.pop(0)
-            if rules.cards_available(state) == 0:
+            if rules.cards_available(state, drawer) == 0:
                 events.append(Event(type="forced_draw_skipped", data={"player": drawer}))
             elif drawer != state.three_player:
                 state.pending = Pending(kind="forced_draw", player=drawer, count=1, cause="3")

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from ..base import Event, Result
+from ..streams import cut, split
 from . import rules
 from .cards import HELD_LIMIT, START_RANKS, full_deck, rank_of
-from .state import DealOutcome, Pending, Seat, TwinPyramidState
+from .state import DealOutcome, OwnPile, Pending, Seat, TwinPyramidState
 
 
 def match_result(state: TwinPyramidState) -> Result:
@@ -39,11 +40,23 @@ def start_deal(state: TwinPyramidState, number: int) -> list[Event]:
         state.discard.append(card)
         if rank_of(card) in START_RANKS:
             break
+    if state.per_seat:
+        deal_own_piles(state)
     events.insert(0, Event(type="deal_started", data={
         "deal": number + 1, "deals_total": state.deals_total,
         "start_player": state.player_at(state.start), "flipped": list(state.discard), "top": state.top(),
     }))
     return events
+
+
+def deal_own_piles(state: TwinPyramidState) -> None:
+    """``streams: per_seat`` (D19): the deal is the original's; what is left of the deck is dealt out round the table
+    from the start player, the top card first, as every seat's own pile, and every seat gets its own RNG for the
+    deal (split off the game's, which then only shuffles the next deal's deck)."""
+    order = [state.player_at(state.start + i) for i in range(len(state.players))]
+    piles = cut(state.draw[::-1], order)
+    state.own = {p: OwnPile(pile=piles[p][::-1], rng=split(state.rng)) for p in order}
+    state.draw = []
 
 
 def draw_cards(state: TwinPyramidState, player: str, count: int, events: list[Event]) -> bool:

@@ -92,7 +92,7 @@ def _turn(state: TwinPyramidState, player: str) -> list[Action]:
     seat = state.seats[player]
     hand = seat.held + seat.shown
     actions = _playable(state, player, hand) + _changes(state, player, hand)
-    available = len(state.draw) + max(0, len(state.discard) - 1)
+    available = len(state.pile_of(player)) + max(0, len(state.discard) - 1)
     if available > 0 and not (len(hand) + 1 >= BURST_SIZE and actions):
         actions.append(DRAW)
     if not actions:
@@ -172,9 +172,10 @@ def _end_turn(state: TwinPyramidState) -> None:
 def _quick_draw(state: TwinPyramidState, player: str) -> bool:
     """The engine's draw when the pile has a card, the hand does not burst and the turn ends quietly."""
     seat = state.seats[player]
-    if not state.draw or len(seat.held) + len(seat.shown) + 1 >= BURST_SIZE or not _ends_quietly(state):
+    pile = state.pile_of(player)
+    if not pile or len(seat.held) + len(seat.shown) + 1 >= BURST_SIZE or not _ends_quietly(state):
         return False
-    card = state.draw.pop()
+    card = pile.pop()
     if state.peek and state.peek[0] == card:
         state.peek.pop(0)
     (seat.held if len(seat.held) < HELD_LIMIT else seat.shown).append(card)

@@ -78,9 +78,10 @@ def change_actions(state: TwinPyramidState, player: str) -> list[Action]:
     return actions
 
 
-def cards_available(state: TwinPyramidState) -> int:
-    """Cards a draw can still reach: the draw pile plus the discard under its top card."""
-    return len(state.draw) + max(0, len(state.discard) - 1)
+def cards_available(state: TwinPyramidState, player: str) -> int:
+    """Cards a draw of ``player`` can still reach: its draw pile (``streams: per_seat``: its own) plus the discard
+    under its top card."""
+    return len(state.pile_of(player)) + max(0, len(state.discard) - 1)
 
 
 def turn_actions(state: TwinPyramidState, player: str) -> list[Action]:
@@ -88,7 +89,7 @@ def turn_actions(state: TwinPyramidState, player: str) -> list[Action]:
     actions = play_actions(state, player) + change_actions(state, player)
     hand_size = len(state.seats[player].hand)
     # The 10th card may not be drawn while a play or a change is possible.
-    if cards_available(state) > 0 and not (hand_size + 1 >= BURST_SIZE and actions):
+    if cards_available(state, player) > 0 and not (hand_size + 1 >= BURST_SIZE and actions):
         actions.append(Draw())
     return actions
 
@@ -194,14 +195,17 @@ def put_on_discard(state: TwinPyramidState, card: str) -> None:
     state.top_suit = None
 
 
-def refill_draw(state: TwinPyramidState, events: list[Event]) -> None:
-    """An empty draw pile is rebuilt from the discard, shuffled, except its top card."""
-    if state.draw or len(state.discard) <= 1:
+def refill_draw(state: TwinPyramidState, player: str, events: list[Event]) -> None:
+    """An empty draw pile is rebuilt from the discard, shuffled, except its top card. With ``streams: per_seat``
+    (D19) that is ``player``'s own pile, shuffled by the seat's own RNG; the discard stays shared."""
+    pile = state.pile_of(player)
+    if pile or len(state.discard) <= 1:
         return
     under, state.discard = state.discard[:-1], state.discard[-1:]
-    state.rng.shuffle(under)
-    state.draw = under
-    events.append(Event(type="reshuffled", data={"draw_count": len(state.draw)}))
+    state.shuffler_of(player).shuffle(under)
+    pile[:] = under
+    data = {"draw_count": len(pile)} if state.own is None else {"player": player, "own_pile": len(pile)}
+    events.append(Event(type="reshuffled", data=data))
 
 
 def draw_one(state: TwinPyramidState, player: str, events: list[Event]) -> str | None:
@@ -209,10 +213,11 @@ def draw_one(state: TwinPyramidState, player: str, events: list[Event]) -> str |
 
     Returns the card, or ``None`` when no card can be had.
     """
-    refill_draw(state, events)
-    if not state.draw:
+    refill_draw(state, player, events)
+    pile = state.pile_of(player)
+    if not pile:
         return None
-    card = state.draw.pop()
+    card = pile.pop()
     if state.peek and state.peek[0] == card:
         state.peek.pop(0)
     seat = state.seats[player]

@@ -6,6 +6,8 @@ from typing import ClassVar, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..base import GameState
+from ..rng import Rng
+from ..streams import StreamsOption, absent
 
 # How many rearrangement steps one decision (a turn, or a forced draw) allows. The rules say any number
 # (「何枚でも可能です」, hand cards 「自由に」); a finite bound keeps every game finite (a step can undo the one
@@ -43,12 +45,13 @@ RULES = 5
 SETTLED_FROM_SEATS = 5  # the house rule's seat counts: five and six
 
 
-class TwinPyramidOptions(BaseModel):
+class TwinPyramidOptions(StreamsOption):
     """``deals``: how many deals the match lasts (the start player moves one seat left each deal, so one deal per
     player is one round). ``rounds``, when given, counts rounds instead (``rounds`` × players deals; the original's
     standard is 2) and ``deals`` is not looked at: a game stored before ``deals`` existed (``rounds`` only) plays
     exactly as it did. ``start_player``: the seat of the first deal's start player, None = drawn by lot (the
-    original: 「最初のSPはジャンケンなどで決めて」). ``rules``: see ``RULES``; no table chooses it."""
+    original: 「最初のSPはジャンケンなどで決めて」). ``rules``: see ``RULES``; no table chooses it. ``streams``
+    (``engines.streams``): ``per_seat`` gives every seat its own draw pile each deal (Decision [D19])."""
 
     model_config = ConfigDict(extra="forbid")
     stored_only: ClassVar[frozenset[str]] = frozenset({"rules"})  # not offered by /play
@@ -70,10 +73,12 @@ class TwinPyramidOptions(BaseModel):
         length = self.length(players)
         return length["rounds"] * players if "rounds" in length else length["deals"]
 
-    def chosen(self, players: int) -> dict[str, int]:
+    def chosen(self, players: int) -> dict[str, int | str]:
         """The options as the state keeps them: the jokers, the one length the match is counted in and the rules
-        (absent for rules 2, so a stored game of rules 2 replays to the very state it stored)."""
-        return {"jokers": self.jokers, **self.length(players), **({"rules": self.rules} if self.rules > 2 else {})}
+        (absent for rules 2, so a stored game of rules 2 replays to the very state it stored), and ``streams`` only
+        when ``per_seat`` (a shared game's options are what they were before the option)."""
+        return {"jokers": self.jokers, **self.length(players), **({"rules": self.rules} if self.rules > 2 else {}),
+                **({"streams": self.streams.value} if self.per_seat else {})}
 
 
 def default_length(players: int) -> dict[str, int]:
@@ -129,6 +134,14 @@ class DealOutcome(BaseModel):
     turn_limit: int | None = None  # the limit reached, when that ended the deal
 
 
+class OwnPile(BaseModel):
+    """One seat's own draw pile for the deal (``streams: per_seat``, D19): its cards, the top the last, and the RNG
+    that shuffles the discard into it when it runs out."""
+
+    pile: list[str]
+    rng: Rng
+
+
 class TwinPyramidState(GameState):
     seats: dict[str, Seat]
     deal: int = 0  # 0-based number of the current deal
@@ -147,9 +160,23 @@ class TwinPyramidState(GameState):
     pending: Pending | None = None
     three_player: str | None = None  # who played the 3 whose draws are under way
     three_queue: list[str] = Field(default_factory=list)  # players still to draw for that 3 (the 3's player last)
-    peek: list[str] = Field(default_factory=list)  # cards seen with the 3 and still on the draw pile, top first
+    peek: list[str] = Field(default_factory=list)  # seen with the 3, still on its player's draw pile, top first
     last_deal: DealOutcome | None = None
     over: bool = False
+    # every seat's own draw pile and its RNG, dealt anew each deal (``streams: per_seat``; ``draw`` is then empty)
+    own: dict[str, OwnPile] | None = Field(default=None, exclude_if=absent)
+
+    @property
+    def per_seat(self) -> bool:
+        return self.options.get("streams") == "per_seat"
+
+    def pile_of(self, player: str) -> list[str]:
+        """The pile ``player`` draws from: the draw pile, or the seat's own (``streams: per_seat``)."""
+        return self.draw if self.own is None else self.own[player].pile
+
+    def shuffler_of(self, player: str) -> Rng:
+        """The RNG that rebuilds ``player``'s pile from the discard: the game's, or the seat's own."""
+        return self.rng if self.own is None else self.own[player].rng
 
     def player_at(self, index: int) -> str:
         return self.players[index % len(self.players)]

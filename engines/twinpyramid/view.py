@@ -1,8 +1,8 @@
 """What one viewer may see of a Twin Pyramid table (everything a renderer needs).
 
-Secret: held cards of other players (only counted), the draw pile, the cards seen with a 3
-(only their player, while they are still on the draw pile). A revealed hand is public, so
-its held cards leave the owner's secret ``hand`` and appear at the table.
+Secret: held cards of other players (only counted), the draw pile (``streams: per_seat``: every seat's own pile,
+only its size shown), the cards seen with a 3 (only their player, while they are still on the draw pile). A
+revealed hand is public, so its held cards leave the owner's secret ``hand`` and appear at the table.
 """
 from __future__ import annotations
 
@@ -39,6 +39,8 @@ GEOMETRY = Geometry(
 
 
 class SeatView(Shape):
+    omit_when_none: ClassVar[frozenset[str]] = frozenset({"pile"})
+
     player: str
     held_count: int
     shown: list[str]
@@ -47,6 +49,7 @@ class SeatView(Shape):
     stone_count: int
     points: int
     revealed: list[str] | None  # the held cards, once the hand was shown to everyone
+    pile: int | None  # the seat's own draw pile's size (``streams: per_seat``, D19); None while one is shared
 
 
 class WildView(Shape):
@@ -93,7 +96,7 @@ class TwinPyramidView(View):
     turn: int  # turns completed in this deal
     turn_limit: int  # the deal ends when ``turn`` reaches it: unpaid, or settled by stones (``settled_at_limit``)
     settled_at_limit: bool = False  # D18: at five and six seats (rules 5) a deal at the limit is settled
-    draw_count: int
+    draw_count: int  # the cards left to draw: the draw pile, or every seat's own pile together (D19)
     discard_count: int
     pending: PendingView | None
     three_player: str | None
@@ -116,6 +119,7 @@ def _seat_view(state: TwinPyramidState, player: str) -> SeatView:
         stone_count=len(seat.stones),
         points=seat.points,
         revealed=list(seat.held) if seat.revealed else None,
+        pile=None if state.own is None else len(state.own[player].pile),
     )
 
 
@@ -159,7 +163,7 @@ def build_view(engine: TwinPyramidEngine, state: TwinPyramidState, viewer: str |
         turn=state.turns,
         turn_limit=state.turn_limit,
         settled_at_limit=state.settled_by_stones,
-        draw_count=len(state.draw),
+        draw_count=len(state.draw) + sum(len(own.pile) for own in (state.own or {}).values()),
         discard_count=len(state.discard),
         pending=None if pending is None else PendingView(kind=pending.kind, player=pending.player,
                                                           count=pending.count, cause=pending.cause),
@@ -169,5 +173,5 @@ def build_view(engine: TwinPyramidEngine, state: TwinPyramidState, viewer: str |
         last_deal=_last_deal(state, phase),
         rearranges_left=max(0, REARRANGE_LIMIT - used) if acting else None,
         arranging=state.arranging if acting else None,
-        peek=list(state.peek) if peeking else None,  # top of the draw pile first
+        peek=list(state.peek) if peeking else None,  # top of the draw pile (D19: the viewer's own) first
     )

@@ -78,7 +78,7 @@ def event(events: list, kind: str):
 
 
 def all_cards(state: TwinPyramidState) -> list[str]:
-    cards = list(state.draw) + list(state.discard)
+    cards = list(state.draw) + list(state.discard) + [c for own in (state.own or {}).values() for c in own.pile]
     for seat in state.seats.values():
         cards += seat.held + seat.shown + list(seat.stones.values())
     return cards

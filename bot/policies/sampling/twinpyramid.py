@@ -2,7 +2,8 @@
 under its top card) are dealt at random from the deck minus every card the view shows.
 
 Known cards stay where they are: our held cards, every shown card and stone, a revealed hand, the
-discard's top, and the cards we saw with our own 3 (on top of the draw pile, in the order we know).
+discard's top, and the cards we saw with our own 3 (on top of the draw pile, in the order we know). With
+``streams: per_seat`` every seat's own pile is dealt to the size the view shows (our 3's cards on top of ours).
 Three details are not in the view and are reconstructed: the consecutive-pass count (taken as 0), a
 named suit's "still in its turn" flag (taken as spent) and the queue of a 3's draws (rebuilt from the
 turn order). Playouts run to the end of the current deal or ``ROLLOUT_STEPS`` actions and are scored by the
@@ -19,6 +20,7 @@ from engines.twinpyramid.cards import full_deck
 from engines.twinpyramid.state import (
     REARRANGE_LIMIT,
     DealOutcome,
+    OwnPile,
     Pending,
     Seat,
     TwinPyramidOptions,
@@ -78,6 +80,22 @@ def _last_deal(view: TwinPyramidView) -> DealOutcome | None:
                        turn_limit=last.turn_limit)
 
 
+def _draw_piles(view: TwinPyramidView, pool: list[str], at: int, peek: list[str],
+                rng: random.Random) -> tuple[list[str], dict[str, OwnPile] | None, int]:
+    """The draw pile, or (``streams: per_seat``, D19) every seat's own pile to the size the view shows, dealt from
+    ``pool[at:]`` with the cards of our 3 on top of ours; and where the pool's unused part now starts."""
+    if all(sv.pile is None for sv in view.table):
+        hidden = view.draw_count - len(peek)
+        return pool[at:at + hidden] + list(reversed(peek)), None, at + hidden  # the top is the last element
+    own: dict[str, OwnPile] = {}
+    for sv in view.table:
+        seen = peek if sv.player == view.viewer else []
+        hidden = (sv.pile or 0) - len(seen)
+        own[sv.player] = OwnPile(pile=pool[at:at + hidden] + list(reversed(seen)), rng=Rng(state=rng.getrandbits(64)))
+        at += hidden
+    return [], own, at
+
+
 def sample(view: View, rng: random.Random) -> TwinPyramidState:
     view = _twinpyramid(view)
     me = view.viewer
@@ -98,9 +116,7 @@ def sample(view: View, rng: random.Random) -> TwinPyramidState:
         seats[p] = Seat(held=cards, shown=list(sv.shown), stones={k: v for k, v in sv.stones.items() if v},
                         points=sv.points, revealed=sv.revealed is not None)
     peek = list(view.peek or ())
-    hidden_draw = view.draw_count - len(peek)
-    draw = pool[at:at + hidden_draw] + list(reversed(peek))  # the top is the last element
-    at += hidden_draw
+    draw, own, at = _draw_piles(view, pool, at, peek, rng)
     discard = pool[at:at + view.discard_count - 1] + [view.top]
     pv = view.pending
     # ``rearranges_left`` is shown to the seat to act only
@@ -120,7 +136,7 @@ def sample(view: View, rng: random.Random) -> TwinPyramidState:
         rearranged=0 if pending is not None else used, arranging=bool(view.arranging),
         passes=0, turns=view.turn, pending=pending, three_player=view.three_player,
         three_queue=_three_queue(view, players, current, direction), peek=peek, last_deal=_last_deal(view),
-        over=view.phase == "over",
+        over=view.phase == "over", own=own,
     )
 
 
@@ -140,9 +156,12 @@ def evaluate(state: TwinPyramidState, me: str) -> float:
 
 
 def shuffle_pile(state: TwinPyramidState, rng: random.Random) -> None:
-    """The draw pile in a new order below the cards a 3 showed (bench.bots' seer: the hidden hands but not the
-    draws to come)."""
-    unseen = len(state.draw) - len(state.peek)
-    below = state.draw[:unseen]
-    rng.shuffle(below)
-    state.draw[:unseen] = below
+    """The draw pile (``streams: per_seat``: every own pile) in a new order below the cards a 3 showed (bench.bots'
+    seer: the hidden hands but not the draws to come)."""
+    piles = [(state.draw, state.peek)] if state.own is None else [
+        (own.pile, state.peek if p == state.three_player else []) for p, own in state.own.items()]
+    for pile, seen in piles:
+        unseen = len(pile) - len(seen)
+        below = pile[:unseen]
+        rng.shuffle(below)
+        pile[:unseen] = below

@@ -29,7 +29,7 @@ def table_of(state: TwinPyramidState, player: str) -> Table:
     step = 1 if state.direction == 1 else -1
     next_player = players[(players.index(player) + step) % len(players)]
     return Table.of([] if seat.revealed else seat.held, seat.shown, set(seat.stones), next_player,
-                    len(state.seats[next_player].stones) > 0, state.discard[-1], len(players))
+                    len(state.seats[next_player].stones) > 0, state.discard[-1], len(players), state.own is not None)
 
 
 def rollout_choose(state: TwinPyramidState, player: str, legal: list[Action], rng: random.Random) -> Action:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import random
 from pathlib import Path
+from typing import Awaitable, Callable
 
 import pytest
 
@@ -100,26 +101,32 @@ async def record_of(h: Harness, user, game_id: int, game: str) -> GameRecord:
     return record
 
 
-async def test_rocca_with_own_piles_in_japanese_at_the_smallest_table(h: Harness) -> None:
-    hiro = h.user(HIRO_ID, "hiro", locale="ja")
-    table = await seated(h, "rocca", HIRO_ID, "hiro", bots=1, seed=10 ** 12 + 5, locale="ja")
-    me = f"u{HIRO_ID}"
-    board = board_message(h, table)
-    assert in_japanese(board.text, "rocca.board.own_piles") and in_japanese(board.text, "rocca.board.table_own")
-    engine = get_engine("rocca")
-    rng = random.Random(2)
-    steps = 0
-    while table.status == "running":
+async def play_own_piles_to_the_end(h: Harness, user, table, act: Callable[..., Awaitable[object]]) -> GameRecord:
+    """``user`` plays every turn of a per-seat table through the hand view (``act(h, user, table, action, hand)``),
+    the bots the others, to the end; each hand view shows no card of any own pile (but what the player's own 3
+    showed them in Twin Pyramid: ``Secrets`` knows). Returns the finished game's record, from ``/game record``."""
+    me, game = f"u{user.id}", table.row.game
+    engine, rng = get_engine(game), random.Random(2)
+    for _ in range(400):
+        if table.status != "running":
+            break
         if table.to_act() != [me]:
             await h.settle()
             continue
-        hand = await my_hand(h, hiro, table)
-        assert not Secrets("rocca", table.state).leaks(hand.text, me)  # no pile card, his included
-        await rocca_action(h, hiro, table, choose_action(engine, table.state, me, rng))
-        steps += 1
-        assert steps < 400
-    assert table.status == "finished"
-    record = await record_of(h, hiro, table.id, "rocca")
+        hand = await my_hand(h, user, table)
+        assert not Secrets(game, table.state).leaks(hand.text, me)
+        await act(h, user, table, choose_action(engine, table.state, me, rng), hand)
+    assert table.status == "finished" and table.result() is not None
+    return await record_of(h, user, table.id, game)
+
+
+async def test_rocca_with_own_piles_in_japanese_at_the_smallest_table(h: Harness) -> None:
+    hiro = h.user(HIRO_ID, "hiro", locale="ja")
+    table = await seated(h, "rocca", HIRO_ID, "hiro", bots=1, seed=10 ** 12 + 5, locale="ja")
+    board = board_message(h, table)
+    assert in_japanese(board.text, "rocca.board.own_piles") and in_japanese(board.text, "rocca.board.table_own")
+    record = await play_own_piles_to_the_end(
+        h, hiro, table, lambda h, user, table, action, hand: rocca_action(h, user, table, action))
     assert record.options == PER_SEAT
     draws = [ev.data for frame in rebuild(record).frames for ev in frame.events if ev.type == "drew"]
     public = "\n".join(m.text for m in h.channel_messages())

@@ -6,9 +6,6 @@ orders the top of its player's own pile: its buttons give the top card to the pl
 other seats draw from their own piles."""
 from __future__ import annotations
 
-import random
-
-from bot.policies import choose_action
 from bot.render.twinpyramid import cards, order_text
 from bot.replay import rebuild
 from cogs.common import names_for
@@ -17,10 +14,9 @@ from engines.rng import Rng
 from engines.twinpyramid.state import OwnPile
 
 from .discord_harness import Harness
-from .discord_helpers import board_message, my_hand, offers, public_mark, public_since, says
-from .test_discord_streams import PER_SEAT, in_japanese, record_of, seated
+from .discord_helpers import board_message, offers, public_mark, public_since, says
+from .test_discord_streams import PER_SEAT, in_japanese, play_own_piles_to_the_end, seated
 from .test_discord_twinpyramid import ALICE, ALICE_ID, button, do_action, labels, position
-from .test_hidden_information import Secrets
 
 HIRO_ID = 103
 ENGINE = get_engine("twinpyramid")
@@ -29,23 +25,10 @@ ENGINE = get_engine("twinpyramid")
 async def test_twinpyramid_with_own_piles_in_japanese_against_a_bot(h: Harness) -> None:
     hiro = h.user(HIRO_ID, "hiro", locale="ja")
     table = await seated(h, "twinpyramid", HIRO_ID, "hiro", bots=1, seed=10 ** 12 + 3, locale="ja")
-    me = f"u{HIRO_ID}"
     board = board_message(h, table)
     assert in_japanese(board.text, "twinpyramid.board.top_own")
     assert in_japanese(board.text, "twinpyramid.board.own_pile")
-    rng = random.Random(2)
-    steps = 0
-    while table.status == "running":
-        if table.to_act() != [me]:
-            await h.settle()
-            continue
-        hand = await my_hand(h, hiro, table)
-        assert not Secrets("twinpyramid", table.state).leaks(hand.text, me)  # no pile card but what his 3 showed
-        await do_action(h, hiro, table, choose_action(ENGINE, table.state, me, rng), hand)
-        steps += 1
-        assert steps < 400
-    assert table.status == "finished" and table.result() is not None
-    record = await record_of(h, hiro, table.id, "twinpyramid")
+    record = await play_own_piles_to_the_end(h, hiro, table, do_action)
     assert record.options == PER_SEAT
     rebuilt = [ev.data for frame in rebuild(record).frames for ev in frame.events if ev.type == "reshuffled"]
     public = "\n".join(m.text for m in h.channel_messages())
